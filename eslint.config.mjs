@@ -1,0 +1,44 @@
+// One flat config for the whole monorepo.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/.next/**',
+      '**/dist/**',
+      '**/bin/**',
+      '**/.data/**',
+      '**/test-results/**',
+      '**/src/generated/**',
+      '**/next-env.d.ts',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  // House rule 1: only packages/db touches the Prisma client.
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    ignores: ['packages/db/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@prisma/client', '@prisma/client/*', '@prisma/adapter-pg', '**/generated/prisma*'],
+              message: 'Only packages/db may import the Prisma client; import from @poolbench/db instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
