@@ -1,1 +1,14 @@
-export {};
+export * from './hdr';
+export * from './descriptive';
+export * from './normal';
+export { rank, type Ranking } from './ranks';
+export { pMannWhitney, qMannWhitney } from './mann-whitney-distribution';
+export * from './mann-whitney';
+export * from './hodges-lehmann';
+export * from './verdict';
+export * from './warnings';
+export * from './compare-options';
+export * from './compare-samples';
+export * from './compare-metrics';
+export * from './benjamini-hochberg';
+export * from './proportion';
