@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/** Typed server environment: the only place the web app reads process.env. */
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().url().default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:63799'),
+  BETTER_AUTH_SECRET: z.string().min(16).default('dev-only-secret-change-me-please'),
+  BETTER_AUTH_URL: z.string().url().default('http://localhost:3000'),
+  POOLBENCH_SECRET_KEY: z.string().optional(),
+  WORKER_STALE_AFTER_MS: z.coerce.number().int().positive().default(15_000),
+});
+
+export const env = EnvSchema.parse(process.env);

@@ -1,0 +1,35 @@
+import type { Db } from '@poolbench/db';
+import type { Redis } from 'ioredis';
+
+export interface ComponentHealth {
+  ok: boolean;
+  detail?: string;
+}
+export interface Health {
+  status: 'ok' | 'degraded';
+  db: ComponentHealth;
+  redis: ComponentHealth;
+  worker: ComponentHealth & { count?: number };
+}
+
+const withTimeout = <T,>(p: Promise<T>, ms: number) =>
+  Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no answer in ${ms} ms`)), ms))]);
+
+/** Health of what the app needs: the database, Redis, and at least one live worker heartbeat. */
+export async function getHealth(deps: { db: Db; redis: Redis; staleAfterMs: number }): Promise<Health> {
+  const [dbRes, redisRes] = await Promise.allSettled([
+    withTimeout(deps.db.$queryRaw`SELECT 1`, 2000),
+    withTimeout(deps.redis.ping(), 2000),
+  ]);
+  const dbH: ComponentHealth = dbRes.status === 'fulfilled' ? { ok: true } : { ok: false, detail: String(dbRes.reason?.message ?? dbRes.reason) };
+  const redisH: ComponentHealth =
+    redisRes.status === 'fulfilled' ? { ok: true } : { ok: false, detail: String(redisRes.reason?.message ?? redisRes.reason) };
+  let workerH: Health['worker'] = { ok: false, detail: 'database unavailable' };
+  if (dbH.ok) {
+    const count = await deps.db.worker.count({
+      where: { lastSeenAt: { gte: new Date(Date.now() - deps.staleAfterMs) }, stoppedAt: null },
+    });
+    workerH = count > 0 ? { ok: true, count } : { ok: false, count, detail: 'no worker heartbeat in the last 15 s' };
+  }
+  return { status: dbH.ok && redisH.ok && workerH.ok ? 'ok' : 'degraded', db: dbH, redis: redisH, worker: workerH };
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Starts or stops the PoolBench web app and worker (background processes, pid files in .data/run).
+# Usage: scripts/stack.sh start|stop|status
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+RUN="$DATA/run"; LOGS="$DATA/logs"
+mkdir -p "$RUN" "$LOGS"
+WEB_PORT=3000
+
+alive() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
+
+start_one() { # name, command...
+  local name=$1; shift
+  if alive "$name"; then say "$name already running (pid $(cat "$RUN/$name.pid"))"; return; fi
+  # setsid: the process gets its own group, so stop can end it and everything it started.
+  setsid nohup "$@" >>"$LOGS/$name.log" 2>&1 < /dev/null &
+  echo $! > "$RUN/$name.pid"
+  say "$name started (pid $!, log .data/logs/$name.log)"
+}
+
+stop_one() {
+  local name=$1
+  if alive "$name"; then
+    local pid; pid=$(cat "$RUN/$name.pid")
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+    say "$name stopped"
+  fi
+  rm -f "$RUN/$name.pid"
+}
+
+wait_healthy() {
+  local out=""
+  for _ in $(seq 1 120); do
+    out=$(curl -fsS "http://localhost:$WEB_PORT/api/health" 2>/dev/null) && echo "$out" | grep -q '"status":"ok"' && { echo "$out"; return 0; }
+    sleep 0.5
+  done
+  echo "$out"; return 1
+}
+
+case "${1:-}" in
+  start)
+    load_env
+    if ! alive web && port_busy "$WEB_PORT"; then
+      die "port $WEB_PORT is already in use by another process (pid $(port_pid $WEB_PORT)); stop it first."
+    fi
+    say "building the web app (cached when unchanged)"
+    npx turbo run build --filter=@poolbench/web --output-logs=errors-only >/dev/null
+    start_one worker npx tsx apps/worker/src/index.ts
+    start_one web npm run -s start -w @poolbench/web
+    if health=$(wait_healthy); then
+      say "health: $health"
+    else
+      die "PoolBench did not become healthy in 60 s: ${health:-no answer}. See .data/logs/web.log and .data/logs/worker.log"
+    fi ;;
+  stop) stop_one web; stop_one worker ;;
+  status) for n in web worker; do alive $n && say "$n: running (pid $(cat "$RUN/$n.pid"))" || say "$n: stopped"; done ;;
+  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac
