@@ -1,0 +1,19 @@
+/**
+ * Hard limits for generated load. They keep one run from exhausting a worker (VUs and payloads
+ * are held in k6's memory) and bound every run in time, as the house rules require.
+ */
+export const LIMITS = {
+  maxVUs: 2000,
+  maxDurationMs: 2 * 60 * 60 * 1000,
+  maxRatePerSec: 50_000,
+  maxPayloadBytes: 16 * 1024 * 1024,
+  /** payload bytes x VUs that may hold them: each VU builds its own copy in the init context */
+  maxPayloadMemoryBytes: 2 * 1024 * 1024 * 1024,
+  maxRequests: 10_000_000,
+  maxRequestTimeoutMs: 10 * 60 * 1000,
+  maxStages: 50,
+  maxSpikes: 20,
+  maxSweepSteps: 50,
+  maxRequestsInMix: 16,
+  maxThinkTimeMs: 60_000,
+} as const;

@@ -1,0 +1,9 @@
+/** BullMQ queue of runs to execute; jobId = runId, attempts 1 (load tests are never retried). */
+export const RUN_QUEUE = 'poolbench-runs';
+/** BullMQ queue of schedule ticks (repeatable jobs) that create experiments. */
+export const SCHEDULE_QUEUE = 'poolbench-schedules';
+
+/** Redis pub/sub channel carrying a run's live events (see LiveEventSchema). */
+export function runEventsChannel(runId: string): string {
+  return `poolbench:run:${runId}`;
+}

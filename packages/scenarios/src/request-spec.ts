@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { LIMITS } from './limits';
+import { durationMs } from './common-schemas';
+import { whenNumbers } from './check-when';
+
+// Conservative character sets: values reach the script only as JSON literals, but a narrow
+// grammar also keeps metric tags and URLs readable.
+const PATH_RE = /^\/[A-Za-z0-9\-._~/%!$&'()*+,;=:@]*$/;
+const NAME_RE = /^[A-Za-z0-9 _.:\-/]+$/;
+const QUERY_KEY_RE = /^[A-Za-z0-9_.\-[\]]+$/;
+const HEADER_NAME_RE = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
+// Visible ASCII plus space and tab: no CR/LF, so no header injection.
+const HEADER_VALUE_RE = /^[\t\x20-\x7e]*$/;
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+
+export const RandomIntSchema = z
+  .strictObject({
+    randomInt: z.strictObject({
+      min: z.number().int('must be a whole number'),
+      max: z.number().int('must be a whole number'),
+    }).refine((r) => r.min <= r.max, {
+      message: 'min must not be greater than max',
+      path: ['min'],
+      when: whenNumbers('min', 'max'),
+    }),
+  })
+  .describe('a fresh uniformly distributed integer in [min, max] for every request');
+
+export const QueryValueSchema = z.union([
+  z.string().max(1024, 'must be at most 1024 characters'),
+  z.number().finite(),
+  z.boolean(),
+  RandomIntSchema,
+]);
+
+export const BodySchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({ kind: z.literal('json'), value: z.json() }),
+  z.strictObject({
+    kind: z.literal('bytes'),
+    sizeBytes: z
+      .number()
+      .int('must be a whole number of bytes')
+      .min(1, 'must be at least 1 byte')
+      .max(LIMITS.maxPayloadBytes, `must be at most ${LIMITS.maxPayloadBytes} bytes (16 MiB)`),
+    contentType: z.string().regex(HEADER_VALUE_RE, 'must be printable ASCII').default('application/octet-stream'),
+  }),
+]);
+
+export const PrioritySchema = z.strictObject({
+  header: z.string().regex(HEADER_NAME_RE, 'must be a valid HTTP header name').default('X-Priority'),
+  value: z.string().min(1).max(64).regex(HEADER_VALUE_RE, 'must be printable ASCII').default('high'),
+  fraction: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
+});
+
+/** One HTTP request of a scenario. Base URLs come from the worker at run time, never from here. */
+export const RequestSpecSchema = z
+  .strictObject({
+    /** metric tag `name`; defaults to "METHOD path" so random query values do not add series */
+    name: z.string().min(1).max(64, 'must be at most 64 characters').regex(NAME_RE, 'may contain letters, digits, space and _ . : - / only').optional(),
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+    path: z.string().max(512, 'must be at most 512 characters').regex(PATH_RE, 'must start with / and contain no query, fragment or spaces (use query for parameters)'),
+    query: z.record(z.string().regex(QUERY_KEY_RE, 'query keys may contain letters, digits and _ . - [ ] only'), QueryValueSchema).default({}),
+    headers: z
+      .record(
+        z.string().regex(HEADER_NAME_RE, 'must be a valid HTTP header name').refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()), 'is set by k6 itself and may not be overridden'),
+        z.string().max(4096).regex(HEADER_VALUE_RE, 'must be printable ASCII without line breaks'),
+      )
+      .default({}),
+    body: BodySchema.default({ kind: 'none' }),
+    timeoutMs: durationMs({ min: 1, max: LIMITS.maxRequestTimeoutMs }).default(60_000),
+    priority: PrioritySchema.optional(),
+    /** relative share in the request mix */
+    weight: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(1),
+  })
+  .refine((r) => !((r.method === 'GET' || r.method === 'HEAD') && r.body.kind !== 'none'), {
+    message: 'GET and HEAD requests cannot carry a body',
+    path: ['body'],
+    when: (p) => {
+      const v = p.value as { method?: unknown; body?: { kind?: unknown } } | undefined;
+      return typeof v?.method === 'string' && typeof v.body?.kind === 'string';
+    },
+  });
+
+export type RequestSpec = z.infer<typeof RequestSpecSchema>;
+export type RequestSpecInput = z.input<typeof RequestSpecSchema>;
+
+export const RequestMixSchema = z
+  .array(RequestSpecSchema)
+  .min(1, 'needs at least one request')
+  .max(LIMITS.maxRequestsInMix, `may hold at most ${LIMITS.maxRequestsInMix} requests`);
+
+export function requestTagName(r: RequestSpec): string {
+  return r.name ?? `${r.method} ${r.path}`;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { LIMITS } from './limits';
+import { RequestMixSchema } from './request-spec';
+import { ThresholdListSchema } from './thresholds/threshold-schema';
+import { TEMPLATE_PARAMS, planTemplate } from './templates/registry';
+
+const readyPath = z
+  .string()
+  .max(256)
+  .regex(/^\/[A-Za-z0-9\-._~/]*$/, 'must be a plain path starting with /')
+  .default('/')
+  .describe('setup() requests this on the first base URL and fails the run fast if nothing answers');
+
+const common = {
+  requests: RequestMixSchema,
+  thresholds: ThresholdListSchema,
+  readyPath,
+};
+
+/** A scenario: template + its params, the request mix, thresholds. Discriminated on `template`. */
+export const ScenarioSchema = z
+  .discriminatedUnion('template', [
+    z.strictObject({ template: z.literal('cold-start-burst'), params: TEMPLATE_PARAMS['cold-start-burst'], ...common }),
+    z.strictObject({ template: z.literal('ramp-up'), params: TEMPLATE_PARAMS['ramp-up'], ...common }),
+    z.strictObject({ template: z.literal('spike'), params: TEMPLATE_PARAMS.spike, ...common }),
+    z.strictObject({ template: z.literal('sustained'), params: TEMPLATE_PARAMS.sustained, ...common }),
+    z.strictObject({ template: z.literal('constant-arrival-rate'), params: TEMPLATE_PARAMS['constant-arrival-rate'], ...common }),
+    z.strictObject({ template: z.literal('fixed-requests'), params: TEMPLATE_PARAMS['fixed-requests'], ...common }),
+    z.strictObject({ template: z.literal('arrival-rate-sweep'), params: TEMPLATE_PARAMS['arrival-rate-sweep'], ...common }),
+  ])
+  .superRefine((s, ctx) => {
+    // Every VU builds its own copy of each payload in the init context.
+    const payloadBytes = s.requests.reduce((sum, r) => sum + (r.body.kind === 'bytes' ? r.body.sizeBytes : 0), 0);
+    if (payloadBytes === 0) return;
+    const { maxVUs } = planTemplate(s.template, s.params as never);
+    if (payloadBytes * maxVUs > LIMITS.maxPayloadMemoryBytes) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['requests'],
+        message: `payloads of ${payloadBytes} bytes x ${maxVUs} VUs need ${Math.ceil((payloadBytes * maxVUs) / 2 ** 20)} MiB in k6; the limit is ${LIMITS.maxPayloadMemoryBytes / 2 ** 20} MiB: use fewer VUs or smaller payloads`,
+      });
+    }
+  });
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type ScenarioInput = z.input<typeof ScenarioSchema>;

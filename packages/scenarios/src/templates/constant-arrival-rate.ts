@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { durationMs, ratePerSec, vus } from '../common-schemas';
+import { whenNumbers } from '../check-when';
+import { GRACEFUL_STOP, ms, sec, type TemplatePlan } from './template-plan';
+
+/**
+ * Open model: a fixed request rate whatever the latency, as Vegeta does in seed 002. When all
+ * maxVUs are busy k6 drops iterations and counts them in dropped_iterations.
+ */
+export const ConstantArrivalRateParamsSchema = z
+  .strictObject({
+    ratePerSec: ratePerSec(),
+    durationMs: durationMs({ min: 1000 }),
+    preAllocatedVUs: vus(),
+    maxVUs: vus().optional(),
+  })
+  .refine((p) => p.maxVUs === undefined || p.maxVUs >= p.preAllocatedVUs, {
+    message: 'must be at least preAllocatedVUs',
+    path: ['maxVUs'],
+    when: whenNumbers('preAllocatedVUs'),
+  });
+
+export type ConstantArrivalRateParams = z.infer<typeof ConstantArrivalRateParamsSchema>;
+
+export function planConstantArrivalRate(p: ConstantArrivalRateParams): TemplatePlan {
+  const maxVUs = p.maxVUs ?? p.preAllocatedVUs;
+  return {
+    scenarios: {
+      'constant-arrival-rate': {
+        executor: 'constant-arrival-rate',
+        rate: p.ratePerSec,
+        timeUnit: '1s',
+        duration: ms(p.durationMs),
+        preAllocatedVUs: p.preAllocatedVUs,
+        maxVUs,
+        gracefulStop: GRACEFUL_STOP,
+      },
+    },
+    estimatedDurationMs: p.durationMs,
+    profile: [
+      { tSec: 0, rate: p.ratePerSec },
+      { tSec: sec(p.durationMs), rate: p.ratePerSec },
+    ],
+    maxVUs,
+    closedModel: false,
+  };
+}

@@ -1,0 +1,72 @@
+import {
+  metricKind,
+  parseThresholdExpr,
+  ThresholdSchema,
+  type Operator,
+  type Threshold,
+  type ThresholdMetric,
+} from './threshold-schema';
+
+export type TrendStat = 'avg' | 'min' | 'max' | 'med' | { p: number };
+
+/**
+ * What threshold evaluation needs from a finished run. Trend values are in milliseconds, as in
+ * k6 thresholds. Return undefined when the metric has no samples.
+ */
+export interface ThresholdContext {
+  trend(metric: ThresholdMetric, stat: TrendStat): number | undefined;
+  /** Rate metrics (http_req_failed): fraction of non-zero samples, 0..1 */
+  rate(metric: ThresholdMetric): number | undefined;
+  /** Counter metrics: total over the run */
+  count(metric: ThresholdMetric): number | undefined;
+  /** run duration, for a counter's `rate` (count per second) as k6 computes it */
+  durationSec: number;
+}
+
+export interface ThresholdResult {
+  metric: ThresholdMetric;
+  expr: string;
+  /** null when there was nothing to compare (see evaluateThresholds) */
+  observed: number | null;
+  pass: boolean;
+}
+
+function compare(a: number, op: Operator, b: number): boolean {
+  switch (op) {
+    case '<': return a < b;
+    case '<=': return a <= b;
+    case '>': return a > b;
+    case '>=': return a >= b;
+    case '==': return a === b;
+    case '!=': return a !== b;
+  }
+}
+
+/**
+ * Evaluates thresholds with k6's meaning. Metrics without samples behave as in k6 v1.8: trends
+ * and counters count as 0, a rate metric without samples is not evaluated and passes.
+ */
+export function evaluateThresholds(thresholds: readonly Threshold[], ctx: ThresholdContext): ThresholdResult[] {
+  return thresholds.map((input) => {
+    const t = ThresholdSchema.parse(input);
+    const parsed = parseThresholdExpr(t.expr);
+    if (typeof parsed === 'string') throw new Error(`threshold ${t.metric} "${t.expr}": ${parsed}`);
+    const { aggregation: agg, op, value } = parsed;
+    let observed: number | undefined;
+    switch (metricKind(t.metric)) {
+      case 'trend':
+        observed = ctx.trend(t.metric, agg as TrendStat) ?? 0;
+        break;
+      case 'rate':
+        observed = ctx.rate(t.metric);
+        if (observed === undefined) return { metric: t.metric, expr: t.expr, observed: null, pass: true };
+        break;
+      case 'counter': {
+        const count = ctx.count(t.metric) ?? 0;
+        observed = agg === 'count' ? count : ctx.durationSec > 0 ? count / ctx.durationSec : 0;
+        break;
+      }
+    }
+    return { metric: t.metric, expr: t.expr, observed, pass: compare(observed, op, value) };
+  });
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/** Metrics a threshold may name, grouped by k6 metric type (which fixes the allowed aggregations). */
+export const TREND_METRICS = [
+  'http_req_duration',
+  'http_req_waiting',
+  'http_req_connecting',
+  'http_req_tls_handshaking',
+  'http_req_blocked',
+  'iteration_duration',
+] as const;
+export const RATE_METRICS = ['http_req_failed'] as const;
+export const COUNTER_METRICS = ['http_reqs', 'iterations', 'dropped_iterations'] as const;
+export const THRESHOLD_METRICS = [...TREND_METRICS, ...RATE_METRICS, ...COUNTER_METRICS] as const;
+
+export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number];
+export type MetricKind = 'trend' | 'rate' | 'counter';
+
+export function metricKind(metric: ThresholdMetric): MetricKind {
+  if ((TREND_METRICS as readonly string[]).includes(metric)) return 'trend';
+  if ((RATE_METRICS as readonly string[]).includes(metric)) return 'rate';
+  return 'counter';
+}
+
+const ALLOWED_AGGREGATIONS: Record<MetricKind, string> = {
+  trend: 'avg, min, max, med, p(N)',
+  rate: 'rate',
+  counter: 'count, rate',
+};
+
+export type Aggregation = 'avg' | 'min' | 'max' | 'med' | 'rate' | 'count' | { p: number };
+export type Operator = '<' | '<=' | '>' | '>=' | '==' | '!=';
+export interface ParsedExpr {
+  aggregation: Aggregation;
+  op: Operator;
+  value: number;
+}
+
+// The subset of k6's threshold grammar we accept: `<aggregation> <op> <number>`.
+const EXPR_RE = /^\s*(avg|min|max|med|rate|count|p\(\s*(\d+(?:\.\d+)?)\s*\))\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*$/;
+
+export function parseThresholdExpr(expr: string): ParsedExpr | string {
+  const m = EXPR_RE.exec(expr);
+  if (!m) return 'must look like "<aggregation> <operator> <number>", e.g. "p(95)<500" or "rate<0.01"; operators < <= > >= == !=';
+  const [, agg, pct, op, num] = m;
+  let aggregation: Aggregation;
+  if (pct !== undefined) {
+    const p = Number(pct);
+    if (!(p >= 0 && p <= 100)) return 'percentile must be between 0 and 100';
+    aggregation = { p };
+  } else {
+    aggregation = agg as Exclude<Aggregation, { p: number }>;
+  }
+  return { aggregation, op: op as Operator, value: Number(num) };
+}
+
+function aggregationFits(kind: MetricKind, a: Aggregation): boolean {
+  if (kind === 'trend') return typeof a === 'object' || ['avg', 'min', 'max', 'med'].includes(a);
+  if (kind === 'rate') return a === 'rate';
+  return a === 'count' || a === 'rate';
+}
+
+/** One k6 threshold, e.g. `{ metric: 'http_req_duration', expr: 'p(95)<500' }` (trend values in ms). */
+export const ThresholdSchema = z
+  .strictObject({
+    metric: z.enum(THRESHOLD_METRICS, { error: `must be one of ${THRESHOLD_METRICS.join(', ')}` }),
+    expr: z.string().max(64, 'must be at most 64 characters'),
+    abortOnFail: z.boolean().default(false),
+  })
+  .superRefine((t, ctx) => {
+    const parsed = parseThresholdExpr(t.expr);
+    if (typeof parsed === 'string') {
+      ctx.addIssue({ code: 'custom', path: ['expr'], message: parsed });
+      return;
+    }
+    if (!(THRESHOLD_METRICS as readonly string[]).includes(t.metric)) return;
+    const kind = metricKind(t.metric);
+    if (!aggregationFits(kind, parsed.aggregation)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expr'],
+        message: `${t.metric} is a ${kind} metric: use ${ALLOWED_AGGREGATIONS[kind]}`,
+      });
+    }
+  }, { when: (p) => typeof (p.value as { expr?: unknown } | undefined)?.expr === 'string' });
+
+export type Threshold = z.infer<typeof ThresholdSchema>;
+
+export const ThresholdListSchema = z.array(ThresholdSchema).max(32, 'at most 32 thresholds').default([]);
+
+/** k6 `options.thresholds` for a threshold list. */
+export function thresholdsToK6(thresholds: Threshold[]): Record<string, Array<string | { threshold: string; abortOnFail: boolean }>> {
+  const out: Record<string, Array<string | { threshold: string; abortOnFail: boolean }>> = {};
+  for (const t of thresholds) {
+    const list = (out[t.metric] ??= []);
+    list.push(t.abortOnFail ? { threshold: t.expr, abortOnFail: true } : t.expr);
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import { ScenarioSchema, type Scenario } from './scenario-schema';
+
+export interface ValidationProblem {
+  /** dotted field path, e.g. `requests.0.query.ms.randomInt.min`; '' for the whole input */
+  path: string;
+  message: string;
+}
+
+/** zod issues -> one problem per field, unknown keys reported under their own path. */
+export function flattenIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ValidationProblem[] {
+  const out: ValidationProblem[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path].map(String);
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: [...path, key].join('.'), message: 'is not a known field' });
+    } else {
+      out.push({ path: path.join('.'), message: issue.message });
+    }
+  }
+  return out;
+}
+
+/** Every problem of a scenario at once; an empty list means valid. */
+export function validateScenario(input: unknown): ValidationProblem[] {
+  const r = ScenarioSchema.safeParse(input);
+  return r.success ? [] : flattenIssues(r.error.issues);
+}
+
+export class ScenarioValidationError extends Error {
+  readonly code = 'SCENARIO_INVALID';
+  constructor(readonly problems: ValidationProblem[]) {
+    super(`invalid scenario: ${problems.map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ')}`);
+    this.name = 'ScenarioValidationError';
+  }
+}
+
+export function parseScenario(input: unknown): Scenario {
+  const r = ScenarioSchema.safeParse(input);
+  if (!r.success) throw new ScenarioValidationError(flattenIssues(r.error.issues));
+  return r.data;
+}
