@@ -1,0 +1,83 @@
+import { hashPassword } from 'better-auth/crypto';
+import { listPresets } from '@poolbench/scenarios';
+import type { Db } from './client';
+import type { Prisma } from './generated/prisma/client';
+import { scenarioToColumns } from './services/scenario-row';
+
+export const DEMO_EMAIL = 'demo@poolbench.dev';
+export const DEMO_PASSWORD = 'poolbench-demo';
+export const DEMO_TEAM_SLUG = 'demo';
+export const LAB_TARGET_NAME = 'Lab target';
+
+/** Data-set flags for `lab-target setup` (scaled for a laptop; the seeds' sizes are noted in docs). */
+export const LAB_SETUP = { rows: 10_000, fields: 40, roles: 50, permissions: 200, shards: 4 };
+
+/**
+ * Idempotent: a demo team and login, the managed lab target, and the pool configs and scenarios
+ * of every seed preset (at its default scale), so each seed experiment is a few clicks away.
+ */
+export async function seed(db: Db): Promise<{ teamId: string; userId: string; targetId: string }> {
+  const user =
+    (await db.user.findUnique({ where: { email: DEMO_EMAIL } })) ??
+    (await db.user.create({ data: { id: 'demo-user', name: 'Demo User', email: DEMO_EMAIL, emailVerified: true } }));
+  const hasPassword = await db.account.findFirst({ where: { userId: user.id, providerId: 'credential' } });
+  if (!hasPassword) {
+    await db.account.create({
+      data: { id: `${user.id}-credential`, accountId: user.id, providerId: 'credential', userId: user.id, password: await hashPassword(DEMO_PASSWORD) },
+    });
+  }
+  const team = await db.team.upsert({ where: { slug: DEMO_TEAM_SLUG }, create: { name: 'Demo team', slug: DEMO_TEAM_SLUG }, update: {} });
+  await db.membership.upsert({
+    where: { teamId_userId: { teamId: team.id, userId: user.id } },
+    create: { teamId: team.id, userId: user.id, role: 'owner' },
+    update: {},
+  });
+  const target = await db.target.upsert({
+    where: { teamId_name: { teamId: team.id, name: LAB_TARGET_NAME } },
+    create: {
+      teamId: team.id,
+      name: LAB_TARGET_NAME,
+      kind: 'managed',
+      baseUrls: [],
+      managed: { program: 'lab-target', setup: LAB_SETUP } as Prisma.InputJsonValue,
+      requestDefaults: { method: 'GET', path: '/health' },
+      secretHeaderNames: [],
+      readinessPath: '/ready',
+    },
+    update: {},
+  });
+  for (const preset of listPresets()) {
+    for (const pc of preset.poolConfigs) {
+      const name = `${preset.seed} · ${pc.name}`;
+      await db.poolConfig.upsert({
+        where: { targetId_name: { targetId: target.id, name } },
+        create: {
+          teamId: team.id,
+          targetId: target.id,
+          name,
+          strategy: pc.config.strategy,
+          params: (pc.config.params ?? {}) as Prisma.InputJsonValue,
+          instanceCount: pc.config.instanceCount ?? 1,
+        },
+        update: {},
+      });
+    }
+    for (const ps of preset.scenarios) {
+      const name = `${preset.seed} · ${ps.label}`;
+      const cols = scenarioToColumns(ps.scenario as never);
+      await db.scenario.upsert({
+        where: { teamId_name: { teamId: team.id, name } },
+        create: {
+          teamId: team.id,
+          name,
+          templateId: cols.templateId,
+          params: cols.params as Prisma.InputJsonValue,
+          thresholds: cols.thresholds as Prisma.InputJsonValue,
+          presetId: `${preset.id}#${ps.id}`,
+        },
+        update: {},
+      });
+    }
+  }
+  return { teamId: team.id, userId: user.id, targetId: target.id };
+}

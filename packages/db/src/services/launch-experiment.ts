@@ -1,0 +1,129 @@
+import { createId } from './create-id';
+import type { Db } from '../client';
+import { InvalidInputError, NotFoundError } from './errors';
+import { runOrder } from './run-order';
+import type { Prisma } from '../generated/prisma/client';
+
+export interface LaunchExperimentInput {
+  teamId: string;
+  targetId: string;
+  poolConfigIds: string[];
+  scenarioIds: string[];
+  repeats: number;
+  order?: 'interleaved' | 'blocked';
+  name: string;
+  description?: string | null;
+  createdById?: string | null;
+  scheduleId?: string | null;
+  sourceId?: string | null;
+  presetId?: string | null;
+}
+
+export interface LaunchedExperiment {
+  experimentId: string;
+  /** In execution order; enqueue them in this order (jobId = runId). */
+  runIds: string[];
+}
+
+/** Non-secret view of a target frozen into each run. */
+export function targetSnapshot(t: {
+  id: string; name: string; kind: string; baseUrls: string[]; managed: unknown; requestDefaults: unknown;
+  metricsUrl: string | null; applyHookUrl: string | null; readinessPath: string | null; secretHeaderNames: string[]; hasMonitorDsn: boolean;
+}) {
+  return {
+    id: t.id, name: t.name, kind: t.kind, baseUrls: t.baseUrls, managed: t.managed, requestDefaults: t.requestDefaults,
+    metricsUrl: t.metricsUrl, applyHookUrl: t.applyHookUrl, readinessPath: t.readinessPath,
+    secretHeaderNames: t.secretHeaderNames, hasMonitorDsn: t.hasMonitorDsn,
+  };
+}
+
+/**
+ * Creates an experiment and all its runs (status queued, with immutable snapshots) in one
+ * transaction. Every id must belong to the team (and configs to the target): anything else is
+ * reported as not found, so ids of other teams reveal nothing.
+ */
+export async function launchExperiment(db: Db, input: LaunchExperimentInput): Promise<LaunchedExperiment> {
+  if (input.poolConfigIds.length === 0) throw new InvalidInputError('poolConfigIds', 'choose at least one pool config');
+  if (input.scenarioIds.length === 0) throw new InvalidInputError('scenarioIds', 'choose at least one scenario');
+  if (!Number.isInteger(input.repeats) || input.repeats < 1 || input.repeats > 50) throw new InvalidInputError('repeats', 'must be an integer from 1 to 50');
+  if (new Set(input.poolConfigIds).size !== input.poolConfigIds.length) throw new InvalidInputError('poolConfigIds', 'contains duplicates');
+  if (new Set(input.scenarioIds).size !== input.scenarioIds.length) throw new InvalidInputError('scenarioIds', 'contains duplicates');
+
+  return db.$transaction(async (tx) => {
+    const target = await tx.target.findFirst({ where: { id: input.targetId, teamId: input.teamId, archivedAt: null } });
+    if (!target) throw new NotFoundError('target');
+    const configs = await tx.poolConfig.findMany({ where: { id: { in: input.poolConfigIds }, teamId: input.teamId, targetId: target.id, archivedAt: null } });
+    const scenarios = await tx.scenario.findMany({ where: { id: { in: input.scenarioIds }, teamId: input.teamId, archivedAt: null } });
+    const byId = <T extends { id: string }>(rows: T[], ids: string[], what: string) =>
+      ids.map((id) => rows.find((r) => r.id === id) ?? (() => { throw new NotFoundError(`${what} ${id}`); })());
+    const orderedConfigs = byId(configs, input.poolConfigIds, 'pool config');
+    const orderedScenarios = byId(scenarios, input.scenarioIds, 'scenario');
+
+    const experimentId = createId();
+    await tx.experiment.create({
+      data: {
+        id: experimentId,
+        teamId: input.teamId,
+        targetId: target.id,
+        name: input.name,
+        description: input.description ?? null,
+        repeats: input.repeats,
+        order: input.order ?? 'interleaved',
+        createdById: input.createdById ?? null,
+        scheduleId: input.scheduleId ?? null,
+        sourceId: input.sourceId ?? null,
+        presetId: input.presetId ?? null,
+        poolConfigs: { create: orderedConfigs.map((c, position) => ({ poolConfigId: c.id, position })) },
+        scenarios: { create: orderedScenarios.map((s, position) => ({ scenarioId: s.id, position })) },
+      },
+    });
+    const tSnap = targetSnapshot(target) as Prisma.InputJsonValue;
+    const cells = runOrder(orderedConfigs.length, orderedScenarios.length, input.repeats, input.order ?? 'interleaved');
+    const runs = cells.map((cell, sequence) => {
+      const c = orderedConfigs[cell.poolConfigIndex]!;
+      const s = orderedScenarios[cell.scenarioIndex]!;
+      return {
+        id: createId(),
+        teamId: input.teamId,
+        experimentId,
+        targetId: target.id,
+        poolConfigId: c.id,
+        scenarioId: s.id,
+        repeatIndex: cell.repeatIndex,
+        sequence,
+        poolConfigSnapshot: { id: c.id, name: c.name, strategy: c.strategy, params: c.params, instanceCount: c.instanceCount } as Prisma.InputJsonValue,
+        scenarioSnapshot: { id: s.id, name: s.name, templateId: s.templateId, params: s.params, thresholds: s.thresholds } as Prisma.InputJsonValue,
+        targetSnapshot: tSnap,
+      };
+    });
+    await tx.run.createMany({ data: runs });
+    return { experimentId, runIds: runs.map((r) => r.id) };
+  });
+}
+
+/** Starts a new experiment with the same definition as a saved one (rerun, schedule, API by id). */
+export async function relaunchExperiment(
+  db: Db,
+  sourceId: string,
+  opts: { teamId: string; createdById?: string | null; scheduleId?: string | null; name?: string },
+): Promise<LaunchedExperiment> {
+  const src = await db.experiment.findFirst({
+    where: { id: sourceId, teamId: opts.teamId },
+    include: { poolConfigs: { orderBy: { position: 'asc' } }, scenarios: { orderBy: { position: 'asc' } } },
+  });
+  if (!src) throw new NotFoundError('experiment');
+  return launchExperiment(db, {
+    teamId: src.teamId,
+    targetId: src.targetId,
+    poolConfigIds: src.poolConfigs.map((p) => p.poolConfigId),
+    scenarioIds: src.scenarios.map((s) => s.scenarioId),
+    repeats: src.repeats,
+    order: src.order,
+    name: opts.name ?? src.name,
+    description: src.description,
+    createdById: opts.createdById ?? null,
+    scheduleId: opts.scheduleId ?? null,
+    sourceId: src.id,
+    presetId: src.presetId,
+  });
+}
