@@ -1,7 +1,7 @@
 import { type CompareOptions, type ResolvedOptions, type Scale, resolveOptions } from './compare-options';
 import { median } from './descriptive';
 import { hodgesLehmann } from './hodges-lehmann';
-import { type MannWhitneyResult, mannWhitneyU } from './mann-whitney';
+import { type MannWhitneyResult, mannWhitneyU, minPossiblePValue } from './mann-whitney';
 import { describeVerdict } from './describe-verdict';
 import { type Band, type Direction, type Verdict, type VerdictRule, decideVerdict } from './verdict';
 import { type StatsWarning, runsNeededFor } from './warnings';
@@ -37,7 +37,7 @@ export interface SampleComparison {
   test: MannWhitneyResult | null;
   /** Two-sided Mann–Whitney p-value (after adjustment when it comes from `compareMetrics`). */
   pValue: number | null;
-  /** Smallest p-value the test could give with these run counts. */
+  /** Smallest p-value any test could give with these run counts: 2 / C(m + n, m). */
   minPValue: number | null;
   verdict: Verdict;
   rule: VerdictRule;
@@ -133,7 +133,8 @@ export function compareSamples(
   const hl = hodgesLehmann(x, y, opts.confidence, test.method);
   result.test = test;
   result.pValue = test.pValue;
-  result.minPValue = test.minPValue;
+  const minP = minPossiblePValue(baseline.length, candidate.length);
+  result.minPValue = minP;
   result.shift = { estimate: hl.estimate, lower: hl.lower, upper: hl.upper };
   result.achievedConfidence = hl.achievedConfidence;
   result.noChangeBand = noChangeBand(opts, scale, baseMedian);
@@ -160,14 +161,18 @@ export function compareSamples(
     });
   }
   if (test.exactUnavailable) {
-    warnings.push({ code: 'exact-unavailable', message: 'the exact test was asked for but ties make it invalid' });
+    warnings.push({
+      code: 'exact-unavailable',
+      message: 'the exact test was asked for but ties (or too many runs) prevent it; the normal approximation was used',
+    });
   }
   let insufficient = false;
-  if (!(test.minPValue < opts.alpha)) {
+  // Judged on the run counts, not this sample's ties: all-equal runs still give a fair no-change.
+  if (!(minP < opts.alpha)) {
     insufficient = true;
     warnings.push({
       code: 'p-floor-above-alpha',
-      message: `with ${baseline.length} baseline and ${candidate.length} candidate runs the smallest possible p-value is ${test.minPValue.toPrecision(3)}, so p < ${opts.alpha} cannot be reached: run at least ${runsNeededFor(opts.alpha)} repeats per side`,
+      message: `with ${baseline.length} baseline and ${candidate.length} candidate runs the smallest possible p-value is ${minP.toPrecision(3)}, so p < ${opts.alpha} cannot be reached: run at least ${runsNeededFor(opts.alpha)} repeats per side`,
     });
   }
   if (hl.widest && hl.achievedConfidence < opts.confidence) {

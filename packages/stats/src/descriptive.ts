@@ -60,9 +60,19 @@ export function quantiles(values: readonly number[], ps: readonly number[]): num
   });
 }
 
-/** Median (type-7 quantile at 0.5, i.e. the mean of the two middle values for even n). */
+/** Median of an already ascending array: the middle value, or the mean of the two middle ones. */
+export function medianSorted(sorted: readonly number[]): number {
+  const mid = sorted.length >> 1;
+  // (a + b) / 2 rather than a + (b − a) / 2: it is exactly antisymmetric under negation, which
+  // keeps a swapped comparison an exact mirror image.
+  if (sorted.length % 2 === 1) return sorted[mid] as number;
+  return ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Median (equal to the type-7 quantile at 0.5). */
 export function median(values: readonly number[]): number {
-  return quantile(values, 0.5);
+  requireValues(values, 'median');
+  return medianSorted(sortedCopy(values));
 }
 
 /** Interquartile range Q3 − Q1 with type-7 quartiles (R's `IQR` default). */
@@ -104,7 +114,7 @@ export function summarize(values: readonly number[]): Summary {
     n: sorted.length,
     min: sorted[0] as number,
     q1,
-    median: quantileSorted(sorted, 0.5),
+    median: medianSorted(sorted),
     q3,
     max: sorted[sorted.length - 1] as number,
     mean: mean(sorted),

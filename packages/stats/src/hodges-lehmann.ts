@@ -2,7 +2,7 @@ import { pMannWhitney, qMannWhitney } from './mann-whitney-distribution';
 import { type TestMethod } from './mann-whitney';
 import { pnorm, qnorm } from './normal';
 import { rank, sigmaU, tieTerm } from './ranks';
-import { quantileSorted } from './descriptive';
+import { medianSorted } from './descriptive';
 
 export interface ShiftInterval {
   /** Hodges–Lehmann estimate of the shift x − y: the median of all pairwise differences. */
@@ -47,7 +47,7 @@ export function hodgesLehmann(
   for (const xi of x) for (const yj of y) diffs[i++] = xi - yj;
   diffs.sort();
   const d = Array.from(diffs);
-  const estimate = quantileSorted(d, 0.5);
+  const estimate = medianSorted(d);
   const alpha = 1 - confidence;
 
   let k: number;

@@ -1,52 +1,54 @@
 /**
- * Exact null distribution of the Mann–Whitney U statistic for sample sizes m and n without ties:
- * cumulative probabilities P(U <= u), u = 0 … m·n.
+ * Exact null distribution of the Mann–Whitney U statistic for sample sizes m and n without ties.
  *
- * Counts follow the recursion f(i, j; u) = f(i − 1, j; u − j) + f(i, j − 1; u) (the largest of the
- * i + j values is either an x, beating all j y's, or a y). Only additions of positive numbers, so
- * doubles stay accurate even past 2^53.
+ * The counts of U = u are the coefficients of the Gaussian binomial [m + n choose m]_q =
+ * ∏_{i=1..m} (1 − q^{n+i}) / (1 − q^i). Harding (1984, Applied Statistics 33:1) builds it one
+ * factor at a time: multiply by (1 − q^{n+i}), then divide by (1 − q^i), O(m · m·n) steps instead
+ * of the O((m·n)²) of the usual recursion. Both operations only look at lower powers, so the series
+ * is cut at ⌊m·n/2⌋ and the upper half comes from the symmetry P(U = u) = P(U = m·n − u). The tail
+ * counts are small integers computed exactly; middle ones carry ~1e-15 relative rounding.
  */
 const cache = new Map<string, Float64Array>();
 
-function cumulativeDistribution(m: number, n: number): Float64Array {
-  const key = m <= n ? `${m},${n}` : `${n},${m}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
+/** P(U <= u) for u = 0 … ⌊m·n/2⌋. */
+function lowerHalfCdf(m: number, n: number): Float64Array {
   const small = Math.min(m, n);
   const large = Math.max(m, n);
-  // prev[j]: counts for (i − 1) x's and j y's, indexed by u.
-  let prev: Float64Array[] = Array.from({ length: large + 1 }, () => Float64Array.of(1));
+  const key = `${small},${large}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const mn = small * large;
+  const half = Math.floor(mn / 2);
+  const c = new Float64Array(half + 1);
+  c[0] = 1;
   for (let i = 1; i <= small; i++) {
-    const cur: Float64Array[] = [Float64Array.of(1)];
-    for (let j = 1; j <= large; j++) {
-      const counts = new Float64Array(i * j + 1);
-      const left = prev[j] as Float64Array;
-      const down = cur[j - 1] as Float64Array;
-      for (let u = 0; u < down.length; u++) counts[u] = down[u] as number;
-      for (let u = 0; u < left.length; u++) counts[u + j] = (counts[u + j] as number) + (left[u] as number);
-      cur.push(counts);
-    }
-    prev = cur;
+    const k = large + i;
+    for (let u = half; u >= k; u--) c[u] = (c[u] as number) - (c[u - k] as number);
+    for (let u = i; u <= half; u++) c[u] = (c[u] as number) + (c[u - i] as number);
   }
-  const counts = prev[large] as Float64Array;
-  let total = 0;
-  for (const c of counts) total += c;
-  const cdf = new Float64Array(counts.length);
+  let lower = 0;
+  for (let u = 0; u <= half; u++) lower += c[u] as number;
+  // Symmetry: total = 2·Σ_{u <= half} c_u, less the middle term counted twice when m·n is even.
+  const total = 2 * lower - (mn % 2 === 0 ? (c[half] as number) : 0);
+  const cdf = new Float64Array(half + 1);
   let run = 0;
-  for (let u = 0; u < counts.length; u++) {
-    run += counts[u] as number;
+  for (let u = 0; u <= half; u++) {
+    run += c[u] as number;
     cdf[u] = run / total;
   }
-  cdf[cdf.length - 1] = 1;
   cache.set(key, cdf);
   return cdf;
 }
 
 /** P(U <= u) under H0 for sizes m, n (R's `pwilcox`). */
 export function pMannWhitney(u: number, m: number, n: number): number {
-  if (u < 0) return 0;
-  if (u >= m * n) return 1;
-  return cumulativeDistribution(m, n)[Math.floor(u)] as number;
+  const mn = m * n;
+  const q = Math.floor(u);
+  if (q < 0) return 0;
+  if (q >= mn) return 1;
+  const cdf = lowerHalfCdf(m, n);
+  if (q < cdf.length) return cdf[q] as number;
+  return 1 - (cdf[mn - q - 1] as number);
 }
 
 /**
@@ -54,8 +56,7 @@ export function pMannWhitney(u: number, m: number, n: number): number {
  * that are equal in exact arithmetic compare equal here too).
  */
 export function qMannWhitney(p: number, m: number, n: number): number {
-  const cdf = cumulativeDistribution(m, n);
   const target = p - 10 * Number.EPSILON;
-  for (let u = 0; u < cdf.length; u++) if ((cdf[u] as number) >= target) return u;
+  for (let u = 0; u < m * n; u++) if (pMannWhitney(u, m, n) >= target) return u;
   return m * n;
 }

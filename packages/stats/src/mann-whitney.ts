@@ -7,6 +7,18 @@ export type MethodChoice = 'auto' | TestMethod;
 
 /** Below this size on both sides and without ties, `auto` uses the exact distribution (as R does). */
 export const EXACT_MAX_N = 50;
+/** `exact` on request is honoured up to this many pairs (C(m + n, m) must stay a finite double). */
+export const EXACT_MAX_PAIRS = 40_000;
+
+/**
+ * Smallest two-sided p-value any test of m against n distinct runs can give: every candidate run
+ * beyond every baseline run, probability 2 / C(m + n, m) under the null.
+ */
+export function minPossiblePValue(m: number, n: number): number {
+  let c = 1;
+  for (let i = 1; i <= Math.min(m, n); i++) c = (c * (Math.max(m, n) + i)) / i;
+  return Math.min(1, 2 / c);
+}
 
 export interface MannWhitneyResult {
   /** U of the first sample: pairs (x, y) with x > y, plus half the ties. */
@@ -16,15 +28,9 @@ export interface MannWhitneyResult {
   pValue: number;
   /** Normal score with continuity correction (asymptotic method only). */
   z: number | null;
-  /**
-   * Smallest p-value this method can return for these sizes, reached when every x lies beyond
-   * every y: 2 / C(m + n, m) for the exact test; for the asymptotic one, the same formula as the
-   * p-value at U = m·n with this sample's tie correction.
-   */
-  minPValue: number;
   /** True when some values are equal across the pooled sample. */
   hasTies: boolean;
-  /** True when `exact` was asked for but ties forced the normal approximation. */
+  /** True when `exact` was asked for but ties (or more than EXACT_MAX_PAIRS pairs) prevent it. */
   exactUnavailable: boolean;
 }
 
@@ -57,7 +63,7 @@ export function mannWhitneyU(
   for (let i = 0; i < m; i++) rx += ranks[i] as number;
   const u = rx - (m * (m + 1)) / 2;
   const hasTies = tieSizes.length > 0;
-  const exactPossible = !hasTies;
+  const exactPossible = !hasTies && m * n <= EXACT_MAX_PAIRS;
   const useExact =
     method === 'exact' ? exactPossible : method === 'auto' && exactPossible && m < EXACT_MAX_N && n < EXACT_MAX_N;
   if (useExact) {
@@ -67,7 +73,6 @@ export function mannWhitneyU(
       method: 'exact',
       pValue: Math.min(1, 2 * pMannWhitney(tail, m, n)),
       z: null,
-      minPValue: Math.min(1, 2 * pMannWhitney(0, m, n)),
       hasTies,
       exactUnavailable: false,
     };
@@ -79,7 +84,6 @@ export function mannWhitneyU(
     method: 'asymptotic',
     pValue: p,
     z,
-    minPValue: asymptoticP(m * n, m, n, sigma).p,
     hasTies,
     exactUnavailable: method === 'exact',
   };
