@@ -1,38 +1,57 @@
 import { z } from 'zod';
 
-export const RUN_STATUSES = ['queued', 'starting', 'running', 'succeeded', 'failed', 'aborted', 'canceled'] as const;
+/** Run lifecycle, identical to the RunStatus enum in the database. */
+export const RUN_STATUSES = ['queued', 'preparing', 'running', 'succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
 export const RunStatusSchema = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'];
 
 const runId = z.string().min(1);
 /** epoch milliseconds, UTC */
 const atMs = z.number().int().nonnegative();
-const nonNeg = z.number().nonnegative();
+const num = z.number().nullable();
 
 /**
- * One second of a running run, as the worker publishes it (after the k6 output extension's line
- * and the samplers for that second). Latencies in ms, null when the second had no requests.
+ * One second of a run as the charts draw it: load metrics from the k6 output extension joined
+ * with the target's resource and pool samples of the same second. The run page builds the same
+ * points from Postgres (history) and from live events (while running). Latencies in ms, null when
+ * the second had no requests or the sampler had nothing.
  */
+export const SeriesPointSchema = z.object({
+  /** seconds since the load started, 0-based */
+  second: z.number().int().nonnegative(),
+  requests: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  statusCounts: z.record(z.string(), z.number().int().nonnegative()),
+  droppedIterations: z.number().int().nonnegative(),
+  vus: z.number().int().nonnegative(),
+  p50Ms: num,
+  p95Ms: num,
+  p99Ms: num,
+  maxMs: num,
+  meanMs: num,
+  connectingP95Ms: num,
+  blockedP95Ms: num,
+  /** summed over target instances */
+  cpuPercent: num,
+  rssBytes: num,
+  poolInUse: num,
+  poolIdle: num,
+  poolTotal: num,
+  poolWaitCount: num,
+  poolWaitMs: num,
+  dbActive: num,
+  dbIdle: num,
+  dbTotal: num,
+  dbNewConns: num,
+});
+export type SeriesPoint = z.infer<typeof SeriesPointSchema>;
+
 export const LiveSecondEventSchema = z.object({
   type: z.literal('second'),
   runId,
-  /** seconds since the load started, 0-based */
-  second: z.number().int().nonnegative(),
   atMs,
-  requests: z.number().int().nonnegative(),
-  failedRequests: z.number().int().nonnegative(),
-  droppedIterations: z.number().int().nonnegative().default(0),
-  vus: z.number().int().nonnegative().optional(),
-  p50Ms: nonNeg.nullable(),
-  p95Ms: nonNeg.nullable(),
-  p99Ms: nonNeg.nullable(),
-  maxMs: nonNeg.nullable(),
-  /** summed over target instances */
-  targetCpuPercent: nonNeg.optional(),
-  targetRssBytes: nonNeg.optional(),
-  poolAcquiredConns: nonNeg.optional(),
-  poolTotalConns: nonNeg.optional(),
-  dbConnections: nonNeg.optional(),
+  point: SeriesPointSchema,
 });
 
 /** A run changed status; `message` says why for failed/aborted. */

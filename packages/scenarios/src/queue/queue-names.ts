@@ -7,3 +7,6 @@ export const SCHEDULE_QUEUE = 'poolbench-schedules';
 export function runEventsChannel(runId: string): string {
   return `poolbench:run:${runId}`;
 }
+
+/** Redis pub/sub channel the web app uses to ask the worker running a run to cancel it. */
+export const RUN_CONTROL_CHANNEL = 'poolbench:run-control';

@@ -1,0 +1,3 @@
+export { producerConnection, workerConnection } from './connections';
+export { createRunQueue, enqueueRuns, RUN_JOB_OPTIONS } from './run-queue';
+export { publishRunEvent, subscribeRunEvents, publishCancel, RunControlSchema, type RunControl } from './run-events';
