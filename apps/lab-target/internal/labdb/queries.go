@@ -1,0 +1,82 @@
+package labdb
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Permission and Role are what GET /roles returns (seed 002's roles/permissions service).
+type Permission struct {
+	ID       int    `json:"id"`
+	Name     string `json:"name"`
+	Resource string `json:"resource"`
+	Action   string `json:"action"`
+}
+
+type Role struct {
+	ID          int          `json:"id"`
+	Name        string       `json:"name"`
+	Description string       `json:"description"`
+	Permissions []Permission `json:"permissions"`
+}
+
+const rolesSQL = `
+SELECT r.id, r.name, r.description, p.id, p.name, p.resource, p.action
+FROM lab.roles r
+LEFT JOIN lab.role_permissions rp ON rp.role_id = r.id
+LEFT JOIN lab.permissions p ON p.id = rp.permission_id
+ORDER BY r.id, p.id`
+
+// Roles loads every role with its permissions through the many-to-many join.
+func Roles(ctx context.Context, conn *pgx.Conn) ([]Role, error) {
+	rows, err := conn.Query(ctx, rolesSQL)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Role{}
+	for rows.Next() {
+		var r Role
+		var pid *int
+		var pname, pres, pact *string
+		if err := rows.Scan(&r.ID, &r.Name, &r.Description, &pid, &pname, &pres, &pact); err != nil {
+			return nil, err
+		}
+		if len(out) == 0 || out[len(out)-1].ID != r.ID {
+			r.Permissions = []Permission{}
+			out = append(out, r)
+		}
+		if pid != nil {
+			last := &out[len(out)-1]
+			last.Permissions = append(last.Permissions, Permission{ID: *pid, Name: *pname, Resource: *pres, Action: *pact})
+		}
+	}
+	return out, rows.Err()
+}
+
+// WideRowsSQL selects the first fields columns of up to $1 rows of table.
+func WideRowsSQL(table string, fields int) string {
+	cols := make([]string, 0, fields+1)
+	cols = append(cols, "id")
+	for i := 1; i <= fields; i++ {
+		cols = append(cols, FieldName(i))
+	}
+	return fmt.Sprintf("SELECT %s FROM %s ORDER BY id LIMIT $1", strings.Join(cols, ", "), table)
+}
+
+// WideRowsTable is the table GET /query reads: the shard's slice when shard >= 0.
+func WideRowsTable(shard int) string {
+	if shard < 0 {
+		return "lab.wide_rows"
+	}
+	return ShardSchema(shard) + ".wide_rows"
+}
+
+// WorkRead holds the connection for the given seconds, like a slow read query.
+const WorkRead = `SELECT pg_sleep($1)`
+
+// WorkWriteSQL touches one counter row; run in the same transaction as WorkRead.
+const WorkWriteSQL = `UPDATE lab.counters SET hits = hits + 1, touched_at = now() WHERE id = $1`

@@ -1,0 +1,84 @@
+package server
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+
+	"poolbench.dev/lab-target/internal/labdb"
+)
+
+const maxFields = 1000
+
+// query streams ?rows= rows x ?fields= fields from the generated table as a JSON array,
+// row by row through json.Encoder (seed 001's Go variant), so memory stays flat however
+// large the answer. The connection is held until the last row is written, as in the seed.
+func (s *Server) query(w http.ResponseWriter, r *http.Request) {
+	rows, ok := intParam(r, "rows", 100, 0, s.Cfg.MaxRows)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "bad_rows", "rows must be an integer in [0, --max-rows]")
+		return
+	}
+	fields, ok := intParam(r, "fields", 10, 0, maxFields)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "bad_fields", "fields must be an integer in [0, 1000]")
+		return
+	}
+	l := s.lease(w, r)
+	if l == nil {
+		return
+	}
+	defer l.Release()
+	ctx := r.Context()
+	res, err := l.Conn.Query(ctx, labdb.WideRowsSQL(labdb.WideRowsTable(l.Shard), fields), rows)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer res.Close()
+	// Look at the first row before committing to 200, so a bad ?fields= or a missing
+	// table still gets a proper error answer.
+	more := res.Next()
+	if !more && res.Err() != nil {
+		if labdb.SQLState(res.Err()) == labdb.UndefinedColumn {
+			writeError(w, http.StatusBadRequest, "too_many_fields", "fields exceeds the lab table's fields (see lab-target setup --fields)")
+			return
+		}
+		s.fail(w, r, res.Err())
+		return
+	}
+	names := make([]string, 0, fields+1)
+	for _, fd := range res.FieldDescriptions() {
+		names = append(names, fd.Name)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	enc := json.NewEncoder(bw)
+	row := make(map[string]any, len(names))
+	_ = bw.WriteByte('[')
+	for first := true; more; more = res.Next() {
+		vals, err := res.Values()
+		if err != nil {
+			break
+		}
+		for i, n := range names {
+			row[n] = vals[i]
+		}
+		if !first {
+			_ = bw.WriteByte(',')
+		}
+		first = false
+		if err := enc.Encode(row); err != nil {
+			return // client gone
+		}
+	}
+	if err := res.Err(); err != nil {
+		// Headers are sent; a truncated body is the only signal left. Count and log it.
+		labdb.Record(s.Metrics, err)
+		s.errLog.log(s.Log, r.URL.Path, err)
+		return
+	}
+	_ = bw.WriteByte(']')
+	_ = bw.Flush()
+}
