@@ -24,3 +24,4 @@ export * from './presets/list-presets';
 export * from './queue/queue-names';
 export * from './queue/job-schemas';
 export * from './queue/live-event-schema';
+export * from './thresholds/k6-summary-context';

@@ -8,7 +8,7 @@ const BASE_URLS = String(__ENV.BASE_URLS || '')
   .map((u) => u.trim().replace(/\/+$/, ''))
   .filter((u) => u.length > 0);
 if (BASE_URLS.length === 0) {
-  throw new Error('BASE_URLS is empty: run k6 with -e BASE_URLS=http://127.0.0.1:8080[,http://127.0.0.1:8081]');
+  throw new Error('BASE_URLS is empty: run k6 with -e BASE_URLS=<url>[,<url>...] (comma-separated)');
 }
 for (const u of BASE_URLS) {
   if (!/^https?:\/\/[^\s?#]+$/.test(u)) throw new Error('BASE_URLS entry is not an http(s) URL: ' + u);
