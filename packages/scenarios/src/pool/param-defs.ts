@@ -19,7 +19,7 @@ const time = (flag: string, label: string, help: string, min = 0, max = 24 * 360
 
 export const POOL_PARAM_DEFS = {
   maxConns: conns('max-conns', 'Max connections', 'Upper bound of open database connections (pool-per-request: size of each throwaway pool).'),
-  minConns: conns('min-conns', 'Min connections', 'Connections kept open even when idle (adaptive: lower bound).', 0),
+  minConns: conns('min-conns', 'Min connections', 'Connections kept open even when idle (adaptive: lower bound; pool-per-request: opened with every throwaway pool).', 0),
   acquireTimeoutMs: time('acquire-timeout', 'Acquire timeout', 'Wait this long for a free connection, then answer 503 pool_acquire_timeout; 0 waits for the request deadline. Seed 003 advises 1 s to fail fast.'),
   connectTimeoutMs: time('connect-timeout', 'Connect timeout', 'Give up opening a new database connection after this long.'),
   idleTimeoutMs: time('idle-timeout', 'Idle timeout', 'Close connections idle for this long (never below min connections).'),

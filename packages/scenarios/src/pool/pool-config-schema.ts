@@ -71,12 +71,16 @@ const paramsByStrategy = {
     statementTimeoutMs: p.statementTimeoutMs(),
     upstreamConns: p.upstreamConns(),
   }),
-  'pool-per-request': z.strictObject({
-    maxConns: p.maxConns(),
-    connectTimeoutMs: p.connectTimeoutMs(),
-    statementTimeoutMs: p.statementTimeoutMs(),
-    upstreamConns: p.upstreamConns(),
-  }),
+  // minConns too: seed 004's throwaway pgxpool had MinConns 5, which is what made it slow.
+  'pool-per-request': z
+    .strictObject({
+      maxConns: p.maxConns(),
+      minConns: p.minConns(0),
+      connectTimeoutMs: p.connectTimeoutMs(),
+      statementTimeoutMs: p.statementTimeoutMs(),
+      upstreamConns: p.upstreamConns(),
+    })
+    .refine((v) => v.minConns <= v.maxConns, minLeMax),
   lazy: z.strictObject({ ...pooledCommon, idleTimeoutMs: p.idleTimeoutMs() }),
   prewarm: z.strictObject({ ...pooledCommon, keepaliveMs: p.keepaliveMs() }),
   fixed: z.strictObject({ ...pooledCommon }),

@@ -4,17 +4,17 @@ import { scaleCount, scaleMs, type PresetDefinition } from './preset-definition'
 
 // Seed 003: seven pool strategies under bursts of 5x baseline, 3:1 reads/writes, 10-800 ms queries.
 
-const query = (op: 'read' | 'write') => ({
+const query = {
   ms: { randomInt: { min: 10, max: 800 } },
-  op,
-  // Spreads requests over shards for the partitioned strategy; ignored by the others.
+  // Spreads requests over shards for the partitioned strategy (the lab target hashes `key`).
   key: { randomInt: { min: 0, max: 9999 } },
-});
+};
 
 const REQUESTS: RequestSpecInput[] = [
-  { name: 'read', path: '/work', query: query('read'), weight: 3, timeoutMs: 30_000 },
-  // Writes stand for checkout/payment, the "critical requests" the priority strategies favour.
-  { name: 'write', path: '/work', query: query('write'), weight: 1, timeoutMs: 30_000, priority: { fraction: 1 } },
+  { name: 'read', path: '/work', query, weight: 3, timeoutMs: 30_000 },
+  // POST /work also updates a row in the same transaction. Writes stand for checkout/payment,
+  // the "critical requests" the priority strategies favour.
+  { name: 'write', method: 'POST', path: '/work', query, weight: 1, timeoutMs: 30_000, priority: { fraction: 1 } },
 ];
 
 /** Seed 003's HikariCP settings; sizes and lifetimes scaled with the load. */

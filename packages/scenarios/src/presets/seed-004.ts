@@ -19,7 +19,7 @@ export const seed004: PresetDefinition = {
   title: 'Seed 004: connection per request vs pool per request vs shared pool',
   seed: '004',
   description:
-    'Original: "ab -n 10000 http://localhost:8000/health" (-c 1) and "ab -n 10000 -c 100" against GET /health, which pings Postgres. Open+close per request: 63 % / 71 % failed ("FATAL: sorry, too many clients already", SQLSTATE 53300), 44 / 116 req/s; new pgxpool per request (MaxConns 100, MinConns 5): 0 % / 6.4 % failed, 18 / 20 req/s; one shared pgxpool (MaxConns 20, MinConns 5, MaxConnIdleTime 30 min, MaxConnLifetime 1 h): 0 % failed, 257 / 467 req/s. The per-request pool\'s MinConns 5 has no lab-target flag (the contract gives pool-per-request only max-conns).',
+    'Original: "ab -n 10000 http://localhost:8000/health" (-c 1) and "ab -n 10000 -c 100" against GET /health, which pings Postgres. Open+close per request: 63 % / 71 % failed ("FATAL: sorry, too many clients already", SQLSTATE 53300), 44 / 116 req/s; new pgxpool per request (MaxConns 100, MinConns 5): 0 % / 6.4 % failed, 18 / 20 req/s; one shared pgxpool (MaxConns 20, MinConns 5, MaxConnIdleTime 30 min, MaxConnLifetime 1 h): 0 % failed, 257 / 467 req/s.',
   scaling: 'The request count is multiplied by scale; concurrency 1 and 100 and the pool settings are kept, because "too many clients" depends on 100 concurrent connections against Postgres\' absolute limit.',
   defaultScale: 0.1,
   repeats: 5,
@@ -30,7 +30,7 @@ export const seed004: PresetDefinition = {
     ],
     poolConfigs: [
       { name: 'open/close per request', config: { strategy: 'per-request' } },
-      { name: 'new pool per request', config: { strategy: 'pool-per-request', params: { maxConns: 100 } } },
+      { name: 'new pool per request', config: { strategy: 'pool-per-request', params: { maxConns: 100, minConns: 5 } } },
       { name: 'shared pool (max 20, min 5)', config: { strategy: 'elastic', params: { maxConns: 20, minConns: 5, idleTimeoutMs: 1_800_000, maxLifetimeMs: 3_600_000 } } },
     ],
   }),
