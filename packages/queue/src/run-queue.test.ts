@@ -21,9 +21,24 @@ describe('run queue (real Redis)', () => {
     await enqueueRuns(queue, ['run_a', 'run_b']);
     await enqueueRuns(queue, ['run_a']);
     const jobs = await queue.getJobs(['waiting', 'prioritized']);
+    expect(jobs.map((j) => j.opts.priority).sort()).toEqual([1, 2]);
     expect(jobs.map((j) => j.id).sort()).toEqual(['run_a', 'run_b']);
     expect(jobs[0]!.opts.attempts).toBe(1);
     expect(jobs.find((j) => j.id === 'run_a')!.data).toEqual({ runId: 'run_a' });
+  });
+
+  it('ranks each team by its own backlog so a later small experiment is not starved', async () => {
+    const q = createRunQueue(conn, `${prefix}-fair`);
+    await enqueueRuns(q, ['a1', 'a2', 'a3', 'a4']);
+    await enqueueRuns(q, ['b1', 'b2'], { backlog: 0 });
+    const order: string[] = [];
+    const { Worker } = await import('bullmq');
+    const w = new Worker(q.name, async (job) => { order.push(job.id!); }, { connection: workerConnection(url), prefix: `${prefix}-fair`, concurrency: 1 });
+    await new Promise<void>((resolve) => w.on('drained', () => resolve()));
+    await w.close();
+    await q.obliterate({ force: true });
+    await q.close();
+    expect(order).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'a4']);
   });
 
   it('refuses a payload that is not an id', async () => {

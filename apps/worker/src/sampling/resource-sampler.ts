@@ -1,0 +1,181 @@
+import { cpuPercent, readProc, type ProcReading } from './proc-stats';
+import { parsePrometheusText, sumOf, type PromSamples } from './prometheus-text';
+import type { DbActivity, DbActivityMonitor } from './db-activity';
+
+export interface SampleSource {
+  index: number;
+  /** managed instances: CPU and RSS from /proc */
+  pid?: number;
+  /** lab target /metrics, or a URL target's Prometheus endpoint */
+  metricsUrl?: string;
+}
+
+export interface ResourceRow {
+  unixSecond: number;
+  /** -1 = sum over instances (with database-side numbers) */
+  instance: number;
+  cpuPercent: number | null;
+  rssBytes: number | null;
+  poolTotal: number | null;
+  poolIdle: number | null;
+  poolInUse: number | null;
+  poolConstructing: number | null;
+  poolMax: number | null;
+  poolWaitCount: number | null;
+  poolWaitMs: number | null;
+  poolAcquireTimeouts: number | null;
+  poolConnsCreated: number | null;
+  dbActive: number | null;
+  dbIdle: number | null;
+  dbIdleInTx: number | null;
+  dbTotal: number | null;
+  dbNewConns: number | null;
+  dbTooManyClients: number | null;
+}
+
+interface PrevState {
+  proc?: ProcReading;
+  promCpu?: { v: number; atMs: number };
+  waitSum?: number;
+  waitCount?: number;
+  timeouts?: number;
+  created?: number;
+  tooMany?: number;
+}
+
+const delta = (cur: number | null, prev: number | undefined) => (cur === null || prev === undefined ? null : Math.max(0, cur - prev));
+
+/**
+ * Samples the target once per wall-clock second, aligned to the unix second like the k6
+ * output's buckets, so resource row N and load row N describe the same second.
+ */
+export class ResourceSampler {
+  private prev = new Map<number, PrevState>();
+  private prevSessions: number | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly sources: SampleSource[],
+    private readonly db: DbActivityMonitor | null,
+    private readonly onRows: (rows: ResourceRow[]) => void,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {}
+
+  start(): void {
+    const schedule = () => {
+      if (this.stopped) return;
+      const wait = 1000 - (Date.now() % 1000) + 5;
+      this.timer = setTimeout(() => {
+        void this.tick().catch(this.onError).finally(schedule);
+      }, wait);
+    };
+    // First reading right away establishes the counters' baseline.
+    void this.tick().catch(this.onError).finally(schedule);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.db?.close();
+  }
+
+  async tick(): Promise<ResourceRow[]> {
+    const unixSecond = Math.floor(Date.now() / 1000);
+    const [perInstance, activity] = await Promise.all([Promise.all(this.sources.map((s) => this.sampleOne(s, unixSecond))), this.db?.read() ?? null]);
+    const rows = [...perInstance, this.total(unixSecond, perInstance, activity)];
+    this.onRows(rows);
+    return rows;
+  }
+
+  private async sampleOne(src: SampleSource, unixSecond: number): Promise<ResourceRow> {
+    const prev = this.prev.get(src.index) ?? {};
+    const next: PrevState = {};
+    const row: ResourceRow = emptyRow(unixSecond, src.index);
+    if (src.pid !== undefined) {
+      const p = await readProc(src.pid);
+      if (p) {
+        row.rssBytes = p.rssBytes;
+        if (prev.proc) row.cpuPercent = cpuPercent(prev.proc, p);
+        next.proc = p;
+      }
+    }
+    if (src.metricsUrl) {
+      const prom = await scrape(src.metricsUrl);
+      if (prom) {
+        if (src.pid === undefined) {
+          const cpu = sumOf(prom, 'process_cpu_seconds_total');
+          const rss = sumOf(prom, 'process_resident_memory_bytes');
+          row.rssBytes = rss;
+          if (cpu !== null) {
+            const now = Date.now();
+            if (prev.promCpu) row.cpuPercent = Math.max(0, ((cpu - prev.promCpu.v) / ((now - prev.promCpu.atMs) / 1000)) * 100);
+            next.promCpu = { v: cpu, atMs: now };
+          }
+        }
+        row.poolTotal = sumOf(prom, 'labtarget_pool_total_conns');
+        row.poolIdle = sumOf(prom, 'labtarget_pool_idle_conns');
+        row.poolInUse = sumOf(prom, 'labtarget_pool_acquired_conns');
+        row.poolConstructing = sumOf(prom, 'labtarget_pool_constructing_conns');
+        row.poolMax = sumOf(prom, 'labtarget_pool_max_conns');
+        row.poolWaitCount = sumOf(prom, 'labtarget_pool_waiting_requests');
+        const waitSum = sumOf(prom, 'labtarget_pool_acquire_wait_seconds_sum');
+        const waitCount = sumOf(prom, 'labtarget_pool_acquire_wait_seconds_count');
+        const dSum = delta(waitSum, prev.waitSum);
+        const dCount = delta(waitCount, prev.waitCount);
+        row.poolWaitMs = dSum !== null && dCount ? (dSum / dCount) * 1000 : dCount === 0 ? 0 : null;
+        const timeouts = sumOf(prom, 'labtarget_pool_acquire_timeout_total');
+        const created = sumOf(prom, 'labtarget_pool_conns_created_total');
+        const tooMany = sumOf(prom, 'labtarget_db_too_many_clients_total');
+        row.poolAcquireTimeouts = delta(timeouts, prev.timeouts);
+        row.poolConnsCreated = delta(created, prev.created);
+        row.dbTooManyClients = delta(tooMany, prev.tooMany);
+        Object.assign(next, { waitSum: waitSum ?? undefined, waitCount: waitCount ?? undefined, timeouts: timeouts ?? undefined, created: created ?? undefined, tooMany: tooMany ?? undefined });
+      }
+    }
+    this.prev.set(src.index, { ...prev, ...next });
+    return row;
+  }
+
+  private total(unixSecond: number, rows: ResourceRow[], activity: DbActivity | null): ResourceRow {
+    const t = emptyRow(unixSecond, -1);
+    const sum = (k: keyof ResourceRow) => {
+      const vals = rows.map((r) => r[k]).filter((v): v is number => typeof v === 'number');
+      return vals.length ? vals.reduce((a, b) => a + b, 0) : null;
+    };
+    for (const k of ['cpuPercent', 'rssBytes', 'poolTotal', 'poolIdle', 'poolInUse', 'poolConstructing', 'poolMax', 'poolWaitCount', 'poolAcquireTimeouts', 'poolConnsCreated', 'dbTooManyClients'] as const) {
+      t[k] = sum(k);
+    }
+    const waits = rows.map((r) => r.poolWaitMs).filter((v): v is number => v !== null);
+    t.poolWaitMs = waits.length ? Math.max(...waits) : null;
+    if (activity) {
+      t.dbActive = activity.active;
+      t.dbIdle = activity.idle;
+      t.dbIdleInTx = activity.idleInTx;
+      t.dbTotal = activity.total;
+      if (activity.sessionsTotal !== null) {
+        if (this.prevSessions !== null) t.dbNewConns = Math.max(0, activity.sessionsTotal - this.prevSessions);
+        this.prevSessions = activity.sessionsTotal;
+      }
+    }
+    return t;
+  }
+}
+
+function emptyRow(unixSecond: number, instance: number): ResourceRow {
+  return {
+    unixSecond, instance, cpuPercent: null, rssBytes: null, poolTotal: null, poolIdle: null, poolInUse: null, poolConstructing: null,
+    poolMax: null, poolWaitCount: null, poolWaitMs: null, poolAcquireTimeouts: null, poolConnsCreated: null, dbActive: null, dbIdle: null,
+    dbIdleInTx: null, dbTotal: null, dbNewConns: null, dbTooManyClients: null,
+  };
+}
+
+async function scrape(url: string): Promise<PromSamples | null> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(800) });
+    if (!res.ok) return null;
+    return parsePrometheusText(await res.text());
+  } catch {
+    return null;
+  }
+}

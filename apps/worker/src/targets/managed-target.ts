@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { poolConfigToArgs, type PoolConfig } from '@poolbench/scenarios';
+import { spawnManaged, type ManagedChild } from './child';
+import { freePort } from './free-port';
+import type { ProcessRegistry } from './process-registry';
+import { RunError } from '../runs/run-error';
+import { waitReady } from './wait-ready';
+
+const pExecFile = promisify(execFile);
+
+export interface LabSetup {
+  rows: number;
+  fields: number;
+  roles: number;
+  permissions: number;
+  shards: number;
+}
+
+export interface ManagedInstance {
+  index: number;
+  port: number;
+  baseUrl: string;
+  child: ManagedChild;
+  /** application_name the instance's connections carry, for pg_stat_activity */
+  applicationName: string;
+}
+
+export interface StartedManagedTarget {
+  instances: ManagedInstance[];
+  blobstore: ManagedChild;
+  stop(): Promise<void>;
+}
+
+/**
+ * Makes sure the lab data exists (idempotent and quick when it does). Runs once per data-set
+ * shape per worker process, not per run.
+ */
+const preparedShapes = new Set<string>();
+export async function ensureLabData(bin: string, databaseUrl: string, setup: LabSetup, signal?: AbortSignal): Promise<void> {
+  const key = JSON.stringify([databaseUrl, setup]);
+  if (preparedShapes.has(key)) return;
+  try {
+    await pExecFile(
+      bin,
+      ['setup', `--database-url=${databaseUrl}`, `--rows=${setup.rows}`, `--fields=${setup.fields}`, `--roles=${setup.roles}`, `--permissions=${setup.permissions}`, `--shards=${setup.shards}`],
+      { signal, timeout: 300_000 },
+    );
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new RunError('target_setup_failed', `lab data set-up failed: ${(e.stderr ?? e.message).trim().split('\n').slice(-3).join(' ')}`);
+  }
+  preparedShapes.add(key);
+}
+
+/**
+ * Starts N lab-target instances with the run's pool config (a real cold start each run), plus a
+ * TLS blob store for POST /upload, and waits until every instance says ready.
+ */
+export async function startManagedTarget(opts: {
+  bin: string;
+  runId: string;
+  databaseUrl: string;
+  poolConfig: PoolConfig;
+  instanceCount: number;
+  registry: ProcessRegistry;
+  readyTimeoutMs: number;
+  signal: AbortSignal;
+}): Promise<StartedManagedTarget> {
+  const started: ManagedChild[] = [];
+  const stopAll = async () => {
+    await Promise.all(started.map((c) => c.stop()));
+  };
+  try {
+    const blobPort = await freePort();
+    const blobstore = spawnManaged(opts.bin, ['blobstore', `--listen=127.0.0.1:${blobPort}`, '--tls-self-signed'], {
+      registry: opts.registry,
+      runId: opts.runId,
+      kind: 'blobstore',
+    });
+    started.push(blobstore);
+    const poolArgs = poolConfigToArgs(opts.poolConfig);
+    const instances: ManagedInstance[] = [];
+    for (let index = 0; index < opts.instanceCount; index++) {
+      const port = await freePort();
+      const applicationName = `pb-${opts.runId.slice(-10)}-${index}`;
+      const child = spawnManaged(
+        opts.bin,
+        [
+          'serve',
+          ...poolArgs,
+          `--listen=127.0.0.1:${port}`,
+          `--database-url=${opts.databaseUrl}`,
+          `--upstream-url=https://127.0.0.1:${blobPort}`,
+          '--upstream-insecure',
+          `--instance-id=${index}`,
+          `--application-name=${applicationName}`,
+        ],
+        { registry: opts.registry, runId: opts.runId, kind: 'lab-target' },
+      );
+      started.push(child);
+      instances.push({ index, port, baseUrl: `http://127.0.0.1:${port}`, child, applicationName });
+    }
+    await Promise.all(
+      instances.map((i) => waitReady(`${i.baseUrl}/ready`, { timeoutMs: opts.readyTimeoutMs, signal: opts.signal, child: i.child, what: `lab target instance ${i.index}` })),
+    );
+    return { instances, blobstore, stop: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
