@@ -1,0 +1,209 @@
+package poolbench
+
+import (
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"go.k6.io/k6/metrics"
+)
+
+// Histogram bounds: 1 µs .. 1 h at 3 significant digits, the range the
+// Node side and the database expect for every stored histogram.
+const (
+	histMinMicros = 1
+	histMaxMicros = 3_600_000_000
+	histSigFigs   = 3
+)
+
+// trendMetrics are the k6 trend metrics kept as per-second histograms, in
+// the order they are written.
+var trendMetrics = []string{
+	"http_req_duration",
+	"http_req_waiting",
+	"http_req_connecting",
+	"http_req_tls_handshaking",
+	"http_req_blocked",
+	"iteration_duration",
+}
+
+func trendIndex(name string) int {
+	switch name {
+	case "http_req_duration":
+		return 0
+	case "http_req_waiting":
+		return 1
+	case "http_req_connecting":
+		return 2
+	case "http_req_tls_handshaking":
+		return 3
+	case "http_req_blocked":
+		return 4
+	case "iteration_duration":
+		return 5
+	}
+	return -1
+}
+
+func newHistogram() *hdr.Histogram {
+	return hdr.New(histMinMicros, histMaxMicros, histSigFigs)
+}
+
+// counters are the additive per-second facts; the same type carries the
+// run totals in the end line.
+type counters struct {
+	Requests          int64            `json:"requests"`
+	Failed            int64            `json:"failed"`
+	Status            map[string]int64 `json:"status"`
+	DataSentBytes     int64            `json:"dataSentBytes"`
+	DataReceivedBytes int64            `json:"dataReceivedBytes"`
+	Iterations        int64            `json:"iterations"`
+	DroppedIterations int64            `json:"droppedIterations"`
+}
+
+func (c *counters) reset() {
+	status := c.Status
+	clear(status)
+	*c = counters{Status: status}
+}
+
+func (c *counters) add(o *counters) {
+	c.Requests += o.Requests
+	c.Failed += o.Failed
+	c.DataSentBytes += o.DataSentBytes
+	c.DataReceivedBytes += o.DataReceivedBytes
+	c.Iterations += o.Iterations
+	c.DroppedIterations += o.DroppedIterations
+	for k, v := range o.Status {
+		c.Status[k] += v
+	}
+}
+
+// bucket aggregates every sample whose timestamp falls in one unix second.
+type bucket struct {
+	sec     int64
+	c       counters
+	vus     int64
+	vusMax  int64
+	hasVUs  bool
+	samples int64
+	hists   [6]*hdr.Histogram
+	// used marks histograms that received a value, so empty ones are not written.
+	used [6]bool
+}
+
+func newBucket() *bucket {
+	b := &bucket{c: counters{Status: map[string]int64{}}}
+	for i := range b.hists {
+		b.hists[i] = newHistogram()
+	}
+	return b
+}
+
+func (b *bucket) reset(sec int64) {
+	b.sec = sec
+	b.c.reset()
+	b.vus, b.vusMax, b.hasVUs, b.samples = 0, 0, false, 0
+	for i, h := range b.hists {
+		if b.used[i] {
+			h.Reset()
+		}
+		b.used[i] = false
+	}
+}
+
+func micros(ms float64) int64 {
+	v := int64(ms*1000 + 0.5)
+	if v < 0 {
+		return 0
+	}
+	if v > histMaxMicros {
+		return histMaxMicros
+	}
+	return v
+}
+
+// record reports whether the sample belonged to a metric PoolBench keeps.
+func (b *bucket) record(s *metrics.Sample) bool {
+	name := s.Metric.Name
+	if i := trendIndex(name); i >= 0 {
+		_ = b.hists[i].RecordValue(micros(s.Value))
+		b.used[i] = true
+		b.samples++
+		return true
+	}
+	switch name {
+	case "http_reqs":
+		b.c.Requests += int64(s.Value)
+		status := "0"
+		if s.Tags != nil {
+			if v, ok := s.Tags.Get("status"); ok {
+				status = v
+			}
+		}
+		b.c.Status[status] += int64(s.Value)
+	case "http_req_failed":
+		if s.Value != 0 {
+			b.c.Failed++
+		}
+	case "data_sent":
+		b.c.DataSentBytes += int64(s.Value)
+	case "data_received":
+		b.c.DataReceivedBytes += int64(s.Value)
+	case "iterations":
+		b.c.Iterations += int64(s.Value)
+	case "dropped_iterations":
+		b.c.DroppedIterations += int64(s.Value)
+	case "vus":
+		v := int64(s.Value)
+		b.vus = v
+		if !b.hasVUs || v > b.vusMax {
+			b.vusMax = v
+		}
+		b.hasVUs = true
+	default:
+		return false
+	}
+	b.samples++
+	return true
+}
+
+// secondLine is one NDJSON line per closed second (see README).
+type secondLine struct {
+	V      int               `json:"v"`
+	Type   string            `json:"type"`
+	TS     int64             `json:"ts"`
+	VUs    *int64            `json:"vus,omitempty"`
+	VUsMax *int64            `json:"vusMax,omitempty"`
+	Hist   map[string]string `json:"hist"`
+	counters
+}
+
+func (b *bucket) line() (secondLine, error) {
+	l := secondLine{V: 1, Type: "second", TS: b.sec, counters: b.c, Hist: map[string]string{}}
+	if b.hasVUs {
+		vus, vusMax := b.vus, b.vusMax
+		l.VUs, l.VUsMax = &vus, &vusMax
+	}
+	for i, h := range b.hists {
+		if !b.used[i] {
+			continue
+		}
+		enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+		if err != nil {
+			return l, err
+		}
+		l.Hist[trendMetrics[i]] = string(enc)
+	}
+	return l, nil
+}
+
+// endLine is written once, after every open second has been flushed.
+type endLine struct {
+	V            int      `json:"v"`
+	Type         string   `json:"type"`
+	Seconds      int64    `json:"seconds"`
+	LateSamples  int64    `json:"lateSamples"`
+	LateRequests int64    `json:"lateRequests"`
+	FirstTS      *int64   `json:"firstTs,omitempty"`
+	LastTS       *int64   `json:"lastTs,omitempty"`
+	Totals       counters `json:"totals"`
+	Error        string   `json:"error,omitempty"`
+}

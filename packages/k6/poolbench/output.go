@@ -1,0 +1,285 @@
+// Package poolbench is a k6 output extension that aggregates samples into
+// one-second buckets (by each sample's own timestamp) and writes one NDJSON
+// line per closed second with HDR histograms, so a run of any length costs
+// constant memory and a few KB of output per second.
+package poolbench
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"go.k6.io/k6/metrics"
+	"go.k6.io/k6/output"
+)
+
+const (
+	// defaultGrace is how long a second stays open after it ended, for samples
+	// that reach the output late (k6 buffers samples for up to ~1 s).
+	defaultGrace = 2 * time.Second
+	closeTick    = 250 * time.Millisecond
+)
+
+// Output implements output.Output for `--out poolbench=<path>`.
+type Output struct {
+	path   string
+	w      io.Writer
+	closer io.Closer
+	bw     *bufio.Writer
+	logger logrus.FieldLogger
+	grace  time.Duration
+	now    func() time.Time
+	// manualClose leaves closing to explicit tick calls (unit tests).
+	manualClose bool
+	allocated   int
+
+	mu          sync.Mutex
+	open        map[int64]*bucket
+	free        []*bucket
+	closedBelow int64 // every second < closedBelow has been written
+	late        int64
+	lateReqs    int64
+
+	// Touched only by the single closing goroutine, then by Stop after it ended.
+	seconds  int64
+	firstTS  int64
+	lastTS   int64
+	totals   counters
+	writeErr error
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+var _ output.WithStopWithTestError = (*Output)(nil)
+
+// New is the output constructor k6 calls for `--out poolbench=<path>`.
+// The path is a file (truncated), a fifo, /dev/fd/N, or "-" for k6's stdout.
+func New(p output.Params) (output.Output, error) {
+	if p.ConfigArgument == "" {
+		return nil, errors.New("poolbench output needs a destination: --out poolbench=<file|/dev/fd/N|->")
+	}
+	o := newOutput(p.Logger, defaultGrace, time.Now)
+	o.path = p.ConfigArgument
+	if o.path == "-" {
+		o.w = p.StdOut
+	}
+	return o, nil
+}
+
+func newOutput(logger logrus.FieldLogger, grace time.Duration, now func() time.Time) *Output {
+	if logger == nil {
+		logger = logrus.StandardLogger()
+	}
+	return &Output{
+		logger:      logger.WithField("output", "poolbench"),
+		grace:       grace,
+		now:         now,
+		open:        map[int64]*bucket{},
+		closedBelow: math.MinInt64,
+		firstTS:     math.MinInt64,
+	}
+}
+
+// Description is shown by `k6 run`.
+func (o *Output) Description() string {
+	return fmt.Sprintf("poolbench (%s, 1 s HDR buckets)", o.path)
+}
+
+// Start opens the destination and starts the goroutine that closes seconds.
+func (o *Output) Start() error {
+	if o.w == nil {
+		// O_TRUNC is ignored for fifos and pipes, so one flag set serves all kinds of path.
+		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return fmt.Errorf("poolbench output: %w", err)
+		}
+		o.w, o.closer = f, f
+	}
+	o.bw = bufio.NewWriterSize(o.w, 64<<10)
+	o.stop, o.done = make(chan struct{}), make(chan struct{})
+	if o.manualClose {
+		close(o.done)
+	} else {
+		go o.loop()
+	}
+	return nil
+}
+
+// tick closes every second that ended more than the grace period before now.
+func (o *Output) tick(now time.Time) {
+	o.closeBefore(now.Add(-o.grace).Unix())
+}
+
+func (o *Output) loop() {
+	defer close(o.done)
+	t := time.NewTicker(closeTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-o.stop:
+			return
+		case <-t.C:
+			o.tick(o.now())
+		}
+	}
+}
+
+// AddMetricSamples aggregates in place: it is called from k6's output
+// goroutine, and recording into a histogram is cheaper than buffering.
+func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, c := range containers {
+		for _, s := range c.GetSamples() {
+			o.addLocked(&s)
+		}
+	}
+}
+
+func (o *Output) addLocked(s *metrics.Sample) {
+	sec := s.Time.Unix()
+	if sec < o.closedBelow {
+		if trendIndex(s.Metric.Name) >= 0 || isCounted(s.Metric.Name) {
+			o.late++
+			if s.Metric.Name == "http_reqs" {
+				o.lateReqs += int64(s.Value)
+			}
+		}
+		return
+	}
+	b := o.open[sec]
+	if b == nil {
+		if n := len(o.free); n > 0 {
+			b, o.free = o.free[n-1], o.free[:n-1]
+		} else {
+			b = newBucket()
+			o.allocated++
+		}
+		b.reset(sec)
+		o.open[sec] = b
+	}
+	b.record(s)
+}
+
+func isCounted(name string) bool {
+	switch name {
+	case "http_reqs", "http_req_failed", "data_sent", "data_received", "iterations", "dropped_iterations", "vus":
+		return true
+	}
+	return false
+}
+
+// closeBefore writes and recycles every bucket for a second < threshold.
+// Only one goroutine calls it at a time (the loop, then Stop).
+func (o *Output) closeBefore(threshold int64) {
+	o.mu.Lock()
+	if threshold > o.closedBelow {
+		o.closedBelow = threshold
+	}
+	var closing []*bucket
+	for sec, b := range o.open {
+		if sec < threshold {
+			closing = append(closing, b)
+			delete(o.open, sec)
+		}
+	}
+	o.mu.Unlock()
+	if len(closing) == 0 {
+		return
+	}
+	slices.SortFunc(closing, func(a, b *bucket) int { return int(a.sec - b.sec) })
+	for _, b := range closing {
+		o.emit(b)
+	}
+	o.flush()
+	o.mu.Lock()
+	o.free = append(o.free, closing...)
+	o.mu.Unlock()
+}
+
+func (o *Output) emit(b *bucket) {
+	if o.totals.Status == nil {
+		o.totals.Status = map[string]int64{}
+	}
+	o.totals.add(&b.c)
+	o.seconds++
+	if o.firstTS == math.MinInt64 {
+		o.firstTS = b.sec
+	}
+	o.lastTS = b.sec
+	l, err := b.line()
+	if err != nil {
+		o.fail(err)
+		return
+	}
+	o.writeJSON(l)
+}
+
+func (o *Output) writeJSON(v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		o.fail(err)
+		return
+	}
+	data = append(data, '\n')
+	if _, err := o.bw.Write(data); err != nil {
+		o.fail(err)
+	}
+}
+
+func (o *Output) flush() {
+	if err := o.bw.Flush(); err != nil {
+		o.fail(err)
+	}
+}
+
+func (o *Output) fail(err error) {
+	if o.writeErr == nil {
+		o.writeErr = err
+		o.logger.WithError(err).Error("poolbench output: cannot write")
+	}
+}
+
+// Stop flushes every open second and the end line.
+func (o *Output) Stop() error { return o.StopWithTestError(nil) }
+
+// StopWithTestError is what k6 calls at the end; the test error, if any,
+// is recorded in the end line so the reader knows why the run ended.
+func (o *Output) StopWithTestError(testErr error) error {
+	close(o.stop)
+	<-o.done
+	o.closeBefore(math.MaxInt64)
+	o.mu.Lock()
+	end := endLine{V: 1, Type: "end", Seconds: o.seconds, LateSamples: o.late, LateRequests: o.lateReqs, Totals: o.totals}
+	o.mu.Unlock()
+	if end.Totals.Status == nil {
+		end.Totals.Status = map[string]int64{}
+	}
+	if o.seconds > 0 {
+		first, last := o.firstTS, o.lastTS
+		end.FirstTS, end.LastTS = &first, &last
+	}
+	if testErr != nil {
+		end.Error = testErr.Error()
+	}
+	if end.LateSamples > 0 {
+		o.logger.Warnf("poolbench output: %d samples arrived after their second was closed", end.LateSamples)
+	}
+	o.writeJSON(end)
+	o.flush()
+	if o.closer != nil {
+		if err := o.closer.Close(); err != nil && o.writeErr == nil {
+			o.writeErr = err
+		}
+	}
+	return o.writeErr
+}

@@ -1,0 +1,279 @@
+package poolbench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/sirupsen/logrus"
+	"go.k6.io/k6/metrics"
+	"go.k6.io/k6/output"
+)
+
+type fixture struct {
+	t    *testing.T
+	reg  *metrics.Registry
+	out  *Output
+	buf  *bytes.Buffer
+	base time.Time
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	logger := logrus.New()
+	logger.SetOutput(&bytes.Buffer{})
+	o := newOutput(logger, 2*time.Second, time.Now)
+	o.manualClose = true
+	buf := &bytes.Buffer{}
+	o.w = buf
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{t: t, reg: metrics.NewRegistry(), out: o, buf: buf, base: time.Unix(1_000_000, 0)}
+}
+
+func (f *fixture) metric(name string) *metrics.Metric {
+	typ, unit := metrics.Counter, metrics.Default
+	switch {
+	case trendIndex(name) >= 0:
+		typ, unit = metrics.Trend, metrics.Time
+	case name == "http_req_failed":
+		typ = metrics.Rate
+	case name == "vus":
+		typ = metrics.Gauge
+	}
+	return f.reg.MustNewMetric(name, typ, unit)
+}
+
+// add sends one sample at base+offset seconds.
+func (f *fixture) add(name string, offset float64, value float64, tags map[string]string) {
+	ts := f.reg.RootTagSet()
+	for k, v := range tags {
+		ts = ts.With(k, v)
+	}
+	s := metrics.Sample{
+		TimeSeries: metrics.TimeSeries{Metric: f.metric(name), Tags: ts},
+		Time:       f.base.Add(time.Duration(offset * float64(time.Second))),
+		Value:      value,
+	}
+	f.out.AddMetricSamples([]metrics.SampleContainer{metrics.Samples{s}})
+}
+
+func (f *fixture) tickAt(offset float64) {
+	f.out.tick(f.base.Add(time.Duration(offset * float64(time.Second))))
+}
+
+type line struct {
+	Type         string            `json:"type"`
+	TS           int64             `json:"ts"`
+	Requests     int64             `json:"requests"`
+	Failed       int64             `json:"failed"`
+	Status       map[string]int64  `json:"status"`
+	DataSent     int64             `json:"dataSentBytes"`
+	DataReceived int64             `json:"dataReceivedBytes"`
+	Iterations   int64             `json:"iterations"`
+	Dropped      int64             `json:"droppedIterations"`
+	VUs          *int64            `json:"vus"`
+	VUsMax       *int64            `json:"vusMax"`
+	Hist         map[string]string `json:"hist"`
+	Seconds      int64             `json:"seconds"`
+	LateSamples  int64             `json:"lateSamples"`
+	LateRequests int64             `json:"lateRequests"`
+	Totals       struct {
+		Requests int64            `json:"requests"`
+		Status   map[string]int64 `json:"status"`
+	} `json:"totals"`
+	Error string `json:"error"`
+}
+
+func (f *fixture) lines() []line {
+	f.t.Helper()
+	var out []line
+	sc := bufio.NewScanner(bytes.NewReader(f.buf.Bytes()))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			f.t.Fatalf("bad line %q: %v", sc.Text(), err)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func TestSecondClosesOnlyAfterGrace(t *testing.T) {
+	f := newFixture(t)
+	f.add("http_reqs", 0.2, 1, map[string]string{"status": "200"})
+	f.add("http_reqs", 0.9, 1, map[string]string{"status": "200"})
+	f.add("http_reqs", 1.5, 1, map[string]string{"status": "200"})
+
+	f.tickAt(2.9) // second 0 ended at 1.0; grace runs until 3.0
+	if n := len(f.lines()); n != 0 {
+		t.Fatalf("second closed before its grace period ended: %d lines", n)
+	}
+	f.tickAt(3.0)
+	ls := f.lines()
+	if len(ls) != 1 || ls[0].Type != "second" || ls[0].TS != f.base.Unix() || ls[0].Requests != 2 {
+		t.Fatalf("want second %d with 2 requests, got %+v", f.base.Unix(), ls)
+	}
+}
+
+func TestLateSamplesAreCountedNotMerged(t *testing.T) {
+	f := newFixture(t)
+	f.add("http_reqs", 0.5, 1, map[string]string{"status": "200"})
+	f.tickAt(3.0)
+	f.add("http_reqs", 0.99, 1, map[string]string{"status": "200"}) // its second is gone
+	f.add("http_req_duration", 0.99, 5, nil)
+	f.add("http_reqs", 1.1, 1, map[string]string{"status": "200"})
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	ls := f.lines()
+	if len(ls) != 3 {
+		t.Fatalf("want 2 seconds + end, got %d lines", len(ls))
+	}
+	if ls[0].Requests != 1 || ls[1].Requests != 1 || ls[1].TS != f.base.Unix()+1 {
+		t.Fatalf("late sample leaked into a bucket: %+v", ls[:2])
+	}
+	end := ls[2]
+	if end.Type != "end" || end.LateSamples != 2 || end.LateRequests != 1 || end.Seconds != 2 || end.Totals.Requests != 2 {
+		t.Fatalf("bad end line: %+v", end)
+	}
+}
+
+func TestCountersStatusAndVUs(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 3; i++ {
+		f.add("http_reqs", 0.1, 1, map[string]string{"status": "200"})
+		f.add("http_req_failed", 0.1, 0, nil)
+	}
+	f.add("http_reqs", 0.2, 1, map[string]string{"status": "503"})
+	f.add("http_req_failed", 0.2, 1, nil)
+	f.add("data_sent", 0.3, 100, nil)
+	f.add("data_received", 0.3, 250, nil)
+	f.add("data_received", 0.4, 50, nil)
+	f.add("iterations", 0.5, 1, nil)
+	f.add("dropped_iterations", 0.5, 2, nil)
+	f.add("vus", 0.1, 7, nil)
+	f.add("vus", 0.6, 9, nil)
+	f.add("vus", 0.8, 4, nil)
+	f.add("checks", 0.8, 1, nil) // not kept
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	l := f.lines()[0]
+	if l.Requests != 4 || l.Failed != 1 || l.Status["200"] != 3 || l.Status["503"] != 1 {
+		t.Fatalf("requests/status wrong: %+v", l)
+	}
+	if l.DataSent != 100 || l.DataReceived != 300 || l.Iterations != 1 || l.Dropped != 2 {
+		t.Fatalf("counters wrong: %+v", l)
+	}
+	if l.VUs == nil || *l.VUs != 4 || *l.VUsMax != 9 {
+		t.Fatalf("vus wrong: %+v %+v", l.VUs, l.VUsMax)
+	}
+	if len(l.Hist) != 0 {
+		t.Fatalf("empty histograms must be omitted, got %v", l.Hist)
+	}
+}
+
+func TestHistogramRoundTrip(t *testing.T) {
+	f := newFixture(t)
+	want := newHistogram()
+	for i := 1; i <= 5000; i++ {
+		ms := float64(i%997) * 0.37 // 0 .. ~368 ms
+		f.add("http_req_duration", 0.5, ms, nil)
+		_ = want.RecordValue(micros(ms))
+	}
+	f.add("iteration_duration", 0.5, 7_200_000, nil) // 2 h: clamped to the 1 h ceiling
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	l := f.lines()[0]
+	got, err := hdr.Decode([]byte(l.Hist["http_req_duration"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equals(want) {
+		t.Fatalf("decoded histogram differs: count %d vs %d, p99 %d vs %d",
+			got.TotalCount(), want.TotalCount(), got.ValueAtQuantile(99), want.ValueAtQuantile(99))
+	}
+	if got.LowestTrackableValue() != 1 || got.HighestTrackableValue() < histMaxMicros || got.SignificantFigures() != 3 {
+		t.Fatalf("wrong histogram shape: %d..%d, %d digits", got.LowestTrackableValue(), got.HighestTrackableValue(), got.SignificantFigures())
+	}
+	it, err := hdr.Decode([]byte(l.Hist["iteration_duration"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !it.ValuesAreEquivalent(it.Max(), histMaxMicros) {
+		t.Fatalf("out-of-range value not clamped: max %d", it.Max())
+	}
+}
+
+func TestBucketsAreRecycled(t *testing.T) {
+	f := newFixture(t)
+	for s := 0; s < 500; s++ {
+		f.add("http_req_duration", float64(s)+0.5, float64(s%50), nil)
+		f.add("http_reqs", float64(s)+0.5, 1, map[string]string{"status": "200"})
+		f.tickAt(float64(s) + 1.1)
+	}
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if f.out.allocated > 4 {
+		t.Fatalf("memory grows with run length: %d buckets allocated for 500 s", f.out.allocated)
+	}
+	ls := f.lines()
+	if len(ls) != 501 || ls[500].Seconds != 500 || ls[500].Totals.Requests != 500 {
+		t.Fatalf("want 500 seconds + end, got %d lines, end %+v", len(ls), ls[len(ls)-1])
+	}
+	// A recycled bucket must not carry the previous second's values.
+	h, err := hdr.Decode([]byte(ls[499].Hist["http_req_duration"]))
+	if err != nil || h.TotalCount() != 1 {
+		t.Fatalf("recycled bucket kept old values: %v %v", h, err)
+	}
+}
+
+func TestEndLineCarriesTestError(t *testing.T) {
+	f := newFixture(t)
+	if err := f.out.StopWithTestError(errors.New("script deadline")); err != nil {
+		t.Fatal(err)
+	}
+	ls := f.lines()
+	if len(ls) != 1 || ls[0].Type != "end" || !strings.Contains(ls[0].Error, "deadline") {
+		t.Fatalf("bad end line: %+v", ls)
+	}
+}
+
+func TestNewWritesToFile(t *testing.T) {
+	if _, err := New(output.Params{Logger: logrus.New()}); err == nil {
+		t.Fatal("empty destination accepted")
+	}
+	path := filepath.Join(t.TempDir(), "out.ndjson")
+	if err := os.WriteFile(path, []byte("stale content that must go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, err := New(output.Params{ConfigArgument: path, Logger: logrus.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(data), `{"v":1,"type":"end"`) {
+		t.Fatalf("file not truncated or end line missing: %q", data)
+	}
+}
