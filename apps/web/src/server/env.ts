@@ -7,6 +7,11 @@ const EnvSchema = z.object({
   BETTER_AUTH_SECRET: z.string().min(16).default('dev-only-secret-change-me-please'),
   BETTER_AUTH_URL: z.string().url().default('http://localhost:3000'),
   POOLBENCH_SECRET_KEY: z.string().optional(),
+  /** extra origins allowed to post auth forms (comma-separated), e.g. a dev server on another port */
+  TRUSTED_ORIGINS: z
+    .string()
+    .default('http://localhost:3000,http://127.0.0.1:3000,http://localhost:3100,http://127.0.0.1:3100')
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
   WORKER_STALE_AFTER_MS: z.coerce.number().int().positive().default(15_000),
 });
 

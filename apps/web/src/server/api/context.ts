@@ -1,0 +1,23 @@
+import type { Db } from '@poolbench/db';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+export interface SessionUser {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** Everything a procedure may touch; tests build the same shape against temp databases. */
+export interface Context {
+  db: Db;
+  /** producer connection for publishCancel */
+  redis: () => Redis;
+  runQueue: () => Queue;
+  /** AES key for sealing target secrets; throws with a clear message when not configured */
+  secretKey: () => Buffer;
+  user: SessionUser | null;
+  sessionId: string | null;
+  /** team chosen in the switcher; validated against memberships on every request */
+  activeTeamId: string | null;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { RunStatusSchema } from '@poolbench/scenarios';
+import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
+import { teamProcedure } from '../trpc';
+import { listRuns } from '~/server/services/runs/list-runs';
+import { getRun } from '~/server/services/runs/get-run';
+import { getRunSeries } from '~/server/services/runs/run-series';
+import { cancelRun } from '~/server/services/runs/cancel-run';
+import { updateRunNotes } from '~/server/services/runs/update-run-notes';
+
+export const runRouter = {
+  list: teamProcedure('viewer')
+    .input(
+      z.object({
+        targetId: IdSchema.nullish(),
+        poolConfigId: IdSchema.nullish(),
+        scenarioId: IdSchema.nullish(),
+        experimentId: IdSchema.nullish(),
+        status: z.array(RunStatusSchema).nullish(),
+        from: z.iso.datetime().nullish(),
+        to: z.iso.datetime().nullish(),
+        cursor: IdSchema.nullish(),
+        limit: z.number().int().min(1).max(100).default(25),
+      }),
+    )
+    .query(({ ctx, input }) => listRuns(ctx.db, ctx.team.id, input)),
+  get: teamProcedure('viewer').input(ByIdSchema).query(({ ctx, input }) => getRun(ctx.db, ctx.team.id, input.id)),
+  series: teamProcedure('viewer')
+    .input(z.object({ id: IdSchema, maxPoints: z.number().int().min(20).max(5000).default(600) }))
+    .query(({ ctx, input }) => getRunSeries(ctx.db, ctx.team.id, input.id, input.maxPoints)),
+  cancel: teamProcedure('member').input(ByIdSchema).mutation(({ ctx, input }) => cancelRun({ db: ctx.db, queue: ctx.runQueue(), redis: ctx.redis() }, ctx.team.id, input.id)),
+  updateNotes: teamProcedure('member')
+    .input(z.object({ id: IdSchema, notes: z.string().max(10_000, 'must be at most 10,000 characters') }))
+    .mutation(({ ctx, input }) => updateRunNotes(ctx.db, ctx.team.id, input)),
+};

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { RoleSchema } from '~/lib/schemas/role';
+import { IdSchema } from '~/lib/schemas/ids';
+import { protectedProcedure, teamProcedure } from '../trpc';
+import { listMyTeams } from '~/server/services/teams/list-my-teams';
+import { resolveTeam } from '~/server/services/teams/resolve-team';
+import { switchTeam } from '~/server/services/teams/switch-team';
+import { createTeam } from '~/server/services/teams/create-team';
+import { listMembers } from '~/server/services/teams/list-members';
+import { changeMemberRole, removeMember } from '~/server/services/teams/change-member';
+import { acceptInvitation, createInvitation, describeInvitation, listInvitations, revokeInvitation } from '~/server/services/teams/invitations';
+import { addAllowedHost, listAllowedHosts, removeAllowedHost } from '~/server/services/teams/allowlist';
+
+const TokenSchema = z.object({ token: z.string().min(16).max(128) });
+
+export const teamRouter = {
+  /** Who am I, which teams, which one is active (and my role in it). */
+  me: protectedProcedure.query(async ({ ctx }) => ({
+    user: ctx.user,
+    teams: await listMyTeams(ctx.db, ctx.user.id),
+    active: await resolveTeam(ctx.db, ctx.user.id, ctx.activeTeamId),
+  })),
+  switch: protectedProcedure.input(z.object({ teamId: IdSchema })).mutation(({ ctx, input }) =>
+    switchTeam(ctx.db, { userId: ctx.user.id, sessionId: ctx.sessionId ?? '', teamId: input.teamId }),
+  ),
+  create: protectedProcedure.input(z.object({ name: z.string().trim().min(1, 'is required').max(80) })).mutation(async ({ ctx, input }) => {
+    const team = await createTeam(ctx.db, { userId: ctx.user.id, name: input.name });
+    if (ctx.sessionId) await switchTeam(ctx.db, { userId: ctx.user.id, sessionId: ctx.sessionId, teamId: team.id });
+    return team;
+  }),
+  members: teamProcedure('viewer').query(({ ctx }) => listMembers(ctx.db, ctx.team.id)),
+  changeRole: teamProcedure('admin')
+    .input(z.object({ membershipId: IdSchema, role: RoleSchema }))
+    .mutation(({ ctx, input }) => changeMemberRole(ctx.db, { teamId: ctx.team.id, userId: ctx.user.id, role: ctx.team.role }, input)),
+  removeMember: teamProcedure('admin')
+    .input(z.object({ membershipId: IdSchema }))
+    .mutation(({ ctx, input }) => removeMember(ctx.db, { teamId: ctx.team.id, userId: ctx.user.id, role: ctx.team.role }, input)),
+  invitations: teamProcedure('admin').query(({ ctx }) => listInvitations(ctx.db, ctx.team.id)),
+  invite: teamProcedure('admin')
+    .input(z.object({ role: RoleSchema, email: z.union([z.literal(''), z.string().email('must be an email address')]).optional() }))
+    .mutation(({ ctx, input }) => createInvitation(ctx.db, { teamId: ctx.team.id, createdById: ctx.user.id, actorRole: ctx.team.role, role: input.role, email: input.email || null })),
+  revokeInvitation: teamProcedure('admin').input(z.object({ id: IdSchema })).mutation(({ ctx, input }) => revokeInvitation(ctx.db, { teamId: ctx.team.id, invitationId: input.id })),
+  /** The invitation a link points at (team name, role), for the accept page. */
+  invitation: protectedProcedure.input(TokenSchema).query(({ ctx, input }) => describeInvitation(ctx.db, input.token)),
+  acceptInvitation: protectedProcedure.input(TokenSchema).mutation(({ ctx, input }) =>
+    acceptInvitation(ctx.db, { token: input.token, userId: ctx.user.id, userEmail: ctx.user.email, sessionId: ctx.sessionId }),
+  ),
+  allowlist: teamProcedure('viewer').query(({ ctx }) => listAllowedHosts(ctx.db, ctx.team.id)),
+  allow: teamProcedure('admin')
+    .input(z.object({ pattern: z.string().min(1, 'is required').max(253), note: z.string().max(200).optional() }))
+    .mutation(({ ctx, input }) => addAllowedHost(ctx.db, { teamId: ctx.team.id, createdById: ctx.user.id, pattern: input.pattern, note: input.note ?? null })),
+  disallow: teamProcedure('admin').input(z.object({ id: IdSchema })).mutation(({ ctx, input }) => removeAllowedHost(ctx.db, { teamId: ctx.team.id, id: input.id })),
+};

@@ -1,0 +1,59 @@
+import type { Db } from '@poolbench/db';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { NotFoundError } from '../errors';
+
+export async function listExperiments(db: Db, teamId: string, input: { cursor?: string | null; limit: number }) {
+  const rows = await db.experiment.findMany({
+    where: { teamId, runs: { some: {} } },
+    select: {
+      id: true, name: true, repeats: true, status: true, createdAt: true, presetId: true, scheduleId: true,
+      target: { select: { id: true, name: true } },
+      _count: { select: { poolConfigs: true, scenarios: true } },
+      runs: { select: { status: true } },
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: input.limit + 1,
+    ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
+  });
+  const page = rows.slice(0, input.limit);
+  return {
+    items: page.map(({ runs, _count, ...e }) => ({
+      ...e,
+      poolConfigCount: _count.poolConfigs,
+      scenarioCount: _count.scenarios,
+      runCount: runs.length,
+      progress: countStatuses(runs.map((r) => r.status)),
+    })),
+    nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}
+
+export function countStatuses(statuses: RunStatus[]) {
+  const by: Partial<Record<RunStatus, number>> = {};
+  for (const s of statuses) by[s] = (by[s] ?? 0) + 1;
+  const done = statuses.filter((s) => TERMINAL_RUN_STATUSES.includes(s)).length;
+  return { byStatus: by, done, total: statuses.length };
+}
+
+export async function getExperiment(db: Db, teamId: string, id: string) {
+  const e = await db.experiment.findFirst({
+    where: { id, teamId },
+    select: {
+      id: true, name: true, description: true, repeats: true, order: true, status: true, createdAt: true, finishedAt: true, presetId: true, scheduleId: true,
+      target: { select: { id: true, name: true, kind: true } },
+      poolConfigs: { orderBy: { position: 'asc' }, select: { poolConfig: { select: { id: true, name: true, strategy: true } } } },
+      scenarios: { orderBy: { position: 'asc' }, select: { scenario: { select: { id: true, name: true, templateId: true } } } },
+      runs: {
+        orderBy: { sequence: 'asc' },
+        select: { id: true, poolConfigId: true, scenarioId: true, repeatIndex: true, sequence: true, status: true, queuedAt: true, startedAt: true, finishedAt: true, summary: true, errorMessage: true },
+      },
+    },
+  });
+  if (!e) throw new NotFoundError('experiment');
+  return {
+    ...e,
+    poolConfigs: e.poolConfigs.map((p) => p.poolConfig),
+    scenarios: e.scenarios.map((s) => s.scenario),
+    progress: countStatuses(e.runs.map((r) => r.status)),
+  };
+}

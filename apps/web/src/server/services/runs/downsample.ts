@@ -1,0 +1,50 @@
+import type { SeriesPoint } from '@poolbench/scenarios';
+
+type NumKey = { [K in keyof SeriesPoint]: SeriesPoint[K] extends number | null ? K : never }[keyof SeriesPoint];
+
+const NUM_KEYS: NumKey[] = [
+  'requests', 'failed', 'droppedIterations', 'vus', 'p50Ms', 'p95Ms', 'p99Ms', 'maxMs', 'meanMs', 'connectingP95Ms', 'blockedP95Ms',
+  'cpuPercent', 'rssBytes', 'poolInUse', 'poolIdle', 'poolTotal', 'poolWaitCount', 'poolWaitMs', 'dbActive', 'dbIdle', 'dbTotal', 'dbNewConns',
+].filter((k) => k !== 'second') as NumKey[];
+
+function pick(bucket: SeriesPoint[], key: NumKey, f: (a: number, b: number) => number): number | null {
+  let out: number | null = null;
+  for (const p of bucket) {
+    const v = p[key];
+    if (v === null || v === undefined) continue;
+    out = out === null ? v : f(out, v);
+  }
+  return out;
+}
+
+function mergeCounts(bucket: SeriesPoint[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of bucket) for (const [k, v] of Object.entries(p.statusCounts)) out[k] = (out[k] ?? 0) + v;
+  // per-second average so the chart's y axis keeps its unit (per second)
+  for (const k of Object.keys(out)) out[k] = Math.round(out[k]! / bucket.length);
+  return out;
+}
+
+/**
+ * Reduces a long run to at most `maxPoints` points without hiding extremes: each bucket of
+ * consecutive seconds becomes two points, one with every field's minimum and one with its
+ * maximum, so spikes and dips stay visible (nothing is truncated; every second lands in a bucket).
+ */
+export function downsample(points: SeriesPoint[], maxPoints = 600): SeriesPoint[] {
+  if (points.length <= maxPoints) return points;
+  const buckets = Math.max(1, Math.floor(maxPoints / 2));
+  const size = Math.ceil(points.length / buckets);
+  const out: SeriesPoint[] = [];
+  for (let i = 0; i < points.length; i += size) {
+    const bucket = points.slice(i, i + size);
+    const first = bucket[0]!;
+    const lo = { ...first, statusCounts: mergeCounts(bucket) };
+    const hi = { ...first, second: bucket[Math.floor((bucket.length - 1) / 2) + (bucket.length > 1 ? 1 : 0)]!.second, statusCounts: lo.statusCounts };
+    for (const k of NUM_KEYS) {
+      (lo as Record<NumKey, number | null>)[k] = pick(bucket, k, Math.min);
+      (hi as Record<NumKey, number | null>)[k] = pick(bucket, k, Math.max);
+    }
+    out.push(lo, hi);
+  }
+  return out;
+}

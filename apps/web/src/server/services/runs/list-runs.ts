@@ -1,0 +1,53 @@
+import type { Db, Prisma, RunStatus } from '@poolbench/db';
+
+export interface RunFilters {
+  targetId?: string | null;
+  poolConfigId?: string | null;
+  scenarioId?: string | null;
+  experimentId?: string | null;
+  status?: RunStatus[] | null;
+  /** ISO date-times, UTC */
+  from?: string | null;
+  to?: string | null;
+}
+
+/** Newest first, keyset pagination on (createdAt, id) so new runs never shift a page. */
+export async function listRuns(db: Db, teamId: string, input: RunFilters & { cursor?: string | null; limit: number }) {
+  const where: Prisma.RunWhereInput = {
+    teamId,
+    ...(input.targetId ? { targetId: input.targetId } : {}),
+    ...(input.poolConfigId ? { poolConfigId: input.poolConfigId } : {}),
+    ...(input.scenarioId ? { scenarioId: input.scenarioId } : {}),
+    ...(input.experimentId ? { experimentId: input.experimentId } : {}),
+    ...(input.status && input.status.length > 0 ? { status: { in: input.status } } : {}),
+    ...(input.from || input.to ? { createdAt: { ...(input.from ? { gte: new Date(input.from) } : {}), ...(input.to ? { lt: new Date(input.to) } : {}) } } : {}),
+  };
+  const rows = await db.run.findMany({
+    where,
+    select: {
+      id: true, status: true, repeatIndex: true, sequence: true, createdAt: true, queuedAt: true, startedAt: true, finishedAt: true, summary: true, errorMessage: true,
+      poolConfigSnapshot: true, scenarioSnapshot: true,
+      experiment: { select: { id: true, name: true } },
+      target: { select: { id: true, name: true } },
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: input.limit + 1,
+    ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
+  });
+  const page = rows.slice(0, input.limit);
+  return {
+    items: page.map(({ poolConfigSnapshot, scenarioSnapshot, summary, ...r }) => {
+      const s = (summary ?? {}) as { rps?: number; latency?: { p95?: number; p99?: number }; errorRate?: number };
+      return {
+        ...r,
+        poolConfigName: (poolConfigSnapshot as { name?: string }).name ?? '—',
+        strategy: (poolConfigSnapshot as { strategy?: string }).strategy ?? null,
+        scenarioName: (scenarioSnapshot as { name?: string }).name ?? '—',
+        rps: typeof s.rps === 'number' ? s.rps : null,
+        p95Ms: typeof s.latency?.p95 === 'number' ? s.latency.p95 : null,
+        errorRate: typeof s.errorRate === 'number' ? s.errorRate : null,
+      };
+    }),
+    nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}

@@ -1,0 +1,67 @@
+import type { Db } from '@poolbench/db';
+import { subscribeRunEvents } from '@poolbench/queue';
+import { TERMINAL_RUN_STATUSES, type LiveEvent, type RunStatus } from '@poolbench/scenarios';
+import type { Redis } from 'ioredis';
+import { getRunSeries } from './run-series';
+
+const HEARTBEAT_MS = 15_000;
+const encoder = new TextEncoder();
+const frame = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+
+/**
+ * Server-sent events for one run: first a `snapshot` with the stored points (Postgres is the
+ * source of truth), then every live event from the run's Redis channel on a dedicated subscriber.
+ * It subscribes before reading the snapshot so nothing falls between the two (the client drops
+ * seconds it already has). Closes after a terminal status; comments keep proxies from timing out.
+ */
+export function runEventStream(deps: { db: Db; subscriber: () => Redis }, teamId: string, runId: string, signal: AbortSignal): ReadableStream<Uint8Array> {
+  let cleanup: () => Promise<void> = async () => {};
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let closed = false;
+      const sub = deps.subscriber();
+      let unsubscribe: (() => Promise<void>) | null = null;
+      const timer = setInterval(() => send(`: keep-alive ${Date.now()}\n\n`), HEARTBEAT_MS);
+      cleanup = async () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(timer);
+        await unsubscribe?.().catch(() => {});
+        sub.disconnect();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      function send(chunk: Uint8Array | string) {
+        if (closed) return;
+        try {
+          controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+        } catch {
+          void cleanup();
+        }
+      }
+      signal.addEventListener('abort', () => void cleanup());
+      const onEvent = (e: LiveEvent) => {
+        send(frame(e.type, e));
+        if (e.type === 'status' && TERMINAL_RUN_STATUSES.includes(e.status)) setTimeout(() => void cleanup(), 250);
+      };
+      try {
+        unsubscribe = await subscribeRunEvents(sub, runId, onEvent);
+        const [run, series] = await Promise.all([
+          deps.db.run.findFirst({ where: { id: runId, teamId }, select: { status: true } }),
+          getRunSeries(deps.db, teamId, runId, 600),
+        ]);
+        send(frame('snapshot', { status: run?.status ?? null, points: series.points, totalSeconds: series.totalSeconds, downsampled: series.downsampled }));
+        if (run && TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) await cleanup();
+      } catch (e) {
+        send(frame('error', { message: e instanceof Error ? e.message : 'stream failed' }));
+        await cleanup();
+      }
+    },
+    cancel() {
+      return cleanup();
+    },
+  });
+}

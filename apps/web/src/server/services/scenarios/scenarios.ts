@@ -1,0 +1,63 @@
+import type { Db, Prisma } from '@poolbench/db';
+import { scenarioFromColumns, scenarioToColumns } from '@poolbench/db';
+import { generateScenario, type Scenario } from '@poolbench/scenarios';
+import { ConflictError, NotFoundError } from '../errors';
+
+const SELECT = { id: true, name: true, templateId: true, params: true, thresholds: true, presetId: true, createdAt: true, updatedAt: true } satisfies Prisma.ScenarioSelect;
+type Row = Prisma.ScenarioGetPayload<{ select: typeof SELECT }>;
+
+/** The row as a ScenarioSchema value plus what the UI shows beside it. */
+function view(row: Row) {
+  const scenario = scenarioFromColumns(row);
+  let estimatedDurationMs: number | null = null;
+  let maxVUs: number | null = null;
+  try {
+    const g = generateScenario(scenario);
+    estimatedDurationMs = g.estimatedDurationMs;
+    maxVUs = g.maxVUs;
+  } catch {
+    // a row saved before a schema change: still listed, flagged by the null estimate
+  }
+  return { id: row.id, name: row.name, templateId: row.templateId, presetId: row.presetId, createdAt: row.createdAt, updatedAt: row.updatedAt, scenario, estimatedDurationMs, maxVUs };
+}
+
+async function assertNameFree(db: Db, teamId: string, name: string, exceptId?: string) {
+  const clash = await db.scenario.findFirst({ where: { teamId, name, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
+  if (clash) throw new ConflictError(`a scenario named "${name}" already exists`);
+}
+
+export async function listScenarios(db: Db, teamId: string) {
+  const rows = await db.scenario.findMany({ where: { teamId, archivedAt: null }, select: SELECT, orderBy: { createdAt: 'desc' } });
+  return rows.map(view);
+}
+
+export async function getScenario(db: Db, teamId: string, id: string) {
+  const row = await db.scenario.findFirst({ where: { id, teamId, archivedAt: null }, select: SELECT });
+  if (!row) throw new NotFoundError('scenario');
+  return view(row);
+}
+
+function data(scenario: Scenario) {
+  const cols = scenarioToColumns(scenario as unknown as { template: string; thresholds?: unknown[] } & Record<string, unknown>);
+  return { templateId: cols.templateId, params: cols.params as Prisma.InputJsonValue, thresholds: cols.thresholds as Prisma.InputJsonValue };
+}
+
+export async function createScenario(db: Db, teamId: string, input: { name: string; scenario: Scenario; presetId?: string | null }) {
+  await assertNameFree(db, teamId, input.name);
+  const row = await db.scenario.create({ data: { teamId, name: input.name, presetId: input.presetId ?? null, ...data(input.scenario) }, select: SELECT });
+  return view(row);
+}
+
+export async function updateScenario(db: Db, teamId: string, input: { id: string; name: string; scenario: Scenario }) {
+  const existing = await db.scenario.findFirst({ where: { id: input.id, teamId, archivedAt: null }, select: { id: true } });
+  if (!existing) throw new NotFoundError('scenario');
+  await assertNameFree(db, teamId, input.name, input.id);
+  return view(await db.scenario.update({ where: { id: input.id }, data: { name: input.name, ...data(input.scenario) }, select: SELECT }));
+}
+
+export async function archiveScenario(db: Db, teamId: string, id: string) {
+  const row = await db.scenario.findFirst({ where: { id, teamId, archivedAt: null }, select: { id: true, name: true } });
+  if (!row) throw new NotFoundError('scenario');
+  // frees the name for a new scenario; runs keep their snapshot
+  await db.scenario.update({ where: { id }, data: { archivedAt: new Date(), name: `${row.name} (archived ${id})` } });
+}

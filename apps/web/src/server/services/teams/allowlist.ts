@@ -1,0 +1,37 @@
+import { isIP } from 'node:net';
+import type { Db } from '@poolbench/db';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
+
+export async function listAllowedHosts(db: Db, teamId: string) {
+  return db.allowedHost.findMany({ where: { teamId }, select: { id: true, pattern: true, note: true, createdAt: true }, orderBy: { pattern: 'asc' } });
+}
+
+/** Accepts a host name, `*.example.com`, an IP, or an IPv4/IPv6 CIDR. */
+export function normalizePattern(raw: string): string {
+  const p = raw.trim().toLowerCase();
+  const [addr, bits, extra] = p.split('/');
+  if (extra !== undefined || !addr) throw new InvalidInputError('pattern', 'use a host, *.domain, an IP or a CIDR like 10.0.0.0/8');
+  if (bits !== undefined) {
+    const v = isIP(addr);
+    const n = Number(bits);
+    if (!v || !Number.isInteger(n) || n < 0 || n > (v === 4 ? 32 : 128)) throw new InvalidInputError('pattern', 'is not a valid CIDR (e.g. 10.0.0.0/8 or fd00::/8)');
+    return `${addr}/${n}`;
+  }
+  if (isIP(addr)) return addr;
+  if (!/^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(addr)) {
+    throw new InvalidInputError('pattern', 'is not a valid host name (letters, digits, dots and dashes; *.domain for subdomains)');
+  }
+  return addr;
+}
+
+export async function addAllowedHost(db: Db, input: { teamId: string; createdById: string; pattern: string; note?: string | null }) {
+  const pattern = normalizePattern(input.pattern);
+  const exists = await db.allowedHost.findUnique({ where: { teamId_pattern: { teamId: input.teamId, pattern } } });
+  if (exists) throw new ConflictError(`${pattern} is already allowed`);
+  return db.allowedHost.create({ data: { teamId: input.teamId, pattern, note: input.note ?? null, createdById: input.createdById }, select: { id: true, pattern: true } });
+}
+
+export async function removeAllowedHost(db: Db, input: { teamId: string; id: string }) {
+  const r = await db.allowedHost.deleteMany({ where: { id: input.id, teamId: input.teamId } });
+  if (r.count === 0) throw new NotFoundError('allowed host');
+}
