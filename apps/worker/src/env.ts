@@ -1,5 +1,9 @@
 import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** Worker configuration; every variable is documented in apps/worker/README.md. */
 const EnvSchema = z.object({
@@ -10,6 +14,16 @@ const EnvSchema = z.object({
   WORKER_HEARTBEAT_MS: z.coerce.number().int().min(200).default(5000),
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  POOLBENCH_K6_BIN: z.string().default(join(REPO, 'packages/k6/bin/k6')),
+  LAB_TARGET_BIN: z.string().default(join(REPO, 'apps/lab-target/bin/lab-target')),
+  LAB_DATABASE_URL: z.string().url().default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab'),
+  POOLBENCH_RUNTIME_DIR: z.string().default('/tmp/poolbench-worker'),
+  RUN_HEARTBEAT_MS: z.coerce.number().int().min(100).default(2000),
+  RUN_STALE_AFTER_MS: z.coerce.number().int().min(1000).default(15_000),
+  RUN_READY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+  RUN_TIMEOUT_MARGIN_MS: z.coerce.number().int().min(1000).default(60_000),
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(5000),
+  QUEUE_PREFIX: z.string().optional(),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
 });
 

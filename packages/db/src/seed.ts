@@ -10,7 +10,7 @@ export const DEMO_TEAM_SLUG = 'demo';
 export const LAB_TARGET_NAME = 'Lab target';
 
 /** Data-set flags for `lab-target setup` (scaled for a laptop; the seeds' sizes are noted in docs). */
-export const LAB_SETUP = { rows: 10_000, fields: 40, roles: 50, permissions: 200, shards: 4 };
+export const LAB_SETUP = { rows: 10_000, fields: 50, roles: 50, permissions: 200, shards: 4 };
 
 /**
  * Idempotent: a demo team and login, the managed lab target, and the pool configs and scenarios

@@ -1,0 +1,24 @@
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { RUN_QUEUE } from '@poolbench/scenarios';
+import { processRun, type RunDeps } from './process-run';
+
+/**
+ * The BullMQ consumer. maxStalledCount 0: a job whose worker died is failed, never handed to a
+ * second worker (load tests are not retried); the run itself is marked aborted_system by the
+ * heartbeat sweeper with the data it stored.
+ */
+export function createRunWorker(connection: Redis, deps: RunDeps, opts: { concurrency: number; prefix?: string; shutdownSignal: AbortSignal }): Worker {
+  const worker = new Worker(RUN_QUEUE, (job) => processRun(job.data, deps, opts.shutdownSignal), {
+    connection,
+    prefix: opts.prefix,
+    concurrency: opts.concurrency,
+    maxStalledCount: 0,
+    stalledInterval: 15_000,
+    lockDuration: 30_000,
+    autorun: false,
+  });
+  worker.on('error', (err) => deps.log.warn({ err: err.message }, 'run worker error'));
+  worker.on('failed', (job, err) => deps.log.warn({ jobId: job?.id, err: err.message }, 'run job failed'));
+  return worker;
+}

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDb, launchExperiment, scenarioToColumns, seed, type Db, type Prisma, type RunStatus } from '@poolbench/db';
+import { withTempDatabase } from '@poolbench/db/testing';
+import { createRunQueue, enqueueRuns, producerConnection } from '@poolbench/queue';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+const WORKER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * One isolated world per test file: its own migrated database, its own queue prefix and runtime
+ * directory, on the real Postgres and Redis; workers run as real child processes so they can be
+ * killed with -9.
+ */
+export async function createWorld(label: string, opts: { redisUrl?: string } = {}) {
+  const tdb = await withTempDatabase(`worker_${label}`);
+  const db = createDb({ url: tdb.url, max: 4 });
+  const ids = await seed(db);
+  const redisUrl = opts.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
+  const prefix = `pbt-${label}-${randomBytes(3).toString('hex')}`;
+  const runtimeDir = mkdtempSync(join(tmpdir(), `pb-worker-${label}-`));
+  let redis: Redis = producerConnection(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: null });
+  let queue: Queue = createRunQueue(redis, prefix);
+  const workers: ChildProcess[] = [];
+
+  const world = {
+    db,
+    ids,
+    prefix,
+    runtimeDir,
+    get queue() {
+      return queue;
+    },
+    get redis() {
+      return redis;
+    },
+    logs: [] as string[],
+    startWorker(extraEnv: Record<string, string> = {}): ChildProcess {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+        cwd: WORKER_DIR,
+        env: {
+          ...process.env,
+          DATABASE_URL: tdb.url,
+          REDIS_URL: redisUrl,
+          QUEUE_PREFIX: prefix,
+          POOLBENCH_RUNTIME_DIR: runtimeDir,
+          WORKER_HEALTH_PORT: '0',
+          WORKER_ID: `test-${label}-${workers.length}`,
+          RUN_HEARTBEAT_MS: '500',
+          RUN_STALE_AFTER_MS: '6000',
+          SWEEP_INTERVAL_MS: '1000',
+          WORKER_SHUTDOWN_GRACE_MS: '3000',
+          LOG_LEVEL: 'info',
+          ...extraEnv,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const keep = (b: Buffer) => world.logs.push(...b.toString().split('\n').filter(Boolean));
+      child.stdout!.on('data', keep);
+      child.stderr!.on('data', keep);
+      workers.push(child);
+      return child;
+    },
+    /** A scenario of the given template params on GET /health, saved for the demo team. */
+    async scenario(name: string, scenario: Record<string, unknown>) {
+      const cols = scenarioToColumns(scenario as never);
+      return db.scenario.create({
+        data: {
+          teamId: ids.teamId,
+          name,
+          templateId: cols.templateId,
+          params: cols.params as Prisma.InputJsonValue,
+          thresholds: cols.thresholds as Prisma.InputJsonValue,
+        },
+      });
+    },
+    async poolConfig(name: string, strategy: string, params: Record<string, unknown> = {}, instanceCount = 1) {
+      return db.poolConfig.create({ data: { teamId: ids.teamId, targetId: ids.targetId, name, strategy, params: params as Prisma.InputJsonValue, instanceCount } });
+    },
+    async launch(poolConfigIds: string[], scenarioIds: string[], repeats = 1, targetId = ids.targetId) {
+      const l = await launchExperiment(db, { teamId: ids.teamId, targetId, poolConfigIds, scenarioIds, repeats, name: `${label} experiment` });
+      await enqueueRuns(queue, l.runIds);
+      return l;
+    },
+    async waitForStatus(runId: string, statuses: RunStatus[], timeoutMs = 90_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+        if (statuses.includes(run.status)) return run;
+        if (Date.now() > until) throw new Error(`run ${runId} is ${run.status}, expected ${statuses.join('|')} within ${timeoutMs} ms\n${world.logs.slice(-30).join('\n')}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    reconnectRedis(url = redisUrl) {
+      redis.disconnect();
+      redis = producerConnection(url, { enableOfflineQueue: true, maxRetriesPerRequest: null });
+      queue = createRunQueue(redis, prefix);
+    },
+    async dispose() {
+      for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+      await queue.obliterate({ force: true }).catch(() => {});
+      await queue.close().catch(() => {});
+      redis.disconnect();
+      await db.$disconnect();
+      await tdb.dispose();
+    },
+  };
+  return world;
+}
+export type World = Awaited<ReturnType<typeof createWorld>>;
+
+export function sustained(vus: number, holdMs: number) {
+  return { template: 'sustained', params: { vus, durationMs: holdMs }, requests: [{ path: '/health' }], readyPath: '/ready' };
+}
+
+export function pidsAlive(pids: number[]): number[] {
+  return pids.filter((p) => {
+    try {
+      process.kill(p, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export type { Db };
