@@ -13,12 +13,15 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/sirupsen/logrus"
 	"go.k6.io/k6/metrics"
 	"go.k6.io/k6/output"
+	"golang.org/x/sys/unix"
 )
 
 const (
@@ -89,6 +92,21 @@ func newOutput(logger logrus.FieldLogger, grace time.Duration, now func() time.T
 	}
 }
 
+// openDestination opens a file or fifo (truncating a file; O_TRUNC is ignored
+// for fifos), or takes over an inherited descriptor for /dev/fd/N: Node gives a
+// child's extra stdio as a socketpair, which cannot be re-opened by path.
+func openDestination(path string) (*os.File, error) {
+	if rest, ok := strings.CutPrefix(path, "/dev/fd/"); ok {
+		if fd, err := strconv.Atoi(rest); err == nil && fd > 2 {
+			if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil {
+				return nil, fmt.Errorf("%s is not an open descriptor: %w", path, err)
+			}
+			return os.NewFile(uintptr(fd), path), nil
+		}
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+}
+
 // Description is shown by `k6 run`.
 func (o *Output) Description() string {
 	return fmt.Sprintf("poolbench (%s, 1 s HDR buckets)", o.path)
@@ -97,8 +115,7 @@ func (o *Output) Description() string {
 // Start opens the destination and starts the goroutine that closes seconds.
 func (o *Output) Start() error {
 	if o.w == nil {
-		// O_TRUNC is ignored for fifos and pipes, so one flag set serves all kinds of path.
-		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		f, err := openDestination(o.path)
 		if err != nil {
 			return fmt.Errorf("poolbench output: %w", err)
 		}

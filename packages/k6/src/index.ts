@@ -1,1 +1,13 @@
-export {};
+export { runK6, type K6EndReason, type K6RunResult, type RunK6Options } from './run-k6';
+export { DEFAULT_K6_BIN, K6BinaryError, resolveK6Bin } from './k6-binary';
+export { buildK6Args } from './k6-args';
+export {
+  TREND_METRICS,
+  parseOutputLine,
+  type EndLine,
+  type K6Counters,
+  type SecondLine,
+  type TrendMetric,
+} from './ndjson-line';
+export { SummaryAccumulator, type K6Second, type K6Summary } from './summary-accumulator';
+export { thresholdContextFromSummary } from './threshold-context';

@@ -1,0 +1,41 @@
+export interface K6ArgsInput {
+  scriptPath: string;
+  outputPath: string;
+  env: Record<string, string>;
+  blacklistIps: readonly string[];
+  /** verification only: keep k6's own summary and export it to this file */
+  summaryExportPath?: string;
+}
+
+const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `k6 run` arguments with every hardening flag (see README "Hardening"). */
+export function buildK6Args(input: K6ArgsInput): string[] {
+  const args = [
+    'run',
+    // k6's REST API would let any local process stop or scale this run.
+    '--address', '',
+    '--include-system-env-vars=false',
+    '--no-usage-report',
+    '--no-thresholds',
+    '--quiet',
+    '--no-color',
+    '--log-format=raw',
+  ];
+  if (input.summaryExportPath === undefined) {
+    args.push('--summary-mode=disabled');
+  } else {
+    args.push(
+      '--summary-mode=compact',
+      `--summary-export=${input.summaryExportPath}`,
+      '--summary-trend-stats=avg,min,med,max,p(90),p(95),p(99)',
+    );
+  }
+  if (input.blacklistIps.length > 0) args.push('--blacklist-ip', input.blacklistIps.join(','));
+  for (const [key, value] of Object.entries(input.env)) {
+    if (!ENV_KEY.test(key)) throw new Error(`invalid k6 env name ${JSON.stringify(key)}: use letters, digits and _`);
+    args.push('-e', `${key}=${value}`);
+  }
+  args.push('--out', `poolbench=${input.outputPath}`, input.scriptPath);
+  return args;
+}

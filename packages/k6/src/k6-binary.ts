@@ -1,0 +1,25 @@
+import { access, constants } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+/** packages/k6/bin/k6, built by scripts/build-k6.sh */
+export const DEFAULT_K6_BIN = fileURLToPath(new URL('../bin/k6', import.meta.url));
+
+export class K6BinaryError extends Error {
+  readonly code = 'K6_BINARY_UNUSABLE';
+}
+
+/** The binary to run: explicit option, else $POOLBENCH_K6_BIN, else the repo build. */
+export function resolveK6Bin(explicit?: string): string {
+  return explicit ?? process.env.POOLBENCH_K6_BIN ?? DEFAULT_K6_BIN;
+}
+
+export async function assertExecutable(bin: string): Promise<void> {
+  try {
+    await access(bin, constants.X_OK);
+  } catch {
+    throw new K6BinaryError(
+      `k6 binary ${bin} is missing or not executable: build it with "bash packages/k6/scripts/build-k6.sh" ` +
+        'or point POOLBENCH_K6_BIN at a k6 built with the poolbench output',
+    );
+  }
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** Trend metrics the poolbench output keeps as per-second HDR histograms (µs). */
+export const TREND_METRICS = [
+  'http_req_duration',
+  'http_req_waiting',
+  'http_req_connecting',
+  'http_req_tls_handshaking',
+  'http_req_blocked',
+  'iteration_duration',
+] as const;
+export type TrendMetric = (typeof TREND_METRICS)[number];
+
+const count = z.number().int().nonnegative();
+
+const CountersSchema = z.object({
+  requests: count,
+  failed: count,
+  status: z.record(z.string(), count),
+  dataSentBytes: count,
+  dataReceivedBytes: count,
+  iterations: count,
+  droppedIterations: count,
+});
+export type K6Counters = z.infer<typeof CountersSchema>;
+
+/** One closed second, as written by the Go output (see README "NDJSON lines"). */
+export const SecondLineSchema = CountersSchema.extend({
+  v: z.literal(1),
+  type: z.literal('second'),
+  ts: z.number().int(),
+  vus: z.number().int().optional(),
+  vusMax: z.number().int().optional(),
+  hist: z.partialRecord(z.enum(TREND_METRICS), z.string()),
+});
+export type SecondLine = z.infer<typeof SecondLineSchema>;
+
+/** The last line: totals over the written seconds, late samples and k6's test error. */
+export const EndLineSchema = z.object({
+  v: z.literal(1),
+  type: z.literal('end'),
+  seconds: count,
+  lateSamples: count,
+  lateRequests: count,
+  firstTs: z.number().int().optional(),
+  lastTs: z.number().int().optional(),
+  totals: CountersSchema,
+  error: z.string().optional(),
+});
+export type EndLine = z.infer<typeof EndLineSchema>;
+
+export const OutputLineSchema = z.discriminatedUnion('type', [SecondLineSchema, EndLineSchema]);
+
+export function parseOutputLine(text: string): SecondLine | EndLine {
+  return OutputLineSchema.parse(JSON.parse(text));
+}

@@ -1,0 +1,93 @@
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runK6 } from './run-k6';
+import type { K6Second } from './summary-accumulator';
+import { ensureBuilt } from './testing/build';
+import { startTestServer, type TestServer } from './testing/test-server';
+
+interface TrendExport { min: number; med: number; max: number; avg: number; 'p(90)': number; 'p(95)': number; 'p(99)': number }
+interface SummaryExport {
+  metrics: {
+    http_reqs: { count: number };
+    iterations: { count: number };
+    data_sent: { count: number };
+    data_received: { count: number };
+    http_req_failed: { passes: number; fails: number };
+    http_req_duration: TrendExport;
+    iteration_duration: TrendExport;
+  };
+}
+
+let server: TestServer;
+beforeAll(async () => {
+  ensureBuilt();
+  server = await startTestServer();
+}, 600_000);
+afterAll(async () => server?.close());
+
+describe('poolbench output against k6 own summary', () => {
+  it('counts every request exactly and keeps percentiles within 1 %', async () => {
+    const exportPath = join(tmpdir(), `poolbench-accuracy-${process.pid}.json`);
+    const seconds: K6Second[] = [];
+    const script = `
+      import http from 'k6/http';
+      export const options = { vus: 20, duration: '4s' };
+      export default function () {
+        http.get(__ENV.BASE + '/');
+        if (__ITER % 40 === 0) http.get(__ENV.BASE + '/status/503');
+        if (__ITER % 200 === 0) http.get(__ENV.BASE + '/sleep?ms=30');
+      }`;
+    try {
+      const r = await runK6({
+        script,
+        env: { BASE: server.url },
+        summaryExportPath: exportPath,
+        timeoutMs: 60_000,
+        onSecond: (s) => {
+          seconds.push(s);
+        },
+      });
+      expect(r.stderrTail).toEqual([]);
+      expect(r.endReason).toBe('completed');
+      expect(r.outputComplete).toBe(true);
+      expect(r.lateSamples).toBe(0);
+      const k6 = (JSON.parse(await readFile(exportPath, 'utf8')) as SummaryExport).metrics;
+      const s = r.summary;
+
+      expect(s.requests).toBe(k6.http_reqs.count);
+      expect(s.requests).toBeGreaterThan(1000);
+      expect(seconds.reduce((n, x) => n + x.requests, 0)).toBe(k6.http_reqs.count);
+      expect(seconds.map((x) => x.ts)).toEqual([...seconds.map((x) => x.ts)].sort((a, b) => a - b));
+      expect(s.failed).toBe(k6.http_req_failed.passes);
+      expect(s.status['503']).toBe(k6.http_req_failed.passes);
+      expect(Object.values(s.status).reduce((a, b) => a + b, 0)).toBe(s.requests);
+      expect(s.iterations).toBe(k6.iterations.count);
+      expect(s.dataSentBytes).toBe(k6.data_sent.count);
+      expect(s.dataReceivedBytes).toBe(k6.data_received.count);
+      expect(s.vusMax).toBe(20);
+
+      for (const metric of ['http_req_duration', 'iteration_duration'] as const) {
+        const ours = s.trends[metric];
+        const theirs = k6[metric];
+        expect(ours?.count).toBe(metric === 'http_req_duration' ? k6.http_reqs.count : k6.iterations.count);
+        const pairs: [string, number | undefined, number][] = [
+          ['p50', ours?.p50, theirs.med],
+          ['p90', ours?.p90, theirs['p(90)']],
+          ['p95', ours?.p95, theirs['p(95)']],
+          ['p99', ours?.p99, theirs['p(99)']],
+          ['max', ours?.max, theirs.max],
+          ['mean', ours?.mean, theirs.avg],
+        ];
+        for (const [stat, got, want] of pairs) {
+          const relErr = Math.abs((got ?? NaN) - want) / want;
+          expect(relErr, `${metric} ${stat}: ours ${got} ms, k6 ${want} ms`).toBeLessThan(0.01);
+        }
+        expect(s.percentile(metric, 99)).toBe(ours?.p99);
+      }
+    } finally {
+      await rm(exportPath, { force: true });
+    }
+  });
+});

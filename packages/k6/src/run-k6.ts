@@ -1,0 +1,220 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { buildK6Args } from './k6-args';
+import { K6BinaryError, assertExecutable, resolveK6Bin } from './k6-binary';
+import { parseOutputLine, type EndLine } from './ndjson-line';
+import { SummaryAccumulator, type K6Second, type K6Summary } from './summary-accumulator';
+import { TailBuffer } from './tail-buffer';
+
+export type K6EndReason = 'completed' | 'aborted' | 'timed_out' | 'k6_error';
+
+export interface RunK6Options {
+  /** k6 script source (ESM); written to a private temp file that is removed afterwards */
+  script: string;
+  /** passed as `-e KEY=VALUE` (the script's __ENV); the process environment is never exposed */
+  env?: Record<string, string>;
+  /** CIDRs k6 must refuse to connect to (`--blacklist-ip`) */
+  blacklistIps?: readonly string[];
+  /** k6 build with the poolbench output; default $POOLBENCH_K6_BIN, else packages/k6/bin/k6 */
+  k6Bin?: string;
+  /** abort: k6 gets SIGINT (graceful stop), then SIGKILL after stopGraceMs; partial data is kept */
+  signal?: AbortSignal;
+  /** like abort, with end reason timed_out */
+  timeoutMs?: number;
+  /** time between SIGINT and SIGKILL; default 10 000 */
+  stopGraceMs?: number;
+  /** called for every closed second, in order; a returned promise is awaited before the next call */
+  onSecond?: (second: K6Second) => void | Promise<void>;
+  /** called once k6 is started; pid is also its process group id */
+  onSpawn?: (info: { pid: number }) => void;
+  /** verification only: also let k6 write its own summary export to this path */
+  summaryExportPath?: string;
+}
+
+export interface K6RunResult {
+  endReason: K6EndReason;
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
+  /** k6's pid (= its process group id); undefined if the run was aborted before it started */
+  pid: number | undefined;
+  summary: K6Summary;
+  /** samples that reached the output after their second was written (not in any second) */
+  lateSamples: number;
+  lateRequests: number;
+  /** false when k6 died before writing the end line (e.g. SIGKILL): the seconds seen are kept */
+  outputComplete: boolean;
+  /** the test error k6 reported to its outputs, if any */
+  k6Error: string | undefined;
+  /** last lines k6 wrote to stderr/stdout, for error reports */
+  stderrTail: string[];
+  stdoutTail: string[];
+  /** first error thrown by onSecond; the run itself continues */
+  onSecondError: unknown;
+  startedAt: Date;
+  endedAt: Date;
+}
+
+const OUTPUT_FD = 3;
+
+/**
+ * Runs one k6 test with the poolbench output and streams its per-second buckets.
+ * Throws only when k6 cannot be started (K6BinaryError) or an option is invalid;
+ * everything that happens once k6 runs is reported through the result's endReason.
+ */
+export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
+  const bin = resolveK6Bin(opts.k6Bin);
+  await assertExecutable(bin);
+  const startedAt = new Date();
+  const acc = new SummaryAccumulator();
+  if (opts.signal?.aborted) {
+    return emptyResult('aborted', acc, startedAt);
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'poolbench-k6-'));
+  try {
+    const scriptPath = join(dir, 'script.js');
+    await writeFile(scriptPath, opts.script, { mode: 0o600 });
+    const args = buildK6Args({
+      scriptPath,
+      // A pipe, not a file: lines arrive as soon as a second closes, and EOF marks the end.
+      outputPath: `/dev/fd/${OUTPUT_FD}`,
+      env: opts.env ?? {},
+      blacklistIps: opts.blacklistIps ?? [],
+      summaryExportPath: opts.summaryExportPath,
+    });
+    return await supervise(bin, args, dir, opts, acc, startedAt);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function emptyResult(endReason: K6EndReason, acc: SummaryAccumulator, startedAt: Date): K6RunResult {
+  return {
+    endReason, exitCode: null, exitSignal: null, pid: undefined, summary: acc.summary(),
+    lateSamples: 0, lateRequests: 0, outputComplete: false, k6Error: undefined,
+    stderrTail: [], stdoutTail: [], onSecondError: undefined, startedAt, endedAt: new Date(),
+  };
+}
+
+function supervise(
+  bin: string,
+  args: string[],
+  home: string,
+  opts: RunK6Options,
+  acc: SummaryAccumulator,
+  startedAt: Date,
+): Promise<K6RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, {
+      cwd: home,
+      // Own process group, so the caller can kill k6 and anything it starts in one go.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      // A clean environment: K6_* variables or a ~/.config/k6 file must not reconfigure the run.
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: home, TMPDIR: tmpdir() },
+    });
+    const stderr = new TailBuffer(40);
+    const stdout = new TailBuffer(40);
+    child.stderr?.on('data', (d: Buffer) => stderr.push(d));
+    child.stdout?.on('data', (d: Buffer) => stdout.push(d));
+
+    let stopReason: 'aborted' | 'timed_out' | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    let end: EndLine | undefined;
+    let onSecondError: unknown;
+    let chain: Promise<void> = Promise.resolve();
+    let badLines = 0;
+
+    const signalGroup = (sig: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+    const stop = (reason: 'aborted' | 'timed_out') => {
+      if (stopReason || child.exitCode !== null || child.signalCode !== null) return;
+      stopReason = reason;
+      signalGroup('SIGINT');
+      killTimer = setTimeout(() => signalGroup('SIGKILL'), opts.stopGraceMs ?? 10_000);
+    };
+    const onAbort = () => stop('aborted');
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const timeout = opts.timeoutMs === undefined ? undefined : setTimeout(() => stop('timed_out'), opts.timeoutMs);
+
+    const lines = createInterface({ input: child.stdio[OUTPUT_FD] as Readable, crlfDelay: Infinity });
+    lines.on('line', (text) => {
+      let line;
+      try {
+        line = parseOutputLine(text);
+      } catch {
+        badLines++;
+        return;
+      }
+      if (line.type === 'end') {
+        end = line;
+        return;
+      }
+      const second = acc.add(line);
+      if (opts.onSecond) {
+        const cb = opts.onSecond;
+        chain = chain.then(() => cb(second)).catch((err: unknown) => {
+          onSecondError ??= err;
+        });
+      }
+    });
+
+    child.once('spawn', () => {
+      if (child.pid !== undefined) opts.onSpawn?.({ pid: child.pid });
+    });
+    child.once('exit', () => {
+      // Leftovers in the group (none expected from k6) must not hold the pipes open.
+      signalGroup('SIGKILL');
+    });
+    child.once('error', (err) => {
+      cleanup();
+      signalGroup('SIGKILL');
+      reject(new K6BinaryError(`could not start k6 (${bin}): ${err.message}`));
+    });
+    child.once('close', (code, sig) => {
+      cleanup();
+      void chain.then(() => {
+        let endReason: K6EndReason = stopReason ?? (code === 0 ? 'completed' : 'k6_error');
+        const stderrTail = stderr.lines();
+        if (badLines > 0) stderrTail.push(`poolbench: ${badLines} unreadable output line(s)`);
+        if (endReason === 'completed' && (badLines > 0 || end === undefined)) {
+          endReason = 'k6_error';
+          if (end === undefined) {
+            stderrTail.push('poolbench: k6 exited without the output end line; is this a k6 built with the poolbench output?');
+          }
+        }
+        resolve({
+          endReason,
+          exitCode: code,
+          exitSignal: sig,
+          pid: child.pid,
+          summary: acc.summary(),
+          lateSamples: end?.lateSamples ?? 0,
+          lateRequests: end?.lateRequests ?? 0,
+          outputComplete: end !== undefined,
+          k6Error: end?.error,
+          stderrTail,
+          stdoutTail: stdout.lines(),
+          onSecondError,
+          startedAt,
+          endedAt: new Date(),
+        });
+      });
+    });
+
+    function cleanup() {
+      clearTimeout(timeout);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+    }
+  });
+}

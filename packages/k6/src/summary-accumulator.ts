@@ -1,0 +1,104 @@
+import {
+  createHistogram,
+  decodeHistogram,
+  encodeHistogram,
+  histogramStatsMs,
+  percentileMs,
+  type HdrStatsMs,
+  type Histogram,
+} from '@poolbench/stats';
+import { TREND_METRICS, type K6Counters, type SecondLine, type TrendMetric } from './ndjson-line';
+
+/** One second of a run, decoded. Trend statistics are in ms. */
+export interface K6Second extends K6Counters {
+  /** unix second (UTC) the bucket covers: [ts, ts+1) by each sample's own timestamp */
+  ts: number;
+  /** last and highest `vus` gauge value seen in the second, null if k6 sent none */
+  vus: number | null;
+  vusMax: number | null;
+  trends: Partial<Record<TrendMetric, HdrStatsMs>>;
+  /** the histograms exactly as written (base64 V2-compressed, µs), for storage */
+  histograms: Partial<Record<TrendMetric, string>>;
+}
+
+/** The whole run, from merging every second's histograms and adding its counters. */
+export interface K6Summary extends K6Counters {
+  seconds: number;
+  firstTs: number | null;
+  lastTs: number | null;
+  vusMax: number | null;
+  trends: Partial<Record<TrendMetric, HdrStatsMs>>;
+  /** merged histograms, base64 V2-compressed, µs */
+  histograms: Partial<Record<TrendMetric, string>>;
+  /** any percentile (0..100) of a trend metric over the run, in ms; undefined without samples */
+  percentile(metric: TrendMetric, p: number): number | undefined;
+}
+
+export function emptyCounters(): K6Counters {
+  return { requests: 0, failed: 0, status: {}, dataSentBytes: 0, dataReceivedBytes: 0, iterations: 0, droppedIterations: 0 };
+}
+
+export function addCounters(into: K6Counters, from: K6Counters): void {
+  into.requests += from.requests;
+  into.failed += from.failed;
+  into.dataSentBytes += from.dataSentBytes;
+  into.dataReceivedBytes += from.dataReceivedBytes;
+  into.iterations += from.iterations;
+  into.droppedIterations += from.droppedIterations;
+  for (const [code, n] of Object.entries(from.status)) into.status[code] = (into.status[code] ?? 0) + n;
+}
+
+/** Keeps one merged histogram per metric, so memory does not grow with run length. */
+export class SummaryAccumulator {
+  private readonly merged = new Map<TrendMetric, Histogram>();
+  private readonly counters = emptyCounters();
+  private seconds = 0;
+  private firstTs: number | null = null;
+  private lastTs: number | null = null;
+  private vusMax: number | null = null;
+
+  add(line: SecondLine): K6Second {
+    const { v: _v, type: _type, hist, vus, vusMax, ts, ...counters } = line;
+    const trends: K6Second['trends'] = {};
+    for (const metric of TREND_METRICS) {
+      const encoded = hist[metric];
+      if (encoded === undefined) continue;
+      const h = decodeHistogram(encoded);
+      const stats = histogramStatsMs(h);
+      if (stats) trends[metric] = stats;
+      let m = this.merged.get(metric);
+      if (!m) this.merged.set(metric, (m = createHistogram()));
+      m.add(h);
+    }
+    addCounters(this.counters, counters);
+    this.seconds++;
+    this.firstTs ??= ts;
+    this.lastTs = ts;
+    if (vusMax !== undefined) this.vusMax = Math.max(this.vusMax ?? 0, vusMax);
+    return { ts, ...counters, vus: vus ?? null, vusMax: vusMax ?? null, trends, histograms: { ...hist } };
+  }
+
+  summary(): K6Summary {
+    const trends: K6Summary['trends'] = {};
+    const histograms: K6Summary['histograms'] = {};
+    const merged = new Map(this.merged);
+    for (const [metric, h] of merged) {
+      const stats = histogramStatsMs(h);
+      if (stats) trends[metric] = stats;
+      histograms[metric] = encodeHistogram(h);
+    }
+    return {
+      ...structuredClone(this.counters),
+      seconds: this.seconds,
+      firstTs: this.firstTs,
+      lastTs: this.lastTs,
+      vusMax: this.vusMax,
+      trends,
+      histograms,
+      percentile: (metric, p) => {
+        const h = merged.get(metric);
+        return h ? percentileMs(h, p) : undefined;
+      },
+    };
+  }
+}

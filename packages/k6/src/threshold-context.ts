@@ -1,0 +1,32 @@
+import type { ThresholdContext, ThresholdMetric } from '@poolbench/scenarios';
+import { TREND_METRICS, type TrendMetric } from './ndjson-line';
+import type { K6Summary } from './summary-accumulator';
+
+const isTrend = (m: ThresholdMetric): m is ThresholdMetric & TrendMetric => (TREND_METRICS as readonly string[]).includes(m);
+
+/**
+ * A ThresholdContext over a run summary, for evaluateThresholds. Any percentile is
+ * available (from the merged histograms); `durationSec` is the number of seconds written.
+ */
+export function thresholdContextFromSummary(summary: K6Summary): ThresholdContext {
+  const counts: Partial<Record<string, number>> = {
+    http_reqs: summary.requests,
+    iterations: summary.iterations,
+    dropped_iterations: summary.droppedIterations,
+    data_sent: summary.dataSentBytes,
+    data_received: summary.dataReceivedBytes,
+  };
+  return {
+    trend: (metric, stat) => {
+      if (!isTrend(metric)) return undefined;
+      const t = summary.trends[metric];
+      if (!t) return undefined;
+      if (typeof stat === 'object') return summary.percentile(metric, stat.p);
+      return { avg: t.mean, min: t.min, max: t.max, med: t.p50 }[stat];
+    },
+    rate: (metric) =>
+      metric === 'http_req_failed' && summary.requests > 0 ? summary.failed / summary.requests : undefined,
+    count: (metric) => counts[metric],
+    durationSec: summary.seconds,
+  };
+}
