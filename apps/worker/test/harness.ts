@@ -24,7 +24,8 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
   const redisUrl = opts.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
   const prefix = `pbt-${label}-${randomBytes(3).toString('hex')}`;
   const runtimeDir = mkdtempSync(join(tmpdir(), `pb-worker-${label}-`));
-  let redis: Redis = producerConnection(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: null });
+  const conn = (url: string) => producerConnection(url, { enableOfflineQueue: true, maxRetriesPerRequest: null }).on('error', () => {});
+  let redis: Redis = conn(redisUrl);
   let queue: Queue = createRunQueue(redis, prefix);
   const workers: ChildProcess[] = [];
 
@@ -98,7 +99,7 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
     },
     reconnectRedis(url = redisUrl) {
       redis.disconnect();
-      redis = producerConnection(url, { enableOfflineQueue: true, maxRetriesPerRequest: null });
+      redis = conn(url);
       queue = createRunQueue(redis, prefix);
     },
     async dispose() {

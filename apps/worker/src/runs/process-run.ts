@@ -219,6 +219,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       blacklistIps: blacklistFor(addresses),
       onSpawn: ({ pid }) => {
         k6Pid = pid;
+        log.info({ pid }, 'k6 started');
         deps.registry.add({ pid, ownerPid: process.pid, runId, kind: 'k6', exe: deps.config.k6Bin });
       },
       onSecond: (bucket) => {
