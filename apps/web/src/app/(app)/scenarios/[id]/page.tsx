@@ -1,0 +1,14 @@
+import { orNotFound, serverCaller } from '~/server/api/server-caller';
+import { ScenarioEditor } from '~/components/scenarios/scenario-editor';
+import { PageHeader } from '~/components/ui/page-header';
+
+export default async function ScenarioPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const s = await orNotFound((await serverCaller()).scenario.get({ id }));
+  return (
+    <>
+      <PageHeader crumbs={[{ href: '/scenarios', label: 'Scenarios' }]} title={s.name} description="Runs keep a snapshot of the scenario they used, so editing it does not change past results." />
+      <ScenarioEditor initial={{ id: s.id, name: s.name, scenario: s.scenario }} />
+    </>
+  );
+}

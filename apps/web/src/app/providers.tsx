@@ -1,0 +1,7 @@
+'use client';
+
+import { TRPCReactProvider } from '~/lib/trpc/react';
+
+export function Providers({ children }: { children: React.ReactNode }) {
+  return <TRPCReactProvider>{children}</TRPCReactProvider>;
+}

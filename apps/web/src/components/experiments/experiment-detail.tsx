@@ -1,0 +1,126 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Square } from 'lucide-react';
+import Link from 'next/link';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { useRole } from '~/lib/hooks/use-role';
+import { formatDateTime, formatMs, formatNumber } from '~/lib/format';
+import { Button } from '~/components/ui/button';
+import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { PageHeader } from '~/components/ui/page-header';
+import { RunStatusBadge } from '~/components/runs/run-status-badge';
+import { ProgressBar } from './progress-bar';
+
+export function ExperimentDetail({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const { can } = useRole();
+  const q = useQuery({
+    ...trpc.experiment.get.queryOptions({ id }),
+    refetchInterval: (query) => (query.state.data && query.state.data.progress.done < query.state.data.progress.total ? 2000 : false),
+  });
+  const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSettled: () => qc.invalidateQueries({ queryKey: trpc.experiment.get.queryKey({ id }) }) }));
+  if (q.isPending) return <LoadingBlock rows={6} />;
+  if (q.isError) return <Alert tone="error" title="Experiment not found">{messageOf(q.error)}</Alert>;
+  const e = q.data;
+  const active = e.runs.filter((r) => !TERMINAL_RUN_STATUSES.includes(r.status as RunStatus));
+  return (
+    <>
+      <PageHeader
+        crumbs={[{ href: '/experiments', label: 'Experiments' }]}
+        title={e.name}
+        description={`${e.target.name} · ${e.poolConfigs.length} pool configs × ${e.scenarios.length} scenarios × ${e.repeats} repeats, ${e.order} · created ${formatDateTime(e.createdAt)}`}
+        actions={
+          can('member') && active.length > 0 ? (
+            <Button
+              variant="secondary"
+              loading={cancel.isPending}
+              onClick={() => {
+                if (confirm(`Cancel the ${active.length} unfinished runs?`)) for (const r of active) cancel.mutate({ id: r.id });
+              }}
+            >
+              <Square className="size-4" /> Cancel remaining
+            </Button>
+          ) : null
+        }
+      />
+      {cancel.isError ? <Alert tone="error" className="mb-4">{messageOf(cancel.error)}</Alert> : null}
+      <Card className="mb-6">
+        <CardBody className="flex flex-wrap items-center gap-6">
+          <div className="min-w-64 flex-1">
+            <p className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">Progress</p>
+            <ProgressBar byStatus={e.progress.byStatus} total={e.progress.total} />
+          </div>
+          {Object.entries(e.progress.byStatus).map(([s, n]) => (
+            <div key={s} className="flex items-center gap-2 text-sm">
+              <RunStatusBadge status={s as RunStatus} /> <span className="tabular-nums">{n}</span>
+            </div>
+          ))}
+        </CardBody>
+      </Card>
+      {e.runs.length === 0 ? <Alert tone="info">This is a saved definition used by a schedule; it has no runs of its own.</Alert> : null}
+      <Card>
+        <CardHeader title="Run matrix" description="Rows are pool configs, columns scenarios; each chip is one repeat in execution order." />
+        <CardBody className="overflow-x-auto p-0">
+          <table className="min-w-full text-sm">
+            <thead>
+              <tr className="bg-slate-50">
+                <th scope="col" className="px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">Pool config</th>
+                {e.scenarios.map((s) => (
+                  <th key={s.id} scope="col" className="px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                    {s.name}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {e.poolConfigs.map((pc) => (
+                <tr key={pc.id} className="align-top">
+                  <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
+                    {pc.name}
+                    <div className="text-xs font-normal text-slate-500">{pc.strategy}</div>
+                  </th>
+                  {e.scenarios.map((s) => {
+                    const cell = e.runs.filter((r) => r.poolConfigId === pc.id && r.scenarioId === s.id).sort((a, b) => a.repeatIndex - b.repeatIndex);
+                    return (
+                      <td key={s.id} className="px-4 py-3">
+                        <div className="flex flex-wrap gap-2">
+                          {cell.map((r) => {
+                            const sum = (r.summary ?? {}) as { rps?: number; latency?: { p95?: number } };
+                            return (
+                              <Link
+                                key={r.id}
+                                href={`/runs/${r.id}`}
+                                data-testid="matrix-run"
+                                className="rounded-lg border border-slate-200 px-2.5 py-2 hover:border-brand-300 hover:bg-brand-50/40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+                              >
+                                <div className="flex items-center gap-2">
+                                  <span className="text-xs font-medium text-slate-500">#{r.repeatIndex + 1}</span>
+                                  <RunStatusBadge status={r.status as RunStatus} />
+                                </div>
+                                {r.status === 'succeeded' ? (
+                                  <div className="mt-1 text-xs tabular-nums text-slate-600">
+                                    {formatNumber(sum.rps, 0)} req/s · p95 {formatMs(sum.latency?.p95)}
+                                  </div>
+                                ) : null}
+                                {r.errorMessage ? <div className="mt-1 max-w-48 truncate text-xs text-red-700" title={r.errorMessage}>{r.errorMessage}</div> : null}
+                              </Link>
+                            );
+                          })}
+                        </div>
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </CardBody>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+'use client';
+
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { FlaskConical, Plus } from 'lucide-react';
+import Link from 'next/link';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { useRole } from '~/lib/hooks/use-role';
+import { formatRelative } from '~/lib/format';
+import { Badge } from '~/components/ui/badge';
+import { Button, ButtonLink } from '~/components/ui/button';
+import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
+import { PageHeader } from '~/components/ui/page-header';
+import { Table, Td, Th } from '~/components/ui/table';
+import { ProgressBar } from './progress-bar';
+
+export function ExperimentList() {
+  const trpc = useTRPC();
+  const { can } = useRole();
+  const q = useInfiniteQuery(
+    trpc.experiment.list.infiniteQueryOptions(
+      { limit: 25 },
+      {
+        getNextPageParam: (last) => last.nextCursor,
+        refetchInterval: (query) => {
+          const items = query.state.data?.pages.flatMap((p) => p.items) ?? [];
+          return items.some((e) => e.progress.done < e.progress.total) ? 3000 : false;
+        },
+      },
+    ),
+  );
+  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
+  const action = can('member') ? (
+    <ButtonLink href="/experiments/new">
+      <Plus className="size-4" /> New experiment
+    </ButtonLink>
+  ) : null;
+  return (
+    <>
+      <PageHeader title="Experiments" description="A matrix of pool configs × scenarios × repeats, run interleaved on the worker fleet." actions={action} />
+      {q.isPending ? <LoadingBlock /> : null}
+      {q.isError ? <Alert tone="error">{messageOf(q.error)}</Alert> : null}
+      {q.isSuccess && items.length === 0 ? (
+        <EmptyState icon={FlaskConical} title="No experiments yet" action={action}>
+          Pick a target, two or more pool configs and a scenario, and PoolBench runs them interleaved with repeats.
+        </EmptyState>
+      ) : null}
+      {items.length > 0 ? (
+        <Table>
+          <thead>
+            <tr>
+              <Th>Experiment</Th>
+              <Th>Target</Th>
+              <Th>Matrix</Th>
+              <Th>Progress</Th>
+              <Th>Created</Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {items.map((e) => {
+              const active = e.progress.done < e.progress.total;
+              return (
+                <tr key={e.id} className="hover:bg-slate-50/60">
+                  <Td className="font-medium text-slate-900">
+                    <Link href={`/experiments/${e.id}`} className="hover:text-brand-700 hover:underline">
+                      {e.name}
+                    </Link>
+                    {e.scheduleId ? <Badge tone="blue" className="ml-2">scheduled</Badge> : null}
+                    {active ? <Badge tone="blue" className="ml-2">in progress</Badge> : null}
+                  </Td>
+                  <Td>{e.target.name}</Td>
+                  <Td className="text-xs text-slate-600">
+                    {e.poolConfigCount} configs × {e.scenarioCount} scenarios × {e.repeats}
+                  </Td>
+                  <Td>
+                    <ProgressBar byStatus={e.progress.byStatus} total={e.progress.total} />
+                    {!active && (e.progress.byStatus.failed ?? 0) > 0 ? <span className="sr-only">some runs failed</span> : null}
+                  </Td>
+                  <Td className="text-xs text-slate-500">{formatRelative(e.createdAt)}</Td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </Table>
+      ) : null}
+      {q.hasNextPage ? (
+        <div className="mt-4 flex justify-center">
+          <Button variant="secondary" onClick={() => void q.fetchNextPage()} loading={q.isFetchingNextPage}>
+            Load more
+          </Button>
+        </div>
+      ) : null}
+    </>
+  );
+}

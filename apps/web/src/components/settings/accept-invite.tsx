@@ -1,0 +1,39 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { Button } from '~/components/ui/button';
+import { Alert, Spinner } from '~/components/ui/feedback';
+
+export function AcceptInvite({ token }: { token: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const router = useRouter();
+  const inv = useQuery(trpc.team.invitation.queryOptions({ token }));
+  const accept = useMutation(
+    trpc.team.acceptInvitation.mutationOptions({
+      onSuccess: async () => {
+        await qc.invalidateQueries();
+        router.push('/runs');
+        router.refresh();
+      },
+    }),
+  );
+  if (inv.isPending) return <Spinner label="Checking the invitation" />;
+  if (inv.isError) return <Alert tone="error" title="This invitation cannot be used">{messageOf(inv.error)}</Alert>;
+  return (
+    <div className="space-y-4">
+      <h1 className="text-xl font-semibold">Join {inv.data.teamName}</h1>
+      <p className="text-sm text-slate-600">
+        You are invited as <strong>{inv.data.role}</strong>.
+      </p>
+      {inv.data.accepted ? <Alert tone="warning">This invitation was already used.</Alert> : null}
+      {accept.isError ? <Alert tone="error">{messageOf(accept.error)}</Alert> : null}
+      <Button onClick={() => accept.mutate({ token })} loading={accept.isPending} disabled={inv.data.accepted}>
+        Accept and join
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,224 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Copy, GitCompare, Pencil, Plus, Trash2 } from 'lucide-react';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { poolStrategyMeta, type PoolStrategy } from '@poolbench/scenarios';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { useRole } from '~/lib/hooks/use-role';
+import { Badge } from '~/components/ui/badge';
+import { Button, ButtonLink } from '~/components/ui/button';
+import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
+import { PageHeader } from '~/components/ui/page-header';
+import { Table, Td, Th } from '~/components/ui/table';
+import { TestConnection } from './test-connection';
+import { formatParam } from '~/components/pool-configs/format-param';
+
+export function TargetDetail({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const router = useRouter();
+  const { can } = useRole();
+  const target = useQuery(trpc.target.get.queryOptions({ id }));
+  const configs = useQuery(trpc.poolConfig.list.queryOptions({ targetId: id }));
+  const [picked, setPicked] = useState<string[]>([]);
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.poolConfig.list.queryKey() });
+  const duplicate = useMutation(trpc.poolConfig.duplicate.mutationOptions({ onSuccess: refresh }));
+  const archive = useMutation(trpc.poolConfig.archive.mutationOptions({ onSuccess: refresh }));
+  const archiveTarget = useMutation(
+    trpc.target.archive.mutationOptions({
+      onSuccess: async () => {
+        await qc.invalidateQueries({ queryKey: trpc.target.list.queryKey() });
+        router.push('/targets');
+      },
+    }),
+  );
+
+  if (target.isPending) return <LoadingBlock rows={5} />;
+  if (target.isError) return <Alert tone="error" title="Target not found">{messageOf(target.error)}</Alert>;
+  const t = target.data;
+  const rd = t.requestDefaults as { method?: string; path?: string; query?: Record<string, string>; headers?: Record<string, string> };
+  const setup = (t.managed as { setup?: Record<string, number> } | null)?.setup;
+  const mutErr = duplicate.error ?? archive.error ?? archiveTarget.error;
+
+  return (
+    <>
+      <PageHeader
+        crumbs={[{ href: '/targets', label: 'Targets' }]}
+        title={
+          <span className="flex items-center gap-3">
+            {t.name} <Badge tone={t.kind === 'managed' ? 'violet' : 'blue'}>{t.kind === 'managed' ? 'Managed lab target' : 'URL target'}</Badge>
+          </span>
+        }
+        actions={
+          can('admin') ? (
+            <>
+              <ButtonLink variant="secondary" href={`/targets/${t.id}/edit`}>
+                <Pencil className="size-4" /> Edit
+              </ButtonLink>
+              <Button variant="danger-ghost" loading={archiveTarget.isPending} onClick={() => confirm(`Archive ${t.name}? Its runs stay.`) && archiveTarget.mutate({ id: t.id })}>
+                <Trash2 className="size-4" /> Archive
+              </Button>
+            </>
+          ) : null
+        }
+      />
+      {mutErr ? <Alert tone="error" className="mb-4">{messageOf(mutErr)}</Alert> : null}
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <Card>
+            <CardHeader
+              title="Pool configs"
+              description="Each run applies one of these to the target. Pick two to compare them side by side."
+              actions={
+                <>
+                  {picked.length === 2 ? (
+                    <ButtonLink size="sm" variant="secondary" href={`/targets/${t.id}/pool-configs/diff?a=${picked[0]}&b=${picked[1]}`}>
+                      <GitCompare className="size-4" /> Compare
+                    </ButtonLink>
+                  ) : null}
+                  {can('member') ? (
+                    <ButtonLink size="sm" href={`/targets/${t.id}/pool-configs/new`}>
+                      <Plus className="size-4" /> Add pool config
+                    </ButtonLink>
+                  ) : null}
+                </>
+              }
+            />
+            <CardBody className="p-0">
+              {configs.isPending ? <div className="p-5"><LoadingBlock rows={2} /></div> : null}
+              {configs.isError ? <Alert tone="error" className="m-5">{messageOf(configs.error)}</Alert> : null}
+              {configs.data?.length === 0 ? (
+                <div className="p-5">
+                  <EmptyState title="No pool configs yet">Add at least two (for example lazy and prewarm) to compare them in an experiment.</EmptyState>
+                </div>
+              ) : null}
+              {configs.data && configs.data.length > 0 ? (
+                <Table className="rounded-none border-0 shadow-none">
+                  <thead>
+                    <tr>
+                      <Th className="w-8"><span className="sr-only">Compare</span></Th>
+                      <Th>Name</Th>
+                      <Th>Strategy</Th>
+                      <Th>Parameters</Th>
+                      <Th className="text-right">Actions</Th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100">
+                    {configs.data.map((c) => {
+                      const meta = safeMeta(c.strategy);
+                      const params = Object.entries(c.params as Record<string, number>);
+                      return (
+                        <tr key={c.id} className="align-top">
+                          <Td>
+                            <input
+                              type="checkbox"
+                              aria-label={`Compare ${c.name}`}
+                              className="accent-brand-600"
+                              checked={picked.includes(c.id)}
+                              onChange={(e) => setPicked(e.target.checked ? [...picked, c.id].slice(-2) : picked.filter((x) => x !== c.id))}
+                            />
+                          </Td>
+                          <Td className="font-medium text-slate-900">{c.name}</Td>
+                          <Td>
+                            <Badge tone="brand">{meta?.label ?? c.strategy}</Badge>
+                            {c.instanceCount > 1 ? <span className="ml-2 text-xs text-slate-500">× {c.instanceCount} instances</span> : null}
+                          </Td>
+                          <Td className="whitespace-normal text-xs text-slate-600">
+                            {params.length === 0 ? 'defaults' : params.map(([k, v]) => `${meta?.params.find((p) => p.key === k)?.label ?? k} ${formatParam(meta?.params.find((p) => p.key === k)?.unit, v)}`).join(' · ')}
+                          </Td>
+                          <Td className="text-right">
+                            {can('member') ? (
+                              <div className="flex justify-end gap-1">
+                                <ButtonLink size="sm" variant="ghost" href={`/targets/${t.id}/pool-configs/${c.id}`} aria-label={`Edit ${c.name}`}>
+                                  <Pencil className="size-3.5" />
+                                </ButtonLink>
+                                <Button size="sm" variant="ghost" aria-label={`Duplicate ${c.name}`} onClick={() => duplicate.mutate({ id: c.id })}>
+                                  <Copy className="size-3.5" />
+                                </Button>
+                                <Button size="sm" variant="danger-ghost" aria-label={`Archive ${c.name}`} onClick={() => confirm(`Archive ${c.name}?`) && archive.mutate({ id: c.id })}>
+                                  <Trash2 className="size-3.5" />
+                                </Button>
+                              </div>
+                            ) : null}
+                          </Td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </Table>
+              ) : null}
+            </CardBody>
+          </Card>
+        </div>
+        <div className="space-y-6">
+          <Card>
+            <CardHeader title="Connection" />
+            <CardBody className="space-y-4 text-sm">
+              <dl className="space-y-2">
+                <Row label="Default request">
+                  <span className="font-mono text-xs">
+                    {rd.method ?? 'GET'} {rd.path ?? '/'}
+                    {rd.query && Object.keys(rd.query).length > 0 ? `?${new URLSearchParams(rd.query).toString()}` : ''}
+                  </span>
+                </Row>
+                {t.kind === 'url' ? (
+                  <>
+                    <Row label="Base URLs">
+                      {t.baseUrls.map((u) => (
+                        <div key={u} className="font-mono text-xs">{u}</div>
+                      ))}
+                    </Row>
+                    <Row label="Readiness">{t.readinessPath ?? '—'}</Row>
+                    <Row label="Metrics">{t.metricsUrl ?? '—'}</Row>
+                    <Row label="Apply hook">{t.applyHookUrl ?? '—'}</Row>
+                    <Row label="Secret headers">{t.secretHeaderNames.length ? t.secretHeaderNames.map((h) => <Badge key={h} className="mr-1">{h}: set</Badge>) : '—'}</Row>
+                    <Row label="DB monitor DSN">{t.hasMonitorDsn ? <Badge>set</Badge> : '—'}</Row>
+                  </>
+                ) : (
+                  <Row label="Data set">{setup ? Object.entries(setup).map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(' · ') : 'defaults'}</Row>
+                )}
+              </dl>
+              <TestConnection targetId={t.id} disabled={!can('member')} />
+            </CardBody>
+          </Card>
+          <Card>
+            <CardBody className="space-y-2 text-sm">
+              <Link className="font-medium text-brand-700 hover:underline" href={`/runs?targetId=${t.id}`}>
+                Runs on this target →
+              </Link>
+              {can('member') ? (
+                <div>
+                  <Link className="font-medium text-brand-700 hover:underline" href={`/experiments/new?targetId=${t.id}`}>
+                    New experiment on this target →
+                  </Link>
+                </div>
+              ) : null}
+            </CardBody>
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+}
+
+function safeMeta(strategy: string) {
+  try {
+    return poolStrategyMeta(strategy as PoolStrategy);
+  } catch {
+    return null;
+  }
+}
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="grid grid-cols-[7.5rem_1fr] gap-2">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="min-w-0 break-words text-slate-800">{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { cn } from '~/lib/cn';
+
+export function Table({ className, children }: { className?: string; children: React.ReactNode }) {
+  return (
+    <div className={cn('overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm', className)}>
+      <table className="min-w-full divide-y divide-slate-200 text-sm">{children}</table>
+    </div>
+  );
+}
+
+export function Th({ className, children, ...rest }: React.ThHTMLAttributes<HTMLTableCellElement>) {
+  return (
+    <th scope="col" className={cn('bg-slate-50 px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500', className)} {...rest}>
+      {children}
+    </th>
+  );
+}
+
+export function Td({ className, children, ...rest }: React.TdHTMLAttributes<HTMLTableCellElement>) {
+  return (
+    <td className={cn('whitespace-nowrap px-4 py-3 text-slate-700', className)} {...rest}>
+      {children}
+    </td>
+  );
+}
