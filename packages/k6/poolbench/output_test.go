@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"github.com/sirupsen/logrus"
 	"go.k6.io/k6/metrics"
 	"go.k6.io/k6/output"
+	"golang.org/x/sys/unix"
 )
 
 type fixture struct {
@@ -275,5 +278,35 @@ func TestNewWritesToFile(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(data), `{"v":1,"type":"end"`) {
 		t.Fatalf("file not truncated or end line missing: %q", data)
+	}
+}
+
+func TestInheritedDescriptorDestination(t *testing.T) {
+	// A socketpair, as Node passes extra stdio: it cannot be re-opened through /dev/fd.
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader := os.NewFile(uintptr(fds[0]), "reader")
+	defer reader.Close()
+	o, err := New(output.Params{ConfigArgument: fmt.Sprintf("/dev/fd/%d", fds[1]), Logger: logrus.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(reader) // EOF proves Stop closed the descriptor
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(data), `{"v":1,"type":"end"`) {
+		t.Fatalf("got %q", data)
+	}
+	if _, err := openDestination("/dev/fd/987"); err == nil {
+		t.Fatal("a descriptor that is not open was accepted")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,9 +22,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// served counts requests so a benchmark can measure the rate of a k6 run
+	// that has no output of its own.
+	var served atomic.Int64
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		served.Add(1)
 		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("/__served", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = fmt.Fprintln(w, served.Load())
 	})
 	// /status/503 answers with that status, for failed-request accounting.
 	mux.HandleFunc("/status/{code}", func(w http.ResponseWriter, r *http.Request) {

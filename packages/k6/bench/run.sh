@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Overhead of the poolbench output: the same constant-VU k6 test against the
+# same loopback Go server, plain (no output) vs --out poolbench, alternated
+# A B A B ... in one run. Rates come from the server's own request counter, so
+# the plain run needs no output or summary; both use the runner's flags.
+# Usage: bash packages/k6/bench/run.sh [rounds=3] [vus=50] [seconds=10]
+# Writes the "k6-overhead" section of docs/benchmarks.md.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$here/../.." && pwd)
+rounds=${1:-3} vus=${2:-50} secs=${3:-10}
+bash "$here/scripts/build-k6.sh" >&2
+k6="$here/bin/k6"
+
+work=$(mktemp -d /tmp/poolbench-k6-bench.XXXXXX)
+server_pid=
+cleanup() {
+  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$here/bin/testserver" -addr 127.0.0.1:0 >"$work/server.url" &
+server_pid=$!
+for _ in $(seq 50); do [[ -s $work/server.url ]] && break; sleep 0.1; done
+base=$(head -n1 "$work/server.url")
+[[ -n $base ]] || { echo "bench: test server did not start" >&2; exit 1; }
+
+cat >"$work/script.js" <<JS
+import http from 'k6/http';
+export const options = { vus: ${vus}, duration: '${secs}s' };
+export default function () { http.get(__ENV.BASE + '/'); }
+JS
+
+served() { curl -fsS "$base/__served"; }
+
+# run <label> [extra k6 args...]: prints "req_per_s peak_rss_kb"
+run() {
+  local label=$1; shift
+  local before after pid hwm=0 line
+  before=$(served)
+  "$k6" run --address "" --include-system-env-vars=false --no-usage-report --no-thresholds \
+    --summary-mode=disabled --quiet --no-color -e "BASE=$base" "$@" "$work/script.js" \
+    >"$work/$label.log" 2>&1 &
+  pid=$!
+  # Peak RSS from the kernel's own high-water mark, read until k6 exits.
+  while kill -0 "$pid" 2>/dev/null; do
+    line=$(grep -s '^VmHWM:' "/proc/$pid/status" || true)
+    [[ -n $line ]] && hwm=$(awk '{print $2}' <<<"$line")
+    sleep 0.2
+  done
+  wait "$pid" || { echo "bench: k6 ($label) failed:" >&2; tail -n 20 "$work/$label.log" >&2; exit 1; }
+  after=$(served)
+  echo "$(( (after - before) / secs )) $hwm"
+}
+
+declare -a plain_rps plain_rss pb_rps pb_rss pb_bps
+for i in $(seq "$rounds"); do
+  read -r rps rss < <(run plain)
+  plain_rps+=("$rps"); plain_rss+=("$rss")
+  echo "round $i plain:     $rps req/s, peak RSS $((rss / 1024)) MiB" >&2
+  out="$work/out-$i.ndjson"
+  read -r rps rss < <(run poolbench --out "poolbench=$out")
+  lines=$(grep -c '"type":"second"' "$out")
+  bytes=$(stat -c %s "$out")
+  # per second of test: all bytes (partial first/last seconds and the end line too) over the test duration
+  pb_rps+=("$rps"); pb_rss+=("$rss"); pb_bps+=("$((bytes / secs))")
+  echo "round $i poolbench: $rps req/s, peak RSS $((rss / 1024)) MiB, $((bytes / secs)) B/s of output ($bytes B, $lines second lines)" >&2
+done
+
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+p_rps=$(median "${plain_rps[@]}"); o_rps=$(median "${pb_rps[@]}")
+p_rss=$(median "${plain_rss[@]}"); o_rss=$(median "${pb_rss[@]}")
+o_bps=$(median "${pb_bps[@]}")
+ratio=$(awk -v a="$o_rps" -v b="$p_rps" 'BEGIN { printf "%.3f", a / b }')
+verdict=$(awk -v r="$ratio" 'BEGIN { print (r >= 0.95) ? "meets" : "misses" }')
+bverdict=$(awk -v b="$o_bps" 'BEGIN { print (b <= 4096) ? "meets" : "misses" }')
+
+{
+  echo "## k6 output overhead (poolbench output vs plain k6)"
+  echo
+  echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "Command: \`bash packages/k6/bench/run.sh $rounds $vus $secs\` ($rounds rounds, plain and poolbench alternated;"
+  echo "$vus constant VUs, ${secs} s, GET / on the loopback Go test server; same binary and flags, summary disabled)."
+  echo
+  echo "| run | req/s per round | median req/s | median peak RSS | output |"
+  echo "|---|---|---|---|---|"
+  echo "| plain k6 | ${plain_rps[*]} | $p_rps | $((p_rss / 1024)) MiB | none |"
+  echo "| --out poolbench | ${pb_rps[*]} | $o_rps | $((o_rss / 1024)) MiB | ${pb_bps[*]} B/s (median $o_bps) |"
+  echo
+  echo "Throughput ratio poolbench/plain: **$ratio** ($verdict the >= 0.95 target)."
+  echo "Output: **$o_bps bytes per second of test** ($bverdict the <= 4 KB/s target)."
+} | tee /dev/stderr | node "$root/scripts/bench-section.mjs" k6-overhead
