@@ -18,6 +18,10 @@ func (c *Config) Validate() error {
 	if c.Listen == "" {
 		return usagef("--listen must not be empty")
 	}
+	// Postgres keeps 63 bytes of application_name; "<name>:secondary" must fit.
+	if len(c.AppName) > 48 {
+		return usagef("invalid --application-name %q: longer than 48 bytes", c.AppName)
+	}
 	ints := []struct {
 		name string
 		v    int

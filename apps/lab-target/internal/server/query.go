@@ -32,7 +32,7 @@ func (s *Server) query(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	res, err := l.Conn.Query(ctx, labdb.WideRowsSQL(labdb.WideRowsTable(l.Shard), fields), rows)
 	if err != nil {
-		s.fail(w, r, err)
+		s.queryFailed(w, r, err)
 		return
 	}
 	defer res.Close()
@@ -40,11 +40,7 @@ func (s *Server) query(w http.ResponseWriter, r *http.Request) {
 	// table still gets a proper error answer.
 	more := res.Next()
 	if !more && res.Err() != nil {
-		if labdb.SQLState(res.Err()) == labdb.UndefinedColumn {
-			writeError(w, http.StatusBadRequest, "too_many_fields", "fields exceeds the lab table's fields (see lab-target setup --fields)")
-			return
-		}
-		s.fail(w, r, res.Err())
+		s.queryFailed(w, r, res.Err())
 		return
 	}
 	names := make([]string, 0, fields+1)
@@ -81,4 +77,12 @@ func (s *Server) query(w http.ResponseWriter, r *http.Request) {
 	}
 	_ = bw.WriteByte(']')
 	_ = bw.Flush()
+}
+
+func (s *Server) queryFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if labdb.SQLState(err) == labdb.UndefinedColumn {
+		writeError(w, http.StatusBadRequest, "too_many_fields", "fields exceeds the lab table's fields (see lab-target setup --fields)")
+		return
+	}
+	s.fail(w, r, err)
 }

@@ -1,0 +1,143 @@
+package labtest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"poolbench.dev/lab-target/internal/labdb"
+)
+
+// labTarget runs this test binary as the lab-target command (see TestMain).
+func labTarget(ctx context.Context, env []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append([]string{"LAB_TARGET_TEST_EXEC=1", "PATH=" + os.Getenv("PATH")}, env...)
+	return cmd
+}
+
+func TestBadFlagsExit2NamingTheFlag(t *testing.T) {
+	t.Parallel()
+	dsn := "--database-url=" + testDSN()
+	cases := []struct {
+		args []string
+		env  []string
+		flag string
+	}{
+		{[]string{"serve", dsn, "--strategy=turbo"}, nil, "--strategy"},
+		{[]string{dsn, "--min-conns=11", "--max-conns=10"}, nil, "--min-conns"},
+		{[]string{dsn, "--acquire-timeout=-5ms"}, nil, "--acquire-timeout"},
+		{[]string{dsn, "--idle-timeout=-1"}, nil, "--idle-timeout"},
+		{[]string{dsn, "--max-conns=0"}, nil, "--max-conns"},
+		{[]string{dsn, "--connect-timeout=soon"}, nil, "-connect-timeout"},
+		{[]string{dsn, "--no-such-flag"}, nil, "no-such-flag"},
+		{[]string{"--strategy=lazy"}, nil, "--database-url"},
+		{[]string{dsn}, []string{"LAB_MAX_CONNS=-3"}, "--max-conns"},
+		{[]string{dsn}, []string{"LAB_STATEMENT_TIMEOUT=-1s"}, "--statement-timeout"},
+		{[]string{"setup", dsn, "--rows=0"}, nil, "--rows"},
+		{[]string{"blobstore", "--store=disk"}, nil, "--store"},
+	}
+	for _, c := range cases {
+		var stderr bytes.Buffer
+		cmd := labTarget(context.Background(), c.env, c.args...)
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("%v %v: want exit 2, got %v (stderr %q)", c.env, c.args, err, stderr.String())
+			continue
+		}
+		if !strings.Contains(stderr.String(), c.flag) {
+			t.Errorf("%v %v: message %q does not name %s", c.env, c.args, stderr.String(), c.flag)
+		}
+	}
+}
+
+func TestServeShutsDownOnSIGTERMAndClosesPools(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	appName := uniqueAppName(t)
+	// Flags win over env: LAB_MAX_CONNS=9 must lose to --max-conns=3.
+	cmd := labTarget(ctx, []string{"LAB_STRATEGY=prewarm", "LAB_MAX_CONNS=9"},
+		"serve", "--database-url="+testDSN(), "--listen=127.0.0.1:0", "--max-conns=3", "--application-name="+appName)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "listening http://") {
+		t.Fatalf("first stdout line %q: %v", line, err)
+	}
+	url := strings.TrimSpace(strings.TrimPrefix(line, "listening "))
+	waitFor(t, 10*time.Second, "/ready", func() bool {
+		resp, err := http.Get(url + "/ready")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+	if n := dbConns(t, appName); n != 3 {
+		t.Fatalf("prewarm (from LAB_STRATEGY) with --max-conns=3 has %d connections", n)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v", err)
+	}
+	waitFor(t, 5*time.Second, "pool connections closed", func() bool { return dbConns(t, appName) == 0 })
+}
+
+func TestSetupIsIdempotentAndRebuildsOnNewSizes(t *testing.T) {
+	t.Parallel()
+	dsn := strings.Replace(testDSN(), "/poolbench_lab_test", "/poolbench_lab_test_setup", 1)
+	if dsn == testDSN() {
+		t.Skip("LAB_TEST_DATABASE_URL does not end in /poolbench_lab_test; setup test needs its own database")
+	}
+	ctx := context.Background()
+	small := labdb.Sizes{Rows: 50, Fields: 3, Roles: 2, Permissions: 4, Shards: 3}
+	first, err := labdb.Setup(ctx, dsn, small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := labdb.Setup(ctx, dsn, small)
+	if err != nil || again.Changed {
+		t.Fatalf("second setup with the same sizes must be a no-op: %+v %v", again, err)
+	}
+	_ = first
+	bigger := small
+	bigger.Rows, bigger.Shards = 80, 2
+	res, err := labdb.Setup(ctx, dsn, bigger)
+	if err != nil || !res.Changed {
+		t.Fatalf("setup with new sizes must rebuild: %+v %v", res, err)
+	}
+	conn, err := labdbConn(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var rows, shard0, shard1, shardSchemas int
+	_ = conn.QueryRow(ctx, `SELECT count(*) FROM lab.wide_rows`).Scan(&rows)
+	_ = conn.QueryRow(ctx, `SELECT count(*) FROM lab_shard_0.wide_rows`).Scan(&shard0)
+	_ = conn.QueryRow(ctx, `SELECT count(*) FROM lab_shard_1.wide_rows`).Scan(&shard1)
+	_ = conn.QueryRow(ctx, `SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'lab\_shard\_%'`).Scan(&shardSchemas)
+	if rows != 80 || shard0+shard1 != 80 || shardSchemas != 2 {
+		t.Fatalf("after rebuild: %d rows, shards %d+%d, %d shard schemas", rows, shard0, shard1, shardSchemas)
+	}
+}
+
+func labdbConn(ctx context.Context, dsn string) (*pgx.Conn, error) { return pgx.Connect(ctx, dsn) }
