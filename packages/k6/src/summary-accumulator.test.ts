@@ -1,0 +1,68 @@
+import { createHistogram, encodeHistogram } from '@poolbench/stats';
+import { evaluateThresholds, ThresholdSchema } from '@poolbench/scenarios';
+import { describe, expect, it } from 'vitest';
+import type { SecondLine } from './ndjson-line';
+import { SummaryAccumulator } from './summary-accumulator';
+import { thresholdContextFromSummary } from './threshold-context';
+
+function second(ts: number, latenciesUs: number[], over: Partial<SecondLine> = {}): SecondLine {
+  const h = createHistogram();
+  for (const v of latenciesUs) h.recordValue(v);
+  return {
+    v: 1, type: 'second', ts, requests: latenciesUs.length, failed: 1, status: { '200': latenciesUs.length - 1, '503': 1 },
+    dataSentBytes: 100, dataReceivedBytes: 1000, iterations: latenciesUs.length, droppedIterations: 0,
+    hist: { http_req_duration: encodeHistogram(h) }, ...over,
+  };
+}
+
+describe('SummaryAccumulator', () => {
+  // Latencies stay below 2048 µs, where histogram buckets are exactly 1 µs wide.
+  it('decodes each second and merges all of them into the summary', () => {
+    const acc = new SummaryAccumulator();
+    const first = acc.add(second(100, [100, 200, 300, 400], { vus: 3, vusMax: 5 }));
+    acc.add(second(101, Array.from({ length: 96 }, (_, i) => 1000 + i * 10), { vus: 2, vusMax: 2 }));
+    expect(first.trends.http_req_duration).toMatchObject({ count: 4, min: 0.1, max: 0.4, p50: 0.2 });
+    expect(first.vus).toBe(3);
+    const s = acc.summary();
+    expect(s).toMatchObject({ seconds: 2, firstTs: 100, lastTs: 101, requests: 100, failed: 2, vusMax: 5 });
+    expect(s.status).toEqual({ '200': 98, '503': 2 });
+    expect(s.trends.http_req_duration).toMatchObject({ count: 100, min: 0.1, max: 1.95 });
+    expect(s.percentile('http_req_duration', 4)).toBe(0.4);
+    expect(s.percentile('http_req_duration', 50)).toBe(1.45);
+    expect(s.percentile('http_req_waiting', 50)).toBeUndefined();
+    expect(s.trends.http_req_waiting).toBeUndefined();
+  });
+
+  it('feeds evaluateThresholds with any percentile, rates and counts', () => {
+    const acc = new SummaryAccumulator();
+    // below 2048 µs a histogram bucket is exactly 1 µs wide, so the expected values are exact
+    acc.add(second(1, Array.from({ length: 1000 }, (_, i) => i + 1)));
+    acc.add(second(2, [2000]));
+    const ctx = thresholdContextFromSummary(acc.summary());
+    const t = (metric: string, expr: string) => ThresholdSchema.parse({ metric, expr });
+    const r = evaluateThresholds(
+      [
+        t('http_req_duration', 'p(99.9)<1'),
+        t('http_req_duration', 'p(99.9)<=1'),
+        t('http_req_duration', 'med<=0.501'),
+        t('http_req_duration', 'max>=2'),
+        t('http_req_failed', 'rate<0.002'),
+        t('http_reqs', 'count==1001'),
+        t('http_reqs', 'rate>500'),
+        t('iteration_duration', 'p(95)<1'),
+      ],
+      ctx,
+    );
+    expect(r.map((x) => [x.expr, x.observed, x.pass])).toEqual([
+      ['p(99.9)<1', 1, false],
+      ['p(99.9)<=1', 1, true],
+      ['med<=0.501', 0.501, true],
+      ['max>=2', 2, true],
+      ['rate<0.002', 2 / 1001, true],
+      ['count==1001', 1001, true],
+      ['rate>500', 500.5, true],
+      // no iteration_duration samples: k6 compares 0
+      ['p(95)<1', 0, true],
+    ]);
+  });
+});
