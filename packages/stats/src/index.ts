@@ -12,3 +12,5 @@ export * from './compare-samples';
 export * from './compare-metrics';
 export * from './benjamini-hochberg';
 export * from './proportion';
+export * from './run-summary';
+export * from './run-metrics';

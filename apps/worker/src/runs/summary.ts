@@ -1,4 +1,4 @@
-import { histogramStatsMs, mergeHistograms, type HdrStatsMs } from '@poolbench/stats';
+import { histogramStatsMs, mergeHistograms, type HdrStatsMs, type ResourceSummary, type RunSummary } from '@poolbench/stats';
 import type { K6Counters, K6Second, K6Summary, TrendMetric } from '@poolbench/k6';
 import type { RunSecondRow } from '../metrics/metrics-writer';
 import type { ResourceRow } from '../sampling/resource-sampler';
@@ -49,43 +49,6 @@ export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRo
     blockedHist: b64ToBytes(s.histograms.http_req_blocked),
     iterationHist: b64ToBytes(s.histograms.iteration_duration),
   };
-}
-
-/** Run.summary: what the run page, the compare view and the CLI read. Times in ms. */
-export interface RunSummary {
-  requests: number;
-  failed: number;
-  errorRate: number | null;
-  rps: number | null;
-  durationMs: number;
-  seconds: number;
-  bytesSent: number;
-  bytesReceived: number;
-  iterations: number;
-  droppedIterations: number;
-  vusMax: number | null;
-  statusCounts: Record<string, number>;
-  latency: HdrStatsMs | null;
-  waiting: HdrStatsMs | null;
-  connecting: HdrStatsMs | null;
-  tlsHandshaking: HdrStatsMs | null;
-  blocked: HdrStatsMs | null;
-  iteration: HdrStatsMs | null;
-  resources: ResourceSummary;
-}
-
-export interface ResourceSummary {
-  cpuMeanPercent: number | null;
-  cpuPeakPercent: number | null;
-  rssMeanBytes: number | null;
-  rssPeakBytes: number | null;
-  poolWaitMsMean: number | null;
-  poolWaitMsPeak: number | null;
-  poolInUsePeak: number | null;
-  poolAcquireTimeouts: number | null;
-  dbConnectionsPeak: number | null;
-  dbNewConnsTotal: number | null;
-  dbTooManyClients: number | null;
 }
 
 const nums = (xs: (number | null | undefined)[]) => xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));

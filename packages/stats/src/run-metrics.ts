@@ -1,0 +1,79 @@
+import type { CompareOptions } from './compare-options';
+import { compareMetrics, type MetricComparison } from './compare-metrics';
+import type { Direction } from './verdict';
+import type { RunSummary } from './run-summary';
+
+export interface RunMetricDef {
+  key: string;
+  label: string;
+  unit: 'ms' | 'req/s' | '%' | 'bytes' | 'count';
+  direction: Direction;
+  /** max is shown but never tested: one extreme sample says nothing about a config */
+  tested: boolean;
+  /** p99 needs enough requests per run to mean anything */
+  minRequests?: number;
+  options?: CompareOptions;
+  value(s: RunSummary): number | null;
+}
+
+const lower: Direction = 'lower-is-better';
+
+/**
+ * The metrics a comparison shows, one value per run each (statistics are per run, not per
+ * request: requests inside a run are correlated). Error rate is compared on the linear scale with
+ * an absolute floor, so a run with zero errors does not flip the scale.
+ */
+export const RUN_METRICS: readonly RunMetricDef[] = [
+  { key: 'rps', label: 'Throughput', unit: 'req/s', direction: 'higher-is-better', tested: true, value: (s) => s.rps },
+  { key: 'p50Ms', label: 'Latency p50', unit: 'ms', direction: lower, tested: true, value: (s) => s.latency?.p50 ?? null },
+  { key: 'p95Ms', label: 'Latency p95', unit: 'ms', direction: lower, tested: true, value: (s) => s.latency?.p95 ?? null },
+  { key: 'p99Ms', label: 'Latency p99', unit: 'ms', direction: lower, tested: true, minRequests: 1000, value: (s) => s.latency?.p99 ?? null },
+  { key: 'maxMs', label: 'Latency max', unit: 'ms', direction: lower, tested: false, value: (s) => s.latency?.max ?? null },
+  {
+    key: 'errorRate',
+    label: 'Error rate',
+    unit: '%',
+    direction: lower,
+    tested: true,
+    options: { scale: 'linear', absoluteFloor: 0.001 },
+    value: (s) => (s.errorRate === null ? null : s.errorRate * 100),
+  },
+  { key: 'connectP95Ms', label: 'Connection set-up p95', unit: 'ms', direction: lower, tested: true, options: { scale: 'linear', absoluteFloor: 0.05 }, value: (s) => s.blocked?.p95 ?? null },
+  { key: 'cpuMeanPercent', label: 'Target CPU mean', unit: '%', direction: lower, tested: true, value: (s) => s.resources?.cpuMeanPercent ?? null },
+  { key: 'cpuPeakPercent', label: 'Target CPU peak', unit: '%', direction: lower, tested: true, value: (s) => s.resources?.cpuPeakPercent ?? null },
+  { key: 'rssMeanBytes', label: 'Target RSS mean', unit: 'bytes', direction: lower, tested: true, value: (s) => s.resources?.rssMeanBytes ?? null },
+  { key: 'rssPeakBytes', label: 'Target RSS peak', unit: 'bytes', direction: lower, tested: true, value: (s) => s.resources?.rssPeakBytes ?? null },
+  { key: 'poolWaitMsMean', label: 'Pool wait mean', unit: 'ms', direction: lower, tested: true, options: { scale: 'linear', absoluteFloor: 0.1 }, value: (s) => s.resources?.poolWaitMsMean ?? null },
+];
+
+export function runMetric(key: string): RunMetricDef | undefined {
+  return RUN_METRICS.find((m) => m.key === key);
+}
+
+export interface RunGroup {
+  label: string;
+  summaries: (RunSummary | null)[];
+}
+
+export interface GroupComparison {
+  baseline: string;
+  candidate: string;
+  metrics: (MetricComparison & { def: RunMetricDef; lowRequests: boolean })[];
+}
+
+/** Compares a candidate group of runs with a baseline group over every tested metric. */
+export function compareRunGroups(baseline: RunGroup, candidate: RunGroup, shared: CompareOptions = {}): GroupComparison {
+  const defs = RUN_METRICS.filter((d) => d.tested);
+  const values = (g: RunGroup, d: RunMetricDef) => g.summaries.map((s) => (s ? d.value(s) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
+  const usable = defs.filter((d) => values(baseline, d).length > 0 && values(candidate, d).length > 0);
+  const results = compareMetrics(
+    usable.map((d) => ({ name: d.key, baseline: values(baseline, d), candidate: values(candidate, d), options: { direction: d.direction, ...d.options } })),
+    shared,
+  );
+  const fewRequests = (g: RunGroup, d: RunMetricDef) => d.minRequests !== undefined && g.summaries.some((s) => s && s.requests < d.minRequests!);
+  return {
+    baseline: baseline.label,
+    candidate: candidate.label,
+    metrics: results.map((r, i) => ({ ...r, def: usable[i]!, lowRequests: fewRequests(baseline, usable[i]!) || fewRequests(candidate, usable[i]!) })),
+  };
+}
