@@ -176,7 +176,7 @@ type secondLine struct {
 	counters
 }
 
-func (b *bucket) line() (secondLine, error) {
+func (b *bucket) line(enc *encoder) (secondLine, error) {
 	l := secondLine{V: 1, Type: "second", TS: b.sec, counters: b.c, Hist: map[string]string{}}
 	if b.hasVUs {
 		vus, vusMax := b.vus, b.vusMax
@@ -186,11 +186,11 @@ func (b *bucket) line() (secondLine, error) {
 		if !b.used[i] {
 			continue
 		}
-		enc, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+		encoded, err := enc.encode(h)
 		if err != nil {
 			return l, err
 		}
-		l.Hist[trendMetrics[i]] = string(enc)
+		l.Hist[trendMetrics[i]] = encoded
 	}
 	return l, nil
 }

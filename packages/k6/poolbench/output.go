@@ -52,6 +52,7 @@ type Output struct {
 	lateReqs    int64
 
 	// Touched only by the single closing goroutine, then by Stop after it ended.
+	enc      *encoder
 	seconds  int64
 	firstTS  int64
 	lastTS   int64
@@ -89,6 +90,7 @@ func newOutput(logger logrus.FieldLogger, grace time.Duration, now func() time.T
 		open:        map[int64]*bucket{},
 		closedBelow: math.MinInt64,
 		firstTS:     math.MinInt64,
+		enc:         newEncoder(),
 	}
 }
 
@@ -233,7 +235,7 @@ func (o *Output) emit(b *bucket) {
 		o.firstTS = b.sec
 	}
 	o.lastTS = b.sec
-	l, err := b.line()
+	l, err := b.line(o.enc)
 	if err != nil {
 		o.fail(err)
 		return
