@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs and prepares everything PoolBench needs; idempotent and quick on a second run.
-# Usage: scripts/setup.sh [--with-browser]
+# Usage: scripts/setup.sh [--for-tests]   (--for-tests adds Chromium and a compose client)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-WITH_BROWSER=0
-[ "${1:-}" = "--with-browser" ] && WITH_BROWSER=1
+FOR_TESTS=0
+[ "${1:-}" = "--for-tests" ] && FOR_TESTS=1
 
 # --- toolchains
 command -v node >/dev/null || die "Node.js >= 20.19 is required (https://nodejs.org or apt-get install nodejs)."
@@ -21,7 +21,13 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1 \
     || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null; }
 }
-if [ "$WITH_BROWSER" = 1 ] && [ ! -x /usr/bin/chromium ]; then apt_install chromium fonts-dejavu-core; fi
+if [ "$FOR_TESTS" = 1 ]; then
+  missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium fonts-dejavu-core)
+  # The compose file is checked by a compose client even where no Docker engine runs.
+  { docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null; } || missing+=(docker-compose)
+  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+fi
 
 # --- npm packages (only when the lockfile changed)
 lock_hash=$(hash_files package-lock.json package.json)

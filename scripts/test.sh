@@ -4,7 +4,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-scripts/setup.sh --with-browser
+scripts/setup.sh --for-tests
 load_env
 say "lint";       npx turbo run lint --output-logs=errors-only
 say "typecheck";  npx turbo run typecheck --output-logs=errors-only

@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+// No Docker engine runs here, but a compose client can still parse and resolve the file:
+// Compose v2 (`docker compose`) when installed, else Debian's docker-compose, which setup installs.
+function compose(args: string[], env: NodeJS.ProcessEnv): string {
+  const file = ['-f', join(here, 'docker-compose.yml')];
+  try {
+    execFileSync('docker', ['compose', 'version'], { stdio: 'pipe' });
+    return execFileSync('docker', ['compose', ...file, ...args], { env, stdio: 'pipe' }).toString();
+  } catch (err) {
+    if ((err as { stderr?: Buffer }).stderr?.toString().includes('POOLBENCH_SECRET_KEY')) throw err;
+    return execFileSync('docker-compose', [...file, ...args], { env, stdio: 'pipe' }).toString();
+  }
+}
+
+describe('infra/docker-compose.yml', () => {
+  it('parses and names every service with a health check or a completion condition', () => {
+    const out = compose(['config'], { ...process.env, POOLBENCH_SECRET_KEY: 'x', BETTER_AUTH_SECRET: 'y' });
+    const cfg = parse(out) as { services: Record<string, { healthcheck?: unknown; user?: string }> };
+    expect(Object.keys(cfg.services).sort()).toEqual(['migrate', 'postgres', 'redis', 'web', 'worker']);
+    for (const name of ['postgres', 'redis', 'web', 'worker']) expect(cfg.services[name]!.healthcheck, name).toBeDefined();
+  });
+
+  it('refuses to start without the secrets instead of running with a default key', () => {
+    let message = '';
+    try {
+      compose(['config'], { PATH: process.env.PATH });
+    } catch (err) {
+      message = String((err as { stderr?: Buffer }).stderr ?? err);
+    }
+    expect(message).toMatch(/POOLBENCH_SECRET_KEY/);
+  });
+
+  it('runs redis with the same durability settings as the native services script', () => {
+    const compose = readFileSync(join(here, 'docker-compose.yml'), 'utf8');
+    const native = readFileSync(join(here, 'services.sh'), 'utf8');
+    for (const s of ['appendonly', 'noeviction']) {
+      expect(compose).toContain(s);
+      expect(native).toContain(s);
+    }
+  });
+
+  it('runs web and worker images as a non-root user', () => {
+    for (const f of ['web.Dockerfile', 'worker.Dockerfile']) {
+      const text = readFileSync(join(here, f), 'utf8');
+      expect(text).toMatch(/^USER poolbench$/m);
+      expect(text.match(/^FROM /gm)!.length).toBeGreaterThanOrEqual(2);
+    }
+  });
+});
