@@ -18,7 +18,7 @@ die() { printf '[services] error: %s\n' "$*" >&2; exit 1; }
 is_root() { [ "$(id -u)" = 0 ]; }
 
 pg_bindir() {
-  if [ -n "${PG_BINDIR:-}" ]; then echo "$PG_BINDIR"; return; fi
+  if [ -n "${PG_BINDIR:-}" ]; then [ -x "$PG_BINDIR/postgres" ] && echo "$PG_BINDIR"; return; fi
   local d
   for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
     [ -x "$d/postgres" ] && { echo "$d"; return; }
