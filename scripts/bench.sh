@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# make bench: every benchmark, each writing its own section of docs/benchmarks.md.
+# Runs on the machine as it is; each benchmark compares its A and B alternated in one run.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+load_env
+status=0
+bench() { # name, command...
+  local name=$1; shift
+  say "bench: $name"
+  if ! "$@"; then say "bench $name failed"; status=1; fi
+}
+bench "k6 output overhead" bash packages/k6/bench/run.sh
+bench "lab target vs the seeds" bash apps/lab-target/bench/run.sh
+bench "worker latency and storage" npx tsx apps/worker/bench/run.ts
+for b in apps/web/bench/run.ts; do
+  [ -f "$b" ] && bench "$b" npx tsx "$b"
+done
+say "results: docs/benchmarks.md"
+exit $status
