@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -17,13 +18,25 @@ type Server struct {
 	done  chan error
 }
 
-// Start listens on addr (port 0 picks one), over TLS with an in-memory self-signed
-// certificate when selfSigned is set, and serves until Close.
-func Start(addr string, selfSigned bool, store *Store) (*Server, error) {
-	ln, err := net.Listen("tcp", addr)
+// Options configure Start.
+type Options struct {
+	Addr       string // port 0 picks one
+	SelfSigned bool   // HTTPS with an in-memory self-signed certificate
+	// HandshakeDelay is added once to every new connection before its (TLS) handshake,
+	// standing in for the network round trips that loopback does not have.
+	HandshakeDelay time.Duration
+}
+
+// Start listens and serves until Close.
+func Start(o Options, store *Store) (*Server, error) {
+	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return nil, err
 	}
+	if o.HandshakeDelay > 0 {
+		ln = delayListener{Listener: ln, delay: o.HandshakeDelay}
+	}
+	selfSigned := o.SelfSigned
 	scheme := "http"
 	if selfSigned {
 		cert, err := SelfSignedCert()
@@ -62,4 +75,30 @@ func (s *Server) Close(timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	return s.srv.Shutdown(ctx)
+}
+
+type delayListener struct {
+	net.Listener
+	delay time.Duration
+}
+
+func (l delayListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &delayConn{Conn: c, delay: l.delay}, nil
+}
+
+// delayConn sleeps before its first read, i.e. before the server sees the ClientHello
+// (or the first request), in the connection's own goroutine so accepting is not delayed.
+type delayConn struct {
+	net.Conn
+	delay time.Duration
+	once  sync.Once
+}
+
+func (c *delayConn) Read(b []byte) (int, error) {
+	c.once.Do(func() { time.Sleep(c.delay) })
+	return c.Conn.Read(b)
 }

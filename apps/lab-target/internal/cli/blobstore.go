@@ -19,12 +19,14 @@ func blobstoreCmd(args []string, stdout, stderr io.Writer, getenv func(string) s
 	selfSigned := false
 	store := "discard"
 	var maxBytes int64 = 256 << 20
+	var delay time.Duration
 	fs := flag.NewFlagSet("blobstore", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&listen, "listen", listen, "listen address (port 0 picks a free port)")
 	fs.BoolVar(&selfSigned, "tls-self-signed", selfSigned, "serve HTTPS with an in-memory self-signed RSA-2048 certificate")
 	fs.StringVar(&store, "store", store, "discard | memory (keep bodies up to --max-store-bytes)")
 	fs.Int64Var(&maxBytes, "max-store-bytes", maxBytes, "memory store limit")
+	fs.Var(durationFlag{&delay}, "handshake-delay", "added once per new connection before its handshake, to emulate network round trips (default 0 = loopback)")
 	if err := config.ParseArgs(fs, &config.Config{}, args, prefixedEnv(getenv, "BLOBSTORE_")); err != nil {
 		return parseFailed(stderr, "blobstore", err)
 	}
@@ -37,7 +39,7 @@ func blobstoreCmd(args []string, stdout, stderr io.Writer, getenv func(string) s
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil)).With("component", "blobstore")
-	srv, err := blobstore.Start(listen, selfSigned, blobstore.NewStore(store == "memory", maxBytes))
+	srv, err := blobstore.Start(blobstore.Options{Addr: listen, SelfSigned: selfSigned, HandshakeDelay: delay}, blobstore.NewStore(store == "memory", maxBytes))
 	if err != nil {
 		fmt.Fprintf(stderr, "lab-target blobstore: cannot listen on --listen %s: %v\n", listen, err)
 		return 1

@@ -42,6 +42,10 @@ func setup(args []string, stdout, stderr io.Writer, getenv func(string) string) 
 			return 2
 		}
 	}
+	if timeout <= 0 {
+		fmt.Fprintln(stderr, "lab-target setup: invalid --timeout: must be > 0")
+		return 2
+	}
 	if dsn == "" {
 		fmt.Fprintln(stderr, "lab-target setup: --database-url is required (or LAB_DATABASE_URL)")
 		return 2
@@ -71,8 +75,8 @@ func (f durationFlag) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	if d <= 0 {
-		return fmt.Errorf("must be > 0")
+	if d < 0 {
+		return fmt.Errorf("must not be negative")
 	}
 	*f.d = d
 	return nil

@@ -177,18 +177,37 @@ func do(t *testing.T, method, url string, header map[string]string, body io.Read
 
 func get(t *testing.T, url string) response { return do(t, http.MethodGet, url, nil, nil) }
 
-// hold sends a request whose outcome the test does not judge (a connection holder that
-// the test may cut off at cleanup); done is closed when it returns.
-func hold(url string) (done chan struct{}) {
-	done = make(chan struct{})
+// holder is a request whose outcome the test does not judge (a connection holder that
+// the test may cut off at cleanup).
+type holder struct {
+	done   chan struct{}
+	result string // status or error, set before done closes
+}
+
+func hold(url string) *holder {
+	h := &holder{done: make(chan struct{})}
 	go func() {
-		defer close(done)
-		if resp, err := http.Get(url); err == nil {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			_ = resp.Body.Close()
+		defer close(h.done)
+		resp, err := http.Get(url)
+		if err != nil {
+			h.result = err.Error()
+			return
 		}
+		b, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		h.result = fmt.Sprintf("%d %s", resp.StatusCode, b)
 	}()
-	return done
+	return h
+}
+
+// running fails the test if the holder already finished: the test would prove nothing.
+func (h *holder) running(t *testing.T) {
+	t.Helper()
+	select {
+	case <-h.done:
+		t.Fatalf("connection holder finished early (%s): the test proves nothing", h.result)
+	default:
+	}
 }
 
 func waitReady(t *testing.T, in *instance) {

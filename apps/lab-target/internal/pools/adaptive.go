@@ -19,8 +19,12 @@ type adaptive struct {
 }
 
 func newAdaptive(d Deps) (*adaptive, error) {
+	// pgxpool's own MinConns and idle timeout stay off: its background refill would race
+	// with the warm-up and its idle reaping with the controller. Here the limit is the
+	// size: opened at Start and on demand up to it, trimmed to it on shrink, never below
+	// max(min,1).
 	g, err := newGated(d, "adaptive", d.Cfg.InitialConns, func(pc *pgxpool.Config) {
-		pc.MinConns = int32(d.Cfg.MinConns)
+		pc.MaxConnIdleTime = never
 	})
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	s.errLog.log(s.Log, r.URL.Path, err)
 	code := labdb.SQLState(err)
 	switch {
-	case errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(r.Context().Err(), context.DeadlineExceeded):
 		writeError(w, http.StatusGatewayTimeout, "request_timeout", "request exceeded --request-timeout: "+err.Error())
 	case code == labdb.TooManyConnections:
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "db_too_many_clients", "sqlstate": code, "message": err.Error()})
