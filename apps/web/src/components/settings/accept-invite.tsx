@@ -14,10 +14,10 @@ export function AcceptInvite({ token }: { token: string }) {
   const inv = useQuery(trpc.team.invitation.queryOptions({ token }));
   const accept = useMutation(
     trpc.team.acceptInvitation.mutationOptions({
-      onSuccess: async () => {
-        await qc.invalidateQueries();
+      onSuccess: () => {
         router.push('/runs');
         router.refresh();
+        void qc.invalidateQueries({ queryKey: trpc.team.me.queryKey() });
       },
     }),
   );

@@ -1,0 +1,94 @@
+import { expect, test } from '@playwright/test';
+import { SHOTS, signUpUi } from './helpers';
+
+/**
+ * The issue's definition of done, end to end through the real worker: sign up, managed lab target,
+ * lazy + prewarm pool configs, the cold-start preset scaled to ~20 s, an experiment with 2 repeats,
+ * live charts, every run succeeds, the summary shows.
+ */
+test('sign up -> lab target -> pool configs -> cold-start preset -> live experiment -> summary', async ({ page }) => {
+  test.setTimeout(12 * 60_000);
+  await signUpUi(page, 'Ada Lovelace');
+  await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
+  await expect(page.getByText('No runs yet')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/01-runs-empty.png`, fullPage: true });
+
+  // Managed lab target
+  await page.getByRole('link', { name: 'Targets' }).click();
+  await page.getByRole('link', { name: 'New target' }).first().click();
+  await page.getByLabel('Name').fill('Lab target');
+  await page.getByLabel('Endpoint').selectOption('GET /work');
+  await page.screenshot({ path: `${SHOTS}/02-target-form.png`, fullPage: true });
+  await page.getByRole('button', { name: 'Create target' }).click();
+  await expect(page).toHaveURL(/\/targets\/[\w-]+$/);
+  const targetUrl = page.url();
+
+  // Pool configs lazy and prewarm; the form shows exactly the chosen strategy's params
+  for (const [label, name] of [['Lazy (default)', 'lazy'], ['Prewarmed', 'prewarm']] as const) {
+    await page.getByRole('link', { name: 'Add pool config' }).click();
+    await page.getByText(label, { exact: true }).click();
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    if (name === 'lazy') {
+      await expect(page.getByLabel(/Idle timeout/)).toBeVisible();
+      await expect(page.getByLabel(/Keepalive/)).toHaveCount(0);
+      // inline error from the shared schema
+      await page.getByLabel(/Max connections/).fill('0');
+      await expect(page.getByText('must be at least 1')).toBeVisible();
+      await page.getByLabel(/Max connections/).fill('10');
+    } else {
+      await expect(page.getByLabel(/Keepalive/)).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}/03-pool-config-form.png`, fullPage: true });
+    }
+    await page.getByRole('button', { name: 'Create pool config' }).click();
+    await expect(page).toHaveURL(targetUrl);
+    await expect(page.getByRole('cell', { name, exact: true })).toBeVisible();
+  }
+  await page.screenshot({ path: `${SHOTS}/04-target-detail.png`, fullPage: true });
+
+  // Cold-start preset scaled to about 20 s, using our own two pool configs
+  await page.getByRole('link', { name: 'Scenarios' }).click();
+  await expect(page.getByRole('heading', { name: 'Templates' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/05-scenarios.png`, fullPage: true });
+  await page.getByTestId('preset-seed-000-tc1-cold-start-burst').getByRole('button', { name: 'Use preset' }).click();
+  await page.getByLabel('Scale').fill('0.125');
+  await expect(page.getByTestId('preset-estimate')).toContainText('20 s');
+  await page.getByLabel(/Also create its pool configs/).uncheck();
+  await page.screenshot({ path: `${SHOTS}/06-preset-dialog.png` });
+  await page.getByRole('button', { name: 'Create and set up experiment' }).click();
+  await expect(page).toHaveURL(/\/experiments\/new\?/);
+
+  // Experiment: lazy + prewarm, 2 repeats
+  await page.getByRole('checkbox', { name: /^lazy/ }).check();
+  await page.getByRole('checkbox', { name: /^prewarm/ }).check();
+  await page.getByLabel('Repeats').fill('2');
+  await expect(page.getByTestId('run-count')).toHaveText('4');
+  await expect(page.getByTestId('estimated-duration')).not.toHaveText('—');
+  await page.screenshot({ path: `${SHOTS}/07-experiment-form.png`, fullPage: true });
+  await page.getByRole('button', { name: 'Run experiment' }).click();
+  await expect(page).toHaveURL(/\/experiments\/[\w-]+$/);
+  const experimentUrl = page.url();
+  await expect(page.getByTestId('matrix-run')).toHaveCount(4);
+  await page.screenshot({ path: `${SHOTS}/08-experiment-matrix.png`, fullPage: true });
+
+  // Live: open the first run and watch the chart gain points while it runs
+  await page.getByTestId('matrix-run').first().click();
+  await expect(page).toHaveURL(/\/runs\/[\w-]+$/);
+  const runUrl = page.url();
+  await expect(page.getByTestId('run-status').first()).toHaveText('Running', { timeout: 180_000 });
+  const charts = page.getByTestId('run-charts');
+  await expect.poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  const before = Number(await charts.getAttribute('data-points'));
+  await expect.poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 30_000 }).toBeGreaterThan(before);
+  await page.screenshot({ path: `${SHOTS}/09-run-live.png`, fullPage: true });
+
+  // Every run of the experiment succeeds
+  await page.goto(experimentUrl);
+  await expect.poll(async () => page.getByTestId('run-status').filter({ hasText: 'Succeeded' }).count(), { timeout: 8 * 60_000, intervals: [3000] }).toBe(4);
+  await page.screenshot({ path: `${SHOTS}/10-experiment-done.png`, fullPage: true });
+
+  await page.goto(runUrl);
+  await expect(page.getByTestId('run-summary')).toBeVisible();
+  await expect(page.getByTestId('run-summary')).toContainText('Requests');
+  await expect(page.getByTestId('run-status').first()).toHaveText('Succeeded');
+  await page.screenshot({ path: `${SHOTS}/11-run-summary.png`, fullPage: true });
+});

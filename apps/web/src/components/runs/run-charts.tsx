@@ -1,0 +1,106 @@
+'use client';
+
+import { memo, useMemo } from 'react';
+import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { SeriesPoint } from '@poolbench/scenarios';
+import { formatBytes } from '~/lib/format';
+import { Card } from '~/components/ui/card';
+
+const PALETTE = ['#1f57d6', '#0ea5e9', '#f59e0b', '#ef4444', '#10b981', '#8b5cf6', '#64748b', '#ec4899'];
+const STATUS_COLORS: Record<string, string> = { '2': '#10b981', '3': '#0ea5e9', '4': '#f59e0b', '5': '#ef4444', '0': '#64748b' };
+
+interface SeriesDef {
+  key: string;
+  label: string;
+  color?: string;
+}
+
+function ChartCard({ title, unit, children, empty, testId }: { title: string; unit?: string; children: React.ReactNode; empty?: boolean; testId?: string }) {
+  return (
+    <Card className="p-4" data-testid={testId}>
+      <div className="mb-2 flex items-baseline justify-between">
+        <h3 className="text-sm font-semibold text-slate-800">{title}</h3>
+        {unit ? <span className="text-xs text-slate-400">{unit}</span> : null}
+      </div>
+      <div className="h-48">{empty ? <div className="grid h-full place-items-center text-xs text-slate-400">No samples for this run</div> : children}</div>
+    </Card>
+  );
+}
+
+const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };
+
+function Lines({ data, series, format }: { data: Array<Record<string, number | null>>; series: SeriesDef[]; format?: (v: number) => string }) {
+  return (
+    <ResponsiveContainer width="100%" height="100%">
+      <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+        <CartesianGrid stroke="#f1f5f9" vertical={false} />
+        <XAxis dataKey="second" type="number" domain={['dataMin', 'dataMax']} unit="s" {...axis} />
+        <YAxis width={48} tickFormatter={format} {...axis} />
+        <Tooltip formatter={(v) => (typeof v === 'number' && format ? format(v) : v)} labelFormatter={(s) => `${s} s`} contentStyle={{ fontSize: 12 }} />
+        <Legend wrapperStyle={{ fontSize: 11 }} iconSize={8} />
+        {series.map((s, i) => (
+          <Line key={s.key} dataKey={s.key} name={s.label} stroke={s.color ?? PALETTE[i % PALETTE.length]} dot={false} strokeWidth={1.75} isAnimationActive={false} connectNulls />
+        ))}
+      </LineChart>
+    </ResponsiveContainer>
+  );
+}
+
+const has = (points: SeriesPoint[], keys: Array<keyof SeriesPoint>) => points.some((p) => keys.some((k) => p[k] !== null && p[k] !== undefined));
+
+/** The run's charts; memoised so a live second only re-renders when the points change. */
+export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoint[] }) {
+  const data = useMemo(
+    () => points.map((p) => ({ ...p, ok: p.requests - p.failed, rssMiB: p.rssBytes === null ? null : p.rssBytes / 2 ** 20 })) as unknown as Array<Record<string, number | null>>,
+    [points],
+  );
+  const statusData = useMemo(() => {
+    const keys = new Set<string>();
+    for (const p of points) for (const k of Object.keys(p.statusCounts)) keys.add(k);
+    const sorted = [...keys].sort();
+    return { keys: sorted, rows: points.map((p) => ({ second: p.second, ...Object.fromEntries(sorted.map((k) => [k, p.statusCounts[k] ?? 0])) })) };
+  }, [points]);
+
+  return (
+    <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="run-charts" data-points={points.length}>
+      <ChartCard title="Throughput" unit="requests / s" testId="chart-throughput">
+        <Lines data={data} series={[{ key: 'requests', label: 'requests', color: '#1f57d6' }, { key: 'failed', label: 'failed', color: '#ef4444' }]} />
+      </ChartCard>
+      <ChartCard title="Latency" unit="ms">
+        <Lines data={data} series={[{ key: 'p50Ms', label: 'p50' }, { key: 'p95Ms', label: 'p95' }, { key: 'p99Ms', label: 'p99' }, { key: 'maxMs', label: 'max', color: '#94a3b8' }]} format={(v) => v.toFixed(v < 10 ? 1 : 0)} />
+      </ChartCard>
+      <ChartCard title="Responses by status" unit="per s" empty={statusData.keys.length === 0}>
+        <ResponsiveContainer width="100%" height="100%">
+          <AreaChart data={statusData.rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+            <CartesianGrid stroke="#f1f5f9" vertical={false} />
+            <XAxis dataKey="second" type="number" domain={['dataMin', 'dataMax']} unit="s" {...axis} />
+            <YAxis width={48} {...axis} />
+            <Tooltip labelFormatter={(s) => `${s} s`} contentStyle={{ fontSize: 12 }} />
+            <Legend wrapperStyle={{ fontSize: 11 }} iconSize={8} />
+            {statusData.keys.map((k) => (
+              <Area key={k} dataKey={k} name={k === '0' ? 'no response' : k} stackId="s" stroke={STATUS_COLORS[k[0] ?? '0'] ?? '#64748b'} fill={STATUS_COLORS[k[0] ?? '0'] ?? '#64748b'} fillOpacity={0.35} isAnimationActive={false} />
+            ))}
+          </AreaChart>
+        </ResponsiveContainer>
+      </ChartCard>
+      <ChartCard title="Virtual users" unit="VUs">
+        <Lines data={data} series={[{ key: 'vus', label: 'VUs', color: '#8b5cf6' }]} />
+      </ChartCard>
+      <ChartCard title="Connection set-up" unit="p95 ms" empty={!has(points, ['connectingP95Ms', 'blockedP95Ms'])}>
+        <Lines data={data} series={[{ key: 'connectingP95Ms', label: 'connecting p95' }, { key: 'blockedP95Ms', label: 'blocked p95', color: '#f59e0b' }]} format={(v) => v.toFixed(v < 10 ? 2 : 0)} />
+      </ChartCard>
+      <ChartCard title="Target CPU" unit="% of one core" empty={!has(points, ['cpuPercent'])}>
+        <Lines data={data} series={[{ key: 'cpuPercent', label: 'CPU', color: '#0ea5e9' }]} format={(v) => v.toFixed(0)} />
+      </ChartCard>
+      <ChartCard title="Target memory" unit="RSS" empty={!has(points, ['rssBytes'])}>
+        <Lines data={data} series={[{ key: 'rssMiB', label: 'RSS (MiB)', color: '#10b981' }]} format={(v) => formatBytes(v * 2 ** 20)} />
+      </ChartCard>
+      <ChartCard title="Pool" unit="connections" empty={!has(points, ['poolInUse', 'poolIdle', 'poolWaitCount'])}>
+        <Lines data={data} series={[{ key: 'poolInUse', label: 'in use', color: '#1f57d6' }, { key: 'poolIdle', label: 'idle', color: '#10b981' }, { key: 'poolWaitCount', label: 'waiting', color: '#ef4444' }]} />
+      </ChartCard>
+      <ChartCard title="Database connections" unit="connections" empty={!has(points, ['dbActive', 'dbIdle', 'dbTotal'])}>
+        <Lines data={data} series={[{ key: 'dbTotal', label: 'total', color: '#64748b' }, { key: 'dbActive', label: 'active', color: '#1f57d6' }, { key: 'dbIdle', label: 'idle', color: '#10b981' }]} />
+      </ChartCard>
+    </div>
+  );
+});

@@ -1,0 +1,190 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Radio, Square } from 'lucide-react';
+import Link from 'next/link';
+import { useCallback, useState } from 'react';
+import { generateScenario, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { useRole } from '~/lib/hooks/use-role';
+import { formatDateTime, formatDuration } from '~/lib/format';
+import { Button } from '~/components/ui/button';
+import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { CodeBlock } from '~/components/ui/code-block';
+import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { Textarea } from '~/components/ui/form';
+import { PageHeader } from '~/components/ui/page-header';
+import { RunStatusBadge } from './run-status-badge';
+import { RunCharts } from './run-charts';
+import { RunSummary, ThresholdList, type RunSummaryShape } from './run-summary';
+import { useRunSeries } from './use-run-series';
+
+function KeyValues({ data }: { data: Record<string, unknown> }) {
+  const entries = Object.entries(data);
+  if (entries.length === 0) return <p className="text-sm text-slate-500">—</p>;
+  return (
+    <dl className="grid grid-cols-[minmax(8rem,auto)_1fr] gap-x-4 gap-y-1.5 text-sm">
+      {entries.map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt className="text-slate-500">{k}</dt>
+          <dd className="break-words font-mono text-xs text-slate-800">{typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Notes({ runId, initial, editable }: { runId: string; initial: string; editable: boolean }) {
+  const trpc = useTRPC();
+  const [notes, setNotes] = useState(initial);
+  const save = useMutation(trpc.run.updateNotes.mutationOptions());
+  return (
+    <div className="space-y-2">
+      <label htmlFor="run-notes" className="sr-only">Notes</label>
+      <Textarea id="run-notes" rows={4} value={notes} readOnly={!editable} onChange={(e) => setNotes(e.target.value)} placeholder={editable ? 'What changed, what you saw, what to try next…' : 'No notes.'} />
+      {editable ? (
+        <div className="flex items-center gap-3">
+          <Button size="sm" variant="secondary" loading={save.isPending} disabled={notes === initial && !save.isSuccess} onClick={() => save.mutate({ id: runId, notes })}>
+            Save notes
+          </Button>
+          {save.isSuccess ? <span className="text-xs text-emerald-700">Saved</span> : null}
+          {save.isError ? <span className="text-xs text-red-700">{messageOf(save.error)}</span> : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function RunDetail({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const { can } = useRole();
+  const run = useQuery({
+    ...trpc.run.get.queryOptions({ id }),
+    // The stream carries status changes; this slower poll also catches a worker that went quiet.
+    refetchInterval: (q) => (q.state.data && !TERMINAL_RUN_STATUSES.includes(q.state.data.status as RunStatus) ? 5000 : false),
+  });
+  const onStatus = useCallback(() => void qc.invalidateQueries({ queryKey: trpc.run.get.queryKey({ id }) }), [qc, trpc, id]);
+  const live = useRunSeries(id, true, onStatus);
+  const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSettled: onStatus }));
+
+  if (run.isPending) return <LoadingBlock rows={8} />;
+  if (run.isError) return <Alert tone="error" title="Run not found">{messageOf(run.error)}</Alert>;
+  const r = run.data;
+  const status = r.status as RunStatus;
+  const terminal = TERMINAL_RUN_STATUSES.includes(status);
+  const pc = r.poolConfigSnapshot as { name?: string; strategy?: string; params?: Record<string, unknown>; instanceCount?: number };
+  const sc = r.scenarioSnapshot as { name?: string; templateId?: string; params?: Record<string, unknown>; thresholds?: unknown[] };
+  let script = r.script;
+  if (!script && sc.templateId) {
+    try {
+      script = generateScenario({ template: sc.templateId, ...(sc.params ?? {}), thresholds: sc.thresholds ?? [] }).script;
+    } catch {
+      script = null;
+    }
+  }
+  const elapsedMs = r.startedAt ? (r.finishedAt ? new Date(r.finishedAt).getTime() : Date.now()) - new Date(r.startedAt).getTime() : null;
+
+  return (
+    <>
+      <PageHeader
+        crumbs={[{ href: '/runs', label: 'Runs' }, { href: `/experiments/${r.experiment.id}`, label: r.experiment.name }]}
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            {pc.name ?? 'Run'} × {sc.name ?? 'scenario'} <span className="text-base font-normal text-slate-400">#{r.repeatIndex + 1}</span>
+            <RunStatusBadge status={status} />
+          </span>
+        }
+        description={`${r.target.name} · queued ${formatDateTime(r.queuedAt)}${r.startedAt ? ` · started ${formatDateTime(r.startedAt)}` : ''}${elapsedMs !== null ? ` · ${formatDuration(elapsedMs)}` : ''}`}
+        actions={
+          can('member') && !terminal ? (
+            <Button variant="secondary" loading={cancel.isPending} disabled={Boolean(r.cancelRequestedAt)} onClick={() => confirm('Cancel this run?') && cancel.mutate({ id })}>
+              <Square className="size-4" /> {r.cancelRequestedAt ? 'Cancel requested' : 'Cancel run'}
+            </Button>
+          ) : null
+        }
+      />
+      {cancel.isError ? <Alert tone="error" className="mb-4">{messageOf(cancel.error)}</Alert> : null}
+      {r.errorMessage || r.errorCode ? (
+        <Alert tone="error" className="mb-4" title={`Run ${status.replace('_', ' ')}${r.errorCode ? ` (${r.errorCode})` : ''}`}>
+          {r.errorMessage}
+        </Alert>
+      ) : null}
+      {!terminal ? (
+        <div className="mb-4 flex items-center gap-2 text-sm text-slate-600" aria-live="polite">
+          <Radio className={live.connected ? 'size-4 animate-pulse text-emerald-600' : 'size-4 text-slate-400'} aria-hidden />
+          {status === 'queued'
+            ? 'Waiting for a free worker…'
+            : status === 'preparing'
+              ? 'Starting the target with this pool config…'
+              : live.connected
+                ? `Live · ${live.points.length} s received`
+                : (live.error ?? 'Connecting…')}
+        </div>
+      ) : null}
+
+      {terminal && r.summary ? (
+        <section aria-labelledby="summary-h" className="mb-6">
+          <h2 id="summary-h" className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500">Summary</h2>
+          <RunSummary summary={r.summary as RunSummaryShape} />
+        </section>
+      ) : null}
+
+      <section aria-labelledby="charts-h" className="mb-6">
+        <div className="mb-3 flex items-baseline justify-between">
+          <h2 id="charts-h" className="text-sm font-semibold uppercase tracking-wide text-slate-500">Per second</h2>
+          {live.downsampled ? <span className="text-xs text-slate-500">Long run: each point pair shows the min and max of a time bucket, nothing is cut off.</span> : null}
+        </div>
+        {live.points.length === 0 && status !== 'running' ? (
+          <Card className="grid h-40 place-items-center text-sm text-slate-500">{terminal ? 'This run recorded no per-second data.' : 'Charts start when the load starts.'}</Card>
+        ) : (
+          <RunCharts points={live.points} />
+        )}
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader title="Thresholds" />
+          <CardBody>{terminal ? <ThresholdList raw={r.thresholdResults} /> : <p className="text-sm text-slate-500">Evaluated when the run ends.</p>}</CardBody>
+        </Card>
+        <Card>
+          <CardHeader title="Notes" description={can('member') ? 'Visible to the whole team.' : undefined} />
+          <CardBody>
+            <Notes runId={r.id} initial={r.notes ?? ''} editable={can('member')} />
+          </CardBody>
+        </Card>
+        <Card>
+          <CardHeader title={`Pool config: ${pc.name ?? '—'}`} description={`${pc.strategy ?? '?'}${pc.instanceCount && pc.instanceCount > 1 ? ` × ${pc.instanceCount} instances` : ''} (snapshot at launch)`} />
+          <CardBody>
+            <KeyValues data={pc.params ?? {}} />
+          </CardBody>
+        </Card>
+        <Card>
+          <CardHeader title={`Scenario: ${sc.name ?? '—'}`} description={`${sc.templateId ?? '?'} (snapshot at launch)`} />
+          <CardBody>
+            <KeyValues data={(sc.params?.params as Record<string, unknown>) ?? {}} />
+            {sc.params?.requests ? (
+              <p className="mt-3 font-mono text-xs text-slate-600">
+                {(sc.params.requests as Array<{ method?: string; path?: string }>).map((q) => `${q.method ?? 'GET'} ${q.path}`).join(', ')}
+              </p>
+            ) : null}
+          </CardBody>
+        </Card>
+        <Card>
+          <CardHeader title="Environment" description="Fingerprint of the worker, k6 and target for this run." />
+          <CardBody>
+            <KeyValues data={{ ...(r.workerId ? { worker: r.workerId } : {}), ...((r.environment as Record<string, unknown> | null) ?? {}) }} />
+          </CardBody>
+        </Card>
+        <Card>
+          <CardHeader title="Generated k6 script" />
+          <CardBody>{script ? <CodeBlock code={script} label="script.js" maxHeight="max-h-80" /> : <p className="text-sm text-slate-500">Not available.</p>}</CardBody>
+        </Card>
+      </div>
+      <p className="mt-6 text-xs text-slate-400">
+        Run {r.id} · <Link href={`/runs?targetId=${r.target.id}`} className="hover:underline">more runs on {r.target.name}</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CalendarClock, Pause, Play, Trash2 } from 'lucide-react';
+import Link from 'next/link';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { useRole } from '~/lib/hooks/use-role';
+import { formatDateTime, formatRelative } from '~/lib/format';
+import { Badge } from '~/components/ui/badge';
+import { Button, ButtonLink } from '~/components/ui/button';
+import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
+import { PageHeader } from '~/components/ui/page-header';
+import { Table, Td, Th } from '~/components/ui/table';
+
+export function ScheduleList() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const { can } = useRole();
+  const list = useQuery(trpc.schedule.list.queryOptions());
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.schedule.list.queryKey() });
+  const pause = useMutation(trpc.schedule.pause.mutationOptions({ onSuccess: refresh }));
+  const resume = useMutation(trpc.schedule.resume.mutationOptions({ onSuccess: refresh }));
+  const del = useMutation(trpc.schedule.delete.mutationOptions({ onSuccess: refresh }));
+  const mErr = pause.error ?? resume.error ?? del.error;
+  const action = can('member') ? <ButtonLink href="/experiments/new">Schedule an experiment</ButtonLink> : null;
+  return (
+    <>
+      <PageHeader title="Schedules" description="Experiments that start on a cron, e.g. every night, to catch regressions. Times are shown in UTC." actions={action} />
+      {mErr ? <Alert tone="error" className="mb-4">{messageOf(mErr)}</Alert> : null}
+      {list.isPending ? <LoadingBlock /> : null}
+      {list.isError ? <Alert tone="error">{messageOf(list.error)}</Alert> : null}
+      {list.data?.length === 0 ? (
+        <EmptyState icon={CalendarClock} title="No schedules" action={action}>
+          In the experiment form, choose “On a schedule” and give a cron expression.
+        </EmptyState>
+      ) : null}
+      {list.data && list.data.length > 0 ? (
+        <Table>
+          <thead>
+            <tr>
+              <Th>Schedule</Th>
+              <Th>When</Th>
+              <Th>Next runs</Th>
+              <Th>Last experiment</Th>
+              <Th className="text-right">Actions</Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {list.data.map((s) => (
+              <tr key={s.id} className="align-top">
+                <Td className="font-medium text-slate-900">
+                  {s.name} {s.paused ? <Badge tone="amber" className="ml-1">paused</Badge> : <Badge tone="green" className="ml-1">active</Badge>}
+                  <div className="mt-0.5 text-xs font-normal text-slate-500">
+                    {s.sourceExperiment.target.name} · {s.sourceExperiment._count.poolConfigs} configs × {s.sourceExperiment._count.scenarios} scenarios × {s.sourceExperiment.repeats}
+                  </div>
+                </Td>
+                <Td className="whitespace-normal">
+                  <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">{s.cron}</code>
+                  <div className="mt-1 max-w-64 text-xs text-slate-600">{s.preview.description ?? s.preview.error}</div>
+                </Td>
+                <Td className="text-xs text-slate-600">{s.paused ? '—' : s.preview.next.map((n) => <div key={n}>{formatDateTime(n)}</div>)}</Td>
+                <Td className="text-xs">
+                  {s.lastExperiment ? (
+                    <Link className="text-brand-700 hover:underline" href={`/experiments/${s.lastExperiment.id}`}>
+                      {formatRelative(s.lastExperiment.createdAt)}
+                    </Link>
+                  ) : (
+                    <span className="text-slate-400">not fired yet</span>
+                  )}
+                </Td>
+                <Td className="text-right">
+                  {can('member') ? (
+                    <div className="flex justify-end gap-1">
+                      {s.paused ? (
+                        <Button size="sm" variant="ghost" onClick={() => resume.mutate({ id: s.id })} aria-label={`Resume ${s.name}`}>
+                          <Play className="size-3.5" /> Resume
+                        </Button>
+                      ) : (
+                        <Button size="sm" variant="ghost" onClick={() => pause.mutate({ id: s.id })} aria-label={`Pause ${s.name}`}>
+                          <Pause className="size-3.5" /> Pause
+                        </Button>
+                      )}
+                      <Button size="sm" variant="danger-ghost" aria-label={`Delete ${s.name}`} onClick={() => confirm(`Delete the schedule ${s.name}? Experiments it started stay.`) && del.mutate({ id: s.id })}>
+                        <Trash2 className="size-3.5" />
+                      </Button>
+                    </div>
+                  ) : null}
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : null}
+    </>
+  );
+}

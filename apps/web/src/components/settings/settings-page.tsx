@@ -1,0 +1,220 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link2, Plus, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import type { Role } from '@poolbench/db';
+import { ROLES, ROLE_HELP } from '~/lib/schemas/role';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf, problemsOf } from '~/lib/trpc/errors';
+import { useRole } from '~/lib/hooks/use-role';
+import { formatDateTime } from '~/lib/format';
+import { Badge } from '~/components/ui/badge';
+import { Button } from '~/components/ui/button';
+import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { CodeBlock } from '~/components/ui/code-block';
+import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { Field, Input, Select } from '~/components/ui/form';
+import { PageHeader } from '~/components/ui/page-header';
+import { Table, Td, Th } from '~/components/ui/table';
+
+function Members() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const { can } = useRole();
+  const me = useQuery(trpc.team.me.queryOptions());
+  const members = useQuery(trpc.team.members.queryOptions());
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.team.members.queryKey() });
+  const change = useMutation(trpc.team.changeRole.mutationOptions({ onSettled: refresh }));
+  const remove = useMutation(trpc.team.removeMember.mutationOptions({ onSettled: refresh }));
+  const err = change.error ?? remove.error;
+  return (
+    <Card>
+      <CardHeader title="Members" description="Viewers read, members run experiments, admins manage targets, the allowlist and members." />
+      <CardBody className="p-0">
+        {err ? <Alert tone="error" className="m-4">{messageOf(err)}</Alert> : null}
+        {members.isPending ? <div className="p-4"><LoadingBlock rows={2} /></div> : null}
+        {members.isError ? <Alert tone="error" className="m-4">{messageOf(members.error)}</Alert> : null}
+        {members.data ? (
+          <Table className="rounded-none border-0 shadow-none">
+            <thead>
+              <tr>
+                <Th>Name</Th>
+                <Th>Email</Th>
+                <Th>Role</Th>
+                <Th>Joined</Th>
+                <Th className="text-right"><span className="sr-only">Actions</span></Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {members.data.map((m) => (
+                <tr key={m.membershipId}>
+                  <Td className="font-medium text-slate-900">
+                    {m.name} {m.id === me.data?.user.id ? <Badge className="ml-1">you</Badge> : null}
+                  </Td>
+                  <Td>{m.email}</Td>
+                  <Td>
+                    {can('admin') ? (
+                      <Select aria-label={`Role of ${m.name}`} className="h-8 w-32" value={m.role} onChange={(e) => change.mutate({ membershipId: m.membershipId, role: e.target.value as Role })}>
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>{r}</option>
+                        ))}
+                      </Select>
+                    ) : (
+                      <Badge tone="brand">{m.role}</Badge>
+                    )}
+                  </Td>
+                  <Td className="text-xs text-slate-500">{formatDateTime(m.joinedAt)}</Td>
+                  <Td className="text-right">
+                    {can('admin') && m.id !== me.data?.user.id ? (
+                      <Button size="sm" variant="danger-ghost" aria-label={`Remove ${m.name}`} onClick={() => confirm(`Remove ${m.name} from the team?`) && remove.mutate({ membershipId: m.membershipId })}>
+                        <Trash2 className="size-3.5" />
+                      </Button>
+                    ) : null}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        ) : null}
+      </CardBody>
+    </Card>
+  );
+}
+
+function Invitations() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const list = useQuery(trpc.team.invitations.queryOptions());
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.team.invitations.queryKey() });
+  const [role, setRole] = useState<Role>('member');
+  const [email, setEmail] = useState('');
+  const invite = useMutation(trpc.team.invite.mutationOptions({ onSuccess: refresh }));
+  const revoke = useMutation(trpc.team.revokeInvitation.mutationOptions({ onSuccess: refresh }));
+  const link = invite.data ? `${window.location.origin}/invite/${invite.data.token}` : null;
+  return (
+    <Card>
+      <CardHeader title="Invitations" description="Invite by link. The link is shown once and expires after 7 days; only its hash is stored." />
+      <CardBody className="space-y-4">
+        <form
+          className="grid items-end gap-3 sm:grid-cols-[1fr_10rem_auto]"
+          onSubmit={(e) => {
+            e.preventDefault();
+            invite.mutate({ role, email });
+          }}
+        >
+          <Field label="Email" optional help="Only this address can accept, if given." error={problemsOf(invite.error).email}>
+            {(p) => <Input {...p} type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="colleague@example.com" />}
+          </Field>
+          <Field label="Role" help={ROLE_HELP[role]}>
+            {(p) => (
+              <Select {...p} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+                {ROLES.map((r) => <option key={r}>{r}</option>)}
+              </Select>
+            )}
+          </Field>
+          <Button type="submit" loading={invite.isPending} className="mb-5">
+            <Link2 className="size-4" /> Create link
+          </Button>
+        </form>
+        {invite.isError && !problemsOf(invite.error).email ? <Alert tone="error">{messageOf(invite.error)}</Alert> : null}
+        {link ? (
+          <div className="space-y-1">
+            <Alert tone="success" title="Invitation link created">Copy it now: it will not be shown again.</Alert>
+            <CodeBlock code={link} label="Invitation link" />
+          </div>
+        ) : null}
+        {list.data && list.data.length > 0 ? (
+          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+            {list.data.map((i) => (
+              <li key={i.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
+                <span>
+                  <Badge tone="brand">{i.role}</Badge> <span className="ml-1 text-slate-700">{i.email ?? 'anyone with the link'}</span>
+                  <span className="ml-2 text-xs text-slate-500">expires {formatDateTime(i.expiresAt)}</span>
+                </span>
+                <Button size="sm" variant="danger-ghost" onClick={() => revoke.mutate({ id: i.id })}>
+                  Revoke
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ) : list.isSuccess ? (
+          <p className="text-sm text-slate-500">No open invitations.</p>
+        ) : null}
+      </CardBody>
+    </Card>
+  );
+}
+
+function Allowlist() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const { can } = useRole();
+  const list = useQuery(trpc.team.allowlist.queryOptions());
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.team.allowlist.queryKey() });
+  const [pattern, setPattern] = useState('');
+  const [note, setNote] = useState('');
+  const add = useMutation(trpc.team.allow.mutationOptions({ onSuccess: () => { setPattern(''); setNote(''); return refresh(); } }));
+  const remove = useMutation(trpc.team.disallow.mutationOptions({ onSuccess: refresh }));
+  return (
+    <Card>
+      <CardHeader title="Allowlist" description="Hosts and networks URL targets may send load to. Managed lab targets run on this machine and need no entry." />
+      <CardBody className="space-y-4">
+        {can('admin') ? (
+          <form
+            className="grid items-start gap-3 sm:grid-cols-[1fr_1fr_auto]"
+            onSubmit={(e) => {
+              e.preventDefault();
+              add.mutate({ pattern, note: note || undefined });
+            }}
+          >
+            <Field label="Host, *.domain, IP or CIDR" error={problemsOf(add.error).pattern ?? (add.isError && !problemsOf(add.error).pattern ? messageOf(add.error) : null)}>
+              {(p) => <Input {...p} value={pattern} onChange={(e) => setPattern(e.target.value)} placeholder="api.staging.example.com or 10.0.0.0/8" />}
+            </Field>
+            <Field label="Note" optional>
+              {(p) => <Input {...p} value={note} onChange={(e) => setNote(e.target.value)} placeholder="staging cluster" />}
+            </Field>
+            <Button type="submit" loading={add.isPending} className="sm:mt-6">
+              <Plus className="size-4" /> Allow
+            </Button>
+          </form>
+        ) : (
+          <p className="text-sm text-slate-500">Only admins change the allowlist.</p>
+        )}
+        {list.isPending ? <LoadingBlock rows={2} /> : null}
+        {list.data?.length === 0 ? <p className="text-sm text-slate-500">Nothing allowed yet: URL targets cannot be created until a host is allowed.</p> : null}
+        {list.data && list.data.length > 0 ? (
+          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+            {list.data.map((h) => (
+              <li key={h.id} className="flex items-center justify-between px-3 py-2 text-sm">
+                <span>
+                  <code className="font-mono text-slate-800">{h.pattern}</code>
+                  {h.note ? <span className="ml-2 text-xs text-slate-500">{h.note}</span> : null}
+                </span>
+                {can('admin') ? (
+                  <Button size="sm" variant="danger-ghost" aria-label={`Remove ${h.pattern}`} onClick={() => remove.mutate({ id: h.id })}>
+                    <Trash2 className="size-3.5" />
+                  </Button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </CardBody>
+    </Card>
+  );
+}
+
+export function SettingsPage() {
+  const { can, role } = useRole();
+  return (
+    <>
+      <PageHeader title="Settings" description={role ? `Your role in this team: ${role}.` : undefined} />
+      <div className="space-y-6">
+        <Members />
+        {can('admin') ? <Invitations /> : null}
+        <Allowlist />
+      </div>
+    </>
+  );
+}
