@@ -33,61 +33,82 @@ export default function () { http.get(__ENV.BASE + '/'); }
 JS
 
 served() { curl -fsS "$base/__served"; }
+load0=$(cut -d' ' -f1 /proc/loadavg)
 
-# run <label> [extra k6 args...]: prints "req_per_s peak_rss_kb"
+# run <label> [extra k6 args...]: prints "req_per_s peak_rss_kb cpu_us_per_request"
+# CPU time per request (user+sys of k6, from the kernel via /usr/bin/time or
+# /proc) is reported beside req/s: on a shared machine it is far less noisy.
+have_time=$([[ -x /usr/bin/time ]] && echo 1 || echo 0)
 run() {
   local label=$1; shift
-  local before after pid hwm=0 line
+  local before after pid hwm=0 cpu_ticks=0 line reqs cpu_s
+  local cmd=("$k6" run --address "" --include-system-env-vars=false --no-usage-report --no-thresholds
+    --summary-mode=disabled --quiet --no-color -e "BASE=$base" "$@" "$work/script.js")
   before=$(served)
-  "$k6" run --address "" --include-system-env-vars=false --no-usage-report --no-thresholds \
-    --summary-mode=disabled --quiet --no-color -e "BASE=$base" "$@" "$work/script.js" \
-    >"$work/$label.log" 2>&1 &
+  if ((have_time)); then
+    /usr/bin/time -f '%U %S %M' -o "$work/$label.time" "${cmd[@]}" >"$work/$label.log" 2>&1 &
+  else
+    "${cmd[@]}" >"$work/$label.log" 2>&1 &
+  fi
   pid=$!
-  # Peak RSS from the kernel's own high-water mark, read until k6 exits.
   while kill -0 "$pid" 2>/dev/null; do
     line=$(grep -s '^VmHWM:' "/proc/$pid/status" || true)
     [[ -n $line ]] && hwm=$(awk '{print $2}' <<<"$line")
+    line=$(cut -d' ' -f14,15 "/proc/$pid/stat" 2>/dev/null || true)
+    [[ -n $line ]] && cpu_ticks=$(awk '{print $1 + $2}' <<<"$line")
     sleep 0.2
   done
   wait "$pid" || { echo "bench: k6 ($label) failed:" >&2; tail -n 20 "$work/$label.log" >&2; exit 1; }
   after=$(served)
-  echo "$(( (after - before) / secs )) $hwm"
+  reqs=$((after - before))
+  if ((have_time)); then
+    read -r u sy hwm <"$work/$label.time"
+    cpu_s=$(awk -v u="$u" -v s="$sy" 'BEGIN { print u + s }')
+  else
+    cpu_s=$(awk -v t="$cpu_ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')
+  fi
+  echo "$((reqs / secs)) $hwm $(awk -v c="$cpu_s" -v r="$reqs" 'BEGIN { printf "%.1f", c * 1e6 / r }')"
 }
 
-declare -a plain_rps plain_rss pb_rps pb_rss pb_bps
+declare -a plain_rps plain_rss plain_cpu pb_rps pb_rss pb_cpu pb_bps
 for i in $(seq "$rounds"); do
-  read -r rps rss < <(run plain)
-  plain_rps+=("$rps"); plain_rss+=("$rss")
-  echo "round $i plain:     $rps req/s, peak RSS $((rss / 1024)) MiB" >&2
+  read -r rps rss cpu < <(run plain)
+  plain_rps+=("$rps"); plain_rss+=("$rss"); plain_cpu+=("$cpu")
+  echo "round $i plain:     $rps req/s, $cpu CPU µs/req, peak RSS $((rss / 1024)) MiB" >&2
   out="$work/out-$i.ndjson"
-  read -r rps rss < <(run poolbench --out "poolbench=$out")
+  read -r rps rss cpu < <(run poolbench --out "poolbench=$out")
   lines=$(grep -c '"type":"second"' "$out")
   bytes=$(stat -c %s "$out")
   # per second of test: all bytes (partial first/last seconds and the end line too) over the test duration
-  pb_rps+=("$rps"); pb_rss+=("$rss"); pb_bps+=("$((bytes / secs))")
-  echo "round $i poolbench: $rps req/s, peak RSS $((rss / 1024)) MiB, $((bytes / secs)) B/s of output ($bytes B, $lines second lines)" >&2
+  pb_rps+=("$rps"); pb_rss+=("$rss"); pb_cpu+=("$cpu"); pb_bps+=("$((bytes / secs))")
+  echo "round $i poolbench: $rps req/s, $cpu CPU µs/req, peak RSS $((rss / 1024)) MiB, $((bytes / secs)) B/s of output ($bytes B, $lines second lines)" >&2
 done
 
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 p_rps=$(median "${plain_rps[@]}"); o_rps=$(median "${pb_rps[@]}")
 p_rss=$(median "${plain_rss[@]}"); o_rss=$(median "${pb_rss[@]}")
+p_cpu=$(median "${plain_cpu[@]}"); o_cpu=$(median "${pb_cpu[@]}")
 o_bps=$(median "${pb_bps[@]}")
 ratio=$(awk -v a="$o_rps" -v b="$p_rps" 'BEGIN { printf "%.3f", a / b }')
+cpu_ratio=$(awk -v a="$o_cpu" -v b="$p_cpu" 'BEGIN { printf "%.3f", a / b }')
 verdict=$(awk -v r="$ratio" 'BEGIN { print (r >= 0.95) ? "meets" : "misses" }')
 bverdict=$(awk -v b="$o_bps" 'BEGIN { print (b <= 4096) ? "meets" : "misses" }')
 
 {
   echo "## k6 output overhead (poolbench output vs plain k6)"
   echo
-  echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), load average at start $load0, $(date -u +%Y-%m-%dT%H:%MZ)"
   echo "Command: \`bash packages/k6/bench/run.sh $rounds $vus $secs\` ($rounds rounds, plain and poolbench alternated;"
-  echo "$vus constant VUs, ${secs} s, GET / on the loopback Go test server; same binary and flags, summary disabled)."
+  echo "$vus constant VUs, ${secs} s, GET / on the loopback Go test server; same binary and flags, summary disabled;"
+  echo "req/s from the server's request counter, CPU = k6 user+sys time / requests)."
   echo
-  echo "| run | req/s per round | median req/s | median peak RSS | output |"
-  echo "|---|---|---|---|---|"
-  echo "| plain k6 | ${plain_rps[*]} | $p_rps | $((p_rss / 1024)) MiB | none |"
-  echo "| --out poolbench | ${pb_rps[*]} | $o_rps | $((o_rss / 1024)) MiB | ${pb_bps[*]} B/s (median $o_bps) |"
+  echo "| run | req/s per round | median req/s | CPU µs/request per round | median peak RSS | output |"
+  echo "|---|---|---|---|---|---|"
+  echo "| plain k6 | ${plain_rps[*]} | $p_rps | ${plain_cpu[*]} | $((p_rss / 1024)) MiB | none |"
+  echo "| --out poolbench | ${pb_rps[*]} | $o_rps | ${pb_cpu[*]} | $((o_rss / 1024)) MiB | ${pb_bps[*]} B/s |"
   echo
-  echo "Throughput ratio poolbench/plain: **$ratio** ($verdict the >= 0.95 target)."
-  echo "Output: **$o_bps bytes per second of test** ($bverdict the <= 4 KB/s target)."
-} | tee /dev/stderr | node "$root/scripts/bench-section.mjs" k6-overhead
+  echo "- Throughput ratio poolbench/plain (medians): **$ratio** ($verdict the >= 0.95 target)."
+  echo "- k6 CPU per request, poolbench/plain (medians): **$cpu_ratio**."
+  echo "- Output: **$o_bps bytes per second of test** (median; $bverdict the <= 4 KB/s target)."
+} | node "$root/scripts/bench-section.mjs" k6-overhead
+cat "$root/docs/benchmarks.md" | sed -n '/bench:k6-overhead:start/,/bench:k6-overhead:end/p' >&2

@@ -204,6 +204,7 @@ type endLine struct {
 	LateRequests int64    `json:"lateRequests"`
 	FirstTS      *int64   `json:"firstTs,omitempty"`
 	LastTS       *int64   `json:"lastTs,omitempty"`
+	DurationMs   int64    `json:"durationMs"`
 	Totals       counters `json:"totals"`
 	Error        string   `json:"error,omitempty"`
 }

@@ -59,6 +59,10 @@ type Output struct {
 	totals   counters
 	writeErr error
 
+	// started is when k6 started the output, just before the test starts, so
+	// Stop-started is the test's duration as k6 measures rates over it.
+	started time.Time
+
 	stop chan struct{}
 	done chan struct{}
 }
@@ -123,6 +127,7 @@ func (o *Output) Start() error {
 		}
 		o.w, o.closer = f, f
 	}
+	o.started = o.now()
 	o.bw = bufio.NewWriterSize(o.w, 64<<10)
 	o.stop, o.done = make(chan struct{}), make(chan struct{})
 	if o.manualClose {
@@ -278,7 +283,10 @@ func (o *Output) StopWithTestError(testErr error) error {
 	<-o.done
 	o.closeBefore(math.MaxInt64)
 	o.mu.Lock()
-	end := endLine{V: 1, Type: "end", Seconds: o.seconds, LateSamples: o.late, LateRequests: o.lateReqs, Totals: o.totals}
+	end := endLine{
+		V: 1, Type: "end", Seconds: o.seconds, LateSamples: o.late, LateRequests: o.lateReqs, Totals: o.totals,
+		DurationMs: o.now().Sub(o.started).Milliseconds(),
+	}
 	o.mu.Unlock()
 	if end.Totals.Status == nil {
 		end.Totals.Status = map[string]int64{}

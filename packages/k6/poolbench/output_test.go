@@ -89,6 +89,7 @@ type line struct {
 	Seconds      int64             `json:"seconds"`
 	LateSamples  int64             `json:"lateSamples"`
 	LateRequests int64             `json:"lateRequests"`
+	DurationMs   int64             `json:"durationMs"`
 	Totals       struct {
 		Requests int64            `json:"requests"`
 		Status   map[string]int64 `json:"status"`
@@ -308,5 +309,17 @@ func TestInheritedDescriptorDestination(t *testing.T) {
 	}
 	if _, err := openDestination("/dev/fd/987"); err == nil {
 		t.Fatal("a descriptor that is not open was accepted")
+	}
+}
+
+func TestEndLineCarriesTestDuration(t *testing.T) {
+	f := newFixture(t)
+	f.out.started = f.base
+	f.out.now = func() time.Time { return f.base.Add(12500 * time.Millisecond) }
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if d := f.lines()[0].DurationMs; d != 12500 {
+		t.Fatalf("durationMs = %d, want 12500", d)
 	}
 }

@@ -44,6 +44,8 @@ export const EndLineSchema = z.object({
   lateRequests: count,
   firstTs: z.number().int().optional(),
   lastTs: z.number().int().optional(),
+  /** from the output's start to its stop: the test's duration as k6 computes rates over it */
+  durationMs: count,
   totals: CountersSchema,
   error: z.string().optional(),
 });

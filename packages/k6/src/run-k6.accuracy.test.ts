@@ -53,6 +53,8 @@ describe('poolbench output against k6 own summary', () => {
       expect(r.endReason).toBe('completed');
       expect(r.outputComplete).toBe(true);
       expect(r.lateSamples).toBe(0);
+      expect(r.testDurationMs).toBeGreaterThanOrEqual(4000);
+      expect(r.testDurationMs).toBeLessThan(6000);
       const k6 = (JSON.parse(await readFile(exportPath, 'utf8')) as SummaryExport).metrics;
       const s = r.summary;
 

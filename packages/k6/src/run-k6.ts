@@ -45,6 +45,8 @@ export interface K6RunResult {
   /** samples that reached the output after their second was written (not in any second) */
   lateSamples: number;
   lateRequests: number;
+  /** test duration as k6 measured it (end line), for rates; undefined without end line */
+  testDurationMs: number | undefined;
   /** false when k6 died before writing the end line (e.g. SIGKILL): the seconds seen are kept */
   outputComplete: boolean;
   /** the test error k6 reported to its outputs, if any */
@@ -94,7 +96,7 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
 function emptyResult(endReason: K6EndReason, acc: SummaryAccumulator, startedAt: Date): K6RunResult {
   return {
     endReason, exitCode: null, exitSignal: null, pid: undefined, summary: acc.summary(),
-    lateSamples: 0, lateRequests: 0, outputComplete: false, k6Error: undefined,
+    lateSamples: 0, lateRequests: 0, testDurationMs: undefined, outputComplete: false, k6Error: undefined,
     stderrTail: [], stdoutTail: [], onSecondError: undefined, startedAt, endedAt: new Date(),
   };
 }
@@ -200,6 +202,7 @@ function supervise(
           summary: acc.summary(),
           lateSamples: end?.lateSamples ?? 0,
           lateRequests: end?.lateRequests ?? 0,
+          testDurationMs: end?.durationMs,
           outputComplete: end !== undefined,
           k6Error: end?.error,
           stderrTail,

@@ -6,9 +6,11 @@ const isTrend = (m: ThresholdMetric): m is ThresholdMetric & TrendMetric => (TRE
 
 /**
  * A ThresholdContext over a run summary, for evaluateThresholds. Any percentile is
- * available (from the merged histograms); `durationSec` is the number of seconds written.
+ * available (from the merged histograms). Pass `result.testDurationMs / 1000` as
+ * durationSec for counter rates as k6 computes them; the default, the number of seconds
+ * written, counts the partial first and last seconds as whole ones.
  */
-export function thresholdContextFromSummary(summary: K6Summary): ThresholdContext {
+export function thresholdContextFromSummary(summary: K6Summary, durationSec = summary.seconds): ThresholdContext {
   const counts: Partial<Record<string, number>> = {
     http_reqs: summary.requests,
     iterations: summary.iterations,
@@ -27,6 +29,6 @@ export function thresholdContextFromSummary(summary: K6Summary): ThresholdContex
     rate: (metric) =>
       metric === 'http_req_failed' && summary.requests > 0 ? summary.failed / summary.requests : undefined,
     count: (metric) => counts[metric],
-    durationSec: summary.seconds,
+    durationSec,
   };
 }
