@@ -1,0 +1,69 @@
+import { launchExperiment } from '@poolbench/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorld, sustained, type World } from './harness';
+
+async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as T;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('worker: schedules and shutdown', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await createWorld('schedules');
+  });
+  afterAll(async () => w?.dispose());
+
+  it('a cron schedule creates experiments from its saved one; pausing stops it', async () => {
+    const pc = await w.poolConfig('lazy sched', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('1 s sched', sustained(1, 1000));
+    // The saved experiment the schedule clones (not enqueued itself).
+    const saved = await launchExperiment(w.db, { teamId: w.ids.teamId, targetId: w.ids.targetId, poolConfigIds: [pc.id], scenarioIds: [sc.id], repeats: 1, name: 'nightly' });
+    await w.db.run.updateMany({ where: { experimentId: saved.experimentId }, data: { status: 'canceled', finishedAt: new Date() } });
+    const schedule = await w.db.schedule.create({
+      data: { teamId: w.ids.teamId, name: 'every 2 s', sourceExperimentId: saved.experimentId, cron: '*/2 * * * * *', timezone: 'Europe/Berlin' },
+    });
+    const worker = w.startWorker();
+    const fired = await until('a scheduled experiment', () => w.db.experiment.findFirst({ where: { scheduleId: schedule.id } }), 40_000);
+    expect(fired.sourceId).toBe(saved.experimentId);
+    expect(fired.name).toMatch(/^every 2 s · /);
+    const run = await w.db.run.findFirstOrThrow({ where: { experimentId: fired.id } });
+    expect((await w.waitForStatus(run.id, ['succeeded', 'failed'])).status).toBe('succeeded');
+
+    await w.db.schedule.update({ where: { id: schedule.id }, data: { paused: true } });
+    await until('scheduler removed', async () => (await w.db.schedule.findUniqueOrThrow({ where: { id: schedule.id } })) && (await new Promise((r) => setTimeout(r, 2500)), true));
+    const count = await w.db.experiment.count({ where: { scheduleId: schedule.id } });
+    await new Promise((r) => setTimeout(r, 5000));
+    expect(await w.db.experiment.count({ where: { scheduleId: schedule.id } })).toBe(count);
+    worker.kill('SIGTERM');
+    await new Promise((r) => worker.once('exit', r));
+  });
+
+  it('SIGTERM: stops taking jobs, ends the current run within the grace period with its data, and exits', async () => {
+    const worker = w.startWorker({ WORKER_SHUTDOWN_GRACE_MS: '2000' });
+    const pc = await w.poolConfig('lazy term', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('30 s term', sustained(2, 30_000));
+    const { runIds } = await w.launch([pc.id], [sc.id], 2);
+    await w.waitForStatus(runIds[0]!, ['running']);
+    await until('stored seconds', async () => (await w.db.runSecond.count({ where: { runId: runIds[0]! } })) >= 2);
+    const t = Date.now();
+    worker.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => worker.once('exit', (c) => r(c)));
+    expect(code).toBe(0);
+    expect(Date.now() - t).toBeLessThan(15_000);
+    const first = await w.db.run.findUniqueOrThrow({ where: { id: runIds[0]! } });
+    expect(first.status).toBe('aborted_system');
+    expect(first.errorCode).toBe('worker_shutdown');
+    expect((first.summary as { requests: number }).requests).toBeGreaterThan(0);
+    // The second run was not taken: it waits for the next worker.
+    expect((await w.db.run.findUniqueOrThrow({ where: { id: runIds[1]! } })).status).toBe('queued');
+    const worker2 = w.startWorker();
+    await w.waitForStatus(runIds[1]!, ['running']);
+    worker2.kill('SIGKILL');
+  });
+});
