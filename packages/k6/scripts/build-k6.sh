@@ -17,6 +17,11 @@ if [[ ! "$major" =~ ^[0-9]+$ || ! "$minor" =~ ^[0-9]+$ ]] || ((major < 1 || (maj
   exit 1
 fi
 
+if ((minor < 25)); then
+  # k6 v1.8 needs Go 1.25; Go >= 1.21 fetches that toolchain itself (GOTOOLCHAIN=auto, module proxy).
+  echo "build-k6: note: $gov will use the Go 1.25+ toolchain that go.mod requires (downloaded via the module proxy if missing)" >&2
+fi
+
 k6ver=$(awk '$1 == "go.k6.io/k6" { print $2 } $2 == "go.k6.io/k6" { print $3 }' go.mod | head -n1)
 hash=$( {
   echo "$gov $(go env GOOS GOARCH) k6=$k6ver"
