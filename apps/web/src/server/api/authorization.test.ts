@@ -78,6 +78,9 @@ const CASES: Record<string, Case> = {
   'run.series': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },
   'run.cancel': { min: 'member', input: (f) => id(f.runIds[1]!), other: 'not-found' },
   'run.updateNotes': { min: 'member', input: (f) => ({ id: f.runIds[0]!, notes: 'n' }), other: 'not-found' },
+  'apiToken.list': { min: 'admin', other: { none: 'scoped to the active team' } },
+  'apiToken.create': { min: 'admin', input: () => ({ name: 'ci', scopes: ['runs:read'] }), other: { none: 'creates in the active team' } },
+  'apiToken.revoke': { min: 'admin', input: (f) => id(`tok-${f.teamId}`), other: 'not-found' },
 };
 
 const BELOW: Partial<Record<Role, Role>> = { member: 'viewer', admin: 'member', owner: 'admin' };
@@ -110,6 +113,9 @@ describe('authorization of every procedure (real Postgres)', () => {
     services = makeServices();
     A = await makeTeam(db, 'a');
     B = await makeTeam(db, 'b');
+    for (const f of [A, B]) {
+      await db.apiToken.create({ data: { id: `tok-${f.teamId}`, teamId: f.teamId, name: 'fixture', prefix: 'pb_x', tokenHash: `hash-${f.teamId}`, last4: 'xxxx', scopes: ['runs:read'], createdById: f.users.owner.id } });
+    }
   });
   afterAll(async () => {
     await services?.close();

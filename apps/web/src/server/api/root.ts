@@ -6,6 +6,10 @@ import { scenarioRouter } from './routers/scenario';
 import { experimentRouter } from './routers/experiment';
 import { scheduleRouter } from './routers/schedule';
 import { runRouter } from './routers/run';
+import { compareRouter } from './routers/compare';
+import { baselineRouter } from './routers/baseline';
+import { shareLinkRouter } from './routers/share-link';
+import { apiTokenRouter } from './routers/api-token';
 
 export const appRouter = router({
   team: teamRouter,
@@ -15,6 +19,10 @@ export const appRouter = router({
   experiment: experimentRouter,
   schedule: scheduleRouter,
   run: runRouter,
+  compare: compareRouter,
+  baseline: baselineRouter,
+  shareLink: shareLinkRouter,
+  apiToken: apiTokenRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { ScenarioSchema } from '@poolbench/scenarios';
+import { IdSchema } from '~/lib/schemas/ids';
+
+/**
+ * Request and response contracts of the REST API. The OpenAPI document is generated from these
+ * same schemas (z.toJSONSchema), and the scenario is the app's own ScenarioSchema, so the
+ * document cannot drift from what the server accepts.
+ */
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().describe('URI naming the problem type: https://poolbench.dev/problems/<code>'),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().describe('stable machine-readable code, e.g. token_revoked, scope_missing, validation_failed'),
+    problems: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('one entry per invalid field'),
+  });
+
+const IdOrName = z.string().trim().min(1, 'is required').max(120).describe('id or exact name');
+const RepeatsSchema = z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50');
+
+export const StartSavedSchema = z
+  .strictObject({
+    kind: z.literal('saved'),
+    experiment: IdOrName.describe('id or exact name of a saved experiment; its definition starts again as a new experiment'),
+    name: z.string().trim().min(1).max(120).optional().describe('name of the new experiment (default: the saved one\'s)'),
+    repeats: RepeatsSchema.optional().describe('override the saved number of repeats'),
+  });
+
+export const StartInlineSchema = z
+  .strictObject({
+    kind: z.literal('inline'),
+    name: z.string().trim().min(1).max(120).default('CI run'),
+    target: IdOrName.describe('id or exact name of a target of the team'),
+    poolConfigs: z.array(IdOrName).min(1, 'choose at least one pool config').max(20).describe('ids or names of pool configs of that target'),
+    scenarioId: IdSchema.optional().describe('a saved scenario; or give `scenario`'),
+    scenario: ScenarioSchema.optional().describe('template and parameters; saved as a scenario row, reused when the same scenario was sent before'),
+    scenarioName: z.string().trim().min(1).max(120).optional().describe('name of the scenario row for an inline scenario (default: api-<hash of its content>)'),
+    repeats: RepeatsSchema.default(1),
+    order: z.enum(['interleaved', 'blocked']).default('interleaved'),
+  })
+  .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), { message: 'give exactly one of scenarioId and scenario', path: ['scenario'] });
+
+export const StartExperimentSchema = z.discriminatedUnion('kind', [StartSavedSchema, StartInlineSchema]);
+export type StartExperiment = z.output<typeof StartExperimentSchema>;
+
+const Ref = z.object({ id: z.string(), name: z.string() });
+const NullableRef = Ref.nullable();
+const Iso = z.string().describe('UTC timestamp, ISO 8601');
+export const RUN_STATUSES = ['queued', 'preparing', 'running', 'succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
+const RunStatusSchema = z.enum(RUN_STATUSES);
+
+export const ProgressSchema = z.object({
+  done: z.number().int(),
+  total: z.number().int(),
+  byStatus: z.partialRecord(RunStatusSchema, z.number().int()),
+});
+
+export const ExperimentSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(['queued', 'running', 'completed', 'failed', 'canceled']),
+    finished: z.boolean().describe('every run reached a terminal status'),
+    repeats: z.number().int(),
+    createdAt: Iso,
+    finishedAt: Iso.nullable(),
+    target: Ref,
+    poolConfigs: z.array(Ref),
+    scenarios: z.array(Ref),
+    progress: ProgressSchema,
+    runs: z.array(
+      z.object({
+        id: z.string(),
+        status: RunStatusSchema,
+        poolConfigId: z.string().nullable(),
+        scenarioId: z.string().nullable(),
+        repeatIndex: z.number().int(),
+        sequence: z.number().int(),
+        startedAt: Iso.nullable(),
+        finishedAt: Iso.nullable(),
+        errorMessage: z.string().nullable(),
+      }),
+    ),
+    webUrl: z.string(),
+  });
+
+const LatencySchema = z.looseObject({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() });
+export const RunSummarySchema = z
+  .looseObject({
+    requests: z.number(),
+    failed: z.number(),
+    errorRate: z.number().nullable(),
+    rps: z.number().nullable(),
+    durationMs: z.number(),
+    latency: LatencySchema.nullable(),
+  })
+  .describe('Run.summary from merged per-second histograms (times in ms); more fields than listed may be present');
+
+export const ThresholdResultSchema = z.object({ metric: z.string(), expr: z.string(), observed: z.number().nullable(), pass: z.boolean() });
+
+export const RunSchema = z
+  .object({
+    id: z.string(),
+    experimentId: z.string(),
+    status: RunStatusSchema,
+    poolConfig: NullableRef,
+    scenario: NullableRef,
+    repeatIndex: z.number().int(),
+    queuedAt: Iso,
+    startedAt: Iso.nullable(),
+    finishedAt: Iso.nullable(),
+    errorCode: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+    summary: RunSummarySchema.nullable(),
+    thresholdResults: z.array(ThresholdResultSchema).nullable(),
+    webUrl: z.string(),
+  });
+
+const MetricValueSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  unit: z.string(),
+  n: z.number().int(),
+  median: z.number().nullable(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+});
+
+export const ExperimentSummarySchema = z
+  .object({
+    experimentId: z.string(),
+    status: z.string(),
+    finished: z.boolean(),
+    cells: z.array(
+      z.object({
+        poolConfig: NullableRef,
+        scenario: NullableRef,
+        runs: z.number().int(),
+        succeeded: z.number().int(),
+        metrics: z.array(MetricValueSchema).describe('one value per succeeded run, summarized across repeats'),
+        thresholds: z.object({ passed: z.number().int(), failed: z.number().int(), failures: z.array(ThresholdResultSchema.extend({ runId: z.string() })) }),
+      }),
+    ),
+    thresholdsFailed: z.boolean(),
+  });
+
+const EstimateSchema = z.object({ estimate: z.number(), lower: z.number(), upper: z.number() });
+export const VERDICTS = ['better', 'worse', 'no-change', 'inconclusive'] as const;
+
+export const ComparisonSchema = z
+  .object({
+    experimentId: z.string(),
+    baseline: z.string().describe('baseline name, e.g. main'),
+    outcome: z.enum(['pass', 'regression', 'no-baseline']).describe('regression: some tested metric of some cell is worse than its baseline'),
+    cells: z.array(
+      z.object({
+        poolConfig: NullableRef,
+        scenario: NullableRef,
+        baseline: z
+          .object({ id: z.string(), experimentId: z.string().nullable(), runId: z.string().nullable(), poolConfig: NullableRef, runs: z.number().int() })
+          .nullable()
+          .describe('null: no baseline of this name for the target and scenario'),
+        candidateRuns: z.number().int(),
+        regression: z.boolean(),
+        metrics: z.array(
+          z.object({
+            key: z.string(),
+            label: z.string(),
+            unit: z.string(),
+            direction: z.enum(['lower-is-better', 'higher-is-better']),
+            verdict: z.enum(VERDICTS),
+            baselineMedian: z.number().nullable(),
+            candidateMedian: z.number().nullable(),
+            changePercent: EstimateSchema.nullable().describe('Hodges–Lehmann change with its interval, in percent'),
+            confidence: z.number(),
+            pValue: z.number().nullable(),
+            insufficient: z.boolean(),
+            lowRequests: z.boolean(),
+            reason: z.string(),
+          }),
+        ),
+      }),
+    ),
+  });
+
+export const SaveBaselineSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9._/-]+$/, 'letters, digits, . _ / - only').default('main'),
+    experimentId: IdSchema,
+    poolConfig: IdOrName.optional().describe('which pool config of the experiment is the reference; required when it has several'),
+  });
+
+export const BaselinesSchema = z
+  .object({ baselines: z.array(z.object({ id: z.string(), name: z.string(), target: Ref, scenario: Ref, experimentId: z.string().nullable(), poolConfig: NullableRef })) });
+
+export const CreateShareSchema = z
+  .strictObject({ expiresInDays: z.number().int().min(1).max(365).optional() });
+
+export const ShareLinkSchema = z.object({ url: z.string(), expiresAt: Iso.nullable() });

@@ -1,0 +1,17 @@
+import type { Db } from '@poolbench/db';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { IdempotencyOptions } from './idempotency';
+
+/** Everything the REST layer touches; the route passes the app's singletons, tests their own. */
+export interface RestDeps {
+  db: Db;
+  redis: () => Redis;
+  queue: () => Queue;
+  /** absolute origin for links in responses, e.g. http://localhost:3000 */
+  baseUrl: string;
+  rateLimit: { limit: number; windowMs: number };
+  idempotency?: IdempotencyOptions;
+}
+
+export const DEFAULT_RATE_LIMIT = { limit: 300, windowMs: 60_000 };

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import type { ApiPrincipal } from '~/server/services/api-tokens/authenticate-api-token';
+import type { ApiScope } from '~/server/services/api-tokens/scopes';
+import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';
+import { experimentSummary } from '~/server/services/ci/experiment-summary';
+import { experimentView } from '~/server/services/ci/experiment-view';
+import { runView } from '~/server/services/ci/run-view';
+import { saveBaseline } from '~/server/services/ci/save-baseline';
+import { startCiExperiment } from '~/server/services/ci/start-ci-experiment';
+import { createCiShareLink } from '~/server/services/ci/create-share-link';
+import {
+  BaselinesSchema, ComparisonSchema, CreateShareSchema, ExperimentSchema, ExperimentSummarySchema, RunSchema, SaveBaselineSchema, ShareLinkSchema, StartExperimentSchema,
+} from './contracts';
+import type { RestDeps } from './deps';
+
+export interface OperationContext<B, Q> {
+  deps: RestDeps;
+  principal: ApiPrincipal;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+}
+
+export interface Operation {
+  method: 'GET' | 'POST';
+  /** OpenAPI path template below /api/v1 */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  scope: ApiScope;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** component names for the OpenAPI document */
+  bodyName?: string;
+  /** accepts an Idempotency-Key header: a retry returns the first response instead of acting twice */
+  idempotent?: boolean;
+  status: number;
+  response: z.ZodType;
+  responseName: string;
+  handle(ctx: OperationContext<never, never>): Promise<unknown>;
+}
+
+function op<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined>(
+  o: Omit<Operation, 'handle' | 'body' | 'query'> & {
+    body?: B;
+    query?: Q;
+    handle(ctx: OperationContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodObject ? z.output<Q> : undefined>): Promise<unknown>;
+  },
+): Operation {
+  return o as unknown as Operation;
+}
+
+const CompareQuery = z.object({ baseline: z.string().trim().min(1).max(64).default('main').describe('baseline name, e.g. main') });
+
+export const OPERATIONS: Operation[] = [
+  op({
+    method: 'POST', path: '/experiments', operationId: 'startExperiment', scope: 'runs:write', idempotent: true, status: 201,
+    summary: 'Start an experiment',
+    description: 'From a saved experiment (by id or name) or inline: target + pool configs + a scenario (saved id, or template and parameters). Send an `Idempotency-Key` header so a retried CI step never starts a second load test.',
+    body: StartExperimentSchema, bodyName: 'StartExperiment', response: ExperimentSchema, responseName: 'Experiment',
+    handle: async ({ deps, principal, body }) => {
+      const id = await startCiExperiment({ db: deps.db, queue: deps.queue() }, { teamId: principal.teamId, userId: principal.createdById, body });
+      return experimentView(deps.db, principal.teamId, id, deps.baseUrl);
+    },
+  }),
+  op({
+    method: 'GET', path: '/experiments/{id}', operationId: 'getExperiment', scope: 'runs:read', status: 200,
+    summary: 'Experiment status and its runs', response: ExperimentSchema, responseName: 'Experiment',
+    handle: ({ deps, principal, params }) => experimentView(deps.db, principal.teamId, params.id!, deps.baseUrl),
+  }),
+  op({
+    method: 'GET', path: '/experiments/{id}/summary', operationId: 'getExperimentSummary', scope: 'runs:read', status: 200,
+    summary: 'Metrics per pool config x scenario across repeats, and threshold results',
+    response: ExperimentSummarySchema, responseName: 'ExperimentSummary',
+    handle: ({ deps, principal, params }) => experimentSummary(deps.db, principal.teamId, params.id!),
+  }),
+  op({
+    method: 'GET', path: '/experiments/{id}/compare', operationId: 'compareExperiment', scope: 'runs:read', status: 200,
+    summary: 'Compare every cell with a named baseline',
+    description: 'Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor). A verdict needs at least 4 succeeded runs per side.',
+    query: CompareQuery, response: ComparisonSchema, responseName: 'Comparison',
+    handle: ({ deps, principal, params, query }) => compareWithBaseline(deps.db, principal.teamId, params.id!, query.baseline),
+  }),
+  op({
+    method: 'POST', path: '/experiments/{id}/share', operationId: 'createShareLink', scope: 'runs:write', status: 201,
+    summary: 'Create a read-only share link for the experiment',
+    body: CreateShareSchema, bodyName: 'CreateShareLink', response: ShareLinkSchema, responseName: 'ShareLink',
+    handle: ({ deps, principal, params, body }) => createCiShareLink(deps.db, { teamId: principal.teamId, userId: principal.createdById, experimentId: params.id!, baseUrl: deps.baseUrl, ...body }),
+  }),
+  op({
+    method: 'GET', path: '/runs/{id}', operationId: 'getRun', scope: 'runs:read', status: 200,
+    summary: 'Run status, summary and threshold results', response: RunSchema, responseName: 'Run',
+    handle: ({ deps, principal, params }) => runView(deps.db, principal.teamId, params.id!, deps.baseUrl),
+  }),
+  op({
+    method: 'POST', path: '/baselines', operationId: 'saveBaseline', scope: 'runs:write', status: 200,
+    summary: 'Make an experiment the named baseline (e.g. main) of its target and scenarios',
+    body: SaveBaselineSchema, bodyName: 'SaveBaseline', response: BaselinesSchema, responseName: 'Baselines',
+    handle: ({ deps, principal, body }) => saveBaseline(deps.db, { teamId: principal.teamId, userId: principal.createdById, ...body }),
+  }),
+];
+
+/** Matches `/experiments/abc/summary` against the templates; params are checked by the handler. */
+export function matchOperation(method: string, path: string): { op: Operation; params: Record<string, string> } | 'method' | null {
+  const parts = path.split('/').filter(Boolean);
+  let pathMatched = false;
+  for (const o of OPERATIONS) {
+    const tpl = o.path.split('/').filter(Boolean);
+    if (tpl.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const ok = tpl.every((t, i) => {
+      if (t.startsWith('{')) return (params[t.slice(1, -1)] = decodeURIComponent(parts[i]!)), true;
+      return t === parts[i];
+    });
+    if (!ok) continue;
+    pathMatched = true;
+    if (o.method === method) return { op: o, params };
+  }
+  return pathMatched ? 'method' : null;
+}

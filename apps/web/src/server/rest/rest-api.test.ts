@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { validate, compileErrors } from '@readme/openapi-parser';
+import type { Db, Prisma } from '@poolbench/db';
+import { withTempDatabase } from '~/test/temp-database';
+import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
+import { createApiToken } from '~/server/services/api-tokens/create-api-token';
+import { revokeApiToken } from '~/server/services/api-tokens/revoke-api-token';
+import type { RestDeps } from './deps';
+import { handleRest } from './handle-rest';
+import { buildOpenApi } from './openapi';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A summary as the worker writes it; only the fields the metrics read matter here. */
+function summary(p99: number, rps: number) {
+  return {
+    requests: 5000, failed: 0, errorRate: 0, rps, durationMs: 5000, seconds: 5, bytesSent: 1, bytesReceived: 1, iterations: 5000, droppedIterations: 0, vusMax: 10, statusCounts: { '200': 5000 },
+    latency: { count: 5000, min: 1, mean: p99 / 3, stdev: 1, p50: p99 / 4, p90: p99 / 2, p95: p99 / 1.5, p99, max: p99 * 2 },
+    waiting: null, connecting: null, tlsHandshaking: null, blocked: null, iteration: null,
+    resources: { cpuMeanPercent: null, cpuPeakPercent: null, rssMeanBytes: null, rssPeakBytes: null, poolWaitMsMean: null, poolWaitMsPeak: null, poolInUsePeak: null, poolAcquireTimeouts: null, dbConnectionsPeak: null, dbNewConnsTotal: null, dbTooManyClients: null },
+  };
+}
+
+describe('REST API against its OpenAPI document (real Postgres and Redis)', () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  let services: ReturnType<typeof makeServices>;
+  let deps: RestDeps;
+  let A: TeamFixture;
+  let B: TeamFixture;
+  let writeToken: string;
+  let readToken: string;
+  let baselineExperimentId: string;
+  const doc = buildOpenApi('http://pb.test');
+
+  const call = (method: string, path: string, opts: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {}) =>
+    handleRest(
+      new Request(`http://pb.test/api/v1${path}`, {
+        method,
+        headers: { ...(opts.token === null ? {} : { Authorization: `Bearer ${opts.token ?? writeToken}` }), 'Content-Type': 'application/json', ...opts.headers },
+        ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+      }),
+      deps,
+    );
+
+  beforeAll(async () => {
+    ({ db, dispose } = await withTempDatabase('web_rest'));
+    services = makeServices();
+    deps = { db, redis: () => services.redis, queue: () => services.queue, baseUrl: 'http://pb.test', rateLimit: { limit: 1000, windowMs: 60_000 } };
+    A = await makeTeam(db, 'a');
+    B = await makeTeam(db, 'b');
+    writeToken = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'ci', scopes: ['runs:read', 'runs:write'], expiresInDays: 30 })).token;
+    readToken = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'read', scopes: ['runs:read'], expiresInDays: null })).token;
+    // a finished baseline experiment (4 repeats) and finished candidate runs, so compare has data
+    const base = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'main', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
+    baselineExperimentId = base.id;
+    for (let i = 0; i < 4; i++) {
+      await db.run.create({ data: { teamId: A.teamId, experimentId: base.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: { id: A.poolConfigId, name: 'lazy' }, scenarioSnapshot: { id: A.scenarioId, name: 'burst' }, targetSnapshot: {}, status: 'succeeded', summary: summary(10 + i * 0.1, 1000) as Prisma.InputJsonValue } });
+    }
+  });
+  afterAll(async () => {
+    await services?.close();
+    await dispose?.();
+  });
+
+  it('is a valid OpenAPI 3.1 document (@readme/openapi-parser)', async () => {
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  // Valid input for every operation in the document; an operation without one fails the test.
+  const examples: Record<string, () => { path: string; body?: unknown; headers?: Record<string, string> }> = {
+    startExperiment: () => ({
+      path: '/experiments',
+      body: { kind: 'inline', name: 'pr-1', target: 'Lab', poolConfigs: ['lazy'], scenario: { template: 'constant-arrival-rate', params: { ratePerSec: 50, durationMs: 2000, preAllocatedVUs: 5 }, requests: [{ method: 'GET', path: '/work', query: { ms: 50 } }] }, repeats: 4 },
+      headers: { 'Idempotency-Key': `doc-${Date.now()}` },
+    }),
+    getExperiment: () => ({ path: `/experiments/${A.experimentId}` }),
+    getExperimentSummary: () => ({ path: `/experiments/${baselineExperimentId}/summary` }),
+    compareExperiment: () => ({ path: `/experiments/${A.experimentId}/compare?baseline=main` }),
+    createShareLink: () => ({ path: `/experiments/${A.experimentId}/share`, body: { expiresInDays: 7 } }),
+    getRun: () => ({ path: `/runs/${A.runIds[0]}` }),
+    saveBaseline: () => ({ path: '/baselines', body: { name: 'main', experimentId: baselineExperimentId } }),
+  };
+  const ORDER = ['saveBaseline', 'startExperiment', 'getExperiment', 'getExperimentSummary', 'compareExperiment', 'createShareLink', 'getRun'];
+
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: 'doc', components: doc.components } as Json);
+  const check = (schemaRef: string, body: unknown) => {
+    const v = ajv.getSchema(`doc${schemaRef}`)!;
+    expect(v(body), JSON.stringify(v.errors)).toBe(true);
+  };
+
+  const ops = Object.entries(doc.paths as Json).flatMap(([p, methods]) => Object.entries(methods as Json).map(([m, o]) => ({ path: p, method: m.toUpperCase(), op: o as Json })));
+
+  it('has an example for every documented operation', () => {
+    expect(ops.map((o) => o.op.operationId).sort()).toEqual(Object.keys(examples).sort());
+  });
+
+  it.each(ORDER)('%s answers as documented', async (operationId) => {
+    const o = ops.find((x) => x.op.operationId === operationId)!;
+    const ex = examples[operationId]!();
+    const res = await call(o.method, ex.path, { body: ex.body, headers: ex.headers });
+    const documented = o.op.responses[String(res.status)];
+    const text = await res.text();
+    expect(documented, `status ${res.status} is not documented: ${text}`).toBeDefined();
+    const [mediaType, media] = Object.entries(documented.content as Json)[0]!;
+    expect(res.headers.get('content-type')).toBe(mediaType);
+    check((media as Json).schema.$ref, JSON.parse(text));
+    if (operationId !== 'createShareLink') expect(res.status).toBeLessThan(300);
+    // every route also refuses without a token, with a documented problem
+    const anon = await call(o.method, ex.path, { token: null, body: ex.body });
+    expect(anon.status).toBe(401);
+    check(o.op.responses['401'].content['application/problem+json'].schema.$ref, await anon.json());
+  });
+
+  it('write operations need runs:write (403 scope_missing), reads work with runs:read', async () => {
+    const res = await call('POST', '/baselines', { token: readToken, body: { experimentId: baselineExperimentId } });
+    expect(res.status).toBe(403);
+    expect((await res.json()).code).toBe('scope_missing');
+    expect((await call('GET', `/experiments/${A.experimentId}`, { token: readToken })).status).toBe(200);
+  });
+
+  it("another team's ids are 404 not_found", async () => {
+    const res = await call('GET', `/experiments/${B.experimentId}`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect((await res.json()).code).toBe('not_found');
+  });
+
+  it('bad, revoked and expired tokens are 401 with distinct codes', async () => {
+    const typo = writeToken.slice(0, -1) + (writeToken.endsWith('a') ? 'b' : 'a');
+    expect((await (await call('GET', `/runs/${A.runIds[0]}`, { token: typo })).json()).code).toBe('token_malformed');
+    expect((await (await call('GET', `/runs/${A.runIds[0]}`, { token: 'nope' })).json()).code).toBe('token_malformed');
+    const t = await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'short-lived', scopes: ['runs:read'], expiresInDays: 1 });
+    await db.apiToken.update({ where: { id: t.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await (await call('GET', `/runs/${A.runIds[0]}`, { token: t.token })).json()).code).toBe('token_expired');
+    const r = await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'revoked', scopes: ['runs:read'], expiresInDays: null });
+    expect((await call('GET', `/runs/${A.runIds[0]}`, { token: r.token })).status).toBe(200);
+    await revokeApiToken(db, A.teamId, r.id);
+    const res = await call('GET', `/runs/${A.runIds[0]}`, { token: r.token });
+    expect(res.status).toBe(401);
+    expect((await res.json()).code).toBe('token_revoked');
+  });
+
+  it('validation problems name the field', async () => {
+    const res = await call('POST', '/experiments', { body: { kind: 'inline', target: 'Lab', poolConfigs: ['lazy'], scenario: { template: 'spike', params: {} , requests: [] } } });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body.code).toBe('validation_failed');
+    expect(body.problems.map((p: { path: string }) => p.path)).toContain('scenario.requests');
+    const bad = await call('POST', '/experiments', { body: undefined, headers: {} });
+    expect(bad.status).toBe(422);
+  });
+
+  it('records lastUsedAt on use', async () => {
+    const row = await db.apiToken.findFirst({ where: { teamId: A.teamId, name: 'ci' } });
+    expect(row!.lastUsedAt).not.toBeNull();
+  });
+
+  it('rate limits per token with 429 and Retry-After', async () => {
+    const t = await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'limited', scopes: ['runs:read'], expiresInDays: null });
+    const limited = { ...deps, rateLimit: { limit: 3, windowMs: 60_000 } };
+    const get = () => handleRest(new Request(`http://pb.test/api/v1/runs/${A.runIds[0]}`, { headers: { Authorization: `Bearer ${t.token}` } }), limited);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await get()).status);
+    // the window may roll over between requests; then the 4th is allowed and a 5th is not needed
+    const last = await get();
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect([statuses[3], last.status]).toContain(429);
+    const limitedRes = statuses[3] === 429 ? await get() : last;
+    expect(limitedRes.status).toBe(429);
+    expect(Number(limitedRes.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await limitedRes.json()).code).toBe('rate_limited');
+  });
+
+  it('compare reports worse p99 with the change and its interval', async () => {
+    const cand = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'pr', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
+    for (let i = 0; i < 4; i++) {
+      await db.run.create({ data: { teamId: A.teamId, experimentId: cand.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'succeeded', summary: summary(20 + i * 0.1, 1000) as Prisma.InputJsonValue } });
+    }
+    const body = await (await call('GET', `/experiments/${cand.id}/compare`)).json();
+    expect(body.outcome).toBe('regression');
+    const p99 = body.cells[0].metrics.find((m: { key: string }) => m.key === 'p99Ms');
+    expect(p99.verdict).toBe('worse');
+    expect(p99.changePercent.estimate).toBeGreaterThan(90);
+    expect(p99.changePercent.lower).toBeGreaterThan(5);
+    const rps = body.cells[0].metrics.find((m: { key: string }) => m.key === 'rps');
+    expect(rps.verdict).toBe('no-change');
+  });
+});

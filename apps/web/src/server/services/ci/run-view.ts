@@ -1,0 +1,36 @@
+import type { Db } from '@poolbench/db';
+import { NotFoundError } from '../errors';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const ref = (snap: unknown) => {
+  const s = snap as { id?: string; name?: string } | null;
+  return s?.id && s.name ? { id: s.id, name: s.name } : null;
+};
+
+export async function runView(db: Db, teamId: string, id: string, baseUrl: string) {
+  const r = await db.run.findFirst({
+    where: { id, teamId },
+    select: {
+      id: true, experimentId: true, status: true, repeatIndex: true, queuedAt: true, startedAt: true, finishedAt: true, errorCode: true, errorMessage: true,
+      summary: true, thresholdResults: true, poolConfigSnapshot: true, scenarioSnapshot: true,
+    },
+  });
+  if (!r) throw new NotFoundError('run');
+  return {
+    id: r.id,
+    experimentId: r.experimentId,
+    status: r.status,
+    // snapshots, not live rows: a run reports what it ran even after a config was edited
+    poolConfig: ref(r.poolConfigSnapshot),
+    scenario: ref(r.scenarioSnapshot),
+    repeatIndex: r.repeatIndex,
+    queuedAt: r.queuedAt.toISOString(),
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
+    errorCode: r.errorCode,
+    errorMessage: r.errorMessage,
+    summary: (r.summary ?? null) as ({ requests: number; failed: number; errorRate: number | null; rps: number | null; durationMs: number; latency: { p50: number; p95: number; p99: number; max: number } | null } & Record<string, unknown>) | null,
+    thresholdResults: (r.thresholdResults ?? null) as { metric: string; expr: string; observed: number | null; pass: boolean }[] | null,
+    webUrl: `${baseUrl}/runs/${r.id}`,
+  };
+}
