@@ -11,7 +11,7 @@ export const options = {
       executor: 'shared-iterations',
       vus: Number(__ENV.VUS || 100),
       iterations: Number(__ENV.ITERATIONS || 2000),
-      maxDuration: '60s',
+      maxDuration: __ENV.MAX_DURATION || '20s',
     },
   },
 };

@@ -48,7 +48,7 @@ func (c *Config) Validate() error {
 	if c.MinConns > c.MaxConns {
 		return usagef("invalid --min-conns %d: greater than --max-conns %d", c.MinConns, c.MaxConns)
 	}
-	if c.InitialConns > c.MaxConns || c.InitialConns < c.MinConns {
+	if c.Strategy == "adaptive" && (c.InitialConns > c.MaxConns || c.InitialConns < c.MinConns) {
 		return usagef("invalid --initial-conns %d: must be within --min-conns %d and --max-conns %d", c.InitialConns, c.MinConns, c.MaxConns)
 	}
 	durs := []struct {
