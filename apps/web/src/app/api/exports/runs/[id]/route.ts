@@ -1,0 +1,28 @@
+import { db } from '~/server/db';
+import { getSession } from '~/server/session';
+import { resolveTeam } from '~/server/services/teams/resolve-team';
+import { buildComparison } from '~/server/services/compare/build-comparison';
+import { buildExport } from '~/server/services/exports/build-export';
+import { download, parseFormat, problem, slug } from '~/server/services/exports/http';
+
+export const dynamic = 'force-dynamic';
+
+/** One run's per-second series (csv), summary (summary-csv), both (json) or report (html). */
+export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const session = await getSession(req.headers);
+  if (!session) return problem(401, 'unauthorized', 'sign in first');
+  const team = await resolveTeam(db, session.user.id, session.activeTeamId);
+  const format = parseFormat(new URL(req.url).searchParams.get('format'));
+  if (!format) return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html');
+  if (!team || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return problem(404, 'not_found', 'run not found');
+  try {
+    const c = await buildComparison(db, team.id, { items: [{ kind: 'run', runId: id }] }, { maxPoints: 600 });
+    const title = `${c.groups[0]!.label} · ${c.groups[0]!.scenarioName}`;
+    const out = await buildExport(db, c, format, { title });
+    return download(out.body, out.contentType, `${slug(title)}.${out.extension}`);
+  } catch (e) {
+    if (e instanceof Error && e.name === 'NotFoundError') return problem(404, 'not_found', 'run not found');
+    throw e;
+  }
+}

@@ -1,0 +1,56 @@
+// Pure formatting shared by the compare page, the share page and the HTML report.
+import type { Verdict } from '@poolbench/stats';
+
+export const GROUP_COLORS = ['#1f57d6', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#0ea5e9'];
+
+export function formatValue(v: number | null | undefined, unit: string): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  switch (unit) {
+    case 'ms':
+      return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)} ms`;
+    case 'req/s':
+      return `${v.toLocaleString('en-US', { maximumFractionDigits: v < 100 ? 1 : 0 })} req/s`;
+    case '%':
+      return `${v.toFixed(v !== 0 && Math.abs(v) < 1 ? 3 : 1)} %`;
+    case 'bytes': {
+      const mib = v / 2 ** 20;
+      return mib >= 1024 ? `${(mib / 1024).toFixed(2)} GiB` : `${mib.toFixed(1)} MiB`;
+    }
+    default:
+      return v.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  }
+}
+
+export function formatChange(c: { estimate: number; lower: number; upper: number } | null | undefined): { estimate: string; interval: string } {
+  if (!c) return { estimate: '—', interval: '' };
+  const f = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(Math.abs(x) < 10 ? 1 : 0)} %`;
+  return { estimate: f(c.estimate), interval: `[${f(c.lower)}, ${f(c.upper)}]` };
+}
+
+export function formatP(p: number | null | undefined): string {
+  if (p === null || p === undefined) return '—';
+  if (p < 0.001) return '< 0.001';
+  return p.toFixed(p < 0.01 ? 3 : 2);
+}
+
+export const VERDICT_LABEL: Record<Verdict, string> = { better: 'Better', worse: 'Worse', 'no-change': 'No change', inconclusive: 'Inconclusive' };
+/** Tailwind classes and raw colours (for the offline report) per verdict. */
+export const VERDICT_STYLE: Record<Verdict, { tw: string; fg: string; bg: string }> = {
+  better: { tw: 'bg-emerald-50 text-emerald-700 ring-emerald-200', fg: '#047857', bg: '#ecfdf5' },
+  worse: { tw: 'bg-red-50 text-red-700 ring-red-200', fg: '#b91c1c', bg: '#fef2f2' },
+  'no-change': { tw: 'bg-slate-100 text-slate-700 ring-slate-200', fg: '#334155', bg: '#f1f5f9' },
+  inconclusive: { tw: 'bg-amber-50 text-amber-800 ring-amber-200', fg: '#92400e', bg: '#fffbeb' },
+};
+
+/** log(1/(1-p)) so 90, 99, 99.9 … are evenly spaced; 100 is drawn one step past the last point. */
+export function nines(p: number): number {
+  return p >= 100 ? 6 : Math.log10(100 / (100 - p));
+}
+export const NINES_TICKS = [
+  { x: nines(50), label: '50' },
+  { x: nines(90), label: '90' },
+  { x: nines(99), label: '99' },
+  { x: nines(99.9), label: '99.9' },
+  { x: nines(99.99), label: '99.99' },
+  { x: nines(99.999), label: '99.999' },
+];

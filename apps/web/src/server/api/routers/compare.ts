@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { RUN_METRICS } from '@poolbench/stats';
+import { IdSchema } from '~/lib/schemas/ids';
+import { teamProcedure } from '../trpc';
+import { SelectionSchema } from '~/server/services/compare/selection';
+import { buildComparison } from '~/server/services/compare/build-comparison';
+import { experimentPivot } from '~/server/services/compare/pivot';
+import { listCandidates } from '~/server/services/compare/list-candidates';
+import { loadGroups } from '~/server/services/compare/load-groups';
+import { defaultBaseline } from '~/server/services/baselines/default-baseline';
+
+const METRIC_KEYS = RUN_METRICS.map((m) => m.key) as [string, ...string[]];
+
+export const compareRouter = {
+  /** The compare view; without an explicit baseline a saved one among the items is used. */
+  get: teamProcedure('viewer')
+    .input(z.object({ selection: SelectionSchema, maxPoints: z.number().int().min(20).max(2000).default(300) }))
+    .query(async ({ ctx, input }) => {
+      const { selection } = input;
+      let saved: Awaited<ReturnType<typeof defaultBaseline>> | null = null;
+      if (selection.baseline === null || selection.baseline === undefined) {
+        const groups = await loadGroups(ctx.db, ctx.team.id, selection.items);
+        saved = await defaultBaseline(ctx.db, ctx.team.id, selection.items, groups.map((g) => ({ targetId: g.targetId, scenarioId: g.scenarioId })));
+      }
+      const comparison = await buildComparison(ctx.db, ctx.team.id, selection, { maxPoints: input.maxPoints, baselineIndex: selection.baseline ?? saved?.index ?? 0 });
+      return {
+        ...comparison,
+        savedBaseline: saved?.index !== null && saved?.index !== undefined ? { index: saved.index, name: saved.name } : null,
+        availableBaselines: (saved?.available ?? []).map((b) => ({ id: b.id, name: b.name, label: b.label, item: b.item })),
+      };
+    }),
+  pivot: teamProcedure('viewer')
+    .input(z.object({ experimentId: IdSchema, metric: z.enum(METRIC_KEYS).default('p95Ms') }))
+    .query(({ ctx, input }) => experimentPivot(ctx.db, ctx.team.id, input.experimentId, input.metric)),
+  candidates: teamProcedure('viewer')
+    .input(z.object({ experimentId: IdSchema.nullish() }))
+    .query(({ ctx, input }) => listCandidates(ctx.db, ctx.team.id, input)),
+};

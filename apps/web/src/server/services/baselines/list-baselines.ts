@@ -1,0 +1,26 @@
+import type { Db, Prisma } from '@poolbench/db';
+import type { CompareItem } from '../compare/selection';
+
+/** The team's baselines, optionally for one target and scenario, newest first. */
+export async function listBaselines(db: Db, teamId: string, filter: { targetId?: string | null; scenarioId?: string | null } = {}) {
+  const where: Prisma.BaselineWhereInput = { teamId, ...(filter.targetId ? { targetId: filter.targetId } : {}), ...(filter.scenarioId ? { scenarioId: filter.scenarioId } : {}) };
+  const rows = await db.baseline.findMany({
+    where,
+    select: {
+      id: true, name: true, targetId: true, scenarioId: true, runId: true, experimentId: true, poolConfigId: true, updatedAt: true,
+      target: { select: { name: true } },
+      scenario: { select: { name: true } },
+      poolConfig: { select: { name: true } },
+      run: { select: { repeatIndex: true, poolConfigSnapshot: true } },
+      experiment: { select: { name: true } },
+    },
+    orderBy: { updatedAt: 'desc' },
+  });
+  return rows.map(({ run, ...b }) => ({
+    ...b,
+    item: (b.runId
+      ? { kind: 'run', runId: b.runId }
+      : { kind: 'cell', experimentId: b.experimentId!, poolConfigId: b.poolConfigId!, scenarioId: b.scenarioId }) as CompareItem,
+    label: run ? `${(run.poolConfigSnapshot as { name?: string }).name ?? 'run'} #${run.repeatIndex + 1}` : `${b.poolConfig?.name ?? 'cell'} (${b.experiment?.name ?? 'experiment'})`,
+  }));
+}

@@ -1,0 +1,205 @@
+import type { Db } from '@poolbench/db';
+import { compareRunGroups, histogramStatsMs, median, percentileMs, RUN_METRICS, type HdrStatsMs, type Verdict } from '@poolbench/stats';
+import { mergeStoredHistograms } from './fast-hdr';
+import { groupSeries, readSeconds, type SeriesMetricKey, type SeriesPointOut } from './group-series';
+import { loadGroups, type CompareGroup } from './load-groups';
+import type { Selection } from './selection';
+
+/** Percentiles of the spectrum chart; the x axis is log(1 / (1 - p)) so the tail gets room. */
+export const SPECTRUM_PERCENTILES = [0, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100];
+const FINGERPRINT_FIELDS = ['cpuModel', 'cpuCount', 'k6Version', 'labTargetVersion'] as const;
+const MIN_REPEATS = 4;
+
+export interface CandidateCell {
+  median: number | null;
+  n: number;
+  changePercent: { estimate: number; lower: number; upper: number } | null;
+  pValue: number | null;
+  verdict: Verdict | null;
+  reason: string | null;
+  insufficient: boolean;
+  lowRequests: boolean;
+  warnings: string[];
+}
+
+export interface MetricRow {
+  key: string;
+  label: string;
+  unit: string;
+  direction: 'lower-is-better' | 'higher-is-better';
+  tested: boolean;
+  /** one per group, in group order; the baseline's entry has no comparison */
+  cells: Array<{ median: number | null; min: number | null; max: number | null; n: number }>;
+  /** one per group; null for the baseline itself */
+  comparisons: Array<CandidateCell | null>;
+}
+
+export interface ComparisonWarning {
+  code: 'few-repeats' | 'low-requests' | 'environment-differs' | 'not-tested';
+  message: string;
+}
+
+export interface ComparisonGroupOut {
+  key: string;
+  label: string;
+  kind: 'run' | 'cell';
+  poolConfigName: string;
+  strategy: string | null;
+  scenarioName: string;
+  experimentName: string;
+  experimentId: string;
+  targetId: string;
+  targetName: string;
+  poolConfigId: string | null;
+  scenarioId: string | null;
+  runIds: string[];
+  repeats: number;
+  /** all requests of all repeats (in the window), from merged per-second histograms */
+  merged: HdrStatsMs | null;
+  requests: number;
+  failed: number;
+}
+
+export interface Comparison {
+  groups: ComparisonGroupOut[];
+  baselineIndex: number;
+  rows: MetricRow[];
+  warnings: ComparisonWarning[];
+  spectrum: Array<{ percentile: number; values: Array<number | null> }>;
+  series: Record<SeriesMetricKey, SeriesPointOut[]>;
+  window: { from: number; to: number } | null;
+  durationSeconds: number;
+}
+
+function uniqueLabels(groups: CompareGroup[]): string[] {
+  const labels = groups.map((g) => g.label);
+  const dup = (l: string) => labels.filter((x) => x === l).length > 1;
+  const withScenario = labels.map((l, i) => (dup(l) ? `${l} · ${groups[i]!.scenarioName}` : l));
+  return withScenario.map((l, i) => (withScenario.filter((x) => x === l).length > 1 ? `${l} · ${groups[i]!.experimentName}` : l));
+}
+
+function environmentWarning(groups: CompareGroup[]): ComparisonWarning | null {
+  const differing: string[] = [];
+  for (const f of FINGERPRINT_FIELDS) {
+    const seen = new Set<string>();
+    for (const g of groups) for (const r of g.runs) if (r.environment && r.environment[f] !== undefined && r.environment[f] !== null) seen.add(String(r.environment[f]));
+    if (seen.size > 1) differing.push(`${f} (${[...seen].slice(0, 3).join(' / ')})`);
+  }
+  return differing.length ? { code: 'environment-differs', message: `The runs were measured on different environments: ${differing.join('; ')}. Differences may come from the machine, not the config.` } : null;
+}
+
+/**
+ * The whole compare view for a selection, computed on the server: the statistics table (one value
+ * per run per metric, compared with @poolbench/stats), all-requests percentiles from merged
+ * histograms, the percentile spectrum and per-second bands. Every read is scoped to `teamId`.
+ */
+export async function buildComparison(db: Db, teamId: string, selection: Selection, opts: { maxPoints?: number; baselineIndex?: number } = {}): Promise<Comparison> {
+  const groups = await loadGroups(db, teamId, selection.items);
+  const baselineIndex = Math.min(opts.baselineIndex ?? selection.baseline ?? 0, groups.length - 1);
+  const baseline = groups[baselineIndex]!;
+  const labels = uniqueLabels(groups);
+  const window = selection.window ?? null;
+  const allRunIds = groups.flatMap((g) => g.runs.map((r) => r.id));
+
+  const [seconds, hists] = await Promise.all([
+    readSeconds(db, allRunIds, window),
+    db.$queryRaw<Array<{ runId: string; durationHist: Uint8Array | null }>>`
+      SELECT "runId", "durationHist" FROM "RunSecond"
+       WHERE "runId" = ANY(${allRunIds}::text[]) AND segment = 'all' AND second >= ${window?.from ?? 0} AND second < ${window?.to ?? 2_147_483_647}`,
+  ]);
+
+  const comparisons = groups.map((g, gi) =>
+    gi === baselineIndex ? null : compareRunGroups({ label: baseline.label, summaries: baseline.runs.map((r) => r.summary) }, { label: g.label, summaries: g.runs.map((r) => r.summary) }),
+  );
+
+  const defs = RUN_METRICS.filter((d) => !selection.metrics || selection.metrics.includes(d.key));
+  const rows: MetricRow[] = defs.map((d) => ({
+    key: d.key,
+    label: d.label,
+    unit: d.unit,
+    direction: d.direction,
+    tested: d.tested,
+    cells: groups.map((g) => {
+      const vs = g.runs.map((r) => (r.summary ? d.value(r.summary) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
+      return vs.length ? { median: median(vs), min: Math.min(...vs), max: Math.max(...vs), n: vs.length } : { median: null, min: null, max: null, n: 0 };
+    }),
+    comparisons: comparisons.map((c, gi) => {
+      if (!c) return null;
+      const m = c.metrics.find((x) => x.def.key === d.key);
+      const cell = { median: null as number | null, n: 0 };
+      const vs = groups[gi]!.runs.map((r) => (r.summary ? d.value(r.summary) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
+      if (vs.length) Object.assign(cell, { median: median(vs), n: vs.length });
+      if (!m) return { ...cell, changePercent: null, pValue: null, verdict: null, reason: d.tested ? 'no values to compare' : 'shown, never tested: one extreme request says nothing about a config', insufficient: false, lowRequests: false, warnings: [] };
+      return {
+        ...cell,
+        changePercent: m.changePercent,
+        pValue: m.pValue,
+        verdict: m.verdict,
+        reason: m.reason,
+        insufficient: m.insufficient,
+        lowRequests: m.lowRequests,
+        warnings: m.warnings.map((w) => w.message),
+      };
+    }),
+  }));
+
+  const warnings: ComparisonWarning[] = [];
+  const few = groups.filter((g) => g.runs.length < MIN_REPEATS);
+  if (few.length) {
+    warnings.push({
+      code: 'few-repeats',
+      message: `${few.map((g, i) => `${labels[groups.indexOf(g)] ?? i} has ${g.runs.length} ${g.runs.length === 1 ? 'run' : 'runs'}`).join(', ')}: with fewer than ${MIN_REPEATS} repeats per side no difference can be significant at α = 0.05, so verdicts stay inconclusive.`,
+    });
+  }
+  if (groups.some((g) => g.runs.some((r) => r.summary && r.summary.requests < 1000))) {
+    warnings.push({ code: 'low-requests', message: 'At least one run had fewer than 1,000 requests, so its p99 rests on a handful of requests; read the p99 row with care.' });
+  }
+  const env = environmentWarning(groups);
+  if (env) warnings.push(env);
+
+  const histsByRun = new Map<string, Uint8Array[]>();
+  for (const h of hists) if (h.durationHist) (histsByRun.get(h.runId) ?? histsByRun.set(h.runId, []).get(h.runId)!).push(h.durationHist);
+  const merged = groups.map((g) => mergeStoredHistograms(g.runs.flatMap((r) => histsByRun.get(r.id) ?? [])));
+  const spectrum = SPECTRUM_PERCENTILES.map((p) => ({ percentile: p, values: merged.map((h) => percentileMs(h, p) ?? null) }));
+
+  const totals = groups.map((g) => {
+    let requests = 0;
+    let failed = 0;
+    for (const s of seconds) if (g.runs.some((r) => r.id === s.runId)) {
+      requests += s.requests;
+      failed += s.failed;
+    }
+    return { requests, failed };
+  });
+  const series = groupSeries(seconds, groups.map((g) => ({ runIds: g.runs.map((r) => r.id) })), opts.maxPoints ?? 300);
+  const durationSeconds = seconds.reduce((a, s) => Math.max(a, s.second + 1), 0);
+
+  return {
+    groups: groups.map((g, i) => ({
+      key: g.key,
+      label: labels[i]!,
+      kind: g.item.kind,
+      poolConfigName: g.poolConfigName,
+      strategy: g.strategy,
+      scenarioName: g.scenarioName,
+      experimentName: g.experimentName,
+      experimentId: g.experimentId,
+      targetId: g.targetId,
+      targetName: g.targetName,
+      poolConfigId: g.poolConfigId,
+      scenarioId: g.scenarioId,
+      runIds: g.runs.map((r) => r.id),
+      repeats: g.runs.length,
+      merged: histogramStatsMs(merged[i]!),
+      requests: totals[i]!.requests,
+      failed: totals[i]!.failed,
+    })),
+    baselineIndex,
+    rows,
+    warnings,
+    spectrum,
+    series,
+    window,
+    durationSeconds,
+  };
+}

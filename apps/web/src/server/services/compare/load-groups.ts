@@ -1,0 +1,80 @@
+import type { Db } from '@poolbench/db';
+import type { RunSummary } from '@poolbench/stats';
+import { NotFoundError } from '../errors';
+import { type CompareItem, itemKey } from './selection';
+
+export interface GroupRun {
+  id: string;
+  repeatIndex: number;
+  summary: RunSummary | null;
+  environment: Record<string, unknown> | null;
+}
+
+export interface CompareGroup {
+  key: string;
+  item: CompareItem;
+  label: string;
+  poolConfigName: string;
+  strategy: string | null;
+  scenarioName: string;
+  experimentName: string;
+  experimentId: string;
+  targetId: string;
+  targetName: string;
+  poolConfigId: string | null;
+  scenarioId: string | null;
+  runs: GroupRun[];
+}
+
+const SELECT = {
+  id: true, repeatIndex: true, summary: true, environment: true, status: true, experimentId: true, targetId: true, poolConfigId: true, scenarioId: true,
+  poolConfigSnapshot: true, scenarioSnapshot: true,
+  experiment: { select: { name: true } },
+  target: { select: { name: true } },
+} as const;
+
+/**
+ * Resolves the picked runs and cells to groups of succeeded runs, every read filtered by the team
+ * (an id of another team is NOT_FOUND, like a missing one). Only runs with a summary count: a
+ * failed or canceled repeat is not a sample of the config.
+ */
+export async function loadGroups(db: Db, teamId: string, items: CompareItem[]): Promise<CompareGroup[]> {
+  const runIds = items.flatMap((i) => (i.kind === 'run' ? [i.runId] : []));
+  const cells = items.filter((i) => i.kind === 'cell');
+  const rows = await db.run.findMany({
+    where: {
+      teamId,
+      OR: [
+        ...(runIds.length ? [{ id: { in: runIds } }] : []),
+        ...cells.map((c) => ({ experimentId: c.experimentId, poolConfigId: c.poolConfigId, scenarioId: c.scenarioId, status: 'succeeded' as const })),
+      ],
+    },
+    select: SELECT,
+    orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }],
+  });
+  return items.map((item) => {
+    const mine = rows.filter((r) =>
+      item.kind === 'run' ? r.id === item.runId : r.experimentId === item.experimentId && r.poolConfigId === item.poolConfigId && r.scenarioId === item.scenarioId && r.status === 'succeeded',
+    );
+    const first = mine[0];
+    if (!first) throw new NotFoundError(item.kind === 'run' ? 'run' : 'experiment cell');
+    const pc = first.poolConfigSnapshot as { name?: string; strategy?: string };
+    const sc = first.scenarioSnapshot as { name?: string };
+    const poolConfigName = pc.name ?? 'pool config';
+    return {
+      key: itemKey(item),
+      item,
+      label: item.kind === 'run' ? `${poolConfigName} #${first.repeatIndex + 1}` : poolConfigName,
+      poolConfigName,
+      strategy: pc.strategy ?? null,
+      scenarioName: sc.name ?? 'scenario',
+      experimentName: first.experiment.name,
+      experimentId: first.experimentId,
+      targetId: first.targetId,
+      targetName: first.target.name,
+      poolConfigId: first.poolConfigId,
+      scenarioId: first.scenarioId,
+      runs: mine.map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, summary: (r.summary ?? null) as RunSummary | null, environment: (r.environment ?? null) as Record<string, unknown> | null })),
+    };
+  });
+}

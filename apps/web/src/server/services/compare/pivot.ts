@@ -1,0 +1,55 @@
+import type { Db } from '@poolbench/db';
+import { median, runMetric, type RunSummary } from '@poolbench/stats';
+import { InvalidInputError, NotFoundError } from '../errors';
+
+export interface Pivot {
+  metric: string;
+  label: string;
+  unit: string;
+  direction: 'lower-is-better' | 'higher-is-better';
+  columns: Array<{ id: string; name: string }>;
+  rows: Array<{ id: string; name: string; strategy: string | null; cells: Array<{ median: number | null; n: number }> }>;
+}
+
+/**
+ * An experiment as a matrix: rows pool configs, columns scenarios, each cell the median of one
+ * metric over the cell's succeeded repeats (how seeds 002 and 003 present their results).
+ */
+export async function experimentPivot(db: Db, teamId: string, experimentId: string, metric: string): Promise<Pivot> {
+  const def = runMetric(metric);
+  if (!def) throw new InvalidInputError('metric', `unknown metric ${metric}`);
+  const e = await db.experiment.findFirst({
+    where: { id: experimentId, teamId },
+    select: {
+      poolConfigs: { select: { position: true, poolConfig: { select: { id: true, name: true, strategy: true } } }, orderBy: { position: 'asc' } },
+      scenarios: { select: { position: true, scenario: { select: { id: true, name: true } } }, orderBy: { position: 'asc' } },
+      runs: { where: { status: 'succeeded' }, select: { poolConfigId: true, scenarioId: true, summary: true } },
+    },
+  });
+  if (!e) throw new NotFoundError('experiment');
+  return {
+    metric: def.key,
+    label: def.label,
+    unit: def.unit,
+    direction: def.direction,
+    columns: e.scenarios.map((s) => ({ id: s.scenario.id, name: s.scenario.name })),
+    rows: e.poolConfigs.map(({ poolConfig: pc }) => ({
+      id: pc.id,
+      name: pc.name,
+      strategy: pc.strategy,
+      cells: e.scenarios.map(({ scenario }) => {
+        const vs = e.runs
+          .filter((r) => r.poolConfigId === pc.id && r.scenarioId === scenario.id && r.summary)
+          .map((r) => def.value(r.summary as unknown as RunSummary))
+          .filter((v): v is number => v !== null && Number.isFinite(v));
+        return { median: vs.length ? median(vs) : null, n: vs.length };
+      }),
+    })),
+  };
+}
+
+/** Every cell of an experiment with at least one succeeded run, in matrix order. */
+export async function experimentCells(db: Db, teamId: string, experimentId: string) {
+  const p = await experimentPivot(db, teamId, experimentId, 'p95Ms');
+  return p.rows.flatMap((r) => p.columns.flatMap((c, ci) => (r.cells[ci]!.n > 0 ? [{ kind: 'cell' as const, experimentId, poolConfigId: r.id, scenarioId: c.id }] : [])));
+}

@@ -1,0 +1,13 @@
+import { itemsFromParam, SelectionSchema, type Selection } from '../compare/selection';
+
+/** `?items=r.<id>,c.<e>.<pc>.<sc>&baseline=0&from=10&to=60` as used by the compare page's URL. */
+export function selectionFromQuery(q: URLSearchParams): Selection | null {
+  const from = q.get('from');
+  const to = q.get('to');
+  const parsed = SelectionSchema.safeParse({
+    items: itemsFromParam(q.get('items')),
+    baseline: q.get('baseline') ? Number(q.get('baseline')) : null,
+    window: from !== null && to !== null ? { from: Number(from), to: Number(to) } : null,
+  });
+  return parsed.success ? parsed.data : null;
+}

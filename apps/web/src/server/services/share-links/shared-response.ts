@@ -1,0 +1,68 @@
+import type { Db } from '@poolbench/db';
+import { buildComparison } from '../compare/build-comparison';
+import { buildExport } from '../exports/build-export';
+import { download, parseFormat, problem, slug } from '../exports/http';
+import { headline, renderReportHtml } from '../exports/report-html';
+import { esc } from '../exports/escape';
+import { clientIp, type GuessLimiter } from './rate-limit';
+import { openSharedView } from './shared-view';
+
+/** Every share response: no referrer (the token is in the URL), never indexed, never cached. */
+export const SHARE_HEADERS = {
+  'Referrer-Policy': 'no-referrer',
+  'X-Robots-Tag': 'noindex, nofollow, noarchive',
+  'Cache-Control': 'private, no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  // results only: no scripts at all, styles and SVG inline
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
+function messagePage(status: number, title: string, text: string): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · PoolBench</title>
+<style>body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f8fafc;font:15px/1.5 ui-sans-serif,system-ui,sans-serif;color:#0f172a}.b{background:#fff;border:1px solid #e2e8f0;border-radius:14px;padding:32px 36px;max-width:440px;text-align:center}h1{font-size:20px;margin:0 0 8px}p{color:#64748b;margin:0}.c{font-size:44px;font-weight:700;color:#cbd5e1}</style></head>
+<body><div class="b"><div class="c">${status}</div><h1>${esc(title)}</h1><p>${esc(text)}</p></div></body></html>`;
+  return new Response(html, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS, ...(status === 429 ? { 'Retry-After': '600' } : {}) } });
+}
+
+/** GET /share/<token>: the shared results as one server-rendered page, working signed out. */
+export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }, token: string, headers: Headers, now = new Date()): Promise<Response> {
+  const view = await openSharedView(deps, token, clientIp(headers), { count: true });
+  if (view.status === 429) return messagePage(429, 'Too many attempts', 'Too many unknown links were opened from your address. Try again in a few minutes.');
+  if (view.status === 404) return messagePage(404, 'Link not found', 'This share link does not exist, was revoked, or has expired. Ask its owner for a new one.');
+  const base = `/api/share/${token}/export`;
+  const html = renderReportHtml(view.comparison, {
+    title: view.link.title,
+    subtitle: `${view.subtitle} · ${headline(view.comparison)}`,
+    description: headline(view.comparison),
+    badge: view.link.expiresAt ? `Shared read-only · expires ${view.link.expiresAt.toISOString().slice(0, 10)}` : 'Shared read-only',
+    generatedAt: now,
+    pivot: view.pivot,
+    links: [
+      { href: `${base}?format=csv`, label: 'CSV' },
+      { href: `${base}?format=json`, label: 'JSON' },
+      { href: `${base}?format=html`, label: 'Offline report' },
+    ],
+  });
+  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS } });
+}
+
+/**
+ * GET /api/share/<token>/export?format=…[&run=<id>]: downloads of exactly what the link shows.
+ * `run` narrows to one run, and only to a run the link itself shows; any other id is a 404.
+ */
+export async function sharedExportResponse(deps: { db: Db; limiter: GuessLimiter }, token: string, url: URL, headers: Headers): Promise<Response> {
+  const format = parseFormat(url.searchParams.get('format'));
+  if (!format) return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html', SHARE_HEADERS);
+  const view = await openSharedView(deps, token, clientIp(headers), { maxPoints: 600 });
+  if (view.status === 429) return problem(429, 'too_many_requests', 'too many unknown share links from this address', { ...SHARE_HEADERS, 'Retry-After': '600' });
+  if (view.status === 404) return problem(404, 'not_found', 'share link not found', SHARE_HEADERS);
+  let c = view.comparison;
+  const run = url.searchParams.get('run');
+  if (run !== null) {
+    if (!c.groups.some((g) => g.runIds.includes(run))) return problem(404, 'not_found', 'run not found', SHARE_HEADERS);
+    c = await buildComparison(deps.db, view.link.teamId, { items: [{ kind: 'run', runId: run }] }, { maxPoints: 600 });
+  }
+  const out = await buildExport(deps.db, c, format, { title: view.link.title, pivot: view.pivot });
+  return download(out.body, out.contentType, `${slug(view.link.title)}.${out.extension}`, SHARE_HEADERS);
+}

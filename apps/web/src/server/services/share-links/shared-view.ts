@@ -1,0 +1,48 @@
+import type { Db } from '@poolbench/db';
+import { buildComparison, type Comparison } from '../compare/build-comparison';
+import { experimentCells, experimentPivot, type Pivot } from '../compare/pivot';
+import type { CompareItem } from '../compare/selection';
+import type { GuessLimiter } from './rate-limit';
+import { resolveShareLink, type ResolvedShareLink } from './resolve-share-link';
+
+export type SharedView =
+  | { status: 429 }
+  | { status: 404 }
+  | { status: 200; link: ResolvedShareLink; comparison: Comparison; pivot: Pivot | null; subtitle: string };
+
+const MAX_CELLS = 6;
+
+/**
+ * What a share token may see, and nothing else: every read below is scoped to the link's team and
+ * to the link's own resource (its run, its experiment's cells, or its stored selection), so a
+ * token can never be pointed at other data. Unknown, revoked and expired tokens all answer 404,
+ * and count towards the caller's guessing limit.
+ */
+export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, token: string, ip: string, opts: { count?: boolean; maxPoints?: number } = {}): Promise<SharedView> {
+  if (await deps.limiter.blocked(ip)) return { status: 429 };
+  const link = await resolveShareLink(deps.db, token, { count: opts.count });
+  if (!link) {
+    await deps.limiter.recordFailure(ip);
+    return { status: 404 };
+  }
+  let items: CompareItem[];
+  let pivot: Pivot | null = null;
+  if (link.kind === 'run' && link.runId) items = [{ kind: 'run', runId: link.runId }];
+  else if (link.kind === 'experiment' && link.experimentId) {
+    items = (await experimentCells(deps.db, link.teamId, link.experimentId)).slice(0, MAX_CELLS);
+    const p = await experimentPivot(deps.db, link.teamId, link.experimentId, 'p95Ms');
+    if (p.rows.length > 1 && p.columns.length > 1) pivot = p;
+  } else if (link.kind === 'comparison' && link.selection) items = link.selection.items;
+  else return { status: 404 };
+  if (items.length === 0) return { status: 404 };
+  try {
+    const comparison = await buildComparison(deps.db, link.teamId, { ...(link.selection ?? {}), items }, { maxPoints: opts.maxPoints ?? 240 });
+    const g = comparison.groups[0]!;
+    const subtitle = `${g.targetName} · ${[...new Set(comparison.groups.map((x) => x.scenarioName))].join(', ')} · ${comparison.groups.reduce((a, x) => a + x.repeats, 0)} runs`;
+    return { status: 200, link, comparison, pivot, subtitle };
+  } catch (e) {
+    // the shared runs were deleted since: the link shows nothing rather than an error page
+    if (e instanceof Error && e.name === 'NotFoundError') return { status: 404 };
+    throw e;
+  }
+}
