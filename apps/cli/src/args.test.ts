@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { parseRequestFlag, parseRunArgs } from './args';
+import { UsageError } from './exit-codes';
+
+const env = { POOLBENCH_URL: 'http://localhost:3000/', POOLBENCH_TOKEN: 'pb_x' };
+
+describe('parseRunArgs', () => {
+  it('builds an inline start from flags', () => {
+    const o = parseRunArgs(['--target', 'Lab target', '--pool-config', 'a', '--pool-config', 'b', '--scenario-template', 'constant-arrival-rate', '--scenario-params', '{"ratePerSec":100,"durationMs":3000,"preAllocatedVUs":20}', '--request', 'GET /work?ms=50', '--repeats', '4', '--baseline', 'main'], env);
+    expect(o.start).toEqual({
+      kind: 'inline', target: 'Lab target', poolConfigs: ['a', 'b'], repeats: 4,
+      scenario: { template: 'constant-arrival-rate', params: { ratePerSec: 100, durationMs: 3000, preAllocatedVUs: 20 }, requests: [{ method: 'GET', path: '/work', query: { ms: 50 } }] },
+    });
+    expect(o.url).toBe('http://localhost:3000');
+    expect(o.wait).toBe(true); // a baseline needs the finished runs
+    expect(o.failOn).toBe('any');
+  });
+
+  it('starts a saved experiment by name', () => {
+    expect(parseRunArgs(['--experiment', 'nightly', '--repeats', '5'], env).start).toEqual({ kind: 'saved', experiment: 'nightly', repeats: 5 });
+  });
+
+  it.each([
+    [[], 'give --experiment'],
+    [['--experiment', 'x', '--target', 't'], 'do not combine'],
+    [['--target', 't', '--scenario-id', 's'], 'at least one --pool-config'],
+    [['--target', 't', '--pool-config', 'p'], 'exactly one of'],
+    [['--target', 't', '--pool-config', 'p', '--scenario-id', 's', '--fail-on', 'sometimes'], '--fail-on must be one of'],
+    [['--target', 't', '--pool-config', 'p', '--scenario', '{nope'], 'not valid JSON'],
+    [['--experiment', 'x', '--repeats', '0'], 'whole number'],
+    [['--experiment', 'x', '--bogus'], 'Unknown option'],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseRunArgs(argv, env)).toThrow(UsageError);
+    expect(() => parseRunArgs(argv, env)).toThrow(message);
+  });
+
+  it('needs POOLBENCH_URL and POOLBENCH_TOKEN', () => {
+    expect(() => parseRunArgs(['--experiment', 'x'], {})).toThrow('POOLBENCH_URL');
+    expect(() => parseRunArgs(['--experiment', 'x'], { POOLBENCH_URL: 'http://x' })).toThrow('POOLBENCH_TOKEN');
+  });
+
+  it('parses request flags', () => {
+    expect(parseRequestFlag('/health')).toEqual({ method: 'GET', path: '/health' });
+    expect(parseRequestFlag('post /items?name=a')).toEqual({ method: 'POST', path: '/items', query: { name: 'a' } });
+    expect(() => parseRequestFlag('health')).toThrow(UsageError);
+  });
+});

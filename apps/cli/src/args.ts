@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { UsageError } from './exit-codes';
+
+export const FAIL_ON = ['regression', 'threshold', 'any', 'none'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
+export interface RunOptions {
+  url: string;
+  token: string;
+  /** the POST /api/v1/experiments body */
+  start: Record<string, unknown>;
+  wait: boolean;
+  timeoutMs: number;
+  pollMs: number;
+  baseline: string | null;
+  saveBaseline: string | null;
+  failOn: FailOn;
+  junit: string | null;
+  markdown: string | null;
+  json: boolean;
+  share: boolean;
+  idempotencyKey: string | undefined;
+}
+
+export const USAGE = `Usage: poolbench run [options]
+
+Start a PoolBench experiment, optionally wait for it and gate on a baseline.
+
+What to run (one of):
+  --experiment <id|name>        start a saved experiment again
+  --target <id|name>            inline: the target ...
+  --pool-config <id|name>       ... one or more pool configs (repeat the flag) ...
+  --scenario-id <id>            ... and a saved scenario, or
+  --scenario <json|@file>       ... a whole scenario (template, params, requests, thresholds), or
+  --scenario-template <name>    ... a template, with
+  --scenario-params <json>          its parameters, and
+  --request "<METHOD> <path?query>" requests (repeatable; default "GET /")
+  --repeats <n>                 repeats per pool config (inline default 1)
+  --name <name>                 name of the new experiment
+
+Waiting and gating:
+  --wait                        wait until every run finished, with a progress line
+  --timeout <minutes>           give up waiting after this long (default 60)
+  --baseline <name>             compare with this baseline, e.g. main (implies --wait)
+  --save-baseline <name>        after a successful run, make it the baseline <name>
+  --fail-on <what>              regression | threshold | any | none (default any)
+  --junit <file>                write a JUnit XML report (implies --wait)
+  --markdown <file>             write a Markdown table for a PR comment (implies --wait)
+  --json                        print the result as JSON on stdout
+  --no-share                    do not create a share link
+  --idempotency-key <key>       default: derived from the CI job (GitHub, GitLab, ...) or random
+
+Environment: POOLBENCH_URL (e.g. https://poolbench.example.com), POOLBENCH_TOKEN (pb_...).
+Exit codes: 0 pass, 1 regression or threshold failed, 2 usage error, 3 PoolBench or infrastructure error.`;
+
+function json(flag: string, text: string): unknown {
+  const src = text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text;
+  try {
+    return JSON.parse(src);
+  } catch (err) {
+    throw new UsageError(`${flag} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** "GET /work?ms=50" -> a request spec; numeric query values become numbers. */
+export function parseRequestFlag(text: string): Record<string, unknown> {
+  const m = /^\s*(?:(GET|POST|PUT|PATCH|DELETE|HEAD)\s+)?(\/\S*)\s*$/i.exec(text);
+  if (!m) throw new UsageError(`--request "${text}" must look like "GET /path?x=1"`);
+  const url = new URL(m[2]!, 'http://x');
+  const query = Object.fromEntries([...url.searchParams].map(([k, v]) => [k, v !== '' && Number.isFinite(Number(v)) ? Number(v) : v]));
+  return { method: (m[1] ?? 'GET').toUpperCase(), path: url.pathname, ...(Object.keys(query).length ? { query } : {}) };
+}
+
+function int(flag: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${flag} must be a whole number >= ${min}`);
+  return n;
+}
+
+export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      options: {
+        experiment: { type: 'string' },
+        target: { type: 'string' },
+        'pool-config': { type: 'string', multiple: true },
+        'scenario-id': { type: 'string' },
+        scenario: { type: 'string' },
+        'scenario-template': { type: 'string' },
+        'scenario-params': { type: 'string' },
+        request: { type: 'string', multiple: true },
+        repeats: { type: 'string' },
+        name: { type: 'string' },
+        wait: { type: 'boolean', default: false },
+        timeout: { type: 'string' },
+        'poll-interval': { type: 'string' },
+        baseline: { type: 'string' },
+        'save-baseline': { type: 'string' },
+        'fail-on': { type: 'string', default: 'any' },
+        junit: { type: 'string' },
+        markdown: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        'no-share': { type: 'boolean', default: false },
+        'idempotency-key': { type: 'string' },
+        url: { type: 'string' },
+        token: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const v = parsed.values;
+  const url = v.url ?? env.POOLBENCH_URL;
+  const token = v.token ?? env.POOLBENCH_TOKEN;
+  if (!url) throw new UsageError('set POOLBENCH_URL (or --url) to your PoolBench address');
+  if (!/^https?:\/\//.test(url)) throw new UsageError(`POOLBENCH_URL must start with http:// or https://, got "${url}"`);
+  if (!token) throw new UsageError('set POOLBENCH_TOKEN (or --token) to an API token from Settings -> API tokens');
+  if (!FAIL_ON.includes(v['fail-on'] as FailOn)) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+
+  const repeats = int('--repeats', v.repeats, 1);
+  const inlineFlags = [v.target, v['pool-config'], v['scenario-id'], v.scenario, v['scenario-template'], v['scenario-params'], v.request].some((x) => x !== undefined);
+  let start: Record<string, unknown>;
+  if (v.experiment) {
+    if (inlineFlags) throw new UsageError('--experiment starts a saved experiment; do not combine it with --target, --pool-config or --scenario* flags');
+    start = { kind: 'saved', experiment: v.experiment, ...(v.name ? { name: v.name } : {}), ...(repeats ? { repeats } : {}) };
+  } else {
+    if (!v.target) throw new UsageError('give --experiment <id|name>, or --target with --pool-config and a scenario');
+    if (!v['pool-config']?.length) throw new UsageError('give at least one --pool-config <id|name>');
+    const sources = [v['scenario-id'], v.scenario, v['scenario-template']].filter((x) => x !== undefined).length;
+    if (sources !== 1) throw new UsageError('give exactly one of --scenario-id, --scenario or --scenario-template');
+    if (v['scenario-params'] && !v['scenario-template']) throw new UsageError('--scenario-params goes with --scenario-template');
+    let scenario: unknown;
+    if (v.scenario) scenario = json('--scenario', v.scenario);
+    else if (v['scenario-template']) {
+      scenario = {
+        template: v['scenario-template'],
+        params: v['scenario-params'] ? json('--scenario-params', v['scenario-params']) : {},
+        requests: (v.request?.length ? v.request : ['GET /']).map(parseRequestFlag),
+      };
+    }
+    start = {
+      kind: 'inline',
+      target: v.target,
+      poolConfigs: v['pool-config'],
+      ...(v['scenario-id'] ? { scenarioId: v['scenario-id'] } : { scenario }),
+      ...(repeats ? { repeats } : {}),
+      ...(v.name ? { name: v.name } : {}),
+    };
+  }
+  const baseline = v.baseline ?? null;
+  return {
+    url: url.replace(/\/+$/, ''),
+    token,
+    start,
+    wait: v.wait || baseline !== null || !!v.junit || !!v.markdown || !!v['save-baseline'],
+    timeoutMs: (int('--timeout', v.timeout, 1) ?? 60) * 60_000,
+    pollMs: int('--poll-interval', v['poll-interval'], 200) ?? 2000,
+    baseline,
+    saveBaseline: v['save-baseline'] ?? null,
+    failOn: v['fail-on'] as FailOn,
+    junit: v.junit ?? null,
+    markdown: v.markdown ?? null,
+    json: v.json,
+    share: !v['no-share'],
+    idempotencyKey: v['idempotency-key'],
+  };
+}

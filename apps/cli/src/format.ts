@@ -1,0 +1,21 @@
+const sig = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+
+export function formatValue(v: number | null, unit: string): string {
+  if (v === null) return '–';
+  if (unit === 'bytes') return `${sig(v / 2 ** 20)} MiB`;
+  if (unit === 'count') return String(Math.round(v));
+  return `${sig(v)} ${unit}`;
+}
+
+export function formatPercent(v: number): string {
+  const s = sig(v);
+  return `${v > 0 && Number(s) !== 0 ? '+' : ''}${s} %`;
+}
+
+/** "+25.3 % (95 % CI +18.1 % … +33.0 %)" */
+export function formatChange(c: { estimate: number; lower: number; upper: number } | null, confidence: number): string {
+  if (!c) return '–';
+  return `${formatPercent(c.estimate)} (${+(confidence * 100).toFixed(1)} % CI ${formatPercent(c.lower)} … ${formatPercent(c.upper)})`;
+}
+
+export const cellLabel = (c: { poolConfig: { name: string } | null; scenario: { name: string } | null }) => `${c.poolConfig?.name ?? '?'} / ${c.scenario?.name ?? '?'}`;

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { decide } from './gate';
+import { toJUnit } from './report/junit';
+import { toMarkdown } from './report/markdown';
+import { toText } from './report/text';
+import type { Comparison, Experiment, ExperimentSummary, RunResult } from './types';
+
+const ref = (id: string) => ({ id, name: id });
+const experiment = (statuses: string[]): Experiment => ({
+  id: 'e1', name: 'pr <1>', status: 'completed', finished: true, target: ref('lab'), poolConfigs: [ref('one')], scenarios: [ref('load')],
+  progress: { done: statuses.length, total: statuses.length, byStatus: {} },
+  runs: statuses.map((status, i) => ({ id: `r${i}`, status, poolConfigId: 'one', scenarioId: 'load', repeatIndex: i, errorMessage: status === 'failed' ? 'k6 ended with exit code 107' : null })),
+  webUrl: 'http://pb/experiments/e1',
+});
+const summary = (failed: number): ExperimentSummary => ({
+  experimentId: 'e1', status: 'completed', finished: true, thresholdsFailed: failed > 0,
+  cells: [{ poolConfig: ref('one'), scenario: ref('load'), runs: 4, succeeded: 4, metrics: [{ key: 'p99Ms', label: 'Latency p99', unit: 'ms', n: 4, median: 80 }], thresholds: { passed: 4 - failed, failed, failures: Array.from({ length: failed }, (_, i) => ({ runId: `r${i}`, metric: 'http_req_duration', expr: 'p(99)<50', observed: 80, pass: false })) } }],
+});
+const comparison = (verdict: 'worse' | 'no-change'): Comparison => ({
+  experimentId: 'e1', baseline: 'main', outcome: verdict === 'worse' ? 'regression' : 'pass',
+  cells: [{
+    poolConfig: ref('one'), scenario: ref('load'), baseline: { id: 'b', experimentId: 'e0', runId: null, poolConfig: ref('ten'), runs: 4 }, candidateRuns: 4, regression: verdict === 'worse',
+    metrics: [{ key: 'p99Ms', label: 'Latency p99', unit: 'ms', direction: 'lower-is-better', verdict, baselineMedian: 10, candidateMedian: 80, changePercent: { estimate: 700, lower: 650, upper: 760 }, confidence: 0.95, pValue: 0.029, insufficient: false, lowRequests: false, reason: 'the 95 % interval lies beyond the band' }],
+  }],
+});
+
+describe('decide', () => {
+  it.each([
+    ['any', 'worse', 0, 1, 'regression'],
+    ['any', 'no-change', 1, 1, 'threshold'],
+    ['regression', 'no-change', 1, 0, 'threshold'],
+    ['threshold', 'worse', 0, 0, 'regression'],
+    ['none', 'worse', 1, 0, 'regression+threshold'],
+    ['any', 'no-change', 0, 0, 'pass'],
+  ] as const)('fail-on %s with %s and %i threshold failures -> exit %i (%s)', (failOn, verdict, failed, exit, outcome) => {
+    const d = decide(failOn, experiment(['succeeded', 'succeeded']), summary(failed), comparison(verdict));
+    expect(d.exitCode).toBe(exit);
+    expect(d.outcome).toBe(outcome);
+  });
+  it('runs that did not succeed are an infrastructure error (exit 3), never a pass', () => {
+    const d = decide('any', experiment(['succeeded', 'failed']), summary(0), comparison('no-change'));
+    expect(d.exitCode).toBe(3);
+    expect(d.problems.join(' ')).toContain('k6 ended with exit code 107');
+  });
+});
+
+describe('reports', () => {
+  const result: RunResult = { experiment: experiment(['succeeded']), summary: summary(1), comparison: comparison('worse'), shareUrl: null, outcome: 'regression+threshold', exitCode: 1, problems: [] };
+  it('JUnit has a failing case naming the metric, the change and its interval, escaped', () => {
+    const xml = toJUnit(result);
+    expect(xml).toContain('<testcase classname="poolbench.one / load" name="Latency p99 vs main">');
+    expect(xml).toContain('failure message="Latency p99 regressed: +700 % (95 % CI +650 % … +760 %)"');
+    expect(xml).toContain('name="threshold http_req_duration p(99)&lt;50"');
+    expect(xml).toContain('name="pr &lt;1&gt;"');
+    expect(xml).toMatch(/tests="2" failures="2"/);
+  });
+  it('Markdown has a table row with baseline, candidate, change and verdict', () => {
+    const md = toMarkdown(result);
+    expect(md).toContain('### PoolBench: ❌ regression and threshold failed');
+    expect(md).toContain('| one / load | Latency p99 | 10.0 ms | 80.0 ms | +700 % (95 % CI +650 % … +760 %) | ❌ worse |');
+    expect(md).toContain('`http_req_duration p(99)<50` observed 80');
+  });
+  it('text output names the regression', () => {
+    expect(toText(result)).toContain('REGRESSION   Latency p99: 10.0 ms -> 80.0 ms, change +700 % (95 % CI +650 % … +760 %)');
+  });
+});

@@ -1,0 +1,94 @@
+import { writeFileSync } from 'node:fs';
+import { parseRunArgs, USAGE, type RunOptions } from './args';
+import { ApiError, createClient } from './client';
+import { EXIT, UsageError } from './exit-codes';
+import { decide } from './gate';
+import { idempotencyKey } from './idempotency-key';
+import { toJUnit } from './report/junit';
+import { toMarkdown } from './report/markdown';
+import { toText } from './report/text';
+import type { Comparison, Experiment, ExperimentSummary, RunResult } from './types';
+import { waitForExperiment, type ProgressSink } from './wait';
+
+export interface Io {
+  env: NodeJS.ProcessEnv;
+  stdout: ProgressSink;
+  stderr: ProgressSink;
+}
+
+const VERSION = '0.1.0';
+
+/** Returns the exit code: 0 pass, 1 regression/threshold, 2 usage, 3 PoolBench or infrastructure. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    io.stdout.write(`${USAGE}\n`);
+    return command ? EXIT.pass : EXIT.usage;
+  }
+  if (command === '--version' || command === 'version') {
+    io.stdout.write(`poolbench ${VERSION}\n`);
+    return EXIT.pass;
+  }
+  if (command !== 'run') {
+    io.stderr.write(`poolbench: unknown command "${command}"\n\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+  let opts: RunOptions;
+  try {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.pass;
+    }
+    opts = parseRunArgs(rest, io.env);
+  } catch (err) {
+    io.stderr.write(`poolbench: ${(err as Error).message}\nRun "poolbench run --help" for the options.\n`);
+    return err instanceof UsageError ? EXIT.usage : EXIT.infra;
+  }
+  try {
+    const result = await run(opts, io);
+    if (opts.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else io.stdout.write(`${toText(result)}\n`);
+    return result.exitCode;
+  } catch (err) {
+    // a 4xx from the API is the caller's input (bad id, wrong scope, invalid scenario)
+    const usage = err instanceof ApiError && [400, 404, 422].includes(err.problem.status);
+    io.stderr.write(`poolbench: ${(err as Error).message}\n`);
+    return usage ? EXIT.usage : EXIT.infra;
+  }
+}
+
+async function run(opts: RunOptions, io: Io): Promise<RunResult> {
+  const client = createClient({ baseUrl: opts.url, token: opts.token });
+  const key = idempotencyKey(io.env, opts.start, opts.idempotencyKey);
+  let experiment = await client.post<Experiment>('/experiments', opts.start, { 'Idempotency-Key': key });
+  io.stderr.write(`started ${experiment.name} (${experiment.id}) with ${experiment.progress.total} runs: ${experiment.webUrl}\n`);
+
+  const shareUrl = opts.share ? await share(client, experiment.id, io) : null;
+  if (!opts.wait) {
+    return { experiment, summary: null, comparison: null, shareUrl, outcome: 'started', exitCode: EXIT.pass, problems: [] };
+  }
+  experiment = await waitForExperiment(client, experiment.id, { timeoutMs: opts.timeoutMs, pollMs: opts.pollMs, progress: opts.json ? null : io.stderr });
+  const summary = await client.get<ExperimentSummary>(`/experiments/${experiment.id}/summary`);
+  const comparison = opts.baseline ? await client.get<Comparison>(`/experiments/${experiment.id}/compare?baseline=${encodeURIComponent(opts.baseline)}`) : null;
+  const result: RunResult = { experiment, summary, comparison, shareUrl, ...decide(opts.failOn, experiment, summary, comparison) };
+
+  if (opts.saveBaseline && result.exitCode === EXIT.pass) {
+    await client.post('/baselines', { name: opts.saveBaseline, experimentId: experiment.id });
+    io.stderr.write(`saved as baseline "${opts.saveBaseline}"\n`);
+  }
+  if (opts.junit) writeFileSync(opts.junit, toJUnit(result));
+  if (opts.markdown) writeFileSync(opts.markdown, toMarkdown(result));
+  return result;
+}
+
+/** A share link is a convenience: when the server cannot make one, say so and go on. */
+async function share(client: ReturnType<typeof createClient>, id: string, io: Io): Promise<string | null> {
+  try {
+    const s = await client.post<{ url: string }>(`/experiments/${id}/share`, {});
+    io.stderr.write(`share link: ${s.url}\n`);
+    return s.url;
+  } catch (err) {
+    io.stderr.write(`no share link: ${(err as Error).message}\n`);
+    return null;
+  }
+}

@@ -1,0 +1,59 @@
+import { cellLabel, formatChange, formatValue } from '../format';
+import type { RunResult } from '../types';
+
+const esc = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+interface Case {
+  classname: string;
+  name: string;
+  failure?: { message: string; body: string };
+  skipped?: string;
+}
+
+/**
+ * One test case per compared metric and per threshold, grouped by pool config x scenario, so CI
+ * test views list exactly which metric regressed. Inconclusive verdicts are skipped, not failed.
+ */
+export function toJUnit(r: RunResult): string {
+  const cases: Case[] = [];
+  for (const cell of r.comparison?.cells ?? []) {
+    const classname = `poolbench.${cellLabel(cell)}`;
+    if (!cell.baseline) {
+      cases.push({ classname, name: `baseline ${r.comparison!.baseline}`, skipped: 'no baseline of this name for the target and scenario' });
+      continue;
+    }
+    for (const m of cell.metrics) {
+      const name = `${m.label} vs ${r.comparison!.baseline}`;
+      const detail = `${m.label}: ${formatValue(m.baselineMedian, m.unit)} -> ${formatValue(m.candidateMedian, m.unit)}, change ${formatChange(m.changePercent, m.confidence)}; ${m.reason}`;
+      if (m.verdict === 'worse') cases.push({ classname, name, failure: { message: `${m.label} regressed: ${formatChange(m.changePercent, m.confidence)}`, body: detail } });
+      else if (m.verdict === 'inconclusive') cases.push({ classname, name, skipped: detail });
+      else cases.push({ classname, name });
+    }
+  }
+  for (const cell of r.summary?.cells ?? []) {
+    const classname = `poolbench.${cellLabel(cell)}`;
+    const byExpr = new Map<string, string[]>();
+    for (const f of cell.thresholds.failures) byExpr.set(`${f.metric} ${f.expr}`, [...(byExpr.get(`${f.metric} ${f.expr}`) ?? []), `run ${f.runId}: observed ${f.observed ?? 'nothing'}`]);
+    for (const [expr, runs] of byExpr) cases.push({ classname, name: `threshold ${expr}`, failure: { message: `threshold ${expr} failed in ${runs.length} run(s)`, body: runs.join('\n') } });
+    if (cell.thresholds.passed > 0 && byExpr.size === 0) cases.push({ classname, name: 'thresholds' });
+  }
+  if (r.problems.length || r.exitCode === 3) cases.push({ classname: 'poolbench', name: 'runs', failure: { message: r.problems[0] ?? 'error', body: r.problems.join('\n') } });
+  if (cases.length === 0) cases.push({ classname: 'poolbench', name: 'runs succeeded' });
+
+  const failures = cases.filter((c) => c.failure).length;
+  const skipped = cases.filter((c) => c.skipped).length;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="poolbench" tests="${cases.length}" failures="${failures}" skipped="${skipped}">`,
+    `  <testsuite name="${esc(r.experiment.name)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" errors="0">`,
+    `    <properties><property name="experiment" value="${esc(r.experiment.webUrl)}"/>${r.shareUrl ? `<property name="share" value="${esc(r.shareUrl)}"/>` : ''}</properties>`,
+  ];
+  for (const c of cases) {
+    const open = `    <testcase classname="${esc(c.classname)}" name="${esc(c.name)}"`;
+    if (c.failure) lines.push(`${open}>`, `      <failure message="${esc(c.failure.message)}">${esc(c.failure.body)}</failure>`, '    </testcase>');
+    else if (c.skipped) lines.push(`${open}>`, `      <skipped message="${esc(c.skipped)}"/>`, '    </testcase>');
+    else lines.push(`${open}/>`);
+  }
+  lines.push('  </testsuite>', '</testsuites>', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,92 @@
+/** The parts of the PoolBench REST API (see /api/openapi.json) the CLI reads. */
+export interface Ref {
+  id: string;
+  name: string;
+}
+
+export interface Experiment {
+  id: string;
+  name: string;
+  status: string;
+  finished: boolean;
+  target: Ref;
+  poolConfigs: Ref[];
+  scenarios: Ref[];
+  progress: { done: number; total: number; byStatus: Record<string, number> };
+  runs: { id: string; status: string; poolConfigId: string | null; scenarioId: string | null; repeatIndex: number; errorMessage: string | null }[];
+  webUrl: string;
+}
+
+export interface ThresholdFailure {
+  runId: string;
+  metric: string;
+  expr: string;
+  observed: number | null;
+  pass: boolean;
+}
+
+export interface MetricValue {
+  key: string;
+  label: string;
+  unit: string;
+  n: number;
+  median: number | null;
+}
+
+export interface SummaryCell {
+  poolConfig: Ref | null;
+  scenario: Ref | null;
+  runs: number;
+  succeeded: number;
+  metrics: MetricValue[];
+  thresholds: { passed: number; failed: number; failures: ThresholdFailure[] };
+}
+
+export interface ExperimentSummary {
+  experimentId: string;
+  status: string;
+  finished: boolean;
+  cells: SummaryCell[];
+  thresholdsFailed: boolean;
+}
+
+export interface MetricComparison {
+  key: string;
+  label: string;
+  unit: string;
+  direction: string;
+  verdict: 'better' | 'worse' | 'no-change' | 'inconclusive';
+  baselineMedian: number | null;
+  candidateMedian: number | null;
+  changePercent: { estimate: number; lower: number; upper: number } | null;
+  confidence: number;
+  pValue: number | null;
+  insufficient: boolean;
+  lowRequests: boolean;
+  reason: string;
+}
+
+export interface Comparison {
+  experimentId: string;
+  baseline: string;
+  outcome: 'pass' | 'regression' | 'no-baseline';
+  cells: {
+    poolConfig: Ref | null;
+    scenario: Ref | null;
+    baseline: { id: string; experimentId: string | null; runId: string | null; poolConfig: Ref | null; runs: number } | null;
+    candidateRuns: number;
+    regression: boolean;
+    metrics: MetricComparison[];
+  }[];
+}
+
+/** Everything one `poolbench run` learned; --json prints exactly this. */
+export interface RunResult {
+  experiment: Experiment;
+  summary: ExperimentSummary | null;
+  comparison: Comparison | null;
+  shareUrl: string | null;
+  outcome: 'pass' | 'regression' | 'threshold' | 'regression+threshold' | 'started' | 'error';
+  exitCode: number;
+  problems: string[];
+}

@@ -1,0 +1,5 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
+
+// Against the running stack (scripts/stack.sh start): real web app, worker, k6 and lab target.
+export default mergeConfig(shared, defineConfig({ test: { include: ['e2e/**/*.test.ts'], testTimeout: 600_000, hookTimeout: 120_000, fileParallelism: false } }));
