@@ -81,6 +81,16 @@ const CASES: Record<string, Case> = {
   'apiToken.list': { min: 'admin', other: { none: 'scoped to the active team' } },
   'apiToken.create': { min: 'admin', input: () => ({ name: 'ci', scopes: ['runs:read'] }), other: { none: 'creates in the active team' } },
   'apiToken.revoke': { min: 'admin', input: (f) => id(`tok-${f.teamId}`), other: 'not-found' },
+
+  'compare.get': { min: 'viewer', input: (f) => ({ selection: { items: [{ kind: 'run', runId: f.runIds[0]! }, { kind: 'run', runId: f.runIds[1]! }] } }), other: 'not-found' },
+  'compare.pivot': { min: 'viewer', input: (f) => ({ experimentId: f.experimentId }), other: 'not-found' },
+  'compare.candidates': { min: 'viewer', input: () => ({}), other: { none: 'scoped to the active team' } },
+  'baseline.list': { min: 'viewer', input: () => ({}), other: { none: 'scoped to the active team' } },
+  'baseline.set': { min: 'member', input: (f) => ({ name: 'main', item: { kind: 'run', runId: f.runIds[0]! } }), other: 'not-found' },
+  'baseline.remove': { min: 'member', input: (f) => id(`bl-${f.teamId}`), other: 'not-found' },
+  'shareLink.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'shareLink.create': { min: 'member', input: (f) => ({ target: { kind: 'run', runId: f.runIds[0]! }, title: 'shared' }), other: 'not-found' },
+  'shareLink.revoke': { min: 'member', input: (f) => id(`sl-${f.teamId}`), other: 'not-found' },
 };
 
 const BELOW: Partial<Record<Role, Role>> = { member: 'viewer', admin: 'member', owner: 'admin' };
@@ -115,6 +125,8 @@ describe('authorization of every procedure (real Postgres)', () => {
     B = await makeTeam(db, 'b');
     for (const f of [A, B]) {
       await db.apiToken.create({ data: { id: `tok-${f.teamId}`, teamId: f.teamId, name: 'fixture', prefix: 'pb_x', tokenHash: `hash-${f.teamId}`, last4: 'xxxx', scopes: ['runs:read'], createdById: f.users.owner.id } });
+      await db.baseline.create({ data: { id: `bl-${f.teamId}`, teamId: f.teamId, name: 'fixture', targetId: f.targetId, scenarioId: f.scenarioId, runId: f.runIds[0]! } });
+      await db.shareLink.create({ data: { id: `sl-${f.teamId}`, teamId: f.teamId, kind: 'run', tokenHash: `share-${f.teamId}`, runId: f.runIds[0]!, title: 'fixture' } });
     }
   });
   afterAll(async () => {

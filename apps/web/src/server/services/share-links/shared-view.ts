@@ -38,7 +38,8 @@ export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, to
   try {
     const comparison = await buildComparison(deps.db, link.teamId, { ...(link.selection ?? {}), items }, { maxPoints: opts.maxPoints ?? 240 });
     const g = comparison.groups[0]!;
-    const subtitle = `${g.targetName} · ${[...new Set(comparison.groups.map((x) => x.scenarioName))].join(', ')} · ${comparison.groups.reduce((a, x) => a + x.repeats, 0)} runs`;
+    const runs = comparison.groups.reduce((a, x) => a + x.repeats, 0);
+    const subtitle = `${g.targetName} · ${[...new Set(comparison.groups.map((x) => x.scenarioName))].join(', ')} · ${runs} ${runs === 1 ? 'run' : 'runs'}`;
     return { status: 200, link, comparison, pivot, subtitle };
   } catch (e) {
     // the shared runs were deleted since: the link shows nothing rather than an error page

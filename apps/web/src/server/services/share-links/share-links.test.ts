@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@poolbench/db';
+import { withTempDatabase } from '~/test/temp-database';
+import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
+import { insertSyntheticRun, syntheticExperiment } from '../compare/testing/synthetic-runs';
+import { GuessLimiter } from './rate-limit';
+import { sharedExportResponse, sharedPageResponse } from './shared-response';
+import { hashShareToken } from './token';
+
+/** Real Postgres and Redis: share tokens see their own resource and nothing else. */
+describe('share links', () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  let services: ReturnType<typeof makeServices>;
+  let A: TeamFixture;
+  let B: TeamFixture;
+  let runA: string;
+  let runA2: string;
+  let runB: string;
+  let exp: Awaited<ReturnType<typeof syntheticExperiment>>;
+  const limiter = () => new GuessLimiter(() => services.redis, 5, 60, `pbtest-share-${randomBytes(4).toString('hex')}`);
+  const h = (ip: string) => new Headers({ 'x-forwarded-for': ip });
+
+  beforeAll(async () => {
+    ({ db, dispose } = await withTempDatabase('web_share'));
+    services = makeServices();
+    A = await makeTeam(db, 'a');
+    B = await makeTeam(db, 'b');
+    exp = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['lazy', 'prewarm'], 2);
+    const base = { teamId: A.teamId, experimentId: exp.experimentId, targetId: A.targetId, scenarioId: A.scenarioId, scenarioName: 'burst', seconds: 20, rps: 50 };
+    runA = await insertSyntheticRun(db, { ...base, poolConfigId: exp.poolConfigs[0]!.id, poolConfigName: 'lazy-alpha', repeatIndex: 0, latencyMs: 12, seed: 1 });
+    runA2 = await insertSyntheticRun(db, { ...base, poolConfigId: exp.poolConfigs[1]!.id, poolConfigName: 'prewarm-beta', repeatIndex: 0, latencyMs: 8, seed: 2 });
+    const expB = await syntheticExperiment(db, B.teamId, B.targetId, B.scenarioId, ['lazy'], 1);
+    runB = await insertSyntheticRun(db, { ...base, teamId: B.teamId, experimentId: expB.experimentId, targetId: B.targetId, scenarioId: B.scenarioId, poolConfigId: expB.poolConfigs[0]!.id, poolConfigName: 'other-team-config', repeatIndex: 0, latencyMs: 30, seed: 3 });
+  });
+  afterAll(async () => {
+    await services?.close();
+    await dispose?.();
+  });
+
+  const owner = () => callerFor(db, services, A.users.owner, A.teamId);
+
+  it('stores only the sha256 of a 256-bit token and shows results, never scripts or target URLs', async () => {
+    const link = await owner().shareLink.create({ target: { kind: 'run', runId: runA }, title: 'Lazy run' });
+    expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const row = await db.shareLink.findUniqueOrThrow({ where: { id: link.id } });
+    expect(row.tokenHash).toBe(hashShareToken(link.token));
+    expect(JSON.stringify(row)).not.toContain(link.token);
+
+    const res = await sharedPageResponse({ db, limiter: limiter() }, link.token, h('10.0.0.1'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('x-robots-tag')).toContain('noindex');
+    const html = await res.text();
+    expect(html).toContain('<meta name="robots" content="noindex');
+    expect(html).toContain('og:title" content="Lazy run"');
+    expect(html).toMatch(/og:description" content="lazy-alpha #1: [\d,.]+ req\/s, p95 /);
+    expect(html).toContain('lazy-alpha');
+    expect(html).not.toContain('prewarm-beta');
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toContain('secret-path');
+    expect(html).not.toContain('secret script');
+    expect(html).not.toContain('127.0.0.1');
+    expect((await db.shareLink.findUniqueOrThrow({ where: { id: link.id } })).accessCount).toBe(1);
+  });
+
+  it('a token for run A cannot read run B (same team or another team)', async () => {
+    const { token } = await owner().shareLink.create({ target: { kind: 'run', runId: runA }, title: 'A only' });
+    const deps = { db, limiter: limiter() };
+    const url = (q: string) => new URL(`http://x/api/share/${token}/export?${q}`);
+    const ownCsv = await sharedExportResponse(deps, token, url('format=csv'), h('10.0.0.2'));
+    expect(ownCsv.status).toBe(200);
+    const csv = await ownCsv.text();
+    expect(csv.split('\r\n')[0]).toBe('group,run_id,second,requests,failed,p50Ms,p95Ms,p99Ms,connectingP95Ms,cpuPercent,rssBytes,poolInUse,poolWaitMs');
+    expect(csv).toContain(runA);
+    expect(csv).not.toContain(runA2);
+    expect((await sharedExportResponse(deps, token, url(`format=json&run=${runA}`), h('10.0.0.2'))).status).toBe(200);
+    for (const other of [runA2, runB]) {
+      const res = await sharedExportResponse(deps, token, url(`format=json&run=${other}`), h('10.0.0.2'));
+      expect(res.status).toBe(404);
+      expect(await res.text()).not.toContain(other === runB ? 'other-team-config' : 'prewarm-beta');
+    }
+  });
+
+  it('a comparison link shows exactly its selection; other teams cannot share our runs', async () => {
+    const selection = { items: [{ kind: 'run' as const, runId: runA }, { kind: 'run' as const, runId: runA2 }], window: { from: 5, to: 15 } };
+    const { token } = await owner().shareLink.create({ target: { kind: 'comparison', selection }, title: 'lazy vs prewarm', expiresInDays: 7 });
+    const res = await sharedExportResponse({ db, limiter: limiter() }, token, new URL(`http://x/e?format=json`), h('10.0.0.3'));
+    const json = (await res.json()) as { groups: Array<{ runIds: string[] }>; seconds: Array<{ second: number }>; window: unknown };
+    expect(json.groups.flatMap((g) => g.runIds).sort()).toEqual([runA, runA2].sort());
+    expect(json.window).toEqual({ from: 5, to: 15 });
+    expect(Math.min(...json.seconds.map((s) => s.second))).toBe(5);
+    expect(Math.max(...json.seconds.map((s) => s.second))).toBe(14);
+    await expect(callerFor(db, services, B.users.owner, B.teamId).shareLink.create({ target: { kind: 'comparison', selection }, title: 'stolen' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(callerFor(db, services, B.users.owner, B.teamId).shareLink.create({ target: { kind: 'run', runId: runA }, title: 'stolen' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('revoked and expired links answer 404, like unknown ones', async () => {
+    const { id, token } = await owner().shareLink.create({ target: { kind: 'experiment', experimentId: exp.experimentId }, title: 'Experiment' });
+    const deps = { db, limiter: limiter() };
+    expect((await sharedPageResponse(deps, token, h('10.0.0.4'))).status).toBe(200);
+    await expect(callerFor(db, services, B.users.owner, B.teamId).shareLink.revoke({ id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await owner().shareLink.revoke({ id });
+    expect((await sharedPageResponse(deps, token, h('10.0.0.4'))).status).toBe(404);
+    expect((await sharedExportResponse(deps, token, new URL('http://x/e?format=csv'), h('10.0.0.4'))).status).toBe(404);
+    const list = await owner().shareLink.list();
+    expect(list.find((l) => l.id === id)?.state).toBe('revoked');
+
+    const expiring = await owner().shareLink.create({ target: { kind: 'run', runId: runA }, title: 'soon gone', expiresInDays: 1 });
+    await db.shareLink.update({ where: { id: expiring.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await sharedPageResponse(deps, expiring.token, h('10.0.0.4'))).status).toBe(404);
+  });
+
+  it('guessing tokens is rate-limited per address (real Redis): 429 after the limit, even for a valid token', async () => {
+    const { token } = await owner().shareLink.create({ target: { kind: 'run', runId: runA }, title: 'valid' });
+    const deps = { db, limiter: limiter() }; // 5 failures per 60 s
+    for (let i = 0; i < 5; i++) {
+      const guess = randomBytes(32).toString('base64url');
+      expect((await sharedPageResponse(deps, guess, h('203.0.113.9'))).status).toBe(404);
+    }
+    const blocked = await sharedPageResponse(deps, token, h('203.0.113.9'));
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).toBe('600');
+    expect((await sharedExportResponse(deps, token, new URL('http://x/e?format=csv'), h('203.0.113.9'))).status).toBe(429);
+    // another address is unaffected, and successful views never count towards the limit
+    for (let i = 0; i < 8; i++) expect((await sharedPageResponse(deps, token, h('203.0.113.10'))).status).toBe(200);
+  });
+});
