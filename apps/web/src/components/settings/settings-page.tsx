@@ -17,6 +17,7 @@ import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { Field, Input, Select } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
+import { ApiTokens } from './api-tokens';
 
 function Members() {
   const trpc = useTRPC();
@@ -213,6 +214,7 @@ export function SettingsPage() {
       <div className="space-y-6">
         <Members />
         {can('admin') ? <Invitations /> : null}
+        {can('admin') ? <ApiTokens /> : null}
         <Allowlist />
       </div>
     </>

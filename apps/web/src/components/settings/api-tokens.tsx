@@ -1,0 +1,154 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { KeyRound } from 'lucide-react';
+import Link from 'next/link';
+import { useState } from 'react';
+import { API_SCOPES, SCOPE_HELP, type ApiScope } from '~/server/services/api-tokens/scopes';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf, problemsOf } from '~/lib/trpc/errors';
+import { formatDateTime, formatRelative } from '~/lib/format';
+import { Badge } from '~/components/ui/badge';
+import { Button } from '~/components/ui/button';
+import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { CodeBlock } from '~/components/ui/code-block';
+import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { Checkbox, Field, Input, Select } from '~/components/ui/form';
+import { Table, Td, Th } from '~/components/ui/table';
+
+const EXPIRY = [
+  { label: '30 days', days: 30 },
+  { label: '90 days', days: 90 },
+  { label: '1 year', days: 365 },
+  { label: 'never', days: null },
+] as const;
+
+/** Team API tokens for CI: admins create (shown once), see last use, and revoke. */
+export function ApiTokens() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const list = useQuery(trpc.apiToken.list.queryOptions());
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.apiToken.list.queryKey() });
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<ApiScope[]>(['runs:read', 'runs:write']);
+  const [expiry, setExpiry] = useState('90');
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const create = useMutation(
+    trpc.apiToken.create.mutationOptions({
+      onSuccess: (t) => {
+        setCreated({ name: t.name, token: t.token });
+        setName('');
+        return refresh();
+      },
+    }),
+  );
+  const revoke = useMutation(trpc.apiToken.revoke.mutationOptions({ onSettled: refresh }));
+  const problems = problemsOf(create.error);
+  const now = Date.now();
+
+  return (
+    <Card>
+      <CardHeader
+        title="API tokens"
+        description={
+          <>
+            Tokens let CI start experiments and read results through the <Link className="text-brand-700 underline" href="/docs/api">REST API</Link> and the{' '}
+            <code>poolbench</code> CLI. They act for the whole team.
+          </>
+        }
+      />
+      <CardBody className="space-y-4">
+        <form
+          className="grid items-start gap-3 sm:grid-cols-[1fr_10rem_auto]"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setCreated(null);
+            create.mutate({ name, scopes, expiresInDays: expiry === 'never' ? null : Number(expiry) });
+          }}
+        >
+          <Field label="Name" help="Where it is used, e.g. github-actions." error={problems.name}>
+            {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} placeholder="github-actions" />}
+          </Field>
+          <Field label="Expires" error={problems.expiresInDays}>
+            {(p) => (
+              <Select {...p} value={expiry} onChange={(e) => setExpiry(e.target.value)}>
+                {EXPIRY.map((x) => (
+                  <option key={x.label} value={x.days === null ? 'never' : String(x.days)}>{x.label}</option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Button type="submit" loading={create.isPending} className="sm:mt-6">
+            <KeyRound className="size-4" /> Create token
+          </Button>
+          <fieldset className="space-y-2 sm:col-span-3">
+            <legend className="mb-1 text-sm font-medium text-slate-800">Scopes</legend>
+            {API_SCOPES.map((s) => (
+              <Checkbox
+                key={s}
+                label={<code>{s}</code>}
+                description={SCOPE_HELP[s]}
+                checked={scopes.includes(s)}
+                onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+              />
+            ))}
+            {problems.scopes ? <p className="text-xs font-medium text-red-700" role="alert">{problems.scopes}</p> : null}
+          </fieldset>
+        </form>
+        {create.isError && Object.keys(problems).length === 0 ? <Alert tone="error">{messageOf(create.error)}</Alert> : null}
+        {created ? (
+          <div className="space-y-1" data-testid="new-api-token">
+            <Alert tone="success" title={`Token "${created.name}" created`}>Copy it now: it is stored only as a hash and will not be shown again.</Alert>
+            <CodeBlock code={created.token} label="API token" />
+          </div>
+        ) : null}
+        {revoke.isError ? <Alert tone="error">{messageOf(revoke.error)}</Alert> : null}
+        {list.isPending ? <LoadingBlock rows={2} /> : null}
+        {list.isError ? <Alert tone="error">{messageOf(list.error)}</Alert> : null}
+        {list.data?.length === 0 ? <p className="text-sm text-slate-500">No tokens yet.</p> : null}
+        {list.data && list.data.length > 0 ? (
+          <Table>
+            <thead>
+              <tr>
+                <Th>Name</Th>
+                <Th>Token</Th>
+                <Th>Scopes</Th>
+                <Th>Last used</Th>
+                <Th>Expires</Th>
+                <Th className="text-right"><span className="sr-only">Actions</span></Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {list.data.map((t) => {
+                const expired = t.expiresAt !== null && new Date(t.expiresAt).getTime() <= now;
+                return (
+                  <tr key={t.id} className={t.revokedAt || expired ? 'opacity-60' : undefined}>
+                    <Td className="font-medium text-slate-900">
+                      {t.name}
+                      {t.createdBy ? <span className="block text-xs font-normal text-slate-500">by {t.createdBy}, {formatDateTime(t.createdAt)}</span> : null}
+                    </Td>
+                    <Td><code className="font-mono text-xs">{t.prefix}…{t.last4}</code></Td>
+                    <Td className="space-x-1">{t.scopes.map((s) => <Badge key={s}>{s}</Badge>)}</Td>
+                    <Td>{t.lastUsedAt ? <span title={formatDateTime(t.lastUsedAt)}>{formatRelative(t.lastUsedAt, now)}</span> : 'never'}</Td>
+                    <Td>{t.expiresAt ? formatDateTime(t.expiresAt) : 'never'}</Td>
+                    <Td className="text-right">
+                      {t.revokedAt ? (
+                        <Badge tone="red">revoked</Badge>
+                      ) : expired ? (
+                        <Badge tone="amber">expired</Badge>
+                      ) : (
+                        <Button size="sm" variant="danger-ghost" loading={revoke.isPending && revoke.variables?.id === t.id} onClick={() => revoke.mutate({ id: t.id })}>
+                          Revoke
+                        </Button>
+                      )}
+                    </Td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </Table>
+        ) : null}
+      </CardBody>
+    </Card>
+  );
+}
