@@ -1,1 +1,1 @@
-export { default } from '../../eslint.config.mjs';
+export { default } from '../eslint.config.mjs';

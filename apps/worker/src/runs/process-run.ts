@@ -238,8 +238,11 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     await sampler.stop();
     sampler = null;
     const loadTotals = allTotals.filter((r) => r.unixSecond >= t0);
-    const summary = buildSummary(result.summary, loadTotals);
-    const thresholds = evaluateThresholds(scenario.thresholds, thresholdContextFromSummary(result.summary));
+    const summary = buildSummary(result.summary, loadTotals, result.testDurationMs);
+    const thresholds = evaluateThresholds(
+      scenario.thresholds,
+      thresholdContextFromSummary(result.summary, result.testDurationMs ? result.testDurationMs / 1000 : undefined),
+    );
     const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : null;
 
     let errorCode: string | null = null;

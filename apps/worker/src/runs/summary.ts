@@ -77,6 +77,8 @@ export function summarizeResources(totals: Pick<ResourceRow, 'cpuPercent' | 'rss
 
 interface SummaryInput {
   counters: K6Counters;
+  /** load duration measured by the load engine (ms precision), when known */
+  testDurationMs?: number | null;
   seconds: number;
   firstTs: number | null;
   lastTs: number | null;
@@ -85,7 +87,9 @@ interface SummaryInput {
 }
 
 function shape(i: SummaryInput, resources: ResourceSummary): RunSummary {
-  const durationMs = i.firstTs !== null && i.lastTs !== null ? (i.lastTs - i.firstTs + 1) * 1000 : 0;
+  // Whole seconds overstate short runs (1 001 requests in 1.2 s would read as 2 s); prefer the
+  // engine's own measurement and fall back to the span of stored seconds.
+  const durationMs = i.testDurationMs && i.testDurationMs > 0 ? i.testDurationMs : i.firstTs !== null && i.lastTs !== null ? (i.lastTs - i.firstTs + 1) * 1000 : 0;
   return {
     requests: i.counters.requests,
     failed: i.counters.failed,
@@ -110,9 +114,9 @@ function shape(i: SummaryInput, resources: ResourceSummary): RunSummary {
 }
 
 /** Summary of a finished run from the load engine's merged histograms and counters. */
-export function buildSummary(k6: K6Summary, resourceTotals: ResourceRow[]): RunSummary {
+export function buildSummary(k6: K6Summary, resourceTotals: ResourceRow[], testDurationMs?: number | null): RunSummary {
   return shape(
-    { counters: k6, seconds: k6.seconds, firstTs: k6.firstTs, lastTs: k6.lastTs, vusMax: k6.vusMax, trends: k6.trends },
+    { counters: k6, testDurationMs, seconds: k6.seconds, firstTs: k6.firstTs, lastTs: k6.lastTs, vusMax: k6.vusMax, trends: k6.trends },
     summarizeResources(resourceTotals),
   );
 }
