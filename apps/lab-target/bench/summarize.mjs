@@ -216,7 +216,8 @@ if (g2.size > 0) {
   });
   out(`- **Seed 002, pool of one: ${oneWorst ? 'holds' : 'holds only in part'}** (median p99 of one connection — ${notes.join('; ')}). ${parts.join('. ')} (seed, one instance: 204 / 19 / 4.7 ms at 500/s and 7 442 / 56 / 35 ms at 1 000/s). ` +
     'A single connection serialises every /roles query, so once requests arrive faster than one connection answers them the queue, and p99 with it, grows for the rest of the run. ' +
-    `Going from 5 to 10 connections changed p99 by ${tenVsFive.join(', ')}; the seed saw 10 beat 5 on one instance. Here, with GOMAXPROCS=1 and 2 cores shared with Postgres, k6 and other work, CPU rather than the pool is the next limit and the spreads are wide, so 5 vs 10 is not resolved by these runs. ` +
+    `Going from 5 to 10 connections changed p99 by ${tenVsFive.join(', ')}; the seed saw 10 beat 5 on one instance. ` +
+    `Each run starts with a cold lazy pool, which opened ${['1', '5', '10'].map((sz) => fmt(med(bySeed('002').filter((r) => r.config.startsWith(`max${sz}@`)), (r) => r.prom.labtarget_pool_conns_created_total))).join(' / ')} connections inside its 5 s, so the bigger pool also pays more connection set-ups (fork + SCRAM) during the measurement. Here, with GOMAXPROCS=1 and 2 cores shared with Postgres, k6 and other work, CPU rather than the pool is the next limit and the spreads are wide, so 5 vs 10 is not resolved by these runs. ` +
     'The seed\'s rates were for its machine; here they are scaled to this machine\'s capacity, and the three-instance variant (5 per instance best) is not run by this script.');
 }
 out();
