@@ -20,7 +20,7 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   await page.getByLabel('Endpoint').selectOption('GET /work');
   await page.screenshot({ path: `${SHOTS}/02-target-form.png`, fullPage: true });
   await page.getByRole('button', { name: 'Create target' }).click();
-  await expect(page).toHaveURL(/\/targets\/[\w-]+$/);
+  await expect(page).toHaveURL(/\/targets\/(?!new$)[\w-]+$/);
   const targetUrl = page.url();
 
   // Pool configs lazy and prewarm; the form shows exactly the chosen strategy's params
@@ -65,7 +65,7 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   await expect(page.getByTestId('estimated-duration')).not.toHaveText('—');
   await page.screenshot({ path: `${SHOTS}/07-experiment-form.png`, fullPage: true });
   await page.getByRole('button', { name: 'Run experiment' }).click();
-  await expect(page).toHaveURL(/\/experiments\/[\w-]+$/);
+  await expect(page).toHaveURL(/\/experiments\/(?!new)[\w-]+$/);
   const experimentUrl = page.url();
   await expect(page.getByTestId('matrix-run')).toHaveCount(4);
   await page.screenshot({ path: `${SHOTS}/08-experiment-matrix.png`, fullPage: true });
@@ -78,12 +78,16 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   const charts = page.getByTestId('run-charts');
   await expect.poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
   const before = Number(await charts.getAttribute('data-points'));
-  await expect.poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 30_000 }).toBeGreaterThan(before);
   await page.screenshot({ path: `${SHOTS}/09-run-live.png`, fullPage: true });
+  // the page is not reloaded: new seconds arrive over the SSE stream while the run is still running
+  await expect.poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 30_000 }).toBeGreaterThan(before);
+  expect(await page.getByText(/^Live · \d+ s received$/).count() + (await page.getByTestId('run-summary').count())).toBeGreaterThan(0);
 
   // Every run of the experiment succeeds
   await page.goto(experimentUrl);
-  await expect.poll(async () => page.getByTestId('run-status').filter({ hasText: 'Succeeded' }).count(), { timeout: 8 * 60_000, intervals: [3000] }).toBe(4);
+  const matrixStatuses = page.getByTestId('matrix-run').getByTestId('run-status');
+  await expect.poll(async () => matrixStatuses.filter({ hasText: 'Succeeded' }).count(), { timeout: 8 * 60_000, intervals: [3000] }).toBe(4);
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '4');
   await page.screenshot({ path: `${SHOTS}/10-experiment-done.png`, fullPage: true });
 
   await page.goto(runUrl);

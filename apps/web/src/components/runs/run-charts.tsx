@@ -3,7 +3,6 @@
 import { memo, useMemo } from 'react';
 import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SeriesPoint } from '@poolbench/scenarios';
-import { formatBytes } from '~/lib/format';
 import { Card } from '~/components/ui/card';
 
 const PALETTE = ['#1f57d6', '#0ea5e9', '#f59e0b', '#ef4444', '#10b981', '#8b5cf6', '#64748b', '#ec4899'];
@@ -92,8 +91,8 @@ export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoi
       <ChartCard title="Target CPU" unit="% of one core" empty={!has(points, ['cpuPercent'])}>
         <Lines data={data} series={[{ key: 'cpuPercent', label: 'CPU', color: '#0ea5e9' }]} format={(v) => v.toFixed(0)} />
       </ChartCard>
-      <ChartCard title="Target memory" unit="RSS" empty={!has(points, ['rssBytes'])}>
-        <Lines data={data} series={[{ key: 'rssMiB', label: 'RSS (MiB)', color: '#10b981' }]} format={(v) => formatBytes(v * 2 ** 20)} />
+      <ChartCard title="Target memory" unit="RSS, MiB" empty={!has(points, ['rssBytes'])}>
+        <Lines data={data} series={[{ key: 'rssMiB', label: 'RSS', color: '#10b981' }]} format={(v) => v.toFixed(v < 10 ? 1 : 0)} />
       </ChartCard>
       <ChartCard title="Pool" unit="connections" empty={!has(points, ['poolInUse', 'poolIdle', 'poolWaitCount'])}>
         <Lines data={data} series={[{ key: 'poolInUse', label: 'in use', color: '#1f57d6' }, { key: 'poolIdle', label: 'idle', color: '#10b981' }, { key: 'poolWaitCount', label: 'waiting', color: '#ef4444' }]} />

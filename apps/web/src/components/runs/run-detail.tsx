@@ -8,7 +8,7 @@ import { generateScenario, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbe
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
-import { formatDateTime, formatDuration } from '~/lib/format';
+import { formatBytes, formatDateTime, formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
@@ -20,6 +20,14 @@ import { RunCharts } from './run-charts';
 import { RunSummary, ThresholdList, type RunSummaryShape } from './run-summary';
 import { useRunSeries } from './use-run-series';
 
+/** Units are in the key names (house rule), so values can be shown in human units. */
+function formatValue(key: string, v: unknown): string {
+  if (typeof v === 'number' && /Bytes$/.test(key)) return formatBytes(v);
+  if (typeof v === 'number' && /Ms$/.test(key)) return `${formatDuration(v)}${v >= 1000 ? ` (${v.toLocaleString('en-US')} ms)` : ''}`;
+  if (typeof v === 'object' && v !== null) return JSON.stringify(v);
+  return String(v);
+}
+
 function KeyValues({ data }: { data: Record<string, unknown> }) {
   const entries = Object.entries(data);
   if (entries.length === 0) return <p className="text-sm text-slate-500">—</p>;
@@ -28,7 +36,7 @@ function KeyValues({ data }: { data: Record<string, unknown> }) {
       {entries.map(([k, v]) => (
         <div key={k} className="contents">
           <dt className="text-slate-500">{k}</dt>
-          <dd className="break-words font-mono text-xs text-slate-800">{typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}</dd>
+          <dd className="break-words font-mono text-xs text-slate-800">{formatValue(k, v)}</dd>
         </div>
       ))}
     </dl>
