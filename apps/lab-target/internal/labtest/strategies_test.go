@@ -22,6 +22,12 @@ func parallel(t *testing.T, n int, url string) []response {
 	return out
 }
 
+// warm repeats a request until it succeeds, so the pool behind it has a connection.
+func warm(t *testing.T, url string) {
+	t.Helper()
+	waitFor(t, 10*time.Second, "a first connection via "+url, func() bool { return get(t, url).Code == http.StatusOK })
+}
+
 func startBlobstore(t *testing.T) *blobstore.Server {
 	t.Helper()
 	bs, err := blobstore.Start(blobstore.Options{Addr: "127.0.0.1:0", SelfSigned: true}, blobstore.NewStore(false, 0))
@@ -148,6 +154,9 @@ func TestAcquireTimeoutAnswers503Quickly(t *testing.T) {
 		c.AcquireTimeout = 200 * time.Millisecond
 	})
 	waitReady(t, in)
+	// Open the connection first: on a loaded machine a first connect can itself outlast a
+	// 200 ms acquire timeout (it finishes in the background, so a retry succeeds).
+	warm(t, in.URL+"/health")
 	h := hold(in.URL + "/work?ms=4000")
 	waitFor(t, 10*time.Second, "the only connection held", func() bool {
 		h.running(t)
@@ -189,11 +198,16 @@ func TestPriorityServesHighBeforeQueuedNormal(t *testing.T) {
 		order = append(order, name)
 		mu.Unlock()
 	}
-	wg.Go(func() { get(t, in.URL+"/work?ms=800") })
+	warm(t, in.URL+"/health")
+	h := hold(in.URL + "/work?ms=2500")
 	waiting := func(n float64) func() bool {
-		return func() bool { return metric(t, in, `labtarget_pool_waiting_requests{pool="main"}`) == n }
+		return func() bool {
+			h.running(t)
+			return metric(t, in, `labtarget_pool_waiting_requests{pool="main"}`) == n
+		}
 	}
 	waitFor(t, 5*time.Second, "the connection held", func() bool {
+		h.running(t)
 		return metric(t, in, `labtarget_pool_acquired_conns{pool="main"}`) == 1
 	})
 	for _, name := range []string{"normal-1", "normal-2", "normal-3"} {
@@ -255,9 +269,8 @@ func TestPartitionedColdShardStaysAvailableWhileHotShardIsSaturated(t *testing.T
 	waitReady(t, in)
 	// Shard 1 has served before, so its pool holds an idle connection: what is measured
 	// is isolation from shard 0, not how long a first connect takes on a busy machine.
-	if r := get(t, in.URL+"/health?shard=1"); r.Code != http.StatusOK {
-		t.Fatalf("warming shard 1: %d %s", r.Code, r.Body)
-	}
+	warm(t, in.URL+"/health?shard=0")
+	warm(t, in.URL+"/health?shard=1")
 	h1 := hold(in.URL + "/work?ms=4000&shard=0")
 	h2 := hold(in.URL + "/work?ms=4000&shard=0")
 	waitFor(t, 10*time.Second, "shard 0 saturated", func() bool {
