@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * End to end on the running stack (scripts/stack.sh start): sign up, create a lab target, pool
+ * configs and an API token through the same tRPC calls the UI makes, then run the real CLI, which
+ * starts real k6 runs on the worker against the managed lab target.
+ */
+const BASE = (process.env.POOLBENCH_E2E_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+const BIN = fileURLToPath(new URL('../bin/poolbench.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'poolbench-cli-e2e-'));
+
+let cookie = '';
+async function trpc<T>(path: string, input: unknown): Promise<T> {
+  const res = await fetch(`${BASE}/api/trpc/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin: BASE, cookie }, body: JSON.stringify({ json: input }) });
+  const body = (await res.json()) as { result?: { data?: { json?: T } }; error?: unknown };
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(body.error)}`);
+  return body.result!.data!.json!;
+}
+
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'run', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+// 5 repeats per side: 4 vs 4 runs can reach p = 0.029 per metric at best, and the correction across
+// the ~11 compared metrics (Benjamini-Hochberg) can lift that above 0.05; 5 vs 5 reaches 0.008.
+// 40 requests/s, each holding a DB connection for 50 ms: 10 connections serve it easily (~2 busy),
+// 1 connection can serve 20/s, so requests queue for the pool and p99 grows far beyond 5 %.
+const LOAD = ['--scenario-template', 'constant-arrival-rate', '--scenario-params', '{"ratePerSec":40,"durationMs":3000,"preAllocatedVUs":20,"maxVUs":60}', '--request', 'GET /work?ms=50', '--repeats', '5'];
+
+describe(`poolbench CLI against ${BASE}`, () => {
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    let health: Response | Error = new Error('not asked');
+    for (let i = 0; i < 30 && (health instanceof Error || !health.ok); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 1000));
+      health = await fetch(`${BASE}/api/health`).catch((e: unknown) => e as Error);
+    }
+    if (health instanceof Error || !health.ok) throw new Error(`PoolBench is not healthy at ${BASE}: start it with scripts/stack.sh start (${health instanceof Error ? health.message : health.status})`);
+    const email = `cli-${randomBytes(4).toString('hex')}@example.test`;
+    const res = await fetch(`${BASE}/api/auth/sign-up/email`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin: BASE }, body: JSON.stringify({ name: 'CLI e2e', email, password: 'correct-horse-battery' }) });
+    expect(res.status, await res.clone().text()).toBe(200);
+    cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const target = await trpc<{ id: string }>('target.create', { kind: 'managed', name: 'Lab target', requestDefaults: { method: 'GET', path: '/health' } });
+    for (const n of [1, 10]) {
+      await trpc('poolConfig.create', { targetId: target.id, name: `${n} conn`, config: { strategy: 'fixed', params: { maxConns: n, acquireTimeoutMs: 5000 } } });
+    }
+    const token = await trpc<{ token: string }>('apiToken.create', { name: 'e2e', scopes: ['runs:read', 'runs:write'], expiresInDays: 1 });
+    expect(token.token).toMatch(/^pb_/);
+    env = { POOLBENCH_URL: BASE, POOLBENCH_TOKEN: token.token };
+  });
+
+  it('a usage error exits 2 and a bad token exits 3 with the problem code', async () => {
+    expect((await cli(['--target', 'Lab target'], env)).code).toBe(2);
+    const bad = await cli(['--experiment', 'x'], { ...env, POOLBENCH_TOKEN: 'pb_wrong' });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('token_malformed');
+  });
+
+  it('a short lab experiment passes (exit 0), writes JUnit and becomes the baseline "main"', async () => {
+    const junit = join(dir, 'main.xml');
+    const r = await cli(['--target', 'Lab target', '--pool-config', '10 conn', ...LOAD, '--name', 'main', '--baseline', 'main', '--save-baseline', 'main', '--junit', junit, '--markdown', join(dir, 'main.md')], env);
+    console.log(r.stdout, r.stderr);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(junit)).toBe(true);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testsuites name="poolbench" tests="\d+" failures="0"/);
+    expect(r.stderr).toContain('saved as baseline "main"');
+  });
+
+  it('1 connection against the 10-connection baseline is a regression (exit 1) naming metric, change and interval', async () => {
+    const junit = join(dir, 'pr.xml');
+    const md = join(dir, 'pr.md');
+    const r = await cli(['--target', 'Lab target', '--pool-config', '1 conn', ...LOAD, '--name', 'pr', '--baseline', 'main', '--fail-on', 'regression', '--junit', junit, '--markdown', md], env);
+    console.log(r.stdout, r.stderr, readFileSync(md, 'utf8'));
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/REGRESSION\s+Latency p99: [\d.]+ ms -> [\d.]+ ms, change \+[\d.]+ % \(95 % CI \+[\d.]+ % … \+[\d.]+ %\)/);
+    expect(readFileSync(junit, 'utf8')).toContain('<failure message="Latency p99 regressed');
+    expect(readFileSync(md, 'utf8')).toContain('❌ worse');
+  });
+});
