@@ -30,7 +30,8 @@ export class DbActivityMonitor {
         await c.connect();
         this.client = c;
       }
-      const filter = this.appNamePrefix ? `application_name LIKE $1 || '%'` : `usename = current_user AND datname = current_database() AND pid <> pg_backend_pid()`;
+      // The lab target's readiness probe uses its own ':probe' connection: not part of any pool.
+      const filter = this.appNamePrefix ? `application_name LIKE $1 || '%' AND application_name NOT LIKE '%:probe'` : `usename = current_user AND datname = current_database() AND pid <> pg_backend_pid()`;
       const params = this.appNamePrefix ? [this.appNamePrefix] : [];
       const { rows } = await this.client.query<{ state: string | null; n: string }>(
         `SELECT state, count(*)::text AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND ${filter} GROUP BY state`,
