@@ -59,7 +59,6 @@ export function buildOpenApi(serverUrl = ''): Json {
     };
     if (o.body) responses['400'] = problem('the body is not JSON (invalid_json)');
     if (o.idempotent || o.method === 'POST') responses['409'] = problem('conflict with existing state, or the same Idempotency-Key is still in progress');
-    if (o.operationId === 'createShareLink') responses['501'] = problem('share links are not available in this version (not_implemented)');
     (paths[o.path] ??= {})[o.method.toLowerCase()] = {
       operationId: o.operationId,
       summary: o.summary,

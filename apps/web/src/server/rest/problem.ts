@@ -15,7 +15,6 @@ export const PROBLEM_CODES = {
   invalid_json: 400,
   validation_failed: 422,
   rate_limited: 429,
-  not_implemented: 501,
   unavailable: 503,
   internal: 500,
 } as const;
@@ -37,7 +36,6 @@ const TITLES: Record<ProblemCode, string> = {
   invalid_json: 'Invalid JSON',
   validation_failed: 'Validation failed',
   rate_limited: 'Too many requests',
-  not_implemented: 'Not implemented',
   unavailable: 'Service unavailable',
   internal: 'Internal error',
 };

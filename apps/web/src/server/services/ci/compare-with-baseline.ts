@@ -1,31 +1,14 @@
 import type { Db } from '@poolbench/db';
-import { compareRunGroups, type RunSummary } from '@poolbench/stats';
+import { buildComparison } from '../compare/build-comparison';
+import type { CompareItem } from '../compare/selection';
 import { experimentCells, usable } from './experiment-cells';
 
-interface BaselineRow {
-  id: string;
-  experimentId: string | null;
-  runId: string | null;
-  poolConfigId: string | null;
-  scenarioId: string;
-}
-
-/** The baseline's runs: one pinned run, or every succeeded repeat of its experiment cell. */
-async function baselineRuns(db: Db, teamId: string, b: BaselineRow) {
-  const rows = await db.run.findMany({
-    where: b.runId
-      ? { id: b.runId, teamId }
-      : { teamId, experimentId: b.experimentId ?? '-', scenarioId: b.scenarioId, status: 'succeeded', ...(b.poolConfigId ? { poolConfigId: b.poolConfigId } : {}) },
-    select: { id: true, status: true, summary: true, poolConfigSnapshot: true },
-  });
-  return rows.filter((r) => r.status === 'succeeded' && r.summary);
-}
-
 /**
- * Compares every cell of an experiment with the baseline of that name for its target and
- * scenario, metric by metric with compareRunGroups (one value per run, Mann-Whitney U,
- * Hodges-Lehmann interval, practical floor). A regression is a tested metric whose verdict is
- * `worse`; `inconclusive` is not a regression (the gate must not cry wolf on too few runs).
+ * Compares every cell (pool config x scenario) of an experiment with the baseline of that name for
+ * its target and scenario, through the compare service the UI uses (one value per run, Mann-Whitney
+ * U, Hodges-Lehmann interval, practical floor, p adjusted across metrics). A regression is a
+ * tested metric whose verdict is `worse`; `inconclusive` is not one: a gate that cries wolf on too
+ * few runs gets switched off.
  */
 export async function compareWithBaseline(db: Db, teamId: string, experimentId: string, baselineName: string) {
   const e = await experimentCells(db, teamId, experimentId);
@@ -36,36 +19,40 @@ export async function compareWithBaseline(db: Db, teamId: string, experimentId: 
   const cells = [];
   for (const c of e.cells) {
     const b = baselines.find((x) => x.scenarioId === c.scenario?.id);
-    const candidate = usable(c.runs);
-    if (!b) {
-      cells.push({ poolConfig: c.poolConfig, scenario: c.scenario, baseline: null, candidateRuns: candidate.length, regression: false, metrics: [] });
+    const candidateRuns = usable(c.runs).length;
+    const baseItem: CompareItem | null = !b ? null : b.runId ? { kind: 'run', runId: b.runId } : b.experimentId && b.poolConfigId ? { kind: 'cell', experimentId: b.experimentId, poolConfigId: b.poolConfigId, scenarioId: b.scenarioId } : null;
+    if (!b || !baseItem || !c.poolConfig || !c.scenario || candidateRuns === 0) {
+      cells.push({ poolConfig: c.poolConfig, scenario: c.scenario, baseline: null, candidateRuns, regression: false, metrics: [] });
       continue;
     }
-    const base = (await baselineRuns(db, teamId, b)).filter((r) => !c.runs.some((x) => x.id === r.id));
-    const cmp = compareRunGroups(
-      { label: baselineName, summaries: base.map((r) => r.summary as unknown as RunSummary) },
-      { label: c.poolConfig?.name ?? 'candidate', summaries: candidate.map((r) => r.summary) },
-    );
-    const metrics = cmp.metrics.map((m) => ({
-      key: m.def.key,
-      label: m.def.label,
-      unit: m.def.unit,
-      direction: m.direction,
-      verdict: m.verdict,
-      baselineMedian: m.baseline.median,
-      candidateMedian: m.candidate.median,
-      changePercent: m.changePercent,
-      confidence: m.confidence,
-      pValue: m.pValue,
-      insufficient: m.insufficient,
-      lowRequests: m.lowRequests,
-      reason: m.reason,
-    }));
+    const cmp = await buildComparison(db, teamId, {
+      items: [baseItem, { kind: 'cell', experimentId: e.id, poolConfigId: c.poolConfig.id, scenarioId: c.scenario.id }],
+      baseline: 0,
+    }, { maxPoints: 1 });
+    const metrics = cmp.rows.flatMap((row) => {
+      const m = row.comparisons[1];
+      if (!row.tested || !m?.verdict) return [];
+      return [{
+        key: row.key,
+        label: row.label,
+        unit: row.unit,
+        direction: row.direction,
+        verdict: m.verdict,
+        baselineMedian: row.cells[0]?.median ?? null,
+        candidateMedian: m.median,
+        changePercent: m.changePercent,
+        confidence: 0.95, // buildComparison uses the stats defaults: alpha 0.05, interval 1 - alpha
+        pValue: m.pValue,
+        insufficient: m.insufficient,
+        lowRequests: m.lowRequests,
+        reason: m.reason ?? '',
+      }];
+    });
     cells.push({
       poolConfig: c.poolConfig,
       scenario: c.scenario,
-      baseline: { id: b.id, experimentId: b.experimentId, runId: b.runId, poolConfig: b.poolConfig, runs: base.length },
-      candidateRuns: candidate.length,
+      baseline: { id: b.id, experimentId: b.experimentId, runId: b.runId, poolConfig: b.poolConfig, runs: cmp.groups[0]?.repeats ?? 0 },
+      candidateRuns,
       regression: metrics.some((m) => m.verdict === 'worse'),
       metrics,
     });

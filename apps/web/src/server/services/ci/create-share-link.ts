@@ -1,10 +1,11 @@
 import type { Db } from '@poolbench/db';
-import { ProblemError } from '~/server/rest/problem';
+import { createShareLink } from '../share-links/create-share-link';
+import { NotFoundError } from '../errors';
 
-/**
- * Share links belong to the compare/share service (issue 7); until it exists this route answers
- * 501 rather than growing a second share-link implementation here.
- */
-export async function createCiShareLink(_db: Db, _input: { teamId: string; userId: string; experimentId: string; baseUrl: string; expiresInDays?: number }): Promise<{ url: string; expiresAt: string | null }> {
-  throw new ProblemError('not_implemented', 'share links are not available yet in this PoolBench version; open the experiment URL instead');
+/** A read-only link to the experiment, made by the share-link service the UI uses. */
+export async function createCiShareLink(db: Db, input: { teamId: string; userId: string; experimentId: string; baseUrl: string; expiresInDays?: number }) {
+  const e = await db.experiment.findFirst({ where: { id: input.experimentId, teamId: input.teamId }, select: { name: true } });
+  if (!e) throw new NotFoundError('experiment');
+  const link = await createShareLink(db, input.teamId, input.userId, { target: { kind: 'experiment', experimentId: input.experimentId }, title: e.name, expiresInDays: input.expiresInDays ?? null });
+  return { url: `${input.baseUrl}${link.path}`, expiresAt: link.expiresAt ? link.expiresAt.toISOString() : null };
 }

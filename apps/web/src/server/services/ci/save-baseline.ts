@@ -1,5 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { InvalidInputError, NotFoundError } from '../errors';
+import { setBaseline } from '../baselines/set-baseline';
 import { resolvePoolConfigs } from './resolve-refs';
 
 /**
@@ -29,12 +30,8 @@ export async function saveBaseline(db: Db, input: { teamId: string; userId: stri
   const poolConfig = e.poolConfigs.find((p) => p.poolConfig.id === poolConfigId)!.poolConfig;
   const baselines = [];
   for (const { scenario } of e.scenarios) {
-    const row = await db.baseline.upsert({
-      where: { targetId_scenarioId_name: { targetId: e.targetId, scenarioId: scenario.id, name: input.name } },
-      create: { teamId: input.teamId, name: input.name, targetId: e.targetId, scenarioId: scenario.id, experimentId: e.id, poolConfigId, runId: null, createdById: input.userId },
-      update: { experimentId: e.id, poolConfigId, runId: null, createdById: input.userId },
-      select: { id: true, name: true },
-    });
+    // the compare service owns baselines; one per (target, scenario, name), so this moves it
+    const row = await setBaseline(db, input.teamId, input.userId, { name: input.name, item: { kind: 'cell', experimentId: e.id, poolConfigId, scenarioId: scenario.id } });
     baselines.push({ id: row.id, name: row.name, target: e.target, scenario, experimentId: e.id, poolConfig });
   }
   return { baselines };
