@@ -1,7 +1,8 @@
 import type { Db } from '@poolbench/db';
-import { compareRunGroups, histogramStatsMs, median, percentileMs, RUN_METRICS, type HdrStatsMs, type Verdict } from '@poolbench/stats';
-import { mergeStoredHistograms } from './fast-hdr';
-import { groupSeries, readSeconds, type SeriesMetricKey, type SeriesPointOut } from './group-series';
+import { compareRunGroups, createHistogram, histogramStatsMs, median, percentileMs, RUN_METRICS, type HdrStatsMs, type Verdict } from '@poolbench/stats';
+import type { SeriesMetricKey, SeriesPointOut } from './group-series';
+import { runHistograms } from './histogram-cache';
+import { seriesBands } from './series-bands';
 import { loadGroups, type CompareGroup } from './load-groups';
 import type { Selection } from './selection';
 
@@ -101,11 +102,14 @@ export async function buildComparison(db: Db, teamId: string, selection: Selecti
   const window = selection.window ?? null;
   const allRunIds = groups.flatMap((g) => g.runs.map((r) => r.id));
 
-  const [seconds, hists] = await Promise.all([
-    readSeconds(db, allRunIds, window),
-    db.$queryRaw<Array<{ runId: string; durationHist: Uint8Array | null }>>`
-      SELECT "runId", "durationHist" FROM "RunSecond"
-       WHERE "runId" = ANY(${allRunIds}::text[]) AND segment = 'all' AND second >= ${window?.from ?? 0} AND second < ${window?.to ?? 2_147_483_647}`,
+  let span = Math.max(0, ...groups.flatMap((g) => g.runs.map((r) => r.summary?.seconds ?? 0)));
+  if (groups.some((g) => g.runs.some((r) => !r.summary))) {
+    const [m] = await db.$queryRaw<Array<{ s: number | null }>>`SELECT max(second) + 1 AS s FROM "RunSecond" WHERE "runId" = ANY(${allRunIds}::text[])`;
+    span = Math.max(span, Number(m?.s ?? 0));
+  }
+  const [bands, hists] = await Promise.all([
+    seriesBands(db, groups.map((g) => ({ runIds: g.runs.map((r) => r.id) })), window, span, opts.maxPoints ?? 300),
+    runHistograms(db, groups.flatMap((g) => g.runs), window),
   ]);
 
   const comparisons = groups.map((g, gi) =>
@@ -157,22 +161,16 @@ export async function buildComparison(db: Db, teamId: string, selection: Selecti
   const env = environmentWarning(groups);
   if (env) warnings.push(env);
 
-  const histsByRun = new Map<string, Uint8Array[]>();
-  for (const h of hists) if (h.durationHist) (histsByRun.get(h.runId) ?? histsByRun.set(h.runId, []).get(h.runId)!).push(h.durationHist);
-  const merged = groups.map((g) => mergeStoredHistograms(g.runs.flatMap((r) => histsByRun.get(r.id) ?? [])));
-  const spectrum = SPECTRUM_PERCENTILES.map((p) => ({ percentile: p, values: merged.map((h) => percentileMs(h, p) ?? null) }));
-
-  const totals = groups.map((g) => {
-    let requests = 0;
-    let failed = 0;
-    for (const s of seconds) if (g.runs.some((r) => r.id === s.runId)) {
-      requests += s.requests;
-      failed += s.failed;
+  const merged = groups.map((g) => {
+    const h = createHistogram();
+    for (const r of g.runs) {
+      const one = hists.get(r.id);
+      if (one) h.add(one);
     }
-    return { requests, failed };
+    return h;
   });
-  const series = groupSeries(seconds, groups.map((g) => ({ runIds: g.runs.map((r) => r.id) })), opts.maxPoints ?? 300);
-  const durationSeconds = seconds.reduce((a, s) => Math.max(a, s.second + 1), 0);
+  const spectrum = SPECTRUM_PERCENTILES.map((p) => ({ percentile: p, values: merged.map((h) => percentileMs(h, p) ?? null) }));
+  const { series, totals, durationSeconds } = bands;
 
   return {
     groups: groups.map((g, i) => ({

@@ -6,6 +6,8 @@ import { type CompareItem, itemKey } from './selection';
 export interface GroupRun {
   id: string;
   repeatIndex: number;
+  /** finished runs never change, so their merged histograms may be cached */
+  finished: boolean;
   summary: RunSummary | null;
   environment: Record<string, unknown> | null;
 }
@@ -74,7 +76,7 @@ export async function loadGroups(db: Db, teamId: string, items: CompareItem[]): 
       targetName: first.target.name,
       poolConfigId: first.poolConfigId,
       scenarioId: first.scenarioId,
-      runs: mine.map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, summary: (r.summary ?? null) as RunSummary | null, environment: (r.environment ?? null) as Record<string, unknown> | null })),
+      runs: mine.map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, finished: ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'].includes(r.status), summary: (r.summary ?? null) as RunSummary | null, environment: (r.environment ?? null) as Record<string, unknown> | null })),
     };
   });
 }
