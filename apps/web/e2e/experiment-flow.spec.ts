@@ -95,4 +95,15 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   await expect(page.getByTestId('run-summary')).toContainText('Requests');
   await expect(page.getByTestId('run-status').first()).toHaveText('Succeeded');
   await page.screenshot({ path: `${SHOTS}/11-run-summary.png`, fullPage: true });
+
+  // The rest of the app shell, for the record
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await expect(page.getByTestId('run-status').filter({ hasText: 'Succeeded' })).toHaveCount(4);
+  await page.screenshot({ path: `${SHOTS}/12-runs-list.png`, fullPage: true });
+  await page.getByRole('link', { name: 'Experiments' }).click();
+  await expect(page.getByRole('link', { name: /Seed 000 TC1/ })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/13-experiments.png`, fullPage: true });
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/14-settings.png`, fullPage: true });
 });

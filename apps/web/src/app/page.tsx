@@ -1,4 +1,6 @@
 import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { getSession } from '~/server/session';
 
 const FEATURES = [
   {
@@ -15,7 +17,10 @@ const FEATURES = [
   },
 ];
 
-export default function LandingPage() {
+export const dynamic = 'force-dynamic';
+
+export default async function LandingPage() {
+  if (await getSession()) redirect('/runs');
   return (
     <main className="mx-auto max-w-5xl px-6 py-16">
       <header className="flex items-center justify-between">

@@ -128,8 +128,19 @@ export function TargetDetail({ id }: { id: string }) {
                             <Badge tone="brand">{meta?.label ?? c.strategy}</Badge>
                             {c.instanceCount > 1 ? <span className="ml-2 text-xs text-slate-500">× {c.instanceCount} instances</span> : null}
                           </Td>
-                          <Td className="whitespace-normal text-xs text-slate-600">
-                            {params.length === 0 ? 'defaults' : params.map(([k, v]) => `${meta?.params.find((p) => p.key === k)?.label ?? k} ${formatParam(meta?.params.find((p) => p.key === k)?.unit, v)}`).join(' · ')}
+                          <Td className="whitespace-normal">
+                            <div className="flex max-w-md flex-wrap gap-1">
+                              {params.length === 0 ? <span className="text-xs text-slate-500">defaults</span> : null}
+                              {params.slice(0, 4).map(([k, v]) => {
+                                const pm = meta?.params.find((p) => p.key === k);
+                                return (
+                                  <span key={k} className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] text-slate-700">
+                                    {pm?.label ?? k} <strong className="font-semibold">{formatParam(pm?.unit, v)}</strong>
+                                  </span>
+                                );
+                              })}
+                              {params.length > 4 ? <span className="px-1 py-0.5 text-[11px] text-slate-500">+{params.length - 4} more</span> : null}
+                            </div>
                           </Td>
                           <Td className="text-right">
                             {can('member') ? (
