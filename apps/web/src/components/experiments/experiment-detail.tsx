@@ -13,6 +13,7 @@ import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { RunStatusBadge } from '~/components/runs/run-status-badge';
+import { ExperimentActions } from '~/components/compare/detail-actions';
 import { ProgressBar } from './progress-bar';
 
 export function ExperimentDetail({ id }: { id: string }) {
@@ -35,7 +36,9 @@ export function ExperimentDetail({ id }: { id: string }) {
         title={e.name}
         description={`${e.target.name} · ${e.poolConfigs.length} pool configs × ${e.scenarios.length} scenarios × ${e.repeats} repeats, ${e.order} · created ${formatDateTime(e.createdAt)}`}
         actions={
-          can('member') && active.length > 0 ? (
+          <>
+            <ExperimentActions e={e} />
+            {can('member') && active.length > 0 ? (
             <Button
               variant="secondary"
               loading={cancel.isPending}
@@ -45,7 +48,8 @@ export function ExperimentDetail({ id }: { id: string }) {
             >
               <Square className="size-4" /> Cancel remaining
             </Button>
-          ) : null
+            ) : null}
+          </>
         }
       />
       {cancel.isError ? <Alert tone="error" className="mb-4">{messageOf(cancel.error)}</Alert> : null}

@@ -16,6 +16,7 @@ import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { Textarea } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { RunStatusBadge } from './run-status-badge';
+import { RunActions } from '~/components/compare/detail-actions';
 import { RunCharts } from './run-charts';
 import { RunSummary, ThresholdList, type RunSummaryShape } from './run-summary';
 import { useRunSeries } from './use-run-series';
@@ -106,7 +107,7 @@ export function RunDetail({ id }: { id: string }) {
         }
         description={`${r.target.name} · queued ${formatDateTime(r.queuedAt)}${r.startedAt ? ` · started ${formatDateTime(r.startedAt)}` : ''}${elapsedMs !== null ? ` · ${formatDuration(elapsedMs)}` : ''}`}
         actions={
-          can('member') && !terminal ? (
+          terminal ? <RunActions runId={id} title={`${pc.name ?? 'Run'} × ${sc.name ?? 'scenario'} #${r.repeatIndex + 1}`} /> : can('member') ? (
             <Button variant="secondary" loading={cancel.isPending} disabled={Boolean(r.cancelRequestedAt)} onClick={() => confirm('Cancel this run?') && cancel.mutate({ id })}>
               <Square className="size-4" /> {r.cancelRequestedAt ? 'Cancel requested' : 'Cancel run'}
             </Button>

@@ -18,6 +18,7 @@ import { Field, Input, Select } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { ApiTokens } from './api-tokens';
+import { ShareLinksSettings } from '~/components/share/share-links-settings';
 
 function Members() {
   const trpc = useTRPC();
@@ -216,6 +217,7 @@ export function SettingsPage() {
         {can('admin') ? <Invitations /> : null}
         {can('admin') ? <ApiTokens /> : null}
         <Allowlist />
+        <ShareLinksSettings />
       </div>
     </>
   );

@@ -1,0 +1,96 @@
+import { expect, test } from '@playwright/test';
+import { SHOTS, signUpUi, trpcCall } from './helpers';
+
+/**
+ * Issue 7's definition of done through the real worker: an experiment with lazy and prewarm (cold-start
+ * preset scaled to ~20 s, 2 repeats), compare the two configs, share the comparison, open the link
+ * signed out in a fresh browser context, revoke it, and the same link answers 404.
+ */
+test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', async ({ page, browser, baseURL }) => {
+  test.setTimeout(14 * 60_000);
+  await signUpUi(page, 'Grace Hopper');
+  const call = async (path: string, input: unknown, kind: 'query' | 'mutation' = 'mutation') => {
+    const r = await trpcCall(page.request, baseURL!, path, input, kind);
+    expect(r.status, `${path}: ${r.message ?? ''}`).toBe(200);
+    return r.data as Record<string, unknown> & { id: string };
+  };
+  // the same setup as the web app's experiment flow, through tRPC
+  const target = await call('target.create', { kind: 'managed', name: 'Lab target', requestDefaults: { method: 'GET', path: '/work' } });
+  const lazy = await call('poolConfig.create', { targetId: target.id, name: 'lazy', config: { strategy: 'lazy', params: { maxConns: 10 } } });
+  const prewarm = await call('poolConfig.create', { targetId: target.id, name: 'prewarm', config: { strategy: 'prewarm', params: {} } });
+  const preset = (await call('scenario.applyPreset', { presetId: 'seed-000-tc1-cold-start-burst', scale: 0.125, targetId: target.id, createPoolConfigs: false })) as unknown as { scenarioIds: string[] };
+  const launched = (await call('experiment.launch', { name: 'Cold start: lazy vs prewarm', targetId: target.id, poolConfigIds: [lazy.id, prewarm.id], scenarioIds: preset.scenarioIds, repeats: 2 })) as unknown as { experimentId: string };
+  await expect
+    .poll(
+      async () => {
+        const e = (await call('experiment.get', { id: launched.experimentId }, 'query')) as unknown as { runs: Array<{ status: string }> };
+        const failed = e.runs.filter((r) => ['failed', 'canceled', 'timed_out', 'aborted_system'].includes(r.status));
+        if (failed.length) throw new Error(`runs ended ${failed.map((r) => r.status).join(', ')}`);
+        return e.runs.filter((r) => r.status === 'succeeded').length;
+      },
+      { timeout: 10 * 60_000, intervals: [3000] },
+    )
+    .toBe(4);
+
+  // From the experiment page to the comparison of its two configs
+  await page.goto(`/experiments/${launched.experimentId}`);
+  await page.getByRole('link', { name: 'Compare configs' }).click();
+  await expect(page).toHaveURL(/\/compare\?items=c\./);
+  const table = page.getByTestId('comparison-table');
+  await expect(table).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'lazy vs prewarm' })).toBeVisible();
+  for (const label of ['Throughput', 'Latency p95', 'Latency p99', 'Latency max', 'Error rate', 'Connection set-up p95', 'Target CPU mean', 'Target RSS peak', 'Pool wait mean']) {
+    await expect(table.getByRole('rowheader', { name: new RegExp(`^${label}`) })).toBeVisible();
+  }
+  await expect(table.getByTestId('verdict').first()).toBeVisible();
+  await expect(page.getByTestId('compare-warnings')).toContainText('fewer than 4 repeats');
+  await expect(page.getByTestId('merged-table')).toContainText('prewarm');
+  await expect(page.getByTestId('chart-spectrum').locator('.recharts-line').first()).toBeVisible();
+  await expect(page.getByTestId('chart-rps').locator('.recharts-area').first()).toBeVisible();
+  await expect(page.getByTestId('chart-p95Ms').locator('.recharts-line')).toHaveCount(2);
+  await expect(page.getByTestId('pivot')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/compare-01-view.png`, fullPage: true });
+
+  // offline report: one self-contained file, nothing to fetch
+  const report = await page.request.get(`/api/exports/comparison?format=html&${new URL(page.url()).search.slice(1)}`);
+  expect(report.status()).toBe(200);
+  const html = await report.text();
+  expect(html).toContain('<svg');
+  expect(html).not.toMatch(/<script|<link |src="http|url\(http/i);
+
+  // Share the comparison
+  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByLabel('Title').fill('Cold start: lazy vs prewarm');
+  await page.getByRole('button', { name: 'Create link' }).click();
+  const shareUrl = await page.getByTestId('share-url').inputValue();
+  expect(shareUrl).toMatch(/\/share\/[A-Za-z0-9_-]{43}$/);
+  await page.screenshot({ path: `${SHOTS}/compare-02-share-dialog.png` });
+  await page.keyboard.press('Escape');
+
+  // A fresh, signed-out browser context sees the results
+  const outsider = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const anon = await outsider.newPage();
+  const res = await anon.goto(shareUrl);
+  expect(res?.status()).toBe(200);
+  expect(res?.headers()['referrer-policy']).toBe('no-referrer');
+  expect(res?.headers()['x-robots-tag']).toContain('noindex');
+  await expect(anon.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+  await expect(anon.locator('meta[property="og:description"]')).toHaveAttribute('content', /prewarm vs lazy: p95 [+−±]/);
+  await expect(anon.getByRole('heading', { name: 'Cold start: lazy vs prewarm' })).toBeVisible();
+  await expect(anon.getByText('Latency p99').first()).toBeVisible();
+  expect(await anon.content()).not.toMatch(/<script/i);
+  await anon.screenshot({ path: `${SHOTS}/compare-03-shared-signed-out.png`, fullPage: true });
+
+  // Revoke in settings; the same link now answers 404
+  await page.goto('/settings');
+  const row = page.getByTestId('share-link-row').filter({ hasText: 'Cold start: lazy vs prewarm' });
+  await expect(row).toContainText('active');
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await expect(row).toContainText('revoked');
+  await page.getByTestId('share-links').screenshot({ path: `${SHOTS}/compare-04-share-links-settings.png` });
+  const gone = await anon.goto(shareUrl);
+  expect(gone?.status()).toBe(404);
+  await expect(anon.getByText('Link not found')).toBeVisible();
+  await anon.screenshot({ path: `${SHOTS}/compare-05-revoked-404.png` });
+  await outsider.close();
+});

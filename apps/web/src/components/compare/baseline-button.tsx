@@ -1,0 +1,27 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Flag } from 'lucide-react';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { Button } from '~/components/ui/button';
+import type { CompareItem } from '~/server/services/compare/selection';
+
+/** Marks a run or a cell as the baseline `name` of its target and scenario. */
+export function SetBaselineButton({ item, name = 'main', size = 'md', label }: { item: CompareItem; name?: string; size?: 'sm' | 'md'; label?: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const set = useMutation(
+    trpc.baseline.set.mutationOptions({
+      onSuccess: () => {
+        void qc.invalidateQueries({ queryKey: trpc.baseline.list.queryKey() });
+        void qc.invalidateQueries({ queryKey: trpc.compare.get.queryKey() });
+      },
+    }),
+  );
+  return (
+    <Button variant={set.isSuccess ? 'ghost' : 'secondary'} size={size} loading={set.isPending} onClick={() => set.mutate({ name, item })} title={set.isError ? messageOf(set.error) : `Use as the '${name}' baseline for its target and scenario`}>
+      <Flag className="size-4" /> {set.isSuccess ? `Baseline '${name}' set` : set.isError ? 'Could not set baseline' : (label ?? 'Set as baseline')}
+    </Button>
+  );
+}

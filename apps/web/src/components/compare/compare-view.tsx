@@ -1,0 +1,164 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { AlertTriangle, Download, FileCode2, Flag, Pencil } from 'lucide-react';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { useRole } from '~/lib/hooks/use-role';
+import { Badge } from '~/components/ui/badge';
+import { Button, buttonClass } from '~/components/ui/button';
+import { Card, CardHeader } from '~/components/ui/card';
+import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { PageHeader } from '~/components/ui/page-header';
+import { ChartFrame } from '~/components/charts/chart-frame';
+import { SERIES_METRICS } from '~/server/services/compare/group-series';
+import { itemsToParam, type CompareItem, type Selection } from '~/server/services/compare/selection';
+import { BandChart } from './band-chart';
+import { SetBaselineButton } from './baseline-button';
+import { ComparisonTable } from './comparison-table';
+import { GROUP_COLORS, formatValue } from './format-metric';
+import { MergedTable } from './merged-table';
+import { PivotCard } from './pivot-card';
+import { ShareButton } from './share-dialog';
+import { SpectrumChart } from './spectrum-chart';
+
+const unitFormat = (unit: string) => (v: number) => (unit === 'ms' ? formatValue(v, 'ms') : unit === '%' ? `${v.toFixed(v < 10 ? 1 : 0)}%` : v.toLocaleString('en-US', { maximumFractionDigits: v < 10 ? 1 : 0 }));
+
+export function CompareView({ items, baseline }: { items: CompareItem[]; baseline: number | null }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const { can } = useRole();
+  const selection: Selection = { items, baseline };
+  const q = useQuery(trpc.compare.get.queryOptions({ selection }));
+  if (q.isPending) return <LoadingBlock rows={8} label="Comparing" />;
+  if (q.isError) return <Alert tone="error" title="Could not compare">{messageOf(q.error)}</Alert>;
+  const c = q.data;
+  const labels = c.groups.map((g) => g.label);
+  const exportQuery = `items=${itemsToParam(items)}${baseline !== null ? `&baseline=${baseline}` : ''}`;
+  const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId) ? c.groups[0]! : null;
+  const go = (next: CompareItem[], b: number | null) => router.push(`/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}`);
+  const missingSaved = c.availableBaselines.filter((b) => !items.some((i) => JSON.stringify(i) === JSON.stringify(b.item)));
+  return (
+    <>
+      <PageHeader
+        crumbs={[{ href: '/compare', label: 'Compare' }]}
+        title={labels.join(' vs ')}
+        description={`${c.groups[0]!.targetName} · ${[...new Set(c.groups.map((g) => g.scenarioName))].join(', ')} · ${c.groups.reduce((a, g) => a + g.repeats, 0)} runs${c.durationSeconds ? ` · ${c.durationSeconds} s each` : ''}`}
+        actions={
+          <>
+            <Link href={`/compare?edit=1&items=${itemsToParam(items)}`} className={buttonClass('ghost')}>
+              <Pencil className="size-4" /> Change
+            </Link>
+            <a href={`/api/exports/comparison?format=csv&${exportQuery}`} className={buttonClass('secondary')} download>
+              <Download className="size-4" /> CSV
+            </a>
+            <a href={`/api/exports/comparison?format=json&${exportQuery}`} className={buttonClass('secondary')} download>
+              <Download className="size-4" /> JSON
+            </a>
+            <a href={`/api/exports/comparison?format=html&${exportQuery}`} className={buttonClass('secondary')} download data-testid="export-html">
+              <FileCode2 className="size-4" /> Report
+            </a>
+            {can('member') ? <ShareButton target={{ kind: 'comparison', selection: { items, baseline: c.baselineIndex } }} defaultTitle={labels.join(' vs ')} /> : null}
+          </>
+        }
+      />
+
+      <div className="mb-5 grid gap-3 sm:grid-cols-2 xl:grid-cols-3" data-testid="compare-groups">
+        {c.groups.map((g, i) => (
+          <div key={g.key} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" style={{ borderTop: `3px solid ${GROUP_COLORS[i % GROUP_COLORS.length]}` }}>
+            <div className="flex items-start justify-between gap-2">
+              <div className="min-w-0">
+                <div className="flex items-center gap-2 font-semibold text-slate-900">
+                  {g.label}
+                  {i === c.baselineIndex ? <Badge tone="brand">{c.savedBaseline && c.savedBaseline.index === i && baseline === null ? `baseline · ${c.savedBaseline.name}` : 'baseline'}</Badge> : null}
+                </div>
+                <div className="mt-0.5 text-xs text-slate-500">
+                  {g.strategy ?? 'pool'} · {g.scenarioName} · {g.repeats} {g.repeats === 1 ? 'run' : 'runs'} · {g.requests.toLocaleString('en-US')} requests
+                </div>
+                <div className="text-xs text-slate-400">
+                  <Link className="hover:underline" href={`/experiments/${g.experimentId}`}>
+                    {g.experimentName}
+                  </Link>
+                </div>
+              </div>
+            </div>
+            <div className="mt-3 flex flex-wrap gap-2">
+              {i !== c.baselineIndex ? (
+                <Button size="sm" variant="ghost" onClick={() => go(items, i)}>
+                  Use as baseline here
+                </Button>
+              ) : null}
+              {can('member') ? <SetBaselineButton size="sm" item={items[i]!} label="Save as 'main'" /> : null}
+            </div>
+          </div>
+        ))}
+      </div>
+
+      {missingSaved.length > 0 ? (
+        <Alert tone="info" className="mb-4" title="A saved baseline exists for this target and scenario">
+          <div className="flex flex-wrap items-center gap-2">
+            {missingSaved.slice(0, 3).map((b) => (
+              <Button key={b.id} size="sm" variant="secondary" onClick={() => go([b.item, ...items].slice(0, 6), 0)}>
+                <Flag className="size-4" /> Compare against &apos;{b.name}&apos; ({b.label})
+              </Button>
+            ))}
+          </div>
+        </Alert>
+      ) : null}
+
+      {c.warnings.length > 0 ? (
+        <div className="mb-4 space-y-2" data-testid="compare-warnings">
+          {c.warnings.map((w) => (
+            <div key={w.code} className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-2.5 text-sm text-amber-900">
+              <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+              {w.message}
+            </div>
+          ))}
+        </div>
+      ) : null}
+
+      <Card className="mb-6">
+        <CardHeader title="Comparison" description="One value per run and metric. Mann–Whitney U with Benjamini–Hochberg adjusted p, Hodges–Lehmann change with its 95 % interval, 5 % practical floor." />
+        <ComparisonTable c={c} />
+      </Card>
+
+      <Card className="mb-6">
+        <CardHeader title="All requests" description="Percentiles over every request of every repeat, from merged per-second histograms. Descriptive: requests inside a run are correlated, so these are not tested." />
+        <MergedTable c={c} />
+      </Card>
+
+      <div className="mb-6 grid gap-4 lg:grid-cols-3">
+        <ChartFrame title="Latency by percentile" unit="merged histograms · log scales" className="lg:col-span-1" height="h-64" testId="chart-spectrum">
+          <SpectrumChart spectrum={c.spectrum} labels={labels} />
+        </ChartFrame>
+        {sameExperiment ? (
+          <div className="lg:col-span-2">
+            <PivotCard experimentId={sameExperiment.experimentId} experimentName={sameExperiment.experimentName} />
+          </div>
+        ) : null}
+      </div>
+
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-base font-semibold text-slate-900">Over time</h2>
+        <div className="flex flex-wrap items-center gap-4 text-xs text-slate-600">
+          {c.groups.map((g, i) => (
+            <span key={g.key} className="inline-flex items-center gap-1.5">
+              <i className="inline-block h-2.5 w-4 rounded-sm" style={{ background: GROUP_COLORS[i % GROUP_COLORS.length] }} />
+              {g.label}
+            </span>
+          ))}
+          <span className="text-slate-400">line: median of repeats · band: min–max</span>
+        </div>
+      </div>
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="compare-charts">
+        {SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null))).map((m) => (
+          <ChartFrame key={m.key} title={m.label} unit={m.unit} testId={`chart-${m.key}`}>
+            <BandChart points={c.series[m.key]} labels={labels} format={unitFormat(m.unit)} />
+          </ChartFrame>
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+'use client';
+
+import { ArrowDown, ArrowUp, Info } from 'lucide-react';
+import type { Comparison } from '~/server/services/compare/build-comparison';
+import { cn } from '~/lib/cn';
+import { GROUP_COLORS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatP, formatValue } from './format-metric';
+
+const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
+
+/**
+ * One row per metric: the baseline's median with the range of its repeats, then for each
+ * candidate its median, Δ% with the 95 % interval, the BH-adjusted p, n and the verdict, coloured
+ * by what is good for that metric (lower latency, higher throughput).
+ */
+export function ComparisonTable({ c }: { c: Comparison }) {
+  const b = c.baselineIndex;
+  const others = c.groups.map((g, i) => ({ g, i })).filter(({ i }) => i !== b);
+  return (
+    <div className="overflow-x-auto" data-testid="comparison-table">
+      <table className="min-w-full text-sm tabular-nums">
+        <thead>
+          <tr className="border-b border-slate-200">
+            <th scope="col" className={cn(th, 'text-left')}>
+              Metric
+            </th>
+            <th scope="col" className={cn(th, 'border-l border-slate-200 text-right')}>
+              <span className="inline-flex items-center gap-1.5">
+                <i className="inline-block size-2.5 rounded-sm" style={{ background: GROUP_COLORS[b % GROUP_COLORS.length] }} />
+                {c.groups[b]!.label}
+              </span>
+              <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">baseline · median [min–max]</div>
+            </th>
+            {others.map(({ g, i }) => (
+              <th key={g.key} scope="col" colSpan={2} className={cn(th, 'border-l border-slate-200 text-right')}>
+                <span className="inline-flex items-center gap-1.5">
+                  <i className="inline-block size-2.5 rounded-sm" style={{ background: GROUP_COLORS[i % GROUP_COLORS.length] }} />
+                  {g.label}
+                </span>
+                <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">median · Δ% [95 % CI] · p · n</div>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {c.rows.map((r) => {
+            const base = r.cells[b]!;
+            return (
+              <tr key={r.key} className="hover:bg-slate-50/60" data-testid={`metric-${r.key}`}>
+                <th scope="row" className="whitespace-nowrap px-4 py-2.5 text-left font-medium text-slate-800">
+                  <span className="inline-flex items-center gap-1.5">
+                    {r.label}
+                    {r.direction === 'higher-is-better' ? <ArrowUp className="size-3 text-slate-400" aria-label="higher is better" /> : <ArrowDown className="size-3 text-slate-400" aria-label="lower is better" />}
+                  </span>
+                  {!r.tested ? <div className="text-xs font-normal text-slate-400">shown, never tested</div> : null}
+                </th>
+                <td className="whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right">
+                  <div className="font-medium text-slate-900">{formatValue(base.median, r.unit)}</div>
+                  <div className="text-xs text-slate-500">
+                    {base.n > 1 ? `${formatValue(base.min, r.unit)} – ${formatValue(base.max, r.unit)}` : 'single run'} · n={base.n}
+                  </div>
+                </td>
+                {others.map(({ g, i }) => {
+                  const cmp = r.comparisons[i];
+                  const ch = formatChange(cmp?.changePercent);
+                  const v = cmp?.verdict ?? null;
+                  return [
+                    <td key={`${g.key}-v`} className="whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right">
+                      <div className="font-medium text-slate-900">{formatValue(cmp?.median, r.unit)}</div>
+                      <div className="text-xs text-slate-500">
+                        {r.tested ? (
+                          <>
+                            <span className={cn('font-medium', v ? VERDICT_STYLE[v].tw.split(' ').find((x) => x.startsWith('text-')) : '')}>{ch.estimate}</span> {ch.interval} · p {formatP(cmp?.pValue)} · n={cmp?.n ?? 0}
+                          </>
+                        ) : (
+                          `n=${cmp?.n ?? 0}`
+                        )}
+                      </div>
+                    </td>,
+                    <td key={`${g.key}-verdict`} className="whitespace-nowrap px-3 py-2.5 text-right">
+                      {r.tested && v ? (
+                        <span title={cmp?.reason ?? undefined} data-testid="verdict" className={cn('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', VERDICT_STYLE[v].tw)}>
+                          {VERDICT_LABEL[v]}
+                          {cmp?.lowRequests ? <Info className="size-3" aria-label="fewer than 1,000 requests in a run" /> : null}
+                        </span>
+                      ) : (
+                        <span className="text-xs text-slate-400">{r.tested ? '—' : 'not tested'}</span>
+                      )}
+                    </td>,
+                  ];
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

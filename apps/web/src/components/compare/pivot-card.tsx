@@ -1,0 +1,81 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { RUN_METRICS } from '@poolbench/stats';
+import { useTRPC } from '~/lib/trpc/react';
+import { Card, CardHeader } from '~/components/ui/card';
+import { LoadingBlock } from '~/components/ui/feedback';
+import { formatValue } from './format-metric';
+
+/** Heat colour from good (green) to bad (red) for the metric's direction. */
+function heat(v: number | null, lo: number, hi: number, higherIsBetter: boolean): string {
+  if (v === null || !(hi > lo)) return 'transparent';
+  let t = (v - lo) / (hi - lo);
+  if (higherIsBetter) t = 1 - t;
+  return `hsl(${Math.round(140 - 140 * t)} 70% ${Math.round(93 - 12 * t)}%)`;
+}
+
+/** An experiment as a matrix: pool configs x scenarios, each cell one metric's median. */
+export function PivotCard({ experimentId, experimentName }: { experimentId: string; experimentName: string }) {
+  const trpc = useTRPC();
+  const [metric, setMetric] = useState('p95Ms');
+  const q = useQuery(trpc.compare.pivot.queryOptions({ experimentId, metric }));
+  const p = q.data;
+  const vals = p ? p.rows.flatMap((r) => r.cells.map((c) => c.median)).filter((v): v is number => v !== null) : [];
+  const lo = Math.min(...vals);
+  const hi = Math.max(...vals);
+  return (
+    <Card data-testid="pivot">
+      <CardHeader
+        title={`${experimentName}: matrix`}
+        description="Median of the repeats per pool config and scenario; green is better for the chosen metric."
+        actions={
+          <select aria-label="Pivot metric" value={metric} onChange={(e) => setMetric(e.target.value)} className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm">
+            {RUN_METRICS.map((m) => (
+              <option key={m.key} value={m.key}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        }
+      />
+      {!p ? (
+        <div className="p-4">
+          <LoadingBlock rows={2} />
+        </div>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="min-w-full text-sm tabular-nums">
+            <thead>
+              <tr className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
+                <th className="px-4 py-2.5 text-left">Pool config</th>
+                {p.columns.map((c) => (
+                  <th key={c.id} className="px-4 py-2.5 text-right">
+                    {c.name}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {p.rows.map((r) => (
+                <tr key={r.id}>
+                  <th scope="row" className="px-4 py-2.5 text-left font-medium text-slate-800">
+                    {r.name}
+                    <div className="text-xs font-normal text-slate-500">{r.strategy}</div>
+                  </th>
+                  {r.cells.map((c, ci) => (
+                    <td key={ci} className="px-4 py-2.5 text-right font-medium text-slate-900" style={{ background: heat(c.median, lo, hi, p.direction === 'higher-is-better') }}>
+                      {formatValue(c.median, p.unit)}
+                      <div className="text-xs font-normal text-slate-600">n={c.n}</div>
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

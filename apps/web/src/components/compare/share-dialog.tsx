@@ -1,0 +1,89 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Check, Copy, Link2 } from 'lucide-react';
+import { useState } from 'react';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { Button } from '~/components/ui/button';
+import { Dialog } from '~/components/ui/dialog';
+import { Alert } from '~/components/ui/feedback';
+import type { Selection } from '~/server/services/compare/selection';
+
+export type ShareTargetInput = { kind: 'run'; runId: string } | { kind: 'experiment'; experimentId: string } | { kind: 'comparison'; selection: Selection };
+
+/** Creates a share link; the URL (with its token) is shown once, here. */
+export function ShareButton({ target, defaultTitle, size = 'md' }: { target: ShareTargetInput; defaultTitle: string; size?: 'sm' | 'md' }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [title, setTitle] = useState(defaultTitle);
+  const [expires, setExpires] = useState('30');
+  const [copied, setCopied] = useState(false);
+  const create = useMutation(trpc.shareLink.create.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.shareLink.list.queryKey() }) }));
+  const url = create.data ? `${typeof window === 'undefined' ? '' : window.location.origin}${create.data.path}` : null;
+  return (
+    <>
+      <Button variant="secondary" size={size} onClick={() => { create.reset(); setCopied(false); setOpen(true); }}>
+        <Link2 className="size-4" /> Share
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} title="Share read-only results" description="Anyone with the link sees these results without signing in: no scripts, target addresses or other team data.">
+        {url ? (
+          <div className="space-y-3">
+            <label className="block text-sm font-medium text-slate-700" htmlFor="share-url">
+              Share link
+            </label>
+            <div className="flex gap-2">
+              <input id="share-url" readOnly value={url} data-testid="share-url" className="h-9 min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 font-mono text-xs text-slate-800" onFocus={(e) => e.currentTarget.select()} />
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  void navigator.clipboard?.writeText(url).then(() => setCopied(true));
+                }}
+              >
+                {copied ? <Check className="size-4" /> : <Copy className="size-4" />} {copied ? 'Copied' : 'Copy'}
+              </Button>
+            </div>
+            <p className="text-xs text-slate-500">This is the only time the link is shown; PoolBench stores a hash of it. Revoke it any time in Settings → Share links.</p>
+          </div>
+        ) : (
+          <form
+            className="space-y-4"
+            onSubmit={(e) => {
+              e.preventDefault();
+              create.mutate({ target, title, expiresInDays: expires === 'never' ? null : Number(expires) });
+            }}
+          >
+            <div>
+              <label className="mb-1 block text-sm font-medium text-slate-700" htmlFor="share-title">
+                Title
+              </label>
+              <input id="share-title" value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} className="h-9 w-full rounded-md border border-slate-300 px-3 text-sm" required />
+            </div>
+            <div>
+              <label className="mb-1 block text-sm font-medium text-slate-700" htmlFor="share-expiry">
+                Expires
+              </label>
+              <select id="share-expiry" value={expires} onChange={(e) => setExpires(e.target.value)} className="h-9 w-full rounded-md border border-slate-300 bg-white px-3 text-sm">
+                <option value="1">in 1 day</option>
+                <option value="7">in 7 days</option>
+                <option value="30">in 30 days</option>
+                <option value="90">in 90 days</option>
+                <option value="never">never</option>
+              </select>
+            </div>
+            {create.isError ? <Alert tone="error">{messageOf(create.error)}</Alert> : null}
+            <div className="flex justify-end gap-2">
+              <Button variant="ghost" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={create.isPending}>
+                Create link
+              </Button>
+            </div>
+          </form>
+        )}
+      </Dialog>
+    </>
+  );
+}
