@@ -1,14 +1,9 @@
 import { z } from 'zod';
+import { TREND_METRICS } from '@poolbench/scenarios';
 
-/** Trend metrics the poolbench output keeps as per-second HDR histograms (µs). */
-export const TREND_METRICS = [
-  'http_req_duration',
-  'http_req_waiting',
-  'http_req_connecting',
-  'http_req_tls_handshaking',
-  'http_req_blocked',
-  'iteration_duration',
-] as const;
+/** Trend metrics the poolbench output keeps as per-second HDR histograms (µs): exactly the trend
+ * metrics a threshold may name, so the list lives once, in the scenarios contract. */
+export { TREND_METRICS };
 export type TrendMetric = (typeof TREND_METRICS)[number];
 
 const count = z.number().int().nonnegative();
