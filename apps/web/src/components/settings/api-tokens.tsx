@@ -47,7 +47,7 @@ export function ApiTokens() {
   const now = Date.now();
 
   return (
-    <Card>
+    <Card data-testid="api-tokens-card">
       <CardHeader
         title="API tokens"
         description={
