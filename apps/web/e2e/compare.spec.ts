@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SHOTS, signUpUi, trpcCall } from './helpers';
+import { SHOTS, signUpApi, trpcCall } from './helpers';
 
 /**
  * Issue 7's definition of done through the real worker: an experiment with lazy and prewarm (cold-start
@@ -8,7 +8,7 @@ import { SHOTS, signUpUi, trpcCall } from './helpers';
  */
 test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', async ({ page, browser, baseURL }) => {
   test.setTimeout(14 * 60_000);
-  await signUpUi(page, 'Grace Hopper');
+  await signUpApi(page.request, baseURL!, 'Grace Hopper');
   const call = async (path: string, input: unknown, kind: 'query' | 'mutation' = 'mutation') => {
     const r = await trpcCall(page.request, baseURL!, path, input, kind);
     expect(r.status, `${path}: ${r.message ?? ''}`).toBe(200);

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@poolbench/db';
+import { compareRunGroups, type RunSummary } from '@poolbench/stats';
+import { withTempDatabase } from '~/test/temp-database';
+import { makeTeam, type TeamFixture } from '~/test/fixtures';
+import { buildComparison } from './build-comparison';
+import { readSeconds } from './group-series';
+import { insertSyntheticRun, syntheticExperiment } from './testing/synthetic-runs';
+
+describe('buildComparison (real Postgres)', () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  let A: TeamFixture;
+  let B: TeamFixture;
+  let exp: Awaited<ReturnType<typeof syntheticExperiment>>;
+  const lazy: string[] = [];
+  const prewarm: string[] = [];
+
+  beforeAll(async () => {
+    ({ db, dispose } = await withTempDatabase('web_compare'));
+    A = await makeTeam(db, 'a');
+    B = await makeTeam(db, 'b');
+    exp = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['lazy', 'prewarm'], 3);
+    const base = { teamId: A.teamId, experimentId: exp.experimentId, targetId: A.targetId, scenarioId: A.scenarioId, scenarioName: 'burst', seconds: 12, rps: 50 };
+    for (let r = 0; r < 3; r++) {
+      lazy.push(await insertSyntheticRun(db, { ...base, poolConfigId: exp.poolConfigs[0]!.id, poolConfigName: 'lazy', repeatIndex: r, latencyMs: 20, seed: 10 + r }));
+      prewarm.push(
+        await insertSyntheticRun(db, {
+          ...base, poolConfigId: exp.poolConfigs[1]!.id, poolConfigName: 'prewarm', repeatIndex: r, latencyMs: 10, seed: 20 + r,
+          // one run measured on another machine
+          ...(r === 2 ? { environment: { cpuModel: 'Other CPU', cpuCount: 8, k6Version: 'k6 v1.8.1', labTargetVersion: 'lab 0.1.0' } } : {}),
+        }),
+      );
+    }
+  });
+  afterAll(async () => dispose?.());
+
+  const cells = () => exp.poolConfigs.map((pc) => ({ kind: 'cell' as const, experimentId: exp.experimentId, poolConfigId: pc.id, scenarioId: A.scenarioId }));
+
+  it('compares cells with the stats package, one value per run, and says why a verdict is weak', async () => {
+    const c = await buildComparison(db, A.teamId, { items: cells() });
+    expect(c.groups.map((g) => [g.label, g.repeats])).toEqual([['lazy', 3], ['prewarm', 3]]);
+    const summaries = async (ids: string[]) => (await db.run.findMany({ where: { id: { in: ids } }, select: { summary: true } })).map((r) => r.summary as unknown as RunSummary);
+    const expected = compareRunGroups({ label: 'lazy', summaries: await summaries(lazy) }, { label: 'prewarm', summaries: await summaries(prewarm) });
+    const p95 = c.rows.find((r) => r.key === 'p95Ms')!.comparisons[1]!;
+    const exp95 = expected.metrics.find((m) => m.def.key === 'p95Ms')!;
+    expect(p95.changePercent).toEqual(exp95.changePercent);
+    expect(p95.pValue).toBe(exp95.pValue);
+    expect(p95.changePercent!.estimate).toBeLessThan(-30); // half the latency
+    expect(p95.verdict).toBe('inconclusive'); // 3 vs 3 runs can never reach p < 0.05
+    const max = c.rows.find((r) => r.key === 'maxMs')!;
+    expect(max.tested).toBe(false);
+    expect(max.comparisons[1]!.verdict).toBeNull();
+    expect(c.warnings.map((w) => w.code).sort()).toEqual(['environment-differs', 'few-repeats', 'low-requests']);
+    expect(c.warnings.find((w) => w.code === 'environment-differs')!.message).toContain('cpuModel');
+    // all-requests percentiles from merged histograms
+    expect(c.groups[0]!.merged!.count).toBe(c.groups[0]!.requests);
+    expect(c.spectrum.find((s) => s.percentile === 50)!.values[0]!).toBeGreaterThan(c.spectrum.find((s) => s.percentile === 50)!.values[1]!);
+  });
+
+  it('bands are the median, min and max across repeats per second, bucketed without losing extremes', async () => {
+    const c = await buildComparison(db, A.teamId, { items: cells() }, { maxPoints: 500 });
+    const rows = await readSeconds(db, lazy, null);
+    const at3 = rows.filter((r) => r.second === 3).map((r) => r.requests).sort((a, b) => a - b);
+    expect(c.series.rps[3]!.values[0]).toEqual({ med: at3[1], min: at3[0], max: at3[2] });
+    expect(c.series.rps).toHaveLength(12);
+    const coarse = await buildComparison(db, A.teamId, { items: cells() }, { maxPoints: 4 });
+    expect(coarse.series.p99Ms.length).toBeLessThanOrEqual(4);
+    const fineMax = Math.max(...c.series.p99Ms.map((p) => p.values[0]!.max));
+    expect(Math.max(...coarse.series.p99Ms.map((p) => p.values[0]!.max))).toBe(fineMax);
+  });
+
+  it('a time window limits series and merged percentiles', async () => {
+    const c = await buildComparison(db, A.teamId, { items: cells(), window: { from: 4, to: 8 } });
+    expect(c.series.rps.map((p) => p.second)).toEqual([4, 5, 6, 7]);
+    const rows = (await readSeconds(db, lazy, { from: 4, to: 8 })).reduce((a, r) => a + r.requests, 0);
+    expect(c.groups[0]!.merged!.count).toBe(rows);
+  });
+
+  it("another team's runs and cells are NOT_FOUND", async () => {
+    await expect(buildComparison(db, B.teamId, { items: cells() })).rejects.toThrow('not found');
+    await expect(buildComparison(db, B.teamId, { items: [{ kind: 'run', runId: lazy[0]! }, { kind: 'run', runId: B.runIds[0]! }] })).rejects.toThrow('not found');
+  });
+});
