@@ -69,7 +69,7 @@ export interface MetricComparison {
 export interface Comparison {
   experimentId: string;
   baseline: string;
-  outcome: 'pass' | 'regression' | 'no-baseline';
+  outcome: 'pass' | 'regression' | 'no-baseline' | 'incomplete';
   cells: {
     poolConfig: Ref | null;
     scenario: Ref | null;

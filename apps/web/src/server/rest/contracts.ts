@@ -154,7 +154,7 @@ export const ComparisonSchema = z
   .object({
     experimentId: z.string(),
     baseline: z.string().describe('baseline name, e.g. main'),
-    outcome: z.enum(['pass', 'regression', 'no-baseline']).describe('regression: some tested metric of some cell is worse than its baseline'),
+    outcome: z.enum(['pass', 'regression', 'no-baseline', 'incomplete']).describe('regression: some tested metric of some cell is worse than its baseline; no-baseline: some cell has none of this name; incomplete: some cell has no succeeded run yet'),
     cells: z.array(
       z.object({
         poolConfig: NullableRef,

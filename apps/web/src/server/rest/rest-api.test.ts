@@ -118,6 +118,20 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     check(o.op.responses['401'].content['application/problem+json'].schema.$ref, await anon.json());
   });
 
+  it('starts a saved experiment by name, and the same inline scenario twice reuses one scenario row', async () => {
+    const saved = await call('POST', '/experiments', { body: { kind: 'saved', experiment: 'exp', repeats: 1 } });
+    expect(saved.status).toBe(201);
+    const e = await saved.json();
+    expect(e.repeats).toBe(1);
+    expect((await db.experiment.findUnique({ where: { id: e.id } }))!.sourceId).toBe(A.experimentId);
+    const inline = { kind: 'inline', target: A.targetId, poolConfigs: [A.poolConfigId], scenario: { template: 'spike', params: { baselineVUs: 1, spikeVUs: 4, spikes: 1, baselineMs: 1000, spikeHoldMs: 1000 }, requests: [{ path: '/health' }] } };
+    const one = await call('POST', '/experiments', { body: inline });
+    const two = await call('POST', '/experiments', { body: { ...inline, scenario: { requests: [{ path: '/health' }], params: inline.scenario.params, template: 'spike' } } });
+    expect([one.status, two.status], await one.clone().text()).toEqual([201, 201]);
+    const [s1, s2] = [(await one.json()).scenarios[0].id, (await two.json()).scenarios[0].id];
+    expect(s1).toBe(s2);
+  });
+
   it('write operations need runs:write (403 scope_missing), reads work with runs:read', async () => {
     const res = await call('POST', '/baselines', { token: readToken, body: { experimentId: baselineExperimentId } });
     expect(res.status).toBe(403);
@@ -191,5 +205,9 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect(p99.changePercent.lower).toBeGreaterThan(5);
     const rps = body.cells[0].metrics.find((m: { key: string }) => m.key === 'rps');
     expect(rps.verdict).toBe('no-change');
+    // the fixture experiment's runs are still queued: a baseline exists, nothing to compare yet
+    const pending = await (await call('GET', `/experiments/${A.experimentId}/compare`)).json();
+    expect(pending.outcome).toBe('incomplete');
+    expect(pending.cells[0].baseline.runs).toBe(0);
   });
 });

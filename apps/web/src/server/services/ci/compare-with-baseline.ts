@@ -21,8 +21,14 @@ export async function compareWithBaseline(db: Db, teamId: string, experimentId: 
     const b = baselines.find((x) => x.scenarioId === c.scenario?.id);
     const candidateRuns = usable(c.runs).length;
     const baseItem: CompareItem | null = !b ? null : b.runId ? { kind: 'run', runId: b.runId } : b.experimentId && b.poolConfigId ? { kind: 'cell', experimentId: b.experimentId, poolConfigId: b.poolConfigId, scenarioId: b.scenarioId } : null;
-    if (!b || !baseItem || !c.poolConfig || !c.scenario || candidateRuns === 0) {
+    if (!b || !baseItem || !c.poolConfig || !c.scenario) {
       cells.push({ poolConfig: c.poolConfig, scenario: c.scenario, baseline: null, candidateRuns, regression: false, metrics: [] });
+      continue;
+    }
+    const baseline = { id: b.id, experimentId: b.experimentId, runId: b.runId, poolConfig: b.poolConfig };
+    if (candidateRuns === 0) {
+      // nothing measured yet (or every run failed): no verdict, and the outcome says incomplete
+      cells.push({ poolConfig: c.poolConfig, scenario: c.scenario, baseline: { ...baseline, runs: 0 }, candidateRuns, regression: false, metrics: [] });
       continue;
     }
     const cmp = await buildComparison(db, teamId, {
@@ -51,12 +57,18 @@ export async function compareWithBaseline(db: Db, teamId: string, experimentId: 
     cells.push({
       poolConfig: c.poolConfig,
       scenario: c.scenario,
-      baseline: { id: b.id, experimentId: b.experimentId, runId: b.runId, poolConfig: b.poolConfig, runs: cmp.groups[0]?.repeats ?? 0 },
+      baseline: { ...baseline, runs: cmp.groups[0]?.repeats ?? 0 },
       candidateRuns,
       regression: metrics.some((m) => m.verdict === 'worse'),
       metrics,
     });
   }
-  const outcome: 'pass' | 'regression' | 'no-baseline' = cells.some((c) => c.regression) ? 'regression' : cells.some((c) => !c.baseline) ? 'no-baseline' : 'pass';
+  const outcome: 'pass' | 'regression' | 'no-baseline' | 'incomplete' = cells.some((c) => c.regression)
+    ? 'regression'
+    : cells.some((c) => !c.baseline)
+      ? 'no-baseline'
+      : cells.some((c) => c.candidateRuns === 0)
+        ? 'incomplete'
+        : 'pass';
   return { experimentId: e.id, baseline: baselineName, outcome, cells };
 }
