@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SHOTS, signUpUi } from './helpers';
+import { nav, SHOTS, signUpUi } from './helpers';
 
 /**
  * The issue's definition of done, end to end through the real worker: sign up, managed lab target,
@@ -9,12 +9,12 @@ import { SHOTS, signUpUi } from './helpers';
 test('sign up -> lab target -> pool configs -> cold-start preset -> live experiment -> summary', async ({ page }) => {
   test.setTimeout(12 * 60_000);
   await signUpUi(page, 'Ada Lovelace');
-  await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Runs' })).toBeVisible();
   await expect(page.getByText('No runs yet')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/01-runs-empty.png`, fullPage: true });
 
   // Managed lab target
-  await page.getByRole('link', { name: 'Targets' }).click();
+  await nav(page, 'Targets');
   await page.getByRole('link', { name: 'New target' }).first().click();
   await page.getByLabel('Name').fill('Lab target');
   await page.getByLabel('Endpoint').selectOption('GET /work');
@@ -46,8 +46,8 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   await page.screenshot({ path: `${SHOTS}/04-target-detail.png`, fullPage: true });
 
   // Cold-start preset scaled to about 20 s, using our own two pool configs
-  await page.getByRole('link', { name: 'Scenarios' }).click();
-  await expect(page.getByRole('heading', { name: 'Templates' })).toBeVisible();
+  await nav(page, 'Scenarios');
+  await expect(page.getByRole('heading', { name: 'Templates', exact: true })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/05-scenarios.png`, fullPage: true });
   await page.getByTestId('preset-seed-000-tc1-cold-start-burst').getByRole('button', { name: 'Use preset' }).click();
   await page.getByLabel('Scale').fill('0.125');
@@ -97,13 +97,13 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   await page.screenshot({ path: `${SHOTS}/11-run-summary.png`, fullPage: true });
 
   // The rest of the app shell, for the record
-  await page.getByRole('link', { name: 'Runs' }).click();
+  await nav(page, 'Runs');
   await expect(page.getByTestId('run-status').filter({ hasText: 'Succeeded' })).toHaveCount(4);
   await page.screenshot({ path: `${SHOTS}/12-runs-list.png`, fullPage: true });
-  await page.getByRole('link', { name: 'Experiments' }).click();
+  await nav(page, 'Experiments');
   await expect(page.getByRole('link', { name: /Seed 000 TC1/ })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/13-experiments.png`, fullPage: true });
-  await page.getByRole('link', { name: 'Settings' }).click();
-  await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();
+  await nav(page, 'Settings');
+  await expect(page.getByRole('heading', { name: 'Members', exact: true })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/14-settings.png`, fullPage: true });
 });

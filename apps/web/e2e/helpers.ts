@@ -36,3 +36,9 @@ export async function trpcCall(request: APIRequestContext, baseURL: string, path
   const body = (await res.json()) as { result?: { data?: { json?: unknown } }; error?: { json?: { data?: { code?: string }; message?: string } } };
   return { status: res.status(), data: body.result?.data?.json as Record<string, unknown> | undefined, code: body.error?.json?.data?.code, message: body.error?.json?.message };
 }
+
+/** Clicks an entry of the sidebar (not a breadcrumb or an in-page link of the same name). */
+export async function nav(page: Page, label: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/${label.toLowerCase()}$`));
+}

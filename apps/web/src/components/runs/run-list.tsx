@@ -116,7 +116,7 @@ export function RunList() {
           <thead>
             <tr>
               <Th>Status</Th>
-              <Th>Pool config</Th>
+              <Th className="whitespace-nowrap">Pool config</Th>
               <Th>Scenario</Th>
               <Th>Experiment</Th>
               <Th className="text-right">req/s</Th>
@@ -137,8 +137,8 @@ export function RunList() {
                 <Td className="font-medium text-slate-900">
                   {r.poolConfigName} <span className="text-xs font-normal text-slate-400">#{r.repeatIndex + 1}</span>
                 </Td>
-                <Td className="max-w-56 truncate">{r.scenarioName}</Td>
-                <Td className="max-w-56 truncate text-slate-500">
+                <Td className="max-w-48 truncate" title={r.scenarioName}>{r.scenarioName}</Td>
+                <Td className="max-w-44 truncate text-slate-500" title={r.experiment.name}>
                   <Link href={`/experiments/${r.experiment.id}`} className="hover:text-brand-700 hover:underline" onClick={(e) => e.stopPropagation()}>
                     {r.experiment.name}
                   </Link>

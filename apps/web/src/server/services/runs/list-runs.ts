@@ -11,7 +11,7 @@ export interface RunFilters {
   to?: string | null;
 }
 
-/** Newest first, keyset pagination on (createdAt, id) so new runs never shift a page. */
+/** Newest first, keyset pagination (cursor = last id) so new runs never shift a page. */
 export async function listRuns(db: Db, teamId: string, input: RunFilters & { cursor?: string | null; limit: number }) {
   const where: Prisma.RunWhereInput = {
     teamId,
@@ -30,7 +30,8 @@ export async function listRuns(db: Db, teamId: string, input: RunFilters & { cur
       experiment: { select: { id: true, name: true } },
       target: { select: { id: true, name: true } },
     },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    // runs of one experiment share createdAt: newest execution slot first within it
+    orderBy: [{ createdAt: 'desc' }, { sequence: 'desc' }, { id: 'desc' }],
     take: input.limit + 1,
     ...(input.cursor ? { cursor: { id: input.cursor }, skip: 1 } : {}),
   });
