@@ -13,3 +13,5 @@ npx turbo run test --concurrency=1 --output-logs=full
 say "browser tests"
 scripts/stack.sh start
 npm run -s test:e2e -w @poolbench/web
+say "CLI against the running stack"
+npm run -s test:e2e -w @poolbench/cli
