@@ -7,6 +7,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatRelative } from '~/lib/format';
+import { plural } from '~/lib/plural';
 import { Badge } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
@@ -70,7 +71,7 @@ export function ExperimentList() {
                   </Td>
                   <Td>{e.target.name}</Td>
                   <Td className="text-xs text-slate-600">
-                    {e.poolConfigCount} configs × {e.scenarioCount} scenarios × {e.repeats}
+                    {plural(e.poolConfigCount, 'config')} × {plural(e.scenarioCount, 'scenario')} × {plural(e.repeats, 'repeat')}
                   </Td>
                   <Td>
                     <ProgressBar byStatus={e.progress.byStatus} total={e.progress.total} />

@@ -7,6 +7,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDateTime, formatRelative } from '~/lib/format';
+import { plural } from '~/lib/plural';
 import { Badge } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
@@ -52,7 +53,7 @@ export function ScheduleList() {
                 <Td className="font-medium text-slate-900">
                   {s.name} {s.paused ? <Badge tone="amber" className="ml-1">paused</Badge> : <Badge tone="green" className="ml-1">active</Badge>}
                   <div className="mt-0.5 text-xs font-normal text-slate-500">
-                    {s.sourceExperiment.target.name} · {s.sourceExperiment._count.poolConfigs} configs × {s.sourceExperiment._count.scenarios} scenarios × {s.sourceExperiment.repeats}
+                    {s.sourceExperiment.target.name} · {plural(s.sourceExperiment._count.poolConfigs, 'config')} × {plural(s.sourceExperiment._count.scenarios, 'scenario')} × {plural(s.sourceExperiment.repeats, 'repeat')}
                   </div>
                 </Td>
                 <Td className="whitespace-normal">

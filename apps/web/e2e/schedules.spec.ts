@@ -1,0 +1,38 @@
+import { expect, test } from '@playwright/test';
+import { SHOTS, signUpApi, trpcCall } from './helpers';
+
+test('schedule an experiment with a readable cron preview, then pause, resume and delete it', async ({ page, baseURL }) => {
+  const base = baseURL!;
+  await signUpApi(page.request, base, 'Sched Owner');
+  const target = await trpcCall(page.request, base, 'target.create', { kind: 'managed', name: 'Lab', requestDefaults: { method: 'GET', path: '/health' } }, 'mutation');
+  const targetId = target.data!.id as string;
+  const pc = await trpcCall(page.request, base, 'poolConfig.create', { targetId, name: 'fixed 8', config: { strategy: 'fixed', params: { maxConns: 8 } } }, 'mutation');
+  const sc = await trpcCall(page.request, base, 'scenario.create', { name: 'steady', scenario: { template: 'sustained', params: { vus: 2, durationMs: 5000 }, requests: [{ path: '/health' }] } }, 'mutation');
+
+  await page.goto(`/experiments/new?targetId=${targetId}&poolConfigIds=${pc.data!.id as string}&scenarioIds=${sc.data!.id as string}&repeats=2`);
+  await page.getByLabel('Name', { exact: true }).fill('Nightly fixed pool');
+  await page.getByRole('radio', { name: 'On a schedule' }).click();
+  await page.getByLabel('Cron').fill('0 3 * * 1-5');
+  await expect(page.getByTestId('cron-preview')).toContainText('At 03:00, Monday through Friday (UTC)');
+  await expect(page.getByTestId('cron-preview').getByRole('listitem')).toHaveCount(5);
+  await page.getByLabel('Cron').fill('61 3 * * *');
+  await expect(page.getByText(/61/).last()).toBeVisible();
+  await expect(page.getByTestId('cron-preview')).toHaveCount(0);
+  await page.getByLabel('Cron').fill('0 3 * * 1-5');
+  await expect(page.getByTestId('cron-preview')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/30-schedule-form.png`, fullPage: true });
+  await page.getByRole('button', { name: 'Save schedule' }).click();
+
+  await expect(page).toHaveURL(/\/schedules$/);
+  const row = page.getByRole('row', { name: /Nightly fixed pool/ });
+  await expect(row).toContainText('active');
+  await expect(row).toContainText('At 03:00, Monday through Friday');
+  await page.screenshot({ path: `${SHOTS}/31-schedules.png`, fullPage: true });
+  await row.getByRole('button', { name: /Pause/ }).click();
+  await expect(row).toContainText('paused');
+  await row.getByRole('button', { name: /Resume/ }).click();
+  await expect(row).toContainText('active');
+  page.once('dialog', (d) => void d.accept());
+  await row.getByRole('button', { name: /Delete/ }).click();
+  await expect(page.getByText('No schedules')).toBeVisible();
+});
