@@ -170,6 +170,11 @@ func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
 }
 
 func (o *Output) addLocked(s *metrics.Sample) {
+	// setup() and teardown() are not load: a readiness request in setup() would otherwise add one
+	// request to a fixed-request run and its latency to the first second.
+	if isLifecycle(s) {
+		return
+	}
 	sec := s.Time.Unix()
 	if sec < o.closedBelow {
 		if trendIndex(s.Metric.Name) >= 0 || isCounted(s.Metric.Name) {
@@ -192,6 +197,14 @@ func (o *Output) addLocked(s *metrics.Sample) {
 		o.open[sec] = b
 	}
 	b.record(s)
+}
+
+func isLifecycle(s *metrics.Sample) bool {
+	if s.Tags == nil {
+		return false
+	}
+	g, ok := s.Tags.Get("group")
+	return ok && (g == "::setup" || g == "::teardown")
 }
 
 func isCounted(name string) bool {

@@ -323,3 +323,23 @@ func TestEndLineCarriesTestDuration(t *testing.T) {
 		t.Fatalf("durationMs = %d, want 12500", d)
 	}
 }
+
+func TestSetupAndTeardownAreNotLoad(t *testing.T) {
+	f := newFixture(t)
+	f.add("http_reqs", 0.1, 1, map[string]string{"group": "::setup", "status": "200"})
+	f.add("http_req_duration", 0.1, 900, map[string]string{"group": "::setup"})
+	f.add("http_reqs", 0.2, 1, map[string]string{"group": "", "status": "200"})
+	f.add("http_req_duration", 0.2, 5, map[string]string{"group": ""})
+	f.add("http_reqs", 0.9, 1, map[string]string{"group": "::teardown", "status": "200"})
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	ls := f.lines()
+	end := ls[len(ls)-1]
+	if end.Totals.Requests != 1 {
+		t.Fatalf("setup/teardown requests counted: totals %d, want 1", end.Totals.Requests)
+	}
+	if ls[0].Requests != 1 {
+		t.Fatalf("first second has %d requests, want 1", ls[0].Requests)
+	}
+}
