@@ -279,6 +279,7 @@ export function ExperimentForm() {
                 {formatDuration(estimate.data.loadMs)} of load plus about 5 s set-up per run ({formatDuration(estimate.data.overheadMs)}).
               </p>
             ) : null}
+            {chosenConfigs.length === 0 || scenarioIds.length === 0 ? <p className="text-xs text-slate-500">Choose at least one pool config and one scenario.</p> : null}
             {estimate.isError ? <p className="text-xs text-red-700">{messageOf(estimate.error)}</p> : null}
             {presetId ? <Badge tone="violet">From preset {presetId}</Badge> : null}
             {!can('member') ? <Alert tone="warning">Viewers cannot start runs. Ask an admin for the member role.</Alert> : null}

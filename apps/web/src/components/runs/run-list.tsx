@@ -72,8 +72,8 @@ export function RunList() {
         </div>
         <div>
           <Label htmlFor="f-config" className="mb-1 text-xs text-slate-500">Pool config</Label>
-          <Select id="f-config" value={f.poolConfigId ?? ''} onChange={(e) => set('poolConfigId', e.target.value)} disabled={!f.targetId}>
-            <option value="">{f.targetId ? 'All configs' : 'Pick a target first'}</option>
+          <Select id="f-config" value={f.poolConfigId ?? ''} onChange={(e) => set('poolConfigId', e.target.value)} disabled={!f.targetId} title={f.targetId ? undefined : 'Choose a target first'}>
+            <option value="">All configs</option>
             {configs.data?.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
           </Select>
         </div>
@@ -117,8 +117,7 @@ export function RunList() {
             <tr>
               <Th>Status</Th>
               <Th className="whitespace-nowrap">Pool config</Th>
-              <Th>Scenario</Th>
-              <Th>Experiment</Th>
+              <Th>Scenario / experiment</Th>
               <Th className="text-right">req/s</Th>
               <Th className="text-right">p95</Th>
               <Th className="text-right">Errors</Th>
@@ -134,12 +133,12 @@ export function RunList() {
                     <RunStatusBadge status={r.status as RunStatus} />
                   </Link>
                 </Td>
-                <Td className="font-medium text-slate-900">
+                <Td className="max-w-56 truncate font-medium text-slate-900" title={r.poolConfigName}>
                   {r.poolConfigName} <span className="text-xs font-normal text-slate-400">#{r.repeatIndex + 1}</span>
                 </Td>
-                <Td className="max-w-48 truncate" title={r.scenarioName}>{r.scenarioName}</Td>
-                <Td className="max-w-44 truncate text-slate-500" title={r.experiment.name}>
-                  <Link href={`/experiments/${r.experiment.id}`} className="hover:text-brand-700 hover:underline" onClick={(e) => e.stopPropagation()}>
+                <Td className="max-w-64">
+                  <div className="truncate" title={r.scenarioName}>{r.scenarioName}</div>
+                  <Link href={`/experiments/${r.experiment.id}`} className="block truncate text-xs text-slate-500 hover:text-brand-700 hover:underline" title={r.experiment.name} onClick={(e) => e.stopPropagation()}>
                     {r.experiment.name}
                   </Link>
                 </Td>
