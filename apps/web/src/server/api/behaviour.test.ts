@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { openSecret, type Db } from '@poolbench/db';
@@ -90,6 +92,32 @@ describe('procedures against real Postgres and Redis', () => {
     const after = await db.target.findUniqueOrThrow({ where: { id: created.id } });
     expect(after.name).toBe('Orders API v2');
     expect(Buffer.from(after.secretsEncrypted!)).toEqual(Buffer.from(row.secretsEncrypted!));
+  });
+
+  it('test connection probes the readiness path of an allowed URL target once and reports what it saw', async () => {
+    // a stand-in for the user's service on loopback
+    const seen: Array<{ url?: string; auth?: string }> = [];
+    const server = createServer((req, res) => {
+      seen.push({ url: req.url, auth: req.headers.authorization });
+      res.writeHead(204, { 'X-Probe': 'yes' }).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const admin = callerFor(db, services, A.users.admin, A.teamId);
+    await admin.team.allow({ pattern: '127.0.0.0/8' });
+    const t = await admin.target.create({
+      kind: 'url', name: 'Local API', baseUrls: [`http://127.0.0.1:${port}`], requestDefaults: { method: 'GET', path: '/orders' }, readinessPath: '/ready',
+      headers: [{ name: 'Authorization', value: 'Bearer hidden', secret: true }],
+    });
+    const r = await callerFor(db, services, A.users.member, A.teamId).target.testConnection({ id: t.id });
+    server.close();
+    expect(r).toMatchObject({ kind: 'url', ok: true, status: 204, error: null });
+    if (r.kind !== 'url') throw new Error('expected a URL probe');
+    expect(r.headers).toContainEqual(['x-probe', 'yes']);
+    expect(r.note).toContain('without the secret headers (Authorization)');
+    expect(seen).toEqual([{ url: '/ready', auth: undefined }]);
+    // a managed target is not probed: the worker starts it per run
+    expect(await admin.target.testConnection({ id: A.targetId })).toMatchObject({ kind: 'managed' });
   });
 
   it('invitation links: the token is shown once, stored hashed, and joins the team as the invited role', async () => {
