@@ -9,6 +9,7 @@ import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, enqueueRuns, producerConnection } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { ProcessRegistry } from '../src/targets/process-registry';
 
 const WORKER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -104,6 +105,9 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
     },
     async dispose() {
       for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+      await new Promise((r) => setTimeout(r, 200));
+      // Targets and k6 of workers a test killed with -9 are swept as the next worker would.
+      new ProcessRegistry(runtimeDir).sweepOrphans();
       await queue.obliterate({ force: true }).catch(() => {});
       await queue.close().catch(() => {});
       redis.disconnect();
