@@ -83,6 +83,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
     expect(run.errorCode).toBe('worker_lost');
     expect(Date.now() - killedAt).toBeLessThan(30_000);
     expect(run.startedAt).toEqual(startedAt);
+    expect(run.durationHist?.length).toBeGreaterThan(0);
     expect((run.summary as { requests: number }).requests).toBeGreaterThan(0);
     await waitFor('orphans killed', async () => pidsAlive(children.map((c) => c.pid)).length === 0, 10_000);
     const rowsAfter = await w.db.runSecond.count({ where: { runId } });

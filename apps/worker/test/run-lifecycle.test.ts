@@ -1,3 +1,4 @@
+import { decodeHistogram, histogramStatsMs, mergeHistograms } from '@poolbench/stats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, sustained, type World } from './harness';
 
@@ -23,6 +24,10 @@ describe('worker: a short experiment end to end (real Postgres, Redis, k6, lab t
       const summary = run.summary as { requests: number; failed: number; latency: { count: number } };
       expect(summary.requests).toBe(seconds.reduce((n, s) => n + s.requests, 0));
       expect(summary.latency.count).toBe(summary.requests);
+      // The run's merged histogram is exactly the merge of its seconds.
+      const merged = mergeHistograms(seconds.filter((x) => x.durationHist).map((x) => Buffer.from(x.durationHist!).toString('base64')));
+      expect(decodeHistogram(Buffer.from(run.durationHist!).toString('base64')).totalCount).toBe(merged.totalCount);
+      expect(histogramStatsMs(merged)!.p99).toBe(histogramStatsMs(decodeHistogram(Buffer.from(run.durationHist!).toString('base64')))!.p99);
       expect(summary.requests).toBeGreaterThan(50);
       expect(seconds.every((s) => s.durationHist && s.durationHist.length > 0 || s.requests === 0)).toBe(true);
       const samples = await w.db.resourceSample.findMany({ where: { runId: run.id, instance: -1, second: { gte: 0 } } });

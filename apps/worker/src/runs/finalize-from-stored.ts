@@ -1,13 +1,26 @@
+import { encodeHistogram, mergeHistograms } from '@poolbench/stats';
 import type { Db, Prisma } from '@poolbench/db';
-import { summarizeStored } from './summary';
+import { b64ToBytes, bytesToB64, summarizeStored } from './summary';
 
-/** Summary of whatever a run stored, for runs that ended without their worker (sweeper). */
-export async function finalizeFromStored(db: Db, runId: string): Promise<Prisma.InputJsonValue | null> {
+export interface StoredFinal {
+  summary: Prisma.InputJsonValue;
+  durationHist: Uint8Array<ArrayBuffer> | null;
+  blockedHist: Uint8Array<ArrayBuffer> | null;
+}
+
+const mergeColumn = (rows: { [k: string]: unknown }[], col: 'durationHist' | 'blockedHist') => {
+  const encoded = rows.map((r) => bytesToB64(r[col] as Uint8Array | null)).filter((x): x is string => x !== null);
+  return encoded.length ? b64ToBytes(encodeHistogram(mergeHistograms(encoded))) : null;
+};
+
+/** Summary and merged histograms of whatever a run stored, for runs that ended without their worker. */
+export async function finalizeFromStored(db: Db, runId: string): Promise<StoredFinal | null> {
   const rows = await db.runSecond.findMany({ where: { runId, segment: 'all' }, orderBy: { second: 'asc' } });
   if (rows.length === 0) return null;
   const totals = await db.resourceSample.findMany({ where: { runId, instance: -1, second: { gte: 0 } } });
-  return summarizeStored(
+  const summary = summarizeStored(
     rows.map((r) => ({ ...r, statusCounts: (r.statusCounts ?? {}) as Record<string, number> })),
     totals.map((t) => ({ ...t, rssBytes: t.rssBytes === null ? null : Number(t.rssBytes) })),
   ) as unknown as Prisma.InputJsonValue;
+  return { summary, durationHist: mergeColumn(rows, 'durationHist'), blockedHist: mergeColumn(rows, 'blockedHist') };
 }

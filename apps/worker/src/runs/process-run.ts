@@ -17,7 +17,7 @@ import { claimRun, finishRun, heartbeatRun, markRunning, refreshExperimentStatus
 import { RunError } from './run-error';
 import { environmentFingerprint } from './environment';
 import { toSeriesPoint } from './series-point';
-import { bucketToRow, buildSummary } from './summary';
+import { b64ToBytes, bucketToRow, buildSummary } from './summary';
 import { blacklistFor, checkAllowed, resolveHosts } from '../targets/allowlist';
 import { ensureLabData, startManagedTarget, type LabSetup } from '../targets/managed-target';
 import { prepareUrlTarget } from '../targets/url-target';
@@ -281,6 +281,8 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       errorMessage,
       summary: summary as unknown as Prisma.InputJsonValue,
       thresholdResults: thresholds as unknown as Prisma.InputJsonValue,
+      durationHist: b64ToBytes(result.summary.histograms.http_req_duration),
+      blockedHist: b64ToBytes(result.summary.histograms.http_req_blocked),
     });
     void publish({ type: 'status', runId, status: finalStatus, atMs: Date.now(), ...(errorMessage ? { message: errorMessage.slice(0, 2000) } : {}) });
     log.info({ status: finalStatus, requests: summary.requests }, 'run finished');

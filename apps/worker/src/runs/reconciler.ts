@@ -19,7 +19,7 @@ export async function sweepStaleRuns(db: Db, opts: { staleAfterMs: number; log: 
   });
   const aborted: string[] = [];
   for (const run of stale) {
-    const summary = await finalizeFromStored(db, run.id);
+    const stored = await finalizeFromStored(db, run.id);
     const r = await db.run.updateMany({
       where: { id: run.id, status: { in: ['preparing', 'running'] }, OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null }] },
       data: {
@@ -27,7 +27,7 @@ export async function sweepStaleRuns(db: Db, opts: { staleAfterMs: number; log: 
         finishedAt: new Date(),
         errorCode: 'worker_lost',
         errorMessage: `worker ${run.workerId ?? 'unknown'} stopped sending heartbeats; the run was stopped with the data stored so far and was not re-run`,
-        ...(summary ? { summary } : {}),
+        ...(stored ? { summary: stored.summary, durationHist: stored.durationHist, blockedHist: stored.blockedHist } : {}),
       },
     });
     if (r.count === 1) {

@@ -13,7 +13,7 @@ export const HIST_COLUMNS = {
   iteration_duration: 'iterationHist',
 } as const satisfies Record<TrendMetric, keyof RunSecondRow>;
 
-const b64ToBytes = (s: string | undefined) => (s ? new Uint8Array(Buffer.from(s, 'base64')) : null);
+export const b64ToBytes = (s: string | undefined) => (s ? new Uint8Array(Buffer.from(s, 'base64')) : null);
 export const bytesToB64 = (b: Uint8Array | null | undefined) => (b && b.length ? Buffer.from(b).toString('base64') : null);
 
 /** One decoded k6 second as a RunSecond row; `second` counts from the unix second k6 started in. */

@@ -41,6 +41,8 @@ export interface FinishData {
   errorMessage?: string | null;
   summary?: Prisma.InputJsonValue;
   thresholdResults?: Prisma.InputJsonValue;
+  durationHist?: Uint8Array<ArrayBuffer> | null;
+  blockedHist?: Uint8Array<ArrayBuffer> | null;
 }
 
 /** Ends a run this worker owns. Returns false when someone else already ended it. */
@@ -54,6 +56,8 @@ export async function finishRun(db: Db, runId: string, workerId: string, data: F
       errorMessage: data.errorMessage ?? null,
       ...(data.summary !== undefined ? { summary: data.summary } : {}),
       ...(data.thresholdResults !== undefined ? { thresholdResults: data.thresholdResults } : {}),
+      ...(data.durationHist ? { durationHist: data.durationHist } : {}),
+      ...(data.blockedHist ? { blockedHist: data.blockedHist } : {}),
     },
   });
   return r.count === 1;

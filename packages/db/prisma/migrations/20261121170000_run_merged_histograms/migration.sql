@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN     "blockedHist" BYTEA,
+ADD COLUMN     "durationHist" BYTEA;
