@@ -35,10 +35,10 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   // From the experiment page to the comparison of its two configs
   await page.goto(`/experiments/${launched.experimentId}`);
   await page.getByRole('link', { name: 'Compare configs' }).click();
-  await expect(page).toHaveURL(/\/compare\?items=c\./);
+  await expect(page).toHaveURL(/\/compare\?items=c\./, { timeout: 120_000 }); // a dev server compiles the route on first use
   const table = page.getByTestId('comparison-table');
-  await expect(table).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole('heading', { name: 'lazy vs prewarm' })).toBeVisible();
+  await expect(table).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByRole('heading', { name: 'lazy vs prewarm', exact: true })).toBeVisible();
   for (const label of ['Throughput', 'Latency p95', 'Latency p99', 'Latency max', 'Error rate', 'Connection set-up p95', 'Target CPU mean', 'Target RSS peak', 'Pool wait mean']) {
     await expect(table.getByRole('rowheader', { name: new RegExp(`^${label}`) })).toBeVisible();
   }
@@ -70,7 +70,7 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   // A fresh, signed-out browser context sees the results
   const outsider = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const anon = await outsider.newPage();
-  const res = await anon.goto(shareUrl);
+  const res = await anon.goto(shareUrl, { timeout: 120_000 });
   expect(res?.status()).toBe(200);
   expect(res?.headers()['referrer-policy']).toBe('no-referrer');
   expect(res?.headers()['x-robots-tag']).toContain('noindex');
@@ -84,7 +84,7 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   // Revoke in settings; the same link now answers 404
   await page.goto('/settings');
   const row = page.getByTestId('share-link-row').filter({ hasText: 'Cold start: lazy vs prewarm' });
-  await expect(row).toContainText('active');
+  await expect(row).toContainText('active', { timeout: 120_000 });
   await row.getByRole('button', { name: 'Revoke' }).click();
   await expect(row).toContainText('revoked');
   await page.getByTestId('share-links').screenshot({ path: `${SHOTS}/compare-04-share-links-settings.png` });

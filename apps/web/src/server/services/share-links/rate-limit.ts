@@ -52,8 +52,11 @@ export class GuessLimiter {
   }
 }
 
-/** The client address as the nearest proxy saw it; behind no proxy, a constant bucket. */
+/**
+ * The client address as the nearest hop recorded it: the LAST X-Forwarded-For entry, because
+ * entries before it are whatever the client sent and could be rotated to dodge the limit.
+ */
 export function clientIp(headers: Headers): string {
   const fwd = headers.get('x-forwarded-for');
-  return (fwd?.split(',')[0]?.trim() || headers.get('x-real-ip') || 'direct').slice(0, 64);
+  return (fwd?.split(',').at(-1)?.trim() || headers.get('x-real-ip') || 'direct').slice(0, 64);
 }

@@ -127,3 +127,12 @@ describe('share links', () => {
     for (let i = 0; i < 8; i++) expect((await sharedPageResponse(deps, token, h('203.0.113.10'))).status).toBe(200);
   });
 });
+
+describe('clientIp', () => {
+  it('takes the address the nearest hop appended, not what the client claims', async () => {
+    const { clientIp } = await import('./rate-limit');
+    expect(clientIp(new Headers({ 'x-forwarded-for': '1.2.3.4, 198.51.100.7' }))).toBe('198.51.100.7');
+    expect(clientIp(new Headers({ 'x-real-ip': '198.51.100.8' }))).toBe('198.51.100.8');
+    expect(clientIp(new Headers())).toBe('direct');
+  });
+});
