@@ -12,6 +12,7 @@ import { ScheduleService } from './schedules';
 import { ProcessRegistry } from './targets/process-registry';
 
 export const POOLBENCH_VERSION = '0.1.0';
+const IDEMPOTENCY_KEY_TTL_MS = 7 * 24 * 3600 * 1000;
 
 /** Wires the worker's parts together; returns a handle whose close() is the graceful shutdown. */
 export async function startWorkerApp(env: WorkerEnv) {
@@ -79,6 +80,10 @@ export async function startWorkerApp(env: WorkerEnv) {
     await sweepStaleRuns(db, { staleAfterMs: env.RUN_STALE_AFTER_MS, log }).catch((err) => log.warn({ err: String(err) }, 'stale-run sweep failed'));
     await requeueOrphanedRuns(db, runQueue, { olderThanMs: 10_000, log }).catch((err) => log.warn({ err: String(err) }, 'requeue sweep failed'));
     await schedules.sync().catch((err) => log.warn({ err: String(err) }, 'schedule sync failed'));
+    // Idempotency keys only need to outlive a CI job's retries.
+    await db.idempotencyKey
+      .deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS) } } })
+      .catch((err) => log.warn({ err: String(err) }, 'idempotency key cleanup failed'));
     const counts = await runQueue.getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed').catch(() => null);
     if (counts) for (const [state, n] of Object.entries(counts)) metrics.jobs.set({ state }, n);
   };
