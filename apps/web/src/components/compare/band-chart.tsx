@@ -3,7 +3,7 @@
 import { memo, useMemo } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SeriesPointOut } from '~/server/services/compare/group-series';
-import { GROUP_COLORS } from './format-metric';
+import { GROUP_COLORS, tick } from './format-metric';
 
 const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };
 
@@ -29,7 +29,7 @@ export const BandChart = memo(function BandChart({ points, labels, format }: { p
       <ComposedChart data={data} syncId="compare" margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="#f1f5f9" vertical={false} />
         <XAxis dataKey="second" type="number" domain={['dataMin', 'dataMax']} unit="s" {...axis} />
-        <YAxis width={52} tickFormatter={format} {...axis} />
+        <YAxis width={44} tickFormatter={tick} {...axis} />
         <Tooltip
           contentStyle={{ fontSize: 12, borderRadius: 8 }}
           labelFormatter={(s) => `${s} s`}

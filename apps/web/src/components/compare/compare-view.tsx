@@ -130,7 +130,7 @@ export function CompareView({ items, baseline }: { items: CompareItem[]; baselin
       </Card>
 
       <div className="mb-6 grid gap-4 lg:grid-cols-3">
-        <ChartFrame title="Latency by percentile" unit="merged histograms · log scales" className="lg:col-span-1" height="h-64" testId="chart-spectrum">
+        <ChartFrame title="Latency by percentile" unit="ms · log scales" className="lg:col-span-1" height="h-64" testId="chart-spectrum">
           <SpectrumChart spectrum={c.spectrum} labels={labels} />
         </ChartFrame>
         {sameExperiment ? (

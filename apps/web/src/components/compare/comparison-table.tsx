@@ -56,7 +56,7 @@ export function ComparisonTable({ c }: { c: Comparison }) {
                 <td className="whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right">
                   <div className="font-medium text-slate-900">{formatValue(base.median, r.unit)}</div>
                   <div className="text-xs text-slate-500">
-                    {base.n > 1 ? `${formatValue(base.min, r.unit)} – ${formatValue(base.max, r.unit)}` : 'single run'} · n={base.n}
+                    {base.n === 0 ? 'no data' : base.n > 1 ? `${formatValue(base.min, r.unit)} – ${formatValue(base.max, r.unit)} · n=${base.n}` : 'single run'}
                   </div>
                 </td>
                 {others.map(({ g, i }) => {

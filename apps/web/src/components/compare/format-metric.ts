@@ -54,3 +54,28 @@ export const NINES_TICKS = [
   { x: nines(99.99), label: '99.99' },
   { x: nines(99.999), label: '99.999' },
 ];
+
+/** Short axis ticks without the unit (the chart header names it), so labels never wrap. */
+export function tick(v: number): string {
+  const a = Math.abs(v);
+  if (a === 0) return '0';
+  if (a >= 1_000_000) return `${(v / 1_000_000).toFixed(a >= 10_000_000 ? 0 : 1)}M`;
+  if (a >= 10_000) return `${(v / 1000).toFixed(0)}k`;
+  if (a >= 100) return v.toFixed(0);
+  if (a >= 10) return v.toFixed(a % 1 === 0 ? 0 : 1);
+  if (a >= 1) return v.toFixed(a % 1 === 0 ? 0 : 1);
+  return v.toFixed(2);
+}
+
+/**
+ * Heat colour from good (green) to bad (red) for a pivot cell; the intensity follows how far apart
+ * the values are, so 4.40 vs 4.42 ms is not painted as best vs worst.
+ */
+export function heatColor(v: number | null, lo: number, hi: number, higherIsBetter: boolean): string {
+  if (v === null || !(hi > lo)) return 'transparent';
+  let t = (v - lo) / (hi - lo);
+  if (higherIsBetter) t = 1 - t;
+  const spread = Math.min(1, (hi - lo) / Math.max(Math.abs(lo), 1e-9) / 0.5);
+  const sat = Math.round(15 + 55 * spread);
+  return `hsl(${Math.round(140 - 140 * t)} ${sat}% ${Math.round(95 - 12 * t * spread)}%)`;
+}

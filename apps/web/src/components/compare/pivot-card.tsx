@@ -6,15 +6,7 @@ import { RUN_METRICS } from '@poolbench/stats';
 import { useTRPC } from '~/lib/trpc/react';
 import { Card, CardHeader } from '~/components/ui/card';
 import { LoadingBlock } from '~/components/ui/feedback';
-import { formatValue } from './format-metric';
-
-/** Heat colour from good (green) to bad (red) for the metric's direction. */
-function heat(v: number | null, lo: number, hi: number, higherIsBetter: boolean): string {
-  if (v === null || !(hi > lo)) return 'transparent';
-  let t = (v - lo) / (hi - lo);
-  if (higherIsBetter) t = 1 - t;
-  return `hsl(${Math.round(140 - 140 * t)} 70% ${Math.round(93 - 12 * t)}%)`;
-}
+import { formatValue, heatColor } from './format-metric';
 
 /** An experiment as a matrix: pool configs x scenarios, each cell one metric's median. */
 export function PivotCard({ experimentId, experimentName }: { experimentId: string; experimentName: string }) {
@@ -65,7 +57,7 @@ export function PivotCard({ experimentId, experimentName }: { experimentId: stri
                     <div className="text-xs font-normal text-slate-500">{r.strategy}</div>
                   </th>
                   {r.cells.map((c, ci) => (
-                    <td key={ci} className="px-4 py-2.5 text-right font-medium text-slate-900" style={{ background: heat(c.median, lo, hi, p.direction === 'higher-is-better') }}>
+                    <td key={ci} className="px-4 py-2.5 text-right font-medium text-slate-900" style={{ background: heatColor(c.median, lo, hi, p.direction === 'higher-is-better') }}>
                       {formatValue(c.median, p.unit)}
                       <div className="text-xs font-normal text-slate-600">n={c.n}</div>
                     </td>

@@ -1,4 +1,4 @@
-import { GROUP_COLORS, NINES_TICKS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatP, formatValue, nines } from '~/components/compare/format-metric';
+import { GROUP_COLORS, NINES_TICKS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatP, formatValue, heatColor, nines, tick } from '~/components/compare/format-metric';
 import type { Comparison } from '../compare/build-comparison';
 import { SERIES_METRICS } from '../compare/group-series';
 import type { Pivot } from '../compare/pivot';
@@ -23,7 +23,7 @@ td .ci{display:block;color:#64748b;font-size:11px}.verdict{display:inline-block;
 .warn{background:#fffbeb;border:1px solid #fde68a;color:#78350f;border-radius:10px;padding:10px 14px;margin-bottom:10px;font-size:13px}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:16px;padding:16px}
 .chart h3{font-size:13px;margin:0 0 6px;display:flex;justify-content:space-between}.chart h3 small{color:#94a3b8;font-weight:400}
-.chart svg{width:100%;height:auto;display:block}
+.chart svg{width:100%;height:auto;display:block}.charts.one{grid-template-columns:minmax(0,820px)}a.pill{text-decoration:none;color:#1f57d6}a.pill:hover{background:#eff4ff}
 .legend{display:flex;flex-wrap:wrap;gap:14px;padding:10px 18px 0;font-size:12px;color:#334155}.legend i{display:inline-block;width:10px;height:10px;border-radius:3px;margin-right:6px;vertical-align:-1px}
 .muted{color:#94a3b8}footer{color:#94a3b8;font-size:12px;text-align:center;margin-top:28px}
 `;
@@ -72,7 +72,7 @@ function tableHtml(c: Comparison): string {
       const cells = c.groups
         .map((_, i) => {
           const cell = r.cells[i]!;
-          if (i === c.baselineIndex) return `<td>${esc(formatValue(cell.median, r.unit))}<span class="ci">[${esc(formatValue(cell.min, r.unit))} – ${esc(formatValue(cell.max, r.unit))}] · n=${cell.n}</span></td>`;
+          if (i === c.baselineIndex) return `<td>${esc(formatValue(cell.median, r.unit))}<span class="ci">${cell.n === 0 ? 'no data' : cell.n === 1 ? 'single run' : `[${esc(formatValue(cell.min, r.unit))} – ${esc(formatValue(cell.max, r.unit))}] · n=${cell.n}`}</span></td>`;
           const cmp = r.comparisons[i];
           const ch = formatChange(cmp?.changePercent);
           const v = cmp?.verdict;
@@ -97,12 +97,7 @@ function pivotHtml(p: Pivot): string {
   const vals = p.rows.flatMap((r) => r.cells.map((x) => x.median)).filter((v): v is number => v !== null);
   const lo = Math.min(...vals);
   const hi = Math.max(...vals);
-  const heat = (v: number | null) => {
-    if (v === null || !(hi > lo)) return '#fff';
-    let t = (v - lo) / (hi - lo);
-    if (p.direction === 'higher-is-better') t = 1 - t;
-    return `hsl(${Math.round(140 - 140 * t)} 70% ${Math.round(94 - 10 * t)}%)`;
-  };
+  const heat = (v: number | null) => heatColor(v, lo, hi, p.direction === 'higher-is-better');
   return `<table><thead><tr><th>Pool config \\ scenario</th>${p.columns.map((c) => `<th>${esc(c.name)}</th>`).join('')}</tr></thead><tbody>${p.rows
     .map((r) => `<tr><td>${esc(r.name)}</td>${r.cells.map((x) => `<td style="background:${heat(x.median)}">${esc(formatValue(x.median, p.unit))}<span class="ci">n=${x.n}</span></td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
@@ -123,7 +118,7 @@ export function renderReportHtml(c: Comparison, o: ReportOptions): string {
       }),
     }));
   const charts = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null)))
-    .map((m) => `<div class="chart"><h3>${esc(m.label)} <small>${esc(m.unit)} · median and min–max of repeats</small></h3>${bandChartSvg({ series: series(m.key), format: (v) => formatValue(v, m.unit === 'MiB' || m.unit === 'conns' ? '' : m.unit).replace(/ req\/s$/, ''), xLabel: (x) => `${x} s`, ariaLabel: m.label })}</div>`)
+    .map((m) => `<div class="chart"><h3>${esc(m.label)} <small>${esc(m.unit)} · median and min–max of repeats</small></h3>${bandChartSvg({ series: series(m.key), format: tick, xLabel: (x) => `${x} s`, ariaLabel: m.label })}</div>`)
     .join('');
   const spectrum = c.groups.map((g, gi) => ({
     label: g.label,
@@ -146,9 +141,9 @@ export function renderReportHtml(c: Comparison, o: ReportOptions): string {
 <div class="groups">${groupsHtml}</div>
 ${c.warnings.map((w) => `<div class="warn">⚠ ${esc(w.message)}</div>`).join('')}
 <section class="card"><div class="hd"><h2>${c.groups.length > 1 ? 'Comparison' : 'Summary'}</h2><small>one value per run · Mann–Whitney U, Hodges–Lehmann 95 % CI, BH-adjusted p · 5 % practical floor</small></div><div style="overflow-x:auto">${tableHtml(c)}</div></section>
-<section class="card"><div class="hd"><h2>All requests</h2><small>percentiles of every request of every repeat${c.window ? `, seconds ${c.window.from}–${c.window.to}` : ''}; descriptive, not tested</small></div><div style="overflow-x:auto">${mergedHtml(c)}</div></section>
+<section class="card"><div class="hd"><h2>All requests</h2><small>ms · percentiles of every request of every repeat${c.window ? `, seconds ${c.window.from}–${c.window.to}` : ''}; descriptive, not tested</small></div><div style="overflow-x:auto">${mergedHtml(c)}</div></section>
 ${o.pivot ? `<section class="card"><div class="hd"><h2>${esc(o.pivot.label)} by pool config and scenario</h2><small>median of repeats</small></div><div style="overflow-x:auto">${pivotHtml(o.pivot)}</div></section>` : ''}
-<section class="card"><div class="hd"><h2>Latency by percentile</h2><small>merged histograms · log scale of 1/(1−p)</small></div>${legend}<div class="charts"><div class="chart">${bandChartSvg({ series: spectrum, format: (v) => formatValue(v, 'ms'), xTicks: NINES_TICKS, xLabel: (x) => `p${(100 - 100 / 10 ** x).toFixed(3).replace(/\.?0+$/, '')}`, ariaLabel: 'Latency by percentile' })}</div></div></section>
+<section class="card"><div class="hd"><h2>Latency by percentile</h2><small>ms · merged histograms · x on a log scale of 1/(1−p)</small></div>${legend}<div class="charts one"><div class="chart">${bandChartSvg({ series: spectrum, format: tick, xTicks: NINES_TICKS, xLabel: (x) => `p${(100 - 100 / 10 ** x).toFixed(3).replace(/\.?0+$/, '')}`, ariaLabel: 'Latency by percentile' })}</div></div></section>
 <section class="card"><div class="hd"><h2>Over time</h2><small>aligned on elapsed seconds${c.durationSeconds ? ` · ${c.durationSeconds} s` : ''}</small></div>${legend}<div class="charts">${charts}</div></section>
 <footer>Generated ${esc(o.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC by PoolBench · results only: no scripts, target addresses or secrets are included.</footer>
 </div></body></html>`;

@@ -8,7 +8,7 @@ export interface BandSeries {
 
 const W = 560;
 const H = 220;
-const M = { top: 12, right: 14, bottom: 28, left: 56 };
+const M = { top: 12, right: 16, bottom: 30, left: 48 };
 
 function niceTicks(min: number, max: number, count = 4): number[] {
   if (!(max > min)) return [min];
@@ -40,9 +40,9 @@ export function bandChartSvg(opts: { series: BandSeries[]; format: (v: number) =
   const sx = (x: number) => M.left + ((x - x0) / (x1 - x0)) * (W - M.left - M.right);
   const sy = (y: number) => H - M.bottom - ((y - y0) / (y1 - y0)) * (H - M.top - M.bottom);
   const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(opts.ariaLabel)}" font-family="ui-sans-serif,system-ui,sans-serif">`];
-  for (const t of ticks) parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${sy(t).toFixed(1)}" y2="${sy(t).toFixed(1)}" stroke="#eef2f7"/><text x="${M.left - 6}" y="${(sy(t) + 4).toFixed(1)}" text-anchor="end" font-size="10" fill="#64748b">${esc(opts.format(t))}</text>`);
+  for (const t of ticks) parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${sy(t).toFixed(1)}" y2="${sy(t).toFixed(1)}" stroke="#eef2f7"/><text x="${M.left - 6}" y="${(sy(t) + 4).toFixed(1)}" text-anchor="end" font-size="12" fill="#64748b">${esc(opts.format(t))}</text>`);
   const xt = opts.xTicks ?? niceTicks(x0, x1, 6).map((x) => ({ x, label: opts.xLabel ? opts.xLabel(x) : String(x) }));
-  for (const t of xt) if (t.x >= x0 && t.x <= x1) parts.push(`<text x="${sx(t.x).toFixed(1)}" y="${H - 10}" text-anchor="middle" font-size="10" fill="#64748b">${esc(t.label)}</text>`);
+  for (const t of xt) if (t.x >= x0 && t.x <= x1) parts.push(`<text x="${sx(t.x).toFixed(1)}" y="${H - 10}" text-anchor="middle" font-size="12" fill="#64748b">${esc(t.label)}</text>`);
   parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${H - M.bottom}" y2="${H - M.bottom}" stroke="#cbd5e1"/>`);
   for (const s of opts.series) {
     if (s.points.length === 0) continue;
