@@ -5,6 +5,7 @@ import { teamProcedure } from '../trpc';
 import { listRuns } from '~/server/services/runs/list-runs';
 import { getRun } from '~/server/services/runs/get-run';
 import { getRunSeries } from '~/server/services/runs/run-series';
+import { RUN_CHART_MAX_POINTS } from '~/server/services/runs/downsample';
 import { cancelRun } from '~/server/services/runs/cancel-run';
 import { updateRunNotes } from '~/server/services/runs/update-run-notes';
 
@@ -26,7 +27,7 @@ export const runRouter = {
     .query(({ ctx, input }) => listRuns(ctx.db, ctx.team.id, input)),
   get: teamProcedure('viewer').input(ByIdSchema).query(({ ctx, input }) => getRun(ctx.db, ctx.team.id, input.id)),
   series: teamProcedure('viewer')
-    .input(z.object({ id: IdSchema, maxPoints: z.number().int().min(20).max(5000).default(600) }))
+    .input(z.object({ id: IdSchema, maxPoints: z.number().int().min(20).max(5000).default(RUN_CHART_MAX_POINTS) }))
     .query(({ ctx, input }) => getRunSeries(ctx.db, ctx.team.id, input.id, input.maxPoints)),
   cancel: teamProcedure('member').input(ByIdSchema).mutation(({ ctx, input }) => cancelRun({ db: ctx.db, queue: ctx.runQueue(), redis: ctx.redis() }, ctx.team.id, input.id)),
   updateNotes: teamProcedure('member')

@@ -30,7 +30,13 @@ function mergeCounts(bucket: SeriesPoint[]): Record<string, number> {
  * consecutive seconds becomes two points, one with every field's minimum and one with its
  * maximum, so spikes and dips stay visible (nothing is truncated; every second lands in a bucket).
  */
-export function downsample(points: SeriesPoint[], maxPoints = 600): SeriesPoint[] {
+/**
+ * Points per series on the run page: charts are ~400 px wide, so more points than this add
+ * main-thread time in the browser (measured in docs/benchmarks.md) without adding anything visible.
+ */
+export const RUN_CHART_MAX_POINTS = 300;
+
+export function downsample(points: SeriesPoint[], maxPoints = RUN_CHART_MAX_POINTS): SeriesPoint[] {
   if (points.length <= maxPoints) return points;
   const buckets = Math.max(1, Math.floor(maxPoints / 2));
   const size = Math.ceil(points.length / buckets);

@@ -51,7 +51,7 @@ export function runEventStream(deps: { db: Db; subscriber: () => Redis }, teamId
         unsubscribe = await subscribeRunEvents(sub, runId, onEvent);
         const [run, series] = await Promise.all([
           deps.db.run.findFirst({ where: { id: runId, teamId }, select: { status: true } }),
-          getRunSeries(deps.db, teamId, runId, 600),
+          getRunSeries(deps.db, teamId, runId),
         ]);
         send(frame('snapshot', { status: run?.status ?? null, points: series.points, totalSeconds: series.totalSeconds, downsampled: series.downsampled }));
         if (run && TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) await cleanup();

@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import type { SeriesPoint } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
-import { downsample } from './downsample';
+import { downsample, RUN_CHART_MAX_POINTS } from './downsample';
 
 interface Row {
   second: number;
@@ -34,7 +34,7 @@ interface Row {
  * The run's per-second points: load metrics joined with the summed resource sample (instance -1)
  * of the same second, in one query (no histograms are read), then downsampled on the server.
  */
-export async function getRunSeries(db: Db, teamId: string, runId: string, maxPoints = 600): Promise<{ points: SeriesPoint[]; totalSeconds: number; downsampled: boolean }> {
+export async function getRunSeries(db: Db, teamId: string, runId: string, maxPoints = RUN_CHART_MAX_POINTS): Promise<{ points: SeriesPoint[]; totalSeconds: number; downsampled: boolean }> {
   const run = await db.run.findFirst({ where: { id: runId, teamId }, select: { id: true } });
   if (!run) throw new NotFoundError('run');
   const rows = await db.$queryRaw<Row[]>`
