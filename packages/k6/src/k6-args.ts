@@ -3,6 +3,12 @@ export interface K6ArgsInput {
   outputPath: string;
   env: Record<string, string>;
   blacklistIps: readonly string[];
+  /**
+   * Let the script see k6's process environment. The runner gives k6 a curated environment (PATH,
+   * HOME, TMPDIR and the run's secret variables), so this exposes secrets only to the generated
+   * script, and keeps them off the command line, which every local user can read in /proc.
+   */
+  includeProcessEnv?: boolean;
   /** verification only: keep k6's own summary and export it to this file */
   summaryExportPath?: string;
 }
@@ -15,7 +21,7 @@ export function buildK6Args(input: K6ArgsInput): string[] {
     'run',
     // k6's REST API would let any local process stop or scale this run.
     '--address', '',
-    '--include-system-env-vars=false',
+    `--include-system-env-vars=${input.includeProcessEnv === true}`,
     '--no-usage-report',
     '--no-thresholds',
     '--quiet',

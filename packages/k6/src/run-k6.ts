@@ -17,6 +17,12 @@ export interface RunK6Options {
   script: string;
   /** passed as `-e KEY=VALUE` (the script's __ENV); the process environment is never exposed */
   env?: Record<string, string>;
+  /**
+   * Secret values for the script (e.g. a target's auth headers), handed over in k6's process
+   * environment instead of `-e`, so they never appear in the process list. Names must not start
+   * with K6_ (k6 would read them as configuration).
+   */
+  secretEnv?: Record<string, string>;
   /** CIDRs k6 must refuse to connect to (`--blacklist-ip`) */
   blacklistIps?: readonly string[];
   /** k6 build with the poolbench output; default $POOLBENCH_K6_BIN, else packages/k6/bin/k6 */
@@ -61,6 +67,15 @@ export interface K6RunResult {
 }
 
 const OUTPUT_FD = 3;
+const SECRET_NAME = /^(?!K6_)[A-Za-z_][A-Za-z0-9_]*$/;
+
+function secretEnvOf(opts: RunK6Options): Record<string, string> {
+  const env = opts.secretEnv ?? {};
+  for (const key of Object.keys(env)) {
+    if (!SECRET_NAME.test(key)) throw new Error(`invalid secret env name ${JSON.stringify(key)}: letters, digits and _, not starting with K6_`);
+  }
+  return env;
+}
 
 /**
  * Runs one k6 test with the poolbench output and streams its per-second buckets.
@@ -70,6 +85,7 @@ const OUTPUT_FD = 3;
 export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
   const bin = resolveK6Bin(opts.k6Bin);
   await assertExecutable(bin);
+  secretEnvOf(opts);
   const startedAt = new Date();
   const acc = new SummaryAccumulator();
   if (opts.signal?.aborted) {
@@ -84,6 +100,7 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
       // A pipe, not a file: lines arrive as soon as a second closes, and EOF marks the end.
       outputPath: `/dev/fd/${OUTPUT_FD}`,
       env: opts.env ?? {},
+      includeProcessEnv: Object.keys(opts.secretEnv ?? {}).length > 0,
       blacklistIps: opts.blacklistIps ?? [],
       summaryExportPath: opts.summaryExportPath,
     });
@@ -116,7 +133,7 @@ function supervise(
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       // A clean environment: K6_* variables or a ~/.config/k6 file must not reconfigure the run.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: home, TMPDIR: tmpdir() },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: home, TMPDIR: tmpdir(), ...secretEnvOf(opts) },
     });
     const stderr = new TailBuffer(40);
     const stdout = new TailBuffer(40);

@@ -14,6 +14,10 @@ for (const u of BASE_URLS) {
   if (!/^https?:\/\/[^\s?#]+$/.test(u)) throw new Error('BASE_URLS entry is not an http(s) URL: ' + u);
 }
 
+// A target's secret headers (e.g. Authorization) come from k6's process environment, set by the
+// worker: they are never part of this script, which is stored and shown to the team.
+const SECRET_HEADERS = __ENV.POOLBENCH_SECRET_HEADERS ? JSON.parse(__ENV.POOLBENCH_SECRET_HEADERS) : {};
+
 // Built once per VU in the init context, so building a payload never counts as request time.
 const BODIES = CONFIG.requests.map((r) => {
   if (r.body.kind === 'bytes') return 'x'.repeat(r.body.sizeBytes);
@@ -57,6 +61,7 @@ function hasHeader(headers, name) {
 
 export function setup() {
   const res = http.get(BASE_URLS[0] + CONFIG.readyPath, {
+    headers: SECRET_HEADERS,
     timeout: '5s',
     tags: { name: CONFIG.setupTagName },
     responseCallback: http.expectedStatuses({ min: 100, max: 599 }),
@@ -76,6 +81,7 @@ export default function () {
   if (r.body.kind === 'bytes' && !hasHeader(headers, 'Content-Type')) headers['Content-Type'] = r.body.contentType;
   if (r.body.kind === 'json' && !hasHeader(headers, 'Content-Type')) headers['Content-Type'] = 'application/json';
   if (r.priority && Math.random() < r.priority.fraction) headers[r.priority.header] = r.priority.value;
+  Object.assign(headers, SECRET_HEADERS);
   http.request(r.method, base + r.path + queryString(r.query), BODIES[i], {
     headers: headers,
     timeout: r.timeoutMs + 'ms',

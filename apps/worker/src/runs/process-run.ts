@@ -128,6 +128,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     let baseUrls: string[];
     let sources: SampleSource[];
     let monitor: DbActivityMonitor | null = null;
+    let secretHeaders: Record<string, string> = {};
     if (run.target.kind === 'managed') {
       const managed = (run.target.managed ?? {}) as { setup?: Partial<LabSetup> };
       const setup: LabSetup = { ...LAB_SETUP, ...managed.setup };
@@ -168,6 +169,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
         signal: controller.signal,
       });
       sources = run.target.metricsUrl ? [{ index: 0, metricsUrl: run.target.metricsUrl }] : [];
+      secretHeaders = secrets.headers ?? {};
       if (secrets.monitorDsn) monitor = new DbActivityMonitor(secrets.monitorDsn, null);
     }
     const addresses = (await resolveHosts(baseUrls)).flatMap((h) => h.addresses);
@@ -212,6 +214,8 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     const result = await runK6({
       script: generated.script,
       env: { BASE_URLS: baseUrls.join(',') },
+      // Secret headers travel in k6's environment, never in the stored script or its command line.
+      secretEnv: Object.keys(secretHeaders).length ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(secretHeaders) } : undefined,
       signal: controller.signal,
       timeoutMs,
       stopGraceMs: 4000,
