@@ -73,6 +73,15 @@ start_pg() {
   if pg_running; then say "postgres already running on $PG_PORT"; return; fi
   port_busy "$PG_PORT" && die "port $PG_PORT is already in use by another process (pid $(port_owner_pid "$PG_PORT")). Stop it or set PG_PORT."
   mkdir -p "$DATA"
+  # Postgres runs as the postgres user, who must reach .data/pg: a clone under a private folder
+  # (mode 700, as mktemp makes them) needs the traverse bit on each ancestor, nothing more.
+  if is_root; then
+    id postgres >/dev/null 2>&1 || useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
+    if ! runuser -u postgres -- test -x "$DATA"; then
+      local d="$DATA"
+      while [ "$d" != "/" ]; do chmod o+x "$d" 2>/dev/null || true; d=$(dirname "$d"); done
+    fi
+  fi
   if [ ! -f "$DATA/pg/PG_VERSION" ]; then
     say "initialising postgres cluster in $DATA/pg"
     mkdir -p "$DATA/pg"
@@ -90,7 +99,6 @@ fsync = on
 log_min_messages = warning
 CONF
   fi
-  is_root && chmod o+x "$DATA" "$ROOT" 2>/dev/null || true
   run_as_pg "$bin/pg_ctl" -D "$DATA/pg" -l "$DATA/pg/server.log" -w -t 30 start >/dev/null \
     || die "postgres failed to start; see $DATA/pg/server.log"
   PGPASSWORD=$PG_PASSWORD "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" -d postgres -tAc \
