@@ -1,6 +1,6 @@
-import { encodeHistogram, mergeHistograms } from '@poolbench/stats';
+import { encodeHistogram } from '@poolbench/stats';
 import type { Db, Prisma } from '@poolbench/db';
-import { b64ToBytes, bytesToB64, summarizeStored } from './summary';
+import { b64ToBytes, mergeStoredColumn, summarizeStored } from './summary';
 
 export interface StoredFinal {
   summary: Prisma.InputJsonValue;
@@ -8,9 +8,9 @@ export interface StoredFinal {
   blockedHist: Uint8Array<ArrayBuffer> | null;
 }
 
-const mergeColumn = (rows: { [k: string]: unknown }[], col: 'durationHist' | 'blockedHist') => {
-  const encoded = rows.map((r) => bytesToB64(r[col] as Uint8Array | null)).filter((x): x is string => x !== null);
-  return encoded.length ? b64ToBytes(encodeHistogram(mergeHistograms(encoded))) : null;
+const mergeColumn = (rows: Parameters<typeof mergeStoredColumn>[0], col: 'durationHist' | 'blockedHist') => {
+  const merged = mergeStoredColumn(rows, col);
+  return merged ? b64ToBytes(encodeHistogram(merged)) : null;
 };
 
 /** Summary and merged histograms of whatever a run stored, for runs that ended without their worker. */

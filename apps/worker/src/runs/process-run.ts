@@ -126,6 +126,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     // Target: started by us (managed) or prepared through its hook (URL); either way the
     // addresses are checked against the team's allowlist before any load.
     let baseUrls: string[];
+    let addresses: string[];
     let sources: SampleSource[];
     let monitor: DbActivityMonitor | null = null;
     let secretHeaders: Record<string, string> = {};
@@ -147,10 +148,16 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       baseUrls = started.instances.map((i) => i.baseUrl);
       sources = started.instances.map((i) => ({ index: i.index, pid: i.child.pid, metricsUrl: `${i.baseUrl}/metrics` }));
       monitor = new DbActivityMonitor(deps.config.labDatabaseUrl, `pb-${runId.slice(-10)}-`);
-      checkAllowed(await resolveHosts(baseUrls), [], { allowLoopback: true });
+      const resolved = await resolveHosts(baseUrls);
+      checkAllowed(resolved, [], { allowLoopback: true });
+      addresses = resolved.flatMap((h) => h.addresses);
     } else {
       baseUrls = run.target.baseUrls;
-      checkAllowed(await resolveHosts(baseUrls), run.team.allowedHosts.map((h) => h.pattern));
+      const resolved = await resolveHosts(baseUrls);
+      // The apply hook and the metrics endpoint are called by the worker too: same allowlist.
+      const sideUrls = [run.target.applyHookUrl, run.target.metricsUrl].filter((u): u is string => !!u);
+      checkAllowed([...resolved, ...(await resolveHosts(sideUrls))], run.team.allowedHosts.map((h) => h.pattern));
+      addresses = resolved.flatMap((h) => h.addresses);
       let secrets: { headers?: Record<string, string>; monitorDsn?: string } = {};
       if (run.target.secretsEncrypted) {
         try {
@@ -172,7 +179,6 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       secretHeaders = secrets.headers ?? {};
       if (secrets.monitorDsn) monitor = new DbActivityMonitor(secrets.monitorDsn, null);
     }
-    const addresses = (await resolveHosts(baseUrls)).flatMap((h) => h.addresses);
 
     const environment = await environmentFingerprint({
       k6Bin: deps.config.k6Bin,

@@ -1,4 +1,4 @@
-import { histogramStatsMs, mergeHistograms, type HdrStatsMs, type ResourceSummary, type RunSummary } from '@poolbench/stats';
+import { histogramStatsMs, mergeHistograms, type HdrStatsMs, type Histogram, type ResourceSummary, type RunSummary } from '@poolbench/stats';
 import type { K6Counters, K6Second, K6Summary, TrendMetric } from '@poolbench/k6';
 import type { RunSecondRow } from '../metrics/metrics-writer';
 import type { ResourceRow } from '../sampling/resource-sampler';
@@ -124,6 +124,12 @@ export function buildSummary(k6: K6Summary, resourceTotals: ResourceRow[], testD
 type StoredSecond = Pick<RunSecondRow, 'second' | 'requests' | 'failed' | 'statusCounts' | 'bytesSent' | 'bytesReceived' | 'iterations' | 'droppedIterations' | 'vusMax' | 'ts'> &
   Partial<Record<(typeof HIST_COLUMNS)[TrendMetric], Uint8Array | null>>;
 
+/** Exact merge of one histogram column over stored seconds, or null when none has data. */
+export function mergeStoredColumn(rows: Partial<Record<(typeof HIST_COLUMNS)[TrendMetric], Uint8Array | null>>[], col: (typeof HIST_COLUMNS)[TrendMetric]): Histogram | null {
+  const encoded = rows.map((r) => bytesToB64(r[col])).filter((x): x is string => x !== null);
+  return encoded.length ? mergeHistograms(encoded) : null;
+}
+
 /**
  * The same summary from stored rows (a run whose worker died, or any window of seconds): counters
  * add, histograms merge exactly. The integration tests check both paths agree.
@@ -143,8 +149,8 @@ export function summarizeStored(rows: StoredSecond[], resourceTotals: Parameters
   }
   const trends: Partial<Record<TrendMetric, HdrStatsMs | null>> = {};
   for (const [metric, col] of Object.entries(HIST_COLUMNS) as [TrendMetric, (typeof HIST_COLUMNS)[TrendMetric]][]) {
-    const encoded = rows.map((r) => bytesToB64(r[col])).filter((x): x is string => x !== null);
-    if (encoded.length) trends[metric] = histogramStatsMs(mergeHistograms(encoded));
+    const merged = mergeStoredColumn(rows, col);
+    if (merged) trends[metric] = histogramStatsMs(merged);
   }
   const ts = rows.map((r) => Math.floor(new Date(r.ts as Date).getTime() / 1000));
   return shape(

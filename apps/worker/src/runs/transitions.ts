@@ -63,15 +63,6 @@ export async function finishRun(db: Db, runId: string, workerId: string, data: F
   return r.count === 1;
 }
 
-/** A job whose payload or run cannot be executed at all still leaves a truthful row when one exists. */
-export async function failQueuedRun(db: Db, runId: string, errorCode: string, errorMessage: string): Promise<boolean> {
-  const r = await db.run.updateMany({
-    where: { id: runId, status: 'queued' },
-    data: { status: 'failed', finishedAt: new Date(), errorCode, errorMessage },
-  });
-  return r.count === 1;
-}
-
 /** Recomputes the experiment's status from its runs after any run ends. */
 export async function refreshExperimentStatus(db: Db, experimentId: string): Promise<void> {
   const groups = await db.run.groupBy({ by: ['status'], where: { experimentId }, _count: true });
