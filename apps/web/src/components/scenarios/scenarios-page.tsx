@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Layers, Pencil, Plus, Sparkles, Trash2 } from 'lucide-react';
+import { Layers, Pencil, Plus, Sparkles } from 'lucide-react';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { generateScenario, TEMPLATES, TEMPLATE_IDS } from '@poolbench/scenarios';
@@ -17,6 +17,7 @@ import { Table, Td, Th } from '~/components/ui/table';
 import { ProfileChart } from './profile-chart';
 import { TEMPLATE_DEFAULTS } from './template-defaults';
 import { ApplyPresetDialog, type PresetCard } from './apply-preset-dialog';
+import { RowDeleteButton } from '~/components/ui/row-delete-button';
 
 export function ScenariosPage() {
   const trpc = useTRPC();
@@ -113,9 +114,7 @@ export function ScenariosPage() {
                       <Pencil className="size-3.5" />
                     </ButtonLink>
                     {can('member') ? (
-                      <Button size="sm" variant="danger-ghost" aria-label={`Archive ${s.name}`} onClick={() => confirm(`Archive ${s.name}?`) && archive.mutate({ id: s.id })}>
-                        <Trash2 className="size-3.5" />
-                      </Button>
+                      <RowDeleteButton label={`Archive ${s.name}`} question={`Archive ${s.name}?`} onConfirm={() => archive.mutate({ id: s.id })} />
                     ) : null}
                   </Td>
                 </tr>

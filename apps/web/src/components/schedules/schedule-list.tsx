@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CalendarClock, Pause, Play, Trash2 } from 'lucide-react';
+import { CalendarClock, Pause, Play } from 'lucide-react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
@@ -13,6 +13,7 @@ import { Button, ButtonLink } from '~/components/ui/button';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
+import { RowDeleteButton } from '~/components/ui/row-delete-button';
 
 export function ScheduleList() {
   const trpc = useTRPC();
@@ -82,9 +83,7 @@ export function ScheduleList() {
                           <Pause className="size-3.5" /> Pause
                         </Button>
                       )}
-                      <Button size="sm" variant="danger-ghost" aria-label={`Delete ${s.name}`} onClick={() => confirm(`Delete the schedule ${s.name}? Experiments it started stay.`) && del.mutate({ id: s.id })}>
-                        <Trash2 className="size-3.5" />
-                      </Button>
+                      <RowDeleteButton label={`Delete ${s.name}`} question={`Delete the schedule ${s.name}? Experiments it started stay.`} onConfirm={() => del.mutate({ id: s.id })} />
                     </div>
                   ) : null}
                 </Td>

@@ -19,6 +19,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { ApiTokens } from './api-tokens';
 import { ShareLinksSettings } from '~/components/share/share-links-settings';
+import { RowDeleteButton } from '~/components/ui/row-delete-button';
 
 function Members() {
   const trpc = useTRPC();
@@ -69,9 +70,7 @@ function Members() {
                   <Td className="text-xs text-slate-500">{formatDateTime(m.joinedAt)}</Td>
                   <Td className="text-right">
                     {can('admin') && m.id !== me.data?.user.id ? (
-                      <Button size="sm" variant="danger-ghost" aria-label={`Remove ${m.name}`} onClick={() => confirm(`Remove ${m.name} from the team?`) && remove.mutate({ membershipId: m.membershipId })}>
-                        <Trash2 className="size-3.5" />
-                      </Button>
+                      <RowDeleteButton label={`Remove ${m.name}`} question={`Remove ${m.name} from the team?`} onConfirm={() => remove.mutate({ membershipId: m.membershipId })} />
                     ) : null}
                   </Td>
                 </tr>

@@ -17,6 +17,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { TestConnection } from './test-connection';
 import { formatParam } from '~/components/pool-configs/format-param';
+import { RowDeleteButton } from '~/components/ui/row-delete-button';
 
 export function TargetDetail({ id }: { id: string }) {
   const trpc = useTRPC();
@@ -151,9 +152,7 @@ export function TargetDetail({ id }: { id: string }) {
                                 <Button size="sm" variant="ghost" aria-label={`Duplicate ${c.name}`} onClick={() => duplicate.mutate({ id: c.id })}>
                                   <Copy className="size-3.5" />
                                 </Button>
-                                <Button size="sm" variant="danger-ghost" aria-label={`Archive ${c.name}`} onClick={() => confirm(`Archive ${c.name}?`) && archive.mutate({ id: c.id })}>
-                                  <Trash2 className="size-3.5" />
-                                </Button>
+                                <RowDeleteButton label={`Archive ${c.name}`} question={`Archive ${c.name}?`} onConfirm={() => archive.mutate({ id: c.id })} />
                               </div>
                             ) : null}
                           </Td>
