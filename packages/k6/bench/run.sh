@@ -3,14 +3,19 @@
 # same loopback Go server, plain (no output) vs --out poolbench, alternated
 # A B A B ... in one run. Rates come from the server's own request counter, so
 # the plain run needs no output or summary; both use the runner's flags.
-# Usage: bash packages/k6/bench/run.sh [rounds=3] [vus=50] [seconds=10]
+# Then the output's size against the request rate: the same server at fixed
+# arrival rates, and where the bytes go (cmd/outputsize: each histogram's
+# share and what other encodings of the same seconds would weigh).
+# Usage: bash packages/k6/bench/run.sh [rounds=3] [vus=50] [seconds=10] [rates="500 1000 2000 5000"]
 # Writes the "k6-overhead" section of docs/benchmarks.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/../.." && pwd)
-rounds=${1:-3} vus=${2:-50} secs=${3:-10}
+rounds=${1:-3} vus=${2:-50} secs=${3:-10} rates=${4:-500 1000 2000 5000}
 bash "$here/scripts/build-k6.sh" >&2
 k6="$here/bin/k6"
+outputsize="$here/bin/outputsize"
+(cd "$here" && go build -trimpath -o "$outputsize" ./cmd/outputsize)
 
 work=$(mktemp -d /tmp/poolbench-k6-bench.XXXXXX)
 server_pid=
@@ -84,11 +89,35 @@ for i in $(seq "$rounds"); do
   echo "round $i poolbench: $rps req/s, $cpu CPU µs/req, peak RSS $((rss / 1024)) MiB, $((bytes / secs)) B/s of output ($bytes B, $lines second lines)" >&2
 done
 
+# Output size against the request rate: open model (constant arrival rate), one
+# run per rate, same server and flags, the poolbench output only.
+sweep_rows=()
+for rate in $rates; do
+  cat >"$work/rate.js" <<JS
+import http from 'k6/http';
+export const options = { scenarios: { load: { executor: 'constant-arrival-rate', rate: ${rate}, timeUnit: '1s',
+  duration: '${secs}s', preAllocatedVUs: ${vus}, maxVUs: $((vus * 4)) } } };
+export default function () { http.get(__ENV.BASE + '/'); }
+JS
+  "$k6" run --address "" --include-system-env-vars=false --no-usage-report --no-thresholds --summary-mode=disabled \
+    --quiet --no-color -e "BASE=$base" --out "poolbench=$work/rate-$rate.ndjson" "$work/rate.js" >"$work/rate-$rate.log" 2>&1 ||
+    { echo "bench: k6 at $rate req/s failed:" >&2; tail -n 20 "$work/rate-$rate.log" >&2; exit 1; }
+  sweep_rows+=("$("$outputsize" -md "$work/rate-$rate.ndjson")")
+  echo "rate $rate: $("$outputsize" "$work/rate-$rate.ndjson" | head -n1)" >&2
+done
+
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 p_rps=$(median "${plain_rps[@]}"); o_rps=$(median "${pb_rps[@]}")
 p_rss=$(median "${plain_rss[@]}"); o_rss=$(median "${pb_rss[@]}")
 p_cpu=$(median "${plain_cpu[@]}"); o_cpu=$(median "${pb_cpu[@]}")
 o_bps=$(median "${pb_bps[@]}")
+# the saturated round whose output size is the median, broken down like the sweep
+median_round=1
+for i in $(seq "$rounds"); do [[ ${pb_bps[i - 1]} == "$o_bps" ]] && median_round=$i; done
+sat_row=$("$outputsize" -md "$work/out-$median_round.ndjson")
+"$outputsize" "$work/out-$median_round.ndjson" >&2
+# highest swept rate still within 4 KB/s
+within=$(printf '%s\n' "${sweep_rows[@]}" | awk -F'|' '$3 + 0 <= 4096 && $2 + 0 > best { best = $2 + 0 } END { printf "%d", best }')
 ratio=$(awk -v a="$o_rps" -v b="$p_rps" 'BEGIN { printf "%.3f", a / b }')
 cpu_ratio=$(awk -v a="$o_cpu" -v b="$p_cpu" 'BEGIN { printf "%.3f", a / b }')
 verdict=$(awk -v r="$ratio" 'BEGIN { print (r >= 0.95) ? "meets" : "misses" }')
@@ -109,6 +138,21 @@ bverdict=$(awk -v b="$o_bps" 'BEGIN { print (b <= 4096) ? "meets" : "misses" }')
   echo
   echo "- Throughput ratio poolbench/plain (medians): **$ratio** ($verdict the >= 0.95 target)."
   echo "- k6 CPU per request, poolbench/plain (medians): **$cpu_ratio**."
-  echo "- Output: **$o_bps bytes per second of test** (median; $bverdict the <= 4 KB/s target)."
+  echo "- Output at saturation: **$o_bps bytes per second of test** (median; $bverdict the <= 4 KB/s target)."
+  echo
+  echo "Output size against the request rate (\`packages/k6/cmd/outputsize\`; one ${secs} s constant-arrival-rate run per"
+  echo "rate, and the median saturated round above). Bytes per second of test: as written, then what the same seconds"
+  echo "would weigh without base64, without \`iteration_duration\`, at 2 significant digits, and an optimistic estimate"
+  echo "of the best any lossless coder could do with the specified histograms (3 digits, base64):"
+  echo
+  echo "| req/s | written B/s | B/request | binary | without iteration_duration | 2 significant digits | best lossless (est.) |"
+  echo "|---|---|---|---|---|---|---|"
+  printf '%s\n' "${sweep_rows[@]}" "$sat_row"
+  echo
+  echo "- Within 4 KB/s up to **$within req/s** of the swept rates. The three busy histograms (duration, waiting,"
+  echo "  iteration) grow with the rate and the latency spread: at 3 significant digits and 1 µs resolution a"
+  echo "  busy second fills thousands of buckets with small, random counts, which no lossless coder shrinks"
+  echo "  much (last column). Meeting 4 KB/s at saturation needs a smaller histogram set or lower precision"
+  echo "  (see the issue notes); the specified precision is kept."
 } | node "$root/scripts/bench-section.mjs" k6-overhead
 cat "$root/docs/benchmarks.md" | sed -n '/bench:k6-overhead:start/,/bench:k6-overhead:end/p' >&2
