@@ -14,3 +14,4 @@ export * from './benjamini-hochberg';
 export * from './proportion';
 export * from './run-summary';
 export * from './run-metrics';
+export * from './run-metric-keys';

@@ -2,9 +2,10 @@ import type { CompareOptions } from './compare-options';
 import { compareMetrics, type MetricComparison } from './compare-metrics';
 import type { Direction } from './verdict';
 import type { RunSummary } from './run-summary';
+import { parseGateMetrics, TESTED_RUN_METRIC_KEYS, type RunMetricKey, type TestedRunMetricKey } from './run-metric-keys';
 
 export interface RunMetricDef {
-  key: string;
+  key: RunMetricKey;
   label: string;
   unit: 'ms' | 'req/s' | '%' | 'bytes' | 'count';
   direction: Direction;
@@ -58,12 +59,27 @@ export interface RunGroup {
 export interface GroupComparison {
   baseline: string;
   candidate: string;
+  /** the tested metrics this comparison was asked for; their p-values are adjusted together */
+  gatedOn: TestedRunMetricKey[];
   metrics: (MetricComparison & { def: RunMetricDef; lowRequests: boolean })[];
 }
 
-/** Compares a candidate group of runs with a baseline group over every tested metric. */
-export function compareRunGroups(baseline: RunGroup, candidate: RunGroup, shared: CompareOptions = {}): GroupComparison {
-  const defs = RUN_METRICS.filter((d) => d.tested);
+export interface RunGroupScope {
+  /**
+   * Compare only these tested metrics, so Benjamini–Hochberg adjusts over them alone (default:
+   * every tested metric). Fewer hypotheses mean more power for the ones that matter, provided
+   * they are chosen before the results are seen. Unknown or untested keys throw a RangeError.
+   */
+  metrics?: readonly RunMetricKey[];
+}
+
+/**
+ * Compares a candidate group of runs with a baseline group over every tested metric, or over the
+ * tested metrics `scope.metrics` chooses.
+ */
+export function compareRunGroups(baseline: RunGroup, candidate: RunGroup, shared: CompareOptions = {}, scope: RunGroupScope = {}): GroupComparison {
+  const gatedOn = scope.metrics ? parseGateMetrics(scope.metrics) : [...TESTED_RUN_METRIC_KEYS];
+  const defs = RUN_METRICS.filter((d) => d.tested && (gatedOn as readonly string[]).includes(d.key));
   const values = (g: RunGroup, d: RunMetricDef) => g.summaries.map((s) => (s ? d.value(s) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
   const usable = defs.filter((d) => values(baseline, d).length > 0 && values(candidate, d).length > 0);
   const results = compareMetrics(
@@ -74,6 +90,7 @@ export function compareRunGroups(baseline: RunGroup, candidate: RunGroup, shared
   return {
     baseline: baseline.label,
     candidate: candidate.label,
+    gatedOn,
     metrics: results.map((r, i) => ({ ...r, def: usable[i]!, lowRequests: fewRequests(baseline, usable[i]!) || fewRequests(candidate, usable[i]!) })),
   };
 }
