@@ -12,6 +12,8 @@ const EnvSchema = z.object({
     .string()
     .default('http://localhost:3000,http://127.0.0.1:3000,http://localhost:3100,http://127.0.0.1:3100')
     .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+  /** reverse proxies of yours in front of the app that append to X-Forwarded-For (0: none) */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   WORKER_STALE_AFTER_MS: z.coerce.number().int().positive().default(15_000),
 });
 

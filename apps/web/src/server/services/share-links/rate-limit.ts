@@ -18,7 +18,13 @@ export class GuessLimiter {
     private readonly limit = GUESS_LIMIT,
     private readonly windowSeconds = GUESS_WINDOW_SECONDS,
     private readonly prefix = 'pb:share-guess',
+    private readonly proxyHops = 0,
   ) {}
+
+  /** The caller's address, given how many trusted proxies stand in front of the app (see `clientIp`). */
+  clientIp(headers: Headers): string {
+    return clientIp(headers, this.proxyHops);
+  }
 
   private key(ip: string) {
     return `${this.prefix}:${ip}`;
@@ -53,10 +59,16 @@ export class GuessLimiter {
 }
 
 /**
- * The client address as the nearest hop recorded it: the LAST X-Forwarded-For entry, because
- * entries before it are whatever the client sent and could be rotated to dodge the limit.
+ * The client address for rate limiting. `proxyHops` is how many reverse proxies of yours stand in
+ * front of the app (env `TRUSTED_PROXY_HOPS`); each appends the address it saw to X-Forwarded-For,
+ * so the client is the entry `proxyHops` from the end and everything before it is whatever the
+ * client sent (rotating it must not dodge the limit). With no proxy (0), Next.js fills
+ * X-Forwarded-For with the socket address only when the request has none, so the last entry is
+ * the best there is: a client can forge it, which is why share tokens are 256-bit random and the
+ * limit is only a brake on noise, never what keeps a link private.
  */
-export function clientIp(headers: Headers): string {
-  const fwd = headers.get('x-forwarded-for');
-  return (fwd?.split(',').at(-1)?.trim() || headers.get('x-real-ip') || 'direct').slice(0, 64);
+export function clientIp(headers: Headers, proxyHops = 0): string {
+  const entries = (headers.get('x-forwarded-for') ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const fromForwarded = entries.length === 0 ? undefined : entries[Math.max(0, entries.length - Math.max(1, proxyHops))];
+  return (fromForwarded || headers.get('x-real-ip') || 'direct').slice(0, 64);
 }

@@ -129,10 +129,28 @@ describe('share links', () => {
 });
 
 describe('clientIp', () => {
-  it('takes the address the nearest hop appended, not what the client claims', async () => {
+  it('takes the address the outermost trusted proxy appended, not what the client claims', async () => {
     const { clientIp } = await import('./rate-limit');
-    expect(clientIp(new Headers({ 'x-forwarded-for': '1.2.3.4, 198.51.100.7' }))).toBe('198.51.100.7');
+    const forwarded = (v: string) => new Headers({ 'x-forwarded-for': v });
+    // no proxy: Next.js's own entry (the socket address) when the client sent none
+    expect(clientIp(forwarded('198.51.100.7'))).toBe('198.51.100.7');
+    // one proxy: the last entry; the client's forged entries before it are ignored
+    expect(clientIp(forwarded('1.2.3.4, 198.51.100.7'), 1)).toBe('198.51.100.7');
+    expect(clientIp(forwarded('9.9.9.9, 1.2.3.4, 198.51.100.7'), 1)).toBe('198.51.100.7');
+    // two proxies (CDN, then a load balancer): the CDN saw the client, the balancer saw the CDN
+    expect(clientIp(forwarded('1.2.3.4, 198.51.100.7, 10.0.0.2'), 2)).toBe('198.51.100.7');
+    expect(clientIp(forwarded('6.6.6.6, 1.2.3.4, 198.51.100.7, 10.0.0.2'), 2)).toBe('198.51.100.7');
+    // fewer entries than proxies (a hop that did not append): the first one
+    expect(clientIp(forwarded('198.51.100.7'), 3)).toBe('198.51.100.7');
+    expect(clientIp(forwarded(' , '), 1)).toBe('direct');
     expect(clientIp(new Headers({ 'x-real-ip': '198.51.100.8' }))).toBe('198.51.100.8');
     expect(clientIp(new Headers())).toBe('direct');
+  });
+
+  it('the limiter uses its configured proxy hops', async () => {
+    const { GuessLimiter } = await import('./rate-limit');
+    const h = new Headers({ 'x-forwarded-for': '6.6.6.6, 198.51.100.7, 10.0.0.2' });
+    expect(new GuessLimiter(null).clientIp(h)).toBe('10.0.0.2');
+    expect(new GuessLimiter(null, 5, 60, 'p', 2).clientIp(h)).toBe('198.51.100.7');
   });
 });

@@ -4,7 +4,7 @@ import { buildExport } from '../exports/build-export';
 import { download, parseFormat, problem, slug } from '../exports/http';
 import { headline, renderReportHtml } from '../exports/report-html';
 import { esc } from '../exports/escape';
-import { clientIp, type GuessLimiter } from './rate-limit';
+import type { GuessLimiter } from './rate-limit';
 import { openSharedView } from './shared-view';
 
 /** Every share response: no referrer (the token is in the URL), never indexed, never cached. */
@@ -27,7 +27,7 @@ function messagePage(status: number, title: string, text: string): Response {
 
 /** GET /share/<token>: the shared results as one server-rendered page, working signed out. */
 export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }, token: string, headers: Headers, now = new Date()): Promise<Response> {
-  const view = await openSharedView(deps, token, clientIp(headers), { count: true });
+  const view = await openSharedView(deps, token, deps.limiter.clientIp(headers), { count: true });
   if (view.status === 429) return messagePage(429, 'Too many attempts', 'Too many unknown links were opened from your address. Try again in a few minutes.');
   if (view.status === 404) return messagePage(404, 'Link not found', 'This share link does not exist, was revoked, or has expired. Ask its owner for a new one.');
   const base = `/api/share/${token}/export`;
@@ -54,7 +54,7 @@ export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }
 export async function sharedExportResponse(deps: { db: Db; limiter: GuessLimiter }, token: string, url: URL, headers: Headers): Promise<Response> {
   const format = parseFormat(url.searchParams.get('format'));
   if (!format) return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html', SHARE_HEADERS);
-  const view = await openSharedView(deps, token, clientIp(headers), { maxPoints: 600 });
+  const view = await openSharedView(deps, token, deps.limiter.clientIp(headers), { maxPoints: 600 });
   if (view.status === 429) return problem(429, 'too_many_requests', 'too many unknown share links from this address', { ...SHARE_HEADERS, 'Retry-After': '600' });
   if (view.status === 404) return problem(404, 'not_found', 'share link not found', SHARE_HEADERS);
   let c = view.comparison;
