@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ScenarioSchema } from '@poolbench/scenarios';
+import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
 
 /**
@@ -154,6 +155,9 @@ export const ComparisonSchema = z
   .object({
     experimentId: z.string(),
     baseline: z.string().describe('baseline name, e.g. main'),
+    gatedOn: z
+      .array(z.enum(TESTED_RUN_METRIC_KEYS as [TestedRunMetricKey, ...TestedRunMetricKey[]]))
+      .describe('the tested metrics compared, with p-values adjusted across them (Benjamini–Hochberg): every tested metric, or the ones the `metrics` parameter chose; `outcome` rests on these alone'),
     outcome: z.enum(['pass', 'regression', 'no-baseline', 'incomplete']).describe('regression: some tested metric of some cell is worse than its baseline; no-baseline: some cell has none of this name; incomplete: some cell has no succeeded run yet'),
     cells: z.array(
       z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gateMetricsProblem, parseGateMetrics, TESTED_RUN_METRIC_KEYS } from '@poolbench/stats';
 import type { ApiPrincipal } from '~/server/services/api-tokens/authenticate-api-token';
 import type { ApiScope } from '~/server/services/api-tokens/scopes';
 import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';
@@ -51,7 +52,23 @@ function op<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined>(
   return o as unknown as Operation;
 }
 
-const CompareQuery = z.object({ baseline: z.string().trim().min(1).max(64).default('main').describe('baseline name, e.g. main') });
+const GateMetricsParam = z
+  .string()
+  .transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean))
+  .superRefine((keys, ctx) => {
+    const problem = gateMetricsProblem(keys);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform((keys) => parseGateMetrics(keys))
+  .optional()
+  .describe(
+    `comma-separated tested metrics to gate on, e.g. p99Ms,rps: only these are compared and their p-values adjusted together, which gives fewer runs the power to detect a regression in them (choose them before looking at results). Default: every tested metric. Keys: ${TESTED_RUN_METRIC_KEYS.join(', ')}`,
+  );
+
+const CompareQuery = z.object({
+  baseline: z.string().trim().min(1).max(64).default('main').describe('baseline name, e.g. main'),
+  metrics: GateMetricsParam,
+});
 
 export const OPERATIONS: Operation[] = [
   op({
@@ -78,9 +95,9 @@ export const OPERATIONS: Operation[] = [
   op({
     method: 'GET', path: '/experiments/{id}/compare', operationId: 'compareExperiment', scope: 'runs:read', status: 200,
     summary: 'Compare every cell with a named baseline',
-    description: 'Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor). A verdict needs at least 4 succeeded runs per side.',
+    description: 'Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor, p-values adjusted across the compared metrics with Benjamini-Hochberg). A verdict needs at least 4 succeeded runs per side. `metrics` limits the comparison to the metrics you gate on; `gatedOn` in the answer lists them.',
     query: CompareQuery, response: ComparisonSchema, responseName: 'Comparison',
-    handle: ({ deps, principal, params, query }) => compareWithBaseline(deps.db, principal.teamId, params.id!, query.baseline),
+    handle: ({ deps, principal, params, query }) => compareWithBaseline(deps.db, principal.teamId, params.id!, query.baseline, query.metrics),
   }),
   op({
     method: 'POST', path: '/experiments/{id}/share', operationId: 'createShareLink', scope: 'runs:write', status: 201,

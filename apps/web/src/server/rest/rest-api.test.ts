@@ -95,6 +95,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect(v(body), JSON.stringify(v.errors)).toBe(true);
   };
 
+  const compareDoc = (doc.paths as Json)['/experiments/{id}/compare'] as Json;
   const ops = Object.entries(doc.paths as Json).flatMap(([p, methods]) => Object.entries(methods as Json).map(([m, o]) => ({ path: p, method: m.toUpperCase(), op: o as Json })));
 
   it('has an example for every documented operation', () => {
@@ -209,5 +210,48 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     const pending = await (await call('GET', `/experiments/${A.experimentId}/compare`)).json();
     expect(pending.outcome).toBe('incomplete');
     expect(pending.cells[0].baseline.runs).toBe(0);
+  });
+
+  it('metrics=p99Ms gates on p99 alone: a lone 4-vs-4 regression that the correction over every metric leaves inconclusive', async () => {
+    const cand = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'pr-p99', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
+    for (let i = 0; i < 4; i++) {
+      // the baseline's runs with only p99 doubled: p50, p95, throughput and errors identical
+      const s = summary(10 + i * 0.1, 1000);
+      await db.run.create({ data: { teamId: A.teamId, experimentId: cand.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'succeeded', summary: { ...s, latency: { ...s.latency, p99: 20 + i * 0.1 } } as Prisma.InputJsonValue } });
+    }
+    const compareRef = compareDoc.get.responses['200'].content['application/json'].schema.$ref;
+    const all = await (await call('GET', `/experiments/${cand.id}/compare?baseline=main`)).json();
+    check(compareRef, all);
+    expect(all.gatedOn).toEqual(['rps', 'p50Ms', 'p95Ms', 'p99Ms', 'errorRate', 'connectP95Ms', 'cpuMeanPercent', 'cpuPeakPercent', 'rssMeanBytes', 'rssPeakBytes', 'poolWaitMsMean']);
+    expect(all.cells[0].metrics.find((m: { key: string }) => m.key === 'p99Ms').verdict).toBe('inconclusive');
+    expect(all.outcome).toBe('pass');
+
+    const gated = await (await call('GET', `/experiments/${cand.id}/compare?baseline=main&metrics=p99Ms`)).json();
+    check(compareRef, gated);
+    expect(gated.gatedOn).toEqual(['p99Ms']);
+    expect(gated.cells[0].metrics.map((m: { key: string; verdict: string }) => [m.key, m.verdict])).toEqual([['p99Ms', 'worse']]);
+    expect(gated.outcome).toBe('regression');
+    // repeated keys and spaces after commas are harmless
+    expect((await (await call('GET', `/experiments/${cand.id}/compare?metrics=p99Ms,%20p99Ms`)).json()).gatedOn).toEqual(['p99Ms']);
+  });
+
+  it.each([
+    ['p99', 'unknown metric "p99"'],
+    ['maxMs', '"maxMs" is shown but never tested'],
+    ['', 'choose at least one metric'],
+  ])('metrics=%j is 422 naming the field and listing the valid keys', async (metrics, reason) => {
+    const res = await call('GET', `/experiments/${A.experimentId}/compare?metrics=${encodeURIComponent(metrics)}`);
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    check(compareDoc.get.responses['422'].content['application/problem+json'].schema.$ref, body);
+    expect(body.code).toBe('validation_failed');
+    expect(body.problems).toEqual([{ path: 'metrics', message: expect.stringContaining(reason) }]);
+    expect(body.problems[0].message).toContain('valid keys: rps, p50Ms, p95Ms, p99Ms, errorRate,');
+  });
+
+  it('documents the metrics parameter with its keys', () => {
+    const param = compareDoc.get.parameters.find((p: { name: string }) => p.name === 'metrics');
+    expect(param).toMatchObject({ in: 'query', required: false, schema: { type: 'string' } });
+    expect(param.description).toContain('p99Ms');
   });
 });

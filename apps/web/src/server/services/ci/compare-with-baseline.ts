@@ -1,4 +1,5 @@
 import type { Db } from '@poolbench/db';
+import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
 import { buildComparison } from '../compare/build-comparison';
 import type { CompareItem } from '../compare/selection';
 import { experimentCells, usable } from './experiment-cells';
@@ -9,8 +10,12 @@ import { experimentCells, usable } from './experiment-cells';
  * U, Hodges-Lehmann interval, practical floor, p adjusted across metrics). A regression is a
  * tested metric whose verdict is `worse`; `inconclusive` is not one: a gate that cries wolf on too
  * few runs gets switched off.
+ *
+ * `gateMetrics` limits the comparison to those tested metrics (p adjusted over them alone); the
+ * answer's `gatedOn` says which metrics the verdict rests on either way.
  */
-export async function compareWithBaseline(db: Db, teamId: string, experimentId: string, baselineName: string) {
+export async function compareWithBaseline(db: Db, teamId: string, experimentId: string, baselineName: string, gateMetrics?: readonly TestedRunMetricKey[]) {
+  const gatedOn = gateMetrics ? TESTED_RUN_METRIC_KEYS.filter((k) => gateMetrics.includes(k)) : [...TESTED_RUN_METRIC_KEYS];
   const e = await experimentCells(db, teamId, experimentId);
   const baselines = await db.baseline.findMany({
     where: { teamId, targetId: e.targetId, name: baselineName, scenarioId: { in: e.cells.flatMap((c) => (c.scenario ? [c.scenario.id] : [])) } },
@@ -34,7 +39,7 @@ export async function compareWithBaseline(db: Db, teamId: string, experimentId: 
     const cmp = await buildComparison(db, teamId, {
       items: [baseItem, { kind: 'cell', experimentId: e.id, poolConfigId: c.poolConfig.id, scenarioId: c.scenario.id }],
       baseline: 0,
-    }, { maxPoints: 1 });
+    }, { maxPoints: 1, ...(gateMetrics ? { gateMetrics: gatedOn } : {}) });
     const metrics = cmp.rows.flatMap((row) => {
       const m = row.comparisons[1];
       if (!row.tested || !m?.verdict) return [];
@@ -70,5 +75,5 @@ export async function compareWithBaseline(db: Db, teamId: string, experimentId: 
       : cells.some((c) => c.candidateRuns === 0)
         ? 'incomplete'
         : 'pass';
-  return { experimentId: e.id, baseline: baselineName, outcome, cells };
+  return { experimentId: e.id, baseline: baselineName, gatedOn, outcome, cells };
 }

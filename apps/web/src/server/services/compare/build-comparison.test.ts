@@ -58,6 +58,20 @@ describe('buildComparison (real Postgres)', () => {
     expect(c.spectrum.find((s) => s.percentile === 50)!.values[0]!).toBeGreaterThan(c.spectrum.find((s) => s.percentile === 50)!.values[1]!);
   });
 
+  it('gateMetrics tests only those metrics, adjusts over them alone and says why the others have no verdict', async () => {
+    const all = await buildComparison(db, A.teamId, { items: cells() });
+    const gated = await buildComparison(db, A.teamId, { items: cells() }, { gateMetrics: ['p95Ms'] });
+    const p95 = (c: typeof all) => c.rows.find((r) => r.key === 'p95Ms')!.comparisons[1]!;
+    // every prewarm run beats every lazy run: the unadjusted 3-vs-3 p, 2 / C(6, 3), with nothing to adjust over
+    expect(p95(gated).pValue).toBeCloseTo(2 / 20, 12);
+    expect(p95(all).pValue).toBeGreaterThan(0.1); // adjusted across every tested metric
+    expect(p95(gated).changePercent).toEqual(p95(all).changePercent);
+    const p50 = gated.rows.find((r) => r.key === 'p50Ms')!;
+    expect(p50.tested).toBe(true);
+    expect(p50.comparisons[1]).toMatchObject({ verdict: null, pValue: null, reason: 'not among the metrics this comparison is gated on' });
+    expect(p50.cells[1]!.median).not.toBeNull(); // still shown
+  });
+
   it('bands are the median, min and max across repeats per second, bucketed without losing extremes', async () => {
     const c = await buildComparison(db, A.teamId, { items: cells() }, { maxPoints: 500 });
     const rows = await readSeconds(db, lazy, null);

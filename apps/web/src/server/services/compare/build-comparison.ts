@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import { compareRunGroups, createHistogram, histogramStatsMs, median, percentileMs, RUN_METRICS, type HdrStatsMs, type Verdict } from '@poolbench/stats';
+import { compareRunGroups, createHistogram, histogramStatsMs, median, percentileMs, RUN_METRICS, type HdrStatsMs, type TestedRunMetricKey, type Verdict } from '@poolbench/stats';
 import type { SeriesMetricKey, SeriesPointOut } from './group-series';
 import { runHistograms } from './histogram-cache';
 import { seriesBands } from './series-bands';
@@ -94,7 +94,13 @@ function environmentWarning(groups: CompareGroup[]): ComparisonWarning | null {
  * per run per metric, compared with @poolbench/stats), all-requests percentiles from merged
  * histograms, the percentile spectrum and per-second bands. Every read is scoped to `teamId`.
  */
-export async function buildComparison(db: Db, teamId: string, selection: Selection, opts: { maxPoints?: number; baselineIndex?: number } = {}): Promise<Comparison> {
+export async function buildComparison(
+  db: Db,
+  teamId: string,
+  selection: Selection,
+  /** gateMetrics: test only these metrics, p adjusted over them alone (the CI gate's --metrics) */
+  opts: { maxPoints?: number; baselineIndex?: number; gateMetrics?: readonly TestedRunMetricKey[] } = {},
+): Promise<Comparison> {
   const groups = await loadGroups(db, teamId, selection.items);
   const baselineIndex = Math.min(opts.baselineIndex ?? selection.baseline ?? 0, groups.length - 1);
   const baseline = groups[baselineIndex]!;
@@ -113,8 +119,12 @@ export async function buildComparison(db: Db, teamId: string, selection: Selecti
   ]);
 
   const comparisons = groups.map((g, gi) =>
-    gi === baselineIndex ? null : compareRunGroups({ label: baseline.label, summaries: baseline.runs.map((r) => r.summary) }, { label: g.label, summaries: g.runs.map((r) => r.summary) }),
+    gi === baselineIndex
+      ? null
+      : compareRunGroups({ label: baseline.label, summaries: baseline.runs.map((r) => r.summary) }, { label: g.label, summaries: g.runs.map((r) => r.summary) }, {}, { metrics: opts.gateMetrics }),
   );
+  const untestedReason = (d: (typeof RUN_METRICS)[number]) =>
+    !d.tested ? 'shown, never tested: one extreme request says nothing about a config' : opts.gateMetrics && !opts.gateMetrics.some((k) => k === d.key) ? 'not among the metrics this comparison is gated on' : 'no values to compare';
 
   const defs = RUN_METRICS.filter((d) => !selection.metrics || selection.metrics.includes(d.key));
   const rows: MetricRow[] = defs.map((d) => ({
@@ -133,7 +143,7 @@ export async function buildComparison(db: Db, teamId: string, selection: Selecti
       const cell = { median: null as number | null, n: 0 };
       const vs = groups[gi]!.runs.map((r) => (r.summary ? d.value(r.summary) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
       if (vs.length) Object.assign(cell, { median: median(vs), n: vs.length });
-      if (!m) return { ...cell, changePercent: null, pValue: null, verdict: null, reason: d.tested ? 'no values to compare' : 'shown, never tested: one extreme request says nothing about a config', insufficient: false, lowRequests: false, warnings: [] };
+      if (!m) return { ...cell, changePercent: null, pValue: null, verdict: null, reason: untestedReason(d), insufficient: false, lowRequests: false, warnings: [] };
       return {
         ...cell,
         changePercent: m.changePercent,
