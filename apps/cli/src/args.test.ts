@@ -34,6 +34,21 @@ describe('parseRunArgs', () => {
     expect(() => parseRunArgs(argv, env)).toThrow(message);
   });
 
+  it('--metrics gates the baseline comparison on the given tested metrics; absent means all', () => {
+    expect(parseRunArgs(['--experiment', 'x', '--baseline', 'main', '--metrics', 'p99Ms, rps,p99Ms'], env).metrics).toEqual(['p99Ms', 'rps']);
+    expect(parseRunArgs(['--experiment', 'x', '--baseline', 'main'], env).metrics).toBeNull();
+  });
+
+  it.each([
+    [['--metrics', 'p99Ms'], 'give --baseline too'],
+    [['--baseline', 'main', '--metrics', 'p99'], '--metrics: unknown metric "p99"; valid keys: rps, p50Ms, p95Ms, p99Ms, errorRate, connectP95Ms, cpuMeanPercent, cpuPeakPercent, rssMeanBytes, rssPeakBytes, poolWaitMsMean'],
+    [['--baseline', 'main', '--metrics', 'maxMs'], '--metrics: "maxMs" is shown but never tested'],
+    [['--baseline', 'main', '--metrics', ' , '], '--metrics: choose at least one metric'],
+  ])('--metrics %j is a usage error before anything starts', (argv, message) => {
+    expect(() => parseRunArgs(['--experiment', 'x', ...argv], env)).toThrow(UsageError);
+    expect(() => parseRunArgs(['--experiment', 'x', ...argv], env)).toThrow(message);
+  });
+
   it('needs POOLBENCH_URL and POOLBENCH_TOKEN', () => {
     expect(() => parseRunArgs(['--experiment', 'x'], {})).toThrow('POOLBENCH_URL');
     expect(() => parseRunArgs(['--experiment', 'x'], { POOLBENCH_URL: 'http://x' })).toThrow('POOLBENCH_TOKEN');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { gateMetricsProblem, TESTED_RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
 import { UsageError } from './exit-codes';
 
 export const FAIL_ON = ['regression', 'threshold', 'any', 'none'] as const;
@@ -14,6 +15,8 @@ export interface RunOptions {
   timeoutMs: number;
   pollMs: number;
   baseline: string | null;
+  /** tested metric keys the baseline verdict is gated on; null: every tested metric */
+  metrics: string[] | null;
   saveBaseline: string | null;
   failOn: FailOn;
   junit: string | null;
@@ -43,6 +46,8 @@ Waiting and gating:
   --wait                        wait until every run finished, with a progress line
   --timeout <minutes>           give up waiting after this long (default 60)
   --baseline <name>             compare with this baseline, e.g. main (implies --wait)
+  --metrics <key,key,...>       gate the baseline verdict on these metrics only, e.g. p99Ms,rps
+                                (default: all tested metrics; choose them before you see results)
   --save-baseline <name>        after a successful run, make it the baseline <name>
   --fail-on <what>              regression | threshold | any | none (default any)
   --junit <file>                write a JUnit XML report (implies --wait)
@@ -51,6 +56,7 @@ Waiting and gating:
   --no-share                    do not create a share link
   --idempotency-key <key>       default: derived from the CI job (GitHub, GitLab, ...) or random
 
+Metric keys for --metrics: ${TESTED_RUN_METRIC_KEYS.join(', ')}.
 Environment: POOLBENCH_URL (e.g. https://poolbench.example.com), POOLBENCH_TOKEN (pb_...).
 Exit codes: 0 pass, 1 regression or threshold failed, 2 usage error, 3 PoolBench or infrastructure error.`;
 
@@ -79,6 +85,19 @@ function int(flag: string, v: string | undefined, min: number): number | undefin
   return n;
 }
 
+/**
+ * "p99Ms,rps" -> ["p99Ms", "rps"], checked here so a typo fails before a load test starts, not
+ * after it when the comparison is asked for.
+ */
+function gateMetrics(flag: string | undefined, baseline: string | null): string[] | null {
+  if (flag === undefined) return null;
+  if (baseline === null) throw new UsageError('--metrics chooses which metrics the --baseline comparison gates on; give --baseline too');
+  const keys = [...new Set(flag.split(',').map((k) => k.trim()).filter(Boolean))];
+  const problem = gateMetricsProblem(keys);
+  if (problem) throw new UsageError(`--metrics: ${problem}`);
+  return keys;
+}
+
 export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions {
   let parsed;
   try {
@@ -100,6 +119,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
         timeout: { type: 'string' },
         'poll-interval': { type: 'string' },
         baseline: { type: 'string' },
+        metrics: { type: 'string' },
         'save-baseline': { type: 'string' },
         'fail-on': { type: 'string', default: 'any' },
         junit: { type: 'string' },
@@ -153,6 +173,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
     };
   }
   const baseline = v.baseline ?? null;
+  const metrics = gateMetrics(v.metrics, baseline);
   return {
     url: url.replace(/\/+$/, ''),
     token,
@@ -161,6 +182,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
     timeoutMs: (int('--timeout', v.timeout, 1) ?? 60) * 60_000,
     pollMs: int('--poll-interval', v['poll-interval'], 200) ?? 2000,
     baseline,
+    metrics,
     saveBaseline: v['save-baseline'] ?? null,
     failOn: v['fail-on'] as FailOn,
     junit: v.junit ?? null,

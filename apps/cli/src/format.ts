@@ -1,3 +1,6 @@
+import { TESTED_RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
+import type { Comparison } from './types';
+
 const sig = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
 
 export function formatValue(v: number | null, unit: string): string {
@@ -19,3 +22,11 @@ export function formatChange(c: { estimate: number; lower: number; upper: number
 }
 
 export const cellLabel = (c: { poolConfig: { name: string } | null; scenario: { name: string } | null }) => `${c.poolConfig?.name ?? '?'} / ${c.scenario?.name ?? '?'}`;
+
+/** "p99Ms, rps", or "all 11 tested metrics" when the comparison was not narrowed by --metrics. */
+export function gatedOnLabel(c: Pick<Comparison, 'gatedOn'>, code: (key: string) => string = (k) => k): string {
+  const keys = c.gatedOn;
+  if (!keys) return 'all tested metrics';
+  const all = keys.length === TESTED_RUN_METRIC_KEYS.length && TESTED_RUN_METRIC_KEYS.every((k) => keys.includes(k));
+  return all ? `all ${keys.length} tested metrics` : keys.map(code).join(', ');
+}

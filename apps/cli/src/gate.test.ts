@@ -16,8 +16,8 @@ const summary = (failed: number): ExperimentSummary => ({
   experimentId: 'e1', status: 'completed', finished: true, thresholdsFailed: failed > 0,
   cells: [{ poolConfig: ref('one'), scenario: ref('load'), runs: 4, succeeded: 4, metrics: [{ key: 'p99Ms', label: 'Latency p99', unit: 'ms', n: 4, median: 80 }], thresholds: { passed: 4 - failed, failed, failures: Array.from({ length: failed }, (_, i) => ({ runId: `r${i}`, metric: 'http_req_duration', expr: 'p(99)<50', observed: 80, pass: false })) } }],
 });
-const comparison = (verdict: 'worse' | 'no-change'): Comparison => ({
-  experimentId: 'e1', baseline: 'main', outcome: verdict === 'worse' ? 'regression' : 'pass',
+const comparison = (verdict: 'worse' | 'no-change', gatedOn: string[] = ['p99Ms']): Comparison => ({
+  experimentId: 'e1', baseline: 'main', gatedOn, outcome: verdict === 'worse' ? 'regression' : 'pass',
   cells: [{
     poolConfig: ref('one'), scenario: ref('load'), baseline: { id: 'b', experimentId: 'e0', runId: null, poolConfig: ref('ten'), runs: 4 }, candidateRuns: 4, regression: verdict === 'worse',
     metrics: [{ key: 'p99Ms', label: 'Latency p99', unit: 'ms', direction: 'lower-is-better', verdict, baselineMedian: 10, candidateMedian: 80, changePercent: { estimate: 700, lower: 650, upper: 760 }, confidence: 0.95, pValue: 0.029, insufficient: false, lowRequests: false, reason: 'the 95 % interval lies beyond the band' }],
@@ -36,6 +36,19 @@ describe('decide', () => {
     const d = decide(failOn, experiment(['succeeded', 'succeeded']), summary(failed), comparison(verdict));
     expect(d.exitCode).toBe(exit);
     expect(d.outcome).toBe(outcome);
+  });
+  it('--metrics: a verdict gated on exactly the asked metrics counts, in any order', () => {
+    const d = decide('regression', experiment(['succeeded']), summary(0), comparison('worse', ['rps', 'p99Ms']), ['p99Ms', 'rps']);
+    expect(d).toEqual({ outcome: 'regression', exitCode: 1, problems: [] });
+  });
+  it.each([
+    ['a server that does not know --metrics', undefined, 'every metric (it does not know --metrics)'],
+    ['a server that gated on other metrics', ['p99Ms', 'rps', 'p50Ms'], 'p99Ms, rps, p50Ms'],
+  ])('--metrics: %s is exit 3, not a verdict on other metrics', (_what, gatedOn, said) => {
+    const c = comparison('no-change');
+    const d = decide('any', experiment(['succeeded']), summary(0), gatedOn ? { ...c, gatedOn } : { ...c, gatedOn: undefined }, ['p99Ms', 'rps']);
+    expect(d.exitCode).toBe(3);
+    expect(d.problems[0]).toBe(`asked to gate on p99Ms, rps but the server gated on ${said}; update PoolBench or drop --metrics`);
   });
   it('runs that did not succeed are an infrastructure error (exit 3), never a pass', () => {
     const d = decide('any', experiment(['succeeded', 'failed']), summary(0), comparison('no-change'));
@@ -62,5 +75,14 @@ describe('reports', () => {
   });
   it('text output names the regression', () => {
     expect(toText(result)).toContain('REGRESSION   Latency p99: 10.0 ms -> 80.0 ms, change +700 % (95 % CI +650 % … +760 %)');
+  });
+  it('every report says which metrics the verdict was gated on', () => {
+    expect(toText(result)).toContain('Compared with baseline "main" (gated on: p99Ms):');
+    expect(toMarkdown(result)).toContain(' · baseline `main` · gated on: `p99Ms`');
+    expect(toJUnit(result)).toContain('<property name="gatedOn" value="p99Ms"/>');
+    expect(toJUnit(result)).toContain('; gated on: p99Ms</failure>');
+    const all = { ...result, comparison: comparison('worse', ['rps', 'p50Ms', 'p95Ms', 'p99Ms', 'errorRate', 'connectP95Ms', 'cpuMeanPercent', 'cpuPeakPercent', 'rssMeanBytes', 'rssPeakBytes', 'poolWaitMsMean']) };
+    expect(toText(all)).toContain('(gated on: all 11 tested metrics)');
+    expect(toMarkdown(all)).toContain('gated on: all 11 tested metrics');
   });
 });

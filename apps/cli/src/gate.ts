@@ -2,14 +2,34 @@ import type { FailOn } from './args';
 import { EXIT } from './exit-codes';
 import type { Comparison, Experiment, ExperimentSummary, RunResult } from './types';
 
-/** The exit code and outcome of a finished experiment, given what --fail-on asks for. */
-export function decide(failOn: FailOn, e: Experiment, summary: ExperimentSummary | null, comparison: Comparison | null): Pick<RunResult, 'outcome' | 'exitCode' | 'problems'> {
+/**
+ * The exit code and outcome of a finished experiment, given what --fail-on asks for and which
+ * metrics --metrics gates on (null: all tested metrics).
+ */
+export function decide(
+  failOn: FailOn,
+  e: Experiment,
+  summary: ExperimentSummary | null,
+  comparison: Comparison | null,
+  gateMetrics: readonly string[] | null = null,
+): Pick<RunResult, 'outcome' | 'exitCode' | 'problems'> {
   const problems: string[] = [];
   const notOk = e.runs.filter((r) => r.status !== 'succeeded');
   if (notOk.length > 0) {
     for (const r of notOk.slice(0, 5)) problems.push(`run ${r.id} ${r.status}${r.errorMessage ? `: ${r.errorMessage}` : ''}`);
     // nothing trustworthy was measured: that is an infrastructure problem, not a verdict
     return { outcome: 'error', exitCode: EXIT.infra, problems: [`${notOk.length} of ${e.runs.length} runs did not succeed`, ...problems] };
+  }
+  if (comparison && gateMetrics) {
+    // a server that ignored ?metrics= adjusted over every metric: that verdict answers another question
+    const got = comparison.gatedOn ?? [];
+    if (got.length !== gateMetrics.length || !gateMetrics.every((k) => got.includes(k))) {
+      return {
+        outcome: 'error',
+        exitCode: EXIT.infra,
+        problems: [`asked to gate on ${gateMetrics.join(', ')} but the server gated on ${got.length ? got.join(', ') : 'every metric (it does not know --metrics)'}; update PoolBench or drop --metrics`],
+      };
+    }
   }
   if (comparison?.outcome === 'no-baseline') {
     problems.push(`no baseline "${comparison.baseline}" for ${comparison.cells.filter((c) => !c.baseline).map((c) => c.scenario?.name ?? '?').join(', ')}; nothing to compare with (save one with --save-baseline ${comparison.baseline})`);

@@ -69,8 +69,9 @@ async function run(opts: RunOptions, io: Io): Promise<RunResult> {
   }
   experiment = await waitForExperiment(client, experiment.id, { timeoutMs: opts.timeoutMs, pollMs: opts.pollMs, progress: opts.json ? null : io.stderr });
   const summary = await client.get<ExperimentSummary>(`/experiments/${experiment.id}/summary`);
-  const comparison = opts.baseline ? await client.get<Comparison>(`/experiments/${experiment.id}/compare?baseline=${encodeURIComponent(opts.baseline)}`) : null;
-  const result: RunResult = { experiment, summary, comparison, shareUrl, ...decide(opts.failOn, experiment, summary, comparison) };
+  const query = new URLSearchParams(opts.baseline ? { baseline: opts.baseline, ...(opts.metrics ? { metrics: opts.metrics.join(',') } : {}) } : {});
+  const comparison = opts.baseline ? await client.get<Comparison>(`/experiments/${experiment.id}/compare?${query}`) : null;
+  const result: RunResult = { experiment, summary, comparison, shareUrl, ...decide(opts.failOn, experiment, summary, comparison, opts.metrics) };
 
   if (opts.saveBaseline && result.exitCode === EXIT.pass) {
     await client.post('/baselines', { name: opts.saveBaseline, experimentId: experiment.id });

@@ -69,6 +69,8 @@ export interface MetricComparison {
 export interface Comparison {
   experimentId: string;
   baseline: string;
+  /** the tested metrics the verdict rests on (absent from servers older than --metrics) */
+  gatedOn?: string[];
   outcome: 'pass' | 'regression' | 'no-baseline' | 'incomplete';
   cells: {
     poolConfig: Ref | null;

@@ -1,4 +1,4 @@
-import { cellLabel, formatChange, formatValue } from '../format';
+import { cellLabel, formatChange, formatValue, gatedOnLabel } from '../format';
 import type { RunResult } from '../types';
 
 const ICON = { worse: '❌ worse', better: '🟢 better', 'no-change': '✅ no change', inconclusive: '⚪ inconclusive' } as const;
@@ -17,7 +17,7 @@ const cellText = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function toMarkdown(r: RunResult): string {
   const out = [`### PoolBench: ${HEADLINE[r.outcome]}`, ''];
   const links = [`experiment [${cellText(r.experiment.name)}](${r.experiment.webUrl})`];
-  if (r.comparison) links.push(`baseline \`${r.comparison.baseline}\``);
+  if (r.comparison) links.push(`baseline \`${r.comparison.baseline}\``, `gated on: ${gatedOnLabel(r.comparison, (k) => `\`${k}\``)}`);
   if (r.shareUrl) links.push(`[share link](${r.shareUrl})`);
   out.push(links.join(' · '), '');
   if (r.comparison) {
@@ -31,7 +31,7 @@ export function toMarkdown(r: RunResult): string {
         out.push(`| ${cellText(cellLabel(c))} | ${m.label} | ${formatValue(m.baselineMedian, m.unit)} | ${formatValue(m.candidateMedian, m.unit)} | ${formatChange(m.changePercent, m.confidence)} | ${ICON[m.verdict]} |`);
       }
     }
-    out.push('', `<sub>Medians over ${r.comparison.cells[0]?.candidateRuns ?? 0} runs per side; change is the Hodges–Lehmann estimate with its interval; a verdict needs the whole interval beyond a 5 % floor and p < 0.05.</sub>`, '');
+    out.push('', `<sub>Medians over ${r.comparison.cells[0]?.candidateRuns ?? 0} runs per side; change is the Hodges–Lehmann estimate with its interval; a verdict needs the whole interval beyond a 5 % floor and p < 0.05 after adjusting across the gated metrics.</sub>`, '');
   } else if (r.summary) {
     out.push('| Pool config / scenario | Runs | p50 | p95 | p99 | Throughput | Error rate |', '|---|---:|---:|---:|---:|---:|---:|');
     for (const c of r.summary.cells) {
