@@ -32,6 +32,18 @@ describe('schema drift', () => {
     expect(diff).toHaveLength(3);
   });
 
+  it('tells a live-rows unique index (partial, WHERE archivedAt IS NULL) from a plain or a full unique one', async () => {
+    const live = 'map: "PoolConfig_targetId_name_live_key"';
+    expect(schema).toContain(live);
+    const plain = diffShapes(shapeFromSchema(schema.replace(live, 'map: "PoolConfig_targetId_name_idx"')), await shapeFromDatabase(client));
+    expect(plain).toEqual([
+      'PoolConfig: unique (targetId,name WHERE archivedAt IS NULL) is in the database but not in schema.prisma',
+      'PoolConfig: index (targetId,name) is in schema.prisma but not in the database',
+    ]);
+    const full = diffShapes(shapeFromSchema(schema.replace(`@@index([targetId, name], ${live})`, '@@unique([targetId, name])')), await shapeFromDatabase(client));
+    expect(full).toContain('PoolConfig: unique (targetId,name) is in schema.prisma but not in the database');
+  });
+
   it('reports drift made in the database: a column dropped and an enum value added', async () => {
     await client.query('ALTER TABLE "ShareLink" DROP COLUMN "accessCount"');
     await client.query(`ALTER TYPE "RunStatus" ADD VALUE 'paused'`);

@@ -81,9 +81,21 @@ interface DmmfIndex {
   model: string;
   type: 'id' | 'unique' | 'normal' | 'fulltext';
   fields: { name: string }[];
+  dbName?: string | null;
 }
 
 const cols = (names: string[]) => names.join(',');
+
+/**
+ * Prisma cannot declare partial unique indexes. The schema lists them as `@@index(..., map:
+ * "<Model>_<cols>_live_key")`, and the migrations create them unique among live rows
+ * (`WHERE "archivedAt" IS NULL`); both sides read as `cols WHERE archivedAt IS NULL` here.
+ */
+const LIVE_KEY_SUFFIX = '_live_key';
+const LIVE_PREDICATE = 'WHERE archivedAt IS NULL';
+
+/** `("archivedAt" IS NULL)` as Postgres prints it, in the form above. */
+const predicateText = (pred: string) => `WHERE ${pred.replace(/^\((.*)\)$/, '$1').replaceAll('"', '')}`;
 
 /** The shape the datamodel promises, from schema text. */
 export function shapeFromSchema(schemaText: string): DbShape {
@@ -121,6 +133,7 @@ export function shapeFromSchema(schemaText: string): DbShape {
       const c = cols(idx.fields.map((x) => colName(x.name)));
       if (idx.type === 'id') t.primaryKey = c;
       else if (idx.type === 'unique') t.uniques.push(c);
+      else if (idx.dbName?.endsWith(LIVE_KEY_SUFFIX)) t.uniques.push(`${c} ${LIVE_PREDICATE}`);
       else t.indexes.push(c);
     }
     t.uniques.sort();
@@ -155,8 +168,8 @@ export async function shapeFromDatabase(client: pg.Client | pg.Pool): Promise<Db
      WHERE n.nspname = 'public' GROUP BY t.typname`,
   );
   for (const e of enums.rows) shape.enums[e.name] = e.vals;
-  const indexes = await client.query<{ table: string; cols: string; primary: boolean; unique: boolean }>(
-    `SELECT c.relname AS table, i.indisprimary AS primary, i.indisunique AS unique,
+  const indexes = await client.query<{ table: string; cols: string; primary: boolean; unique: boolean; pred: string | null }>(
+    `SELECT c.relname AS table, i.indisprimary AS primary, i.indisunique AS unique, pg_get_expr(i.indpred, i.indrelid) AS pred,
             (SELECT string_agg(a.attname, ',' ORDER BY k.ord) FROM unnest(i.indkey) WITH ORDINALITY k(attnum, ord)
                JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum) AS cols
      FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -165,9 +178,10 @@ export async function shapeFromDatabase(client: pg.Client | pg.Pool): Promise<Db
   for (const i of indexes.rows) {
     const t = shape.tables[i.table];
     if (!t) continue;
-    if (i.primary) t.primaryKey = i.cols;
-    else if (i.unique) t.uniques.push(i.cols);
-    else t.indexes.push(i.cols);
+    const c = i.pred ? `${i.cols} ${predicateText(i.pred)}` : i.cols;
+    if (i.primary) t.primaryKey = c;
+    else if (i.unique) t.uniques.push(c);
+    else t.indexes.push(c);
   }
   const fks = await client.query<{ table: string; cols: string; ref: string; refcols: string; del: string }>(
     `SELECT c.relname AS table, r.relname AS ref, con.confdeltype AS del,

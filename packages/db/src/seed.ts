@@ -32,26 +32,27 @@ export async function seed(db: Db): Promise<{ teamId: string; userId: string; ta
     create: { teamId: team.id, userId: user.id, role: 'owner' },
     update: {},
   });
-  const target = await db.target.upsert({
-    where: { teamId_name: { teamId: team.id, name: LAB_TARGET_NAME } },
-    create: {
-      teamId: team.id,
-      name: LAB_TARGET_NAME,
-      kind: 'managed',
-      baseUrls: [],
-      managed: { program: 'lab-target', setup: LAB_SETUP } as Prisma.InputJsonValue,
-      requestDefaults: { method: 'GET', path: '/health' },
-      secretHeaderNames: [],
-      readinessPath: '/ready',
-    },
-    update: {},
-  });
+  // Names are unique among live rows only (partial indexes), so "upsert" is: the live row, else a new one.
+  const target =
+    (await db.target.findFirst({ where: { teamId: team.id, name: LAB_TARGET_NAME, archivedAt: null } })) ??
+    (await db.target.create({
+      data: {
+        teamId: team.id,
+        name: LAB_TARGET_NAME,
+        kind: 'managed',
+        baseUrls: [],
+        managed: { program: 'lab-target', setup: LAB_SETUP } as Prisma.InputJsonValue,
+        requestDefaults: { method: 'GET', path: '/health' },
+        secretHeaderNames: [],
+        readinessPath: '/ready',
+      },
+    }));
   for (const preset of listPresets()) {
     for (const pc of preset.poolConfigs) {
       const name = `${preset.seed} · ${pc.name}`;
-      await db.poolConfig.upsert({
-        where: { targetId_name: { targetId: target.id, name } },
-        create: {
+      if (await db.poolConfig.findFirst({ where: { targetId: target.id, name, archivedAt: null }, select: { id: true } })) continue;
+      await db.poolConfig.create({
+        data: {
           teamId: team.id,
           targetId: target.id,
           name,
@@ -59,15 +60,14 @@ export async function seed(db: Db): Promise<{ teamId: string; userId: string; ta
           params: (pc.config.params ?? {}) as Prisma.InputJsonValue,
           instanceCount: pc.config.instanceCount ?? 1,
         },
-        update: {},
       });
     }
     for (const ps of preset.scenarios) {
       const name = `${preset.seed} · ${ps.label}`;
       const cols = scenarioToColumns(ps.scenario as never);
-      await db.scenario.upsert({
-        where: { teamId_name: { teamId: team.id, name } },
-        create: {
+      if (await db.scenario.findFirst({ where: { teamId: team.id, name, archivedAt: null }, select: { id: true } })) continue;
+      await db.scenario.create({
+        data: {
           teamId: team.id,
           name,
           templateId: cols.templateId,
@@ -75,7 +75,6 @@ export async function seed(db: Db): Promise<{ teamId: string; userId: string; ta
           thresholds: cols.thresholds as Prisma.InputJsonValue,
           presetId: `${preset.id}#${ps.id}`,
         },
-        update: {},
       });
     }
   }

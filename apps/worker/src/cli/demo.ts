@@ -24,7 +24,7 @@ const fail = (msg: string): never => {
 try {
   const preset = getPreset('seed-004-per-request-vs-shared-pool') ?? fail('seed 004 preset missing');
   const team = (await db.team.findUnique({ where: { slug: DEMO_TEAM_SLUG } })) ?? fail('demo team missing: run `make up` (it seeds the database)');
-  const target = (await db.target.findFirst({ where: { teamId: team.id, name: LAB_TARGET_NAME } })) ?? fail('lab target missing: run `make up`');
+  const target = (await db.target.findFirst({ where: { teamId: team.id, name: LAB_TARGET_NAME, archivedAt: null } })) ?? fail('lab target missing: run `make up`');
   const live = await db.worker.count({ where: { lastSeenAt: { gte: new Date(Date.now() - 15_000) }, stoppedAt: null } });
   if (live === 0) fail('no worker is running: start everything with `make up`');
   const configNames = ['open/close per request', 'shared pool (max 20, min 5)'].map((n) => `${preset.seed} · ${n}`);

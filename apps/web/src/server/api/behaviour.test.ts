@@ -142,6 +142,25 @@ describe('procedures against real Postgres and Redis', () => {
     expect(err.code).toBe('BAD_REQUEST');
   });
 
+  it('archiving keeps the name on the archived row and frees it; two live rows still cannot share one', async () => {
+    const member = callerFor(db, services, A.users.member, A.teamId);
+    const config = { strategy: 'prewarm', params: {} } as never;
+    const first = await member.poolConfig.create({ targetId: A.targetId, name: 'reused name', config });
+    await expect(member.poolConfig.create({ targetId: A.targetId, name: 'reused name', config })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('"reused name"') });
+    await member.poolConfig.archive({ id: first.id });
+    expect((await db.poolConfig.findUniqueOrThrow({ where: { id: first.id } })).name).toBe('reused name');
+    const second = await member.poolConfig.create({ targetId: A.targetId, name: 'reused name', config });
+    expect(second.id).not.toBe(first.id);
+    const copy = await member.poolConfig.duplicate({ id: second.id });
+    expect(copy.name).toBe('reused name (copy)');
+
+    const { scenario } = await member.scenario.get({ id: A.scenarioId });
+    const kept = await member.scenario.create({ name: 'kept name', scenario });
+    await member.scenario.archive({ id: kept.id });
+    expect((await db.scenario.findUniqueOrThrow({ where: { id: kept.id } })).name).toBe('kept name');
+    expect((await member.scenario.create({ name: 'kept name', scenario })).id).not.toBe(kept.id);
+  });
+
   it('the SSE stream sends the stored points, then live events, and ends on a terminal status', async () => {
     const runId = A.runIds[1]!;
     await db.run.update({ where: { id: runId }, data: { status: 'running' } });

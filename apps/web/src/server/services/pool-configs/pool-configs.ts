@@ -10,7 +10,7 @@ async function assertTarget(db: Db, teamId: string, targetId: string) {
 }
 
 async function assertNameFree(db: Db, targetId: string, name: string, exceptId?: string) {
-  const clash = await db.poolConfig.findFirst({ where: { targetId, name, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
+  const clash = await db.poolConfig.findFirst({ where: { targetId, name, archivedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
   if (clash) throw new ConflictError(`this target already has a pool config named "${name}"`);
 }
 
@@ -48,7 +48,7 @@ export async function updatePoolConfig(db: Db, teamId: string, input: { id: stri
 export async function duplicatePoolConfig(db: Db, teamId: string, id: string) {
   const pc = await getPoolConfig(db, teamId, id);
   let name = `${pc.name} (copy)`;
-  for (let i = 2; await db.poolConfig.findFirst({ where: { targetId: pc.targetId, name }, select: { id: true } }); i++) name = `${pc.name} (copy ${i})`;
+  for (let i = 2; await db.poolConfig.findFirst({ where: { targetId: pc.targetId, name, archivedAt: null }, select: { id: true } }); i++) name = `${pc.name} (copy ${i})`;
   return db.poolConfig.create({
     data: { teamId, targetId: pc.targetId, name, strategy: pc.strategy, params: pc.params as Prisma.InputJsonValue, instanceCount: pc.instanceCount },
     select: SELECT,
@@ -56,6 +56,7 @@ export async function duplicatePoolConfig(db: Db, teamId: string, id: string) {
 }
 
 export async function archivePoolConfig(db: Db, teamId: string, id: string) {
-  const r = await db.poolConfig.updateMany({ where: { id, teamId, archivedAt: null }, data: { archivedAt: new Date(), name: `${id}-archived` } });
+  // keeps its name (unique among live rows only), so the name is free for a new config
+  const r = await db.poolConfig.updateMany({ where: { id, teamId, archivedAt: null }, data: { archivedAt: new Date() } });
   if (r.count === 0) throw new NotFoundError('pool config');
 }

@@ -22,7 +22,7 @@ function view(row: Row) {
 }
 
 async function assertNameFree(db: Db, teamId: string, name: string, exceptId?: string) {
-  const clash = await db.scenario.findFirst({ where: { teamId, name, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
+  const clash = await db.scenario.findFirst({ where: { teamId, name, archivedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
   if (clash) throw new ConflictError(`a scenario named "${name}" already exists`);
 }
 
@@ -58,6 +58,6 @@ export async function updateScenario(db: Db, teamId: string, input: { id: string
 export async function archiveScenario(db: Db, teamId: string, id: string) {
   const row = await db.scenario.findFirst({ where: { id, teamId, archivedAt: null }, select: { id: true, name: true } });
   if (!row) throw new NotFoundError('scenario');
-  // frees the name for a new scenario; runs keep their snapshot
-  await db.scenario.update({ where: { id }, data: { archivedAt: new Date(), name: `${row.name} (archived ${id})` } });
+  // keeps its name (unique among live rows only), so the name is free for a new scenario
+  await db.scenario.update({ where: { id }, data: { archivedAt: new Date() } });
 }

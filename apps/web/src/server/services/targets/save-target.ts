@@ -49,7 +49,7 @@ function sealed(v: Extract<TargetValues, { kind: 'url' }>, key: () => Buffer) {
 }
 
 async function assertNameFree(db: Db, teamId: string, name: string, exceptId?: string) {
-  const clash = await db.target.findFirst({ where: { teamId, name, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
+  const clash = await db.target.findFirst({ where: { teamId, name, archivedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
   if (clash) throw new ConflictError(`a target named "${name}" already exists`);
 }
 
