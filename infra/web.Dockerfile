@@ -4,7 +4,7 @@ WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund \
  && node packages/db/scripts/generate.mjs \
- && NEXT_TELEMETRY_DISABLED=1 npx turbo run build --filter=@poolbench/web
+ && NEXT_TELEMETRY_DISABLED=1 npx turbo run build --filter=@poolbench/web --filter=@poolbench/cli
 
 FROM node:20-bookworm-slim
 RUN useradd --system --create-home --uid 10001 poolbench

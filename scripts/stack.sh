@@ -46,8 +46,8 @@ case "${1:-}" in
     if ! alive web && port_busy "$WEB_PORT"; then
       die "port $WEB_PORT is already in use by another process (pid $(port_pid $WEB_PORT)); stop it first."
     fi
-    say "building the web app (cached when unchanged)"
-    npx turbo run build --filter=@poolbench/web --output-logs=errors-only
+    say "building the web app and the CLI bundle it serves (cached when unchanged)"
+    npx turbo run build --filter=@poolbench/web --filter=@poolbench/cli --output-logs=errors-only
     start_one worker npx tsx apps/worker/src/index.ts
     start_one web npm run -s start -w @poolbench/web
     if health=$(wait_healthy); then

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the TypeScript source through tsx, so the CLI needs no build step inside the monorepo.
+// Outside it, use the one-file bundle the PoolBench server serves at /api/v1/cli/poolbench.mjs.
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/main.ts');
-process.exitCode = await main(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr });
+await import('../src/cli.ts');

@@ -8,6 +8,7 @@ import { toJUnit } from './report/junit';
 import { toMarkdown } from './report/markdown';
 import { toText } from './report/text';
 import type { Comparison, Experiment, ExperimentSummary, RunResult } from './types';
+import { VERSION } from './version';
 import { waitForExperiment, type ProgressSink } from './wait';
 
 export interface Io {
@@ -15,8 +16,6 @@ export interface Io {
   stdout: ProgressSink;
   stderr: ProgressSink;
 }
-
-const VERSION = '0.1.0';
 
 /** Returns the exit code: 0 pass, 1 regression/threshold, 2 usage, 3 PoolBench or infrastructure. */
 export async function main(argv: string[], io: Io): Promise<number> {
