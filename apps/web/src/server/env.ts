@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 
 /** Typed server environment: the only place the web app reads process.env. */
@@ -15,6 +16,8 @@ const EnvSchema = z.object({
   /** reverse proxies of yours in front of the app that append to X-Forwarded-For (0: none) */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   WORKER_STALE_AFTER_MS: z.coerce.number().int().positive().default(15_000),
+  /** where `npm run build -w @poolbench/cli` wrote poolbench.mjs; the app runs from apps/web */
+  POOLBENCH_CLI_DIR: z.string().min(1).default(resolve(process.cwd(), '../cli/dist')),
 });
 
 export const env = EnvSchema.parse(process.env);

@@ -75,7 +75,7 @@ export function buildOpenApi(serverUrl = ''): Json {
     info: {
       title: 'PoolBench API',
       version: '1.0.0',
-      description: `Start connection-pool benchmarks from CI and gate on regressions. Authenticate with a team API token (Settings → API tokens) as \`Authorization: Bearer pb_…\`. Errors are application/problem+json with a stable \`code\`: ${Object.keys(PROBLEM_CODES).join(', ')}.`,
+      description: `Start connection-pool benchmarks from CI and gate on regressions. Authenticate with a team API token (Settings → API tokens) as \`Authorization: Bearer pb_…\`. Errors are application/problem+json with a stable \`code\`: ${Object.keys(PROBLEM_CODES).join(', ')}. The \`poolbench\` CLI that wraps this API is served by the same server, without a token, as one dependency-free file: \`GET ${API_PREFIX}/cli/poolbench.mjs\` (ETag = sha256, header X-PoolBench-CLI-Version); run it with \`node poolbench.mjs run --help\`.`,
     },
     servers: [{ url: `${serverUrl}${API_PREFIX}` }],
     components: {

@@ -22,7 +22,8 @@ export default function Page() {
         <Card>
           <CardHeader title="Getting started" />
           <CardBody className="space-y-3 text-sm text-slate-700">
-            <p>Create a token in Settings → API tokens (admins), then send it as a bearer token. The <code>poolbench</code> CLI wraps all of this; see docs/ci.md.</p>
+            <p>Create a token in Settings → API tokens (admins), then send it as a bearer token. The <code>poolbench</code> CLI wraps all of this (see docs/ci.md); this server serves it as one file that needs only Node ≥ 20.19:</p>
+            <CodeBlock label="CLI" code={`curl -fsSL ${origin}/api/v1/cli/poolbench.mjs -o poolbench.mjs\nnode poolbench.mjs run --help`} />
             <CodeBlock
               label="curl"
               code={`curl -sS -X POST ${origin}/api/v1/experiments \\\n  -H "Authorization: Bearer $POOLBENCH_TOKEN" \\\n  -H "Idempotency-Key: $CI_JOB_ID" \\\n  -H "Content-Type: application/json" \\\n  -d '{"kind":"saved","experiment":"nightly"}'`}
