@@ -1,19 +1,24 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * End to end on the running stack (scripts/stack.sh start): sign up, create a lab target, pool
  * configs and an API token through the same tRPC calls the UI makes, then run the real CLI, which
- * starts real k6 runs on the worker against the managed lab target.
+ * starts real k6 runs on the worker against the managed lab target. The baseline runs through the
+ * workspace bin (tsx); the candidate through the bundle the server serves, downloaded into a temp
+ * dir outside the workspace and run with plain node, as docs/ci.md tells CI to do.
  */
 const BASE = (process.env.POOLBENCH_E2E_URL ?? 'http://localhost:3000').replace(/\/$/, '');
 const BIN = fileURLToPath(new URL('../bin/poolbench.js', import.meta.url));
+const { version: VERSION } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 const dir = mkdtempSync(join(tmpdir(), 'poolbench-cli-e2e-'));
+const bundleDir = mkdtempSync(join(tmpdir(), 'poolbench-cli-bundle-'));
+const BUNDLE = join(bundleDir, 'poolbench.mjs');
 
 let cookie = '';
 async function trpc<T>(path: string, input: unknown): Promise<T> {
@@ -23,9 +28,12 @@ async function trpc<T>(path: string, input: unknown): Promise<T> {
   return body.result!.data!.json!;
 }
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `poolbench run ...`; `via: 'bundle'` runs the downloaded file with plain node from its temp dir: no tsx, no node_modules. */
+const cli = (args: string[], env: Record<string, string>, via: 'bin' | 'bundle' = 'bin') => (via === 'bin' ? node(BIN, ['run', ...args], env, dir) : node(BUNDLE, ['run', ...args], env, bundleDir));
+
+function node(script: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'run', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -36,7 +44,8 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
 }
 
 // 5 repeats per side: 4 vs 4 runs can reach p = 0.029 per metric at best, and the correction across
-// the ~11 compared metrics (Benjamini-Hochberg) can lift that above 0.05; 5 vs 5 reaches 0.008.
+// the ~11 compared metrics (Benjamini-Hochberg) can lift that above 0.05; 5 vs 5 reaches 0.008,
+// enough when several metrics move (baseline run, all metrics) or when gating on two (candidate).
 // 40 requests/s, each holding a DB connection for 50 ms: 10 connections serve it easily (~2 busy),
 // 1 connection can serve 20/s, so requests queue for the pool and p99 grows far beyond 5 %.
 const LOAD = ['--scenario-template', 'constant-arrival-rate', '--scenario-params', '{"ratePerSec":40,"durationMs":3000,"preAllocatedVUs":20,"maxVUs":60}', '--request', 'GET /work?ms=50', '--repeats', '5'];
@@ -64,9 +73,27 @@ describe(`poolbench CLI against ${BASE}`, () => {
     env = { POOLBENCH_URL: BASE, POOLBENCH_TOKEN: token.token };
   });
 
-  it('a usage error exits 2 and a bad token exits 3 with the problem code', async () => {
-    expect((await cli(['--target', 'Lab target'], env)).code).toBe(2);
-    const bad = await cli(['--experiment', 'x'], { ...env, POOLBENCH_TOKEN: 'pb_wrong' });
+  it('the server serves the CLI as one file with its sha256 as ETag and its version', async () => {
+    const res = await fetch(`${BASE}/api/v1/cli/poolbench.mjs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('x-poolbench-cli-version')).toBe(VERSION);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const etag = `"sha256-${createHash('sha256').update(bytes).digest('hex')}"`;
+    expect(res.headers.get('etag')).toBe(etag);
+    expect(bytes.toString('utf8')).not.toMatch(/from ["'](?!node:)[^"']+["']/); // imports only node: builtins
+    writeFileSync(BUNDLE, bytes);
+    expect((await fetch(`${BASE}/api/v1/cli/poolbench.mjs`, { headers: { 'If-None-Match': etag } })).status).toBe(304);
+    const v = await node(BUNDLE, ['--version'], {}, bundleDir);
+    expect([v.code, v.stdout.trim()]).toEqual([0, `poolbench ${VERSION}`]);
+  });
+
+  it.each(['bin', 'bundle'] as const)('%s: a usage error exits 2 and a bad token exits 3 with the problem code', async (via) => {
+    expect((await cli(['--target', 'Lab target'], env, via)).code).toBe(2);
+    const typo = await cli(['--experiment', 'x', '--baseline', 'main', '--metrics', 'p99'], env, via);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--metrics: unknown metric "p99"; valid keys: rps, p50Ms');
+    const bad = await cli(['--experiment', 'x'], { ...env, POOLBENCH_TOKEN: 'pb_wrong' }, via);
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('token_malformed');
   });
@@ -81,14 +108,29 @@ describe(`poolbench CLI against ${BASE}`, () => {
     expect(r.stderr).toContain('saved as baseline "main"');
   });
 
-  it('1 connection against the 10-connection baseline is a regression (exit 1) naming metric, change and interval', async () => {
-    const junit = join(dir, 'pr.xml');
-    const md = join(dir, 'pr.md');
-    const r = await cli(['--target', 'Lab target', '--pool-config', '1 conn', ...LOAD, '--name', 'pr', '--baseline', 'main', '--fail-on', 'regression', '--junit', junit, '--markdown', md], env);
+  it('the served bundle, gated on p99 and throughput: 1 connection against the 10-connection baseline is a regression (exit 1) naming metric, change and interval', async () => {
+    const junit = join(bundleDir, 'pr.xml');
+    const md = join(bundleDir, 'pr.md');
+    const r = await cli(['--target', 'Lab target', '--pool-config', '1 conn', ...LOAD, '--name', 'pr', '--baseline', 'main', '--metrics', 'p99Ms,rps', '--fail-on', 'regression', '--junit', 'pr.xml', '--markdown', 'pr.md'], env, 'bundle');
     console.log(r.stdout, r.stderr, readFileSync(md, 'utf8'));
     expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('Compared with baseline "main" (gated on: rps, p99Ms):');
     expect(r.stdout).toMatch(/REGRESSION\s+Latency p99: [\d.]+ ms -> [\d.]+ ms, change \+[\d.]+ % \(95 % CI \+[\d.]+ % … \+[\d.]+ %\)/);
+    expect(r.stdout).not.toContain('Latency p50'); // not gated on, so not judged
     expect(readFileSync(junit, 'utf8')).toContain('<failure message="Latency p99 regressed');
+    expect(readFileSync(junit, 'utf8')).toContain('<property name="gatedOn" value="rps, p99Ms"/>');
+    expect(readFileSync(md, 'utf8')).toContain('gated on: `rps`, `p99Ms`');
     expect(readFileSync(md, 'utf8')).toContain('❌ worse');
+
+    // the same experiment through the REST API: every tested metric by default, a bad key is a 422 on `metrics`
+    const id = /started pr \(([\w-]+)\)/.exec(r.stderr)?.[1];
+    expect(id, r.stderr).toBeDefined();
+    const get = (q: string) => fetch(`${BASE}/api/v1/experiments/${id}/compare?${q}`, { headers: { Authorization: `Bearer ${env.POOLBENCH_TOKEN}` } });
+    const all = (await (await get('baseline=main')).json()) as { gatedOn: string[]; cells: { metrics: unknown[] }[] };
+    expect(all.gatedOn).toHaveLength(11);
+    expect(all.cells[0]!.metrics.length).toBeGreaterThan(2);
+    const bad = await get('baseline=main&metrics=p99Ms,latency');
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { problems: unknown[] }).problems).toEqual([{ path: 'metrics', message: expect.stringContaining('unknown metric "latency"; valid keys: rps,') }]);
   });
 });
