@@ -1,4 +1,5 @@
-// Package cli is the lab-target command line: serve (default), setup, blobstore, version.
+// Package cli is the lab-target command line: serve (default), setup, blobstore, linkproxy,
+// version.
 package cli
 
 import (
@@ -18,6 +19,7 @@ var Version = "0.1.0"
 const usage = `usage: lab-target [serve] [flags]      run the service under test (see --help)
        lab-target setup --database-url=... [--rows --fields --roles --permissions --shards]
        lab-target blobstore --listen=127.0.0.1:9000 [--tls-self-signed] [--store=discard|memory]
+       lab-target linkproxy --upstream=host:port [--listen=127.0.0.1:0] [--delay=25ms]
        lab-target version
 `
 
@@ -35,6 +37,8 @@ func Run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return setup(args, stdout, stderr, getenv)
 	case "blobstore":
 		return blobstoreCmd(args, stdout, stderr, getenv)
+	case "linkproxy":
+		return linkproxyCmd(args, stdout, stderr, getenv)
 	case "version":
 		fmt.Fprintf(stdout, "lab-target %s (%s)\n", Version, runtime.Version())
 		return 0

@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -45,6 +47,8 @@ func TestBadFlagsExit2NamingTheFlag(t *testing.T) {
 		{[]string{dsn}, []string{"LAB_STATEMENT_TIMEOUT=-1s"}, "--statement-timeout"},
 		{[]string{"setup", dsn, "--rows=0"}, nil, "--rows"},
 		{[]string{"blobstore", "--store=disk"}, nil, "--store"},
+		{[]string{"linkproxy"}, nil, "--upstream"},
+		{[]string{"linkproxy", "--upstream=127.0.0.1:1", "--delay=-1ms"}, nil, "-delay"},
 	}
 	for _, c := range cases {
 		var stderr bytes.Buffer
@@ -141,3 +145,62 @@ func TestSetupIsIdempotentAndRebuildsOnNewSizes(t *testing.T) {
 }
 
 func labdbConn(ctx context.Context, dsn string) (*pgx.Conn, error) { return pgx.Connect(ctx, dsn) }
+
+// The bench puts linkproxy between the target and Postgres to emulate seed 001's slow link:
+// a target whose --database-url points at it must work, and every round trip (here a ping)
+// must cost at least twice the one-way delay.
+func TestLinkProxyDelaysPostgresRoundTrips(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	const delay = 30 * time.Millisecond
+	pgAddr, err := pgHostPort(testDSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := labTarget(ctx, nil, "linkproxy", "--upstream="+pgAddr, "--delay=30ms")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "listening ") {
+		t.Fatalf("first stdout line %q: %v", line, err)
+	}
+	addr := strings.TrimSpace(strings.TrimPrefix(line, "listening "))
+	conn, err := pgx.Connect(ctx, strings.Replace(testDSN(), pgAddr, addr, 1))
+	if err != nil {
+		t.Fatalf("connect through linkproxy: %v", err)
+	}
+	for i := range 3 {
+		start := time.Now()
+		if err := conn.Ping(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if rtt := time.Since(start); rtt < 2*delay {
+			t.Fatalf("ping %d through the proxy took %v, want >= %v", i, rtt, 2*delay)
+		}
+	}
+	var n int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM lab.wide_rows`).Scan(&n); err != nil || n != testSizes.Rows {
+		t.Fatalf("query through the proxy: %d rows, %v", n, err)
+	}
+	_ = conn.Close(ctx)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v", err)
+	}
+}
+
+func pgHostPort(dsn string) (string, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return "", err
+	}
+	return net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))), nil
+}
