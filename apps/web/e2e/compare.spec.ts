@@ -51,6 +51,28 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   await expect(page.getByTestId('pivot')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/compare-01-view.png`, fullPage: true });
 
+  // Time window: the cold start alone. Bad input names the field; a window re-computes everything.
+  const picker = page.getByTestId('window-picker');
+  await expect(picker.getByTestId('window-state')).toContainText('Whole runs');
+  await picker.getByLabel('From (s)').fill('5');
+  await picker.getByLabel('To (s)').fill('5');
+  await picker.getByRole('button', { name: 'Apply' }).click();
+  await expect(picker.getByRole('alert')).toHaveText('To must be after From (5 s)');
+  await expect(page).not.toHaveURL(/from=/);
+  await picker.getByRole('button', { name: /^First \d+ s$/ }).click();
+  await expect(page).toHaveURL(/&from=0&to=\d+/);
+  const to = new URL(page.url()).searchParams.get('to');
+  await expect(page.getByTestId('window-picker').getByTestId('window-state')).toHaveText(`Seconds 0–${to} of every run: statistics, percentiles and charts`, { timeout: 60_000 });
+  await expect(page.getByText(`One value per run and metric, over seconds 0–${to} of each run.`, { exact: false })).toBeVisible();
+  await expect(page.getByTestId('comparison-table').getByTestId('verdict').first()).toBeVisible();
+  const windowed = await page.request.get(`/api/exports/comparison?format=json&${new URL(page.url()).search.slice(1)}`);
+  expect(windowed.status()).toBe(200);
+  expect(((await windowed.json()) as { window: unknown }).window).toEqual({ from: 0, to: Number(to) });
+  await page.screenshot({ path: `${SHOTS}/compare-01b-window.png`, fullPage: true });
+  await page.getByTestId('window-picker').getByRole('button', { name: 'Whole runs' }).click();
+  await expect(page).not.toHaveURL(/from=/);
+  await expect(page.getByTestId('window-picker').getByTestId('window-state')).toContainText('Whole runs', { timeout: 60_000 });
+
   // offline report: one self-contained file, nothing to fetch
   const report = await page.request.get(`/api/exports/comparison?format=html&${new URL(page.url()).search.slice(1)}`);
   expect(report.status()).toBe(200);

@@ -5,8 +5,9 @@ import { PageHeader } from '~/components/ui/page-header';
 import { itemsFromParam } from '~/server/services/compare/selection';
 import { ComparePicker } from './compare-picker';
 import { CompareView } from './compare-view';
+import { windowFromParams } from './window-picker';
 
-/** /compare?items=…[&baseline=i]: the picker until 2–6 items are chosen, then the comparison. */
+/** /compare?items=…[&baseline=i][&from=s&to=s]: the picker until 2–6 items are chosen, then the comparison. */
 export function ComparePage() {
   const params = useSearchParams();
   const items = itemsFromParam(params.get('items')).slice(0, 6);
@@ -20,5 +21,5 @@ export function ComparePage() {
       </>
     );
   }
-  return <CompareView key={params.toString()} items={items} baseline={baseline} />;
+  return <CompareView key={params.toString()} items={items} baseline={baseline} window={windowFromParams(params)} />;
 }

@@ -23,22 +23,23 @@ import { MergedTable } from './merged-table';
 import { PivotCard } from './pivot-card';
 import { ShareButton } from './share-dialog';
 import { SpectrumChart } from './spectrum-chart';
+import { WindowPicker, windowQuery, type TimeWindow } from './window-picker';
 
 const unitFormat = (unit: string) => (v: number) => (unit === 'ms' ? formatValue(v, 'ms') : unit === '%' ? `${v.toFixed(v < 10 ? 1 : 0)}%` : v.toLocaleString('en-US', { maximumFractionDigits: v < 10 ? 1 : 0 }));
 
-export function CompareView({ items, baseline }: { items: CompareItem[]; baseline: number | null }) {
+export function CompareView({ items, baseline, window }: { items: CompareItem[]; baseline: number | null; window: TimeWindow | null }) {
   const trpc = useTRPC();
   const router = useRouter();
   const { can } = useRole();
-  const selection: Selection = { items, baseline };
+  const selection: Selection = { items, baseline, window };
   const q = useQuery(trpc.compare.get.queryOptions({ selection }));
   if (q.isPending) return <LoadingBlock rows={8} label="Comparing" />;
   if (q.isError) return <Alert tone="error" title="Could not compare">{messageOf(q.error)}</Alert>;
   const c = q.data;
   const labels = c.groups.map((g) => g.label);
-  const exportQuery = `items=${itemsToParam(items)}${baseline !== null ? `&baseline=${baseline}` : ''}`;
+  const exportQuery = `items=${itemsToParam(items)}${baseline !== null ? `&baseline=${baseline}` : ''}${windowQuery(window)}`;
   const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId) ? c.groups[0]! : null;
-  const go = (next: CompareItem[], b: number | null) => router.push(`/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}`);
+  const go = (next: CompareItem[], b: number | null, w: TimeWindow | null = window) => router.push(`/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}${windowQuery(w)}`);
   const missingSaved = c.availableBaselines.filter((b) => !items.some((i) => JSON.stringify(i) === JSON.stringify(b.item)));
   return (
     <>
@@ -60,7 +61,7 @@ export function CompareView({ items, baseline }: { items: CompareItem[]; baselin
             <a href={`/api/exports/comparison?format=html&${exportQuery}`} className={buttonClass('secondary')} download data-testid="export-html">
               <FileCode2 className="size-4" /> Report
             </a>
-            {can('member') ? <ShareButton target={{ kind: 'comparison', selection: { items, baseline: c.baselineIndex } }} defaultTitle={labels.join(' vs ')} /> : null}
+            {can('member') ? <ShareButton target={{ kind: 'comparison', selection: { items, baseline: c.baselineIndex, window } }} defaultTitle={labels.join(' vs ')} /> : null}
           </>
         }
       />
@@ -119,8 +120,13 @@ export function CompareView({ items, baseline }: { items: CompareItem[]; baselin
         </div>
       ) : null}
 
+      <WindowPicker window={window} durationSeconds={c.spanSeconds} onChange={(w) => go(items, baseline, w)} />
+
       <Card className="mb-6">
-        <CardHeader title="Comparison" description="One value per run and metric. Mann–Whitney U with Benjamini–Hochberg adjusted p, Hodges–Lehmann change with its 95 % interval, 5 % practical floor." />
+        <CardHeader
+          title="Comparison"
+          description={`One value per run and metric${window ? `, over seconds ${window.from}–${window.to} of each run` : ''}. Mann–Whitney U with Benjamini–Hochberg adjusted p, Hodges–Lehmann change with its 95 % interval, 5 % practical floor.`}
+        />
         <ComparisonTable c={c} />
       </Card>
 

@@ -6,6 +6,7 @@ import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import { buildComparison } from './build-comparison';
 import { readSeconds } from './group-series';
 import { insertSyntheticRun, syntheticExperiment } from './testing/synthetic-runs';
+import { buildExport } from '../exports/build-export';
 
 describe('buildComparison (real Postgres)', () => {
   let db: Db;
@@ -89,6 +90,48 @@ describe('buildComparison (real Postgres)', () => {
     expect(c.series.rps.map((p) => p.second)).toEqual([4, 5, 6, 7]);
     const rows = (await readSeconds(db, lazy, { from: 4, to: 8 })).reduce((a, r) => a + r.requests, 0);
     expect(c.groups[0]!.merged!.count).toBe(rows);
+  });
+
+  it('with a window, the statistics are over that window of each run too, recomputed from its rows', async () => {
+    const window = { from: 0, to: 5 }; // the cold start: a latency bump and new connections
+    const whole = await buildComparison(db, A.teamId, { items: cells() });
+    const c = await buildComparison(db, A.teamId, { items: cells(), window });
+    const row = (x: typeof c, key: string) => x.rows.find((r) => r.key === key)!;
+    const med = (vs: number[]) => [...vs].sort((a, b) => a - b)[(vs.length - 1) / 2]!;
+    // throughput: requests in the window per second of the window, per run; the cell is their median
+    const perRun = await Promise.all(lazy.map(async (id) => (await readSeconds(db, [id], window)).reduce((a, r) => a + r.requests, 0) / 5));
+    expect(row(c, 'rps').cells[0]!.median).toBeCloseTo(med(perRun), 9);
+    // latency: the cold start is slower than the whole run, and the merged window histogram agrees
+    expect(row(c, 'p95Ms').cells[0]!.median!).toBeGreaterThan(row(whole, 'p95Ms').cells[0]!.median!);
+    expect(row(c, 'p95Ms').cells[0]!.max!).toBeLessThanOrEqual(c.spectrum.find((s) => s.percentile === 100)!.values[0]!);
+    // connection set-up from the stored blocked histograms: ~2.5-3.5 ms in the window, µs after it
+    expect(row(c, 'connectP95Ms').cells[0]!.median!).toBeGreaterThan(2);
+    const late = await buildComparison(db, A.teamId, { items: cells(), window: { from: 6, to: 12 } });
+    expect(row(late, 'connectP95Ms').cells[0]!.median!).toBeLessThan(0.1);
+    // target resources over the window's samples only (rss grows by 2 kB per second)
+    expect(row(c, 'rssPeakBytes').cells[0]!.median!).toBeLessThan(row(late, 'rssPeakBytes').cells[0]!.median! + 4 * 2 ** 20);
+    // still compared with the stats package, every run counted
+    expect(row(c, 'p95Ms').comparisons[1]!.n).toBe(3);
+    expect(row(c, 'p95Ms').comparisons[1]!.changePercent!.estimate).toBeLessThan(-30);
+    // a window past the end of every run leaves nothing to compare, and says so
+    const empty = await buildComparison(db, A.teamId, { items: cells(), window: { from: 100, to: 200 } });
+    expect(row(empty, 'p95Ms').cells[0]!.n).toBe(0);
+    expect(row(empty, 'p95Ms').comparisons[1]!.reason).toBe('no values to compare');
+  });
+
+  it('exports of a windowed comparison carry the per-run summaries over the window', async () => {
+    const c = await buildComparison(db, A.teamId, { items: cells(), window: { from: 0, to: 5 } });
+    const json = JSON.parse((await buildExport(db, c, 'json', { title: 't' })).body) as { window: unknown; runs: Array<{ id: string; summary: RunSummary }> };
+    expect(json.window).toEqual({ from: 0, to: 5 });
+    expect(json.runs).toHaveLength(6);
+    for (const r of json.runs) expect(r.summary.seconds).toBe(5);
+    const p95 = (id: string) => json.runs.find((r) => r.id === id)!.summary.latency!.p95;
+    const lazyP95 = lazy.map(p95).sort((a, b) => a - b)[1];
+    expect(c.rows.find((r) => r.key === 'p95Ms')!.cells[0]!.median).toBe(lazyP95);
+    const csv = (await buildExport(db, c, 'summary-csv', { title: 't' })).body.trim().split('\n');
+    const header = csv[0]!.split(',');
+    const row = csv.slice(1).find((l) => l.includes(lazy[0]!))!.split(',');
+    expect(Number(row[header.indexOf('p95Ms')])).toBe(p95(lazy[0]!));
   });
 
   it("another team's runs and cells are NOT_FOUND", async () => {

@@ -4,6 +4,7 @@ import type { SeriesMetricKey, SeriesPointOut } from './group-series';
 import { runHistograms } from './histogram-cache';
 import { seriesBands } from './series-bands';
 import { loadGroups, type CompareGroup } from './load-groups';
+import { windowSummaries } from './window-summaries';
 import type { Selection } from './selection';
 
 /** Percentiles of the spectrum chart; the x axis is log(1 / (1 - p)) so the tail gets room. */
@@ -69,7 +70,10 @@ export interface Comparison {
   spectrum: Array<{ percentile: number; values: Array<number | null> }>;
   series: Record<SeriesMetricKey, SeriesPointOut[]>;
   window: { from: number; to: number } | null;
+  /** last second with data + 1 (within the window, when there is one) */
   durationSeconds: number;
+  /** the longest run's length in seconds, whatever the window */
+  spanSeconds: number;
 }
 
 function uniqueLabels(groups: CompareGroup[]): string[] {
@@ -117,11 +121,14 @@ export async function buildComparison(
     seriesBands(db, groups.map((g) => ({ runIds: g.runs.map((r) => r.id) })), window, span, opts.maxPoints ?? 300),
     runHistograms(db, groups.flatMap((g) => g.runs), window),
   ]);
+  // With a window, every statistic is over that window of each run, like the charts beside it.
+  const windowed = window ? await windowSummaries(db, groups.flatMap((g) => g.runs), window, hists) : null;
+  const summaryOf = (r: CompareGroup['runs'][number]) => (windowed ? (windowed.get(r.id) ?? null) : r.summary);
 
   const comparisons = groups.map((g, gi) =>
     gi === baselineIndex
       ? null
-      : compareRunGroups({ label: baseline.label, summaries: baseline.runs.map((r) => r.summary) }, { label: g.label, summaries: g.runs.map((r) => r.summary) }, {}, { metrics: opts.gateMetrics }),
+      : compareRunGroups({ label: baseline.label, summaries: baseline.runs.map(summaryOf) }, { label: g.label, summaries: g.runs.map(summaryOf) }, {}, { metrics: opts.gateMetrics }),
   );
   const untestedReason = (d: (typeof RUN_METRICS)[number]) =>
     !d.tested ? 'shown, never tested: one extreme request says nothing about a config' : opts.gateMetrics && !opts.gateMetrics.some((k) => k === d.key) ? 'not among the metrics this comparison is gated on' : 'no values to compare';
@@ -134,14 +141,14 @@ export async function buildComparison(
     direction: d.direction,
     tested: d.tested,
     cells: groups.map((g) => {
-      const vs = g.runs.map((r) => (r.summary ? d.value(r.summary) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
+      const vs = g.runs.map((r) => summaryOf(r)).map((x) => (x ? d.value(x) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
       return vs.length ? { median: median(vs), min: Math.min(...vs), max: Math.max(...vs), n: vs.length } : { median: null, min: null, max: null, n: 0 };
     }),
     comparisons: comparisons.map((c, gi) => {
       if (!c) return null;
       const m = c.metrics.find((x) => x.def.key === d.key);
       const cell = { median: null as number | null, n: 0 };
-      const vs = groups[gi]!.runs.map((r) => (r.summary ? d.value(r.summary) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
+      const vs = groups[gi]!.runs.map((r) => summaryOf(r)).map((x) => (x ? d.value(x) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
       if (vs.length) Object.assign(cell, { median: median(vs), n: vs.length });
       if (!m) return { ...cell, changePercent: null, pValue: null, verdict: null, reason: untestedReason(d), insufficient: false, lowRequests: false, warnings: [] };
       return {
@@ -165,8 +172,8 @@ export async function buildComparison(
       message: `${few.map((g, i) => `${labels[groups.indexOf(g)] ?? i} has ${g.runs.length} ${g.runs.length === 1 ? 'run' : 'runs'}`).join(', ')}: with fewer than ${MIN_REPEATS} repeats per side no difference can be significant at α = 0.05, so verdicts stay inconclusive.`,
     });
   }
-  if (groups.some((g) => g.runs.some((r) => r.summary && r.summary.requests < 1000))) {
-    warnings.push({ code: 'low-requests', message: 'At least one run had fewer than 1,000 requests, so its p99 rests on a handful of requests; read the p99 row with care.' });
+  if (groups.some((g) => g.runs.some((r) => (summaryOf(r)?.requests ?? Infinity) < 1000))) {
+    warnings.push({ code: 'low-requests', message: `At least one run had fewer than 1,000 requests${window ? ' in the window' : ''}, so its p99 rests on a handful of requests; read the p99 row with care.` });
   }
   const env = environmentWarning(groups);
   if (env) warnings.push(env);
@@ -209,5 +216,6 @@ export async function buildComparison(
     series,
     window,
     durationSeconds,
+    spanSeconds: span,
   };
 }

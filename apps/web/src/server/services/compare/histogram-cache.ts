@@ -12,14 +12,22 @@ export function clearHistogramCache() {
   cache.clear();
 }
 
+/** Stored per-second histogram columns that can be merged per run. */
+export type HistogramColumn = 'durationHist' | 'blockedHist';
+
 /**
- * The merged duration histogram of each run over the window: from the cache for finished runs,
- * else from the stored per-second histograms in one query.
+ * The merged histogram (request duration by default) of each run over the window: from the cache
+ * for finished runs, else from the stored per-second histograms in one query.
  */
-export async function runHistograms(db: Db, runs: Array<{ id: string; finished: boolean }>, window: { from: number; to: number } | null): Promise<Map<string, Histogram>> {
+export async function runHistograms(
+  db: Db,
+  runs: Array<{ id: string; finished: boolean }>,
+  window: { from: number; to: number } | null,
+  column: HistogramColumn = 'durationHist',
+): Promise<Map<string, Histogram>> {
   const from = window?.from ?? 0;
   const to = window?.to ?? 2_147_483_647;
-  const key = (id: string) => `${id}:${from}:${to}`;
+  const key = (id: string) => `${id}:${column}:${from}:${to}`;
   const out = new Map<string, Histogram>();
   const missing: string[] = [];
   for (const r of runs) {
@@ -31,11 +39,16 @@ export async function runHistograms(db: Db, runs: Array<{ id: string; finished: 
     } else missing.push(r.id);
   }
   if (missing.length === 0) return out;
-  const rows = await db.$queryRaw<Array<{ runId: string; durationHist: Uint8Array | null }>>`
-    SELECT "runId", "durationHist" FROM "RunSecond"
-     WHERE "runId" = ANY(${missing}::text[]) AND segment = 'all' AND second >= ${from} AND second < ${to}`;
+  // the column name comes from the HistogramColumn union above, never from input
+  const rows = await db.$queryRawUnsafe<Array<{ runId: string; hist: Uint8Array | null }>>(
+    `SELECT "runId", "${column}" AS hist FROM "RunSecond"
+      WHERE "runId" = ANY($1::text[]) AND segment = 'all' AND second >= $2 AND second < $3`,
+    missing,
+    from,
+    to,
+  );
   const byRun = new Map<string, Uint8Array[]>(missing.map((id) => [id, []]));
-  for (const r of rows) if (r.durationHist) byRun.get(r.runId)?.push(r.durationHist);
+  for (const r of rows) if (r.hist) byRun.get(r.runId)?.push(r.hist);
   for (const [id, hists] of byRun) {
     const h = hists.length ? mergeStoredHistograms(hists) : createHistogram();
     out.set(id, h);

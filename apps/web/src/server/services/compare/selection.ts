@@ -19,7 +19,10 @@ export const SelectionSchema = z.object({
   /** metric keys for the table; all when absent */
   metrics: z.array(z.enum(METRIC_KEYS)).nullish(),
   /** elapsed-seconds window for charts and merged percentiles, [from, to) */
-  window: z.object({ from: z.number().int().min(0), to: z.number().int().min(1) }).nullish(),
+  window: z
+    .object({ from: z.number().int().min(0), to: z.number().int().min(1) })
+    .refine((w) => w.to > w.from, { message: 'to must be after from', path: ['to'] })
+    .nullish(),
 });
 export type Selection = z.infer<typeof SelectionSchema>;
 

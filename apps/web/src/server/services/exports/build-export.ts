@@ -3,6 +3,7 @@ import { RUN_METRICS, type RunSummary } from '@poolbench/stats';
 import type { Comparison } from '../compare/build-comparison';
 import { readSeconds } from '../compare/group-series';
 import type { Pivot } from '../compare/pivot';
+import { windowSummaries } from '../compare/window-summaries';
 import { toCsv } from './csv';
 import { renderReportHtml, headline } from './report-html';
 
@@ -23,8 +24,11 @@ export async function buildExport(db: Db, c: Comparison, format: ExportFormat, m
   c.groups.forEach((g) => g.runIds.forEach((id) => runGroup.set(id, g.label)));
   const runIds = [...runGroup.keys()];
   const summaries = await db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, repeatIndex: true, summary: true, startedAt: true, finishedAt: true } });
+  // with a window, each run's summary over that window, as the comparison table computed it
+  const windowed = c.window ? await windowSummaries(db, summaries.map((r) => ({ id: r.id, finished: r.finishedAt !== null })), c.window) : null;
+  const summaryOf = (r: (typeof summaries)[number]) => (windowed ? (windowed.get(r.id) ?? null) : (r.summary as RunSummary | null));
   const summaryRows = summaries.map((r) => {
-    const s = r.summary as RunSummary | null;
+    const s = summaryOf(r);
     return [runGroup.get(r.id), r.id, r.repeatIndex + 1, r.startedAt?.toISOString(), s?.requests, s?.failed, ...RUN_METRICS.map((m) => (s ? m.value(s) : null))];
   });
   const summaryHeader = ['group', 'run_id', 'repeat', 'started_at', 'requests', 'failed', ...RUN_METRICS.map((m) => `${m.key}${m.unit === '%' ? '_percent' : ''}`)];
@@ -46,7 +50,7 @@ export async function buildExport(db: Db, c: Comparison, format: ExportFormat, m
     table: c.rows,
     warnings: c.warnings,
     spectrum: c.spectrum,
-    runs: summaries.map((r) => ({ id: r.id, group: runGroup.get(r.id), repeat: r.repeatIndex + 1, summary: r.summary })),
+    runs: summaries.map((r) => ({ id: r.id, group: runGroup.get(r.id), repeat: r.repeatIndex + 1, summary: summaryOf(r) })),
     seconds: seconds.map((s) => ({ ...s, rssBytes: s.rssBytes === null ? null : Number(s.rssBytes) })),
   };
   return { body: JSON.stringify(json, null, 2), contentType: 'application/json; charset=utf-8', extension: 'json' };

@@ -140,7 +140,7 @@ export function renderReportHtml(c: Comparison, o: ReportOptions): string {
 <h1>${esc(o.title)}</h1><p class="sub">${esc(o.subtitle)}</p>
 <div class="groups">${groupsHtml}</div>
 ${c.warnings.map((w) => `<div class="warn">⚠ ${esc(w.message)}</div>`).join('')}
-<section class="card"><div class="hd"><h2>${c.groups.length > 1 ? 'Comparison' : 'Summary'}</h2><small>one value per run · Mann–Whitney U, Hodges–Lehmann 95 % CI, BH-adjusted p · 5 % practical floor</small></div><div style="overflow-x:auto">${tableHtml(c)}</div></section>
+<section class="card"><div class="hd"><h2>${c.groups.length > 1 ? 'Comparison' : 'Summary'}</h2><small>one value per run${c.window ? ` over seconds ${c.window.from}–${c.window.to}` : ''} · Mann–Whitney U, Hodges–Lehmann 95 % CI, BH-adjusted p · 5 % practical floor</small></div><div style="overflow-x:auto">${tableHtml(c)}</div></section>
 <section class="card"><div class="hd"><h2>All requests</h2><small>ms · percentiles of every request of every repeat${c.window ? `, seconds ${c.window.from}–${c.window.to}` : ''}; descriptive, not tested</small></div><div style="overflow-x:auto">${mergedHtml(c)}</div></section>
 ${o.pivot ? `<section class="card"><div class="hd"><h2>${esc(o.pivot.label)} by pool config and scenario</h2><small>median of repeats</small></div><div style="overflow-x:auto">${pivotHtml(o.pivot)}</div></section>` : ''}
 <section class="card"><div class="hd"><h2>Latency by percentile</h2><small>ms · merged histograms · x on a log scale of 1/(1−p)</small></div>${legend}<div class="charts one"><div class="chart">${bandChartSvg({ series: spectrum, format: tick, xTicks: NINES_TICKS, xLabel: (x) => `p${(100 - 100 / 10 ** x).toFixed(3).replace(/\.?0+$/, '')}`, ariaLabel: 'Latency by percentile' })}</div></div></section>
