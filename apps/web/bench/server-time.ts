@@ -109,7 +109,7 @@ try {
     `Result: compare view cold ${compareCold.median < 300 ? 'meets' : 'MISSES'} the 300 ms target (median ${f(compareCold.median)} ms, repeated view ${f(compareCells.median)} ms); run page data ${runPage.median < 300 ? 'meets' : 'MISSES'} it (median ${f(runPage.median)} ms).`,
     `Load average while measuring: ${loadavg().map((x) => x.toFixed(1)).join(' / ')} (other work on the machine inflates every number).`,
     'Merging 5,400 per-second histograms dominates a cold compare view; it reads the stored V2 bytes with node:zlib and adds counts directly',
-    '(`fast-hdr.ts`, checked equal to `mergeHistograms` of @poolbench/stats, which decodes each into a full histogram object and took ~8 s for the same work);',
+    '(`mergeStoredHistograms` of `@poolbench/stats/stored`, checked equal to `mergeHistograms`, which decodes each into a full histogram object and took ~8 s for the same work);',
     'per-second bands come back as one row of arrays per run and are reduced in JS (`series-bands.ts`).',
   ].join('\n');
   console.log(md);

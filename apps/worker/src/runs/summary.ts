@@ -1,4 +1,5 @@
-import { histogramStatsMs, mergeHistograms, type HdrStatsMs, type Histogram, type ResourceSummary, type RunSummary } from '@poolbench/stats';
+import { histogramStatsMs, type HdrStatsMs, type Histogram, type ResourceSummary, type RunSummary } from '@poolbench/stats';
+import { mergeStoredHistograms } from '@poolbench/stats/stored';
 import type { K6Counters, K6Second, K6Summary, TrendMetric } from '@poolbench/k6';
 import type { RunSecondRow } from '../metrics/metrics-writer';
 import type { ResourceRow } from '../sampling/resource-sampler';
@@ -14,7 +15,6 @@ export const HIST_COLUMNS = {
 } as const satisfies Record<TrendMetric, keyof RunSecondRow>;
 
 export const b64ToBytes = (s: string | undefined) => (s ? new Uint8Array(Buffer.from(s, 'base64')) : null);
-export const bytesToB64 = (b: Uint8Array | null | undefined) => (b && b.length ? Buffer.from(b).toString('base64') : null);
 
 /** One decoded k6 second as a RunSecond row; `second` counts from the unix second k6 started in. */
 export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRow {
@@ -126,8 +126,8 @@ type StoredSecond = Pick<RunSecondRow, 'second' | 'requests' | 'failed' | 'statu
 
 /** Exact merge of one histogram column over stored seconds, or null when none has data. */
 export function mergeStoredColumn(rows: Partial<Record<(typeof HIST_COLUMNS)[TrendMetric], Uint8Array | null>>[], col: (typeof HIST_COLUMNS)[TrendMetric]): Histogram | null {
-  const encoded = rows.map((r) => bytesToB64(r[col])).filter((x): x is string => x !== null);
-  return encoded.length ? mergeHistograms(encoded) : null;
+  const stored = rows.map((r) => r[col]).filter((b): b is Uint8Array => !!b && b.length > 0);
+  return stored.length ? mergeStoredHistograms(stored) : null;
 }
 
 /**

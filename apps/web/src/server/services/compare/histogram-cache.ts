@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import type { Histogram } from '@poolbench/stats';
 import { createHistogram } from '@poolbench/stats';
-import { mergeStoredHistograms } from './fast-hdr';
+import { mergeStoredHistograms } from '@poolbench/stats/stored';
 
 const MAX_ENTRIES = 256;
 // Per process; a finished run's per-second rows never change, so its merged histogram (per window)

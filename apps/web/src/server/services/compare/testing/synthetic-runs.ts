@@ -1,6 +1,6 @@
 import type { Db, Prisma } from '@poolbench/db';
 import { createHistogram, encodeHistogram, histogramStatsMs, type RunSummary } from '@poolbench/stats';
-import { mergeStoredHistograms } from '../fast-hdr';
+import { mergeStoredHistograms } from '@poolbench/stats/stored';
 
 /** Deterministic PRNG so tests and benchmarks see the same data every time. */
 export function prng(seed: number) {

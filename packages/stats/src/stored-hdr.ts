@@ -1,5 +1,7 @@
+// Server-only (node:zlib): imported as `@poolbench/stats/stored`, never from the package index,
+// which client components of the web app also import.
 import { inflateSync } from 'node:zlib';
-import { createHistogram, decodeHistogram, HDR_LOWEST_US, HDR_SIGNIFICANT_DIGITS, type Histogram } from '@poolbench/stats';
+import { createHistogram, decodeHistogram, HDR_LOWEST_US, HDR_SIGNIFICANT_DIGITS, type Histogram } from './hdr';
 
 const COMPRESSED_COOKIE_BASE = 0x1c849304;
 const HEADER_BYTES = 40;
@@ -62,7 +64,7 @@ const COUNTS_LENGTH = 23 * SUB_BUCKET_HALF; // enough for 3.6e9 µs
 
 /**
  * Merges stored per-second histograms (the raw bytes of RunSecond.*Hist) into one stats Histogram.
- * Same result as `mergeHistograms` from @poolbench/stats (a test checks it), about 20x faster:
+ * Same result as `mergeHistograms` (a test checks it), about 20x faster:
  * it inflates with node:zlib and adds counts straight from the wire format instead of building a
  * full histogram object per second. Percentiles are then read with the stats helpers.
  */

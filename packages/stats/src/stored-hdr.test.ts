@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createHistogram, encodeHistogram, histogramStatsMs, mergeHistograms, percentileMs } from '@poolbench/stats';
-import { mergeStoredHistograms } from './fast-hdr';
+import { createHistogram, encodeHistogram, histogramStatsMs, mergeHistograms, percentileMs } from './hdr';
+import { mergeStoredHistograms } from './stored-hdr';
 
 function seeded(seed: number) {
   let s = seed >>> 0;
