@@ -43,6 +43,34 @@ export function sweepRates(p: ArrivalRateSweepParams): number[] {
   return Array.from({ length: p.steps }, (_, i) => p.startRatePerSec + i * p.stepRatePerSec);
 }
 
+/** One step of a sweep and the whole seconds of a run that belong to it. */
+export interface SweepStepWindow {
+  index: number;
+  ratePerSec: number;
+  /** elapsed-second window [fromSec, toSec) of the run's per-second rows */
+  fromSec: number;
+  toSec: number;
+  /** true when the step was too short to leave out the seconds it shares with a ramp or a neighbour */
+  includesEdges: boolean;
+}
+
+/**
+ * The per-second rows that belong to each step's hold. A run's second s covers [s, s + 1) from
+ * the unix second k6 started in, and the load starts a fraction of a second into second 0, so a
+ * hold from a to b seconds covers [f + a, f + b) with 0 <= f < 1: the seconds ceil(a) + 1 ..
+ * floor(b) - 1 lie inside it whatever f is. A step too short for that takes its rounded window
+ * and says so.
+ */
+export function sweepStepWindows(p: ArrivalRateSweepParams): SweepStepWindow[] {
+  return sweepRates(p).map((ratePerSec, index) => {
+    const a = (index * (p.stepDurationMs + p.stepRampMs)) / 1000;
+    const b = a + p.stepDurationMs / 1000;
+    const inner = { fromSec: Math.ceil(a) + 1, toSec: Math.floor(b) };
+    if (inner.toSec > inner.fromSec) return { index, ratePerSec, ...inner, includesEdges: false };
+    return { index, ratePerSec, fromSec: Math.round(a), toSec: Math.max(Math.round(a) + 1, Math.round(b)), includesEdges: true };
+  });
+}
+
 export function planArrivalRateSweep(p: ArrivalRateSweepParams): TemplatePlan {
   const rates = sweepRates(p);
   const stages: Array<{ duration: string; target: number }> = [];

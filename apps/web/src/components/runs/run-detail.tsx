@@ -20,6 +20,7 @@ import { RunActions } from '~/components/compare/detail-actions';
 import { RunCharts } from './run-charts';
 import { RunSummary, ThresholdList, type RunSummaryShape } from './run-summary';
 import { useRunSeries } from './use-run-series';
+import { SweepStepsCard } from './sweep-steps-card';
 
 /** Units are in the key names (house rule), so values can be shown in human units. */
 function formatValue(key: string, v: unknown): string {
@@ -139,6 +140,7 @@ export function RunDetail({ id }: { id: string }) {
           <RunSummary summary={r.summary as RunSummaryShape} />
         </section>
       ) : null}
+      {terminal && sc.templateId === 'arrival-rate-sweep' ? <SweepStepsCard runId={id} /> : null}
 
       <section aria-labelledby="charts-h" className="mb-6">
         <div className="mb-3 flex items-baseline justify-between">

@@ -8,6 +8,7 @@ import { getRunSeries } from '~/server/services/runs/run-series';
 import { RUN_CHART_MAX_POINTS } from '~/server/services/runs/downsample';
 import { cancelRun } from '~/server/services/runs/cancel-run';
 import { updateRunNotes } from '~/server/services/runs/update-run-notes';
+import { sweepSteps } from '~/server/services/runs/sweep-steps';
 
 export const runRouter = {
   list: teamProcedure('viewer')
@@ -26,6 +27,8 @@ export const runRouter = {
     )
     .query(({ ctx, input }) => listRuns(ctx.db, ctx.team.id, input)),
   get: teamProcedure('viewer').input(ByIdSchema).query(({ ctx, input }) => getRun(ctx.db, ctx.team.id, input.id)),
+  /** per-step results of an arrival-rate sweep; null for other templates */
+  sweepSteps: teamProcedure('viewer').input(ByIdSchema).query(({ ctx, input }) => sweepSteps(ctx.db, ctx.team.id, input.id)),
   series: teamProcedure('viewer')
     .input(z.object({ id: IdSchema, maxPoints: z.number().int().min(20).max(5000).default(RUN_CHART_MAX_POINTS) }))
     .query(({ ctx, input }) => getRunSeries(ctx.db, ctx.team.id, input.id, input.maxPoints)),
