@@ -46,7 +46,7 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
       <PageHeader
         crumbs={[{ href: '/compare', label: 'Compare' }]}
         title={labels.join(' vs ')}
-        description={`${c.groups[0]!.targetName} · ${[...new Set(c.groups.map((g) => g.scenarioName))].join(', ')} · ${c.groups.reduce((a, g) => a + g.repeats, 0)} runs${c.durationSeconds ? ` · ${c.durationSeconds} s each` : ''}`}
+        description={`${c.groups[0]!.targetName} · ${[...new Set(c.groups.map((g) => g.scenarioName))].join(', ')} · ${c.groups.reduce((a, g) => a + g.repeats, 0)} runs${window ? ` · seconds ${window.from}–${window.to} of each` : c.durationSeconds ? ` · ${c.durationSeconds} s each` : ''}`}
         actions={
           <>
             <Link href={`/compare?edit=1&items=${itemsToParam(items)}`} className={buttonClass('ghost')}>
