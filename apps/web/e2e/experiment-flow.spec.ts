@@ -78,6 +78,7 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   const charts = page.getByTestId('run-charts');
   await expect.poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
   const before = Number(await charts.getAttribute('data-points'));
+  await expect(charts).toHaveAttribute('data-charts-drawn', 'true'); // charts mount one per frame
   await page.screenshot({ path: `${SHOTS}/09-run-live.png`, fullPage: true });
   // the page is not reloaded: new seconds arrive over the SSE stream while the run is still running
   await expect.poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 30_000 }).toBeGreaterThan(before);
@@ -94,6 +95,7 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   await expect(page.getByTestId('run-summary')).toBeVisible();
   await expect(page.getByTestId('run-summary')).toContainText('Requests');
   await expect(page.getByTestId('run-status').first()).toHaveText('Succeeded');
+  await expect(page.getByTestId('run-charts')).toHaveAttribute('data-charts-drawn', 'true');
   await page.screenshot({ path: `${SHOTS}/11-run-summary.png`, fullPage: true });
 
   // The rest of the app shell, for the record

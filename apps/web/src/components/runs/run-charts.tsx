@@ -1,6 +1,6 @@
 'use client';
 
-import { memo, useMemo } from 'react';
+import { createContext, memo, startTransition, useContext, useEffect, useMemo, useState } from 'react';
 import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SeriesPoint } from '@poolbench/scenarios';
 import { Card } from '~/components/ui/card';
@@ -14,14 +14,31 @@ interface SeriesDef {
   color?: string;
 }
 
-function ChartCard({ title, unit, children, empty, testId }: { title: string; unit?: string; children: React.ReactNode; empty?: boolean; testId?: string }) {
+/** How many charts may draw yet: they mount one per frame, so no single task draws all nine. */
+const ShownCharts = createContext(Infinity);
+const CHART_COUNT = 9;
+
+function useOnePerFrame(total: number): number {
+  const [shown, setShown] = useState(0);
+  useEffect(() => {
+    if (shown >= total) return;
+    const id = requestAnimationFrame(() => startTransition(() => setShown((n) => n + 1)));
+    return () => cancelAnimationFrame(id);
+  }, [shown, total]);
+  return shown;
+}
+
+function ChartCard({ slot, title, unit, children, empty, testId }: { slot: number; title: string; unit?: string; children: React.ReactNode; empty?: boolean; testId?: string }) {
+  const ready = slot < useContext(ShownCharts);
   return (
     <Card className="p-4" data-testid={testId}>
       <div className="mb-2 flex items-baseline justify-between">
         <h3 className="text-sm font-semibold text-slate-800">{title}</h3>
         {unit ? <span className="text-xs text-slate-400">{unit}</span> : null}
       </div>
-      <div className="h-48">{empty ? <div className="grid h-full place-items-center text-xs text-slate-400">No samples for this run</div> : children}</div>
+      <div className="h-48">
+        {empty ? <div className="grid h-full place-items-center text-xs text-slate-400">No samples for this run</div> : ready ? children : <div className="h-full animate-pulse rounded-md bg-slate-50" aria-hidden />}
+      </div>
     </Card>
   );
 }
@@ -60,15 +77,17 @@ export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoi
     return { keys: sorted, rows: points.map((p) => ({ second: p.second, ...Object.fromEntries(sorted.map((k) => [k, p.statusCounts[k] ?? 0])) })) };
   }, [points]);
 
+  const shown = useOnePerFrame(CHART_COUNT);
   return (
-    <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="run-charts" data-points={points.length}>
-      <ChartCard title="Throughput" unit="requests / s" testId="chart-throughput">
+    <ShownCharts.Provider value={shown}>
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="run-charts" data-points={points.length} data-charts-drawn={shown >= CHART_COUNT}>
+      <ChartCard slot={0} title="Throughput" unit="requests / s" testId="chart-throughput">
         <Lines data={data} series={[{ key: 'requests', label: 'requests', color: '#1f57d6' }, { key: 'failed', label: 'failed', color: '#ef4444' }]} />
       </ChartCard>
-      <ChartCard title="Latency" unit="ms">
+      <ChartCard slot={1} title="Latency" unit="ms">
         <Lines data={data} series={[{ key: 'p50Ms', label: 'p50' }, { key: 'p95Ms', label: 'p95' }, { key: 'p99Ms', label: 'p99' }, { key: 'maxMs', label: 'max', color: '#94a3b8' }]} format={(v) => v.toFixed(v < 10 ? 1 : 0)} />
       </ChartCard>
-      <ChartCard title="Responses by status" unit="per s" empty={statusData.keys.length === 0}>
+      <ChartCard slot={2} title="Responses by status" unit="per s" empty={statusData.keys.length === 0}>
         <ResponsiveContainer width="100%" height="100%">
           <AreaChart data={statusData.rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid stroke="#f1f5f9" vertical={false} />
@@ -82,24 +101,25 @@ export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoi
           </AreaChart>
         </ResponsiveContainer>
       </ChartCard>
-      <ChartCard title="Virtual users" unit="VUs">
+      <ChartCard slot={3} title="Virtual users" unit="VUs">
         <Lines data={data} series={[{ key: 'vus', label: 'VUs', color: '#8b5cf6' }]} />
       </ChartCard>
-      <ChartCard title="Connection set-up" unit="p95 ms" empty={!has(points, ['connectingP95Ms', 'blockedP95Ms'])}>
+      <ChartCard slot={4} title="Connection set-up" unit="p95 ms" empty={!has(points, ['connectingP95Ms', 'blockedP95Ms'])}>
         <Lines data={data} series={[{ key: 'connectingP95Ms', label: 'connecting p95' }, { key: 'blockedP95Ms', label: 'blocked p95', color: '#f59e0b' }]} format={(v) => v.toFixed(v < 10 ? 2 : 0)} />
       </ChartCard>
-      <ChartCard title="Target CPU" unit="% of one core" empty={!has(points, ['cpuPercent'])}>
+      <ChartCard slot={5} title="Target CPU" unit="% of one core" empty={!has(points, ['cpuPercent'])}>
         <Lines data={data} series={[{ key: 'cpuPercent', label: 'CPU', color: '#0ea5e9' }]} format={(v) => v.toFixed(0)} />
       </ChartCard>
-      <ChartCard title="Target memory" unit="RSS, MiB" empty={!has(points, ['rssBytes'])}>
+      <ChartCard slot={6} title="Target memory" unit="RSS, MiB" empty={!has(points, ['rssBytes'])}>
         <Lines data={data} series={[{ key: 'rssMiB', label: 'RSS', color: '#10b981' }]} format={(v) => v.toFixed(v < 10 ? 1 : 0)} />
       </ChartCard>
-      <ChartCard title="Pool" unit="connections" empty={!has(points, ['poolInUse', 'poolIdle', 'poolWaitCount'])}>
+      <ChartCard slot={7} title="Pool" unit="connections" empty={!has(points, ['poolInUse', 'poolIdle', 'poolWaitCount'])}>
         <Lines data={data} series={[{ key: 'poolInUse', label: 'in use', color: '#1f57d6' }, { key: 'poolIdle', label: 'idle', color: '#10b981' }, { key: 'poolWaitCount', label: 'waiting', color: '#ef4444' }]} />
       </ChartCard>
-      <ChartCard title="Database connections" unit="connections" empty={!has(points, ['dbActive', 'dbIdle', 'dbTotal'])}>
+      <ChartCard slot={8} title="Database connections" unit="connections" empty={!has(points, ['dbActive', 'dbIdle', 'dbTotal'])}>
         <Lines data={data} series={[{ key: 'dbTotal', label: 'total', color: '#64748b' }, { key: 'dbActive', label: 'active', color: '#1f57d6' }, { key: 'dbIdle', label: 'idle', color: '#10b981' }]} />
       </ChartCard>
-    </div>
+      </div>
+    </ShownCharts.Provider>
   );
 });

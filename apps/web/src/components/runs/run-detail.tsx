@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Radio, Square } from 'lucide-react';
 import Link from 'next/link';
 import { useCallback, useState } from 'react';
-import { generateScenario, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
@@ -17,10 +17,16 @@ import { Textarea } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { RunStatusBadge } from './run-status-badge';
 import { RunActions } from '~/components/compare/detail-actions';
-import { RunCharts } from './run-charts';
+import dynamic from 'next/dynamic';
 import { RunSummary, ThresholdList, type RunSummaryShape } from './run-summary';
 import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
+
+// Recharts is loaded after the page, so the summary paints first and hydration stays small.
+const RunCharts = dynamic(() => import('./run-charts').then((m) => m.RunCharts), {
+  ssr: false,
+  loading: () => <LoadingBlock rows={4} label="Loading charts" />,
+});
 
 /** Units are in the key names (house rule), so values can be shown in human units. */
 function formatValue(key: string, v: unknown): string {
@@ -86,14 +92,7 @@ export function RunDetail({ id }: { id: string }) {
   const terminal = TERMINAL_RUN_STATUSES.includes(status);
   const pc = r.poolConfigSnapshot as { name?: string; strategy?: string; params?: Record<string, unknown>; instanceCount?: number };
   const sc = r.scenarioSnapshot as { name?: string; templateId?: string; params?: Record<string, unknown>; thresholds?: unknown[] };
-  let script = r.script;
-  if (!script && sc.templateId) {
-    try {
-      script = generateScenario({ template: sc.templateId, ...(sc.params ?? {}), thresholds: sc.thresholds ?? [] }).script;
-    } catch {
-      script = null;
-    }
-  }
+  const script = r.script;
   const elapsedMs = r.startedAt ? (r.finishedAt ? new Date(r.finishedAt).getTime() : Date.now()) - new Date(r.startedAt).getTime() : null;
 
   return (

@@ -1,5 +1,18 @@
 import type { Db } from '@poolbench/db';
+import { generateScenario } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
+
+/** The script the worker stored, or (for a run not started yet) the one its snapshot generates. */
+function scriptOf(run: { script: string | null; scenarioSnapshot: unknown }): string | null {
+  if (run.script) return run.script;
+  const sc = run.scenarioSnapshot as { templateId?: string; params?: Record<string, unknown>; thresholds?: unknown[] };
+  if (!sc.templateId) return null;
+  try {
+    return generateScenario({ template: sc.templateId, ...(sc.params ?? {}), thresholds: sc.thresholds ?? [] }).script;
+  } catch {
+    return null; // a snapshot from an older template shape
+  }
+}
 
 export async function getRun(db: Db, teamId: string, id: string) {
   const run = await db.run.findFirst({
@@ -13,5 +26,5 @@ export async function getRun(db: Db, teamId: string, id: string) {
     },
   });
   if (!run) throw new NotFoundError('run');
-  return run;
+  return { ...run, script: scriptOf(run) };
 }
