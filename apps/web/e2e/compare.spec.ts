@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SHOTS, signUpApi, trpcCall } from './helpers';
+import { SHOTS, signUpApi, trpcOk } from './helpers';
 
 /**
  * Issue 7's definition of done through the real worker: an experiment with lazy and prewarm (cold-start
@@ -9,11 +9,7 @@ import { SHOTS, signUpApi, trpcCall } from './helpers';
 test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', async ({ page, browser, baseURL }) => {
   test.setTimeout(14 * 60_000);
   await signUpApi(page.request, baseURL!, 'Grace Hopper');
-  const call = async (path: string, input: unknown, kind: 'query' | 'mutation' = 'mutation') => {
-    const r = await trpcCall(page.request, baseURL!, path, input, kind);
-    expect(r.status, `${path}: ${r.message ?? ''}`).toBe(200);
-    return r.data as Record<string, unknown> & { id: string };
-  };
+  const call = trpcOk(page.request, baseURL!);
   // the same setup as the web app's experiment flow, through tRPC
   const target = await call('target.create', { kind: 'managed', name: 'Lab target', requestDefaults: { method: 'GET', path: '/work' } });
   const lazy = await call('poolConfig.create', { targetId: target.id, name: 'lazy', config: { strategy: 'lazy', params: { maxConns: 10 } } });

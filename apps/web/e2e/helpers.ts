@@ -37,6 +37,15 @@ export async function trpcCall(request: APIRequestContext, baseURL: string, path
   return { status: res.status(), data: body.result?.data?.json as Record<string, unknown> | undefined, code: body.error?.json?.data?.code, message: body.error?.json?.message };
 }
 
+/** A tRPC caller that expects success (status 200) and returns the procedure's data. */
+export function trpcOk(request: APIRequestContext, baseURL: string) {
+  return async (path: string, input: unknown, kind: 'query' | 'mutation' = 'mutation') => {
+    const r = await trpcCall(request, baseURL, path, input, kind);
+    expect(r.status, `${path}: ${r.message ?? ''}`).toBe(200);
+    return r.data as Record<string, unknown> & { id: string };
+  };
+}
+
 /** Clicks an entry of the sidebar (not a breadcrumb or an in-page link of the same name). */
 export async function nav(page: Page, label: string) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();

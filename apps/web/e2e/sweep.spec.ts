@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SHOTS, signUpApi, trpcCall } from './helpers';
+import { SHOTS, signUpApi, trpcOk } from './helpers';
 
 /**
  * An arrival-rate sweep through the real worker, k6 and lab target; the run page splits it into
@@ -8,11 +8,7 @@ import { SHOTS, signUpApi, trpcCall } from './helpers';
 test('arrival-rate sweep -> the run page shows each step and where it broke', async ({ page, baseURL }) => {
   test.setTimeout(6 * 60_000);
   await signUpApi(page.request, baseURL!, 'Ada Lovelace');
-  const call = async (path: string, input: unknown, kind: 'query' | 'mutation' = 'mutation') => {
-    const r = await trpcCall(page.request, baseURL!, path, input, kind);
-    expect(r.status, `${path}: ${r.message ?? ''}`).toBe(200);
-    return r.data as Record<string, unknown> & { id: string };
-  };
+  const call = trpcOk(page.request, baseURL!);
   const target = await call('target.create', { kind: 'managed', name: 'Lab target', requestDefaults: { method: 'GET', path: '/work' } });
   const shared = await call('poolConfig.create', { targetId: target.id, name: 'shared 10', config: { strategy: 'fixed', params: { maxConns: 10 } } });
   const sweep = await call('scenario.create', {
