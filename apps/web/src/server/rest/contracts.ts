@@ -158,6 +158,10 @@ export const ComparisonSchema = z
     gatedOn: z
       .array(z.enum(TESTED_RUN_METRIC_KEYS as [TestedRunMetricKey, ...TestedRunMetricKey[]]))
       .describe('the tested metrics compared, with p-values adjusted across them (Benjamini–Hochberg): every tested metric, or the ones the `metrics` parameter chose; `outcome` rests on these alone'),
+    window: z
+      .object({ from: z.number().int(), to: z.number().int() })
+      .nullable()
+      .describe('the elapsed seconds [from, to) of every run the comparison is over; null: whole runs'),
     outcome: z.enum(['pass', 'regression', 'no-baseline', 'incomplete']).describe('regression: some tested metric of some cell is worse than its baseline; no-baseline: some cell has none of this name; incomplete: some cell has no succeeded run yet'),
     cells: z.array(
       z.object({

@@ -65,10 +65,25 @@ const GateMetricsParam = z
     `comma-separated tested metrics to gate on, e.g. p99Ms,rps: only these are compared and their p-values adjusted together, which gives fewer runs the power to detect a regression in them (choose them before looking at results). Default: every tested metric. Keys: ${TESTED_RUN_METRIC_KEYS.join(', ')}`,
   );
 
-const CompareQuery = z.object({
-  baseline: z.string().trim().min(1).max(64).default('main').describe('baseline name, e.g. main'),
-  metrics: GateMetricsParam,
-});
+const WindowSecond = (what: string) =>
+  z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(0, 'must be 0 or more')
+    .optional()
+    .describe(`${what} of the elapsed-seconds window [from, to) of every run that the comparison is over, e.g. from=10 to leave out a 10-second warm-up; give both or neither. Default: whole runs`);
+
+const CompareQuery = z
+  .object({
+    baseline: z.string().trim().min(1).max(64).default('main').describe('baseline name, e.g. main'),
+    metrics: GateMetricsParam,
+    from: WindowSecond('first second'),
+    to: WindowSecond('end (exclusive)'),
+  })
+  .superRefine((q, ctx) => {
+    if ((q.from === undefined) !== (q.to === undefined)) ctx.addIssue({ code: 'custom', path: [q.from === undefined ? 'from' : 'to'], message: 'give from and to together' });
+    else if (q.from !== undefined && q.to !== undefined && q.to <= q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${q.from})` });
+  });
 
 export const OPERATIONS: Operation[] = [
   op({
@@ -95,9 +110,9 @@ export const OPERATIONS: Operation[] = [
   op({
     method: 'GET', path: '/experiments/{id}/compare', operationId: 'compareExperiment', scope: 'runs:read', status: 200,
     summary: 'Compare every cell with a named baseline',
-    description: 'Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor, p-values adjusted across the compared metrics with Benjamini-Hochberg). A verdict needs at least 4 succeeded runs per side. `metrics` limits the comparison to the metrics you gate on; `gatedOn` in the answer lists them.',
+    description: 'Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor, p-values adjusted across the compared metrics with Benjamini-Hochberg). A verdict needs at least 4 succeeded runs per side. `metrics` limits the comparison to the metrics you gate on; `gatedOn` in the answer lists them. `from`/`to` compare only those seconds of every run (each run\'s metrics are recomputed from its stored seconds in the window); `window` in the answer says which.',
     query: CompareQuery, response: ComparisonSchema, responseName: 'Comparison',
-    handle: ({ deps, principal, params, query }) => compareWithBaseline(deps.db, principal.teamId, params.id!, query.baseline, query.metrics),
+    handle: ({ deps, principal, params, query }) => compareWithBaseline(deps.db, principal.teamId, params.id!, query.baseline, query.metrics, query.from !== undefined && query.to !== undefined ? { from: query.from, to: query.to } : null),
   }),
   op({
     method: 'POST', path: '/experiments/{id}/share', operationId: 'createShareLink', scope: 'runs:write', status: 201,

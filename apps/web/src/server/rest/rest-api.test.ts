@@ -10,6 +10,7 @@ import { revokeApiToken } from '~/server/services/api-tokens/revoke-api-token';
 import type { RestDeps } from './deps';
 import { handleRest } from './handle-rest';
 import { buildOpenApi } from './openapi';
+import { insertSyntheticRun, syntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -247,6 +248,50 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect(body.code).toBe('validation_failed');
     expect(body.problems).toEqual([{ path: 'metrics', message: expect.stringContaining(reason) }]);
     expect(body.problems[0].message).toContain('valid keys: rps, p50Ms, p95Ms, p99Ms, errorRate,');
+  });
+
+  it('from/to compare only those seconds of every run: a slower cold start alone is no regression after the warm-up', async () => {
+    const sc = await db.scenario.create({ data: { teamId: A.teamId, name: 'windowed', templateId: 'sustained', params: {}, thresholds: [] } });
+    const runs = async (name: string, coldStartFactor: number, seed: number) => {
+      const e = await syntheticExperiment(db, A.teamId, A.targetId, sc.id, [name], 5);
+      for (let r = 0; r < 5; r++) {
+        await insertSyntheticRun(db, {
+          teamId: A.teamId, experimentId: e.experimentId, targetId: A.targetId, scenarioId: sc.id, poolConfigId: e.poolConfigs[0]!.id, poolConfigName: name,
+          scenarioName: 'windowed', repeatIndex: r, seconds: 40, latencyMs: 10, rps: 50, coldStartFactor, seed: seed + r,
+        });
+      }
+      return e;
+    };
+    const base = await runs('lazy', 0.1, 100);
+    await db.baseline.create({ data: { teamId: A.teamId, targetId: A.targetId, scenarioId: sc.id, name: 'warm', experimentId: base.experimentId, poolConfigId: base.poolConfigs[0]!.id } });
+    const cand = await runs('cold', 2, 200); // the first 10 s up to 21x slower, the same after
+    const compareRef = compareDoc.get.responses['200'].content['application/json'].schema.$ref;
+
+    const whole = await (await call('GET', `/experiments/${cand.experimentId}/compare?baseline=warm&metrics=p95Ms`)).json();
+    check(compareRef, whole);
+    expect(whole.window).toBeNull();
+    expect(whole.cells[0].metrics[0]).toMatchObject({ key: 'p95Ms', verdict: 'worse' });
+    expect(whole.outcome).toBe('regression');
+
+    const steady = await (await call('GET', `/experiments/${cand.experimentId}/compare?baseline=warm&metrics=p95Ms&from=10&to=40`)).json();
+    check(compareRef, steady);
+    expect(steady.window).toEqual({ from: 10, to: 40 });
+    expect(steady.cells[0].metrics[0].verdict).not.toBe('worse');
+    expect(Math.abs(steady.cells[0].metrics[0].changePercent.estimate)).toBeLessThan(10);
+    expect(steady.outcome).toBe('pass');
+  });
+
+  it.each([
+    ['from=10', 'to', 'give from and to together'],
+    ['to=10', 'from', 'give from and to together'],
+    ['from=10&to=10', 'to', 'must be after from (10)'],
+    ['from=-1&to=10', 'from', 'must be 0 or more'],
+    ['from=1.5&to=10', 'from', 'must be a whole number of seconds'],
+  ])('%s is 422 naming the field', async (q, path, message) => {
+    const res = await call('GET', `/experiments/${A.experimentId}/compare?${q}`);
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body.problems).toEqual([{ path, message }]);
   });
 
   it('documents the metrics parameter with its keys', () => {

@@ -14,7 +14,15 @@ import { experimentCells, usable } from './experiment-cells';
  * `gateMetrics` limits the comparison to those tested metrics (p adjusted over them alone); the
  * answer's `gatedOn` says which metrics the verdict rests on either way.
  */
-export async function compareWithBaseline(db: Db, teamId: string, experimentId: string, baselineName: string, gateMetrics?: readonly TestedRunMetricKey[]) {
+export async function compareWithBaseline(
+  db: Db,
+  teamId: string,
+  experimentId: string,
+  baselineName: string,
+  gateMetrics?: readonly TestedRunMetricKey[],
+  /** compare only these elapsed seconds [from, to) of every run */
+  window: { from: number; to: number } | null = null,
+) {
   const gatedOn = gateMetrics ? TESTED_RUN_METRIC_KEYS.filter((k) => gateMetrics.includes(k)) : [...TESTED_RUN_METRIC_KEYS];
   const e = await experimentCells(db, teamId, experimentId);
   const baselines = await db.baseline.findMany({
@@ -39,6 +47,7 @@ export async function compareWithBaseline(db: Db, teamId: string, experimentId: 
     const cmp = await buildComparison(db, teamId, {
       items: [baseItem, { kind: 'cell', experimentId: e.id, poolConfigId: c.poolConfig.id, scenarioId: c.scenario.id }],
       baseline: 0,
+      window,
     }, { maxPoints: 1, ...(gateMetrics ? { gateMetrics: gatedOn } : {}) });
     const metrics = cmp.rows.flatMap((row) => {
       const m = row.comparisons[1];
@@ -75,5 +84,5 @@ export async function compareWithBaseline(db: Db, teamId: string, experimentId: 
       : cells.some((c) => c.candidateRuns === 0)
         ? 'incomplete'
         : 'pass';
-  return { experimentId: e.id, baseline: baselineName, gatedOn, outcome, cells };
+  return { experimentId: e.id, baseline: baselineName, gatedOn, window, outcome, cells };
 }

@@ -22,6 +22,8 @@ export interface SyntheticRunSpec {
   latencyMs: number;
   rps: number;
   errorRate?: number;
+  /** latency factor added per second before second 10: (10 - s) x this (default 0.15) */
+  coldStartFactor?: number;
   seed: number;
   environment?: Record<string, unknown>;
 }
@@ -59,7 +61,7 @@ export async function insertSyntheticRun(db: Db, spec: SyntheticRunSpec): Promis
   let rssPeak = 0;
   let waitSum = 0;
   for (let s = 0; s < spec.seconds; s++) {
-    const warm = s < 10 ? 1 + (10 - s) * 0.15 : 1;
+    const warm = s < 10 ? 1 + (10 - s) * (spec.coldStartFactor ?? 0.15) : 1;
     const n = Math.max(1, Math.round(spec.rps * (0.95 + 0.1 * rnd())));
     const f = Math.round(n * (spec.errorRate ?? 0) * (0.5 + rnd()));
     const h = createHistogram();
