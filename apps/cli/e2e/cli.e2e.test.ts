@@ -114,7 +114,7 @@ describe(`poolbench CLI against ${BASE}`, () => {
     const r = await cli(['--target', 'Lab target', '--pool-config', '1 conn', ...LOAD, '--name', 'pr', '--baseline', 'main', '--metrics', 'p99Ms,rps', '--fail-on', 'regression', '--junit', 'pr.xml', '--markdown', 'pr.md'], env, 'bundle');
     console.log(r.stdout, r.stderr, readFileSync(md, 'utf8'));
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toContain('Compared with baseline "main" (gated on: rps, p99Ms):');
+    expect(r.stdout).toContain('Compared with baseline "main" (gated on: rps, p99Ms; over whole runs):');
     expect(r.stdout).toMatch(/REGRESSION\s+Latency p99: [\d.]+ ms -> [\d.]+ ms, change \+[\d.]+ % \(95 % CI \+[\d.]+ % … \+[\d.]+ %\)/);
     expect(r.stdout).not.toContain('Latency p50'); // not gated on, so not judged
     expect(readFileSync(junit, 'utf8')).toContain('<failure message="Latency p99 regressed');
@@ -129,6 +129,9 @@ describe(`poolbench CLI against ${BASE}`, () => {
     const all = (await (await get('baseline=main')).json()) as { gatedOn: string[]; cells: { metrics: unknown[] }[] };
     expect(all.gatedOn).toHaveLength(11);
     expect(all.cells[0]!.metrics.length).toBeGreaterThan(2);
+    const windowed = (await (await get('baseline=main&metrics=p99Ms&from=1&to=4')).json()) as { window: unknown; cells: { metrics: Array<{ key: string }> }[] };
+    expect(windowed.window).toEqual({ from: 1, to: 4 });
+    expect(windowed.cells[0]!.metrics.map((m) => m.key)).toEqual(['p99Ms']);
     const bad = await get('baseline=main&metrics=p99Ms,latency');
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { problems: unknown[] }).problems).toEqual([{ path: 'metrics', message: expect.stringContaining('unknown metric "latency"; valid keys: rps,') }]);

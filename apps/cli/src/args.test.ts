@@ -49,6 +49,21 @@ describe('parseRunArgs', () => {
     expect(() => parseRunArgs(['--experiment', 'x', ...argv], env)).toThrow(message);
   });
 
+  it('--window compares only those seconds of every run; absent means whole runs', () => {
+    expect(parseRunArgs(['--experiment', 'x', '--baseline', 'main', '--window', '10-60'], env).window).toEqual({ from: 10, to: 60 });
+    expect(parseRunArgs(['--experiment', 'x', '--baseline', 'main'], env).window).toBeNull();
+  });
+
+  it.each([
+    [['--window', '10-60'], 'give --baseline too'],
+    [['--baseline', 'main', '--window', '10'], '--window must look like 10-60 (from-to, whole seconds), got "10"'],
+    [['--baseline', 'main', '--window', '1.5-60'], '--window must look like 10-60'],
+    [['--baseline', 'main', '--window', '60-10'], '--window: the end (10) must be after the start (60)'],
+  ])('--window %j is a usage error before anything starts', (argv, message) => {
+    expect(() => parseRunArgs(['--experiment', 'x', ...argv], env)).toThrow(UsageError);
+    expect(() => parseRunArgs(['--experiment', 'x', ...argv], env)).toThrow(message);
+  });
+
   it('needs POOLBENCH_URL and POOLBENCH_TOKEN', () => {
     expect(() => parseRunArgs(['--experiment', 'x'], {})).toThrow('POOLBENCH_URL');
     expect(() => parseRunArgs(['--experiment', 'x'], { POOLBENCH_URL: 'http://x' })).toThrow('POOLBENCH_TOKEN');

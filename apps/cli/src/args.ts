@@ -17,6 +17,8 @@ export interface RunOptions {
   baseline: string | null;
   /** tested metric keys the baseline verdict is gated on; null: every tested metric */
   metrics: string[] | null;
+  /** compare only these elapsed seconds [from, to) of every run; null: whole runs */
+  window: { from: number; to: number } | null;
   saveBaseline: string | null;
   failOn: FailOn;
   junit: string | null;
@@ -48,6 +50,8 @@ Waiting and gating:
   --baseline <name>             compare with this baseline, e.g. main (implies --wait)
   --metrics <key,key,...>       gate the baseline verdict on these metrics only, e.g. p99Ms,rps
                                 (default: all tested metrics; choose them before you see results)
+  --window <from>-<to>          compare only these seconds of every run, e.g. 10-60 to leave out
+                                a 10 s warm-up (default: whole runs)
   --save-baseline <name>        after a successful run, make it the baseline <name>
   --fail-on <what>              regression | threshold | any | none (default any)
   --junit <file>                write a JUnit XML report (implies --wait)
@@ -98,6 +102,17 @@ function gateMetrics(flag: string | undefined, baseline: string | null): string[
   return keys;
 }
 
+/** "10-60" -> { from: 10, to: 60 }: elapsed seconds [from, to) of every run. */
+function parseWindow(flag: string | undefined, baseline: string | null): { from: number; to: number } | null {
+  if (flag === undefined) return null;
+  if (baseline === null) throw new UsageError('--window chooses which seconds the --baseline comparison is over; give --baseline too');
+  const m = /^(\d+)-(\d+)$/.exec(flag.trim());
+  if (!m) throw new UsageError(`--window must look like 10-60 (from-to, whole seconds), got "${flag}"`);
+  const w = { from: Number(m[1]), to: Number(m[2]) };
+  if (w.to <= w.from) throw new UsageError(`--window: the end (${w.to}) must be after the start (${w.from})`);
+  return w;
+}
+
 export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions {
   let parsed;
   try {
@@ -120,6 +135,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
         'poll-interval': { type: 'string' },
         baseline: { type: 'string' },
         metrics: { type: 'string' },
+        window: { type: 'string' },
         'save-baseline': { type: 'string' },
         'fail-on': { type: 'string', default: 'any' },
         junit: { type: 'string' },
@@ -174,6 +190,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
   }
   const baseline = v.baseline ?? null;
   const metrics = gateMetrics(v.metrics, baseline);
+  const window = parseWindow(v.window, baseline);
   return {
     url: url.replace(/\/+$/, ''),
     token,
@@ -183,6 +200,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
     pollMs: int('--poll-interval', v['poll-interval'], 200) ?? 2000,
     baseline,
     metrics,
+    window,
     saveBaseline: v['save-baseline'] ?? null,
     failOn: v['fail-on'] as FailOn,
     junit: v.junit ?? null,

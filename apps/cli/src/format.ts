@@ -23,6 +23,9 @@ export function formatChange(c: { estimate: number; lower: number; upper: number
 
 export const cellLabel = (c: { poolConfig: { name: string } | null; scenario: { name: string } | null }) => `${c.poolConfig?.name ?? '?'} / ${c.scenario?.name ?? '?'}`;
 
+/** "seconds 10–60 of each run", or "whole runs". */
+export const windowLabel = (c: Pick<Comparison, 'window'>) => (c.window ? `seconds ${c.window.from}–${c.window.to} of each run` : 'whole runs');
+
 /** "p99Ms, rps", or "all 11 tested metrics" when the comparison was not narrowed by --metrics. */
 export function gatedOnLabel(c: Pick<Comparison, 'gatedOn'>, code: (key: string) => string = (k) => k): string {
   const keys = c.gatedOn;

@@ -50,6 +50,15 @@ describe('decide', () => {
     expect(d.exitCode).toBe(3);
     expect(d.problems[0]).toBe(`asked to gate on p99Ms, rps but the server gated on ${said}; update PoolBench or drop --metrics`);
   });
+  it('--window: a comparison over exactly those seconds counts; a server that compared whole runs is exit 3', () => {
+    const c = comparison('worse');
+    expect(decide('any', experiment(['succeeded']), summary(0), { ...c, window: { from: 10, to: 60 } }, null, { from: 10, to: 60 }).exitCode).toBe(1);
+    for (const window of [undefined, null, { from: 0, to: 60 }]) {
+      const d = decide('any', experiment(['succeeded']), summary(0), { ...c, window }, null, { from: 10, to: 60 });
+      expect(d.exitCode).toBe(3);
+      expect(d.problems[0]).toMatch(/^asked to compare seconds 10-60 of every run but the server compared (whole runs \(it does not know --window\)|seconds 0-60); update PoolBench or drop --window$/);
+    }
+  });
   it('runs that did not succeed are an infrastructure error (exit 3), never a pass', () => {
     const d = decide('any', experiment(['succeeded', 'failed']), summary(0), comparison('no-change'));
     expect(d.exitCode).toBe(3);
@@ -77,12 +86,18 @@ describe('reports', () => {
     expect(toText(result)).toContain('REGRESSION   Latency p99: 10.0 ms -> 80.0 ms, change +700 % (95 % CI +650 % … +760 %)');
   });
   it('every report says which metrics the verdict was gated on', () => {
-    expect(toText(result)).toContain('Compared with baseline "main" (gated on: p99Ms):');
-    expect(toMarkdown(result)).toContain(' · baseline `main` · gated on: `p99Ms`');
-    expect(toJUnit(result)).toContain('<property name="gatedOn" value="p99Ms"/>');
-    expect(toJUnit(result)).toContain('; gated on: p99Ms</failure>');
+    expect(toText(result)).toContain('Compared with baseline "main" (gated on: p99Ms; over whole runs):');
+    expect(toMarkdown(result)).toContain(' · baseline `main` · gated on: `p99Ms` · over whole runs');
+    expect(toJUnit(result)).toContain('<property name="gatedOn" value="p99Ms"/><property name="window" value="whole runs"/>');
+    expect(toJUnit(result)).toContain('; gated on: p99Ms; over whole runs</failure>');
     const all = { ...result, comparison: comparison('worse', ['rps', 'p50Ms', 'p95Ms', 'p99Ms', 'errorRate', 'connectP95Ms', 'cpuMeanPercent', 'cpuPeakPercent', 'rssMeanBytes', 'rssPeakBytes', 'poolWaitMsMean']) };
-    expect(toText(all)).toContain('(gated on: all 11 tested metrics)');
+    expect(toText(all)).toContain('(gated on: all 11 tested metrics; over whole runs)');
     expect(toMarkdown(all)).toContain('gated on: all 11 tested metrics');
+  });
+  it('every report says which seconds of each run were compared', () => {
+    const windowed = { ...result, comparison: { ...comparison('worse'), window: { from: 10, to: 60 } } };
+    expect(toText(windowed)).toContain('over seconds 10–60 of each run):');
+    expect(toMarkdown(windowed)).toContain(' · over seconds 10–60 of each run');
+    expect(toJUnit(windowed)).toContain('<property name="window" value="seconds 10–60 of each run"/>');
   });
 });

@@ -12,6 +12,7 @@ export function decide(
   summary: ExperimentSummary | null,
   comparison: Comparison | null,
   gateMetrics: readonly string[] | null = null,
+  window: { from: number; to: number } | null = null,
 ): Pick<RunResult, 'outcome' | 'exitCode' | 'problems'> {
   const problems: string[] = [];
   const notOk = e.runs.filter((r) => r.status !== 'succeeded');
@@ -30,6 +31,11 @@ export function decide(
         problems: [`asked to gate on ${gateMetrics.join(', ')} but the server gated on ${got.length ? got.join(', ') : 'every metric (it does not know --metrics)'}; update PoolBench or drop --metrics`],
       };
     }
+  }
+  if (comparison && window && (comparison.window?.from !== window.from || comparison.window?.to !== window.to)) {
+    // a server that ignored from/to compared whole runs, warm-up included
+    const got = comparison.window ? `seconds ${comparison.window.from}-${comparison.window.to}` : 'whole runs (it does not know --window)';
+    return { outcome: 'error', exitCode: EXIT.infra, problems: [`asked to compare seconds ${window.from}-${window.to} of every run but the server compared ${got}; update PoolBench or drop --window`] };
   }
   if (comparison?.outcome === 'no-baseline') {
     problems.push(`no baseline "${comparison.baseline}" for ${comparison.cells.filter((c) => !c.baseline).map((c) => c.scenario?.name ?? '?').join(', ')}; nothing to compare with (save one with --save-baseline ${comparison.baseline})`);

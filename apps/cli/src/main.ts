@@ -68,9 +68,13 @@ async function run(opts: RunOptions, io: Io): Promise<RunResult> {
   }
   experiment = await waitForExperiment(client, experiment.id, { timeoutMs: opts.timeoutMs, pollMs: opts.pollMs, progress: opts.json ? null : io.stderr });
   const summary = await client.get<ExperimentSummary>(`/experiments/${experiment.id}/summary`);
-  const query = new URLSearchParams(opts.baseline ? { baseline: opts.baseline, ...(opts.metrics ? { metrics: opts.metrics.join(',') } : {}) } : {});
+  const query = new URLSearchParams(
+    opts.baseline
+      ? { baseline: opts.baseline, ...(opts.metrics ? { metrics: opts.metrics.join(',') } : {}), ...(opts.window ? { from: String(opts.window.from), to: String(opts.window.to) } : {}) }
+      : {},
+  );
   const comparison = opts.baseline ? await client.get<Comparison>(`/experiments/${experiment.id}/compare?${query}`) : null;
-  const result: RunResult = { experiment, summary, comparison, shareUrl, ...decide(opts.failOn, experiment, summary, comparison, opts.metrics) };
+  const result: RunResult = { experiment, summary, comparison, shareUrl, ...decide(opts.failOn, experiment, summary, comparison, opts.metrics, opts.window) };
 
   if (opts.saveBaseline && result.exitCode === EXIT.pass) {
     await client.post('/baselines', { name: opts.saveBaseline, experimentId: experiment.id });

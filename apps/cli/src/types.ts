@@ -71,6 +71,8 @@ export interface Comparison {
   baseline: string;
   /** the tested metrics the verdict rests on (absent from servers older than --metrics) */
   gatedOn?: string[];
+  /** the elapsed seconds [from, to) of every run compared; null or absent: whole runs */
+  window?: { from: number; to: number } | null;
   outcome: 'pass' | 'regression' | 'no-baseline' | 'incomplete';
   cells: {
     poolConfig: Ref | null;

@@ -1,4 +1,4 @@
-import { cellLabel, formatChange, formatValue, gatedOnLabel } from '../format';
+import { cellLabel, formatChange, formatValue, gatedOnLabel, windowLabel } from '../format';
 import type { RunResult } from '../types';
 
 const ICON = { worse: '❌ worse', better: '🟢 better', 'no-change': '✅ no change', inconclusive: '⚪ inconclusive' } as const;
@@ -17,7 +17,7 @@ const cellText = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function toMarkdown(r: RunResult): string {
   const out = [`### PoolBench: ${HEADLINE[r.outcome]}`, ''];
   const links = [`experiment [${cellText(r.experiment.name)}](${r.experiment.webUrl})`];
-  if (r.comparison) links.push(`baseline \`${r.comparison.baseline}\``, `gated on: ${gatedOnLabel(r.comparison, (k) => `\`${k}\``)}`);
+  if (r.comparison) links.push(`baseline \`${r.comparison.baseline}\``, `gated on: ${gatedOnLabel(r.comparison, (k) => `\`${k}\``)}`, `over ${windowLabel(r.comparison)}`);
   if (r.shareUrl) links.push(`[share link](${r.shareUrl})`);
   out.push(links.join(' · '), '');
   if (r.comparison) {

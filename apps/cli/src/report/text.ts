@@ -1,4 +1,4 @@
-import { cellLabel, formatChange, formatValue, gatedOnLabel } from '../format';
+import { cellLabel, formatChange, formatValue, gatedOnLabel, windowLabel } from '../format';
 import type { RunResult } from '../types';
 
 /** The human-readable result; regressions name the metric, the change and its interval. */
@@ -6,7 +6,7 @@ export function toText(r: RunResult): string {
   const lines = [`Experiment ${r.experiment.name} (${r.experiment.id}): ${r.experiment.status}`, `  ${r.experiment.webUrl}`];
   if (r.shareUrl) lines.push(`  share: ${r.shareUrl}`);
   if (r.comparison) {
-    lines.push(`Compared with baseline "${r.comparison.baseline}" (gated on: ${gatedOnLabel(r.comparison)}):`);
+    lines.push(`Compared with baseline "${r.comparison.baseline}" (gated on: ${gatedOnLabel(r.comparison)}; over ${windowLabel(r.comparison)}):`);
     for (const c of r.comparison.cells) {
       if (!c.baseline) {
         lines.push(`  ${cellLabel(c)}: no baseline`);
