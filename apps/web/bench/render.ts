@@ -22,6 +22,7 @@ const make = (seconds: number, seed: number) =>
     poolConfigName: pc.name, scenarioName: scenario.name, repeatIndex: seed, seconds, latencyMs: 12, rps: 400, errorRate: 0.001, seed,
   });
 const runs = { '15 min (900 s)': await make(900, 1), '1 min (60 s)': await make(60, 2) };
+const COMPARE_LABEL = 'compare view: the two runs';
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -40,13 +41,22 @@ try {
       for (const e of list.getEntries()) w.__longTasks.push(e.duration);
     }).observe({ type: 'longtask', buffered: true });
   });
+  // Rendered = every chart has drawn its lines.
+  const runDrawn = () => document.querySelectorAll('.recharts-surface').length >= 9 && document.querySelectorAll('.recharts-line-curve').length >= 9;
+  const compareDrawn = () => {
+    const frames = [...document.querySelectorAll('[data-testid="compare-charts"] > *')];
+    return frames.length > 0 && frames.every((f) => f.querySelector('.recharts-surface')) && !!document.querySelector('[data-testid="chart-spectrum"] .recharts-line-curve');
+  };
+  const pages: Array<[string, string, () => boolean]> = [
+    ...Object.entries(runs).map(([label, runId]): [string, string, () => boolean] => [label, `/runs/${runId}`, runDrawn]),
+    [COMPARE_LABEL, `/compare?items=r.${Object.values(runs).join(',r.')}`, compareDrawn],
+  ];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [label, runId] of Object.entries(runs)) {
+    for (const [label, url, drawn] of pages) {
       const page = await context.newPage();
       const t0 = Date.now();
-      await page.goto(`/runs/${runId}`);
-      // Rendered = every chart has drawn its lines.
-      await page.waitForFunction(() => document.querySelectorAll('.recharts-surface').length >= 9 && document.querySelectorAll('.recharts-line-curve').length >= 9, null, { timeout: 60_000 });
+      await page.goto(url);
+      await page.waitForFunction(drawn, null, { timeout: 60_000 });
       const renderMs = Date.now() - t0;
       await page.waitForTimeout(500);
       const tasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
@@ -78,12 +88,12 @@ const short = results['1 min (60 s)']!;
 const frozen = Math.max(...long.map((x) => x.longestTaskMs));
 const added = med(long.map((x) => x.longestTaskMs)) - med(short.map((x) => x.longestTaskMs));
 const section = [
-  '## Web: run page charts in Chromium (15-minute vs 1-minute run)',
+  '## Web: run page charts in Chromium (15-minute vs 1-minute run), and the compare view',
   '',
   `Machine: ${cpus().length} × ${cpus()[0]?.model}; Debian Chromium headless. Command: \`npx tsx apps/web/bench/render.ts\` (from \`make bench\`, against the running stack), ${new Date().toISOString().slice(0, 16)}Z.`,
   `Data: synthetic succeeded runs (real encoded histograms, resource samples) of 900 s and 60 s, ${ROUNDS} rounds alternating the two; navigation to all nine charts drawn, long tasks from the browser's Long Tasks API.`,
   '',
-  '| run | navigation → charts drawn, median ms | longest main-thread task, median ms | total blocking time, median ms | points per line |',
+  '| page | navigation → charts drawn, median ms | longest main-thread task, median ms | total blocking time, median ms | points per line |',
   '|---|---|---|---|---|',
   ...rows,
   '',

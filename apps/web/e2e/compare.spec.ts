@@ -45,6 +45,7 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   await expect(page.getByTestId('chart-rps').locator('.recharts-area').first()).toBeVisible();
   await expect(page.getByTestId('chart-p95Ms').locator('.recharts-line')).toHaveCount(2);
   await expect(page.getByTestId('pivot')).toBeVisible();
+  await expect(page.getByTestId('compare-chart-area')).toHaveAttribute('data-charts-drawn', 'true'); // charts mount one per frame
   await page.screenshot({ path: `${SHOTS}/compare-01-view.png`, fullPage: true });
 
   // Time window: the cold start alone. Bad input names the field; a window re-computes everything.
@@ -61,6 +62,7 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   await expect(page.getByTestId('window-picker').getByTestId('window-state')).toHaveText(`Seconds 0–${to} of every run: statistics, percentiles and charts`, { timeout: 60_000 });
   await expect(page.getByText(`One value per run and metric, over seconds 0–${to} of each run.`, { exact: false })).toBeVisible();
   await expect(page.getByTestId('comparison-table').getByTestId('verdict').first()).toBeVisible();
+  await expect(page.getByTestId('compare-chart-area')).toHaveAttribute('data-charts-drawn', 'true');
   const windowed = await page.request.get(`/api/exports/comparison?format=json&${new URL(page.url()).search.slice(1)}`);
   expect(windowed.status()).toBe(200);
   expect(((await windowed.json()) as { window: unknown }).window).toEqual({ from: 0, to: Number(to) });

@@ -5,10 +5,15 @@ import { useRef } from 'react';
 import { Card } from '~/components/ui/card';
 import { cn } from '~/lib/cn';
 import { downloadChartPng } from './export-png';
+import { ChartPlaceholder, useFrameSlot } from './one-per-frame';
 
-/** A titled chart card with a "download PNG" button; the chart inside is any SVG chart. */
-export function ChartFrame({ title, unit, children, className, height = 'h-56', testId }: { title: string; unit?: string; children: React.ReactNode; className?: string; height?: string; testId?: string }) {
+/**
+ * A titled chart card with a "download PNG" button; the chart inside is any SVG chart. With a
+ * `slot` inside `<FrameSlots>`, the chart draws when its frame comes (see one-per-frame.tsx).
+ */
+export function ChartFrame({ title, unit, children, className, height = 'h-56', testId, slot }: { title: string; unit?: string; children: React.ReactNode; className?: string; height?: string; testId?: string; slot?: number }) {
   const ref = useRef<HTMLDivElement>(null);
+  const ready = useFrameSlot(slot);
   return (
     <Card className={cn('p-4', className)} data-testid={testId}>
       <div className="mb-2 flex items-center justify-between gap-2">
@@ -32,7 +37,7 @@ export function ChartFrame({ title, unit, children, className, height = 'h-56', 
         <span className="sr-only" data-chart-title>
           {title}
         </span>
-        {children}
+        {ready ? children : <ChartPlaceholder />}
       </div>
     </Card>
   );

@@ -13,6 +13,7 @@ import { Card, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { ChartFrame } from '~/components/charts/chart-frame';
+import { OnePerFrame } from '~/components/charts/one-per-frame';
 import { SERIES_METRICS } from '~/server/services/compare/group-series';
 import { itemsToParam, type CompareItem, type Selection } from '~/server/services/compare/selection';
 import { BandChart } from './band-chart';
@@ -40,6 +41,7 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
   const exportQuery = `items=${itemsToParam(items)}${baseline !== null ? `&baseline=${baseline}` : ''}${windowQuery(window)}`;
   const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId) ? c.groups[0]! : null;
   const go = (next: CompareItem[], b: number | null, w: TimeWindow | null = window) => router.push(`/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}${windowQuery(w)}`);
+  const seriesShown = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null)));
   const missingSaved = c.availableBaselines.filter((b) => !items.some((i) => JSON.stringify(i) === JSON.stringify(b.item)));
   return (
     <>
@@ -135,8 +137,9 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
         <MergedTable c={c} />
       </Card>
 
+      <OnePerFrame count={1 + seriesShown.length} testId="compare-chart-area">
       <div className="mb-6 grid gap-4 lg:grid-cols-3">
-        <ChartFrame title="Latency by percentile" unit="ms · log scales" className="lg:col-span-1" height="h-64" testId="chart-spectrum">
+        <ChartFrame slot={0} title="Latency by percentile" unit="ms · log scales" className="lg:col-span-1" height="h-64" testId="chart-spectrum">
           <SpectrumChart spectrum={c.spectrum} labels={labels} />
         </ChartFrame>
         {sameExperiment ? (
@@ -159,12 +162,13 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
         </div>
       </div>
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="compare-charts">
-        {SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null))).map((m) => (
-          <ChartFrame key={m.key} title={m.label} unit={m.unit} testId={`chart-${m.key}`}>
+        {seriesShown.map((m, i) => (
+          <ChartFrame key={m.key} slot={1 + i} title={m.label} unit={m.unit} testId={`chart-${m.key}`}>
             <BandChart points={c.series[m.key]} labels={labels} format={unitFormat(m.unit)} />
           </ChartFrame>
         ))}
       </div>
+      </OnePerFrame>
     </>
   );
 }

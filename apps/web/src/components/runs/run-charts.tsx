@@ -1,9 +1,10 @@
 'use client';
 
-import { createContext, memo, startTransition, useContext, useEffect, useMemo, useState } from 'react';
+import { memo, useMemo } from 'react';
 import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SeriesPoint } from '@poolbench/scenarios';
 import { Card } from '~/components/ui/card';
+import { ChartPlaceholder, FrameSlots, useFrameSlot, useOnePerFrame } from '~/components/charts/one-per-frame';
 
 const PALETTE = ['#1f57d6', '#0ea5e9', '#f59e0b', '#ef4444', '#10b981', '#8b5cf6', '#64748b', '#ec4899'];
 const STATUS_COLORS: Record<string, string> = { '2': '#10b981', '3': '#0ea5e9', '4': '#f59e0b', '5': '#ef4444', '0': '#64748b' };
@@ -14,22 +15,10 @@ interface SeriesDef {
   color?: string;
 }
 
-/** How many charts may draw yet: they mount one per frame, so no single task draws all nine. */
-const ShownCharts = createContext(Infinity);
 const CHART_COUNT = 9;
 
-function useOnePerFrame(total: number): number {
-  const [shown, setShown] = useState(0);
-  useEffect(() => {
-    if (shown >= total) return;
-    const id = requestAnimationFrame(() => startTransition(() => setShown((n) => n + 1)));
-    return () => cancelAnimationFrame(id);
-  }, [shown, total]);
-  return shown;
-}
-
 function ChartCard({ slot, title, unit, children, empty, testId }: { slot: number; title: string; unit?: string; children: React.ReactNode; empty?: boolean; testId?: string }) {
-  const ready = slot < useContext(ShownCharts);
+  const ready = useFrameSlot(slot);
   return (
     <Card className="p-4" data-testid={testId}>
       <div className="mb-2 flex items-baseline justify-between">
@@ -37,7 +26,7 @@ function ChartCard({ slot, title, unit, children, empty, testId }: { slot: numbe
         {unit ? <span className="text-xs text-slate-400">{unit}</span> : null}
       </div>
       <div className="h-48">
-        {empty ? <div className="grid h-full place-items-center text-xs text-slate-400">No samples for this run</div> : ready ? children : <div className="h-full animate-pulse rounded-md bg-slate-50" aria-hidden />}
+        {empty ? <div className="grid h-full place-items-center text-xs text-slate-400">No samples for this run</div> : ready ? children : <ChartPlaceholder />}
       </div>
     </Card>
   );
@@ -79,7 +68,7 @@ export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoi
 
   const shown = useOnePerFrame(CHART_COUNT);
   return (
-    <ShownCharts.Provider value={shown}>
+    <FrameSlots shown={shown}>
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="run-charts" data-points={points.length} data-charts-drawn={shown >= CHART_COUNT}>
       <ChartCard slot={0} title="Throughput" unit="requests / s" testId="chart-throughput">
         <Lines data={data} series={[{ key: 'requests', label: 'requests', color: '#1f57d6' }, { key: 'failed', label: 'failed', color: '#ef4444' }]} />
@@ -120,6 +109,6 @@ export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoi
         <Lines data={data} series={[{ key: 'dbTotal', label: 'total', color: '#64748b' }, { key: 'dbActive', label: 'active', color: '#1f57d6' }, { key: 'dbIdle', label: 'idle', color: '#10b981' }]} />
       </ChartCard>
       </div>
-    </ShownCharts.Provider>
+    </FrameSlots>
   );
 });

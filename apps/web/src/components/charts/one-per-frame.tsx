@@ -1,0 +1,48 @@
+'use client';
+
+import { createContext, startTransition, useContext, useEffect, useState } from 'react';
+
+/**
+ * Charts mount one per animation frame, each in a transition, so a page of charts never draws
+ * them all in one long main-thread task (see the web-render benchmark). A page calls
+ * `useOnePerFrame(count)`, provides the result with `<FrameSlots>`, and each chart asks
+ * `useFrameSlot(itsIndex)` whether it may draw yet; outside a provider every chart draws at once.
+ */
+const Shown = createContext(Infinity);
+
+export function useOnePerFrame(total: number): number {
+  const [shown, setShown] = useState(0);
+  useEffect(() => {
+    if (shown >= total) return;
+    const id = requestAnimationFrame(() => startTransition(() => setShown((n) => n + 1)));
+    return () => cancelAnimationFrame(id);
+  }, [shown, total]);
+  return shown;
+}
+
+export function FrameSlots({ shown, children }: { shown: number; children: React.ReactNode }) {
+  return <Shown.Provider value={shown}>{children}</Shown.Provider>;
+}
+
+/**
+ * Hook and provider in one, for a part of a page that mounts when its data is there; its
+ * `data-charts-drawn` says when every chart has had its frame (tests wait for it).
+ */
+export function OnePerFrame({ count, children, testId }: { count: number; children: React.ReactNode; testId?: string }) {
+  const shown = useOnePerFrame(count);
+  return (
+    <div className="contents" data-testid={testId} data-charts-drawn={shown >= count}>
+      <FrameSlots shown={shown}>{children}</FrameSlots>
+    </div>
+  );
+}
+
+export function useFrameSlot(slot: number | undefined): boolean {
+  const shown = useContext(Shown);
+  return slot === undefined || slot < shown;
+}
+
+/** Stands in for a chart that has not drawn yet, at its size. */
+export function ChartPlaceholder() {
+  return <div className="h-full animate-pulse rounded-md bg-slate-50" aria-hidden />;
+}
