@@ -4,12 +4,31 @@
 # freshly started targets. Writes the tables and readings to docs/benchmarks.md (section
 # lab-target-seeds). Every scaled parameter has a knob below and is printed in the section.
 # Env: SEEDS (default "000 001 002 003 004"), REPEATS (3), K6_BIN, LAB_BENCH_PG
-#      (postgres://user:pass@host:port, no db), NO_WRITE=1 to print the section instead.
+#      (postgres://user:pass@host:port, no db), NO_WRITE=1 to print the section instead,
+#      FROM_RESULTS=/tmp/lab-bench.XXXXXX to summarize an earlier run's raw results again
+#      (with that run's parameters) without running anything.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 APP="$(cd "$HERE/.." && pwd)"
 ROOT="$(cd "$APP/../.." && pwd)"
+
+# summarize <results.ndjson>: the section, to stdout (NO_WRITE=1) or into docs/benchmarks.md.
+# summarize.mjs imports @poolbench/stats (TypeScript sources), hence tsx (from the root).
+summarize() {
+  cd "$ROOT"
+  if [ "${NO_WRITE:-}" = 1 ]; then
+    node --import tsx "$HERE/summarize.mjs" "$1"
+  else
+    node --import tsx "$HERE/summarize.mjs" "$1" | node "$ROOT/scripts/bench-section.mjs" lab-target-seeds
+  fi
+}
+if [ -n "${FROM_RESULTS:-}" ]; then
+  # shellcheck source=/dev/null
+  . "$FROM_RESULTS/summary.env"
+  summarize "$FROM_RESULTS/results.ndjson"
+  exit 0
+fi
 REPEATS="${REPEATS:-3}"
 SEEDS="${SEEDS:-000 001 002 003 004}"
 for s in $SEEDS; do
@@ -29,11 +48,13 @@ OUT="$(mktemp -d /tmp/lab-bench.XXXXXX)"
 RESULTS="$OUT/results.ndjson"
 : >"$RESULTS"
 PARAMS=("REPEATS=$REPEATS")
+PARAM_NAMES=()
 # param NAME DEFAULT: NAME from the environment or DEFAULT, exported for summarize.mjs and
 # listed in the section's command line.
 param() {
   local v="${!1:-$2}"
   export "$1=$v"
+  PARAM_NAMES+=("$1")
   case "$v" in *' '*) PARAMS+=("$1='$v'") ;; *) PARAMS+=("$1=$v") ;; esac
 }
 
@@ -404,10 +425,8 @@ BENCH_K6="$("$K6" version 2>/dev/null | head -1)"
 export BENCH_K6
 CLK_TCK="$(getconf CLK_TCK)"
 export CLK_TCK
-# summarize.mjs imports @poolbench/stats (TypeScript sources), hence tsx (from the root).
-cd "$ROOT"
-if [ "${NO_WRITE:-}" = 1 ]; then
-  node --import tsx "$HERE/summarize.mjs" "$RESULTS"
-else
-  node --import tsx "$HERE/summarize.mjs" "$RESULTS" | node "$ROOT/scripts/bench-section.mjs" lab-target-seeds
-fi
+# What summarize.mjs reads besides the results, kept with them for FROM_RESULTS.
+for name in BENCH_CMD BENCH_ELAPSED_S BENCH_LOAD BENCH_K6 CLK_TCK "${PARAM_NAMES[@]}"; do
+  printf 'export %s=%q\n' "$name" "${!name}"
+done >"$OUT/summary.env"
+summarize "$RESULTS"

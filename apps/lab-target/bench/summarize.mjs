@@ -134,6 +134,12 @@ function procStats(r) {
     const dt = (during[i].t - during[i - 1].t) / 1e6;
     if (dt > 0) cpu.push((100 * (during[i].ticks - during[i - 1].ticks)) / CLK_TCK / dt);
   }
+  const cpuSettled = [];
+  for (let i = 1; i < during.length; i++) {
+    if (during[i - 1].t < r.loadStartUs + 3e6) continue;
+    const dt = (during[i].t - during[i - 1].t) / 1e6;
+    if (dt > 0) cpuSettled.push((100 * (during[i].ticks - during[i - 1].ticks)) / CLK_TCK / dt);
+  }
   const settled = during.filter((x) => x.t >= r.loadStartUs + 3e6);
   const from = settled[0] ?? during[0];
   const to = during.at(-1);
@@ -142,6 +148,8 @@ function procStats(r) {
     startupPeakMB: Math.max(...before.map((x) => x.hwm)) / 1024,
     cpuMedian: median(cpu),
     cpuMax: Math.max(...cpu),
+    cpuMaxSecond: cpu.indexOf(Math.max(...cpu)) + 1,
+    cpuMaxSettled: cpuSettled.length ? Math.max(...cpuSettled) : NaN,
     rssGrowthMB: (to.rss - from.rss) / 1024,
     rssEndMB: to.rss / 1024,
     loadPeakMB: Math.max(...during.map((x) => x.rss)) / 1024,
@@ -193,6 +201,7 @@ function judge({ seed, claim, base, cand, baseName, candName, f, direction, expe
   if (scale) opts.scale = scale;
   if (absoluteFloor !== undefined) opts.absoluteFloor = absoluteFloor;
   const c = compareSamples(xs, ys, opts);
+  const band = absoluteFloor !== undefined && c.scale === 'linear' ? `±${fmt(absoluteFloor)} ${shiftUnit ?? unit}`.replace('±1 percentage points', '±1 percentage point') : '±5 %';
   const conf = Math.round(100 * (c.achievedConfidence ?? c.confidence));
   let change;
   if (c.scale === 'log' && c.changePercent) {
@@ -217,20 +226,20 @@ function judge({ seed, claim, base, cand, baseName, candName, f, direction, expe
   const approx = c.pValue !== null && c.minPValue !== null && c.pValue < c.minPValue ? '; the p shown is the tie-corrected normal approximation, which can undercut that bound' : '';
   const v = c.verdict;
   if (expect === 'no-change') {
-    if (v === 'no-change') Object.assign(entry, { status: 'holds', why: 'the whole interval lies inside the ±5 % no-change band' });
-    else if (v === 'better' || v === 'worse') Object.assign(entry, { status: 'not', why: `a difference beyond the 5 % band (${candName} ${v})` });
+    if (v === 'no-change') Object.assign(entry, { status: 'holds', why: `the whole interval lies inside the ${band} no-change band` });
+    else if (v === 'better' || v === 'worse') Object.assign(entry, { status: 'not', why: `a difference beyond the ${band} band (${candName} ${v})` });
     else if (c.rule === 'insufficient') Object.assign(entry, { status: 'unresolved', few: true, why: `too few repeats to show equivalence (${c.warnings[0]?.message ?? c.reason})` });
-    else Object.assign(entry, { status: 'unresolved', why: 'the interval reaches beyond the ±5 % no-change band, so neither equal nor different is shown' });
+    else Object.assign(entry, { status: 'unresolved', why: `the interval reaches beyond the ${band} no-change band, so neither equal nor different is shown` });
   } else if (v === expect) {
-    Object.assign(entry, { status: 'holds', why: 'the interval lies beyond the 5 % band in the seed\'s direction and p < 0.05' });
+    Object.assign(entry, { status: 'holds', why: `the interval lies beyond the ${band} band in the seed's direction and p < 0.05` });
   } else if (v === 'no-change') {
-    Object.assign(entry, { status: 'not', why: 'the whole interval lies inside the ±5 % band: no difference that matters' });
+    Object.assign(entry, { status: 'not', why: `the whole interval lies inside the ${band} band: no difference that matters` });
   } else if (v === 'better' || v === 'worse') {
-    Object.assign(entry, { status: 'not', why: `the opposite of the seed: ${candName} is ${v} beyond the 5 % band, p < 0.05` });
+    Object.assign(entry, { status: 'not', why: `the opposite of the seed: ${candName} is ${v} beyond the ${band} band, p < 0.05` });
   } else if (c.rule === 'insufficient') {
     Object.assign(entry, { status: 'unresolved', few: true, why: `too few repeats for a test at α = 0.05 (smallest possible exact p with ${xs.length} vs ${ys.length} runs: ${fmt(c.minPValue, 3)}${approx}); ${pairs}` });
   } else if (c.rule === 'crosses-floor') {
-    Object.assign(entry, { status: 'unresolved', why: `the interval reaches into the ±5 % no-change band; ${pairs}` });
+    Object.assign(entry, { status: 'unresolved', why: `the interval reaches into the ${band} no-change band; ${pairs}` });
   } else {
     Object.assign(entry, { status: 'unresolved', why: `p ≥ 0.05; ${pairs}` });
   }
@@ -339,10 +348,10 @@ const section = () => {
       out();
       out(`**TC4, sustained load.** k6 \`constant-vus\`, ${process.env.SEED000_TC4_VUS ?? 100} VUs for ${process.env.SEED000_TC4_DURATION ?? '15s'}, each pausing ${process.env.SEED000_TC4_SLEEP ?? '0.5'} s between 20 KB uploads (the seed's app saw ~40 req/s; a closed loop without pauses would pin both cores and hide any CPU difference). The target's CPU and RSS come from \`/proc/<pid>\` once a second; idle = the last sample before the load (1 s after /ready), start-up peak = VmHWM by then, growth = RSS at the end minus 3 s into the load; CPU in % of one core per 1 s sample.`);
       out();
-      out('| config | req/s | p99 ms | idle RSS MB | start-up peak RSS MB | RSS growth during load MB | RSS at end MB | CPU % median | CPU % max (1 s) | new upstream connections |');
-      out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+      out('| config | req/s | p99 ms | idle RSS MB | start-up peak RSS MB | RSS growth during load MB | RSS at end MB | CPU % median | CPU % max (1 s) | CPU % max after 3 s | new upstream connections |');
+      out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
       for (const [config, rs] of t4) {
-        out(`| ${config} | ${cell(rs, okRps)} | ${cell(rs, lat('p(99)'), 1)} | ${cell(rs, procOf('idleRssMB'), 1)} | ${cell(rs, procOf('startupPeakMB'), 1)} | ${cell(rs, procOf('rssGrowthMB'), 2)} | ${cell(rs, procOf('rssEndMB'), 1)} | ${cell(rs, procOf('cpuMedian'))} | ${cell(rs, procOf('cpuMax'))} | ${cell(rs, newUpstream)} |`);
+        out(`| ${config} | ${cell(rs, okRps)} | ${cell(rs, lat('p(99)'), 1)} | ${cell(rs, procOf('idleRssMB'), 1)} | ${cell(rs, procOf('startupPeakMB'), 1)} | ${cell(rs, procOf('rssGrowthMB'), 2)} | ${cell(rs, procOf('rssEndMB'), 1)} | ${cell(rs, procOf('cpuMedian'))} | ${cell(rs, procOf('cpuMax'))} | ${cell(rs, procOf('cpuMaxSettled'))} | ${cell(rs, newUpstream)} |`);
       }
       out();
       const lazy = t4.get('lazy');
@@ -350,6 +359,8 @@ const section = () => {
       out(claimLine(judge({ seed: '000 TC4', claim: 'Under sustained load lazy\'s memory creeps while prewarm\'s stays flat (seed: lazy 10 → 16 MB over 15 min).', base: pre, cand: lazy, baseName: 'prewarm', candName: 'lazy', f: procOf('rssGrowthMB'), direction: 'lower-is-better', expect: 'worse', unit: 'MB', digits: 2, scale: 'linear', absoluteFloor: 1 })));
       out(claimLine(judge({ seed: '000 TC4', claim: 'Under sustained load lazy\'s CPU spikes while prewarm\'s stays flat (seed: spikes to ~70 % vs ~25 %).', base: pre, cand: lazy, baseName: 'prewarm', candName: 'lazy', f: procOf('cpuMax'), direction: 'lower-is-better', expect: 'worse', unit: '%' })));
       out(claimLine(judge({ seed: '000 idle', claim: 'Idle, prewarm holds more memory than lazy (seed: ~13 vs ~9 MB, with a ~32 MB start-up peak).', base: lazy, cand: pre, baseName: 'lazy', candName: 'prewarm', f: procOf('idleRssMB'), direction: 'lower-is-better', expect: 'worse', unit: 'MB', digits: 1 })));
+      const firstSecond = (lazy ?? []).filter((r) => procStats(r)?.cpuMaxSecond === 1).length;
+      out(`- When: lazy's busiest second was the first second of the load in ${firstSecond} of ${(lazy ?? []).length} runs, while it opened its upstream connections (TCP + TLS) for the first time; from 3 s on the highest second was ${cell(lazy, procOf('cpuMaxSettled'))} % for lazy and ${cell(pre, procOf('cpuMaxSettled'))} % for prewarm (medians; a comparison chosen after seeing the data, so not a claim). The seed read its spikes as instability of sustained operation; here they are the cold start.`);
       const users = Number(process.env.SEED000_TC4_VUS ?? 100);
       const firstFill = Math.min(users, 100);
       const lazyMax = Math.max(...(lazy ?? []).map(newUpstream).filter(Number.isFinite));
@@ -431,7 +442,8 @@ const section = () => {
       out(claimLine(judge({ seed: '001', claim: `With ${size} connections, the seed's link (${rtt} ms) lowers throughput compared with a local database (seed: the link, not the runtime, is the bottleneck; removing it promised 3–10×).`, base: lo, cand: li, baseName: 'loopback', candName: `link ${rtt} ms`, f: okRps, direction: 'higher-is-better', expect: 'worse', unit: 'req/s', digits: 1 })));
       ratios.push(`${fmt(med(lo, okRps) / med(li, okRps), 2)}× with ${size} connections`);
     }
-    out(`- Size against the seed's promise: loopback / link throughput (medians) was ${ratios.join(', ')}, against the 3–10× the write-up expected from moving the database close. The target's own CPU per request and the cores it used (table) show what the runtime costs here: on loopback, k6, Postgres and the target share 2 cores, so when the link is not the limit the machine's CPU is, and the table cannot say which single process would be the bottleneck on separate machines.`);
+    const loopCores = med(bySeed('001').filter((r) => r.config.endsWith('/loopback')), cores);
+    out(`- Size against the seed's promise: loopback / link throughput (medians) was ${ratios.join(', ')}, against the 3–10× the write-up expected from moving the database close. The runtime is not idle meanwhile: on loopback the target alone used ${fmt(loopCores, 2)} of the 2 cores (median over its runs; serialising ${rows} × ${fields} rows to JSON costs it the CPU per request in the table), and k6 and Postgres share the rest, so on this machine the link matters only while it holds scarce connections, and otherwise CPU, most of it the runtime's, is the limit. Separate machines for load, runtime and database would be needed to say which one would limit there.`);
   }
 }
 
@@ -464,6 +476,12 @@ const section = () => {
     }
     if (g.has('prewarm') && g.has('adaptive')) {
       out(claimLine(judge({ seed: '003', claim: 'Hybrid adaptive has a lower p99 than prewarmed (seed: 423 vs 547 ms).', base: g.get('prewarm'), cand: g.get('adaptive'), baseName: 'prewarm', candName: 'adaptive', f: okLat('p(99)'), direction: 'lower-is-better', expect: 'better', unit: 'ms' })));
+    }
+    const timeout = process.env.SEED003_ACQUIRE_TIMEOUT ?? '1s';
+    const ad = g.get('adaptive');
+    if (ad) {
+      out(`- Reading the p99: a successful request waited at most the ${timeout} acquire timeout and then held its connection at most 800 ms, so the p99 of successful requests cannot exceed ~1.8 s; every pool that had to queue during the burst sits near that bound, and the strategies differ in how many requests they failed instead. Adaptive's writes (\`X-Priority: high\`) had a p99 of ${cell(ad, (r) => k6v(r, 'http_req_duration{kind:write}', 'p(99)'))} ms against ${cell(g.get('prewarm'), (r) => k6v(r, 'http_req_duration{kind:write}', 'p(99)'))} ms on prewarm: priority queueing works for the critical path, as the seed describes.`);
+      out(`- Adaptive's controller looks once per \`--check-interval\` (1 s) and grows by the scaled step (+${Math.round(10 / Number(process.env.SEED003_POOL_DIVISOR ?? 4))}), so within a ${process.env.SEED003_BURST ?? '5s'} burst it reached a limit of ${cell(ad, (r) => P(r, 'labtarget_pool_max_conns'))} of its ${Math.round(150 / Number(process.env.SEED003_POOL_DIVISOR ?? 4))}; the seed's 2-minute burst gave its controller ~120 looks. Shortening the burst (to fit the time budget) while keeping the controller's period is what handicaps adaptive here; elastic, which opens a connection per waiting request at once, is not handicapped.`);
     }
     out(`- The seed's numbers do not fit its own set-up: by Little's law a pool of N connections holding each for the mean of 10–800 ms (~0.4 s) serves at most N / 0.4 s, i.e. ~125 req/s for the fixed 50 and ~200 req/s for the prewarmed 80, not 2 847 and 6 843 req/s. So only the ordering of the strategies is compared here, and the scaled pools and rates keep the seed's relation: the baseline needs ~${fmt(base * 0.405)} connections (inside every pool), the burst ~${fmt(base * 5 * 0.405)} (beyond fixed's ${Math.round(50 / Number(process.env.SEED003_POOL_DIVISOR ?? 4))} and prewarm's ${Math.round(80 / Number(process.env.SEED003_POOL_DIVISOR ?? 4))}, inside elastic's and adaptive's maxima). Pool size and strategy are confounded exactly as in the seed: each strategy runs with the seed's own sizes for it.`);
   }
