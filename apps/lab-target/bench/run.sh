@@ -29,7 +29,7 @@ if [ -n "${FROM_RESULTS:-}" ]; then
   summarize "$FROM_RESULTS/results.ndjson"
   exit 0
 fi
-REPEATS="${REPEATS:-3}"
+REPEATS="${REPEATS:-5}"  # 5 per side: the fewest with which Mann-Whitney can reach p < 0.05
 SEEDS="${SEEDS:-000 001 002 003 004}"
 for s in $SEEDS; do
   case "$s" in 000 | 001 | 002 | 003 | 004) ;; *) echo "SEEDS: unknown seed '$s' (000 001 002 003 004)" >&2; exit 2 ;; esac
