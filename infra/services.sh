@@ -29,7 +29,7 @@ pg_bindir() {
 apt_install() {
   is_root || return 1
   say "installing Debian packages: $*"
-  if [ ! -f /var/lib/apt/lists/lock ] || [ -z "$(ls /var/lib/apt/lists/ 2>/dev/null | grep -v lock | head -1)" ]; then
+  if [ ! -f /var/lib/apt/lists/lock ] || [ -z "$(find /var/lib/apt/lists/ -mindepth 1 -maxdepth 1 ! -name lock ! -name partial 2>/dev/null | head -1)" ]; then
     apt-get update -qq
   fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null \
@@ -114,8 +114,7 @@ start_redis() {
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes \
     --dir "$DATA/redis" --pidfile "$DATA/redis/redis.pid" --logfile "$DATA/redis/redis.log" \
     --appendonly yes --maxmemory-policy noeviction --save "" >/dev/null
-  local i
-  for i in $(seq 1 50); do
+  for _ in $(seq 1 50); do
     redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && { say "redis running on 127.0.0.1:$REDIS_PORT"; return; }
     sleep 0.1
   done

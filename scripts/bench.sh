@@ -14,8 +14,6 @@ bench() { # name, command...
 bench "k6 output overhead" bash packages/k6/bench/run.sh
 bench "lab target vs the seeds" bash apps/lab-target/bench/run.sh
 bench "worker latency and storage" npx tsx apps/worker/bench/run.ts
-for b in apps/web/bench/run.ts; do
-  [ -f "$b" ] && bench "$b" npx tsx "$b"
-done
+bench "web server time" npx tsx apps/web/bench/run.ts
 say "results: docs/benchmarks.md"
 exit $status

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the setup and stack scripts. Sourced, not run.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="$ROOT/.data"
@@ -25,5 +26,9 @@ NEXT_TELEMETRY_DISABLED=1
 TURBO_TELEMETRY_DISABLED=1
 ENV
   fi
-  set -a; . "$f"; set +a
+  # generated above; its path is known only at run time
+  set -a
+  # shellcheck source=/dev/null
+  . "$f"
+  set +a
 }

@@ -26,6 +26,7 @@ if [ "$FOR_TESTS" = 1 ]; then
   [ -x /usr/bin/chromium ] || missing+=(chromium fonts-dejavu-core)
   # The compose file is checked by a compose client even where no Docker engine runs.
   { docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null; } || missing+=(docker-compose)
+  command -v shellcheck >/dev/null || missing+=(shellcheck) # lint of every shell script
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 fi
 
