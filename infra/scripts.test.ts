@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, chmodSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,5 +36,37 @@ describe('setup scripts fail clearly', () => {
     const r = run(['bash', 'scripts/setup.sh'], { PATH: '/usr/bin:/bin', HOME: process.env.HOME });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/Go >= 1\.22 is required/);
+  });
+});
+
+describe('the env file', () => {
+  const loadEnv = (data: string) => run(['bash', '-c', '. scripts/lib.sh && load_env && printf "%s\\n" "$POOLBENCH_SECRET_KEY" "$BETTER_AUTH_URL"'], { PATH: process.env.PATH, POOLBENCH_DATA_DIR: data });
+
+  it('is written with every setting and secrets of its own, readable by its owner only, and kept as it is on a second run', () => {
+    const data = mkdtempSync(join(tmpdir(), 'pb-env-'));
+    const first = loadEnv(data);
+    expect(first.status, first.stderr).toBe(0);
+    const [key, url] = first.stdout.trim().split('\n');
+    expect(Buffer.from(key!, 'base64')).toHaveLength(32);
+    expect(url).toBe('http://localhost:3000');
+    const file = join(data, 'poolbench.env');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const text = readFileSync(file, 'utf8');
+    for (const k of ['DATABASE_URL', 'REDIS_URL', 'POOLBENCH_SECRET_KEY', 'BETTER_AUTH_SECRET', 'BETTER_AUTH_URL', 'POOLBENCH_URL']) expect(text).toMatch(new RegExp(`^${k}=.+$`, 'm'));
+    expect(loadEnv(data).stdout).toBe(first.stdout);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('from an older version keeps its values and gains the settings it lacks', () => {
+    const data = mkdtempSync(join(tmpdir(), 'pb-env-'));
+    const file = join(data, 'poolbench.env');
+    writeFileSync(file, 'NEXT_TELEMETRY_DISABLED=1\nBETTER_AUTH_URL=https://pb.example.com\n', { mode: 0o644 });
+    const r = loadEnv(data);
+    expect(r.status, r.stderr).toBe(0);
+    const [key, url] = r.stdout.trim().split('\n');
+    expect(Buffer.from(key!, 'base64')).toHaveLength(32);
+    expect(url).toBe('https://pb.example.com');
+    expect(readFileSync(file, 'utf8').match(/^BETTER_AUTH_URL=/gm)).toHaveLength(1);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });

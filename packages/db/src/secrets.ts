@@ -11,7 +11,7 @@ export class SecretKeyError extends Error {}
 
 export function secretKeyFromEnv(env: NodeJS.ProcessEnv = process.env): Buffer {
   const raw = env.POOLBENCH_SECRET_KEY;
-  if (!raw) throw new SecretKeyError('POOLBENCH_SECRET_KEY is not set (32 random bytes, base64); `make up` writes one to .data/secret.env');
+  if (!raw) throw new SecretKeyError('POOLBENCH_SECRET_KEY is not set (32 random bytes, base64); `make up` writes one to .data/poolbench.env');
   const key = Buffer.from(raw, 'base64');
   if (key.length !== 32) throw new SecretKeyError(`POOLBENCH_SECRET_KEY must decode to 32 bytes, got ${key.length}`);
   return key;
