@@ -66,11 +66,11 @@ const GateMetricsParam = z
   );
 
 const WindowSecond = (what: string) =>
-  z.coerce
-    .number({ error: 'must be a whole number of seconds' })
-    .int('must be a whole number of seconds')
-    .min(0, 'must be 0 or more')
-    .optional()
+  z
+    .preprocess(
+      (v) => (v === '' ? undefined : v), // `from=` is absent, not 0
+      z.coerce.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').min(0, 'must be 0 or more').optional(),
+    )
     .describe(`${what} of the elapsed-seconds window [from, to) of every run that the comparison is over, e.g. from=10 to leave out a 10-second warm-up; give both or neither. Default: whole runs`);
 
 const CompareQuery = z

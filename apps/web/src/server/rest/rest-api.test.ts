@@ -285,6 +285,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     ['from=10', 'to', 'give from and to together'],
     ['to=10', 'from', 'give from and to together'],
     ['from=10&to=10', 'to', 'must be after from (10)'],
+    ['from=&to=10', 'from', 'give from and to together'],
     ['from=-1&to=10', 'from', 'must be 0 or more'],
     ['from=1.5&to=10', 'from', 'must be a whole number of seconds'],
   ])('%s is 422 naming the field', async (q, path, message) => {
