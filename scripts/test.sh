@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # The whole suite: setup (incl. Chromium), lint, typecheck, unit + integration tests on the real
 # services, then browser tests against the running stack. Prints one closing line.
+# Whatever it starts (services, web, worker) it stops again, pass or fail, so a CI job ends with
+# no process left behind; what was already running (a `make up` stack) stays up.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+own_services=0 own_stack=0
+port_busy "${PG_PORT:-54329}" || port_busy "${REDIS_PORT:-63799}" || own_services=1
+port_busy 3000 || own_stack=1
+cleanup() {
+  if ((own_stack)); then scripts/stack.sh stop || true; fi
+  if ((own_services)); then infra/services.sh stop || true; fi
+}
+trap cleanup EXIT
 scripts/setup.sh --for-tests
 load_env
 say "lint";       npx turbo run lint --output-logs=errors-only
