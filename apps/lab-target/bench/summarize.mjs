@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { execSync } from 'node:child_process';
-import { compareSamples } from '@poolbench/stats';
+import { compareSamples, median as medianOf, minPossiblePValue } from '@poolbench/stats';
 
 const CLK_TCK = Number(process.env.CLK_TCK || 100);
 const asList = (x) => (Array.isArray(x) ? x : x ? [x] : []);
@@ -157,11 +157,10 @@ function procStats(r) {
 }
 const procOf = (key) => (r) => procStats(r)?.[key] ?? NaN;
 
+// Median of the finite values (a run may lack a metric); NaN when there are none.
 function median(xs) {
-  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  const finite = xs.filter(Number.isFinite);
+  return finite.length ? medianOf(finite) : NaN;
 }
 
 function fmt(x, digits = 0) {
@@ -510,7 +509,7 @@ if (process.env.BENCH_LOAD) {
 out();
 out('**How a claim is decided.** Each finding of a seed is one comparison of one value per run (requests inside a run are not independent) with `@poolbench/stats` `compareSamples`: the Hodges–Lehmann change with its interval and a two-sided Mann–Whitney p, under the project\'s rule (5 % no-change band, α = 0.05; failure rates and memory growth on the linear scale with a floor of 1 percentage point / 1 MB). ' +
   '**holds**: the interval lies beyond the band in the seed\'s direction and p < 0.05 (for "no difference" findings: the interval lies inside the band); **does not hold**: the opposite direction, or no difference that matters; **unresolved**: anything else, with the reason. ' +
-  `With ${repeats} repeats per configuration the smallest possible p is ${fmt(2 / binom(2 * repeats, repeats), 3)}${repeats <= 3 ? ', so no difference can be called at α = 0.05 however large: those claims read unresolved, with how many run pairs point the seed\'s way (REPEATS=4 allows a verdict when every run is separated, 5 or more for smaller effects)' : ''}. The claims were fixed in the code before the runs; there is no correction for testing several of them.`);
+  `With ${repeats} repeats per configuration the smallest possible p is ${fmt(minPossiblePValue(repeats, repeats), 3)}${repeats <= 3 ? ', so no difference can be called at α = 0.05 however large: those claims read unresolved, with how many run pairs point the seed\'s way (REPEATS=4 allows a verdict when every run is separated, 5 or more for smaller effects)' : ''}. The claims were fixed in the code before the runs; there is no correction for testing several of them.`);
 out();
 out('| seed | claim | here (medians, change, p) | verdict |');
 out('|---|---|---|---|');
@@ -526,9 +525,3 @@ for (const s of sections) {
 }
 out('Raw k6 summaries, /metrics scrapes and /proc samples of every run stay in the temporary directory printed by the script.');
 process.stdout.write(lines.join('\n') + '\n');
-
-function binom(n, k) {
-  let r = 1;
-  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
-  return r;
-}
