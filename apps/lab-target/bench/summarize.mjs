@@ -129,17 +129,13 @@ function procStats(r) {
   const before = s.filter((x) => x.t <= r.loadStartUs);
   const during = s.filter((x) => x.t >= r.loadStartUs && x.t <= r.loadEndUs);
   if (before.length === 0 || during.length < 3) return null;
-  const cpu = [];
+  const samples = []; // CPU % of each interval, with the interval's start
   for (let i = 1; i < during.length; i++) {
     const dt = (during[i].t - during[i - 1].t) / 1e6;
-    if (dt > 0) cpu.push((100 * (during[i].ticks - during[i - 1].ticks)) / CLK_TCK / dt);
+    if (dt > 0) samples.push({ from: during[i - 1].t, pct: (100 * (during[i].ticks - during[i - 1].ticks)) / CLK_TCK / dt });
   }
-  const cpuSettled = [];
-  for (let i = 1; i < during.length; i++) {
-    if (during[i - 1].t < r.loadStartUs + 3e6) continue;
-    const dt = (during[i].t - during[i - 1].t) / 1e6;
-    if (dt > 0) cpuSettled.push((100 * (during[i].ticks - during[i - 1].ticks)) / CLK_TCK / dt);
-  }
+  const cpu = samples.map((x) => x.pct);
+  const cpuSettled = samples.filter((x) => x.from >= r.loadStartUs + 3e6).map((x) => x.pct);
   const settled = during.filter((x) => x.t >= r.loadStartUs + 3e6);
   const from = settled[0] ?? during[0];
   const to = during.at(-1);
