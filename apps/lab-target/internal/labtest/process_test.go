@@ -5,11 +5,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -154,10 +152,7 @@ func TestLinkProxyDelaysPostgresRoundTrips(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	const delay = 30 * time.Millisecond
-	pgAddr, err := pgHostPort(testDSN())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pgAddr := dsnHostPort(testDSN())
 	cmd := labTarget(ctx, nil, "linkproxy", "--upstream="+pgAddr, "--delay=30ms")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -195,12 +190,4 @@ func TestLinkProxyDelaysPostgresRoundTrips(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("exit after SIGTERM: %v", err)
 	}
-}
-
-func pgHostPort(dsn string) (string, error) {
-	cfg, err := pgx.ParseConfig(dsn)
-	if err != nil {
-		return "", err
-	}
-	return net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))), nil
 }
