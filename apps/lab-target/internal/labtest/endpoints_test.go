@@ -3,15 +3,14 @@ package labtest
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"poolbench.dev/lab-target/internal/config"
+	"poolbench.dev/lab-target/internal/linkproxy"
 )
 
 func TestQueryStreamsRowsByFields(t *testing.T) {
@@ -119,45 +118,14 @@ func freePort(t *testing.T) string {
 	return addr
 }
 
-// proxy forwards TCP from addr to the real Postgres, standing in for a database that
-// comes up late. Cleanup cuts every forwarded connection.
+// proxy forwards TCP from addr to the real Postgres (linkproxy without delay), standing in
+// for a database that comes up late. Cleanup cuts every forwarded connection.
 func proxy(t *testing.T, addr, to string) {
-	ln, err := net.Listen("tcp", addr)
+	p, err := linkproxy.Start(linkproxy.Options{Addr: addr, Upstream: to})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var open []net.Conn
-	track := func(c net.Conn) {
-		mu.Lock()
-		open = append(open, c)
-		mu.Unlock()
-	}
-	t.Cleanup(func() {
-		_ = ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range open {
-			_ = c.Close()
-		}
-	})
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			u, err := net.Dial("tcp", to)
-			if err != nil {
-				_ = c.Close()
-				continue
-			}
-			track(c)
-			track(u)
-			go func() { _, _ = io.Copy(u, c); _ = u.Close() }()
-			go func() { _, _ = io.Copy(c, u); _ = c.Close() }()
-		}
-	}()
+	t.Cleanup(func() { _ = p.Close() })
 }
 
 func TestReadyReportsDatabaseDownThenRecovers(t *testing.T) {
