@@ -3,7 +3,7 @@
 # REPEATS times each with the configurations interleaved (A B C A B C ...), every run on
 # freshly started targets. Writes the tables and readings to docs/benchmarks.md (section
 # lab-target-seeds). Every scaled parameter has a knob below and is printed in the section.
-# Env: SEEDS (default "000 001 002 003 004"), REPEATS (3), K6_BIN, LAB_BENCH_PG
+# Env: SEEDS (default "000 001 002 003 004"), REPEATS (5), K6_BIN, LAB_BENCH_PG
 #      (postgres://user:pass@host:port, no db), NO_WRITE=1 to print the section instead,
 #      FROM_RESULTS=/tmp/lab-bench.XXXXXX to summarize an earlier run's raw results again
 #      (with that run's parameters) without running anything.
@@ -29,7 +29,7 @@ if [ -n "${FROM_RESULTS:-}" ]; then
   summarize "$FROM_RESULTS/results.ndjson"
   exit 0
 fi
-REPEATS="${REPEATS:-5}"  # 5 per side: the fewest with which Mann-Whitney can reach p < 0.05
+REPEATS="${REPEATS:-5}"  # 4 per side can reach p < 0.05 only if every run is separated; 5 leaves room
 SEEDS="${SEEDS:-000 001 002 003 004}"
 for s in $SEEDS; do
   case "$s" in 000 | 001 | 002 | 003 | 004) ;; *) echo "SEEDS: unknown seed '$s' (000 001 002 003 004)" >&2; exit 2 ;; esac
