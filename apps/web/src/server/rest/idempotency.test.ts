@@ -64,6 +64,7 @@ describe('Idempotency-Key on POST /api/v1/experiments (real Postgres and Redis)'
     const b = await start('ci-run-4', body);
     expect([a.status, b.status]).toEqual([404, 404]);
     expect(b.headers.get('content-type')).toBe('application/problem+json');
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
     expect((await b.json()).code).toBe('not_found');
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db, Prisma } from '@poolbench/db';
 import { ProblemError } from './problem';
+import { toProblem } from './to-problem';
 
 export interface StoredResponse {
   status: number;
@@ -70,10 +71,12 @@ async function runAndStore(db: Db, where: Prisma.IdempotencyKeyWhereUniqueInput,
   try {
     result = await run();
   } catch (err) {
-    if (err instanceof ProblemError && err.status < 500) result = { status: err.status, body: err.body() };
+    // domain errors (not found, conflict, invalid input) are 4xx problems too: classify them all
+    const problem = toProblem(err);
+    if (problem.status < 500) result = { status: problem.status, body: problem.body() };
     else {
       await db.idempotencyKey.delete({ where }).catch(() => {});
-      throw err;
+      throw problem;
     }
   }
   if (result.status >= 500) await db.idempotencyKey.delete({ where }).catch(() => {});
