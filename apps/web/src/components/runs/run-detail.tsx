@@ -82,7 +82,7 @@ export function RunDetail({ id }: { id: string }) {
     refetchInterval: (q) => (q.state.data && !TERMINAL_RUN_STATUSES.includes(q.state.data.status as RunStatus) ? 5000 : false),
   });
   const onStatus = useCallback(() => void qc.invalidateQueries({ queryKey: trpc.run.get.queryKey({ id }) }), [qc, trpc, id]);
-  const live = useRunSeries(id, true, onStatus);
+  const live = useRunSeries(id, onStatus);
   const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSettled: onStatus }));
 
   if (run.isPending) return <LoadingBlock rows={8} />;
