@@ -15,7 +15,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { ChartFrame } from '~/components/charts/chart-frame';
 import { OnePerFrame } from '~/components/charts/one-per-frame';
 import { SERIES_METRICS } from '~/server/services/compare/group-series';
-import { itemsToParam, type CompareItem, type Selection } from '~/server/services/compare/selection';
+import { itemKey, itemsToParam, type CompareItem, type Selection } from '~/server/services/compare/selection';
 import { BandChart } from './band-chart';
 import { SetBaselineButton } from './baseline-button';
 import { ComparisonTable } from './comparison-table';
@@ -42,7 +42,7 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
   const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId) ? c.groups[0]! : null;
   const go = (next: CompareItem[], b: number | null, w: TimeWindow | null = window) => router.push(`/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}${windowQuery(w)}`);
   const seriesShown = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null)));
-  const missingSaved = c.availableBaselines.filter((b) => !items.some((i) => JSON.stringify(i) === JSON.stringify(b.item)));
+  const missingSaved = c.availableBaselines.filter((b) => !items.some((i) => itemKey(i) === itemKey(b.item)));
   return (
     <>
       <PageHeader
