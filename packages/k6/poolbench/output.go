@@ -50,6 +50,10 @@ type Output struct {
 	closedBelow int64 // every second < closedBelow has been written
 	late        int64
 	lateReqs    int64
+	// The last tag set isLifecycle looked at and its answer: tag sets are interned, and the
+	// samples of one request share one, so the group lookup runs about once per request.
+	lastTags      *metrics.TagSet
+	lastLifecycle bool
 
 	// Touched only by the single closing goroutine, then by Stop after it ended.
 	enc      *encoder
@@ -172,7 +176,7 @@ func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
 func (o *Output) addLocked(s *metrics.Sample) {
 	// setup() and teardown() are not load: a readiness request in setup() would otherwise add one
 	// request to a fixed-request run and its latency to the first second.
-	if isLifecycle(s) {
+	if o.isLifecycle(s) {
 		return
 	}
 	sec := s.Time.Unix()
@@ -199,12 +203,15 @@ func (o *Output) addLocked(s *metrics.Sample) {
 	b.record(s)
 }
 
-func isLifecycle(s *metrics.Sample) bool {
+func (o *Output) isLifecycle(s *metrics.Sample) bool {
 	if s.Tags == nil {
 		return false
 	}
-	g, ok := s.Tags.Get("group")
-	return ok && (g == "::setup" || g == "::teardown")
+	if s.Tags != o.lastTags {
+		g, ok := s.Tags.Get("group")
+		o.lastTags, o.lastLifecycle = s.Tags, ok && (g == "::setup" || g == "::teardown")
+	}
+	return o.lastLifecycle
 }
 
 func isCounted(name string) bool {
