@@ -48,8 +48,7 @@ export async function experimentPivot(db: Db, teamId: string, experimentId: stri
   };
 }
 
-/** Every cell of an experiment with at least one succeeded run, in matrix order. */
-export async function experimentCells(db: Db, teamId: string, experimentId: string) {
-  const p = await experimentPivot(db, teamId, experimentId, 'p95Ms');
+/** Every cell of the pivot's experiment with at least one succeeded run, in matrix order. */
+export function pivotCells(p: Pivot, experimentId: string) {
   return p.rows.flatMap((r) => p.columns.flatMap((c, ci) => (r.cells[ci]!.n > 0 ? [{ kind: 'cell' as const, experimentId, poolConfigId: r.id, scenarioId: c.id }] : [])));
 }

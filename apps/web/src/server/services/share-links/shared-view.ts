@@ -1,6 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { buildComparison, type Comparison } from '../compare/build-comparison';
-import { experimentCells, experimentPivot, type Pivot } from '../compare/pivot';
+import { experimentPivot, pivotCells, type Pivot } from '../compare/pivot';
 import type { CompareItem } from '../compare/selection';
 import type { GuessLimiter } from './rate-limit';
 import { resolveShareLink, type ResolvedShareLink } from './resolve-share-link';
@@ -29,8 +29,8 @@ export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, to
   let pivot: Pivot | null = null;
   if (link.kind === 'run' && link.runId) items = [{ kind: 'run', runId: link.runId }];
   else if (link.kind === 'experiment' && link.experimentId) {
-    items = (await experimentCells(deps.db, link.teamId, link.experimentId)).slice(0, MAX_CELLS);
     const p = await experimentPivot(deps.db, link.teamId, link.experimentId, 'p95Ms');
+    items = pivotCells(p, link.experimentId).slice(0, MAX_CELLS);
     if (p.rows.length > 1 && p.columns.length > 1) pivot = p;
   } else if (link.kind === 'comparison' && link.selection) items = link.selection.items;
   else return { status: 404 };
