@@ -4,10 +4,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Check, Copy, Link2 } from 'lucide-react';
 import { useState } from 'react';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
+import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
 import { Dialog } from '~/components/ui/dialog';
 import { Alert } from '~/components/ui/feedback';
+import { Field, Input, Label, Select } from '~/components/ui/form';
 import type { Selection } from '~/server/services/compare/selection';
 
 export type ShareTargetInput = { kind: 'run'; runId: string } | { kind: 'experiment'; experimentId: string } | { kind: 'comparison'; selection: Selection };
@@ -21,6 +22,7 @@ export function ShareButton({ target, defaultTitle, size = 'md' }: { target: Sha
   const [expires, setExpires] = useState('30');
   const [copied, setCopied] = useState(false);
   const create = useMutation(trpc.shareLink.create.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.shareLink.list.queryKey() }) }));
+  const problems = problemsOf(create.error);
   const url = create.data ? `${typeof window === 'undefined' ? '' : window.location.origin}${create.data.path}` : null;
   return (
     <>
@@ -30,11 +32,9 @@ export function ShareButton({ target, defaultTitle, size = 'md' }: { target: Sha
       <Dialog open={open} onClose={() => setOpen(false)} title="Share read-only results" description="Anyone with the link sees these results without signing in: no scripts, target addresses or other team data.">
         {url ? (
           <div className="space-y-3">
-            <label className="block text-sm font-medium text-slate-700" htmlFor="share-url">
-              Share link
-            </label>
+            <Label htmlFor="share-url">Share link</Label>
             <div className="flex gap-2">
-              <input id="share-url" readOnly value={url} data-testid="share-url" className="h-9 min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 font-mono text-xs text-slate-800" onFocus={(e) => e.currentTarget.select()} />
+              <Input id="share-url" readOnly value={url} data-testid="share-url" className="min-w-0 flex-1 bg-slate-50 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
               <Button
                 variant="secondary"
                 onClick={() => {
@@ -54,25 +54,21 @@ export function ShareButton({ target, defaultTitle, size = 'md' }: { target: Sha
               create.mutate({ target, title, expiresInDays: expires === 'never' ? null : Number(expires) });
             }}
           >
-            <div>
-              <label className="mb-1 block text-sm font-medium text-slate-700" htmlFor="share-title">
-                Title
-              </label>
-              <input id="share-title" value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} className="h-9 w-full rounded-md border border-slate-300 px-3 text-sm" required />
-            </div>
-            <div>
-              <label className="mb-1 block text-sm font-medium text-slate-700" htmlFor="share-expiry">
-                Expires
-              </label>
-              <select id="share-expiry" value={expires} onChange={(e) => setExpires(e.target.value)} className="h-9 w-full rounded-md border border-slate-300 bg-white px-3 text-sm">
-                <option value="1">in 1 day</option>
-                <option value="7">in 7 days</option>
-                <option value="30">in 30 days</option>
-                <option value="90">in 90 days</option>
-                <option value="never">never</option>
-              </select>
-            </div>
-            {create.isError ? <Alert tone="error">{messageOf(create.error)}</Alert> : null}
+            <Field label="Title" error={problems.title}>
+              {(p) => <Input {...p} value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} required />}
+            </Field>
+            <Field label="Expires">
+              {(p) => (
+                <Select {...p} value={expires} onChange={(e) => setExpires(e.target.value)}>
+                  <option value="1">in 1 day</option>
+                  <option value="7">in 7 days</option>
+                  <option value="30">in 30 days</option>
+                  <option value="90">in 90 days</option>
+                  <option value="never">never</option>
+                </Select>
+              )}
+            </Field>
+            {create.isError && !problems.title ? <Alert tone="error">{messageOf(create.error)}</Alert> : null}
             <div className="flex justify-end gap-2">
               <Button variant="ghost" onClick={() => setOpen(false)}>
                 Cancel
