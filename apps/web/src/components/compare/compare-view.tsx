@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { AlertTriangle, Download, FileCode2, Flag, Pencil } from 'lucide-react';
+import { Download, FileCode2, Flag, Pencil } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useTRPC } from '~/lib/trpc/react';
@@ -114,10 +114,9 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
       {c.warnings.length > 0 ? (
         <div className="mb-4 space-y-2" data-testid="compare-warnings">
           {c.warnings.map((w) => (
-            <div key={w.code} className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-2.5 text-sm text-amber-900">
-              <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <Alert key={w.code} tone="warning">
               {w.message}
-            </div>
+            </Alert>
           ))}
         </div>
       ) : null}
