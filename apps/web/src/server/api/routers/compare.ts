@@ -6,7 +6,7 @@ import { SelectionSchema } from '~/server/services/compare/selection';
 import { buildComparison } from '~/server/services/compare/build-comparison';
 import { experimentPivot } from '~/server/services/compare/pivot';
 import { listCandidates } from '~/server/services/compare/list-candidates';
-import { loadGroups } from '~/server/services/compare/load-groups';
+import { loadGroups, type CompareGroup } from '~/server/services/compare/load-groups';
 import { defaultBaseline } from '~/server/services/baselines/default-baseline';
 
 const METRIC_KEYS = RUN_METRICS.map((m) => m.key) as [string, ...string[]];
@@ -18,11 +18,12 @@ export const compareRouter = {
     .query(async ({ ctx, input }) => {
       const { selection } = input;
       let saved: Awaited<ReturnType<typeof defaultBaseline>> | null = null;
+      let groups: CompareGroup[] | undefined;
       if (selection.baseline === null || selection.baseline === undefined) {
-        const groups = await loadGroups(ctx.db, ctx.team.id, selection.items);
+        groups = await loadGroups(ctx.db, ctx.team.id, selection.items);
         saved = await defaultBaseline(ctx.db, ctx.team.id, selection.items, groups.map((g) => ({ targetId: g.targetId, scenarioId: g.scenarioId })));
       }
-      const comparison = await buildComparison(ctx.db, ctx.team.id, selection, { maxPoints: input.maxPoints, baselineIndex: selection.baseline ?? saved?.index ?? 0 });
+      const comparison = await buildComparison(ctx.db, ctx.team.id, selection, { maxPoints: input.maxPoints, baselineIndex: selection.baseline ?? saved?.index ?? 0, groups });
       return {
         ...comparison,
         savedBaseline: saved?.index !== null && saved?.index !== undefined ? { index: saved.index, name: saved.name } : null,

@@ -102,10 +102,13 @@ export async function buildComparison(
   db: Db,
   teamId: string,
   selection: Selection,
-  /** gateMetrics: test only these metrics, p adjusted over them alone (the CI gate's --metrics) */
-  opts: { maxPoints?: number; baselineIndex?: number; gateMetrics?: readonly TestedRunMetricKey[] } = {},
+  /**
+   * gateMetrics: test only these metrics, p adjusted over them alone (the CI gate's --metrics);
+   * groups: the selection's items already loaded with loadGroups (by the same team), not read again
+   */
+  opts: { maxPoints?: number; baselineIndex?: number; gateMetrics?: readonly TestedRunMetricKey[]; groups?: CompareGroup[] } = {},
 ): Promise<Comparison> {
-  const groups = await loadGroups(db, teamId, selection.items);
+  const groups = opts.groups ?? (await loadGroups(db, teamId, selection.items));
   const baselineIndex = Math.min(opts.baselineIndex ?? selection.baseline ?? 0, groups.length - 1);
   const baseline = groups[baselineIndex]!;
   const labels = uniqueLabels(groups);
