@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publishCancel } from '@poolbench/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, pidsAlive, sustained, type World } from './harness';
+import { createWorld, pidsAlive, sustained, waitFor, type World } from './harness';
 
 const TERMINAL = ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
 
@@ -17,16 +17,6 @@ function recordedPids(dir: string): { pid: number; kind: string; runId: string }
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as T;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe('worker: whatever fails, runs end truthfully', () => {

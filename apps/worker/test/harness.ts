@@ -123,6 +123,17 @@ export function sustained(vus: number, holdMs: number) {
   return { template: 'sustained', params: { vus, durationMs: holdMs }, requests: [{ path: '/health' }], readyPath: '/ready' };
 }
 
+/** Polls `fn` every 200 ms until it returns something truthy, and returns that. */
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v as T;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 export function pidsAlive(pids: number[]): number[] {
   return pids.filter((p) => {
     try {
