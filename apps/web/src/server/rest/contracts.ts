@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ScenarioSchema } from '@poolbench/scenarios';
+import { RunStatusSchema, ScenarioSchema } from '@poolbench/scenarios';
 import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
 
@@ -50,8 +50,6 @@ export type StartExperiment = z.output<typeof StartExperimentSchema>;
 const Ref = z.object({ id: z.string(), name: z.string() });
 const NullableRef = Ref.nullable();
 const Iso = z.string().describe('UTC timestamp, ISO 8601');
-export const RUN_STATUSES = ['queued', 'preparing', 'running', 'succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
-const RunStatusSchema = z.enum(RUN_STATUSES);
 
 export const ProgressSchema = z.object({
   done: z.number().int(),

@@ -1,5 +1,6 @@
 import type { Db } from '@poolbench/db';
 import type { RunSummary } from '@poolbench/stats';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { type CompareItem, itemKey } from './selection';
 
@@ -76,7 +77,7 @@ export async function loadGroups(db: Db, teamId: string, items: CompareItem[]): 
       targetName: first.target.name,
       poolConfigId: first.poolConfigId,
       scenarioId: first.scenarioId,
-      runs: mine.map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, finished: ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'].includes(r.status), summary: (r.summary ?? null) as RunSummary | null, environment: (r.environment ?? null) as Record<string, unknown> | null })),
+      runs: mine.map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, finished: TERMINAL_RUN_STATUSES.includes(r.status), summary: (r.summary ?? null) as RunSummary | null, environment: (r.environment ?? null) as Record<string, unknown> | null })),
     };
   });
 }
