@@ -1,14 +1,14 @@
-import type { Db } from '@poolbench/db';
+import { scenarioFromColumns, type Db } from '@poolbench/db';
 import { generateScenario } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 
 /** The script the worker stored, or (for a run not started yet) the one its snapshot generates. */
 function scriptOf(run: { script: string | null; scenarioSnapshot: unknown }): string | null {
   if (run.script) return run.script;
-  const sc = run.scenarioSnapshot as { templateId?: string; params?: Record<string, unknown>; thresholds?: unknown[] };
+  const sc = run.scenarioSnapshot as { templateId?: string; params?: unknown; thresholds?: unknown };
   if (!sc.templateId) return null;
   try {
-    return generateScenario({ template: sc.templateId, ...(sc.params ?? {}), thresholds: sc.thresholds ?? [] }).script;
+    return generateScenario(scenarioFromColumns({ templateId: sc.templateId, params: sc.params ?? {}, thresholds: sc.thresholds })).script;
   } catch {
     return null; // a snapshot from an older template shape
   }
