@@ -121,7 +121,7 @@ export async function buildComparison(
     span = Math.max(span, Number(m?.s ?? 0));
   }
   const [bands, hists] = await Promise.all([
-    seriesBands(db, groups.map((g) => ({ runIds: g.runs.map((r) => r.id) })), window, span, opts.maxPoints ?? 300),
+    seriesBands(db, groups.map((g) => ({ runIds: g.runs.map((r) => r.id) })), window, opts.maxPoints ?? 300),
     runHistograms(db, groups.flatMap((g) => g.runs), window),
   ]);
   // With a window, every statistic is over that window of each run, like the charts beside it.

@@ -48,7 +48,6 @@ export async function seriesBands(
   db: Db,
   groups: Array<{ runIds: string[] }>,
   window: { from: number; to: number } | null,
-  _spanSeconds: number,
   maxPoints: number,
 ): Promise<{ series: Record<SeriesMetricKey, SeriesPointOut[]>; totals: Array<{ requests: number; failed: number }>; durationSeconds: number }> {
   const runIds = groups.flatMap((g) => g.runIds);
