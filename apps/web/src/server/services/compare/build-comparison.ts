@@ -137,35 +137,36 @@ export async function buildComparison(
     !d.tested ? 'shown, never tested: one extreme request says nothing about a config' : opts.gateMetrics && !opts.gateMetrics.some((k) => k === d.key) ? 'not among the metrics this comparison is gated on' : 'no values to compare';
 
   const defs = RUN_METRICS.filter((d) => !selection.metrics || selection.metrics.includes(d.key));
-  const rows: MetricRow[] = defs.map((d) => ({
-    key: d.key,
-    label: d.label,
-    unit: d.unit,
-    direction: d.direction,
-    tested: d.tested,
-    cells: groups.map((g) => {
+  const rows: MetricRow[] = defs.map((d) => {
+    const cells = groups.map((g) => {
       const vs = g.runs.map((r) => summaryOf(r)).map((x) => (x ? d.value(x) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
       return vs.length ? { median: median(vs), min: Math.min(...vs), max: Math.max(...vs), n: vs.length } : { median: null, min: null, max: null, n: 0 };
-    }),
-    comparisons: comparisons.map((c, gi) => {
-      if (!c) return null;
-      const m = c.metrics.find((x) => x.def.key === d.key);
-      const cell = { median: null as number | null, n: 0 };
-      const vs = groups[gi]!.runs.map((r) => summaryOf(r)).map((x) => (x ? d.value(x) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
-      if (vs.length) Object.assign(cell, { median: median(vs), n: vs.length });
-      if (!m) return { ...cell, changePercent: null, pValue: null, verdict: null, reason: untestedReason(d), insufficient: false, lowRequests: false, warnings: [] };
-      return {
-        ...cell,
-        changePercent: m.changePercent,
-        pValue: m.pValue,
-        verdict: m.verdict,
-        reason: m.reason,
-        insufficient: m.insufficient,
-        lowRequests: m.lowRequests,
-        warnings: m.warnings.map((w) => w.message),
-      };
-    }),
-  }));
+    });
+    return {
+      key: d.key,
+      label: d.label,
+      unit: d.unit,
+      direction: d.direction,
+      tested: d.tested,
+      cells,
+      comparisons: comparisons.map((c, gi) => {
+        if (!c) return null;
+        const m = c.metrics.find((x) => x.def.key === d.key);
+        const cell = { median: cells[gi]!.median, n: cells[gi]!.n };
+        if (!m) return { ...cell, changePercent: null, pValue: null, verdict: null, reason: untestedReason(d), insufficient: false, lowRequests: false, warnings: [] };
+        return {
+          ...cell,
+          changePercent: m.changePercent,
+          pValue: m.pValue,
+          verdict: m.verdict,
+          reason: m.reason,
+          insufficient: m.insufficient,
+          lowRequests: m.lowRequests,
+          warnings: m.warnings.map((w) => w.message),
+        };
+      }),
+    };
+  });
 
   const warnings: ComparisonWarning[] = [];
   const few = groups.filter((g) => g.runs.length < MIN_REPEATS);
