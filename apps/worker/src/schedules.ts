@@ -57,7 +57,7 @@ export class ScheduleService {
       name: `${s.name} · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     });
     await this.db.schedule.update({ where: { id: s.id }, data: { lastFiredAt: new Date() } });
-    await enqueueRuns(this.runQueue, launched.runIds);
+    await enqueueRuns(this.runQueue, launched.runIds, { backlog: launched.backlog });
     this.log.info({ scheduleId, experimentId: launched.experimentId }, 'schedule fired');
     return { experimentId: launched.experimentId, runs: launched.runIds.length };
   }

@@ -40,8 +40,7 @@ try {
     name: `make demo: ${preset.title}`,
     presetId: preset.id,
   });
-  const backlog = await db.run.count({ where: { teamId: team.id, status: 'queued', id: { notIn: launched.runIds } } });
-  await enqueueRuns(queue, launched.runIds, { backlog });
+  await enqueueRuns(queue, launched.runIds, { backlog: launched.backlog });
   console.log(`demo: experiment ${launched.experimentId}: ${configs.length} configs x "${scenario.name}" x ${REPEATS} repeats = ${launched.runIds.length} runs, interleaved`);
 
   let last = '';

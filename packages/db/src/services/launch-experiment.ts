@@ -23,6 +23,11 @@ export interface LaunchedExperiment {
   experimentId: string;
   /** In execution order; enqueue them in this order (jobId = runId). */
   runIds: string[];
+  /**
+   * The team's runs already queued before this launch: pass it to `enqueueRuns` as `backlog`, so a
+   * team's own backlog lowers its new runs' priority and one team cannot starve the others.
+   */
+  backlog: number;
 }
 
 /** Non-secret view of a target frozen into each run. */
@@ -96,8 +101,9 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         targetSnapshot: tSnap,
       };
     });
+    const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
     await tx.run.createMany({ data: runs });
-    return { experimentId, runIds: runs.map((r) => r.id) };
+    return { experimentId, runIds: runs.map((r) => r.id), backlog };
   });
 }
 

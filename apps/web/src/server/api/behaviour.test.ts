@@ -28,10 +28,14 @@ describe('procedures against real Postgres and Redis', () => {
 
   it('launch writes the runs first and enqueues one job per run (jobId = runId)', async () => {
     const caller = callerFor(db, services, A.users.member, A.teamId);
+    const backlog = await db.run.count({ where: { teamId: A.teamId, status: 'queued' } });
+    expect(backlog).toBeGreaterThan(0); // the fixture's own queued runs
     const launched = await caller.experiment.launch({ name: 'exp', targetId: A.targetId, poolConfigIds: [A.poolConfigId], scenarioIds: [A.scenarioId], repeats: 3 });
     expect(launched.runIds).toHaveLength(3);
-    const jobs = await services.queue.getJobs(['waiting', 'prioritized']);
-    expect(jobs.map((j) => j.id).filter((id) => launched.runIds.includes(id!)).sort()).toEqual([...launched.runIds].sort());
+    const jobs = (await services.queue.getJobs(['waiting', 'prioritized'])).filter((j) => launched.runIds.includes(j.id!));
+    expect(jobs.map((j) => j.id).sort()).toEqual([...launched.runIds].sort());
+    // fair queueing: the team's queued backlog comes first, then these runs in execution order
+    expect(launched.runIds.map((id) => jobs.find((j) => j.id === id)!.opts.priority)).toEqual([backlog + 1, backlog + 2, backlog + 3]);
     const est = await caller.experiment.estimate({ poolConfigIds: [A.poolConfigId], scenarioIds: [A.scenarioId], repeats: 3 });
     expect(est).toMatchObject({ runCount: 3, loadMs: 3 * 6000, overheadMs: 15_000 });
   });

@@ -49,7 +49,6 @@ export async function startCiExperiment(deps: { db: Db; queue: Queue }, input: {
   }
   // Rows first, jobs second: the worker's reconciler finds a run without a job. The team's own
   // queued backlog lowers the priority, so one team's CI storm cannot starve the others.
-  const backlog = await db.run.count({ where: { teamId: input.teamId, status: 'queued', id: { notIn: launched.runIds } } });
-  await enqueueRuns(deps.queue, launched.runIds, { backlog });
+  await enqueueRuns(deps.queue, launched.runIds, { backlog: launched.backlog });
   return launched.experimentId;
 }

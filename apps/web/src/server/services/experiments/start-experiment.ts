@@ -19,7 +19,7 @@ export async function startExperiment(deps: { db: Db; queue: Queue }, input: { t
     presetId: input.def.presetId ?? null,
   });
   // Rows first, jobs second: a run without a job is found by the worker's reconciler, a job
-  // without a row would be meaningless.
-  await enqueueRuns(deps.queue, launched.runIds);
+  // without a row would be meaningless. The team's own backlog lowers the new runs' priority.
+  await enqueueRuns(deps.queue, launched.runIds, { backlog: launched.backlog });
   return launched;
 }
