@@ -31,7 +31,7 @@ test('arrival-rate sweep -> the run page shows each step and where it broke', as
   await expect(card.getByTestId('sweep-step')).toHaveCount(3);
   const rows = card.getByTestId('sweep-step');
   for (const [i, rate] of [20, 60, 100].entries()) await expect(rows.nth(i).getByRole('cell').first()).toHaveText(String(rate));
-  // the lab target answers 100 req/s easily: every step holds, and the verdict says so
+  // a verdict line either way: every step usually holds here, but a loaded CI machine may fall behind at 100 req/s
   await expect(card).toContainText(/Every step held, up to 100 req\/s|Broke at step/);
   const steps = (await call('run.sweepSteps', { id: runId }, 'query')) as unknown as { steps: Array<{ requests: number; achievedRatePerSec: number }> };
   for (const [i, s] of steps.steps.entries()) {
