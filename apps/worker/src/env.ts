@@ -17,7 +17,9 @@ const EnvSchema = z.object({
   POOLBENCH_K6_BIN: z.string().default(join(REPO, 'packages/k6/bin/k6')),
   LAB_TARGET_BIN: z.string().default(join(REPO, 'apps/lab-target/bin/lab-target')),
   LAB_DATABASE_URL: z.string().url().default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab'),
-  POOLBENCH_RUNTIME_DIR: z.string().default('/tmp/poolbench-worker'),
+  // Under the installation's own data directory: two installations on one host (a `make up` stack
+  // and a `make test` clone) must never reap each other's child processes.
+  POOLBENCH_RUNTIME_DIR: z.string().default(join(process.env.POOLBENCH_DATA_DIR ?? join(REPO, '.data'), 'worker-runtime')),
   RUN_HEARTBEAT_MS: z.coerce.number().int().min(100).default(2000),
   RUN_STALE_AFTER_MS: z.coerce.number().int().min(1000).default(15_000),
   RUN_READY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),

@@ -1,21 +1,42 @@
 import { hostname } from 'node:os';
 import type { Db } from '@poolbench/db';
 
-/** Registers this worker in Postgres and refreshes lastSeenAt, which /api/health reads. */
-export async function startHeartbeat(db: Db, opts: { id: string; version: string; concurrency: number; intervalMs: number; onError?: (err: unknown) => void }) {
+/**
+ * Registers this worker in Postgres and refreshes lastSeenAt with what the worker itself sees of
+ * its queue connection, so /api/health can tell a worker that lost Redis (and takes no jobs) from
+ * a healthy one although both still reach Postgres.
+ */
+export async function startHeartbeat(
+  db: Db,
+  opts: { id: string; version: string; concurrency: number; intervalMs: number; queueConnected: () => Promise<boolean>; onError?: (err: unknown) => void },
+) {
   const now = new Date();
+  const queueConnected = await opts.queueConnected();
   await db.worker.upsert({
     where: { id: opts.id },
-    create: { id: opts.id, host: hostname(), pid: process.pid, version: opts.version, concurrency: opts.concurrency, startedAt: now, lastSeenAt: now },
-    update: { host: hostname(), pid: process.pid, version: opts.version, concurrency: opts.concurrency, startedAt: now, lastSeenAt: now, stoppedAt: null },
+    create: { id: opts.id, host: hostname(), pid: process.pid, version: opts.version, concurrency: opts.concurrency, startedAt: now, lastSeenAt: now, queueConnected, queueStateAt: now },
+    update: { host: hostname(), pid: process.pid, version: opts.version, concurrency: opts.concurrency, startedAt: now, lastSeenAt: now, stoppedAt: null, queueConnected, queueStateAt: now },
   });
+  let last = queueConnected;
+  let beating: Promise<void> | null = null;
+  const beat = async () => {
+    const connected = await opts.queueConnected();
+    const at = new Date();
+    await db.worker.update({ where: { id: opts.id }, data: { lastSeenAt: at, queueConnected: connected, ...(connected !== last ? { queueStateAt: at } : {}) } });
+    last = connected;
+  };
   const timer = setInterval(() => {
-    db.worker.update({ where: { id: opts.id }, data: { lastSeenAt: new Date() } }).catch((err) => opts.onError?.(err));
+    beating ??= beat()
+      .catch((err) => opts.onError?.(err))
+      .finally(() => {
+        beating = null;
+      });
   }, opts.intervalMs);
   timer.unref();
   return {
     async stop() {
       clearInterval(timer);
+      await beating;
       await db.worker.update({ where: { id: opts.id }, data: { stoppedAt: new Date() } }).catch(() => {});
     },
   };

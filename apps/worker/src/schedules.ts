@@ -1,7 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { relaunchExperiment, type Db } from '@poolbench/db';
-import { enqueueRuns } from '@poolbench/queue';
+import type { Db } from '@poolbench/db';
+import { relaunchAndEnqueue } from '@poolbench/runs';
 import { SCHEDULE_QUEUE, ScheduleJobSchema } from '@poolbench/scenarios';
 import type { Logger } from 'pino';
 
@@ -21,8 +21,11 @@ export class ScheduleService {
     private readonly runQueue: Queue,
     private readonly log: Logger,
     private readonly prefix?: string,
+    /** connection errors go to the worker's state log (logged once per outage) */
+    private readonly onError: (err: Error) => void = (err) => log.warn({ err: err.message }, 'schedule queue error'),
   ) {
     this.queue = new Queue(SCHEDULE_QUEUE, { connection, prefix });
+    this.queue.on('error', (err) => this.onError(err));
   }
 
   async sync(): Promise<{ active: number; removed: number }> {
@@ -51,20 +54,19 @@ export class ScheduleService {
     const s = await this.db.schedule.findUnique({ where: { id: scheduleId } });
     if (!s) return { skipped: 'schedule deleted' };
     if (s.paused) return { skipped: 'schedule paused' };
-    const launched = await relaunchExperiment(this.db, s.sourceExperimentId, {
+    const launched = await relaunchAndEnqueue({ db: this.db, queue: this.runQueue }, s.sourceExperimentId, {
       teamId: s.teamId,
       scheduleId: s.id,
       name: `${s.name} · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     });
     await this.db.schedule.update({ where: { id: s.id }, data: { lastFiredAt: new Date() } });
-    await enqueueRuns(this.runQueue, launched.runIds, { backlog: launched.backlog });
-    this.log.info({ scheduleId, experimentId: launched.experimentId }, 'schedule fired');
+    this.log.info({ scheduleId, experimentId: launched.experimentId, enqueued: launched.enqueued }, 'schedule fired');
     return { experimentId: launched.experimentId, runs: launched.runIds.length };
   }
 
   startWorker(connection: Redis): void {
     this.worker = new Worker(SCHEDULE_QUEUE, (job) => this.fire(job), { connection, prefix: this.prefix, concurrency: 1 });
-    this.worker.on('error', (err) => this.log.warn({ err: err.message }, 'schedule worker error'));
+    this.worker.on('error', (err) => this.onError(err));
     this.worker.on('failed', (job, err) => this.log.error({ jobId: job?.id, err: err.message }, 'schedule firing failed'));
   }
 

@@ -1,12 +1,12 @@
 import { createDb } from '@poolbench/db';
-import { createRunQueue, producerConnection, RunControlSchema, workerConnection } from '@poolbench/queue';
+import { createRunQueue, createStateLog, producerConnection, RunControlSchema, watchConnections, workerConnection } from '@poolbench/queue';
+import { startLifecycleSweeper } from '@poolbench/runs';
 import { RUN_CONTROL_CHANNEL } from '@poolbench/scenarios';
 import pino from 'pino';
 import type { WorkerEnv } from './env';
 import { startHeartbeat } from './heartbeat';
 import { createWorkerMetrics, startOpsServer } from './ops/ops-server';
-import { activeRuns } from './runs/process-run';
-import { requeueOrphanedRuns, sweepStaleRuns } from './runs/reconciler';
+import { finalizeFromStored } from './runs/finalize-from-stored';
 import { createRunWorker } from './runs/run-worker';
 import { ScheduleService } from './schedules';
 import { ProcessRegistry } from './targets/process-registry';
@@ -18,12 +18,17 @@ const IDEMPOTENCY_KEY_TTL_MS = 7 * 24 * 3600 * 1000;
 export async function startWorkerApp(env: WorkerEnv) {
   const log = pino({ level: env.LOG_LEVEL, base: { worker: env.WORKER_ID } });
   const db = createDb({ url: env.DATABASE_URL, applicationName: 'poolbench-worker', max: 5 + env.WORKER_CONCURRENCY * 2 });
-  const workerConn = workerConnection(env.REDIS_URL);
-  const scheduleConn = workerConnection(env.REDIS_URL);
-  const subConn = workerConnection(env.REDIS_URL);
-  const pubConn = producerConnection(env.REDIS_URL);
-  const queueConn = workerConnection(env.REDIS_URL);
-  for (const c of [workerConn, scheduleConn, subConn, pubConn, queueConn]) c.on('error', (err) => log.debug({ err: err.message }, 'redis connection error'));
+  const state = createStateLog(log);
+  // One dependency, "redis", for all five connections: lost once on the first error, regained
+  // once when every connection is ready again (not a stack trace per retry per connection).
+  const redisConns = watchConnections(state, 'redis');
+  const watched = redisConns.add;
+  const workerConn = watched(workerConnection(env.REDIS_URL));
+  const scheduleConn = watched(workerConnection(env.REDIS_URL));
+  const subConn = watched(workerConnection(env.REDIS_URL));
+  const pubConn = watched(producerConnection(env.REDIS_URL));
+  const queueConn = watched(workerConnection(env.REDIS_URL));
+  const onQueueError = (err: Error) => state.failed('redis', err);
   const metrics = createWorkerMetrics();
   const registry = new ProcessRegistry(env.POOLBENCH_RUNTIME_DIR);
 
@@ -35,11 +40,13 @@ export async function startWorkerApp(env: WorkerEnv) {
     version: POOLBENCH_VERSION,
     concurrency: env.WORKER_CONCURRENCY,
     intervalMs: env.WORKER_HEARTBEAT_MS,
-    onError: (err) => log.warn({ err: String(err) }, 'worker heartbeat failed'),
+    queueConnected: async () => redisConns.allReady() && (await pubConn.ping().then((r) => r === 'PONG', () => false)),
+    onError: (err) => state.failed('postgres (worker heartbeat)', err),
   });
 
   const runQueue = createRunQueue(queueConn, env.QUEUE_PREFIX);
-  const shutdown = new AbortController();
+  runQueue.on('error', onQueueError);
+  const active = new Set<string>();
   const deps = {
     db,
     redis: pubConn,
@@ -47,6 +54,7 @@ export async function startWorkerApp(env: WorkerEnv) {
     log,
     registry,
     metrics,
+    active,
     config: {
       k6Bin: env.POOLBENCH_K6_BIN,
       labTargetBin: env.LAB_TARGET_BIN,
@@ -57,45 +65,40 @@ export async function startWorkerApp(env: WorkerEnv) {
       poolbenchVersion: POOLBENCH_VERSION,
     },
   };
-  const runWorker = createRunWorker(workerConn, deps, { concurrency: env.WORKER_CONCURRENCY, prefix: env.QUEUE_PREFIX, shutdownSignal: shutdown.signal });
-  const schedules = new ScheduleService(db, scheduleConn, runQueue, log, env.QUEUE_PREFIX);
+  const runWorker = createRunWorker(workerConn, deps, { concurrency: env.WORKER_CONCURRENCY, prefix: env.QUEUE_PREFIX });
+  runWorker.on('error', onQueueError);
+  const schedules = new ScheduleService(db, scheduleConn, runQueue, log, env.QUEUE_PREFIX, onQueueError);
 
-  // Cancel requests reach the worker that runs the run; the database flag covers missed messages.
+  // Cancel requests reach the job running the run (jobId = runId); the database flag covers missed messages.
   subConn.on('message', (channel, message) => {
     if (channel !== RUN_CONTROL_CHANNEL) return;
     try {
       const ctl = RunControlSchema.parse(JSON.parse(message));
-      const c = activeRuns.get(ctl.runId);
-      if (c && !c.signal.aborted) {
-        log.info({ runId: ctl.runId }, 'cancel requested');
-        c.abort('cancel');
-      }
+      if (runWorker.cancelJob(ctl.runId, 'cancel')) log.info({ runId: ctl.runId }, 'cancel requested');
     } catch {
       // not ours
     }
   });
   await subConn.subscribe(RUN_CONTROL_CHANNEL);
 
-  const sweep = async () => {
-    await sweepStaleRuns(db, { staleAfterMs: env.RUN_STALE_AFTER_MS, log }).catch((err) => log.warn({ err: String(err) }, 'stale-run sweep failed'));
-    await requeueOrphanedRuns(db, runQueue, { olderThanMs: 10_000, log }).catch((err) => log.warn({ err: String(err) }, 'requeue sweep failed'));
-    await schedules.sync().catch((err) => log.warn({ err: String(err) }, 'schedule sync failed'));
+  const sweeper = startLifecycleSweeper({ db, queue: runQueue, finalize: finalizeFromStored, log }, { staleAfterMs: env.RUN_STALE_AFTER_MS, intervalMs: env.SWEEP_INTERVAL_MS });
+  const housekeeping = async () => {
+    await schedules.sync().then(() => state.ok('redis (schedule sync)'), (err) => state.failed('redis (schedule sync)', err));
     // Idempotency keys only need to outlive a CI job's retries.
-    await db.idempotencyKey
-      .deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS) } } })
-      .catch((err) => log.warn({ err: String(err) }, 'idempotency key cleanup failed'));
+    await db.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS) } } }).catch((err) => state.failed('postgres (key cleanup)', err));
     const counts = await runQueue.getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed').catch(() => null);
-    if (counts) for (const [state, n] of Object.entries(counts)) metrics.jobs.set({ state }, n);
+    if (counts) for (const [s, n] of Object.entries(counts)) metrics.jobs.set({ state: s }, n);
   };
-  await sweep();
-  const sweeper = setInterval(() => void sweep(), env.SWEEP_INTERVAL_MS);
-  sweeper.unref();
+  await sweeper.sweepNow();
+  await housekeeping();
+  const housekeeper = setInterval(() => void housekeeping(), env.SWEEP_INTERVAL_MS);
+  housekeeper.unref();
 
   const ops = env.WORKER_HEALTH_PORT
     ? startOpsServer(env.WORKER_HEALTH_PORT, metrics, async () => {
         await db.$queryRaw`SELECT 1`;
         const redisOk = (await pubConn.ping().catch(() => 'down')) === 'PONG';
-        return { ok: redisOk && runWorker.isRunning(), worker: env.WORKER_ID, activeRuns: [...activeRuns.keys()], redis: redisOk };
+        return { ok: redisOk && runWorker.isRunning(), worker: env.WORKER_ID, activeRuns: [...active], redis: redisOk };
       })
     : null;
 
@@ -110,18 +113,19 @@ export async function startWorkerApp(env: WorkerEnv) {
     runQueue,
     close(graceMs = env.WORKER_SHUTDOWN_GRACE_MS): Promise<void> {
       closing ??= (async () => {
-        log.info({ graceMs, active: activeRuns.size }, 'shutting down: no new jobs');
-        clearInterval(sweeper);
+        log.info({ graceMs, active: active.size }, 'shutting down: no new jobs');
+        clearInterval(housekeeper);
+        await sweeper.stop();
         const closed = runWorker.close();
         // Runs still going after the grace period are stopped (partial data kept, aborted_system).
-        const timer = setTimeout(() => shutdown.abort('shutdown'), graceMs);
+        const timer = setTimeout(() => runWorker.cancelAllJobs('shutdown'), graceMs);
         await closed;
         clearTimeout(timer);
         await schedules.close().catch(() => {});
         await runQueue.close().catch(() => {});
         await heartbeat.stop();
         ops?.close();
-        for (const c of [workerConn, scheduleConn, subConn, pubConn, queueConn]) c.disconnect();
+        for (const c of redisConns.connections()) c.disconnect();
         await db.$disconnect();
         log.info('worker stopped');
       })();

@@ -4,9 +4,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDb, launchExperiment, scenarioToColumns, seed, type Db, type Prisma, type RunStatus } from '@poolbench/db';
+import { createDb, scenarioToColumns, seed, type Db, type Prisma, type RunStatus } from '@poolbench/db';
+import { launchAndEnqueue } from '@poolbench/runs';
 import { withTempDatabase } from '@poolbench/db/testing';
-import { createRunQueue, enqueueRuns, producerConnection } from '@poolbench/queue';
+import { createRunQueue, producerConnection } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ProcessRegistry } from '../src/targets/process-registry';
@@ -85,9 +86,7 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
       return db.poolConfig.create({ data: { teamId: ids.teamId, targetId: ids.targetId, name, strategy, params: params as Prisma.InputJsonValue, instanceCount } });
     },
     async launch(poolConfigIds: string[], scenarioIds: string[], repeats = 1, targetId = ids.targetId) {
-      const l = await launchExperiment(db, { teamId: ids.teamId, targetId, poolConfigIds, scenarioIds, repeats, name: `${label} experiment` });
-      await enqueueRuns(queue, l.runIds);
-      return l;
+      return launchAndEnqueue({ db, queue }, { teamId: ids.teamId, targetId, poolConfigIds, scenarioIds, repeats, name: `${label} experiment` });
     },
     async waitForStatus(runId: string, statuses: RunStatus[], timeoutMs = 90_000) {
       const until = Date.now() + timeoutMs;

@@ -1,4 +1,4 @@
-import { launchExperiment } from '@poolbench/db';
+import { launchExperiment } from '@poolbench/runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, sustained, waitFor, type World } from './harness';
 

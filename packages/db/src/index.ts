@@ -4,7 +4,6 @@ export { sealSecret, openSecret, secretKeyFromEnv, SecretKeyError } from './secr
 export { Prisma } from './generated/prisma/client';
 export * from './generated/prisma/enums';
 export type { User, Session, Account, Verification, Team, Membership, Invitation, AllowedHost, ApiToken, IdempotencyKey, Target, PoolConfig, Scenario, Experiment, ExperimentPoolConfig, ExperimentScenario, Schedule, Run, RunSecond, ResourceSample, Baseline, ShareLink, Worker } from './generated/prisma/client';
-export { launchExperiment, relaunchExperiment, targetSnapshot, type LaunchExperimentInput, type LaunchedExperiment } from './services/launch-experiment';
 export { runOrder, type Cell } from './services/run-order';
 export { NotFoundError, InvalidInputError } from './services/errors';
 export { createId } from './services/create-id';

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from './client';
 import { migrate, MIGRATIONS_DIR } from './migrate';
 import { seed } from './seed';
-import { launchExperiment } from './services/launch-experiment';
 import { withTempDatabase } from './test-db';
 
 const LIVE_NAMES = '20261121190000_live_name_uniques';
@@ -32,7 +31,11 @@ describe('names unique among live rows', () => {
     const { teamId, targetId } = await seed(db);
     const pc = await db.poolConfig.findFirstOrThrow({ where: { teamId, name: { startsWith: '004' } }, orderBy: { name: 'asc' } });
     const sc = await db.scenario.findFirstOrThrow({ where: { teamId, name: { startsWith: '004' } } });
-    await launchExperiment(db, { teamId, targetId, poolConfigIds: [pc.id], scenarioIds: [sc.id], repeats: 1, name: 'history' });
+    // one run that remembers the pool config's name in its snapshot (what the migration restores from)
+    const exp = await db.experiment.create({ data: { teamId, targetId, name: 'history', repeats: 1 } });
+    await db.run.create({
+      data: { teamId, experimentId: exp.id, targetId, poolConfigId: pc.id, scenarioId: sc.id, repeatIndex: 0, sequence: 0, poolConfigSnapshot: { id: pc.id, name: pc.name }, scenarioSnapshot: { id: sc.id, name: sc.name }, targetSnapshot: {} },
+    });
     ids = { teamId, targetId, poolConfigId: pc.id, poolConfigName: pc.name, scenarioId: sc.id, scenarioName: sc.name };
     // archived the way the app did before the migration
     await db.poolConfig.update({ where: { id: pc.id }, data: { archivedAt: new Date(), name: `${pc.id}-archived` } });

@@ -11,3 +11,4 @@ export {
 } from './ndjson-line';
 export { SummaryAccumulator, type K6Second, type K6Summary } from './summary-accumulator';
 export { thresholdContextFromSummary } from './threshold-context';
+export { dieWithParent } from './parent-death';

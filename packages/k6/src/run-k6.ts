@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { buildK6Args } from './k6-args';
+import { dieWithParent } from './parent-death';
 import { K6BinaryError, assertExecutable, resolveK6Bin } from './k6-binary';
 import { parseOutputLine, type EndLine } from './ndjson-line';
 import { SummaryAccumulator, type K6Second, type K6Summary } from './summary-accumulator';
@@ -127,7 +128,8 @@ function supervise(
   startedAt: Date,
 ): Promise<K6RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, {
+    const wrapped = dieWithParent(bin, args); // k6 must not outlive a killed worker
+    const child = spawn(wrapped.cmd, wrapped.args, {
       cwd: home,
       // Own process group, so the caller can kill k6 and anything it starts in one go.
       detached: true,

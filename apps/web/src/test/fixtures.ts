@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Role } from '@poolbench/db';
-import { launchExperiment, scenarioToColumns } from '@poolbench/db';
+import { scenarioToColumns } from '@poolbench/db';
+import { launchExperiment } from '@poolbench/runs';
 import { createRunQueue, producerConnection, workerConnection } from '@poolbench/queue';
 import type { Prisma } from '@poolbench/db';
 import { createCaller } from '~/server/api/root';

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
-import { createDb, DEMO_TEAM_SLUG, launchExperiment, LAB_TARGET_NAME, type RunStatus } from '@poolbench/db';
-import { createRunQueue, enqueueRuns, producerConnection } from '@poolbench/queue';
+import { createDb, DEMO_TEAM_SLUG, LAB_TARGET_NAME, type RunStatus } from '@poolbench/db';
+import { launchAndEnqueue } from '@poolbench/runs';
+import { createRunQueue, producerConnection } from '@poolbench/queue';
 import { getPreset, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { compareRunGroups, median, type RunSummary } from '@poolbench/stats';
 import { loadEnv } from '../env';
@@ -31,7 +32,7 @@ try {
   const configs = await Promise.all(configNames.map(async (name) => (await db.poolConfig.findFirst({ where: { targetId: target.id, name } })) ?? fail(`pool config "${name}" missing: run \`make up\``)));
   const scenario = (await db.scenario.findFirst({ where: { teamId: team.id, presetId: `${preset.id}#ab-c100` } })) ?? fail('seed 004 scenario missing: run `make up`');
 
-  const launched = await launchExperiment(db, {
+  const launched = await launchAndEnqueue({ db, queue }, {
     teamId: team.id,
     targetId: target.id,
     poolConfigIds: configs.map((c) => c.id),
@@ -40,7 +41,7 @@ try {
     name: `make demo: ${preset.title}`,
     presetId: preset.id,
   });
-  await enqueueRuns(queue, launched.runIds, { backlog: launched.backlog });
+  if (!launched.enqueued) fail(launched.queueMessage ?? 'the run queue is unavailable');
   console.log(`demo: experiment ${launched.experimentId}: ${configs.length} configs x "${scenario.name}" x ${REPEATS} repeats = ${launched.runIds.length} runs, interleaved`);
 
   let last = '';

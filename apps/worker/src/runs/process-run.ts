@@ -1,29 +1,21 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { LAB_SETUP, openSecret, scenarioFromColumns, type Db, type Prisma } from '@poolbench/db';
+import type { Db, Prisma } from '@poolbench/db';
 import { publishRunEvent } from '@poolbench/queue';
-import {
-  evaluateThresholds,
-  generateScenario,
-  PoolConfigSchema,
-  RunJobSchema,
-  ScenarioSchema,
-  type PoolConfig,
-  type Scenario,
-} from '@poolbench/scenarios';
+import { claimRun, finishRun, heartbeatRun, markRunning, type TerminalStatus } from '@poolbench/runs';
+import { evaluateThresholds, RunJobSchema } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
-import { claimRun, finishRun, heartbeatRun, markRunning, refreshExperimentStatus, type TerminalStatus } from './transitions';
 import { RunError } from './run-error';
 import { environmentFingerprint } from './environment';
+import { outcomeFromError, outcomeFromK6, type AbortReason, type Outcome } from './outcome';
+import { prepareTarget, type PreparedTarget } from './prepare-target';
+import { planRun } from './run-plan';
 import { toSeriesPoint } from './series-point';
 import { b64ToBytes, bucketToRow, buildSummary } from './summary';
-import { blacklistFor, checkAllowed, resolveHosts } from '../targets/allowlist';
-import { ensureLabData, startManagedTarget, type LabSetup } from '../targets/managed-target';
-import { prepareUrlTarget } from '../targets/url-target';
+import { blacklistFor } from '../targets/allowlist';
 import type { ProcessRegistry } from '../targets/process-registry';
-import { DbActivityMonitor } from '../sampling/db-activity';
-import { ResourceSampler, type ResourceRow, type SampleSource } from '../sampling/resource-sampler';
+import { ResourceSampler, type ResourceRow } from '../sampling/resource-sampler';
 import { MetricsWriter } from '../metrics/metrics-writer';
 import type { WorkerMetrics } from '../ops/ops-server';
 
@@ -35,6 +27,8 @@ export interface RunDeps {
   log: Logger;
   registry: ProcessRegistry;
   metrics: WorkerMetrics;
+  /** ids of the runs this worker is executing now (for its health endpoint) */
+  active: Set<string>;
   config: {
     k6Bin: string;
     labTargetBin: string;
@@ -46,21 +40,17 @@ export interface RunDeps {
   };
 }
 
-export type AbortReason = 'cancel' | 'shutdown' | 'lost';
-
 export interface RunOutcome {
   runId: string;
   status: TerminalStatus | 'skipped';
   reason?: string;
 }
 
-/** Active runs on this worker, so a cancel message or SIGTERM can reach them. */
-export const activeRuns = new Map<string, AbortController>();
-
 /**
- * Executes one run end to end: claim -> start/prepare the target -> k6 with the per-second
- * output -> samplers -> batched writes -> summary + thresholds -> truthful final status.
- * Any failure ends the run with a stable error code; nothing here re-runs a load test.
+ * Executes one run end to end: claim → plan → prepare the target → k6 with the per-second output
+ * and the samplers → batched writes → summary + thresholds → truthful final status. `signal` is
+ * BullMQ's per-job signal: `worker.cancelJob(runId, 'cancel')` for a user's cancel,
+ * `cancelAllJobs('shutdown')` when the shutdown grace is over. Nothing here re-runs a load test.
  */
 export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortSignal): Promise<RunOutcome> {
   const parsed = RunJobSchema.safeParse(jobData);
@@ -69,33 +59,31 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     throw new UnrecoverableError(`invalid run job payload: ${why}`);
   }
   const { runId } = parsed.data;
-  const { db, log: baseLog, workerId } = deps;
-  const log = baseLog.child({ runId });
-
+  const { db, workerId } = deps;
+  const log = deps.log.child({ runId });
   if (!(await claimRun(db, runId, workerId))) {
     log.info('run not claimable (already taken, finished or canceled): skipping');
     return { runId, status: 'skipped', reason: 'not claimable' };
   }
   const claimedAt = Date.now();
   deps.metrics.runsActive.inc();
-  const controller = new AbortController();
-  const onOuterAbort = () => controller.abort(signal.reason ?? 'shutdown');
-  signal.addEventListener('abort', onOuterAbort);
-  activeRuns.set(runId, controller);
+  deps.active.add(runId);
+  // The job's signal (cancel, shutdown) or the heartbeat's findings (cancel flag, lost) stop the run.
+  const own = new AbortController();
+  const runSignal = AbortSignal.any([signal, own.signal]);
+  const abortReason = () => (runSignal.aborted ? (String(runSignal.reason) as AbortReason) : null);
   const publish = (e: Parameters<typeof publishRunEvent>[1]) => publishRunEvent(deps.redis, e).catch(() => {});
-
-  // Heartbeat: proves liveness to the sweeper and picks up cancel requests made in the database.
   const hb = setInterval(() => {
     heartbeatRun(db, runId, workerId)
       .then(({ alive, cancelRequested }) => {
-        if (!alive) controller.abort('lost');
-        else if (cancelRequested) controller.abort('cancel');
+        if (!alive) own.abort('lost');
+        else if (cancelRequested) own.abort('cancel');
       })
       .catch((err) => log.warn({ err: String(err) }, 'run heartbeat failed'));
     void publish({ type: 'heartbeat', runId, atMs: Date.now() });
   }, deps.config.heartbeatMs);
 
-  let stopTarget: (() => Promise<void>) | null = null;
+  let target: PreparedTarget | null = null;
   let sampler: ResourceSampler | null = null;
   const writer = new MetricsWriter(db, {
     onError: (err, pending) => {
@@ -104,81 +92,23 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     },
   });
   let finalStatus: TerminalStatus = 'failed';
-  let experimentId: string | null = null;
+  const finish = async (outcome: Outcome, data: Omit<Parameters<typeof finishRun>[3], 'status' | 'errorCode' | 'errorMessage'> = {}) => {
+    finalStatus = outcome.status;
+    if (abortReason() === 'lost') {
+      log.warn('run was ended elsewhere while running; not overwriting its status');
+      return;
+    }
+    await finishRun(db, runId, workerId, { ...outcome, ...data });
+    void publish({ type: 'status', runId, status: outcome.status, atMs: Date.now(), ...(outcome.errorMessage ? { message: outcome.errorMessage.slice(0, 2000) } : {}) });
+  };
   try {
     void publish({ type: 'status', runId, status: 'preparing', atMs: Date.now() });
     const run = await db.run.findUniqueOrThrow({
       where: { id: runId },
       include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } },
     });
-    experimentId = run.experimentId;
-
-    // Snapshots are re-validated: a run must never execute something the contracts reject.
-    const snap = run.poolConfigSnapshot as { strategy: string; params: unknown; instanceCount: number };
-    const pc = PoolConfigSchema.safeParse({ strategy: snap.strategy, params: snap.params, instanceCount: snap.instanceCount });
-    if (!pc.success) throw new RunError('invalid_snapshot', `pool config is invalid: ${pc.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    const poolConfig: PoolConfig = pc.data;
-    const sc = ScenarioSchema.safeParse(scenarioFromColumns(run.scenarioSnapshot as { templateId: string; params: unknown; thresholds: unknown }));
-    if (!sc.success) throw new RunError('invalid_snapshot', `scenario is invalid: ${sc.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    const scenario: Scenario = sc.data;
-    const generated = generateScenario(scenario);
-
-    // Target: started by us (managed) or prepared through its hook (URL); either way the
-    // addresses are checked against the team's allowlist before any load.
-    let baseUrls: string[];
-    let addresses: string[];
-    let sources: SampleSource[];
-    let monitor: DbActivityMonitor | null = null;
-    let secretHeaders: Record<string, string> = {};
-    if (run.target.kind === 'managed') {
-      const managed = (run.target.managed ?? {}) as { setup?: Partial<LabSetup> };
-      const setup: LabSetup = { ...LAB_SETUP, ...managed.setup };
-      await ensureLabData(deps.config.labTargetBin, deps.config.labDatabaseUrl, setup, controller.signal);
-      const started = await startManagedTarget({
-        bin: deps.config.labTargetBin,
-        runId,
-        databaseUrl: deps.config.labDatabaseUrl,
-        poolConfig,
-        instanceCount: poolConfig.instanceCount ?? 1,
-        registry: deps.registry,
-        readyTimeoutMs: deps.config.readyTimeoutMs,
-        signal: controller.signal,
-      });
-      stopTarget = started.stop;
-      baseUrls = started.instances.map((i) => i.baseUrl);
-      sources = started.instances.map((i) => ({ index: i.index, pid: i.child.pid, metricsUrl: `${i.baseUrl}/metrics` }));
-      monitor = new DbActivityMonitor(deps.config.labDatabaseUrl, `pb-${runId.slice(-10)}-`);
-      const resolved = await resolveHosts(baseUrls);
-      checkAllowed(resolved, [], { allowLoopback: true });
-      addresses = resolved.flatMap((h) => h.addresses);
-    } else {
-      baseUrls = run.target.baseUrls;
-      const resolved = await resolveHosts(baseUrls);
-      // The apply hook and the metrics endpoint are called by the worker too: same allowlist.
-      const sideUrls = [run.target.applyHookUrl, run.target.metricsUrl].filter((u): u is string => !!u);
-      checkAllowed([...resolved, ...(await resolveHosts(sideUrls))], run.team.allowedHosts.map((h) => h.pattern));
-      addresses = resolved.flatMap((h) => h.addresses);
-      let secrets: { headers?: Record<string, string>; monitorDsn?: string } = {};
-      if (run.target.secretsEncrypted) {
-        try {
-          secrets = openSecret(run.target.secretsEncrypted);
-        } catch (err) {
-          throw new RunError('secret_unavailable', `the target's secrets cannot be opened on this worker (${(err as Error).message}); check POOLBENCH_SECRET_KEY`);
-        }
-      }
-      await prepareUrlTarget({
-        baseUrls,
-        applyHookUrl: run.target.applyHookUrl,
-        readinessPath: run.target.readinessPath,
-        poolConfig,
-        headers: secrets.headers ?? {},
-        readyTimeoutMs: deps.config.readyTimeoutMs,
-        signal: controller.signal,
-      });
-      sources = run.target.metricsUrl ? [{ index: 0, metricsUrl: run.target.metricsUrl }] : [];
-      secretHeaders = secrets.headers ?? {};
-      if (secrets.monitorDsn) monitor = new DbActivityMonitor(secrets.monitorDsn, null);
-    }
+    const plan = planRun(run, deps.config.timeoutMarginMs);
+    target = await prepareTarget(run, plan.poolConfig, { ...deps.config, registry: deps.registry }, runSignal);
 
     const environment = await environmentFingerprint({
       k6Bin: deps.config.k6Bin,
@@ -186,7 +116,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       workerId,
       poolbenchVersion: deps.config.poolbenchVersion,
     });
-    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: environment as Prisma.InputJsonValue }))) {
+    if (!(await markRunning(db, runId, workerId, { script: plan.generated.script, environment: environment as Prisma.InputJsonValue }))) {
       throw new RunError('canceled', 'the run was ended by someone else before load started');
     }
     void publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
@@ -195,7 +125,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     const t0 = Math.floor(Date.now() / 1000);
     const resourceByUnix = new Map<number, ResourceRow>();
     const allTotals: ResourceRow[] = [];
-    sampler = new ResourceSampler(sources, monitor, (rows) => {
+    sampler = new ResourceSampler(target.sources, target.monitor, (rows) => {
       writer.addSamples(
         rows.map((r) => ({
           runId, second: r.unixSecond - t0, instance: r.instance, ts: new Date(r.unixSecond * 1000),
@@ -214,19 +144,18 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     sampler.start();
     writer.start();
 
-    const timeoutMs = generated.estimatedDurationMs + Math.max(deps.config.timeoutMarginMs, generated.estimatedDurationMs * 0.2);
     let firstLoad = true;
     let k6Pid: number | undefined;
     const result = await runK6({
-      script: generated.script,
-      env: { BASE_URLS: baseUrls.join(',') },
+      script: plan.generated.script,
+      env: { BASE_URLS: target.baseUrls.join(',') },
       // Secret headers travel in k6's environment, never in the stored script or its command line.
-      secretEnv: Object.keys(secretHeaders).length ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(secretHeaders) } : undefined,
-      signal: controller.signal,
-      timeoutMs,
+      secretEnv: Object.keys(target.secretHeaders).length ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(target.secretHeaders) } : undefined,
+      signal: runSignal,
+      timeoutMs: plan.timeoutMs,
       stopGraceMs: 4000,
       k6Bin: deps.config.k6Bin,
-      blacklistIps: blacklistFor(addresses),
+      blacklistIps: blacklistFor(target.addresses),
       onSpawn: ({ pid }) => {
         k6Pid = pid;
         log.info({ pid }, 'k6 started');
@@ -247,79 +176,36 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
 
     await sampler.stop();
     sampler = null;
-    const loadTotals = allTotals.filter((r) => r.unixSecond >= t0);
-    const summary = buildSummary(result.summary, loadTotals, result.testDurationMs);
+    const summary = buildSummary(result.summary, allTotals.filter((r) => r.unixSecond >= t0), result.testDurationMs);
     const thresholds = evaluateThresholds(
-      scenario.thresholds,
+      plan.scenario.thresholds,
       thresholdContextFromSummary(result.summary, result.testDurationMs ? result.testDurationMs / 1000 : undefined),
     );
-    const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : null;
-
-    let errorCode: string | null = null;
-    let errorMessage: string | null = null;
-    if (result.endReason === 'completed') finalStatus = 'succeeded';
-    else if (result.endReason === 'timed_out') {
-      finalStatus = 'timed_out';
-      errorCode = 'timed_out';
-      errorMessage = `the run exceeded its wall-clock limit of ${Math.round(timeoutMs / 1000)} s (scenario length + margin); partial data kept`;
-    } else if (result.endReason === 'aborted') {
-      if (reason === 'shutdown') {
-        finalStatus = 'aborted_system';
-        errorCode = 'worker_shutdown';
-        errorMessage = 'the worker was shut down during the run; partial data kept';
-      } else {
-        finalStatus = 'canceled';
-        errorCode = 'canceled';
-        errorMessage = 'canceled by a user; partial data kept';
-      }
-    } else {
-      finalStatus = 'failed';
-      errorCode = 'k6_error';
-      errorMessage = `k6 ended with exit code ${result.exitCode ?? 'unknown'}${result.k6Error ? ` (${result.k6Error})` : ''}: ${result.stderrTail.slice(-5).join(' | ')}`.slice(0, 2000);
-    }
+    const outcome = outcomeFromK6({ ...result, abortReason: abortReason(), timeoutMs: plan.timeoutMs });
     const unwritten = await writer.flush();
-    if (unwritten > 0) {
-      errorMessage = `${errorMessage ? `${errorMessage}; ` : ''}${unwritten} per-second rows could not be stored`;
-    }
-    if (reason === 'lost') {
-      log.warn('run was ended elsewhere while running; not overwriting its status');
-      return { runId, status: 'skipped', reason: 'ended elsewhere' };
-    }
-    await finishRun(db, runId, workerId, {
-      status: finalStatus,
-      errorCode,
-      errorMessage,
+    if (unwritten > 0) outcome.errorMessage = `${outcome.errorMessage ? `${outcome.errorMessage}; ` : ''}${unwritten} per-second rows could not be stored`;
+    await finish(outcome, {
       summary: summary as unknown as Prisma.InputJsonValue,
       thresholdResults: thresholds as unknown as Prisma.InputJsonValue,
       durationHist: b64ToBytes(result.summary.histograms.http_req_duration),
       blockedHist: b64ToBytes(result.summary.histograms.http_req_blocked),
     });
-    void publish({ type: 'status', runId, status: finalStatus, atMs: Date.now(), ...(errorMessage ? { message: errorMessage.slice(0, 2000) } : {}) });
     log.info({ status: finalStatus, requests: summary.requests }, 'run finished');
     return { runId, status: finalStatus };
   } catch (err) {
-    const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : null;
     const re = err instanceof RunError ? err : new RunError('internal_error', (err as Error)?.message ?? String(err));
-    finalStatus = reason === 'cancel' || re.code === 'canceled' ? 'canceled' : reason === 'shutdown' ? 'aborted_system' : 'failed';
     if (re.code === 'internal_error') log.error({ err }, 'run failed unexpectedly');
     else log.warn({ code: re.code, msg: re.message }, 'run failed');
     await writer.flush(10_000).catch(() => {});
-    if (reason !== 'lost') {
-      await finishRun(db, runId, workerId, { status: finalStatus, errorCode: reason === 'shutdown' ? 'worker_shutdown' : re.code, errorMessage: re.message }).catch((e) =>
-        log.error({ err: String(e) }, 'could not record the run failure'),
-      );
-      void publish({ type: 'status', runId, status: finalStatus, atMs: Date.now(), message: re.message.slice(0, 2000) });
-    }
+    await finish(outcomeFromError(re.code, re.message, abortReason())).catch((e) => log.error({ err: String(e) }, 'could not record the run failure'));
     return { runId, status: finalStatus, reason: re.message };
   } finally {
     clearInterval(hb);
     await sampler?.stop();
-    await stopTarget?.().catch((err) => log.warn({ err: String(err) }, 'stopping the target failed'));
-    signal.removeEventListener('abort', onOuterAbort);
-    activeRuns.delete(runId);
+    await target?.stop().catch((err) => log.warn({ err: String(err) }, 'stopping the target failed'));
+    deps.active.delete(runId);
     deps.metrics.runsActive.dec();
     deps.metrics.runsFinished.inc({ status: finalStatus });
     deps.metrics.runDuration.observe((Date.now() - claimedAt) / 1000);
-    if (experimentId) await refreshExperimentStatus(db, experimentId).catch((err) => log.warn({ err: String(err) }, 'experiment status refresh failed'));
   }
 }

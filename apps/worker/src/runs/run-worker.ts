@@ -6,10 +6,11 @@ import { processRun, type RunDeps } from './process-run';
 /**
  * The BullMQ consumer. maxStalledCount 0: a job whose worker died is failed, never handed to a
  * second worker (load tests are not retried); the run itself is marked aborted_system by the
- * heartbeat sweeper with the data it stored.
+ * stale-run sweeper with the data it stored. The processor takes BullMQ's per-job AbortSignal
+ * (three parameters), so `cancelJob(runId)` and `cancelAllJobs()` reach the run.
  */
-export function createRunWorker(connection: Redis, deps: RunDeps, opts: { concurrency: number; prefix?: string; shutdownSignal: AbortSignal }): Worker {
-  const worker = new Worker(RUN_QUEUE, (job) => processRun(job.data, deps, opts.shutdownSignal), {
+export function createRunWorker(connection: Redis, deps: RunDeps, opts: { concurrency: number; prefix?: string }): Worker {
+  const worker = new Worker(RUN_QUEUE, (job, _token, signal) => processRun(job.data, deps, signal ?? new AbortController().signal), {
     connection,
     prefix: opts.prefix,
     concurrency: opts.concurrency,
@@ -18,7 +19,6 @@ export function createRunWorker(connection: Redis, deps: RunDeps, opts: { concur
     lockDuration: 30_000,
     autorun: false,
   });
-  worker.on('error', (err) => deps.log.warn({ err: err.message }, 'run worker error'));
   worker.on('failed', (job, err) => deps.log.warn({ jobId: job?.id, err: err.message }, 'run job failed'));
   return worker;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { dieWithParent } from '@poolbench/k6';
 import type { ProcessRegistry } from './process-registry';
 
 export interface ManagedChild {
@@ -20,7 +21,9 @@ export function spawnManaged(
   args: string[],
   opts: { registry: ProcessRegistry; runId: string; kind: string; env?: NodeJS.ProcessEnv },
 ): ManagedChild {
-  const proc = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
+  // Its own group (stop() ends grandchildren too), and SIGKILL from the kernel if the worker dies.
+  const wrapped = dieWithParent(cmd, args);
+  const proc = spawn(wrapped.cmd, wrapped.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
   if (proc.pid === undefined) {
     throw new Error(`could not start ${cmd}`);
   }

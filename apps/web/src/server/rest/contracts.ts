@@ -84,6 +84,7 @@ export const ExperimentSchema = z
       }),
     ),
     webUrl: z.string(),
+    notice: z.string().optional().describe('set on start when the run queue was unavailable: the runs are stored as queued and start when it is back'),
   });
 
 const LatencySchema = z.looseObject({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() });

@@ -92,8 +92,9 @@ export const OPERATIONS: Operation[] = [
     description: 'From a saved experiment (by id or name) or inline: target + pool configs + a scenario (saved id, or template and parameters). Send an `Idempotency-Key` header so a retried CI step never starts a second load test.',
     body: StartExperimentSchema, bodyName: 'StartExperiment', response: ExperimentSchema, responseName: 'Experiment',
     handle: async ({ deps, principal, body }) => {
-      const id = await startCiExperiment({ db: deps.db, queue: deps.queue() }, { teamId: principal.teamId, userId: principal.createdById, body });
-      return experimentView(deps.db, principal.teamId, id, deps.baseUrl);
+      const launched = await startCiExperiment({ db: deps.db, queue: deps.queue() }, { teamId: principal.teamId, userId: principal.createdById, body });
+      const view = await experimentView(deps.db, principal.teamId, launched.experimentId, deps.baseUrl);
+      return launched.enqueued ? view : { ...view, notice: launched.queueMessage };
     },
   }),
   op({

@@ -1,13 +1,12 @@
 import type { Db } from '@poolbench/db';
-import { launchExperiment } from '@poolbench/db';
-import { enqueueRuns } from '@poolbench/queue';
+import { launchAndEnqueue } from '@poolbench/runs';
 import type { Queue } from 'bullmq';
 import type { z } from 'zod';
 import type { ExperimentDefinitionSchema } from '~/lib/schemas/experiment';
 
-/** Creates the experiment with its interleaved runs, then enqueues them in execution order. */
+/** Creates the experiment with its interleaved runs and enqueues them (see @poolbench/runs). */
 export async function startExperiment(deps: { db: Db; queue: Queue }, input: { teamId: string; userId: string; def: z.output<typeof ExperimentDefinitionSchema> }) {
-  const launched = await launchExperiment(deps.db, {
+  return launchAndEnqueue(deps, {
     teamId: input.teamId,
     targetId: input.def.targetId,
     poolConfigIds: input.def.poolConfigIds,
@@ -18,8 +17,4 @@ export async function startExperiment(deps: { db: Db; queue: Queue }, input: { t
     createdById: input.userId,
     presetId: input.def.presetId ?? null,
   });
-  // Rows first, jobs second: a run without a job is found by the worker's reconciler, a job
-  // without a row would be meaningless. The team's own backlog lowers the new runs' priority.
-  await enqueueRuns(deps.queue, launched.runIds, { backlog: launched.backlog });
-  return launched;
 }

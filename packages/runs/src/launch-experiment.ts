@@ -1,8 +1,4 @@
-import { createId } from './create-id';
-import type { Db } from '../client';
-import { InvalidInputError, NotFoundError } from './errors';
-import { runOrder } from './run-order';
-import type { Prisma } from '../generated/prisma/client';
+import { createId, InvalidInputError, NotFoundError, runOrder, type Db, type Prisma } from '@poolbench/db';
 
 export interface LaunchExperimentInput {
   teamId: string;
@@ -107,11 +103,14 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
   });
 }
 
-/** Starts a new experiment with the same definition as a saved one (rerun, schedule, API by id). */
+/**
+ * Starts a new experiment with the same definition as a saved one (rerun, schedule, API by id);
+ * `name` and `repeats` may differ from the source's.
+ */
 export async function relaunchExperiment(
   db: Db,
   sourceId: string,
-  opts: { teamId: string; createdById?: string | null; scheduleId?: string | null; name?: string },
+  opts: { teamId: string; createdById?: string | null; scheduleId?: string | null; name?: string; repeats?: number },
 ): Promise<LaunchedExperiment> {
   const src = await db.experiment.findFirst({
     where: { id: sourceId, teamId: opts.teamId },
@@ -123,7 +122,7 @@ export async function relaunchExperiment(
     targetId: src.targetId,
     poolConfigIds: src.poolConfigs.map((p) => p.poolConfigId),
     scenarioIds: src.scenarios.map((s) => s.scenarioId),
-    repeats: src.repeats,
+    repeats: opts.repeats ?? src.repeats,
     order: src.order,
     name: opts.name ?? src.name,
     description: src.description,

@@ -1,0 +1,51 @@
+import type { K6EndReason } from '@poolbench/k6';
+import type { TerminalStatus } from '@poolbench/runs';
+
+/** Why a run's abort signal fired: a user's cancel, the worker's shutdown, or the run was ended elsewhere. */
+export type AbortReason = 'cancel' | 'shutdown' | 'lost';
+
+export interface K6Ending {
+  endReason: K6EndReason;
+  exitCode: number | null;
+  k6Error?: string;
+  stderrTail: string[];
+  /** the reason of the run's abort signal, when it fired */
+  abortReason: AbortReason | null;
+  timeoutMs: number;
+}
+
+export interface Outcome {
+  status: TerminalStatus;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
+/** The run's final status from how k6 ended and why it was stopped; pure, table-tested. */
+export function outcomeFromK6(e: K6Ending): Outcome {
+  switch (e.endReason) {
+    case 'completed':
+      return { status: 'succeeded', errorCode: null, errorMessage: null };
+    case 'timed_out':
+      return {
+        status: 'timed_out',
+        errorCode: 'timed_out',
+        errorMessage: `the run exceeded its wall-clock limit of ${Math.round(e.timeoutMs / 1000)} s (scenario length + margin); partial data kept`,
+      };
+    case 'aborted':
+      if (e.abortReason === 'shutdown') return { status: 'aborted_system', errorCode: 'worker_shutdown', errorMessage: 'the worker was shut down during the run; partial data kept' };
+      if (e.abortReason === 'lost') return { status: 'aborted_system', errorCode: 'worker_lost', errorMessage: 'the run was ended elsewhere while it ran (its heartbeat was lost); partial data kept' };
+      return { status: 'canceled', errorCode: 'canceled', errorMessage: 'canceled by a user; partial data kept' };
+    case 'k6_error': {
+      const tail = e.stderrTail.slice(-5).join(' | ');
+      const message = `k6 ended with exit code ${e.exitCode ?? 'unknown'}${e.k6Error ? ` (${e.k6Error})` : ''}${tail ? `: ${tail}` : ''}`;
+      return { status: 'failed', errorCode: 'k6_error', errorMessage: message.slice(0, 2000) };
+    }
+  }
+}
+
+/** The final status of a run that failed before or around k6 (preparation errors, exceptions). */
+export function outcomeFromError(code: string, message: string, abortReason: AbortReason | null): Outcome {
+  if (abortReason === 'shutdown') return { status: 'aborted_system', errorCode: 'worker_shutdown', errorMessage: message };
+  if (abortReason === 'cancel' || code === 'canceled') return { status: 'canceled', errorCode: 'canceled', errorMessage: message };
+  return { status: 'failed', errorCode: code, errorMessage: message };
+}

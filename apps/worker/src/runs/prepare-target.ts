@@ -1,0 +1,103 @@
+import { LAB_SETUP, openSecret, type Run, type Target } from '@poolbench/db';
+import type { PoolConfig } from '@poolbench/scenarios';
+import { RunError } from './run-error';
+import { checkAllowed, resolveHosts } from '../targets/allowlist';
+import { ensureLabData, startManagedTarget, type LabSetup } from '../targets/managed-target';
+import type { ProcessRegistry } from '../targets/process-registry';
+import { prepareUrlTarget } from '../targets/url-target';
+import { DbActivityMonitor } from '../sampling/db-activity';
+import type { SampleSource } from '../sampling/resource-sampler';
+
+export interface PreparedTarget {
+  baseUrls: string[];
+  /** resolved and checked addresses of the base URLs; k6 may reach these and nothing else */
+  addresses: string[];
+  sources: SampleSource[];
+  monitor: DbActivityMonitor | null;
+  secretHeaders: Record<string, string>;
+  /** stops what was started for the run (managed targets); a no-op for URL targets */
+  stop: () => Promise<void>;
+}
+
+export interface PrepareDeps {
+  labTargetBin: string;
+  labDatabaseUrl: string;
+  readyTimeoutMs: number;
+  registry: ProcessRegistry;
+}
+
+type RunWithTarget = Pick<Run, 'id'> & { target: Target; team: { allowedHosts: { pattern: string }[] } };
+
+/**
+ * Gets the run's target ready for load: a managed target is started by us with the pool config (so
+ * a cold start is a real cold start); a URL target is prepared through its apply hook and
+ * readiness path. Either way the addresses are checked against the team's allowlist before any load.
+ */
+export async function prepareTarget(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
+  return run.target.kind === 'managed' ? prepareManaged(run, poolConfig, deps, signal) : prepareUrl(run, poolConfig, deps, signal);
+}
+
+async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
+  const managed = (run.target.managed ?? {}) as { setup?: Partial<LabSetup> };
+  const setup: LabSetup = { ...LAB_SETUP, ...managed.setup };
+  await ensureLabData(deps.labTargetBin, deps.labDatabaseUrl, setup, signal);
+  const started = await startManagedTarget({
+    bin: deps.labTargetBin,
+    runId: run.id,
+    databaseUrl: deps.labDatabaseUrl,
+    poolConfig,
+    instanceCount: poolConfig.instanceCount ?? 1,
+    registry: deps.registry,
+    readyTimeoutMs: deps.readyTimeoutMs,
+    signal,
+  });
+  try {
+    const baseUrls = started.instances.map((i) => i.baseUrl);
+    const resolved = await resolveHosts(baseUrls);
+    checkAllowed(resolved, [], { allowLoopback: true });
+    return {
+      baseUrls,
+      addresses: resolved.flatMap((h) => h.addresses),
+      sources: started.instances.map((i) => ({ index: i.index, pid: i.child.pid, metricsUrl: `${i.baseUrl}/metrics` })),
+      monitor: new DbActivityMonitor(deps.labDatabaseUrl, `pb-${run.id.slice(-10)}-`),
+      secretHeaders: {},
+      stop: started.stop,
+    };
+  } catch (err) {
+    await started.stop().catch(() => {});
+    throw err;
+  }
+}
+
+async function prepareUrl(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
+  const baseUrls = run.target.baseUrls;
+  const resolved = await resolveHosts(baseUrls);
+  // The apply hook and the metrics endpoint are called by the worker too: same allowlist.
+  const sideUrls = [run.target.applyHookUrl, run.target.metricsUrl].filter((u): u is string => !!u);
+  checkAllowed([...resolved, ...(await resolveHosts(sideUrls))], run.team.allowedHosts.map((h) => h.pattern));
+  let secrets: { headers?: Record<string, string>; monitorDsn?: string } = {};
+  if (run.target.secretsEncrypted) {
+    try {
+      secrets = openSecret(run.target.secretsEncrypted);
+    } catch (err) {
+      throw new RunError('secret_unavailable', `the target's secrets cannot be opened on this worker (${(err as Error).message}); check POOLBENCH_SECRET_KEY`);
+    }
+  }
+  await prepareUrlTarget({
+    baseUrls,
+    applyHookUrl: run.target.applyHookUrl,
+    readinessPath: run.target.readinessPath,
+    poolConfig,
+    headers: secrets.headers ?? {},
+    readyTimeoutMs: deps.readyTimeoutMs,
+    signal,
+  });
+  return {
+    baseUrls,
+    addresses: resolved.flatMap((h) => h.addresses),
+    sources: run.target.metricsUrl ? [{ index: 0, metricsUrl: run.target.metricsUrl }] : [],
+    monitor: secrets.monitorDsn ? new DbActivityMonitor(secrets.monitorDsn, null) : null,
+    secretHeaders: secrets.headers ?? {},
+    stop: async () => {},
+  };
+}

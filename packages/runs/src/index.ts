@@ -1,0 +1,12 @@
+/**
+ * @poolbench/runs: the run lifecycle. Every change of a run's or an experiment's status happens in
+ * this package (a test keeps it so): launch + enqueue, claim, running, heartbeat, finish, cancel,
+ * abort of stale runs, and the experiment's status refreshed in the same transaction.
+ */
+export { launchExperiment, relaunchExperiment, targetSnapshot, type LaunchExperimentInput, type LaunchedExperiment } from './launch-experiment';
+export { launchAndEnqueue, relaunchAndEnqueue, type QueuedLaunch } from './launch-and-enqueue';
+export { claimRun, markRunning, heartbeatRun, finishRun, type FinishData, type TerminalStatus } from './run-transitions';
+export { cancelRun, type CancelOutcome } from './cancel-run';
+export { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored, type StoredFinal } from './stale-runs';
+export { startLifecycleSweeper, type SweeperOptions } from './sweeper';
+export { ACTIVE_RUN_STATUSES, experimentStatusFromCounts, lockExperiment, refreshExperimentStatus } from './experiment-status';

@@ -1,0 +1,73 @@
+import type { Db, Prisma } from '@poolbench/db';
+import { enqueueRuns } from '@poolbench/queue';
+import type { Queue } from 'bullmq';
+import { lockExperiment, refreshExperimentStatus } from './experiment-status';
+
+/** What a run stored before its worker died, turned into its summary (see finalize-from-stored). */
+export interface StoredFinal {
+  summary: Prisma.InputJsonValue;
+  durationHist: Uint8Array<ArrayBuffer> | null;
+  blockedHist: Uint8Array<ArrayBuffer> | null;
+}
+export type FinalizeStored = (db: Db, runId: string) => Promise<StoredFinal | null>;
+
+/**
+ * A run in preparing/running whose heartbeat is older than staleAfterMs belongs to a worker that
+ * died: it becomes aborted_system (worker_lost) with the data it stored, and its experiment is
+ * refreshed in the same transaction. It is never re-run silently. Safe to call from any process
+ * (every worker and the web app sweep), because the UPDATE re-checks staleness.
+ */
+export async function abortStaleRuns(db: Db, opts: { staleAfterMs: number; finalize: FinalizeStored }): Promise<{ runId: string; workerId: string | null }[]> {
+  const cutoff = new Date(Date.now() - opts.staleAfterMs);
+  const staleWhere = { status: { in: ['preparing' as const, 'running' as const] }, OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, preparingAt: { lt: cutoff } }] };
+  const stale = await db.run.findMany({ where: staleWhere, select: { id: true, workerId: true, experimentId: true } });
+  const aborted: { runId: string; workerId: string | null }[] = [];
+  for (const run of stale) {
+    const stored = await opts.finalize(db, run.id);
+    const ok = await db.$transaction(async (tx) => {
+      await lockExperiment(tx, run.experimentId);
+      const r = await tx.run.updateMany({
+        where: { id: run.id, ...staleWhere },
+        data: {
+          status: 'aborted_system',
+          finishedAt: new Date(),
+          errorCode: 'worker_lost',
+          errorMessage: `worker ${run.workerId ?? 'unknown'} stopped sending heartbeats; the run was stopped with the data stored so far and was not re-run`,
+          ...(stored ? { summary: stored.summary, durationHist: stored.durationHist, blockedHist: stored.blockedHist } : {}),
+        },
+      });
+      if (r.count === 1) await refreshExperimentStatus(tx, run.experimentId);
+      return r.count === 1;
+    });
+    if (ok) aborted.push({ runId: run.id, workerId: run.workerId });
+  }
+  return aborted;
+}
+
+/**
+ * A queued run with no job (the enqueue failed after the insert committed, e.g. Redis was down at
+ * launch, or Redis lost data) is enqueued again; jobId = runId makes that a no-op when the job
+ * exists. A job that already ended while its run is still queued is removed and added again.
+ */
+export async function requeueOrphanedRuns(db: Db, queue: Queue, opts: { olderThanMs: number }): Promise<string[]> {
+  const queued = await db.run.findMany({
+    where: { status: 'queued', cancelRequestedAt: null, queuedAt: { lt: new Date(Date.now() - opts.olderThanMs) } },
+    select: { id: true },
+    orderBy: [{ queuedAt: 'asc' }, { sequence: 'asc' }],
+    take: 500,
+  });
+  const missing: string[] = [];
+  for (const { id } of queued) {
+    const job = await queue.getJob(id);
+    if (!job) missing.push(id);
+    else {
+      const state = await job.getState();
+      if (state === 'completed' || state === 'failed') {
+        await job.remove().catch(() => {});
+        missing.push(id);
+      }
+    }
+  }
+  if (missing.length) await enqueueRuns(queue, missing);
+  return missing;
+}

@@ -1,0 +1,55 @@
+import type { Db } from '@poolbench/db';
+import { createStateLog, type StateLogger } from '@poolbench/queue';
+import type { Queue } from 'bullmq';
+import { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored } from './stale-runs';
+
+export interface SweeperOptions {
+  /** a run whose heartbeat is older than this is aborted (worker_lost) */
+  staleAfterMs: number;
+  intervalMs: number;
+  /** a queued run without a job is enqueued again once it is this old */
+  requeueAfterMs?: number;
+}
+
+/**
+ * Keeps Postgres (the truth) and the queue consistent from any process: every worker runs it, and
+ * so does the web app, so a run whose only worker was killed still ends `aborted_system` within
+ * staleAfterMs + intervalMs although no worker is alive.
+ */
+export function startLifecycleSweeper(deps: { db: Db; queue: Queue; finalize: FinalizeStored; log: StateLogger }, opts: SweeperOptions) {
+  const state = createStateLog(deps.log);
+  let running: Promise<void> | null = null;
+  const sweep = async () => {
+    try {
+      for (const a of await abortStaleRuns(deps.db, { staleAfterMs: opts.staleAfterMs, finalize: deps.finalize })) {
+        deps.log.warn({ runId: a.runId, workerId: a.workerId }, 'run aborted: its worker is gone');
+      }
+      state.ok('postgres (stale-run sweep)');
+    } catch (err) {
+      state.failed('postgres (stale-run sweep)', err);
+    }
+    try {
+      const requeued = await requeueOrphanedRuns(deps.db, deps.queue, { olderThanMs: opts.requeueAfterMs ?? 10_000 });
+      if (requeued.length) deps.log.warn({ runIds: requeued }, 're-enqueued queued runs that had no job');
+      state.ok('redis (requeue sweep)');
+    } catch (err) {
+      state.failed('redis (requeue sweep)', err);
+    }
+  };
+  const tick = () => {
+    running ??= sweep().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  const timer = setInterval(() => void tick(), opts.intervalMs);
+  timer.unref();
+  return {
+    /** one sweep now (also what the timer does); concurrent calls share the sweep in progress */
+    sweepNow: tick,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
