@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts or stops the PoolBench web app and worker (background processes, pid files in .data/run).
-# Usage: scripts/stack.sh start|stop|status
+# Usage: scripts/stack.sh start|stop|status [worker]   (with `worker`: only the worker, no build)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -19,12 +19,15 @@ start_one() { # name, command...
   say "$name started (pid $!, log .data/logs/$name.log)"
 }
 
-stop_one() {
-  local name=$1
+# TERM, wait up to $2 seconds for the process itself to exit (the worker uses it to stop its runs
+# with their data and truthful statuses), then KILL whatever is left in its group.
+stop_one() { # name, seconds to wait
+  local name=$1 wait_s=${2:-10}
   if alive "$name"; then
     local pid; pid=$(cat "$RUN/$name.pid")
     kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 1 $((wait_s * 10))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && say "$name did not stop in ${wait_s} s: killing it"
     kill -KILL -- "-$pid" 2>/dev/null || true
     say "$name stopped"
   fi
@@ -40,22 +43,31 @@ wait_healthy() {
   echo "$out"; return 1
 }
 
-case "${1:-}" in
-  start)
+# node itself, not npx/tsx wrappers: the pid file must name the worker process, so that stop
+# waits for its shutdown grace instead of for a wrapper that exits at once (which left k6, the
+# targets and a `running` run behind).
+start_worker() { start_one worker node --import tsx apps/worker/src/index.ts; }
+# the worker's grace (WORKER_SHUTDOWN_GRACE_MS, 20 s) + k6's stop (4 s) + writing the end state
+stop_worker() { stop_one worker "${WORKER_STOP_WAIT_S:-40}"; }
+
+case "${1:-}:${2:-}" in
+  start:)
     load_env
     if ! alive web && port_busy "$WEB_PORT"; then
       die "port $WEB_PORT is already in use by another process (pid $(port_pid $WEB_PORT)); stop it first."
     fi
     say "building the web app and the CLI bundle it serves (cached when unchanged)"
     npx turbo run build --filter=@poolbench/web --filter=@poolbench/cli --output-logs=errors-only
-    start_one worker npx tsx apps/worker/src/index.ts
+    start_worker
     start_one web npm run -s start -w @poolbench/web
     if health=$(wait_healthy); then
       say "health: $health"
     else
       die "PoolBench did not become healthy in 60 s: ${health:-no answer}. See .data/logs/web.log and .data/logs/worker.log"
     fi ;;
-  stop) stop_one web; stop_one worker ;;
-  status) for n in web worker; do alive $n && say "$n: running (pid $(cat "$RUN/$n.pid"))" || say "$n: stopped"; done ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+  start:worker) load_env; start_worker ;;
+  stop:) stop_one web 10; stop_worker ;;
+  stop:worker) stop_worker ;;
+  status:) for n in web worker; do alive $n && say "$n: running (pid $(cat "$RUN/$n.pid"))" || say "$n: stopped"; done ;;
+  *) echo "usage: $0 start|stop|status [worker]" >&2; exit 2 ;;
 esac

@@ -25,15 +25,17 @@ export async function startHeartbeat(
     await db.worker.update({ where: { id: opts.id }, data: { lastSeenAt: at, queueConnected: connected, ...(connected !== last ? { queueStateAt: at } : {}) } });
     last = connected;
   };
-  const timer = setInterval(() => {
-    beating ??= beat()
+  const tick = () =>
+    (beating ??= beat()
       .catch((err) => opts.onError?.(err))
       .finally(() => {
         beating = null;
-      });
-  }, opts.intervalMs);
+      }));
+  const timer = setInterval(() => void tick(), opts.intervalMs);
   timer.unref();
   return {
+    /** one heartbeat now, e.g. once the queue connections are up at start-up */
+    beatNow: tick,
     async stop() {
       clearInterval(timer);
       await beating;

@@ -104,6 +104,8 @@ export async function startWorkerApp(env: WorkerEnv) {
 
   schedules.startWorker(scheduleConn);
   void runWorker.run();
+  await runWorker.waitUntilReady().catch(() => {});
+  await heartbeat.beatNow(); // the first heartbeat ran before the connections were up
   log.info({ concurrency: env.WORKER_CONCURRENCY }, 'worker started');
 
   let closing: Promise<void> | null = null;

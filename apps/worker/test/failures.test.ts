@@ -79,9 +79,9 @@ describe('worker: whatever fails, runs end truthfully', () => {
     const rowsAfter = await w.db.runSecond.count({ where: { runId } });
     await new Promise((r) => setTimeout(r, 3000));
     expect(await w.db.runSecond.count({ where: { runId } })).toBe(rowsAfter); // nothing is running it again
-    // The dead worker's job is never waiting again: it stays active until BullMQ's stall check
-    // fails it (maxStalledCount 0), and the run is terminal, so no claim can succeed anyway.
-    expect(['failed', 'active', 'unknown']).toContain(await w.queue.getJobState(runId));
+    // The dead worker's job is never waiting again: the live worker's stall check fails it
+    // (maxStalledCount 0) once its lock has expired, and the run is terminal, so no claim could succeed anyway.
+    await waitFor('the stalled job failed, not re-queued', async () => (await w.queue.getJobState(runId)) === 'failed', 60_000);
     next.kill('SIGTERM');
     await new Promise((r) => next.once('exit', r));
   });

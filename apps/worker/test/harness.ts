@@ -28,7 +28,7 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
   const runtimeDir = mkdtempSync(join(tmpdir(), `pb-worker-${label}-`));
   const conn = (url: string) => producerConnection(url, { enableOfflineQueue: true, maxRetriesPerRequest: null }).on('error', () => {});
   let redis: Redis = conn(redisUrl);
-  let queue: Queue = createRunQueue(redis, prefix);
+  let queue: Queue = createRunQueue(redis, prefix).on('error', () => {});
   const workers: ChildProcess[] = [];
 
   const world = {
@@ -100,7 +100,7 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
     reconnectRedis(url = redisUrl) {
       redis.disconnect();
       redis = conn(url);
-      queue = createRunQueue(redis, prefix);
+      queue = createRunQueue(redis, prefix).on('error', () => {});
     },
     async dispose() {
       for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
@@ -145,3 +145,47 @@ export function pidsAlive(pids: number[]): number[] {
 }
 
 export type { Db };
+
+/**
+ * A TCP proxy the test controls, between one process and a real service: cut() drops every
+ * connection and refuses new ones (the service is "down" for that process only), restore()
+ * accepts again on the same port.
+ */
+export async function tcpProxy(targetPort: number) {
+  const { createServer, connect } = await import('node:net');
+  const sockets = new Set<import('node:net').Socket>();
+  let server: import('node:net').Server | null = null;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(targetPort, '127.0.0.1');
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => s.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as { port: number }).port;
+        resolve();
+      });
+    });
+  await listen();
+  return {
+    get port() {
+      return port;
+    },
+    async cut() {
+      const closed = new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+      server = null;
+      for (const s of sockets) s.destroy(); // close() waits for open connections: end them first
+      await closed;
+    },
+    restore: listen,
+    async close() {
+      await this.cut();
+    },
+  };
+}

@@ -16,7 +16,7 @@ import { RunStatusBadge } from '~/components/runs/run-status-badge';
 import { ExperimentActions } from '~/components/compare/detail-actions';
 import { ProgressBar } from './progress-bar';
 
-export function ExperimentDetail({ id }: { id: string }) {
+export function ExperimentDetail({ id, queueUnavailable = false }: { id: string; queueUnavailable?: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { can } = useRole();
@@ -53,6 +53,11 @@ export function ExperimentDetail({ id }: { id: string }) {
         }
       />
       {cancel.isError ? <Alert tone="error" className="mb-4">{messageOf(cancel.error)}</Alert> : null}
+      {queueUnavailable && e.status === 'queued' ? (
+        <Alert tone="warning" className="mb-4" title="Saved, waiting for the run queue">
+          The run queue (Redis) did not answer when this experiment was launched. Its runs are saved as queued and start by themselves when the queue is back.
+        </Alert>
+      ) : null}
       <Card className="mb-6">
         <CardBody className="flex flex-wrap items-center gap-6">
           <div className="min-w-64 flex-1">

@@ -91,7 +91,8 @@ export function ExperimentForm() {
     trpc.experiment.launch.mutationOptions({
       onSuccess: async (r) => {
         await qc.invalidateQueries();
-        router.push(`/experiments/${r.experimentId}`);
+        // a launch while the queue is down is stored as queued; the experiment page says so
+        router.push(`/experiments/${r.experimentId}${r.enqueued ? '' : '?queue=unavailable'}`);
       },
     }),
   );

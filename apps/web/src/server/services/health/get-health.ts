@@ -26,10 +26,19 @@ export async function getHealth(deps: { db: Db; redis: Redis; staleAfterMs: numb
     redisRes.status === 'fulfilled' ? { ok: true } : { ok: false, detail: String(redisRes.reason?.message ?? redisRes.reason) };
   let workerH: Health['worker'] = { ok: false, detail: 'database unavailable' };
   if (dbH.ok) {
-    const count = await deps.db.worker.count({
+    // A worker counts when its heartbeat is fresh AND it saw its own queue connection up: a worker
+    // that lost Redis still beats into Postgres but takes no jobs.
+    const live = await deps.db.worker.findMany({
       where: { lastSeenAt: { gte: new Date(Date.now() - deps.staleAfterMs) }, stoppedAt: null },
+      select: { id: true, queueConnected: true },
     });
-    workerH = count > 0 ? { ok: true, count } : { ok: false, count, detail: 'no worker heartbeat in the last 15 s' };
+    const count = live.filter((w) => w.queueConnected).length;
+    const cut = live.filter((w) => !w.queueConnected).map((w) => w.id);
+    const noQueue = cut.length ? `; ${cut.length} worker(s) cannot reach the queue (Redis): ${cut.join(', ')}` : '';
+    workerH =
+      count > 0
+        ? { ok: true, count, ...(noQueue ? { detail: noQueue.slice(2) } : {}) }
+        : { ok: false, count, detail: `no worker with a heartbeat in the last ${Math.round(deps.staleAfterMs / 1000)} s and a queue connection${noQueue}` };
   }
   return { status: dbH.ok && redisH.ok && workerH.ok ? 'ok' : 'degraded', db: dbH, redis: redisH, worker: workerH };
 }

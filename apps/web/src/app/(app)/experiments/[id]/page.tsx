@@ -1,8 +1,8 @@
 import { orNotFound, serverCaller } from '~/server/api/server-caller';
 import { ExperimentDetail } from '~/components/experiments/experiment-detail';
 
-export default async function Page({ params }: { params: Promise<{ id: string }> }) {
+export default async function Page({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ queue?: string }> }) {
   const { id } = await params;
   await orNotFound((await serverCaller()).experiment.get({ id }));
-  return <ExperimentDetail id={id} />;
+  return <ExperimentDetail id={id} queueUnavailable={(await searchParams).queue === 'unavailable'} />;
 }

@@ -1,0 +1,188 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startLifecycleSweeper } from '@poolbench/runs';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finalizeFromStored } from '../src/runs/finalize-from-stored';
+import { createWorld, pidsAlive, sustained, tcpProxy, waitFor, type World } from './harness';
+
+const TERMINAL = ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+function recorded(dir: string): { pid: number; kind: string; runId: string }[] {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  } catch {
+    return [];
+  }
+}
+
+describe('lifecycle: kill -9 of the only worker, nothing else alive but the web app', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await createWorld('kill9alone');
+  });
+  afterAll(async () => w?.dispose());
+
+  it('the run ends aborted_system (worker_lost) within 30 s, its k6 and targets die within 10 s, data and the experiment end state kept', async () => {
+    const worker = w.startWorker();
+    const pc = await w.poolConfig('lazy kill alone', 'lazy', { maxConns: 2 }, 2);
+    const sc = await w.scenario('40 s kill alone', sustained(2, 40_000));
+    const { runIds, experimentId } = await w.launch([pc.id], [sc.id]);
+    const runId = runIds[0]!;
+    await w.waitForStatus(runId, ['running']);
+    await waitFor('2 stored seconds', async () => (await w.db.runSecond.count({ where: { runId } })) >= 2);
+    const children = await waitFor('k6 recorded', async () => {
+      const r = recorded(w.runtimeDir).filter((x) => x.runId === runId);
+      return r.some((x) => x.kind === 'k6') ? r : null;
+    });
+    expect(children.map((c) => c.kind).sort()).toEqual(['blobstore', 'k6', 'lab-target', 'lab-target']);
+
+    // The web app's sweeper, exactly as the web process runs it (the only process left).
+    const sweeper = startLifecycleSweeper({ db: w.db, queue: w.queue, finalize: finalizeFromStored, log: pino({ level: 'silent' }) }, { staleAfterMs: 6000, intervalMs: 1000 });
+    try {
+      worker.kill('SIGKILL');
+      await new Promise((r) => worker.once('exit', r));
+      const killedAt = Date.now();
+      // no worker is left to sweep the registry: the kernel's parent-death signal must do it
+      await waitFor('k6 and targets gone', async () => pidsAlive(children.map((c) => c.pid)).length === 0, 10_000);
+      expect(Date.now() - killedAt).toBeLessThan(10_000);
+
+      const run = await w.waitForStatus(runId, [...TERMINAL], 30_000);
+      expect(Date.now() - killedAt).toBeLessThan(30_000);
+      expect(run).toMatchObject({ status: 'aborted_system', errorCode: 'worker_lost' });
+      expect((run.summary as { requests: number }).requests).toBeGreaterThan(0);
+      expect(run.durationHist?.length).toBeGreaterThan(0);
+      const rows = await w.db.runSecond.count({ where: { runId } });
+      expect(rows).toBeGreaterThanOrEqual(2);
+      const exp = await w.db.experiment.findUniqueOrThrow({ where: { id: experimentId } });
+      expect(exp.status).toBe('failed');
+      expect(exp.finishedAt).not.toBeNull();
+      // never re-run: the job stays with the dead worker (no live worker checks stalls), not waiting
+      expect(await w.queue.getJobState(runId)).toBe('active');
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(await w.db.runSecond.count({ where: { runId } })).toBe(rows);
+    } finally {
+      await sweeper.stop();
+    }
+  });
+});
+
+describe('lifecycle: `make down` (scripts/stack.sh stop) while a run is running', () => {
+  let w: World;
+  let data: string;
+  beforeAll(async () => {
+    w = await createWorld('makedown');
+    data = mkdtempSync(join(tmpdir(), 'pb-makedown-'));
+    const dbUrl = (await w.db.$queryRaw<{ url: string }[]>`SELECT current_database() AS url`)[0]!.url;
+    const base = new URL(process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench');
+    base.pathname = `/${dbUrl}`;
+    // the installation's env file, as `make up` writes it, pointing at this test's world
+    writeFileSync(
+      join(data, 'poolbench.env'),
+      [
+        `DATABASE_URL=${base.toString()}`,
+        `REDIS_URL=${process.env.REDIS_URL ?? 'redis://127.0.0.1:63799'}`,
+        `QUEUE_PREFIX=${w.prefix}`,
+        'WORKER_ID=makedown-worker',
+        'WORKER_HEALTH_PORT=0',
+        'RUN_HEARTBEAT_MS=500',
+        'WORKER_SHUTDOWN_GRACE_MS=2000',
+        'LOG_LEVEL=info',
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
+  });
+  afterAll(async () => {
+    try {
+      execFileSync('bash', [join(REPO, 'scripts/stack.sh'), 'stop', 'worker'], { env: { ...process.env, POOLBENCH_DATA_DIR: data }, stdio: 'ignore' });
+    } catch {
+      // already stopped
+    }
+    await w?.dispose();
+    rmSync(data, { recursive: true, force: true });
+  });
+
+  it('the worker gets its SIGTERM grace: the run ends aborted_system (worker_shutdown) with its data, and no k6 or target is left', async () => {
+    const env = { ...process.env, POOLBENCH_DATA_DIR: data };
+    execFileSync('bash', [join(REPO, 'scripts/stack.sh'), 'start', 'worker'], { env, stdio: 'ignore' });
+    const workerPid = Number(readFileSync(join(data, 'run/worker.pid'), 'utf8'));
+    const pc = await w.poolConfig('lazy makedown', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('60 s makedown', sustained(2, 60_000));
+    const { runIds, experimentId } = await w.launch([pc.id], [sc.id]);
+    const runId = runIds[0]!;
+    await w.waitForStatus(runId, ['running'], 60_000);
+    await waitFor('3 stored seconds', async () => (await w.db.runSecond.count({ where: { runId } })) >= 3);
+    const runtime = join(data, 'worker-runtime'); // the default runtime dir, under the installation's data
+    const children = await waitFor('k6 recorded', async () => {
+      const r = recorded(runtime).filter((x) => x.runId === runId);
+      return r.some((x) => x.kind === 'k6') ? r : null;
+    });
+
+    const out = execFileSync('bash', [join(REPO, 'scripts/stack.sh'), 'stop'], { env, encoding: 'utf8' });
+    expect(out).not.toMatch(/did not stop/); // it exited by itself, within its grace
+    expect(pidsAlive([workerPid])).toEqual([]);
+    expect(pidsAlive(children.map((c) => c.pid))).toEqual([]);
+    const run = await w.db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run).toMatchObject({ status: 'aborted_system', errorCode: 'worker_shutdown' });
+    expect((run.summary as { requests: number }).requests).toBeGreaterThan(0);
+    expect(await w.db.runSecond.count({ where: { runId } })).toBeGreaterThanOrEqual(3);
+    const exp = await w.db.experiment.findUniqueOrThrow({ where: { id: experimentId } });
+    expect(exp.status).toBe('failed');
+    expect(exp.finishedAt).not.toBeNull();
+  });
+});
+
+describe('lifecycle: only the worker loses Redis for 10 s mid-run', () => {
+  let w: World;
+  let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+  beforeAll(async () => {
+    proxy = await tcpProxy(Number(new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799').port));
+    w = await createWorld('redisoutage');
+  });
+  afterAll(async () => {
+    await w?.dispose();
+    await proxy?.close();
+  });
+
+  it('the run completes, the heartbeat reports the queue lost and regained, the worker logs it once each and takes the next run', async () => {
+    const worker = w.startWorker({ REDIS_URL: `redis://127.0.0.1:${proxy.port}`, WORKER_HEARTBEAT_MS: '1000' });
+    const beat = () => w.db.worker.findFirst({ where: { id: { startsWith: 'test-redisoutage' } }, select: { queueConnected: true, lastSeenAt: true } });
+    const pc = await w.poolConfig('lazy outage', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('20 s outage', sustained(2, 20_000));
+    const { runIds, experimentId } = await w.launch([pc.id], [sc.id]);
+    await w.waitForStatus(runIds[0]!, ['running'], 60_000);
+    await waitFor('heartbeat says the queue is up', async () => (await beat())?.queueConnected === true, 3000);
+
+    await proxy.cut();
+    const cutAt = Date.now();
+    await waitFor('heartbeat says the queue is lost', async () => (await beat())?.queueConnected === false, 3000);
+    expect(Date.now() - cutAt).toBeLessThan(2500); // within one heartbeat (1 s) and its write
+    await new Promise((r) => setTimeout(r, 10_000 - (Date.now() - cutAt)));
+    await proxy.restore();
+    await waitFor('heartbeat says the queue is back', async () => (await beat())?.queueConnected === true, 15_000);
+
+    const run = await w.waitForStatus(runIds[0]!, [...TERMINAL], 60_000);
+    expect(run.status).toBe('succeeded');
+    expect((await w.db.experiment.findUniqueOrThrow({ where: { id: experimentId } })).status).toBe('completed');
+
+    const sc2 = await w.scenario('2 s after outage', sustained(1, 2000));
+    const second = await w.launch([pc.id], [sc2.id]);
+    expect((await w.waitForStatus(second.runIds[0]!, [...TERMINAL], 60_000)).status).toBe('succeeded');
+
+    const lost = w.logs.filter((l) => l.includes('"state":"lost"') && l.includes('"dependency":"redis"'));
+    const regained = w.logs.filter((l) => l.includes('"state":"regained"') && l.includes('"dependency":"redis"'));
+    expect(lost).toHaveLength(1);
+    expect(regained).toHaveLength(1);
+    const stackLines = w.logs.filter((l) => /^\s+at /.test(l) || l.includes('ECONNREFUSED') && !l.startsWith('{'));
+    expect(stackLines).toEqual([]);
+    worker.kill('SIGTERM');
+    await new Promise((r) => worker.once('exit', r));
+  });
+});
