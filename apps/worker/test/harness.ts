@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -152,9 +153,8 @@ export type { Db };
  * accepts again on the same port.
  */
 export async function tcpProxy(targetPort: number) {
-  const { createServer, connect } = await import('node:net');
-  const sockets = new Set<import('node:net').Socket>();
-  let server: import('node:net').Server | null = null;
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
   let port = 0;
   const listen = () =>
     new Promise<void>((resolve) => {
