@@ -247,7 +247,7 @@ export function ExperimentForm() {
                       </ul>
                     </div>
                   ) : (
-                    <p className="text-xs font-medium text-red-700">{cronPreview.data.error}</p>
+                    <p className="text-xs font-medium text-red-700" data-testid="cron-error">{cronPreview.data.error}</p>
                   )
                 ) : null}
               </div>
