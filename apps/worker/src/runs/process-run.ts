@@ -24,6 +24,7 @@ import { prepareUrlTarget } from '../targets/url-target';
 import type { ProcessRegistry } from '../targets/process-registry';
 import { DbActivityMonitor } from '../sampling/db-activity';
 import { ResourceSampler, type ResourceRow, type SampleSource } from '../sampling/resource-sampler';
+import { toResourceSampleRow } from '../sampling/sample-row';
 import { MetricsWriter } from '../metrics/metrics-writer';
 import type { WorkerMetrics } from '../ops/ops-server';
 
@@ -196,15 +197,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     const resourceByUnix = new Map<number, ResourceRow>();
     const allTotals: ResourceRow[] = [];
     sampler = new ResourceSampler(sources, monitor, (rows) => {
-      writer.addSamples(
-        rows.map((r) => ({
-          runId, second: r.unixSecond - t0, instance: r.instance, ts: new Date(r.unixSecond * 1000),
-          cpuPercent: r.cpuPercent, rssBytes: r.rssBytes === null ? null : BigInt(Math.round(r.rssBytes)),
-          poolTotal: r.poolTotal, poolIdle: r.poolIdle, poolInUse: r.poolInUse, poolConstructing: r.poolConstructing, poolMax: r.poolMax,
-          poolWaitCount: r.poolWaitCount, poolWaitMs: r.poolWaitMs, poolAcquireTimeouts: r.poolAcquireTimeouts, poolConnsCreated: r.poolConnsCreated,
-          dbActive: r.dbActive, dbIdle: r.dbIdle, dbIdleInTx: r.dbIdleInTx, dbTotal: r.dbTotal, dbNewConns: r.dbNewConns, dbTooManyClients: r.dbTooManyClients,
-        })),
-      );
+      writer.addSamples(rows.map((r) => toResourceSampleRow(runId, t0, r)));
       const total = rows.find((r) => r.instance === -1);
       if (total) {
         resourceByUnix.set(total.unixSecond, total);
@@ -248,10 +241,10 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     await sampler.stop();
     sampler = null;
     const loadTotals = allTotals.filter((r) => r.unixSecond >= t0);
-    const summary = buildSummary(result.summary, loadTotals, result.testDurationMs);
+    const summary = buildSummary(result, loadTotals);
     const thresholds = evaluateThresholds(
       scenario.thresholds,
-      thresholdContextFromSummary(result.summary, result.testDurationMs ? result.testDurationMs / 1000 : undefined),
+      thresholdContextFromSummary(result.summary, summary.durationMs > 0 ? summary.durationMs / 1000 : undefined),
     );
     const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : null;
 
