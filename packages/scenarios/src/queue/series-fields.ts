@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
  * The per-second resource columns, defined once: what the sampler measures, what ResourceSample
