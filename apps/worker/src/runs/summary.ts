@@ -64,9 +64,8 @@ export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRo
 export function buildSummary(k6: Pick<K6RunResult, 'summary' | 'load'>, resourceTotals: readonly ResourceTotalsRow[]): RunSummary {
   const s = k6.summary;
   // Without the end line's load phase (k6 killed) the load seconds' span is the best we have.
-  const loadSeconds = s.firstTs !== null && s.lastTs !== null && s.requests + s.iterations > 0 ? [s.firstTs, s.lastTs] : [];
   return buildRunSummary({
-    counters: s, trends: s.trends, seconds: s.seconds, vusMax: s.vusMax, loadMs: loadTimeMs(k6.load, null, loadSeconds), load: k6.load, resources: resourceTotals,
+    counters: s, trends: s.trends, seconds: s.seconds, vusMax: s.vusMax, loadMs: loadTimeMs(k6.load, null, s.loadSeconds ?? []), load: k6.load, resources: resourceTotals,
   });
 }
 
