@@ -205,6 +205,8 @@ type endLine struct {
 	FirstTS      *int64   `json:"firstTs,omitempty"`
 	LastTS       *int64   `json:"lastTs,omitempty"`
 	DurationMs   int64    `json:"durationMs"`
+	LoadStartMs  *int64   `json:"loadStartMs,omitempty"`
+	LoadEndMs    *int64   `json:"loadEndMs,omitempty"`
 	Totals       counters `json:"totals"`
 	Error        string   `json:"error,omitempty"`
 }

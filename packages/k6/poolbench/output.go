@@ -50,6 +50,8 @@ type Output struct {
 	closedBelow int64 // every second < closedBelow has been written
 	late        int64
 	lateReqs    int64
+	// The load phase as the samples show it (see load.go); guarded by mu.
+	load loadSpan
 	// The last tag set isLifecycle looked at and its answer: tag sets are interned, and the
 	// samples of one request share one, so the group lookup runs about once per request.
 	lastTags      *metrics.TagSet
@@ -63,8 +65,8 @@ type Output struct {
 	totals   counters
 	writeErr error
 
-	// started is when k6 started the output, just before the test starts, so
-	// Stop-started is the test's duration as k6 measures rates over it.
+	// started is when k6 started the output, just before setup(); Stop-started
+	// is the output's open time (setup, load and teardown), reported as durationMs.
 	started time.Time
 
 	stop chan struct{}
@@ -189,6 +191,7 @@ func (o *Output) addLocked(s *metrics.Sample) {
 		}
 		return
 	}
+	o.load.note(s)
 	b := o.open[sec]
 	if b == nil {
 		if n := len(o.free); n > 0 {
@@ -307,6 +310,7 @@ func (o *Output) StopWithTestError(testErr error) error {
 		V: 1, Type: "end", Seconds: o.seconds, LateSamples: o.late, LateRequests: o.lateReqs, Totals: o.totals,
 		DurationMs: o.now().Sub(o.started).Milliseconds(),
 	}
+	end.LoadStartMs, end.LoadEndMs = o.load.millis()
 	o.mu.Unlock()
 	if end.Totals.Status == nil {
 		end.Totals.Status = map[string]int64{}

@@ -90,6 +90,8 @@ type line struct {
 	LateSamples  int64             `json:"lateSamples"`
 	LateRequests int64             `json:"lateRequests"`
 	DurationMs   int64             `json:"durationMs"`
+	LoadStartMs  *int64            `json:"loadStartMs"`
+	LoadEndMs    *int64            `json:"loadEndMs"`
 	Totals       struct {
 		Requests int64            `json:"requests"`
 		Status   map[string]int64 `json:"status"`

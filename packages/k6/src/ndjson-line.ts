@@ -39,8 +39,11 @@ export const EndLineSchema = z.object({
   lateRequests: count,
   firstTs: z.number().int().optional(),
   lastTs: z.number().int().optional(),
-  /** from the output's start to its stop: the test's duration as k6 computes rates over it */
+  /** from the output's start to its stop: setup(), load and teardown() together (not a rate's denominator) */
   durationMs: count,
+  /** the load phase, unix ms: start of the first load iteration .. end of the last load sample */
+  loadStartMs: z.number().int().optional(),
+  loadEndMs: z.number().int().optional(),
   totals: CountersSchema,
   error: z.string().optional(),
 });

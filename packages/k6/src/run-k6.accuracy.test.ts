@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRunSummary, loadTimeMs } from '@poolbench/stats';
 import { runK6 } from './run-k6';
 import type { K6Second } from './summary-accumulator';
 import { ensureBuilt } from './testing/build';
@@ -92,4 +93,34 @@ describe('poolbench output against k6 own summary', () => {
       await rm(exportPath, { force: true });
     }
   });
+});
+
+describe('rps is the load phase rate', () => {
+  // setup() and teardown() requests are not counted (the output drops their samples), so their
+  // time must not be in the denominator either: 2 s of setup and 1 s of teardown made 200/s read ~130/s.
+  it('a constant 200/s for 5 s after a 2 s setup() reads 200/s within 2 %', async () => {
+    const script = `
+      import http from 'k6/http';
+      import { sleep } from 'k6';
+      export const options = {
+        scenarios: { load: { executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '5s', preAllocatedVUs: 20, maxVUs: 50 } },
+      };
+      export function setup() { http.get(__ENV.BASE + '/'); sleep(2); }
+      export default function () { http.get(__ENV.BASE + '/'); }
+      export function teardown() { http.get(__ENV.BASE + '/'); sleep(1); }`;
+    const r = await runK6({ script, env: { BASE: server.url }, timeoutMs: 60_000 });
+    expect(r.endReason).toBe('completed');
+    expect(r.lateSamples).toBe(0);
+    expect(r.summary.droppedIterations).toBe(0);
+    expect(r.summary.requests).toBeGreaterThanOrEqual(995);
+    expect(r.summary.requests).toBeLessThanOrEqual(1001);
+    const summary = buildRunSummary({
+      counters: r.summary, trends: r.summary.trends, seconds: r.summary.seconds, vusMax: r.summary.vusMax,
+      loadMs: loadTimeMs(r.load, null, []), load: r.load, resources: [],
+    });
+    expect(r.testDurationMs).toBeGreaterThan(7900); // the output was open through setup and teardown
+    expect(summary.durationMs).toBeGreaterThan(4900);
+    expect(summary.durationMs).toBeLessThan(5100);
+    expect(Math.abs((summary.rps ?? 0) - 200) / 200, `rps ${summary.rps}`).toBeLessThan(0.02);
+  }, 90_000);
 });

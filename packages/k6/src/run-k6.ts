@@ -52,8 +52,13 @@ export interface K6RunResult {
   /** samples that reached the output after their second was written (not in any second) */
   lateSamples: number;
   lateRequests: number;
-  /** test duration as k6 measured it (end line), for rates; undefined without end line */
+  /** the output's open time (end line): setup(), load and teardown(); undefined without end line */
   testDurationMs: number | undefined;
+  /**
+   * The load phase in unix ms (end line): from the start of the first load iteration to the end
+   * of the last load sample; rates divide by it. Undefined without end line or without load.
+   */
+  load: { startMs: number; endMs: number } | undefined;
   /** false when k6 died before writing the end line (e.g. SIGKILL): the seconds seen are kept */
   outputComplete: boolean;
   /** the test error k6 reported to its outputs, if any */
@@ -114,7 +119,7 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
 function emptyResult(endReason: K6EndReason, acc: SummaryAccumulator, startedAt: Date): K6RunResult {
   return {
     endReason, exitCode: null, exitSignal: null, pid: undefined, summary: acc.summary(),
-    lateSamples: 0, lateRequests: 0, testDurationMs: undefined, outputComplete: false, k6Error: undefined,
+    lateSamples: 0, lateRequests: 0, testDurationMs: undefined, load: undefined, outputComplete: false, k6Error: undefined,
     stderrTail: [], stdoutTail: [], onSecondError: undefined, startedAt, endedAt: new Date(),
   };
 }
@@ -222,6 +227,7 @@ function supervise(
           lateSamples: end?.lateSamples ?? 0,
           lateRequests: end?.lateRequests ?? 0,
           testDurationMs: end?.durationMs,
+          load: end?.loadStartMs !== undefined && end.loadEndMs !== undefined ? { startMs: end.loadStartMs, endMs: end.loadEndMs } : undefined,
           outputComplete: end !== undefined,
           k6Error: end?.error,
           stderrTail,

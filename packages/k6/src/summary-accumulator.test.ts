@@ -33,6 +33,15 @@ describe('SummaryAccumulator', () => {
     expect(s.trends.http_req_waiting).toBeUndefined();
   });
 
+  it('knows the seconds that carried load apart from vus-only setup and teardown seconds', () => {
+    const acc = new SummaryAccumulator();
+    acc.add(second(99, [], { requests: 0, failed: 0, status: {}, iterations: 0, hist: {}, vus: 0 }));
+    acc.add(second(100, [100]));
+    acc.add(second(101, [100]));
+    acc.add(second(102, [], { requests: 0, failed: 0, status: {}, iterations: 0, hist: {}, vus: 0 }));
+    expect(acc.summary()).toMatchObject({ firstTs: 99, lastTs: 102, loadSeconds: [100, 101] });
+  });
+
   it('feeds evaluateThresholds with any percentile, rates and counts', () => {
     const acc = new SummaryAccumulator();
     // below 2048 µs a histogram bucket is exactly 1 µs wide, so the expected values are exact

@@ -26,6 +26,8 @@ export interface K6Summary extends K6Counters {
   seconds: number;
   firstTs: number | null;
   lastTs: number | null;
+  /** first and last second that carried requests or iterations (not only the vus gauge) */
+  loadSeconds: [number, number] | null;
   vusMax: number | null;
   trends: Partial<Record<TrendMetric, HdrStatsMs>>;
   /** merged histograms, base64 V2-compressed, µs */
@@ -55,6 +57,7 @@ export class SummaryAccumulator {
   private seconds = 0;
   private firstTs: number | null = null;
   private lastTs: number | null = null;
+  private loadSeconds: [number, number] | null = null;
   private vusMax: number | null = null;
 
   add(line: SecondLine): K6Second {
@@ -74,6 +77,7 @@ export class SummaryAccumulator {
     this.seconds++;
     this.firstTs ??= ts;
     this.lastTs = ts;
+    if (counters.requests > 0 || counters.iterations > 0) this.loadSeconds = [this.loadSeconds?.[0] ?? ts, ts];
     if (vusMax !== undefined) this.vusMax = Math.max(this.vusMax ?? 0, vusMax);
     return { ts, ...counters, vus: vus ?? null, vusMax: vusMax ?? null, trends, histograms: { ...hist } };
   }
@@ -92,6 +96,7 @@ export class SummaryAccumulator {
       seconds: this.seconds,
       firstTs: this.firstTs,
       lastTs: this.lastTs,
+      loadSeconds: this.loadSeconds,
       vusMax: this.vusMax,
       trends,
       histograms,

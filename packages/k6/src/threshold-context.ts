@@ -6,9 +6,10 @@ const isTrend = (m: ThresholdMetric): m is ThresholdMetric & TrendMetric => (TRE
 
 /**
  * A ThresholdContext over a run summary, for evaluateThresholds. Any percentile is
- * available (from the merged histograms). Pass `result.testDurationMs / 1000` as
- * durationSec for counter rates as k6 computes them; the default, the number of seconds
- * written, counts the partial first and last seconds as whole ones.
+ * available (from the merged histograms). Pass the run's load time (RunSummary.durationMs / 1000)
+ * as durationSec, so a counter's rate is the summary's rps (setup() and teardown() are in neither
+ * the counts nor the time); the default, the number of seconds written, counts the partial first
+ * and last seconds as whole ones.
  */
 export function thresholdContextFromSummary(summary: K6Summary, durationSec = summary.seconds): ThresholdContext {
   const counts: Partial<Record<string, number>> = {

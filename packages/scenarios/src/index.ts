@@ -24,4 +24,5 @@ export * from './presets/list-presets';
 export * from './queue/queue-names';
 export * from './queue/job-schemas';
 export * from './queue/live-event-schema';
+export * from './queue/series-fields';
 export * from './thresholds/k6-summary-context';

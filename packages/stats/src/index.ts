@@ -13,5 +13,6 @@ export * from './compare-metrics';
 export * from './benjamini-hochberg';
 export * from './proportion';
 export * from './run-summary';
+export * from './build-run-summary';
 export * from './run-metrics';
 export * from './run-metric-keys';

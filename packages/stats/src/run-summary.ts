@@ -24,6 +24,13 @@ export interface RunSummary {
   blocked: HdrStatsMs | null;
   iteration: HdrStatsMs | null;
   resources: ResourceSummary;
+  /**
+   * The load phase, unix ms (see docs/metrics.md "Load time"): from the start of the first load
+   * iteration to the end of the last load sample. Absent when k6 ended without its end line (the
+   * run was then summarized from stored seconds) and in summaries stored before it existed.
+   */
+  loadStartMs?: number | null;
+  loadEndMs?: number | null;
 }
 
 export interface ResourceSummary {

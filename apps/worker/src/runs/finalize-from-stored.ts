@@ -18,9 +18,6 @@ export async function finalizeFromStored(db: Db, runId: string): Promise<StoredF
   const rows = await db.runSecond.findMany({ where: { runId, segment: 'all' }, orderBy: { second: 'asc' } });
   if (rows.length === 0) return null;
   const totals = await db.resourceSample.findMany({ where: { runId, instance: -1, second: { gte: 0 } } });
-  const summary = summarizeStored(
-    rows.map((r) => ({ ...r, statusCounts: (r.statusCounts ?? {}) as Record<string, number> })),
-    totals.map((t) => ({ ...t, rssBytes: t.rssBytes === null ? null : Number(t.rssBytes) })),
-  ) as unknown as Prisma.InputJsonValue;
+  const summary = summarizeStored(rows, totals) as unknown as Prisma.InputJsonValue;
   return { summary, durationHist: mergeColumn(rows, 'durationHist'), blockedHist: mergeColumn(rows, 'blockedHist') };
 }

@@ -16,6 +16,7 @@ import { b64ToBytes, bucketToRow, buildSummary } from './summary';
 import { blacklistFor } from '../targets/allowlist';
 import type { ProcessRegistry } from '../targets/process-registry';
 import { ResourceSampler, type ResourceRow } from '../sampling/resource-sampler';
+import { toResourceSampleRow } from '../sampling/sample-row';
 import { MetricsWriter } from '../metrics/metrics-writer';
 import type { WorkerMetrics } from '../ops/ops-server';
 
@@ -126,15 +127,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     const resourceByUnix = new Map<number, ResourceRow>();
     const allTotals: ResourceRow[] = [];
     sampler = new ResourceSampler(target.sources, target.monitor, (rows) => {
-      writer.addSamples(
-        rows.map((r) => ({
-          runId, second: r.unixSecond - t0, instance: r.instance, ts: new Date(r.unixSecond * 1000),
-          cpuPercent: r.cpuPercent, rssBytes: r.rssBytes === null ? null : BigInt(Math.round(r.rssBytes)),
-          poolTotal: r.poolTotal, poolIdle: r.poolIdle, poolInUse: r.poolInUse, poolConstructing: r.poolConstructing, poolMax: r.poolMax,
-          poolWaitCount: r.poolWaitCount, poolWaitMs: r.poolWaitMs, poolAcquireTimeouts: r.poolAcquireTimeouts, poolConnsCreated: r.poolConnsCreated,
-          dbActive: r.dbActive, dbIdle: r.dbIdle, dbIdleInTx: r.dbIdleInTx, dbTotal: r.dbTotal, dbNewConns: r.dbNewConns, dbTooManyClients: r.dbTooManyClients,
-        })),
-      );
+      writer.addSamples(rows.map((r) => toResourceSampleRow(runId, t0, r)));
       const total = rows.find((r) => r.instance === -1);
       if (total) {
         resourceByUnix.set(total.unixSecond, total);
@@ -176,10 +169,10 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
 
     await sampler.stop();
     sampler = null;
-    const summary = buildSummary(result.summary, allTotals.filter((r) => r.unixSecond >= t0), result.testDurationMs);
+    const summary = buildSummary(result, allTotals.filter((r) => r.unixSecond >= t0));
     const thresholds = evaluateThresholds(
       plan.scenario.thresholds,
-      thresholdContextFromSummary(result.summary, result.testDurationMs ? result.testDurationMs / 1000 : undefined),
+      thresholdContextFromSummary(result.summary, summary.durationMs > 0 ? summary.durationMs / 1000 : undefined),
     );
     const outcome = outcomeFromK6({ ...result, abortReason: abortReason(), timeoutMs: plan.timeoutMs });
     const unwritten = await writer.flush();

@@ -1,3 +1,4 @@
+import { RESOURCE_FIELDS, type ResourceField } from '@poolbench/scenarios';
 import { cpuPercent, readProc, type ProcReading } from './proc-stats';
 import { parsePrometheusText, sumOf, type PromSamples } from './prometheus-text';
 import type { DbActivity, DbActivityMonitor } from './db-activity';
@@ -10,28 +11,15 @@ export interface SampleSource {
   metricsUrl?: string;
 }
 
-export interface ResourceRow {
+/**
+ * One sample: `unixSecond` is the second the sample covers (see the class comment), so it joins
+ * the k6 second with the same number.
+ */
+export type ResourceRow = {
   unixSecond: number;
   /** -1 = sum over instances (with database-side numbers) */
   instance: number;
-  cpuPercent: number | null;
-  rssBytes: number | null;
-  poolTotal: number | null;
-  poolIdle: number | null;
-  poolInUse: number | null;
-  poolConstructing: number | null;
-  poolMax: number | null;
-  poolWaitCount: number | null;
-  poolWaitMs: number | null;
-  poolAcquireTimeouts: number | null;
-  poolConnsCreated: number | null;
-  dbActive: number | null;
-  dbIdle: number | null;
-  dbIdleInTx: number | null;
-  dbTotal: number | null;
-  dbNewConns: number | null;
-  dbTooManyClients: number | null;
-}
+} & Record<ResourceField, number | null>;
 
 interface PrevState {
   proc?: ProcReading;
@@ -45,15 +33,28 @@ interface PrevState {
 
 const delta = (cur: number | null, prev: number | undefined) => (cur === null || prev === undefined ? null : Math.max(0, cur - prev));
 
+// A last reading at stop over a shorter interval than this is too coarse for CPU (/proc counts in 10 ms ticks).
+const MIN_FINAL_INTERVAL_MS = 250;
+
 /**
- * Samples the target once per wall-clock second, aligned to the unix second like the k6
- * output's buckets, so resource row N and load row N describe the same second.
+ * Samples the target once per wall-clock second, just after each unix second ends, and labels
+ * each row with the second it covers, like the k6 output's buckets (a request belongs to the
+ * second it ended in): CPU %, mean pool wait and the per-interval counters (acquire timeouts,
+ * connections created, new DB sessions, too-many-clients) are measured between two readings,
+ * and the gauges (RSS, pool and DB connections) are the state at the reading that closes it.
+ * A reading at time t closes the interval [previous reading, t); the row's second is the unix
+ * second holding that interval's midpoint: the tick just after second S ends is labelled S, so
+ * resource row N and load row N describe the same second. The first reading only sets the
+ * baseline (it closes no interval), and stop() takes a last reading for the partial last second.
  */
 export class ResourceSampler {
   private prev = new Map<number, PrevState>();
   private prevSessions: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private lastReadingMs: number | null = null;
+  private lastLabel = -Infinity;
+  private inflight: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly sources: SampleSource[],
@@ -67,23 +68,39 @@ export class ResourceSampler {
       if (this.stopped) return;
       const wait = 1000 - (Date.now() % 1000) + 5;
       this.timer = setTimeout(() => {
-        void this.tick().catch(this.onError).finally(schedule);
+        this.run().finally(schedule);
       }, wait);
     };
-    // First reading right away establishes the counters' baseline.
-    void this.tick().catch(this.onError).finally(schedule);
+    // The first reading right away sets the counters' baseline.
+    this.run().finally(schedule);
   }
 
   async stop(): Promise<void> {
+    if (this.stopped) return;
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.inflight;
+    if (this.lastReadingMs !== null && Date.now() - this.lastReadingMs >= MIN_FINAL_INTERVAL_MS) await this.run();
     await this.db?.close();
   }
 
+  private run(): Promise<unknown> {
+    this.inflight = this.inflight.then(() => this.tick()).catch(this.onError);
+    return this.inflight;
+  }
+
+  /** One reading; returns the rows it closed (none for the baseline reading). */
   async tick(): Promise<ResourceRow[]> {
-    const unixSecond = Math.floor(Date.now() / 1000);
+    const now = Date.now();
+    const label = this.lastReadingMs === null ? null : Math.floor((this.lastReadingMs + now) / 2000);
+    this.lastReadingMs = now;
+    const unixSecond = label ?? Math.floor(now / 1000);
     const [perInstance, activity] = await Promise.all([Promise.all(this.sources.map((s) => this.sampleOne(s, unixSecond))), this.db?.read() ?? null]);
     const rows = [...perInstance, this.total(unixSecond, perInstance, activity)];
+    // The baseline closes no interval; a late tick whose midpoint falls in an already labelled
+    // second would duplicate that row's key.
+    if (label === null || label <= this.lastLabel) return [];
+    this.lastLabel = label;
     this.onRows(rows);
     return rows;
   }
@@ -163,11 +180,9 @@ export class ResourceSampler {
 }
 
 function emptyRow(unixSecond: number, instance: number): ResourceRow {
-  return {
-    unixSecond, instance, cpuPercent: null, rssBytes: null, poolTotal: null, poolIdle: null, poolInUse: null, poolConstructing: null,
-    poolMax: null, poolWaitCount: null, poolWaitMs: null, poolAcquireTimeouts: null, poolConnsCreated: null, dbActive: null, dbIdle: null,
-    dbIdleInTx: null, dbTotal: null, dbNewConns: null, dbTooManyClients: null,
-  };
+  const row = { unixSecond, instance } as ResourceRow;
+  for (const k of RESOURCE_FIELDS) row[k] = null;
+  return row;
 }
 
 async function scrape(url: string): Promise<PromSamples | null> {

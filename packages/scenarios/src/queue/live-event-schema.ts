@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldShape, seriesPointOf, SERIES_COUNT_FIELDS, SERIES_LATENCY_FIELDS, SERIES_RESOURCE_FIELDS, type SeriesLoadRow, type SeriesResourceRow } from './series-fields';
 
 /** Run lifecycle, identical to the RunStatus enum in the database. */
 export const RUN_STATUSES = ['queued', 'preparing', 'running', 'succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
@@ -20,32 +21,16 @@ const num = z.number().nullable();
 export const SeriesPointSchema = z.object({
   /** seconds since the load started, 0-based */
   second: z.number().int().nonnegative(),
-  requests: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
   statusCounts: z.record(z.string(), z.number().int().nonnegative()),
-  droppedIterations: z.number().int().nonnegative(),
-  vus: z.number().int().nonnegative(),
-  p50Ms: num,
-  p95Ms: num,
-  p99Ms: num,
-  maxMs: num,
-  meanMs: num,
-  connectingP95Ms: num,
-  blockedP95Ms: num,
+  ...fieldShape(SERIES_COUNT_FIELDS, z.number().int().nonnegative()),
+  ...fieldShape(SERIES_LATENCY_FIELDS, num),
   /** summed over target instances */
-  cpuPercent: num,
-  rssBytes: num,
-  poolInUse: num,
-  poolIdle: num,
-  poolTotal: num,
-  poolWaitCount: num,
-  poolWaitMs: num,
-  dbActive: num,
-  dbIdle: num,
-  dbTotal: num,
-  dbNewConns: num,
+  ...fieldShape(SERIES_RESOURCE_FIELDS, num),
 });
 export type SeriesPoint = z.infer<typeof SeriesPointSchema>;
+
+/** One chart point from a second's load row and its summed resource row: the worker's live events and the web's history build it alike. */
+export const toSeriesPoint = (load: SeriesLoadRow, resource: SeriesResourceRow | null | undefined): SeriesPoint => seriesPointOf(load, resource) as SeriesPoint;
 
 export const LiveSecondEventSchema = z.object({
   type: z.literal('second'),

@@ -28,15 +28,9 @@ export interface SyntheticRunSpec {
   environment?: Record<string, unknown>;
 }
 
-/**
- * Writes one succeeded run the way the worker does: per-second RunSecond rows with real encoded
- * HDR histograms (log-normal latencies with a cold-start bump in the first seconds), summed
- * ResourceSample rows (instance -1) and a Run.summary computed from the merged histograms.
- */
-export async function insertSyntheticRun(db: Db, spec: SyntheticRunSpec): Promise<string> {
-  const rnd = prng(spec.seed);
-  const gauss = () => Math.sqrt(-2 * Math.log(rnd() || 1e-9)) * Math.cos(2 * Math.PI * rnd());
-  const run = await db.run.create({
+/** The Run row of a synthetic run (status succeeded), without seconds or summary. */
+export async function createSyntheticRun(db: Db, spec: Omit<SyntheticRunSpec, 'latencyMs' | 'rps' | 'seed'>): Promise<{ id: string }> {
+  return db.run.create({
     data: {
       teamId: spec.teamId, experimentId: spec.experimentId, targetId: spec.targetId, poolConfigId: spec.poolConfigId, scenarioId: spec.scenarioId,
       repeatIndex: spec.repeatIndex, sequence: spec.repeatIndex, status: 'succeeded',
@@ -49,6 +43,17 @@ export async function insertSyntheticRun(db: Db, spec: SyntheticRunSpec): Promis
     },
     select: { id: true },
   });
+}
+
+/**
+ * Writes one succeeded run the way the worker does: per-second RunSecond rows with real encoded
+ * HDR histograms (log-normal latencies with a cold-start bump in the first seconds), summed
+ * ResourceSample rows (instance -1) and a Run.summary computed from the merged histograms.
+ */
+export async function insertSyntheticRun(db: Db, spec: SyntheticRunSpec): Promise<string> {
+  const rnd = prng(spec.seed);
+  const gauss = () => Math.sqrt(-2 * Math.log(rnd() || 1e-9)) * Math.cos(2 * Math.PI * rnd());
+  const run = await createSyntheticRun(db, spec);
   const t0 = Date.now() - spec.seconds * 1000;
   const seconds: Prisma.RunSecondCreateManyInput[] = [];
   const resources: Prisma.ResourceSampleCreateManyInput[] = [];

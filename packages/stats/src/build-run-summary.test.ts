@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { buildRunSummary, loadTimeMs, sumStoredSeconds } from './build-run-summary';
+
+const row = (second: number, requests: number) => ({
+  second, requests, failed: requests > 0 ? 1 : 0, statusCounts: requests > 0 ? { '200': requests - 1, '503': 1 } : {},
+  bytesSent: BigInt(requests * 10), bytesReceived: requests * 20, iterations: requests, droppedIterations: 0, vusMax: 5,
+});
+
+describe('loadTimeMs', () => {
+  const load = { startMs: 10_400, endMs: 15_600 }; // t0 = 10 000: the load runs from elapsed 0.4 s to 5.6 s
+
+  it('is the part of the load phase inside the window, by fraction of its partial seconds', () => {
+    expect(loadTimeMs(load, 10_000, [])).toBe(5200);
+    expect(loadTimeMs(load, 10_000, [], { from: 0, to: 1 })).toBe(600);
+    expect(loadTimeMs(load, 10_000, [], { from: 2, to: 4 })).toBe(2000);
+    expect(loadTimeMs(load, 10_000, [], { from: 5, to: 100 })).toBe(600);
+    expect(loadTimeMs(load, 10_000, [], { from: 6, to: 100 })).toBe(0);
+  });
+
+  it('without a load phase spans the whole seconds that carried load', () => {
+    const { loadSeconds } = sumStoredSeconds([row(0, 0), row(1, 10), row(2, 0), row(3, 10), row(4, 0)]);
+    expect(loadSeconds).toEqual([1, 3]);
+    expect(loadTimeMs(null, null, loadSeconds)).toBe(3000);
+    expect(loadTimeMs(null, null, loadSeconds, { from: 2, to: 10 })).toBe(1000);
+  });
+});
+
+describe('buildRunSummary', () => {
+  it('rps is requests over the load time, errorRate failed over requests', () => {
+    const { counters, vusMax, loadSeconds } = sumStoredSeconds([row(0, 0), row(1, 150), row(2, 150)]);
+    const s = buildRunSummary({ counters, trends: {}, seconds: 3, vusMax, loadMs: loadTimeMs(null, null, loadSeconds), resources: [] });
+    expect(s).toMatchObject({ requests: 300, failed: 2, rps: 150, durationMs: 2000, vusMax: 5, bytesSent: 3000, statusCounts: { '200': 298, '503': 2 } });
+    expect(s.errorRate).toBeCloseTo(2 / 300, 12);
+    expect(buildRunSummary({ counters, trends: {}, seconds: 3, vusMax, loadMs: 0, resources: [] }).rps).toBeNull();
+  });
+});
