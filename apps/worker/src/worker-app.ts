@@ -6,7 +6,6 @@ import pino from 'pino';
 import type { WorkerEnv } from './env';
 import { startHeartbeat } from './heartbeat';
 import { createWorkerMetrics, startOpsServer } from './ops/ops-server';
-import { finalizeFromStored } from './runs/finalize-from-stored';
 import { createRunWorker } from './runs/run-worker';
 import { ScheduleService } from './schedules';
 import { ProcessRegistry } from './targets/process-registry';
@@ -81,7 +80,7 @@ export async function startWorkerApp(env: WorkerEnv) {
   });
   await subConn.subscribe(RUN_CONTROL_CHANNEL);
 
-  const sweeper = startLifecycleSweeper({ db, queue: runQueue, finalize: finalizeFromStored, log }, { staleAfterMs: env.RUN_STALE_AFTER_MS, intervalMs: env.SWEEP_INTERVAL_MS });
+  const sweeper = startLifecycleSweeper({ db, queue: runQueue, log }, { staleAfterMs: env.RUN_STALE_AFTER_MS, intervalMs: env.SWEEP_INTERVAL_MS });
   const housekeeping = async () => {
     await schedules.sync().then(() => state.ok('redis (schedule sync)'), (err) => state.failed('redis (schedule sync)', err));
     // Idempotency keys only need to outlive a CI job's retries.

@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { startLifecycleSweeper } from '@poolbench/runs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finalizeFromStored } from '../src/runs/finalize-from-stored';
 import { createWorld, pidsAlive, sustained, tcpProxy, waitFor, type World } from './harness';
 
 const TERMINAL = ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
@@ -44,7 +43,7 @@ describe('lifecycle: kill -9 of the only worker, nothing else alive but the web 
     expect(children.map((c) => c.kind).sort()).toEqual(['blobstore', 'k6', 'lab-target', 'lab-target']);
 
     // The web app's sweeper, exactly as the web process runs it (the only process left).
-    const sweeper = startLifecycleSweeper({ db: w.db, queue: w.queue, finalize: finalizeFromStored, log: pino({ level: 'silent' }) }, { staleAfterMs: 6000, intervalMs: 1000 });
+    const sweeper = startLifecycleSweeper({ db: w.db, queue: w.queue, log: pino({ level: 'silent' }) }, { staleAfterMs: 6000, intervalMs: 1000 });
     try {
       worker.kill('SIGKILL');
       await new Promise((r) => worker.once('exit', r));

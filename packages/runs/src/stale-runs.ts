@@ -2,6 +2,7 @@ import type { Db, Prisma } from '@poolbench/db';
 import { enqueueRuns } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
+import { finalizeFromStored } from './finalize-from-stored';
 
 /** What a run stored before its worker died, turned into its summary (see finalize-from-stored). */
 export interface StoredFinal {
@@ -17,13 +18,13 @@ export type FinalizeStored = (db: Db, runId: string) => Promise<StoredFinal | nu
  * refreshed in the same transaction. It is never re-run silently. Safe to call from any process
  * (every worker and the web app sweep), because the UPDATE re-checks staleness.
  */
-export async function abortStaleRuns(db: Db, opts: { staleAfterMs: number; finalize: FinalizeStored }): Promise<{ runId: string; workerId: string | null }[]> {
+export async function abortStaleRuns(db: Db, opts: { staleAfterMs: number; finalize?: FinalizeStored }): Promise<{ runId: string; workerId: string | null }[]> {
   const cutoff = new Date(Date.now() - opts.staleAfterMs);
   const staleWhere = { status: { in: ['preparing' as const, 'running' as const] }, OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, preparingAt: { lt: cutoff } }] };
   const stale = await db.run.findMany({ where: staleWhere, select: { id: true, workerId: true, experimentId: true } });
   const aborted: { runId: string; workerId: string | null }[] = [];
   for (const run of stale) {
-    const stored = await opts.finalize(db, run.id);
+    const stored = await (opts.finalize ?? finalizeFromStored)(db, run.id);
     const ok = await db.$transaction(async (tx) => {
       await lockExperiment(tx, run.experimentId);
       const r = await tx.run.updateMany({

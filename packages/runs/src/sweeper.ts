@@ -16,7 +16,7 @@ export interface SweeperOptions {
  * so does the web app, so a run whose only worker was killed still ends `aborted_system` within
  * staleAfterMs + intervalMs although no worker is alive.
  */
-export function startLifecycleSweeper(deps: { db: Db; queue: Queue; finalize: FinalizeStored; log: StateLogger }, opts: SweeperOptions) {
+export function startLifecycleSweeper(deps: { db: Db; queue: Queue; finalize?: FinalizeStored; log: StateLogger }, opts: SweeperOptions) {
   const state = createStateLog(deps.log);
   let running: Promise<void> | null = null;
   const sweep = async () => {

@@ -16,6 +16,10 @@ const EnvSchema = z.object({
   /** reverse proxies of yours in front of the app that append to X-Forwarded-For (0: none) */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   WORKER_STALE_AFTER_MS: z.coerce.number().int().positive().default(15_000),
+  /** the web app's own stale-run sweep (same as the workers'), so runs end truthfully with no worker alive */
+  WEB_SWEEPER: z.enum(['0', '1']).default('1').transform((v) => v === '1'),
+  RUN_STALE_AFTER_MS: z.coerce.number().int().min(1000).default(15_000),
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(5000),
   /** where `npm run build -w @poolbench/cli` wrote poolbench.mjs; the app runs from apps/web */
   POOLBENCH_CLI_DIR: z.string().min(1).default(resolve(process.cwd(), '../cli/dist')),
 });

@@ -1,0 +1,7 @@
+/** Next.js calls register() once when a server process starts (not at build time). */
+export async function register() {
+  // Node only: the sweeper uses Postgres and Redis clients that the edge runtime does not have.
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { startWebSweeper } = await import('./server/lifecycle-sweeper');
+  startWebSweeper();
+}

@@ -1,0 +1,51 @@
+import type { Db, Prisma } from '@poolbench/db';
+import { buildRunSummary, encodeHistogram, histogramStatsMs, loadTimeMs, sumStoredSeconds, type Histogram, type ResourceTotalsRow, type RunSummary, type StoredSecondCounters, type SummaryTrends } from '@poolbench/stats';
+import { mergeStoredHistograms } from '@poolbench/stats/stored';
+import type { StoredFinal } from './stale-runs';
+
+/** Histogram columns of RunSecond, by k6 metric. */
+export const HIST_COLUMNS = {
+  http_req_duration: 'durationHist',
+  http_req_waiting: 'waitingHist',
+  http_req_connecting: 'connectingHist',
+  http_req_tls_handshaking: 'tlsHist',
+  http_req_blocked: 'blockedHist',
+  iteration_duration: 'iterationHist',
+} as const;
+type HistMetric = keyof typeof HIST_COLUMNS;
+type HistColumn = (typeof HIST_COLUMNS)[HistMetric];
+type StoredSecond = StoredSecondCounters & { ts: Date | string } & Partial<Record<HistColumn, Uint8Array | null>>;
+
+/** Exact merge of one histogram column over stored seconds, or null when none has data. */
+export function mergeStoredColumn(rows: Partial<Record<HistColumn, Uint8Array | null>>[], col: HistColumn): Histogram | null {
+  const stored = rows.map((r) => r[col]).filter((b): b is Uint8Array => !!b && b.length > 0);
+  return stored.length ? mergeStoredHistograms(stored) : null;
+}
+
+/**
+ * The run summary from stored rows, for a run whose worker died (no end line, so no load phase:
+ * load time is the span of the seconds that carried load): counters add, histograms merge exactly.
+ */
+export function summarizeStored(rows: StoredSecond[], resourceTotals: readonly ResourceTotalsRow[]): RunSummary {
+  const { counters, vusMax, loadSeconds } = sumStoredSeconds(rows);
+  const trends: SummaryTrends = {};
+  for (const [metric, col] of Object.entries(HIST_COLUMNS) as [HistMetric, HistColumn][]) {
+    const merged = mergeStoredColumn(rows, col);
+    if (merged) trends[metric] = histogramStatsMs(merged);
+  }
+  return buildRunSummary({ counters, trends, seconds: rows.length, vusMax, loadMs: loadTimeMs(null, null, loadSeconds), resources: resourceTotals });
+}
+
+const mergeColumn = (rows: StoredSecond[], col: 'durationHist' | 'blockedHist') => {
+  const merged = mergeStoredColumn(rows, col);
+  return merged ? new Uint8Array(Buffer.from(encodeHistogram(merged), 'base64')) : null;
+};
+
+/** Summary and merged histograms of whatever a run stored, for runs that ended without their worker. */
+export async function finalizeFromStored(db: Db, runId: string): Promise<StoredFinal | null> {
+  const rows = await db.runSecond.findMany({ where: { runId, segment: 'all' }, orderBy: { second: 'asc' } });
+  if (rows.length === 0) return null;
+  const totals = await db.resourceSample.findMany({ where: { runId, instance: -1, second: { gte: 0 } } });
+  const summary = summarizeStored(rows, totals) as unknown as Prisma.InputJsonValue;
+  return { summary, durationHist: mergeColumn(rows, 'durationHist'), blockedHist: mergeColumn(rows, 'blockedHist') };
+}
