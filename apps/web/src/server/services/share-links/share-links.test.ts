@@ -83,6 +83,29 @@ describe('share links', () => {
     }
   });
 
+  it('CSV exports of a share link neutralise formula cells and keep numbers numeric', async () => {
+    const evil = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['=HYPERLINK("http://evil.example/x")'], 1);
+    const runEvil = await insertSyntheticRun(db, {
+      teamId: A.teamId, experimentId: evil.experimentId, targetId: A.targetId, scenarioId: A.scenarioId, scenarioName: 'burst', seconds: 5, rps: 50,
+      poolConfigId: evil.poolConfigs[0]!.id, poolConfigName: evil.poolConfigs[0]!.name, repeatIndex: 0, latencyMs: 5, seed: 9,
+    });
+    const { token } = await owner().shareLink.create({ target: { kind: 'run', runId: runEvil }, title: 'evil names' });
+    for (const format of ['csv', 'summary-csv']) {
+      const res = await sharedExportResponse({ db, limiter: limiter() }, token, new URL(`http://x/e?format=${format}`), h('10.0.0.5'));
+      expect(res.status).toBe(200);
+      const rows = (await res.text()).trim().split('\r\n').slice(1);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        // the group cell opens as text in a spreadsheet, never as a formula
+        expect(row.startsWith(`"'=HYPERLINK(`), row).toBe(true);
+        // the numeric cells after the quoted group and the run id stay bare numbers
+        const cells = row.slice(row.indexOf(runEvil) + runEvil.length + 1).split(',');
+        expect(cells.some((c) => /^-?\d+(\.\d+)?$/.test(c)), row).toBe(true);
+        expect(cells.every((c) => !c.startsWith("'")), row).toBe(true);
+      }
+    }
+  });
+
   it('a comparison link shows exactly its selection; other teams cannot share our runs', async () => {
     const selection = { items: [{ kind: 'run' as const, runId: runA }, { kind: 'run' as const, runId: runA2 }], window: { from: 5, to: 15 } };
     const { token } = await owner().shareLink.create({ target: { kind: 'comparison', selection }, title: 'lazy vs prewarm', expiresInDays: 7 });
