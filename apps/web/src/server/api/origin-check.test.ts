@@ -86,7 +86,7 @@ describe('tRPC mutations check Origin', () => {
   });
 
   // Every mutation in the router, including ones added later: the check runs before input validation.
-  const mutations = Object.entries(appRouter._def.procedures as Record<string, { _def: { type: string } }>)
+  const mutations = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)
     .filter(([, p]) => p._def.type === 'mutation')
     .map(([path]) => path)
     .sort();

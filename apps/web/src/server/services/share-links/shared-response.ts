@@ -6,17 +6,7 @@ import { headline, renderReportHtml } from '../exports/report-html';
 import { esc } from '../exports/escape';
 import type { GuessLimiter } from './rate-limit';
 import { openSharedView } from './shared-view';
-
-/** Every share response: no referrer (the token is in the URL), never indexed, never cached. */
-export const SHARE_HEADERS = {
-  'Referrer-Policy': 'no-referrer',
-  'X-Robots-Tag': 'noindex, nofollow, noarchive',
-  'Cache-Control': 'private, no-store',
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  // results only: no scripts at all, styles and SVG inline
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-};
+import { SHARE_HEADERS } from '~/server/security/headers';
 
 function messagePage(status: number, title: string, text: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · PoolBench</title>
