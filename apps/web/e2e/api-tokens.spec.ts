@@ -23,8 +23,10 @@ test('an admin creates an API token (shown once), uses it, sees last use and rev
   await page.reload();
   const row = page.getByRole('row').filter({ hasText: 'github-actions' });
   await expect(row).toContainText(`${token.slice(0, 7)}…${token.slice(-4)}`);
-  // last used: the REST call above was recorded (columns: name, token, scopes, last used, expires)
-  await expect(row.getByRole('cell').nth(3)).not.toHaveText('never');
+  // the creator and their current role: a token only does what its creator still may
+  await expect(row.getByTestId('token-creator')).toContainText('owner');
+  // last used: the REST call above was recorded (columns: name, token, scopes, created by, last used, expires)
+  await expect(row.getByRole('cell').nth(4)).not.toHaveText('never');
   await expect(page.getByText(token)).toHaveCount(0); // never shown again
   await row.getByRole('button', { name: 'Revoke' }).click();
   await expect(row).toContainText('revoked');

@@ -1,4 +1,5 @@
 export * from './limits';
+export * from './payload-memory';
 export * from './request-spec';
 export * from './scenario-schema';
 export * from './validate-scenario';

@@ -9,6 +9,8 @@ export const LIMITS = {
   maxPayloadBytes: 16 * 1024 * 1024,
   /** payload bytes x VUs that may hold them: each VU builds its own copy in the init context */
   maxPayloadMemoryBytes: 2 * 1024 * 1024 * 1024,
+  /** a JSON request body, serialized (UTF-8); see payload-memory.ts for what it costs per VU */
+  maxJsonBodyBytes: 1024 * 1024,
   maxRequests: 10_000_000,
   maxRequestTimeoutMs: 10 * 60 * 1000,
   maxStages: 50,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from './limits';
 import { durationMs } from './common-schemas';
 import { whenNumbers } from './check-when';
+import { jsonBodyStats } from './payload-memory';
 
 // Conservative character sets: values reach the script only as JSON literals, but a narrow
 // grammar also keeps metric tags and URLs readable.
@@ -35,7 +36,16 @@ export const QueryValueSchema = z.union([
 
 export const BodySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
-  z.strictObject({ kind: z.literal('json'), value: z.json() }),
+  z.strictObject({
+    kind: z.literal('json'),
+    // every VU holds its own copy (and far more as parsed JSON, see payload-memory.ts)
+    value: z.json().superRefine((v, ctx) => {
+      const { bytes } = jsonBodyStats(v);
+      if (bytes > LIMITS.maxJsonBodyBytes) {
+        ctx.addIssue({ code: 'custom', message: `must be at most ${LIMITS.maxJsonBodyBytes} bytes (1 MiB) as JSON; this one is ${bytes} bytes: use a bytes body for large uploads` });
+      }
+    }),
+  }),
   z.strictObject({
     kind: z.literal('bytes'),
     sizeBytes: z

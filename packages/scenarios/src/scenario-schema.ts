@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
+import { bodyMemoryBytes } from './payload-memory';
+
+const mib = (b: number) => Math.ceil(b / 2 ** 20);
 import { RequestMixSchema } from './request-spec';
 import { ThresholdListSchema } from './thresholds/threshold-schema';
 import { TEMPLATE_PARAMS, planTemplate } from './templates/registry';
@@ -29,15 +32,19 @@ export const ScenarioSchema = z
     z.strictObject({ template: z.literal('arrival-rate-sweep'), params: TEMPLATE_PARAMS['arrival-rate-sweep'], ...common }),
   ])
   .superRefine((s, ctx) => {
-    // Every VU builds its own copy of each payload in the init context.
-    const payloadBytes = s.requests.reduce((sum, r) => sum + (r.body.kind === 'bytes' ? r.body.sizeBytes : 0), 0);
+    // Every VU builds its own copy of each payload in the init context; JSON bodies count with
+    // what they cost as parsed JSON in k6, not only their size on the wire (payload-memory.ts).
+    const perVu = s.requests.map((r) => bodyMemoryBytes(r.body));
+    const payloadBytes = perVu.reduce((sum, b) => sum + b, 0);
     if (payloadBytes === 0) return;
     const { maxVUs } = planTemplate(s.template, s.params as never);
     if (payloadBytes * maxVUs > LIMITS.maxPayloadMemoryBytes) {
+      const worst = perVu.indexOf(Math.max(...perVu));
+      const json = s.requests[worst]!.body.kind === 'json';
       ctx.addIssue({
         code: 'custom',
         path: ['requests'],
-        message: `payloads of ${payloadBytes} bytes x ${maxVUs} VUs need ${Math.ceil((payloadBytes * maxVUs) / 2 ** 20)} MiB in k6; the limit is ${LIMITS.maxPayloadMemoryBytes / 2 ** 20} MiB: use fewer VUs or smaller payloads`,
+        message: `request bodies need about ${mib(payloadBytes)} MiB per VU in k6${json ? ` (requests.${worst}.body.value is JSON: about twice its size plus 180 bytes per JSON value)` : ''}, x ${maxVUs} VUs = ${mib(payloadBytes * maxVUs)} MiB; the limit is ${LIMITS.maxPayloadMemoryBytes / 2 ** 20} MiB: use fewer VUs or smaller payloads`,
       });
     }
   });

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import './globals.css';
 import { Providers } from './providers';
 
@@ -7,7 +8,10 @@ export const metadata: Metadata = {
   description: 'Schedule, repeat and compare connection-pool benchmarks with honest statistics.',
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page renders per request: the CSP nonce (src/proxy.ts) exists only at request time,
+  // and a page prerendered at build time would carry scripts without it, which the CSP blocks.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">

@@ -8,6 +8,8 @@ const EnvSchema = z.object({
   BETTER_AUTH_SECRET: z.string().min(16).default('dev-only-secret-change-me-please'),
   BETTER_AUTH_URL: z.string().url().default('http://localhost:3000'),
   POOLBENCH_SECRET_KEY: z.string().optional(),
+  /** the app's public URL when it differs from BETTER_AUTH_URL; tRPC mutations accept its origin */
+  POOLBENCH_URL: z.string().url().optional(),
   /** extra origins allowed to post auth forms (comma-separated), e.g. a dev server on another port */
   TRUSTED_ORIGINS: z
     .string()

@@ -7,16 +7,14 @@ import { authClient } from '~/lib/auth-client';
 import { Button } from '~/components/ui/button';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input } from '~/components/ui/form';
+import { DEFAULT_NEXT, safeNext } from '~/lib/safe-next';
 
-/** Only same-site paths, so ?next= cannot send people elsewhere. */
-function safeNext(raw: string | null): string {
-  return raw && raw.startsWith('/') && !raw.startsWith('//') ? raw : '/runs';
-}
 
 export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const router = useRouter();
   const params = useSearchParams();
-  const next = safeNext(params.get('next'));
+  // only same-origin paths, so ?next= cannot send people elsewhere after signing in
+  const next = safeNext(params.get('next'), typeof window === 'undefined' ? 'http://localhost' : window.location.origin);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -60,7 +58,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       </Button>
       <p className="text-center text-sm text-slate-500">
         {signUp ? 'Already have an account? ' : 'New to PoolBench? '}
-        <Link className="font-medium text-brand-700 hover:underline" href={`${signUp ? '/sign-in' : '/sign-up'}${next !== '/runs' ? `?next=${encodeURIComponent(next)}` : ''}`}>
+        <Link className="font-medium text-brand-700 hover:underline" href={`${signUp ? '/sign-in' : '/sign-up'}${next !== DEFAULT_NEXT ? `?next=${encodeURIComponent(next)}` : ''}`}>
           {signUp ? 'Sign in' : 'Create an account'}
         </Link>
       </p>

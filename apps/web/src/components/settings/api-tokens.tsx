@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
-import { API_SCOPES, SCOPE_HELP, type ApiScope } from '~/server/services/api-tokens/scopes';
+import { API_SCOPES, SCOPE_HELP, scopeAllowedFor, type ApiScope } from '~/server/services/api-tokens/scopes';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { formatDateTime, formatRelative } from '~/lib/format';
@@ -113,6 +113,7 @@ export function ApiTokens() {
                 <Th>Name</Th>
                 <Th>Token</Th>
                 <Th>Scopes</Th>
+                <Th>Created by</Th>
                 <Th>Last used</Th>
                 <Th>Expires</Th>
                 <Th className="text-right"><span className="sr-only">Actions</span></Th>
@@ -125,10 +126,23 @@ export function ApiTokens() {
                   <tr key={t.id} className={t.revokedAt || expired ? 'opacity-60' : undefined}>
                     <Td className="font-medium text-slate-900">
                       {t.name}
-                      {t.createdBy ? <span className="block text-xs font-normal text-slate-500">by {t.createdBy}, {formatDateTime(t.createdAt)}</span> : null}
+                      <span className="block text-xs font-normal text-slate-500">created {formatDateTime(t.createdAt)}</span>
                     </Td>
                     <Td><code className="font-mono text-xs">{t.prefix}…{t.last4}</code></Td>
-                    <Td className="space-x-1">{t.scopes.map((s) => <Badge key={s}>{s}</Badge>)}</Td>
+                    <Td className="space-x-1">
+                      {/* a scope the creator's current role no longer allows is refused with 403 */}
+                      {t.scopes.map((s) => (
+                        <Badge key={s} tone={t.createdByRole && !scopeAllowedFor(t.createdByRole, s as ApiScope) ? 'amber' : undefined}>
+                          {s}
+                          {t.createdByRole && !scopeAllowedFor(t.createdByRole, s as ApiScope) ? ' (inactive)' : ''}
+                        </Badge>
+                      ))}
+                    </Td>
+                    <Td data-testid="token-creator">
+                      <span className="block">{t.createdBy ?? 'deleted user'}</span>
+                      {t.createdByEmail ? <span className="block text-xs text-slate-500">{t.createdByEmail}</span> : null}
+                      {t.createdByRole ? <Badge>{t.createdByRole}</Badge> : <Badge tone="red">left the team: token no longer valid</Badge>}
+                    </Td>
                     <Td>{t.lastUsedAt ? <span title={formatDateTime(t.lastUsedAt)}>{formatRelative(t.lastUsedAt, now)}</span> : 'never'}</Td>
                     <Td>{t.expiresAt ? formatDateTime(t.expiresAt) : 'never'}</Td>
                     <Td className="text-right">

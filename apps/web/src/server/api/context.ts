@@ -1,6 +1,7 @@
 import type { Db } from '@poolbench/db';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { HttpOrigin } from './origin-check';
 
 export interface SessionUser {
   id: string;
@@ -20,4 +21,6 @@ export interface Context {
   sessionId: string | null;
   /** team chosen in the switcher; validated against memberships on every request */
   activeTeamId: string | null;
+  /** set for requests over HTTP (the /api/trpc route); server-side callers have none */
+  http?: HttpOrigin;
 }

@@ -7,6 +7,7 @@ import { ScenarioValidationError } from '@poolbench/scenarios';
 import { ConflictError, PolicyError } from '../services/errors';
 import { resolveTeam } from '../services/teams/resolve-team';
 import type { Context } from './context';
+import { originRefusal } from './origin-check';
 import { hasRole } from './roles';
 
 const t = initTRPC.context<Context>().create({
@@ -49,7 +50,19 @@ const mapErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(mapErrors);
+/**
+ * Mutations over HTTP must come from our own origin (see `originRefusal`); queries change nothing
+ * and server-side callers (React Server Components, tests) have no HTTP request to check.
+ */
+const checkOrigin = t.middleware(({ ctx, type, next }) => {
+  if (type === 'mutation' && ctx.http) {
+    const refusal = originRefusal(ctx.http);
+    if (refusal) throw new TRPCError({ code: 'FORBIDDEN', message: refusal });
+  }
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(checkOrigin).use(mapErrors);
 
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });

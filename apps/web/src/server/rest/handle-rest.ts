@@ -1,4 +1,5 @@
 import { authenticateApiToken } from '~/server/services/api-tokens/authenticate-api-token';
+import { SCOPE_MIN_ROLE, scopeAllowedFor } from '~/server/services/api-tokens/scopes';
 import { IdSchema } from '~/lib/schemas/ids';
 import type { RestDeps } from './deps';
 import { IDEMPOTENCY_KEY_RE, requestHash, withIdempotency, type StoredResponse } from './idempotency';
@@ -14,6 +15,7 @@ const AUTH_DETAIL = {
   unknown: ['token_unknown', 'no such API token; create one in Settings → API tokens'],
   revoked: ['token_revoked', 'this API token was revoked; create a new one in Settings → API tokens'],
   expired: ['token_expired', 'this API token has expired; create a new one in Settings → API tokens'],
+  creator_removed: ['token_creator_removed', 'the person who created this API token is no longer a member of its team, so the token is no longer valid; a current admin must create a new one in Settings → API tokens'],
 } as const;
 
 function rateHeaders(r: RateLimitResult | null): Record<string, string> {
@@ -61,6 +63,12 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
       });
     }
     if (!principal.scopes.includes(op.scope)) throw new ProblemError('scope_missing', `this needs a token with the ${op.scope} scope; this one has ${principal.scopes.join(', ') || 'none'}`);
+    if (!scopeAllowedFor(principal.creatorRole, op.scope)) {
+      throw new ProblemError(
+        'creator_role_insufficient',
+        `the ${op.scope} scope needs the token's creator to be at least ${SCOPE_MIN_ROLE[op.scope]} in the team; they are now ${principal.creatorRole}. Ask an admin to create a new token, or to restore their role`,
+      );
+    }
 
     for (const [k, v] of Object.entries(params)) {
       if (!IdSchema.safeParse(v).success) throw new ProblemError('not_found', `no ${k} "${v}"`);

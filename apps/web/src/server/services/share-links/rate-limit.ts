@@ -1,16 +1,32 @@
 import type { Redis } from 'ioredis';
 
-/** Failed token lookups one address may make per window before it gets 429. */
+/** Failed token lookups one client may make per window before it gets 429 (only behind trusted proxies). */
 export const GUESS_LIMIT = 20;
+/** Failed token lookups of everyone together per window; past it, unknown tokens answer 429. */
+export const GLOBAL_GUESS_LIMIT = 500;
 export const GUESS_WINDOW_SECONDS = 600;
 
 const memory = new Map<string, { count: number; resetAt: number }>();
 
 /**
- * Rate limit on guessing share tokens, per client IP: only failed lookups (unknown, revoked or
- * expired tokens) count, so a legitimate viewer reloading a page is never limited. Counted in
- * Redis (shared by every web process); if Redis is unreachable, in this process's memory, which
- * still stops a single client hammering one instance.
+ * Rate limit on guessing share tokens. Only failed lookups (unknown, revoked or expired tokens)
+ * count, so a legitimate viewer reloading a page is never limited. Two budgets per window:
+ *
+ * - per client, only when the client address can be trusted (`proxyHops` > 0: the entry your own
+ *   proxy appended). Past it, that client gets 429 for every token, valid ones included: it can
+ *   only lock itself out.
+ * - global, for misses of everyone together. Past it, unknown tokens answer 429 but valid links
+ *   keep working, so nobody can lock other viewers out, with forged headers or otherwise.
+ *
+ * Without trusted proxies (`proxyHops` 0) there is no trustworthy per-client address: Next.js
+ * (16, `base-server.js`) keeps a client-sent X-Forwarded-For and fills in the socket address only
+ * when there is none, and route handlers cannot read the socket. Keying on that header let a
+ * client rotate it to dodge the limit, or forge a victim's address to get the victim's valid link
+ * answered 429. So then only the global budget applies. Tokens are 256-bit random: the limit is a
+ * brake on noise, never what keeps a link private.
+ *
+ * Counted in Redis (shared by every web process); if Redis is unreachable, in this process's
+ * memory, which still brakes a single instance.
  */
 export class GuessLimiter {
   constructor(
@@ -19,53 +35,74 @@ export class GuessLimiter {
     private readonly windowSeconds = GUESS_WINDOW_SECONDS,
     private readonly prefix = 'pb:share-guess',
     private readonly proxyHops = 0,
+    private readonly globalLimit = GLOBAL_GUESS_LIMIT,
   ) {}
 
-  /** The caller's address, given how many trusted proxies stand in front of the app (see `clientIp`). */
-  clientIp(headers: Headers): string {
-    return clientIp(headers, this.proxyHops);
+  /** The client's address if a trusted proxy vouches for it, else null (see the class comment). */
+  clientKey(headers: Headers): string | null {
+    return this.proxyHops > 0 ? clientIp(headers, this.proxyHops) : null;
   }
 
-  private key(ip: string) {
-    return `${this.prefix}:${ip}`;
+  private clientCounter(client: string) {
+    return `${this.prefix}:ip:${client}`;
   }
 
-  async blocked(ip: string): Promise<boolean> {
+  private globalCounter() {
+    return `${this.prefix}:global`;
+  }
+
+  /** True when this (trusted) client used up its own budget; an unknown client is never blocked here. */
+  async blocked(client: string | null): Promise<boolean> {
+    if (client === null) return false;
+    return (await this.read(this.clientCounter(client))) >= this.limit;
+  }
+
+  /**
+   * Counts one failed lookup against the client (if known) and the global budget; returns which
+   * budget, if any, is now exceeded, so the miss is answered 429 instead of 404.
+   */
+  async recordFailure(client: string | null): Promise<'client' | 'global' | null> {
+    const global = await this.incr(this.globalCounter());
+    const own = client === null ? 0 : await this.incr(this.clientCounter(client));
+    if (client !== null && own > this.limit) return 'client';
+    return global > this.globalLimit ? 'global' : null;
+  }
+
+  private async read(key: string): Promise<number> {
     try {
-      if (this.redis) return Number((await this.redis().get(this.key(ip))) ?? 0) >= this.limit;
+      if (this.redis) return Number((await this.redis().get(key)) ?? 0);
     } catch {
       // fall through to memory
     }
-    const m = memory.get(this.key(ip));
-    return !!m && m.resetAt > Date.now() && m.count >= this.limit;
+    const m = memory.get(key);
+    return m && m.resetAt > Date.now() ? m.count : 0;
   }
 
-  async recordFailure(ip: string): Promise<void> {
+  private async incr(key: string): Promise<number> {
     try {
       if (this.redis) {
         const r = this.redis();
-        const n = await r.incr(this.key(ip));
-        if (n === 1) await r.expire(this.key(ip), this.windowSeconds);
-        return;
+        const n = await r.incr(key);
+        if (n === 1) await r.expire(key, this.windowSeconds);
+        return n;
       }
     } catch {
       // fall through to memory
     }
-    const k = this.key(ip);
-    const m = memory.get(k);
-    if (!m || m.resetAt <= Date.now()) memory.set(k, { count: 1, resetAt: Date.now() + this.windowSeconds * 1000 });
-    else m.count++;
+    const m = memory.get(key);
+    if (!m || m.resetAt <= Date.now()) {
+      memory.set(key, { count: 1, resetAt: Date.now() + this.windowSeconds * 1000 });
+      return 1;
+    }
+    return ++m.count;
   }
 }
 
 /**
- * The client address for rate limiting. `proxyHops` is how many reverse proxies of yours stand in
- * front of the app (env `TRUSTED_PROXY_HOPS`); each appends the address it saw to X-Forwarded-For,
- * so the client is the entry `proxyHops` from the end and everything before it is whatever the
- * client sent (rotating it must not dodge the limit). With no proxy (0), Next.js fills
- * X-Forwarded-For with the socket address only when the request has none, so the last entry is
- * the best there is: a client can forge it, which is why share tokens are 256-bit random and the
- * limit is only a brake on noise, never what keeps a link private.
+ * The client address behind `proxyHops` trusted reverse proxies (env `TRUSTED_PROXY_HOPS`): each
+ * appends the address it saw to X-Forwarded-For, so the client is the entry `proxyHops` from the
+ * end and everything before it is whatever the client sent (rotating it must not dodge the limit).
+ * Only meaningful with `proxyHops` >= 1; with none the header is the client's own word.
  */
 export function clientIp(headers: Headers, proxyHops = 0): string {
   const entries = (headers.get('x-forwarded-for') ?? '').split(',').map((e) => e.trim()).filter(Boolean);

@@ -83,6 +83,29 @@ describe('share links', () => {
     }
   });
 
+  it('CSV exports of a share link neutralise formula cells and keep numbers numeric', async () => {
+    const evil = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['=HYPERLINK("http://evil.example/x")'], 1);
+    const runEvil = await insertSyntheticRun(db, {
+      teamId: A.teamId, experimentId: evil.experimentId, targetId: A.targetId, scenarioId: A.scenarioId, scenarioName: 'burst', seconds: 5, rps: 50,
+      poolConfigId: evil.poolConfigs[0]!.id, poolConfigName: evil.poolConfigs[0]!.name, repeatIndex: 0, latencyMs: 5, seed: 9,
+    });
+    const { token } = await owner().shareLink.create({ target: { kind: 'run', runId: runEvil }, title: 'evil names' });
+    for (const format of ['csv', 'summary-csv']) {
+      const res = await sharedExportResponse({ db, limiter: limiter() }, token, new URL(`http://x/e?format=${format}`), h('10.0.0.5'));
+      expect(res.status).toBe(200);
+      const rows = (await res.text()).trim().split('\r\n').slice(1);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        // the group cell opens as text in a spreadsheet, never as a formula
+        expect(row.startsWith(`"'=HYPERLINK(`), row).toBe(true);
+        // the numeric cells after the quoted group and the run id stay bare numbers
+        const cells = row.slice(row.indexOf(runEvil) + runEvil.length + 1).split(',');
+        expect(cells.some((c) => /^-?\d+(\.\d+)?$/.test(c)), row).toBe(true);
+        expect(cells.every((c) => !c.startsWith("'")), row).toBe(true);
+      }
+    }
+  });
+
   it('a comparison link shows exactly its selection; other teams cannot share our runs', async () => {
     const selection = { items: [{ kind: 'run' as const, runId: runA }, { kind: 'run' as const, runId: runA2 }], window: { from: 5, to: 15 } };
     const { token } = await owner().shareLink.create({ target: { kind: 'comparison', selection }, title: 'lazy vs prewarm', expiresInDays: 7 });
@@ -112,19 +135,45 @@ describe('share links', () => {
     expect((await sharedPageResponse(deps, expiring.token, h('10.0.0.4'))).status).toBe(404);
   });
 
-  it('guessing tokens is rate-limited per address (real Redis): 429 after the limit, even for a valid token', async () => {
+  const guess = () => randomBytes(32).toString('base64url');
+  const fresh = (hops: number, perClient: number, global: number) => new GuessLimiter(() => services.redis, perClient, 60, `pbtest-share-${randomBytes(4).toString('hex')}`, hops, global);
+
+  it('behind a trusted proxy, guessing is limited per client address: 429 after the limit, even for a valid token', async () => {
     const { token } = await owner().shareLink.create({ target: { kind: 'run', runId: runA }, title: 'valid' });
-    const deps = { db, limiter: limiter() }; // 5 failures per 60 s
-    for (let i = 0; i < 5; i++) {
-      const guess = randomBytes(32).toString('base64url');
-      expect((await sharedPageResponse(deps, guess, h('203.0.113.9'))).status).toBe(404);
-    }
-    const blocked = await sharedPageResponse(deps, token, h('203.0.113.9'));
+    const deps = { db, limiter: fresh(1, 5, 1000) }; // one proxy; 5 failures per client per 60 s
+    // the client rotates what it sends itself; the proxy appends the address it really saw
+    const viaProxy = (clientSent: string, seen: string) => new Headers({ 'x-forwarded-for': `${clientSent}, ${seen}` });
+    for (let i = 0; i < 5; i++) expect((await sharedPageResponse(deps, guess(), viaProxy(`10.9.${i}.1`, '203.0.113.9'))).status).toBe(404);
+    const blocked = await sharedPageResponse(deps, token, viaProxy('10.9.99.1', '203.0.113.9'));
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get('retry-after')).toBe('600');
-    expect((await sharedExportResponse(deps, token, new URL('http://x/e?format=csv'), h('203.0.113.9'))).status).toBe(429);
-    // another address is unaffected, and successful views never count towards the limit
-    for (let i = 0; i < 8; i++) expect((await sharedPageResponse(deps, token, h('203.0.113.10'))).status).toBe(200);
+    expect(await blocked.text()).toContain('from your address');
+    expect((await sharedExportResponse(deps, token, new URL('http://x/e?format=csv'), viaProxy('1.1.1.1', '203.0.113.9'))).status).toBe(429);
+    // another address is unaffected, even when it claims to be the blocked one; successful views never count
+    for (let i = 0; i < 8; i++) expect((await sharedPageResponse(deps, token, viaProxy('203.0.113.9', '203.0.113.10'))).status).toBe(200);
+  });
+
+  it('without trusted proxies, rotating X-Forwarded-For does not dodge the limit: a global miss budget answers 429', async () => {
+    const deps = { db, limiter: fresh(0, 5, 10) }; // 10 misses of everyone per 60 s
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await sharedPageResponse(deps, guess(), h(`198.18.${i}.${i + 1}`))).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(404));
+    expect(statuses.slice(10)).toEqual(Array(30).fill(429));
+    const res = await sharedExportResponse(deps, guess(), new URL('http://x/e?format=csv'), h('198.18.200.1'));
+    expect(res.status).toBe(429);
+    expect((await res.json()).detail).toContain('recently');
+  });
+
+  it("without trusted proxies, forging a victim's address never makes the victim's valid link 429", async () => {
+    const { token } = await owner().shareLink.create({ target: { kind: 'run', runId: runA }, title: 'victim' });
+    const deps = { db, limiter: fresh(0, 5, 10) };
+    const victim = h('198.51.100.50');
+    // the attacker sends the victim's address as its own, past the per-client and the global budget
+    for (let i = 0; i < 30; i++) await sharedPageResponse(deps, guess(), victim);
+    expect((await sharedPageResponse(deps, guess(), victim)).status).toBe(429);
+    for (let i = 0; i < 3; i++) expect((await sharedPageResponse(deps, token, victim)).status).toBe(200);
+    expect((await sharedExportResponse(deps, token, new URL('http://x/e?format=csv'), victim)).status).toBe(200);
+    expect((await sharedPageResponse(deps, token, new Headers())).status).toBe(200);
   });
 });
 
@@ -132,8 +181,6 @@ describe('clientIp', () => {
   it('takes the address the outermost trusted proxy appended, not what the client claims', async () => {
     const { clientIp } = await import('./rate-limit');
     const forwarded = (v: string) => new Headers({ 'x-forwarded-for': v });
-    // no proxy: Next.js's own entry (the socket address) when the client sent none
-    expect(clientIp(forwarded('198.51.100.7'))).toBe('198.51.100.7');
     // one proxy: the last entry; the client's forged entries before it are ignored
     expect(clientIp(forwarded('1.2.3.4, 198.51.100.7'), 1)).toBe('198.51.100.7');
     expect(clientIp(forwarded('9.9.9.9, 1.2.3.4, 198.51.100.7'), 1)).toBe('198.51.100.7');
@@ -143,14 +190,16 @@ describe('clientIp', () => {
     // fewer entries than proxies (a hop that did not append): the first one
     expect(clientIp(forwarded('198.51.100.7'), 3)).toBe('198.51.100.7');
     expect(clientIp(forwarded(' , '), 1)).toBe('direct');
-    expect(clientIp(new Headers({ 'x-real-ip': '198.51.100.8' }))).toBe('198.51.100.8');
-    expect(clientIp(new Headers())).toBe('direct');
+    expect(clientIp(new Headers({ 'x-real-ip': '198.51.100.8' }), 1)).toBe('198.51.100.8');
+    expect(clientIp(new Headers(), 1)).toBe('direct');
   });
 
-  it('the limiter uses its configured proxy hops', async () => {
+  it('the limiter trusts an address only behind configured proxies; with none there is no per-client key', async () => {
     const { GuessLimiter } = await import('./rate-limit');
     const h = new Headers({ 'x-forwarded-for': '6.6.6.6, 198.51.100.7, 10.0.0.2' });
-    expect(new GuessLimiter(null).clientIp(h)).toBe('10.0.0.2');
-    expect(new GuessLimiter(null, 5, 60, 'p', 2).clientIp(h)).toBe('198.51.100.7');
+    expect(new GuessLimiter(null).clientKey(h)).toBeNull();
+    expect(new GuessLimiter(null).clientKey(new Headers({ 'x-forwarded-for': '198.51.100.7' }))).toBeNull();
+    expect(new GuessLimiter(null, 5, 60, 'p', 1).clientKey(h)).toBe('10.0.0.2');
+    expect(new GuessLimiter(null, 5, 60, 'p', 2).clientKey(h)).toBe('198.51.100.7');
   });
 });

@@ -6,17 +6,7 @@ import { headline, renderReportHtml } from '../exports/report-html';
 import { esc } from '../exports/escape';
 import type { GuessLimiter } from './rate-limit';
 import { openSharedView } from './shared-view';
-
-/** Every share response: no referrer (the token is in the URL), never indexed, never cached. */
-export const SHARE_HEADERS = {
-  'Referrer-Policy': 'no-referrer',
-  'X-Robots-Tag': 'noindex, nofollow, noarchive',
-  'Cache-Control': 'private, no-store',
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  // results only: no scripts at all, styles and SVG inline
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-};
+import { SHARE_HEADERS } from '~/server/security/headers';
 
 function messagePage(status: number, title: string, text: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · PoolBench</title>
@@ -27,8 +17,8 @@ function messagePage(status: number, title: string, text: string): Response {
 
 /** GET /share/<token>: the shared results as one server-rendered page, working signed out. */
 export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }, token: string, headers: Headers, now = new Date()): Promise<Response> {
-  const view = await openSharedView(deps, token, deps.limiter.clientIp(headers), { count: true });
-  if (view.status === 429) return messagePage(429, 'Too many attempts', 'Too many unknown links were opened from your address. Try again in a few minutes.');
+  const view = await openSharedView(deps, token, deps.limiter.clientKey(headers), { count: true });
+  if (view.status === 429) return messagePage(429, 'Too many attempts', view.budget === 'client' ? 'Too many unknown links were opened from your address. Try again in a few minutes.' : 'Too many unknown links were opened recently. Check the link, or try again in a few minutes.');
   if (view.status === 404) return messagePage(404, 'Link not found', 'This share link does not exist, was revoked, or has expired. Ask its owner for a new one.');
   const base = `/api/share/${token}/export`;
   const html = renderReportHtml(view.comparison, {
@@ -54,8 +44,8 @@ export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }
 export async function sharedExportResponse(deps: { db: Db; limiter: GuessLimiter }, token: string, url: URL, headers: Headers): Promise<Response> {
   const format = parseFormat(url.searchParams.get('format'));
   if (!format) return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html', SHARE_HEADERS);
-  const view = await openSharedView(deps, token, deps.limiter.clientIp(headers), { maxPoints: 600 });
-  if (view.status === 429) return problem(429, 'too_many_requests', 'too many unknown share links from this address', { ...SHARE_HEADERS, 'Retry-After': '600' });
+  const view = await openSharedView(deps, token, deps.limiter.clientKey(headers), { maxPoints: 600 });
+  if (view.status === 429) return problem(429, 'too_many_requests', view.budget === 'client' ? 'too many unknown share links from this address' : 'too many unknown share links recently; check the link', { ...SHARE_HEADERS, 'Retry-After': '600' });
   if (view.status === 404) return problem(404, 'not_found', 'share link not found', SHARE_HEADERS);
   let c = view.comparison;
   const run = url.searchParams.get('run');

@@ -6,7 +6,7 @@ import type { GuessLimiter } from './rate-limit';
 import { resolveShareLink, type ResolvedShareLink } from './resolve-share-link';
 
 export type SharedView =
-  | { status: 429 }
+  | { status: 429; budget: 'client' | 'global' }
   | { status: 404 }
   | { status: 200; link: ResolvedShareLink; comparison: Comparison; pivot: Pivot | null; subtitle: string };
 
@@ -16,14 +16,16 @@ const MAX_CELLS = 6;
  * What a share token may see, and nothing else: every read below is scoped to the link's team and
  * to the link's own resource (its run, its experiment's cells, or its stored selection), so a
  * token can never be pointed at other data. Unknown, revoked and expired tokens all answer 404,
- * and count towards the caller's guessing limit.
+ * and count towards the guessing limits (`GuessLimiter`); `client` is null when no trusted proxy
+ * vouches for the caller's address.
  */
-export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, token: string, ip: string, opts: { count?: boolean; maxPoints?: number } = {}): Promise<SharedView> {
-  if (await deps.limiter.blocked(ip)) return { status: 429 };
+export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, token: string, client: string | null, opts: { count?: boolean; maxPoints?: number } = {}): Promise<SharedView> {
+  if (await deps.limiter.blocked(client)) return { status: 429, budget: 'client' };
   const link = await resolveShareLink(deps.db, token, { count: opts.count });
   if (!link) {
-    await deps.limiter.recordFailure(ip);
-    return { status: 404 };
+    // over the global budget only misses are refused: valid links keep working for everyone
+    const exceeded = await deps.limiter.recordFailure(client);
+    return exceeded ? { status: 429, budget: exceeded } : { status: 404 };
   }
   let items: CompareItem[];
   let pivot: Pivot | null = null;
