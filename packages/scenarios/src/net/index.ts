@@ -1,0 +1,3 @@
+export * from './ip-math';
+export * from './special-ranges';
+export * from './redact-url';
