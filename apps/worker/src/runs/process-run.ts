@@ -18,7 +18,11 @@ import { RunError } from './run-error';
 import { environmentFingerprint } from './environment';
 import { toSeriesPoint } from './series-point';
 import { b64ToBytes, bucketToRow, buildSummary } from './summary';
-import { blacklistFor, checkAllowed, resolveHosts } from '../targets/allowlist';
+import { redactUrlsIn } from '@poolbench/scenarios/net';
+import { pinsForRecord, resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
+import { checkMonitorDsn } from '../targets/monitor-dsn';
+import { targetHeadersOf } from '../targets/target-headers';
+import { loadEnv } from '../env';
 import { ensureLabData, startManagedTarget, type LabSetup } from '../targets/managed-target';
 import { prepareUrlTarget } from '../targets/url-target';
 import type { ProcessRegistry } from '../targets/process-registry';
@@ -121,12 +125,12 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     const sc = ScenarioSchema.safeParse(scenarioFromColumns(run.scenarioSnapshot as { templateId: string; params: unknown; thresholds: unknown }));
     if (!sc.success) throw new RunError('invalid_snapshot', `scenario is invalid: ${sc.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const scenario: Scenario = sc.data;
-    const generated = generateScenario(scenario);
+    let generated = generateScenario(scenario);
 
     // Target: started by us (managed) or prepared through its hook (URL); either way the
     // addresses are checked against the team's allowlist before any load.
     let baseUrls: string[];
-    let addresses: string[];
+    let plan: RunNetworkPlan;
     let sources: SampleSource[];
     let monitor: DbActivityMonitor | null = null;
     let secretHeaders: Record<string, string> = {};
@@ -148,16 +152,12 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       baseUrls = started.instances.map((i) => i.baseUrl);
       sources = started.instances.map((i) => ({ index: i.index, pid: i.child.pid, metricsUrl: `${i.baseUrl}/metrics` }));
       monitor = new DbActivityMonitor(deps.config.labDatabaseUrl, `pb-${runId.slice(-10)}-`);
-      const resolved = await resolveHosts(baseUrls);
-      checkAllowed(resolved, [], { allowLoopback: true });
-      addresses = resolved.flatMap((h) => h.addresses);
+      plan = await resolveAndPin({ loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]), probeUrls: [], patterns: [], allowLoopback: true });
     } else {
       baseUrls = run.target.baseUrls;
-      const resolved = await resolveHosts(baseUrls);
-      // The apply hook and the metrics endpoint are called by the worker too: same allowlist.
-      const sideUrls = [run.target.applyHookUrl, run.target.metricsUrl].filter((u): u is string => !!u);
-      checkAllowed([...resolved, ...(await resolveHosts(sideUrls))], run.team.allowedHosts.map((h) => h.pattern));
-      addresses = resolved.flatMap((h) => h.addresses);
+      // The apply hook and the metrics endpoint are called by the worker too: same allowlist, same pins.
+      const sideUrls = (['applyHookUrl', 'metricsUrl'] as const).flatMap((f) => (run.target[f] ? [[f, run.target[f]] as [string, string]] : []));
+      plan = await resolveAndPin({ loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]), probeUrls: sideUrls, patterns: run.team.allowedHosts.map((h) => h.pattern) });
       let secrets: { headers?: Record<string, string>; monitorDsn?: string } = {};
       if (run.target.secretsEncrypted) {
         try {
@@ -166,27 +166,33 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
           throw new RunError('secret_unavailable', `the target's secrets cannot be opened on this worker (${(err as Error).message}); check POOLBENCH_SECRET_KEY`);
         }
       }
+      if (secrets.monitorDsn) {
+        const checked = await checkMonitorDsn(secrets.monitorDsn, { patterns: run.team.allowedHosts.map((h) => h.pattern), ownDatabaseUrl: loadEnv().DATABASE_URL });
+        plan.pins.push(checked.pin);
+        monitor = new DbActivityMonitor(checked.config, null);
+      }
       await prepareUrlTarget({
         baseUrls,
         applyHookUrl: run.target.applyHookUrl,
         readinessPath: run.target.readinessPath,
         poolConfig,
         headers: secrets.headers ?? {},
+        pins: plan.pins,
         readyTimeoutMs: deps.config.readyTimeoutMs,
         signal: controller.signal,
       });
-      sources = run.target.metricsUrl ? [{ index: 0, metricsUrl: run.target.metricsUrl }] : [];
+      sources = run.target.metricsUrl ? [{ index: 0, metricsUrl: run.target.metricsUrl, pins: plan.pins }] : [];
       secretHeaders = secrets.headers ?? {};
-      if (secrets.monitorDsn) monitor = new DbActivityMonitor(secrets.monitorDsn, null);
     }
 
+    generated = generateScenario(scenario, { hosts: plan.k6Hosts, targetHeaders: run.target.kind === 'url' ? targetHeadersOf(run.target.requestDefaults) : {} });
     const environment = await environmentFingerprint({
       k6Bin: deps.config.k6Bin,
       labTargetBin: run.target.kind === 'managed' ? deps.config.labTargetBin : undefined,
       workerId,
       poolbenchVersion: deps.config.poolbenchVersion,
     });
-    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: environment as Prisma.InputJsonValue }))) {
+    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: { ...environment, network: { pins: pinsForRecord(plan) } } as Prisma.InputJsonValue }))) {
       throw new RunError('canceled', 'the run was ended by someone else before load started');
     }
     void publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
@@ -226,7 +232,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       timeoutMs,
       stopGraceMs: 4000,
       k6Bin: deps.config.k6Bin,
-      blacklistIps: blacklistFor(addresses),
+      blacklistIps: plan.k6Blacklist,
       onSpawn: ({ pid }) => {
         k6Pid = pid;
         log.info({ pid }, 'k6 started');
@@ -275,7 +281,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     } else {
       finalStatus = 'failed';
       errorCode = 'k6_error';
-      errorMessage = `k6 ended with exit code ${result.exitCode ?? 'unknown'}${result.k6Error ? ` (${result.k6Error})` : ''}: ${result.stderrTail.slice(-5).join(' | ')}`.slice(0, 2000);
+      errorMessage = redactUrlsIn(`k6 ended with exit code ${result.exitCode ?? 'unknown'}${result.k6Error ? ` (${result.k6Error})` : ''}: ${result.stderrTail.slice(-5).join(' | ')}`).slice(0, 2000);
     }
     const unwritten = await writer.flush();
     if (unwritten > 0) {
