@@ -2,3 +2,4 @@ export * from './ip-math';
 export * from './special-ranges';
 export * from './redact-url';
 export * from './k6-network';
+export * from './describe-range';

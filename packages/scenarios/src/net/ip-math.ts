@@ -1,4 +1,25 @@
-import { isIP } from 'node:net';
+// Pure TS (no node:net): the web app's forms use these in the browser too.
+const V4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** 4, 6 or 0, like node:net isIP (zone ids are not accepted). */
+export function isIP(s: string): 0 | 4 | 6 {
+  if (V4.test(s)) return 4;
+  if (!/^[0-9a-fA-F:.]+$/.test(s) || !s.includes(':')) return 0;
+  const parts = s.split('::');
+  if (parts.length > 2) return 0;
+  const groups = (x: string) => (x === '' ? [] : x.split(':'));
+  const all = [...groups(parts[0]!), ...(parts.length === 2 ? groups(parts[1]!) : [])];
+  let count = 0;
+  for (let i = 0; i < all.length; i++) {
+    const g = all[i]!;
+    if (i === all.length - 1 && g.includes('.')) {
+      if (!V4.test(g)) return 0;
+      count += 2;
+    } else if (/^[0-9a-fA-F]{1,4}$/.test(g)) count += 1;
+    else return 0;
+  }
+  return (parts.length === 2 ? count < 8 : count === 8) ? 6 : 0;
+}
 
 /** An IP address as a number, so ranges can be compared and split exactly. */
 export interface IpNum {

@@ -68,3 +68,28 @@ describe('URL redaction', () => {
     expect(hasUrlCredentials('http://host/')).toBe(false);
   });
 });
+
+describe('isIP (browser-safe)', () => {
+  it('agrees with node:net on valid and invalid literals', async () => {
+    const { isIP: nodeIsIP } = await import('node:net');
+    const { isIP } = await import('./ip-math');
+    for (const s of ['1.2.3.4', '255.255.255.255', '256.1.1.1', '01.2.3.4', '::', '::1', '1::', 'fe80::1', '::ffff:1.2.3.4', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '1::2::3', 'g::1', '1:2:3:4:5:6:1.2.3.4', 'abc', '', '2001:db8::', ':1', '1:']) {
+      expect(isIP(s), s).toBe(nodeIsIP(s));
+    }
+  });
+});
+
+describe('allowlist entries described', () => {
+  it('says how many addresses and which kind', async () => {
+    const { describeAllowPattern, forbiddenAllowReason } = await import('./describe-range');
+    expect(describeAllowPattern('127.0.0.0/24')).toMatchObject({ addresses: '256 addresses', label: 'loopback', broad: false });
+    expect(describeAllowPattern('10.0.0.0/8')).toMatchObject({ addresses: '16,777,216 addresses', label: 'private', broad: false });
+    expect(describeAllowPattern('0.0.0.0/0')).toMatchObject({ addresses: '2^32 addresses', label: 'every address', broad: true });
+    expect(describeAllowPattern('fd00::/16')).toMatchObject({ label: 'unique local', broad: true });
+    expect(describeAllowPattern('203.0.113.9')).toMatchObject({ addresses: '1 address', label: 'documentation' });
+    expect(describeAllowPattern('*.example.com')).toMatchObject({ label: 'public addresses only' });
+    expect(forbiddenAllowReason('169.254.169.254')).toMatch(/link-local/);
+    expect(forbiddenAllowReason('fd00:ec2::254')).toMatch(/metadata/);
+    expect(forbiddenAllowReason('10.0.0.0/8')).toBeNull();
+  });
+});

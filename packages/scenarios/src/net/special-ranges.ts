@@ -76,3 +76,15 @@ export function touchesLinkLocalOrMetadata(c: Cidr): string | null {
   }
   return null;
 }
+
+/**
+ * The kind of addresses a whole range holds: the special range it lies in, "public", or
+ * "public and special-purpose (…)" when it spans both.
+ */
+export function rangeLabel(c: Cidr): string {
+  const within = PARSED.filter((r) => r.c.len <= c.len && cidrContains(r.c, { v: c.v, n: c.n })).sort((a, b) => b.c.len - a.c.len)[0];
+  if (within) return within.label;
+  const inside = [...new Set(PARSED.filter((r) => r.c.len > c.len && cidrContains(c, { v: r.c.v, n: r.c.n })).map((r) => r.label))];
+  if (inside.length === 0) return 'public';
+  return `public and special-purpose (${inside.slice(0, 3).join(', ')}${inside.length > 3 ? ', …' : ''})`;
+}
