@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link2, Plus, Trash2 } from 'lucide-react';
+import { Link2 } from 'lucide-react';
 import { useState } from 'react';
 import type { Role } from '@poolbench/db';
 import { ROLES, ROLE_HELP } from '~/lib/schemas/role';
