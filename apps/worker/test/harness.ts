@@ -44,8 +44,14 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
       return redis;
     },
     logs: [] as string[],
-    startWorker(extraEnv: Record<string, string> = {}): ChildProcess {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    /**
+     * `hostsFile`: the worker sees this file as /etc/hosts (its own mount namespace, needs root),
+     * so a test controls what names resolve to, for the worker and the k6 it starts.
+     */
+    startWorker(extraEnv: Record<string, string> = {}, opts: { hostsFile?: string } = {}): ChildProcess {
+      const cmd = [process.execPath, '--import', 'tsx', 'src/index.ts'];
+      const [bin, ...args] = opts.hostsFile ? ['unshare', '-m', 'sh', '-c', 'mount --bind "$0" /etc/hosts && exec "$@"', opts.hostsFile, ...cmd] : cmd;
+      const child = spawn(bin!, args, {
         cwd: WORKER_DIR,
         env: {
           ...process.env,

@@ -13,8 +13,9 @@ describe('worker: URL target with an apply hook, an allowlist entry and secret h
   });
   afterAll(async () => w?.dispose());
 
-  it('applies the pool config, sends the secret header on every request, and never stores it', async () => {
+  it('applies the pool config, sends the secret and the plain target headers on every request, and never stores the secret', async () => {
     const auth: string[] = [];
+    const plain: string[] = [];
     const applied: unknown[] = [];
     const server = createServer((req, res) => {
       if (req.url === '/apply') {
@@ -27,6 +28,7 @@ describe('worker: URL target with an apply hook, an allowlist entry and secret h
         return;
       }
       auth.push(String(req.headers['x-api-key'] ?? ''));
+      if (req.url === '/health') plain.push(String(req.headers['x-plain'] ?? ''));
       res.end('ok');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -34,7 +36,7 @@ describe('worker: URL target with an apply hook, an allowlist entry and secret h
     await w.db.allowedHost.create({ data: { teamId: w.ids.teamId, pattern: '127.0.0.0/8', createdById: w.ids.userId } });
     const target = await w.db.target.create({
       data: {
-        teamId: w.ids.teamId, name: 'api', kind: 'url', baseUrls: [base], requestDefaults: {}, readinessPath: '/ready', applyHookUrl: `${base}/apply`,
+        teamId: w.ids.teamId, name: 'api', kind: 'url', baseUrls: [base], requestDefaults: { headers: { 'X-Plain': 'plain-1' } }, readinessPath: '/ready', applyHookUrl: `${base}/apply`,
         secretHeaderNames: ['X-Api-Key'], secretsEncrypted: sealSecret({ headers: { 'X-Api-Key': 'k-very-secret-123' } }, KEY),
       },
     });
@@ -47,6 +49,9 @@ describe('worker: URL target with an apply hook, an allowlist entry and secret h
     expect(applied).toEqual([{ poolConfig: expect.objectContaining({ strategy: 'lazy', params: expect.objectContaining({ maxConns: 7 }) }) }]);
     expect(auth.length).toBeGreaterThan(5);
     expect(new Set(auth)).toEqual(new Set(['k-very-secret-123']));
+    // The target's non-secret headers go with every request too (issue 12).
+    expect(plain.length).toBeGreaterThan(5);
+    expect(new Set(plain)).toEqual(new Set(['plain-1']));
     const stored = JSON.stringify(await w.db.run.findUniqueOrThrow({ where: { id: run.id } }));
     expect(stored).not.toContain('k-very-secret-123');
     expect(w.logs.join('\n')).not.toContain('k-very-secret-123');

@@ -1,4 +1,5 @@
 import { createId, InvalidInputError, NotFoundError, runOrder, type Db, type Prisma } from '@poolbench/db';
+import { hasUrlCredentials, redactUrl } from '@poolbench/scenarios/net';
 
 export interface LaunchExperimentInput {
   teamId: string;
@@ -31,9 +32,11 @@ export function targetSnapshot(t: {
   id: string; name: string; kind: string; baseUrls: string[]; managed: unknown; requestDefaults: unknown;
   metricsUrl: string | null; applyHookUrl: string | null; readinessPath: string | null; secretHeaderNames: string[]; hasMonitorDsn: boolean;
 }) {
+  // Old rows may carry user:pass@ in a URL (refused at save since): never copy it into a run.
+  const clean = (u: string | null) => (u && hasUrlCredentials(u) ? redactUrl(u) : u);
   return {
-    id: t.id, name: t.name, kind: t.kind, baseUrls: t.baseUrls, managed: t.managed, requestDefaults: t.requestDefaults,
-    metricsUrl: t.metricsUrl, applyHookUrl: t.applyHookUrl, readinessPath: t.readinessPath,
+    id: t.id, name: t.name, kind: t.kind, baseUrls: t.baseUrls.map((u) => clean(u)!), managed: t.managed, requestDefaults: t.requestDefaults,
+    metricsUrl: clean(t.metricsUrl), applyHookUrl: clean(t.applyHookUrl), readinessPath: t.readinessPath,
     secretHeaderNames: t.secretHeaderNames, hasMonitorDsn: t.hasMonitorDsn,
   };
 }

@@ -61,7 +61,7 @@ function hasHeader(headers, name) {
 
 export function setup() {
   const res = http.get(BASE_URLS[0] + CONFIG.readyPath, {
-    headers: SECRET_HEADERS,
+    headers: Object.assign({}, CONFIG.targetHeaders, SECRET_HEADERS),
     timeout: '5s',
     tags: { name: CONFIG.setupTagName },
     responseCallback: http.expectedStatuses({ min: 100, max: 599 }),
@@ -77,7 +77,7 @@ export default function () {
   const r = CONFIG.requests[i];
   // Global iteration number, so requests go round-robin over the instances across all VUs.
   const base = BASE_URLS[exec.scenario.iterationInTest % BASE_URLS.length];
-  const headers = Object.assign({}, r.headers);
+  const headers = Object.assign({}, CONFIG.targetHeaders, r.headers);
   if (r.body.kind === 'bytes' && !hasHeader(headers, 'Content-Type')) headers['Content-Type'] = r.body.contentType;
   if (r.body.kind === 'json' && !hasHeader(headers, 'Content-Type')) headers['Content-Type'] = 'application/json';
   if (r.priority && Math.random() < r.priority.fraction) headers[r.priority.header] = r.priority.value;

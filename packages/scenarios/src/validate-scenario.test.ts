@@ -92,7 +92,7 @@ describe('validateScenario', () => {
 });
 
 describe('generated scripts', () => {
-  it('never use open(), remote imports, options.hosts or handleSummary, and embed no base URL', () => {
+  it('never use open(), remote imports or handleSummary, embed no base URL, follow no redirect, and set hosts only from the worker', () => {
     for (const id of TEMPLATE_IDS) {
       const { script, options } = generateScenario(TEMPLATE_EXAMPLES[id]);
       expect(script).not.toMatch(/\bopen\s*\(/);
@@ -100,6 +100,7 @@ describe('generated scripts', () => {
       expect(script).not.toMatch(/handleSummary/);
       expect(script).not.toMatch(/https?:\/\/[a-z0-9]/i);
       expect(options).not.toHaveProperty('hosts');
+      expect(options.maxRedirects).toBe(0);
       expect(script).toMatch(/__ENV\.BASE_URLS/);
     }
   });

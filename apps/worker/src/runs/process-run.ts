@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Db, Prisma } from '@poolbench/db';
 import { publishRunEvent } from '@poolbench/queue';
 import { claimRun, finishRun, heartbeatRun, markRunning, type TerminalStatus } from '@poolbench/runs';
-import { evaluateThresholds, RunJobSchema } from '@poolbench/scenarios';
+import { evaluateThresholds, generateScenario, RunJobSchema } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from './run-error';
 import { environmentFingerprint } from './environment';
@@ -13,7 +13,8 @@ import { prepareTarget, type PreparedTarget } from './prepare-target';
 import { planRun } from './run-plan';
 import { toSeriesPoint } from './series-point';
 import { b64ToBytes, bucketToRow, buildSummary } from './summary';
-import { blacklistFor } from '../targets/allowlist';
+import { pinsForRecord } from '../targets/resolve-and-pin';
+import { targetHeadersOf } from '../targets/target-headers';
 import type { ProcessRegistry } from '../targets/process-registry';
 import { ResourceSampler, type ResourceRow } from '../sampling/resource-sampler';
 import { toResourceSampleRow } from '../sampling/sample-row';
@@ -34,6 +35,8 @@ export interface RunDeps {
     k6Bin: string;
     labTargetBin: string;
     labDatabaseUrl: string;
+    /** PoolBench's own database, which no monitor DSN may point at */
+    ownDatabaseUrl: string;
     readyTimeoutMs: number;
     heartbeatMs: number;
     timeoutMarginMs: number;
@@ -111,13 +114,20 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     const plan = planRun(run, deps.config.timeoutMarginMs);
     target = await prepareTarget(run, plan.poolConfig, { ...deps.config, registry: deps.registry }, runSignal);
 
+    // The script that runs: k6 resolves nothing itself (hosts pinned to the checked addresses),
+    // and a URL target's non-secret headers go on every request.
+    const generated = generateScenario(plan.scenario, {
+      hosts: target.network.k6Hosts,
+      targetHeaders: run.target.kind === 'url' ? targetHeadersOf(run.target.requestDefaults) : {},
+    });
     const environment = await environmentFingerprint({
       k6Bin: deps.config.k6Bin,
       labTargetBin: run.target.kind === 'managed' ? deps.config.labTargetBin : undefined,
       workerId,
       poolbenchVersion: deps.config.poolbenchVersion,
     });
-    if (!(await markRunning(db, runId, workerId, { script: plan.generated.script, environment: environment as Prisma.InputJsonValue }))) {
+    const recorded = { ...environment, network: { pins: pinsForRecord(target.network) } };
+    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: recorded as Prisma.InputJsonValue }))) {
       throw new RunError('canceled', 'the run was ended by someone else before load started');
     }
     void publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
@@ -140,7 +150,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     let firstLoad = true;
     let k6Pid: number | undefined;
     const result = await runK6({
-      script: plan.generated.script,
+      script: generated.script,
       env: { BASE_URLS: target.baseUrls.join(',') },
       // Secret headers travel in k6's environment, never in the stored script or its command line.
       secretEnv: Object.keys(target.secretHeaders).length ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(target.secretHeaders) } : undefined,
@@ -148,7 +158,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       timeoutMs: plan.timeoutMs,
       stopGraceMs: 4000,
       k6Bin: deps.config.k6Bin,
-      blacklistIps: blacklistFor(target.addresses),
+      blacklistIps: target.network.k6Blacklist,
       onSpawn: ({ pid }) => {
         k6Pid = pid;
         log.info({ pid }, 'k6 started');

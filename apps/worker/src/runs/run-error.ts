@@ -1,3 +1,5 @@
+import { redactUrlsIn } from '@poolbench/scenarios/net';
+
 /**
  * A failure with a stable code the UI and API show, and a message a user can act on. Anything
  * else thrown during a run is reported as `internal_error`.
@@ -26,7 +28,8 @@ export class RunError extends Error {
     readonly code: RunErrorCode,
     message: string,
   ) {
-    super(message);
+    // Messages are stored and shown to the team: URLs in them lose credentials and query strings.
+    super(redactUrlsIn(message));
     this.name = 'RunError';
   }
 }

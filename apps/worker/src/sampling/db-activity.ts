@@ -16,14 +16,15 @@ export interface DbActivity {
 export class DbActivityMonitor {
   private client: pg.Client | null = null;
   constructor(
-    private readonly dsn: string,
+    /** a DSN, or a config whose host is the run's pinned address (URL targets) */
+    private readonly dsn: string | pg.ClientConfig,
     private readonly appNamePrefix: string | null,
   ) {}
 
   async read(): Promise<DbActivity | null> {
     try {
       if (!this.client) {
-        const c = new pg.Client({ connectionString: this.dsn, application_name: 'poolbench-monitor', connectionTimeoutMillis: 2000, statement_timeout: 2000 });
+        const c = new pg.Client({ ...(typeof this.dsn === 'string' ? { connectionString: this.dsn } : this.dsn), application_name: 'poolbench-monitor', connectionTimeoutMillis: 2000, statement_timeout: 2000 });
         c.on('error', () => {
           this.client = null;
         });

@@ -1,4 +1,6 @@
 import { RESOURCE_FIELDS, type ResourceField } from '@poolbench/scenarios';
+import type { PinnedHost } from '@poolbench/scenarios/net';
+import { pinnedFetch } from '../targets/pinned-fetch';
 import { cpuPercent, readProc, type ProcReading } from './proc-stats';
 import { parsePrometheusText, sumOf, type PromSamples } from './prometheus-text';
 import type { DbActivity, DbActivityMonitor } from './db-activity';
@@ -9,6 +11,8 @@ export interface SampleSource {
   pid?: number;
   /** lab target /metrics, or a URL target's Prometheus endpoint */
   metricsUrl?: string;
+  /** the run's pinned addresses: the scrape connects there, never to a fresh DNS answer */
+  pins?: PinnedHost[];
 }
 
 /**
@@ -118,7 +122,7 @@ export class ResourceSampler {
       }
     }
     if (src.metricsUrl) {
-      const prom = await scrape(src.metricsUrl);
+      const prom = await scrape(src.metricsUrl, src.pins ?? []);
       if (prom) {
         if (src.pid === undefined) {
           const cpu = sumOf(prom, 'process_cpu_seconds_total');
@@ -185,11 +189,12 @@ function emptyRow(unixSecond: number, instance: number): ResourceRow {
   return row;
 }
 
-async function scrape(url: string): Promise<PromSamples | null> {
+// A redirect (3xx) counts as a failed scrape: the sample stays empty, nothing follows it.
+async function scrape(url: string, pins: PinnedHost[]): Promise<PromSamples | null> {
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(800) });
-    if (!res.ok) return null;
-    return parsePrometheusText(await res.text());
+    const res = await pinnedFetch(url, pins, { timeoutMs: 800, maxBytes: 16 * 1024 * 1024 });
+    if (res.status < 200 || res.status >= 300) return null;
+    return parsePrometheusText(res.text);
   } catch {
     return null;
   }

@@ -1,9 +1,12 @@
+import { redactUrl, type PinnedHost } from '@poolbench/scenarios/net';
 import { RunError } from '../runs/run-error';
+import { pinnedFetch, ProbeRedirectError } from './pinned-fetch';
 import { waitReady } from './wait-ready';
 
 /**
  * URL targets are not started by us: an optional apply hook receives the pool config (the team's
- * service applies it and answers 2xx), then the readiness path must answer 2xx.
+ * service applies it and answers 2xx), then the readiness path must answer 2xx. Both go to the
+ * run's pinned addresses and follow no redirect.
  */
 export async function prepareUrlTarget(opts: {
   baseUrls: string[];
@@ -13,28 +16,32 @@ export async function prepareUrlTarget(opts: {
   headers: Record<string, string>;
   readyTimeoutMs: number;
   signal: AbortSignal;
+  pins?: PinnedHost[];
 }): Promise<void> {
+  const pins = opts.pins ?? [];
   if (opts.applyHookUrl) {
-    let res: Response;
+    const hook = redactUrl(opts.applyHookUrl);
+    let res: { status: number; text: string };
     try {
-      res = await fetch(opts.applyHookUrl, {
+      res = await pinnedFetch(opts.applyHookUrl, pins, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...opts.headers },
         body: JSON.stringify({ poolConfig: opts.poolConfig }),
-        signal: AbortSignal.any([opts.signal, AbortSignal.timeout(30_000)]),
-        redirect: 'error',
+        signal: opts.signal,
+        timeoutMs: 30_000,
       });
     } catch (err) {
-      throw new RunError('apply_hook_failed', `apply hook ${opts.applyHookUrl} did not answer: ${(err as Error).message}`);
+      if (err instanceof ProbeRedirectError) throw new RunError('apply_hook_failed', `apply hook failed: ${err.message}`);
+      throw new RunError('apply_hook_failed', `apply hook ${hook} did not answer: ${(err as Error).message}`);
     }
-    if (!res.ok) {
-      throw new RunError('apply_hook_failed', `apply hook ${opts.applyHookUrl} answered HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    if (res.status < 200 || res.status >= 300) {
+      throw new RunError('apply_hook_failed', `apply hook ${hook} answered HTTP ${res.status}: ${res.text}`);
     }
   }
   if (opts.readinessPath) {
     await Promise.all(
       opts.baseUrls.map((u) =>
-        waitReady(new URL(opts.readinessPath!, u).toString(), { timeoutMs: opts.readyTimeoutMs, signal: opts.signal, what: `target ${u}`, headers: opts.headers }),
+        waitReady(new URL(opts.readinessPath!, u).toString(), { timeoutMs: opts.readyTimeoutMs, signal: opts.signal, what: `target ${redactUrl(u)}`, headers: opts.headers, pins }),
       ),
     );
   }

@@ -29,9 +29,9 @@ export interface K6Result {
   summary?: { metrics: Record<string, Record<string, unknown>> };
 }
 
-function exec(args: string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
+function exec(args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(k6Binary(), args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() } }, (err, stdout, stderr) => {
+    execFile(k6Binary(), args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), ...env } }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -57,11 +57,13 @@ export function k6Inspect(script: string, baseUrls = 'http://127.0.0.1:9'): Prom
 }
 
 /** `k6 run` bounded in time, with the summary export parsed. */
-export function k6Run(script: string, baseUrls: string[], opts: { timeoutMs?: number; extraArgs?: (dir: string) => string[] } = {}): Promise<K6Result> {
+/** `env` is k6's process environment (read by the script only with --include-system-env-vars, set when env is given). */
+export function k6Run(script: string, baseUrls: string[], opts: { timeoutMs?: number; extraArgs?: (dir: string) => string[]; env?: Record<string, string> } = {}): Promise<K6Result> {
   return withScript(script, async (dir, file) => {
     const summaryFile = join(dir, 'summary.json');
     const extra = opts.extraArgs?.(dir) ?? [];
-    const r = await exec(['run', ...SAFE_FLAGS, '--quiet', '--summary-export', summaryFile, ...extra, '-e', `BASE_URLS=${baseUrls.join(',')}`, file], opts.timeoutMs ?? 30_000);
+    const flags = opts.env ? SAFE_FLAGS.map((f) => (f === '--include-system-env-vars=false' ? '--include-system-env-vars=true' : f)) : SAFE_FLAGS;
+    const r = await exec(['run', ...flags, '--quiet', '--summary-export', summaryFile, ...extra, '-e', `BASE_URLS=${baseUrls.join(',')}`, file], opts.timeoutMs ?? 30_000, opts.env);
     let summary: K6Result['summary'];
     try {
       summary = JSON.parse(await readFile(summaryFile, 'utf8')) as K6Result['summary'];

@@ -21,6 +21,7 @@ import dynamic from 'next/dynamic';
 import { RunSummary, ThresholdList, type RunSummaryShape } from './run-summary';
 import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
+import { RunNetworkLine, withoutNetwork } from './run-network';
 
 // Recharts is loaded after the page, so the summary paints first and hydration stays small.
 const RunCharts = dynamic(() => import('./run-charts').then((m) => m.RunCharts), {
@@ -184,7 +185,8 @@ export function RunDetail({ id }: { id: string }) {
         <Card>
           <CardHeader title="Environment" description="Fingerprint of the worker, k6 and target for this run." />
           <CardBody>
-            <KeyValues data={{ ...(r.workerId ? { worker: r.workerId } : {}), ...((r.environment as Record<string, unknown> | null) ?? {}) }} />
+            <RunNetworkLine environment={r.environment} />
+            <KeyValues data={{ ...(r.workerId ? { worker: r.workerId } : {}), ...withoutNetwork(r.environment) }} />
           </CardBody>
         </Card>
         <Card>

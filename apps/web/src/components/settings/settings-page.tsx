@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link2, Plus, Trash2 } from 'lucide-react';
+import { Link2 } from 'lucide-react';
 import { useState } from 'react';
 import type { Role } from '@poolbench/db';
 import { ROLES, ROLE_HELP } from '~/lib/schemas/role';
@@ -18,6 +18,7 @@ import { Field, Input, Select } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { ApiTokens } from './api-tokens';
+import { Allowlist } from './allowlist-settings';
 import { ShareLinksSettings } from '~/components/share/share-links-settings';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 
@@ -147,64 +148,6 @@ function Invitations() {
   );
 }
 
-function Allowlist() {
-  const trpc = useTRPC();
-  const qc = useQueryClient();
-  const { can } = useRole();
-  const list = useQuery(trpc.team.allowlist.queryOptions());
-  const refresh = () => qc.invalidateQueries({ queryKey: trpc.team.allowlist.queryKey() });
-  const [pattern, setPattern] = useState('');
-  const [note, setNote] = useState('');
-  const add = useMutation(trpc.team.allow.mutationOptions({ onSuccess: () => { setPattern(''); setNote(''); return refresh(); } }));
-  const remove = useMutation(trpc.team.disallow.mutationOptions({ onSuccess: refresh }));
-  return (
-    <Card>
-      <CardHeader title="Allowlist" description="Hosts and networks URL targets may send load to. Managed lab targets run on this machine and need no entry." />
-      <CardBody className="space-y-4">
-        {can('admin') ? (
-          <form
-            className="grid items-start gap-3 sm:grid-cols-[1fr_1fr_auto]"
-            onSubmit={(e) => {
-              e.preventDefault();
-              add.mutate({ pattern, note: note || undefined });
-            }}
-          >
-            <Field label="Host, *.domain, IP or CIDR" error={problemsOf(add.error).pattern ?? (add.isError && !problemsOf(add.error).pattern ? messageOf(add.error) : null)}>
-              {(p) => <Input {...p} value={pattern} onChange={(e) => setPattern(e.target.value)} placeholder="api.staging.example.com or 10.0.0.0/8" />}
-            </Field>
-            <Field label="Note" optional>
-              {(p) => <Input {...p} value={note} onChange={(e) => setNote(e.target.value)} placeholder="staging cluster" />}
-            </Field>
-            <Button type="submit" loading={add.isPending} className="sm:mt-6">
-              <Plus className="size-4" /> Allow
-            </Button>
-          </form>
-        ) : (
-          <p className="text-sm text-slate-500">Only admins change the allowlist.</p>
-        )}
-        {list.isPending ? <LoadingBlock rows={2} /> : null}
-        {list.data?.length === 0 ? <p className="text-sm text-slate-500">Nothing allowed yet: URL targets cannot be created until a host is allowed.</p> : null}
-        {list.data && list.data.length > 0 ? (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
-            {list.data.map((h) => (
-              <li key={h.id} className="flex items-center justify-between px-3 py-2 text-sm">
-                <span>
-                  <code className="font-mono text-slate-800">{h.pattern}</code>
-                  {h.note ? <span className="ml-2 text-xs text-slate-500">{h.note}</span> : null}
-                </span>
-                {can('admin') ? (
-                  <Button size="sm" variant="danger-ghost" aria-label={`Remove ${h.pattern}`} onClick={() => remove.mutate({ id: h.id })}>
-                    <Trash2 className="size-3.5" />
-                  </Button>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </CardBody>
-    </Card>
-  );
-}
 
 export function SettingsPage() {
   const { can, role } = useRole();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasUrlCredentials, URL_CREDENTIALS_MESSAGE } from '@poolbench/scenarios/net';
 
 /** Endpoints of the lab target a managed target's default request may use. */
 export const LAB_ENDPOINTS = [
@@ -16,7 +17,9 @@ const httpUrl = z
   .string()
   .trim()
   .url('must be a URL like https://api.example.com')
-  .refine((u) => /^https?:$/.test(new URL(u).protocol), 'must use http or https');
+  .refine((u) => /^https?:$/.test(new URL(u).protocol), 'must use http or https')
+  // user:pass@ would be stored in plain text, copied into run snapshots and put on k6's command line.
+  .refine((u) => !hasUrlCredentials(u), URL_CREDENTIALS_MESSAGE);
 const optionalUrl = z.union([z.literal('').transform(() => undefined), httpUrl]).optional();
 const headerName = z.string().trim().regex(/^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/, 'must be a valid header name');
 const headerValue = z.string().max(4096).regex(/^[\t\x20-\x7e]*$/, 'must be printable ASCII without line breaks');

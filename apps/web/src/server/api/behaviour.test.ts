@@ -74,7 +74,7 @@ describe('procedures against real Postgres and Redis', () => {
       baseUrls: ['https://orders.internal.test'],
       requestDefaults: { method: 'GET' as const, path: '/orders' },
       headers: [{ name: 'Authorization', value: 'Bearer s3cret', secret: true }, { name: 'X-Env', value: 'staging', secret: false }],
-      monitorDsn: 'postgresql://monitor:pw@db/app',
+      monitorDsn: 'postgresql://monitor:pw@db.internal.test/app',
     };
     const denied = await admin.target.create(input).catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(TRPCError);
@@ -89,7 +89,7 @@ describe('procedures against real Postgres and Redis', () => {
     expect(created.hasMonitorDsn).toBe(true);
     const row = await db.target.findUniqueOrThrow({ where: { id: created.id } });
     expect(Buffer.from(row.secretsEncrypted!).toString('utf8')).not.toContain('s3cret');
-    expect(openSecret(row.secretsEncrypted!, services.key)).toEqual({ headers: { Authorization: 'Bearer s3cret' }, monitorDsn: 'postgresql://monitor:pw@db/app' });
+    expect(openSecret(row.secretsEncrypted!, services.key)).toEqual({ headers: { Authorization: 'Bearer s3cret' }, monitorDsn: 'postgresql://monitor:pw@db.internal.test/app' });
 
     // editing without replacing secrets keeps the sealed blob as it was
     await admin.target.update({ id: created.id, target: { ...input, name: 'Orders API v2', headers: [{ name: 'Authorization', value: '', secret: true }], monitorDsn: '' } });

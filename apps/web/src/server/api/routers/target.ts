@@ -2,6 +2,7 @@ import { TargetInputSchema } from '~/lib/schemas/target';
 import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
 import { z } from 'zod';
 import { teamProcedure } from '../trpc';
+import { env } from '~/server/env';
 import { archiveTarget, getTarget, listTargets } from '~/server/services/targets/read-targets';
 import { createTarget, updateTarget } from '~/server/services/targets/save-target';
 import { testTargetConnection } from '~/server/services/targets/test-connection';
@@ -9,10 +10,10 @@ import { testTargetConnection } from '~/server/services/targets/test-connection'
 export const targetRouter = {
   list: teamProcedure('viewer').query(({ ctx }) => listTargets(ctx.db, ctx.team.id)),
   get: teamProcedure('viewer').input(ByIdSchema).query(({ ctx, input }) => getTarget(ctx.db, ctx.team.id, input.id)),
-  create: teamProcedure('admin').input(TargetInputSchema).mutation(({ ctx, input }) => createTarget({ db: ctx.db, secretKey: ctx.secretKey }, ctx.team.id, input)),
+  create: teamProcedure('admin').input(TargetInputSchema).mutation(({ ctx, input }) => createTarget({ db: ctx.db, secretKey: ctx.secretKey, ownDatabaseUrl: env.DATABASE_URL }, ctx.team.id, input)),
   update: teamProcedure('admin')
     .input(z.object({ id: IdSchema, target: TargetInputSchema }))
-    .mutation(({ ctx, input }) => updateTarget({ db: ctx.db, secretKey: ctx.secretKey }, ctx.team.id, input.id, input.target)),
+    .mutation(({ ctx, input }) => updateTarget({ db: ctx.db, secretKey: ctx.secretKey, ownDatabaseUrl: env.DATABASE_URL }, ctx.team.id, input.id, input.target)),
   archive: teamProcedure('admin').input(ByIdSchema).mutation(({ ctx, input }) => archiveTarget(ctx.db, ctx.team.id, input.id)),
   testConnection: teamProcedure('member').input(ByIdSchema).mutation(({ ctx, input }) => testTargetConnection(ctx.db, ctx.team.id, input.id)),
 };

@@ -47,7 +47,7 @@ export const teamRouter = {
   ),
   allowlist: teamProcedure('viewer').query(({ ctx }) => listAllowedHosts(ctx.db, ctx.team.id)),
   allow: teamProcedure('admin')
-    .input(z.object({ pattern: z.string().min(1, 'is required').max(253), note: z.string().max(200).optional() }))
-    .mutation(({ ctx, input }) => addAllowedHost(ctx.db, { teamId: ctx.team.id, createdById: ctx.user.id, pattern: input.pattern, note: input.note ?? null })),
+    .input(z.object({ pattern: z.string().min(1, 'is required').max(253), note: z.string().max(200).optional(), confirmBroad: z.boolean().default(false) }))
+    .mutation(({ ctx, input }) => addAllowedHost(ctx.db, { teamId: ctx.team.id, createdById: ctx.user.id, pattern: input.pattern, note: input.note ?? null, confirmBroad: input.confirmBroad })),
   disallow: teamProcedure('admin').input(z.object({ id: IdSchema })).mutation(({ ctx, input }) => removeAllowedHost(ctx.db, { teamId: ctx.team.id, id: input.id })),
 };

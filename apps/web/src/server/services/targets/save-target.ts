@@ -2,6 +2,7 @@ import type { Db, Prisma } from '@poolbench/db';
 import { sealSecret } from '@poolbench/db';
 import type { TargetValues } from '~/lib/schemas/target';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
+import { checkMonitorDsn } from './check-monitor-dsn';
 import { checkTargetHosts } from './check-target-hosts';
 import { TARGET_SELECT, type TargetView } from './target-view';
 
@@ -9,6 +10,8 @@ export interface SaveTargetDeps {
   db: Db;
   /** AES key for sealSecret; throws with a clear message when the server has none */
   secretKey: () => Buffer;
+  /** PoolBench's own DATABASE_URL: a monitor DSN may never point there */
+  ownDatabaseUrl: string;
 }
 
 function columns(v: TargetValues) {
@@ -61,6 +64,7 @@ export async function createTarget(deps: SaveTargetDeps, teamId: string, v: Targ
   await assertNameFree(deps.db, teamId, v.name);
   const cols = columns(v);
   if (v.kind === 'url') await checkTargetHosts(deps.db, teamId, urlsOf(v));
+  if (v.kind === 'url' && v.monitorDsn) await checkMonitorDsn(deps.db, teamId, v.monitorDsn, deps.ownDatabaseUrl);
   const secrets = v.kind === 'url' ? sealed(v, deps.secretKey) : { secretsEncrypted: null, hasMonitorDsn: false };
   return deps.db.target.create({ data: { teamId, ...cols, managed: cols.managed, ...secrets }, select: TARGET_SELECT });
 }
@@ -78,6 +82,7 @@ export async function updateTarget(deps: SaveTargetDeps, teamId: string, id: str
   let secrets: { secretsEncrypted?: Uint8Array<ArrayBuffer> | null; hasMonitorDsn?: boolean; secretHeaderNames?: string[] } = {};
   if (v.kind === 'url') {
     await checkTargetHosts(deps.db, teamId, urlsOf(v));
+    if (v.replaceSecrets && v.monitorDsn) await checkMonitorDsn(deps.db, teamId, v.monitorDsn, deps.ownDatabaseUrl);
     if (v.replaceSecrets) secrets = sealed(v, deps.secretKey);
     else secrets = { secretHeaderNames: existing.secretHeaderNames };
   }

@@ -1,4 +1,5 @@
 import type { Db } from '@poolbench/db';
+import { redactUrl } from '@poolbench/scenarios/net';
 import { NotFoundError } from '../errors';
 import { checkTargetHosts } from './check-target-hosts';
 
@@ -30,11 +31,11 @@ export async function testTargetConnection(db: Db, teamId: string, id: string): 
     const res = await fetch(url, { method, headers: defaults.headers ?? {}, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS), cache: 'no-store' });
     await res.body?.cancel();
     const latencyMs = Math.round((performance.now() - started) * 10) / 10;
-    return { kind: 'url', url, ok: res.ok, status: res.status, latencyMs, headers: [...res.headers.entries()].slice(0, 24), error: null, note };
+    return { kind: 'url', url: redactUrl(url), ok: res.ok, status: res.status, latencyMs, headers: [...res.headers.entries()].slice(0, 24), error: null, note };
   } catch (e) {
     const latencyMs = Math.round(performance.now() - started);
     const err = e as Error & { cause?: { code?: string; message?: string } };
     const reason = err.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS} ms` : (err.cause?.code ?? err.cause?.message ?? err.message);
-    return { kind: 'url', url, ok: false, status: null, latencyMs, headers: [], error: reason, note };
+    return { kind: 'url', url: redactUrl(url), ok: false, status: null, latencyMs, headers: [], error: reason, note };
   }
 }

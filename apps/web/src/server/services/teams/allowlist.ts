@@ -1,9 +1,15 @@
 import { isIP } from 'node:net';
 import type { Db } from '@poolbench/db';
+import { describeAllowPattern, forbiddenAllowReason, parseCidr } from '@poolbench/scenarios/net';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 
+/** Each entry with what it allows, e.g. "256 addresses, loopback". */
 export async function listAllowedHosts(db: Db, teamId: string) {
-  return db.allowedHost.findMany({ where: { teamId }, select: { id: true, pattern: true, note: true, createdAt: true }, orderBy: { pattern: 'asc' } });
+  const rows = await db.allowedHost.findMany({ where: { teamId }, select: { id: true, pattern: true, note: true, createdAt: true }, orderBy: { pattern: 'asc' } });
+  return rows.map((r) => {
+    const d = describeAllowPattern(r.pattern);
+    return { ...r, allows: `${d.addresses}, ${d.label}` };
+  });
 }
 
 /** Accepts a host name, `*.example.com`, an IP, or an IPv4/IPv6 CIDR. */
@@ -14,7 +20,7 @@ export function normalizePattern(raw: string): string {
   if (bits !== undefined) {
     const v = isIP(addr);
     const n = Number(bits);
-    if (!v || !Number.isInteger(n) || n < 0 || n > (v === 4 ? 32 : 128)) throw new InvalidInputError('pattern', 'is not a valid CIDR (e.g. 10.0.0.0/8 or fd00::/8)');
+    if (!v || !/^\d+$/.test(bits) || !Number.isInteger(n) || n < 0 || n > (v === 4 ? 32 : 128)) throw new InvalidInputError('pattern', 'is not a valid CIDR (e.g. 10.0.0.0/8 or fd00::/8)');
     return `${addr}/${n}`;
   }
   if (isIP(addr)) return addr;
@@ -24,8 +30,23 @@ export function normalizePattern(raw: string): string {
   return addr;
 }
 
-export async function addAllowedHost(db: Db, input: { teamId: string; createdById: string; pattern: string; note?: string | null }) {
+/**
+ * Link-local ranges and cloud metadata addresses are refused outright; ranges wider than /8
+ * (IPv4) or /32 (IPv6) need the admin's explicit confirmation (`confirmBroad`).
+ */
+export function checkPatternPolicy(pattern: string, confirmBroad: boolean): void {
+  const forbidden = forbiddenAllowReason(pattern);
+  if (forbidden) throw new InvalidInputError('pattern', forbidden);
+  const c = parseCidr(pattern);
+  const d = describeAllowPattern(pattern);
+  if (c && d.broad && !confirmBroad) {
+    throw new InvalidInputError('confirmBroad', `${pattern} allows ${d.addresses} (wider than /${c.v === 4 ? 8 : 32}); confirm that you mean it`);
+  }
+}
+
+export async function addAllowedHost(db: Db, input: { teamId: string; createdById: string; pattern: string; note?: string | null; confirmBroad?: boolean }) {
   const pattern = normalizePattern(input.pattern);
+  checkPatternPolicy(pattern, input.confirmBroad === true);
   const exists = await db.allowedHost.findUnique({ where: { teamId_pattern: { teamId: input.teamId, pattern } } });
   if (exists) throw new ConflictError(`${pattern} is already allowed`);
   return db.allowedHost.create({ data: { teamId: input.teamId, pattern, note: input.note ?? null, createdById: input.createdById }, select: { id: true, pattern: true } });

@@ -1,0 +1,107 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Plus, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { describeAllowPattern, forbiddenAllowReason } from '@poolbench/scenarios/net';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf, problemsOf } from '~/lib/trpc/errors';
+import { useRole } from '~/lib/hooks/use-role';
+import { Button } from '~/components/ui/button';
+import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { LoadingBlock } from '~/components/ui/feedback';
+import { Field, Input } from '~/components/ui/form';
+
+/** What a typed pattern would allow, before it is saved; null while it is not a pattern yet. */
+function preview(pattern: string) {
+  const p = pattern.trim().toLowerCase();
+  if (!p) return null;
+  try {
+    return { ...describeAllowPattern(p), forbidden: forbiddenAllowReason(p) };
+  } catch {
+    return null;
+  }
+}
+
+export function Allowlist() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const { can } = useRole();
+  const list = useQuery(trpc.team.allowlist.queryOptions());
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.team.allowlist.queryKey() });
+  const [pattern, setPattern] = useState('');
+  const [note, setNote] = useState('');
+  const [confirmBroad, setConfirmBroad] = useState(false);
+  const add = useMutation(
+    trpc.team.allow.mutationOptions({
+      onSuccess: () => {
+        setPattern('');
+        setNote('');
+        setConfirmBroad(false);
+        return refresh();
+      },
+    }),
+  );
+  const remove = useMutation(trpc.team.disallow.mutationOptions({ onSuccess: refresh }));
+  const problems = problemsOf(add.error);
+  const p = preview(pattern);
+  return (
+    <Card>
+      <CardHeader title="Allowlist" description="Hosts and networks URL targets may send load to. Managed lab targets run on this machine and need no entry. Link-local ranges (cloud metadata) can never be allowed." />
+      <CardBody className="space-y-4">
+        {can('admin') ? (
+          <form
+            className="grid items-start gap-3 sm:grid-cols-[1fr_1fr_auto]"
+            onSubmit={(e) => {
+              e.preventDefault();
+              add.mutate({ pattern, note: note || undefined, confirmBroad });
+            }}
+          >
+            <Field
+              label="Host, *.domain, IP or CIDR"
+              help={p ? (p.forbidden ? `Refused: ${p.forbidden}` : `Allows ${p.addresses}, ${p.label}`) : undefined}
+              error={problems.pattern ?? (add.isError && !problems.pattern && !problems.confirmBroad ? messageOf(add.error) : null)}
+            >
+              {(f) => <Input {...f} value={pattern} onChange={(e) => { setPattern(e.target.value); setConfirmBroad(false); }} placeholder="api.staging.example.com or 10.0.0.0/8" />}
+            </Field>
+            <Field label="Note" optional>
+              {(f) => <Input {...f} value={note} onChange={(e) => setNote(e.target.value)} placeholder="staging cluster" />}
+            </Field>
+            <Button type="submit" loading={add.isPending} className="sm:mt-6">
+              <Plus className="size-4" /> Allow
+            </Button>
+            {p?.broad || problems.confirmBroad ? (
+              <label className="col-span-full flex items-center gap-2 text-sm text-amber-800">
+                <input type="checkbox" checked={confirmBroad} onChange={(e) => setConfirmBroad(e.target.checked)} />
+                I understand this allows {p?.addresses ?? 'a very wide range of addresses'}
+                {problems.confirmBroad ? <span className="text-red-700">({problems.confirmBroad})</span> : null}
+              </label>
+            ) : null}
+          </form>
+        ) : (
+          <p className="text-sm text-slate-500">Only admins change the allowlist.</p>
+        )}
+        {list.isPending ? <LoadingBlock rows={2} /> : null}
+        {list.data?.length === 0 ? <p className="text-sm text-slate-500">Nothing allowed yet: URL targets cannot be created until a host is allowed.</p> : null}
+        {list.data && list.data.length > 0 ? (
+          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+            {list.data.map((h) => (
+              <li key={h.id} className="flex items-center justify-between px-3 py-2 text-sm">
+                <span>
+                  <code className="font-mono text-slate-800">{h.pattern}</code>
+                  <span className="ml-2 text-xs text-slate-600">— {h.allows}</span>
+                  {h.note ? <span className="ml-2 text-xs text-slate-500">{h.note}</span> : null}
+                </span>
+                {can('admin') ? (
+                  <Button size="sm" variant="danger-ghost" aria-label={`Remove ${h.pattern}`} onClick={() => remove.mutate({ id: h.id })}>
+                    <Trash2 className="size-3.5" />
+                  </Button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,5 @@
+export * from './ip-math';
+export * from './special-ranges';
+export * from './redact-url';
+export * from './k6-network';
+export * from './describe-range';
