@@ -58,6 +58,7 @@ export async function startWorkerApp(env: WorkerEnv) {
       k6Bin: env.POOLBENCH_K6_BIN,
       labTargetBin: env.LAB_TARGET_BIN,
       labDatabaseUrl: env.LAB_DATABASE_URL,
+      ownDatabaseUrl: env.DATABASE_URL,
       readyTimeoutMs: env.RUN_READY_TIMEOUT_MS,
       heartbeatMs: env.RUN_HEARTBEAT_MS,
       timeoutMarginMs: env.RUN_TIMEOUT_MARGIN_MS,

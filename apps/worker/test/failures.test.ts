@@ -1,10 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { publishCancel } from '@poolbench/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, pidsAlive, sustained, waitFor, type World } from './harness';
+import { createWorld, pidsAlive, recordedChildren, sustained, waitFor, type World } from './harness';
 
 const TERMINAL = ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
 
@@ -13,11 +11,6 @@ function world_k6Starts(w: World, runId: string): number {
   return w.logs.filter((l) => l.includes('"msg":"k6 started"') && l.includes(runId)).length;
 }
 
-function recordedPids(dir: string): { pid: number; kind: string; runId: string }[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
-}
 
 describe('worker: whatever fails, runs end truthfully', () => {
   let w: World;
@@ -40,7 +33,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
     const run = await w.waitForStatus(runId, [...TERMINAL], 20_000);
     expect(run.status).toBe('canceled');
     expect(run.finishedAt!.getTime() - asked).toBeLessThan(8000);
-    const k6 = recordedPids(w.runtimeDir).filter((r) => r.runId === runId);
+    const k6 = recordedChildren(w.runtimeDir).filter((r) => r.runId === runId);
     expect(k6).toEqual([]);
     expect(await w.db.runSecond.count({ where: { runId } })).toBeGreaterThanOrEqual(3);
     expect((run.summary as { requests: number }).requests).toBeGreaterThan(0);
@@ -57,7 +50,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
     await w.waitForStatus(runId, ['running']);
     await waitFor('2 stored seconds', async () => (await w.db.runSecond.count({ where: { runId } })) >= 2);
     const children = await waitFor('k6 recorded', async () => {
-      const r = recordedPids(w.runtimeDir).filter((x) => x.runId === runId);
+      const r = recordedChildren(w.runtimeDir).filter((x) => x.runId === runId);
       return r.some((x) => x.kind === 'k6') ? r : null;
     });
     expect(children.filter((c) => c.kind === 'lab-target')).toHaveLength(2);

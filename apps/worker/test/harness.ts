@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -194,4 +194,12 @@ export async function tcpProxy(targetPort: number) {
       await this.cut();
     },
   };
+}
+
+/** Child processes (k6, targets) the worker recorded in a runtime dir; none while it does not exist yet. */
+export function recordedChildren(dir: string): { pid: number; kind: string; runId: string }[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { pid: number; kind: string; runId: string });
 }

@@ -1,25 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLifecycleSweeper } from '@poolbench/runs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, pidsAlive, sustained, tcpProxy, waitFor, type World } from './harness';
+import { createWorld, pidsAlive, recordedChildren, sustained, tcpProxy, waitFor, type World } from './harness';
 
 const TERMINAL = ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-function recorded(dir: string): { pid: number; kind: string; runId: string }[] {
-  try {
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
-  } catch {
-    return [];
-  }
-}
 
 describe('lifecycle: kill -9 of the only worker, nothing else alive but the web app', () => {
   let w: World;
@@ -37,7 +28,7 @@ describe('lifecycle: kill -9 of the only worker, nothing else alive but the web 
     await w.waitForStatus(runId, ['running']);
     await waitFor('2 stored seconds', async () => (await w.db.runSecond.count({ where: { runId } })) >= 2);
     const children = await waitFor('k6 recorded', async () => {
-      const r = recorded(w.runtimeDir).filter((x) => x.runId === runId);
+      const r = recordedChildren(w.runtimeDir).filter((x) => x.runId === runId);
       return r.some((x) => x.kind === 'k6') ? r : null;
     });
     expect(children.map((c) => c.kind).sort()).toEqual(['blobstore', 'k6', 'lab-target', 'lab-target']);
@@ -120,7 +111,7 @@ describe('lifecycle: `make down` (scripts/stack.sh stop) while a run is running'
     await waitFor('3 stored seconds', async () => (await w.db.runSecond.count({ where: { runId } })) >= 3);
     const runtime = join(data, 'worker-runtime'); // the default runtime dir, under the installation's data
     const children = await waitFor('k6 recorded', async () => {
-      const r = recorded(runtime).filter((x) => x.runId === runId);
+      const r = recordedChildren(runtime).filter((x) => x.runId === runId);
       return r.some((x) => x.kind === 'k6') ? r : null;
     });
 

@@ -1,5 +1,6 @@
 import type { K6EndReason } from '@poolbench/k6';
 import type { TerminalStatus } from '@poolbench/runs';
+import { redactUrlsIn } from '@poolbench/scenarios/net';
 
 /** Why a run's abort signal fired: a user's cancel, the worker's shutdown, or the run was ended elsewhere. */
 export type AbortReason = 'cancel' | 'shutdown' | 'lost';
@@ -38,7 +39,7 @@ export function outcomeFromK6(e: K6Ending): Outcome {
     case 'k6_error': {
       const tail = e.stderrTail.slice(-5).join(' | ');
       const message = `k6 ended with exit code ${e.exitCode ?? 'unknown'}${e.k6Error ? ` (${e.k6Error})` : ''}${tail ? `: ${tail}` : ''}`;
-      return { status: 'failed', errorCode: 'k6_error', errorMessage: message.slice(0, 2000) };
+      return { status: 'failed', errorCode: 'k6_error', errorMessage: redactUrlsIn(message).slice(0, 2000) };
     }
   }
 }

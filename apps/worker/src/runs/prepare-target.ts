@@ -1,7 +1,8 @@
 import { LAB_SETUP, openSecret, type Run, type Target } from '@poolbench/db';
 import type { PoolConfig } from '@poolbench/scenarios';
 import { RunError } from './run-error';
-import { checkAllowed, resolveHosts } from '../targets/allowlist';
+import { checkMonitorDsn } from '../targets/monitor-dsn';
+import { resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
 import { ensureLabData, startManagedTarget, type LabSetup } from '../targets/managed-target';
 import type { ProcessRegistry } from '../targets/process-registry';
 import { prepareUrlTarget } from '../targets/url-target';
@@ -10,8 +11,8 @@ import type { SampleSource } from '../sampling/resource-sampler';
 
 export interface PreparedTarget {
   baseUrls: string[];
-  /** resolved and checked addresses of the base URLs; k6 may reach these and nothing else */
-  addresses: string[];
+  /** resolved, checked and pinned once: every connection of the run goes to these addresses */
+  network: RunNetworkPlan;
   sources: SampleSource[];
   monitor: DbActivityMonitor | null;
   secretHeaders: Record<string, string>;
@@ -24,6 +25,8 @@ export interface PrepareDeps {
   labDatabaseUrl: string;
   readyTimeoutMs: number;
   registry: ProcessRegistry;
+  /** PoolBench's own database: a monitor DSN may never point at it */
+  ownDatabaseUrl: string;
 }
 
 type RunWithTarget = Pick<Run, 'id'> & { target: Target; team: { allowedHosts: { pattern: string }[] } };
@@ -53,11 +56,10 @@ async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: 
   });
   try {
     const baseUrls = started.instances.map((i) => i.baseUrl);
-    const resolved = await resolveHosts(baseUrls);
-    checkAllowed(resolved, [], { allowLoopback: true });
+    const network = await resolveAndPin({ loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]), probeUrls: [], patterns: [], allowLoopback: true });
     return {
       baseUrls,
-      addresses: resolved.flatMap((h) => h.addresses),
+      network,
       sources: started.instances.map((i) => ({ index: i.index, pid: i.child.pid, metricsUrl: `${i.baseUrl}/metrics` })),
       monitor: new DbActivityMonitor(deps.labDatabaseUrl, `pb-${run.id.slice(-10)}-`),
       secretHeaders: {},
@@ -71,10 +73,10 @@ async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: 
 
 async function prepareUrl(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
   const baseUrls = run.target.baseUrls;
-  const resolved = await resolveHosts(baseUrls);
-  // The apply hook and the metrics endpoint are called by the worker too: same allowlist.
-  const sideUrls = [run.target.applyHookUrl, run.target.metricsUrl].filter((u): u is string => !!u);
-  checkAllowed([...resolved, ...(await resolveHosts(sideUrls))], run.team.allowedHosts.map((h) => h.pattern));
+  const patterns = run.team.allowedHosts.map((h) => h.pattern);
+  // The apply hook and the metrics endpoint are called by the worker too: same allowlist, same pins.
+  const sideUrls = (['applyHookUrl', 'metricsUrl'] as const).flatMap((f) => (run.target[f] ? [[f, run.target[f]] as [string, string]] : []));
+  const network = await resolveAndPin({ loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]), probeUrls: sideUrls, patterns });
   let secrets: { headers?: Record<string, string>; monitorDsn?: string } = {};
   if (run.target.secretsEncrypted) {
     try {
@@ -83,20 +85,27 @@ async function prepareUrl(run: RunWithTarget, poolConfig: PoolConfig, deps: Prep
       throw new RunError('secret_unavailable', `the target's secrets cannot be opened on this worker (${(err as Error).message}); check POOLBENCH_SECRET_KEY`);
     }
   }
+  let monitor: DbActivityMonitor | null = null;
+  if (secrets.monitorDsn) {
+    const checked = await checkMonitorDsn(secrets.monitorDsn, { patterns, ownDatabaseUrl: deps.ownDatabaseUrl });
+    network.pins.push(checked.pin);
+    monitor = new DbActivityMonitor(checked.config, null);
+  }
   await prepareUrlTarget({
     baseUrls,
     applyHookUrl: run.target.applyHookUrl,
     readinessPath: run.target.readinessPath,
     poolConfig,
     headers: secrets.headers ?? {},
+    pins: network.pins,
     readyTimeoutMs: deps.readyTimeoutMs,
     signal,
   });
   return {
     baseUrls,
-    addresses: resolved.flatMap((h) => h.addresses),
-    sources: run.target.metricsUrl ? [{ index: 0, metricsUrl: run.target.metricsUrl }] : [],
-    monitor: secrets.monitorDsn ? new DbActivityMonitor(secrets.monitorDsn, null) : null,
+    network,
+    sources: run.target.metricsUrl ? [{ index: 0, metricsUrl: run.target.metricsUrl, pins: network.pins }] : [],
+    monitor,
     secretHeaders: secrets.headers ?? {},
     stop: async () => {},
   };
