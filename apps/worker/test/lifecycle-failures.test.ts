@@ -161,6 +161,9 @@ describe('lifecycle: only the worker loses Redis for 10 s mid-run', () => {
     const run = await w.waitForStatus(runIds[0]!, [...TERMINAL], 60_000);
     expect(run.status).toBe('succeeded');
     expect((await w.db.experiment.findUniqueOrThrow({ where: { id: experimentId } })).status).toBe('completed');
+    // Postgres stayed up: every second of the 20 s load is stored, and nothing of the run is left running
+    expect(await w.db.runSecond.count({ where: { runId: runIds[0]!, requests: { gt: 0 } } })).toBeGreaterThanOrEqual(19);
+    expect(recordedChildren(w.runtimeDir).filter((c) => c.runId === runIds[0])).toEqual([]);
 
     const sc2 = await w.scenario('2 s after outage', sustained(1, 2000));
     const second = await w.launch([pc.id], [sc2.id]);
