@@ -16,6 +16,12 @@ describe('parseRunArgs', () => {
     expect(o.failOn).toBe('any');
   });
 
+  it('creates a share link only when asked (--share); --no-share is still accepted', () => {
+    expect(parseRunArgs(['--experiment', 'x'], env).share).toBe(false);
+    expect(parseRunArgs(['--experiment', 'x', '--share'], env).share).toBe(true);
+    expect(parseRunArgs(['--experiment', 'x', '--no-share'], env).share).toBe(false);
+  });
+
   it('starts a saved experiment by name', () => {
     expect(parseRunArgs(['--experiment', 'nightly', '--repeats', '5'], env).start).toEqual({ kind: 'saved', experiment: 'nightly', repeats: 5 });
   });

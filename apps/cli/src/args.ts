@@ -41,7 +41,8 @@ What to run (one of):
   --scenario-template <name>    ... a template, with
   --scenario-params <json>          its parameters, and
   --request "<METHOD> <path?query>" requests (repeatable; default "GET /")
-  --repeats <n>                 repeats per pool config (inline default 1)
+  --repeats <n>                 repeats per pool config (inline default 5: fewer than 4 per side
+                                can never give a verdict)
   --name <name>                 name of the new experiment
 
 Waiting and gating:
@@ -57,7 +58,8 @@ Waiting and gating:
   --junit <file>                write a JUnit XML report (implies --wait)
   --markdown <file>             write a Markdown table for a PR comment (implies --wait)
   --json                        print the result as JSON on stdout
-  --no-share                    do not create a share link
+  --share                       also create a signed-out share link and print it (off by default:
+                                a CI job never publishes results unless asked)
   --idempotency-key <key>       default: derived from the CI job (GitHub, GitLab, ...) or random
 
 Metric keys for --metrics: ${TESTED_RUN_METRIC_KEYS.join(', ')}.
@@ -141,6 +143,8 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
         junit: { type: 'string' },
         markdown: { type: 'string' },
         json: { type: 'boolean', default: false },
+        share: { type: 'boolean', default: false },
+        // accepted for scripts written when sharing was the default; it is the default now
         'no-share': { type: 'boolean', default: false },
         'idempotency-key': { type: 'string' },
         url: { type: 'string' },
@@ -206,7 +210,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
     junit: v.junit ?? null,
     markdown: v.markdown ?? null,
     json: v.json,
-    share: !v['no-share'],
+    share: v.share && !v['no-share'],
     idempotencyKey: v['idempotency-key'],
   };
 }

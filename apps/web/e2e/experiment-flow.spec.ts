@@ -60,7 +60,12 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   // Experiment: lazy + prewarm, 2 repeats
   await page.getByRole('checkbox', { name: /^lazy/ }).check();
   await page.getByRole('checkbox', { name: /^prewarm/ }).check();
+  await expect(page.getByLabel('Repeats')).toHaveValue('5'); // the default can reach a verdict
+  await expect(page.getByTestId('repeats-warning')).toHaveCount(0);
   await page.getByLabel('Repeats').fill('2');
+  // 2 per side can never be significant: said before launch, with the smallest count that can
+  await expect(page.getByTestId('repeats-warning')).toContainText('smallest possible p-value is 0.33');
+  await expect(page.getByRole('button', { name: 'Use 4' })).toBeVisible();
   await expect(page.getByTestId('run-count')).toHaveText('4');
   await expect(page.getByTestId('estimated-duration')).not.toHaveText('—');
   await page.screenshot({ path: `${SHOTS}/07-experiment-form.png`, fullPage: true });

@@ -5,6 +5,7 @@ import { CalendarClock, Play } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { minPossiblePValue, runsNeededFor } from '@poolbench/stats';
 import { ExperimentDefinitionSchema } from '~/lib/schemas/experiment';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
@@ -55,6 +56,13 @@ function Picker({ legend, items, selected, onChange, error, empty }: { legend: s
   );
 }
 
+/** Significance level of comparisons (the stats package's default). */
+const ALPHA = 0.05;
+/** The fewest repeats per side with which a comparison can reach p < ALPHA at all. */
+const DECISIVE_REPEATS = runsNeededFor(ALPHA);
+/** Default repeats: one more than the least, since the verdict is corrected across metrics. */
+const DEFAULT_REPEATS = 5;
+
 export function ExperimentForm() {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -69,7 +77,7 @@ export function ExperimentForm() {
   const [name, setName] = useState(sp.get('name') ?? '');
   const [poolConfigIds, setPoolConfigIds] = useState<string[]>(list(sp.get('poolConfigIds')));
   const [scenarioIds, setScenarioIds] = useState<string[]>(list(sp.get('scenarioIds')));
-  const [repeats, setRepeats] = useState<number | undefined>(Number(sp.get('repeats') ?? 3) || 3);
+  const [repeats, setRepeats] = useState<number | undefined>(Number(sp.get('repeats') ?? DEFAULT_REPEATS) || DEFAULT_REPEATS);
   const [order, setOrder] = useState<'interleaved' | 'blocked'>('interleaved');
   const [mode, setMode] = useState<'now' | 'schedule'>('now');
   const [cron, setCron] = useState('0 3 * * *');
@@ -191,6 +199,23 @@ export function ExperimentForm() {
                 </span>
               }
             />
+            {repeats !== undefined && repeats < DECISIVE_REPEATS ? (
+              <Alert
+                tone="warning"
+                title={`${repeats} ${repeats === 1 ? 'repeat' : 'repeats'} can never give a verdict`}
+                action={
+                  <Button type="button" variant="secondary" size="sm" onClick={() => setRepeats(DECISIVE_REPEATS)}>
+                    Use {DECISIVE_REPEATS}
+                  </Button>
+                }
+              >
+                <span data-testid="repeats-warning">
+                  Comparisons use one value per run: with {repeats} per pool config the smallest possible p-value is{' '}
+                  {minPossiblePValue(repeats, repeats).toPrecision(2)}, so no difference can reach p &lt; {ALPHA}. {DECISIVE_REPEATS} per side is the least that can;{' '}
+                  {DEFAULT_REPEATS} or more leave room for the correction across metrics.
+                </span>
+              </Alert>
+            ) : null}
             <div className="grid gap-4 sm:grid-cols-2">
               <Field label="Repeats" help="Each pool config × scenario cell runs this many times; statistics compare runs, not requests." error={err('repeats')}>
                 {(p) => <NumberInput {...p} min={1} max={50} value={repeats} onValue={setRepeats} />}

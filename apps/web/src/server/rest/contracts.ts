@@ -39,7 +39,7 @@ export const StartInlineSchema = z
     scenarioId: IdSchema.optional().describe('a saved scenario; or give `scenario`'),
     scenario: ScenarioSchema.optional().describe('template and parameters; saved as a scenario row, reused when the same scenario was sent before'),
     scenarioName: z.string().trim().min(1).max(120).optional().describe('name of the scenario row for an inline scenario (default: api-<hash of its content>)'),
-    repeats: RepeatsSchema.default(1),
+    repeats: RepeatsSchema.default(5).describe('default 5: fewer than 4 per side can never give a verdict'),
     order: z.enum(['interleaved', 'blocked']).default('interleaved'),
   })
   .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), { message: 'give exactly one of scenarioId and scenario', path: ['scenario'] });
