@@ -126,7 +126,7 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
       <Card className="mb-6">
         <CardHeader
           title="Comparison"
-          description={`One value per run and metric${window ? `, over seconds ${window.from}–${window.to} of each run` : ''}. Mann–Whitney U with Benjamini–Hochberg adjusted p, Hodges–Lehmann change with its 95 % interval, 5 % practical floor.`}
+          description={`One value per run and metric${window ? `, over seconds ${window.from}–${window.to} of each run` : ''}. Mann–Whitney U with Benjamini–Hochberg adjusted p, Hodges–Lehmann change with its interval (95 % when there are enough runs; the coverage each interval reaches is shown beside it), 5 % practical floor.`}
         />
         <ComparisonTable c={c} />
       </Card>

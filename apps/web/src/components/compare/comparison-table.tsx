@@ -3,13 +3,14 @@
 import { ArrowDown, ArrowUp, Info } from 'lucide-react';
 import type { Comparison } from '~/server/services/compare/build-comparison';
 import { cn } from '~/lib/cn';
-import { GROUP_COLORS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatP, formatValue } from './format-metric';
+import { GROUP_COLORS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatCoverage, formatP, formatValue } from './format-metric';
 
 const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
 
 /**
  * One row per metric: the baseline's median with the range of its repeats, then for each
- * candidate its median, Δ% with the 95 % interval, the BH-adjusted p, n and the verdict, coloured
+ * candidate its median, Δ% with its interval and the coverage that interval achieves (95 % when
+ * there are enough runs, less with few), the BH-adjusted p, n and the verdict, coloured
  * by what is good for that metric (lower latency, higher throughput).
  */
 export function ComparisonTable({ c }: { c: Comparison }) {
@@ -36,7 +37,7 @@ export function ComparisonTable({ c }: { c: Comparison }) {
                   <i className="inline-block size-2.5 rounded-sm" style={{ background: GROUP_COLORS[i % GROUP_COLORS.length] }} />
                   {g.label}
                 </span>
-                <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">median · Δ% [95 % CI] · p · n</div>
+                <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">median · Δ% [interval] coverage · p · n</div>
               </th>
             ))}
           </tr>
@@ -69,7 +70,8 @@ export function ComparisonTable({ c }: { c: Comparison }) {
                       <div className="text-xs text-slate-500">
                         {r.tested ? (
                           <>
-                            <span className={cn('font-medium', v ? VERDICT_STYLE[v].tw.split(' ').find((x) => x.startsWith('text-')) : '')}>{ch.estimate}</span> {ch.interval} · p {formatP(cmp?.pValue)} · n={cmp?.n ?? 0}
+                            <span className={cn('font-medium', v ? VERDICT_STYLE[v].tw.split(' ').find((x) => x.startsWith('text-')) : '')}>{ch.estimate}</span> {ch.interval}
+                            {ch.interval ? <span data-testid="interval-coverage"> {formatCoverage(cmp?.achievedConfidence)}</span> : null} · p {formatP(cmp?.pValue)} · n={cmp?.n ?? 0}
                           </>
                         ) : (
                           `n=${cmp?.n ?? 0}`

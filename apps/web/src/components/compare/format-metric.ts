@@ -79,3 +79,13 @@ export function heatColor(v: number | null, lo: number, hi: number, higherIsBett
   const sat = Math.round(15 + 55 * spread);
   return `hsl(${Math.round(140 - 140 * t)} ${sat}% ${Math.round(95 - 12 * t * spread)}%)`;
 }
+
+/**
+ * The coverage an interval really has, e.g. "90 %" with 3 runs per side: the Hodges–Lehmann
+ * interval cannot reach the nominal 95 % with so few runs, and the header must not claim it does.
+ */
+export function formatCoverage(achieved: number | null | undefined): string {
+  if (achieved === null || achieved === undefined) return '';
+  const pct = 100 * achieved;
+  return `${pct >= 99.95 ? '100' : pct.toFixed(pct >= 10 && Math.abs(pct - Math.round(pct)) < 0.05 ? 0 : 1)} %`;
+}

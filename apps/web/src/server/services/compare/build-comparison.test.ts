@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatCoverage } from '~/components/compare/format-metric';
 import type { Db } from '@poolbench/db';
 import { compareRunGroups, type RunSummary } from '@poolbench/stats';
 import { withTempDatabase } from '~/test/temp-database';
@@ -49,6 +50,9 @@ describe('buildComparison (real Postgres)', () => {
     expect(p95.pValue).toBe(exp95.pValue);
     expect(p95.changePercent!.estimate).toBeLessThan(-30); // half the latency
     expect(p95.verdict).toBe('inconclusive'); // 3 vs 3 runs can never reach p < 0.05
+    // the widest interval 3 vs 3 runs allow covers 1 − 2/C(6,3) = 90 %, not the nominal 95 %: said, not hidden
+    expect(p95.achievedConfidence).toBeCloseTo(0.9, 10);
+    expect(formatCoverage(p95.achievedConfidence)).toBe('90 %');
     const max = c.rows.find((r) => r.key === 'maxMs')!;
     expect(max.tested).toBe(false);
     expect(max.comparisons[1]!.verdict).toBeNull();

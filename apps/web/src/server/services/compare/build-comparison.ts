@@ -16,6 +16,8 @@ export interface CandidateCell {
   median: number | null;
   n: number;
   changePercent: { estimate: number; lower: number; upper: number } | null;
+  /** the coverage the interval actually has: below the nominal 95 % when there are too few runs */
+  achievedConfidence: number | null;
   pValue: number | null;
   verdict: Verdict | null;
   reason: string | null;
@@ -153,10 +155,11 @@ export async function buildComparison(
         if (!c) return null;
         const m = c.metrics.find((x) => x.def.key === d.key);
         const cell = { median: cells[gi]!.median, n: cells[gi]!.n };
-        if (!m) return { ...cell, changePercent: null, pValue: null, verdict: null, reason: untestedReason(d), insufficient: false, lowRequests: false, warnings: [] };
+        if (!m) return { ...cell, changePercent: null, achievedConfidence: null, pValue: null, verdict: null, reason: untestedReason(d), insufficient: false, lowRequests: false, warnings: [] };
         return {
           ...cell,
           changePercent: m.changePercent,
+          achievedConfidence: m.changePercent ? m.achievedConfidence : null,
           pValue: m.pValue,
           verdict: m.verdict,
           reason: m.reason,
