@@ -42,6 +42,10 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   await expect(page.getByTestId('compare-warnings')).toContainText('fewer than 4 repeats');
   // 2 vs 2 runs: the widest interval covers 1 − 2/C(4,2) = 66.7 %, and the table says so instead of "95 % CI"
   await expect(table.getByTestId('metric-p95Ms').getByTestId('interval-coverage')).toContainText('66.7 %');
+  // the matrix colours only verdicts that hold: 2 vs 2 runs decide nothing, so nothing is red or green
+  const candidateCell = page.getByTestId('pivot').locator('[data-testid="pivot-cell"]:not([data-verdict="reference"])').first();
+  await expect(candidateCell).toHaveAttribute('data-verdict', 'inconclusive');
+  await expect(candidateCell).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
   await expect(page.getByTestId('merged-table')).toContainText('prewarm');
   await expect(page.getByTestId('chart-spectrum').locator('.recharts-line').first()).toBeVisible();
   await expect(page.getByTestId('chart-rps').locator('.recharts-area').first()).toBeVisible();

@@ -68,16 +68,11 @@ export function tick(v: number): string {
 }
 
 /**
- * Heat colour from good (green) to bad (red) for a pivot cell; the intensity follows how far apart
- * the values are, so 4.40 vs 4.42 ms is not painted as best vs worst.
+ * Background of a matrix cell: only a decided verdict against the column's reference is coloured
+ * (an inconclusive difference, however large its medians look, stays uncoloured).
  */
-export function heatColor(v: number | null, lo: number, hi: number, higherIsBetter: boolean): string {
-  if (v === null || !(hi > lo)) return 'transparent';
-  let t = (v - lo) / (hi - lo);
-  if (higherIsBetter) t = 1 - t;
-  const spread = Math.min(1, (hi - lo) / Math.max(Math.abs(lo), 1e-9) / 0.5);
-  const sat = Math.round(15 + 55 * spread);
-  return `hsl(${Math.round(140 - 140 * t)} ${sat}% ${Math.round(95 - 12 * t * spread)}%)`;
+export function pivotCellColor(verdict: Verdict | null): string {
+  return verdict === 'better' || verdict === 'worse' ? VERDICT_STYLE[verdict].bg : 'transparent';
 }
 
 /**

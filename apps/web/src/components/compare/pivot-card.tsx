@@ -6,7 +6,7 @@ import { RUN_METRICS } from '@poolbench/stats';
 import { useTRPC } from '~/lib/trpc/react';
 import { Card, CardHeader } from '~/components/ui/card';
 import { LoadingBlock } from '~/components/ui/feedback';
-import { formatValue, heatColor } from './format-metric';
+import { VERDICT_LABEL, formatValue, pivotCellColor } from './format-metric';
 
 /** An experiment as a matrix: pool configs x scenarios, each cell one metric's median. */
 export function PivotCard({ experimentId, experimentName }: { experimentId: string; experimentName: string }) {
@@ -14,14 +14,11 @@ export function PivotCard({ experimentId, experimentName }: { experimentId: stri
   const [metric, setMetric] = useState('p95Ms');
   const q = useQuery(trpc.compare.pivot.queryOptions({ experimentId, metric }));
   const p = q.data;
-  const vals = p ? p.rows.flatMap((r) => r.cells.map((c) => c.median)).filter((v): v is number => v !== null) : [];
-  const lo = Math.min(...vals);
-  const hi = Math.max(...vals);
   return (
     <Card data-testid="pivot">
       <CardHeader
         title={`${experimentName}: matrix`}
-        description="Median of the repeats per pool config and scenario; green is better for the chosen metric."
+        description={`Median of the repeats per pool config and scenario. Each cell is tested against ${p?.rows[0]?.name ?? "the first pool config"} in its column (one value per run, 5 % floor, not adjusted across cells): only a verdict that holds is coloured.`}
         actions={
           <select aria-label="Pivot metric" value={metric} onChange={(e) => setMetric(e.target.value)} className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm">
             {RUN_METRICS.map((m) => (
@@ -57,9 +54,12 @@ export function PivotCard({ experimentId, experimentName }: { experimentId: stri
                     <div className="text-xs font-normal text-slate-500">{r.strategy}</div>
                   </th>
                   {r.cells.map((c, ci) => (
-                    <td key={ci} className="px-4 py-2.5 text-right font-medium text-slate-900" style={{ background: heatColor(c.median, lo, hi, p.direction === 'higher-is-better') }}>
+                    <td key={ci} className="px-4 py-2.5 text-right font-medium text-slate-900" style={{ background: pivotCellColor(c.verdict) }} data-testid="pivot-cell" data-verdict={c.verdict ?? 'reference'}>
                       {formatValue(c.median, p.unit)}
-                      <div className="text-xs font-normal text-slate-600">n={c.n}</div>
+                      <div className="text-xs font-normal text-slate-600">
+                        n={c.n}
+                        {c.verdict ? ` · ${VERDICT_LABEL[c.verdict]}` : r === p.rows[0] ? ' · reference' : ''}
+                      </div>
                     </td>
                   ))}
                 </tr>

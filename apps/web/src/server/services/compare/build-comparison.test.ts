@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatCoverage } from '~/components/compare/format-metric';
+import { formatCoverage, pivotCellColor } from '~/components/compare/format-metric';
+import { experimentPivot } from './pivot';
 import type { Db } from '@poolbench/db';
 import { compareRunGroups, type RunSummary } from '@poolbench/stats';
 import { withTempDatabase } from '~/test/temp-database';
@@ -61,6 +62,19 @@ describe('buildComparison (real Postgres)', () => {
     // all-requests percentiles from merged histograms
     expect(c.groups[0]!.merged!.count).toBe(c.groups[0]!.requests);
     expect(c.spectrum.find((s) => s.percentile === 50)!.values[0]!).toBeGreaterThan(c.spectrum.find((s) => s.percentile === 50)!.values[1]!);
+  });
+
+  it('the matrix tests each cell against the column reference and colours only verdicts that hold', async () => {
+    const p = await experimentPivot(db, A.teamId, exp.experimentId, 'p95Ms');
+    expect(p.rows.map((r) => r.name.split('-')[0])).toEqual(['lazy', 'prewarm']);
+    const [ref, cand] = [p.rows[0]!.cells[0]!, p.rows[1]!.cells[0]!];
+    expect(ref).toMatchObject({ n: 3, verdict: null }); // the reference is not tested against itself
+    // prewarm's median is half of lazy's, but 3 vs 3 runs can never be significant: no colour
+    expect(cand.median!).toBeLessThan(ref.median! * 0.7);
+    expect(cand.verdict).toBe('inconclusive');
+    expect(pivotCellColor(cand.verdict)).toBe('transparent');
+    expect(pivotCellColor('better')).not.toBe('transparent');
+    expect(pivotCellColor('worse')).not.toBe('transparent');
   });
 
   it('gateMetrics tests only those metrics, adjusts over them alone and says why the others have no verdict', async () => {

@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import { median, runMetric, type RunSummary } from '@poolbench/stats';
+import { compareSamples, median, runMetric, type RunSummary, type Verdict } from '@poolbench/stats';
 import { InvalidInputError, NotFoundError } from '../errors';
 
 export interface Pivot {
@@ -8,12 +8,24 @@ export interface Pivot {
   unit: string;
   direction: 'lower-is-better' | 'higher-is-better';
   columns: Array<{ id: string; name: string }>;
-  rows: Array<{ id: string; name: string; strategy: string | null; cells: Array<{ median: number | null; n: number }> }>;
+  rows: Array<{ id: string; name: string; strategy: string | null; cells: PivotCell[] }>;
+}
+
+export interface PivotCell {
+  median: number | null;
+  n: number;
+  /**
+   * This cell against the first pool config in the same column (the reference, as in the compare
+   * view), by the same test: only `better`/`worse` are decided; null for the reference itself or
+   * when either side has no runs. The matrix colours decided verdicts only.
+   */
+  verdict: Verdict | null;
 }
 
 /**
  * An experiment as a matrix: rows pool configs, columns scenarios, each cell the median of one
- * metric over the cell's succeeded repeats (how seeds 002 and 003 present their results).
+ * metric over the cell's succeeded repeats (how seeds 002 and 003 present their results), with
+ * its verdict against the column's first pool config (per-run values, Mann–Whitney + floor).
  */
 export async function experimentPivot(db: Db, teamId: string, experimentId: string, metric: string): Promise<Pivot> {
   const def = runMetric(metric);
@@ -27,25 +39,28 @@ export async function experimentPivot(db: Db, teamId: string, experimentId: stri
     },
   });
   if (!e) throw new NotFoundError('experiment');
-  return {
+  const values = (poolConfigId: string, scenarioId: string) =>
+    e.runs
+      .filter((r) => r.poolConfigId === poolConfigId && r.scenarioId === scenarioId && r.summary)
+      .map((r) => def.value(r.summary as unknown as RunSummary))
+      .filter((v): v is number => v !== null && Number.isFinite(v));
+  const pivot: Pivot = {
     metric: def.key,
     label: def.label,
     unit: def.unit,
     direction: def.direction,
     columns: e.scenarios.map((s) => ({ id: s.scenario.id, name: s.scenario.name })),
-    rows: e.poolConfigs.map(({ poolConfig: pc }) => ({
-      id: pc.id,
-      name: pc.name,
-      strategy: pc.strategy,
-      cells: e.scenarios.map(({ scenario }) => {
-        const vs = e.runs
-          .filter((r) => r.poolConfigId === pc.id && r.scenarioId === scenario.id && r.summary)
-          .map((r) => def.value(r.summary as unknown as RunSummary))
-          .filter((v): v is number => v !== null && Number.isFinite(v));
-        return { median: vs.length ? median(vs) : null, n: vs.length };
-      }),
-    })),
+    rows: e.poolConfigs.map(({ poolConfig: pc }) => ({ id: pc.id, name: pc.name, strategy: pc.strategy, cells: [] as PivotCell[] })),
   };
+  for (const { scenario } of e.scenarios) {
+    const reference = values(e.poolConfigs[0]!.poolConfig.id, scenario.id);
+    e.poolConfigs.forEach(({ poolConfig: pc }, ri) => {
+      const vs = values(pc.id, scenario.id);
+      const verdict = ri === 0 || !def.tested || vs.length === 0 || reference.length === 0 ? null : compareSamples(reference, vs, { direction: def.direction, ...def.options }).verdict;
+      pivot.rows[ri]!.cells.push({ median: vs.length ? median(vs) : null, n: vs.length, verdict });
+    });
+  }
+  return pivot;
 }
 
 /** Every cell of the pivot's experiment with at least one succeeded run, in matrix order. */

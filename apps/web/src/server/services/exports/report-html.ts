@@ -1,4 +1,4 @@
-import { GROUP_COLORS, NINES_TICKS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatP, formatValue, heatColor, nines, tick } from '~/components/compare/format-metric';
+import { GROUP_COLORS, NINES_TICKS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatP, formatValue, nines, pivotCellColor, tick } from '~/components/compare/format-metric';
 import type { Comparison } from '../compare/build-comparison';
 import { SERIES_METRICS } from '../compare/group-series';
 import type { Pivot } from '../compare/pivot';
@@ -94,12 +94,8 @@ function mergedHtml(c: Comparison): string {
 }
 
 function pivotHtml(p: Pivot): string {
-  const vals = p.rows.flatMap((r) => r.cells.map((x) => x.median)).filter((v): v is number => v !== null);
-  const lo = Math.min(...vals);
-  const hi = Math.max(...vals);
-  const heat = (v: number | null) => heatColor(v, lo, hi, p.direction === 'higher-is-better');
   return `<table><thead><tr><th>Pool config \\ scenario</th>${p.columns.map((c) => `<th>${esc(c.name)}</th>`).join('')}</tr></thead><tbody>${p.rows
-    .map((r) => `<tr><td>${esc(r.name)}</td>${r.cells.map((x) => `<td style="background:${heat(x.median)}">${esc(formatValue(x.median, p.unit))}<span class="ci">n=${x.n}</span></td>`).join('')}</tr>`)
+    .map((r) => `<tr><td>${esc(r.name)}</td>${r.cells.map((x) => `<td style="background:${pivotCellColor(x.verdict)}">${esc(formatValue(x.median, p.unit))}<span class="ci">n=${x.n}${x.verdict ? ` · ${VERDICT_LABEL[x.verdict]}` : ''}</span></td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
 }
 
