@@ -1,16 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { publishCancel } from '@poolbench/queue';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, pidsAlive, recordedChildren, sustained, waitFor, type World } from './harness';
-
-const TERMINAL = ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
 
 /** k6 start-ups for a run, from the worker's structured log ('k6 started' lines). */
 function world_k6Starts(w: World, runId: string): number {
   return w.logs.filter((l) => l.includes('"msg":"k6 started"') && l.includes(runId)).length;
 }
-
 
 describe('worker: whatever fails, runs end truthfully', () => {
   let w: World;
@@ -30,7 +28,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
     const asked = Date.now();
     await w.db.run.update({ where: { id: runId }, data: { cancelRequestedAt: new Date() } });
     await publishCancel(w.redis, runId);
-    const run = await w.waitForStatus(runId, [...TERMINAL], 20_000);
+    const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 20_000);
     expect(run.status).toBe('canceled');
     expect(run.finishedAt!.getTime() - asked).toBeLessThan(8000);
     const k6 = recordedChildren(w.runtimeDir).filter((r) => r.runId === runId);
@@ -61,7 +59,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
 
     // A fresh worker sweeps what the dead one left behind.
     const next = w.startWorker();
-    const run = await w.waitForStatus(runId, [...TERMINAL], 45_000);
+    const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 45_000);
     expect(run.status).toBe('aborted_system');
     expect(run.errorCode).toBe('worker_lost');
     expect(Date.now() - killedAt).toBeLessThan(30_000);
@@ -87,7 +85,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
     const runId = runIds[0]!;
     // A second job carrying the same run, as an at-least-once redelivery would.
     const dup = await w.queue.add('run', { runId }, { jobId: `${runId}-redelivered`, attempts: 1 });
-    const run = await w.waitForStatus(runId, [...TERMINAL]);
+    const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES]);
     expect(run.status).toBe('succeeded');
     await waitFor('duplicate job done', async () => ['completed', 'failed'].includes(await w.queue.getJobState(dup.id!)));
     await waitFor('original job done', async () => ['completed', 'failed'].includes(await w.queue.getJobState(runId)));
@@ -107,7 +105,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
     const pc = await w.poolConfig('lazy after bad', 'lazy', { maxConns: 2 });
     const sc = await w.scenario('2 s after bad', sustained(1, 2000));
     const { runIds } = await w.launch([pc.id], [sc.id]);
-    expect((await w.waitForStatus(runIds[0]!, [...TERMINAL])).status).toBe('succeeded');
+    expect((await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES])).status).toBe('succeeded');
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r));
   });
@@ -127,7 +125,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
     const sc = await w.scenario('2 s url', { ...sustained(1, 2000), readyPath: '/' });
     const worker = w.startWorker();
     const { runIds } = await w.launch([pc.id], [sc.id], 1, target.id);
-    const run = await w.waitForStatus(runIds[0]!, [...TERMINAL]);
+    const run = await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES]);
     expect(run.status).toBe('failed');
     expect(run.errorCode).toBe('target_not_allowed');
     expect(run.errorMessage).toMatch(/load to localhost \((?:127\.0\.0\.1|::1)\) is not allowed/);
@@ -160,7 +158,7 @@ describe('worker: Postgres unavailable for a few seconds mid-run', () => {
     psql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}' AND application_name = 'poolbench-worker'`);
     await new Promise((r) => setTimeout(r, 4000));
     psql(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`);
-    const run = await w.waitForStatus(runId, [...TERMINAL], 60_000);
+    const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 60_000);
     expect(run.status).toBe('succeeded');
     const seconds = await w.db.runSecond.findMany({ where: { runId }, orderBy: { second: 'asc' }, select: { second: true, requests: true } });
     const first = seconds[0]!.second;
@@ -199,12 +197,12 @@ describe('worker: Redis restarted mid-run', () => {
     await new Promise((r) => setTimeout(r, 2000));
     redis = startRedis();
     await new Promise((r) => setTimeout(r, 500));
-    const first = await w.waitForStatus(runIds[0]!, [...TERMINAL], 60_000);
+    const first = await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES], 60_000);
     expect(first.status).toBe('succeeded');
     w.reconnectRedis();
     const sc2 = await w.scenario('2 s after restart', sustained(1, 2000));
     const second = await w.launch([pc.id], [sc2.id]);
-    expect((await w.waitForStatus(second.runIds[0]!, [...TERMINAL], 60_000)).status).toBe('succeeded');
+    expect((await w.waitForStatus(second.runIds[0]!, [...TERMINAL_RUN_STATUSES], 60_000)).status).toBe('succeeded');
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r));
   });

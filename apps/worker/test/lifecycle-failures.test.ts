@@ -5,12 +5,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLifecycleSweeper } from '@poolbench/runs';
 import pino from 'pino';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, pidsAlive, recordedChildren, sustained, tcpProxy, waitFor, type World } from './harness';
 
-const TERMINAL = ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
 
 describe('lifecycle: kill -9 of the only worker, nothing else alive but the web app', () => {
   let w: World;
@@ -43,7 +42,7 @@ describe('lifecycle: kill -9 of the only worker, nothing else alive but the web 
       await waitFor('k6 and targets gone', async () => pidsAlive(children.map((c) => c.pid)).length === 0, 10_000);
       expect(Date.now() - killedAt).toBeLessThan(10_000);
 
-      const run = await w.waitForStatus(runId, [...TERMINAL], 30_000);
+      const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 30_000);
       expect(Date.now() - killedAt).toBeLessThan(30_000);
       expect(run).toMatchObject({ status: 'aborted_system', errorCode: 'worker_lost' });
       expect((run.summary as { requests: number }).requests).toBeGreaterThan(0);
@@ -69,9 +68,9 @@ describe('lifecycle: `make down` (scripts/stack.sh stop) while a run is running'
   beforeAll(async () => {
     w = await createWorld('makedown');
     data = mkdtempSync(join(tmpdir(), 'pb-makedown-'));
-    const dbUrl = (await w.db.$queryRaw<{ url: string }[]>`SELECT current_database() AS url`)[0]!.url;
+    const dbName = (await w.db.$queryRaw<{ name: string }[]>`SELECT current_database() AS name`)[0]!.name;
     const base = new URL(process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench');
-    base.pathname = `/${dbUrl}`;
+    base.pathname = `/${dbName}`;
     // the installation's env file, as `make up` writes it, pointing at this test's world
     writeFileSync(
       join(data, 'poolbench.env'),
@@ -158,7 +157,7 @@ describe('lifecycle: only the worker loses Redis for 10 s mid-run', () => {
     await proxy.restore();
     await waitFor('heartbeat says the queue is back', async () => (await beat())?.queueConnected === true, 15_000);
 
-    const run = await w.waitForStatus(runIds[0]!, [...TERMINAL], 60_000);
+    const run = await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES], 60_000);
     expect(run.status).toBe('succeeded');
     expect((await w.db.experiment.findUniqueOrThrow({ where: { id: experimentId } })).status).toBe('completed');
     // Postgres stayed up: every second of the 20 s load is stored, and nothing of the run is left running
@@ -167,7 +166,7 @@ describe('lifecycle: only the worker loses Redis for 10 s mid-run', () => {
 
     const sc2 = await w.scenario('2 s after outage', sustained(1, 2000));
     const second = await w.launch([pc.id], [sc2.id]);
-    expect((await w.waitForStatus(second.runIds[0]!, [...TERMINAL], 60_000)).status).toBe('succeeded');
+    expect((await w.waitForStatus(second.runIds[0]!, [...TERMINAL_RUN_STATUSES], 60_000)).status).toBe('succeeded');
 
     const lost = w.logs.filter((l) => l.includes('"state":"lost"') && l.includes('"dependency":"redis"'));
     const regained = w.logs.filter((l) => l.includes('"state":"regained"') && l.includes('"dependency":"redis"'));

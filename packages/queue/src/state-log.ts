@@ -29,9 +29,6 @@ export function createStateLog(log: StateLogger) {
       down.delete(what);
       log.info({ dependency: what, state: 'regained', downMs: Date.now() - d.since, failures: d.failures }, `${what}: connection regained`);
     },
-    isDown(what: string): boolean {
-      return down.has(what);
-    },
   };
 }
 export type StateLog = ReturnType<typeof createStateLog>;

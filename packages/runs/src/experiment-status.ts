@@ -1,8 +1,5 @@
 import type { ExperimentStatus, RunStatus, Tx } from '@poolbench/db';
 
-/** Run statuses that still need a worker; every other status is final. */
-export const ACTIVE_RUN_STATUSES = ['queued', 'preparing', 'running'] as const satisfies readonly RunStatus[];
-
 /**
  * An experiment's status follows from its runs' statuses alone: queued until one starts, running
  * while any is active, then canceled (all canceled), completed (at least one succeeded) or failed.

@@ -4,7 +4,7 @@ import { mergeStoredHistograms } from '@poolbench/stats/stored';
 import type { StoredFinal } from './stale-runs';
 
 /** Histogram columns of RunSecond, by k6 metric. */
-export const HIST_COLUMNS = {
+const HIST_COLUMNS = {
   http_req_duration: 'durationHist',
   http_req_waiting: 'waitingHist',
   http_req_connecting: 'connectingHist',
@@ -17,7 +17,7 @@ type HistColumn = (typeof HIST_COLUMNS)[HistMetric];
 type StoredSecond = StoredSecondCounters & { ts: Date | string } & Partial<Record<HistColumn, Uint8Array | null>>;
 
 /** Exact merge of one histogram column over stored seconds, or null when none has data. */
-export function mergeStoredColumn(rows: Partial<Record<HistColumn, Uint8Array | null>>[], col: HistColumn): Histogram | null {
+function mergeStoredColumn(rows: Partial<Record<HistColumn, Uint8Array | null>>[], col: HistColumn): Histogram | null {
   const stored = rows.map((r) => r[col]).filter((b): b is Uint8Array => !!b && b.length > 0);
   return stored.length ? mergeStoredHistograms(stored) : null;
 }
@@ -26,7 +26,7 @@ export function mergeStoredColumn(rows: Partial<Record<HistColumn, Uint8Array | 
  * The run summary from stored rows, for a run whose worker died (no end line, so no load phase:
  * load time is the span of the seconds that carried load): counters add, histograms merge exactly.
  */
-export function summarizeStored(rows: StoredSecond[], resourceTotals: readonly ResourceTotalsRow[]): RunSummary {
+function summarizeStored(rows: StoredSecond[], resourceTotals: readonly ResourceTotalsRow[]): RunSummary {
   const { counters, vusMax, loadSeconds } = sumStoredSeconds(rows);
   const trends: SummaryTrends = {};
   for (const [metric, col] of Object.entries(HIST_COLUMNS) as [HistMetric, HistColumn][]) {

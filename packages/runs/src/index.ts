@@ -9,5 +9,5 @@ export { claimRun, markRunning, heartbeatRun, finishRun, type FinishData, type T
 export { cancelRun, type CancelOutcome } from './cancel-run';
 export { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored, type StoredFinal } from './stale-runs';
 export { startLifecycleSweeper, type SweeperOptions } from './sweeper';
-export { ACTIVE_RUN_STATUSES, experimentStatusFromCounts, lockExperiment, refreshExperimentStatus } from './experiment-status';
-export { finalizeFromStored, summarizeStored, mergeStoredColumn, HIST_COLUMNS } from './finalize-from-stored';
+export { experimentStatusFromCounts, lockExperiment, refreshExperimentStatus } from './experiment-status';
+export { finalizeFromStored } from './finalize-from-stored';

@@ -10,7 +10,7 @@ import { RunError } from './run-error';
 import { environmentFingerprint } from './environment';
 import { outcomeFromError, outcomeFromK6, type AbortReason, type Outcome } from './outcome';
 import { prepareTarget, type PreparedTarget } from './prepare-target';
-import { planRun } from './run-plan';
+import { k6TimeoutMs, planRun } from './run-plan';
 import { toSeriesPoint } from './series-point';
 import { b64ToBytes, bucketToRow, buildSummary } from './summary';
 import { pinsForRecord } from '../targets/resolve-and-pin';
@@ -111,7 +111,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       where: { id: runId },
       include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } },
     });
-    const plan = planRun(run, deps.config.timeoutMarginMs);
+    const plan = planRun(run);
     target = await prepareTarget(run, plan.poolConfig, { ...deps.config, registry: deps.registry }, runSignal);
 
     // The script that runs: k6 resolves nothing itself (hosts pinned to the checked addresses),
@@ -120,6 +120,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       hosts: target.network.k6Hosts,
       targetHeaders: run.target.kind === 'url' ? targetHeadersOf(run.target.requestDefaults) : {},
     });
+    const timeoutMs = k6TimeoutMs(generated.estimatedDurationMs, deps.config.timeoutMarginMs);
     const environment = await environmentFingerprint({
       k6Bin: deps.config.k6Bin,
       labTargetBin: run.target.kind === 'managed' ? deps.config.labTargetBin : undefined,
@@ -155,7 +156,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       // Secret headers travel in k6's environment, never in the stored script or its command line.
       secretEnv: Object.keys(target.secretHeaders).length ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(target.secretHeaders) } : undefined,
       signal: runSignal,
-      timeoutMs: plan.timeoutMs,
+      timeoutMs,
       stopGraceMs: 4000,
       k6Bin: deps.config.k6Bin,
       blacklistIps: target.network.k6Blacklist,
@@ -184,7 +185,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       plan.scenario.thresholds,
       thresholdContextFromSummary(result.summary, summary.durationMs > 0 ? summary.durationMs / 1000 : undefined),
     );
-    const outcome = outcomeFromK6({ ...result, abortReason: abortReason(), timeoutMs: plan.timeoutMs });
+    const outcome = outcomeFromK6({ ...result, abortReason: abortReason(), timeoutMs });
     const unwritten = await writer.flush();
     if (unwritten > 0) outcome.errorMessage = `${outcome.errorMessage ? `${outcome.errorMessage}; ` : ''}${unwritten} per-second rows could not be stored`;
     await finish(outcome, {

@@ -1,13 +1,15 @@
 import { scenarioFromColumns } from '@poolbench/db';
-import { generateScenario, PoolConfigSchema, ScenarioSchema, type PoolConfig, type Scenario } from '@poolbench/scenarios';
+import { PoolConfigSchema, ScenarioSchema, type PoolConfig, type Scenario } from '@poolbench/scenarios';
 import { RunError } from './run-error';
 
 export interface RunPlan {
   poolConfig: PoolConfig;
   scenario: Scenario;
-  generated: ReturnType<typeof generateScenario>;
-  /** wall-clock limit for k6: the scenario's length plus a margin */
-  timeoutMs: number;
+}
+
+/** Wall-clock limit for k6: the scenario's length plus a margin (at least 20 % of it). */
+export function k6TimeoutMs(estimatedDurationMs: number, marginMs: number): number {
+  return estimatedDurationMs + Math.max(marginMs, estimatedDurationMs * 0.2);
 }
 
 const issues = (e: { issues: { path: PropertyKey[]; message: string }[] }) => e.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -16,13 +18,11 @@ const issues = (e: { issues: { path: PropertyKey[]; message: string }[] }) => e.
  * What the run will execute, from its immutable snapshots. They are validated again here: a run
  * must never execute something today's contracts reject (a snapshot written by an older version).
  */
-export function planRun(run: { poolConfigSnapshot: unknown; scenarioSnapshot: unknown }, timeoutMarginMs: number): RunPlan {
+export function planRun(run: { poolConfigSnapshot: unknown; scenarioSnapshot: unknown }): RunPlan {
   const snap = (run.poolConfigSnapshot ?? {}) as { strategy?: unknown; params?: unknown; instanceCount?: unknown };
   const pc = PoolConfigSchema.safeParse({ strategy: snap.strategy, params: snap.params, instanceCount: snap.instanceCount });
   if (!pc.success) throw new RunError('invalid_snapshot', `pool config is invalid: ${issues(pc.error)}`);
   const sc = ScenarioSchema.safeParse(scenarioFromColumns(run.scenarioSnapshot as { templateId: string; params: unknown; thresholds: unknown }));
   if (!sc.success) throw new RunError('invalid_snapshot', `scenario is invalid: ${issues(sc.error)}`);
-  const generated = generateScenario(sc.data);
-  const timeoutMs = generated.estimatedDurationMs + Math.max(timeoutMarginMs, generated.estimatedDurationMs * 0.2);
-  return { poolConfig: pc.data, scenario: sc.data, generated, timeoutMs };
+  return { poolConfig: pc.data, scenario: sc.data };
 }
