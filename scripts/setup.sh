@@ -44,6 +44,8 @@ fi
 node packages/db/scripts/generate.mjs
 bash packages/k6/scripts/build-k6.sh
 bash apps/lab-target/scripts/build.sh
+# helm, kubeconform and offline Kubernetes/KEDA schemas for the chart's checks (built once, kept)
+if [ "$FOR_TESTS" = 1 ]; then infra/helm/tools.sh; fi
 
 # --- services, schema, demo data
 load_env
