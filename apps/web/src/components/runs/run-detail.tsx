@@ -121,6 +121,11 @@ export function RunDetail({ id }: { id: string }) {
           {r.errorMessage}
         </Alert>
       ) : null}
+      {r.secondsPrunedAt ? (
+        <Alert tone="info" className="mb-4" title="Per-second data removed by the team's retention">
+          On {formatDateTime(r.secondsPrunedAt)} this run's per-second charts were removed (Settings → Data retention). Its summary and merged histograms are kept, so it still counts in whole-run comparisons.
+        </Alert>
+      ) : null}
       {!terminal ? (
         <div className="mb-4 flex items-center gap-2 text-sm text-slate-600" aria-live="polite">
           <Radio className={live.connected ? 'size-4 animate-pulse text-emerald-600' : 'size-4 text-slate-400'} aria-hidden />

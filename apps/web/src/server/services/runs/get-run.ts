@@ -19,7 +19,7 @@ export async function getRun(db: Db, teamId: string, id: string) {
     where: { id, teamId },
     select: {
       id: true, status: true, repeatIndex: true, sequence: true, createdAt: true, queuedAt: true, preparingAt: true, startedAt: true, finishedAt: true,
-      cancelRequestedAt: true, workerId: true, environment: true, errorCode: true, errorMessage: true, summary: true, thresholdResults: true, notes: true, script: true,
+      cancelRequestedAt: true, workerId: true, environment: true, errorCode: true, errorMessage: true, summary: true, thresholdResults: true, notes: true, script: true, secondsPrunedAt: true,
       poolConfigSnapshot: true, scenarioSnapshot: true, targetSnapshot: true,
       experiment: { select: { id: true, name: true, repeats: true } },
       target: { select: { id: true, name: true, kind: true } },
