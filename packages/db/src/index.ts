@@ -10,3 +10,4 @@ export { createId } from './services/create-id';
 export { scenarioToColumns, scenarioFromColumns, type ScenarioColumns } from './services/scenario-row';
 export { seed, LAB_SETUP, DEMO_EMAIL, DEMO_PASSWORD, DEMO_TEAM_SLUG, LAB_TARGET_NAME } from './seed';
 export { maintainStorage, pruneExpiredSeconds, dropEmptyOldPartitions, ensureMonthPartition, listPartitions, PARTITIONED_TABLES, type MaintenanceResult, type Partition } from './storage-maintenance';
+export { secondsTsBounds } from './seconds-bounds';

@@ -7,6 +7,7 @@ import { createDb, type Db } from './client';
 import { migrate, MIGRATIONS_DIR } from './migrate';
 import { dropEmptyOldPartitions, ensureMonthPartition, listPartitions, maintainStorage, pruneExpiredSeconds } from './storage-maintenance';
 import { withTempDatabase } from './test-db';
+import { secondsTsBounds } from './seconds-bounds';
 
 const PARTITIONING = '20261124000900_partition_per_second';
 const DAY = 86_400_000;
@@ -176,4 +177,16 @@ describe('per-second storage partitioned by month', () => {
       await other.$disconnect();
     }
   });
+
+  it('secondsTsBounds covers every second of the runs (with a margin), and a running run up to now', async () => {
+    const done = await makeRun(db, team.teamId, team.targetId, { startedAt: new Date(Date.UTC(2031, 0, 31, 23, 59, 58)), seconds: 5, finishedAt: new Date(Date.UTC(2031, 1, 1, 0, 0, 3)) });
+    const live = await makeRun(db, team.teamId, team.targetId, { startedAt: new Date(now.getTime() - 60_000), seconds: 3, finishedAt: null });
+    const b = await secondsTsBounds(db, [done.id, live.id]);
+    const rows = await db.runSecond.findMany({ where: { runId: { in: [done.id, live.id] } }, select: { ts: true } });
+    expect(rows).toHaveLength(8);
+    for (const r of rows) expect(r.ts >= b.from && r.ts < b.to, r.ts.toISOString()).toBe(true);
+    expect(b.to.getTime()).toBeGreaterThan(Date.now());
+    expect(await secondsTsBounds(db, ['no_such_run'])).toEqual({ from: new Date(0), to: new Date(0) });
+  });
 });
+

@@ -1,4 +1,4 @@
-import type { Db } from '@poolbench/db';
+import { secondsTsBounds, type Db } from '@poolbench/db';
 
 /** Per-second metrics overlaid in the compare charts (and exported as CSV/JSON). */
 export const SERIES_METRICS = [
@@ -42,11 +42,12 @@ export async function readSeconds(db: Db, runIds: string[], window: { from: numb
   if (runIds.length === 0) return [];
   const from = window?.from ?? 0;
   const to = window?.to ?? 2_147_483_647;
+  const ts = await secondsTsBounds(db, runIds);
   return db.$queryRaw<SecondRow[]>`
     SELECT s."runId", s.second, s.requests, s.failed, s."p50Ms", s."p95Ms", s."p99Ms", s."connectingP95Ms",
            r."cpuPercent", r."rssBytes", r."poolInUse", r."poolWaitMs"
       FROM "RunSecond" s
-      LEFT JOIN "ResourceSample" r ON r."runId" = s."runId" AND r.second = s.second AND r.instance = -1
-     WHERE s."runId" = ANY(${runIds}::text[]) AND s.segment = 'all' AND s.second >= ${from} AND s.second < ${to}
+      LEFT JOIN "ResourceSample" r ON r."runId" = s."runId" AND r.second = s.second AND r.instance = -1 AND r.ts >= ${ts.from} AND r.ts < ${ts.to}
+     WHERE s."runId" = ANY(${runIds}::text[]) AND s.segment = 'all' AND s.second >= ${from} AND s.second < ${to} AND s.ts >= ${ts.from} AND s.ts < ${ts.to}
      ORDER BY s.second`;
 }
