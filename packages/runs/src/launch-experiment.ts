@@ -123,7 +123,7 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
 export async function relaunchExperiment(
   db: Db,
   sourceId: string,
-  opts: { teamId: string; createdById?: string | null; scheduleId?: string | null; name?: string; repeats?: number },
+  opts: { teamId: string; createdById?: string | null; scheduleId?: string | null; name?: string; repeats?: number; loadGenerators?: number },
 ): Promise<LaunchedExperiment> {
   const src = await db.experiment.findFirst({
     where: { id: sourceId, teamId: opts.teamId },
@@ -143,6 +143,6 @@ export async function relaunchExperiment(
     scheduleId: opts.scheduleId ?? null,
     sourceId: src.id,
     presetId: src.presetId,
-    loadGenerators: src.loadGenerators,
+    loadGenerators: opts.loadGenerators ?? src.loadGenerators,
   });
 }

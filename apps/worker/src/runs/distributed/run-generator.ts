@@ -60,7 +60,7 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
     if (hb.cancelRequested) return own.abort('cancel');
     if (hb.runStatus !== 'preparing' && hb.runStatus !== 'running') return own.abort('run_ended');
     const silent = (await failSilentSegments(g.db, g.runId, g.staleAfterMs)).find((s) => s.index !== g.index);
-    const peer = silent ? { ...silent, errorMessage: 'stopped sending heartbeats' } : hb.segments.find((s) => s.index !== g.index && (s.status === 'failed' || s.status === 'canceled'));
+    const peer = silent ? { ...silent, errorMessage: 'stopped sending heartbeats' } : hb.segments.find((s) => s.index !== g.index && s.status === 'failed');
     if (peer) {
       failedPeer = { index: peer.index, workerId: peer.workerId, message: peer.errorMessage };
       own.abort('peer_failed');
