@@ -1,6 +1,6 @@
 import type { Db, Prisma } from '@poolbench/db';
 import { publishRunEvent, RUN_JOB_OPTIONS } from '@poolbench/queue';
-import { cancelWaitingSegments, claimRun, createSegments, finishRun, heartbeatRun, markRunning, markSegmentReady, mergeSegmentSeconds, recordStartSkew, type TerminalStatus } from '@poolbench/runs';
+import { cancelWaitingSegments, claimRun, heartbeatSegment, createSegments, finishRun, heartbeatRun, markRunning, markSegmentReady, mergeSegmentSeconds, recordStartSkew, type TerminalStatus } from '@poolbench/runs';
 import { evaluateThresholds, generateScenario, RunJobSchema } from '@poolbench/scenarios';
 import { thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from '../run-error';
@@ -60,6 +60,8 @@ export async function processDistributedRun(runId: string, deps: RunDeps, signal
     heartbeatRun(db, runId, workerId)
       .then(({ alive, cancelRequested }) => (!alive ? own.abort('lost') : cancelRequested ? own.abort('cancel') : undefined))
       .catch((err) => log.warn({ err: String(err) }, 'run heartbeat failed'));
+    // Segment 0 is this worker's too: its peers judge the leader alive by it, also while it waits.
+    if (count > 0) void heartbeatSegment(db, runId, 0, workerId).catch(() => {});
     void publish({ type: 'heartbeat', runId, atMs: Date.now() });
   }, deps.config.heartbeatMs);
 
