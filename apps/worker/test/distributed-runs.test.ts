@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { launchAndEnqueue } from '@poolbench/runs';
+import { producerConnection, subscribeRunEvents } from '@poolbench/queue';
 import { histogramStatsMs, mergeHistograms } from '@poolbench/stats';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,7 +67,15 @@ describe.skipIf(!canMakeNamespaces())('distributed runs: three workers in three 
       template: 'constant-arrival-rate', params: { ratePerSec: 150, durationMs: 6000, preAllocatedVUs: 15, maxVUs: 45 }, requests: [{ path: '/health' }], readyPath: '/ready',
     });
     const runId = await launch(sc.id, pc.id);
+    // the live chart: merged seconds published while the run runs
+    const sub = producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799', { enableOfflineQueue: true });
+    const live = new Map<number, number>();
+    const unsubscribe = await subscribeRunEvents(sub, runId, (e) => {
+      if (e.type === 'second') live.set(e.point.second as number, e.point.requests as number);
+    });
     const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 120_000);
+    await unsubscribe();
+    sub.disconnect();
     expect(run.status, `${run.errorCode}: ${run.errorMessage}\n${w.logs.slice(-40).join('\n')}`).toBe('succeeded');
 
     const segments = await w.db.runSegment.findMany({ where: { runId }, orderBy: { index: 'asc' } });
@@ -83,6 +92,9 @@ describe.skipIf(!canMakeNamespaces())('distributed runs: three workers in three 
       expect(a.requests, `second ${a.second}`).toBe(parts.reduce((n, g) => n + g.requests, 0));
       expect(a.iterations).toBe(parts.reduce((n, g) => n + g.iterations, 0));
     }
+    // seconds merged live (every generator had closed them) already had their final counts
+    expect(live.size).toBeGreaterThanOrEqual(2);
+    for (const [second, requests] of live) expect(requests, `live second ${second}`).toBe(all.find((a) => a.second === second)?.requests);
     const total = segments.reduce((n, s) => n + s.requests, 0);
     expect(all.reduce((n, r) => n + r.requests, 0)).toBe(total);
 
