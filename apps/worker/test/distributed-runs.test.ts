@@ -147,4 +147,35 @@ describe.skipIf(!canMakeNamespaces())('distributed runs: three workers in three 
     expect((run.summary as { requests: number }).requests).toBe(rows.reduce((n, r) => n + r.requests, 0));
     await waitFor('no k6 or target left in any namespace', async () => leftovers().length === 0, 10_000).catch(() => expect(leftovers()).toEqual([]));
   }, 180_000);
+  it('kill -9 of the leader (segment 0, which started the target): the generators stop, the sweeper ends the run aborted_system naming it, merged from every segment', async () => {
+    await startWorkers();
+    const pc = await w.poolConfig('dist kill leader', 'lazy', { maxConns: 4 });
+    const sc = await w.scenario('dist 30 s leader', {
+      template: 'constant-arrival-rate', params: { ratePerSec: 60, durationMs: 30_000, preAllocatedVUs: 6, maxVUs: 30 }, requests: [{ path: '/health' }], readyPath: '/ready',
+    });
+    const runId = await launch(sc.id, pc.id);
+    await waitFor('every generator stored 2 seconds', async () => {
+      const counts = await w.db.runSecond.groupBy({ by: ['segment'], where: { runId, segment: { startsWith: 'gen:' } }, _count: true });
+      return counts.length === 3 && counts.every((c) => c._count >= 2);
+    }, 90_000);
+    const leader = (await w.db.runSegment.findFirstOrThrow({ where: { runId, index: 0 } })).workerId!;
+    const child = workers.get(leader)!;
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const killedAt = Date.now();
+
+    const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 60_000);
+    expect(run).toMatchObject({ status: 'aborted_system', errorCode: 'worker_lost' });
+    expect(run.errorMessage).toContain(`worker ${leader} (segment 0, the leader of this distributed run)`);
+    const rows = await w.db.runSecond.findMany({ where: { runId } });
+    const gens = rows.filter((r) => r.segment.startsWith('gen:'));
+    for (const seg of ['gen:1', 'gen:2']) {
+      const last = Math.max(...gens.filter((r) => r.segment === seg && r.requests > 0).map((r) => r.ts.getTime()));
+      expect(last - killedAt, seg).toBeLessThan(5000);
+    }
+    // the sweeper merged what every generator stored
+    expect((run.summary as { requests: number }).requests).toBe(gens.reduce((n, r) => n + r.requests, 0));
+    expect(rows.filter((r) => r.segment === 'all').reduce((n, r) => n + r.requests, 0)).toBe(gens.reduce((n, r) => n + r.requests, 0));
+    await waitFor('no k6 or target left in any namespace', async () => leftovers().length === 0, 10_000).catch(() => expect(leftovers()).toEqual([]));
+  }, 180_000);
 });
