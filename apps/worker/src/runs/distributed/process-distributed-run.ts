@@ -60,10 +60,13 @@ export async function processDistributedRun(runId: string, deps: RunDeps, signal
     heartbeatRun(db, runId, workerId)
       .then(({ alive, cancelRequested }) => (!alive ? own.abort('lost') : cancelRequested ? own.abort('cancel') : undefined))
       .catch((err) => log.warn({ err: String(err) }, 'run heartbeat failed'));
-    // Segment 0 is this worker's too: its peers judge the leader alive by it, also while it waits.
-    if (count > 0) void heartbeatSegment(db, runId, 0, workerId).catch(() => {});
     void publish({ type: 'heartbeat', runId, atMs: Date.now() });
   }, deps.config.heartbeatMs);
+  // Segment 0 is this worker's too: its peers judge the leader alive by it, also while it waits,
+  // so it beats well inside their stale limit.
+  const segHb = setInterval(() => {
+    if (count > 0) void heartbeatSegment(db, runId, 0, workerId).catch(() => {});
+  }, Math.min(deps.config.heartbeatMs, Math.floor(cfg.staleAfterMs / 3)));
 
   let target: PreparedTarget | null = null;
   let sampler: ResourceSampler | null = null;
@@ -194,6 +197,7 @@ export async function processDistributedRun(runId: string, deps: RunDeps, signal
     return { runId, status: finalStatus, reason: re.message };
   } finally {
     clearInterval(hb);
+    clearInterval(segHb);
     if (merging) clearInterval(merging);
     await sampler?.stop();
     await target?.stop().catch(() => {});

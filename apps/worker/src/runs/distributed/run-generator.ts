@@ -67,11 +67,12 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
     }
   };
   let beating: Promise<void> | null = null;
+  // Beats well inside the stale limit, so a slow statement never makes a live generator look dead.
   const hb = setInterval(() => {
     beating ??= beat()
       .catch((err) => g.log.warn({ err: String(err) }, 'segment heartbeat failed'))
       .finally(() => (beating = null));
-  }, g.heartbeatMs);
+  }, Math.min(g.heartbeatMs, Math.floor(g.staleAfterMs / 3)));
 
   const t0 = Math.floor(g.startAt.getTime() / 1000);
   const writer = new MetricsWriter(g.db, { onError: (err, pending) => g.log.warn({ err: String(err), pending }, 'segment write failed; buffered') });
