@@ -48,8 +48,9 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
      * `hostsFile`: the worker sees this file as /etc/hosts (its own mount namespace, needs root),
      * so a test controls what names resolve to, for the worker and the k6 it starts.
      */
-    startWorker(extraEnv: Record<string, string> = {}, opts: { hostsFile?: string } = {}): ChildProcess {
-      const cmd = [process.execPath, '--import', 'tsx', 'src/index.ts'];
+    startWorker(extraEnv: Record<string, string> = {}, opts: { hostsFile?: string; netns?: string } = {}): ChildProcess {
+      // `netns`: the worker runs in that network namespace (a simulated host; see netns.ts).
+      const cmd = [...(opts.netns ? ['ip', 'netns', 'exec', opts.netns] : []), process.execPath, '--import', 'tsx', 'src/index.ts'];
       const [bin, ...args] = opts.hostsFile ? ['unshare', '-m', 'sh', '-c', 'mount --bind "$0" /etc/hosts && exec "$@"', opts.hostsFile, ...cmd] : cmd;
       const child = spawn(bin!, args, {
         cwd: WORKER_DIR,

@@ -3,7 +3,7 @@
  * this package (a test keeps it so): launch + enqueue, claim, running, heartbeat, finish, cancel,
  * abort of stale runs, and the experiment's status refreshed in the same transaction.
  */
-export { launchExperiment, relaunchExperiment, targetSnapshot, type LaunchExperimentInput, type LaunchedExperiment } from './launch-experiment';
+export { MAX_LOAD_GENERATORS, launchExperiment, relaunchExperiment, targetSnapshot, type LaunchExperimentInput, type LaunchedExperiment } from './launch-experiment';
 export { launchAndEnqueue, relaunchAndEnqueue, type QueuedLaunch } from './launch-and-enqueue';
 export { claimRun, markRunning, heartbeatRun, finishRun, type FinishData, type TerminalStatus } from './run-transitions';
 export { cancelRun, type CancelOutcome } from './cancel-run';
@@ -11,3 +11,5 @@ export { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored, type StoredFi
 export { startLifecycleSweeper, type SweeperOptions } from './sweeper';
 export { experimentStatusFromCounts, lockExperiment, refreshExperimentStatus } from './experiment-status';
 export { finalizeFromStored } from './finalize-from-stored';
+export * from './segments/segment-transitions';
+export { mergeSecondRows, mergeSegmentSeconds, segmentKey } from './segments/merge-segment-seconds';

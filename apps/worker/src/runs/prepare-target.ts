@@ -6,6 +6,7 @@ import { resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
 import { ensureLabData, startManagedTarget, type LabSetup } from '../targets/managed-target';
 import type { ProcessRegistry } from '../targets/process-registry';
 import { prepareUrlTarget } from '../targets/url-target';
+import { pinManagedUrls } from './distributed/pin-managed-urls';
 import { DbActivityMonitor } from '../sampling/db-activity';
 import type { SampleSource } from '../sampling/resource-sampler';
 
@@ -27,6 +28,8 @@ export interface PrepareDeps {
   registry: ProcessRegistry;
   /** PoolBench's own database: a monitor DSN may never point at it */
   ownDatabaseUrl: string;
+  /** distributed runs: managed targets listen here (WORKER_ADVERTISE_HOST) so other workers' k6 reach them */
+  listenHost?: string;
 }
 
 type RunWithTarget = Pick<Run, 'id'> & { target: Target; team: { allowedHosts: { pattern: string }[] } };
@@ -53,10 +56,11 @@ async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: 
     registry: deps.registry,
     readyTimeoutMs: deps.readyTimeoutMs,
     signal,
+    listenHost: deps.listenHost,
   });
   try {
     const baseUrls = started.instances.map((i) => i.baseUrl);
-    const network = await resolveAndPin({ loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]), probeUrls: [], patterns: [], allowLoopback: true });
+    const network = await pinManagedUrls(baseUrls);
     return {
       baseUrls,
       network,

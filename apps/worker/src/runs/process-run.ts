@@ -1,4 +1,4 @@
-import { UnrecoverableError } from 'bullmq';
+import { UnrecoverableError, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db, Prisma } from '@poolbench/db';
@@ -20,6 +20,7 @@ import { ResourceSampler, type ResourceRow } from '../sampling/resource-sampler'
 import { toResourceSampleRow } from '../sampling/sample-row';
 import { MetricsWriter } from '../metrics/metrics-writer';
 import type { WorkerMetrics } from '../ops/ops-server';
+import { isDistributedRun, processDistributedRun, type DistributedConfig } from './distributed/process-distributed-run';
 
 export interface RunDeps {
   db: Db;
@@ -31,6 +32,8 @@ export interface RunDeps {
   metrics: WorkerMetrics;
   /** ids of the runs this worker is executing now (for its health endpoint) */
   active: Set<string>;
+  /** where a distributed run's leader enqueues its generators' segment jobs */
+  runQueue?: Queue;
   config: {
     k6Bin: string;
     labTargetBin: string;
@@ -41,6 +44,7 @@ export interface RunDeps {
     heartbeatMs: number;
     timeoutMarginMs: number;
     poolbenchVersion: string;
+    distributed?: DistributedConfig;
   };
 }
 
@@ -65,6 +69,8 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
   const { runId } = parsed.data;
   const { db, workerId } = deps;
   const log = deps.log.child({ runId });
+  // Several load generators: the same claim, then the leader's path (one k6 segment per worker).
+  if (await isDistributedRun(db, runId)) return processDistributedRun(runId, deps, signal);
   if (!(await claimRun(db, runId, workerId))) {
     log.info('run not claimable (already taken, finished or canceled): skipping');
     return { runId, status: 'skipped', reason: 'not claimable' };

@@ -21,6 +21,8 @@ export type RunErrorCode =
   | 'timed_out'
   | 'worker_shutdown'
   | 'worker_lost'
+  | 'load_generators_unavailable'
+  | 'segment_failed'
   | 'internal_error';
 
 export class RunError extends Error {

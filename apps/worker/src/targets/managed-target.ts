@@ -66,7 +66,11 @@ export async function startManagedTarget(opts: {
   registry: ProcessRegistry;
   readyTimeoutMs: number;
   signal: AbortSignal;
+  /** address the instances listen on: loopback, or WORKER_ADVERTISE_HOST when other workers' k6 must reach them */
+  listenHost?: string;
 }): Promise<StartedManagedTarget> {
+  const host = opts.listenHost ?? '127.0.0.1';
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
   const started: ManagedChild[] = [];
   const stopAll = async () => {
     await Promise.all(started.map((c) => c.stop()));
@@ -89,7 +93,7 @@ export async function startManagedTarget(opts: {
         [
           'serve',
           ...poolArgs,
-          `--listen=127.0.0.1:${port}`,
+          `--listen=${hostInUrl}:${port}`,
           `--database-url=${opts.databaseUrl}`,
           `--upstream-url=https://127.0.0.1:${blobPort}`,
           '--upstream-insecure',
@@ -99,7 +103,7 @@ export async function startManagedTarget(opts: {
         { registry: opts.registry, runId: opts.runId, kind: 'lab-target' },
       );
       started.push(child);
-      instances.push({ index, port, baseUrl: `http://127.0.0.1:${port}`, child, applicationName });
+      instances.push({ index, port, baseUrl: `http://${hostInUrl}:${port}`, child, applicationName });
     }
     await Promise.all(
       instances.map((i) => waitReady(`${i.baseUrl}/ready`, { timeoutMs: opts.readyTimeoutMs, signal: opts.signal, child: i.child, what: `lab target instance ${i.index}` })),

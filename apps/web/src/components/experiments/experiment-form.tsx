@@ -79,6 +79,7 @@ export function ExperimentForm() {
   const [scenarioIds, setScenarioIds] = useState<string[]>(list(sp.get('scenarioIds')));
   const [repeats, setRepeats] = useState<number | undefined>(Number(sp.get('repeats') ?? DEFAULT_REPEATS) || DEFAULT_REPEATS);
   const [order, setOrder] = useState<'interleaved' | 'blocked'>('interleaved');
+  const [loadGenerators, setLoadGenerators] = useState<number | undefined>(Number(sp.get('loadGenerators') ?? 1) || 1);
   const [mode, setMode] = useState<'now' | 'schedule'>('now');
   const [cron, setCron] = useState('0 3 * * *');
   const [timezone, setTimezone] = useState('UTC');
@@ -134,7 +135,7 @@ export function ExperimentForm() {
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        const def = { name: name.trim() || 'Experiment', targetId: effectiveTarget, poolConfigIds: chosenConfigs, scenarioIds, repeats: repeats as number, order, presetId };
+        const def = { name: name.trim() || 'Experiment', targetId: effectiveTarget, poolConfigIds: chosenConfigs, scenarioIds, repeats: repeats as number, order, loadGenerators: loadGenerators as number, presetId };
         const problems = zodProblems(ExperimentDefinitionSchema.safeParse(def));
         if (mode === 'schedule' && !cronPreview.data?.ok) problems.cron = cronPreview.data?.error ?? 'is not a valid cron expression';
         setClientErrors(problems);
@@ -219,6 +220,13 @@ export function ExperimentForm() {
             <div className="grid gap-4 sm:grid-cols-2">
               <Field label="Repeats" help="Each pool config × scenario cell runs this many times; statistics compare runs, not requests." error={err('repeats')}>
                 {(p) => <NumberInput {...p} min={1} max={50} value={repeats} onValue={setRepeats} />}
+              </Field>
+              <Field
+                label="Load generators"
+                help="Workers each run is split across (k6 execution segments); their seconds merge exactly. 1 = one k6 on one worker."
+                error={err('loadGenerators')}
+              >
+                {(p) => <NumberInput {...p} min={1} max={16} value={loadGenerators} onValue={setLoadGenerators} />}
               </Field>
               <Field label="Order" help="Interleaved (A B A B …) spreads drift of the machine evenly over the configs.">
                 {(p) => (

@@ -22,6 +22,7 @@ import { RunSummary, ThresholdList, type RunSummaryShape } from './run-summary';
 import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
 import { RunNetworkLine, withoutNetwork } from './run-network';
+import { LoadGeneratorsCard, waitingLine } from './load-generators-card';
 
 // Recharts is loaded after the page, so the summary paints first and hydration stays small.
 const RunCharts = dynamic(() => import('./run-charts').then((m) => m.RunCharts), {
@@ -132,7 +133,7 @@ export function RunDetail({ id }: { id: string }) {
           {status === 'queued'
             ? 'Waiting for a free worker…'
             : status === 'preparing'
-              ? 'Starting the target with this pool config…'
+              ? r.loadGenerators > 1 ? waitingLine(r.loadGenerators, r.segments) : 'Starting the target with this pool config…'
               : live.connected
                 ? `Live · ${live.points.length} s received`
                 : (live.error ?? 'Connecting…')}
@@ -158,6 +159,8 @@ export function RunDetail({ id }: { id: string }) {
           <RunCharts points={live.points} />
         )}
       </section>
+
+      {r.loadGenerators > 1 ? <LoadGeneratorsCard count={r.loadGenerators} segments={r.segments} /> : null}
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>

@@ -10,6 +10,8 @@ export const ExperimentDefinitionSchema = z.object({
   scenarioIds: z.array(IdSchema).min(1, 'choose at least one scenario').max(20, 'at most 20 scenarios'),
   repeats: z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50'),
   order: z.enum(['interleaved', 'blocked']).default('interleaved'),
+  // Workers each run is split across (k6 execution segments, merged exactly); snapshotted per run.
+  loadGenerators: z.number().int('must be a whole number').min(1, 'must be at least 1').max(16, 'must be at most 16').default(1),
   presetId: z.string().max(120).nullish(),
 });
 export type ExperimentDefinition = z.input<typeof ExperimentDefinitionSchema>;

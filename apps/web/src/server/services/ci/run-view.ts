@@ -12,7 +12,8 @@ export async function runView(db: Db, teamId: string, id: string, baseUrl: strin
     where: { id, teamId },
     select: {
       id: true, experimentId: true, status: true, repeatIndex: true, queuedAt: true, startedAt: true, finishedAt: true, errorCode: true, errorMessage: true,
-      summary: true, thresholdResults: true, poolConfigSnapshot: true, scenarioSnapshot: true,
+      summary: true, thresholdResults: true, poolConfigSnapshot: true, scenarioSnapshot: true, loadGenerators: true,
+      segments: { orderBy: { index: 'asc' }, select: { index: true, workerId: true, status: true, requests: true, startSkewMs: true, cpuMaxPercent: true, rssMaxBytes: true } },
     },
   });
   if (!r) throw new NotFoundError('run');
@@ -31,6 +32,8 @@ export async function runView(db: Db, teamId: string, id: string, baseUrl: strin
     errorMessage: r.errorMessage,
     summary: (r.summary ?? null) as ({ requests: number; failed: number; errorRate: number | null; rps: number | null; durationMs: number; latency: { p50: number; p95: number; p99: number; max: number } | null } & Record<string, unknown>) | null,
     thresholdResults: (r.thresholdResults ?? null) as { metric: string; expr: string; observed: number | null; pass: boolean }[] | null,
+    loadGenerators: r.loadGenerators,
+    segments: r.segments.map((s) => ({ ...s, rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes) })),
     webUrl: `${baseUrl}/runs/${r.id}`,
   };
 }

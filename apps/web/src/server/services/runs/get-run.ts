@@ -20,11 +20,17 @@ export async function getRun(db: Db, teamId: string, id: string) {
     select: {
       id: true, status: true, repeatIndex: true, sequence: true, createdAt: true, queuedAt: true, preparingAt: true, startedAt: true, finishedAt: true,
       cancelRequestedAt: true, workerId: true, environment: true, errorCode: true, errorMessage: true, summary: true, thresholdResults: true, notes: true, script: true, secondsPrunedAt: true,
-      poolConfigSnapshot: true, scenarioSnapshot: true, targetSnapshot: true,
+      poolConfigSnapshot: true, scenarioSnapshot: true, targetSnapshot: true, loadGenerators: true,
+      segments: {
+        orderBy: { index: 'asc' },
+        select: { index: true, workerId: true, status: true, requests: true, loadMs: true, startSkewMs: true, cpuAvgPercent: true, cpuMaxPercent: true, rssMaxBytes: true, errorMessage: true },
+      },
       experiment: { select: { id: true, name: true, repeats: true } },
       target: { select: { id: true, name: true, kind: true } },
     },
   });
   if (!run) throw new NotFoundError('run');
-  return { ...run, script: scriptOf(run) };
+  // bigint does not travel as JSON; a generator's memory fits a double exactly enough.
+  const segments = run.segments.map((s) => ({ ...s, rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes) }));
+  return { ...run, segments, script: scriptOf(run) };
 }

@@ -23,7 +23,7 @@ export async function createSchedule(db: Db, input: { teamId: string; userId: st
     const experimentId = createId();
     await tx.experiment.create({
       data: {
-        id: experimentId, teamId, targetId: target.id, name: def.name, repeats: def.repeats, order: def.order, createdById: input.userId, presetId: def.presetId ?? null,
+        id: experimentId, teamId, targetId: target.id, name: def.name, repeats: def.repeats, order: def.order, loadGenerators: def.loadGenerators, createdById: input.userId, presetId: def.presetId ?? null,
         poolConfigs: { create: def.poolConfigIds.map((poolConfigId, position) => ({ poolConfigId, position })) },
         scenarios: { create: def.scenarioIds.map((scenarioId, position) => ({ scenarioId, position })) },
       },
