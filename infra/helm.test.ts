@@ -25,7 +25,7 @@ interface Manifest {
 interface Container {
   name: string;
   command?: string[];
-  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { key: string } } }>;
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { key: string }; fieldRef?: { fieldPath: string } } }>;
 }
 interface PodSpec {
   terminationGracePeriodSeconds?: number;
@@ -139,6 +139,16 @@ describe('infra/helm/poolbench', () => {
     const queried = [...t.metadata.query!.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
     expect(queried).toEqual(['queued', 'preparing', 'running']);
     for (const s of queried) expect(statuses).toContain(s);
+    // a distributed run needs one worker per load generator: the scaler sums the real column
+    expect(t.metadata.query).toContain('sum("loadGenerators")');
+    expect(prisma).toMatch(/model Run \{[^}]*\n\s+loadGenerators\s+Int/);
+  });
+
+  it('a worker advertises its pod IP, where other generators reach the managed target it leads', () => {
+    const c = podSpec(find(render(...DEFAULTS), 'Deployment', '-worker')).containers[0]!;
+    expect(env(c, 'WORKER_ADVERTISE_HOST')?.valueFrom?.fieldRef?.fieldPath).toBe('status.podIP');
+    const workerEnv = readFileSync(join(root, 'apps/worker/src/env.ts'), 'utf8');
+    expect(workerEnv).toContain('WORKER_ADVERTISE_HOST');
   });
 
   it('web and worker wait for the schema of their build; the Job migrates with the command the product ships', () => {
