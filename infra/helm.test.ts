@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,8 @@ import { parseAllDocuments } from 'yaml';
 // --for-tests runs it). No cluster runs here, so what a cluster would refuse is caught by the
 // schemas, and what PoolBench needs from the manifests by the assertions below.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tools = join(process.env.POOLBENCH_DATA_DIR ?? join(root, '.data'), 'tools');
+// where infra/helm/tools.sh puts them
+const tools = process.env.POOLBENCH_TOOLS_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'poolbench', 'tools');
 const helmBin = join(tools, 'bin', 'helm');
 const kubeconformBin = join(tools, 'bin', 'kubeconform');
 const chart = join(root, 'infra/helm/poolbench');

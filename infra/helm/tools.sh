@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Tools that check the Helm chart offline, installed into <data dir>/tools once and kept:
+# Tools that check the Helm chart offline, installed once per machine and kept, in
+# $POOLBENCH_TOOLS_DIR (default ~/.cache/poolbench/tools: shared by every clone, version-pinned):
 #   helm (lint, template) and kubeconform, built from the Go module proxy at pinned versions;
 #   Kubernetes' JSON schemas from PyPI's kubernetes-validate (kubeconform would download them at
 #   run time, which a machine without internet cannot), and KEDA's CRD schemas from its Go module.
@@ -10,7 +11,7 @@ HELM_VERSION=v3.22.0
 KUBECONFORM_VERSION=v0.8.0
 K8S_SCHEMA_VERSION=1.37.0        # kubernetes-validate release = Kubernetes version it carries
 KEDA_VERSION=v2.21.0
-TOOLS="$DATA/tools"
+TOOLS="${POOLBENCH_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/poolbench/tools}"
 mkdir -p "$TOOLS/bin"
 
 go_tool() { # binary module version
