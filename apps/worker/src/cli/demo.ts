@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { createDb, DEMO_TEAM_SLUG, LAB_TARGET_NAME, type RunStatus } from '@poolbench/db';
 import { launchAndEnqueue } from '@poolbench/runs';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
-import { getPreset, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { getPreset, isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { compareRunGroups, median, type RunSummary } from '@poolbench/stats';
 import { loadEnv } from '../env';
 
@@ -72,7 +72,7 @@ try {
   for (const g of groups) {
     const s = g.runs.map((r) => r.summary as RunSummary | null).filter((x): x is RunSummary => !!x);
     lines.push(
-      `| ${g.label} | ${g.runs.filter((r) => r.status === 'succeeded').length}/${g.runs.length} | ${fmt(med(s.map((x) => x.rps)))} | ${fmt(med(s.map((x) => x.latency?.p50)), 2)} | ${fmt(med(s.map((x) => x.latency?.p95)), 2)} | ${fmt(med(s.map((x) => x.latency?.p99)), 2)} | ${fmt(med(s.map((x) => x.latency?.max)), 1)} | ${fmt(med(s.map((x) => (x.errorRate ?? 0) * 100)), 2)} | ${fmt(med(s.map((x) => x.resources?.cpuMeanPercent)))} | ${fmt(med(s.map((x) => x.resources?.dbConnectionsPeak)), 0)} |`,
+      `| ${g.label} | ${g.runs.filter((r) => isMeasuredRunStatus(r.status)).length}/${g.runs.length} | ${fmt(med(s.map((x) => x.rps)))} | ${fmt(med(s.map((x) => x.latency?.p50)), 2)} | ${fmt(med(s.map((x) => x.latency?.p95)), 2)} | ${fmt(med(s.map((x) => x.latency?.p99)), 2)} | ${fmt(med(s.map((x) => x.latency?.max)), 1)} | ${fmt(med(s.map((x) => (x.errorRate ?? 0) * 100)), 2)} | ${fmt(med(s.map((x) => x.resources?.cpuMeanPercent)))} | ${fmt(med(s.map((x) => x.resources?.dbConnectionsPeak)), 0)} |`,
     );
   }
   const cmp = compareRunGroups(

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Square } from 'lucide-react';
 import Link from 'next/link';
-import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
@@ -111,7 +111,7 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
                                   <span className="text-xs font-medium text-slate-500">#{r.repeatIndex + 1}</span>
                                   <RunStatusBadge status={r.status as RunStatus} />
                                 </div>
-                                {r.status === 'succeeded' ? (
+                                {isMeasuredRunStatus(r.status) ? (
                                   <div className="mt-1 text-xs tabular-nums text-slate-600">
                                     {formatNumber(sum.rps, 0)} req/s · p95 {formatMs(sum.latency?.p95)}
                                   </div>

@@ -15,7 +15,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { RunStatusBadge } from './run-status-badge';
 
-const STATUS_LABEL: Record<RunStatus, string> = { queued: 'Queued', preparing: 'Preparing', running: 'Running', succeeded: 'Succeeded', failed: 'Failed', canceled: 'Canceled', timed_out: 'Timed out', aborted_system: 'Aborted' };
+const STATUS_LABEL: Record<RunStatus, string> = { queued: 'Queued', preparing: 'Preparing', running: 'Running', succeeded: 'Succeeded', thresholds_failed: 'Thresholds failed', failed: 'Failed', canceled: 'Canceled', timed_out: 'Timed out', aborted_system: 'Aborted' };
 
 function elapsed(r: { startedAt: Date | null; finishedAt: Date | null; status: string }) {
   if (!r.startedAt) return null;
