@@ -12,6 +12,8 @@ export const SERIES_METRICS = [
   { key: 'rssMiB', label: 'Target RSS', unit: 'MiB' },
   { key: 'poolInUse', label: 'Pool in use', unit: 'conns' },
   { key: 'poolWaitMs', label: 'Pool wait', unit: 'ms' },
+  // the database's own count of the target's connections (pg_stat_activity), as on the run page
+  { key: 'dbTotal', label: 'Database connections', unit: 'conns' },
 ] as const;
 export type SeriesMetricKey = (typeof SERIES_METRICS)[number]['key'];
 

@@ -13,6 +13,7 @@ const EXPR: Record<SeriesMetricKey, string> = {
   rssMiB: 'r."rssBytes" / 1048576.0',
   poolInUse: 'r."poolInUse"::float8',
   poolWaitMs: 'r."poolWaitMs"',
+  dbTotal: 'r."dbTotal"::float8',
 };
 const KEYS = SERIES_METRICS.map((m) => m.key);
 
