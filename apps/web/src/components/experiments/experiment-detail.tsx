@@ -8,7 +8,8 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDateTime, formatMs, formatNumber } from '~/lib/format';
-import { Button } from '~/components/ui/button';
+import { ConfirmButton } from '~/components/ui/confirm-button';
+import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
@@ -26,7 +27,7 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
   });
   const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSettled: () => qc.invalidateQueries({ queryKey: trpc.experiment.get.queryKey({ id }) }) }));
   if (q.isPending) return <LoadingBlock rows={6} />;
-  if (q.isError) return <Alert tone="error" title="Experiment not found">{messageOf(q.error)}</Alert>;
+  if (q.isError) return <NotFoundOrElsewhere kind="experiment" id={id} title="Experiment not found" error={q.error} />;
   const e = q.data;
   const active = e.runs.filter((r) => !TERMINAL_RUN_STATUSES.includes(r.status as RunStatus));
   return (
@@ -39,15 +40,19 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
           <>
             <ExperimentActions e={e} />
             {can('member') && active.length > 0 ? (
-            <Button
+            <ConfirmButton
               variant="secondary"
               loading={cancel.isPending}
-              onClick={() => {
-                if (confirm(`Cancel the ${active.length} unfinished runs?`)) for (const r of active) cancel.mutate({ id: r.id });
+              question={`Cancel the ${active.length} unfinished runs?`}
+              detail="Finished runs and the data of running ones are kept."
+              confirmLabel="Cancel runs"
+              cancelLabel="Keep running"
+              onConfirm={() => {
+                for (const r of active) cancel.mutate({ id: r.id });
               }}
             >
               <Square className="size-4" /> Cancel remaining
-            </Button>
+            </ConfirmButton>
             ) : null}
           </>
         }
