@@ -124,6 +124,8 @@ export interface RunSummaryInput {
   /** per-second rows the summary covers */
   seconds: number;
   vusMax: number | null;
+  /** highest allocated VUs (k6's vus_max), when the load engine reported it */
+  vusAllocatedMax?: number | null;
   /** from loadTimeMs */
   loadMs: number;
   load?: LoadPhase | null;
@@ -150,6 +152,7 @@ export function buildRunSummary(i: RunSummaryInput): RunSummary {
     iterations: c.iterations,
     droppedIterations: c.droppedIterations,
     vusMax: i.vusMax,
+    ...(i.vusAllocatedMax !== undefined ? { vusAllocatedMax: i.vusAllocatedMax } : {}),
     statusCounts: c.status,
     latency: t.http_req_duration ?? null,
     waiting: t.http_req_waiting ?? null,

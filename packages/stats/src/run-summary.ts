@@ -16,6 +16,8 @@ export interface RunSummary {
   iterations: number;
   droppedIterations: number;
   vusMax: number | null;
+  /** highest k6 vus_max (allocated VUs); arrival-rate runs show their size here, not in vusMax. Absent in older runs. */
+  vusAllocatedMax?: number | null;
   statusCounts: Record<string, number>;
   latency: HdrStatsMs | null;
   waiting: HdrStatsMs | null;

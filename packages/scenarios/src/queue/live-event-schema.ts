@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fieldShape, seriesPointOf, SERIES_COUNT_FIELDS, SERIES_LATENCY_FIELDS, SERIES_RESOURCE_FIELDS, type SeriesLoadRow, type SeriesResourceRow } from './series-fields';
+import { fieldShape, seriesPointOf, SERIES_COUNT_FIELDS, SERIES_GAUGE_FIELDS, SERIES_LATENCY_FIELDS, SERIES_RESOURCE_FIELDS, type SeriesLoadRow, type SeriesResourceRow } from './series-fields';
 
 /** Run lifecycle, identical to the RunStatus enum in the database. */
 export const RUN_STATUSES = ['queued', 'preparing', 'running', 'succeeded', 'thresholds_failed', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
@@ -31,8 +31,12 @@ export const SeriesPointSchema = z.object({
   statusCounts: z.record(z.string(), z.number().int().nonnegative()),
   ...fieldShape(SERIES_COUNT_FIELDS, z.number().int().nonnegative()),
   ...fieldShape(SERIES_LATENCY_FIELDS, num),
+  // optional: a worker of an older build sends points without them
+  ...fieldShape(SERIES_GAUGE_FIELDS, num.optional()),
   /** summed over target instances */
   ...fieldShape(SERIES_RESOURCE_FIELDS, num),
+  // added later than the others: a worker of an older build sends points without them
+  ...fieldShape(['upstreamOpen', 'upstreamInUse', 'upstreamWaitMs'] as const, num.optional()),
 });
 export type SeriesPoint = z.infer<typeof SeriesPointSchema>;
 

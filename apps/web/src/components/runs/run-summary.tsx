@@ -12,6 +12,7 @@ export interface RunSummaryShape {
   bytesSent?: number;
   bytesReceived?: number;
   vusMax?: number;
+  vusAllocatedMax?: number | null;
   latency?: Lat;
   connecting?: Lat;
   resources?: { cpuMeanPercent?: number; cpuPeakPercent?: number; rssMeanBytes?: number; rssPeakBytes?: number; poolWaitMsMean?: number; dbConnectionsPeak?: number };
@@ -31,7 +32,7 @@ export function RunSummary({ summary }: { summary: RunSummaryShape }) {
       <Stat label="Error rate" value={formatPercent(errorRate, 2)} tone={errorRate !== null && errorRate > 0.01 ? 'bad' : errorRate !== null ? 'good' : undefined} />
       <Stat label="p50 latency" value={formatMs(num(s.latency?.p50))} sub={`mean ${formatMs(num(s.latency?.mean))}`} />
       <Stat label="p95 / p99" value={formatMs(num(s.latency?.p95))} sub={`p99 ${formatMs(num(s.latency?.p99))}`} />
-      <Stat label="Max latency" value={formatMs(num(s.latency?.max))} sub={`max VUs ${formatNumber(num(s.vusMax))}`} />
+      <Stat label="Max latency" value={formatMs(num(s.latency?.max))} sub={`max VUs ${formatNumber(num(s.vusMax))}${typeof s.vusAllocatedMax === 'number' ? ` · allocated ${formatNumber(s.vusAllocatedMax)}` : ''}`} />
       <Stat label="CPU (target)" value={`${formatNumber(num(r.cpuMeanPercent), 0)} %`} sub={`peak ${formatNumber(num(r.cpuPeakPercent), 0)} %`} />
       <Stat label="Memory (target)" value={formatBytes(num(r.rssPeakBytes))} sub={`mean ${formatBytes(num(r.rssMeanBytes))}`} />
       <Stat label="Pool wait" value={formatMs(num(r.poolWaitMsMean))} sub="mean per second" />

@@ -14,6 +14,8 @@ const EXPR: Record<SeriesMetricKey, string> = {
   poolInUse: 'r."poolInUse"::float8',
   poolWaitMs: 'r."poolWaitMs"',
   dbTotal: 'r."dbTotal"::float8',
+  upstreamInUse: 'r."upstreamInUse"::float8',
+  upstreamWaitMs: 'r."upstreamWaitMs"',
 };
 const KEYS = SERIES_METRICS.map((m) => m.key);
 
