@@ -46,7 +46,8 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
   const exportQuery = `items=${itemsToParam(items)}${baseline !== null ? `&baseline=${baseline}` : ''}${windowQuery(window)}`;
   const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId) ? c.groups[0]! : null;
   const go = (next: CompareItem[], b: number | null, w: TimeWindow | null = window) => router.push(`/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}${windowQuery(w)}`);
-  const seriesShown = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null)));
+  // the upstream pool only where a target used one (the lab target reports zeros for every other endpoint)
+  const seriesShown = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null && (!m.key.startsWith('upstream') || v.max > 0))));
   const missingSaved = c.availableBaselines.filter((b) => !items.some((i) => itemKey(i) === itemKey(b.item)));
   return (
     <>

@@ -109,7 +109,7 @@ export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoi
       <ChartCard slot={8} title="Database connections" unit="connections" empty={!has(points, ['dbActive', 'dbIdle', 'dbTotal'])}>
         <Lines data={data} series={[{ key: 'dbTotal', label: 'total', color: '#64748b' }, { key: 'dbActive', label: 'active', color: '#1f57d6' }, { key: 'dbIdle', label: 'idle', color: '#10b981' }]} />
       </ChartCard>
-      {has(points, ['upstreamOpen', 'upstreamInUse']) ? (
+      {points.some((p) => (p.upstreamOpen ?? 0) > 0 || (p.upstreamInUse ?? 0) > 0) ? (
         // the target's HTTP client pool towards its upstream (seed 000's POST /upload): shown when the target reports it
         <ChartCard slot={9} title="Upstream HTTP pool" unit="connections · wait ms" testId="chart-upstream">
           <Lines data={data} series={[{ key: 'upstreamOpen', label: 'open', color: '#64748b' }, { key: 'upstreamInUse', label: 'in use', color: '#1f57d6' }, { key: 'upstreamWaitMs', label: 'conn wait ms', color: '#ef4444' }]} />
