@@ -28,6 +28,8 @@ test('upload runs chart the upstream HTTP pool; arrival-rate runs chart allocate
   await expect(up).toBeVisible({ timeout: 60_000 });
   await expect(up.locator('.recharts-line')).toHaveCount(3);
   await expect(up).toContainText('in use');
+  // no database pool on this endpoint: the summary's pool wait is the upstream pool's
+  await expect(page.getByTestId('run-summary')).toContainText('Upstream pool wait');
   await page.screenshot({ path: `${SHOTS}/pool-charts-01-upstream.png`, fullPage: true });
 
   await page.goto(`/runs/${runs.find((r) => r.scenarioId === rate.id)!.id}`);

@@ -29,5 +29,8 @@ describe("worker: the lab target's upstream HTTP pool is sampled (real Postgres,
     expect(totals.some((t) => t.upstreamWaitMs !== null && t.upstreamWaitMs >= 0)).toBe(true);
     // the database pool is not what this endpoint uses: the upstream pool is the one with data
     expect(totals.some((t) => (t.upstreamInUse ?? 0) >= 0 && t.upstreamInUse !== null)).toBe(true);
+    const resources = (run.summary as { resources: { upstreamWaitMsMean?: number | null; upstreamInUsePeak?: number | null } }).resources;
+    expect(resources.upstreamWaitMsMean).toEqual(expect.any(Number));
+    expect(resources.upstreamInUsePeak).toBeGreaterThan(0);
   });
 });

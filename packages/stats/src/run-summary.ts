@@ -47,4 +47,8 @@ export interface ResourceSummary {
   dbConnectionsPeak: number | null;
   dbNewConnsTotal: number | null;
   dbTooManyClients: number | null;
+  /** mean and peak wait for an upstream HTTP connection (ms/s); present only when the target reported its upstream pool */
+  upstreamWaitMsMean?: number | null;
+  upstreamWaitMsPeak?: number | null;
+  upstreamInUsePeak?: number | null;
 }
