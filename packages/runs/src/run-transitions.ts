@@ -7,7 +7,7 @@ import { lockExperiment, refreshExperimentStatus } from './experiment-status';
  * both win: whoever's UPDATE matches first owns the transition, the others see count 0 and back
  * off. Each runs in one transaction with the experiment's refresh, behind the experiment's lock.
  */
-export type TerminalStatus = Extract<RunStatus, 'succeeded' | 'failed' | 'canceled' | 'timed_out' | 'aborted_system'>;
+export type TerminalStatus = Extract<RunStatus, 'succeeded' | 'thresholds_failed' | 'failed' | 'canceled' | 'timed_out' | 'aborted_system'>;
 
 async function experimentOf(db: Db, runId: string): Promise<string | null> {
   const row = await db.run.findUnique({ where: { id: runId }, select: { experimentId: true } });

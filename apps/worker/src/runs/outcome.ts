@@ -13,6 +13,16 @@ export interface K6Ending {
   /** the reason of the run's abort signal, when it fired */
   abortReason: AbortReason | null;
   timeoutMs: number;
+  /** the scenario's thresholds as evaluated on the run's summary (absent: none evaluated) */
+  thresholds?: readonly ThresholdOutcome[];
+}
+
+/** One evaluated threshold, as @poolbench/scenarios' evaluateThresholds returns it. */
+export interface ThresholdOutcome {
+  metric: string;
+  expr: string;
+  observed: number | null;
+  pass: boolean;
 }
 
 export interface Outcome {
@@ -24,8 +34,17 @@ export interface Outcome {
 /** The run's final status from how k6 ended and why it was stopped; pure, table-tested. */
 export function outcomeFromK6(e: K6Ending): Outcome {
   switch (e.endReason) {
-    case 'completed':
-      return { status: 'succeeded', errorCode: null, errorMessage: null };
+    case 'completed': {
+      // k6's own semantics: a run that crossed a threshold fails (its exit code 99), although it measured
+      const failed = (e.thresholds ?? []).filter((t) => !t.pass);
+      if (failed.length === 0) return { status: 'succeeded', errorCode: null, errorMessage: null };
+      const list = failed.map((t) => `${t.metric} ${t.expr} (observed ${t.observed === null ? 'nothing' : roundObserved(t.observed)})`).join('; ');
+      return {
+        status: 'thresholds_failed',
+        errorCode: 'thresholds_failed',
+        errorMessage: `${failed.length} of ${e.thresholds?.length ?? failed.length} thresholds failed: ${list}`.slice(0, 2000),
+      };
+    }
     case 'timed_out':
       return {
         status: 'timed_out',
@@ -42,6 +61,10 @@ export function outcomeFromK6(e: K6Ending): Outcome {
       return { status: 'failed', errorCode: 'k6_error', errorMessage: redactUrlsIn(message).slice(0, 2000) };
     }
   }
+}
+
+function roundObserved(v: number): string {
+  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
 }
 
 /** The final status of a run that failed before or around k6 (preparation errors, exceptions). */

@@ -191,7 +191,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       plan.scenario.thresholds,
       thresholdContextFromSummary(result.summary, summary.durationMs > 0 ? summary.durationMs / 1000 : undefined),
     );
-    const outcome = outcomeFromK6({ ...result, abortReason: abortReason(), timeoutMs });
+    const outcome = outcomeFromK6({ ...result, abortReason: abortReason(), timeoutMs, thresholds });
     const unwritten = await writer.flush();
     if (unwritten > 0) outcome.errorMessage = `${outcome.errorMessage ? `${outcome.errorMessage}; ` : ''}${unwritten} per-second rows could not be stored`;
     await finish(outcome, {

@@ -10,6 +10,8 @@ import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatBytes, formatDateTime, formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
+import { ConfirmButton } from '~/components/ui/confirm-button';
+import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
@@ -88,7 +90,7 @@ export function RunDetail({ id }: { id: string }) {
   const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSettled: onStatus }));
 
   if (run.isPending) return <LoadingBlock rows={8} />;
-  if (run.isError) return <Alert tone="error" title="Run not found">{messageOf(run.error)}</Alert>;
+  if (run.isError) return <NotFoundOrElsewhere kind="run" id={id} title="Run not found" error={run.error} />;
   const r = run.data;
   const status = r.status as RunStatus;
   const terminal = TERMINAL_RUN_STATUSES.includes(status);
@@ -110,9 +112,9 @@ export function RunDetail({ id }: { id: string }) {
         description={`${r.target.name} · queued ${formatDateTime(r.queuedAt)}${r.startedAt ? ` · started ${formatDateTime(r.startedAt)}` : ''}${elapsedMs !== null ? ` · ${formatDuration(elapsedMs)}` : ''}`}
         actions={
           terminal ? <RunActions runId={id} title={`${pc.name ?? 'Run'} × ${sc.name ?? 'scenario'} #${r.repeatIndex + 1}`} /> : can('member') ? (
-            <Button variant="secondary" loading={cancel.isPending} disabled={Boolean(r.cancelRequestedAt)} onClick={() => confirm('Cancel this run?') && cancel.mutate({ id })}>
+            <ConfirmButton variant="secondary" loading={cancel.isPending} disabled={Boolean(r.cancelRequestedAt)} question="Cancel this run?" detail="Its data so far is kept." confirmLabel="Cancel run" cancelLabel="Keep running" onConfirm={() => cancel.mutate({ id })}>
               <Square className="size-4" /> {r.cancelRequestedAt ? 'Cancel requested' : 'Cancel run'}
-            </Button>
+            </ConfirmButton>
           ) : null
         }
       />

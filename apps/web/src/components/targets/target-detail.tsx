@@ -17,6 +17,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { TestConnection } from './test-connection';
 import { formatParam } from '~/components/pool-configs/format-param';
+import { ConfirmButton } from '~/components/ui/confirm-button';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 
 export function TargetDetail({ id }: { id: string }) {
@@ -61,9 +62,9 @@ export function TargetDetail({ id }: { id: string }) {
               <ButtonLink variant="secondary" href={`/targets/${t.id}/edit`}>
                 <Pencil className="size-4" /> Edit
               </ButtonLink>
-              <Button variant="danger-ghost" loading={archiveTarget.isPending} onClick={() => confirm(`Archive ${t.name}? Its runs stay.`) && archiveTarget.mutate({ id: t.id })}>
+              <ConfirmButton variant="danger-ghost" loading={archiveTarget.isPending} question={`Archive ${t.name}?`} detail="Its runs stay." confirmLabel="Archive" onConfirm={() => archiveTarget.mutate({ id: t.id })}>
                 <Trash2 className="size-4" /> Archive
-              </Button>
+              </ConfirmButton>
             </>
           ) : null
         }

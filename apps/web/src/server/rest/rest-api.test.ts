@@ -297,6 +297,31 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect(body.problems).toEqual([{ path, message }]);
   });
 
+  it('a run whose thresholds failed is thresholds_failed in run and experiment payloads (documented enum), yet measured for compare', async () => {
+    const e = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'thresholds', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await db.run.create({ data: { teamId: A.teamId, experimentId: e.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'thresholds_failed', errorCode: 'thresholds_failed', errorMessage: '1 of 1 thresholds failed', thresholdResults: [{ metric: 'http_req_duration', expr: 'p(99)<1', observed: 10, pass: false }], summary: summary(10 + i * 0.1, 1000) as Prisma.InputJsonValue } });
+      ids.push(r.id);
+    }
+    const runRes = await call('GET', `/runs/${ids[0]}`);
+    const run = await runRes.json();
+    expect(run.status).toBe('thresholds_failed');
+    check(((doc.paths as Json)['/runs/{id}'] as Json).get.responses['200'].content['application/json'].schema.$ref, run);
+    const exp = await (await call('GET', `/experiments/${e.id}`)).json();
+    expect(exp.progress.byStatus).toEqual({ thresholds_failed: 4 });
+    expect(exp.runs.map((r: { status: string }) => r.status)).toEqual(Array(4).fill('thresholds_failed'));
+    check(((doc.paths as Json)['/experiments/{id}'] as Json).get.responses['200'].content['application/json'].schema.$ref, exp);
+    const sum = await (await call('GET', `/experiments/${e.id}/summary`)).json();
+    expect(sum.thresholdsFailed).toBe(true);
+    expect(sum.cells[0].succeeded).toBe(4);
+    // its measurements are valid: compared with the baseline, not "incomplete"
+    const cmp = await (await call('GET', `/experiments/${e.id}/compare`)).json();
+    expect(cmp.outcome).not.toBe('incomplete');
+    expect(cmp.cells[0].candidateRuns).toBe(4);
+    expect(JSON.stringify(doc)).toContain('thresholds_failed');
+  });
+
   it('documents the metrics parameter with its keys', () => {
     const param = compareDoc.get.parameters.find((p: { name: string }) => p.name === 'metrics');
     expect(param).toMatchObject({ in: 'query', required: false, schema: { type: 'string' } });

@@ -5,6 +5,7 @@ import { protectedProcedure, teamProcedure } from '../trpc';
 import { listMyTeams } from '~/server/services/teams/list-my-teams';
 import { resolveTeam } from '~/server/services/teams/resolve-team';
 import { switchTeam } from '~/server/services/teams/switch-team';
+import { LOCATABLE_KINDS, locateObject } from '~/server/services/teams/locate-object';
 import { createTeam } from '~/server/services/teams/create-team';
 import { listMembers } from '~/server/services/teams/list-members';
 import { changeMemberRole, removeMember } from '~/server/services/teams/change-member';
@@ -24,6 +25,8 @@ export const teamRouter = {
   switch: protectedProcedure.input(z.object({ teamId: IdSchema })).mutation(({ ctx, input }) =>
     switchTeam(ctx.db, { userId: ctx.user.id, sessionId: ctx.sessionId ?? '', teamId: input.teamId }),
   ),
+  /** Which of my teams holds the object a link points to (NOT_FOUND for teams I am not in). */
+  locate: protectedProcedure.input(z.object({ kind: z.enum(LOCATABLE_KINDS), id: IdSchema })).query(({ ctx, input }) => locateObject(ctx.db, ctx.user.id, input)),
   create: protectedProcedure.input(z.object({ name: z.string().trim().min(1, 'is required').max(80) })).mutation(async ({ ctx, input }) => {
     const team = await createTeam(ctx.db, { userId: ctx.user.id, name: input.name });
     if (ctx.sessionId) await switchTeam(ctx.db, { userId: ctx.user.id, sessionId: ctx.sessionId, teamId: team.id });

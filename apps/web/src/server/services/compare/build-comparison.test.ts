@@ -97,6 +97,8 @@ describe('buildComparison (real Postgres)', () => {
     const at3 = rows.filter((r) => r.second === 3).map((r) => r.requests).sort((a, b) => a - b);
     expect(c.series.rps[3]!.values[0]).toEqual({ med: at3[1], min: at3[0], max: at3[2] });
     expect(c.series.rps).toHaveLength(12);
+    // the database connections chart, as on the run page (the synthetic target holds 10)
+    expect(c.series.dbTotal[3]!.values[0]).toEqual({ med: 10, min: 10, max: 10 });
     const coarse = await buildComparison(db, A.teamId, { items: cells() }, { maxPoints: 4 });
     expect(coarse.series.p99Ms.length).toBeLessThanOrEqual(4);
     const fineMax = Math.max(...c.series.p99Ms.map((p) => p.values[0]!.max));

@@ -12,6 +12,11 @@ export const SERIES_METRICS = [
   { key: 'rssMiB', label: 'Target RSS', unit: 'MiB' },
   { key: 'poolInUse', label: 'Pool in use', unit: 'conns' },
   { key: 'poolWaitMs', label: 'Pool wait', unit: 'ms' },
+  // the database's own count of the target's connections (pg_stat_activity), as on the run page
+  { key: 'dbTotal', label: 'Database connections', unit: 'conns' },
+  // the target's HTTP client pool towards its upstream (seed 000); only drawn when a target reports it
+  { key: 'upstreamInUse', label: 'Upstream HTTP pool in use', unit: 'conns' },
+  { key: 'upstreamWaitMs', label: 'Upstream connection wait', unit: 'ms' },
 ] as const;
 export type SeriesMetricKey = (typeof SERIES_METRICS)[number]['key'];
 

@@ -1,3 +1,4 @@
+import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
 import type { Db } from '@poolbench/db';
 
 /**
@@ -6,11 +7,11 @@ import type { Db } from '@poolbench/db';
  */
 export async function listCandidates(db: Db, teamId: string, input: { experimentId?: string | null }) {
   const experiments = await db.experiment.findMany({
-    where: { teamId, ...(input.experimentId ? { id: input.experimentId } : {}), runs: { some: { status: 'succeeded' } } },
+    where: { teamId, ...(input.experimentId ? { id: input.experimentId } : {}), runs: { some: { status: { in: [...MEASURED_RUN_STATUSES] } } } },
     select: {
       id: true, name: true, createdAt: true,
       target: { select: { id: true, name: true } },
-      runs: { where: { status: 'succeeded' }, select: { id: true, poolConfigId: true, scenarioId: true, repeatIndex: true, poolConfigSnapshot: true, scenarioSnapshot: true, finishedAt: true } },
+      runs: { where: { status: { in: [...MEASURED_RUN_STATUSES] } }, select: { id: true, poolConfigId: true, scenarioId: true, repeatIndex: true, poolConfigSnapshot: true, scenarioSnapshot: true, finishedAt: true } },
     },
     orderBy: { createdAt: 'desc' },
     take: input.experimentId ? 1 : 20,

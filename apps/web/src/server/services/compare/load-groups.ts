@@ -1,6 +1,6 @@
 import type { Db } from '@poolbench/db';
 import type { RunSummary } from '@poolbench/stats';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { isMeasuredRunStatus, MEASURED_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { type CompareItem, itemKey } from './selection';
 
@@ -49,7 +49,7 @@ export async function loadGroups(db: Db, teamId: string, items: CompareItem[]): 
       teamId,
       OR: [
         ...(runIds.length ? [{ id: { in: runIds } }] : []),
-        ...cells.map((c) => ({ experimentId: c.experimentId, poolConfigId: c.poolConfigId, scenarioId: c.scenarioId, status: 'succeeded' as const })),
+        ...cells.map((c) => ({ experimentId: c.experimentId, poolConfigId: c.poolConfigId, scenarioId: c.scenarioId, status: { in: [...MEASURED_RUN_STATUSES] } })),
       ],
     },
     select: SELECT,
@@ -57,7 +57,7 @@ export async function loadGroups(db: Db, teamId: string, items: CompareItem[]): 
   });
   return items.map((item) => {
     const mine = rows.filter((r) =>
-      item.kind === 'run' ? r.id === item.runId : r.experimentId === item.experimentId && r.poolConfigId === item.poolConfigId && r.scenarioId === item.scenarioId && r.status === 'succeeded',
+      item.kind === 'run' ? r.id === item.runId : r.experimentId === item.experimentId && r.poolConfigId === item.poolConfigId && r.scenarioId === item.scenarioId && isMeasuredRunStatus(r.status),
     );
     const first = mine[0];
     if (!first) throw new NotFoundError(item.kind === 'run' ? 'run' : 'experiment cell');

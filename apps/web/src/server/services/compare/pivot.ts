@@ -1,3 +1,4 @@
+import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
 import type { Db } from '@poolbench/db';
 import { compareSamples, median, runMetric, type RunSummary, type Verdict } from '@poolbench/stats';
 import { InvalidInputError, NotFoundError } from '../errors';
@@ -35,7 +36,7 @@ export async function experimentPivot(db: Db, teamId: string, experimentId: stri
     select: {
       poolConfigs: { select: { position: true, poolConfig: { select: { id: true, name: true, strategy: true } } }, orderBy: { position: 'asc' } },
       scenarios: { select: { position: true, scenario: { select: { id: true, name: true } } }, orderBy: { position: 'asc' } },
-      runs: { where: { status: 'succeeded' }, select: { poolConfigId: true, scenarioId: true, summary: true } },
+      runs: { where: { status: { in: [...MEASURED_RUN_STATUSES] } }, select: { poolConfigId: true, scenarioId: true, summary: true } },
     },
   });
   if (!e) throw new NotFoundError('experiment');

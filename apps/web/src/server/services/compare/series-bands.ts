@@ -13,6 +13,9 @@ const EXPR: Record<SeriesMetricKey, string> = {
   rssMiB: 'r."rssBytes" / 1048576.0',
   poolInUse: 'r."poolInUse"::float8',
   poolWaitMs: 'r."poolWaitMs"',
+  dbTotal: 'r."dbTotal"::float8',
+  upstreamInUse: 'r."upstreamInUse"::float8',
+  upstreamWaitMs: 'r."upstreamWaitMs"',
 };
 const KEYS = SERIES_METRICS.map((m) => m.key);
 

@@ -1,12 +1,12 @@
 import { Prisma, secondsTsBounds, type Db } from '@poolbench/db';
-import { SERIES_COUNT_FIELDS, SERIES_LATENCY_FIELDS, SERIES_RESOURCE_FIELDS, toSeriesPoint, type SeriesLoadRow, type SeriesPoint, type SeriesResourceRow } from '@poolbench/scenarios';
+import { SERIES_COUNT_FIELDS, SERIES_GAUGE_FIELDS, SERIES_LATENCY_FIELDS, SERIES_RESOURCE_FIELDS, toSeriesPoint, type SeriesLoadRow, type SeriesPoint, type SeriesResourceRow } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { downsample, RUN_CHART_MAX_POINTS } from './downsample';
 
 // Column names come from the shared constant field lists, never from input.
 const COLUMNS = Prisma.raw(
   [
-    ...['second', 'statusCounts', ...SERIES_COUNT_FIELDS, ...SERIES_LATENCY_FIELDS].map((c) => `s."${c}"`),
+    ...['second', 'statusCounts', ...SERIES_COUNT_FIELDS, ...SERIES_LATENCY_FIELDS, ...SERIES_GAUGE_FIELDS].map((c) => `s."${c}"`),
     ...SERIES_RESOURCE_FIELDS.map((c) => `r."${c}"`),
   ].join(', '),
 );
