@@ -31,20 +31,27 @@ export interface Outcome {
   errorMessage: string | null;
 }
 
+/**
+ * A run that measured to its end: succeeded, or thresholds_failed when it crossed a threshold
+ * (k6's own semantics: exit code 99), although its measurements are valid. Single and distributed
+ * runs both end here.
+ */
+export function completedOutcome(thresholds: readonly ThresholdOutcome[]): Outcome {
+  const failed = thresholds.filter((t) => !t.pass);
+  if (failed.length === 0) return { status: 'succeeded', errorCode: null, errorMessage: null };
+  const list = failed.map((t) => `${t.metric} ${t.expr} (observed ${t.observed === null ? 'nothing' : roundObserved(t.observed)})`).join('; ');
+  return {
+    status: 'thresholds_failed',
+    errorCode: 'thresholds_failed',
+    errorMessage: `${failed.length} of ${thresholds.length} thresholds failed: ${list}`.slice(0, 2000),
+  };
+}
+
 /** The run's final status from how k6 ended and why it was stopped; pure, table-tested. */
 export function outcomeFromK6(e: K6Ending): Outcome {
   switch (e.endReason) {
-    case 'completed': {
-      // k6's own semantics: a run that crossed a threshold fails (its exit code 99), although it measured
-      const failed = (e.thresholds ?? []).filter((t) => !t.pass);
-      if (failed.length === 0) return { status: 'succeeded', errorCode: null, errorMessage: null };
-      const list = failed.map((t) => `${t.metric} ${t.expr} (observed ${t.observed === null ? 'nothing' : roundObserved(t.observed)})`).join('; ');
-      return {
-        status: 'thresholds_failed',
-        errorCode: 'thresholds_failed',
-        errorMessage: `${failed.length} of ${e.thresholds?.length ?? failed.length} thresholds failed: ${list}`.slice(0, 2000),
-      };
-    }
+    case 'completed':
+      return completedOutcome(e.thresholds ?? []);
     case 'timed_out':
       return {
         status: 'timed_out',

@@ -1,5 +1,5 @@
 import type { RunSegmentStatus } from '@poolbench/db';
-import type { Outcome, AbortReason } from '../outcome';
+import { completedOutcome, type Outcome, type AbortReason, type ThresholdOutcome } from '../outcome';
 import type { GeneratorResult } from './run-generator';
 
 interface SegmentEnd {
@@ -12,9 +12,16 @@ interface SegmentEnd {
 /**
  * The run's final status from its segments: a user's cancel or the leader's shutdown first, then
  * the first segment that failed (named with its worker: aborted_system, data of every segment
- * kept), then the leader's own k6 timing out; succeeded only when every segment did.
+ * kept), then the leader's own k6 timing out; when every segment succeeded, the scenario's
+ * thresholds on the merged run decide succeeded or thresholds_failed, as for a single k6.
  */
-export function distributedOutcome(e: { segments: SegmentEnd[]; own: Pick<GeneratorResult, 'result' | 'status'>; abortReason: AbortReason | null; timeoutMs: number }): Outcome {
+export function distributedOutcome(e: {
+  segments: SegmentEnd[];
+  own: Pick<GeneratorResult, 'result' | 'status'>;
+  abortReason: AbortReason | null;
+  timeoutMs: number;
+  thresholds?: readonly ThresholdOutcome[];
+}): Outcome {
   if (e.abortReason === 'cancel') return { status: 'canceled', errorCode: 'canceled', errorMessage: 'canceled by a user; every generator was stopped and its data kept' };
   if (e.abortReason === 'shutdown') return { status: 'aborted_system', errorCode: 'worker_shutdown', errorMessage: 'the leading worker was shut down during the run; data of every segment kept' };
   const failed = e.segments.find((s) => s.status === 'failed');
@@ -32,5 +39,5 @@ export function distributedOutcome(e: { segments: SegmentEnd[]; own: Pick<Genera
   if (notDone) {
     return { status: 'aborted_system', errorCode: 'segment_failed', errorMessage: `segment ${notDone.index} (worker ${notDone.workerId ?? 'unknown'}) ended ${notDone.status}: ${notDone.errorMessage ?? ''}`.slice(0, 2000) };
   }
-  return { status: 'succeeded', errorCode: null, errorMessage: null };
+  return completedOutcome(e.thresholds ?? []);
 }

@@ -172,7 +172,7 @@ export async function processDistributedRun(runId: string, deps: RunDeps, signal
       : undefined;
     const summary = buildSummary({ summary: k6Summary, load }, allTotals.filter((r) => r.unixSecond >= t0));
     const thresholds = evaluateThresholds(plan.scenario.thresholds, thresholdContextFromSummary(k6Summary, summary.durationMs > 0 ? summary.durationMs / 1000 : undefined));
-    const outcome = distributedOutcome({ segments, own: gen, abortReason: abortReason(), timeoutMs });
+    const outcome = distributedOutcome({ segments, own: gen, abortReason: abortReason(), timeoutMs, thresholds });
     const unwritten = await writer.flush();
     if (unwritten > 0) outcome.errorMessage = `${outcome.errorMessage ? `${outcome.errorMessage}; ` : ''}${unwritten} resource rows could not be stored`;
     await finish(outcome, {
