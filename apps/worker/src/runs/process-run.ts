@@ -6,7 +6,7 @@ import { publishRunEvent } from '@poolbench/queue';
 import { claimRun, finishRun, heartbeatRun, markRunning, type TerminalStatus } from '@poolbench/runs';
 import { evaluateThresholds, generateScenario, RunJobSchema } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
-import { RunError } from './run-error';
+import { RunError, toRunError } from './run-error';
 import { environmentFingerprint } from './environment';
 import { outcomeFromError, outcomeFromK6, type AbortReason, type Outcome } from './outcome';
 import { prepareTarget, type PreparedTarget } from './prepare-target';
@@ -197,7 +197,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     log.info({ status: finalStatus, requests: summary.requests }, 'run finished');
     return { runId, status: finalStatus };
   } catch (err) {
-    const re = err instanceof RunError ? err : new RunError('internal_error', (err as Error)?.message ?? String(err));
+    const re = toRunError(err);
     if (re.code === 'internal_error') log.error({ err }, 'run failed unexpectedly');
     else log.warn({ code: re.code, msg: re.message }, 'run failed');
     await writer.flush(10_000).catch(() => {});

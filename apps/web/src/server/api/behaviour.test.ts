@@ -78,7 +78,7 @@ describe('procedures against real Postgres and Redis', () => {
     };
     const denied = await admin.target.create(input).catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(TRPCError);
-    expect((denied as TRPCError).code).toBe('PRECONDITION_FAILED');
+    expect((denied as TRPCError).code).toBe('FORBIDDEN');
     expect((denied as TRPCError).message).toContain('orders.internal.test is not on the team allowlist');
 
     await admin.team.allow({ pattern: '*.internal.test' });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db, Prisma } from '@poolbench/db';
-import { ProblemError } from './problem';
+import { ProblemError, problemBody } from './problem';
 import { toProblem } from './to-problem';
 
 export interface StoredResponse {
@@ -73,7 +73,8 @@ async function runAndStore(db: Db, where: Prisma.IdempotencyKeyWhereUniqueInput,
   } catch (err) {
     // domain errors (not found, conflict, invalid input) are 4xx problems too: classify them all
     const problem = toProblem(err);
-    if (problem.status < 500) result = { status: problem.status, body: problem.body() };
+    const body = problemBody(problem);
+    if (body.status < 500) result = { status: body.status, body };
     else {
       await db.idempotencyKey.delete({ where }).catch(() => {});
       throw problem;

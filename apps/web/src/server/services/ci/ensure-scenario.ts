@@ -16,7 +16,7 @@ function canonical(v: unknown): unknown {
  * run must land on one scenario, or it could never be compared with its own history.
  */
 export async function ensureScenario(db: Db, teamId: string, input: ScenarioInput, name?: string): Promise<string> {
-  const scenario = parseScenario(input);
+  const scenario = parseScenario(input, 'scenario');
   const content = JSON.stringify(canonical(scenario));
   const rowName = name ?? `api-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
   const existing = await db.scenario.findFirst({ where: { teamId, name: rowName, archivedAt: null }, select: { id: true, templateId: true, params: true, thresholds: true } });
