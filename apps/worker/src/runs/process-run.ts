@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Db, Prisma } from '@poolbench/db';
+import { parseRun, parseTarget, type Db } from '@poolbench/db';
 import { publishRunEvent } from '@poolbench/queue';
 import { claimRun, finishRun, heartbeatRun, markRunning, type TerminalStatus } from '@poolbench/runs';
 import { evaluateThresholds, generateScenario, RunJobSchema } from '@poolbench/scenarios';
@@ -107,10 +107,11 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
   };
   try {
     void publish({ type: 'status', runId, status: 'preparing', atMs: Date.now() });
-    const run = await db.run.findUniqueOrThrow({
+    const row = await db.run.findUniqueOrThrow({
       where: { id: runId },
       include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } },
     });
+    const run = { ...parseRun(row), target: parseTarget(row.target) };
     const plan = planRun(run);
     target = await prepareTarget(run, plan.poolConfig, { ...deps.config, registry: deps.registry }, runSignal);
 
@@ -118,7 +119,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     // and a URL target's non-secret headers go on every request.
     const generated = generateScenario(plan.scenario, {
       hosts: target.network.k6Hosts,
-      targetHeaders: run.target.kind === 'url' ? targetHeadersOf(run.target.requestDefaults) : {},
+      targetHeaders: run.target.kind === 'url' ? targetHeadersOf(row.target.requestDefaults) : {},
     });
     const timeoutMs = k6TimeoutMs(generated.estimatedDurationMs, deps.config.timeoutMarginMs);
     const environment = await environmentFingerprint({
@@ -128,7 +129,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       poolbenchVersion: deps.config.poolbenchVersion,
     });
     const recorded = { ...environment, network: { pins: pinsForRecord(target.network) } };
-    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: recorded as Prisma.InputJsonValue }))) {
+    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: recorded }))) {
       throw new RunError('canceled', 'the run was ended by someone else before load started');
     }
     void publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
@@ -189,8 +190,8 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     const unwritten = await writer.flush();
     if (unwritten > 0) outcome.errorMessage = `${outcome.errorMessage ? `${outcome.errorMessage}; ` : ''}${unwritten} per-second rows could not be stored`;
     await finish(outcome, {
-      summary: summary as unknown as Prisma.InputJsonValue,
-      thresholdResults: thresholds as unknown as Prisma.InputJsonValue,
+      summary,
+      thresholdResults: thresholds,
       durationHist: b64ToBytes(result.summary.histograms.http_req_duration),
       blockedHist: b64ToBytes(result.summary.histograms.http_req_blocked),
     });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db, Prisma } from '@poolbench/db';
+import { toJson, type Db, type Prisma } from '@poolbench/db';
 import { ProblemError, problemBody } from './problem';
 import { toProblem } from './to-problem';
 
@@ -81,6 +81,6 @@ async function runAndStore(db: Db, where: Prisma.IdempotencyKeyWhereUniqueInput,
     }
   }
   if (result.status >= 500) await db.idempotencyKey.delete({ where }).catch(() => {});
-  else await db.idempotencyKey.update({ where, data: { statusCode: result.status, responseBody: result.body as Prisma.InputJsonValue } });
+  else await db.idempotencyKey.update({ where, data: { statusCode: result.status, responseBody: toJson.responseBody(JSON.parse(JSON.stringify(result.body ?? null))) } });
   return result;
 }

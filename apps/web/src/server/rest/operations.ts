@@ -39,7 +39,8 @@ export interface Operation {
   status: number;
   response: z.ZodType;
   responseName: string;
-  handle(ctx: OperationContext<never, never>): Promise<unknown>;
+  // Method syntax: each operation's handle takes its own parsed body/query types (checked in op()).
+  handle(ctx: OperationContext<unknown, unknown>): Promise<unknown>;
 }
 
 function op<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined>(
@@ -49,7 +50,7 @@ function op<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined>(
     handle(ctx: OperationContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodObject ? z.output<Q> : undefined>): Promise<unknown>;
   },
 ): Operation {
-  return o as unknown as Operation;
+  return o;
 }
 
 const GateMetricsParam = z

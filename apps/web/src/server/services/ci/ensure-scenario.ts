@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Db, Prisma } from '@poolbench/db';
-import { scenarioFromColumns, scenarioToColumns } from '@poolbench/db';
+import type { Db } from '@poolbench/db';
+import { scenarioFromColumns, scenarioRowData } from '@poolbench/db';
 import { parseScenario, type ScenarioInput } from '@poolbench/scenarios';
 import { ConflictError } from '../errors';
 
@@ -26,9 +26,8 @@ export async function ensureScenario(db: Db, teamId: string, input: ScenarioInpu
     }
     return existing.id;
   }
-  const cols = scenarioToColumns(scenario as unknown as { template: string; thresholds?: unknown[] } & Record<string, unknown>);
   const created = await db.scenario
-    .create({ data: { teamId, name: rowName, templateId: cols.templateId, params: cols.params as Prisma.InputJsonValue, thresholds: cols.thresholds as Prisma.InputJsonValue }, select: { id: true } })
+    .create({ data: { teamId, name: rowName, ...scenarioRowData(scenario) }, select: { id: true } })
     .catch(async (err: unknown) => {
       // two CI jobs sending the same new scenario at once: the loser uses the winner's row
       const again = await db.scenario.findFirst({ where: { teamId, name: rowName, archivedAt: null }, select: { id: true } });
