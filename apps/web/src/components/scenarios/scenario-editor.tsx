@@ -15,6 +15,7 @@ import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input, NumberInput, Select } from '~/components/ui/form';
+import { DurationInput } from '~/components/ui/duration-input';
 import { ProfileChart } from './profile-chart';
 import { TEMPLATE_DEFAULTS, paramLabel, paramUnit } from './template-defaults';
 
@@ -137,7 +138,7 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
                 .filter(([, v]) => !Array.isArray(v))
                 .map(([k, v]) => (
                   <Field key={k} label={<span>{paramLabel(k)} {paramUnit(k) ? <span className="font-normal text-slate-400">({paramUnit(k)})</span> : null}</span>} error={err(`params.${k}`)}>
-                    {(p) => <NumberInput {...p} value={v as number | undefined} onValue={(nv) => setParam(k, nv)} />}
+                    {(p) => (k.endsWith('Ms') ? <DurationInput {...p} value={typeof v === 'number' ? v : undefined} onValue={(nv) => setParam(k, nv)} /> : <NumberInput {...p} value={typeof v === 'number' ? v : undefined} onValue={(nv) => setParam(k, nv)} />)}
                   </Field>
                 ))}
             </div>
@@ -153,8 +154,8 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
                 <div className="space-y-2">
                   {(params.stages as Array<{ durationMs?: number; targetVUs?: number }>).map((st, i) => (
                     <div key={i} className="grid grid-cols-[1fr_1fr_auto] items-end gap-2">
-                      <Field label={`Stage ${i + 1} duration (ms)`} error={err(`params.stages.${i}.durationMs`)}>
-                        {(p) => <NumberInput {...p} value={st.durationMs} onValue={(v) => setParam('stages', (params.stages as object[]).map((x, j) => (j === i ? { ...x, durationMs: v } : x)))} />}
+                      <Field label={`Stage ${i + 1} duration`} error={err(`params.stages.${i}.durationMs`)}>
+                        {(p) => <DurationInput {...p} value={st.durationMs} onValue={(v) => setParam('stages', (params.stages as object[]).map((x, j) => (j === i ? { ...x, durationMs: v } : x)))} />}
                       </Field>
                       <Field label="Target VUs" error={err(`params.stages.${i}.targetVUs`)}>
                         {(p) => <NumberInput {...p} value={st.targetVUs} onValue={(v) => setParam('stages', (params.stages as object[]).map((x, j) => (j === i ? { ...x, targetVUs: v } : x)))} />}
