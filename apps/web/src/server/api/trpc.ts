@@ -7,7 +7,7 @@ import { AppError, ERROR_CODES, isErrorCode } from '@poolbench/scenarios/errors'
 import { resolveTeam } from '../services/teams/resolve-team';
 import type { Context } from './context';
 import { originRefusal } from './origin-check';
-import { hasRole } from './roles';
+import { hasRole } from '~/lib/roles';
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,

@@ -1,5 +1,5 @@
 import { authenticateApiToken } from '~/server/services/api-tokens/authenticate-api-token';
-import { SCOPE_MIN_ROLE, scopeAllowedFor } from '~/server/services/api-tokens/scopes';
+import { SCOPE_MIN_ROLE, scopeAllowedFor } from '~/lib/api-scopes';
 import { IdSchema } from '~/lib/schemas/ids';
 import type { RestDeps } from './deps';
 import { IDEMPOTENCY_KEY_RE, requestHash, withIdempotency, type StoredResponse } from './idempotency';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { gateMetricsProblem, parseGateMetrics, TESTED_RUN_METRIC_KEYS } from '@poolbench/stats';
 import type { ApiPrincipal } from '~/server/services/api-tokens/authenticate-api-token';
-import type { ApiScope } from '~/server/services/api-tokens/scopes';
+import type { ApiScope } from '~/lib/api-scopes';
 import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';
 import { experimentSummary } from '~/server/services/ci/experiment-summary';
 import { experimentView } from '~/server/services/ci/experiment-view';

@@ -1,5 +1,5 @@
 import { parseRun, type Db, type Prisma } from '@poolbench/db';
-import type { CompareItem } from '../compare/selection';
+import type { CompareItem } from '~/lib/compare/selection';
 
 /** The team's baselines, optionally for one target and scenario, newest first. */
 export async function listBaselines(db: Db, teamId: string, filter: { targetId?: string | null; scenarioId?: string | null } = {}) {

@@ -6,7 +6,7 @@ import { compareRunGroups, type RunSummary } from '@poolbench/stats';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import { buildComparison } from './build-comparison';
-import { readSeconds } from './group-series';
+import { readSeconds } from './read-seconds';
 import { insertSyntheticRun, syntheticExperiment } from './testing/synthetic-runs';
 import { buildExport } from '../exports/build-export';
 

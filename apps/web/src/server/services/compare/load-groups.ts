@@ -2,7 +2,7 @@ import { parseRun, type Db } from '@poolbench/db';
 import type { RunSummary } from '@poolbench/stats';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
-import { type CompareItem, itemKey } from './selection';
+import { type CompareItem, itemKey } from '~/lib/compare/selection';
 
 export interface GroupRun {
   id: string;

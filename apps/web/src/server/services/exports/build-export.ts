@@ -1,7 +1,7 @@
 import { parseRun, type Db } from '@poolbench/db';
 import { RUN_METRICS } from '@poolbench/stats';
 import type { Comparison } from '../compare/build-comparison';
-import { readSeconds } from '../compare/group-series';
+import { readSeconds } from '../compare/read-seconds';
 import type { Pivot } from '../compare/pivot';
 import { windowSummaries } from '../compare/window-summaries';
 import { toCsv } from './csv';

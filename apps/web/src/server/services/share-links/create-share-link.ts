@@ -1,7 +1,7 @@
 import { writeJson, type Db } from '@poolbench/db';
 import { NotFoundError } from '../errors';
 import { loadGroups } from '../compare/load-groups';
-import { SelectionSchema, type Selection } from '../compare/selection';
+import { SelectionSchema, type Selection } from '~/lib/compare/selection';
 import { generateShareToken, hashShareToken } from './token';
 
 export type ShareTarget = { kind: 'run'; runId: string } | { kind: 'experiment'; experimentId: string } | { kind: 'comparison'; selection: Selection };

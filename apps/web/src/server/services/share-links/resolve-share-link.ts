@@ -1,5 +1,5 @@
 import { readJson, type Db } from '@poolbench/db';
-import { SelectionSchema, type Selection } from '../compare/selection';
+import { SelectionSchema, type Selection } from '~/lib/compare/selection';
 import { hashShareToken, SHARE_TOKEN_PATTERN } from './token';
 
 export interface ResolvedShareLink {
