@@ -1,3 +1,4 @@
+import { parseRun } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, type World } from './harness';
@@ -22,6 +23,6 @@ describe('worker: an arrival-rate run records allocated VUs (real Postgres, Redi
     expect(seconds.some((s) => s.requests > 0)).toBe(true);
     // k6 allocates preAllocatedVUs up front: every second that reported VUs says 8
     expect(seconds.filter((s) => s.vusAllocated !== null).map((s) => s.vusAllocated)).toContain(8);
-    expect((run.summary as { vusAllocatedMax?: number }).vusAllocatedMax).toBe(8);
+    expect(parseRun(run).summary?.vusAllocatedMax).toBe(8);
   });
 });

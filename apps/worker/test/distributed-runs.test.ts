@@ -1,3 +1,4 @@
+import { parseRun } from '@poolbench/db';
 import type { ChildProcess } from 'node:child_process';
 import { launchAndEnqueue } from '@poolbench/runs';
 import { producerConnection, subscribeRunEvents } from '@poolbench/queue';
@@ -99,10 +100,10 @@ describe.skipIf(!canMakeNamespaces())('distributed runs: three workers in three 
     expect(all.reduce((n, r) => n + r.requests, 0)).toBe(total);
 
     // the run's percentiles are the HDR merge of the three outputs (decoded independently here)
-    const summary = run.summary as { requests: number; latency: Record<string, number> };
+    const summary = parseRun(run).summary!;
     expect(summary.requests).toBe(total);
     const independent = histogramStatsMs(mergeHistograms(gens.filter((g) => g.durationHist).map((g) => Buffer.from(g.durationHist!).toString('base64'))))!;
-    for (const k of ['p50', 'p90', 'p95', 'p99', 'max', 'count'] as const) expect(summary.latency[k], k).toBe(independent[k]);
+    for (const k of ['p50', 'p90', 'p95', 'p99', 'max', 'count'] as const) expect(summary.latency?.[k], k).toBe(independent[k]);
 
     // each generator carried a third of the rate (within 2 %)
     for (const s of segments) expect(Math.abs(s.requests / total - 1 / 3) / (1 / 3), `segment ${s.index}: ${s.requests} of ${total}`).toBeLessThanOrEqual(0.02);
@@ -144,7 +145,7 @@ describe.skipIf(!canMakeNamespaces())('distributed runs: three workers in three 
       const last = Math.max(...rows.filter((r) => r.segment === seg && r.requests > 0).map((r) => r.ts.getTime()));
       expect(last - killedAt, seg).toBeLessThan(5000);
     }
-    expect((run.summary as { requests: number }).requests).toBe(rows.reduce((n, r) => n + r.requests, 0));
+    expect(parseRun(run).summary!.requests).toBe(rows.reduce((n, r) => n + r.requests, 0));
     await waitFor('no k6 or target left in any namespace', async () => leftovers().length === 0, 10_000).catch(() => expect(leftovers()).toEqual([]));
   }, 180_000);
   it('kill -9 of the leader (segment 0, which started the target): the generators stop, the sweeper ends the run aborted_system naming it, merged from every segment', async () => {
@@ -174,7 +175,7 @@ describe.skipIf(!canMakeNamespaces())('distributed runs: three workers in three 
       expect(last - killedAt, seg).toBeLessThan(5000);
     }
     // the sweeper merged what every generator stored
-    expect((run.summary as { requests: number }).requests).toBe(gens.reduce((n, r) => n + r.requests, 0));
+    expect(parseRun(run).summary!.requests).toBe(gens.reduce((n, r) => n + r.requests, 0));
     expect(rows.filter((r) => r.segment === 'all').reduce((n, r) => n + r.requests, 0)).toBe(gens.reduce((n, r) => n + r.requests, 0));
     await waitFor('no k6 or target left in any namespace', async () => leftovers().length === 0, 10_000).catch(() => expect(leftovers()).toEqual([]));
   }, 180_000);

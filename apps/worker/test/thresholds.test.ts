@@ -1,3 +1,4 @@
+import { parseRun } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, sustained, type World } from './harness';
@@ -27,7 +28,7 @@ describe('worker: thresholds decide the run outcome (real Postgres, Redis, k6, l
       expect.objectContaining({ metric: 'http_req_failed', pass: true }),
     ]);
     // the measurements are valid and kept: summary, histogram, per-second rows
-    expect((run.summary as { requests: number }).requests).toBeGreaterThan(10);
+    expect(parseRun(run).summary!.requests).toBeGreaterThan(10);
     expect(run.durationHist?.length).toBeGreaterThan(0);
     expect(await w.db.runSecond.count({ where: { runId: run.id } })).toBeGreaterThanOrEqual(2);
     const exp = await w.db.experiment.findUniqueOrThrow({ where: { id: experimentId } });

@@ -1,3 +1,4 @@
+import { parseRun } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, type World } from './harness';
@@ -19,7 +20,7 @@ describe("worker: the lab target's upstream HTTP pool is sampled (real Postgres,
     const { runIds } = await w.launch([pc.id], [sc.id], 1);
     const run = await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES]);
     expect(run.status, `${run.errorCode}: ${run.errorMessage}`).toBe('succeeded');
-    expect((run.summary as { requests: number; failed: number }).failed).toBe(0);
+    expect(parseRun(run).summary!.failed).toBe(0);
     const totals = await w.db.resourceSample.findMany({ where: { runId: run.id, instance: -1, second: { gte: 0 } }, orderBy: { second: 'asc' } });
     const withLoad = totals.filter((t) => (t.upstreamOpen ?? 0) > 0);
     expect(withLoad.length, JSON.stringify(totals.map((t) => [t.second, t.upstreamOpen, t.upstreamInUse, t.upstreamWaitMs]))).toBeGreaterThan(0);
@@ -29,7 +30,7 @@ describe("worker: the lab target's upstream HTTP pool is sampled (real Postgres,
     expect(totals.some((t) => t.upstreamWaitMs !== null && t.upstreamWaitMs >= 0)).toBe(true);
     // the database pool is not what this endpoint uses: the upstream pool is the one with data
     expect(totals.some((t) => (t.upstreamInUse ?? 0) >= 0 && t.upstreamInUse !== null)).toBe(true);
-    const resources = (run.summary as { resources: { upstreamWaitMsMean?: number | null; upstreamInUsePeak?: number | null } }).resources;
+    const resources = parseRun(run).summary!.resources;
     expect(resources.upstreamWaitMsMean).toEqual(expect.any(Number));
     expect(resources.upstreamInUsePeak).toBeGreaterThan(0);
   });

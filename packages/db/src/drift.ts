@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getDMMF } from '@prisma/get-dmmf';
@@ -147,10 +146,6 @@ export function shapeFromSchema(schemaText: string): DbShape {
     shape.tables[m.dbName ?? m.name] = t;
   }
   return shape;
-}
-
-export function shapeFromSchemaFile(path = SCHEMA_PATH): DbShape {
-  return shapeFromSchema(readFileSync(path, 'utf8'));
 }
 
 const DELETE_RULES: Record<string, string> = { a: 'NO ACTION', r: 'RESTRICT', c: 'CASCADE', n: 'SET NULL', d: 'SET DEFAULT' };

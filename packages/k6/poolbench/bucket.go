@@ -24,6 +24,8 @@ var trendMetrics = []string{
 	"iteration_duration",
 }
 
+// trendIndex is trendMetrics' index of a metric, -1 if it is not kept. A switch, because it runs
+// for every sample on k6's hot path; TestTrendIndexAgreesWithTrendMetrics keeps the two in step.
 func trendIndex(name string) int {
 	switch name {
 	case "http_req_duration":

@@ -1,4 +1,4 @@
-import { createId, InvalidInputError, NotFoundError, runOrder, type Db, type Prisma } from '@poolbench/db';
+import { createId, InvalidInputError, NotFoundError, runOrder, toJson, type Db } from '@poolbench/db';
 import { hasUrlCredentials, redactUrl } from '@poolbench/scenarios/net';
 
 export interface LaunchExperimentInput {
@@ -90,7 +90,7 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         scenarios: { create: orderedScenarios.map((s, position) => ({ scenarioId: s.id, position })) },
       },
     });
-    const tSnap = targetSnapshot(target) as Prisma.InputJsonValue;
+    const tSnap = toJson.targetSnapshot(targetSnapshot(target));
     const cells = runOrder(orderedConfigs.length, orderedScenarios.length, input.repeats, input.order ?? 'interleaved');
     const runs = cells.map((cell, sequence) => {
       const c = orderedConfigs[cell.poolConfigIndex]!;
@@ -104,8 +104,8 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         scenarioId: s.id,
         repeatIndex: cell.repeatIndex,
         sequence,
-        poolConfigSnapshot: { id: c.id, name: c.name, strategy: c.strategy, params: c.params, instanceCount: c.instanceCount } as Prisma.InputJsonValue,
-        scenarioSnapshot: { id: s.id, name: s.name, templateId: s.templateId, params: s.params, thresholds: s.thresholds } as Prisma.InputJsonValue,
+        poolConfigSnapshot: toJson.poolConfigSnapshot({ id: c.id, name: c.name, strategy: c.strategy, params: c.params, instanceCount: c.instanceCount }),
+        scenarioSnapshot: toJson.scenarioSnapshot({ id: s.id, name: s.name, templateId: s.templateId, params: s.params, thresholds: s.thresholds }),
         targetSnapshot: tSnap,
         loadGenerators,
       };

@@ -1,4 +1,5 @@
-import type { Db, Prisma } from '@poolbench/db';
+import { toJson, type Db } from '@poolbench/db';
+import type { RunSummary } from '@poolbench/stats';
 import { enqueueRuns } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
@@ -6,7 +7,7 @@ import { finalizeFromStored } from './finalize-from-stored';
 
 /** What a run stored before its worker died, turned into its summary (see finalize-from-stored). */
 export interface StoredFinal {
-  summary: Prisma.InputJsonValue;
+  summary: RunSummary;
   durationHist: Uint8Array<ArrayBuffer> | null;
   blockedHist: Uint8Array<ArrayBuffer> | null;
 }
@@ -37,7 +38,7 @@ export async function abortStaleRuns(db: Db, opts: { staleAfterMs: number; final
           finishedAt: new Date(),
           errorCode: 'worker_lost',
           errorMessage: `${who} stopped sending heartbeats; the run was stopped with the data stored so far and was not re-run`,
-          ...(stored ? { summary: stored.summary, durationHist: stored.durationHist, blockedHist: stored.blockedHist } : {}),
+          ...(stored ? { summary: toJson.runSummary(stored.summary), durationHist: stored.durationHist, blockedHist: stored.blockedHist } : {}),
         },
       });
       if (r.count === 1) await refreshExperimentStatus(tx, run.experimentId);

@@ -78,7 +78,8 @@ export interface StoredSecondCounters {
   second: number;
   requests: number;
   failed: number;
-  statusCounts: unknown;
+  /** parsed by @poolbench/db's parseRunSecond */
+  statusCounts: Record<string, number> | null;
   bytesSent: number | bigint;
   bytesReceived: number | bigint;
   iterations: number;
@@ -98,7 +99,7 @@ export function sumStoredSeconds(rows: readonly StoredSecondCounters[]): { count
     counters.dataReceivedBytes += Number(r.bytesReceived);
     counters.iterations += r.iterations;
     counters.droppedIterations += r.droppedIterations;
-    for (const [k, n] of Object.entries((r.statusCounts ?? {}) as Record<string, number>)) counters.status[k] = (counters.status[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(r.statusCounts ?? {})) counters.status[k] = (counters.status[k] ?? 0) + n;
     vusMax = Math.max(vusMax ?? 0, r.vusMax);
     // A second with only the vus gauge is setup(), teardown() or idle time, not load.
     if (r.requests > 0 || r.iterations > 0) loadSeconds.push(r.second);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
-import { createDb, type RunStatus } from '@poolbench/db';
+import { createDb, parseRun, type RunStatus } from '@poolbench/db';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
 import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { compareRunGroups, median, type RunSummary } from '@poolbench/stats';
@@ -41,7 +41,7 @@ try {
     await new Promise((r) => setTimeout(r, 1000));
   }
 
-  const runs = await db.run.findMany({ where: { experimentId: launched.experimentId }, orderBy: { sequence: 'asc' } });
+  const runs = (await db.run.findMany({ where: { experimentId: launched.experimentId }, orderBy: { sequence: 'asc' } })).map(parseRun);
   const groups = configs.map((c) => ({
     label: c.name,
     runs: runs.filter((r) => r.poolConfigId === c.id),
@@ -55,14 +55,14 @@ try {
   lines.push('| pool config | runs ok | req/s (median) | p50 ms | p95 ms | p99 ms | max ms | errors % | target CPU % (mean) | DB conns peak |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|');
   for (const g of groups) {
-    const s = g.runs.map((r) => r.summary as RunSummary | null).filter((x): x is RunSummary => !!x);
+    const s = g.runs.map((r) => r.summary).filter((x): x is RunSummary => !!x);
     lines.push(
       `| ${g.label} | ${g.runs.filter((r) => isMeasuredRunStatus(r.status)).length}/${g.runs.length} | ${fmt(med(s.map((x) => x.rps)))} | ${fmt(med(s.map((x) => x.latency?.p50)), 2)} | ${fmt(med(s.map((x) => x.latency?.p95)), 2)} | ${fmt(med(s.map((x) => x.latency?.p99)), 2)} | ${fmt(med(s.map((x) => x.latency?.max)), 1)} | ${fmt(med(s.map((x) => (x.errorRate ?? 0) * 100)), 2)} | ${fmt(med(s.map((x) => x.resources?.cpuMeanPercent)))} | ${fmt(med(s.map((x) => x.resources?.dbConnectionsPeak)), 0)} |`,
     );
   }
   const cmp = compareRunGroups(
-    { label: groups[0]!.label, summaries: groups[0]!.runs.map((r) => r.summary as RunSummary | null) },
-    { label: groups[1]!.label, summaries: groups[1]!.runs.map((r) => r.summary as RunSummary | null) },
+    { label: groups[0]!.label, summaries: groups[0]!.runs.map((r) => r.summary) },
+    { label: groups[1]!.label, summaries: groups[1]!.runs.map((r) => r.summary) },
   );
   lines.push('', `Change of **${cmp.candidate}** against **${cmp.baseline}** (${REPEATS} runs each; Hodges–Lehmann 95 % interval, Mann–Whitney p adjusted with Benjamini–Hochberg):`, '');
   lines.push('| metric | change | 95 % interval | p | verdict |', '|---|---|---|---|---|');
@@ -72,8 +72,8 @@ try {
   }
   const table = lines.join('\n');
   console.log(`\n${table}\n`);
-  const rpsA = med(groups[0]!.runs.map((r) => (r.summary as RunSummary | null)?.rps));
-  const rpsB = med(groups[1]!.runs.map((r) => (r.summary as RunSummary | null)?.rps));
+  const rpsA = med(groups[0]!.runs.map((r) => r.summary?.rps));
+  const rpsB = med(groups[1]!.runs.map((r) => r.summary?.rps));
   console.log(rpsA !== null && rpsB !== null && rpsB > rpsA ? `demo: the shared pool is ahead: ${fmt(rpsB)} vs ${fmt(rpsA)} req/s (median)` : 'demo: the shared pool is NOT ahead in this run');
 
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`;

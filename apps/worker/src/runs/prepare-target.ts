@@ -1,4 +1,4 @@
-import { LAB_SETUP, openSecret, type Run, type Target } from '@poolbench/db';
+import { LAB_SETUP, openSecret, type ParsedTarget, type Run, type Target } from '@poolbench/db';
 import type { PoolConfig } from '@poolbench/scenarios';
 import { RunError } from './run-error';
 import { checkMonitorDsn } from '../targets/monitor-dsn';
@@ -32,7 +32,7 @@ export interface PrepareDeps {
   listenHost?: string;
 }
 
-type RunWithTarget = Pick<Run, 'id'> & { target: Target; team: { allowedHosts: { pattern: string }[] } };
+type RunWithTarget = Pick<Run, 'id'> & { target: ParsedTarget<Target>; team: { allowedHosts: { pattern: string }[] } };
 
 /**
  * Gets the run's target ready for load: a managed target is started by us with the pool config (so
@@ -44,8 +44,7 @@ export async function prepareTarget(run: RunWithTarget, poolConfig: PoolConfig, 
 }
 
 async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
-  const managed = (run.target.managed ?? {}) as { setup?: Partial<LabSetup> };
-  const setup: LabSetup = { ...LAB_SETUP, ...managed.setup };
+  const setup: LabSetup = { ...LAB_SETUP, ...run.target.managed?.setup };
   await ensureLabData(deps.labTargetBin, deps.labDatabaseUrl, setup, signal);
   const started = await startManagedTarget({
     bin: deps.labTargetBin,

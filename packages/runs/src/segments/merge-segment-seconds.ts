@@ -1,4 +1,4 @@
-import type { Db, Prisma } from '@poolbench/db';
+import { parseRunSecond, type Db, type Prisma } from '@poolbench/db';
 import { encodeHistogram, histogramStatsMs } from '@poolbench/stats';
 import { mergeStoredHistograms } from '@poolbench/stats/stored';
 
@@ -17,7 +17,7 @@ const bytesOf = (h: ReturnType<typeof mergeStoredHistograms>) => (h.totalCount >
  */
 export function mergeSecondRows(runId: string, second: number, rows: SecondRow[]): Prisma.RunSecondCreateManyInput {
   const statusCounts: Record<string, number> = {};
-  for (const r of rows) for (const [k, v] of Object.entries((r.statusCounts ?? {}) as Record<string, number>)) statusCounts[k] = (statusCounts[k] ?? 0) + v;
+  for (const r of rows) for (const [k, v] of Object.entries(parseRunSecond(r).statusCounts ?? {})) statusCounts[k] = (statusCounts[k] ?? 0) + v;
   const sum = (f: (r: SecondRow) => number) => rows.reduce((a, r) => a + f(r), 0);
   const hists = Object.fromEntries(HIST.map((c) => [c, mergeStoredHistograms(rows.map((r) => r[c]))])) as Record<(typeof HIST)[number], ReturnType<typeof mergeStoredHistograms>>;
   const d = histogramStatsMs(hists.durationHist);

@@ -36,14 +36,14 @@ type Num = number | bigint | null | undefined;
 const toNum = (v: Num) => (v === null || v === undefined ? null : Number(v));
 
 /** The load side of one second (a RunSecond row or its SQL projection). */
-export type SeriesLoadRow = { second: number; statusCounts?: unknown } & Record<(typeof SERIES_COUNT_FIELDS)[number], number> &
+export type SeriesLoadRow = { second: number; statusCounts?: Record<string, number> | null } & Record<(typeof SERIES_COUNT_FIELDS)[number], number> &
   Partial<Record<(typeof SERIES_LATENCY_FIELDS)[number] | (typeof SERIES_GAUGE_FIELDS)[number], number | null>>;
 /** The summed resource side of the same second (sampler row, ResourceSample row or SQL projection). */
 export type SeriesResourceRow = Partial<Record<(typeof SERIES_RESOURCE_FIELDS)[number], Num>>;
 
 /** One chart point from a second's load row and its summed resource row (null fields when absent). */
 export function seriesPointOf(load: SeriesLoadRow, resource: SeriesResourceRow | null | undefined) {
-  const point: Record<string, unknown> = { second: load.second, statusCounts: (load.statusCounts ?? {}) as Record<string, number> };
+  const point: Record<string, unknown> = { second: load.second, statusCounts: load.statusCounts ?? {} };
   for (const k of SERIES_COUNT_FIELDS) point[k] = load[k];
   for (const k of SERIES_LATENCY_FIELDS) point[k] = load[k] ?? null;
   for (const k of SERIES_GAUGE_FIELDS) point[k] = load[k] ?? null;

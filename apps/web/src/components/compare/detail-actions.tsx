@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { isMeasuredRunStatus } from '@poolbench/scenarios';
 import { useRole } from '~/lib/hooks/use-role';
 import { buttonClass } from '~/components/ui/button';
-import { itemsToParam, type CompareItem } from '~/server/services/compare/selection';
+import { itemsToParam, type CompareItem } from '~/lib/compare/selection';
 import { SetBaselineButton } from './baseline-button';
 import { ShareButton } from './share-dialog';
 

@@ -104,7 +104,7 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
                       <td key={s.id} className="px-4 py-3">
                         <div className="flex flex-wrap gap-2">
                           {cell.map((r) => {
-                            const sum = (r.summary ?? {}) as { rps?: number; latency?: { p95?: number } };
+                            const sum = r.summary;
                             return (
                               <Link
                                 key={r.id}
@@ -118,7 +118,7 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
                                 </div>
                                 {isMeasuredRunStatus(r.status) ? (
                                   <div className="mt-1 text-xs tabular-nums text-slate-600">
-                                    {formatNumber(sum.rps, 0)} req/s · p95 {formatMs(sum.latency?.p95)}
+                                    {formatNumber(sum?.rps, 0)} req/s · p95 {formatMs(sum?.latency?.p95)}
                                   </div>
                                 ) : null}
                                 {r.errorMessage ? <div className="mt-1 max-w-48 truncate text-xs text-red-700" title={r.errorMessage}>{r.errorMessage}</div> : null}

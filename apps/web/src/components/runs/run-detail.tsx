@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Radio, Square } from 'lucide-react';
 import Link from 'next/link';
 import { useCallback, useState } from 'react';
+import { z } from 'zod';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
@@ -20,7 +21,10 @@ import { PageHeader } from '~/components/ui/page-header';
 import { RunStatusBadge } from './run-status-badge';
 import { RunActions } from '~/components/compare/detail-actions';
 import dynamic from 'next/dynamic';
-import { RunSummary, ThresholdList, type RunSummaryShape } from './run-summary';
+import { RunSummary, ThresholdList } from './run-summary';
+
+/** What the scenario card shows of a snapshot's params (any template): its params and request paths. */
+const ScenarioShown = z.looseObject({ params: z.record(z.string(), z.unknown()).optional(), requests: z.array(z.looseObject({ method: z.string().optional(), path: z.string().optional() })).optional() });
 import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
 import { RunNetworkLine, withoutNetwork } from './run-network';
@@ -94,8 +98,9 @@ export function RunDetail({ id }: { id: string }) {
   const r = run.data;
   const status = r.status as RunStatus;
   const terminal = TERMINAL_RUN_STATUSES.includes(status);
-  const pc = r.poolConfigSnapshot as { name?: string; strategy?: string; params?: Record<string, unknown>; instanceCount?: number };
-  const sc = r.scenarioSnapshot as { name?: string; templateId?: string; params?: Record<string, unknown>; thresholds?: unknown[] };
+  const pc = r.poolConfigSnapshot;
+  const sc = r.scenarioSnapshot;
+  const scParams = ScenarioShown.safeParse(sc.params ?? {}).data;
   const script = r.script;
   const elapsedMs = r.startedAt ? (r.finishedAt ? new Date(r.finishedAt).getTime() : Date.now()) - new Date(r.startedAt).getTime() : null;
 
@@ -145,7 +150,7 @@ export function RunDetail({ id }: { id: string }) {
       {terminal && r.summary ? (
         <section aria-labelledby="summary-h" className="mb-6">
           <h2 id="summary-h" className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500">Summary</h2>
-          <RunSummary summary={r.summary as RunSummaryShape} />
+          <RunSummary summary={r.summary} />
         </section>
       ) : null}
       {terminal && sc.templateId === 'arrival-rate-sweep' ? <SweepStepsCard runId={id} /> : null}
@@ -184,10 +189,10 @@ export function RunDetail({ id }: { id: string }) {
         <Card>
           <CardHeader title={`Scenario: ${sc.name ?? '—'}`} description={`${sc.templateId ?? '?'} (snapshot at launch)`} />
           <CardBody>
-            <KeyValues data={(sc.params?.params as Record<string, unknown>) ?? {}} />
-            {sc.params?.requests ? (
+            <KeyValues data={scParams?.params ?? {}} />
+            {scParams?.requests ? (
               <p className="mt-3 font-mono text-xs text-slate-600">
-                {(sc.params.requests as Array<{ method?: string; path?: string }>).map((q) => `${q.method ?? 'GET'} ${q.path}`).join(', ')}
+                {scParams.requests.map((q) => `${q.method ?? 'GET'} ${q.path}`).join(', ')}
               </p>
             ) : null}
           </CardBody>

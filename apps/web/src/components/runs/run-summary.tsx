@@ -1,22 +1,10 @@
 import { CheckCircle2, XCircle } from 'lucide-react';
+import type { RunSummary } from '@poolbench/stats';
 import { formatBytes, formatDuration, formatMs, formatNumber, formatPercent } from '~/lib/format';
 import { Stat } from '~/components/ui/card';
 
-type Lat = { p50?: number; p90?: number; p95?: number; p99?: number; max?: number; mean?: number };
-export interface RunSummaryShape {
-  requests?: number;
-  failed?: number;
-  errorRate?: number;
-  rps?: number;
-  durationMs?: number;
-  bytesSent?: number;
-  bytesReceived?: number;
-  vusMax?: number;
-  vusAllocatedMax?: number | null;
-  latency?: Lat;
-  connecting?: Lat;
-  resources?: { cpuMeanPercent?: number; cpuPeakPercent?: number; rssMeanBytes?: number; rssPeakBytes?: number; poolWaitMsMean?: number | null; dbConnectionsPeak?: number; upstreamWaitMsMean?: number | null; upstreamInUsePeak?: number | null };
-}
+/** Run.summary as the server parsed it (packages/db RunSummarySchema). */
+export type RunSummaryShape = RunSummary;
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 

@@ -43,8 +43,8 @@ export function TargetDetail({ id }: { id: string }) {
   if (target.isPending) return <LoadingBlock rows={5} />;
   if (target.isError) return <Alert tone="error" title="Target not found">{messageOf(target.error)}</Alert>;
   const t = target.data;
-  const rd = t.requestDefaults as { method?: string; path?: string; query?: Record<string, string>; headers?: Record<string, string> };
-  const setup = (t.managed as { setup?: Record<string, number> } | null)?.setup;
+  const rd = t.requestDefaults;
+  const setup = t.managed?.setup;
   const mutErr = duplicate.error ?? archive.error ?? archiveTarget.error;
 
   return (
@@ -113,7 +113,7 @@ export function TargetDetail({ id }: { id: string }) {
                   <tbody className="divide-y divide-slate-100">
                     {configs.data.map((c) => {
                       const meta = safeMeta(c.strategy);
-                      const params = Object.entries(c.params as Record<string, number>);
+                      const params = Object.entries(c.params);
                       return (
                         <tr key={c.id} className="align-top">
                           <Td>
@@ -191,7 +191,7 @@ export function TargetDetail({ id }: { id: string }) {
                     <Row label="DB monitor DSN">{t.hasMonitorDsn ? <Badge>set</Badge> : '—'}</Row>
                   </>
                 ) : (
-                  <Row label="Data set">{setup ? Object.entries(setup).map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(' · ') : 'defaults'}</Row>
+                  <Row label="Data set">{setup ? Object.entries(setup).map(([k, v]) => `${k} ${(v ?? 0).toLocaleString('en-US')}`).join(' · ') : 'defaults'}</Row>
                 )}
               </dl>
               <TestConnection targetId={t.id} disabled={!can('member')} />

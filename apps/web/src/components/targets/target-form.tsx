@@ -23,7 +23,7 @@ export interface TargetFormInitial {
   kind: Kind;
   name: string;
   requestDefaults: { method?: string; path?: string; query?: Record<string, string>; headers?: Record<string, string> };
-  setup?: typeof DEFAULT_LAB_SETUP;
+  setup?: Partial<Record<keyof typeof DEFAULT_LAB_SETUP, number>>;
   baseUrls: string[];
   secretHeaderNames: string[];
   metricsUrl: string | null;
@@ -51,7 +51,7 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
   const [method, setMethod] = useState(d.method ?? 'GET');
   const [path, setPath] = useState(d.path ?? '/health');
   const [query, setQuery] = useState<QueryRow[]>(Object.entries(d.query ?? {}).map(([key, value]) => ({ key, value })));
-  const [setup, setSetup] = useState<Record<string, number | undefined>>(initial?.setup ?? DEFAULT_LAB_SETUP);
+  const [setup, setSetup] = useState<Record<string, number | undefined>>({ ...DEFAULT_LAB_SETUP, ...initial?.setup });
   const [baseUrls, setBaseUrls] = useState((initial?.baseUrls ?? []).join('\n'));
   const [headers, setHeaders] = useState<Header[]>([
     ...Object.entries(d.headers ?? {}).map(([n, v]) => ({ name: n, value: v, secret: false })),

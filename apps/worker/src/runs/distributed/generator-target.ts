@@ -1,4 +1,4 @@
-import { openSecret, type Run, type Target } from '@poolbench/db';
+import { openSecret, type ParsedTarget, type Run, type Target } from '@poolbench/db';
 import { RunError } from '../run-error';
 import { resolveAndPin, type RunNetworkPlan } from '../../targets/resolve-and-pin';
 import { pinManagedUrls } from './pin-managed-urls';
@@ -9,7 +9,7 @@ export interface GeneratorTarget {
   secretHeaders: Record<string, string>;
 }
 
-type RunWithTarget = Pick<Run, 'id'> & { target: Target; team: { allowedHosts: { pattern: string }[] } };
+type RunWithTarget = Pick<Run, 'id'> & { target: ParsedTarget<Target>; team: { allowedHosts: { pattern: string }[] } };
 
 /**
  * What a generator other than the leader sends load to. A managed target was started once, by

@@ -1,4 +1,4 @@
-import type { Prisma } from '@poolbench/db';
+import { readJson, StatusCountsSchema, type Prisma } from '@poolbench/db';
 import { SummaryAccumulator, type K6Summary, type SecondLine, type TrendMetric } from '@poolbench/k6';
 
 const COLUMN_OF: Record<TrendMetric, keyof Prisma.RunSecondCreateManyInput> = {
@@ -32,7 +32,7 @@ export function summaryFromMergedRows(rows: Prisma.RunSecondCreateManyInput[]): 
       hist,
       requests: r.requests,
       failed: r.failed,
-      status: r.statusCounts as Record<string, number>,
+      status: readJson(StatusCountsSchema, r.statusCounts, { model: 'RunSecond', column: 'statusCounts', id: `${r.runId}/${r.second}` }, {}) ?? {},
       dataSentBytes: Number(r.bytesSent),
       dataReceivedBytes: Number(r.bytesReceived),
       iterations: r.iterations,

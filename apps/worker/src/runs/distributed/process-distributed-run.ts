@@ -1,4 +1,4 @@
-import type { Db, Prisma } from '@poolbench/db';
+import { parseRun, parseTarget, type Db } from '@poolbench/db';
 import { publishRunEvent, RUN_JOB_OPTIONS } from '@poolbench/queue';
 import { cancelWaitingSegments, claimRun, heartbeatSegment, createSegments, finishRun, heartbeatRun, markRunning, markSegmentReady, mergeSegmentSeconds, recordStartSkew, type TerminalStatus } from '@poolbench/runs';
 import { evaluateThresholds, generateScenario, RunJobSchema } from '@poolbench/scenarios';
@@ -81,7 +81,8 @@ export async function processDistributedRun(runId: string, deps: RunDeps, signal
     void publish({ type: 'status', runId, status: outcome.status, atMs: Date.now(), ...(outcome.errorMessage ? { message: outcome.errorMessage.slice(0, 2000) } : {}) });
   };
   try {
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } } });
+    const row = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } } });
+    const run = { ...parseRun(row), target: parseTarget(row.target) };
     count = run.loadGenerators;
     await createSegments(db, runId, count, workerId);
     if (!deps.runQueue) throw new RunError('internal_error', 'this worker has no run queue to hand out load generator segments');
@@ -118,7 +119,7 @@ export async function processDistributedRun(runId: string, deps: RunDeps, signal
       k6Bin: deps.config.k6Bin, labTargetBin: run.target.kind === 'managed' ? deps.config.labTargetBin : undefined, workerId, poolbenchVersion: deps.config.poolbenchVersion,
     });
     const recorded = { ...environment, network: { pins: pinsForRecord(target.network) }, loadGenerators: count, startAt: startAt.toISOString() };
-    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: recorded as Prisma.InputJsonValue }))) {
+    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: recorded }))) {
       throw new RunError('canceled', 'the run was ended by someone else before load started');
     }
     void publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
@@ -176,8 +177,8 @@ export async function processDistributedRun(runId: string, deps: RunDeps, signal
     const unwritten = await writer.flush();
     if (unwritten > 0) outcome.errorMessage = `${outcome.errorMessage ? `${outcome.errorMessage}; ` : ''}${unwritten} resource rows could not be stored`;
     await finish(outcome, {
-      summary: summary as unknown as Prisma.InputJsonValue,
-      thresholdResults: thresholds as unknown as Prisma.InputJsonValue,
+      summary,
+      thresholdResults: thresholds,
       durationHist: b64ToBytes(k6Summary.histograms.http_req_duration),
       blockedHist: b64ToBytes(k6Summary.histograms.http_req_blocked),
     });

@@ -1,5 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
+import { parseRun, parseTarget } from '@poolbench/db';
 import { finishSegment, heartbeatSegment, joinSegment, markSegmentReady } from '@poolbench/runs';
 import { generateScenario, RunJobSchema } from '@poolbench/scenarios';
 import { RunError } from '../run-error';
@@ -48,7 +49,8 @@ export async function processSegmentJob(job: Pick<Job, 'data' | 'moveToDelayed'>
   };
   const prepHb = setInterval(() => void beat().catch((err) => log.warn({ err: String(err) }, 'segment heartbeat failed')), Math.min(deps.config.heartbeatMs, 250));
   try {
-    const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } } });
+    const row = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } } });
+    const run = { ...parseRun(row), target: parseTarget(row.target) };
     const plan = planRun(run);
     const until = Date.now() + cfg.joinTimeoutMs + deps.config.readyTimeoutMs;
     while (!leaderUrls) {

@@ -1,4 +1,4 @@
-import type { Db } from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
 import type { RunSummary } from '@poolbench/stats';
 import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
@@ -36,7 +36,8 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
         scenario,
         runs: e.runs
           .filter((r) => r.poolConfigId === poolConfig.id && r.scenarioId === scenario.id)
-          .map((r) => ({ id: r.id, status: r.status, summary: r.summary as RunSummary | null, thresholdResults: r.thresholdResults as CellRun['thresholdResults'] })),
+          .map(parseRun)
+          .map((r) => ({ id: r.id, status: r.status, summary: r.summary, thresholdResults: r.thresholdResults })),
       });
     }
   }

@@ -1,5 +1,5 @@
 import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
-import type { Db } from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
 
 /**
  * What the compare picker offers: recent experiments with their cells (pool config x scenario and
@@ -18,11 +18,12 @@ export async function listCandidates(db: Db, teamId: string, input: { experiment
   });
   return experiments.map((e) => {
     const cells = new Map<string, { experimentId: string; poolConfigId: string; scenarioId: string; poolConfigName: string; strategy: string | null; scenarioName: string; runs: number }>();
-    for (const r of e.runs) {
+    const runs = e.runs.map(parseRun);
+    for (const r of runs) {
       if (!r.poolConfigId || !r.scenarioId) continue;
       const k = `${r.poolConfigId}:${r.scenarioId}`;
-      const pc = r.poolConfigSnapshot as { name?: string; strategy?: string };
-      const c = cells.get(k) ?? { experimentId: e.id, poolConfigId: r.poolConfigId, scenarioId: r.scenarioId, poolConfigName: pc.name ?? 'pool config', strategy: pc.strategy ?? null, scenarioName: (r.scenarioSnapshot as { name?: string }).name ?? 'scenario', runs: 0 };
+      const pc = r.poolConfigSnapshot;
+      const c = cells.get(k) ?? { experimentId: e.id, poolConfigId: r.poolConfigId, scenarioId: r.scenarioId, poolConfigName: pc.name ?? 'pool config', strategy: pc.strategy ?? null, scenarioName: r.scenarioSnapshot.name ?? 'scenario', runs: 0 };
       c.runs++;
       cells.set(k, c);
     }
@@ -32,8 +33,8 @@ export async function listCandidates(db: Db, teamId: string, input: { experiment
       createdAt: e.createdAt,
       target: e.target,
       cells: [...cells.values()],
-      runs: e.runs
-        .map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, poolConfigName: (r.poolConfigSnapshot as { name?: string }).name ?? 'run', scenarioName: (r.scenarioSnapshot as { name?: string }).name ?? '', finishedAt: r.finishedAt }))
+      runs: runs
+        .map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, poolConfigName: r.poolConfigSnapshot.name ?? 'run', scenarioName: r.scenarioSnapshot.name ?? '', finishedAt: r.finishedAt }))
         .sort((a, b) => a.poolConfigName.localeCompare(b.poolConfigName) || a.repeatIndex - b.repeatIndex),
     };
   });

@@ -1,5 +1,5 @@
 import { secondsTsBounds, type Db } from '@poolbench/db';
-import { SERIES_METRICS, type SeriesMetricKey, type SeriesPointOut } from './group-series';
+import { SERIES_METRICS, type SeriesMetricKey, type SeriesPointOut } from '~/lib/compare/series-metrics';
 
 // SQL expression per series metric, over RunSecond s and its summed ResourceSample r.
 const EXPR: Record<SeriesMetricKey, string> = {

@@ -1,6 +1,6 @@
 import { GROUP_COLORS, NINES_TICKS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatP, formatValue, nines, pivotCellColor, tick } from '~/components/compare/format-metric';
 import type { Comparison } from '../compare/build-comparison';
-import { SERIES_METRICS } from '../compare/group-series';
+import { SERIES_METRICS } from '~/lib/compare/series-metrics';
 import type { Pivot } from '../compare/pivot';
 import { esc } from './escape';
 import { bandChartSvg, legendHtml } from './svg-charts';

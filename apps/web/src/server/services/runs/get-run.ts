@@ -1,14 +1,14 @@
-import { scenarioFromColumns, type Db } from '@poolbench/db';
+import { parseRun, scenarioFromColumns, type Db, type ScenarioSnapshot } from '@poolbench/db';
 import { generateScenario } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 
 /** The script the worker stored, or (for a run not started yet) the one its snapshot generates. */
-function scriptOf(run: { script: string | null; scenarioSnapshot: unknown }): string | null {
+function scriptOf(run: { script: string | null; scenarioSnapshot: ScenarioSnapshot }): string | null {
   if (run.script) return run.script;
-  const sc = run.scenarioSnapshot as { templateId?: string; params?: unknown; thresholds?: unknown };
+  const sc = run.scenarioSnapshot;
   if (!sc.templateId) return null;
   try {
-    return generateScenario(scenarioFromColumns({ templateId: sc.templateId, params: sc.params ?? {}, thresholds: sc.thresholds })).script;
+    return generateScenario(scenarioFromColumns(sc)).script;
   } catch {
     return null; // a snapshot from an older template shape
   }
@@ -30,7 +30,8 @@ export async function getRun(db: Db, teamId: string, id: string) {
     },
   });
   if (!run) throw new NotFoundError('run');
+  const parsed = parseRun(run);
   // bigint does not travel as JSON; a generator's memory fits a double exactly enough.
   const segments = run.segments.map((s) => ({ ...s, rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes) }));
-  return { ...run, segments, script: scriptOf(run) };
+  return { ...parsed, segments, script: scriptOf(parsed) };
 }

@@ -11,7 +11,8 @@ import { InvalidInputError, NotFoundError } from '../errors';
  */
 export async function createSchedule(db: Db, input: { teamId: string; userId: string; def: z.output<typeof ExperimentDefinitionSchema>; name: string; cron: string; timezone: string }) {
   const preview = previewCron(input.cron, input.timezone, 1);
-  if (!preview.ok) throw new InvalidInputError('cron', preview.error ?? 'is not a valid cron expression');
+  // the request path of the field at fault: an unknown time zone is not the cron's problem
+  if (!preview.ok) throw new InvalidInputError(`schedule.${preview.field ?? 'cron'}`, preview.error ?? 'is not a valid cron expression');
   const { def, teamId } = input;
   const target = await db.target.findFirst({ where: { id: def.targetId, teamId, archivedAt: null }, select: { id: true } });
   if (!target) throw new NotFoundError('target');

@@ -1,6 +1,6 @@
 import type { Role } from '@poolbench/db';
 import { z } from 'zod';
-import { hasRole } from '~/server/api/roles';
+import { hasRole } from '~/lib/roles';
 
 export const API_SCOPES = ['runs:read', 'runs:write'] as const;
 export const ApiScopeSchema = z.enum(API_SCOPES);
