@@ -38,6 +38,8 @@ const CASES: Record<string, Case> = {
   'team.acceptInvitation': { min: 'signed-in', input: () => ({ token: 'y'.repeat(32) }), other: { none: 'looked up by secret token, not id' } },
   'team.allowlist': { min: 'viewer', other: { none: 'scoped to the active team' } },
   'team.allow': { min: 'admin', input: () => ({ pattern: 'db.example.test' }), other: { none: 'creates in the active team' } },
+  'team.retention': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'team.setRetention': { min: 'admin', input: () => ({ retentionDays: 30 }), other: { none: 'changes the active team only' } },
   'team.disallow': { min: 'admin', input: (f) => id(f.allowedHostId), other: 'not-found' },
 
   'target.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
