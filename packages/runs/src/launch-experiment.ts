@@ -95,7 +95,7 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         scenarioId: s.id,
         repeatIndex: cell.repeatIndex,
         sequence,
-        poolConfigSnapshot: { id: c.id, name: c.name, strategy: c.strategy, params: c.params, instanceCount: c.instanceCount } as Prisma.InputJsonValue,
+        poolConfigSnapshot: { id: c.id, name: c.name, strategy: c.strategy, params: c.params, instanceCount: c.instanceCount, environment: c.environment ?? undefined } as Prisma.InputJsonValue,
         scenarioSnapshot: { id: s.id, name: s.name, templateId: s.templateId, params: s.params, thresholds: s.thresholds } as Prisma.InputJsonValue,
         targetSnapshot: tSnap,
       };

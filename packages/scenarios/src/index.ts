@@ -16,6 +16,7 @@ export * from './templates/arrival-rate-sweep';
 export * from './thresholds/threshold-schema';
 export * from './thresholds/evaluate-thresholds';
 export * from './pool/param-defs';
+export * from './environment/lab-environment-schema';
 export * from './pool/pool-config-schema';
 export * from './pool/pool-config-to-args';
 export * from './pool/validate-pool-config';

@@ -3,7 +3,8 @@ import type { PoolConfig } from '@poolbench/scenarios';
 import { RunError } from './run-error';
 import { checkMonitorDsn } from '../targets/monitor-dsn';
 import { resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
-import { ensureLabData, startManagedTarget, type LabSetup } from '../targets/managed-target';
+import { ensureLabData, type LabSetup } from '../targets/managed-target';
+import { startLabTarget } from '../targets/start-lab-target';
 import type { ProcessRegistry } from '../targets/process-registry';
 import { prepareUrlTarget } from '../targets/url-target';
 import { DbActivityMonitor } from '../sampling/db-activity';
@@ -41,21 +42,13 @@ export async function prepareTarget(run: RunWithTarget, poolConfig: PoolConfig, 
 }
 
 async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
-  const managed = (run.target.managed ?? {}) as { setup?: Partial<LabSetup> };
+  const managed = (run.target.managed ?? {}) as { setup?: Partial<LabSetup>; environment?: unknown };
   const setup: LabSetup = { ...LAB_SETUP, ...managed.setup };
   await ensureLabData(deps.labTargetBin, deps.labDatabaseUrl, setup, signal);
-  const started = await startManagedTarget({
-    bin: deps.labTargetBin,
-    runId: run.id,
-    databaseUrl: deps.labDatabaseUrl,
-    poolConfig,
-    instanceCount: poolConfig.instanceCount ?? 1,
-    registry: deps.registry,
-    readyTimeoutMs: deps.readyTimeoutMs,
-    signal,
-  });
+  // The target's environment (link RTT, role limit, CPU, nginx) with the pool config's overrides.
+  const started = await startLabTarget(run, managed.environment, poolConfig, deps, signal);
   try {
-    const baseUrls = started.instances.map((i) => i.baseUrl);
+    const baseUrls = started.loadUrls;
     const network = await resolveAndPin({ loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]), probeUrls: [], patterns: [], allowLoopback: true });
     return {
       baseUrls,

@@ -19,8 +19,8 @@ const issues = (e: { issues: { path: PropertyKey[]; message: string }[] }) => e.
  * must never execute something today's contracts reject (a snapshot written by an older version).
  */
 export function planRun(run: { poolConfigSnapshot: unknown; scenarioSnapshot: unknown }): RunPlan {
-  const snap = (run.poolConfigSnapshot ?? {}) as { strategy?: unknown; params?: unknown; instanceCount?: unknown };
-  const pc = PoolConfigSchema.safeParse({ strategy: snap.strategy, params: snap.params, instanceCount: snap.instanceCount });
+  const snap = (run.poolConfigSnapshot ?? {}) as { strategy?: unknown; params?: unknown; instanceCount?: unknown; environment?: unknown };
+  const pc = PoolConfigSchema.safeParse({ strategy: snap.strategy, params: snap.params, instanceCount: snap.instanceCount, environment: snap.environment ?? undefined });
   if (!pc.success) throw new RunError('invalid_snapshot', `pool config is invalid: ${issues(pc.error)}`);
   const sc = ScenarioSchema.safeParse(scenarioFromColumns(run.scenarioSnapshot as { templateId: string; params: unknown; thresholds: unknown }));
   if (!sc.success) throw new RunError('invalid_snapshot', `scenario is invalid: ${issues(sc.error)}`);

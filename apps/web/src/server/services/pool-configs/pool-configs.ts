@@ -1,8 +1,9 @@
 import type { Db, Prisma } from '@poolbench/db';
-import type { PoolConfig } from '@poolbench/scenarios';
+import type { LabEnvironment, PoolConfig } from '@poolbench/scenarios';
 import { ConflictError, NotFoundError } from '../errors';
+import { envColumn } from './environment-column';
 
-const SELECT = { id: true, targetId: true, name: true, strategy: true, params: true, instanceCount: true, createdAt: true, updatedAt: true } satisfies Prisma.PoolConfigSelect;
+const SELECT = { id: true, targetId: true, name: true, strategy: true, params: true, instanceCount: true, environment: true, createdAt: true, updatedAt: true } satisfies Prisma.PoolConfigSelect;
 
 async function assertTarget(db: Db, teamId: string, targetId: string) {
   const t = await db.target.findFirst({ where: { id: targetId, teamId, archivedAt: null }, select: { id: true } });
@@ -29,7 +30,7 @@ export async function createPoolConfig(db: Db, teamId: string, input: { targetId
   await assertTarget(db, teamId, input.targetId);
   await assertNameFree(db, input.targetId, input.name);
   return db.poolConfig.create({
-    data: { teamId, targetId: input.targetId, name: input.name, strategy: input.config.strategy, params: input.config.params as Prisma.InputJsonValue, instanceCount: input.config.instanceCount },
+    data: { teamId, targetId: input.targetId, name: input.name, strategy: input.config.strategy, params: input.config.params as Prisma.InputJsonValue, instanceCount: input.config.instanceCount, environment: envColumn(input.config.environment) },
     select: SELECT,
   });
 }
@@ -40,7 +41,7 @@ export async function updatePoolConfig(db: Db, teamId: string, input: { id: stri
   await assertNameFree(db, pc.targetId, input.name, pc.id);
   return db.poolConfig.update({
     where: { id: pc.id },
-    data: { name: input.name, strategy: input.config.strategy, params: input.config.params as Prisma.InputJsonValue, instanceCount: input.config.instanceCount },
+    data: { name: input.name, strategy: input.config.strategy, params: input.config.params as Prisma.InputJsonValue, instanceCount: input.config.instanceCount, environment: envColumn(input.config.environment) },
     select: SELECT,
   });
 }
@@ -50,7 +51,7 @@ export async function duplicatePoolConfig(db: Db, teamId: string, id: string) {
   let name = `${pc.name} (copy)`;
   for (let i = 2; await db.poolConfig.findFirst({ where: { targetId: pc.targetId, name, archivedAt: null }, select: { id: true } }); i++) name = `${pc.name} (copy ${i})`;
   return db.poolConfig.create({
-    data: { teamId, targetId: pc.targetId, name, strategy: pc.strategy, params: pc.params as Prisma.InputJsonValue, instanceCount: pc.instanceCount },
+    data: { teamId, targetId: pc.targetId, name, strategy: pc.strategy, params: pc.params as Prisma.InputJsonValue, instanceCount: pc.instanceCount, environment: envColumn(pc.environment as LabEnvironment | null) },
     select: SELECT,
   });
 }

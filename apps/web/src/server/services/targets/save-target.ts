@@ -20,7 +20,7 @@ function columns(v: TargetValues) {
       kind: 'managed' as const,
       name: v.name,
       baseUrls: [],
-      managed: { program: 'lab-target', setup: v.setup } as Prisma.InputJsonValue,
+      managed: { program: 'lab-target', setup: v.setup, environment: v.environment } as Prisma.InputJsonValue,
       requestDefaults: v.requestDefaults as Prisma.InputJsonValue,
       secretHeaderNames: [],
       metricsUrl: null,
