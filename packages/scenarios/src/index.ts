@@ -28,3 +28,4 @@ export * from './queue/job-schemas';
 export * from './queue/live-event-schema';
 export * from './queue/series-fields';
 export * from './thresholds/k6-summary-context';
+export * from './hypotheses';
