@@ -23,6 +23,7 @@ export * from './pool/validate-pool-config';
 export * from './pool/strategy-meta';
 export * from './presets/preset-schema';
 export * from './presets/list-presets';
+export * from './presets/seed-plan';
 export * from './queue/queue-names';
 export * from './queue/job-schemas';
 export * from './queue/live-event-schema';
