@@ -11,3 +11,6 @@ export { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored, type StoredFi
 export { startLifecycleSweeper, type SweeperOptions } from './sweeper';
 export { experimentStatusFromCounts, lockExperiment, refreshExperimentStatus } from './experiment-status';
 export { finalizeFromStored } from './finalize-from-stored';
+export { launchSeeds, reproductionOf, seedPresets, SEEDS_PREFIX, type LaunchedSeed, type SeedsOptions } from './seeds/launch-seeds';
+export { seedResults, type SeedClaimResult, type SeedExperimentResult, type SeedReproduction } from './seeds/seed-results';
+export { changeText, replaceSeedsResults, seedsMarkdown, SEEDS_RESULTS_END, SEEDS_RESULTS_START } from './seeds/seeds-markdown';

@@ -10,6 +10,7 @@ import { compareRouter } from './routers/compare';
 import { baselineRouter } from './routers/baseline';
 import { shareLinkRouter } from './routers/share-link';
 import { apiTokenRouter } from './routers/api-token';
+import { seedsRouter } from './routers/seeds';
 
 export const appRouter = router({
   team: teamRouter,
@@ -23,6 +24,7 @@ export const appRouter = router({
   baseline: baselineRouter,
   shareLink: shareLinkRouter,
   apiToken: apiTokenRouter,
+  seeds: seedsRouter,
 });
 
 export type AppRouter = typeof appRouter;
