@@ -1,6 +1,6 @@
 import type { Prisma } from '@poolbench/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, sustained, type World } from './harness';
+import { createWorld, pidsAlive, recordedChildren, sustained, waitFor, type World } from './harness';
 
 // The environment travels with the pool config's snapshot through the queue to the worker, and
 // shows in what the run measured.
@@ -37,5 +37,32 @@ describe('worker: managed target environment through the queue (real Postgres, R
     // both instances behind nginx were started and sampled
     const inst = await w.db.resourceSample.findMany({ where: { runId: byName.get('link 80 ms, nginx x2, GOMAXPROCS 1')!.id, instance: { gte: 0 } }, distinct: ['instance'] });
     expect(inst.map((s) => s.instance).sort()).toEqual([0, 1]);
+  });
+});
+
+describe('worker: environment helpers die with the worker (kill -9)', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await createWorld('labenvkill');
+  });
+  afterAll(async () => w?.dispose());
+
+  it('link proxy, nginx and the instances are killed with the worker, as the lab target is', async () => {
+    const worker = w.startWorker();
+    const pc = await w.db.poolConfig.create({
+      data: { teamId: w.ids.teamId, targetId: w.ids.targetId, name: 'kill env', strategy: 'lazy', params: {}, instanceCount: 2, environment: { dbLinkRttMs: 10, balancing: 'nginx' } },
+    });
+    const sc = await w.scenario('30 s', sustained(2, 30_000));
+    const { runIds } = await w.launch([pc.id], [sc.id]);
+    await w.waitForStatus(runIds[0]!, ['running']);
+    const children = await waitFor('helpers recorded', async () => {
+      const r = recordedChildren(w.runtimeDir).filter((x) => x.runId === runIds[0]);
+      return ['k6', 'nginx', 'linkproxy'].every((k) => r.some((x) => x.kind === k)) ? r : null;
+    });
+    expect(children.filter((c) => c.kind === 'lab-target')).toHaveLength(2);
+    worker.kill('SIGKILL');
+    await new Promise((r) => worker.once('exit', r));
+    // pdeathsig: the kernel kills them with the worker, no second worker needed
+    await waitFor('helpers gone', async () => pidsAlive(children.map((c) => c.pid)).length === 0, 10_000);
   });
 });
