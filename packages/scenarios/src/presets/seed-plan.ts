@@ -1,7 +1,10 @@
 import type { Preset, PresetPoolConfig, PresetScenario } from './preset-schema';
 
-/** Worker time per run besides the load itself (target start, k6 start-up, finalize), measured: ~4 s here. */
-export const RUN_OVERHEAD_MS = 4000;
+/**
+ * Worker time per run besides the load itself (target start, k6 start-up, finalize): seed 004's 15
+ * runs took 141 s for ~134 s of load on the 2-core machine (make seeds SEEDS=004, 2026-11-23).
+ */
+export const RUN_OVERHEAD_MS = 1000;
 
 export interface SeedPlan {
   preset: Preset;
