@@ -65,7 +65,7 @@ describe('seed presets carry the seeds\' claims', () => {
     expect(env('seed-000-tc1').map(([, e]) => e)).toEqual([null, null, { blobstoreDelayMs: 25 }, { blobstoreDelayMs: 25 }]);
   });
 
-  it('make seeds at the seeds scale: every seed, 5 interleaved repeats of the claimed cells, within ~35 min of estimated load (seed 004's estimate is its cap; it ran in 2.3 min)', () => {
+  it('make seeds at the seeds scale: every seed, 5 interleaved repeats of the claimed cells, within ~35 min of estimated load (the seed 004 estimate is its cap; it ran in 2.3 min)', () => {
     const plans = presets.map((p) => seedPlan(applyScale(p, p.seedsScale)));
     expect(plans.every((p) => p.preset.repeats === 5)).toBe(true);
     // seed 004's fixed request count ends long before its cap: its estimate is the cap
