@@ -1,5 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { listPresets } from '@poolbench/scenarios';
+import { decideUnstored } from './decide-unstored';
 import { reproductionOf, SEEDS_PREFIX } from './launch-seeds';
 
 export interface SeedClaimResult {
@@ -53,8 +54,10 @@ export async function seedResults(db: Db, teamId: string, reproductionId?: strin
   const presets = new Map(listPresets().map((p) => [p.id, p]));
   return {
     reproductionId: id,
-    experiments: experiments.map((e) => {
+    experiments: await Promise.all(experiments.map(async (e) => {
       const preset = e.presetId ? presets.get(e.presetId) : undefined;
+      const ended = ['completed', 'failed', 'canceled'].includes(e.status);
+      const unstored = e.hypotheses.length === 0 && preset && preset.hypotheses.length > 0 && ended ? await decideUnstored(db, e.id, preset) : null;
       return {
         presetId: e.presetId ?? '',
         seed: preset?.seed ?? '?',
@@ -64,7 +67,7 @@ export async function seedResults(db: Db, teamId: string, reproductionId?: strin
         status: e.status,
         createdAt: e.createdAt,
         finishedAt: e.finishedAt,
-        claims: e.hypotheses.map((h) => {
+        claims: unstored ?? e.hypotheses.map((h) => {
           const items = `c.${e.id}.${h.basePoolConfigId}.${h.baseScenarioId},c.${e.id}.${h.candidatePoolConfigId}.${h.candidateScenarioId}`;
           const window = h.windowFrom !== null && h.windowTo !== null ? `&from=${h.windowFrom}&to=${h.windowTo}` : '';
           return {
@@ -81,6 +84,6 @@ export async function seedResults(db: Db, teamId: string, reproductionId?: strin
           };
         }),
       };
-    }),
+    })),
   };
 }
