@@ -39,6 +39,7 @@ export async function decideUnstored(db: Db, experimentId: string, preset: Prese
       p: d.p,
       reason: `${d.reason} (decided from the stored runs by make seeds: this build stored no hypotheses with the experiment)`,
       comparePath: `/compare?items=c.${experimentId}.${base.poolConfigId}.${base.scenarioId},c.${experimentId}.${cand.poolConfigId}.${cand.scenarioId}&baseline=0`,
+      decidedBy: 'runs' as const,
     };
   });
 }

@@ -77,8 +77,8 @@ describe('seedsMarkdown', () => {
           {
             presetId: 'p', seed: '004', title: 't', experimentId: 'exp1', experimentName: 'n', status: 'completed', createdAt: new Date(), finishedAt: new Date(),
             claims: [
-              { claim: 'Shared | faster (seed: 467 vs 116 req/s).', statement: 's1', status: 'holds', change: 3206.4, low: 2900, high: 3500, changeUnit: 'percent', p: 0.0079, reason: 'beyond the band', comparePath: '/compare?items=a' },
-              { claim: null, statement: 's2', status: 'unresolved', change: -1.83, low: -3.1, high: 0.2, changeUnit: 'units', p: 0.2, reason: 'p ≥ 0.05', comparePath: '/compare?items=b' },
+              { claim: 'Shared | faster (seed: 467 vs 116 req/s).', statement: 's1', status: 'holds', change: 3206.4, low: 2900, high: 3500, changeUnit: 'percent', p: 0.0079, reason: 'beyond the band', comparePath: '/compare?items=a', decidedBy: 'stored' },
+              { claim: null, statement: 's2', status: 'unresolved', change: -1.83, low: -3.1, high: 0.2, changeUnit: 'units', p: 0.2, reason: 'p ≥ 0.05', comparePath: '/compare?items=b', decidedBy: 'stored' },
             ],
           },
         ],

@@ -15,6 +15,8 @@ export interface SeedClaimResult {
   reason: string | null;
   /** the compare view of the two cells (base first), in the hypothesis's window */
   comparePath: string;
+  /** `stored`: decided by the product when the experiment ended; `runs`: no stored hypotheses, decided from the stored runs */
+  decidedBy: 'stored' | 'runs';
 }
 
 export interface SeedExperimentResult {
@@ -81,6 +83,7 @@ export async function seedResults(db: Db, teamId: string, reproductionId?: strin
             p: h.p,
             reason: h.reason,
             comparePath: `/compare?items=${items}&baseline=0${window}`,
+            decidedBy: 'stored' as const,
           };
         }),
       };

@@ -31,7 +31,13 @@ export function seedsMarkdown(r: SeedReproduction, meta: { command: string; mach
   lines.push(`## Latest reproduction: ${r.reproductionId}`);
   lines.push('');
   lines.push(`Command: \`${meta.command}\`, ${num(meta.elapsedS / 60, 1)} min. Machine: ${meta.machine}. 1-minute load average at start / end: ${meta.load} (the machine is shared; spreads include other work).`);
-  lines.push(`Verdicts are the product's: each hypothesis was stored with its experiment before the first run and decided by \`@poolbench/stats\` when the experiment ended (docs/hypotheses.md). Totals: ${counts.holds} hold, ${counts.does_not_hold} do not hold, ${counts.unresolved} unresolved${counts.pending ? `, ${counts.pending} not decided` : ''}.`);
+  const all = r.experiments.flatMap((e) => e.claims);
+  const fromRuns = all.filter((c) => c.decidedBy === 'runs').length;
+  const how =
+    fromRuns === 0
+      ? "Verdicts are the product's: each hypothesis was stored with its experiment before the first run and decided by `@poolbench/stats` when the experiment ended (docs/hypotheses.md)."
+      : `${fromRuns === all.length ? 'No' : 'Some'} hypotheses were stored with these experiments (the build that launched them could not store them yet): the preset's claims, fixed in code before the runs, were decided from the stored runs with the same rule (\`decideHypothesis\` in \`@poolbench/stats\`); each such row says so.`;
+  lines.push(`${how} Totals: ${counts.holds} hold, ${counts.does_not_hold} do not hold, ${counts.unresolved} unresolved${counts.pending ? `, ${counts.pending} not decided` : ''}.`);
   lines.push('');
   lines.push('| seed | experiment | claim (seed\'s numbers) | product verdict | change (interval) | p | why | compare |');
   lines.push('|---|---|---|---|---|---|---|---|');
