@@ -59,6 +59,8 @@ export async function seed(db: Db): Promise<{ teamId: string; userId: string; ta
           strategy: pc.config.strategy,
           params: toJson.poolParams(pc.config.params ?? {}),
           instanceCount: pc.config.instanceCount ?? 1,
+          // the preset's per-config environment (link RTT, role limit, CPU, balancer), if any
+          ...(pc.config.environment ? { environment: toJson.poolEnvironment(pc.config.environment) } : {}),
         },
       });
     }

@@ -104,7 +104,7 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         scenarioId: s.id,
         repeatIndex: cell.repeatIndex,
         sequence,
-        poolConfigSnapshot: toJson.poolConfigSnapshot({ id: c.id, name: c.name, strategy: c.strategy, params: c.params, instanceCount: c.instanceCount }),
+        poolConfigSnapshot: toJson.poolConfigSnapshot({ id: c.id, name: c.name, strategy: c.strategy, params: c.params, instanceCount: c.instanceCount, environment: c.environment ?? undefined }),
         scenarioSnapshot: toJson.scenarioSnapshot({ id: s.id, name: s.name, templateId: s.templateId, params: s.params, thresholds: s.thresholds }),
         targetSnapshot: tSnap,
         loadGenerators,

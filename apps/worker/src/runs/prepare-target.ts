@@ -3,7 +3,8 @@ import type { PoolConfig } from '@poolbench/scenarios';
 import { RunError } from './run-error';
 import { checkMonitorDsn } from '../targets/monitor-dsn';
 import { resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
-import { ensureLabData, startManagedTarget, type LabSetup } from '../targets/managed-target';
+import { ensureLabData, type LabSetup } from '../targets/managed-target';
+import { startLabTarget } from '../targets/start-lab-target';
 import type { ProcessRegistry } from '../targets/process-registry';
 import { prepareUrlTarget } from '../targets/url-target';
 import { pinManagedUrls } from './distributed/pin-managed-urls';
@@ -46,19 +47,10 @@ export async function prepareTarget(run: RunWithTarget, poolConfig: PoolConfig, 
 async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
   const setup: LabSetup = { ...LAB_SETUP, ...run.target.managed?.setup };
   await ensureLabData(deps.labTargetBin, deps.labDatabaseUrl, setup, signal);
-  const started = await startManagedTarget({
-    bin: deps.labTargetBin,
-    runId: run.id,
-    databaseUrl: deps.labDatabaseUrl,
-    poolConfig,
-    instanceCount: poolConfig.instanceCount ?? 1,
-    registry: deps.registry,
-    readyTimeoutMs: deps.readyTimeoutMs,
-    signal,
-    listenHost: deps.listenHost,
-  });
+  // The target's environment (link RTT, role limit, CPU, nginx) with the pool config's overrides.
+  const started = await startLabTarget(run, run.target.managed?.environment, poolConfig, deps, signal);
   try {
-    const baseUrls = started.instances.map((i) => i.baseUrl);
+    const baseUrls = started.loadUrls;
     const network = await pinManagedUrls(baseUrls);
     return {
       baseUrls,

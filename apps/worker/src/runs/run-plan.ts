@@ -20,7 +20,7 @@ const issues = (e: { issues: { path: PropertyKey[]; message: string }[] }) => e.
  */
 export function planRun(run: { poolConfigSnapshot: PoolConfigSnapshot; scenarioSnapshot: ScenarioSnapshot }): RunPlan {
   const snap = run.poolConfigSnapshot;
-  const pc = PoolConfigSchema.safeParse({ strategy: snap.strategy, params: snap.params, instanceCount: snap.instanceCount });
+  const pc = PoolConfigSchema.safeParse({ strategy: snap.strategy, params: snap.params, instanceCount: snap.instanceCount, environment: snap.environment ?? undefined });
   if (!pc.success) throw new RunError('invalid_snapshot', `pool config is invalid: ${issues(pc.error)}`);
   const sc = ScenarioSchema.safeParse(scenarioFromColumns(run.scenarioSnapshot));
   if (!sc.success) throw new RunError('invalid_snapshot', `scenario is invalid: ${issues(sc.error)}`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client';
 import type { RunSummary } from '@poolbench/stats';
+import { LabEnvironmentSchema } from '@poolbench/scenarios';
 
 /**
  * One zod schema per JSON column. Objects are loose (unknown keys kept): a field added by a newer
@@ -81,7 +82,12 @@ export const PoolConfigSnapshotSchema = z.looseObject({
   strategy: z.string().optional(),
   params: PoolParamsSchema.optional(),
   instanceCount: num.optional(),
+  /** the pool config's overrides of the managed target's environment (absent on older runs) */
+  environment: LabEnvironmentSchema.nullable().optional(),
 });
+
+/** PoolConfig.environment: overrides of the managed target's environment (SQL NULL when none). */
+export const PoolEnvironmentColumnSchema = LabEnvironmentSchema;
 
 /** Scenario.params: the scenario without its template id and thresholds (see scenario-row.ts). */
 export const ScenarioParamsSchema = z.record(z.string(), z.unknown());
@@ -100,7 +106,7 @@ export const ScenarioSnapshotSchema = z.looseObject({
 export const LabSetupColumnSchema = z.object({ rows: num, fields: num, roles: num, permissions: num, shards: num });
 
 /** Target.managed: which program a managed target runs and its data-set flags. */
-export const TargetManagedSchema = z.looseObject({ program: z.string(), setup: LabSetupColumnSchema.partial().optional() });
+export const TargetManagedSchema = z.looseObject({ program: z.string(), setup: LabSetupColumnSchema.partial().optional(), environment: LabEnvironmentSchema.optional() });
 
 /** Target.requestDefaults: the default request of a target's scenarios. */
 export const RequestDefaultsColumnSchema = z.looseObject({

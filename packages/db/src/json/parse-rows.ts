@@ -3,6 +3,7 @@ import { readJson } from './json-column';
 import {
   JsonValueSchema,
   PoolConfigSnapshotSchema,
+  PoolEnvironmentColumnSchema,
   PoolParamsSchema,
   RequestDefaultsColumnSchema,
   RunEnvironmentSchema,
@@ -37,7 +38,7 @@ const RUN = {
   targetSnapshot: col(TargetSnapshotSchema, TargetSnapshotSchema.parse({})),
 };
 const SCENARIO = { params: col(ScenarioParamsSchema, ScenarioParamsSchema.parse({})), thresholds: col(ScenarioThresholdsSchema, ScenarioThresholdsSchema.parse([])) };
-const POOL_CONFIG = { params: col(PoolParamsSchema, PoolParamsSchema.parse({})) };
+const POOL_CONFIG = { params: col(PoolParamsSchema, PoolParamsSchema.parse({})), environment: col(PoolEnvironmentColumnSchema, null) };
 const TARGET = { managed: col(TargetManagedSchema, null), requestDefaults: col(RequestDefaultsColumnSchema, RequestDefaultsColumnSchema.parse({})) };
 const RUN_SECOND = { statusCounts: col(StatusCountsSchema, StatusCountsSchema.parse({})) };
 const IDEMPOTENCY_KEY = { responseBody: col(JsonValueSchema, null) };

@@ -12,6 +12,7 @@ export const toJson = {
   scenarioParams: (v: unknown) => writeJson(S.ScenarioParamsSchema, v, { model: 'Scenario', column: 'params' }),
   scenarioThresholds: (v: unknown) => writeJson(S.ScenarioThresholdsSchema, v, { model: 'Scenario', column: 'thresholds' }),
   poolParams: (v: unknown) => writeJson(S.PoolParamsSchema, v, { model: 'PoolConfig', column: 'params' }),
+  poolEnvironment: (v: unknown) => writeJson(S.PoolEnvironmentColumnSchema, v, { model: 'PoolConfig', column: 'environment' }),
   targetManaged: (v: unknown) => writeJson(S.TargetManagedSchema, v, { model: 'Target', column: 'managed' }),
   requestDefaults: (v: unknown) => writeJson(S.RequestDefaultsColumnSchema, v, { model: 'Target', column: 'requestDefaults' }),
   responseBody: (v: unknown) => writeJson(S.JsonValueSchema, v, { model: 'IdempotencyKey', column: 'responseBody' }),

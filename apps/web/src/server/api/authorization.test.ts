@@ -81,6 +81,8 @@ const CASES: Record<string, Case> = {
   'run.series': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },
   'run.sweepSteps': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },
   'run.cancel': { min: 'member', input: (f) => id(f.runIds[1]!), other: 'not-found' },
+  'seeds.overview': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'seeds.reproduce': { min: 'member', input: () => ({ seeds: ['004'] }), other: { none: "launches on the active team's own managed target" } },
   'run.updateNotes': { min: 'member', input: (f) => ({ id: f.runIds[0]!, notes: 'n' }), other: 'not-found' },
   'apiToken.list': { min: 'admin', other: { none: 'scoped to the active team' } },
   'apiToken.create': { min: 'admin', input: () => ({ name: 'ci', scopes: ['runs:read'] }), other: { none: 'creates in the active team' } },

@@ -11,6 +11,7 @@ import { baselineRouter } from './routers/baseline';
 import { shareLinkRouter } from './routers/share-link';
 import { apiTokenRouter } from './routers/api-token';
 import { onboardingRouter } from './routers/onboarding';
+import { seedsRouter } from './routers/seeds';
 
 export const appRouter = router({
   team: teamRouter,
@@ -25,6 +26,7 @@ export const appRouter = router({
   shareLink: shareLinkRouter,
   apiToken: apiTokenRouter,
   onboarding: onboardingRouter,
+  seeds: seedsRouter,
 });
 
 export type AppRouter = typeof appRouter;

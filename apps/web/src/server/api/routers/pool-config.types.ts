@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PoolParamsSchema } from '@poolbench/db';
+import { PoolEnvironmentColumnSchema, PoolParamsSchema } from '@poolbench/db';
 
 /**
  * Response schemas of the poolConfig procedures (documenso's `.types.ts` pattern): the client's
@@ -12,6 +12,8 @@ export const PoolConfigViewSchema = z.object({
   strategy: z.string(),
   params: PoolParamsSchema,
   instanceCount: z.number().int(),
+  /** overrides of the managed target's environment; null when the config has none */
+  environment: PoolEnvironmentColumnSchema.nullable(),
   createdAt: z.date(),
   updatedAt: z.date(),
 });

@@ -1,8 +1,9 @@
 import { parsePoolConfig, toJson, type Db, type Prisma } from '@poolbench/db';
 import type { PoolConfig } from '@poolbench/scenarios';
 import { ConflictError, NotFoundError } from '../errors';
+import { envColumn } from './environment-column';
 
-const SELECT = { id: true, targetId: true, name: true, strategy: true, params: true, instanceCount: true, createdAt: true, updatedAt: true } satisfies Prisma.PoolConfigSelect;
+const SELECT = { id: true, targetId: true, name: true, strategy: true, params: true, instanceCount: true, environment: true, createdAt: true, updatedAt: true } satisfies Prisma.PoolConfigSelect;
 
 async function assertTarget(db: Db, teamId: string, targetId: string) {
   const t = await db.target.findFirst({ where: { id: targetId, teamId, archivedAt: null }, select: { id: true } });
@@ -30,7 +31,7 @@ export async function createPoolConfig(db: Db, teamId: string, input: { targetId
   await assertTarget(db, teamId, input.targetId);
   await assertNameFree(db, input.targetId, input.name);
   const row = await db.poolConfig.create({
-    data: { teamId, targetId: input.targetId, name: input.name, strategy: input.config.strategy, params: toJson.poolParams(input.config.params), instanceCount: input.config.instanceCount },
+    data: { teamId, targetId: input.targetId, name: input.name, strategy: input.config.strategy, params: toJson.poolParams(input.config.params), instanceCount: input.config.instanceCount, environment: envColumn(input.config.environment) },
     select: SELECT,
   });
   return parsePoolConfig(row);
@@ -42,7 +43,7 @@ export async function updatePoolConfig(db: Db, teamId: string, input: { id: stri
   await assertNameFree(db, pc.targetId, input.name, pc.id);
   const row = await db.poolConfig.update({
     where: { id: pc.id },
-    data: { name: input.name, strategy: input.config.strategy, params: toJson.poolParams(input.config.params), instanceCount: input.config.instanceCount },
+    data: { name: input.name, strategy: input.config.strategy, params: toJson.poolParams(input.config.params), instanceCount: input.config.instanceCount, environment: envColumn(input.config.environment) },
     select: SELECT,
   });
   return parsePoolConfig(row);
@@ -53,7 +54,7 @@ export async function duplicatePoolConfig(db: Db, teamId: string, id: string) {
   let name = `${pc.name} (copy)`;
   for (let i = 2; await db.poolConfig.findFirst({ where: { targetId: pc.targetId, name, archivedAt: null }, select: { id: true } }); i++) name = `${pc.name} (copy ${i})`;
   const row = await db.poolConfig.create({
-    data: { teamId, targetId: pc.targetId, name, strategy: pc.strategy, params: toJson.poolParams(pc.params), instanceCount: pc.instanceCount },
+    data: { teamId, targetId: pc.targetId, name, strategy: pc.strategy, params: toJson.poolParams(pc.params), instanceCount: pc.instanceCount, environment: envColumn(pc.environment) },
     select: SELECT,
   });
   return parsePoolConfig(row);

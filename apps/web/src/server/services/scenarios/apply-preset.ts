@@ -2,6 +2,7 @@ import type { Db } from '@poolbench/db';
 import { scenarioRowData, toJson } from '@poolbench/db';
 import { applyScale } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
+import { envColumn } from '../pool-configs/environment-column';
 
 async function freeName(exists: (name: string) => Promise<boolean>, base: string) {
   let name = base;
@@ -40,7 +41,7 @@ export async function applyPreset(db: Db, teamId: string, input: { presetId: str
       for (const pc of preset.poolConfigs) {
         const name = await freeName(async (n) => (await tx.poolConfig.count({ where: { targetId: target.id, name: n } })) > 0, pc.name);
         const row = await tx.poolConfig.create({
-          data: { teamId, targetId: target.id, name, strategy: pc.config.strategy, params: toJson.poolParams(pc.config.params), instanceCount: pc.config.instanceCount },
+          data: { teamId, targetId: target.id, name, strategy: pc.config.strategy, params: toJson.poolParams(pc.config.params), instanceCount: pc.config.instanceCount, environment: envColumn(pc.config.environment) },
           select: { id: true },
         });
         poolConfigIds.push(row.id);

@@ -20,7 +20,7 @@ function columns(v: TargetValues) {
       kind: 'managed' as const,
       name: v.name,
       baseUrls: [],
-      managed: toJson.targetManaged({ program: 'lab-target', setup: v.setup }),
+      managed: toJson.targetManaged({ program: 'lab-target', setup: v.setup, environment: v.environment }),
       requestDefaults: toJson.requestDefaults(v.requestDefaults),
       secretHeaderNames: [],
       metricsUrl: null,
