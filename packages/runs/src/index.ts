@@ -12,7 +12,7 @@ export { startLifecycleSweeper, type SweeperOptions } from './sweeper';
 export { experimentStatusFromCounts, lockExperiment, refreshExperimentStatus } from './experiment-status';
 export { finalizeFromStored } from './finalize-from-stored';
 export * from './segments/segment-transitions';
-export { mergeSecondRows, mergeSegmentSeconds, segmentKey } from './segments/merge-segment-seconds';
+export { closedSecondsBefore, mergeSecondRows, mergeSegmentSeconds, segmentKey } from './segments/merge-segment-seconds';
 export { launchSeeds, reproductionOf, seedPresets, SEEDS_PREFIX, type LaunchedSeed, type SeedsOptions } from './seeds/launch-seeds';
 export { seedResults, type SeedClaimResult, type SeedExperimentResult, type SeedReproduction } from './seeds/seed-results';
 export { changeText, replaceSeedsResults, seedsMarkdown, SEEDS_RESULTS_END, SEEDS_RESULTS_START } from './seeds/seeds-markdown';

@@ -35,6 +35,8 @@ export function mergeSecondRows(runId: string, second: number, rows: SecondRow[]
     droppedIterations: sum((r) => r.droppedIterations),
     vus: sum((r) => r.vus),
     vusMax: sum((r) => r.vusMax),
+    // allocated VUs add up like the others; unknown when no generator recorded them (older k6 output)
+    vusAllocated: rows.some((r) => r.vusAllocated !== null) ? sum((r) => r.vusAllocated ?? 0) : null,
     p50Ms: d?.p50 ?? null,
     p90Ms: d?.p90 ?? null,
     p95Ms: d?.p95 ?? null,
@@ -51,6 +53,19 @@ export function mergeSecondRows(runId: string, second: number, rows: SecondRow[]
     blockedHist: bytesOf(hists.blockedHist),
     iterationHist: bytesOf(hists.iterationHist),
   };
+}
+
+/**
+ * The seconds every one of the run's `count` generators has closed: those below the smallest
+ * "latest second written" over the generators (a generator writes its seconds in order, so one
+ * that wrote second n has written every second before it). Null while some generator has written
+ * nothing yet. The live chart merges only these, so a live second already has its final counts
+ * however late a loaded generator writes (a clock-based guess was wrong under load).
+ */
+export async function closedSecondsBefore(db: Db, runId: string, count: number): Promise<number | null> {
+  const latest = await db.runSecond.groupBy({ by: ['segment'], where: { runId, segment: { startsWith: 'gen:' } }, _max: { second: true } });
+  if (latest.length < count) return null;
+  return Math.min(...latest.map((l) => l._max.second ?? -Infinity));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { parseRun, parseTarget, type Db } from '@poolbench/db';
 import { publishRunEvent, RUN_JOB_OPTIONS } from '@poolbench/queue';
-import { cancelWaitingSegments, claimRun, heartbeatSegment, createSegments, finishRun, heartbeatRun, markRunning, markSegmentReady, mergeSegmentSeconds, recordStartSkew, type TerminalStatus } from '@poolbench/runs';
+import { cancelWaitingSegments, claimRun, closedSecondsBefore, heartbeatSegment, createSegments, finishRun, heartbeatRun, markRunning, markSegmentReady, mergeSegmentSeconds, recordStartSkew, type TerminalStatus } from '@poolbench/runs';
 import { evaluateThresholds, generateScenario, RunJobSchema } from '@poolbench/scenarios';
 import { thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from '../run-error';
@@ -137,19 +137,26 @@ export async function processDistributedRun(runId: string, deps: RunDeps, signal
     }, (err) => log.warn({ err: String(err) }, 'sampler error'));
     sampler.start();
     writer.start();
-    // The live chart: seconds every generator has closed (k6 closes a second 2 s late, writes ~1 s
-    // later) are merged and published; the final merge below rewrites them complete.
-    let published = -1;
+    // The live chart: seconds every generator has closed (each has written a later second) are
+    // merged and published; the final merge below rewrites them complete (idempotent).
+    // seconds may start slightly below 0 (a generator's clock); the live chart starts at -5 as before
+    let published = -6;
+    let liveBusy = false;
     merging = setInterval(() => {
-      const upTo = Math.floor(Date.now() / 1000) - t0 - 4;
-      if (upTo <= published + 1) return;
-      void mergeSegmentSeconds(db, runId, { from: Math.max(published + 1, -5), to: upTo })
-        .then((rows) => {
+      if (liveBusy) return;
+      liveBusy = true;
+      void closedSecondsBefore(db, runId, count)
+        .then(async (upTo) => {
+          if (upTo === null || upTo <= published + 1) return;
+          const rows = await mergeSegmentSeconds(db, runId, { from: published + 1, to: upTo });
           for (const row of rows) void publish({ type: 'second', runId, atMs: Date.now(), point: toSeriesPoint(row, resourceByUnix.get(t0 + row.second)) });
           published = upTo - 1;
         })
-        .catch((err) => log.warn({ err: String(err) }, 'live merge failed'));
-    }, 2000);
+        .catch((err) => log.warn({ err: String(err) }, 'live merge failed'))
+        .finally(() => {
+          liveBusy = false;
+        });
+    }, 1000);
 
     const gen: GeneratorResult = await runGenerator({
       db, log, registry: deps.registry, runId, index: 0, count, workerId, startAt, script: generated.script, baseUrls: target.baseUrls,
