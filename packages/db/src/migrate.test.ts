@@ -2,7 +2,8 @@ import { mkdtempSync, mkdirSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, MIGRATIONS_DIR, readMigrations } from './migrate';
+import { spawn } from 'node:child_process';
+import { migrate, MIGRATIONS_DIR, pendingMigrations, readMigrations } from './migrate';
 import { withTempDatabase } from './test-db';
 import type pg from 'pg';
 
@@ -55,4 +56,56 @@ describe('migrator', () => {
     const fixed = await migrate({ url: db.url, dir });
     expect(fixed.applied).toEqual(['29990101000000_broken']);
   });
+
+  it('pendingMigrations lists only what this build has and the database lacks, without changing it', async () => {
+    expect(await pendingMigrations({ url: db.url })).toEqual([]);
+    const dir = mkdtempSync(join(tmpdir(), 'pb-mig-'));
+    cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+    mkdirSync(join(dir, '29990202000000_next'));
+    writeFileSync(join(dir, '29990202000000_next', 'migration.sql'), 'CREATE TABLE "NextProbe" (id int);');
+    expect(await pendingMigrations({ url: db.url, dir })).toEqual(['29990202000000_next']);
+    const t = await db.client.query(`SELECT to_regclass('public."NextProbe"') AS t`);
+    expect(t.rows[0].t).toBeNull();
+  });
 });
+
+describe('migrate --wait (the init container of web and worker pods)', () => {
+  let db: { url: string; client: pg.Client; dispose: () => Promise<void> };
+  beforeAll(async () => {
+    // An empty database: what a pod sees while its release's migration Job has not run yet.
+    db = await withTempDatabase('migwait', { migrationsDir: mkdtempSync(join(tmpdir(), 'pb-mig-empty-')) });
+  });
+  afterAll(async () => db?.dispose());
+
+  function runCli(args: string[]): Promise<{ code: number | null; out: string }> {
+    const cli = join(MIGRATIONS_DIR, '..', '..', 'src', 'cli', 'migrate.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, DATABASE_URL: db.url } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out })));
+  }
+
+  it('gives up with exit 1 and says what is pending when nobody migrates', async () => {
+    const r = await runCli(['--wait=1']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/gave up after 1 s: \d+ migration\(s\) pending, first \d+_/);
+  });
+
+  it('waits while the schema is behind and exits 0 once the migration has run', async () => {
+    const waiting = runCli(['--wait=60']);
+    await new Promise((r) => setTimeout(r, 2500));
+    await migrate({ url: db.url });
+    const r = await waiting;
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('waiting for the migration job');
+    expect(r.out).toContain('schema is up to date');
+  });
+
+  it('refuses a malformed timeout by name', async () => {
+    const r = await runCli(['--wait=soon']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('--wait takes whole seconds');
+  });
+});
+

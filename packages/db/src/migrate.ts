@@ -135,3 +135,25 @@ export async function migrate(
     await client.end();
   }
 }
+
+/**
+ * Local migrations not (successfully) applied to the database yet, without taking the lock or
+ * changing anything: what a web or worker pod waits on while the migration Job of its release runs.
+ */
+export async function pendingMigrations(opts: { url?: string; dir?: string } = {}): Promise<string[]> {
+  const files = readMigrations(opts.dir);
+  const client = new pg.Client({ connectionString: opts.url ?? databaseUrl(), application_name: 'poolbench-migrate-wait' });
+  await client.connect();
+  try {
+    const { rows: exists } = await client.query<{ t: string | null }>(`SELECT to_regclass('"_prisma_migrations"')::text AS t`);
+    if (!exists[0]?.t) return files.map((f) => f.name);
+    const { rows } = await client.query<{ migration_name: string; checksum: string }>(
+      'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL',
+    );
+    // A row with another checksum is not this release's migration: keep waiting (the Job will say why).
+    const done = new Set(rows.map((r) => `${r.migration_name}:${r.checksum}`));
+    return files.filter((f) => !done.has(`${f.name}:${f.checksum}`)).map((f) => f.name);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,4 +1,4 @@
-import { createId, InvalidInputError, NotFoundError, runOrder, type Db, type Prisma } from '@poolbench/db';
+import { createId, InvalidInputError, NotFoundError, parseRun, runOrder, toJson, type Db, type Prisma } from '@poolbench/db';
 import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 import { enqueueOrDefer, type QueuedLaunch } from './launch-and-enqueue';
@@ -23,11 +23,13 @@ export async function extendExperiment(deps: { db: Db; queue: Queue }, input: { 
     const active = await tx.run.count({ where: { experimentId: exp.id, status: { in: ['queued', 'preparing', 'running'] } } });
     if (active > 0) throw new InvalidInputError('addRepeats', 'the experiment still has runs to go; add repeats once it has finished');
     if (exp.repeats + input.addRepeats > MAX_REPEATS) throw new InvalidInputError('addRepeats', `must be at most ${MAX_REPEATS - exp.repeats}: an experiment has at most ${MAX_REPEATS} repeats`);
-    const runs = await tx.run.findMany({
-      where: { experimentId: exp.id },
-      select: { poolConfigId: true, scenarioId: true, targetId: true, poolConfigSnapshot: true, scenarioSnapshot: true, targetSnapshot: true, repeatIndex: true, sequence: true },
-      orderBy: { sequence: 'asc' },
-    });
+    const runs = (
+      await tx.run.findMany({
+        where: { experimentId: exp.id },
+        select: { poolConfigId: true, scenarioId: true, targetId: true, poolConfigSnapshot: true, scenarioSnapshot: true, targetSnapshot: true, repeatIndex: true, sequence: true, loadGenerators: true },
+        orderBy: { sequence: 'asc' },
+      })
+    ).map(parseRun);
     // Cells in the experiment's own order (first appearance), each with the snapshot it ran with.
     const configs = [...new Set(runs.map((r) => r.poolConfigId))];
     const scenarios = [...new Set(runs.map((r) => r.scenarioId))];
@@ -41,7 +43,8 @@ export async function extendExperiment(deps: { db: Db; queue: Queue }, input: { 
       rows.push({
         id: createId(), teamId: input.teamId, experimentId: exp.id, targetId: t.targetId, poolConfigId: t.poolConfigId, scenarioId: t.scenarioId,
         repeatIndex: firstRepeat + cell.repeatIndex, sequence: sequence++,
-        poolConfigSnapshot: t.poolConfigSnapshot as Prisma.InputJsonValue, scenarioSnapshot: t.scenarioSnapshot as Prisma.InputJsonValue, targetSnapshot: t.targetSnapshot as Prisma.InputJsonValue,
+        poolConfigSnapshot: toJson.poolConfigSnapshot(t.poolConfigSnapshot), scenarioSnapshot: toJson.scenarioSnapshot(t.scenarioSnapshot), targetSnapshot: toJson.targetSnapshot(t.targetSnapshot),
+        loadGenerators: t.loadGenerators,
       });
     }
     if (rows.length === 0) throw new InvalidInputError('addRepeats', 'the experiment has no runs to repeat');

@@ -1,19 +1,13 @@
-import type { Db } from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
+import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
 import { decideHypothesis, hypothesisRepeatsNeeded, runMetric, type HypothesisRule, type RunSummary } from '@poolbench/stats';
 import { windowSummaries } from '../summaries/window-summaries';
 
-interface UsableRun {
-  id: string;
-  poolConfigId: string | null;
-  scenarioId: string | null;
-  poolConfigSnapshot: unknown;
-  summary: RunSummary | null;
-}
 
 /**
  * Decides every hypothesis of a finished experiment (status holds / does_not_hold / unresolved,
  * change, interval, p, reason, the runs used) from the same per-run values the compare view
- * compares: the succeeded runs of each cell, each run's summary (or, with a window, its summary
+ * compares: the measured runs of each cell (succeeded or thresholds_failed: the load ran and was measured), each run's summary (or, with a window, its summary
  * rebuilt over those seconds by `windowSummaries`, as the compare view does), one value per run
  * from `RUN_METRICS`. Unresolved ones get an estimate of the repeats per side that would likely
  * resolve them. Does nothing while the experiment still has runs to go; deciding again gives the
@@ -23,11 +17,12 @@ export async function decideExperimentHypotheses(db: Db, experimentId: string): 
   const exp = await db.experiment.findUnique({ where: { id: experimentId }, select: { finishedAt: true, hypotheses: { orderBy: { position: 'asc' } } } });
   if (!exp || exp.finishedAt === null || exp.hypotheses.length === 0) return 0;
   const rows = await db.run.findMany({
-    where: { experimentId, status: 'succeeded' },
+    where: { experimentId, status: { in: [...MEASURED_RUN_STATUSES] } },
     select: { id: true, poolConfigId: true, scenarioId: true, poolConfigSnapshot: true, summary: true },
     orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }],
   });
-  const runs = rows as UsableRun[];
+  const runs = rows.map(parseRun);
+  type UsableRun = (typeof runs)[number];
   const windows = new Map<string, Map<string, RunSummary | null>>();
   const summariesOver = async (cellRuns: UsableRun[], window: { from: number; to: number } | null) => {
     if (!window) return cellRuns.map((r) => r.summary);
@@ -58,7 +53,7 @@ export async function decideExperimentHypotheses(db: Db, experimentId: string): 
     const base = await usable(baseRuns);
     const cand = await usable(candRuns);
     const rule: HypothesisRule = { metric: h.metric, expect: h.expect as HypothesisRule['expect'], band: h.band, bandUnit: h.bandUnit as HypothesisRule['bandUnit'] };
-    const candidateName = (candRuns[0]?.poolConfigSnapshot as { name?: string } | undefined)?.name ?? 'the candidate';
+    const candidateName = candRuns[0]?.poolConfigSnapshot.name || 'the candidate';
     const d = def
       ? decideHypothesis(base.map((x) => x.value), cand.map((x) => x.value), rule, { candidateName })
       : null;

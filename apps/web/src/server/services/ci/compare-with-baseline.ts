@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
 import { buildComparison } from '../compare/build-comparison';
-import type { CompareItem } from '../compare/selection';
+import type { CompareItem } from '~/lib/compare/selection';
 import { experimentCells, usable } from './experiment-cells';
 
 /**

@@ -1,14 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Db, Prisma } from '@poolbench/db';
-import { scenarioFromColumns, scenarioToColumns } from '@poolbench/db';
-import { parseScenario, type ScenarioInput } from '@poolbench/scenarios';
+import type { Db } from '@poolbench/db';
+import { scenarioFromColumns, scenarioRowData } from '@poolbench/db';
+import { canonicalJson, parseScenario, type ScenarioInput } from '@poolbench/scenarios';
 import { ConflictError } from '../errors';
-
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
-  return v;
-}
 
 /**
  * An inline scenario becomes a scenario row, and the same content sent again maps to the same row.
@@ -16,19 +10,18 @@ function canonical(v: unknown): unknown {
  * run must land on one scenario, or it could never be compared with its own history.
  */
 export async function ensureScenario(db: Db, teamId: string, input: ScenarioInput, name?: string): Promise<string> {
-  const scenario = parseScenario(input);
-  const content = JSON.stringify(canonical(scenario));
+  const scenario = parseScenario(input, 'scenario');
+  const content = canonicalJson(scenario);
   const rowName = name ?? `api-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
   const existing = await db.scenario.findFirst({ where: { teamId, name: rowName, archivedAt: null }, select: { id: true, templateId: true, params: true, thresholds: true } });
   if (existing) {
-    if (JSON.stringify(canonical(scenarioFromColumns(existing))) !== content) {
+    if (canonicalJson(scenarioFromColumns(existing)) !== content) {
       throw new ConflictError(`a different scenario is already saved as "${rowName}"; choose another scenarioName or send its id`);
     }
     return existing.id;
   }
-  const cols = scenarioToColumns(scenario as unknown as { template: string; thresholds?: unknown[] } & Record<string, unknown>);
   const created = await db.scenario
-    .create({ data: { teamId, name: rowName, templateId: cols.templateId, params: cols.params as Prisma.InputJsonValue, thresholds: cols.thresholds as Prisma.InputJsonValue }, select: { id: true } })
+    .create({ data: { teamId, name: rowName, ...scenarioRowData(scenario) }, select: { id: true } })
     .catch(async (err: unknown) => {
       // two CI jobs sending the same new scenario at once: the loser uses the winner's row
       const again = await db.scenario.findFirst({ where: { teamId, name: rowName, archivedAt: null }, select: { id: true } });
