@@ -3,6 +3,7 @@ import { publishCancel } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
+import { afterRunEnded } from './hypotheses/after-run-ended';
 
 export type CancelOutcome = 'canceled' | 'cancel_requested' | 'already_finished' | 'not_found';
 
@@ -27,6 +28,7 @@ export async function cancelRun(deps: { db: Db; queue: Queue; redis: Redis }, te
     return active.count === 1 ? 'cancel_requested' : 'already_finished';
   });
   if (outcome === 'canceled') await deps.queue.remove(runId).catch(() => 0); // a job already taken finds the run canceled
+  if (outcome === 'canceled') await afterRunEnded(deps.db, run.experimentId);
   if (outcome === 'cancel_requested') await publishCancel(deps.redis, runId).catch(() => {}); // the flag is the durable half
   return outcome;
 }

@@ -11,6 +11,12 @@ export { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored, type StoredFi
 export { startLifecycleSweeper, type SweeperOptions } from './sweeper';
 export { experimentStatusFromCounts, lockExperiment, refreshExperimentStatus } from './experiment-status';
 export { finalizeFromStored } from './finalize-from-stored';
+export { runHistograms, clearHistogramCache, type HistogramColumn } from './summaries/run-histograms';
+export { windowSummaries } from './summaries/window-summaries';
+export { decideExperimentHypotheses, decideOverdueHypotheses } from './hypotheses/decide-hypotheses';
+export { replaceHypotheses, PRE_REGISTERED_MESSAGE } from './hypotheses/replace-hypotheses';
+export { hypothesisRows, hypothesesOf } from './hypotheses/create-hypotheses';
+export { extendExperiment } from './extend-experiment';
 export * from './segments/segment-transitions';
 export { closedSecondsBefore, mergeSecondRows, mergeSegmentSeconds, segmentKey } from './segments/merge-segment-seconds';
 export { launchSeeds, reproductionOf, seedPresets, SEEDS_PREFIX, type LaunchedSeed, type SeedsOptions } from './seeds/launch-seeds';

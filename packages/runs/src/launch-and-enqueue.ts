@@ -16,7 +16,7 @@ export interface QueuedLaunch extends LaunchedExperiment {
 
 const ENQUEUE_TIMEOUT_MS = 5_000;
 
-async function enqueueOrDefer(queue: Queue, launched: LaunchedExperiment): Promise<QueuedLaunch> {
+export async function enqueueOrDefer(queue: Queue, launched: LaunchedExperiment): Promise<QueuedLaunch> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([

@@ -1,5 +1,7 @@
 import { createId, InvalidInputError, NotFoundError, runOrder, toJson, type Db } from '@poolbench/db';
 import { hasUrlCredentials, redactUrl } from '@poolbench/scenarios/net';
+import type { Hypothesis } from '@poolbench/scenarios';
+import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
 
 export interface LaunchExperimentInput {
   teamId: string;
@@ -14,6 +16,8 @@ export interface LaunchExperimentInput {
   scheduleId?: string | null;
   sourceId?: string | null;
   presetId?: string | null;
+  /** Pre-registered claims about the experiment's cells (docs/hypotheses.md), fixed once a run starts. */
+  hypotheses?: Hypothesis[];
   /** load generators each run is split across (1-16, default 1); snapshotted into every run */
   loadGenerators?: number;
 }
@@ -90,6 +94,7 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         scenarios: { create: orderedScenarios.map((s, position) => ({ scenarioId: s.id, position })) },
       },
     });
+    await createHypotheses(tx, experimentId, input.hypotheses, orderedConfigs, orderedScenarios);
     const tSnap = toJson.targetSnapshot(targetSnapshot(target));
     const cells = runOrder(orderedConfigs.length, orderedScenarios.length, input.repeats, input.order ?? 'interleaved');
     const runs = cells.map((cell, sequence) => {
@@ -123,11 +128,19 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
 export async function relaunchExperiment(
   db: Db,
   sourceId: string,
-  opts: { teamId: string; createdById?: string | null; scheduleId?: string | null; name?: string; repeats?: number; loadGenerators?: number },
+  opts: {
+    teamId: string;
+    createdById?: string | null;
+    scheduleId?: string | null;
+    name?: string;
+    repeats?: number;
+    loadGenerators?: number;
+    hypotheses?: Hypothesis[];
+  },
 ): Promise<LaunchedExperiment> {
   const src = await db.experiment.findFirst({
     where: { id: sourceId, teamId: opts.teamId },
-    include: { poolConfigs: { orderBy: { position: 'asc' } }, scenarios: { orderBy: { position: 'asc' } } },
+    include: { poolConfigs: { orderBy: { position: 'asc' } }, scenarios: { orderBy: { position: 'asc' } }, hypotheses: { orderBy: { position: 'asc' } } },
   });
   if (!src) throw new NotFoundError('experiment');
   return launchExperiment(db, {
@@ -143,6 +156,8 @@ export async function relaunchExperiment(
     scheduleId: opts.scheduleId ?? null,
     sourceId: src.id,
     presetId: src.presetId,
+    // a copy tests the same claims unless the caller states its own
+    hypotheses: opts.hypotheses ?? hypothesesOf(src.hypotheses),
     loadGenerators: opts.loadGenerators ?? src.loadGenerators,
   });
 }

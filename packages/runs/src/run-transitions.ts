@@ -2,6 +2,7 @@ import { toJson, type Db, type RunEnvironment, type RunStatus } from '@poolbench
 import type { ThresholdResult } from '@poolbench/scenarios';
 import type { RunSummary } from '@poolbench/stats';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
+import { afterRunEnded } from './hypotheses/after-run-ended';
 
 /**
  * A worker's transitions of one run. Each is a conditional UPDATE on the current status (and the
@@ -70,7 +71,7 @@ export interface FinishData {
 export async function finishRun(db: Db, runId: string, workerId: string, data: FinishData): Promise<boolean> {
   const experimentId = await experimentOf(db, runId);
   if (!experimentId) return false;
-  return db.$transaction(async (tx) => {
+  const ended = await db.$transaction(async (tx) => {
     await lockExperiment(tx, experimentId);
     const r = await tx.run.updateMany({
       where: { id: runId, workerId, status: { in: ['preparing', 'running'] } },
@@ -88,4 +89,6 @@ export async function finishRun(db: Db, runId: string, workerId: string, data: F
     if (r.count === 1) await refreshExperimentStatus(tx, experimentId);
     return r.count === 1;
   });
+  if (ended) await afterRunEnded(db, experimentId);
+  return ended;
 }

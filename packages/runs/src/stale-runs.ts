@@ -4,6 +4,7 @@ import { enqueueRuns } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 import { finalizeFromStored } from './finalize-from-stored';
+import { afterRunEnded } from './hypotheses/after-run-ended';
 
 /** What a run stored before its worker died, turned into its summary (see finalize-from-stored). */
 export interface StoredFinal {
@@ -44,7 +45,10 @@ export async function abortStaleRuns(db: Db, opts: { staleAfterMs: number; final
       if (r.count === 1) await refreshExperimentStatus(tx, run.experimentId);
       return r.count === 1;
     });
-    if (ok) aborted.push({ runId: run.id, workerId: run.workerId });
+    if (ok) {
+      aborted.push({ runId: run.id, workerId: run.workerId });
+      await afterRunEnded(db, run.experimentId);
+    }
   }
   return aborted;
 }

@@ -2,6 +2,7 @@ import { maintainStorage, type Db } from '@poolbench/db';
 import { createStateLog, type StateLogger } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored } from './stale-runs';
+import { decideOverdueHypotheses } from './hypotheses/decide-hypotheses';
 
 export interface SweeperOptions {
   /** a run whose heartbeat is older than this is aborted (worker_lost) */
@@ -31,6 +32,12 @@ export function startLifecycleSweeper(deps: { db: Db; queue: Queue; finalize?: F
       state.ok('postgres (stale-run sweep)');
     } catch (err) {
       state.failed('postgres (stale-run sweep)', err);
+    }
+    try {
+      const decided = await decideOverdueHypotheses(deps.db);
+      if (decided.length) deps.log.warn({ experimentIds: decided }, 'decided hypotheses of finished experiments that were left undecided');
+    } catch (err) {
+      deps.log.warn({ err }, 'deciding overdue hypotheses failed');
     }
     try {
       const requeued = await requeueOrphanedRuns(deps.db, deps.queue, { olderThanMs: opts.requeueAfterMs ?? 10_000 });

@@ -31,3 +31,4 @@ export * from './queue/series-fields';
 export * from './thresholds/k6-summary-context';
 export * from './errors';
 export * from './hypotheses';
+export { canonicalJson } from './canonical-json';

@@ -17,3 +17,4 @@ export * from './build-run-summary';
 export * from './run-metrics';
 export * from './run-metric-keys';
 export * from './decide-hypothesis';
+export * from './repeats-to-resolve';

@@ -1,5 +1,5 @@
 import { scenarioRowData, scenarioToColumns, toJson, type Db } from '@poolbench/db';
-import { applyScale, listPresets, resolvePresetHypotheses, seedPlan, type Hypothesis, type Preset, type SeedPlan } from '@poolbench/scenarios';
+import { applyScale, canonicalJson, listPresets, resolvePresetHypotheses, seedPlan, type Hypothesis, type Preset, type SeedPlan } from '@poolbench/scenarios';
 import type { Queue } from 'bullmq';
 import { launchAndEnqueue, type QueuedLaunch } from '../launch-and-enqueue';
 import type { LaunchExperimentInput } from '../launch-experiment';
@@ -42,7 +42,7 @@ async function ensureScenario(db: Db, teamId: string, preset: Preset, ps: Preset
   const name = `${preset.seed} · ${ps.label} · seeds ${scaleText(preset.scale)}`;
   const cols = scenarioToColumns(ps.scenario);
   const found = await db.scenario.findFirst({ where: { teamId, name, archivedAt: null }, select: { id: true, templateId: true, params: true, thresholds: true } });
-  if (found && JSON.stringify([found.templateId, found.params, found.thresholds]) === JSON.stringify([cols.templateId, cols.params, cols.thresholds])) return found.id;
+  if (found && canonicalJson([found.templateId, found.params, found.thresholds]) === canonicalJson([cols.templateId, cols.params, cols.thresholds])) return found.id;
   // A preset changed since the row was made: keep history on the archived row, start a new one.
   if (found) await db.scenario.update({ where: { id: found.id }, data: { archivedAt: new Date() } });
   const row = await db.scenario.create({
@@ -54,9 +54,15 @@ async function ensureScenario(db: Db, teamId: string, preset: Preset, ps: Preset
 
 async function ensurePoolConfig(db: Db, teamId: string, targetId: string, preset: Preset, pc: Preset['poolConfigs'][number]): Promise<string> {
   const name = `${preset.seed} · ${pc.name} · seeds ${scaleText(preset.scale)}`;
-  const want = { strategy: pc.config.strategy, params: pc.config.params, instanceCount: pc.config.instanceCount, environment: pc.config.environment ?? null };
+  // compared as stored: the column values toJson writes, keys in canonical order (jsonb reorders them)
+  const want = {
+    strategy: pc.config.strategy,
+    params: toJson.poolParams(pc.config.params ?? {}),
+    instanceCount: pc.config.instanceCount,
+    environment: pc.config.environment ? toJson.poolEnvironment(pc.config.environment) : null,
+  };
   const found = await db.poolConfig.findFirst({ where: { targetId, name, archivedAt: null }, select: { id: true, strategy: true, params: true, instanceCount: true, environment: true } });
-  if (found && JSON.stringify({ strategy: found.strategy, params: found.params, instanceCount: found.instanceCount, environment: found.environment }) === JSON.stringify(want)) return found.id;
+  if (found && canonicalJson({ strategy: found.strategy, params: found.params, instanceCount: found.instanceCount, environment: found.environment }) === canonicalJson(want)) return found.id;
   if (found) await db.poolConfig.update({ where: { id: found.id }, data: { archivedAt: new Date() } });
   const row = await db.poolConfig.create({
     data: {
@@ -64,9 +70,9 @@ async function ensurePoolConfig(db: Db, teamId: string, targetId: string, preset
       targetId,
       name,
       strategy: want.strategy,
-      params: toJson.poolParams(want.params ?? {}),
+      params: want.params,
       instanceCount: want.instanceCount,
-      ...(want.environment ? { environment: toJson.poolEnvironment(want.environment) } : {}),
+      ...(want.environment ? { environment: want.environment } : {}),
     },
     select: { id: true },
   });

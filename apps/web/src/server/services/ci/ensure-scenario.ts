@@ -1,14 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '@poolbench/db';
 import { scenarioFromColumns, scenarioRowData } from '@poolbench/db';
-import { parseScenario, type ScenarioInput } from '@poolbench/scenarios';
+import { canonicalJson, parseScenario, type ScenarioInput } from '@poolbench/scenarios';
 import { ConflictError } from '../errors';
-
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
-  return v;
-}
 
 /**
  * An inline scenario becomes a scenario row, and the same content sent again maps to the same row.
@@ -17,11 +11,11 @@ function canonical(v: unknown): unknown {
  */
 export async function ensureScenario(db: Db, teamId: string, input: ScenarioInput, name?: string): Promise<string> {
   const scenario = parseScenario(input, 'scenario');
-  const content = JSON.stringify(canonical(scenario));
+  const content = canonicalJson(scenario);
   const rowName = name ?? `api-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
   const existing = await db.scenario.findFirst({ where: { teamId, name: rowName, archivedAt: null }, select: { id: true, templateId: true, params: true, thresholds: true } });
   if (existing) {
-    if (JSON.stringify(canonical(scenarioFromColumns(existing))) !== content) {
+    if (canonicalJson(scenarioFromColumns(existing)) !== content) {
       throw new ConflictError(`a different scenario is already saved as "${rowName}"; choose another scenarioName or send its id`);
     }
     return existing.id;
