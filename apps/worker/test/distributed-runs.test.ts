@@ -64,8 +64,10 @@ describe.skipIf(!canMakeNamespaces())('distributed runs: three workers in three 
   it('splits one constant-arrival-rate run across three distinct workers and merges the seconds exactly', async () => {
     await startWorkers();
     const pc = await w.poolConfig('dist ok', 'lazy', { maxConns: 4 });
+    // 10 s: a generator's seconds reach the database a few seconds late on a loaded machine (k6's
+    // output period plus the writer's batch), and the live chart needs later seconds to close them
     const sc = await w.scenario('dist 150 rps', {
-      template: 'constant-arrival-rate', params: { ratePerSec: 150, durationMs: 6000, preAllocatedVUs: 15, maxVUs: 45 }, requests: [{ path: '/health' }], readyPath: '/ready',
+      template: 'constant-arrival-rate', params: { ratePerSec: 150, durationMs: 10_000, preAllocatedVUs: 15, maxVUs: 45 }, requests: [{ path: '/health' }], readyPath: '/ready',
     });
     const runId = await launch(sc.id, pc.id);
     // the live chart: merged seconds published while the run runs
