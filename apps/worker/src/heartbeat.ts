@@ -39,7 +39,10 @@ export async function startHeartbeat(
     async stop() {
       clearInterval(timer);
       await beating;
-      await db.worker.update({ where: { id: opts.id }, data: { stoppedAt: new Date() } }).catch(() => {});
+      // Only while the row is still this process's: a successor with the same WORKER_ID (a restart,
+      // a pod replaced in place) may have registered while this one shut down, and must not read
+      // as stopped, or distributed runs wait for a generator that is there.
+      await db.worker.updateMany({ where: { id: opts.id, host: hostname(), pid: process.pid }, data: { stoppedAt: new Date() } }).catch(() => {});
     },
   };
 }

@@ -48,7 +48,12 @@ describe.skipIf(!canMakeNamespaces())('distributed runs: three workers in three 
   });
 
   const startWorkers = async () => {
+    // The new workers reuse the ids: wait until the old ones have exited, or an old one's shutdown
+    // (which marks its Worker row stopped) lands after its successor registered, and a run waits
+    // for a third generator that looks gone (a 90 s timeout seen once under load).
+    const exits = [...workers.values()].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once('exit', r)).then(() => {}));
     for (const [, c] of workers) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+    await Promise.all(exits);
     workers.clear();
     for (let i = 0; i < 3; i++) workers.set(`dist-gen-${i}`, w.startWorker(env(i), { netns: hosts.names[i] }));
     await waitFor('three workers registered', async () => (await w.db.worker.count({ where: { id: { startsWith: 'dist-gen-' }, stoppedAt: null } })) === 3, 60_000);
