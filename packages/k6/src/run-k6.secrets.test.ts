@@ -23,8 +23,9 @@ describe('runK6 secrets', () => {
     const secret = 'Bearer s3cr3t-token-value';
     const r = await runK6({
       script: `import http from 'k6/http';
+        import { sleep } from 'k6';
         export const options = { iterations: 3, vus: 1 };
-        export default function () { http.get(__ENV.BASE, { headers: { Authorization: __ENV.POOLBENCH_TEST_SECRET } }); }`,
+        export default function () { http.get(__ENV.BASE, { headers: { Authorization: __ENV.POOLBENCH_TEST_SECRET } }); sleep(0.7); }`,
       env: { BASE: url },
       secretEnv: { POOLBENCH_TEST_SECRET: secret },
       onSpawn: ({ pid }) => {
@@ -40,7 +41,9 @@ describe('runK6 secrets', () => {
   it('without secrets the script sees no environment at all', async () => {
     let cmdline = '';
     await runK6({
-      script: `export const options = { iterations: 1, vus: 1 }; export default function () {}`,
+      // k6 lives 2 s, so its /proc entry is still there when the (asynchronous) spawn event arrives
+      // on a loaded machine; an instant script had exited and read as '' once in a fresh-clone run
+      script: `import { sleep } from 'k6'; export const options = { iterations: 1, vus: 1 }; export default function () { sleep(2); }`,
       onSpawn: ({ pid }) => {
         cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       },
