@@ -1,0 +1,76 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import type { createApiToken } from '~/server/services/api-tokens/create-api-token';
+import type { listApiTokens } from '~/server/services/api-tokens/list-api-tokens';
+import type { revokeApiToken } from '~/server/services/api-tokens/revoke-api-token';
+import type { setBaseline } from '~/server/services/baselines/set-baseline';
+import type { listBaselines } from '~/server/services/baselines/list-baselines';
+import type { deleteBaseline } from '~/server/services/baselines/delete-baseline';
+import type { createShareLink } from '~/server/services/share-links/create-share-link';
+import type { listShareLinks } from '~/server/services/share-links/list-share-links';
+import type { revokeShareLink } from '~/server/services/share-links/revoke-share-link';
+import type { listMyTeams } from '~/server/services/teams/list-my-teams';
+import type { resolveTeam } from '~/server/services/teams/resolve-team';
+import type { switchTeam } from '~/server/services/teams/switch-team';
+import type { locateObject } from '~/server/services/teams/locate-object';
+import type { createTeam } from '~/server/services/teams/create-team';
+import type { listMembers } from '~/server/services/teams/list-members';
+import type { changeMemberRole, removeMember } from '~/server/services/teams/change-member';
+import type { acceptInvitation, createInvitation, describeInvitation, listInvitations, revokeInvitation } from '~/server/services/teams/invitations';
+import type { addAllowedHost, listAllowedHosts, removeAllowedHost } from '~/server/services/teams/allowlist';
+import type { getRetention, setRetention } from '~/server/services/teams/retention';
+import type { SessionUser } from './context';
+import type * as ApiToken from './routers/api-token.types';
+import type * as Baseline from './routers/baseline.types';
+import type * as ShareLink from './routers/share-link.types';
+import type * as Team from './routers/team.types';
+
+/**
+ * A z.object() output schema strips keys it does not name, so a schema that misses a field the
+ * service returns drops it from the client without a sound. These checks (run by tsc, not at run
+ * time) say each schema's output is exactly what its service returns: a field added to a service
+ * fails the typecheck until the schema names it.
+ */
+type Ret<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+type Out<S extends z.ZodType> = z.output<S>;
+
+describe('output schemas match what the services return', () => {
+  it('apiToken', () => {
+    expectTypeOf<Ret<typeof listApiTokens>>().toEqualTypeOf<Out<typeof ApiToken.ApiTokenListSchema>>();
+    expectTypeOf<Ret<typeof createApiToken>>().toEqualTypeOf<Out<typeof ApiToken.ApiTokenCreatedSchema>>();
+    expectTypeOf<Ret<typeof revokeApiToken>>().toEqualTypeOf<Out<typeof ApiToken.ApiTokenRevokedSchema>>();
+  });
+
+  it('baseline', () => {
+    expectTypeOf<Ret<typeof listBaselines>>().toEqualTypeOf<Out<typeof Baseline.BaselineListSchema>>();
+    expectTypeOf<Ret<typeof setBaseline>>().toEqualTypeOf<Out<typeof Baseline.BaselineSetSchema>>();
+    expectTypeOf<Ret<typeof deleteBaseline>>().toEqualTypeOf<Out<typeof Baseline.BaselineRemovedSchema>>();
+  });
+
+  it('shareLink', () => {
+    expectTypeOf<Ret<typeof createShareLink>>().toEqualTypeOf<Out<typeof ShareLink.ShareLinkCreatedSchema>>();
+    expectTypeOf<Ret<typeof listShareLinks>>().toEqualTypeOf<Out<typeof ShareLink.ShareLinkListSchema>>();
+    expectTypeOf<Ret<typeof revokeShareLink>>().toEqualTypeOf<Out<typeof ShareLink.ShareLinkRevokedSchema>>();
+  });
+
+  it('team', () => {
+    // team.me is put together in the router from these three
+    expectTypeOf<{ user: SessionUser; teams: Ret<typeof listMyTeams>; active: Ret<typeof resolveTeam> }>().toEqualTypeOf<Out<typeof Team.MeSchema>>();
+    expectTypeOf<Ret<typeof locateObject>>().toEqualTypeOf<Out<typeof Team.LocatedSchema>>();
+    expectTypeOf<Ret<typeof createTeam>>().toEqualTypeOf<Out<typeof Team.TeamCreatedSchema>>();
+    expectTypeOf<Ret<typeof listMembers>>().toEqualTypeOf<Out<typeof Team.MembersSchema>>();
+    expectTypeOf<Ret<typeof listInvitations>>().toEqualTypeOf<Out<typeof Team.InvitationsSchema>>();
+    expectTypeOf<Ret<typeof createInvitation>>().toEqualTypeOf<Out<typeof Team.InvitationCreatedSchema>>();
+    expectTypeOf<Ret<typeof describeInvitation>>().toEqualTypeOf<Out<typeof Team.InvitationSchema>>();
+    expectTypeOf<Ret<typeof acceptInvitation>>().toEqualTypeOf<Out<typeof Team.InvitationAcceptedSchema>>();
+    expectTypeOf<Ret<typeof listAllowedHosts>>().toEqualTypeOf<Out<typeof Team.AllowlistSchema>>();
+    expectTypeOf<Ret<typeof addAllowedHost>>().toEqualTypeOf<Out<typeof Team.AllowedSchema>>();
+    expectTypeOf<Ret<typeof getRetention>>().toEqualTypeOf<Out<typeof Team.RetentionSchema>>();
+    expectTypeOf<Ret<typeof setRetention>>().toEqualTypeOf<Out<typeof Team.RetentionSchema>>();
+    expectTypeOf<Ret<typeof switchTeam>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
+    expectTypeOf<Ret<typeof changeMemberRole>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
+    expectTypeOf<Ret<typeof removeMember>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
+    expectTypeOf<Ret<typeof revokeInvitation>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
+    expectTypeOf<Ret<typeof removeAllowedHost>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
+  });
+});
