@@ -19,11 +19,19 @@ import type { changeMemberRole, removeMember } from '~/server/services/teams/cha
 import type { acceptInvitation, createInvitation, describeInvitation, listInvitations, revokeInvitation } from '~/server/services/teams/invitations';
 import type { addAllowedHost, listAllowedHosts, removeAllowedHost } from '~/server/services/teams/allowlist';
 import type { getRetention, setRetention } from '~/server/services/teams/retention';
+import type { archiveTarget, getTarget, listTargets } from '~/server/services/targets/read-targets';
+import type { createTarget, updateTarget } from '~/server/services/targets/save-target';
+import type { testTargetConnection } from '~/server/services/targets/test-connection';
+import type { archiveScenario, createScenario, getScenario, listScenarios, updateScenario } from '~/server/services/scenarios/scenarios';
+import type { applyPreset } from '~/server/services/scenarios/apply-preset';
+import type { listPresetCards } from '~/server/services/scenarios/list-presets-view';
 import type { SessionUser } from './context';
 import type * as ApiToken from './routers/api-token.types';
 import type * as Baseline from './routers/baseline.types';
 import type * as ShareLink from './routers/share-link.types';
 import type * as Team from './routers/team.types';
+import type * as Target from './routers/target.types';
+import type * as Scenario from './routers/scenario.types';
 
 /**
  * A z.object() output schema strips keys it does not name, so a schema that misses a field the
@@ -72,5 +80,24 @@ describe('output schemas match what the services return', () => {
     expectTypeOf<Ret<typeof removeMember>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
     expectTypeOf<Ret<typeof revokeInvitation>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
     expectTypeOf<Ret<typeof removeAllowedHost>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
+  });
+
+  it('target', () => {
+    expectTypeOf<Ret<typeof listTargets>>().toEqualTypeOf<Out<typeof Target.TargetListSchema>>();
+    expectTypeOf<Ret<typeof getTarget>>().toEqualTypeOf<Out<typeof Target.TargetViewSchema>>();
+    expectTypeOf<Ret<typeof createTarget>>().toEqualTypeOf<Out<typeof Target.TargetViewSchema>>();
+    expectTypeOf<Ret<typeof updateTarget>>().toEqualTypeOf<Out<typeof Target.TargetViewSchema>>();
+    expectTypeOf<Ret<typeof archiveTarget>>().toEqualTypeOf<Out<typeof Target.TargetArchivedSchema>>();
+    expectTypeOf<Ret<typeof testTargetConnection>>().toEqualTypeOf<Out<typeof Target.ConnectionTestSchema>>();
+  });
+
+  it('scenario', () => {
+    expectTypeOf<Ret<typeof listScenarios>>().toEqualTypeOf<Out<typeof Scenario.ScenarioListSchema>>();
+    expectTypeOf<Ret<typeof getScenario>>().toEqualTypeOf<Out<typeof Scenario.ScenarioViewSchema>>();
+    expectTypeOf<Ret<typeof createScenario>>().toEqualTypeOf<Out<typeof Scenario.ScenarioViewSchema>>();
+    expectTypeOf<Ret<typeof updateScenario>>().toEqualTypeOf<Out<typeof Scenario.ScenarioViewSchema>>();
+    expectTypeOf<Ret<typeof archiveScenario>>().toEqualTypeOf<Out<typeof Scenario.ScenarioArchivedSchema>>();
+    expectTypeOf<Ret<typeof listPresetCards>>().toEqualTypeOf<Out<typeof Scenario.PresetCardsSchema>>();
+    expectTypeOf<Ret<typeof applyPreset>>().toEqualTypeOf<Out<typeof Scenario.PresetAppliedSchema>>();
   });
 });
