@@ -25,6 +25,20 @@ import type { testTargetConnection } from '~/server/services/targets/test-connec
 import type { archiveScenario, createScenario, getScenario, listScenarios, updateScenario } from '~/server/services/scenarios/scenarios';
 import type { applyPreset } from '~/server/services/scenarios/apply-preset';
 import type { listPresetCards } from '~/server/services/scenarios/list-presets-view';
+import type { listRuns } from '~/server/services/runs/list-runs';
+import type { getRun } from '~/server/services/runs/get-run';
+import type { getRunSeries } from '~/server/services/runs/run-series';
+import type { cancelRun } from '~/server/services/runs/cancel-run';
+import type { updateRunNotes } from '~/server/services/runs/update-run-notes';
+import type { sweepSteps } from '~/server/services/runs/sweep-steps';
+import type { Comparison } from '~/server/services/compare/build-comparison';
+import type { experimentPivot } from '~/server/services/compare/pivot';
+import type { listCandidates } from '~/server/services/compare/list-candidates';
+import type { getExperiment, listExperiments } from '~/server/services/experiments/read-experiments';
+import type { estimateExperiment } from '~/server/services/experiments/estimate-experiment';
+import type { startExperiment } from '~/server/services/experiments/start-experiment';
+import type { createSchedule, deleteSchedule, listSchedules, setSchedulePaused } from '~/server/services/schedules/schedules';
+import type { previewCron } from '~/lib/schemas/cron';
 import type { SessionUser } from './context';
 import type * as ApiToken from './routers/api-token.types';
 import type * as Baseline from './routers/baseline.types';
@@ -32,6 +46,10 @@ import type * as ShareLink from './routers/share-link.types';
 import type * as Team from './routers/team.types';
 import type * as Target from './routers/target.types';
 import type * as Scenario from './routers/scenario.types';
+import type * as Run from './routers/run.types';
+import type * as Compare from './routers/compare.types';
+import type * as Experiment from './routers/experiment.types';
+import type * as Schedule from './routers/schedule.types';
 
 /**
  * A z.object() output schema strips keys it does not name, so a schema that misses a field the
@@ -99,5 +117,36 @@ describe('output schemas match what the services return', () => {
     expectTypeOf<Ret<typeof archiveScenario>>().toEqualTypeOf<Out<typeof Scenario.ScenarioArchivedSchema>>();
     expectTypeOf<Ret<typeof listPresetCards>>().toEqualTypeOf<Out<typeof Scenario.PresetCardsSchema>>();
     expectTypeOf<Ret<typeof applyPreset>>().toEqualTypeOf<Out<typeof Scenario.PresetAppliedSchema>>();
+  });
+
+  it('run', () => {
+    expectTypeOf<Ret<typeof listRuns>>().toEqualTypeOf<Out<typeof Run.RunListSchema>>();
+    expectTypeOf<Ret<typeof getRun>>().toEqualTypeOf<Out<typeof Run.RunDetailSchema>>();
+    expectTypeOf<Ret<typeof sweepSteps>>().toEqualTypeOf<Out<typeof Run.SweepStepsSchema>>();
+    expectTypeOf<Ret<typeof getRunSeries>>().toEqualTypeOf<Out<typeof Run.RunSeriesSchema>>();
+    expectTypeOf<Ret<typeof cancelRun>>().toEqualTypeOf<Out<typeof Run.RunCanceledSchema>>();
+    expectTypeOf<Ret<typeof updateRunNotes>>().toEqualTypeOf<Out<typeof Run.RunNotesSavedSchema>>();
+  });
+
+  it('compare', () => {
+    // compare.get adds the saved baseline it used and the ones it could offer to the comparison
+    expectTypeOf<Comparison>().toEqualTypeOf<Omit<Out<typeof Compare.ComparisonViewSchema>, 'savedBaseline' | 'availableBaselines'>>();
+    expectTypeOf<Ret<typeof experimentPivot>>().toEqualTypeOf<Out<typeof Compare.PivotSchema>>();
+    expectTypeOf<Ret<typeof listCandidates>>().toEqualTypeOf<Out<typeof Compare.CandidatesSchema>>();
+  });
+
+  it('experiment', () => {
+    expectTypeOf<Ret<typeof listExperiments>>().toEqualTypeOf<Out<typeof Experiment.ExperimentListSchema>>();
+    expectTypeOf<Ret<typeof getExperiment>>().toEqualTypeOf<Out<typeof Experiment.ExperimentDetailSchema>>();
+    expectTypeOf<Ret<typeof estimateExperiment>>().toEqualTypeOf<Out<typeof Experiment.ExperimentEstimateSchema>>();
+    expectTypeOf<Ret<typeof startExperiment>>().toEqualTypeOf<Out<typeof Experiment.ExperimentLaunchedSchema>>();
+    expectTypeOf<Ret<typeof createSchedule>>().toEqualTypeOf<Out<typeof Experiment.ScheduleCreatedSchema>>();
+  });
+
+  it('schedule', () => {
+    expectTypeOf<Ret<typeof listSchedules>>().toEqualTypeOf<Out<typeof Schedule.ScheduleListSchema>>();
+    expectTypeOf<ReturnType<typeof previewCron>>().toEqualTypeOf<Out<typeof Schedule.CronPreviewSchema>>();
+    expectTypeOf<Ret<typeof setSchedulePaused>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
+    expectTypeOf<Ret<typeof deleteSchedule>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
   });
 });
