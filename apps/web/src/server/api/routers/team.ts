@@ -6,7 +6,8 @@ import { AllowedSchema, AllowlistSchema, DoneSchema, InvitationAcceptedSchema, I
 import { listMyTeams } from '~/server/services/teams/list-my-teams';
 import { resolveTeam } from '~/server/services/teams/resolve-team';
 import { switchTeam } from '~/server/services/teams/switch-team';
-import { LOCATABLE_KINDS, locateObject } from '~/server/services/teams/locate-object';
+import { LOCATABLE_KINDS } from '~/lib/locatable-kinds';
+import { locateObject } from '~/server/services/teams/locate-object';
 import { createTeam } from '~/server/services/teams/create-team';
 import { listMembers } from '~/server/services/teams/list-members';
 import { changeMemberRole, removeMember } from '~/server/services/teams/change-member';
