@@ -49,10 +49,9 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
   const qc = useQueryClient();
   const router = useRouter();
   const form = useForm<PoolConfigFormValues, unknown, z.output<typeof PoolConfigSaveSchema>>({
-    // The server's own schema: errors once a field was left (or on submit), cleared as soon as it is fixed.
+    // The server's own schema: a parameter's problem shows while typing (as before) and clears as soon as it is fixed.
     resolver,
-    mode: 'onTouched',
-    reValidateMode: 'onChange',
+    mode: 'onChange',
     defaultValues: { name: initial?.name ?? '', strategy: (initial?.strategy as PoolStrategy | undefined) ?? 'lazy', params: initial?.params ?? {}, instanceCount: initial?.instanceCount ?? 1 },
   });
   const { control, register, setValue, getValues, formState } = form;
