@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CompareItemSchema } from '~/lib/compare/selection';
 import { SERIES_METRICS, type SeriesMetricKey } from '~/lib/compare/series-metrics';
+import { RefSchema } from './shared.types';
 
 /**
  * Response schemas of the compare procedures (documenso's `.types.ts` pattern). The building
@@ -87,7 +88,7 @@ export const PivotSchema = z.object({
   label: z.string(),
   unit: z.string(),
   direction: DirectionSchema,
-  columns: z.array(z.object({ id: z.string(), name: z.string() })),
+  columns: z.array(RefSchema),
   rows: z.array(
     z.object({
       id: z.string(),
@@ -103,7 +104,7 @@ export const CandidatesSchema = z.array(
     id: z.string(),
     name: z.string(),
     createdAt: z.date(),
-    target: z.object({ id: z.string(), name: z.string() }),
+    target: RefSchema,
     cells: z.array(
       z.object({ experimentId: z.string(), poolConfigId: z.string(), scenarioId: z.string(), poolConfigName: z.string(), strategy: z.string().nullable(), scenarioName: z.string(), runs: z.number().int() }),
     ),

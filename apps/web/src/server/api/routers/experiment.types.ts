@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { ExperimentStatus, RunOrder, RunSummarySchema, TargetKind } from '@poolbench/db';
 import { RunStatusSchema } from '@poolbench/scenarios';
+import { RefSchema as Ref, RunRowFields } from './shared.types';
 
 /** Response schemas of the experiment procedures (documenso's `.types.ts` pattern). */
-const Ref = z.object({ id: z.string(), name: z.string() });
-
 /** How far an experiment's runs are; the REST experiment answer carries the same object. */
 export const RunProgressSchema = z.object({
   done: z.number().int(),
@@ -48,18 +47,11 @@ export const ExperimentDetailSchema = z.object({
   scenarios: z.array(Ref.extend({ templateId: z.string() })),
   runs: z.array(
     z.object({
-      id: z.string(),
+      ...RunRowFields,
       poolConfigId: z.string().nullable(),
       scenarioId: z.string().nullable(),
-      repeatIndex: z.number().int(),
-      sequence: z.number().int(),
-      status: RunStatusSchema,
-      queuedAt: z.date(),
-      startedAt: z.date().nullable(),
-      finishedAt: z.date().nullable(),
       /** null until the run measured, or when the stored summary no longer parses */
       summary: RunSummarySchema.nullable(),
-      errorMessage: z.string().nullable(),
     }),
   ),
   progress: RunProgressSchema,

@@ -1,22 +1,14 @@
 import { z } from 'zod';
 import { PoolConfigSnapshotSchema, RunEnvironmentSchema, RunSegmentStatus, RunSummarySchema, ScenarioSnapshotSchema, TargetKind, TargetSnapshotSchema, ThresholdResultsSchema } from '@poolbench/db';
-import { RunStatusSchema, SeriesPointSchema } from '@poolbench/scenarios';
+import { SeriesPointSchema } from '@poolbench/scenarios';
+import { RefSchema as Ref, RunRowFields } from './shared.types';
 
 /** Response schemas of the run procedures (documenso's `.types.ts` pattern). */
-const Ref = z.object({ id: z.string(), name: z.string() });
-
 export const RunListSchema = z.object({
   items: z.array(
     z.object({
-      id: z.string(),
-      status: RunStatusSchema,
-      repeatIndex: z.number().int(),
-      sequence: z.number().int(),
+      ...RunRowFields,
       createdAt: z.date(),
-      queuedAt: z.date(),
-      startedAt: z.date().nullable(),
-      finishedAt: z.date().nullable(),
-      errorMessage: z.string().nullable(),
       experiment: Ref,
       target: Ref,
       poolConfigName: z.string(),
@@ -46,20 +38,13 @@ export const RunSegmentViewSchema = z.object({
 });
 
 export const RunDetailSchema = z.object({
-  id: z.string(),
-  status: RunStatusSchema,
-  repeatIndex: z.number().int(),
-  sequence: z.number().int(),
+  ...RunRowFields,
   createdAt: z.date(),
-  queuedAt: z.date(),
   preparingAt: z.date().nullable(),
-  startedAt: z.date().nullable(),
-  finishedAt: z.date().nullable(),
   cancelRequestedAt: z.date().nullable(),
   workerId: z.string().nullable(),
   environment: RunEnvironmentSchema.nullable(),
   errorCode: z.string().nullable(),
-  errorMessage: z.string().nullable(),
   summary: RunSummarySchema.nullable(),
   thresholdResults: ThresholdResultsSchema.nullable(),
   notes: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ExperimentStatus } from '@poolbench/db';
+import { RefSchema } from './shared.types';
 
 /** Response schemas of the schedule procedures (documenso's `.types.ts` pattern). */
 export const CronPreviewSchema = z.object({
@@ -24,7 +25,7 @@ export const ScheduleListSchema = z.array(
     sourceExperiment: z.object({
       id: z.string(),
       repeats: z.number().int(),
-      target: z.object({ id: z.string(), name: z.string() }),
+      target: RefSchema,
       _count: z.object({ poolConfigs: z.number().int(), scenarios: z.number().int() }),
     }),
     experiments: z.array(z.object({ id: z.string(), createdAt: z.date(), status: z.enum(ExperimentStatus) })),
