@@ -62,5 +62,81 @@ test('experiment, schedule and scenario forms put each error on its field and cl
   await expect(hold).toHaveAttribute('aria-invalid', 'true');
   await hold.fill('30s');
   await expect(hold).toHaveAttribute('aria-invalid', 'false');
+  // a request's path: the error sits under that request's Path (not Ready path), and goes when fixed
+  const reqPath = page.getByLabel('Path', { exact: true });
+  await reqPath.fill('work');
+  await expect(reqPath).toHaveAccessibleDescription(/must start with \//);
+  await expect(page.getByLabel('Ready path')).toHaveAttribute('aria-invalid', 'false');
+  await expect(vus).toHaveAttribute('aria-invalid', 'false');
   await page.screenshot({ path: `${SHOTS}/63-forms-scenario.png`, fullPage: true });
+  await reqPath.fill('/work');
+  await expect(reqPath).toHaveAttribute('aria-invalid', 'false');
+  await expect(reqPath).not.toHaveAccessibleDescription(/must start/);
+  // submitting with a blank name: the error is under Name only, and the scenario is saved once it has one
+  await page.getByRole('button', { name: 'Create scenario' }).click();
+  const scName = page.getByLabel('Name', { exact: true });
+  await expect(scName).toHaveAccessibleDescription(/is required/);
+  await expect(reqPath).toHaveAttribute('aria-invalid', 'false');
+  await scName.fill('checked by the server schema');
+  await expect(scName).toHaveAttribute('aria-invalid', 'false');
+  await page.getByRole('button', { name: 'Create scenario' }).click();
+  await expect(page).toHaveURL(/\/scenarios$/);
+  await expect(page.getByText('checked by the server schema')).toBeVisible();
+});
+
+test('target and pool config forms put each error on its field and clear it when fixed', async ({ page, baseURL }) => {
+  const base = baseURL!;
+  await signUpApi(page.request, base, 'Target Forms Owner');
+
+  // URL target: a second base URL that is not http(s) is the Base URLs field's problem
+  await page.goto('/targets/new');
+  await page.getByText('URL target', { exact: true }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Orders API');
+  const urls = page.getByRole('textbox', { name: 'Base URLs' });
+  await urls.fill('http://127.0.0.1:9\nftp://127.0.0.1:21');
+  await urls.blur();
+  await expect(urls).toHaveAccessibleDescription(/must use http or https/);
+  const metrics = page.getByLabel(/^Prometheus metrics URL/);
+  await metrics.fill('nope');
+  await metrics.blur();
+  // what is wrong, under the field (it used to say "Invalid input", or throw "Invalid URL" on submit)
+  await expect(metrics).toHaveAccessibleDescription(/must be a URL like https:\/\/api.example.com/);
+  await expect(page.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'false');
+  await page.screenshot({ path: `${SHOTS}/64-forms-target-url-errors.png`, fullPage: true });
+  await urls.fill('http://127.0.0.1:9');
+  await expect(urls).toHaveAttribute('aria-invalid', 'false');
+  await metrics.fill('');
+  await expect(metrics).toHaveAttribute('aria-invalid', 'false');
+  await expect(metrics).not.toHaveAccessibleDescription(/must be a URL/);
+
+  // managed target: a data-set field and an environment field, each under its own label
+  await page.goto('/targets/new');
+  await page.getByLabel('Name', { exact: true }).fill('Lab');
+  const rows = page.getByLabel('Rows', { exact: true });
+  await rows.fill('5');
+  await rows.blur();
+  await expect(rows).toHaveAccessibleDescription(/must be at least 100/);
+  await expect(page.getByLabel('Fields per row')).toHaveAttribute('aria-invalid', 'false');
+  await page.screenshot({ path: `${SHOTS}/65-forms-target-managed-error.png`, fullPage: true });
+  await rows.fill('1000');
+  await expect(rows).not.toHaveAccessibleDescription(/must be at least/);
+  await page.getByRole('button', { name: 'Create target' }).click();
+  await expect(page).not.toHaveURL(/\/targets\/new$/);
+  await expect(page).toHaveURL(/\/targets\/[a-z0-9]+$/);
+  const targetId = page.url().split('/').pop()!;
+
+  // pool config: a parameter out of range under that parameter, cleared when fixed
+  await page.goto(`/targets/${targetId}/pool-configs/new`);
+  const maxConns = page.getByLabel(/^Max connections/);
+  await maxConns.fill('0');
+  await maxConns.blur();
+  await expect(maxConns).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Instances')).toHaveAttribute('aria-invalid', 'false');
+  await page.screenshot({ path: `${SHOTS}/66-forms-pool-config-error.png`, fullPage: true });
+  await maxConns.fill('8');
+  await expect(maxConns).toHaveAttribute('aria-invalid', 'false');
+  await page.getByLabel('Name', { exact: true }).fill('lazy 8');
+  await page.getByRole('button', { name: 'Create pool config' }).click();
+  await expect(page).toHaveURL(new RegExp(`/targets/${targetId}$`));
+  await expect(page.getByText('lazy 8')).toBeVisible();
 });

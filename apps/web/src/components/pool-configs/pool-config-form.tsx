@@ -2,10 +2,16 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useMemo, useState } from 'react';
-import { POOL_STRATEGY_META, PoolConfigSchema, validatePoolConfig, type PoolStrategy } from '@poolbench/scenarios';
+import { useRef } from 'react';
+import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import type { z } from 'zod';
+import { POOL_STRATEGY_META, type PoolStrategy } from '@poolbench/scenarios';
+import { PoolConfigSaveSchema } from '~/lib/schemas/pool-config';
+import { serverSchemaResolver } from '~/lib/forms/server-schema-resolver';
+import { useServerErrors } from '~/lib/forms/server-errors';
+import { fieldError } from '~/lib/forms/field-error';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf, problemsOf } from '~/lib/trpc/errors';
+import { messageOf } from '~/lib/trpc/errors';
 import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
@@ -22,24 +28,43 @@ export interface PoolConfigInitial {
 
 const UNIT_LABEL: Record<string, string> = { ms: 'ms', connections: 'conns', count: '', shards: 'shards' };
 
+interface PoolConfigFormValues {
+  name: string;
+  strategy: PoolStrategy;
+  params: Record<string, number | undefined>;
+  instanceCount: number | undefined;
+}
+
+/** Only params the user set are sent; the schema fills in the documented defaults. */
+export const toPoolConfigSave = (v: PoolConfigFormValues) => ({
+  name: v.name,
+  config: { strategy: v.strategy, params: Object.fromEntries(Object.entries(v.params).filter(([, x]) => x !== undefined)), instanceCount: v.instanceCount },
+});
+/** `config.params.maxConns` (the request path) is the form's `params.maxConns`. */
+export const poolConfigField = (path: string) => (path === 'name' ? path : path.startsWith('config.') ? path.slice('config.'.length) : null);
+const resolver = serverSchemaResolver<PoolConfigFormValues, z.output<typeof PoolConfigSaveSchema>>(PoolConfigSaveSchema, toPoolConfigSave, poolConfigField);
+
 export function PoolConfigForm({ targetId, initial }: { targetId: string; initial?: PoolConfigInitial }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const router = useRouter();
-  const [strategy, setStrategy] = useState<PoolStrategy>((initial?.strategy as PoolStrategy) ?? 'lazy');
-  const [name, setName] = useState(initial?.name ?? '');
-  const [instanceCount, setInstanceCount] = useState<number | undefined>(initial?.instanceCount ?? 1);
+  const form = useForm<PoolConfigFormValues, unknown, z.output<typeof PoolConfigSaveSchema>>({
+    // The server's own schema: a parameter's problem shows while typing (as before) and clears as soon as it is fixed.
+    resolver,
+    mode: 'onChange',
+    defaultValues: { name: initial?.name ?? '', strategy: (initial?.strategy as PoolStrategy | undefined) ?? 'lazy', params: initial?.params ?? {}, instanceCount: initial?.instanceCount ?? 1 },
+  });
+  const { control, register, setValue, getValues, formState } = form;
+  const err = (path: string) => fieldError(formState.errors, path);
   // Values per strategy, so switching back and forth does not lose what was typed.
-  const [paramsBy, setParamsBy] = useState<Record<string, Record<string, number | undefined>>>(initial ? { [initial.strategy]: initial.params } : {});
-  const [touched, setTouched] = useState(false);
+  const paramsBy = useRef<Record<string, PoolConfigFormValues['params']>>({});
+  const [strategy, params] = useWatch({ control, name: ['strategy', 'params'] });
   const meta = POOL_STRATEGY_META.find((m) => m.strategy === strategy)!;
-  const params = paramsBy[strategy] ?? {};
-  // Only params the user set are sent; the schema fills in the documented defaults.
-  const config = useMemo(
-    () => ({ strategy, params: Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)), instanceCount }),
-    [strategy, params, instanceCount],
-  );
-  const problems = useMemo(() => Object.fromEntries(validatePoolConfig(config).map((p) => [p.path, p.message])), [config]);
+  const switchStrategy = (next: PoolStrategy) => {
+    paramsBy.current[strategy] = getValues('params');
+    setValue('strategy', next);
+    setValue('params', paramsBy.current[next] ?? {}, { shouldValidate: formState.isSubmitted });
+  };
 
   const done = async () => {
     await qc.invalidateQueries({ queryKey: trpc.poolConfig.list.queryKey() });
@@ -48,24 +73,14 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
   const create = useMutation(trpc.poolConfig.create.mutationOptions({ onSuccess: done }));
   const update = useMutation(trpc.poolConfig.update.mutationOptions({ onSuccess: done }));
   const m = initial ? update : create;
-  const server = problemsOf(m.error);
-  const err = (p: string) => (touched ? (problems[p] ?? null) : null) ?? server[p] ?? null;
-  const nameError = touched && name.trim() === '' ? 'is required' : (server.name ?? null);
+  useServerErrors(m.error, form.setError, (path) => poolConfigField(path) as FieldPath<PoolConfigFormValues> | null);
+  const onSubmit = form.handleSubmit((valid) => (initial ? update.mutate({ id: initial.id, ...valid }) : create.mutate({ targetId, ...valid })));
 
   return (
     <form
       className="space-y-6"
       noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        setTouched(true);
-        if (Object.keys(problems).length > 0 || name.trim() === '') return;
-        const parsed = PoolConfigSchema.safeParse(config);
-        if (!parsed.success) return;
-        const body = { name: name.trim(), config: parsed.data };
-        if (initial) update.mutate({ id: initial.id, ...body });
-        else create.mutate({ targetId, ...body });
-      }}
+      onSubmit={(e) => void onSubmit(e)}
     >
       {m.isError ? <Alert tone="error" title="Could not save the pool config">{messageOf(m.error)}</Alert> : null}
       <Card>
@@ -82,7 +97,7 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
                     strategy === s.strategy ? 'border-brand-500 bg-brand-50/60 ring-1 ring-brand-500' : 'border-slate-200 hover:border-slate-300',
                   )}
                 >
-                  <input type="radio" name="strategy" value={s.strategy} checked={strategy === s.strategy} onChange={() => setStrategy(s.strategy)} className="sr-only" />
+                  <input type="radio" name="strategy" value={s.strategy} checked={strategy === s.strategy} onChange={() => switchStrategy(s.strategy)} className="sr-only" />
                   <span className="flex items-center justify-between">
                     <span className="text-sm font-semibold text-slate-900">{s.label}</span>
                     <code className="text-[10px] text-slate-400">{s.strategy}</code>
@@ -98,11 +113,11 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
         <CardHeader title={`${meta.label} parameters`} description="Leave a field empty to use the default shown." />
         <CardBody className="space-y-5">
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Name" error={nameError}>
-              {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} placeholder={`${strategy} ${params.maxConns ?? ''}`.trim()} />}
+            <Field label="Name" error={err('name')}>
+              {(p) => <Input {...p} {...register('name')} placeholder={`${strategy} ${params.maxConns ?? ''}`.trim()} />}
             </Field>
             <Field label="Instances" help="Target processes started per run, each with these settings." error={err('instanceCount')}>
-              {(p) => <NumberInput {...p} min={1} max={16} value={instanceCount} onValue={setInstanceCount} />}
+              {(p) => <Controller control={control} name="instanceCount" render={({ field }) => <NumberInput {...p} min={1} max={16} value={field.value} onValue={field.onChange} onBlur={field.onBlur} />} />}
             </Field>
           </div>
           {meta.params.length === 0 ? <p className="text-sm text-slate-500">This strategy has no parameters.</p> : null}
@@ -119,16 +134,12 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
                 error={err(`params.${pm.key}`)}
               >
                 {(p) => (
-                  <NumberInput
-                    {...p}
-                    min={pm.min}
-                    max={pm.max}
-                    placeholder={pm.default !== undefined ? `default ${pm.default}` : 'derived'}
-                    value={params[pm.key]}
-                    onValue={(v) => {
-                      setTouched(true);
-                      setParamsBy({ ...paramsBy, [strategy]: { ...params, [pm.key]: v } });
-                    }}
+                  <Controller
+                    control={control}
+                    name={`params.${pm.key}`}
+                    render={({ field }) => (
+                      <NumberInput {...p} min={pm.min} max={pm.max} placeholder={pm.default !== undefined ? `default ${pm.default}` : 'derived'} value={field.value} onValue={field.onChange} onBlur={field.onBlur} />
+                    )}
                   />
                 )}
               </Field>

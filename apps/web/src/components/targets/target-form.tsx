@@ -3,22 +3,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
-import { DEFAULT_LAB_SETUP, LAB_ENDPOINTS, TargetInputSchema, type TargetInput } from '~/lib/schemas/target';
+import { Controller, useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { DEFAULT_LAB_SETUP, LAB_ENDPOINTS, type TargetValues } from '~/lib/schemas/target';
+import { useServerErrors } from '~/lib/forms/server-errors';
+import { fieldError } from '~/lib/forms/field-error';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf, problemsOf } from '~/lib/trpc/errors';
-import { zodProblems } from '~/lib/zod-problems';
+import { messageOf } from '~/lib/trpc/errors';
 import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
-import { Checkbox, Field, Input, NumberInput, Select, Textarea } from '~/components/ui/form';
+import { Field, Input, NumberInput, Select } from '~/components/ui/form';
 import type { LabEnvironment } from '@poolbench/scenarios';
-import { compactEnvironment, LabEnvironmentFields } from './lab-environment-fields';
+import { LabEnvironmentFields } from './lab-environment-fields';
+import { targetField, targetResolver, type TargetFormValues } from './target-form-values';
+import { UrlTargetFields } from './url-target-fields';
 
 type Kind = 'managed' | 'url';
-interface Header { name: string; value: string; secret: boolean }
-interface QueryRow { key: string; value: string }
 
 export interface TargetFormInitial {
   id: string;
@@ -48,25 +49,34 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
   const qc = useQueryClient();
   const router = useRouter();
   const editing = Boolean(initial);
-  const [kind, setKind] = useState<Kind>(initial?.kind ?? 'managed');
-  const [name, setName] = useState(initial?.name ?? '');
   const d = initial?.requestDefaults ?? {};
-  const [method, setMethod] = useState(d.method ?? 'GET');
-  const [path, setPath] = useState(d.path ?? '/health');
-  const [query, setQuery] = useState<QueryRow[]>(Object.entries(d.query ?? {}).map(([key, value]) => ({ key, value })));
-  const [setup, setSetup] = useState<Record<string, number | undefined>>({ ...DEFAULT_LAB_SETUP, ...initial?.setup });
-  const [environment, setEnvironment] = useState<LabEnvironment>(initial?.environment ?? {});
-  const [baseUrls, setBaseUrls] = useState((initial?.baseUrls ?? []).join('\n'));
-  const [headers, setHeaders] = useState<Header[]>([
-    ...Object.entries(d.headers ?? {}).map(([n, v]) => ({ name: n, value: v, secret: false })),
-    ...(initial?.secretHeaderNames ?? []).map((n) => ({ name: n, value: '', secret: true })),
-  ]);
-  const [metricsUrl, setMetricsUrl] = useState(initial?.metricsUrl ?? '');
-  const [applyHookUrl, setApplyHookUrl] = useState(initial?.applyHookUrl ?? '');
-  const [readinessPath, setReadinessPath] = useState(initial?.readinessPath ?? '');
-  const [monitorDsn, setMonitorDsn] = useState('');
-  const [replaceSecrets, setReplaceSecrets] = useState(!editing);
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
+  const form = useForm<TargetFormValues, unknown, TargetValues>({
+    // The server's TargetInputSchema: errors once a field was left (or on submit), cleared as soon as it is fixed.
+    resolver: targetResolver,
+    mode: 'onTouched',
+    reValidateMode: 'onChange',
+    defaultValues: {
+      kind: initial?.kind ?? 'managed',
+      name: initial?.name ?? '',
+      requestDefaults: { method: d.method ?? 'GET', path: d.path ?? '/health', query: Object.entries(d.query ?? {}).map(([key, value]) => ({ key, value })) },
+      setup: { ...DEFAULT_LAB_SETUP, ...initial?.setup },
+      environment: initial?.environment ?? {},
+      baseUrls: (initial?.baseUrls ?? []).join('\n'),
+      headers: [
+        ...Object.entries(d.headers ?? {}).map(([n, v]) => ({ name: n, value: v, secret: false })),
+        ...(initial?.secretHeaderNames ?? []).map((n) => ({ name: n, value: '', secret: true })),
+      ],
+      metricsUrl: initial?.metricsUrl ?? '',
+      applyHookUrl: initial?.applyHookUrl ?? '',
+      readinessPath: initial?.readinessPath ?? '',
+      monitorDsn: '',
+      replaceSecrets: !editing,
+    },
+  });
+  const { control, register, setValue, formState } = form;
+  const err = (path: string) => fieldError(formState.errors, path);
+  const [kind, method, path, environment] = useWatch({ control, name: ['kind', 'requestDefaults.method', 'requestDefaults.path', 'environment'] });
+  const query = useFieldArray({ control, name: 'requestDefaults.query' });
 
   const onDone = async (t: { id: string }) => {
     await qc.invalidateQueries({ queryKey: trpc.target.list.queryKey() });
@@ -75,41 +85,16 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
   const create = useMutation(trpc.target.create.mutationOptions({ onSuccess: onDone }));
   const update = useMutation(trpc.target.update.mutationOptions({ onSuccess: onDone }));
   const mutation = editing ? update : create;
-  const serverErrors = problemsOf(mutation.error);
-  const prefix = editing ? 'target.' : '';
-  const err = (p: string) => clientErrors[p] ?? serverErrors[`${prefix}${p}`] ?? null;
-
-  function values(): TargetInput {
-    const requestDefaults = { method: method as 'GET', path, query: Object.fromEntries(query.filter((q) => q.key).map((q) => [q.key, q.value])) };
-    if (kind === 'managed') return { kind, name, requestDefaults, setup: setup as typeof DEFAULT_LAB_SETUP, environment: compactEnvironment(environment) };
-    return {
-      kind,
-      name,
-      requestDefaults,
-      baseUrls: baseUrls.split(/\s+/).filter(Boolean),
-      headers,
-      metricsUrl,
-      applyHookUrl,
-      readinessPath,
-      monitorDsn,
-      replaceSecrets,
-    };
-  }
+  useServerErrors(mutation.error, form.setError, (p) => targetField(p) as FieldPath<TargetFormValues> | null);
+  // `valid` is TargetInputSchema's output: exactly what the server parses
+  const onSubmit = form.handleSubmit((valid) => (initial ? update.mutate({ id: initial.id, target: valid }) : create.mutate(valid)));
 
   const endpoint = LAB_ENDPOINTS.find((e) => e.method === method && e.path === path);
   return (
     <form
       className="space-y-6"
       noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        const v = values();
-        const problems = zodProblems(TargetInputSchema.safeParse(v));
-        setClientErrors(problems);
-        if (Object.keys(problems).length > 0) return;
-        if (initial) update.mutate({ id: initial.id, target: v });
-        else create.mutate(v);
-      }}
+      onSubmit={(e) => void onSubmit(e)}
     >
       {mutation.isError ? <Alert tone="error" title={editing ? 'Could not save the target' : 'Could not create the target'}>{messageOf(mutation.error)}</Alert> : null}
       <Card>
@@ -124,7 +109,7 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
                   ['url', 'URL target', 'Your own service at one or more base URLs. Pool configs are applied through an optional apply hook; metrics come from Prometheus.'],
                 ] as const).map(([k, title, body]) => (
                   <label key={k} className={cn('cursor-pointer rounded-lg border p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500', kind === k ? 'border-brand-500 bg-brand-50/60 ring-1 ring-brand-500' : 'border-slate-200 hover:border-slate-300')}>
-                    <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => setKind(k)} className="sr-only" />
+                    <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => setValue('kind', k)} className="sr-only" />
                     <span className="block text-sm font-semibold text-slate-900">{title}</span>
                     <span className="mt-1 block text-xs text-slate-500">{body}</span>
                   </label>
@@ -133,7 +118,7 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
             </fieldset>
           ) : null}
           <Field label="Name" error={err('name')}>
-            {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} placeholder={kind === 'managed' ? 'Lab target' : 'Orders API (staging)'} />}
+            {(p) => <Input {...p} {...register('name')} placeholder={kind === 'managed' ? 'Lab target' : 'Orders API (staging)'} />}
           </Field>
         </CardBody>
       </Card>
@@ -149,8 +134,8 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
                   value={`${method} ${path}`}
                   onChange={(e) => {
                     const [m, pa] = e.target.value.split(' ') as [string, string];
-                    setMethod(m);
-                    setPath(pa);
+                    setValue('requestDefaults.method', m);
+                    setValue('requestDefaults.path', pa);
                   }}
                 >
                   {LAB_ENDPOINTS.map((ep) => (
@@ -165,7 +150,7 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
             <div className="grid gap-4 sm:grid-cols-[8rem_1fr]">
               <Field label="Method">
                 {(p) => (
-                  <Select {...p} value={method} onChange={(e) => setMethod(e.target.value)}>
+                  <Select {...p} {...register('requestDefaults.method')}>
                     {['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'].map((m) => (
                       <option key={m}>{m}</option>
                     ))}
@@ -173,24 +158,25 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
                 )}
               </Field>
               <Field label="Path" error={err('requestDefaults.path')}>
-                {(p) => <Input {...p} value={path} onChange={(e) => setPath(e.target.value)} placeholder="/api/orders" />}
+                {(p) => <Input {...p} {...register('requestDefaults.path')} placeholder="/api/orders" />}
               </Field>
             </div>
           )}
           <div>
             <div className="mb-2 flex items-center justify-between">
               <span className="text-sm font-medium text-slate-800">Query parameters</span>
-              <Button size="sm" variant="ghost" onClick={() => setQuery([...query, { key: '', value: '' }])}>
+              <Button size="sm" variant="ghost" onClick={() => query.append({ key: '', value: '' })}>
                 <Plus className="size-3.5" /> Add parameter
               </Button>
             </div>
-            {query.length === 0 ? <p className="text-xs text-slate-500">None. {kind === 'managed' ? 'For example ms=5 on /work holds a connection for 5 ms.' : ''}</p> : null}
+            {err('requestDefaults.query') ? <p className="mb-2 text-xs text-red-700">{err('requestDefaults.query')}</p> : null}
+            {query.fields.length === 0 ? <p className="text-xs text-slate-500">None. {kind === 'managed' ? 'For example ms=5 on /work holds a connection for 5 ms.' : ''}</p> : null}
             <div className="space-y-2">
-              {query.map((q, i) => (
-                <div key={i} className="flex gap-2">
-                  <Input aria-label={`Parameter ${i + 1} name`} placeholder="name" value={q.key} onChange={(e) => setQuery(query.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
-                  <Input aria-label={`Parameter ${i + 1} value`} placeholder="value" value={q.value} onChange={(e) => setQuery(query.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
-                  <Button variant="danger-ghost" size="sm" aria-label={`Remove parameter ${i + 1}`} onClick={() => setQuery(query.filter((_, j) => j !== i))}>
+              {query.fields.map((q, i) => (
+                <div key={q.id} className="flex gap-2">
+                  <Input aria-label={`Parameter ${i + 1} name`} placeholder="name" {...register(`requestDefaults.query.${i}.key`)} />
+                  <Input aria-label={`Parameter ${i + 1} value`} placeholder="value" {...register(`requestDefaults.query.${i}.value`)} />
+                  <Button variant="danger-ghost" size="sm" aria-label={`Remove parameter ${i + 1}`} onClick={() => query.remove(i)}>
                     <Trash2 className="size-4" />
                   </Button>
                 </div>
@@ -206,88 +192,16 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
           <CardBody className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
             {SETUP_FIELDS.map((f) => (
               <Field key={f.key} label={f.label} help={f.help} error={err(`setup.${f.key}`)}>
-                {(p) => <NumberInput {...p} value={setup[f.key]} onValue={(v) => setSetup({ ...setup, [f.key]: v })} />}
+                {(p) => <Controller control={control} name={`setup.${f.key}`} render={({ field }) => <NumberInput {...p} value={field.value} onValue={field.onChange} onBlur={field.onBlur} />} />}
               </Field>
             ))}
           </CardBody>
         </Card>
       ) : null}
       {kind === 'managed' ? (
-        <LabEnvironmentFields value={environment} onChange={setEnvironment} err={err} />
+        <LabEnvironmentFields value={environment} onChange={(v: LabEnvironment) => setValue('environment', v, { shouldValidate: true, shouldDirty: true })} err={err} />
       ) : (
-        <Card>
-          <CardHeader title="Where it runs" description="Every host must be on the team allowlist (Settings → Allowlist)." />
-          <CardBody className="space-y-5">
-            <Field label="Base URLs" help="One per line; k6 uses them round-robin." error={err('baseUrls') ?? err('baseUrls.0')}>
-              {(p) => <Textarea {...p} rows={3} value={baseUrls} onChange={(e) => setBaseUrls(e.target.value)} placeholder="https://api.staging.example.com" />}
-            </Field>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="Readiness path" optional help="Probed before each run and by Test connection." error={err('readinessPath')}>
-                {(p) => <Input {...p} value={readinessPath} onChange={(e) => setReadinessPath(e.target.value)} placeholder="/ready" />}
-              </Field>
-              <Field label="Prometheus metrics URL" optional help="Scraped every second for pool and process metrics." error={err('metricsUrl')}>
-                {(p) => <Input {...p} value={metricsUrl} onChange={(e) => setMetricsUrl(e.target.value)} placeholder="https://api.staging.example.com/metrics" />}
-              </Field>
-              <Field label="Apply-hook URL" optional help="POSTed the pool config before each run, so your service can apply it." error={err('applyHookUrl')}>
-                {(p) => <Input {...p} value={applyHookUrl} onChange={(e) => setApplyHookUrl(e.target.value)} />}
-              </Field>
-            </div>
-            <div>
-              <div className="mb-2 flex items-center justify-between">
-                <span className="text-sm font-medium text-slate-800">Headers</span>
-                <Button size="sm" variant="ghost" onClick={() => setHeaders([...headers, { name: '', value: '', secret: false }])}>
-                  <Plus className="size-3.5" /> Add header
-                </Button>
-              </div>
-              <p className="mb-2 text-xs text-slate-500">Secret values are encrypted at rest and never shown again; only the worker decrypts them for a run.</p>
-              <div className="space-y-2">
-                {headers.map((h, i) => (
-                  <div key={i} className="grid grid-cols-[1fr_1.4fr_auto_auto] items-start gap-2">
-                    <div>
-                      <Input aria-label={`Header ${i + 1} name`} placeholder="Authorization" value={h.name} aria-invalid={Boolean(err(`headers.${i}.name`))} onChange={(e) => setHeaders(headers.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />
-                      {err(`headers.${i}.name`) ? <p className="mt-1 text-xs text-red-700">{err(`headers.${i}.name`)}</p> : null}
-                    </div>
-                    <div>
-                      <Input
-                        aria-label={`Header ${i + 1} value`}
-                        type={h.secret ? 'password' : 'text'}
-                        placeholder={h.secret && editing && !replaceSecrets ? 'set (stored encrypted)' : 'value'}
-                        disabled={h.secret && editing && !replaceSecrets}
-                        value={h.value}
-                        aria-invalid={Boolean(err(`headers.${i}.value`))}
-                        onChange={(e) => setHeaders(headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
-                      />
-                      {err(`headers.${i}.value`) ? <p className="mt-1 text-xs text-red-700">{err(`headers.${i}.value`)}</p> : null}
-                    </div>
-                    <label className="flex h-9 items-center gap-1.5 text-xs text-slate-600">
-                      <input type="checkbox" className="accent-brand-600" checked={h.secret} onChange={(e) => setHeaders(headers.map((x, j) => (j === i ? { ...x, secret: e.target.checked } : x)))} />
-                      Secret
-                    </label>
-                    <Button variant="danger-ghost" size="sm" aria-label={`Remove header ${i + 1}`} onClick={() => setHeaders(headers.filter((_, j) => j !== i))}>
-                      <Trash2 className="size-4" />
-                    </Button>
-                  </div>
-                ))}
-              </div>
-            </div>
-            <Field
-              label="Database monitor DSN"
-              optional
-              help={initial?.hasMonitorDsn && !replaceSecrets ? 'Set (stored encrypted). Replace secrets to change it.' : 'The worker samples pg_stat_activity with it during runs. Stored encrypted.'}
-              error={err('monitorDsn')}
-            >
-              {(p) => <Input {...p} type="password" value={monitorDsn} disabled={editing && !replaceSecrets} onChange={(e) => setMonitorDsn(e.target.value)} placeholder="postgresql://monitor@db:5432/app" />}
-            </Field>
-            {editing ? (
-              <Checkbox
-                label="Replace stored secrets"
-                description="Stored values cannot be shown, so changing any secret means entering all of them again."
-                checked={replaceSecrets}
-                onChange={(e) => setReplaceSecrets(e.target.checked)}
-              />
-            ) : null}
-          </CardBody>
-        </Card>
+        <UrlTargetFields control={control} register={register} err={err} editing={editing} hasMonitorDsn={initial?.hasMonitorDsn ?? false} />
       )}
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={() => router.back()}>

@@ -6,7 +6,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
 import { Alert } from '~/components/ui/feedback';
-import type { LocatableKind } from '~/server/services/teams/locate-object';
+import type { LocatableKind } from '~/lib/locatable-kinds';
 
 /**
  * What a page shows when its object was not found in the active team: if it belongs to another of

@@ -17,11 +17,14 @@ const path = z.string().regex(/^\/[A-Za-z0-9\-._~/%]*$/, 'must start with / (no 
 const httpUrl = z
   .string()
   .trim()
-  .url('must be a URL like https://api.example.com')
+  // abort: the checks below parse the URL, and `new URL` throws on text that is not one
+  .url({ message: 'must be a URL like https://api.example.com', abort: true })
   .refine((u) => /^https?:$/.test(new URL(u).protocol), 'must use http or https')
   // user:pass@ would be stored in plain text, copied into run snapshots and put on k6's command line.
   .refine((u) => !hasUrlCredentials(u), URL_CREDENTIALS_MESSAGE);
-const optionalUrl = z.union([z.literal('').transform(() => undefined), httpUrl]).optional();
+/** Empty means none. Not a union with '': a union that fails says only "Invalid input", this says why. */
+const blankAsNone = <T extends z.ZodType<unknown, string>>(schema: T) => z.string().transform((v) => (v.trim() === '' ? undefined : v)).pipe(schema.optional()).optional();
+const optionalUrl = blankAsNone(httpUrl);
 const headerName = z.string().trim().regex(/^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/, 'must be a valid header name');
 const headerValue = z.string().max(4096).regex(/^[\t\x20-\x7e]*$/, 'must be printable ASCII without line breaks');
 
@@ -64,7 +67,7 @@ export const UrlTargetSchema = z.object({
   headers: z.array(TargetHeaderSchema).max(32).default([]),
   metricsUrl: optionalUrl,
   applyHookUrl: optionalUrl,
-  readinessPath: z.union([z.literal('').transform(() => undefined), path]).optional(),
+  readinessPath: blankAsNone(path),
   /** write-only; empty on edit keeps the stored DSN */
   monitorDsn: z
     .string()

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { notFound } from 'next/navigation';
-import type { LocatableKind } from '~/server/services/teams/locate-object';
+import type { LocatableKind } from '~/lib/locatable-kinds';
 import { serverCaller } from './server-caller';
 
 /**

@@ -2,11 +2,15 @@ import { z } from 'zod';
 import { RunStatusSchema, ScenarioSchema } from '@poolbench/scenarios';
 import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
+import { RunProgressSchema } from '~/server/api/routers/experiment.types';
+import { ChangeEstimateSchema, DirectionSchema, SecondsWindowSchema, VerdictSchema } from '~/server/api/routers/compare.types';
 
 /**
  * Request and response contracts of the REST API. The OpenAPI document is generated from these
  * same schemas (z.toJSONSchema), and the scenario is the app's own ScenarioSchema, so the
- * document cannot drift from what the server accepts.
+ * document cannot drift from what the server accepts. Parts that are the same as a tRPC
+ * procedure's answer (run progress, verdicts, change estimates, windows) are its schemas from
+ * `~/server/api/routers/*.types.ts`.
  */
 
 export const ProblemSchema = z
@@ -59,12 +63,6 @@ const Ref = z.object({ id: z.string(), name: z.string() });
 const NullableRef = Ref.nullable();
 const Iso = z.string().describe('UTC timestamp, ISO 8601');
 
-export const ProgressSchema = z.object({
-  done: z.number().int(),
-  total: z.number().int(),
-  byStatus: z.partialRecord(RunStatusSchema, z.number().int()),
-});
-
 export const ExperimentSchema = z
   .object({
     id: z.string(),
@@ -77,7 +75,7 @@ export const ExperimentSchema = z
     target: Ref,
     poolConfigs: z.array(Ref),
     scenarios: z.array(Ref),
-    progress: ProgressSchema,
+    progress: RunProgressSchema,
     runs: z.array(
       z.object({
         id: z.string(),
@@ -169,9 +167,6 @@ export const ExperimentSummarySchema = z
     thresholdsFailed: z.boolean(),
   });
 
-const EstimateSchema = z.object({ estimate: z.number(), lower: z.number(), upper: z.number() });
-export const VERDICTS = ['better', 'worse', 'no-change', 'inconclusive'] as const;
-
 export const ComparisonSchema = z
   .object({
     experimentId: z.string(),
@@ -179,8 +174,7 @@ export const ComparisonSchema = z
     gatedOn: z
       .array(z.enum(TESTED_RUN_METRIC_KEYS as [TestedRunMetricKey, ...TestedRunMetricKey[]]))
       .describe('the tested metrics compared, with p-values adjusted across them (Benjamini–Hochberg): every tested metric, or the ones the `metrics` parameter chose; `outcome` rests on these alone'),
-    window: z
-      .object({ from: z.number().int(), to: z.number().int() })
+    window: SecondsWindowSchema
       .nullable()
       .describe('the elapsed seconds [from, to) of every run the comparison is over; null: whole runs'),
     outcome: z.enum(['pass', 'regression', 'no-baseline', 'incomplete']).describe('regression: some tested metric of some cell is worse than its baseline; no-baseline: some cell has none of this name; incomplete: some cell has no succeeded run yet'),
@@ -199,11 +193,11 @@ export const ComparisonSchema = z
             key: z.string(),
             label: z.string(),
             unit: z.string(),
-            direction: z.enum(['lower-is-better', 'higher-is-better']),
-            verdict: z.enum(VERDICTS),
+            direction: DirectionSchema,
+            verdict: VerdictSchema,
             baselineMedian: z.number().nullable(),
             candidateMedian: z.number().nullable(),
-            changePercent: EstimateSchema.nullable().describe('Hodges–Lehmann change with its interval, in percent'),
+            changePercent: ChangeEstimateSchema.nullable().describe('Hodges–Lehmann change with its interval, in percent'),
             confidence: z.number(),
             pValue: z.number().nullable(),
             insufficient: z.boolean(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RUN_METRICS } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
+import { CandidatesSchema, ComparisonViewSchema, PivotSchema } from './compare.types';
 import { SelectionSchema } from '~/lib/compare/selection';
 import { buildComparison } from '~/server/services/compare/build-comparison';
 import { experimentPivot } from '~/server/services/compare/pivot';
@@ -15,6 +16,7 @@ export const compareRouter = {
   /** The compare view; without an explicit baseline a saved one among the items is used. */
   get: teamProcedure('viewer')
     .input(z.object({ selection: SelectionSchema, maxPoints: z.number().int().min(20).max(2000).default(300) }))
+    .output(ComparisonViewSchema)
     .query(async ({ ctx, input }) => {
       const { selection } = input;
       let saved: Awaited<ReturnType<typeof defaultBaseline>> | null = null;
@@ -32,8 +34,10 @@ export const compareRouter = {
     }),
   pivot: teamProcedure('viewer')
     .input(z.object({ experimentId: IdSchema, metric: z.enum(METRIC_KEYS).default('p95Ms') }))
+    .output(PivotSchema)
     .query(({ ctx, input }) => experimentPivot(ctx.db, ctx.team.id, input.experimentId, input.metric)),
   candidates: teamProcedure('viewer')
     .input(z.object({ experimentId: IdSchema.nullish() }))
+    .output(CandidatesSchema)
     .query(({ ctx, input }) => listCandidates(ctx.db, ctx.team.id, input)),
 };

@@ -2,14 +2,16 @@ import { z } from 'zod';
 import { ByIdSchema } from '~/lib/schemas/ids';
 import { previewCron } from '~/lib/schemas/cron';
 import { protectedProcedure, teamProcedure } from '../trpc';
+import { CronPreviewSchema, ScheduleDoneSchema, ScheduleListSchema } from './schedule.types';
 import { deleteSchedule, listSchedules, setSchedulePaused } from '~/server/services/schedules/schedules';
 
 export const scheduleRouter = {
-  list: teamProcedure('viewer').query(({ ctx }) => listSchedules(ctx.db, ctx.team.id)),
+  list: teamProcedure('viewer').output(ScheduleListSchema).query(({ ctx }) => listSchedules(ctx.db, ctx.team.id)),
   preview: protectedProcedure
     .input(z.object({ cron: z.string().max(120), timezone: z.string().max(64).default('UTC') }))
+    .output(CronPreviewSchema)
     .query(({ input }) => previewCron(input.cron, input.timezone)),
-  pause: teamProcedure('member').input(ByIdSchema).mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, true)),
-  resume: teamProcedure('member').input(ByIdSchema).mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, false)),
-  delete: teamProcedure('member').input(ByIdSchema).mutation(({ ctx, input }) => deleteSchedule(ctx.db, ctx.team.id, input.id)),
+  pause: teamProcedure('member').input(ByIdSchema).output(ScheduleDoneSchema).mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, true)),
+  resume: teamProcedure('member').input(ByIdSchema).output(ScheduleDoneSchema).mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, false)),
+  delete: teamProcedure('member').input(ByIdSchema).output(ScheduleDoneSchema).mutation(({ ctx, input }) => deleteSchedule(ctx.db, ctx.team.id, input.id)),
 };

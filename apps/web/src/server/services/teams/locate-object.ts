@@ -1,8 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { NotFoundError } from '../errors';
-
-export const LOCATABLE_KINDS = ['run', 'experiment', 'target', 'scenario', 'schedule'] as const;
-export type LocatableKind = (typeof LOCATABLE_KINDS)[number];
+import type { LocatableKind } from '~/lib/locatable-kinds';
 
 /**
  * Which of the caller's teams holds an object a link points to, so a page opened while another

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { PoolConfigSnapshotSchema, RunEnvironmentSchema, RunSegmentStatus, RunSummarySchema, ScenarioSnapshotSchema, TargetKind, TargetSnapshotSchema, ThresholdResultsSchema } from '@poolbench/db';
+import { SeriesPointSchema } from '@poolbench/scenarios';
+import { RefSchema as Ref, RunRowFields } from './shared.types';
+
+/** Response schemas of the run procedures (documenso's `.types.ts` pattern). */
+export const RunListSchema = z.object({
+  items: z.array(
+    z.object({
+      ...RunRowFields,
+      createdAt: z.date(),
+      experiment: Ref,
+      target: Ref,
+      poolConfigName: z.string(),
+      strategy: z.string().nullable(),
+      scenarioName: z.string(),
+      rps: z.number().nullable(),
+      p95Ms: z.number().nullable(),
+      errorRate: z.number().nullable(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+/** One load generator of a distributed run. */
+export const RunSegmentViewSchema = z.object({
+  index: z.number().int(),
+  workerId: z.string().nullable(),
+  status: z.enum(RunSegmentStatus),
+  requests: z.number().int(),
+  loadMs: z.number().nullable(),
+  startSkewMs: z.number().nullable(),
+  cpuAvgPercent: z.number().nullable(),
+  cpuMaxPercent: z.number().nullable(),
+  /** bigint in the row; a number here because bigint does not travel as JSON */
+  rssMaxBytes: z.number().nullable(),
+  errorMessage: z.string().nullable(),
+});
+
+export const RunDetailSchema = z.object({
+  ...RunRowFields,
+  createdAt: z.date(),
+  preparingAt: z.date().nullable(),
+  cancelRequestedAt: z.date().nullable(),
+  workerId: z.string().nullable(),
+  environment: RunEnvironmentSchema.nullable(),
+  errorCode: z.string().nullable(),
+  summary: RunSummarySchema.nullable(),
+  thresholdResults: ThresholdResultsSchema.nullable(),
+  notes: z.string().nullable(),
+  /** the k6 script the worker ran, or the one the snapshot generates before it starts */
+  script: z.string().nullable(),
+  secondsPrunedAt: z.date().nullable(),
+  poolConfigSnapshot: PoolConfigSnapshotSchema,
+  scenarioSnapshot: ScenarioSnapshotSchema,
+  targetSnapshot: TargetSnapshotSchema,
+  loadGenerators: z.number().int(),
+  segments: z.array(RunSegmentViewSchema),
+  experiment: Ref.extend({ repeats: z.number().int() }),
+  target: Ref.extend({ kind: z.enum(TargetKind) }),
+});
+
+const nullableNum = z.number().nullable();
+export const SweepStepsSchema = z
+  .object({
+    steps: z.array(
+      z.object({
+        index: z.number().int(),
+        targetRatePerSec: z.number(),
+        fromSec: z.number(),
+        toSec: z.number(),
+        includesEdges: z.boolean(),
+        seconds: z.number().int(),
+        requests: z.number().int(),
+        achievedRatePerSec: nullableNum,
+        droppedIterations: z.number().int(),
+        errorRate: nullableNum,
+        p50Ms: nullableNum,
+        p95Ms: nullableNum,
+        p99Ms: nullableNum,
+        breaks: z.array(z.enum(['throughput', 'errors', 'latency'])),
+      }),
+    ),
+    breakingStep: z.number().int().nullable(),
+    sustainedRatePerSec: nullableNum,
+  })
+  .nullable();
+
+export const RunSeriesSchema = z.object({ points: z.array(SeriesPointSchema), totalSeconds: z.number().int(), downsampled: z.boolean() });
+export const RunCanceledSchema = z.object({ status: z.enum(['canceled', 'cancel_requested']) });
+export const RunNotesSavedSchema = z.void();
