@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema } from './ids';
 import { previewCron } from './cron';
+import { HypothesesSchema } from '@poolbench/scenarios';
 
 export const RUN_OVERHEAD_MS = 5000;
 
@@ -14,6 +15,8 @@ export const ExperimentDefinitionSchema = z.object({
   // Workers each run is split across (k6 execution segments, merged exactly); snapshotted per run.
   loadGenerators: z.number().int('must be a whole number').min(1, 'must be at least 1').max(16, 'must be at most 16').default(1),
   presetId: z.string().max(120).nullish(),
+  // Pre-registered claims about the chosen cells, decided when the experiment ends (docs/hypotheses.md).
+  hypotheses: HypothesesSchema.default([]),
 });
 export type ExperimentDefinition = z.input<typeof ExperimentDefinitionSchema>;
 

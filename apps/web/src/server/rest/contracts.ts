@@ -3,6 +3,8 @@ import { RunStatusSchema, ScenarioSchema } from '@poolbench/scenarios';
 import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
 import { RunProgressSchema } from '~/server/api/routers/experiment.types';
+import { HypothesisFields } from '~/server/api/routers/hypothesis.types';
+import { HYPOTHESIS_BAND_UNITS, HYPOTHESIS_EXPECTS, HYPOTHESIS_METRIC_KEYS, MAX_HYPOTHESES } from '@poolbench/scenarios';
 import { ChangeEstimateSchema, DirectionSchema, SecondsWindowSchema, VerdictSchema } from '~/server/api/routers/compare.types';
 
 /**
@@ -30,6 +32,25 @@ const LoadGeneratorsSchema = z
   .min(1, 'must be at least 1')
   .max(16, 'must be at most 16')
   .describe('workers (load generators) each run is split across with k6 execution segments; merged exactly');
+const HypothesisCellRef = z.strictObject({
+  poolConfig: IdOrName.describe('a pool config of the experiment, by id or exact name'),
+  scenario: IdOrName.optional().describe('a scenario of the experiment, by id or exact name; may be left out when it has one'),
+});
+export const RestHypothesisSchema = z
+  .strictObject({
+    base: HypothesisCellRef,
+    candidate: HypothesisCellRef,
+    metric: z.enum(HYPOTHESIS_METRIC_KEYS, { error: `must be one of ${HYPOTHESIS_METRIC_KEYS.join(', ')}` }),
+    expect: z.enum(HYPOTHESIS_EXPECTS, { error: 'must be better, worse or equivalent' }).describe('candidate against base'),
+    band: z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000').describe('better/worse by at least this much, or equivalent within ±this'),
+    bandUnit: z.enum(HYPOTHESIS_BAND_UNITS).optional().describe('percent of the base (default) or absolute in the metric\'s unit; error rates are percentage points'),
+    window: z.object({ from: z.number().int().min(0), to: z.number().int().min(1) }).nullish().describe('elapsed seconds [from, to) of every run, as the compare view\'s window'),
+    claim: z.string().trim().max(500).optional().describe('the claim in your own words'),
+  })
+  .describe('a claim stated before the runs start and decided when the experiment ends (docs/hypotheses.md)');
+export type RestHypothesis = z.output<typeof RestHypothesisSchema>;
+const RestHypothesesSchema = z.array(RestHypothesisSchema).max(MAX_HYPOTHESES, `at most ${MAX_HYPOTHESES} hypotheses per experiment`);
+
 const RepeatsSchema = z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50');
 
 export const StartSavedSchema = z
@@ -39,6 +60,7 @@ export const StartSavedSchema = z
     name: z.string().trim().min(1).max(120).optional().describe('name of the new experiment (default: the saved one\'s)'),
     repeats: RepeatsSchema.optional().describe('override the saved number of repeats'),
     loadGenerators: LoadGeneratorsSchema.optional().describe('override the saved number of load generators per run'),
+    hypotheses: RestHypothesesSchema.optional().describe('override the saved experiment\'s hypotheses (default: the same claims)'),
   });
 
 export const StartInlineSchema = z
@@ -53,6 +75,7 @@ export const StartInlineSchema = z
     repeats: RepeatsSchema.default(5).describe('default 5: fewer than 4 per side can never give a verdict'),
     order: z.enum(['interleaved', 'blocked']).default('interleaved'),
     loadGenerators: LoadGeneratorsSchema.default(1),
+    hypotheses: RestHypothesesSchema.optional(),
   })
   .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), { message: 'give exactly one of scenarioId and scenario', path: ['scenario'] });
 
@@ -89,6 +112,7 @@ export const ExperimentSchema = z
         errorMessage: z.string().nullable(),
       }),
     ),
+    hypotheses: z.array(z.object({ ...HypothesisFields, decidedAt: Iso.nullable() })).describe('pre-registered claims and their decisions (pending until the experiment ends)'),
     webUrl: z.string(),
     notice: z.string().optional().describe('set on start when the run queue was unavailable: the runs are stored as queued and start when it is back'),
   });
@@ -218,6 +242,10 @@ export const SaveBaselineSchema = z
 
 export const BaselinesSchema = z
   .object({ baselines: z.array(z.object({ id: z.string(), name: z.string(), target: Ref, scenario: Ref, experimentId: z.string().nullable(), poolConfig: NullableRef })) });
+
+export const ExtendExperimentSchema = z.strictObject({
+  addRepeats: z.number({ error: 'is required (a whole number)' }).int('must be a whole number').min(1, 'must be at least 1').max(49, 'must be at most 49').describe('repeats of every cell to add'),
+});
 
 export const CreateShareSchema = z
   .strictObject({ expiresInDays: z.number().int().min(1).max(365).optional() });

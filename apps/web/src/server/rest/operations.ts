@@ -5,12 +5,13 @@ import type { ApiScope } from '~/lib/api-scopes';
 import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';
 import { experimentSummary } from '~/server/services/ci/experiment-summary';
 import { experimentView } from '~/server/services/ci/experiment-view';
+import { extendTeamExperiment } from '~/server/services/experiments/hypotheses';
 import { runView } from '~/server/services/ci/run-view';
 import { saveBaseline } from '~/server/services/ci/save-baseline';
 import { startCiExperiment } from '~/server/services/ci/start-ci-experiment';
 import { createCiShareLink } from '~/server/services/ci/create-share-link';
 import {
-  BaselinesSchema, ComparisonSchema, CreateShareSchema, ExperimentSchema, ExperimentSummarySchema, RunSchema, SaveBaselineSchema, ShareLinkSchema, StartExperimentSchema,
+  BaselinesSchema, ComparisonSchema, CreateShareSchema, ExperimentSchema, ExtendExperimentSchema, ExperimentSummarySchema, RunSchema, SaveBaselineSchema, ShareLinkSchema, StartExperimentSchema,
 } from './contracts';
 import type { RestDeps } from './deps';
 
@@ -121,6 +122,17 @@ export const OPERATIONS: Operation[] = [
     summary: 'Create a read-only share link for the experiment',
     body: CreateShareSchema, bodyName: 'CreateShareLink', response: ShareLinkSchema, responseName: 'ShareLink',
     handle: ({ deps, principal, params, body }) => createCiShareLink(deps.db, { teamId: principal.teamId, userId: principal.createdById, experimentId: params.id!, baseUrl: deps.baseUrl, ...body }),
+  }),
+  op({
+    method: 'POST', path: '/experiments/{id}/extend', operationId: 'extendExperiment', scope: 'runs:write', idempotent: true, status: 200,
+    summary: 'Add repeats to a finished experiment',
+    description: 'Every cell gets `addRepeats` more runs, interleaved and appended to the same experiment (same snapshots as its earlier runs); its hypotheses are decided again over all repeats when the new runs end. Refused while runs are still to go. Send an `Idempotency-Key` so a retried step adds them once.',
+    body: ExtendExperimentSchema, bodyName: 'ExtendExperiment', response: ExperimentSchema, responseName: 'Experiment',
+    handle: async ({ deps, principal, params, body }) => {
+      const r = await extendTeamExperiment({ db: deps.db, queue: deps.queue() }, principal.teamId, params.id!, body.addRepeats);
+      const view = await experimentView(deps.db, principal.teamId, r.experimentId, deps.baseUrl);
+      return r.enqueued ? view : { ...view, notice: r.queueMessage ?? undefined };
+    },
   }),
   op({
     method: 'GET', path: '/runs/{id}', operationId: 'getRun', scope: 'runs:read', status: 200,

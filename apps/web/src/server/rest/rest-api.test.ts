@@ -86,8 +86,9 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     createShareLink: () => ({ path: `/experiments/${A.experimentId}/share`, body: { expiresInDays: 7 } }),
     getRun: () => ({ path: `/runs/${A.runIds[0]}` }),
     saveBaseline: () => ({ path: '/baselines', body: { name: 'main', experimentId: baselineExperimentId } }),
+    extendExperiment: () => ({ path: `/experiments/${baselineExperimentId}/extend`, body: { addRepeats: 1 }, headers: { 'Idempotency-Key': `ext-${Date.now()}` } }),
   };
-  const ORDER = ['saveBaseline', 'startExperiment', 'getExperiment', 'getExperimentSummary', 'compareExperiment', 'createShareLink', 'getRun'];
+  const ORDER = ['saveBaseline', 'startExperiment', 'getExperiment', 'getExperimentSummary', 'compareExperiment', 'createShareLink', 'getRun', 'extendExperiment'];
 
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);

@@ -7,6 +7,9 @@ import { estimateExperiment } from '~/server/services/experiments/estimate-exper
 import { startExperiment } from '~/server/services/experiments/start-experiment';
 import { getExperiment, listExperiments } from '~/server/services/experiments/read-experiments';
 import { createSchedule } from '~/server/services/schedules/schedules';
+import { HypothesesSchema } from '@poolbench/scenarios';
+import { HypothesesAnswerSchema } from './hypothesis.types';
+import { extendTeamExperiment, readHypotheses, setHypotheses } from '~/server/services/experiments/hypotheses';
 
 export const experimentRouter = {
   list: teamProcedure('viewer')
@@ -26,4 +29,19 @@ export const experimentRouter = {
     .input(z.object({ definition: ExperimentDefinitionSchema, schedule: ScheduleInputSchema }))
     .output(ScheduleCreatedSchema)
     .mutation(({ ctx, input }) => createSchedule(ctx.db, { teamId: ctx.team.id, userId: ctx.user.id, def: input.definition, ...input.schedule })),
+  hypotheses: teamProcedure('viewer')
+    .input(ByIdSchema)
+    .output(HypothesesAnswerSchema)
+    .query(async ({ ctx, input }) => {
+      await getExperiment(ctx.db, ctx.team.id, input.id); // NOT_FOUND for another team's experiment
+      return readHypotheses(ctx.db, input.id);
+    }),
+  setHypotheses: teamProcedure('member')
+    .input(z.object({ id: IdSchema, hypotheses: HypothesesSchema }))
+    .output(HypothesesAnswerSchema)
+    .mutation(({ ctx, input }) => setHypotheses(ctx.db, ctx.team.id, input.id, input.hypotheses)),
+  extend: teamProcedure('member')
+    .input(z.object({ id: IdSchema, addRepeats: z.number({ error: 'is required (a whole number)' }).int('must be a whole number').min(1, 'must be at least 1').max(49, 'must be at most 49') }))
+    .output(z.object({ experimentId: z.string(), runIds: z.array(z.string()), enqueued: z.boolean(), queueMessage: z.string().nullable() }))
+    .mutation(({ ctx, input }) => extendTeamExperiment({ db: ctx.db, queue: ctx.runQueue() }, ctx.team.id, input.id, input.addRepeats)),
 };

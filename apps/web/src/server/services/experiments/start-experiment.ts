@@ -17,5 +17,6 @@ export async function startExperiment(deps: { db: Db; queue: Queue }, input: { t
     name: input.def.name,
     createdById: input.userId,
     presetId: input.def.presetId ?? null,
+    hypotheses: input.def.hypotheses,
   });
 }

@@ -1,5 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { createId } from '@poolbench/db';
+import { hypothesisRows } from '@poolbench/runs';
 import type { z } from 'zod';
 import type { ExperimentDefinitionSchema } from '~/lib/schemas/experiment';
 import { previewCron } from '~/lib/schemas/cron';
@@ -16,10 +17,12 @@ export async function createSchedule(db: Db, input: { teamId: string; userId: st
   const { def, teamId } = input;
   const target = await db.target.findFirst({ where: { id: def.targetId, teamId, archivedAt: null }, select: { id: true } });
   if (!target) throw new NotFoundError('target');
-  const configs = await db.poolConfig.count({ where: { id: { in: def.poolConfigIds }, teamId, targetId: target.id, archivedAt: null } });
-  if (configs !== new Set(def.poolConfigIds).size) throw new NotFoundError('pool config');
-  const scenarios = await db.scenario.count({ where: { id: { in: def.scenarioIds }, teamId, archivedAt: null } });
-  if (scenarios !== new Set(def.scenarioIds).size) throw new NotFoundError('scenario');
+  const configs = await db.poolConfig.findMany({ where: { id: { in: def.poolConfigIds }, teamId, targetId: target.id, archivedAt: null }, select: { id: true, name: true } });
+  if (configs.length !== new Set(def.poolConfigIds).size) throw new NotFoundError('pool config');
+  const scenarios = await db.scenario.findMany({ where: { id: { in: def.scenarioIds }, teamId, archivedAt: null }, select: { id: true, name: true } });
+  if (scenarios.length !== new Set(def.scenarioIds).size) throw new NotFoundError('scenario');
+  // the definition's claims: every firing copies them (relaunchExperiment), each copy decided on its own runs
+  const claims = hypothesisRows('', def.hypotheses ?? [], configs, scenarios);
   return db.$transaction(async (tx) => {
     const experimentId = createId();
     await tx.experiment.create({
@@ -29,6 +32,7 @@ export async function createSchedule(db: Db, input: { teamId: string; userId: st
         scenarios: { create: def.scenarioIds.map((scenarioId, position) => ({ scenarioId, position })) },
       },
     });
+    if (claims.length) await tx.hypothesis.createMany({ data: claims.map((h) => ({ ...h, experimentId })) });
     return tx.schedule.create({
       data: { teamId, name: input.name, sourceExperimentId: experimentId, cron: input.cron.trim(), timezone: input.timezone, createdById: input.userId },
       select: { id: true },
