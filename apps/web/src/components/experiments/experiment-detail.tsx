@@ -16,6 +16,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { RunStatusBadge } from '~/components/runs/run-status-badge';
 import { ExperimentActions } from '~/components/compare/detail-actions';
 import { ProgressBar } from './progress-bar';
+import { HypothesesCard } from './hypotheses-card';
 
 export function ExperimentDetail({ id, queueUnavailable = false }: { id: string; queueUnavailable?: boolean }) {
   const trpc = useTRPC();
@@ -76,6 +77,7 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
           ))}
         </CardBody>
       </Card>
+      <HypothesesCard experimentId={e.id} finished={e.runs.length > 0 && e.progress.done === e.progress.total} />
       {e.runs.length === 0 ? <Alert tone="info">This is a saved definition used by a schedule; it has no runs of its own.</Alert> : null}
       <Card>
         <CardHeader title="Run matrix" description="Rows are pool configs, columns scenarios; each chip is one repeat in execution order." />
