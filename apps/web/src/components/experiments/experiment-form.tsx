@@ -6,7 +6,7 @@ import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { minPossiblePValue, runsNeededFor } from '@poolbench/stats';
 import { previewCron } from '~/lib/schemas/cron';
 import { ExperimentFormSchema, ScheduledExperimentFormSchema, type ExperimentFormInput, type ExperimentFormOutput } from '~/lib/schemas/experiment';
@@ -21,6 +21,7 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { Field, Input, NumberInput, Select } from '~/components/ui/form';
+import { HypothesesFields } from './hypotheses-fields';
 
 const list = (v: string | null) => (v ? v.split(',').filter(Boolean) : []);
 
@@ -95,6 +96,7 @@ export function ExperimentForm() {
       presetId,
       mode: 'now',
       schedule: { name: '', cron: '0 3 * * *', timezone: 'UTC' },
+      hypotheses: [],
     },
   });
   const { control, register, setValue, formState } = form;
@@ -134,6 +136,8 @@ export function ExperimentForm() {
   // server paths: the definition's own fields (launch) or under definition./schedule. (schedule)
   useServerErrors(m.error, form.setError, (path) => {
     const p = path.replace(/^definition\./, '');
+    // a hypothesis problem lands on its own field (hypotheses.0.candidate.poolConfigId …)
+    if (/^hypotheses\.\d+\.(base|candidate|metric|expect|band|bandUnit)/.test(p)) return p as FieldPath<ExperimentFormInput>;
     return FORM_FIELDS.find((f) => f === p) ?? null;
   });
 
@@ -150,7 +154,7 @@ export function ExperimentForm() {
   const chosenConfigs = configs.data ? poolConfigIds.filter((id) => validConfigIds.has(id)) : poolConfigIds;
   const runCount = repeats === undefined ? null : chosenConfigs.length * scenarioIds.length * repeats;
   const onSubmit = form.handleSubmit((v) => {
-    const def = { name: v.name || 'Experiment', targetId: effectiveTarget, poolConfigIds: chosenConfigs, scenarioIds: v.scenarioIds, repeats: v.repeats, order: v.order, loadGenerators: v.loadGenerators, presetId: v.presetId };
+    const def = { name: v.name || 'Experiment', targetId: effectiveTarget, poolConfigIds: chosenConfigs, scenarioIds: v.scenarioIds, repeats: v.repeats, order: v.order, loadGenerators: v.loadGenerators, presetId: v.presetId, hypotheses: v.hypotheses };
     if (v.mode === 'now') launch.mutate(def);
     else schedule.mutate({ definition: def, schedule: { name: v.schedule.name || def.name, cron: v.schedule.cron, timezone: v.schedule.timezone } });
   });
@@ -268,6 +272,12 @@ export function ExperimentForm() {
             </div>
           </CardBody>
         </Card>
+        <HypothesesFields
+          control={control}
+          errors={errors}
+          configs={(configs.data ?? []).filter((c) => chosenConfigs.includes(c.id))}
+          scenarios={(scenarios.data ?? []).filter((sc) => scenarioIds.includes(sc.id))}
+        />
         <Card>
           <CardHeader title="When" />
           <CardBody className="space-y-4">
