@@ -275,6 +275,7 @@ export function ExperimentForm() {
         <HypothesesFields
           control={control}
           errors={errors}
+          trigger={form.trigger}
           configs={(configs.data ?? []).filter((c) => chosenConfigs.includes(c.id))}
           scenarios={(scenarios.data ?? []).filter((sc) => scenarioIds.includes(sc.id))}
         />

@@ -1,7 +1,7 @@
 'use client';
 
 import { Plus, X } from 'lucide-react';
-import { Controller, useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
+import { Controller, useFieldArray, type Control, type FieldErrors, type UseFormTrigger } from 'react-hook-form';
 import { HYPOTHESIS_METRIC_KEYS, HYPOTHESIS_METRICS, MAX_HYPOTHESES } from '@poolbench/scenarios';
 import type { ExperimentFormInput } from '~/lib/schemas/experiment';
 import { Button } from '~/components/ui/button';
@@ -23,7 +23,7 @@ const cellOf = (v: string) => {
  * The experiment form's hypotheses: claims about two of the chosen cells, stated before the first
  * run (pre-registration) and decided when the experiment ends (docs/hypotheses.md).
  */
-export function HypothesesFields({ control, errors, configs, scenarios }: { control: Control<ExperimentFormInput>; errors: FieldErrors<ExperimentFormInput>; configs: Named[]; scenarios: Named[] }) {
+export function HypothesesFields({ control, errors, trigger, configs, scenarios }: { control: Control<ExperimentFormInput>; errors: FieldErrors<ExperimentFormInput>; trigger: UseFormTrigger<ExperimentFormInput>; configs: Named[]; scenarios: Named[] }) {
   const { fields, append, remove } = useFieldArray({ control, name: 'hypotheses' });
   const cells = configs.flatMap((c) => scenarios.map((s) => ({ value: key({ poolConfigId: c.id, scenarioId: s.id }), label: scenarios.length > 1 ? `${c.name} · ${s.name}` : c.name })));
   const canAdd = cells.length >= 2 && fields.length < MAX_HYPOTHESES;
@@ -51,7 +51,15 @@ export function HypothesesFields({ control, errors, configs, scenarios }: { cont
               <Field label="Against (base)" error={e?.base?.poolConfigId?.message}>
                 {(p) => (
                   <Controller control={control} name={`hypotheses.${i}.base`} render={({ field }) => (
-                    <Select {...p} value={key(field.value)} onChange={(ev) => field.onChange(cellOf(ev.target.value))}>
+                    <Select
+                      {...p}
+                      value={key(field.value)}
+                      onChange={(ev) => {
+                        field.onChange(cellOf(ev.target.value));
+                        // "must be a different cell than base" sits on the candidate: check it again
+                        if (errors.hypotheses?.[i]?.candidate) void trigger(`hypotheses.${i}.candidate`);
+                      }}
+                    >
                       {cells.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
                     </Select>
                   )} />
