@@ -77,7 +77,7 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
           ))}
         </CardBody>
       </Card>
-      <HypothesesCard experimentId={e.id} finished={e.runs.length > 0 && e.progress.done === e.progress.total} />
+      <HypothesesCard experimentId={e.id} hypotheses={e.hypotheses} finished={e.runs.length > 0 && e.progress.done === e.progress.total} />
       {e.runs.length === 0 ? <Alert tone="info">This is a saved definition used by a schedule; it has no runs of its own.</Alert> : null}
       <Card>
         <CardHeader title="Run matrix" description="Rows are pool configs, columns scenarios; each chip is one repeat in execution order." />

@@ -1,6 +1,7 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RouterOutputs } from '~/lib/trpc/types';
 import Link from 'next/link';
 import { useState } from 'react';
 import { HYPOTHESIS_METRICS, type HypothesisMetric } from '@poolbench/scenarios';
@@ -13,6 +14,8 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { Input } from '~/components/ui/form';
+
+type HypothesesAnswer = RouterOutputs['experiment']['get']['hypotheses'];
 
 const STATUS: Record<string, { label: string; tone: BadgeTone }> = {
   pending: { label: 'Pending', tone: 'neutral' },
@@ -34,22 +37,20 @@ const unitText = (changeUnit: string | null, metric: HypothesisMetric) => {
  * unresolved with the change, its interval, p and the reason), and, once the experiment has
  * finished, "Add repeats" to resolve what is still open without starting over.
  */
-export function HypothesesCard({ experimentId, finished }: { experimentId: string; finished: boolean }) {
+export function HypothesesCard({ experimentId, finished, hypotheses }: { experimentId: string; finished: boolean; hypotheses: HypothesesAnswer }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { can } = useRole();
   const [repeats, setRepeats] = useState('2');
-  const q = useQuery({ ...trpc.experiment.hypotheses.queryOptions({ id: experimentId }), refetchInterval: finished ? false : 3000 });
   const extend = useMutation(
     trpc.experiment.extend.mutationOptions({
       onSuccess: () => {
         void qc.invalidateQueries({ queryKey: trpc.experiment.get.queryKey({ id: experimentId }) });
-        void qc.invalidateQueries({ queryKey: trpc.experiment.hypotheses.queryKey({ id: experimentId }) });
       },
     }),
   );
-  if (!q.data || q.data.items.length === 0) return null;
-  const { items, preRegistered } = q.data;
+  const { items, preRegistered } = hypotheses;
+  if (items.length === 0) return null;
   const open = items.some((h) => h.status === 'unresolved');
   return (
     <Card className="mb-6" data-testid="hypotheses">

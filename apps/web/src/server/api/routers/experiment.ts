@@ -9,7 +9,7 @@ import { getExperiment, listExperiments } from '~/server/services/experiments/re
 import { createSchedule } from '~/server/services/schedules/schedules';
 import { HypothesesSchema } from '@poolbench/scenarios';
 import { HypothesesAnswerSchema } from './hypothesis.types';
-import { extendTeamExperiment, readHypotheses, setHypotheses } from '~/server/services/experiments/hypotheses';
+import { extendTeamExperiment, setHypotheses } from '~/server/services/experiments/hypotheses';
 
 export const experimentRouter = {
   list: teamProcedure('viewer')
@@ -32,10 +32,7 @@ export const experimentRouter = {
   hypotheses: teamProcedure('viewer')
     .input(ByIdSchema)
     .output(HypothesesAnswerSchema)
-    .query(async ({ ctx, input }) => {
-      await getExperiment(ctx.db, ctx.team.id, input.id); // NOT_FOUND for another team's experiment
-      return readHypotheses(ctx.db, input.id);
-    }),
+    .query(async ({ ctx, input }) => (await getExperiment(ctx.db, ctx.team.id, input.id)).hypotheses),
   setHypotheses: teamProcedure('member')
     .input(z.object({ id: IdSchema, hypotheses: HypothesesSchema }))
     .output(HypothesesAnswerSchema)

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ExperimentStatus, RunOrder, RunSummarySchema, TargetKind } from '@poolbench/db';
 import { RunStatusSchema } from '@poolbench/scenarios';
 import { RefSchema as Ref, RunRowFields } from './shared.types';
+import { HypothesesAnswerSchema } from './hypothesis.types';
 
 /** Response schemas of the experiment procedures (documenso's `.types.ts` pattern). */
 /** How far an experiment's runs are; the REST experiment answer carries the same object. */
@@ -55,6 +56,7 @@ export const ExperimentDetailSchema = z.object({
     }),
   ),
   progress: RunProgressSchema,
+  hypotheses: HypothesesAnswerSchema,
 });
 
 export const ExperimentEstimateSchema = z.object({ runCount: z.number().int(), loadMs: z.number(), overheadMs: z.number(), totalMs: z.number() });

@@ -1,13 +1,11 @@
 import type { Db } from '@poolbench/db';
 import { getExperiment } from '../experiments/read-experiments';
-import { readHypotheses } from '../experiments/hypotheses';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The experiment as the REST API returns it (dates as ISO strings, links absolute). */
 export async function experimentView(db: Db, teamId: string, id: string, baseUrl: string) {
   const e = await getExperiment(db, teamId, id);
-  const hypotheses = await readHypotheses(db, e.id);
   return {
     id: e.id,
     name: e.name,
@@ -31,7 +29,7 @@ export async function experimentView(db: Db, teamId: string, id: string, baseUrl
       finishedAt: iso(r.finishedAt),
       errorMessage: r.errorMessage,
     })),
-    hypotheses: hypotheses.items.map((h) => ({ ...h, decidedAt: iso(h.decidedAt) })),
+    hypotheses: e.hypotheses.items.map((h) => ({ ...h, decidedAt: iso(h.decidedAt) })),
     webUrl: `${baseUrl}/experiments/${e.id}`,
   };
 }

@@ -1,6 +1,7 @@
 import { parseRun, type Db } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
+import { readHypotheses } from './hypotheses';
 
 export async function listExperiments(db: Db, teamId: string, input: { cursor?: string | null; limit: number }) {
   const rows = await db.experiment.findMany({
@@ -36,6 +37,11 @@ export function countStatuses(statuses: RunStatus[]) {
 }
 
 export async function getExperiment(db: Db, teamId: string, id: string) {
+  // Hypotheses first: one decided here means the run that ended the experiment has finished
+  // before the runs are read below, so the page never shows a decision beside a running run.
+  const exists = await db.experiment.count({ where: { id, teamId } });
+  if (!exists) throw new NotFoundError('experiment');
+  const hypotheses = await readHypotheses(db, id);
   const e = await db.experiment.findFirst({
     where: { id, teamId },
     select: {
@@ -56,5 +62,6 @@ export async function getExperiment(db: Db, teamId: string, id: string) {
     scenarios: e.scenarios.map((s) => s.scenario),
     runs: e.runs.map(parseRun),
     progress: countStatuses(e.runs.map((r) => r.status)),
+    hypotheses,
   };
 }
