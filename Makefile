@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help setup up down test test-unit test-e2e lint typecheck bench demo
+.PHONY: help setup up down test test-unit test-e2e lint typecheck bench demo seeds
 
 help:
 	@echo "make up      install, start Postgres/Redis, migrate, seed, build and start web + worker"
@@ -11,6 +11,7 @@ help:
 	@echo "make down    stop web, worker, Postgres and Redis started by make up"
 	@echo "make bench   benchmarks, results written to docs/benchmarks.md"
 	@echo "make demo    the seed 004 preset end to end through the queue, comparison printed"
+	@echo "make seeds   every seed experiment with its claims through the queue (SEEDS=004,002, SCALE=1); docs/seeds.md"
 
 setup:
 	@scripts/setup.sh
@@ -37,3 +38,7 @@ bench: up
 
 demo: up
 	@. scripts/lib.sh && load_env && npx tsx apps/worker/src/cli/demo.ts
+
+# Every seed preset as an experiment with its claims as hypotheses, decided by the product.
+seeds: up
+	@. scripts/lib.sh && load_env && npx tsx apps/worker/src/cli/seeds.ts

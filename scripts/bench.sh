@@ -12,8 +12,8 @@ bench() { # name, command...
   if ! "$@"; then say "bench $name failed"; status=1; fi
 }
 bench "k6 output overhead" bash packages/k6/bench/run.sh
-bench "lab target vs the seeds" bash apps/lab-target/bench/run.sh
 bench "worker latency and storage" npx tsx apps/worker/bench/run.ts
+bench "distributed runs" npx tsx apps/worker/bench/distributed.ts
 bench "web server time" npx tsx apps/web/bench/run.ts
 say "results: docs/benchmarks.md"
 exit $status

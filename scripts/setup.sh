@@ -30,6 +30,12 @@ if [ "$FOR_TESTS" = 1 ]; then
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 fi
 
+# The worker puts a real nginx in front of a managed target's instances when a pool config or
+# target asks for balancing "nginx" (seeds 000 and 002); without root, say how to get it.
+if ! [ -x /usr/sbin/nginx ] && ! command -v nginx >/dev/null; then
+  if is_root; then apt_install nginx-light; else say "nginx not installed: balancing \"nginx\" will fail (sudo apt-get install nginx-light)"; fi
+fi
+
 # --- npm packages (only when the lockfile changed)
 lock_hash=$(hash_files package-lock.json package.json)
 if [ ! -f node_modules/.poolbench-stamp ] || [ "$(cat node_modules/.poolbench-stamp)" != "$lock_hash" ]; then
@@ -44,6 +50,8 @@ fi
 node packages/db/scripts/generate.mjs
 bash packages/k6/scripts/build-k6.sh
 bash apps/lab-target/scripts/build.sh
+# helm, kubeconform and offline Kubernetes/KEDA schemas for the chart's checks (built once, kept)
+if [ "$FOR_TESTS" = 1 ]; then infra/helm/tools.sh; fi
 
 # --- services, schema, demo data
 load_env

@@ -62,11 +62,16 @@ case "${1:-}:${2:-}" in
     start_one web npm run -s start -w @poolbench/web
     if health=$(wait_healthy); then
       say "health: $health"
+      # first start only (the script does nothing once the demo team has an experiment); tests opt out
+      if [ "${POOLBENCH_FIRST_DEMO:-1}" != 0 ]; then
+        alive first-demo || start_one first-demo node --import tsx apps/worker/src/cli/first-demo.ts
+        say "demo team: on the first start the seed 004 demo experiment runs (about 2 min); its share link is printed to .data/logs/first-demo.log"
+      fi
     else
       die "PoolBench did not become healthy in 60 s: ${health:-no answer}. See .data/logs/web.log and .data/logs/worker.log"
     fi ;;
   start:worker) load_env; start_worker ;;
-  stop:) stop_one web 10; stop_worker ;;
+  stop:) stop_one first-demo 2; stop_one web 10; stop_worker ;;
   stop:worker) stop_worker ;;
   status:) for n in web worker; do alive $n && say "$n: running (pid $(cat "$RUN/$n.pid"))" || say "$n: stopped"; done ;;
   *) echo "usage: $0 start|stop|status [worker]" >&2; exit 2 ;;

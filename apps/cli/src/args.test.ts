@@ -34,6 +34,14 @@ describe('parseRunArgs', () => {
     expect(parseRunArgs(['--experiment', 'nightly', '--repeats', '5'], env).start).toEqual({ kind: 'saved', experiment: 'nightly', repeats: 5 });
   });
 
+  it('--load-generators splits each run across that many workers (1-16), for saved and inline starts', () => {
+    expect(parseRunArgs(['--experiment', 'nightly', '--load-generators', '3'], env).start).toEqual({ kind: 'saved', experiment: 'nightly', loadGenerators: 3 });
+    expect(parseRunArgs(['--target', 't', '--pool-config', 'p', '--scenario-id', 's', '--load-generators', '16'], env).start).toMatchObject({ kind: 'inline', loadGenerators: 16 });
+    expect(parseRunArgs(['--experiment', 'nightly'], env).start).not.toHaveProperty('loadGenerators');
+    expect(() => parseRunArgs(['--experiment', 'x', '--load-generators', '17'], env)).toThrow('--load-generators must be at most 16');
+    expect(() => parseRunArgs(['--experiment', 'x', '--load-generators', '0'], env)).toThrow('--load-generators');
+  });
+
   it.each([
     [[], 'give --experiment'],
     [['--experiment', 'x', '--target', 't'], 'do not combine'],

@@ -46,6 +46,8 @@ What to run (one of):
   --repeats <n>                 repeats per pool config (inline default 5: fewer than 4 per side
                                 can never give a verdict)
   --name <name>                 name of the new experiment
+  --load-generators <n>         workers each run is split across, 1-16 (k6 execution segments,
+                                merged exactly; default 1, or the saved experiment's)
 
 Waiting and gating:
   --wait                        wait until every run finished, with a progress line
@@ -142,6 +144,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
         'scenario-params': { type: 'string' },
         request: { type: 'string', multiple: true },
         repeats: { type: 'string' },
+        'load-generators': { type: 'string' },
         name: { type: 'string' },
         wait: { type: 'boolean', default: false },
         timeout: { type: 'string' },
@@ -175,11 +178,13 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
   if (!FAIL_ON.includes(v['fail-on'] as FailOn)) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
 
   const repeats = int('--repeats', v.repeats, 1);
+  const loadGenerators = int('--load-generators', v['load-generators'], 1);
+  if (loadGenerators !== undefined && loadGenerators > 16) throw new UsageError('--load-generators must be at most 16');
   const inlineFlags = [v.target, v['pool-config'], v['scenario-id'], v.scenario, v['scenario-template'], v['scenario-params'], v.request].some((x) => x !== undefined);
   let start: Record<string, unknown>;
   if (v.experiment) {
     if (inlineFlags) throw new UsageError('--experiment starts a saved experiment; do not combine it with --target, --pool-config or --scenario* flags');
-    start = { kind: 'saved', experiment: v.experiment, ...(v.name ? { name: v.name } : {}), ...(repeats ? { repeats } : {}) };
+    start = { kind: 'saved', experiment: v.experiment, ...(v.name ? { name: v.name } : {}), ...(repeats ? { repeats } : {}), ...(loadGenerators ? { loadGenerators } : {}) };
   } else {
     if (!v.target) throw new UsageError('give --experiment <id|name>, or --target with --pool-config and a scenario');
     if (!v['pool-config']?.length) throw new UsageError('give at least one --pool-config <id|name>');
@@ -201,6 +206,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
       poolConfigs: v['pool-config'],
       ...(v['scenario-id'] ? { scenarioId: v['scenario-id'] } : { scenario }),
       ...(repeats ? { repeats } : {}),
+      ...(loadGenerators ? { loadGenerators } : {}),
       ...(v.name ? { name: v.name } : {}),
     };
   }

@@ -59,6 +59,14 @@ describe('decide', () => {
       expect(d.problems[0]).toMatch(/^asked to compare seconds 10-60 of every run but the server compared (whole runs \(it does not know --window\)|seconds 0-60); update PoolBench or drop --window$/);
     }
   });
+  it('runs whose thresholds failed measured: the threshold outcome decides (exit 1 or 0), not an infrastructure error', () => {
+    expect(decide('any', experiment(['thresholds_failed', 'succeeded']), summary(1), comparison('no-change'))).toEqual({ outcome: 'threshold', exitCode: 1, problems: [] });
+    expect(decide('regression', experiment(['thresholds_failed']), summary(1), comparison('no-change')).exitCode).toBe(0);
+  });
+  it('the text report counts runs by status, naming threshold failures', () => {
+    const text = toText({ experiment: experiment(['succeeded', 'thresholds_failed', 'thresholds_failed']), summary: summary(2), comparison: null, shareUrl: null, outcome: 'threshold', exitCode: 1, problems: [] });
+    expect(text).toContain('  runs: 1 succeeded, 2 thresholds failed');
+  });
   it('runs that did not succeed are an infrastructure error (exit 3), never a pass', () => {
     const d = decide('any', experiment(['succeeded', 'failed']), summary(0), comparison('no-change'));
     expect(d.exitCode).toBe(3);

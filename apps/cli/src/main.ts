@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseRunArgs, USAGE, type RunOptions } from './args';
-import { ApiError, createClient } from './client';
-import { EXIT, UsageError } from './exit-codes';
+import { createClient } from './client';
+import { EXIT, UsageError, exitForError } from './exit-codes';
 import { decide } from './gate';
 import { idempotencyKey } from './idempotency-key';
 import { toJUnit } from './report/junit';
@@ -49,10 +49,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     else io.stdout.write(`${toText(result)}\n`);
     return result.exitCode;
   } catch (err) {
-    // a 4xx from the API is the caller's input (bad id, wrong scope, invalid scenario)
-    const usage = err instanceof ApiError && [400, 404, 422].includes(err.problem.status);
+    // The shared table of error codes says whether an API error is the caller's input (bad id,
+    // invalid scenario: usage) or PoolBench / infrastructure (token, outage: infra).
     io.stderr.write(`poolbench: ${(err as Error).message}\n`);
-    return usage ? EXIT.usage : EXIT.infra;
+    return exitForError(err);
   }
 }
 

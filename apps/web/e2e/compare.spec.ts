@@ -112,6 +112,11 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   const row = page.getByTestId('share-link-row').filter({ hasText: 'Cold start: lazy vs prewarm' });
   await expect(row).toContainText('active', { timeout: 120_000 });
   await row.getByRole('button', { name: 'Revoke' }).click();
+  // revoking asks first: nothing changes until the dialog's own button is pressed
+  const ask = page.getByRole('dialog', { name: /^Revoke the link/ });
+  await expect(ask).toContainText('Anyone who opens it afterwards gets 404');
+  await expect(row).toContainText('active');
+  await ask.getByRole('button', { name: 'Revoke link' }).click();
   await expect(row).toContainText('revoked');
   await page.getByTestId('share-links').screenshot({ path: `${SHOTS}/compare-04-share-links-settings.png` });
   const gone = await anon.goto(shareUrl);

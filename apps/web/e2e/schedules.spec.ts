@@ -33,7 +33,16 @@ test('schedule an experiment with a readable cron preview, then pause, resume an
   await expect(row).toContainText('paused');
   await row.getByRole('button', { name: /Resume/ }).click();
   await expect(row).toContainText('active');
-  page.once('dialog', (d) => void d.accept());
+  // an in-app confirmation (no native confirm()): Escape keeps the schedule, the dialog's button deletes it
+  page.on('dialog', () => { throw new Error('native dialog shown'); });
   await row.getByRole('button', { name: /Delete/ }).click();
+  const confirmDialog = page.getByRole('dialog', { name: /Delete the schedule Nightly fixed pool\?/ });
+  await expect(confirmDialog).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/31-confirm-dialog.png` });
+  await page.keyboard.press('Escape');
+  await expect(confirmDialog).toBeHidden();
+  await expect(row).toBeVisible();
+  await row.getByRole('button', { name: /Delete/ }).click();
+  await confirmDialog.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No schedules')).toBeVisible();
 });

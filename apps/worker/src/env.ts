@@ -26,6 +26,13 @@ const EnvSchema = z.object({
   RUN_TIMEOUT_MARGIN_MS: z.coerce.number().int().min(1000).default(60_000),
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(5000),
   QUEUE_PREFIX: z.string().optional(),
+  // Distributed runs (docs/distributed-runs.md): the address other workers reach this worker's
+  // managed targets on, how long a run waits for its load generators, the lead time of the common
+  // start instant, and after how long a silent generator counts as dead.
+  WORKER_ADVERTISE_HOST: z.string().min(1).default('127.0.0.1'),
+  SEGMENT_JOIN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  SEGMENT_START_LEAD_MS: z.coerce.number().int().min(200).max(20_000).default(3000),
+  SEGMENT_STALE_AFTER_MS: z.coerce.number().int().min(500).default(3000),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
 });
 

@@ -54,6 +54,7 @@ export async function startWorkerApp(env: WorkerEnv) {
     registry,
     metrics,
     active,
+    runQueue,
     config: {
       k6Bin: env.POOLBENCH_K6_BIN,
       labTargetBin: env.LAB_TARGET_BIN,
@@ -63,6 +64,12 @@ export async function startWorkerApp(env: WorkerEnv) {
       heartbeatMs: env.RUN_HEARTBEAT_MS,
       timeoutMarginMs: env.RUN_TIMEOUT_MARGIN_MS,
       poolbenchVersion: POOLBENCH_VERSION,
+      distributed: {
+        advertiseHost: env.WORKER_ADVERTISE_HOST,
+        joinTimeoutMs: env.SEGMENT_JOIN_TIMEOUT_MS,
+        startLeadMs: env.SEGMENT_START_LEAD_MS,
+        staleAfterMs: env.SEGMENT_STALE_AFTER_MS,
+      },
     },
   };
   const runWorker = createRunWorker(workerConn, deps, { concurrency: env.WORKER_CONCURRENCY, prefix: env.QUEUE_PREFIX });

@@ -1,3 +1,4 @@
+import { parseRun } from '@poolbench/db';
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { publishCancel } from '@poolbench/queue';
@@ -34,7 +35,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
     const k6 = recordedChildren(w.runtimeDir).filter((r) => r.runId === runId);
     expect(k6).toEqual([]);
     expect(await w.db.runSecond.count({ where: { runId } })).toBeGreaterThanOrEqual(3);
-    expect((run.summary as { requests: number }).requests).toBeGreaterThan(0);
+    expect(parseRun(run).summary!.requests).toBeGreaterThan(0);
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r));
   });
@@ -65,7 +66,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
     expect(Date.now() - killedAt).toBeLessThan(30_000);
     expect(run.startedAt).toEqual(startedAt);
     expect(run.durationHist?.length).toBeGreaterThan(0);
-    expect((run.summary as { requests: number }).requests).toBeGreaterThan(0);
+    expect(parseRun(run).summary!.requests).toBeGreaterThan(0);
     await waitFor('orphans killed', async () => pidsAlive(children.map((c) => c.pid)).length === 0, 10_000);
     const rowsAfter = await w.db.runSecond.count({ where: { runId } });
     await new Promise((r) => setTimeout(r, 3000));
@@ -163,7 +164,7 @@ describe('worker: Postgres unavailable for a few seconds mid-run', () => {
     const seconds = await w.db.runSecond.findMany({ where: { runId }, orderBy: { second: 'asc' }, select: { second: true, requests: true } });
     const first = seconds[0]!.second;
     expect(seconds.map((s) => s.second)).toEqual(seconds.map((_, i) => first + i)); // no gap
-    expect((run.summary as { requests: number }).requests).toBe(seconds.reduce((n, s) => n + s.requests, 0));
+    expect(parseRun(run).summary!.requests).toBe(seconds.reduce((n, s) => n + s.requests, 0));
     expect(seconds.length).toBeGreaterThanOrEqual(12);
     expect(w.logs.some((l) => l.includes('per-second write failed'))).toBe(true); // the outage was real
     worker.kill('SIGTERM');

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDb, scenarioToColumns, seed, type Db, type Prisma, type RunStatus } from '@poolbench/db';
+import { createDb, scenarioRowData, seed, toJson, type Db, type RunStatus } from '@poolbench/db';
 import { launchAndEnqueue } from '@poolbench/runs';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
@@ -48,8 +48,9 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
      * `hostsFile`: the worker sees this file as /etc/hosts (its own mount namespace, needs root),
      * so a test controls what names resolve to, for the worker and the k6 it starts.
      */
-    startWorker(extraEnv: Record<string, string> = {}, opts: { hostsFile?: string } = {}): ChildProcess {
-      const cmd = [process.execPath, '--import', 'tsx', 'src/index.ts'];
+    startWorker(extraEnv: Record<string, string> = {}, opts: { hostsFile?: string; netns?: string } = {}): ChildProcess {
+      // `netns`: the worker runs in that network namespace (a simulated host; see netns.ts).
+      const cmd = [...(opts.netns ? ['ip', 'netns', 'exec', opts.netns] : []), process.execPath, '--import', 'tsx', 'src/index.ts'];
       const [bin, ...args] = opts.hostsFile ? ['unshare', '-m', 'sh', '-c', 'mount --bind "$0" /etc/hosts && exec "$@"', opts.hostsFile, ...cmd] : cmd;
       const child = spawn(bin!, args, {
         cwd: WORKER_DIR,
@@ -77,20 +78,11 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
       return child;
     },
     /** A scenario of the given template params on GET /health, saved for the demo team. */
-    async scenario(name: string, scenario: Record<string, unknown>) {
-      const cols = scenarioToColumns(scenario as never);
-      return db.scenario.create({
-        data: {
-          teamId: ids.teamId,
-          name,
-          templateId: cols.templateId,
-          params: cols.params as Prisma.InputJsonValue,
-          thresholds: cols.thresholds as Prisma.InputJsonValue,
-        },
-      });
+    async scenario(name: string, scenario: { template: string } & Record<string, unknown>) {
+      return db.scenario.create({ data: { teamId: ids.teamId, name, ...scenarioRowData(scenario) } });
     },
-    async poolConfig(name: string, strategy: string, params: Record<string, unknown> = {}, instanceCount = 1) {
-      return db.poolConfig.create({ data: { teamId: ids.teamId, targetId: ids.targetId, name, strategy, params: params as Prisma.InputJsonValue, instanceCount } });
+    async poolConfig(name: string, strategy: string, params: Record<string, number> = {}, instanceCount = 1) {
+      return db.poolConfig.create({ data: { teamId: ids.teamId, targetId: ids.targetId, name, strategy, params: toJson.poolParams(params), instanceCount } });
     },
     async launch(poolConfigIds: string[], scenarioIds: string[], repeats = 1, targetId = ids.targetId) {
       return launchAndEnqueue({ db, queue }, { teamId: ids.teamId, targetId, poolConfigIds, scenarioIds, repeats, name: `${label} experiment` });

@@ -1,3 +1,4 @@
+import { parseRun } from '@poolbench/db';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,7 @@ describe('lifecycle: kill -9 of the only worker, nothing else alive but the web 
       const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 30_000);
       expect(Date.now() - killedAt).toBeLessThan(30_000);
       expect(run).toMatchObject({ status: 'aborted_system', errorCode: 'worker_lost' });
-      expect((run.summary as { requests: number }).requests).toBeGreaterThan(0);
+      expect(parseRun(run).summary!.requests).toBeGreaterThan(0);
       expect(run.durationHist?.length).toBeGreaterThan(0);
       const rows = await w.db.runSecond.count({ where: { runId } });
       expect(rows).toBeGreaterThanOrEqual(2);
@@ -120,7 +121,7 @@ describe('lifecycle: `make down` (scripts/stack.sh stop) while a run is running'
     expect(pidsAlive(children.map((c) => c.pid))).toEqual([]);
     const run = await w.db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(run).toMatchObject({ status: 'aborted_system', errorCode: 'worker_shutdown' });
-    expect((run.summary as { requests: number }).requests).toBeGreaterThan(0);
+    expect(parseRun(run).summary!.requests).toBeGreaterThan(0);
     expect(await w.db.runSecond.count({ where: { runId } })).toBeGreaterThanOrEqual(3);
     const exp = await w.db.experiment.findUniqueOrThrow({ where: { id: experimentId } });
     expect(exp.status).toBe('failed');

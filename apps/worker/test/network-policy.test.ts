@@ -1,3 +1,4 @@
+import { parseRun } from '@poolbench/db';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -77,7 +78,7 @@ describe('worker: where load and probes may go', () => {
     const load = await urlTarget('load-redirect', { baseUrls: [`http://127.0.0.1:${loadRedirects.port}`], readinessPath: '/ready', secrets: { headers: { 'X-Api-Key': SECRET } } });
     expect(load.status, `${load.errorCode}: ${load.errorMessage}`).toBe('succeeded');
     expect(loadRedirects.hits.filter((h) => h.url === '/health').length).toBeGreaterThan(5);
-    expect((load.summary as { errorRate?: number } | null)?.errorRate ?? 1).toBeGreaterThan(0.99);
+    expect(parseRun(load).summary?.errorRate ?? 1).toBeGreaterThan(0.99);
     expect(elsewhere.hits).toEqual([]);
   });
 
@@ -123,7 +124,7 @@ describe('worker: where load and probes may go', () => {
     expect(second.hits).toEqual([]);
     expect(first.hits.filter((h) => h.url === '/health').length).toBeGreaterThan(5);
     expect(first.hits.map((h) => h.url)).toContain('/ready');
-    expect((run.environment as { network?: unknown }).network).toEqual({
+    expect(parseRun(run).environment?.network).toEqual({
       pins: [{ host: 'rebind.test', port: first.port, address: '127.0.0.1' }],
     });
   });

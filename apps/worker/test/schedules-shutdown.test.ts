@@ -1,3 +1,4 @@
+import { parseRun } from '@poolbench/db';
 import { launchExperiment } from '@poolbench/runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, sustained, waitFor, type World } from './harness';
@@ -49,7 +50,7 @@ describe('worker: schedules and shutdown', () => {
     const first = await w.db.run.findUniqueOrThrow({ where: { id: runIds[0]! } });
     expect(first.status).toBe('aborted_system');
     expect(first.errorCode).toBe('worker_shutdown');
-    expect((first.summary as { requests: number }).requests).toBeGreaterThan(0);
+    expect(parseRun(first).summary!.requests).toBeGreaterThan(0);
     // The second run was not taken: it waits for the next worker.
     expect((await w.db.run.findUniqueOrThrow({ where: { id: runIds[1]! } })).status).toBe('queued');
     const worker2 = w.startWorker();

@@ -44,6 +44,15 @@ describe('schema drift', () => {
     expect(full).toContain('PoolConfig: unique (targetId,name) is in schema.prisma but not in the database');
   });
 
+  it('checks partitioning: partitions are not tables of their own, and a model comment states the key', async () => {
+    const actual = await shapeFromDatabase(client);
+    expect(Object.keys(actual.tables).filter((t) => /_(p\d{6}|default)$/.test(t))).toEqual([]);
+    expect(actual.tables.RunSecond!.partitionKey).toBe('RANGE (ts)');
+    const unstated = schema.replace('/// @partitioned RANGE (ts): monthly partitions, like RunSecond.', '/// (comment removed)');
+    expect(unstated).not.toBe(schema);
+    expect(diffShapes(shapeFromSchema(unstated), actual)).toEqual(['ResourceSample: partitioned by nothing in schema, by RANGE (ts) in database']);
+  });
+
   it('reports drift made in the database: a column dropped and an enum value added', async () => {
     await client.query('ALTER TABLE "ShareLink" DROP COLUMN "accessCount"');
     await client.query(`ALTER TYPE "RunStatus" ADD VALUE 'paused'`);

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getDMMF } from '@prisma/get-dmmf';
@@ -22,6 +21,8 @@ export interface TableShape {
   uniques: string[];
   indexes: string[];
   foreignKeys: string[];
+  /** e.g. 'RANGE (ts)'; '' for a plain table. In schema.prisma: a `/// @partitioned RANGE (ts)` model comment. */
+  partitionKey: string;
 }
 export interface DbShape {
   tables: Record<string, TableShape>;
@@ -75,6 +76,7 @@ interface DmmfField {
 interface DmmfModel {
   name: string;
   dbName: string | null;
+  documentation?: string;
   fields: DmmfField[];
 }
 interface DmmfIndex {
@@ -108,7 +110,9 @@ export function shapeFromSchema(schemaText: string): DbShape {
   for (const e of dm.enums) shape.enums[e.dbName ?? e.name] = e.values.map((v) => v.dbName ?? v.name).join(',');
   for (const m of dm.models) {
     const colName = (f: string) => m.fields.find((x) => x.name === f)?.dbName ?? f;
-    const t: TableShape = { columns: {}, primaryKey: '', uniques: [], indexes: [], foreignKeys: [] };
+    // Prisma has no attribute for partitioning; the model's doc comment states it and this checks it.
+    const partitionKey = /@partitioned\s+(\w+\s*\([^)]*\))/.exec(m.documentation ?? '')?.[1]?.replace(/\s+\(/, ' (') ?? '';
+    const t: TableShape = { columns: {}, primaryKey: '', uniques: [], indexes: [], foreignKeys: [], partitionKey };
     for (const f of m.fields) {
       if (f.kind === 'object') {
         if (f.relationFromFields && f.relationFromFields.length > 0) {
@@ -144,21 +148,21 @@ export function shapeFromSchema(schemaText: string): DbShape {
   return shape;
 }
 
-export function shapeFromSchemaFile(path = SCHEMA_PATH): DbShape {
-  return shapeFromSchema(readFileSync(path, 'utf8'));
-}
-
 const DELETE_RULES: Record<string, string> = { a: 'NO ACTION', r: 'RESTRICT', c: 'CASCADE', n: 'SET NULL', d: 'SET DEFAULT' };
 
-/** The shape a live database has (schema `public`, Prisma's bookkeeping table excluded). */
+// Partitions are storage of their parent table, not tables of the datamodel.
+const PARTITIONS = `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relispartition`;
+
+/** The shape a live database has (schema `public`, Prisma's bookkeeping table and partitions excluded). */
 export async function shapeFromDatabase(client: pg.Client | pg.Pool): Promise<DbShape> {
   const shape: DbShape = { tables: {}, enums: {} };
   const columns = await client.query<{ table_name: string; column_name: string; udt_name: string; is_nullable: string }>(
     `SELECT table_name, column_name, udt_name, is_nullable FROM information_schema.columns
-     WHERE table_schema = 'public' AND table_name <> '_prisma_migrations' ORDER BY table_name, ordinal_position`,
+     WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
+       AND table_name NOT IN (${PARTITIONS}) ORDER BY table_name, ordinal_position`,
   );
   for (const c of columns.rows) {
-    const t = (shape.tables[c.table_name] ??= { columns: {}, primaryKey: '', uniques: [], indexes: [], foreignKeys: [] });
+    const t = (shape.tables[c.table_name] ??= { columns: {}, primaryKey: '', uniques: [], indexes: [], foreignKeys: [], partitionKey: '' });
     const type = c.udt_name.startsWith('_') ? `${c.udt_name.slice(1)}[]` : c.udt_name;
     t.columns[c.column_name] = { type, nullable: c.is_nullable === 'YES' };
   }
@@ -173,7 +177,7 @@ export async function shapeFromDatabase(client: pg.Client | pg.Pool): Promise<Db
             (SELECT string_agg(a.attname, ',' ORDER BY k.ord) FROM unnest(i.indkey) WITH ORDINALITY k(attnum, ord)
                JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum) AS cols
      FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public' AND c.relname <> '_prisma_migrations'`,
+     WHERE n.nspname = 'public' AND c.relname <> '_prisma_migrations' AND NOT c.relispartition`,
   );
   for (const i of indexes.rows) {
     const t = shape.tables[i.table];
@@ -190,11 +194,16 @@ export async function shapeFromDatabase(client: pg.Client | pg.Pool): Promise<Db
             (SELECT string_agg(a.attname, ',' ORDER BY k.ord) FROM unnest(con.confkey) WITH ORDINALITY k(attnum, ord)
                JOIN pg_attribute a ON a.attrelid = r.oid AND a.attnum = k.attnum) AS refcols
      FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid JOIN pg_class r ON r.oid = con.confrelid
-     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE con.contype = 'f' AND n.nspname = 'public'`,
+     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE con.contype = 'f' AND n.nspname = 'public' AND NOT c.relispartition`,
   );
   for (const f of fks.rows) {
     shape.tables[f.table]?.foreignKeys.push(`${f.cols}->${f.ref}(${f.refcols}) ON DELETE ${DELETE_RULES[f.del] ?? f.del}`);
   }
+  const parts = await client.query<{ table: string; key: string }>(
+    `SELECT c.relname AS table, pg_get_partkeydef(c.oid) AS key FROM pg_partitioned_table p
+     JOIN pg_class c ON c.oid = p.partrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'`,
+  );
+  for (const p of parts.rows) if (shape.tables[p.table]) shape.tables[p.table]!.partitionKey = p.key;
   for (const t of Object.values(shape.tables)) {
     t.uniques.sort();
     t.indexes.sort();
@@ -234,6 +243,9 @@ export function diffShapes(expected: DbShape, actual: DbShape): string[] {
     setDiff('unique', name, exp.uniques, act.uniques);
     setDiff('index', name, exp.indexes, act.indexes);
     setDiff('foreign key', name, exp.foreignKeys, act.foreignKeys);
+    if (exp.partitionKey !== act.partitionKey) {
+      out.push(`${name}: partitioned by ${exp.partitionKey || 'nothing'} in schema, by ${act.partitionKey || 'nothing'} in database`);
+    }
   }
   for (const name of Object.keys(actual.tables)) if (!(name in expected.tables)) out.push(`table ${name} is in the database but not in schema.prisma`);
   return out;

@@ -7,5 +7,8 @@ export type { User, Session, Account, Verification, Team, Membership, Invitation
 export { runOrder, type Cell } from './services/run-order';
 export { NotFoundError, InvalidInputError } from './services/errors';
 export { createId } from './services/create-id';
-export { scenarioToColumns, scenarioFromColumns, type ScenarioColumns } from './services/scenario-row';
+export { scenarioToColumns, scenarioFromColumns, scenarioRowData, type ScenarioColumns } from './services/scenario-row';
 export { seed, LAB_SETUP, DEMO_EMAIL, DEMO_PASSWORD, DEMO_TEAM_SLUG, LAB_TARGET_NAME } from './seed';
+export { maintainStorage, pruneExpiredSeconds, dropEmptyOldPartitions, ensureMonthPartition, listPartitions, PARTITIONED_TABLES, type MaintenanceResult, type Partition } from './storage-maintenance';
+export { secondsTsBounds } from './seconds-bounds';
+export * from './json';

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { AppError } from '@poolbench/scenarios/errors';
 
 /**
  * Secrets at rest (target header values, monitor DSNs) are sealed with AES-256-GCM under
@@ -7,7 +8,13 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  */
 const VERSION = 1;
 
-export class SecretKeyError extends Error {}
+/** The server cannot seal or open secrets (key missing or wrong): the service is unavailable, not the input wrong. */
+export class SecretKeyError extends AppError<'unavailable'> {
+  constructor(reason: string) {
+    super('unavailable', `the server cannot use target secrets: ${reason}`);
+    this.name = 'SecretKeyError';
+  }
+}
 
 export function secretKeyFromEnv(env: NodeJS.ProcessEnv = process.env): Buffer {
   const raw = env.POOLBENCH_SECRET_KEY;

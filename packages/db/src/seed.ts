@@ -1,8 +1,8 @@
 import { hashPassword } from 'better-auth/crypto';
 import { listPresets } from '@poolbench/scenarios';
 import type { Db } from './client';
-import type { Prisma } from './generated/prisma/client';
-import { scenarioToColumns } from './services/scenario-row';
+import { toJson } from './json/to-json';
+import { scenarioRowData } from './services/scenario-row';
 
 export const DEMO_EMAIL = 'demo@poolbench.dev';
 export const DEMO_PASSWORD = 'poolbench-demo';
@@ -41,7 +41,7 @@ export async function seed(db: Db): Promise<{ teamId: string; userId: string; ta
         name: LAB_TARGET_NAME,
         kind: 'managed',
         baseUrls: [],
-        managed: { program: 'lab-target', setup: LAB_SETUP } as Prisma.InputJsonValue,
+        managed: toJson.targetManaged({ program: 'lab-target', setup: LAB_SETUP }),
         requestDefaults: { method: 'GET', path: '/health' },
         secretHeaderNames: [],
         readinessPath: '/ready',
@@ -57,22 +57,21 @@ export async function seed(db: Db): Promise<{ teamId: string; userId: string; ta
           targetId: target.id,
           name,
           strategy: pc.config.strategy,
-          params: (pc.config.params ?? {}) as Prisma.InputJsonValue,
+          params: toJson.poolParams(pc.config.params ?? {}),
           instanceCount: pc.config.instanceCount ?? 1,
+          // the preset's per-config environment (link RTT, role limit, CPU, balancer), if any
+          ...(pc.config.environment ? { environment: toJson.poolEnvironment(pc.config.environment) } : {}),
         },
       });
     }
     for (const ps of preset.scenarios) {
       const name = `${preset.seed} · ${ps.label}`;
-      const cols = scenarioToColumns(ps.scenario as never);
       if (await db.scenario.findFirst({ where: { teamId: team.id, name, archivedAt: null }, select: { id: true } })) continue;
       await db.scenario.create({
         data: {
           teamId: team.id,
           name,
-          templateId: cols.templateId,
-          params: cols.params as Prisma.InputJsonValue,
-          thresholds: cols.thresholds as Prisma.InputJsonValue,
+          ...scenarioRowData(ps.scenario),
           presetId: `${preset.id}#${ps.id}`,
         },
       });

@@ -24,6 +24,8 @@ var trendMetrics = []string{
 	"iteration_duration",
 }
 
+// trendIndex is trendMetrics' index of a metric, -1 if it is not kept. A switch, because it runs
+// for every sample on k6's hot path; TestTrendIndexAgreesWithTrendMetrics keeps the two in step.
 func trendIndex(name string) int {
 	switch name {
 	case "http_req_duration":
@@ -78,13 +80,17 @@ func (c *counters) add(o *counters) {
 
 // bucket aggregates every sample whose timestamp falls in one unix second.
 type bucket struct {
-	sec     int64
-	c       counters
-	vus     int64
-	vusMax  int64
-	hasVUs  bool
-	samples int64
-	hists   [6]*hdr.Histogram
+	sec    int64
+	c      counters
+	vus    int64
+	vusMax int64
+	hasVUs bool
+	// vusAlloc is k6's vus_max gauge: the VUs allocated (initialized). Arrival-rate executors keep
+	// most of them idle between iterations, so their active vus often reads 0 at the sampling moment.
+	vusAlloc int64
+	hasAlloc bool
+	samples  int64
+	hists    [6]*hdr.Histogram
 	// used marks histograms that received a value, so empty ones are not written.
 	used [6]bool
 }
@@ -101,6 +107,7 @@ func (b *bucket) reset(sec int64) {
 	b.sec = sec
 	b.c.reset()
 	b.vus, b.vusMax, b.hasVUs, b.samples = 0, 0, false, 0
+	b.vusAlloc, b.hasAlloc = 0, false
 	for i, h := range b.hists {
 		if b.used[i] {
 			h.Reset()
@@ -158,6 +165,11 @@ func (b *bucket) record(s *metrics.Sample) bool {
 			b.vusMax = v
 		}
 		b.hasVUs = true
+	case "vus_max":
+		if v := int64(s.Value); !b.hasAlloc || v > b.vusAlloc {
+			b.vusAlloc = v
+		}
+		b.hasAlloc = true
 	default:
 		return false
 	}
@@ -167,12 +179,14 @@ func (b *bucket) record(s *metrics.Sample) bool {
 
 // secondLine is one NDJSON line per closed second (see README).
 type secondLine struct {
-	V      int               `json:"v"`
-	Type   string            `json:"type"`
-	TS     int64             `json:"ts"`
-	VUs    *int64            `json:"vus,omitempty"`
-	VUsMax *int64            `json:"vusMax,omitempty"`
-	Hist   map[string]string `json:"hist"`
+	V      int    `json:"v"`
+	Type   string `json:"type"`
+	TS     int64  `json:"ts"`
+	VUs    *int64 `json:"vus,omitempty"`
+	VUsMax *int64 `json:"vusMax,omitempty"`
+	// the highest vus_max (allocated VUs) of the second
+	VUsAllocated *int64            `json:"vusAllocated,omitempty"`
+	Hist         map[string]string `json:"hist"`
 	counters
 }
 
@@ -181,6 +195,10 @@ func (b *bucket) line(enc *encoder) (secondLine, error) {
 	if b.hasVUs {
 		vus, vusMax := b.vus, b.vusMax
 		l.VUs, l.VUsMax = &vus, &vusMax
+	}
+	if b.hasAlloc {
+		alloc := b.vusAlloc
+		l.VUsAllocated = &alloc
 	}
 	for i, h := range b.hists {
 		if !b.used[i] {

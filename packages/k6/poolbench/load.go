@@ -19,7 +19,7 @@ import (
 //   - end: the latest time of a load sample, i.e. when the last request or
 //     iteration of the load ended.
 //
-// The vus gauge is left out: k6 emits it every second from before setup() to
+// The vus and vus_max gauges are left out: k6 emits them every second from before setup() to
 // after teardown(), so it says nothing about the load.
 type loadSpan struct {
 	start, end time.Time
@@ -27,7 +27,7 @@ type loadSpan struct {
 }
 
 func isLoadMetric(name string) bool {
-	return name != "vus" && (trendIndex(name) >= 0 || isCounted(name))
+	return name != "vus" && name != "vus_max" && (trendIndex(name) >= 0 || isCounted(name))
 }
 
 func (l *loadSpan) note(s *metrics.Sample) {

@@ -219,7 +219,7 @@ func (o *Output) isLifecycle(s *metrics.Sample) bool {
 
 func isCounted(name string) bool {
 	switch name {
-	case "http_reqs", "http_req_failed", "data_sent", "data_received", "iterations", "dropped_iterations", "vus":
+	case "http_reqs", "http_req_failed", "data_sent", "data_received", "iterations", "dropped_iterations", "vus", "vus_max":
 		return true
 	}
 	return false

@@ -85,6 +85,7 @@ type line struct {
 	Dropped      int64             `json:"droppedIterations"`
 	VUs          *int64            `json:"vus"`
 	VUsMax       *int64            `json:"vusMax"`
+	VUsAllocated *int64            `json:"vusAllocated"`
 	Hist         map[string]string `json:"hist"`
 	Seconds      int64             `json:"seconds"`
 	LateSamples  int64             `json:"lateSamples"`
@@ -170,7 +171,9 @@ func TestCountersStatusAndVUs(t *testing.T) {
 	f.add("vus", 0.1, 7, nil)
 	f.add("vus", 0.6, 9, nil)
 	f.add("vus", 0.8, 4, nil)
-	f.add("checks", 0.8, 1, nil) // not kept
+	f.add("vus_max", 0.1, 20, nil)
+	f.add("vus_max", 0.9, 50, nil) // allocated VUs grow (ramping arrival rate)
+	f.add("checks", 0.8, 1, nil)   // not kept
 	if err := f.out.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -183,6 +186,9 @@ func TestCountersStatusAndVUs(t *testing.T) {
 	}
 	if l.VUs == nil || *l.VUs != 4 || *l.VUsMax != 9 {
 		t.Fatalf("vus wrong: %+v %+v", l.VUs, l.VUsMax)
+	}
+	if l.VUsAllocated == nil || *l.VUsAllocated != 50 {
+		t.Fatalf("allocated VUs (vus_max) wrong: %+v", l.VUsAllocated)
 	}
 	if len(l.Hist) != 0 {
 		t.Fatalf("empty histograms must be omitted, got %v", l.Hist)

@@ -11,6 +11,11 @@ export interface K6ArgsInput {
   includeProcessEnv?: boolean;
   /** verification only: keep k6's own summary and export it to this file */
   summaryExportPath?: string;
+  /**
+   * Distributed runs: this generator's part of the load, as k6 divides it (`0:1/3` of the
+   * sequence `0,1/3,2/3,1`), so VUs and arrival rates split exactly across generators.
+   */
+  executionSegment?: { segment: string; sequence: string };
 }
 
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -36,6 +41,9 @@ export function buildK6Args(input: K6ArgsInput): string[] {
       `--summary-export=${input.summaryExportPath}`,
       '--summary-trend-stats=avg,min,med,max,p(90),p(95),p(99)',
     );
+  }
+  if (input.executionSegment) {
+    args.push('--execution-segment', input.executionSegment.segment, '--execution-segment-sequence', input.executionSegment.sequence);
   }
   if (input.blacklistIps.length > 0) args.push('--blacklist-ip', input.blacklistIps.join(','));
   for (const [key, value] of Object.entries(input.env)) {

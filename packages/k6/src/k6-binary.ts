@@ -1,11 +1,16 @@
 import { access, constants } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { AppError } from '@poolbench/scenarios/errors';
 
 /** packages/k6/bin/k6, built by scripts/build-k6.sh */
 export const DEFAULT_K6_BIN = fileURLToPath(new URL('../bin/k6', import.meta.url));
 
-export class K6BinaryError extends Error {
-  readonly code = 'K6_BINARY_UNUSABLE';
+/** k6 cannot be started (missing, not executable): the worker records it on the run as `k6_missing`. */
+export class K6BinaryError extends AppError<'k6_missing'> {
+  constructor(message: string) {
+    super('k6_missing', message);
+    this.name = 'K6BinaryError';
+  }
 }
 
 /** The binary to run: explicit option, else $POOLBENCH_K6_BIN, else the repo build. */

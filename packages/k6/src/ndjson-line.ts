@@ -26,6 +26,8 @@ export const SecondLineSchema = CountersSchema.extend({
   ts: z.number().int(),
   vus: z.number().int().optional(),
   vusMax: z.number().int().optional(),
+  /** k6's vus_max gauge (allocated VUs), highest in the second */
+  vusAllocated: z.number().int().optional(),
   hist: z.partialRecord(z.enum(TREND_METRICS), z.string()),
 });
 export type SecondLine = z.infer<typeof SecondLineSchema>;

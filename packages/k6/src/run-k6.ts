@@ -40,6 +40,8 @@ export interface RunK6Options {
   onSpawn?: (info: { pid: number }) => void;
   /** verification only: also let k6 write its own summary export to this path */
   summaryExportPath?: string;
+  /** distributed runs: this generator's k6 execution segment (see K6ArgsInput) */
+  executionSegment?: { segment: string; sequence: string };
 }
 
 export interface K6RunResult {
@@ -109,6 +111,7 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
       includeProcessEnv: Object.keys(opts.secretEnv ?? {}).length > 0,
       blacklistIps: opts.blacklistIps ?? [],
       summaryExportPath: opts.summaryExportPath,
+      executionSegment: opts.executionSegment,
     });
     return await supervise(bin, args, dir, opts, acc, startedAt);
   } finally {

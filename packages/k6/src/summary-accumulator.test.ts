@@ -19,12 +19,13 @@ describe('SummaryAccumulator', () => {
   // Latencies stay below 2048 µs, where histogram buckets are exactly 1 µs wide.
   it('decodes each second and merges all of them into the summary', () => {
     const acc = new SummaryAccumulator();
-    const first = acc.add(second(100, [100, 200, 300, 400], { vus: 3, vusMax: 5 }));
-    acc.add(second(101, Array.from({ length: 96 }, (_, i) => 1000 + i * 10), { vus: 2, vusMax: 2 }));
+    const first = acc.add(second(100, [100, 200, 300, 400], { vus: 3, vusMax: 5, vusAllocated: 10 }));
+    acc.add(second(101, Array.from({ length: 96 }, (_, i) => 1000 + i * 10), { vus: 2, vusMax: 2, vusAllocated: 25 }));
     expect(first.trends.http_req_duration).toMatchObject({ count: 4, min: 0.1, max: 0.4, p50: 0.2 });
     expect(first.vus).toBe(3);
     const s = acc.summary();
-    expect(s).toMatchObject({ seconds: 2, firstTs: 100, lastTs: 101, requests: 100, failed: 2, vusMax: 5 });
+    expect(s).toMatchObject({ seconds: 2, firstTs: 100, lastTs: 101, requests: 100, failed: 2, vusMax: 5, vusAllocatedMax: 25 });
+    expect(first.vusAllocated).toBe(10);
     expect(s.status).toEqual({ '200': 98, '503': 2 });
     expect(s.trends.http_req_duration).toMatchObject({ count: 100, min: 0.1, max: 1.95 });
     expect(s.percentile('http_req_duration', 4)).toBe(0.4);

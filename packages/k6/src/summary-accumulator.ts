@@ -16,6 +16,8 @@ export interface K6Second extends K6Counters {
   /** last and highest `vus` gauge value seen in the second, null if k6 sent none */
   vus: number | null;
   vusMax: number | null;
+  /** k6's vus_max gauge: VUs allocated (arrival-rate executors keep most idle), null if k6 sent none */
+  vusAllocated: number | null;
   trends: Partial<Record<TrendMetric, HdrStatsMs>>;
   /** the histograms exactly as written (base64 V2-compressed, µs), for storage */
   histograms: Partial<Record<TrendMetric, string>>;
@@ -29,6 +31,8 @@ export interface K6Summary extends K6Counters {
   /** first and last second that carried requests or iterations (not only the vus gauge) */
   loadSeconds: [number, number] | null;
   vusMax: number | null;
+  /** the highest number of allocated VUs (k6's vus_max) */
+  vusAllocatedMax: number | null;
   trends: Partial<Record<TrendMetric, HdrStatsMs>>;
   /** merged histograms, base64 V2-compressed, µs */
   histograms: Partial<Record<TrendMetric, string>>;
@@ -59,9 +63,10 @@ export class SummaryAccumulator {
   private lastTs: number | null = null;
   private loadSeconds: [number, number] | null = null;
   private vusMax: number | null = null;
+  private vusAllocatedMax: number | null = null;
 
   add(line: SecondLine): K6Second {
-    const { v: _v, type: _type, hist, vus, vusMax, ts, ...counters } = line;
+    const { v: _v, type: _type, hist, vus, vusMax, vusAllocated, ts, ...counters } = line;
     const trends: K6Second['trends'] = {};
     for (const metric of TREND_METRICS) {
       const encoded = hist[metric];
@@ -79,7 +84,8 @@ export class SummaryAccumulator {
     this.lastTs = ts;
     if (counters.requests > 0 || counters.iterations > 0) this.loadSeconds = [this.loadSeconds?.[0] ?? ts, ts];
     if (vusMax !== undefined) this.vusMax = Math.max(this.vusMax ?? 0, vusMax);
-    return { ts, ...counters, vus: vus ?? null, vusMax: vusMax ?? null, trends, histograms: { ...hist } };
+    if (vusAllocated !== undefined) this.vusAllocatedMax = Math.max(this.vusAllocatedMax ?? 0, vusAllocated);
+    return { ts, ...counters, vus: vus ?? null, vusMax: vusMax ?? null, vusAllocated: vusAllocated ?? null, trends, histograms: { ...hist } };
   }
 
   summary(): K6Summary {
@@ -98,6 +104,7 @@ export class SummaryAccumulator {
       lastTs: this.lastTs,
       loadSeconds: this.loadSeconds,
       vusMax: this.vusMax,
+      vusAllocatedMax: this.vusAllocatedMax,
       trends,
       histograms,
       percentile: (metric, p) => {

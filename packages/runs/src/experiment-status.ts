@@ -2,7 +2,9 @@ import type { ExperimentStatus, RunStatus, Tx } from '@poolbench/db';
 
 /**
  * An experiment's status follows from its runs' statuses alone: queued until one starts, running
- * while any is active, then canceled (all canceled), completed (at least one succeeded) or failed.
+ * while any is active, then canceled (all canceled), completed (at least one run measured: succeeded
+ * or thresholds_failed, whose data is valid and comparable) or failed. Threshold failures stay visible
+ * on the experiment through its runs' counts (list, REST byStatus, CLI exit code).
  */
 export function experimentStatusFromCounts(counts: Partial<Record<RunStatus, number>>): { status: ExperimentStatus; finished: boolean } {
   const n = (s: RunStatus) => counts[s] ?? 0;
@@ -10,7 +12,7 @@ export function experimentStatusFromCounts(counts: Partial<Record<RunStatus, num
   const active = n('queued') + n('preparing') + n('running');
   if (active > 0) return { status: total - n('queued') > 0 ? 'running' : 'queued', finished: false };
   if (total > 0 && n('canceled') === total) return { status: 'canceled', finished: true };
-  return { status: n('succeeded') > 0 ? 'completed' : 'failed', finished: true };
+  return { status: n('succeeded') + n('thresholds_failed') > 0 ? 'completed' : 'failed', finished: true };
 }
 
 /**

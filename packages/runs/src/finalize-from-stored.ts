@@ -1,7 +1,8 @@
-import type { Db, Prisma } from '@poolbench/db';
+import { parseRunSecond, type Db } from '@poolbench/db';
 import { buildRunSummary, encodeHistogram, histogramStatsMs, loadTimeMs, sumStoredSeconds, type Histogram, type ResourceTotalsRow, type RunSummary, type StoredSecondCounters, type SummaryTrends } from '@poolbench/stats';
 import { mergeStoredHistograms } from '@poolbench/stats/stored';
 import type { StoredFinal } from './stale-runs';
+import { mergeSegmentSeconds } from './segments/merge-segment-seconds';
 
 /** Histogram columns of RunSecond, by k6 metric. */
 const HIST_COLUMNS = {
@@ -43,9 +44,11 @@ const mergeColumn = (rows: StoredSecond[], col: 'durationHist' | 'blockedHist') 
 
 /** Summary and merged histograms of whatever a run stored, for runs that ended without their worker. */
 export async function finalizeFromStored(db: Db, runId: string): Promise<StoredFinal | null> {
-  const rows = await db.runSecond.findMany({ where: { runId, segment: 'all' }, orderBy: { second: 'asc' } });
+  // A distributed run's generators stored their own rows: the run's rows are their exact merge.
+  if ((await db.runSegment.count({ where: { runId } })) > 0) await mergeSegmentSeconds(db, runId);
+  const rows = (await db.runSecond.findMany({ where: { runId, segment: 'all' }, orderBy: { second: 'asc' } })).map(parseRunSecond);
   if (rows.length === 0) return null;
   const totals = await db.resourceSample.findMany({ where: { runId, instance: -1, second: { gte: 0 } } });
-  const summary = summarizeStored(rows, totals) as unknown as Prisma.InputJsonValue;
+  const summary = summarizeStored(rows, totals);
   return { summary, durationHist: mergeColumn(rows, 'durationHist'), blockedHist: mergeColumn(rows, 'blockedHist') };
 }

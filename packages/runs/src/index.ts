@@ -3,7 +3,7 @@
  * this package (a test keeps it so): launch + enqueue, claim, running, heartbeat, finish, cancel,
  * abort of stale runs, and the experiment's status refreshed in the same transaction.
  */
-export { launchExperiment, relaunchExperiment, targetSnapshot, type LaunchExperimentInput, type LaunchedExperiment } from './launch-experiment';
+export { MAX_LOAD_GENERATORS, launchExperiment, relaunchExperiment, targetSnapshot, type LaunchExperimentInput, type LaunchedExperiment } from './launch-experiment';
 export { launchAndEnqueue, relaunchAndEnqueue, type QueuedLaunch } from './launch-and-enqueue';
 export { claimRun, markRunning, heartbeatRun, finishRun, type FinishData, type TerminalStatus } from './run-transitions';
 export { cancelRun, type CancelOutcome } from './cancel-run';
@@ -11,3 +11,8 @@ export { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored, type StoredFi
 export { startLifecycleSweeper, type SweeperOptions } from './sweeper';
 export { experimentStatusFromCounts, lockExperiment, refreshExperimentStatus } from './experiment-status';
 export { finalizeFromStored } from './finalize-from-stored';
+export * from './segments/segment-transitions';
+export { closedSecondsBefore, mergeSecondRows, mergeSegmentSeconds, segmentKey } from './segments/merge-segment-seconds';
+export { launchSeeds, reproductionOf, seedPresets, SEEDS_PREFIX, type LaunchedSeed, type SeedsOptions } from './seeds/launch-seeds';
+export { seedResults, type SeedClaimResult, type SeedExperimentResult, type SeedReproduction } from './seeds/seed-results';
+export { changeText, replaceSeedsResults, seedsMarkdown, SEEDS_RESULTS_END, SEEDS_RESULTS_START } from './seeds/seeds-markdown';

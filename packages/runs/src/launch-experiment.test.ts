@@ -1,4 +1,4 @@
-import { createDb, seed, type Db } from '@poolbench/db';
+import { createDb, parseRun, seed, type Db } from '@poolbench/db';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ describe('launch', () => {
     expect(runs.map((r) => r.id)).toEqual(launched.runIds);
     expect(runs.map((r) => r.poolConfigId)).toEqual([configs[0]!.id, configs[1]!.id, configs[0]!.id, configs[1]!.id]);
     expect(runs.every((r) => r.status === 'queued')).toBe(true);
-    expect((runs[0]!.poolConfigSnapshot as { strategy: string }).strategy).toBe(configs[0]!.strategy);
+    expect(parseRun(runs[0]!).poolConfigSnapshot.strategy).toBe(configs[0]!.strategy);
 
     const other = await db.team.create({ data: { name: 'other', slug: 'other-team' } });
     await expect(

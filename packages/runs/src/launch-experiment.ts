@@ -1,4 +1,4 @@
-import { createId, InvalidInputError, NotFoundError, runOrder, type Db, type Prisma } from '@poolbench/db';
+import { createId, InvalidInputError, NotFoundError, runOrder, toJson, type Db } from '@poolbench/db';
 import { hasUrlCredentials, redactUrl } from '@poolbench/scenarios/net';
 
 export interface LaunchExperimentInput {
@@ -14,7 +14,11 @@ export interface LaunchExperimentInput {
   scheduleId?: string | null;
   sourceId?: string | null;
   presetId?: string | null;
+  /** load generators each run is split across (1-16, default 1); snapshotted into every run */
+  loadGenerators?: number;
 }
+
+export const MAX_LOAD_GENERATORS = 16;
 
 export interface LaunchedExperiment {
   experimentId: string;
@@ -50,6 +54,10 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
   if (input.poolConfigIds.length === 0) throw new InvalidInputError('poolConfigIds', 'choose at least one pool config');
   if (input.scenarioIds.length === 0) throw new InvalidInputError('scenarioIds', 'choose at least one scenario');
   if (!Number.isInteger(input.repeats) || input.repeats < 1 || input.repeats > 50) throw new InvalidInputError('repeats', 'must be an integer from 1 to 50');
+  const loadGenerators = input.loadGenerators ?? 1;
+  if (!Number.isInteger(loadGenerators) || loadGenerators < 1 || loadGenerators > MAX_LOAD_GENERATORS) {
+    throw new InvalidInputError('loadGenerators', `must be an integer from 1 to ${MAX_LOAD_GENERATORS}`);
+  }
   if (new Set(input.poolConfigIds).size !== input.poolConfigIds.length) throw new InvalidInputError('poolConfigIds', 'contains duplicates');
   if (new Set(input.scenarioIds).size !== input.scenarioIds.length) throw new InvalidInputError('scenarioIds', 'contains duplicates');
 
@@ -77,11 +85,12 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         scheduleId: input.scheduleId ?? null,
         sourceId: input.sourceId ?? null,
         presetId: input.presetId ?? null,
+        loadGenerators,
         poolConfigs: { create: orderedConfigs.map((c, position) => ({ poolConfigId: c.id, position })) },
         scenarios: { create: orderedScenarios.map((s, position) => ({ scenarioId: s.id, position })) },
       },
     });
-    const tSnap = targetSnapshot(target) as Prisma.InputJsonValue;
+    const tSnap = toJson.targetSnapshot(targetSnapshot(target));
     const cells = runOrder(orderedConfigs.length, orderedScenarios.length, input.repeats, input.order ?? 'interleaved');
     const runs = cells.map((cell, sequence) => {
       const c = orderedConfigs[cell.poolConfigIndex]!;
@@ -95,9 +104,10 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         scenarioId: s.id,
         repeatIndex: cell.repeatIndex,
         sequence,
-        poolConfigSnapshot: { id: c.id, name: c.name, strategy: c.strategy, params: c.params, instanceCount: c.instanceCount } as Prisma.InputJsonValue,
-        scenarioSnapshot: { id: s.id, name: s.name, templateId: s.templateId, params: s.params, thresholds: s.thresholds } as Prisma.InputJsonValue,
+        poolConfigSnapshot: toJson.poolConfigSnapshot({ id: c.id, name: c.name, strategy: c.strategy, params: c.params, instanceCount: c.instanceCount, environment: c.environment ?? undefined }),
+        scenarioSnapshot: toJson.scenarioSnapshot({ id: s.id, name: s.name, templateId: s.templateId, params: s.params, thresholds: s.thresholds }),
         targetSnapshot: tSnap,
+        loadGenerators,
       };
     });
     const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
@@ -113,7 +123,7 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
 export async function relaunchExperiment(
   db: Db,
   sourceId: string,
-  opts: { teamId: string; createdById?: string | null; scheduleId?: string | null; name?: string; repeats?: number },
+  opts: { teamId: string; createdById?: string | null; scheduleId?: string | null; name?: string; repeats?: number; loadGenerators?: number },
 ): Promise<LaunchedExperiment> {
   const src = await db.experiment.findFirst({
     where: { id: sourceId, teamId: opts.teamId },
@@ -133,5 +143,6 @@ export async function relaunchExperiment(
     scheduleId: opts.scheduleId ?? null,
     sourceId: src.id,
     presetId: src.presetId,
+    loadGenerators: opts.loadGenerators ?? src.loadGenerators,
   });
 }

@@ -21,6 +21,10 @@ describe('experimentStatusFromCounts', () => {
     [{ aborted_system: 1 }, 'failed', true],
     [{ canceled: 2 }, 'canceled', true],
     [{ canceled: 1, timed_out: 1 }, 'failed', true],
+    // a failed threshold is a failure of the run, but its measurements make a comparison
+    [{ thresholds_failed: 2 }, 'completed', true],
+    [{ thresholds_failed: 1, failed: 1 }, 'completed', true],
+    [{ thresholds_failed: 1, running: 1 }, 'running', false],
   ] as const)('%o → %s', (counts, status, finished) => {
     expect(experimentStatusFromCounts(counts)).toEqual({ status, finished });
   });

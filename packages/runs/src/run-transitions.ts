@@ -1,4 +1,6 @@
-import type { Db, Prisma, RunStatus } from '@poolbench/db';
+import { toJson, type Db, type RunEnvironment, type RunStatus } from '@poolbench/db';
+import type { ThresholdResult } from '@poolbench/scenarios';
+import type { RunSummary } from '@poolbench/stats';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 
 /**
@@ -7,7 +9,7 @@ import { lockExperiment, refreshExperimentStatus } from './experiment-status';
  * both win: whoever's UPDATE matches first owns the transition, the others see count 0 and back
  * off. Each runs in one transaction with the experiment's refresh, behind the experiment's lock.
  */
-export type TerminalStatus = Extract<RunStatus, 'succeeded' | 'failed' | 'canceled' | 'timed_out' | 'aborted_system'>;
+export type TerminalStatus = Extract<RunStatus, 'succeeded' | 'thresholds_failed' | 'failed' | 'canceled' | 'timed_out' | 'aborted_system'>;
 
 async function experimentOf(db: Db, runId: string): Promise<string | null> {
   const row = await db.run.findUnique({ where: { id: runId }, select: { experimentId: true } });
@@ -31,11 +33,11 @@ export async function claimRun(db: Db, runId: string, workerId: string): Promise
 }
 
 /** preparing → running, with the script and environment that load starts with. */
-export async function markRunning(db: Db, runId: string, workerId: string, data: { script: string; environment: Prisma.InputJsonValue }): Promise<boolean> {
+export async function markRunning(db: Db, runId: string, workerId: string, data: { script: string; environment: RunEnvironment }): Promise<boolean> {
   const now = new Date();
   const r = await db.run.updateMany({
     where: { id: runId, status: 'preparing', workerId, cancelRequestedAt: null },
-    data: { status: 'running', startedAt: now, heartbeatAt: now, script: data.script, environment: data.environment },
+    data: { status: 'running', startedAt: now, heartbeatAt: now, script: data.script, environment: toJson.runEnvironment(data.environment) },
   });
   return r.count === 1;
 }
@@ -58,8 +60,8 @@ export interface FinishData {
   status: TerminalStatus;
   errorCode?: string | null;
   errorMessage?: string | null;
-  summary?: Prisma.InputJsonValue;
-  thresholdResults?: Prisma.InputJsonValue;
+  summary?: RunSummary;
+  thresholdResults?: ThresholdResult[];
   durationHist?: Uint8Array<ArrayBuffer> | null;
   blockedHist?: Uint8Array<ArrayBuffer> | null;
 }
@@ -77,8 +79,8 @@ export async function finishRun(db: Db, runId: string, workerId: string, data: F
         finishedAt: new Date(),
         errorCode: data.errorCode ?? null,
         errorMessage: data.errorMessage ?? null,
-        ...(data.summary !== undefined ? { summary: data.summary } : {}),
-        ...(data.thresholdResults !== undefined ? { thresholdResults: data.thresholdResults } : {}),
+        ...(data.summary !== undefined ? { summary: toJson.runSummary(data.summary) } : {}),
+        ...(data.thresholdResults !== undefined ? { thresholdResults: toJson.thresholdResults(data.thresholdResults) } : {}),
         ...(data.durationHist ? { durationHist: data.durationHist } : {}),
         ...(data.blockedHist ? { blockedHist: data.blockedHist } : {}),
       },

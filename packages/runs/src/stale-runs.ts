@@ -1,4 +1,5 @@
-import type { Db, Prisma } from '@poolbench/db';
+import { toJson, type Db } from '@poolbench/db';
+import type { RunSummary } from '@poolbench/stats';
 import { enqueueRuns } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
@@ -6,7 +7,7 @@ import { finalizeFromStored } from './finalize-from-stored';
 
 /** What a run stored before its worker died, turned into its summary (see finalize-from-stored). */
 export interface StoredFinal {
-  summary: Prisma.InputJsonValue;
+  summary: RunSummary;
   durationHist: Uint8Array<ArrayBuffer> | null;
   blockedHist: Uint8Array<ArrayBuffer> | null;
 }
@@ -25,6 +26,9 @@ export async function abortStaleRuns(db: Db, opts: { staleAfterMs: number; final
   const aborted: { runId: string; workerId: string | null }[] = [];
   for (const run of stale) {
     const stored = await (opts.finalize ?? finalizeFromStored)(db, run.id);
+    // A distributed run's leader holds segment 0: say so, the other generators were stopped by it.
+    const led = run.workerId ? await db.runSegment.findFirst({ where: { runId: run.id, workerId: run.workerId }, select: { index: true } }) : null;
+    const who = `worker ${run.workerId ?? 'unknown'}${led ? ` (segment ${led.index}, the leader of this distributed run)` : ''}`;
     const ok = await db.$transaction(async (tx) => {
       await lockExperiment(tx, run.experimentId);
       const r = await tx.run.updateMany({
@@ -33,8 +37,8 @@ export async function abortStaleRuns(db: Db, opts: { staleAfterMs: number; final
           status: 'aborted_system',
           finishedAt: new Date(),
           errorCode: 'worker_lost',
-          errorMessage: `worker ${run.workerId ?? 'unknown'} stopped sending heartbeats; the run was stopped with the data stored so far and was not re-run`,
-          ...(stored ? { summary: stored.summary, durationHist: stored.durationHist, blockedHist: stored.blockedHist } : {}),
+          errorMessage: `${who} stopped sending heartbeats; the run was stopped with the data stored so far and was not re-run`,
+          ...(stored ? { summary: toJson.runSummary(stored.summary), durationHist: stored.durationHist, blockedHist: stored.blockedHist } : {}),
         },
       });
       if (r.count === 1) await refreshExperimentStatus(tx, run.experimentId);

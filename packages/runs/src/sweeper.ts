@@ -1,4 +1,4 @@
-import type { Db } from '@poolbench/db';
+import { maintainStorage, type Db } from '@poolbench/db';
 import { createStateLog, type StateLogger } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored } from './stale-runs';
@@ -9,6 +9,8 @@ export interface SweeperOptions {
   intervalMs: number;
   /** a queued run without a job is enqueued again once it is this old */
   requeueAfterMs?: number;
+  /** partitions ahead, retention, empty old months (packages/db storage-maintenance); default 1 h, 0 = never */
+  storageEveryMs?: number;
 }
 
 /**
@@ -19,6 +21,8 @@ export interface SweeperOptions {
 export function startLifecycleSweeper(deps: { db: Db; queue: Queue; finalize?: FinalizeStored; log: StateLogger }, opts: SweeperOptions) {
   const state = createStateLog(deps.log);
   let running: Promise<void> | null = null;
+  const storageEveryMs = opts.storageEveryMs ?? 3_600_000;
+  let storageDueAt = 0; // the first sweep does it: a new month's partitions exist before any insert needs them
   const sweep = async () => {
     try {
       for (const a of await abortStaleRuns(deps.db, { staleAfterMs: opts.staleAfterMs, finalize: deps.finalize })) {
@@ -34,6 +38,16 @@ export function startLifecycleSweeper(deps: { db: Db; queue: Queue; finalize?: F
       state.ok('redis (requeue sweep)');
     } catch (err) {
       state.failed('redis (requeue sweep)', err);
+    }
+    if (storageEveryMs > 0 && Date.now() >= storageDueAt) {
+      try {
+        const m = await maintainStorage(deps.db);
+        storageDueAt = Date.now() + storageEveryMs;
+        if (m.pruned.runs || m.dropped.length) deps.log.info({ pruned: m.pruned, dropped: m.dropped }, 'storage retention applied');
+        state.ok('postgres (storage maintenance)');
+      } catch (err) {
+        state.failed('postgres (storage maintenance)', err);
+      }
     }
   };
   const tick = () => {

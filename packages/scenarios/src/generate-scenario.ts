@@ -2,7 +2,7 @@ import { SCRIPT_RUNTIME } from './script-runtime';
 import { parseScenario } from './validate-scenario';
 import { requestTagName } from './request-spec';
 import { thresholdsToK6 } from './thresholds/threshold-schema';
-import { planTemplate } from './templates/registry';
+import { planScenario } from './templates/registry';
 import type { ProfilePoint } from './templates/template-plan';
 
 /** Tag `name` of the single readiness request setup() makes, so consumers can leave it out. */
@@ -40,7 +40,7 @@ export interface RunNetwork {
 /** Validates the input (throws ScenarioValidationError listing every problem) and builds the k6 script. */
 export function generateScenario(input: unknown, network: RunNetwork = {}): GeneratedScenario {
   const scenario = parseScenario(input);
-  const plan = planTemplate(scenario.template, scenario.params as never);
+  const plan = planScenario(scenario);
   const thinkTimeMs = plan.closedModel && 'thinkTimeMs' in scenario.params ? scenario.params.thinkTimeMs : 0;
   const config = {
     readyPath: scenario.readyPath,

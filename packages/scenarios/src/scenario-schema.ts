@@ -5,7 +5,7 @@ import { bodyMemoryBytes } from './payload-memory';
 const mib = (b: number) => Math.ceil(b / 2 ** 20);
 import { RequestMixSchema } from './request-spec';
 import { ThresholdListSchema } from './thresholds/threshold-schema';
-import { TEMPLATE_PARAMS, planTemplate } from './templates/registry';
+import { TEMPLATE_PARAMS, planScenario } from './templates/registry';
 
 const readyPath = z
   .string()
@@ -37,7 +37,7 @@ export const ScenarioSchema = z
     const perVu = s.requests.map((r) => bodyMemoryBytes(r.body));
     const payloadBytes = perVu.reduce((sum, b) => sum + b, 0);
     if (payloadBytes === 0) return;
-    const { maxVUs } = planTemplate(s.template, s.params as never);
+    const { maxVUs } = planScenario(s);
     if (payloadBytes * maxVUs > LIMITS.maxPayloadMemoryBytes) {
       const worst = perVu.indexOf(Math.max(...perVu));
       const json = s.requests[worst]!.body.kind === 'json';

@@ -69,6 +69,12 @@ export function setup() {
   if (res.status === 0) {
     exec.test.abort('target ' + BASE_URLS[0] + ' does not answer: ' + res.error);
   }
+  // Distributed runs: every generator waits here, VUs initialised and the target checked, until the
+  // common instant the worker chose once all generators were ready (a start barrier without k6's
+  // REST API, which stays disabled). Absent for a run on one generator.
+  const startAt = Number(__ENV.POOLBENCH_START_AT_MS || 0);
+  const wait = startAt - Date.now();
+  if (startAt > 0 && wait > 0) sleep(wait / 1000);
   return { readyStatus: res.status };
 }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { AppError, prefixProblems } from './errors/app-error';
 import { ScenarioSchema, type Scenario } from './scenario-schema';
 
 export interface ValidationProblem {
@@ -27,16 +28,17 @@ export function validateScenario(input: unknown): ValidationProblem[] {
   return r.success ? [] : flattenIssues(r.error.issues);
 }
 
-export class ScenarioValidationError extends Error {
-  readonly code = 'SCENARIO_INVALID';
-  constructor(readonly problems: ValidationProblem[]) {
-    super(`invalid scenario: ${problems.map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ')}`);
+/** A scenario's problems; `prefix` is the request field that holds the scenario (paths are full request paths). */
+export class ScenarioValidationError extends AppError<'validation_failed'> {
+  constructor(problems: ValidationProblem[], prefix = '') {
+    super('validation_failed', `invalid scenario: ${problems.map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ')}`, { problems: prefixProblems(problems, prefix) });
     this.name = 'ScenarioValidationError';
   }
 }
 
-export function parseScenario(input: unknown): Scenario {
+/** Parses a scenario; `prefix` names the request field it came from, so problems point at it. */
+export function parseScenario(input: unknown, prefix = ''): Scenario {
   const r = ScenarioSchema.safeParse(input);
-  if (!r.success) throw new ScenarioValidationError(flattenIssues(r.error.issues));
+  if (!r.success) throw new ScenarioValidationError(flattenIssues(r.error.issues), prefix);
   return r.data;
 }

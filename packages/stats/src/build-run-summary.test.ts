@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildRunSummary, loadTimeMs, sumStoredSeconds } from './build-run-summary';
+import { buildRunSummary, loadTimeMs, sumStoredSeconds, type StoredSecondCounters } from './build-run-summary';
 
-const row = (second: number, requests: number) => ({
+const row = (second: number, requests: number): StoredSecondCounters => ({
   second, requests, failed: requests > 0 ? 1 : 0, statusCounts: requests > 0 ? { '200': requests - 1, '503': 1 } : {},
   bytesSent: BigInt(requests * 10), bytesReceived: requests * 20, iterations: requests, droppedIterations: 0, vusMax: 5,
 });

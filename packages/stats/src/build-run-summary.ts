@@ -35,6 +35,9 @@ export interface ResourceTotalsRow {
   dbTotal: N;
   dbNewConns: N;
   dbTooManyClients: N;
+  /** the upstream HTTP pool (lab target's blob store); absent in rows from before it was sampled */
+  upstreamWaitMs?: N;
+  upstreamInUse?: N;
 }
 
 const nums = (xs: N[]) => xs.map((x) => (typeof x === 'bigint' ? Number(x) : x)).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
@@ -44,7 +47,7 @@ const sumOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) : nul
 
 /** Target resources over the seconds given: gauges averaged and peaked, per-second counters summed. */
 export function summarizeResources(totals: readonly ResourceTotalsRow[]): ResourceSummary {
-  const col = (k: keyof ResourceTotalsRow) => nums(totals.map((t) => t[k]));
+  const col = (k: keyof ResourceTotalsRow) => nums(totals.map((t) => t[k] ?? null));
   const cpu = col('cpuPercent');
   const rss = col('rssBytes');
   const wait = col('poolWaitMs');
@@ -60,7 +63,14 @@ export function summarizeResources(totals: readonly ResourceTotalsRow[]): Resour
     dbConnectionsPeak: maxOf(col('dbTotal')),
     dbNewConnsTotal: sumOf(col('dbNewConns')),
     dbTooManyClients: sumOf(col('dbTooManyClients')),
+    // only when the target reported its upstream pool, so summaries of other targets keep their shape
+    ...upstreamSummary(col('upstreamWaitMs'), col('upstreamInUse')),
   };
+}
+
+function upstreamSummary(wait: number[], inUse: number[]): Pick<ResourceSummary, 'upstreamWaitMsMean' | 'upstreamWaitMsPeak' | 'upstreamInUsePeak'> {
+  if (wait.length === 0 && inUse.length === 0) return {};
+  return { upstreamWaitMsMean: meanOf(wait), upstreamWaitMsPeak: maxOf(wait), upstreamInUsePeak: maxOf(inUse) };
 }
 
 /** One stored per-second row's counters (RunSecond), as Postgres hands them back. */
@@ -68,7 +78,8 @@ export interface StoredSecondCounters {
   second: number;
   requests: number;
   failed: number;
-  statusCounts: unknown;
+  /** parsed by @poolbench/db's parseRunSecond */
+  statusCounts: Record<string, number> | null;
   bytesSent: number | bigint;
   bytesReceived: number | bigint;
   iterations: number;
@@ -88,7 +99,7 @@ export function sumStoredSeconds(rows: readonly StoredSecondCounters[]): { count
     counters.dataReceivedBytes += Number(r.bytesReceived);
     counters.iterations += r.iterations;
     counters.droppedIterations += r.droppedIterations;
-    for (const [k, n] of Object.entries((r.statusCounts ?? {}) as Record<string, number>)) counters.status[k] = (counters.status[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(r.statusCounts ?? {})) counters.status[k] = (counters.status[k] ?? 0) + n;
     vusMax = Math.max(vusMax ?? 0, r.vusMax);
     // A second with only the vus gauge is setup(), teardown() or idle time, not load.
     if (r.requests > 0 || r.iterations > 0) loadSeconds.push(r.second);
@@ -124,6 +135,8 @@ export interface RunSummaryInput {
   /** per-second rows the summary covers */
   seconds: number;
   vusMax: number | null;
+  /** highest allocated VUs (k6's vus_max), when the load engine reported it */
+  vusAllocatedMax?: number | null;
   /** from loadTimeMs */
   loadMs: number;
   load?: LoadPhase | null;
@@ -150,6 +163,7 @@ export function buildRunSummary(i: RunSummaryInput): RunSummary {
     iterations: c.iterations,
     droppedIterations: c.droppedIterations,
     vusMax: i.vusMax,
+    ...(i.vusAllocatedMax !== undefined ? { vusAllocatedMax: i.vusAllocatedMax } : {}),
     statusCounts: c.status,
     latency: t.http_req_duration ?? null,
     waiting: t.http_req_waiting ?? null,

@@ -16,3 +16,4 @@ export * from './run-summary';
 export * from './build-run-summary';
 export * from './run-metrics';
 export * from './run-metric-keys';
+export * from './decide-hypothesis';

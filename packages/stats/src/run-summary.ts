@@ -16,6 +16,8 @@ export interface RunSummary {
   iterations: number;
   droppedIterations: number;
   vusMax: number | null;
+  /** highest k6 vus_max (allocated VUs); arrival-rate runs show their size here, not in vusMax. Absent in older runs. */
+  vusAllocatedMax?: number | null;
   statusCounts: Record<string, number>;
   latency: HdrStatsMs | null;
   waiting: HdrStatsMs | null;
@@ -45,4 +47,8 @@ export interface ResourceSummary {
   dbConnectionsPeak: number | null;
   dbNewConnsTotal: number | null;
   dbTooManyClients: number | null;
+  /** mean and peak wait for an upstream HTTP connection (ms/s); present only when the target reported its upstream pool */
+  upstreamWaitMsMean?: number | null;
+  upstreamWaitMsPeak?: number | null;
+  upstreamInUsePeak?: number | null;
 }

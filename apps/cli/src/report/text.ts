@@ -5,6 +5,7 @@ import type { RunResult } from '../types';
 export function toText(r: RunResult): string {
   const lines = [`Experiment ${r.experiment.name} (${r.experiment.id}): ${r.experiment.status}`, `  ${r.experiment.webUrl}`];
   if (r.shareUrl) lines.push(`  share: ${r.shareUrl}`);
+  lines.push(`  runs: ${runStatusCounts(r.experiment.runs)}`);
   if (r.comparison) {
     lines.push(`Compared with ${againstLabel(r.comparison)} (gated on: ${gatedOnLabel(r.comparison)}; over ${windowLabel(r.comparison)}):`);
     for (const c of r.comparison.cells) {
@@ -28,4 +29,11 @@ export function toText(r: RunResult): string {
   for (const p of r.problems) lines.push(`  ! ${p}`);
   lines.push(`Result: ${r.outcome} (exit ${r.exitCode})`);
   return lines.join('\n');
+}
+
+/** "4 succeeded, 2 thresholds failed": a run that crossed a threshold is named as the failure it is. */
+function runStatusCounts(runs: readonly { status: string }[]): string {
+  const by = new Map<string, number>();
+  for (const r of runs) by.set(r.status, (by.get(r.status) ?? 0) + 1);
+  return [...by].map(([s, n]) => `${n} ${s.replace(/_/g, ' ')}`).join(', ') || 'none';
 }

@@ -30,6 +30,11 @@ type Metrics struct {
 	UpstreamCreated  prometheus.Counter
 	UpstreamRequests *prometheus.CounterVec // reused
 	UpstreamTLS      prometheus.Histogram
+	// The upstream HTTP pool's state, like the database pool's gauges: the pool seed 000 is about.
+	UpstreamOpen     prometheus.Gauge
+	UpstreamInUse    prometheus.Gauge
+	UpstreamMax      prometheus.Gauge
+	UpstreamConnWait prometheus.Histogram
 	Ready            prometheus.Gauge
 }
 
@@ -80,13 +85,26 @@ func New() *Metrics {
 			Name: "labtarget_upstream_tls_handshake_seconds", Help: "TLS handshakes with the blob store.",
 			Buckets: latencyBuckets,
 		}),
+		UpstreamOpen: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "labtarget_upstream_open_conns", Help: "Open connections to the blob store (idle in the keep-alive pool or carrying a request).",
+		}),
+		UpstreamInUse: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "labtarget_upstream_inuse_conns", Help: "Requests to the blob store in flight (each holds one connection, HTTP/1.1).",
+		}),
+		UpstreamMax: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "labtarget_upstream_max_idle_conns", Help: "Keep-alive pool size towards the blob store (--upstream-conns).",
+		}),
+		UpstreamConnWait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "labtarget_upstream_conn_wait_seconds", Help: "Time from asking the transport for a blob store connection to holding one (dial and TLS included when none was idle).",
+			Buckets: latencyBuckets,
+		}),
 		Ready: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "labtarget_ready", Help: "1 when /ready answers 200.",
 		}),
 	}
 	r.MustRegister(m.AcquireWait, m.PriorityWait, m.AcquireTimeouts, m.DBErrors, m.TooManyClients,
 		m.HTTPDuration, m.Borrows, m.Resizes, m.BackgroundJobs, m.UpstreamCreated, m.UpstreamRequests,
-		m.UpstreamTLS, m.Ready)
+		m.UpstreamTLS, m.UpstreamOpen, m.UpstreamInUse, m.UpstreamMax, m.UpstreamConnWait, m.Ready)
 	m.DBErrors.WithLabelValues("53300") // present from the start, so "0 refused" is visible
 	return m
 }

@@ -61,19 +61,11 @@ type box struct {
 // newBox creates a pool (pgxpool connects lazily unless MinConns > 0). tune adjusts the
 // strategy-specific settings after the shared ones are applied.
 func newBox(d Deps, label string, tune func(*pgxpool.Config)) (*box, error) {
-	pc, err := pgxpool.ParseConfig(d.Cfg.DatabaseURL)
+	b := &box{label: label, deps: d}
+	pc, err := poolConfig(d, label, 0, &b.created, &b.closed)
 	if err != nil {
 		return nil, err
 	}
-	applyConnSettings(pc.ConnConfig, d.Cfg, label)
-	pc.MaxConns = int32(d.Cfg.MaxConns)
-	pc.MinConns = 0
-	pc.MaxConnLifetime = d.Cfg.MaxLifetime
-	pc.MaxConnIdleTime = orNever(d.Cfg.IdleTimeout)
-	pc.HealthCheckPeriod = d.Cfg.HealthCheckPeriod
-	b := &box{label: label, deps: d}
-	pc.AfterConnect = func(context.Context, *pgx.Conn) error { b.created.Add(1); return nil }
-	pc.BeforeClose = func(*pgx.Conn) { b.closed.Add(1) }
 	if tune != nil {
 		tune(pc)
 	}
@@ -82,6 +74,24 @@ func newBox(d Deps, label string, tune func(*pgxpool.Config)) (*box, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// poolConfig is the one pgxpool set-up every strategy shares: the flags' sizes, lifetimes and
+// health checks, the connection settings, and counters of connections opened and closed.
+func poolConfig(d Deps, label string, minConns int, created, closed *atomic.Int64) (*pgxpool.Config, error) {
+	pc, err := pgxpool.ParseConfig(d.Cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	applyConnSettings(pc.ConnConfig, d.Cfg, label)
+	pc.MaxConns = int32(d.Cfg.MaxConns)
+	pc.MinConns = int32(minConns)
+	pc.MaxConnLifetime = d.Cfg.MaxLifetime
+	pc.MaxConnIdleTime = orNever(d.Cfg.IdleTimeout)
+	pc.HealthCheckPeriod = d.Cfg.HealthCheckPeriod
+	pc.AfterConnect = func(context.Context, *pgx.Conn) error { created.Add(1); return nil }
+	pc.BeforeClose = func(*pgx.Conn) { closed.Add(1) }
+	return pc, nil
 }
 
 func orNever(d time.Duration) time.Duration {

@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"poolbench.dev/lab-target/internal/metrics"
@@ -24,19 +23,12 @@ type poolPerRequest struct {
 }
 
 func newPoolPerRequest(d Deps) (*poolPerRequest, error) {
-	pc, err := pgxpool.ParseConfig(d.Cfg.DatabaseURL)
+	p := &poolPerRequest{deps: d}
+	pc, err := poolConfig(d, "main", d.Cfg.MinConns, &p.created, &p.closed)
 	if err != nil {
 		return nil, err
 	}
-	applyConnSettings(pc.ConnConfig, d.Cfg, "main")
-	pc.MaxConns = int32(d.Cfg.MaxConns)
-	pc.MinConns = int32(d.Cfg.MinConns)
-	pc.MaxConnLifetime = d.Cfg.MaxLifetime
-	pc.MaxConnIdleTime = orNever(d.Cfg.IdleTimeout)
-	pc.HealthCheckPeriod = d.Cfg.HealthCheckPeriod
-	p := &poolPerRequest{deps: d, pc: pc}
-	pc.AfterConnect = func(context.Context, *pgx.Conn) error { p.created.Add(1); return nil }
-	pc.BeforeClose = func(*pgx.Conn) { p.closed.Add(1) }
+	p.pc = pc
 	return p, nil
 }
 

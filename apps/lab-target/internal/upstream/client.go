@@ -52,10 +52,11 @@ func New(o Options, m *metrics.Metrics) (*Client, error) {
 	c.tr = &http.Transport{
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			conn, err := dialer.DialContext(ctx, network, addr)
-			if err == nil {
-				m.UpstreamCreated.Inc()
+			if err != nil {
+				return nil, err
 			}
-			return conn, err
+			m.UpstreamCreated.Inc()
+			return counted(conn, m), nil
 		},
 		// Our own TLS dial so every handshake is timed, including those of the warm-up.
 		DialTLSContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -75,7 +76,7 @@ func New(o Options, m *metrics.Metrics) (*Client, error) {
 				return nil, err
 			}
 			m.UpstreamTLS.Observe(time.Since(start).Seconds())
-			return tc, nil
+			return counted(tc, m), nil
 		},
 		// HTTP/1.1 only: one request per connection, so the pool size means what it says.
 		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{},
@@ -85,6 +86,7 @@ func New(o Options, m *metrics.Metrics) (*Client, error) {
 		TLSHandshakeTimeout: 10 * time.Second,
 	}
 	c.http = &http.Client{Transport: c.tr}
+	m.UpstreamMax.Set(float64(o.Conns))
 	return c, nil
 }
 
@@ -101,9 +103,18 @@ func (c *Client) Upload(ctx context.Context, body io.Reader, size int64) (Result
 	var res Result
 	key := randomKey()
 	var reused bool
+	var asked time.Time
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotConn: func(i httptrace.GotConnInfo) { reused = i.Reused },
+		GetConn: func(string) { asked = time.Now() },
+		GotConn: func(i httptrace.GotConnInfo) {
+			reused = i.Reused
+			if !asked.IsZero() {
+				c.m.UpstreamConnWait.Observe(time.Since(asked).Seconds())
+			}
+		},
 	})
+	c.m.UpstreamInUse.Inc()
+	defer c.m.UpstreamInUse.Dec()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPut, c.base.JoinPath("objects", key).String(), body)
 	if err != nil {
 		return res, err
@@ -188,4 +199,21 @@ func randomKey() string {
 	b := make([]byte, 12)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// countedConn keeps labtarget_upstream_open_conns true: +1 when dialled, -1 on the first Close.
+type countedConn struct {
+	net.Conn
+	m    *metrics.Metrics
+	once sync.Once
+}
+
+func counted(c net.Conn, m *metrics.Metrics) net.Conn {
+	m.UpstreamOpen.Inc()
+	return &countedConn{Conn: c, m: m}
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(c.m.UpstreamOpen.Dec)
+	return c.Conn.Close()
 }

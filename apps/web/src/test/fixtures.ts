@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Role } from '@poolbench/db';
-import { scenarioToColumns } from '@poolbench/db';
+import { scenarioRowData } from '@poolbench/db';
 import { launchExperiment } from '@poolbench/runs';
 import { createRunQueue, producerConnection, workerConnection } from '@poolbench/queue';
-import type { Prisma } from '@poolbench/db';
 import { createCaller } from '~/server/api/root';
 import type { Context } from '~/server/api/context';
 import { hashToken } from '~/server/services/teams/invitations';
@@ -47,8 +46,7 @@ export async function makeTeam(db: Db, label: string): Promise<TeamFixture> {
     data: { teamId: team.id, name: 'Lab', kind: 'managed', baseUrls: [], managed: { program: 'lab-target' }, requestDefaults: { method: 'GET', path: '/health' }, secretHeaderNames: [], readinessPath: '/ready' },
   });
   const pc = await db.poolConfig.create({ data: { teamId: team.id, targetId: target.id, name: 'lazy', strategy: 'lazy', params: {}, instanceCount: 1 } });
-  const cols = scenarioToColumns(SCENARIO as never);
-  const sc = await db.scenario.create({ data: { teamId: team.id, name: 'burst', templateId: cols.templateId, params: cols.params as Prisma.InputJsonValue, thresholds: [] } });
+  const sc = await db.scenario.create({ data: { teamId: team.id, name: 'burst', ...scenarioRowData({ ...SCENARIO, thresholds: [] }) } });
   const launched = await launchExperiment(db, { teamId: team.id, targetId: target.id, poolConfigIds: [pc.id], scenarioIds: [sc.id], repeats: 2, name: 'exp', createdById: users.owner.id });
   const inv = await db.invitation.create({ data: { teamId: team.id, role: 'member', tokenHash: hashToken(`tok-${label}-${randomBytes(8).toString('hex')}`), expiresAt: new Date(Date.now() + 3600_000), createdById: users.owner.id } });
   const host = await db.allowedHost.create({ data: { teamId: team.id, pattern: `${label}.example.test`, createdById: users.owner.id } });

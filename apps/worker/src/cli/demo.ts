@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
-import { createDb, DEMO_TEAM_SLUG, LAB_TARGET_NAME, type RunStatus } from '@poolbench/db';
-import { launchAndEnqueue } from '@poolbench/runs';
+import { createDb, parseRun, type RunStatus } from '@poolbench/db';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
-import { getPreset, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { compareRunGroups, median, type RunSummary } from '@poolbench/stats';
 import { loadEnv } from '../env';
+import { DemoError, launchDemoExperiment } from './demo-experiment';
 
 /**
  * `make demo`: the seed 004 preset (open/close per request vs one shared pool, ab -c 100, scaled
@@ -23,25 +23,10 @@ const fail = (msg: string): never => {
 };
 
 try {
-  const preset = getPreset('seed-004-per-request-vs-shared-pool') ?? fail('seed 004 preset missing');
-  const team = (await db.team.findUnique({ where: { slug: DEMO_TEAM_SLUG } })) ?? fail('demo team missing: run `make up` (it seeds the database)');
-  const target = (await db.target.findFirst({ where: { teamId: team.id, name: LAB_TARGET_NAME, archivedAt: null } })) ?? fail('lab target missing: run `make up`');
-  const live = await db.worker.count({ where: { lastSeenAt: { gte: new Date(Date.now() - 15_000) }, stoppedAt: null } });
-  if (live === 0) fail('no worker is running: start everything with `make up`');
-  const configNames = ['open/close per request', 'shared pool (max 20, min 5)'].map((n) => `${preset.seed} · ${n}`);
-  const configs = await Promise.all(configNames.map(async (name) => (await db.poolConfig.findFirst({ where: { targetId: target.id, name } })) ?? fail(`pool config "${name}" missing: run \`make up\``)));
-  const scenario = (await db.scenario.findFirst({ where: { teamId: team.id, presetId: `${preset.id}#ab-c100` } })) ?? fail('seed 004 scenario missing: run `make up`');
-
-  const launched = await launchAndEnqueue({ db, queue }, {
-    teamId: team.id,
-    targetId: target.id,
-    poolConfigIds: configs.map((c) => c.id),
-    scenarioIds: [scenario.id],
-    repeats: REPEATS,
-    name: `make demo: ${preset.title}`,
-    presetId: preset.id,
-  });
-  if (!launched.enqueued) fail(launched.queueMessage ?? 'the run queue is unavailable');
+  const launched = await launchDemoExperiment(db, queue, { repeats: REPEATS, name: (title) => `make demo: ${title}` }).catch((err: unknown) =>
+    fail(err instanceof DemoError ? err.message : String(err)),
+  );
+  const { configs, scenario } = launched;
   console.log(`demo: experiment ${launched.experimentId}: ${configs.length} configs x "${scenario.name}" x ${REPEATS} repeats = ${launched.runIds.length} runs, interleaved`);
 
   let last = '';
@@ -56,7 +41,7 @@ try {
     await new Promise((r) => setTimeout(r, 1000));
   }
 
-  const runs = await db.run.findMany({ where: { experimentId: launched.experimentId }, orderBy: { sequence: 'asc' } });
+  const runs = (await db.run.findMany({ where: { experimentId: launched.experimentId }, orderBy: { sequence: 'asc' } })).map(parseRun);
   const groups = configs.map((c) => ({
     label: c.name,
     runs: runs.filter((r) => r.poolConfigId === c.id),
@@ -70,14 +55,14 @@ try {
   lines.push('| pool config | runs ok | req/s (median) | p50 ms | p95 ms | p99 ms | max ms | errors % | target CPU % (mean) | DB conns peak |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|');
   for (const g of groups) {
-    const s = g.runs.map((r) => r.summary as RunSummary | null).filter((x): x is RunSummary => !!x);
+    const s = g.runs.map((r) => r.summary).filter((x): x is RunSummary => !!x);
     lines.push(
-      `| ${g.label} | ${g.runs.filter((r) => r.status === 'succeeded').length}/${g.runs.length} | ${fmt(med(s.map((x) => x.rps)))} | ${fmt(med(s.map((x) => x.latency?.p50)), 2)} | ${fmt(med(s.map((x) => x.latency?.p95)), 2)} | ${fmt(med(s.map((x) => x.latency?.p99)), 2)} | ${fmt(med(s.map((x) => x.latency?.max)), 1)} | ${fmt(med(s.map((x) => (x.errorRate ?? 0) * 100)), 2)} | ${fmt(med(s.map((x) => x.resources?.cpuMeanPercent)))} | ${fmt(med(s.map((x) => x.resources?.dbConnectionsPeak)), 0)} |`,
+      `| ${g.label} | ${g.runs.filter((r) => isMeasuredRunStatus(r.status)).length}/${g.runs.length} | ${fmt(med(s.map((x) => x.rps)))} | ${fmt(med(s.map((x) => x.latency?.p50)), 2)} | ${fmt(med(s.map((x) => x.latency?.p95)), 2)} | ${fmt(med(s.map((x) => x.latency?.p99)), 2)} | ${fmt(med(s.map((x) => x.latency?.max)), 1)} | ${fmt(med(s.map((x) => (x.errorRate ?? 0) * 100)), 2)} | ${fmt(med(s.map((x) => x.resources?.cpuMeanPercent)))} | ${fmt(med(s.map((x) => x.resources?.dbConnectionsPeak)), 0)} |`,
     );
   }
   const cmp = compareRunGroups(
-    { label: groups[0]!.label, summaries: groups[0]!.runs.map((r) => r.summary as RunSummary | null) },
-    { label: groups[1]!.label, summaries: groups[1]!.runs.map((r) => r.summary as RunSummary | null) },
+    { label: groups[0]!.label, summaries: groups[0]!.runs.map((r) => r.summary) },
+    { label: groups[1]!.label, summaries: groups[1]!.runs.map((r) => r.summary) },
   );
   lines.push('', `Change of **${cmp.candidate}** against **${cmp.baseline}** (${REPEATS} runs each; Hodges–Lehmann 95 % interval, Mann–Whitney p adjusted with Benjamini–Hochberg):`, '');
   lines.push('| metric | change | 95 % interval | p | verdict |', '|---|---|---|---|---|');
@@ -87,8 +72,8 @@ try {
   }
   const table = lines.join('\n');
   console.log(`\n${table}\n`);
-  const rpsA = med(groups[0]!.runs.map((r) => (r.summary as RunSummary | null)?.rps));
-  const rpsB = med(groups[1]!.runs.map((r) => (r.summary as RunSummary | null)?.rps));
+  const rpsA = med(groups[0]!.runs.map((r) => r.summary?.rps));
+  const rpsB = med(groups[1]!.runs.map((r) => r.summary?.rps));
   console.log(rpsA !== null && rpsB !== null && rpsB > rpsA ? `demo: the shared pool is ahead: ${fmt(rpsB)} vs ${fmt(rpsA)} req/s (median)` : 'demo: the shared pool is NOT ahead in this run');
 
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`;

@@ -20,6 +20,26 @@ describe('outcomeFromK6', () => {
     else expect(o.errorMessage).toBeTruthy();
   });
 
+  it.each([
+    ['every threshold passed', [{ metric: 'http_req_duration', expr: 'p(95)<500', observed: 12.5, pass: true }], 'succeeded', null],
+    ['no thresholds', [], 'succeeded', null],
+    ['a threshold failed', [
+      { metric: 'http_req_duration', expr: 'p(95)<1', observed: 12.3456, pass: false },
+      { metric: 'http_req_failed', expr: 'rate<0.01', observed: 0, pass: true },
+    ], 'thresholds_failed', 'thresholds_failed'],
+  ] as const)('completed and %s', (_name, thresholds, status, code) => {
+    const o = outcomeFromK6({ ...base, thresholds });
+    expect(o.status).toBe(status);
+    expect(o.errorCode).toBe(code);
+    if (status === 'thresholds_failed') expect(o.errorMessage).toBe('1 of 2 thresholds failed: http_req_duration p(95)<1 (observed 12.35)');
+  });
+
+  it('a failed threshold does not hide how the run ended otherwise', () => {
+    const thresholds = [{ metric: 'http_req_duration', expr: 'p(95)<1', observed: 5, pass: false }];
+    expect(outcomeFromK6({ ...base, endReason: 'timed_out', thresholds }).status).toBe('timed_out');
+    expect(outcomeFromK6({ ...base, endReason: 'aborted', abortReason: 'cancel', thresholds }).status).toBe('canceled');
+  });
+
   it('names the wall-clock limit in seconds when it timed out', () => {
     expect(outcomeFromK6({ ...base, endReason: 'timed_out', timeoutMs: 75_400 }).errorMessage).toMatch(/limit of 75 s/);
   });

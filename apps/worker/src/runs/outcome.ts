@@ -13,6 +13,16 @@ export interface K6Ending {
   /** the reason of the run's abort signal, when it fired */
   abortReason: AbortReason | null;
   timeoutMs: number;
+  /** the scenario's thresholds as evaluated on the run's summary (absent: none evaluated) */
+  thresholds?: readonly ThresholdOutcome[];
+}
+
+/** One evaluated threshold, as @poolbench/scenarios' evaluateThresholds returns it. */
+export interface ThresholdOutcome {
+  metric: string;
+  expr: string;
+  observed: number | null;
+  pass: boolean;
 }
 
 export interface Outcome {
@@ -21,11 +31,27 @@ export interface Outcome {
   errorMessage: string | null;
 }
 
+/**
+ * A run that measured to its end: succeeded, or thresholds_failed when it crossed a threshold
+ * (k6's own semantics: exit code 99), although its measurements are valid. Single and distributed
+ * runs both end here.
+ */
+export function completedOutcome(thresholds: readonly ThresholdOutcome[]): Outcome {
+  const failed = thresholds.filter((t) => !t.pass);
+  if (failed.length === 0) return { status: 'succeeded', errorCode: null, errorMessage: null };
+  const list = failed.map((t) => `${t.metric} ${t.expr} (observed ${t.observed === null ? 'nothing' : roundObserved(t.observed)})`).join('; ');
+  return {
+    status: 'thresholds_failed',
+    errorCode: 'thresholds_failed',
+    errorMessage: `${failed.length} of ${thresholds.length} thresholds failed: ${list}`.slice(0, 2000),
+  };
+}
+
 /** The run's final status from how k6 ended and why it was stopped; pure, table-tested. */
 export function outcomeFromK6(e: K6Ending): Outcome {
   switch (e.endReason) {
     case 'completed':
-      return { status: 'succeeded', errorCode: null, errorMessage: null };
+      return completedOutcome(e.thresholds ?? []);
     case 'timed_out':
       return {
         status: 'timed_out',
@@ -42,6 +68,10 @@ export function outcomeFromK6(e: K6Ending): Outcome {
       return { status: 'failed', errorCode: 'k6_error', errorMessage: redactUrlsIn(message).slice(0, 2000) };
     }
   }
+}
+
+function roundObserved(v: number): string {
+  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
 }
 
 /** The final status of a run that failed before or around k6 (preparation errors, exceptions). */

@@ -1,11 +1,13 @@
-import { LAB_SETUP, openSecret, type Run, type Target } from '@poolbench/db';
+import { LAB_SETUP, openSecret, type ParsedTarget, type Run, type Target } from '@poolbench/db';
 import type { PoolConfig } from '@poolbench/scenarios';
 import { RunError } from './run-error';
 import { checkMonitorDsn } from '../targets/monitor-dsn';
 import { resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
-import { ensureLabData, startManagedTarget, type LabSetup } from '../targets/managed-target';
+import { ensureLabData, type LabSetup } from '../targets/managed-target';
+import { startLabTarget } from '../targets/start-lab-target';
 import type { ProcessRegistry } from '../targets/process-registry';
 import { prepareUrlTarget } from '../targets/url-target';
+import { pinManagedUrls } from './distributed/pin-managed-urls';
 import { DbActivityMonitor } from '../sampling/db-activity';
 import type { SampleSource } from '../sampling/resource-sampler';
 
@@ -27,9 +29,11 @@ export interface PrepareDeps {
   registry: ProcessRegistry;
   /** PoolBench's own database: a monitor DSN may never point at it */
   ownDatabaseUrl: string;
+  /** distributed runs: managed targets listen here (WORKER_ADVERTISE_HOST) so other workers' k6 reach them */
+  listenHost?: string;
 }
 
-type RunWithTarget = Pick<Run, 'id'> & { target: Target; team: { allowedHosts: { pattern: string }[] } };
+type RunWithTarget = Pick<Run, 'id'> & { target: ParsedTarget<Target>; team: { allowedHosts: { pattern: string }[] } };
 
 /**
  * Gets the run's target ready for load: a managed target is started by us with the pool config (so
@@ -41,22 +45,13 @@ export async function prepareTarget(run: RunWithTarget, poolConfig: PoolConfig, 
 }
 
 async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
-  const managed = (run.target.managed ?? {}) as { setup?: Partial<LabSetup> };
-  const setup: LabSetup = { ...LAB_SETUP, ...managed.setup };
+  const setup: LabSetup = { ...LAB_SETUP, ...run.target.managed?.setup };
   await ensureLabData(deps.labTargetBin, deps.labDatabaseUrl, setup, signal);
-  const started = await startManagedTarget({
-    bin: deps.labTargetBin,
-    runId: run.id,
-    databaseUrl: deps.labDatabaseUrl,
-    poolConfig,
-    instanceCount: poolConfig.instanceCount ?? 1,
-    registry: deps.registry,
-    readyTimeoutMs: deps.readyTimeoutMs,
-    signal,
-  });
+  // The target's environment (link RTT, role limit, CPU, nginx) with the pool config's overrides.
+  const started = await startLabTarget(run, run.target.managed?.environment, poolConfig, deps, signal);
   try {
-    const baseUrls = started.instances.map((i) => i.baseUrl);
-    const network = await resolveAndPin({ loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]), probeUrls: [], patterns: [], allowLoopback: true });
+    const baseUrls = started.loadUrls;
+    const network = await pinManagedUrls(baseUrls);
     return {
       baseUrls,
       network,

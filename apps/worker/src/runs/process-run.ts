@@ -1,12 +1,12 @@
-import { UnrecoverableError } from 'bullmq';
+import { UnrecoverableError, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Db, Prisma } from '@poolbench/db';
+import { parseRun, parseTarget, type Db } from '@poolbench/db';
 import { publishRunEvent } from '@poolbench/queue';
 import { claimRun, finishRun, heartbeatRun, markRunning, type TerminalStatus } from '@poolbench/runs';
 import { evaluateThresholds, generateScenario, RunJobSchema } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
-import { RunError } from './run-error';
+import { RunError, toRunError } from './run-error';
 import { environmentFingerprint } from './environment';
 import { outcomeFromError, outcomeFromK6, type AbortReason, type Outcome } from './outcome';
 import { prepareTarget, type PreparedTarget } from './prepare-target';
@@ -20,6 +20,7 @@ import { ResourceSampler, type ResourceRow } from '../sampling/resource-sampler'
 import { toResourceSampleRow } from '../sampling/sample-row';
 import { MetricsWriter } from '../metrics/metrics-writer';
 import type { WorkerMetrics } from '../ops/ops-server';
+import { isDistributedRun, processDistributedRun, type DistributedConfig } from './distributed/process-distributed-run';
 
 export interface RunDeps {
   db: Db;
@@ -31,6 +32,8 @@ export interface RunDeps {
   metrics: WorkerMetrics;
   /** ids of the runs this worker is executing now (for its health endpoint) */
   active: Set<string>;
+  /** where a distributed run's leader enqueues its generators' segment jobs */
+  runQueue?: Queue;
   config: {
     k6Bin: string;
     labTargetBin: string;
@@ -41,6 +44,7 @@ export interface RunDeps {
     heartbeatMs: number;
     timeoutMarginMs: number;
     poolbenchVersion: string;
+    distributed?: DistributedConfig;
   };
 }
 
@@ -65,6 +69,8 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
   const { runId } = parsed.data;
   const { db, workerId } = deps;
   const log = deps.log.child({ runId });
+  // Several load generators: the same claim, then the leader's path (one k6 segment per worker).
+  if (await isDistributedRun(db, runId)) return processDistributedRun(runId, deps, signal);
   if (!(await claimRun(db, runId, workerId))) {
     log.info('run not claimable (already taken, finished or canceled): skipping');
     return { runId, status: 'skipped', reason: 'not claimable' };
@@ -107,10 +113,11 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
   };
   try {
     void publish({ type: 'status', runId, status: 'preparing', atMs: Date.now() });
-    const run = await db.run.findUniqueOrThrow({
+    const row = await db.run.findUniqueOrThrow({
       where: { id: runId },
       include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } },
     });
+    const run = { ...parseRun(row), target: parseTarget(row.target) };
     const plan = planRun(run);
     target = await prepareTarget(run, plan.poolConfig, { ...deps.config, registry: deps.registry }, runSignal);
 
@@ -118,7 +125,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     // and a URL target's non-secret headers go on every request.
     const generated = generateScenario(plan.scenario, {
       hosts: target.network.k6Hosts,
-      targetHeaders: run.target.kind === 'url' ? targetHeadersOf(run.target.requestDefaults) : {},
+      targetHeaders: run.target.kind === 'url' ? targetHeadersOf(row.target.requestDefaults) : {},
     });
     const timeoutMs = k6TimeoutMs(generated.estimatedDurationMs, deps.config.timeoutMarginMs);
     const environment = await environmentFingerprint({
@@ -128,7 +135,7 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       poolbenchVersion: deps.config.poolbenchVersion,
     });
     const recorded = { ...environment, network: { pins: pinsForRecord(target.network) } };
-    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: recorded as Prisma.InputJsonValue }))) {
+    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: recorded }))) {
       throw new RunError('canceled', 'the run was ended by someone else before load started');
     }
     void publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
@@ -185,19 +192,19 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       plan.scenario.thresholds,
       thresholdContextFromSummary(result.summary, summary.durationMs > 0 ? summary.durationMs / 1000 : undefined),
     );
-    const outcome = outcomeFromK6({ ...result, abortReason: abortReason(), timeoutMs });
+    const outcome = outcomeFromK6({ ...result, abortReason: abortReason(), timeoutMs, thresholds });
     const unwritten = await writer.flush();
     if (unwritten > 0) outcome.errorMessage = `${outcome.errorMessage ? `${outcome.errorMessage}; ` : ''}${unwritten} per-second rows could not be stored`;
     await finish(outcome, {
-      summary: summary as unknown as Prisma.InputJsonValue,
-      thresholdResults: thresholds as unknown as Prisma.InputJsonValue,
+      summary,
+      thresholdResults: thresholds,
       durationHist: b64ToBytes(result.summary.histograms.http_req_duration),
       blockedHist: b64ToBytes(result.summary.histograms.http_req_blocked),
     });
     log.info({ status: finalStatus, requests: summary.requests }, 'run finished');
     return { runId, status: finalStatus };
   } catch (err) {
-    const re = err instanceof RunError ? err : new RunError('internal_error', (err as Error)?.message ?? String(err));
+    const re = toRunError(err);
     if (re.code === 'internal_error') log.error({ err }, 'run failed unexpectedly');
     else log.warn({ code: re.code, msg: re.message }, 'run failed');
     await writer.flush(10_000).catch(() => {});

@@ -1,12 +1,14 @@
+import { K6BinaryError } from '@poolbench/k6';
+import { AppError } from '@poolbench/scenarios/errors';
 import { redactUrlsIn } from '@poolbench/scenarios/net';
 
 /**
- * A failure with a stable code the UI and API show, and a message a user can act on. Anything
- * else thrown during a run is reported as `internal_error`.
+ * Why a run failed: a stable code stored on the run (Run.errorCode) that the UI, REST and CLI show,
+ * with a message a user can act on. Every code here is raised somewhere in the worker; anything
+ * else thrown during a run is reported as `internal_error`. (A job payload without a valid run id
+ * has no run to record a code on: BullMQ fails that job unrecoverably instead.)
  */
 export type RunErrorCode =
-  | 'invalid_payload'
-  | 'run_not_found'
   | 'invalid_snapshot'
   | 'target_not_allowed'
   | 'target_unresolvable'
@@ -21,15 +23,21 @@ export type RunErrorCode =
   | 'timed_out'
   | 'worker_shutdown'
   | 'worker_lost'
+  | 'load_generators_unavailable'
+  | 'segment_failed'
   | 'internal_error';
 
-export class RunError extends Error {
-  constructor(
-    readonly code: RunErrorCode,
-    message: string,
-  ) {
+export class RunError extends AppError<RunErrorCode> {
+  constructor(code: RunErrorCode, message: string, cause?: unknown) {
     // Messages are stored and shown to the team: URLs in them lose credentials and query strings.
-    super(redactUrlsIn(message));
+    super(code, redactUrlsIn(message), { cause });
     this.name = 'RunError';
   }
+}
+
+/** Whatever a run threw, as the RunError recorded on it. */
+export function toRunError(err: unknown): RunError {
+  if (err instanceof RunError) return err;
+  if (err instanceof K6BinaryError) return new RunError('k6_missing', err.message, err);
+  return new RunError('internal_error', (err as Error)?.message ?? String(err), err);
 }

@@ -1,4 +1,4 @@
-import { scenarioFromColumns } from '@poolbench/db';
+import { scenarioFromColumns, type PoolConfigSnapshot, type ScenarioSnapshot } from '@poolbench/db';
 import { PoolConfigSchema, ScenarioSchema, type PoolConfig, type Scenario } from '@poolbench/scenarios';
 import { RunError } from './run-error';
 
@@ -18,11 +18,11 @@ const issues = (e: { issues: { path: PropertyKey[]; message: string }[] }) => e.
  * What the run will execute, from its immutable snapshots. They are validated again here: a run
  * must never execute something today's contracts reject (a snapshot written by an older version).
  */
-export function planRun(run: { poolConfigSnapshot: unknown; scenarioSnapshot: unknown }): RunPlan {
-  const snap = (run.poolConfigSnapshot ?? {}) as { strategy?: unknown; params?: unknown; instanceCount?: unknown };
-  const pc = PoolConfigSchema.safeParse({ strategy: snap.strategy, params: snap.params, instanceCount: snap.instanceCount });
+export function planRun(run: { poolConfigSnapshot: PoolConfigSnapshot; scenarioSnapshot: ScenarioSnapshot }): RunPlan {
+  const snap = run.poolConfigSnapshot;
+  const pc = PoolConfigSchema.safeParse({ strategy: snap.strategy, params: snap.params, instanceCount: snap.instanceCount, environment: snap.environment ?? undefined });
   if (!pc.success) throw new RunError('invalid_snapshot', `pool config is invalid: ${issues(pc.error)}`);
-  const sc = ScenarioSchema.safeParse(scenarioFromColumns(run.scenarioSnapshot as { templateId: string; params: unknown; thresholds: unknown }));
+  const sc = ScenarioSchema.safeParse(scenarioFromColumns(run.scenarioSnapshot));
   if (!sc.success) throw new RunError('invalid_snapshot', `scenario is invalid: ${issues(sc.error)}`);
   return { poolConfig: pc.data, scenario: sc.data };
 }

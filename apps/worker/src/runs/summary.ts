@@ -22,6 +22,7 @@ export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRo
     droppedIterations: s.droppedIterations,
     vus: s.vus ?? 0,
     vusMax: s.vusMax ?? 0,
+    vusAllocated: s.vusAllocated ?? null,
     p50Ms: d?.p50 ?? null,
     p90Ms: d?.p90 ?? null,
     p95Ms: d?.p95 ?? null,
@@ -45,6 +46,6 @@ export function buildSummary(k6: Pick<K6RunResult, 'summary' | 'load'>, resource
   const s = k6.summary;
   // Without the end line's load phase (k6 killed) the load seconds' span is the best we have.
   return buildRunSummary({
-    counters: s, trends: s.trends, seconds: s.seconds, vusMax: s.vusMax, loadMs: loadTimeMs(k6.load, null, s.loadSeconds ?? []), load: k6.load, resources: resourceTotals,
+    counters: s, trends: s.trends, seconds: s.seconds, vusMax: s.vusMax, vusAllocatedMax: s.vusAllocatedMax, loadMs: loadTimeMs(k6.load, null, s.loadSeconds ?? []), load: k6.load, resources: resourceTotals,
   });
 }

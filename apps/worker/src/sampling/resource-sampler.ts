@@ -33,6 +33,9 @@ interface PrevState {
   timeouts?: number;
   created?: number;
   tooMany?: number;
+  upWaitSum?: number;
+  upWaitCount?: number;
+  upCreated?: number;
 }
 
 const delta = (cur: number | null, prev: number | undefined) => (cur === null || prev === undefined ? null : Math.max(0, cur - prev));
@@ -152,6 +155,7 @@ export class ResourceSampler {
         row.poolConnsCreated = delta(created, prev.created);
         row.dbTooManyClients = delta(tooMany, prev.tooMany);
         Object.assign(next, { waitSum: waitSum ?? undefined, waitCount: waitCount ?? undefined, timeouts: timeouts ?? undefined, created: created ?? undefined, tooMany: tooMany ?? undefined });
+        Object.assign(next, upstreamPool(prom, prev, row));
       }
     }
     this.prev.set(src.index, { ...prev, ...next });
@@ -164,11 +168,13 @@ export class ResourceSampler {
       const vals = rows.map((r) => r[k]).filter((v): v is number => typeof v === 'number');
       return vals.length ? vals.reduce((a, b) => a + b, 0) : null;
     };
-    for (const k of ['cpuPercent', 'rssBytes', 'poolTotal', 'poolIdle', 'poolInUse', 'poolConstructing', 'poolMax', 'poolWaitCount', 'poolAcquireTimeouts', 'poolConnsCreated', 'dbTooManyClients'] as const) {
+    for (const k of ['cpuPercent', 'rssBytes', 'poolTotal', 'poolIdle', 'poolInUse', 'poolConstructing', 'poolMax', 'poolWaitCount', 'poolAcquireTimeouts', 'poolConnsCreated', 'dbTooManyClients', 'upstreamOpen', 'upstreamInUse', 'upstreamMax', 'upstreamConnsCreated'] as const) {
       t[k] = sum(k);
     }
     const waits = rows.map((r) => r.poolWaitMs).filter((v): v is number => v !== null);
     t.poolWaitMs = waits.length ? Math.max(...waits) : null;
+    const upWaits = rows.map((r) => r.upstreamWaitMs).filter((v): v is number => v !== null);
+    t.upstreamWaitMs = upWaits.length ? Math.max(...upWaits) : null;
     if (activity) {
       t.dbActive = activity.active;
       t.dbIdle = activity.idle;
@@ -181,6 +187,25 @@ export class ResourceSampler {
     }
     return t;
   }
+}
+
+/**
+ * The target's HTTP client pool towards its upstream (the lab target's labtarget_upstream_*
+ * metrics): gauges as read, the wait for a connection as the mean over the second (like the
+ * database pool's), connections opened as a per-second delta. Targets without it stay null.
+ */
+function upstreamPool(prom: PromSamples, prev: PrevState, row: ResourceRow): PrevState {
+  row.upstreamOpen = sumOf(prom, 'labtarget_upstream_open_conns');
+  row.upstreamInUse = sumOf(prom, 'labtarget_upstream_inuse_conns');
+  row.upstreamMax = sumOf(prom, 'labtarget_upstream_max_idle_conns');
+  const waitSum = sumOf(prom, 'labtarget_upstream_conn_wait_seconds_sum');
+  const waitCount = sumOf(prom, 'labtarget_upstream_conn_wait_seconds_count');
+  const dSum = delta(waitSum, prev.upWaitSum);
+  const dCount = delta(waitCount, prev.upWaitCount);
+  row.upstreamWaitMs = dSum !== null && dCount ? (dSum / dCount) * 1000 : dCount === 0 ? 0 : null;
+  const created = sumOf(prom, 'labtarget_upstream_conns_created_total');
+  row.upstreamConnsCreated = delta(created, prev.upCreated);
+  return { upWaitSum: waitSum ?? undefined, upWaitCount: waitCount ?? undefined, upCreated: created ?? undefined };
 }
 
 function emptyRow(unixSecond: number, instance: number): ResourceRow {

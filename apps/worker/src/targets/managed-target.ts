@@ -6,6 +6,7 @@ import { freePort } from './free-port';
 import type { ProcessRegistry } from './process-registry';
 import { RunError } from '../runs/run-error';
 import { waitReady } from './wait-ready';
+import { startNginx } from './nginx-balancer';
 
 const pExecFile = promisify(execFile);
 
@@ -29,6 +30,10 @@ export interface ManagedInstance {
 export interface StartedManagedTarget {
   instances: ManagedInstance[];
   blobstore: ManagedChild;
+  /** where load goes: the instances (k6 round robin), or the one nginx in front of them */
+  loadUrls: string[];
+  /** the nginx in front (balancing "nginx"), with its access log */
+  balancer: { baseUrl: string; accessLog: string } | null;
   stop(): Promise<void>;
 }
 
@@ -66,14 +71,26 @@ export async function startManagedTarget(opts: {
   registry: ProcessRegistry;
   readyTimeoutMs: number;
   signal: AbortSignal;
+  /** address the instances listen on: loopback, or WORKER_ADVERTISE_HOST when other workers' k6 must reach them */
+  listenHost?: string;
+  /** extra blob store flags and instance environment (see lab-environment.ts) */
+  blobstoreArgs?: string[];
+  targetEnv?: Record<string, string>;
+  balancing?: 'k6-round-robin' | 'nginx';
+  nginxBin?: string;
 }): Promise<StartedManagedTarget> {
+  const host = opts.listenHost ?? '127.0.0.1';
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
   const started: ManagedChild[] = [];
+  const extraStops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
+    // the balancer first, so nothing reaches instances that are going away
+    await Promise.all(extraStops.map((f) => f()));
     await Promise.all(started.map((c) => c.stop()));
   };
   try {
     const blobPort = await freePort();
-    const blobstore = spawnManaged(opts.bin, ['blobstore', `--listen=127.0.0.1:${blobPort}`, '--tls-self-signed'], {
+    const blobstore = spawnManaged(opts.bin, ['blobstore', `--listen=127.0.0.1:${blobPort}`, '--tls-self-signed', ...(opts.blobstoreArgs ?? [])], {
       registry: opts.registry,
       runId: opts.runId,
       kind: 'blobstore',
@@ -89,22 +106,30 @@ export async function startManagedTarget(opts: {
         [
           'serve',
           ...poolArgs,
-          `--listen=127.0.0.1:${port}`,
+          `--listen=${hostInUrl}:${port}`,
           `--database-url=${opts.databaseUrl}`,
           `--upstream-url=https://127.0.0.1:${blobPort}`,
           '--upstream-insecure',
           `--instance-id=${index}`,
           `--application-name=${applicationName}`,
         ],
-        { registry: opts.registry, runId: opts.runId, kind: 'lab-target' },
+        { registry: opts.registry, runId: opts.runId, kind: 'lab-target', env: opts.targetEnv && Object.keys(opts.targetEnv).length > 0 ? { ...process.env, ...opts.targetEnv } : undefined },
       );
       started.push(child);
-      instances.push({ index, port, baseUrl: `http://127.0.0.1:${port}`, child, applicationName });
+      instances.push({ index, port, baseUrl: `http://${hostInUrl}:${port}`, child, applicationName });
     }
     await Promise.all(
       instances.map((i) => waitReady(`${i.baseUrl}/ready`, { timeoutMs: opts.readyTimeoutMs, signal: opts.signal, child: i.child, what: `lab target instance ${i.index}` })),
     );
-    return { instances, blobstore, stop: stopAll };
+    let loadUrls = instances.map((i) => i.baseUrl);
+    let balancer: StartedManagedTarget['balancer'] = null;
+    if (opts.balancing === 'nginx') {
+      const nginx = await startNginx({ bin: opts.nginxBin, runId: opts.runId, upstreamPorts: instances.map((i) => i.port), registry: opts.registry, signal: opts.signal, timeoutMs: opts.readyTimeoutMs, host: hostInUrl });
+      extraStops.push(nginx.stop);
+      loadUrls = [nginx.baseUrl];
+      balancer = { baseUrl: nginx.baseUrl, accessLog: nginx.accessLog };
+    }
+    return { instances, blobstore, loadUrls, balancer, stop: stopAll };
   } catch (err) {
     await stopAll();
     throw err;

@@ -1,19 +1,20 @@
-/** Domain errors from services; routers translate them (TRPCError / problem+json), never the reverse. */
-export class NotFoundError extends Error {
-  readonly code = 'not_found';
+import { AppError } from '@poolbench/scenarios/errors';
+
+/** Domain errors from services; the tRPC and REST mappers translate them with ERROR_CODES. */
+export class NotFoundError extends AppError<'not_found'> {
   constructor(what: string) {
-    super(`${what} not found`);
+    super('not_found', `${what} not found`);
     this.name = 'NotFoundError';
   }
 }
 
-export class InvalidInputError extends Error {
-  readonly code = 'invalid_input';
+/** One field of the request is wrong: the path travels as data (`problems`), never inside the text only. */
+export class InvalidInputError extends AppError<'validation_failed'> {
   constructor(
     readonly path: string,
-    message: string,
+    reason: string,
   ) {
-    super(`${path}: ${message}`);
+    super('validation_failed', `${path}: ${reason}`, { problems: [{ path, message: reason }] });
     this.name = 'InvalidInputError';
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { whenNumbers } from '../check-when';
 import { POOL_PARAM_DEFS, type PoolParamKey } from './param-defs';
+import { LabEnvironmentSchema } from '../environment/lab-environment-schema';
 
 export const POOL_STRATEGIES = [
   'per-request',
@@ -121,20 +122,24 @@ const instanceCount = z
   .default(1)
   .describe('lab-target processes started by the worker, each on its own port with the same flags');
 
-/** A pool config `{ strategy, params, instanceCount }`; params allowed and defaulted per strategy. */
+// Overrides of the target's environment for this config only (managed targets), so one
+// experiment can vary what the seeds varied by hand: link RTT, role limit, CPU, balancer.
+const environment = LabEnvironmentSchema.optional();
+
+/** A pool config `{ strategy, params, instanceCount, environment? }`; params allowed and defaulted per strategy. */
 export const PoolConfigSchema = z.discriminatedUnion(
   'strategy',
   [
-    z.strictObject({ strategy: z.literal('per-request'), params: paramsByStrategy['per-request'].prefault({}), instanceCount }),
-    z.strictObject({ strategy: z.literal('pool-per-request'), params: paramsByStrategy['pool-per-request'].prefault({}), instanceCount }),
-    z.strictObject({ strategy: z.literal('lazy'), params: paramsByStrategy['lazy'].prefault({}), instanceCount }),
-    z.strictObject({ strategy: z.literal('prewarm'), params: paramsByStrategy['prewarm'].prefault({}), instanceCount }),
-    z.strictObject({ strategy: z.literal('fixed'), params: paramsByStrategy['fixed'].prefault({}), instanceCount }),
-    z.strictObject({ strategy: z.literal('elastic'), params: paramsByStrategy['elastic'].prefault({}), instanceCount }),
-    z.strictObject({ strategy: z.literal('adaptive'), params: paramsByStrategy['adaptive'].prefault({}), instanceCount }),
-    z.strictObject({ strategy: z.literal('priority'), params: paramsByStrategy['priority'].prefault({}), instanceCount }),
-    z.strictObject({ strategy: z.literal('partitioned'), params: paramsByStrategy['partitioned'].prefault({}), instanceCount }),
-    z.strictObject({ strategy: z.literal('borrowing'), params: paramsByStrategy['borrowing'].prefault({}), instanceCount }),
+    z.strictObject({ strategy: z.literal('per-request'), params: paramsByStrategy['per-request'].prefault({}), instanceCount, environment }),
+    z.strictObject({ strategy: z.literal('pool-per-request'), params: paramsByStrategy['pool-per-request'].prefault({}), instanceCount, environment }),
+    z.strictObject({ strategy: z.literal('lazy'), params: paramsByStrategy['lazy'].prefault({}), instanceCount, environment }),
+    z.strictObject({ strategy: z.literal('prewarm'), params: paramsByStrategy['prewarm'].prefault({}), instanceCount, environment }),
+    z.strictObject({ strategy: z.literal('fixed'), params: paramsByStrategy['fixed'].prefault({}), instanceCount, environment }),
+    z.strictObject({ strategy: z.literal('elastic'), params: paramsByStrategy['elastic'].prefault({}), instanceCount, environment }),
+    z.strictObject({ strategy: z.literal('adaptive'), params: paramsByStrategy['adaptive'].prefault({}), instanceCount, environment }),
+    z.strictObject({ strategy: z.literal('priority'), params: paramsByStrategy['priority'].prefault({}), instanceCount, environment }),
+    z.strictObject({ strategy: z.literal('partitioned'), params: paramsByStrategy['partitioned'].prefault({}), instanceCount, environment }),
+    z.strictObject({ strategy: z.literal('borrowing'), params: paramsByStrategy['borrowing'].prefault({}), instanceCount, environment }),
   ],
   { error: (iss) => (iss.code === 'invalid_union' ? `strategy must be one of ${POOL_STRATEGIES.join(', ')}` : undefined) },
 );

@@ -10,7 +10,7 @@ import { POOL_PARAM_DEFS, type PoolParamKey } from './param-defs';
 export function poolConfigToArgs(input: PoolConfigInput): string[] {
   const config = PoolConfigSchema.parse(input);
   const args = [`--strategy=${config.strategy}`];
-  const params = config.params as Partial<Record<PoolParamKey, number>>;
+  const params: Partial<Record<PoolParamKey, number>> = config.params;
   for (const key of Object.keys(POOL_PARAM_DEFS) as PoolParamKey[]) {
     const value = params[key];
     if (value === undefined) continue;

@@ -1,6 +1,7 @@
 import { generateScenario } from '../generate-scenario';
 import { ScenarioSchema } from '../scenario-schema';
 import { PoolConfigSchema } from '../pool/pool-config-schema';
+import { PresetHypothesisSchema } from '../hypotheses/hypothesis-schema';
 import type { PresetDefinition } from './preset-definition';
 import { ScaleSchema, type Preset } from './preset-schema';
 import { z } from 'zod';
@@ -27,6 +28,7 @@ function build(def: PresetDefinition, scale: number): Preset {
       estimatedDurationMs: generateScenario(s.scenario).estimatedDurationMs,
     })),
     poolConfigs: built.poolConfigs.map((p) => ({ name: p.name, config: PoolConfigSchema.parse(p.config) })),
+    hypotheses: def.hypotheses.map((h) => PresetHypothesisSchema.parse(h)),
   };
 }
 

@@ -1,9 +1,12 @@
 import type { ScenarioInput } from '../scenario-schema';
 import type { PoolConfigInput } from '../pool/pool-config-schema';
 import type { Preset } from './preset-schema';
+import type { PresetHypothesis } from '../hypotheses/hypothesis-schema';
 
 /** Presets are code: `build(scale)` returns the scenarios and pool configs at that scale. */
-export interface PresetDefinition extends Omit<Preset, 'scale' | 'scenarios' | 'poolConfigs'> {
+export interface PresetDefinition extends Omit<Preset, 'scale' | 'scenarios' | 'poolConfigs' | 'hypotheses'> {
+  /** by pool config name and preset scenario id, the same at every scale */
+  hypotheses: PresetHypothesis[];
   build(scale: number): {
     scenarios: Array<{ id: string; label: string; original: string; scenario: ScenarioInput }>;
     poolConfigs: Array<{ name: string; config: PoolConfigInput }>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ScenarioSchema } from '../scenario-schema';
 import { PoolConfigSchema } from '../pool/pool-config-schema';
+import { PresetHypothesisSchema } from '../hypotheses/hypothesis-schema';
 
 export const SEED_IDS = ['000', '001', '002', '003', '004'] as const;
 
@@ -34,6 +35,10 @@ export const PresetSchema = z.object({
   scale: ScaleSchema,
   defaultScale: ScaleSchema,
   repeats: z.number().int().min(1),
+  /** the scale `make seeds` (and the Seeds page's Reproduce) runs this preset at unless SCALE says otherwise */
+  seedsScale: ScaleSchema,
+  /** the seed's claims, stated before any run and decided by the product when the experiment ends */
+  hypotheses: z.array(PresetHypothesisSchema).max(10),
   scenarios: z.array(PresetScenarioSchema).min(1),
   poolConfigs: z.array(PresetPoolConfigSchema).min(1),
 });

@@ -1,11 +1,18 @@
 import { z } from 'zod';
-import { fieldShape, seriesPointOf, SERIES_COUNT_FIELDS, SERIES_LATENCY_FIELDS, SERIES_RESOURCE_FIELDS, type SeriesLoadRow, type SeriesResourceRow } from './series-fields';
+import { fieldShape, seriesPointOf, SERIES_COUNT_FIELDS, SERIES_GAUGE_FIELDS, SERIES_LATENCY_FIELDS, SERIES_RESOURCE_FIELDS, type SeriesLoadRow, type SeriesResourceRow } from './series-fields';
 
 /** Run lifecycle, identical to the RunStatus enum in the database. */
-export const RUN_STATUSES = ['queued', 'preparing', 'running', 'succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
+export const RUN_STATUSES = ['queued', 'preparing', 'running', 'succeeded', 'thresholds_failed', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
 export const RunStatusSchema = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
-export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'];
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'thresholds_failed', 'failed', 'canceled', 'timed_out', 'aborted_system'];
+/**
+ * Runs whose load ran to its end, so their numbers are valid measurements. A run whose thresholds
+ * failed is a failure to the user (k6's exit code 99) but measured the system as well as a
+ * succeeded one did: statistics, comparisons and pivots count both.
+ */
+export const MEASURED_RUN_STATUSES = ['succeeded', 'thresholds_failed'] as const satisfies readonly RunStatus[];
+export const isMeasuredRunStatus = (s: string): boolean => (MEASURED_RUN_STATUSES as readonly string[]).includes(s);
 
 const runId = z.string().min(1);
 /** epoch milliseconds, UTC */
@@ -24,8 +31,12 @@ export const SeriesPointSchema = z.object({
   statusCounts: z.record(z.string(), z.number().int().nonnegative()),
   ...fieldShape(SERIES_COUNT_FIELDS, z.number().int().nonnegative()),
   ...fieldShape(SERIES_LATENCY_FIELDS, num),
+  // optional: a worker of an older build sends points without them
+  ...fieldShape(SERIES_GAUGE_FIELDS, num.optional()),
   /** summed over target instances */
   ...fieldShape(SERIES_RESOURCE_FIELDS, num),
+  // added later than the others: a worker of an older build sends points without them
+  ...fieldShape(['upstreamOpen', 'upstreamInUse', 'upstreamWaitMs'] as const, num.optional()),
 });
 export type SeriesPoint = z.infer<typeof SeriesPointSchema>;
 

@@ -62,3 +62,26 @@ const PLANNERS: { [T in TemplateId]: (p: ParamsOf<T>) => TemplatePlan } = {
 export function planTemplate<T extends TemplateId>(template: T, params: ParamsOf<T>): TemplatePlan {
   return PLANNERS[template](params);
 }
+
+/** A template id with its own params: what a parsed scenario is, for planning. */
+export type TemplateWithParams = { [T in TemplateId]: { template: T; params: ParamsOf<T> } }[TemplateId];
+
+/** The plan of a parsed scenario: the switch narrows template and params together, no casts. */
+export function planScenario(s: TemplateWithParams): TemplatePlan {
+  switch (s.template) {
+    case 'cold-start-burst':
+      return planColdStartBurst(s.params);
+    case 'ramp-up':
+      return planRampUp(s.params);
+    case 'spike':
+      return planSpike(s.params);
+    case 'sustained':
+      return planSustained(s.params);
+    case 'constant-arrival-rate':
+      return planConstantArrivalRate(s.params);
+    case 'fixed-requests':
+      return planFixedRequests(s.params);
+    case 'arrival-rate-sweep':
+      return planArrivalRateSweep(s.params);
+  }
+}

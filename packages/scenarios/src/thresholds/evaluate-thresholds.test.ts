@@ -1,10 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { evaluateThresholds, type ThresholdContext } from './evaluate-thresholds';
 import { thresholdContextFromK6Summary } from './k6-summary-context';
 import { ThresholdSchema, type Threshold } from './threshold-schema';
 import { generateScenario } from '../generate-scenario';
 import { k6Run } from '../testing/k6-binary';
 import { startRecordingServer, type RecordingServer } from '../testing/recording-server';
+
+/** k6's end-of-test verdicts of one metric: threshold expression → failed. */
+const K6Verdicts = z.record(z.string(), z.boolean()).optional();
 
 const t = (metric: Threshold['metric'], expr: string): Threshold => ThresholdSchema.parse({ metric, expr });
 
@@ -90,7 +94,7 @@ describe('evaluateThresholds agrees with k6 on a real run', () => {
     const summary = r.summary;
     if (!summary) throw new Error(`no summary; k6 exit ${r.code}: ${r.stderr}`);
     const k6Verdicts = thresholds.map((th) => {
-      const failed = (summary.metrics[th.metric]?.thresholds as Record<string, boolean> | undefined)?.[th.expr];
+      const failed = K6Verdicts.parse(summary.metrics[th.metric]?.thresholds)?.[th.expr];
       if (failed === undefined) throw new Error(`k6 did not report ${th.metric} ${th.expr}`);
       return !failed;
     });

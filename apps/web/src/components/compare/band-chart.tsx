@@ -2,7 +2,7 @@
 
 import { memo, useMemo } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { SeriesPointOut } from '~/server/services/compare/group-series';
+import type { SeriesPointOut } from '~/lib/compare/series-metrics';
 import { GROUP_COLORS, tick } from './format-metric';
 
 const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };

@@ -5,7 +5,7 @@ import { Flag } from 'lucide-react';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
-import type { CompareItem } from '~/server/services/compare/selection';
+import type { CompareItem } from '~/lib/compare/selection';
 
 /** Marks a run or a cell as the baseline `name` of its target and scenario. */
 export function SetBaselineButton({ item, name = 'main', size = 'md', label }: { item: CompareItem; name?: string; size?: 'sm' | 'md'; label?: string }) {

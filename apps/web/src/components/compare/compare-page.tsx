@@ -2,7 +2,7 @@
 
 import { useSearchParams } from 'next/navigation';
 import { PageHeader } from '~/components/ui/page-header';
-import { itemsFromParam } from '~/server/services/compare/selection';
+import { itemsFromParam } from '~/lib/compare/selection';
 import { ComparePicker } from './compare-picker';
 import { CompareView } from './compare-view';
 import { windowFromParams } from './window-picker';

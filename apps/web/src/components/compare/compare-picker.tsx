@@ -9,7 +9,7 @@ import { formatDateTime } from '~/lib/format';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { EmptyState, LoadingBlock } from '~/components/ui/feedback';
-import { itemKey, itemsToParam, type CompareItem } from '~/server/services/compare/selection';
+import { itemKey, itemsToParam, type CompareItem } from '~/lib/compare/selection';
 
 /** Pick 2–6 experiment cells (all repeats of a config) or single runs. */
 export function ComparePicker({ initial }: { initial: CompareItem[] }) {

@@ -5,7 +5,6 @@ import { Download, FileCode2, Flag, Pencil } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { Badge } from '~/components/ui/badge';
 import { Button, buttonClass } from '~/components/ui/button';
@@ -14,8 +13,8 @@ import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { ChartFrame } from '~/components/charts/chart-frame';
 import { OnePerFrame } from '~/components/charts/one-per-frame';
-import { SERIES_METRICS } from '~/server/services/compare/group-series';
-import { itemKey, itemsToParam, type CompareItem, type Selection } from '~/server/services/compare/selection';
+import { SERIES_METRICS } from '~/lib/compare/series-metrics';
+import { itemKey, itemsToParam, type CompareItem, type Selection } from '~/lib/compare/selection';
 import { BandChart } from './band-chart';
 import { SetBaselineButton } from './baseline-button';
 import { ComparisonTable } from './comparison-table';
@@ -25,6 +24,7 @@ import { PivotCard } from './pivot-card';
 import { ShareButton } from './share-dialog';
 import { SpectrumChart } from './spectrum-chart';
 import { WindowPicker, windowQuery, type TimeWindow } from './window-picker';
+import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
 
 const unitFormat = (unit: string) => (v: number) => (unit === 'ms' ? formatValue(v, 'ms') : unit === '%' ? `${v.toFixed(v < 10 ? 1 : 0)}%` : v.toLocaleString('en-US', { maximumFractionDigits: v < 10 ? 1 : 0 }));
 
@@ -35,13 +35,19 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
   const selection: Selection = { items, baseline, window };
   const q = useQuery(trpc.compare.get.queryOptions({ selection }));
   if (q.isPending) return <LoadingBlock rows={8} label="Comparing" />;
-  if (q.isError) return <Alert tone="error" title="Could not compare">{messageOf(q.error)}</Alert>;
+  if (q.isError) {
+    // a comparison linked from another of the user's teams names that team (first item decides)
+    const first = items[0];
+    const owner = first ? (first.kind === 'run' ? { kind: 'run' as const, id: first.runId } : { kind: 'experiment' as const, id: first.experimentId }) : { kind: 'experiment' as const, id: null };
+    return <NotFoundOrElsewhere kind={owner.kind} id={owner.id} title="Could not compare" error={q.error} />;
+  }
   const c = q.data;
   const labels = c.groups.map((g) => g.label);
   const exportQuery = `items=${itemsToParam(items)}${baseline !== null ? `&baseline=${baseline}` : ''}${windowQuery(window)}`;
   const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId) ? c.groups[0]! : null;
   const go = (next: CompareItem[], b: number | null, w: TimeWindow | null = window) => router.push(`/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}${windowQuery(w)}`);
-  const seriesShown = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null)));
+  // the upstream pool only where a target used one (the lab target reports zeros for every other endpoint)
+  const seriesShown = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null && (!m.key.startsWith('upstream') || v.max > 0))));
   const missingSaved = c.availableBaselines.filter((b) => !items.some((i) => itemKey(i) === itemKey(b.item)));
   return (
     <>

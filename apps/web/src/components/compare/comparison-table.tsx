@@ -1,7 +1,7 @@
 'use client';
 
 import { ArrowDown, ArrowUp, Info } from 'lucide-react';
-import type { Comparison } from '~/server/services/compare/build-comparison';
+import type { ComparisonView as Comparison } from '~/lib/trpc/types';
 import { cn } from '~/lib/cn';
 import { GROUP_COLORS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatCoverage, formatP, formatValue } from './format-metric';
 

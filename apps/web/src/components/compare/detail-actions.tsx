@@ -2,9 +2,10 @@
 
 import { Download, GitCompareArrows } from 'lucide-react';
 import Link from 'next/link';
+import { isMeasuredRunStatus } from '@poolbench/scenarios';
 import { useRole } from '~/lib/hooks/use-role';
 import { buttonClass } from '~/components/ui/button';
-import { itemsToParam, type CompareItem } from '~/server/services/compare/selection';
+import { itemsToParam, type CompareItem } from '~/lib/compare/selection';
 import { SetBaselineButton } from './baseline-button';
 import { ShareButton } from './share-dialog';
 
@@ -25,12 +26,12 @@ export function RunActions({ runId, title }: { runId: string; title: string }) {
   );
 }
 
-/** Buttons on an experiment's page: compare all its configs (cells with succeeded runs), share it. */
+/** Buttons on an experiment's page: compare all its configs (cells with measured runs), share it. */
 export function ExperimentActions({ e }: { e: { id: string; name: string; poolConfigs: Array<{ id: string }>; scenarios: Array<{ id: string }>; runs: Array<{ poolConfigId: string | null; scenarioId: string | null; status: string }> } }) {
   const { can } = useRole();
   const cells: CompareItem[] = e.poolConfigs.flatMap((pc) =>
     e.scenarios
-      .filter((s) => e.runs.some((r) => r.poolConfigId === pc.id && r.scenarioId === s.id && r.status === 'succeeded'))
+      .filter((s) => e.runs.some((r) => r.poolConfigId === pc.id && r.scenarioId === s.id && isMeasuredRunStatus(r.status)))
       .map((s) => ({ kind: 'cell' as const, experimentId: e.id, poolConfigId: pc.id, scenarioId: s.id })),
   );
   if (cells.length === 0) return null;

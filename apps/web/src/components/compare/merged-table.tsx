@@ -1,4 +1,4 @@
-import type { Comparison } from '~/server/services/compare/build-comparison';
+import type { ComparisonView as Comparison } from '~/lib/trpc/types';
 import { GROUP_COLORS, formatValue } from './format-metric';
 
 const COLS = [['p50', 'p50'], ['p90', 'p90'], ['p95', 'p95'], ['p99', 'p99'], ['p999', 'p99.9'], ['max', 'max']] as const;

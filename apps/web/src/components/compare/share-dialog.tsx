@@ -9,7 +9,7 @@ import { Button } from '~/components/ui/button';
 import { Dialog } from '~/components/ui/dialog';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input, Label, Select } from '~/components/ui/form';
-import type { Selection } from '~/server/services/compare/selection';
+import type { Selection } from '~/lib/compare/selection';
 
 export type ShareTargetInput = { kind: 'run'; runId: string } | { kind: 'experiment'; experimentId: string } | { kind: 'comparison'; selection: Selection };
 

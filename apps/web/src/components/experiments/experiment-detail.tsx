@@ -3,12 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Square } from 'lucide-react';
 import Link from 'next/link';
-import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDateTime, formatMs, formatNumber } from '~/lib/format';
-import { Button } from '~/components/ui/button';
+import { ConfirmButton } from '~/components/ui/confirm-button';
+import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
@@ -26,7 +27,7 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
   });
   const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSettled: () => qc.invalidateQueries({ queryKey: trpc.experiment.get.queryKey({ id }) }) }));
   if (q.isPending) return <LoadingBlock rows={6} />;
-  if (q.isError) return <Alert tone="error" title="Experiment not found">{messageOf(q.error)}</Alert>;
+  if (q.isError) return <NotFoundOrElsewhere kind="experiment" id={id} title="Experiment not found" error={q.error} />;
   const e = q.data;
   const active = e.runs.filter((r) => !TERMINAL_RUN_STATUSES.includes(r.status as RunStatus));
   return (
@@ -39,15 +40,19 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
           <>
             <ExperimentActions e={e} />
             {can('member') && active.length > 0 ? (
-            <Button
+            <ConfirmButton
               variant="secondary"
               loading={cancel.isPending}
-              onClick={() => {
-                if (confirm(`Cancel the ${active.length} unfinished runs?`)) for (const r of active) cancel.mutate({ id: r.id });
+              question={`Cancel the ${active.length} unfinished runs?`}
+              detail="Finished runs and the data of running ones are kept."
+              confirmLabel="Cancel runs"
+              cancelLabel="Keep running"
+              onConfirm={() => {
+                for (const r of active) cancel.mutate({ id: r.id });
               }}
             >
               <Square className="size-4" /> Cancel remaining
-            </Button>
+            </ConfirmButton>
             ) : null}
           </>
         }
@@ -99,7 +104,7 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
                       <td key={s.id} className="px-4 py-3">
                         <div className="flex flex-wrap gap-2">
                           {cell.map((r) => {
-                            const sum = (r.summary ?? {}) as { rps?: number; latency?: { p95?: number } };
+                            const sum = r.summary;
                             return (
                               <Link
                                 key={r.id}
@@ -111,9 +116,9 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
                                   <span className="text-xs font-medium text-slate-500">#{r.repeatIndex + 1}</span>
                                   <RunStatusBadge status={r.status as RunStatus} />
                                 </div>
-                                {r.status === 'succeeded' ? (
+                                {isMeasuredRunStatus(r.status) ? (
                                   <div className="mt-1 text-xs tabular-nums text-slate-600">
-                                    {formatNumber(sum.rps, 0)} req/s · p95 {formatMs(sum.latency?.p95)}
+                                    {formatNumber(sum?.rps, 0)} req/s · p95 {formatMs(sum?.latency?.p95)}
                                   </div>
                                 ) : null}
                                 {r.errorMessage ? <div className="mt-1 max-w-48 truncate text-xs text-red-700" title={r.errorMessage}>{r.errorMessage}</div> : null}

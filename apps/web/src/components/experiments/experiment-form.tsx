@@ -4,12 +4,15 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { CalendarClock, Play } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { minPossiblePValue, runsNeededFor } from '@poolbench/stats';
-import { ExperimentDefinitionSchema } from '~/lib/schemas/experiment';
+import { previewCron } from '~/lib/schemas/cron';
+import { ExperimentFormSchema, ScheduledExperimentFormSchema, type ExperimentFormInput, type ExperimentFormOutput } from '~/lib/schemas/experiment';
+import { useServerErrors } from '~/lib/forms/server-errors';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf, problemsOf } from '~/lib/trpc/errors';
-import { zodProblems } from '~/lib/zod-problems';
+import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDateTime, formatDuration } from '~/lib/format';
 import { cn } from '~/lib/cn';
@@ -63,6 +66,9 @@ const DECISIVE_REPEATS = runsNeededFor(ALPHA);
 /** Default repeats: one more than the least, since the verdict is corrected across metrics. */
 const DEFAULT_REPEATS = 5;
 
+/** The form's fields a server problem can land on. */
+const FORM_FIELDS = ['name', 'targetId', 'poolConfigIds', 'scenarioIds', 'repeats', 'order', 'loadGenerators', 'schedule.name', 'schedule.cron', 'schedule.timezone'] as const;
+
 export function ExperimentForm() {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -71,29 +77,41 @@ export function ExperimentForm() {
   const { can } = useRole();
   const targets = useQuery(trpc.target.list.queryOptions());
   const scenarios = useQuery(trpc.scenario.list.queryOptions());
-  const [targetId, setTargetId] = useState(sp.get('targetId') ?? '');
+  const presetId = sp.get('presetId');
+  const form = useForm<ExperimentFormInput, unknown, ExperimentFormOutput>({
+    // The server's definition schema; the schedule fields are checked only when scheduling.
+    resolver: (values, ctx, opts) => zodResolver(values.mode === 'schedule' ? ScheduledExperimentFormSchema : ExperimentFormSchema)(values, ctx, opts),
+    // errors appear once a field was left (or on submit) and clear as soon as the value is fixed
+    mode: 'onTouched',
+    reValidateMode: 'onChange',
+    defaultValues: {
+      name: sp.get('name') ?? '',
+      targetId: sp.get('targetId') ?? '',
+      poolConfigIds: list(sp.get('poolConfigIds')),
+      scenarioIds: list(sp.get('scenarioIds')),
+      repeats: Number(sp.get('repeats') ?? DEFAULT_REPEATS) || DEFAULT_REPEATS,
+      order: 'interleaved',
+      loadGenerators: Number(sp.get('loadGenerators') ?? 1) || 1,
+      presetId,
+      mode: 'now',
+      schedule: { name: '', cron: '0 3 * * *', timezone: 'UTC' },
+    },
+  });
+  const { control, register, setValue, formState } = form;
+  const errors = formState.errors;
+  const [targetId, poolConfigIds, scenarioIds, repeatsRaw, mode, cron, timezone, name] = useWatch({ control, name: ['targetId', 'poolConfigIds', 'scenarioIds', 'repeats', 'mode', 'schedule.cron', 'schedule.timezone', 'name'] });
+  const repeats = typeof repeatsRaw === 'number' && Number.isInteger(repeatsRaw) && repeatsRaw >= 1 ? repeatsRaw : undefined;
   const effectiveTarget = targetId || targets.data?.[0]?.id || '';
   const configs = useQuery({ ...trpc.poolConfig.list.queryOptions({ targetId: effectiveTarget }), enabled: Boolean(effectiveTarget) });
-  const [name, setName] = useState(sp.get('name') ?? '');
-  const [poolConfigIds, setPoolConfigIds] = useState<string[]>(list(sp.get('poolConfigIds')));
-  const [scenarioIds, setScenarioIds] = useState<string[]>(list(sp.get('scenarioIds')));
-  const [repeats, setRepeats] = useState<number | undefined>(Number(sp.get('repeats') ?? DEFAULT_REPEATS) || DEFAULT_REPEATS);
-  const [order, setOrder] = useState<'interleaved' | 'blocked'>('interleaved');
-  const [mode, setMode] = useState<'now' | 'schedule'>('now');
-  const [cron, setCron] = useState('0 3 * * *');
-  const [timezone, setTimezone] = useState('UTC');
-  const [scheduleName, setScheduleName] = useState('');
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
-  const presetId = sp.get('presetId');
 
   const estimateInput = useDebounced({ poolConfigIds, scenarioIds, repeats: repeats ?? 1 }, 250);
   const estimate = useQuery({
     ...trpc.experiment.estimate.queryOptions(estimateInput),
-    enabled: estimateInput.poolConfigIds.length > 0 && estimateInput.scenarioIds.length > 0 && (repeats ?? 0) >= 1,
+    enabled: estimateInput.poolConfigIds.length > 0 && estimateInput.scenarioIds.length > 0 && repeats !== undefined,
     placeholderData: keepPreviousData,
   });
-  const cronInput = useDebounced({ cron, timezone }, 250);
-  const cronPreview = useQuery({ ...trpc.schedule.preview.queryOptions(cronInput), enabled: mode === 'schedule' });
+  // computed here, in the browser, from the same function the server checks with
+  const cronPreview = useMemo(() => previewCron(cron, timezone), [cron, timezone]);
 
   const launch = useMutation(
     trpc.experiment.launch.mutationOptions({
@@ -113,8 +131,11 @@ export function ExperimentForm() {
     }),
   );
   const m = mode === 'now' ? launch : schedule;
-  const server = problemsOf(m.error);
-  const err = (p: string) => clientErrors[p] ?? server[p] ?? server[`definition.${p}`] ?? null;
+  // server paths: the definition's own fields (launch) or under definition./schedule. (schedule)
+  useServerErrors(m.error, form.setError, (path) => {
+    const p = path.replace(/^definition\./, '');
+    return FORM_FIELDS.find((f) => f === p) ?? null;
+  });
 
   if (targets.isPending || scenarios.isPending) return <LoadingBlock rows={6} />;
   if (targets.isError) return <Alert tone="error">{messageOf(targets.error)}</Alert>;
@@ -127,21 +148,18 @@ export function ExperimentForm() {
   }
   const validConfigIds = new Set(configs.data?.map((c) => c.id) ?? []);
   const chosenConfigs = configs.data ? poolConfigIds.filter((id) => validConfigIds.has(id)) : poolConfigIds;
+  const runCount = repeats === undefined ? null : chosenConfigs.length * scenarioIds.length * repeats;
+  const onSubmit = form.handleSubmit((v) => {
+    const def = { name: v.name || 'Experiment', targetId: effectiveTarget, poolConfigIds: chosenConfigs, scenarioIds: v.scenarioIds, repeats: v.repeats, order: v.order, loadGenerators: v.loadGenerators, presetId: v.presetId };
+    if (v.mode === 'now') launch.mutate(def);
+    else schedule.mutate({ definition: def, schedule: { name: v.schedule.name || def.name, cron: v.schedule.cron, timezone: v.schedule.timezone } });
+  });
 
   return (
     <form
       className="grid gap-6 lg:grid-cols-[1fr_22rem]"
       noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        const def = { name: name.trim() || 'Experiment', targetId: effectiveTarget, poolConfigIds: chosenConfigs, scenarioIds, repeats: repeats as number, order, presetId };
-        const problems = zodProblems(ExperimentDefinitionSchema.safeParse(def));
-        if (mode === 'schedule' && !cronPreview.data?.ok) problems.cron = cronPreview.data?.error ?? 'is not a valid cron expression';
-        setClientErrors(problems);
-        if (Object.keys(problems).length > 0) return;
-        if (mode === 'now') launch.mutate(def);
-        else schedule.mutate({ definition: def, schedule: { name: scheduleName.trim() || def.name, cron, timezone } });
-      }}
+      onSubmit={(e) => void onSubmit(e)}
     >
       <div className="space-y-6">
         {m.isError ? <Alert tone="error" title={mode === 'now' ? 'Could not start the experiment' : 'Could not save the schedule'}>{messageOf(m.error)}</Alert> : null}
@@ -149,17 +167,17 @@ export function ExperimentForm() {
           <CardHeader title="What to compare" />
           <CardBody className="space-y-5">
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="Name" error={err('name')}>
-                {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} placeholder="lazy vs prewarm, cold start" />}
+              <Field label="Name" error={errors.name?.message}>
+                {(p) => <Input {...p} {...register('name')} placeholder="lazy vs prewarm, cold start" />}
               </Field>
-              <Field label="Target" error={err('targetId')}>
+              <Field label="Target" error={errors.targetId?.message}>
                 {(p) => (
                   <Select
                     {...p}
                     value={effectiveTarget}
                     onChange={(e) => {
-                      setTargetId(e.target.value);
-                      setPoolConfigIds([]);
+                      setValue('targetId', e.target.value, { shouldValidate: formState.isSubmitted });
+                      setValue('poolConfigIds', []);
                     }}
                   >
                     {targets.data.map((t) => (
@@ -178,8 +196,8 @@ export function ExperimentForm() {
                 legend="Pool configs"
                 items={(configs.data ?? []).map((c) => ({ id: c.id, name: c.name, hint: `${c.strategy}${c.instanceCount > 1 ? ` × ${c.instanceCount}` : ''}` }))}
                 selected={chosenConfigs}
-                onChange={setPoolConfigIds}
-                error={err('poolConfigIds')}
+                onChange={(ids) => setValue('poolConfigIds', ids, { shouldValidate: true })}
+                error={errors.poolConfigIds?.message}
                 empty={
                   <span>
                     This target has no pool configs. <Link className="font-medium text-brand-700 underline" href={`/targets/${effectiveTarget}/pool-configs/new`}>Add one</Link>.
@@ -191,8 +209,8 @@ export function ExperimentForm() {
               legend="Scenarios"
               items={(scenarios.data ?? []).map((s) => ({ id: s.id, name: s.name, hint: `${s.templateId} · ${formatDuration(s.estimatedDurationMs)}` }))}
               selected={scenarioIds}
-              onChange={setScenarioIds}
-              error={err('scenarioIds')}
+              onChange={(ids) => setValue('scenarioIds', ids, { shouldValidate: true })}
+              error={errors.scenarioIds?.message}
               empty={
                 <span>
                   No scenarios yet. <Link className="font-medium text-brand-700 underline" href="/scenarios">Create one or use a preset</Link>.
@@ -204,7 +222,7 @@ export function ExperimentForm() {
                 tone="warning"
                 title={`${repeats} ${repeats === 1 ? 'repeat' : 'repeats'} can never give a verdict`}
                 action={
-                  <Button type="button" variant="secondary" size="sm" onClick={() => setRepeats(DECISIVE_REPEATS)}>
+                  <Button type="button" variant="secondary" size="sm" onClick={() => setValue('repeats', DECISIVE_REPEATS, { shouldValidate: true })}>
                     Use {DECISIVE_REPEATS}
                   </Button>
                 }
@@ -217,12 +235,31 @@ export function ExperimentForm() {
               </Alert>
             ) : null}
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="Repeats" help="Each pool config × scenario cell runs this many times; statistics compare runs, not requests." error={err('repeats')}>
-                {(p) => <NumberInput {...p} min={1} max={50} value={repeats} onValue={setRepeats} />}
+              <Field label="Repeats" help="Each pool config × scenario cell runs this many times; statistics compare runs, not requests." error={errors.repeats?.message}>
+                {(p) => (
+                  <Controller
+                    control={control}
+                    name="repeats"
+                    render={({ field }) => <NumberInput {...p} min={1} max={50} value={field.value} onValue={field.onChange} onBlur={field.onBlur} name={field.name} />}
+                  />
+                )}
+              </Field>
+              <Field
+                label="Load generators"
+                help="Workers each run is split across (k6 execution segments); their seconds merge exactly. 1 = one k6 on one worker."
+                error={errors.loadGenerators?.message}
+              >
+                {(p) => (
+                  <Controller
+                    control={control}
+                    name="loadGenerators"
+                    render={({ field }) => <NumberInput {...p} min={1} max={16} value={field.value} onValue={field.onChange} onBlur={field.onBlur} name={field.name} />}
+                  />
+                )}
               </Field>
               <Field label="Order" help="Interleaved (A B A B …) spreads drift of the machine evenly over the configs.">
                 {(p) => (
-                  <Select {...p} value={order} onChange={(e) => setOrder(e.target.value as 'interleaved' | 'blocked')}>
+                  <Select {...p} {...register('order')}>
                     <option value="interleaved">Interleaved (recommended)</option>
                     <option value="blocked">Blocked (A A B B)</option>
                   </Select>
@@ -241,7 +278,7 @@ export function ExperimentForm() {
                   type="button"
                   role="radio"
                   aria-checked={mode === k}
-                  onClick={() => setMode(k)}
+                  onClick={() => setValue('mode', k)}
                   className={cn('rounded-md px-4 py-1.5 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500', mode === k ? 'bg-brand-600 text-white shadow-sm' : 'text-slate-600 hover:text-slate-900')}
                 >
                   {k === 'now' ? 'Run now' : 'On a schedule'}
@@ -251,29 +288,29 @@ export function ExperimentForm() {
             {mode === 'schedule' ? (
               <div className="space-y-4">
                 <div className="grid gap-4 sm:grid-cols-3">
-                  <Field label="Schedule name" optional>
-                    {(p) => <Input {...p} value={scheduleName} onChange={(e) => setScheduleName(e.target.value)} placeholder={name || 'Nightly'} />}
+                  <Field label="Schedule name" optional error={errors.schedule?.name?.message}>
+                    {(p) => <Input {...p} {...register('schedule.name')} placeholder={name || 'Nightly'} />}
                   </Field>
-                  <Field label="Cron" help="minute hour day month weekday" error={err('cron')}>
-                    {(p) => <Input {...p} className="font-mono" value={cron} onChange={(e) => setCron(e.target.value)} />}
+                  {/* Live: what is wrong with the cron shows under Cron while typing, and a time zone problem under Time zone. */}
+                  <Field label="Cron" help="minute hour day month weekday" error={cronPreview.field === 'cron' ? cronPreview.error : errors.schedule?.cron?.message}>
+                    {(p) => <Input {...p} {...register('schedule.cron')} className="font-mono" data-testid="cron-input" />}
                   </Field>
-                  <Field label="Time zone">
-                    {(p) => <Input {...p} value={timezone} onChange={(e) => setTimezone(e.target.value)} placeholder="UTC or Europe/Berlin" />}
+                  <Field label="Time zone" error={cronPreview.field === 'timezone' ? cronPreview.error : errors.schedule?.timezone?.message}>
+                    {(p) => <Input {...p} {...register('schedule.timezone')} placeholder="UTC or Europe/Berlin" />}
                   </Field>
                 </div>
-                {cronPreview.data ? (
-                  cronPreview.data.ok ? (
-                    <div className="rounded-md bg-slate-50 px-3 py-2 text-sm" data-testid="cron-preview">
-                      <p className="font-medium text-slate-800">{cronPreview.data.description}</p>
-                      <ul className="mt-1 space-y-0.5 text-xs text-slate-600">
-                        {cronPreview.data.next.map((n) => (
-                          <li key={n}>{formatDateTime(n)}</li>
-                        ))}
-                      </ul>
-                    </div>
-                  ) : (
-                    <p className="text-xs font-medium text-red-700" data-testid="cron-error">{cronPreview.data.error}</p>
-                  )
+                {cronPreview.ok ? (
+                  <div className="rounded-md bg-slate-50 px-3 py-2 text-sm" data-testid="cron-preview">
+                    <p className="font-medium text-slate-800">{cronPreview.description}</p>
+                    <p className="mt-1 text-xs text-slate-500">Next fire times:</p>
+                    <ul className="mt-0.5 space-y-0.5 text-xs text-slate-600">
+                      {cronPreview.next.map((n) => (
+                        <li key={n}>{formatDateTime(n)}</li>
+                      ))}
+                    </ul>
+                  </div>
+                ) : cronPreview.field === 'cron' ? (
+                  <p className="sr-only" data-testid="cron-error">{cronPreview.error}</p>
                 ) : null}
               </div>
             ) : (
@@ -290,13 +327,13 @@ export function ExperimentForm() {
               <div>
                 <dt className="text-xs uppercase tracking-wide text-slate-500">Runs</dt>
                 <dd className="text-2xl font-semibold tabular-nums" data-testid="run-count">
-                  {chosenConfigs.length * scenarioIds.length * (repeats ?? 0)}
+                  {runCount ?? '—'}
                 </dd>
               </div>
               <div>
                 <dt className="text-xs uppercase tracking-wide text-slate-500">Est. duration</dt>
                 <dd className="text-2xl font-semibold tabular-nums" data-testid="estimated-duration">
-                  {estimate.data && chosenConfigs.length && scenarioIds.length ? formatDuration(estimate.data.totalMs) : '—'}
+                  {estimate.data && chosenConfigs.length && scenarioIds.length && repeats !== undefined ? formatDuration(estimate.data.totalMs) : '—'}
                 </dd>
               </div>
             </dl>

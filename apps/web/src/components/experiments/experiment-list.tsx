@@ -68,6 +68,11 @@ export function ExperimentList() {
                     </Link>
                     {e.scheduleId ? <Badge tone="blue" className="ml-2">scheduled</Badge> : null}
                     {active ? <Badge tone="blue" className="ml-2">in progress</Badge> : null}
+                    {e.progress.byStatus.thresholds_failed ? (
+                      <span data-testid="experiment-thresholds-failed">
+                        <Badge tone="red" className="ml-2">{e.progress.byStatus.thresholds_failed} thresholds failed</Badge>
+                      </span>
+                    ) : null}
                   </Td>
                   <Td>{e.target.name}</Td>
                   <Td className="text-xs text-slate-600">

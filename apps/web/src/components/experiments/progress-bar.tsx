@@ -1,7 +1,8 @@
-import type { RunStatus } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 
 const COLORS: Partial<Record<RunStatus, string>> = {
   succeeded: 'bg-emerald-500',
+  thresholds_failed: 'bg-rose-600',
   failed: 'bg-red-500',
   timed_out: 'bg-red-400',
   aborted_system: 'bg-red-300',
@@ -11,8 +12,8 @@ const COLORS: Partial<Record<RunStatus, string>> = {
 };
 
 export function ProgressBar({ byStatus, total }: { byStatus: Partial<Record<RunStatus, number>>; total: number }) {
-  const order: RunStatus[] = ['succeeded', 'failed', 'timed_out', 'aborted_system', 'canceled', 'running', 'preparing'];
-  const done = (byStatus.succeeded ?? 0) + (byStatus.failed ?? 0) + (byStatus.canceled ?? 0) + (byStatus.timed_out ?? 0) + (byStatus.aborted_system ?? 0);
+  const order: RunStatus[] = ['succeeded', 'thresholds_failed', 'failed', 'timed_out', 'aborted_system', 'canceled', 'running', 'preparing'];
+  const done = TERMINAL_RUN_STATUSES.reduce((a, s) => a + (byStatus[s] ?? 0), 0);
   return (
     <div className="flex min-w-32 items-center gap-2">
       <div className="flex h-2 flex-1 overflow-hidden rounded-full bg-slate-200" role="progressbar" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done} aria-label={`${done} of ${total} runs finished`}>

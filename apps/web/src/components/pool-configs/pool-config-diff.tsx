@@ -11,9 +11,9 @@ import { Table, Td, Th } from '~/components/ui/table';
 import { formatParam } from './format-param';
 
 /** Effective values (defaults filled in by the shared schema), so the diff shows what runs get. */
-function effective(c: { strategy: string; params: unknown; instanceCount: number }) {
+function effective(c: { strategy: string; params: Record<string, number>; instanceCount: number }): Record<string, number | undefined> {
   const parsed = PoolConfigSchema.safeParse({ strategy: c.strategy, params: c.params, instanceCount: c.instanceCount });
-  return parsed.success ? (parsed.data.params as Record<string, number | undefined>) : (c.params as Record<string, number>);
+  return parsed.success ? parsed.data.params : c.params;
 }
 
 export function PoolConfigDiff({ targetId, a, b }: { targetId: string; a: string; b: string }) {

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
-import { POOL_STRATEGY_META, validatePoolConfig, type PoolStrategy } from '@poolbench/scenarios';
+import { POOL_STRATEGY_META, PoolConfigSchema, validatePoolConfig, type PoolStrategy } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { cn } from '~/lib/cn';
@@ -60,7 +60,9 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
         e.preventDefault();
         setTouched(true);
         if (Object.keys(problems).length > 0 || name.trim() === '') return;
-        const body = { name: name.trim(), config: config as never };
+        const parsed = PoolConfigSchema.safeParse(config);
+        if (!parsed.success) return;
+        const body = { name: name.trim(), config: parsed.data };
         if (initial) update.mutate({ id: initial.id, ...body });
         else create.mutate({ targetId, ...body });
       }}

@@ -15,7 +15,7 @@ interface SeriesDef {
   color?: string;
 }
 
-const CHART_COUNT = 9;
+const CHART_COUNT = 10;
 
 function ChartCard({ slot, title, unit, children, empty, testId }: { slot: number; title: string; unit?: string; children: React.ReactNode; empty?: boolean; testId?: string }) {
   const ready = useFrameSlot(slot);
@@ -90,8 +90,9 @@ export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoi
           </AreaChart>
         </ResponsiveContainer>
       </ChartCard>
-      <ChartCard slot={3} title="Virtual users" unit="VUs">
-        <Lines data={data} series={[{ key: 'vus', label: 'VUs', color: '#8b5cf6' }]} />
+      <ChartCard slot={3} title="Virtual users" unit="VUs" testId="chart-vus">
+        {/* allocated (k6's vus_max) beside active: arrival-rate runs keep most VUs idle between iterations */}
+        <Lines data={data} series={has(points, ['vusAllocated']) ? [{ key: 'vus', label: 'active', color: '#8b5cf6' }, { key: 'vusAllocated', label: 'allocated', color: '#94a3b8' }] : [{ key: 'vus', label: 'VUs', color: '#8b5cf6' }]} />
       </ChartCard>
       <ChartCard slot={4} title="Connection set-up" unit="p95 ms" empty={!has(points, ['connectingP95Ms', 'blockedP95Ms'])}>
         <Lines data={data} series={[{ key: 'connectingP95Ms', label: 'connecting p95' }, { key: 'blockedP95Ms', label: 'blocked p95', color: '#f59e0b' }]} format={(v) => v.toFixed(v < 10 ? 2 : 0)} />
@@ -108,6 +109,12 @@ export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoi
       <ChartCard slot={8} title="Database connections" unit="connections" empty={!has(points, ['dbActive', 'dbIdle', 'dbTotal'])}>
         <Lines data={data} series={[{ key: 'dbTotal', label: 'total', color: '#64748b' }, { key: 'dbActive', label: 'active', color: '#1f57d6' }, { key: 'dbIdle', label: 'idle', color: '#10b981' }]} />
       </ChartCard>
+      {points.some((p) => (p.upstreamOpen ?? 0) > 0 || (p.upstreamInUse ?? 0) > 0) ? (
+        // the target's HTTP client pool towards its upstream (seed 000's POST /upload): shown when the target reports it
+        <ChartCard slot={9} title="Upstream HTTP pool" unit="connections · wait ms" testId="chart-upstream">
+          <Lines data={data} series={[{ key: 'upstreamOpen', label: 'open', color: '#64748b' }, { key: 'upstreamInUse', label: 'in use', color: '#1f57d6' }, { key: 'upstreamWaitMs', label: 'conn wait ms', color: '#ef4444' }]} />
+        </ChartCard>
+      ) : null}
       </div>
     </FrameSlots>
   );

@@ -4,12 +4,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Radio, Square } from 'lucide-react';
 import Link from 'next/link';
 import { useCallback, useState } from 'react';
+import { z } from 'zod';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatBytes, formatDateTime, formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
+import { ConfirmButton } from '~/components/ui/confirm-button';
+import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
@@ -18,10 +21,14 @@ import { PageHeader } from '~/components/ui/page-header';
 import { RunStatusBadge } from './run-status-badge';
 import { RunActions } from '~/components/compare/detail-actions';
 import dynamic from 'next/dynamic';
-import { RunSummary, ThresholdList, type RunSummaryShape } from './run-summary';
+import { RunSummary, ThresholdList } from './run-summary';
+
+/** What the scenario card shows of a snapshot's params (any template): its params and request paths. */
+const ScenarioShown = z.looseObject({ params: z.record(z.string(), z.unknown()).optional(), requests: z.array(z.looseObject({ method: z.string().optional(), path: z.string().optional() })).optional() });
 import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
 import { RunNetworkLine, withoutNetwork } from './run-network';
+import { LoadGeneratorsCard, waitingLine } from './load-generators-card';
 
 // Recharts is loaded after the page, so the summary paints first and hydration stays small.
 const RunCharts = dynamic(() => import('./run-charts').then((m) => m.RunCharts), {
@@ -87,12 +94,13 @@ export function RunDetail({ id }: { id: string }) {
   const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSettled: onStatus }));
 
   if (run.isPending) return <LoadingBlock rows={8} />;
-  if (run.isError) return <Alert tone="error" title="Run not found">{messageOf(run.error)}</Alert>;
+  if (run.isError) return <NotFoundOrElsewhere kind="run" id={id} title="Run not found" error={run.error} />;
   const r = run.data;
   const status = r.status as RunStatus;
   const terminal = TERMINAL_RUN_STATUSES.includes(status);
-  const pc = r.poolConfigSnapshot as { name?: string; strategy?: string; params?: Record<string, unknown>; instanceCount?: number };
-  const sc = r.scenarioSnapshot as { name?: string; templateId?: string; params?: Record<string, unknown>; thresholds?: unknown[] };
+  const pc = r.poolConfigSnapshot;
+  const sc = r.scenarioSnapshot;
+  const scParams = ScenarioShown.safeParse(sc.params ?? {}).data;
   const script = r.script;
   const elapsedMs = r.startedAt ? (r.finishedAt ? new Date(r.finishedAt).getTime() : Date.now()) - new Date(r.startedAt).getTime() : null;
 
@@ -109,9 +117,9 @@ export function RunDetail({ id }: { id: string }) {
         description={`${r.target.name} · queued ${formatDateTime(r.queuedAt)}${r.startedAt ? ` · started ${formatDateTime(r.startedAt)}` : ''}${elapsedMs !== null ? ` · ${formatDuration(elapsedMs)}` : ''}`}
         actions={
           terminal ? <RunActions runId={id} title={`${pc.name ?? 'Run'} × ${sc.name ?? 'scenario'} #${r.repeatIndex + 1}`} /> : can('member') ? (
-            <Button variant="secondary" loading={cancel.isPending} disabled={Boolean(r.cancelRequestedAt)} onClick={() => confirm('Cancel this run?') && cancel.mutate({ id })}>
+            <ConfirmButton variant="secondary" loading={cancel.isPending} disabled={Boolean(r.cancelRequestedAt)} question="Cancel this run?" detail="Its data so far is kept." confirmLabel="Cancel run" cancelLabel="Keep running" onConfirm={() => cancel.mutate({ id })}>
               <Square className="size-4" /> {r.cancelRequestedAt ? 'Cancel requested' : 'Cancel run'}
-            </Button>
+            </ConfirmButton>
           ) : null
         }
       />
@@ -121,13 +129,18 @@ export function RunDetail({ id }: { id: string }) {
           {r.errorMessage}
         </Alert>
       ) : null}
+      {r.secondsPrunedAt ? (
+        <Alert tone="info" className="mb-4" title="Per-second data removed by the team's retention">
+          On {formatDateTime(r.secondsPrunedAt)} this run's per-second charts were removed (Settings → Data retention). Its summary and merged histograms are kept, so it still counts in whole-run comparisons.
+        </Alert>
+      ) : null}
       {!terminal ? (
         <div className="mb-4 flex items-center gap-2 text-sm text-slate-600" aria-live="polite">
           <Radio className={live.connected ? 'size-4 animate-pulse text-emerald-600' : 'size-4 text-slate-400'} aria-hidden />
           {status === 'queued'
             ? 'Waiting for a free worker…'
             : status === 'preparing'
-              ? 'Starting the target with this pool config…'
+              ? r.loadGenerators > 1 ? waitingLine(r.loadGenerators, r.segments) : 'Starting the target with this pool config…'
               : live.connected
                 ? `Live · ${live.points.length} s received`
                 : (live.error ?? 'Connecting…')}
@@ -137,7 +150,7 @@ export function RunDetail({ id }: { id: string }) {
       {terminal && r.summary ? (
         <section aria-labelledby="summary-h" className="mb-6">
           <h2 id="summary-h" className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500">Summary</h2>
-          <RunSummary summary={r.summary as RunSummaryShape} />
+          <RunSummary summary={r.summary} />
         </section>
       ) : null}
       {terminal && sc.templateId === 'arrival-rate-sweep' ? <SweepStepsCard runId={id} /> : null}
@@ -153,6 +166,8 @@ export function RunDetail({ id }: { id: string }) {
           <RunCharts points={live.points} />
         )}
       </section>
+
+      {r.loadGenerators > 1 ? <LoadGeneratorsCard count={r.loadGenerators} segments={r.segments} /> : null}
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
@@ -174,10 +189,10 @@ export function RunDetail({ id }: { id: string }) {
         <Card>
           <CardHeader title={`Scenario: ${sc.name ?? '—'}`} description={`${sc.templateId ?? '?'} (snapshot at launch)`} />
           <CardBody>
-            <KeyValues data={(sc.params?.params as Record<string, unknown>) ?? {}} />
-            {sc.params?.requests ? (
+            <KeyValues data={scParams?.params ?? {}} />
+            {scParams?.requests ? (
               <p className="mt-3 font-mono text-xs text-slate-600">
-                {(sc.params.requests as Array<{ method?: string; path?: string }>).map((q) => `${q.method ?? 'GET'} ${q.path}`).join(', ')}
+                {scParams.requests.map((q) => `${q.method ?? 'GET'} ${q.path}`).join(', ')}
               </p>
             ) : null}
           </CardBody>

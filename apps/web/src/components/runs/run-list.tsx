@@ -13,9 +13,10 @@ import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { Input, Label, Select } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
+import { OnboardingSteps } from '~/components/onboarding/onboarding-steps';
 import { RunStatusBadge } from './run-status-badge';
 
-const STATUS_LABEL: Record<RunStatus, string> = { queued: 'Queued', preparing: 'Preparing', running: 'Running', succeeded: 'Succeeded', failed: 'Failed', canceled: 'Canceled', timed_out: 'Timed out', aborted_system: 'Aborted' };
+const STATUS_LABEL: Record<RunStatus, string> = { queued: 'Queued', preparing: 'Preparing', running: 'Running', succeeded: 'Succeeded', thresholds_failed: 'Thresholds failed', failed: 'Failed', canceled: 'Canceled', timed_out: 'Timed out', aborted_system: 'Aborted' };
 
 function elapsed(r: { startedAt: Date | null; finishedAt: Date | null; status: string }) {
   if (!r.startedAt) return null;
@@ -102,6 +103,7 @@ export function RunList() {
       </div>
       {runs.isPending ? <LoadingBlock rows={6} /> : null}
       {runs.isError ? <Alert tone="error" title="Could not load runs">{messageOf(runs.error)}</Alert> : null}
+      {runs.isSuccess && items.length === 0 && !filtered ? <OnboardingSteps /> : null}
       {runs.isSuccess && items.length === 0 ? (
         <EmptyState
           icon={Activity}

@@ -7,6 +7,7 @@ const LOOK: Record<RunStatus, { tone: BadgeTone; label: string; spin?: boolean }
   preparing: { tone: 'violet', label: 'Preparing', spin: true },
   running: { tone: 'blue', label: 'Running', spin: true },
   succeeded: { tone: 'green', label: 'Succeeded' },
+  thresholds_failed: { tone: 'red', label: 'Thresholds failed' },
   failed: { tone: 'red', label: 'Failed' },
   canceled: { tone: 'amber', label: 'Canceled' },
   timed_out: { tone: 'red', label: 'Timed out' },

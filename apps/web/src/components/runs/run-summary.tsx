@@ -1,21 +1,10 @@
 import { CheckCircle2, XCircle } from 'lucide-react';
+import type { RunSummary } from '@poolbench/stats';
 import { formatBytes, formatDuration, formatMs, formatNumber, formatPercent } from '~/lib/format';
 import { Stat } from '~/components/ui/card';
 
-type Lat = { p50?: number; p90?: number; p95?: number; p99?: number; max?: number; mean?: number };
-export interface RunSummaryShape {
-  requests?: number;
-  failed?: number;
-  errorRate?: number;
-  rps?: number;
-  durationMs?: number;
-  bytesSent?: number;
-  bytesReceived?: number;
-  vusMax?: number;
-  latency?: Lat;
-  connecting?: Lat;
-  resources?: { cpuMeanPercent?: number; cpuPeakPercent?: number; rssMeanBytes?: number; rssPeakBytes?: number; poolWaitMsMean?: number; dbConnectionsPeak?: number };
-}
+/** Run.summary as the server parsed it (packages/db RunSummarySchema). */
+export type RunSummaryShape = RunSummary;
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -23,6 +12,7 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : n
 export function RunSummary({ summary }: { summary: RunSummaryShape }) {
   const s = summary;
   const r = s.resources ?? {};
+  const upstreamOnly = num(r.poolWaitMsMean) === null && num(r.upstreamWaitMsMean) !== null && (num(r.upstreamInUsePeak) ?? 0) > 0;
   const errorRate = num(s.errorRate) ?? (num(s.requests) && num(s.failed) !== null ? (s.failed as number) / (s.requests as number) : null);
   return (
     <div className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6" data-testid="run-summary">
@@ -31,10 +21,15 @@ export function RunSummary({ summary }: { summary: RunSummaryShape }) {
       <Stat label="Error rate" value={formatPercent(errorRate, 2)} tone={errorRate !== null && errorRate > 0.01 ? 'bad' : errorRate !== null ? 'good' : undefined} />
       <Stat label="p50 latency" value={formatMs(num(s.latency?.p50))} sub={`mean ${formatMs(num(s.latency?.mean))}`} />
       <Stat label="p95 / p99" value={formatMs(num(s.latency?.p95))} sub={`p99 ${formatMs(num(s.latency?.p99))}`} />
-      <Stat label="Max latency" value={formatMs(num(s.latency?.max))} sub={`max VUs ${formatNumber(num(s.vusMax))}`} />
+      <Stat label="Max latency" value={formatMs(num(s.latency?.max))} sub={`max VUs ${formatNumber(num(s.vusMax))}${typeof s.vusAllocatedMax === 'number' ? ` · allocated ${formatNumber(s.vusAllocatedMax)}` : ''}`} />
       <Stat label="CPU (target)" value={`${formatNumber(num(r.cpuMeanPercent), 0)} %`} sub={`peak ${formatNumber(num(r.cpuPeakPercent), 0)} %`} />
       <Stat label="Memory (target)" value={formatBytes(num(r.rssPeakBytes))} sub={`mean ${formatBytes(num(r.rssMeanBytes))}`} />
-      <Stat label="Pool wait" value={formatMs(num(r.poolWaitMsMean))} sub="mean per second" />
+      {upstreamOnly ? (
+        // no database pool wait (seed 000's POST /upload): the pool that matters is the upstream HTTP pool
+        <Stat label="Upstream pool wait" value={formatMs(num(r.upstreamWaitMsMean))} sub={`mean per second · peak ${formatNumber(num(r.upstreamInUsePeak))} in use`} />
+      ) : (
+        <Stat label="Pool wait" value={formatMs(num(r.poolWaitMsMean))} sub="mean per second" />
+      )}
       <Stat label="DB connections" value={formatNumber(num(r.dbConnectionsPeak))} sub="peak" />
       <Stat label="Connect p95" value={formatMs(num(s.connecting?.p95))} sub={`max ${formatMs(num(s.connecting?.max))}`} />
       <Stat label="Data" value={formatBytes(num(s.bytesReceived))} sub={`sent ${formatBytes(num(s.bytesSent))}`} />

@@ -4,7 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
-import { generateScenario, THRESHOLD_METRICS, TEMPLATES, TEMPLATE_IDS, validateScenario, type TemplateId } from '@poolbench/scenarios';
+import { z } from 'zod';
+import { generateScenario, ScenarioSchema, THRESHOLD_METRICS, TEMPLATES, TEMPLATE_IDS, validateScenario, type TemplateId } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { formatDuration } from '~/lib/format';
@@ -14,6 +15,7 @@ import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input, NumberInput, Select } from '~/components/ui/form';
+import { DurationInput } from '~/components/ui/duration-input';
 import { ProfileChart } from './profile-chart';
 import { TEMPLATE_DEFAULTS, paramLabel, paramUnit } from './template-defaults';
 
@@ -25,6 +27,14 @@ export interface ScenarioInitial {
   name: string;
   scenario: Record<string, unknown>;
 }
+
+const EditorSeed = z.looseObject({
+  template: z.enum(TEMPLATE_IDS),
+  params: z.record(z.string(), z.unknown()).default({}),
+  requests: z.unknown(),
+  thresholds: z.array(z.looseObject({ metric: z.string(), expr: z.string() })).optional(),
+  readyPath: z.string().optional(),
+});
 
 function toReqs(raw: unknown): Req[] {
   return ((raw as Array<Record<string, unknown>>) ?? []).map((r) => ({
@@ -40,13 +50,14 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
   const trpc = useTRPC();
   const qc = useQueryClient();
   const router = useRouter();
-  const s0 = initial?.scenario;
+  // The saved scenario as the editor starts from it; a row from an older schema still opens.
+  const s0 = EditorSeed.safeParse(initial?.scenario).data;
   const [name, setName] = useState(initial?.name ?? '');
-  const [template, setTemplate] = useState<TemplateId>((s0?.template as TemplateId) ?? defaultTemplate ?? 'cold-start-burst');
-  const [paramsBy, setParamsBy] = useState<Record<string, Record<string, unknown>>>(() => ({ ...TEMPLATE_DEFAULTS, ...(s0 ? { [s0.template as string]: s0.params as Record<string, unknown> } : {}) }));
+  const [template, setTemplate] = useState<TemplateId>(s0?.template ?? defaultTemplate ?? 'cold-start-burst');
+  const [paramsBy, setParamsBy] = useState<Record<string, Record<string, unknown>>>(() => ({ ...TEMPLATE_DEFAULTS, ...(s0 ? { [s0.template]: s0.params } : {}) }));
   const [requests, setRequests] = useState<Req[]>(s0 ? toReqs(s0.requests) : [{ method: defaultRequest?.method ?? 'GET', path: defaultRequest?.path ?? '/work', query: defaultRequest ? [] : [{ key: 'ms', value: '5' }], weight: 1 }]);
-  const [thresholds, setThresholds] = useState<Thr[]>(((s0?.thresholds as Thr[]) ?? [{ metric: 'http_req_failed', expr: 'rate<0.01' }]).map((t) => ({ metric: t.metric, expr: t.expr })));
-  const [readyPath, setReadyPath] = useState((s0?.readyPath as string) ?? '/ready');
+  const [thresholds, setThresholds] = useState<Thr[]>((s0?.thresholds ?? [{ metric: 'http_req_failed', expr: 'rate<0.01' }]).map((t) => ({ metric: t.metric, expr: t.expr })));
+  const [readyPath, setReadyPath] = useState(s0?.readyPath ?? '/ready');
   const [showScript, setShowScript] = useState(false);
   const [submitted, setSubmitted] = useState(false);
   const params = paramsBy[template] ?? {};
@@ -96,7 +107,9 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
         e.preventDefault();
         setSubmitted(true);
         if (Object.keys(problems).length > 0 || !name.trim()) return;
-        const body = { name: name.trim(), scenario: scenario as never };
+        const parsed = ScenarioSchema.safeParse(scenario);
+        if (!parsed.success) return;
+        const body = { name: name.trim(), scenario: parsed.data };
         if (initial) update.mutate({ id: initial.id, ...body });
         else create.mutate(body);
       }}
@@ -125,7 +138,7 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
                 .filter(([, v]) => !Array.isArray(v))
                 .map(([k, v]) => (
                   <Field key={k} label={<span>{paramLabel(k)} {paramUnit(k) ? <span className="font-normal text-slate-400">({paramUnit(k)})</span> : null}</span>} error={err(`params.${k}`)}>
-                    {(p) => <NumberInput {...p} value={v as number | undefined} onValue={(nv) => setParam(k, nv)} />}
+                    {(p) => (k.endsWith('Ms') ? <DurationInput {...p} value={typeof v === 'number' ? v : undefined} onValue={(nv) => setParam(k, nv)} /> : <NumberInput {...p} value={typeof v === 'number' ? v : undefined} onValue={(nv) => setParam(k, nv)} />)}
                   </Field>
                 ))}
             </div>
@@ -141,8 +154,8 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
                 <div className="space-y-2">
                   {(params.stages as Array<{ durationMs?: number; targetVUs?: number }>).map((st, i) => (
                     <div key={i} className="grid grid-cols-[1fr_1fr_auto] items-end gap-2">
-                      <Field label={`Stage ${i + 1} duration (ms)`} error={err(`params.stages.${i}.durationMs`)}>
-                        {(p) => <NumberInput {...p} value={st.durationMs} onValue={(v) => setParam('stages', (params.stages as object[]).map((x, j) => (j === i ? { ...x, durationMs: v } : x)))} />}
+                      <Field label={`Stage ${i + 1} duration`} error={err(`params.stages.${i}.durationMs`)}>
+                        {(p) => <DurationInput {...p} value={st.durationMs} onValue={(v) => setParam('stages', (params.stages as object[]).map((x, j) => (j === i ? { ...x, durationMs: v } : x)))} />}
                       </Field>
                       <Field label="Target VUs" error={err(`params.stages.${i}.targetVUs`)}>
                         {(p) => <NumberInput {...p} value={st.targetVUs} onValue={(v) => setParam('stages', (params.stages as object[]).map((x, j) => (j === i ? { ...x, targetVUs: v } : x)))} />}

@@ -13,13 +13,14 @@ export const TEMPLATE_DEFAULTS: Record<TemplateId, Record<string, unknown>> = {
 
 /** Unit shown beside a param, from the naming convention of the schemas (units in names). */
 export function paramUnit(key: string): string {
-  if (key.endsWith('Ms')) return 'ms';
+  if (key.endsWith('Ms')) return 'ms, or 30s, 2m';
   if (key.endsWith('PerSec')) return 'req/s';
   if (/vus$/i.test(key)) return 'VUs';
   return '';
 }
 
 export function paramLabel(key: string): string {
-  const words = key.replace(/Ms$|PerSec$/, '').replace(/VUs$/, ' VUs').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1).replace(/vus/i, 'VUs');
+  // VUs is an abbreviation in every position: "vus" → "VUs", "baselineVUs" → "Baseline VUs"
+  const words = key.replace(/Ms$|PerSec$/, '').replace(/VUs$/, ' VUs').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/\bvus\b/, 'VUs');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

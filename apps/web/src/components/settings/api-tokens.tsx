@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
-import { API_SCOPES, SCOPE_HELP, scopeAllowedFor, type ApiScope } from '~/server/services/api-tokens/scopes';
+import { API_SCOPES, SCOPE_HELP, scopeAllowedFor, type ApiScope } from '~/lib/api-scopes';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { formatDateTime, formatRelative } from '~/lib/format';

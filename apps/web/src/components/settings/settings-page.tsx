@@ -19,6 +19,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { ApiTokens } from './api-tokens';
 import { Allowlist } from './allowlist-settings';
+import { Retention } from './retention-settings';
 import { ShareLinksSettings } from '~/components/share/share-links-settings';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 
@@ -160,6 +161,7 @@ export function SettingsPage() {
         {can('admin') ? <ApiTokens /> : null}
         <Allowlist />
         <ShareLinksSettings />
+        <Retention />
       </div>
     </>
   );

@@ -7,7 +7,7 @@ import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDateTime, formatRelative } from '~/lib/format';
 import { Badge } from '~/components/ui/badge';
-import { Button } from '~/components/ui/button';
+import { ConfirmButton } from '~/components/ui/confirm-button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 
@@ -62,9 +62,9 @@ export function ShareLinksSettings() {
                   <td className="px-4 py-3 text-slate-600">{l.expiresAt ? formatDateTime(l.expiresAt) : 'never'}</td>
                   <td className="px-4 py-3 text-right">
                     {can('member') && l.state === 'active' ? (
-                      <Button variant="danger-ghost" size="sm" loading={revoke.isPending && revoke.variables?.id === l.id} onClick={() => revoke.mutate({ id: l.id })}>
+                      <ConfirmButton variant="danger-ghost" size="sm" loading={revoke.isPending && revoke.variables?.id === l.id} question={`Revoke the link "${l.title}"?`} detail="Anyone who opens it afterwards gets 404. This cannot be undone." confirmLabel="Revoke link" onConfirm={() => revoke.mutate({ id: l.id })}>
                         Revoke
-                      </Button>
+                      </ConfirmButton>
                     ) : null}
                   </td>
                 </tr>

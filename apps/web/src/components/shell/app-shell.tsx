@@ -1,6 +1,6 @@
 'use client';
 
-import { Activity, CalendarClock, FlaskConical, GitCompareArrows, Layers, Server, Settings } from 'lucide-react';
+import { Activity, CalendarClock, FlaskConical, GitCompareArrows, Layers, Server, Settings, Sprout } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cn } from '~/lib/cn';
@@ -15,6 +15,7 @@ const NAV = [
   { href: '/scenarios', label: 'Scenarios', icon: Layers },
   { href: '/targets', label: 'Targets', icon: Server },
   { href: '/schedules', label: 'Schedules', icon: CalendarClock },
+  { href: '/seeds', label: 'Seeds', icon: Sprout },
   { href: '/settings', label: 'Settings', icon: Settings },
 ];
 

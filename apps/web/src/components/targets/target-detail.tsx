@@ -17,6 +17,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { TestConnection } from './test-connection';
 import { formatParam } from '~/components/pool-configs/format-param';
+import { ConfirmButton } from '~/components/ui/confirm-button';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 
 export function TargetDetail({ id }: { id: string }) {
@@ -42,8 +43,8 @@ export function TargetDetail({ id }: { id: string }) {
   if (target.isPending) return <LoadingBlock rows={5} />;
   if (target.isError) return <Alert tone="error" title="Target not found">{messageOf(target.error)}</Alert>;
   const t = target.data;
-  const rd = t.requestDefaults as { method?: string; path?: string; query?: Record<string, string>; headers?: Record<string, string> };
-  const setup = (t.managed as { setup?: Record<string, number> } | null)?.setup;
+  const rd = t.requestDefaults;
+  const setup = t.managed?.setup;
   const mutErr = duplicate.error ?? archive.error ?? archiveTarget.error;
 
   return (
@@ -61,9 +62,9 @@ export function TargetDetail({ id }: { id: string }) {
               <ButtonLink variant="secondary" href={`/targets/${t.id}/edit`}>
                 <Pencil className="size-4" /> Edit
               </ButtonLink>
-              <Button variant="danger-ghost" loading={archiveTarget.isPending} onClick={() => confirm(`Archive ${t.name}? Its runs stay.`) && archiveTarget.mutate({ id: t.id })}>
+              <ConfirmButton variant="danger-ghost" loading={archiveTarget.isPending} question={`Archive ${t.name}?`} detail="Its runs stay." confirmLabel="Archive" onConfirm={() => archiveTarget.mutate({ id: t.id })}>
                 <Trash2 className="size-4" /> Archive
-              </Button>
+              </ConfirmButton>
             </>
           ) : null
         }
@@ -112,7 +113,7 @@ export function TargetDetail({ id }: { id: string }) {
                   <tbody className="divide-y divide-slate-100">
                     {configs.data.map((c) => {
                       const meta = safeMeta(c.strategy);
-                      const params = Object.entries(c.params as Record<string, number>);
+                      const params = Object.entries(c.params);
                       return (
                         <tr key={c.id} className="align-top">
                           <Td>
@@ -190,7 +191,7 @@ export function TargetDetail({ id }: { id: string }) {
                     <Row label="DB monitor DSN">{t.hasMonitorDsn ? <Badge>set</Badge> : '—'}</Row>
                   </>
                 ) : (
-                  <Row label="Data set">{setup ? Object.entries(setup).map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(' · ') : 'defaults'}</Row>
+                  <Row label="Data set">{setup ? Object.entries(setup).map(([k, v]) => `${k} ${(v ?? 0).toLocaleString('en-US')}`).join(' · ') : 'defaults'}</Row>
                 )}
               </dl>
               <TestConnection targetId={t.id} disabled={!can('member')} />

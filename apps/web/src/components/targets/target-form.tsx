@@ -13,6 +13,8 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { Checkbox, Field, Input, NumberInput, Select, Textarea } from '~/components/ui/form';
+import type { LabEnvironment } from '@poolbench/scenarios';
+import { compactEnvironment, LabEnvironmentFields } from './lab-environment-fields';
 
 type Kind = 'managed' | 'url';
 interface Header { name: string; value: string; secret: boolean }
@@ -23,7 +25,8 @@ export interface TargetFormInitial {
   kind: Kind;
   name: string;
   requestDefaults: { method?: string; path?: string; query?: Record<string, string>; headers?: Record<string, string> };
-  setup?: typeof DEFAULT_LAB_SETUP;
+  setup?: Partial<Record<keyof typeof DEFAULT_LAB_SETUP, number>>;
+  environment?: LabEnvironment;
   baseUrls: string[];
   secretHeaderNames: string[];
   metricsUrl: string | null;
@@ -51,7 +54,8 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
   const [method, setMethod] = useState(d.method ?? 'GET');
   const [path, setPath] = useState(d.path ?? '/health');
   const [query, setQuery] = useState<QueryRow[]>(Object.entries(d.query ?? {}).map(([key, value]) => ({ key, value })));
-  const [setup, setSetup] = useState<Record<string, number | undefined>>(initial?.setup ?? DEFAULT_LAB_SETUP);
+  const [setup, setSetup] = useState<Record<string, number | undefined>>({ ...DEFAULT_LAB_SETUP, ...initial?.setup });
+  const [environment, setEnvironment] = useState<LabEnvironment>(initial?.environment ?? {});
   const [baseUrls, setBaseUrls] = useState((initial?.baseUrls ?? []).join('\n'));
   const [headers, setHeaders] = useState<Header[]>([
     ...Object.entries(d.headers ?? {}).map(([n, v]) => ({ name: n, value: v, secret: false })),
@@ -77,7 +81,7 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
 
   function values(): TargetInput {
     const requestDefaults = { method: method as 'GET', path, query: Object.fromEntries(query.filter((q) => q.key).map((q) => [q.key, q.value])) };
-    if (kind === 'managed') return { kind, name, requestDefaults, setup: setup as typeof DEFAULT_LAB_SETUP };
+    if (kind === 'managed') return { kind, name, requestDefaults, setup: setup as typeof DEFAULT_LAB_SETUP, environment: compactEnvironment(environment) };
     return {
       kind,
       name,
@@ -207,6 +211,9 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
             ))}
           </CardBody>
         </Card>
+      ) : null}
+      {kind === 'managed' ? (
+        <LabEnvironmentFields value={environment} onChange={setEnvironment} err={err} />
       ) : (
         <Card>
           <CardHeader title="Where it runs" description="Every host must be on the team allowlist (Settings → Allowlist)." />

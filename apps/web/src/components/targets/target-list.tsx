@@ -32,7 +32,7 @@ export function TargetList() {
       ) : null}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {targets.data?.map((t) => {
-          const rd = t.requestDefaults as { method?: string; path?: string };
+          const rd = t.requestDefaults;
           return (
             <Link key={t.id} href={`/targets/${t.id}`} className="group rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-300 hover:shadow focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
               <div className="flex items-start justify-between gap-2">

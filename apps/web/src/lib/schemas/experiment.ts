@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from './ids';
+import { previewCron } from './cron';
 
 export const RUN_OVERHEAD_MS = 5000;
 
@@ -8,8 +9,10 @@ export const ExperimentDefinitionSchema = z.object({
   targetId: IdSchema,
   poolConfigIds: z.array(IdSchema).min(1, 'choose at least one pool config').max(20, 'at most 20 pool configs'),
   scenarioIds: z.array(IdSchema).min(1, 'choose at least one scenario').max(20, 'at most 20 scenarios'),
-  repeats: z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50'),
+  repeats: z.number({ error: 'is required (a whole number from 1 to 50)' }).int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50'),
   order: z.enum(['interleaved', 'blocked']).default('interleaved'),
+  // Workers each run is split across (k6 execution segments, merged exactly); snapshotted per run.
+  loadGenerators: z.number().int('must be a whole number').min(1, 'must be at least 1').max(16, 'must be at most 16').default(1),
   presetId: z.string().max(120).nullish(),
 });
 export type ExperimentDefinition = z.input<typeof ExperimentDefinitionSchema>;
@@ -19,3 +22,27 @@ export const ScheduleInputSchema = z.object({
   cron: z.string().trim().min(9, 'must have five fields, e.g. "0 3 * * *"').max(120),
   timezone: z.string().min(1).max(64).default('UTC'),
 });
+
+/** The schedule part of the experiment form: the cron and time zone checked in words, each under its own field. */
+const ScheduleFieldsSchema = z.object({
+  name: z.string().trim().max(120, 'must be at most 120 characters'),
+  cron: z.string(),
+  timezone: z.string().trim(),
+});
+const CheckedScheduleFieldsSchema = ScheduleFieldsSchema.superRefine((s, ctx) => {
+  const p = previewCron(s.cron, s.timezone, 1);
+  if (!p.ok) ctx.addIssue({ code: 'custom', path: [p.field ?? 'cron'], message: p.error ?? 'is not a valid cron expression' });
+});
+
+/**
+ * The experiment form (react-hook-form + zodResolver): the server's own definition schema, a name
+ * that may be left blank, and the schedule fields, checked only when the user schedules.
+ */
+const formBase = ExperimentDefinitionSchema.extend({
+  name: z.string().trim().max(120, 'must be at most 120 characters'),
+  mode: z.enum(['now', 'schedule']),
+});
+export const ExperimentFormSchema = formBase.extend({ schedule: ScheduleFieldsSchema });
+export const ScheduledExperimentFormSchema = formBase.extend({ schedule: CheckedScheduleFieldsSchema });
+export type ExperimentFormInput = z.input<typeof ExperimentFormSchema>;
+export type ExperimentFormOutput = z.output<typeof ExperimentFormSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hasUrlCredentials, URL_CREDENTIALS_MESSAGE } from '@poolbench/scenarios/net';
+import { LabEnvironmentSchema } from '@poolbench/scenarios';
 
 /** Endpoints of the lab target a managed target's default request may use. */
 export const LAB_ENDPOINTS = [
@@ -44,6 +45,8 @@ export const ManagedTargetSchema = z.object({
   name,
   requestDefaults: RequestDefaultsSchema,
   setup: LabSetupSchema.default(DEFAULT_LAB_SETUP),
+  /** what the worker sets up around the target for each run (link RTT, role limit, CPU, balancer) */
+  environment: LabEnvironmentSchema.default({}),
 });
 
 export const TargetHeaderSchema = z.object({

@@ -26,6 +26,7 @@ const managed = { kind: 'managed', name: 'New lab', requestDefaults: { method: '
 const CASES: Record<string, Case> = {
   'team.me': { min: 'signed-in', other: { none: 'reads only the caller' } },
   'team.switch': { min: 'signed-in', input: (f) => ({ teamId: f.teamId }), other: 'not-found' },
+  'team.locate': { min: 'signed-in', input: (f) => ({ kind: 'run', id: f.runIds[0] }), other: 'not-found' },
   'team.create': { min: 'signed-in', input: () => ({ name: 'Another team' }), other: { none: 'creates a new team' } },
   'team.members': { min: 'viewer', other: { none: 'scoped to the active team' } },
   'team.changeRole': { min: 'admin', input: (f) => ({ membershipId: f.users.member.membershipId, role: 'viewer' }), other: 'not-found' },
@@ -37,6 +38,8 @@ const CASES: Record<string, Case> = {
   'team.acceptInvitation': { min: 'signed-in', input: () => ({ token: 'y'.repeat(32) }), other: { none: 'looked up by secret token, not id' } },
   'team.allowlist': { min: 'viewer', other: { none: 'scoped to the active team' } },
   'team.allow': { min: 'admin', input: () => ({ pattern: 'db.example.test' }), other: { none: 'creates in the active team' } },
+  'team.retention': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'team.setRetention': { min: 'admin', input: () => ({ retentionDays: 30 }), other: { none: 'changes the active team only' } },
   'team.disallow': { min: 'admin', input: (f) => id(f.allowedHostId), other: 'not-found' },
 
   'target.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
@@ -78,6 +81,8 @@ const CASES: Record<string, Case> = {
   'run.series': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },
   'run.sweepSteps': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },
   'run.cancel': { min: 'member', input: (f) => id(f.runIds[1]!), other: 'not-found' },
+  'seeds.overview': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'seeds.reproduce': { min: 'member', input: () => ({ seeds: ['004'] }), other: { none: "launches on the active team's own managed target" } },
   'run.updateNotes': { min: 'member', input: (f) => ({ id: f.runIds[0]!, notes: 'n' }), other: 'not-found' },
   'apiToken.list': { min: 'admin', other: { none: 'scoped to the active team' } },
   'apiToken.create': { min: 'admin', input: () => ({ name: 'ci', scopes: ['runs:read'] }), other: { none: 'creates in the active team' } },
@@ -90,6 +95,8 @@ const CASES: Record<string, Case> = {
   'baseline.set': { min: 'member', input: (f) => ({ name: 'main', item: { kind: 'run', runId: f.runIds[0]! } }), other: 'not-found' },
   'baseline.remove': { min: 'member', input: (f) => id(`bl-${f.teamId}`), other: 'not-found' },
   'shareLink.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'onboarding.get': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'onboarding.addPresets': { min: 'member', input: (f) => ({ targetId: f.targetId }), other: 'not-found' },
   'shareLink.create': { min: 'member', input: (f) => ({ target: { kind: 'run', runId: f.runIds[0]! }, title: 'shared' }), other: 'not-found' },
   'shareLink.revoke': { min: 'member', input: (f) => id(`sl-${f.teamId}`), other: 'not-found' },
 };
@@ -162,6 +169,27 @@ describe('authorization of every procedure (real Postgres)', () => {
     await db.user.create({ data: { id: 'loner', name: 'Loner', email: 'loner@example.test' } });
     const loner = { id: 'loner', email: 'loner@example.test', sessionId: 'none' };
     expect(await codeOf(callerFor(db, services, loner, B.teamId).target.list())).toBe('FORBIDDEN');
+  });
+
+  it("a link to another of my teams' objects names that team; teams I am not in stay NOT_FOUND", async () => {
+    const both = { id: 'both-teams', email: 'both@example.test', sessionId: 's-both-teams' };
+    await db.user.create({ data: { id: both.id, name: 'Both', email: both.email } });
+    await db.session.create({ data: { id: both.sessionId, token: 't-both-teams', userId: both.id, expiresAt: new Date(Date.now() + 3600_000), activeTeamId: A.teamId } });
+    await db.membership.create({ data: { teamId: A.teamId, userId: both.id, role: 'member' } });
+    await db.membership.create({ data: { teamId: B.teamId, userId: both.id, role: 'viewer' } });
+    const inA = callerFor(db, services, both, A.teamId);
+    // the page itself stays scoped to the active team ...
+    expect(await codeOf(inA.run.get({ id: B.runIds[0]! }))).toBe('NOT_FOUND');
+    // ... and says whose it is, so the user can switch
+    const teamB = await db.team.findUniqueOrThrow({ where: { id: B.teamId } });
+    for (const [kind, id] of [['run', B.runIds[0]!], ['experiment', B.experimentId], ['target', B.targetId], ['scenario', B.scenarioId], ['schedule', B.scheduleId]] as const) {
+      expect(await inA.team.locate({ kind, id })).toEqual({ teamId: B.teamId, teamName: teamB.name });
+    }
+    await inA.team.switch({ teamId: B.teamId });
+    expect((await callerFor(db, services, both, B.teamId).run.get({ id: B.runIds[0]! })).id).toBe(B.runIds[0]);
+    // A's owner is not in B: no team name, no hint that the run exists
+    expect(await codeOf(callerFor(db, services, A.users.owner, A.teamId).team.locate({ kind: 'run', id: B.runIds[0]! }))).toBe('NOT_FOUND');
+    expect(await codeOf(callerFor(db, services, A.users.owner, A.teamId).team.locate({ kind: 'run', id: 'does-not-exist' }))).toBe('NOT_FOUND');
   });
 
   it('an active team id the user does not belong to is ignored, never trusted', async () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { openSecret, type Db } from '@poolbench/db';
+import { ScenarioSchema } from '@poolbench/scenarios';
 import { workerConnection, publishRunEvent } from '@poolbench/queue';
 import { withTempDatabase } from '~/test/temp-database';
 import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
@@ -78,7 +79,7 @@ describe('procedures against real Postgres and Redis', () => {
     };
     const denied = await admin.target.create(input).catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(TRPCError);
-    expect((denied as TRPCError).code).toBe('PRECONDITION_FAILED');
+    expect((denied as TRPCError).code).toBe('FORBIDDEN');
     expect((denied as TRPCError).message).toContain('orders.internal.test is not on the team allowlist');
 
     await admin.team.allow({ pattern: '*.internal.test' });
@@ -142,13 +143,13 @@ describe('procedures against real Postgres and Redis', () => {
 
   it('pool config inputs are validated with the shared schema, with field paths', async () => {
     const member = callerFor(db, services, A.users.member, A.teamId);
-    const err = (await member.poolConfig.create({ targetId: A.targetId, name: 'bad', config: { strategy: 'elastic', params: { minConns: 50, maxConns: 10 } } as never }).catch((e: unknown) => e)) as TRPCError;
+    const err = (await member.poolConfig.create({ targetId: A.targetId, name: 'bad', config: { strategy: 'elastic' as const, params: { minConns: 50, maxConns: 10 } } }).catch((e: unknown) => e)) as TRPCError;
     expect(err.code).toBe('BAD_REQUEST');
   });
 
   it('archiving keeps the name on the archived row and frees it; two live rows still cannot share one', async () => {
     const member = callerFor(db, services, A.users.member, A.teamId);
-    const config = { strategy: 'prewarm', params: {} } as never;
+    const config = { strategy: 'prewarm' as const, params: {} };
     const first = await member.poolConfig.create({ targetId: A.targetId, name: 'reused name', config });
     await expect(member.poolConfig.create({ targetId: A.targetId, name: 'reused name', config })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('"reused name"') });
     await member.poolConfig.archive({ id: first.id });
@@ -158,11 +159,11 @@ describe('procedures against real Postgres and Redis', () => {
     const copy = await member.poolConfig.duplicate({ id: second.id });
     expect(copy.name).toBe('reused name (copy)');
 
-    const { scenario } = await member.scenario.get({ id: A.scenarioId });
-    const kept = await member.scenario.create({ name: 'kept name', scenario: scenario as never });
+    const scenario = ScenarioSchema.parse((await member.scenario.get({ id: A.scenarioId })).scenario);
+    const kept = await member.scenario.create({ name: 'kept name', scenario });
     await member.scenario.archive({ id: kept.id });
     expect((await db.scenario.findUniqueOrThrow({ where: { id: kept.id } })).name).toBe('kept name');
-    expect((await member.scenario.create({ name: 'kept name', scenario: scenario as never })).id).not.toBe(kept.id);
+    expect((await member.scenario.create({ name: 'kept name', scenario })).id).not.toBe(kept.id);
   });
 
   it('the SSE stream sends the stored points, then live events, and ends on a terminal status', async () => {

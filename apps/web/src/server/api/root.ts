@@ -10,6 +10,8 @@ import { compareRouter } from './routers/compare';
 import { baselineRouter } from './routers/baseline';
 import { shareLinkRouter } from './routers/share-link';
 import { apiTokenRouter } from './routers/api-token';
+import { onboardingRouter } from './routers/onboarding';
+import { seedsRouter } from './routers/seeds';
 
 export const appRouter = router({
   team: teamRouter,
@@ -23,6 +25,8 @@ export const appRouter = router({
   baseline: baselineRouter,
   shareLink: shareLinkRouter,
   apiToken: apiTokenRouter,
+  onboarding: onboardingRouter,
+  seeds: seedsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,13 +2,12 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { z } from 'zod';
 import type { Role } from '@poolbench/db';
-import { NotFoundError, InvalidInputError, SecretKeyError } from '@poolbench/db';
-import { ScenarioValidationError } from '@poolbench/scenarios';
-import { ConflictError, PolicyError } from '../services/errors';
+import { flattenIssues } from '@poolbench/scenarios';
+import { AppError, ERROR_CODES, isErrorCode } from '@poolbench/scenarios/errors';
 import { resolveTeam } from '../services/teams/resolve-team';
 import type { Context } from './context';
 import { originRefusal } from './origin-check';
-import { hasRole } from './roles';
+import { hasRole } from '~/lib/roles';
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
@@ -19,15 +18,10 @@ const t = initTRPC.context<Context>().create({
       data: {
         ...shape.data,
         stack: undefined,
-        // Field problems for forms: one entry per path, from the same zod schemas the forms use.
-        problems:
-          cause instanceof z.ZodError
-            ? cause.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
-            : cause instanceof ScenarioValidationError
-              ? cause.problems
-              : cause instanceof InvalidInputError
-                ? [{ path: cause.path, message: cause.message.slice(cause.path.length + 2) }]
-                : null,
+        // The stable code of the one error model (ERROR_CODES), the same a REST client sees.
+        appCode: cause instanceof AppError ? cause.code : null,
+        // Field problems for forms, one entry per path, carried as data by the error itself.
+        problems: cause instanceof z.ZodError ? flattenIssues(cause.issues) : cause instanceof AppError && cause.problems.length ? cause.problems : null,
       },
     };
   },
@@ -36,16 +30,14 @@ const t = initTRPC.context<Context>().create({
 export const createCallerFactory = t.createCallerFactory;
 export const router = t.router;
 
-/** Domain errors from services become tRPC codes here and only here. */
+/** Domain errors (AppError) become tRPC errors here and only here, through the one table of codes. */
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause ?? result.error;
-    if (cause instanceof NotFoundError) throw new TRPCError({ code: 'NOT_FOUND', message: cause.message, cause });
-    if (cause instanceof InvalidInputError || cause instanceof ScenarioValidationError) throw new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause });
-    if (cause instanceof ConflictError) throw new TRPCError({ code: 'CONFLICT', message: cause.message, cause });
-    if (cause instanceof SecretKeyError) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: `the server cannot store secrets: ${cause.message}`, cause });
-    if (cause instanceof PolicyError) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: cause.message, cause });
+    if (cause instanceof AppError && isErrorCode(cause.code)) {
+      throw new TRPCError({ code: ERROR_CODES[cause.code].trpc, message: cause.message, cause });
+    }
   }
   return result;
 });

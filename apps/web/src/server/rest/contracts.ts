@@ -20,6 +20,12 @@ export const ProblemSchema = z
   });
 
 const IdOrName = z.string().trim().min(1, 'is required').max(120).describe('id or exact name');
+const LoadGeneratorsSchema = z
+  .number()
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(16, 'must be at most 16')
+  .describe('workers (load generators) each run is split across with k6 execution segments; merged exactly');
 const RepeatsSchema = z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50');
 
 export const StartSavedSchema = z
@@ -28,6 +34,7 @@ export const StartSavedSchema = z
     experiment: IdOrName.describe('id or exact name of a saved experiment; its definition starts again as a new experiment'),
     name: z.string().trim().min(1).max(120).optional().describe('name of the new experiment (default: the saved one\'s)'),
     repeats: RepeatsSchema.optional().describe('override the saved number of repeats'),
+    loadGenerators: LoadGeneratorsSchema.optional().describe('override the saved number of load generators per run'),
   });
 
 export const StartInlineSchema = z
@@ -41,6 +48,7 @@ export const StartInlineSchema = z
     scenarioName: z.string().trim().min(1).max(120).optional().describe('name of the scenario row for an inline scenario (default: api-<hash of its content>)'),
     repeats: RepeatsSchema.default(5).describe('default 5: fewer than 4 per side can never give a verdict'),
     order: z.enum(['interleaved', 'blocked']).default('interleaved'),
+    loadGenerators: LoadGeneratorsSchema.default(1),
   })
   .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), { message: 'give exactly one of scenarioId and scenario', path: ['scenario'] });
 
@@ -116,6 +124,20 @@ export const RunSchema = z
     errorMessage: z.string().nullable(),
     summary: RunSummarySchema.nullable(),
     thresholdResults: z.array(ThresholdResultSchema).nullable(),
+    loadGenerators: z.number().int().describe('workers the run was split across; 1 = one k6'),
+    segments: z
+      .array(
+        z.object({
+          index: z.number().int().describe('k6 execution segment index/loadGenerators'),
+          workerId: z.string().nullable(),
+          status: z.string(),
+          requests: z.number().int(),
+          startSkewMs: z.number().nullable().describe('this generator\'s load start minus the earliest generator\'s'),
+          cpuMaxPercent: z.number().nullable().describe('the generator\'s own k6 CPU, % of one core (> 80: the numbers may be the generator\'s)'),
+          rssMaxBytes: z.number().nullable(),
+        }),
+      )
+      .describe('one entry per load generator of a distributed run; empty for a run on one generator'),
     webUrl: z.string(),
   });
 
@@ -139,8 +161,8 @@ export const ExperimentSummarySchema = z
         poolConfig: NullableRef,
         scenario: NullableRef,
         runs: z.number().int(),
-        succeeded: z.number().int(),
-        metrics: z.array(MetricValueSchema).describe('one value per succeeded run, summarized across repeats'),
+        succeeded: z.number().int().describe('runs that measured: succeeded, or ran to their end with a failed threshold (status thresholds_failed)'),
+        metrics: z.array(MetricValueSchema).describe('one value per measured run, summarized across repeats'),
         thresholds: z.object({ passed: z.number().int(), failed: z.number().int(), failures: z.array(ThresholdResultSchema.extend({ runId: z.string() })) }),
       }),
     ),

@@ -1,5 +1,5 @@
 import { authenticateApiToken } from '~/server/services/api-tokens/authenticate-api-token';
-import { SCOPE_MIN_ROLE, scopeAllowedFor } from '~/server/services/api-tokens/scopes';
+import { SCOPE_MIN_ROLE, scopeAllowedFor } from '~/lib/api-scopes';
 import { IdSchema } from '~/lib/schemas/ids';
 import type { RestDeps } from './deps';
 import { IDEMPOTENCY_KEY_RE, requestHash, withIdempotency, type StoredResponse } from './idempotency';
@@ -84,7 +84,7 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
       }
     }
     const body = op.body ? op.body.parse(raw) : undefined;
-    const run = async (): Promise<StoredResponse> => ({ status: op.status, body: await op.handle({ deps, principal, params, query: query as never, body: body as never }) });
+    const run = async (): Promise<StoredResponse> => ({ status: op.status, body: await op.handle({ deps, principal, params, query, body }) });
 
     const key = req.headers.get('idempotency-key');
     if (op.idempotent && key !== null) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Db, Prisma } from '@poolbench/db';
-import { ProblemError } from './problem';
+import { toJson, type Db, type Prisma } from '@poolbench/db';
+import { ProblemError, problemBody } from './problem';
 import { toProblem } from './to-problem';
 
 export interface StoredResponse {
@@ -73,13 +73,14 @@ async function runAndStore(db: Db, where: Prisma.IdempotencyKeyWhereUniqueInput,
   } catch (err) {
     // domain errors (not found, conflict, invalid input) are 4xx problems too: classify them all
     const problem = toProblem(err);
-    if (problem.status < 500) result = { status: problem.status, body: problem.body() };
+    const body = problemBody(problem);
+    if (body.status < 500) result = { status: body.status, body };
     else {
       await db.idempotencyKey.delete({ where }).catch(() => {});
       throw problem;
     }
   }
   if (result.status >= 500) await db.idempotencyKey.delete({ where }).catch(() => {});
-  else await db.idempotencyKey.update({ where, data: { statusCode: result.status, responseBody: result.body as Prisma.InputJsonValue } });
+  else await db.idempotencyKey.update({ where, data: { statusCode: result.status, responseBody: toJson.responseBody(JSON.parse(JSON.stringify(result.body ?? null))) } });
   return result;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { gateMetricsProblem, parseGateMetrics, TESTED_RUN_METRIC_KEYS } from '@poolbench/stats';
 import type { ApiPrincipal } from '~/server/services/api-tokens/authenticate-api-token';
-import type { ApiScope } from '~/server/services/api-tokens/scopes';
+import type { ApiScope } from '~/lib/api-scopes';
 import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';
 import { compareWithPoolConfig } from '~/server/services/ci/compare-with-pool-config';
 import { experimentSummary } from '~/server/services/ci/experiment-summary';
@@ -40,7 +40,8 @@ export interface Operation {
   status: number;
   response: z.ZodType;
   responseName: string;
-  handle(ctx: OperationContext<never, never>): Promise<unknown>;
+  // Method syntax: each operation's handle takes its own parsed body/query types (checked in op()).
+  handle(ctx: OperationContext<unknown, unknown>): Promise<unknown>;
 }
 
 function op<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined>(
@@ -50,7 +51,7 @@ function op<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined>(
     handle(ctx: OperationContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodObject ? z.output<Q> : undefined>): Promise<unknown>;
   },
 ): Operation {
-  return o as unknown as Operation;
+  return o;
 }
 
 const GateMetricsParam = z

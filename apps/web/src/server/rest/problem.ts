@@ -1,48 +1,8 @@
-/** Stable error codes of the REST API; clients branch on `code`, never on the text. */
-export const PROBLEM_CODES = {
-  token_missing: 401,
-  token_malformed: 401,
-  token_unknown: 401,
-  token_revoked: 401,
-  token_expired: 401,
-  token_creator_removed: 401,
-  scope_missing: 403,
-  creator_role_insufficient: 403,
-  policy_denied: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  idempotency_in_progress: 409,
-  idempotency_key_reused: 422,
-  invalid_json: 400,
-  validation_failed: 422,
-  rate_limited: 429,
-  unavailable: 503,
-  internal: 500,
-} as const;
-export type ProblemCode = keyof typeof PROBLEM_CODES;
+import { AppError, ERROR_CODES, problemType, type ErrorCode, type FieldProblem } from '@poolbench/scenarios/errors';
 
-const TITLES: Record<ProblemCode, string> = {
-  token_missing: 'Missing API token',
-  token_malformed: 'Malformed API token',
-  token_unknown: 'Unknown API token',
-  token_revoked: 'Revoked API token',
-  token_expired: 'Expired API token',
-  token_creator_removed: 'API token creator left the team',
-  scope_missing: 'Missing scope',
-  creator_role_insufficient: "Token creator's role too low",
-  policy_denied: 'Not allowed by team policy',
-  not_found: 'Not found',
-  method_not_allowed: 'Method not allowed',
-  conflict: 'Conflict',
-  idempotency_in_progress: 'Request with this Idempotency-Key still in progress',
-  idempotency_key_reused: 'Idempotency-Key reused with a different request',
-  invalid_json: 'Invalid JSON',
-  validation_failed: 'Validation failed',
-  rate_limited: 'Too many requests',
-  unavailable: 'Service unavailable',
-  internal: 'Internal error',
-};
+/** Stable error codes of the REST API (the shared table's HTTP column); clients branch on `code`, never on the text. */
+export const PROBLEM_CODES = Object.fromEntries(Object.entries(ERROR_CODES).map(([code, spec]) => [code, spec.http])) as { [C in ErrorCode]: (typeof ERROR_CODES)[C]['http'] };
+export type ProblemCode = ErrorCode;
 
 export interface ProblemBody {
   type: string;
@@ -50,36 +10,34 @@ export interface ProblemBody {
   status: number;
   detail: string;
   code: ProblemCode;
-  problems?: { path: string; message: string }[];
+  problems?: FieldProblem[];
 }
 
-/** Thrown anywhere below the REST handler; becomes an application/problem+json response. */
-export class ProblemError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ProblemCode,
-    detail: string,
-    readonly extra: { problems?: { path: string; message: string }[]; headers?: Record<string, string> } = {},
-  ) {
-    super(detail);
-    this.status = PROBLEM_CODES[code];
-  }
-
-  body(): ProblemBody {
-    return {
-      type: `https://poolbench.dev/problems/${this.code.replaceAll('_', '-')}`,
-      title: TITLES[this.code],
-      status: this.status,
-      detail: this.message,
-      code: this.code,
-      ...(this.extra.problems ? { problems: this.extra.problems } : {}),
-    };
+/** An AppError raised by the REST layer itself (auth, routing, idempotency); the mapper treats it like any other. */
+export class ProblemError extends AppError {
+  constructor(code: ProblemCode, detail: string, extra: { problems?: FieldProblem[]; headers?: Record<string, string> } = {}) {
+    super(code, detail, extra);
+    this.name = 'ProblemError';
   }
 }
 
-export function problemResponse(p: ProblemError, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(p.body()), {
-    status: p.status,
-    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...headers, ...p.extra.headers },
+/** The problem+json body of an AppError, from the one table of codes. */
+export function problemBody(err: AppError): ProblemBody {
+  const spec = ERROR_CODES[err.code];
+  return {
+    type: problemType(err.code),
+    title: spec.title,
+    status: spec.http,
+    detail: err.message,
+    code: err.code,
+    ...(err.problems.length ? { problems: err.problems } : {}),
+  };
+}
+
+export function problemResponse(p: AppError, headers: Record<string, string> = {}): Response {
+  const body = problemBody(p);
+  return new Response(JSON.stringify(body), {
+    status: body.status,
+    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...headers, ...p.headers },
   });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { validate, compileErrors } from '@readme/openapi-parser';
-import type { Db, Prisma } from '@poolbench/db';
+import { toJson, type Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
@@ -18,7 +18,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 function summary(p99: number, rps: number) {
   return {
     requests: 5000, failed: 0, errorRate: 0, rps, durationMs: 5000, seconds: 5, bytesSent: 1, bytesReceived: 1, iterations: 5000, droppedIterations: 0, vusMax: 10, statusCounts: { '200': 5000 },
-    latency: { count: 5000, min: 1, mean: p99 / 3, stdev: 1, p50: p99 / 4, p90: p99 / 2, p95: p99 / 1.5, p99, max: p99 * 2 },
+    latency: { count: 5000, min: 1, mean: p99 / 3, stdev: 1, p50: p99 / 4, p90: p99 / 2, p95: p99 / 1.5, p99, p999: p99 * 1.5, max: p99 * 2 },
     waiting: null, connecting: null, tlsHandshaking: null, blocked: null, iteration: null,
     resources: { cpuMeanPercent: null, cpuPeakPercent: null, rssMeanBytes: null, rssPeakBytes: null, poolWaitMsMean: null, poolWaitMsPeak: null, poolInUsePeak: null, poolAcquireTimeouts: null, dbConnectionsPeak: null, dbNewConnsTotal: null, dbTooManyClients: null },
   };
@@ -58,7 +58,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     const base = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'main', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
     baselineExperimentId = base.id;
     for (let i = 0; i < 4; i++) {
-      await db.run.create({ data: { teamId: A.teamId, experimentId: base.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: { id: A.poolConfigId, name: 'lazy' }, scenarioSnapshot: { id: A.scenarioId, name: 'burst' }, targetSnapshot: {}, status: 'succeeded', summary: summary(10 + i * 0.1, 1000) as Prisma.InputJsonValue } });
+      await db.run.create({ data: { teamId: A.teamId, experimentId: base.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: { id: A.poolConfigId, name: 'lazy' }, scenarioSnapshot: { id: A.scenarioId, name: 'burst' }, targetSnapshot: {}, status: 'succeeded', summary: toJson.runSummary(summary(10 + i * 0.1, 1000)) } });
     }
   });
   afterAll(async () => {
@@ -67,7 +67,8 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   it('is a valid OpenAPI 3.1 document (@readme/openapi-parser)', async () => {
-    const result = await validate(structuredClone(doc) as never);
+    // a deep copy (the validator dereferences in place), as the parser's own untyped JSON
+    const result = await validate(JSON.parse(JSON.stringify(doc)));
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
     expect(doc.openapi).toBe('3.1.0');
   });
@@ -199,7 +200,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   it('compare reports worse p99 with the change and its interval', async () => {
     const cand = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'pr', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
     for (let i = 0; i < 4; i++) {
-      await db.run.create({ data: { teamId: A.teamId, experimentId: cand.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'succeeded', summary: summary(20 + i * 0.1, 1000) as Prisma.InputJsonValue } });
+      await db.run.create({ data: { teamId: A.teamId, experimentId: cand.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'succeeded', summary: toJson.runSummary(summary(20 + i * 0.1, 1000)) } });
     }
     const body = await (await call('GET', `/experiments/${cand.id}/compare`)).json();
     expect(body.outcome).toBe('regression');
@@ -220,7 +221,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     for (let i = 0; i < 4; i++) {
       // the baseline's runs with only p99 doubled: p50, p95, throughput and errors identical
       const s = summary(10 + i * 0.1, 1000);
-      await db.run.create({ data: { teamId: A.teamId, experimentId: cand.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'succeeded', summary: { ...s, latency: { ...s.latency, p99: 20 + i * 0.1 } } as Prisma.InputJsonValue } });
+      await db.run.create({ data: { teamId: A.teamId, experimentId: cand.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'succeeded', summary: toJson.runSummary({ ...s, latency: { ...s.latency, p99: 20 + i * 0.1 } }) } });
     }
     const compareRef = compareDoc.get.responses['200'].content['application/json'].schema.$ref;
     const all = await (await call('GET', `/experiments/${cand.id}/compare?baseline=main`)).json();
@@ -295,6 +296,31 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(body.problems).toEqual([{ path, message }]);
+  });
+
+  it('a run whose thresholds failed is thresholds_failed in run and experiment payloads (documented enum), yet measured for compare', async () => {
+    const e = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'thresholds', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await db.run.create({ data: { teamId: A.teamId, experimentId: e.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'thresholds_failed', errorCode: 'thresholds_failed', errorMessage: '1 of 1 thresholds failed', thresholdResults: [{ metric: 'http_req_duration', expr: 'p(99)<1', observed: 10, pass: false }], summary: toJson.runSummary(summary(10 + i * 0.1, 1000)) } });
+      ids.push(r.id);
+    }
+    const runRes = await call('GET', `/runs/${ids[0]}`);
+    const run = await runRes.json();
+    expect(run.status).toBe('thresholds_failed');
+    check(((doc.paths as Json)['/runs/{id}'] as Json).get.responses['200'].content['application/json'].schema.$ref, run);
+    const exp = await (await call('GET', `/experiments/${e.id}`)).json();
+    expect(exp.progress.byStatus).toEqual({ thresholds_failed: 4 });
+    expect(exp.runs.map((r: { status: string }) => r.status)).toEqual(Array(4).fill('thresholds_failed'));
+    check(((doc.paths as Json)['/experiments/{id}'] as Json).get.responses['200'].content['application/json'].schema.$ref, exp);
+    const sum = await (await call('GET', `/experiments/${e.id}/summary`)).json();
+    expect(sum.thresholdsFailed).toBe(true);
+    expect(sum.cells[0].succeeded).toBe(4);
+    // its measurements are valid: compared with the baseline, not "incomplete"
+    const cmp = await (await call('GET', `/experiments/${e.id}/compare`)).json();
+    expect(cmp.outcome).not.toBe('incomplete');
+    expect(cmp.cells[0].candidateRuns).toBe(4);
+    expect(JSON.stringify(doc)).toContain('thresholds_failed');
   });
 
   it('documents the metrics parameter with its keys', () => {

@@ -1,19 +1,20 @@
+import { AppError } from '@poolbench/scenarios/errors';
+
 export { NotFoundError, InvalidInputError } from '@poolbench/db';
+export { AppError } from '@poolbench/scenarios/errors';
 
 /** The request is valid but conflicts with the current state (duplicate name, run already finished). */
-export class ConflictError extends Error {
-  readonly code = 'conflict';
+export class ConflictError extends AppError<'conflict'> {
   constructor(message: string) {
-    super(message);
+    super('conflict', message);
     this.name = 'ConflictError';
   }
 }
 
 /** Allowed by role but not by policy (e.g. a host outside the team allowlist). */
-export class PolicyError extends Error {
-  readonly code = 'policy';
+export class PolicyError extends AppError<'policy_denied'> {
   constructor(message: string) {
-    super(message);
+    super('policy_denied', message);
     this.name = 'PolicyError';
   }
 }

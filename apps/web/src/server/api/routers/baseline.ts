@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
-import { CompareItemSchema } from '~/server/services/compare/selection';
+import { CompareItemSchema } from '~/lib/compare/selection';
 import { setBaseline } from '~/server/services/baselines/set-baseline';
 import { listBaselines } from '~/server/services/baselines/list-baselines';
 import { deleteBaseline } from '~/server/services/baselines/delete-baseline';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RUN_METRICS } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
-import { SelectionSchema } from '~/server/services/compare/selection';
+import { SelectionSchema } from '~/lib/compare/selection';
 import { buildComparison } from '~/server/services/compare/build-comparison';
 import { experimentPivot } from '~/server/services/compare/pivot';
 import { listCandidates } from '~/server/services/compare/list-candidates';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
-import { SelectionSchema } from '~/server/services/compare/selection';
+import { SelectionSchema } from '~/lib/compare/selection';
 import { createShareLink } from '~/server/services/share-links/create-share-link';
 import { listShareLinks } from '~/server/services/share-links/list-share-links';
 import { revokeShareLink } from '~/server/services/share-links/revoke-share-link';

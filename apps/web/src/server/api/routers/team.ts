@@ -5,11 +5,13 @@ import { protectedProcedure, teamProcedure } from '../trpc';
 import { listMyTeams } from '~/server/services/teams/list-my-teams';
 import { resolveTeam } from '~/server/services/teams/resolve-team';
 import { switchTeam } from '~/server/services/teams/switch-team';
+import { LOCATABLE_KINDS, locateObject } from '~/server/services/teams/locate-object';
 import { createTeam } from '~/server/services/teams/create-team';
 import { listMembers } from '~/server/services/teams/list-members';
 import { changeMemberRole, removeMember } from '~/server/services/teams/change-member';
 import { acceptInvitation, createInvitation, describeInvitation, listInvitations, revokeInvitation } from '~/server/services/teams/invitations';
 import { addAllowedHost, listAllowedHosts, removeAllowedHost } from '~/server/services/teams/allowlist';
+import { getRetention, MAX_RETENTION_DAYS, setRetention } from '~/server/services/teams/retention';
 
 const TokenSchema = z.object({ token: z.string().min(16).max(128) });
 
@@ -23,6 +25,8 @@ export const teamRouter = {
   switch: protectedProcedure.input(z.object({ teamId: IdSchema })).mutation(({ ctx, input }) =>
     switchTeam(ctx.db, { userId: ctx.user.id, sessionId: ctx.sessionId ?? '', teamId: input.teamId }),
   ),
+  /** Which of my teams holds the object a link points to (NOT_FOUND for teams I am not in). */
+  locate: protectedProcedure.input(z.object({ kind: z.enum(LOCATABLE_KINDS), id: IdSchema })).query(({ ctx, input }) => locateObject(ctx.db, ctx.user.id, input)),
   create: protectedProcedure.input(z.object({ name: z.string().trim().min(1, 'is required').max(80) })).mutation(async ({ ctx, input }) => {
     const team = await createTeam(ctx.db, { userId: ctx.user.id, name: input.name });
     if (ctx.sessionId) await switchTeam(ctx.db, { userId: ctx.user.id, sessionId: ctx.sessionId, teamId: team.id });
@@ -49,5 +53,10 @@ export const teamRouter = {
   allow: teamProcedure('admin')
     .input(z.object({ pattern: z.string().min(1, 'is required').max(253), note: z.string().max(200).optional(), confirmBroad: z.boolean().default(false) }))
     .mutation(({ ctx, input }) => addAllowedHost(ctx.db, { teamId: ctx.team.id, createdById: ctx.user.id, pattern: input.pattern, note: input.note ?? null, confirmBroad: input.confirmBroad })),
+  /** How long per-second data is kept (null = forever) and how many runs lost theirs so far. */
+  retention: teamProcedure('viewer').query(({ ctx }) => getRetention(ctx.db, ctx.team.id)),
+  setRetention: teamProcedure('admin')
+    .input(z.object({ retentionDays: z.number().int('must be a whole number of days').min(1, 'must be at least 1 day').max(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} days`).nullable() }))
+    .mutation(({ ctx, input }) => setRetention(ctx.db, ctx.team.id, input.retentionDays)),
   disallow: teamProcedure('admin').input(z.object({ id: IdSchema })).mutation(({ ctx, input }) => removeAllowedHost(ctx.db, { teamId: ctx.team.id, id: input.id })),
 };

@@ -1,5 +1,5 @@
 import type { Db, Role } from '@poolbench/db';
-import type { ApiScope } from './scopes';
+import type { ApiScope } from '~/lib/api-scopes';
 import { hashApiToken, isWellFormedApiToken } from './token-format';
 
 export interface ApiPrincipal {

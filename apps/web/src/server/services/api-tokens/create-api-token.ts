@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import { z } from 'zod';
 import { ConflictError } from '../errors';
-import { ApiScopeSchema } from './scopes';
+import { ApiScopeSchema } from '~/lib/api-scopes';
 import { generateApiToken, hashApiToken, tokenDisplayParts } from './token-format';
 
 export const CreateApiTokenSchema = z.object({

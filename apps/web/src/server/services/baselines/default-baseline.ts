@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import type { CompareItem } from '../compare/selection';
+import type { CompareItem } from '~/lib/compare/selection';
 import { listBaselines } from './list-baselines';
 
 const same = (a: CompareItem, b: CompareItem) =>

@@ -1,5 +1,5 @@
-import type { Db, Prisma } from '@poolbench/db';
-import type { CompareItem } from '../compare/selection';
+import { parseRun, type Db, type Prisma } from '@poolbench/db';
+import type { CompareItem } from '~/lib/compare/selection';
 
 /** The team's baselines, optionally for one target and scenario, newest first. */
 export async function listBaselines(db: Db, teamId: string, filter: { targetId?: string | null; scenarioId?: string | null } = {}) {
@@ -21,6 +21,6 @@ export async function listBaselines(db: Db, teamId: string, filter: { targetId?:
     item: (b.runId
       ? { kind: 'run', runId: b.runId }
       : { kind: 'cell', experimentId: b.experimentId!, poolConfigId: b.poolConfigId!, scenarioId: b.scenarioId }) as CompareItem,
-    label: run ? `${(run.poolConfigSnapshot as { name?: string }).name ?? 'run'} #${run.repeatIndex + 1}` : `${b.poolConfig?.name ?? 'cell'} (${b.experiment?.name ?? 'experiment'})`,
+    label: run ? `${parseRun(run).poolConfigSnapshot.name ?? 'run'} #${run.repeatIndex + 1}` : `${b.poolConfig?.name ?? 'cell'} (${b.experiment?.name ?? 'experiment'})`,
   }));
 }

@@ -1,6 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { InvalidInputError, NotFoundError } from '../errors';
-import type { CompareItem } from '../compare/selection';
+import type { CompareItem } from '~/lib/compare/selection';
 
 /**
  * Marks a run or an experiment cell as the baseline `name` (e.g. `main`) of its target and

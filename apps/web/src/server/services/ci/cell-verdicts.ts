@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import type { TestedRunMetricKey } from '@poolbench/stats';
 import { buildComparison } from '../compare/build-comparison';
-import type { CompareItem } from '../compare/selection';
+import type { CompareItem } from '~/lib/compare/selection';
 
 /**
  * Verdicts per tested metric of one candidate against one reference (a baseline's runs, or another

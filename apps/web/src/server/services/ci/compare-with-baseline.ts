@@ -1,6 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
-import type { CompareItem } from '../compare/selection';
+import type { CompareItem } from '~/lib/compare/selection';
 import { cellVerdicts } from './cell-verdicts';
 import { experimentCells, usable } from './experiment-cells';
 

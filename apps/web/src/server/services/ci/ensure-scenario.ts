@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Db, Prisma } from '@poolbench/db';
-import { scenarioFromColumns, scenarioToColumns } from '@poolbench/db';
+import type { Db } from '@poolbench/db';
+import { scenarioFromColumns, scenarioRowData } from '@poolbench/db';
 import { parseScenario, type ScenarioInput } from '@poolbench/scenarios';
 import { ConflictError } from '../errors';
 
@@ -16,7 +16,7 @@ function canonical(v: unknown): unknown {
  * run must land on one scenario, or it could never be compared with its own history.
  */
 export async function ensureScenario(db: Db, teamId: string, input: ScenarioInput, name?: string): Promise<string> {
-  const scenario = parseScenario(input);
+  const scenario = parseScenario(input, 'scenario');
   const content = JSON.stringify(canonical(scenario));
   const rowName = name ?? `api-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
   const existing = await db.scenario.findFirst({ where: { teamId, name: rowName, archivedAt: null }, select: { id: true, templateId: true, params: true, thresholds: true } });
@@ -26,9 +26,8 @@ export async function ensureScenario(db: Db, teamId: string, input: ScenarioInpu
     }
     return existing.id;
   }
-  const cols = scenarioToColumns(scenario as unknown as { template: string; thresholds?: unknown[] } & Record<string, unknown>);
   const created = await db.scenario
-    .create({ data: { teamId, name: rowName, templateId: cols.templateId, params: cols.params as Prisma.InputJsonValue, thresholds: cols.thresholds as Prisma.InputJsonValue }, select: { id: true } })
+    .create({ data: { teamId, name: rowName, ...scenarioRowData(scenario) }, select: { id: true } })
     .catch(async (err: unknown) => {
       // two CI jobs sending the same new scenario at once: the loser uses the winner's row
       const again = await db.scenario.findFirst({ where: { teamId, name: rowName, archivedAt: null }, select: { id: true } });

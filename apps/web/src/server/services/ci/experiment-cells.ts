@@ -1,6 +1,6 @@
-import type { Db } from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
 import type { RunSummary } from '@poolbench/stats';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 
 export interface CellRun {
@@ -36,7 +36,8 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
         scenario,
         runs: e.runs
           .filter((r) => r.poolConfigId === poolConfig.id && r.scenarioId === scenario.id)
-          .map((r) => ({ id: r.id, status: r.status, summary: r.summary as RunSummary | null, thresholdResults: r.thresholdResults as CellRun['thresholdResults'] })),
+          .map(parseRun)
+          .map((r) => ({ id: r.id, status: r.status, summary: r.summary, thresholdResults: r.thresholdResults })),
       });
     }
   }
@@ -44,5 +45,8 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
   return { id: e.id, status: e.status, targetId: e.targetId, finished, cells };
 }
 
-/** Statistics use succeeded runs only: a failed or canceled run measured something else. */
-export const usable = (runs: CellRun[]) => runs.filter((r) => r.status === 'succeeded' && r.summary);
+/**
+ * Statistics use measured runs only (succeeded, or ran to the end with a failed threshold): a failed
+ * or canceled run measured something else.
+ */
+export const usable = (runs: CellRun[]) => runs.filter((r) => isMeasuredRunStatus(r.status) && r.summary);

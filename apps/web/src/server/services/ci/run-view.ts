@@ -1,21 +1,20 @@
-import type { Db } from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
 import { NotFoundError } from '../errors';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const ref = (snap: unknown) => {
-  const s = snap as { id?: string; name?: string } | null;
-  return s?.id && s.name ? { id: s.id, name: s.name } : null;
-};
+const ref = (s: { id?: string; name?: string }) => (s.id && s.name ? { id: s.id, name: s.name } : null);
 
 export async function runView(db: Db, teamId: string, id: string, baseUrl: string) {
-  const r = await db.run.findFirst({
+  const row = await db.run.findFirst({
     where: { id, teamId },
     select: {
       id: true, experimentId: true, status: true, repeatIndex: true, queuedAt: true, startedAt: true, finishedAt: true, errorCode: true, errorMessage: true,
-      summary: true, thresholdResults: true, poolConfigSnapshot: true, scenarioSnapshot: true,
+      summary: true, thresholdResults: true, poolConfigSnapshot: true, scenarioSnapshot: true, loadGenerators: true,
+      segments: { orderBy: { index: 'asc' }, select: { index: true, workerId: true, status: true, requests: true, startSkewMs: true, cpuMaxPercent: true, rssMaxBytes: true } },
     },
   });
-  if (!r) throw new NotFoundError('run');
+  if (!row) throw new NotFoundError('run');
+  const r = parseRun(row);
   return {
     id: r.id,
     experimentId: r.experimentId,
@@ -29,8 +28,10 @@ export async function runView(db: Db, teamId: string, id: string, baseUrl: strin
     finishedAt: iso(r.finishedAt),
     errorCode: r.errorCode,
     errorMessage: r.errorMessage,
-    summary: (r.summary ?? null) as ({ requests: number; failed: number; errorRate: number | null; rps: number | null; durationMs: number; latency: { p50: number; p95: number; p99: number; max: number } | null } & Record<string, unknown>) | null,
-    thresholdResults: (r.thresholdResults ?? null) as { metric: string; expr: string; observed: number | null; pass: boolean }[] | null,
+    summary: r.summary,
+    thresholdResults: r.thresholdResults,
+    loadGenerators: r.loadGenerators,
+    segments: r.segments.map((s) => ({ ...s, rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes) })),
     webUrl: `${baseUrl}/runs/${r.id}`,
   };
 }

@@ -11,7 +11,7 @@ export async function startCiExperiment(deps: { db: Db; queue: Queue }, input: {
   const b = input.body;
   if (b.kind === 'saved') {
     const sourceId = await resolveExperiment(db, input.teamId, b.experiment);
-    return relaunchAndEnqueue(deps, sourceId, { teamId: input.teamId, createdById: input.userId, repeats: b.repeats, name: b.name });
+    return relaunchAndEnqueue(deps, sourceId, { teamId: input.teamId, createdById: input.userId, repeats: b.repeats, name: b.name, loadGenerators: b.loadGenerators });
   }
   const target = await resolveTarget(db, input.teamId, b.target);
   const poolConfigIds = await resolvePoolConfigs(db, input.teamId, target.id, b.poolConfigs);
@@ -23,6 +23,7 @@ export async function startCiExperiment(deps: { db: Db; queue: Queue }, input: {
     scenarioIds: [scenarioId],
     repeats: b.repeats,
     order: b.order,
+    loadGenerators: b.loadGenerators,
     name: b.name,
     createdById: input.userId,
   });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCoverage, pivotCellColor } from '~/components/compare/format-metric';
 import { experimentPivot } from './pivot';
-import type { Db } from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
 import { compareRunGroups, type RunSummary } from '@poolbench/stats';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import { buildComparison } from './build-comparison';
-import { readSeconds } from './group-series';
+import { readSeconds } from './read-seconds';
 import { insertSyntheticRun, syntheticExperiment } from './testing/synthetic-runs';
 import { buildExport } from '../exports/build-export';
 
@@ -43,7 +43,7 @@ describe('buildComparison (real Postgres)', () => {
   it('compares cells with the stats package, one value per run, and says why a verdict is weak', async () => {
     const c = await buildComparison(db, A.teamId, { items: cells() });
     expect(c.groups.map((g) => [g.label, g.repeats])).toEqual([['lazy', 3], ['prewarm', 3]]);
-    const summaries = async (ids: string[]) => (await db.run.findMany({ where: { id: { in: ids } }, select: { summary: true } })).map((r) => r.summary as unknown as RunSummary);
+    const summaries = async (ids: string[]) => (await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, summary: true } })).map((r) => parseRun(r).summary);
     const expected = compareRunGroups({ label: 'lazy', summaries: await summaries(lazy) }, { label: 'prewarm', summaries: await summaries(prewarm) });
     const p95 = c.rows.find((r) => r.key === 'p95Ms')!.comparisons[1]!;
     const exp95 = expected.metrics.find((m) => m.def.key === 'p95Ms')!;
@@ -97,6 +97,8 @@ describe('buildComparison (real Postgres)', () => {
     const at3 = rows.filter((r) => r.second === 3).map((r) => r.requests).sort((a, b) => a - b);
     expect(c.series.rps[3]!.values[0]).toEqual({ med: at3[1], min: at3[0], max: at3[2] });
     expect(c.series.rps).toHaveLength(12);
+    // the database connections chart, as on the run page (the synthetic target holds 10)
+    expect(c.series.dbTotal[3]!.values[0]).toEqual({ med: 10, min: 10, max: 10 });
     const coarse = await buildComparison(db, A.teamId, { items: cells() }, { maxPoints: 4 });
     expect(coarse.series.p99Ms.length).toBeLessThanOrEqual(4);
     const fineMax = Math.max(...c.series.p99Ms.map((p) => p.values[0]!.max));

@@ -1,11 +1,11 @@
 import type { Db } from '@poolbench/db';
 import { compareRunGroups, createHistogram, histogramStatsMs, median, percentileMs, RUN_METRICS, type HdrStatsMs, type TestedRunMetricKey, type Verdict } from '@poolbench/stats';
-import type { SeriesMetricKey, SeriesPointOut } from './group-series';
+import type { SeriesMetricKey, SeriesPointOut } from '~/lib/compare/series-metrics';
 import { runHistograms } from './histogram-cache';
 import { seriesBands } from './series-bands';
 import { loadGroups, type CompareGroup } from './load-groups';
 import { windowSummaries } from './window-summaries';
-import type { Selection } from './selection';
+import type { Selection } from '~/lib/compare/selection';
 
 /** Percentiles of the spectrum chart; the x axis is log(1 / (1 - p)) so the tail gets room. */
 export const SPECTRUM_PERCENTILES = [0, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100];

@@ -1,4 +1,5 @@
-import type { Db } from '@poolbench/db';
+import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import { parseRun, type Db } from '@poolbench/db';
 
 /**
  * What the compare picker offers: recent experiments with their cells (pool config x scenario and
@@ -6,22 +7,23 @@ import type { Db } from '@poolbench/db';
  */
 export async function listCandidates(db: Db, teamId: string, input: { experimentId?: string | null }) {
   const experiments = await db.experiment.findMany({
-    where: { teamId, ...(input.experimentId ? { id: input.experimentId } : {}), runs: { some: { status: 'succeeded' } } },
+    where: { teamId, ...(input.experimentId ? { id: input.experimentId } : {}), runs: { some: { status: { in: [...MEASURED_RUN_STATUSES] } } } },
     select: {
       id: true, name: true, createdAt: true,
       target: { select: { id: true, name: true } },
-      runs: { where: { status: 'succeeded' }, select: { id: true, poolConfigId: true, scenarioId: true, repeatIndex: true, poolConfigSnapshot: true, scenarioSnapshot: true, finishedAt: true } },
+      runs: { where: { status: { in: [...MEASURED_RUN_STATUSES] } }, select: { id: true, poolConfigId: true, scenarioId: true, repeatIndex: true, poolConfigSnapshot: true, scenarioSnapshot: true, finishedAt: true } },
     },
     orderBy: { createdAt: 'desc' },
     take: input.experimentId ? 1 : 20,
   });
   return experiments.map((e) => {
     const cells = new Map<string, { experimentId: string; poolConfigId: string; scenarioId: string; poolConfigName: string; strategy: string | null; scenarioName: string; runs: number }>();
-    for (const r of e.runs) {
+    const runs = e.runs.map(parseRun);
+    for (const r of runs) {
       if (!r.poolConfigId || !r.scenarioId) continue;
       const k = `${r.poolConfigId}:${r.scenarioId}`;
-      const pc = r.poolConfigSnapshot as { name?: string; strategy?: string };
-      const c = cells.get(k) ?? { experimentId: e.id, poolConfigId: r.poolConfigId, scenarioId: r.scenarioId, poolConfigName: pc.name ?? 'pool config', strategy: pc.strategy ?? null, scenarioName: (r.scenarioSnapshot as { name?: string }).name ?? 'scenario', runs: 0 };
+      const pc = r.poolConfigSnapshot;
+      const c = cells.get(k) ?? { experimentId: e.id, poolConfigId: r.poolConfigId, scenarioId: r.scenarioId, poolConfigName: pc.name ?? 'pool config', strategy: pc.strategy ?? null, scenarioName: r.scenarioSnapshot.name ?? 'scenario', runs: 0 };
       c.runs++;
       cells.set(k, c);
     }
@@ -31,8 +33,8 @@ export async function listCandidates(db: Db, teamId: string, input: { experiment
       createdAt: e.createdAt,
       target: e.target,
       cells: [...cells.values()],
-      runs: e.runs
-        .map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, poolConfigName: (r.poolConfigSnapshot as { name?: string }).name ?? 'run', scenarioName: (r.scenarioSnapshot as { name?: string }).name ?? '', finishedAt: r.finishedAt }))
+      runs: runs
+        .map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, poolConfigName: r.poolConfigSnapshot.name ?? 'run', scenarioName: r.scenarioSnapshot.name ?? '', finishedAt: r.finishedAt }))
         .sort((a, b) => a.poolConfigName.localeCompare(b.poolConfigName) || a.repeatIndex - b.repeatIndex),
     };
   });

@@ -1,8 +1,8 @@
-import type { Db } from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
 import type { RunSummary } from '@poolbench/stats';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { isMeasuredRunStatus, MEASURED_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
-import { type CompareItem, itemKey } from './selection';
+import { type CompareItem, itemKey } from '~/lib/compare/selection';
 
 export interface GroupRun {
   id: string;
@@ -49,20 +49,20 @@ export async function loadGroups(db: Db, teamId: string, items: CompareItem[]): 
       teamId,
       OR: [
         ...(runIds.length ? [{ id: { in: runIds } }] : []),
-        ...cells.map((c) => ({ experimentId: c.experimentId, poolConfigId: c.poolConfigId, scenarioId: c.scenarioId, status: 'succeeded' as const })),
+        ...cells.map((c) => ({ experimentId: c.experimentId, poolConfigId: c.poolConfigId, scenarioId: c.scenarioId, status: { in: [...MEASURED_RUN_STATUSES] } })),
       ],
     },
     select: SELECT,
     orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }],
-  });
+  }).then((rs) => rs.map(parseRun));
   return items.map((item) => {
     const mine = rows.filter((r) =>
-      item.kind === 'run' ? r.id === item.runId : r.experimentId === item.experimentId && r.poolConfigId === item.poolConfigId && r.scenarioId === item.scenarioId && r.status === 'succeeded',
+      item.kind === 'run' ? r.id === item.runId : r.experimentId === item.experimentId && r.poolConfigId === item.poolConfigId && r.scenarioId === item.scenarioId && isMeasuredRunStatus(r.status),
     );
     const first = mine[0];
     if (!first) throw new NotFoundError(item.kind === 'run' ? 'run' : 'experiment cell');
-    const pc = first.poolConfigSnapshot as { name?: string; strategy?: string };
-    const sc = first.scenarioSnapshot as { name?: string };
+    const pc = first.poolConfigSnapshot;
+    const sc = first.scenarioSnapshot;
     const poolConfigName = pc.name ?? 'pool config';
     return {
       key: itemKey(item),
@@ -77,7 +77,7 @@ export async function loadGroups(db: Db, teamId: string, items: CompareItem[]): 
       targetName: first.target.name,
       poolConfigId: first.poolConfigId,
       scenarioId: first.scenarioId,
-      runs: mine.map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, finished: TERMINAL_RUN_STATUSES.includes(r.status), summary: (r.summary ?? null) as RunSummary | null, environment: (r.environment ?? null) as Record<string, unknown> | null })),
+      runs: mine.map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, finished: TERMINAL_RUN_STATUSES.includes(r.status), summary: r.summary, environment: r.environment })),
     };
   });
 }

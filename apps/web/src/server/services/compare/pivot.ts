@@ -1,5 +1,6 @@
-import type { Db } from '@poolbench/db';
-import { compareSamples, median, runMetric, type RunSummary, type Verdict } from '@poolbench/stats';
+import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import { parseRun, type Db } from '@poolbench/db';
+import { compareSamples, median, runMetric, type Verdict } from '@poolbench/stats';
 import { InvalidInputError, NotFoundError } from '../errors';
 
 export interface Pivot {
@@ -35,14 +36,15 @@ export async function experimentPivot(db: Db, teamId: string, experimentId: stri
     select: {
       poolConfigs: { select: { position: true, poolConfig: { select: { id: true, name: true, strategy: true } } }, orderBy: { position: 'asc' } },
       scenarios: { select: { position: true, scenario: { select: { id: true, name: true } } }, orderBy: { position: 'asc' } },
-      runs: { where: { status: 'succeeded' }, select: { poolConfigId: true, scenarioId: true, summary: true } },
+      runs: { where: { status: { in: [...MEASURED_RUN_STATUSES] } }, select: { id: true, poolConfigId: true, scenarioId: true, summary: true } },
     },
   });
   if (!e) throw new NotFoundError('experiment');
   const values = (poolConfigId: string, scenarioId: string) =>
     e.runs
-      .filter((r) => r.poolConfigId === poolConfigId && r.scenarioId === scenarioId && r.summary)
-      .map((r) => def.value(r.summary as unknown as RunSummary))
+      .map(parseRun)
+      .flatMap((r) => (r.poolConfigId === poolConfigId && r.scenarioId === scenarioId && r.summary ? [r.summary] : []))
+      .map((s) => def.value(s))
       .filter((v): v is number => v !== null && Number.isFinite(v));
   const pivot: Pivot = {
     metric: def.key,

@@ -1,5 +1,5 @@
-import type { Db } from '@poolbench/db';
-import { SERIES_METRICS, type SeriesMetricKey, type SeriesPointOut } from './group-series';
+import { secondsTsBounds, type Db } from '@poolbench/db';
+import { SERIES_METRICS, type SeriesMetricKey, type SeriesPointOut } from '~/lib/compare/series-metrics';
 
 // SQL expression per series metric, over RunSecond s and its summed ResourceSample r.
 const EXPR: Record<SeriesMetricKey, string> = {
@@ -13,6 +13,9 @@ const EXPR: Record<SeriesMetricKey, string> = {
   rssMiB: 'r."rssBytes" / 1048576.0',
   poolInUse: 'r."poolInUse"::float8',
   poolWaitMs: 'r."poolWaitMs"',
+  dbTotal: 'r."dbTotal"::float8',
+  upstreamInUse: 'r."upstreamInUse"::float8',
+  upstreamWaitMs: 'r."upstreamWaitMs"',
 };
 const KEYS = SERIES_METRICS.map((m) => m.key);
 
@@ -56,18 +59,21 @@ export async function seriesBands(
   const series = Object.fromEntries(KEYS.map((k) => [k, [] as SeriesPointOut[]])) as Record<SeriesMetricKey, SeriesPointOut[]>;
   const totals = groups.map(() => ({ requests: 0, failed: 0 }));
   if (runIds.length === 0) return { series, totals, durationSeconds: 0 };
+  const ts = await secondsTsBounds(db, runIds);
   const rows = await db.$queryRawUnsafe<Array<{ runId: string; seconds: number[]; requests: number[]; failed: number[]; m: Array<Array<number | null>> }>>(
     `SELECT "runId", array_agg(second) AS seconds, array_agg(requests) AS requests, array_agg(failed) AS failed,
             ARRAY[${KEYS.map((_, i) => `array_agg(m${i})`).join(', ')}] AS m
        FROM (SELECT s."runId", s.second, s.requests, s.failed, ${KEYS.map((k, i) => `(${EXPR[k]})::float8 AS m${i}`).join(', ')}
                FROM "RunSecond" s
-               LEFT JOIN "ResourceSample" r ON r."runId" = s."runId" AND r.second = s.second AND r.instance = -1
-              WHERE s."runId" = ANY($1::text[]) AND s.segment = 'all' AND s.second >= $2 AND s.second < $3
+               LEFT JOIN "ResourceSample" r ON r."runId" = s."runId" AND r.second = s.second AND r.instance = -1 AND r.ts >= $4 AND r.ts < $5
+              WHERE s."runId" = ANY($1::text[]) AND s.segment = 'all' AND s.second >= $2 AND s.second < $3 AND s.ts >= $4 AND s.ts < $5
               ORDER BY s."runId", s.second) x
       GROUP BY "runId"`,
     runIds,
     from,
     to,
+    ts.from,
+    ts.to,
   );
   const byRun = new Map<string, RunArrays>(rows.map((r) => [r.runId, r]));
   let lo = Infinity;

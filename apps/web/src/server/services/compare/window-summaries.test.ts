@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Prisma } from '@poolbench/db';
+import { toJson, type Db, type Prisma } from '@poolbench/db';
 import { buildRunSummary, createHistogram, encodeHistogram, histogramStatsMs, loadTimeMs, type RunSummary } from '@poolbench/stats';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam } from '~/test/fixtures';
@@ -47,7 +47,7 @@ async function insertPhasedRun(db: Db, spec: Parameters<typeof createSyntheticRu
     counters: { requests: RATE * LOAD_S, failed: 0, status: { '200': RATE * LOAD_S }, dataSentBytes: 0, dataReceivedBytes: 0, iterations: RATE * LOAD_S, droppedIterations: 0 },
     trends: { http_req_duration: histogramStatsMs(createHistogram()) }, seconds: rows.length, vusMax: 20, loadMs: loadTimeMs(load, null, []), load, resources: [],
   });
-  await db.run.update({ where: { id: run.id }, data: { summary: summary as unknown as Prisma.InputJsonValue } });
+  await db.run.update({ where: { id: run.id }, data: { summary: toJson.runSummary(summary) } });
   return { id: run.id, summary };
 }
 

@@ -1,10 +1,10 @@
-import type { Db } from '@poolbench/db';
+import { readJson, StatusCountsSchema, type Db } from '@poolbench/db';
 import { buildRunSummary, histogramStatsMs, loadTimeMs, sumStoredSeconds, type Histogram, type ResourceTotalsRow, type RunSummary, type StoredSecondCounters } from '@poolbench/stats';
 import { runHistograms } from './histogram-cache';
 
 type Window = { from: number; to: number };
 
-type SecondRow = StoredSecondCounters & { runId: string; ts: Date };
+type SecondRow = Omit<StoredSecondCounters, 'statusCounts'> & { runId: string; ts: Date; statusCounts: unknown };
 type ResourceRow = ResourceTotalsRow & { runId: string };
 interface LoadRow {
   id: string;
@@ -59,7 +59,8 @@ export async function windowSummaries(
   ]);
   const resByRun = byRun(resources);
   const loadOf = new Map(loads.map((l) => [l.id, l.loadStartMs !== null && l.loadEndMs !== null ? { startMs: l.loadStartMs, endMs: l.loadEndMs } : null]));
-  for (const [runId, rows] of byRun(seconds)) {
+  for (const [runId, raw] of byRun(seconds)) {
+    const rows = raw.map((r) => ({ ...r, statusCounts: readJson(StatusCountsSchema, r.statusCounts, { model: 'RunSecond', column: 'statusCounts', id: `${runId}@${r.second}` }) }));
     const { counters, vusMax, loadSeconds } = sumStoredSeconds(rows);
     // Elapsed second 0 is the unix second of any row minus its elapsed second.
     const t0Ms = rows[0]!.ts.getTime() - rows[0]!.second * 1000;

@@ -1,4 +1,4 @@
-import type { Db } from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 
@@ -54,6 +54,7 @@ export async function getExperiment(db: Db, teamId: string, id: string) {
     ...e,
     poolConfigs: e.poolConfigs.map((p) => p.poolConfig),
     scenarios: e.scenarios.map((s) => s.scenario),
+    runs: e.runs.map(parseRun),
     progress: countStatuses(e.runs.map((r) => r.status)),
   };
 }

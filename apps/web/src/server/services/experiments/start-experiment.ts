@@ -13,6 +13,7 @@ export async function startExperiment(deps: { db: Db; queue: Queue }, input: { t
     scenarioIds: input.def.scenarioIds,
     repeats: input.def.repeats,
     order: input.def.order,
+    loadGenerators: input.def.loadGenerators,
     name: input.def.name,
     createdById: input.userId,
     presetId: input.def.presetId ?? null,

@@ -1,7 +1,7 @@
-import type { Db } from '@poolbench/db';
-import { RUN_METRICS, type RunSummary } from '@poolbench/stats';
+import { parseRun, type Db } from '@poolbench/db';
+import { RUN_METRICS } from '@poolbench/stats';
 import type { Comparison } from '../compare/build-comparison';
-import { readSeconds } from '../compare/group-series';
+import { readSeconds } from '../compare/read-seconds';
 import type { Pivot } from '../compare/pivot';
 import { windowSummaries } from '../compare/window-summaries';
 import { toCsv } from './csv';
@@ -23,10 +23,10 @@ export async function buildExport(db: Db, c: Comparison, format: ExportFormat, m
   const runGroup = new Map<string, string>();
   c.groups.forEach((g) => g.runIds.forEach((id) => runGroup.set(id, g.label)));
   const runIds = [...runGroup.keys()];
-  const summaries = await db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, repeatIndex: true, summary: true, startedAt: true, finishedAt: true } });
+  const summaries = (await db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, repeatIndex: true, summary: true, startedAt: true, finishedAt: true } })).map(parseRun);
   // with a window, each run's summary over that window, as the comparison table computed it
   const windowed = c.window ? await windowSummaries(db, summaries.map((r) => ({ id: r.id, finished: r.finishedAt !== null })), c.window) : null;
-  const summaryOf = (r: (typeof summaries)[number]) => (windowed ? (windowed.get(r.id) ?? null) : (r.summary as RunSummary | null));
+  const summaryOf = (r: (typeof summaries)[number]) => (windowed ? (windowed.get(r.id) ?? null) : r.summary);
   const summaryRows = summaries.map((r) => {
     const s = summaryOf(r);
     return [runGroup.get(r.id), r.id, r.repeatIndex + 1, r.startedAt?.toISOString(), s?.requests, s?.failed, ...RUN_METRICS.map((m) => (s ? m.value(s) : null))];

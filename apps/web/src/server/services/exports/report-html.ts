@@ -1,6 +1,6 @@
 import { GROUP_COLORS, NINES_TICKS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatP, formatValue, nines, pivotCellColor, tick } from '~/components/compare/format-metric';
 import type { Comparison } from '../compare/build-comparison';
-import { SERIES_METRICS } from '../compare/group-series';
+import { SERIES_METRICS } from '~/lib/compare/series-metrics';
 import type { Pivot } from '../compare/pivot';
 import { esc } from './escape';
 import { bandChartSvg, legendHtml } from './svg-charts';
@@ -113,7 +113,7 @@ export function renderReportHtml(c: Comparison, o: ReportOptions): string {
         return b ? [{ x: p.second, ...b }] : [];
       }),
     }));
-  const charts = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null)))
+  const charts = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null && (!m.key.startsWith('upstream') || v.max > 0))))
     .map((m) => `<div class="chart"><h3>${esc(m.label)} <small>${esc(m.unit)} · median and min–max of repeats</small></h3>${bandChartSvg({ series: series(m.key), format: tick, xLabel: (x) => `${x} s`, ariaLabel: m.label })}</div>`)
     .join('');
   const spectrum = c.groups.map((g, gi) => ({

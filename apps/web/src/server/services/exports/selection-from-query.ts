@@ -1,4 +1,4 @@
-import { itemsFromParam, SelectionSchema, type Selection } from '../compare/selection';
+import { itemsFromParam, SelectionSchema, type Selection } from '~/lib/compare/selection';
 
 /** `?items=r.<id>,c.<e>.<pc>.<sc>&baseline=0&from=10&to=60` as used by the compare page's URL. */
 export function selectionFromQuery(q: URLSearchParams): Selection | null {

@@ -1,8 +1,9 @@
-import type { Db, Prisma } from '@poolbench/db';
+import { parsePoolConfig, toJson, type Db, type Prisma } from '@poolbench/db';
 import type { PoolConfig } from '@poolbench/scenarios';
 import { ConflictError, NotFoundError } from '../errors';
+import { envColumn } from './environment-column';
 
-const SELECT = { id: true, targetId: true, name: true, strategy: true, params: true, instanceCount: true, createdAt: true, updatedAt: true } satisfies Prisma.PoolConfigSelect;
+const SELECT = { id: true, targetId: true, name: true, strategy: true, params: true, instanceCount: true, environment: true, createdAt: true, updatedAt: true } satisfies Prisma.PoolConfigSelect;
 
 async function assertTarget(db: Db, teamId: string, targetId: string) {
   const t = await db.target.findFirst({ where: { id: targetId, teamId, archivedAt: null }, select: { id: true } });
@@ -16,43 +17,47 @@ async function assertNameFree(db: Db, targetId: string, name: string, exceptId?:
 
 export async function listPoolConfigs(db: Db, teamId: string, targetId?: string) {
   if (targetId) await assertTarget(db, teamId, targetId);
-  return db.poolConfig.findMany({ where: { teamId, archivedAt: null, ...(targetId ? { targetId } : {}) }, select: SELECT, orderBy: { createdAt: 'asc' } });
+  const rows = await db.poolConfig.findMany({ where: { teamId, archivedAt: null, ...(targetId ? { targetId } : {}) }, select: SELECT, orderBy: { createdAt: 'asc' } });
+  return rows.map(parsePoolConfig);
 }
 
 export async function getPoolConfig(db: Db, teamId: string, id: string) {
   const pc = await db.poolConfig.findFirst({ where: { id, teamId, archivedAt: null }, select: SELECT });
   if (!pc) throw new NotFoundError('pool config');
-  return pc;
+  return parsePoolConfig(pc);
 }
 
 export async function createPoolConfig(db: Db, teamId: string, input: { targetId: string; name: string; config: PoolConfig }) {
   await assertTarget(db, teamId, input.targetId);
   await assertNameFree(db, input.targetId, input.name);
-  return db.poolConfig.create({
-    data: { teamId, targetId: input.targetId, name: input.name, strategy: input.config.strategy, params: input.config.params as Prisma.InputJsonValue, instanceCount: input.config.instanceCount },
+  const row = await db.poolConfig.create({
+    data: { teamId, targetId: input.targetId, name: input.name, strategy: input.config.strategy, params: toJson.poolParams(input.config.params), instanceCount: input.config.instanceCount, environment: envColumn(input.config.environment) },
     select: SELECT,
   });
+  return parsePoolConfig(row);
 }
 
 /** Runs keep snapshots, so editing a config never rewrites history. */
 export async function updatePoolConfig(db: Db, teamId: string, input: { id: string; name: string; config: PoolConfig }) {
   const pc = await getPoolConfig(db, teamId, input.id);
   await assertNameFree(db, pc.targetId, input.name, pc.id);
-  return db.poolConfig.update({
+  const row = await db.poolConfig.update({
     where: { id: pc.id },
-    data: { name: input.name, strategy: input.config.strategy, params: input.config.params as Prisma.InputJsonValue, instanceCount: input.config.instanceCount },
+    data: { name: input.name, strategy: input.config.strategy, params: toJson.poolParams(input.config.params), instanceCount: input.config.instanceCount, environment: envColumn(input.config.environment) },
     select: SELECT,
   });
+  return parsePoolConfig(row);
 }
 
 export async function duplicatePoolConfig(db: Db, teamId: string, id: string) {
   const pc = await getPoolConfig(db, teamId, id);
   let name = `${pc.name} (copy)`;
   for (let i = 2; await db.poolConfig.findFirst({ where: { targetId: pc.targetId, name, archivedAt: null }, select: { id: true } }); i++) name = `${pc.name} (copy ${i})`;
-  return db.poolConfig.create({
-    data: { teamId, targetId: pc.targetId, name, strategy: pc.strategy, params: pc.params as Prisma.InputJsonValue, instanceCount: pc.instanceCount },
+  const row = await db.poolConfig.create({
+    data: { teamId, targetId: pc.targetId, name, strategy: pc.strategy, params: toJson.poolParams(pc.params), instanceCount: pc.instanceCount, environment: envColumn(pc.environment) },
     select: SELECT,
   });
+  return parsePoolConfig(row);
 }
 
 export async function archivePoolConfig(db: Db, teamId: string, id: string) {

@@ -1,10 +1,11 @@
 import type { SeriesPoint } from '@poolbench/scenarios';
 
-type NumKey = { [K in keyof SeriesPoint]: SeriesPoint[K] extends number | null ? K : never }[keyof SeriesPoint];
+type NumKey = { [K in keyof SeriesPoint]-?: Exclude<SeriesPoint[K], undefined> extends number | null ? K : never }[keyof SeriesPoint];
 
 const NUM_KEYS: NumKey[] = [
-  'requests', 'failed', 'droppedIterations', 'vus', 'p50Ms', 'p95Ms', 'p99Ms', 'maxMs', 'meanMs', 'connectingP95Ms', 'blockedP95Ms',
+  'requests', 'failed', 'droppedIterations', 'vus', 'vusAllocated', 'p50Ms', 'p95Ms', 'p99Ms', 'maxMs', 'meanMs', 'connectingP95Ms', 'blockedP95Ms',
   'cpuPercent', 'rssBytes', 'poolInUse', 'poolIdle', 'poolTotal', 'poolWaitCount', 'poolWaitMs', 'dbActive', 'dbIdle', 'dbTotal', 'dbNewConns',
+  'upstreamOpen', 'upstreamInUse', 'upstreamWaitMs',
 ].filter((k) => k !== 'second') as NumKey[];
 
 function pick(bucket: SeriesPoint[], key: NumKey, f: (a: number, b: number) => number): number | null {

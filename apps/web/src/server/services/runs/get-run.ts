@@ -1,14 +1,14 @@
-import { scenarioFromColumns, type Db } from '@poolbench/db';
+import { parseRun, scenarioFromColumns, type Db, type ScenarioSnapshot } from '@poolbench/db';
 import { generateScenario } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 
 /** The script the worker stored, or (for a run not started yet) the one its snapshot generates. */
-function scriptOf(run: { script: string | null; scenarioSnapshot: unknown }): string | null {
+function scriptOf(run: { script: string | null; scenarioSnapshot: ScenarioSnapshot }): string | null {
   if (run.script) return run.script;
-  const sc = run.scenarioSnapshot as { templateId?: string; params?: unknown; thresholds?: unknown };
+  const sc = run.scenarioSnapshot;
   if (!sc.templateId) return null;
   try {
-    return generateScenario(scenarioFromColumns({ templateId: sc.templateId, params: sc.params ?? {}, thresholds: sc.thresholds })).script;
+    return generateScenario(scenarioFromColumns(sc)).script;
   } catch {
     return null; // a snapshot from an older template shape
   }
@@ -19,12 +19,19 @@ export async function getRun(db: Db, teamId: string, id: string) {
     where: { id, teamId },
     select: {
       id: true, status: true, repeatIndex: true, sequence: true, createdAt: true, queuedAt: true, preparingAt: true, startedAt: true, finishedAt: true,
-      cancelRequestedAt: true, workerId: true, environment: true, errorCode: true, errorMessage: true, summary: true, thresholdResults: true, notes: true, script: true,
-      poolConfigSnapshot: true, scenarioSnapshot: true, targetSnapshot: true,
+      cancelRequestedAt: true, workerId: true, environment: true, errorCode: true, errorMessage: true, summary: true, thresholdResults: true, notes: true, script: true, secondsPrunedAt: true,
+      poolConfigSnapshot: true, scenarioSnapshot: true, targetSnapshot: true, loadGenerators: true,
+      segments: {
+        orderBy: { index: 'asc' },
+        select: { index: true, workerId: true, status: true, requests: true, loadMs: true, startSkewMs: true, cpuAvgPercent: true, cpuMaxPercent: true, rssMaxBytes: true, errorMessage: true },
+      },
       experiment: { select: { id: true, name: true, repeats: true } },
       target: { select: { id: true, name: true, kind: true } },
     },
   });
   if (!run) throw new NotFoundError('run');
-  return { ...run, script: scriptOf(run) };
+  const parsed = parseRun(run);
+  // bigint does not travel as JSON; a generator's memory fits a double exactly enough.
+  const segments = run.segments.map((s) => ({ ...s, rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes) }));
+  return { ...parsed, segments, script: scriptOf(parsed) };
 }

@@ -1,4 +1,4 @@
-import type { Db, Prisma, RunStatus } from '@poolbench/db';
+import { parseRun, type Db, type Prisma, type RunStatus } from '@poolbench/db';
 
 export interface RunFilters {
   targetId?: string | null;
@@ -37,16 +37,15 @@ export async function listRuns(db: Db, teamId: string, input: RunFilters & { cur
   });
   const page = rows.slice(0, input.limit);
   return {
-    items: page.map(({ poolConfigSnapshot, scenarioSnapshot, summary, ...r }) => {
-      const s = (summary ?? {}) as { rps?: number; latency?: { p95?: number; p99?: number }; errorRate?: number };
+    items: page.map(parseRun).map(({ poolConfigSnapshot, scenarioSnapshot, summary: s, ...r }) => {
       return {
         ...r,
-        poolConfigName: (poolConfigSnapshot as { name?: string }).name ?? '—',
-        strategy: (poolConfigSnapshot as { strategy?: string }).strategy ?? null,
-        scenarioName: (scenarioSnapshot as { name?: string }).name ?? '—',
-        rps: typeof s.rps === 'number' ? s.rps : null,
-        p95Ms: typeof s.latency?.p95 === 'number' ? s.latency.p95 : null,
-        errorRate: typeof s.errorRate === 'number' ? s.errorRate : null,
+        poolConfigName: poolConfigSnapshot.name ?? '—',
+        strategy: poolConfigSnapshot.strategy ?? null,
+        scenarioName: scenarioSnapshot.name ?? '—',
+        rps: s?.rps ?? null,
+        p95Ms: s?.latency?.p95 ?? null,
+        errorRate: s?.errorRate ?? null,
       };
     }),
     nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Prisma } from '@poolbench/db';
+import { toJson, type Db, type Prisma } from '@poolbench/db';
 import { scenarioToColumns } from '@poolbench/db';
 import { createHistogram, encodeHistogram, mergeHistograms, percentileMs } from '@poolbench/stats';
 import { withTempDatabase } from '~/test/temp-database';
@@ -26,7 +26,7 @@ describe('sweepSteps (real Postgres)', () => {
     B = await makeTeam(db, 'b');
     const cols = scenarioToColumns(SWEEP);
     runId = A.runIds[0]!;
-    await db.run.update({ where: { id: runId }, data: { status: 'succeeded', scenarioSnapshot: { name: 'sweep', templateId: cols.templateId, params: cols.params, thresholds: [] } as Prisma.InputJsonValue } });
+    await db.run.update({ where: { id: runId }, data: { status: 'succeeded', scenarioSnapshot: toJson.scenarioSnapshot({ name: 'sweep', templateId: cols.templateId, params: cols.params, thresholds: [] }) } });
     // 4 steps x 5 s: steps 1-3 keep up with ~10 ms latency; step 4 gets 300 of its 400 req/s at 80 ms
     const rows: Prisma.RunSecondCreateManyInput[] = [];
     for (let s = 0; s < 20; s++) {

@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import { scenarioFromColumns } from '@poolbench/db';
+import { parseRun, scenarioFromColumns } from '@poolbench/db';
 import { ArrivalRateSweepParamsSchema, sweepStepWindows } from '@poolbench/scenarios';
 import { createHistogram, percentileMs } from '@poolbench/stats';
 import { mergeStoredHistograms } from '@poolbench/stats/stored';
@@ -51,9 +51,9 @@ export interface SweepSteps {
 export async function sweepSteps(db: Db, teamId: string, runId: string): Promise<SweepSteps | null> {
   const run = await db.run.findFirst({ where: { id: runId, teamId }, select: { scenarioSnapshot: true } });
   if (!run) throw new NotFoundError('run');
-  const snap = run.scenarioSnapshot as { templateId?: string; params?: unknown; thresholds?: unknown };
+  const snap = parseRun(run).scenarioSnapshot;
   if (snap.templateId !== 'arrival-rate-sweep') return null;
-  const scenario = scenarioFromColumns({ templateId: snap.templateId, params: snap.params ?? {}, thresholds: snap.thresholds ?? [] });
+  const scenario = scenarioFromColumns(snap);
   const parsed = ArrivalRateSweepParamsSchema.safeParse(scenario.params);
   if (!parsed.success) return null; // a snapshot from an older template shape: nothing to split by
   const windows = sweepStepWindows(parsed.data);

@@ -1,7 +1,8 @@
-import type { Db, Prisma } from '@poolbench/db';
-import { scenarioToColumns } from '@poolbench/db';
+import type { Db } from '@poolbench/db';
+import { scenarioRowData, toJson } from '@poolbench/db';
 import { applyScale } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
+import { envColumn } from '../pool-configs/environment-column';
 
 async function freeName(exists: (name: string) => Promise<boolean>, base: string) {
   let name = base;
@@ -29,9 +30,8 @@ export async function applyPreset(db: Db, teamId: string, input: { presetId: str
     const scenarioIds: string[] = [];
     for (const ps of preset.scenarios) {
       const name = await freeName(async (n) => (await tx.scenario.count({ where: { teamId, name: n } })) > 0, `${ps.label} · ${pct(input.scale)}`);
-      const cols = scenarioToColumns(ps.scenario as never);
       const row = await tx.scenario.create({
-        data: { teamId, name, templateId: cols.templateId, params: cols.params as Prisma.InputJsonValue, thresholds: cols.thresholds as Prisma.InputJsonValue, presetId: `${preset.id}#${ps.id}` },
+        data: { teamId, name, ...scenarioRowData(ps.scenario), presetId: `${preset.id}#${ps.id}` },
         select: { id: true },
       });
       scenarioIds.push(row.id);
@@ -41,7 +41,7 @@ export async function applyPreset(db: Db, teamId: string, input: { presetId: str
       for (const pc of preset.poolConfigs) {
         const name = await freeName(async (n) => (await tx.poolConfig.count({ where: { targetId: target.id, name: n } })) > 0, pc.name);
         const row = await tx.poolConfig.create({
-          data: { teamId, targetId: target.id, name, strategy: pc.config.strategy, params: pc.config.params as Prisma.InputJsonValue, instanceCount: pc.config.instanceCount },
+          data: { teamId, targetId: target.id, name, strategy: pc.config.strategy, params: toJson.poolParams(pc.config.params), instanceCount: pc.config.instanceCount, environment: envColumn(pc.config.environment) },
           select: { id: true },
         });
         poolConfigIds.push(row.id);

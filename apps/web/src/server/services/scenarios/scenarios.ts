@@ -1,5 +1,5 @@
 import type { Db, Prisma } from '@poolbench/db';
-import { scenarioFromColumns, scenarioToColumns } from '@poolbench/db';
+import { scenarioFromColumns, scenarioRowData } from '@poolbench/db';
 import { generateScenario, type Scenario } from '@poolbench/scenarios';
 import { ConflictError, NotFoundError } from '../errors';
 
@@ -37,10 +37,7 @@ export async function getScenario(db: Db, teamId: string, id: string) {
   return view(row);
 }
 
-function data(scenario: Scenario) {
-  const cols = scenarioToColumns(scenario as unknown as { template: string; thresholds?: unknown[] } & Record<string, unknown>);
-  return { templateId: cols.templateId, params: cols.params as Prisma.InputJsonValue, thresholds: cols.thresholds as Prisma.InputJsonValue };
-}
+const data = (scenario: Scenario) => scenarioRowData(scenario);
 
 export async function createScenario(db: Db, teamId: string, input: { name: string; scenario: Scenario; presetId?: string | null }) {
   await assertNameFree(db, teamId, input.name);

@@ -11,7 +11,8 @@ import { InvalidInputError, NotFoundError } from '../errors';
  */
 export async function createSchedule(db: Db, input: { teamId: string; userId: string; def: z.output<typeof ExperimentDefinitionSchema>; name: string; cron: string; timezone: string }) {
   const preview = previewCron(input.cron, input.timezone, 1);
-  if (!preview.ok) throw new InvalidInputError('cron', preview.error ?? 'is not a valid cron expression');
+  // the request path of the field at fault: an unknown time zone is not the cron's problem
+  if (!preview.ok) throw new InvalidInputError(`schedule.${preview.field ?? 'cron'}`, preview.error ?? 'is not a valid cron expression');
   const { def, teamId } = input;
   const target = await db.target.findFirst({ where: { id: def.targetId, teamId, archivedAt: null }, select: { id: true } });
   if (!target) throw new NotFoundError('target');
@@ -23,7 +24,7 @@ export async function createSchedule(db: Db, input: { teamId: string; userId: st
     const experimentId = createId();
     await tx.experiment.create({
       data: {
-        id: experimentId, teamId, targetId: target.id, name: def.name, repeats: def.repeats, order: def.order, createdById: input.userId, presetId: def.presetId ?? null,
+        id: experimentId, teamId, targetId: target.id, name: def.name, repeats: def.repeats, order: def.order, loadGenerators: def.loadGenerators, createdById: input.userId, presetId: def.presetId ?? null,
         poolConfigs: { create: def.poolConfigIds.map((poolConfigId, position) => ({ poolConfigId, position })) },
         scenarios: { create: def.scenarioIds.map((scenarioId, position) => ({ scenarioId, position })) },
       },

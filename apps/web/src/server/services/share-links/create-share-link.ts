@@ -1,7 +1,7 @@
-import type { Db, Prisma } from '@poolbench/db';
+import { writeJson, type Db } from '@poolbench/db';
 import { NotFoundError } from '../errors';
 import { loadGroups } from '../compare/load-groups';
-import type { Selection } from '../compare/selection';
+import { SelectionSchema, type Selection } from '~/lib/compare/selection';
 import { generateShareToken, hashShareToken } from './token';
 
 export type ShareTarget = { kind: 'run'; runId: string } | { kind: 'experiment'; experimentId: string } | { kind: 'comparison'; selection: Selection };
@@ -29,7 +29,7 @@ export async function createShareLink(db: Db, teamId: string, userId: string, in
       tokenHash: hashShareToken(token),
       runId: target.kind === 'run' ? target.runId : null,
       experimentId: target.kind === 'experiment' ? target.experimentId : null,
-      selection: target.kind === 'comparison' ? (target.selection as unknown as Prisma.InputJsonValue) : undefined,
+      selection: target.kind === 'comparison' ? writeJson(SelectionSchema, target.selection, { model: 'ShareLink', column: 'selection' }) : undefined,
       title: input.title,
       expiresAt: input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null,
       createdById: userId,

@@ -1,5 +1,5 @@
-import type { Db } from '@poolbench/db';
-import type { Selection } from '../compare/selection';
+import { readJson, type Db } from '@poolbench/db';
+import { SelectionSchema, type Selection } from '~/lib/compare/selection';
 import { hashShareToken, SHARE_TOKEN_PATTERN } from './token';
 
 export interface ResolvedShareLink {
@@ -22,5 +22,5 @@ export async function resolveShareLink(db: Db, token: string, opts: { count?: bo
   });
   if (!link || link.revokedAt || (link.expiresAt && link.expiresAt <= new Date())) return null;
   if (opts.count) await db.shareLink.update({ where: { id: link.id }, data: { accessCount: { increment: 1 }, lastAccessedAt: new Date() } });
-  return { id: link.id, teamId: link.teamId, kind: link.kind, runId: link.runId, experimentId: link.experimentId, selection: link.selection as Selection | null, title: link.title, expiresAt: link.expiresAt };
+  return { id: link.id, teamId: link.teamId, kind: link.kind, runId: link.runId, experimentId: link.experimentId, selection: readJson(SelectionSchema, link.selection, { model: 'ShareLink', column: 'selection', id: link.id }), title: link.title, expiresAt: link.expiresAt };
 }

@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import { buildComparison, type Comparison } from '../compare/build-comparison';
 import { experimentPivot, pivotCells, type Pivot } from '../compare/pivot';
-import type { CompareItem } from '../compare/selection';
+import type { CompareItem } from '~/lib/compare/selection';
 import type { GuessLimiter } from './rate-limit';
 import { resolveShareLink, type ResolvedShareLink } from './resolve-share-link';
 

@@ -1,4 +1,4 @@
-import type { Db } from '@poolbench/db';
+import { parseTarget, type Db } from '@poolbench/db';
 import { NotFoundError } from '../errors';
 import { TARGET_SELECT } from './target-view';
 
@@ -8,13 +8,13 @@ export async function listTargets(db: Db, teamId: string) {
     select: { ...TARGET_SELECT, _count: { select: { poolConfigs: { where: { archivedAt: null } }, runs: true } } },
     orderBy: { createdAt: 'asc' },
   });
-  return rows.map(({ _count, ...t }) => ({ ...t, poolConfigCount: _count.poolConfigs, runCount: _count.runs }));
+  return rows.map(({ _count, ...t }) => ({ ...parseTarget(t), poolConfigCount: _count.poolConfigs, runCount: _count.runs }));
 }
 
 export async function getTarget(db: Db, teamId: string, id: string) {
   const t = await db.target.findFirst({ where: { id, teamId, archivedAt: null }, select: TARGET_SELECT });
   if (!t) throw new NotFoundError('target');
-  return t;
+  return parseTarget(t);
 }
 
 export async function archiveTarget(db: Db, teamId: string, id: string) {

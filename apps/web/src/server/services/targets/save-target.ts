@@ -1,5 +1,5 @@
-import type { Db, Prisma } from '@poolbench/db';
-import { sealSecret } from '@poolbench/db';
+import type { Db } from '@poolbench/db';
+import { parseTarget, sealSecret, toJson } from '@poolbench/db';
 import type { TargetValues } from '~/lib/schemas/target';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { checkMonitorDsn } from './check-monitor-dsn';
@@ -20,8 +20,8 @@ function columns(v: TargetValues) {
       kind: 'managed' as const,
       name: v.name,
       baseUrls: [],
-      managed: { program: 'lab-target', setup: v.setup } as Prisma.InputJsonValue,
-      requestDefaults: v.requestDefaults as Prisma.InputJsonValue,
+      managed: toJson.targetManaged({ program: 'lab-target', setup: v.setup, environment: v.environment }),
+      requestDefaults: toJson.requestDefaults(v.requestDefaults),
       secretHeaderNames: [],
       metricsUrl: null,
       applyHookUrl: null,
@@ -34,7 +34,7 @@ function columns(v: TargetValues) {
     name: v.name,
     baseUrls: v.baseUrls,
     managed: undefined,
-    requestDefaults: { ...v.requestDefaults, headers: plain } as Prisma.InputJsonValue,
+    requestDefaults: toJson.requestDefaults({ ...v.requestDefaults, headers: plain }),
     secretHeaderNames: v.headers.filter((h) => h.secret).map((h) => h.name),
     metricsUrl: v.metricsUrl ?? null,
     applyHookUrl: v.applyHookUrl ?? null,
@@ -66,7 +66,7 @@ export async function createTarget(deps: SaveTargetDeps, teamId: string, v: Targ
   if (v.kind === 'url') await checkTargetHosts(deps.db, teamId, urlsOf(v));
   if (v.kind === 'url' && v.monitorDsn) await checkMonitorDsn(deps.db, teamId, v.monitorDsn, deps.ownDatabaseUrl);
   const secrets = v.kind === 'url' ? sealed(v, deps.secretKey) : { secretsEncrypted: null, hasMonitorDsn: false };
-  return deps.db.target.create({ data: { teamId, ...cols, managed: cols.managed, ...secrets }, select: TARGET_SELECT });
+  return parseTarget(await deps.db.target.create({ data: { teamId, ...cols, managed: cols.managed, ...secrets }, select: TARGET_SELECT }));
 }
 
 /**
@@ -86,5 +86,5 @@ export async function updateTarget(deps: SaveTargetDeps, teamId: string, id: str
     if (v.replaceSecrets) secrets = sealed(v, deps.secretKey);
     else secrets = { secretHeaderNames: existing.secretHeaderNames };
   }
-  return deps.db.target.update({ where: { id }, data: { ...cols, managed: cols.managed, ...secrets }, select: TARGET_SELECT });
+  return parseTarget(await deps.db.target.update({ where: { id }, data: { ...cols, managed: cols.managed, ...secrets }, select: TARGET_SELECT }));
 }

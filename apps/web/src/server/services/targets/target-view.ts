@@ -1,4 +1,4 @@
-import type { Prisma } from '@poolbench/db';
+import type { ParsedTarget, Prisma } from '@poolbench/db';
 
 /** Columns a client may see: secret values never leave the server, only their names. */
 export const TARGET_SELECT = {
@@ -17,4 +17,5 @@ export const TARGET_SELECT = {
   updatedAt: true,
 } satisfies Prisma.TargetSelect;
 
-export type TargetView = Prisma.TargetGetPayload<{ select: typeof TARGET_SELECT }>;
+/** A target as clients see it, its JSON columns parsed (parseTarget). */
+export type TargetView = ParsedTarget<Prisma.TargetGetPayload<{ select: typeof TARGET_SELECT }>>;

@@ -1,4 +1,4 @@
-import type { Db } from '@poolbench/db';
+import { parseTarget, type Db } from '@poolbench/db';
 import { redactUrl } from '@poolbench/scenarios/net';
 import { NotFoundError } from '../errors';
 import { checkTargetHosts } from './check-target-hosts';
@@ -14,12 +14,13 @@ const TIMEOUT_MS = 5000;
  * re-checking the allowlist. Managed targets have nothing to probe: the worker starts them per run.
  */
 export async function testTargetConnection(db: Db, teamId: string, id: string): Promise<ConnectionTest> {
-  const t = await db.target.findFirst({ where: { id, teamId, archivedAt: null }, select: { kind: true, baseUrls: true, readinessPath: true, requestDefaults: true, secretHeaderNames: true } });
-  if (!t) throw new NotFoundError('target');
+  const row = await db.target.findFirst({ where: { id, teamId, archivedAt: null }, select: { kind: true, baseUrls: true, readinessPath: true, requestDefaults: true, secretHeaderNames: true } });
+  if (!row) throw new NotFoundError('target');
+  const t = parseTarget(row);
   if (t.kind === 'managed') {
     return { kind: 'managed', message: 'Managed targets are started by the worker for each run (a real cold start with the run\'s pool config), so there is nothing running to probe now. The worker waits for /ready before k6 starts and fails the run with the reason if it never gets ready.' };
   }
-  const defaults = (t.requestDefaults ?? {}) as { method?: string; path?: string; headers?: Record<string, string> };
+  const defaults = t.requestDefaults;
   const base = t.baseUrls[0];
   if (!base) throw new NotFoundError('base URL');
   const url = new URL(t.readinessPath ?? defaults.path ?? '/', base).toString();

@@ -1,4 +1,4 @@
-import type { Db, Prisma } from '@poolbench/db';
+import { toJson, type Db, type Prisma } from '@poolbench/db';
 import { createHistogram, encodeHistogram, histogramStatsMs, type RunSummary } from '@poolbench/stats';
 import { mergeStoredHistograms } from '@poolbench/stats/stored';
 
@@ -38,7 +38,7 @@ export async function createSyntheticRun(db: Db, spec: Omit<SyntheticRunSpec, 'l
       scenarioSnapshot: { name: spec.scenarioName },
       targetSnapshot: { name: 'Lab', kind: 'managed', baseUrls: ['http://127.0.0.1:1/secret-path'] },
       script: 'export default function () { /* secret script */ }',
-      environment: (spec.environment ?? { cpuModel: 'Synthetic CPU', cpuCount: 2, k6Version: 'k6 v1.8.1', labTargetVersion: 'lab 0.1.0' }) as Prisma.InputJsonValue,
+      environment: toJson.runEnvironment(spec.environment ?? { cpuModel: 'Synthetic CPU', cpuCount: 2, k6Version: 'k6 v1.8.1', labTargetVersion: 'lab 0.1.0' }),
       startedAt: new Date(Date.now() - spec.seconds * 1000), finishedAt: new Date(),
     },
     select: { id: true },
@@ -117,7 +117,7 @@ export async function insertSyntheticRun(db: Db, spec: SyntheticRunSpec): Promis
       poolInUsePeak: 7, poolAcquireTimeouts: 0, dbConnectionsPeak: 10, dbNewConnsTotal: 9, dbTooManyClients: 0,
     },
   };
-  await db.run.update({ where: { id: run.id }, data: { summary: summary as unknown as Prisma.InputJsonValue } });
+  await db.run.update({ where: { id: run.id }, data: { summary: toJson.runSummary(summary) } });
   return run.id;
 }
 

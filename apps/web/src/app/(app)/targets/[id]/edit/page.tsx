@@ -5,11 +5,10 @@ import { PageHeader } from '~/components/ui/page-header';
 export default async function EditTargetPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const t = await orNotFound((await serverCaller()).target.get({ id }));
-  const managed = t.managed as { setup?: { rows: number; fields: number; roles: number; permissions: number; shards: number } } | null;
   return (
     <div className="max-w-4xl">
       <PageHeader crumbs={[{ href: '/targets', label: 'Targets' }, { href: `/targets/${id}`, label: t.name }]} title={`Edit ${t.name}`} />
-      <TargetForm initial={{ ...t, requestDefaults: t.requestDefaults as never, setup: managed?.setup }} />
+      <TargetForm initial={{ ...t, setup: t.managed?.setup, environment: t.managed?.environment ?? {} }} />
     </div>
   );
 }

@@ -10,7 +10,7 @@ export default async function EditPoolConfigPage({ params }: { params: Promise<{
   return (
     <div className="max-w-5xl">
       <PageHeader crumbs={[{ href: '/targets', label: 'Targets' }, { href: `/targets/${id}`, label: t.name }]} title={`Edit ${pc.name}`} description="Runs already made keep a snapshot of the config they used." />
-      <PoolConfigForm targetId={id} initial={{ ...pc, params: pc.params as Record<string, number> }} />
+      <PoolConfigForm targetId={id} initial={pc} />
     </div>
   );
 }

@@ -1,0 +1,66 @@
+import { expect, test } from '@playwright/test';
+import { SHOTS, signUpApi, trpcOk } from './helpers';
+
+/**
+ * Forms on react-hook-form + zodResolver with the server's schemas (issue 18, issue 17 "Forms"):
+ * an error shows under the field it is about (its accessible description) and goes away as soon as
+ * the value is fixed.
+ */
+test('experiment, schedule and scenario forms put each error on its field and clear it when fixed', async ({ page, baseURL }) => {
+  const base = baseURL!;
+  await signUpApi(page.request, base, 'Forms Owner');
+  const call = trpcOk(page.request, base);
+  const target = await call('target.create', { kind: 'managed', name: 'Lab', requestDefaults: { method: 'GET', path: '/health' } });
+  const pc = await call('poolConfig.create', { targetId: target.id, name: 'fixed 8', config: { strategy: 'fixed', params: { maxConns: 8 } } });
+  const sc = await call('scenario.create', { name: 'steady', scenario: { template: 'sustained', params: { vus: 2, durationMs: 5000 }, requests: [{ path: '/health' }] } });
+
+  // Experiment form: Repeats
+  await page.goto(`/experiments/new?targetId=${target.id}&poolConfigIds=${pc.id}&scenarioIds=${sc.id}`);
+  const repeats = page.getByLabel('Repeats');
+  await repeats.fill('60');
+  await repeats.blur();
+  await expect(repeats).toHaveAccessibleDescription(/must be at most 50/);
+  await expect(repeats).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Name', { exact: true })).not.toHaveAttribute('aria-invalid', 'true');
+  await page.screenshot({ path: `${SHOTS}/60-forms-repeats-error.png`, fullPage: true });
+  await repeats.fill('-4');
+  await expect(repeats).toHaveAccessibleDescription(/must be at least 1/);
+  await expect(page.getByTestId('run-count')).toHaveText('—'); // never "-4"
+  await repeats.fill('6');
+  await expect(repeats).not.toHaveAccessibleDescription(/must be/);
+  await expect(repeats).toHaveAttribute('aria-invalid', 'false');
+  await expect(page.getByTestId('run-count')).toHaveText('6');
+
+  // Schedule part: cron in words under Cron, time zone under Time zone
+  await page.getByRole('radio', { name: 'On a schedule' }).click();
+  const cron = page.getByLabel('Cron');
+  const tz = page.getByLabel('Time zone');
+  await cron.fill('61 3 * * *');
+  await expect(cron).toHaveAccessibleDescription(/the minute field allows 0–59, not 61/);
+  await expect(page.getByText('Constraint error')).toHaveCount(0);
+  await cron.fill('0 3 * * 1-5');
+  await expect(cron).not.toHaveAccessibleDescription(/minute field/);
+  await tz.fill('Mars/Olympus');
+  await expect(tz).toHaveAccessibleDescription(/unknown time zone "Mars\/Olympus"/);
+  await expect(cron).not.toHaveAccessibleDescription(/time zone/);
+  await page.screenshot({ path: `${SHOTS}/61-forms-timezone-error.png`, fullPage: true });
+  await tz.fill('Europe/Berlin');
+  await expect(tz).not.toHaveAccessibleDescription(/unknown time zone/);
+  await expect(page.getByTestId('cron-preview')).toContainText('Next fire times');
+  await expect(page.getByTestId('cron-preview').getByRole('listitem')).toHaveCount(5);
+  await page.screenshot({ path: `${SHOTS}/62-forms-schedule-fixed.png`, fullPage: true });
+
+  // Scenario editor: a duration in words, a VUs error on the VUs field
+  await page.goto('/scenarios/new');
+  const vus = page.getByLabel(/^VUs/);
+  await vus.fill('0');
+  await expect(vus).toHaveAccessibleDescription(/at least 1|greater than or equal to 1|>=1/i);
+  await vus.fill('10');
+  await expect(vus).toHaveAttribute('aria-invalid', 'false');
+  const hold = page.getByLabel(/^Hold/);
+  await hold.fill('soon');
+  await expect(hold).toHaveAttribute('aria-invalid', 'true');
+  await hold.fill('30s');
+  await expect(hold).toHaveAttribute('aria-invalid', 'false');
+  await page.screenshot({ path: `${SHOTS}/63-forms-scenario.png`, fullPage: true });
+});

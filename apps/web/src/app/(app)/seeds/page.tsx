@@ -1,0 +1,7 @@
+import { SeedsPage } from '~/components/seeds/seeds-page';
+
+export const metadata = { title: 'Seeds' };
+
+export default function Page() {
+  return <SeedsPage />;
+}

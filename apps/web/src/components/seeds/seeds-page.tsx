@@ -1,0 +1,85 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Sprout } from 'lucide-react';
+import Link from 'next/link';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { useRole } from '~/lib/hooks/use-role';
+import { Badge } from '~/components/ui/badge';
+import { Button } from '~/components/ui/button';
+import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
+import { PageHeader } from '~/components/ui/page-header';
+import { ClaimVerdicts } from './claim-verdicts';
+
+export function SeedsPage() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const { can } = useRole();
+  const overview = useQuery({ ...trpc.seeds.overview.queryOptions(), refetchInterval: 5000 });
+  const reproduce = useMutation(trpc.seeds.reproduce.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.seeds.overview.queryKey() }) }));
+  const data = overview.data;
+  const minutes = data ? Math.round(data.presets.reduce((ms, p) => ms + p.estimatedMs, 0) / 60_000) : null;
+  const action = can('member') ? (
+    <Button loading={reproduce.isPending} onClick={() => reproduce.mutate({})}>
+      <Sprout className="size-4" /> Reproduce
+    </Button>
+  ) : null;
+  const latest = data?.latest ?? null;
+  return (
+    <>
+      <PageHeader
+        title="Seeds"
+        description={`The five write-ups PoolBench was built from, each a preset whose claims are hypotheses decided by the product. Reproduce launches every seed experiment through the queue, 5 interleaved repeats (up to ~${minutes ?? '…'} min of load), like make seeds.`}
+        actions={action}
+      />
+      {reproduce.isError ? <Alert tone="error" className="mb-4" title="Could not start the reproduction">{messageOf(reproduce.error)}</Alert> : null}
+      {reproduce.data ? (
+        <Alert tone="success" className="mb-4" title={`Reproduction ${reproduce.data.reproductionId} started`}>
+          {reproduce.data.experimentIds.length} experiments queued{reproduce.data.enqueued ? '' : ' (the queue is unavailable: they start when it is back)'}. Verdicts appear below when each experiment ends.
+        </Alert>
+      ) : null}
+      {overview.isPending ? <LoadingBlock /> : null}
+      {overview.isError ? <Alert tone="error">{messageOf(overview.error)}</Alert> : null}
+      {data && !latest ? (
+        <div className="mb-6">
+          <EmptyState icon={Sprout} title="No reproduction yet" action={action}>
+            Nothing has reproduced the seeds for this team yet. Reproduce runs them here; <code>make seeds</code> does the same from a shell.
+          </EmptyState>
+        </div>
+      ) : null}
+      {latest ? <p className="mb-4 text-sm text-slate-600" data-testid="seeds-reproduction">Latest reproduction: <span className="font-mono">{latest.reproductionId}</span></p> : null}
+      <div className="space-y-6">
+        {data?.presets.map((p) => {
+          const exp = latest?.experiments.find((e) => e.presetId === p.id) ?? null;
+          return (
+            <Card key={p.id} data-testid={`seed-${p.id}`}>
+              <CardHeader
+                title={
+                  <span className="flex flex-wrap items-center gap-2">
+                    <Badge tone="violet">seed {p.seed}</Badge> {p.title}
+                  </span>
+                }
+                description={p.description}
+              />
+              <CardBody className="space-y-3">
+                <div className="flex flex-wrap items-center gap-3 text-xs text-slate-500">
+                  <span>{p.claims.length} claims · {p.runs} runs at scale {p.seedsScale}</span>
+                  {exp ? (
+                    <Link className="text-brand-700 hover:underline" href={`/experiments/${exp.experimentId}`}>
+                      experiment {exp.experimentId} ({exp.status})
+                    </Link>
+                  ) : (
+                    <span>not reproduced yet</span>
+                  )}
+                </div>
+                <ClaimVerdicts claims={p.claims} results={exp?.claims ?? null} />
+              </CardBody>
+            </Card>
+          );
+        })}
+      </div>
+    </>
+  );
+}

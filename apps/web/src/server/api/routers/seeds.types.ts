@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Response schemas of the seeds procedures: the client's types come from here. */
+const num = z.number().nullable();
+
+export const SeedClaimResultSchema = z.object({
+  claim: z.string().nullable(),
+  statement: z.string(),
+  status: z.enum(['pending', 'holds', 'does_not_hold', 'unresolved']),
+  change: num,
+  low: num,
+  high: num,
+  changeUnit: z.string().nullable(),
+  p: num,
+  reason: z.string().nullable(),
+  comparePath: z.string(),
+  decidedBy: z.enum(['stored', 'runs']),
+});
+
+export const SeedsOverviewSchema = z.object({
+  presets: z.array(
+    z.object({
+      id: z.string(),
+      seed: z.string(),
+      title: z.string(),
+      description: z.string(),
+      seedsScale: z.number(),
+      runs: z.number().int(),
+      estimatedMs: z.number(),
+      claims: z.array(z.object({ claim: z.string(), statement: z.string() })),
+    }),
+  ),
+  latest: z
+    .object({
+      reproductionId: z.string(),
+      experiments: z.array(
+        z.object({
+          presetId: z.string(),
+          seed: z.string(),
+          title: z.string(),
+          experimentId: z.string(),
+          experimentName: z.string(),
+          status: z.string(),
+          createdAt: z.date(),
+          finishedAt: z.date().nullable(),
+          claims: z.array(SeedClaimResultSchema),
+        }),
+      ),
+    })
+    .nullable(),
+});
+export type SeedsOverview = z.infer<typeof SeedsOverviewSchema>;
+
+export const SeedsReproducedSchema = z.object({ reproductionId: z.string(), experimentIds: z.array(z.string()), enqueued: z.boolean() });

@@ -1,0 +1,140 @@
+import type { Logger } from 'pino';
+import type { Db } from '@poolbench/db';
+import { runK6, type K6RunResult, type K6Second } from '@poolbench/k6';
+import { failSilentSegments, finishSegment, heartbeatSegment, markSegmentRunning, segmentKey, type SegmentEnd } from '@poolbench/runs';
+import { MetricsWriter } from '../../metrics/metrics-writer';
+import type { ProcessRegistry } from '../../targets/process-registry';
+import { bucketToRow } from '../summary';
+import { executionSegmentOf } from './execution-segment';
+import { GeneratorStats } from './generator-stats';
+
+export interface GeneratorInput {
+  db: Db;
+  log: Logger;
+  registry: ProcessRegistry;
+  runId: string;
+  index: number;
+  count: number;
+  workerId: string;
+  /** the common start instant of every segment (the barrier's outcome) */
+  startAt: Date;
+  script: string;
+  baseUrls: string[];
+  blacklistIps: string[];
+  secretHeaders: Record<string, string>;
+  k6Bin: string;
+  timeoutMs: number;
+  heartbeatMs: number;
+  staleAfterMs: number;
+  signal: AbortSignal;
+  onSecond?: (second: K6Second) => void;
+}
+
+/** Why this generator stopped before k6 ended by itself. */
+export type GeneratorStop = 'cancel' | 'shutdown' | 'lost' | 'peer_failed' | 'run_ended';
+
+export interface GeneratorResult {
+  result: K6RunResult;
+  stoppedBy: GeneratorStop | null;
+  /** the segment (and worker) whose failure stopped this one */
+  failedPeer: { index: number; workerId: string | null; message: string | null } | null;
+  unwritten: number;
+  status: SegmentEnd;
+}
+
+/**
+ * Runs one k6 execution segment of a distributed run: k6 starts at once (VUs initialise, setup()
+ * checks the target) and setup() waits for the common start instant; rows go to RunSecond with
+ * segment 'gen:<index>' on the shared second clock of that instant. Every heartbeat also reads the
+ * other segments: one that failed or fell silent stops this k6 within a heartbeat or two.
+ */
+export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> {
+  const own = new AbortController();
+  const signal = AbortSignal.any([g.signal, own.signal]);
+  let failedPeer: GeneratorResult['failedPeer'] = null;
+  const stats = new GeneratorStats();
+  let requests = 0;
+  const beat = async () => {
+    const hb = await heartbeatSegment(g.db, g.runId, g.index, g.workerId, { ...stats.snapshot(), requests });
+    if (!hb.alive) return own.abort('lost');
+    if (hb.cancelRequested) return own.abort('cancel');
+    if (hb.runStatus !== 'preparing' && hb.runStatus !== 'running') return own.abort('run_ended');
+    const silent = (await failSilentSegments(g.db, g.runId, g.staleAfterMs)).find((s) => s.index !== g.index);
+    const peer = silent ? { ...silent, errorMessage: 'stopped sending heartbeats' } : hb.segments.find((s) => s.index !== g.index && s.status === 'failed');
+    if (peer) {
+      failedPeer = { index: peer.index, workerId: peer.workerId, message: peer.errorMessage };
+      own.abort('peer_failed');
+    }
+  };
+  let beating: Promise<void> | null = null;
+  // Beats well inside the stale limit, so a slow statement never makes a live generator look dead.
+  const hb = setInterval(() => {
+    beating ??= beat()
+      .catch((err) => g.log.warn({ err: String(err) }, 'segment heartbeat failed'))
+      .finally(() => (beating = null));
+  }, Math.min(g.heartbeatMs, Math.floor(g.staleAfterMs / 3)));
+
+  const t0 = Math.floor(g.startAt.getTime() / 1000);
+  const writer = new MetricsWriter(g.db, { onError: (err, pending) => g.log.warn({ err: String(err), pending }, 'segment write failed; buffered') });
+  writer.start();
+  let k6Pid: number | undefined;
+  try {
+    if (!(await markSegmentRunning(g.db, g.runId, g.index, g.workerId))) own.abort('run_ended');
+    const result = await runK6({
+      script: g.script,
+      env: { BASE_URLS: g.baseUrls.join(','), POOLBENCH_START_AT_MS: String(g.startAt.getTime()) },
+      secretEnv: Object.keys(g.secretHeaders).length ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(g.secretHeaders) } : undefined,
+      signal,
+      timeoutMs: g.timeoutMs + Math.max(0, g.startAt.getTime() - Date.now()),
+      // A stopped segment must stop sending load fast: its peers count on it (< 5 s).
+      stopGraceMs: 2000,
+      k6Bin: g.k6Bin,
+      blacklistIps: g.blacklistIps,
+      executionSegment: executionSegmentOf(g.index, g.count),
+      onSpawn: ({ pid }) => {
+        k6Pid = pid;
+        stats.start(pid);
+        g.registry.add({ pid, ownerPid: process.pid, runId: g.runId, kind: 'k6', exe: g.k6Bin });
+      },
+      onSecond: (bucket) => {
+        requests += bucket.requests;
+        writer.addSeconds([{ ...bucketToRow(g.runId, t0, bucket), segment: segmentKey(g.index) }]);
+        g.onSecond?.(bucket);
+      },
+    });
+    stats.stop();
+    if (k6Pid) g.registry.remove(k6Pid);
+    const unwritten = await writer.flush();
+    const stoppedBy = signal.aborted ? (String(signal.reason) as GeneratorStop) : null;
+    // Set by the heartbeat closure, which TypeScript's narrowing cannot see.
+    const peer = failedPeer as GeneratorResult['failedPeer'];
+    const status: SegmentEnd =
+      result.endReason === 'completed' && unwritten === 0 ? 'succeeded' : stoppedBy === 'peer_failed' || stoppedBy === 'cancel' || stoppedBy === 'run_ended' ? 'canceled' : 'failed';
+    const errorMessage =
+      status === 'succeeded'
+        ? null
+        : stoppedBy === 'peer_failed'
+          ? `stopped because segment ${peer?.index} (worker ${peer?.workerId ?? 'unknown'}) failed`
+          : stoppedBy
+            ? `stopped: ${stoppedBy}`
+            : `k6 ended ${result.endReason} (exit code ${result.exitCode ?? 'none'})${result.k6Error ? `: ${result.k6Error}` : ''}${unwritten ? `; ${unwritten} rows not stored` : ''}`;
+    const firstTs = result.summary.loadSeconds?.[0];
+    await finishSegment(g.db, g.runId, g.index, g.workerId, {
+      status,
+      errorCode: status === 'succeeded' ? null : stoppedBy ?? result.endReason,
+      errorMessage,
+      requests: result.summary.requests,
+      loadStartedAt: result.load ? new Date(result.load.startMs) : firstTs !== undefined ? new Date(firstTs * 1000) : null,
+      loadMs: result.load ? result.load.endMs - result.load.startMs : null,
+      cpuAvgPercent: stats.cpuAvgPercent ?? null,
+      cpuMaxPercent: stats.cpuMaxPercent ?? null,
+      rssMaxBytes: stats.rssMaxBytes ?? null,
+    });
+    return { result, stoppedBy, failedPeer: peer, unwritten, status };
+  } finally {
+    clearInterval(hb);
+    stats.stop();
+    await beating;
+    await writer.flush(10_000).catch(() => {});
+  }
+}

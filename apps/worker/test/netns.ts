@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+const ip = (...args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+
+/** Whether this process may create network namespaces (root); the multi-host tests need it. */
+export function canMakeNamespaces(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/**
+ * `count` simulated hosts: network namespaces joined by a bridge this test makes (veth pairs on a
+ * private /24), with only loopback and that bridge inside. The root namespace's end of the bridge
+ * (`.1`) carries TCP proxies to the real Postgres and Redis on the host's loopback, so workers in
+ * the namespaces reach them and nothing else.
+ */
+export async function makeHosts(count: number) {
+  const tag = randomBytes(2).toString('hex');
+  const subnet = `10.213.${(parseInt(tag, 16) % 200) + 20}`;
+  const bridge = `pbdbr${tag}`;
+  const hostIp = `${subnet}.1`;
+  const names = Array.from({ length: count }, (_, i) => `pbd-${tag}-${i}`);
+  ip('link', 'add', bridge, 'type', 'bridge');
+  ip('addr', 'add', `${hostIp}/24`, 'dev', bridge);
+  ip('link', 'set', bridge, 'up');
+  names.forEach((ns, i) => {
+    ip('netns', 'add', ns);
+    ip('netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up');
+    ip('link', 'add', `pbdv${tag}${i}`, 'type', 'veth', 'peer', 'name', `pbdp${tag}${i}`);
+    ip('link', 'set', `pbdp${tag}${i}`, 'netns', ns);
+    ip('link', 'set', `pbdv${tag}${i}`, 'master', bridge);
+    ip('link', 'set', `pbdv${tag}${i}`, 'up');
+    ip('netns', 'exec', ns, 'ip', 'addr', 'add', `${subnet}.${10 + i}/24`, 'dev', `pbdp${tag}${i}`);
+    ip('netns', 'exec', ns, 'ip', 'link', 'set', `pbdp${tag}${i}`, 'up');
+  });
+  const proxies: Server[] = [];
+  const sockets = new Set<Socket>();
+  /** a proxy on the bridge address to a service on the host's loopback; returns its port */
+  const expose = (port: number) =>
+    new Promise<number>((resolve) => {
+      const server = createServer((client) => {
+        const upstream = connect(port, '127.0.0.1');
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => s.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      proxies.push(server);
+      server.listen(0, hostIp, () => resolve((server.address() as { port: number }).port));
+    });
+  /** a service URL (postgres://…@127.0.0.1:54329/x, redis://…) as the namespaces reach it */
+  const urlFor = async (url: string) => {
+    const u = new URL(url);
+    u.port = String(await expose(Number(u.port)));
+    u.hostname = hostIp;
+    return u.toString();
+  };
+  return {
+    names,
+    hostIp,
+    addressOf: (i: number) => `${subnet}.${10 + i}`,
+    urlFor,
+    /** the command names of the processes running in a namespace */
+    processesIn(ns: string): { pid: number; comm: string }[] {
+      const pids = ip('netns', 'pids', ns).split('\n').filter(Boolean).map(Number);
+      return pids.flatMap((pid) => {
+        try {
+          return [{ pid, comm: readFileSync(`/proc/${pid}/comm`, 'utf8').trim() }];
+        } catch {
+          return [];
+        }
+      });
+    },
+    async dispose() {
+      for (const s of sockets) s.destroy();
+      await Promise.all(proxies.map((p) => new Promise((r) => p.close(r))));
+      for (const ns of names) {
+        try {
+          ip('netns', 'del', ns);
+        } catch {
+          // already gone
+        }
+      }
+      try {
+        ip('link', 'del', bridge);
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+export type Hosts = Awaited<ReturnType<typeof makeHosts>>;

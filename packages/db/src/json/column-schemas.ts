@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { Prisma } from '../generated/prisma/client';
+import type { RunSummary } from '@poolbench/stats';
+import { LabEnvironmentSchema } from '@poolbench/scenarios';
+
+/**
+ * One zod schema per JSON column. Objects are loose (unknown keys kept): a field added by a newer
+ * worker must survive a read by an older web app. Snapshot fields are optional because the
+ * readers have always tolerated their absence (older rows, fixtures).
+ */
+const num = z.number();
+const numOrNull = z.number().nullable();
+
+const HdrStatsSchema = z.looseObject({ count: num, min: num, max: num, mean: num, p50: num, p90: num, p95: num, p99: num, p999: num });
+const ResourceSummarySchema = z.looseObject({
+  cpuMeanPercent: numOrNull,
+  cpuPeakPercent: numOrNull,
+  rssMeanBytes: numOrNull,
+  rssPeakBytes: numOrNull,
+  poolWaitMsMean: numOrNull,
+  poolWaitMsPeak: numOrNull,
+  poolInUsePeak: numOrNull,
+  poolAcquireTimeouts: numOrNull,
+  dbConnectionsPeak: numOrNull,
+  dbNewConnsTotal: numOrNull,
+  dbTooManyClients: numOrNull,
+});
+
+/** Run.summary: parses to packages/stats' `RunSummary` (the annotation is checked by the compiler). */
+export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
+  requests: num,
+  failed: num,
+  errorRate: numOrNull,
+  rps: numOrNull,
+  durationMs: num,
+  seconds: num,
+  bytesSent: num,
+  bytesReceived: num,
+  iterations: num,
+  droppedIterations: num,
+  vusMax: numOrNull,
+  statusCounts: z.record(z.string(), num),
+  latency: HdrStatsSchema.nullable(),
+  waiting: HdrStatsSchema.nullable(),
+  connecting: HdrStatsSchema.nullable(),
+  tlsHandshaking: HdrStatsSchema.nullable(),
+  blocked: HdrStatsSchema.nullable(),
+  iteration: HdrStatsSchema.nullable(),
+  resources: ResourceSummarySchema,
+  loadStartMs: numOrNull.optional(),
+  loadEndMs: numOrNull.optional(),
+});
+
+
+/** Run.thresholdResults (`evaluateThresholds`). */
+export const ThresholdResultsSchema = z.array(z.looseObject({ metric: z.string(), expr: z.string(), observed: numOrNull, pass: z.boolean() }));
+
+/** Run.environment: what a reader needs to judge whether two runs are comparable (worker's fingerprint). */
+export const RunEnvironmentSchema = z.looseObject({
+  poolbenchVersion: z.string().optional(),
+  k6Version: z.string().nullable().optional(),
+  labTargetVersion: z.string().nullable().optional(),
+  nodeVersion: z.string().optional(),
+  workerId: z.string().optional(),
+  host: z.string().optional(),
+  kernel: z.string().optional(),
+  cpuModel: z.string().optional(),
+  cpuCount: num.optional(),
+  memoryBytes: num.optional(),
+  loadAvg1mAtStart: num.optional(),
+  startedAt: z.string().optional(),
+  network: z.unknown().optional(),
+});
+
+/** PoolConfig.params and the params of a pool config snapshot: numbers by parameter name. */
+export const PoolParamsSchema = z.record(z.string(), z.number());
+
+/** Run.poolConfigSnapshot: the pool config as it was at launch. */
+export const PoolConfigSnapshotSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  strategy: z.string().optional(),
+  params: PoolParamsSchema.optional(),
+  instanceCount: num.optional(),
+  /** the pool config's overrides of the managed target's environment (absent on older runs) */
+  environment: LabEnvironmentSchema.nullable().optional(),
+});
+
+/** PoolConfig.environment: overrides of the managed target's environment (SQL NULL when none). */
+export const PoolEnvironmentColumnSchema = LabEnvironmentSchema;
+
+/** Scenario.params: the scenario without its template id and thresholds (see scenario-row.ts). */
+export const ScenarioParamsSchema = z.record(z.string(), z.unknown());
+/** Scenario.thresholds, as stored (validated with the scenario by ScenarioSchema at save). */
+export const ScenarioThresholdsSchema = z.array(z.looseObject({ metric: z.string(), expr: z.string() }));
+
+/** Run.scenarioSnapshot: the scenario row as it was at launch. */
+export const ScenarioSnapshotSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  templateId: z.string().optional(),
+  params: ScenarioParamsSchema.optional(),
+  thresholds: ScenarioThresholdsSchema.optional(),
+});
+
+export const LabSetupColumnSchema = z.object({ rows: num, fields: num, roles: num, permissions: num, shards: num });
+
+/** Target.managed: which program a managed target runs and its data-set flags. */
+export const TargetManagedSchema = z.looseObject({ program: z.string(), setup: LabSetupColumnSchema.partial().optional(), environment: LabEnvironmentSchema.optional() });
+
+/** Target.requestDefaults: the default request of a target's scenarios. */
+export const RequestDefaultsColumnSchema = z.looseObject({
+  method: z.string().optional(),
+  path: z.string().optional(),
+  query: z.record(z.string(), z.string()).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+/** Run.targetSnapshot (`targetSnapshot()` in @poolbench/runs). */
+export const TargetSnapshotSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  kind: z.string().optional(),
+  baseUrls: z.array(z.string()).optional(),
+  managed: TargetManagedSchema.nullable().optional(),
+  requestDefaults: RequestDefaultsColumnSchema.optional(),
+});
+
+/** Any JSON value (IdempotencyKey.responseBody stores the answer as it was sent). */
+export const JsonValueSchema: z.ZodType<Prisma.JsonValue> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]));
+
+/** RunSecond.statusCounts: responses per HTTP status in that second. */
+export const StatusCountsSchema = z.record(z.string(), num);
+
+export type StoredRunSummary = z.output<typeof RunSummarySchema>;
+export type StoredThresholdResult = z.output<typeof ThresholdResultsSchema>[number];
+export type RunEnvironment = z.output<typeof RunEnvironmentSchema>;
+export type PoolConfigSnapshot = z.output<typeof PoolConfigSnapshotSchema>;
+export type ScenarioSnapshot = z.output<typeof ScenarioSnapshotSchema>;
+export type TargetSnapshot = z.output<typeof TargetSnapshotSchema>;
+export type TargetManaged = z.output<typeof TargetManagedSchema>;
+export type RequestDefaultsColumn = z.output<typeof RequestDefaultsColumnSchema>;

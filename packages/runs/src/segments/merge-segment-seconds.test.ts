@@ -1,0 +1,50 @@
+import { createDb, seed, type Db } from '@poolbench/db';
+import { withTempDatabase } from '@poolbench/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedSecondsBefore, mergeSegmentSeconds, segmentKey } from './merge-segment-seconds';
+
+describe('merging generator seconds (real Postgres)', () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  let runId: string;
+  const t0 = new Date('2026-11-24T00:00:00Z');
+  beforeAll(async () => {
+    const t = await withTempDatabase('runs_segments');
+    dispose = t.dispose;
+    db = createDb({ url: t.url, max: 2 });
+    const ids = await seed(db);
+    const exp = await db.experiment.create({ data: { teamId: ids.teamId, targetId: ids.targetId, name: 'segments', repeats: 1, loadGenerators: 3 } });
+    const run = await db.run.create({
+      data: { teamId: ids.teamId, experimentId: exp.id, targetId: ids.targetId, repeatIndex: 0, sequence: 0, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, loadGenerators: 3 },
+    });
+    runId = run.id;
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await dispose?.();
+  });
+
+  const write = (gen: number, second: number, requests: number, vusAllocated: number | null = 5) =>
+    db.runSecond.create({
+      data: { runId, second, segment: segmentKey(gen), ts: new Date(t0.getTime() + second * 1000), requests, failed: 0, statusCounts: { '200': requests }, bytesSent: 1n, bytesReceived: 2n, iterations: requests, droppedIterations: 0, vus: 2, vusMax: 5, vusAllocated },
+    });
+
+  it('a second is closed only when every generator has written a later one, however late one of them is', async () => {
+    expect(await closedSecondsBefore(db, runId, 3)).toBeNull();
+    for (const g of [0, 1, 2]) await write(g, 0, 10);
+    await write(0, 1, 10);
+    await write(1, 1, 10);
+    await write(0, 2, 10);
+    // generator 2 wrote second 0 only (a loaded generator): nothing after second 0 is closed yet
+    expect(await closedSecondsBefore(db, runId, 3)).toBe(0);
+    expect(await closedSecondsBefore(db, runId, 4)).toBeNull();
+    await write(2, 1, 7);
+    expect(await closedSecondsBefore(db, runId, 3)).toBe(1);
+    const live = await mergeSegmentSeconds(db, runId, { from: -5, to: 1 });
+    expect(live.map((r) => [r.second, r.requests, r.vusAllocated])).toEqual([[0, 30, 15]]);
+    // the final merge rewrites every second, idempotently
+    const all = await mergeSegmentSeconds(db, runId);
+    expect(all.map((r) => [r.second, r.requests])).toEqual([[0, 30], [1, 27], [2, 10]]);
+    expect(await db.runSecond.count({ where: { runId, segment: 'all' } })).toBe(3);
+  });
+});

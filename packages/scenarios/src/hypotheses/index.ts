@@ -1,0 +1,4 @@
+export * from './hypothesis-metrics';
+export * from './hypothesis-schema';
+export * from './hypothesis-statement';
+export * from './resolve-preset-hypotheses';
