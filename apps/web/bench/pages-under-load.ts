@@ -9,7 +9,7 @@
 // of 15-minute runs (900 RunSecond rows each, real encoded HDR histograms, written by the same
 // writer as the server-time benchmark) and an experiment share link; reused when it exists.
 import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createDb, DEMO_EMAIL, DEMO_PASSWORD, LAB_TARGET_NAME, scenarioRowData } from '@poolbench/db';
@@ -59,13 +59,18 @@ async function fixture() {
   }
 }
 
-/** Signs the demo user in on `base`, makes the bench team active for that session. */
+/**
+ * Signs the demo user in on `base`, makes the bench team active for that session. Both servers are
+ * the same app with the same BETTER_AUTH_URL, so requests carry that origin (A's) to pass its
+ * Origin checks on B as well.
+ */
 async function session(base: string, teamId: string) {
-  const res = await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin: base }, body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD }) });
+  const origin = A;
+  const res = await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin }, body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD }) });
   if (!res.ok) throw new Error(`sign-in at ${base}: HTTP ${res.status}`);
   const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   const trpc = async <T>(path: string, input: unknown): Promise<T> => {
-    const r = await fetch(`${base}/api/trpc/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin: base, cookie }, body: JSON.stringify({ json: input }) });
+    const r = await fetch(`${base}/api/trpc/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin, cookie }, body: JSON.stringify({ json: input }) });
     const body = (await r.json()) as { result?: { data?: { json?: T } }; error?: unknown };
     if (!r.ok) throw new Error(`${path}: HTTP ${r.status} ${JSON.stringify(body.error)}`);
     return body.result!.data!.json!;
@@ -79,7 +84,7 @@ import http from 'k6/http';
 export const options = {
   discardResponseBodies: true,
   scenarios: { load: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration: __ENV.DURATION,
-    preAllocatedVUs: Math.max(10, Number(__ENV.RATE) / 4), maxVUs: Math.min(600, Math.max(50, Number(__ENV.RATE) * 2)) } },
+    preAllocatedVUs: Math.max(10, Math.ceil(Number(__ENV.RATE) / 4)), maxVUs: Math.min(600, Math.max(50, Number(__ENV.RATE) * 2)) } },
 };
 const params = { headers: __ENV.COOKIE ? { cookie: __ENV.COOKIE } : {}, timeout: '10s' };
 export default function () { http.get(__ENV.URL, params); }
@@ -91,13 +96,22 @@ interface Step { rate: number; p95: number; failed: number; requests: number; dr
 function k6(url: string, cookie: string, rate: number): Step {
   const out = join(work, `summary-${Date.now()}.json`);
   writeFileSync(join(work, 'load.js'), K6_SCRIPT);
-  execFileSync(K6, ['run', '--quiet', '--no-usage-report', '--address', '', '--include-system-env-vars=false', '-e', `URL=${url}`, '-e', `COOKIE=${cookie}`, '-e', `RATE=${rate}`, '-e', `DURATION=${STEP_S}s`, '-e', `OUT=${out}`, join(work, 'load.js')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(K6, ['run', '--quiet', '--no-usage-report', '--address', '', '--include-system-env-vars=false', '-e', `URL=${url}`, '-e', `COOKIE=${cookie}`, '-e', `RATE=${rate}`, '-e', `DURATION=${STEP_S}s`, '-e', `OUT=${out}`, join(work, 'load.js')], { stdio: ['ignore', 'ignore', 'ignore'] });
   const m = (JSON.parse(readFileSync(out, 'utf8')) as { metrics: Record<string, { values: Record<string, number> }> }).metrics;
   const p95 = m.http_req_duration?.values['p(95)'] ?? Infinity;
   const requests = m.http_reqs?.values.count ?? 0;
   const failed = Math.round((m.http_req_failed?.values.rate ?? 1) * requests);
   const dropped = m.dropped_iterations?.values.count ?? 0;
   return { rate, p95, failed, requests, dropped, holds: p95 < 100 && failed === 0 && dropped === 0 && requests > 0 };
+}
+
+/** fetch, once more on a socket error: a keep-alive connection the server closed while k6 ran. */
+async function get(url: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
 }
 
 async function waitHealthy(base: string) {
@@ -114,7 +128,9 @@ try {
   await waitHealthy(A);
   const f = await fixture();
   // B: the same build, cache off; its own process group so it can be stopped with what it started
-  serverB = spawn('npx', ['next', 'start', '-p', String(B_PORT)], { cwd: join(ROOT, 'apps/web'), env: { ...process.env, POOLBENCH_PAGE_CACHE: 'off' }, stdio: 'ignore', detached: true });
+  const logB = openSync(join(work, 'web-b.log'), 'a');
+  serverB = spawn('npx', ['next', 'start', '-p', String(B_PORT)], { cwd: join(ROOT, 'apps/web'), env: { ...process.env, POOLBENCH_PAGE_CACHE: 'off' }, stdio: ['ignore', logB, logB], detached: true });
+  serverB.on('exit', (code, signal) => console.error(`cache-off server exited (${code ?? signal}); its log: ${join(work, 'web-b.log')}`));
   await waitHealthy(B);
   const sides = [] as { name: string; base: string; cookie: string; share: string }[];
   for (const [name, base] of [['cache on', A], ['cache off', B]] as const) {
@@ -145,7 +161,7 @@ try {
   for (const e of endpoints) {
     const steps: Record<string, Step[]> = { 'cache on': [], 'cache off': [] };
     for (const s of sides) {
-      const res = await fetch(`${s.base}${e.path(s)}`, { headers: e.auth ? { cookie: s.cookie } : {} });
+      const res = await get(`${s.base}${e.path(s)}`, { headers: e.auth ? { cookie: s.cookie } : {} });
       if (!res.ok) throw new Error(`${e.name} on ${s.name}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
     }
     const going = new Set(sides.map((s) => s.name));
