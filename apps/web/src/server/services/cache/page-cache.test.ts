@@ -5,6 +5,7 @@ import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixt
 import { insertSyntheticRun, syntheticExperiment } from '../compare/testing/synthetic-runs';
 import { GuessLimiter } from '../share-links/rate-limit';
 import { sharedPageResponse } from '../share-links/shared-response';
+import { cachedExperimentPivot } from '../compare/cached-pivot';
 
 /**
  * The caches of finished-run data (share page, compare view, run series) on real Postgres and
@@ -100,5 +101,30 @@ describe('caches of finished-run data', () => {
     const other = callerFor(db, services, B.users.owner, B.teamId);
     await expect(other.run.series({ id: runId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(other.compare.get({ selection: { items: [{ kind: 'run', runId }, { kind: 'run', runId: run2 }] } })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('the experiment pivot is cached until a run is added, and only for the experiment\'s team', async () => {
+    const e2 = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['one', 'two'], 2);
+    const add = (i: number, rep: number) => insertSyntheticRun(db, { ...base(), experimentId: e2.experimentId, poolConfigId: e2.poolConfigs[i]!.id, poolConfigName: e2.poolConfigs[i]!.name, repeatIndex: rep, seed: 10 + i + rep });
+    await add(0, 0);
+    await add(1, 0);
+    const n = async () => (await cachedExperimentPivot(db, A.teamId, e2.experimentId, 'p95Ms')).rows.map((r) => r.cells[0]!.n);
+    expect(await n()).toEqual([1, 1]);
+    expect(await n()).toEqual([1, 1]);
+    await add(1, 1);
+    expect(await n()).toEqual([1, 2]);
+    await expect(cachedExperimentPivot(db, B.teamId, e2.experimentId, 'p95Ms')).rejects.toMatchObject({ name: 'NotFoundError' });
+  });
+
+  it('views of one link arriving at once are all counted (one row update at a time)', async () => {
+    const link = await owner().shareLink.create({ target: { kind: 'run', runId: run2 }, title: 'counted' });
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => page(link.token).then((r) => r.status)));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    let count = 0;
+    for (let i = 0; i < 50 && count < 20; i++) {
+      count = (await db.shareLink.findUniqueOrThrow({ where: { id: link.id } })).accessCount;
+      if (count < 20) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(count).toBe(20);
   });
 });

@@ -1,7 +1,8 @@
 import type { Db } from '@poolbench/db';
 import type { Comparison } from '../compare/build-comparison';
 import { cachedComparison } from '../compare/cached-comparison';
-import { experimentPivot, pivotCells, type Pivot } from '../compare/pivot';
+import { pivotCells, type Pivot } from '../compare/pivot';
+import { cachedExperimentPivot } from '../compare/cached-pivot';
 import type { CompareItem } from '~/lib/compare/selection';
 import type { GuessLimiter } from './rate-limit';
 import { resolveShareLink, type ResolvedShareLink } from './resolve-share-link';
@@ -32,7 +33,7 @@ export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, to
   let pivot: Pivot | null = null;
   if (link.kind === 'run' && link.runId) items = [{ kind: 'run', runId: link.runId }];
   else if (link.kind === 'experiment' && link.experimentId) {
-    const p = await experimentPivot(deps.db, link.teamId, link.experimentId, 'p95Ms');
+    const p = await cachedExperimentPivot(deps.db, link.teamId, link.experimentId, 'p95Ms');
     items = pivotCells(p, link.experimentId).slice(0, MAX_CELLS);
     if (p.rows.length > 1 && p.columns.length > 1) pivot = p;
   } else if (link.kind === 'comparison' && link.selection) items = link.selection.items;
