@@ -27,6 +27,8 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 const K6 = join(ROOT, 'packages/k6/bin/k6');
 const work = mkdtempSync(join(tmpdir(), 'poolbench-pages-bench-'));
 const TEAM_SLUG = 'bench-pages-under-load';
+const SEQUENTIAL = 21;
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 const STEADY = parseScenario({ template: 'constant-arrival-rate', params: { ratePerSec: 400, durationMs: SECONDS * 1000, preAllocatedVUs: 20, maxVUs: 100 }, requests: [{ method: 'GET', path: '/health' }] });
 
 async function fixture() {
@@ -157,12 +159,22 @@ try {
     { name: '/api/health', path: () => '/api/health', auth: false },
   ];
   const loadBefore = loadavg();
-  const results: { endpoint: string; steps: Record<string, Step[]> }[] = [];
+  const results: { endpoint: string; steps: Record<string, Step[]>; sequential: Record<string, number> }[] = [];
   for (const e of endpoints) {
     const steps: Record<string, Step[]> = { 'cache on': [], 'cache off': [] };
     for (const s of sides) {
       const res = await get(`${s.base}${e.path(s)}`, { headers: e.auth ? { cookie: s.cookie } : {} });
       if (!res.ok) throw new Error(`${e.name} on ${s.name}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    }
+    // one request at a time, sides alternated: the server time per request without queueing
+    const seq: Record<string, number[]> = { 'cache on': [], 'cache off': [] };
+    for (let i = 0; i < SEQUENTIAL; i++) {
+      for (const s of sides) {
+        const t = performance.now();
+        const r = await get(`${s.base}${e.path(s)}`, { headers: e.auth ? { cookie: s.cookie } : {} });
+        await r.arrayBuffer();
+        seq[s.name]!.push(performance.now() - t);
+      }
     }
     const going = new Set(sides.map((s) => s.name));
     for (const rate of RATES) {
@@ -174,7 +186,7 @@ try {
       }
       if (going.size === 0) break;
     }
-    results.push({ endpoint: e.name, steps });
+    results.push({ endpoint: e.name, steps, sequential: Object.fromEntries(Object.entries(seq).map(([k, v]) => [k, median(v)])) });
   }
   const loadAfter = loadavg();
 
@@ -191,11 +203,13 @@ try {
     `A/B in one run, stepped alternately: **cache on** is the stack's web server; **cache off** a second \`next start\` of the same build with \`POOLBENCH_PAGE_CACHE=off\`. Each endpoint is requested once on both before its steps (the cache-on side then serves finished runs from memory).`,
     `Data: ${f.runIds.length} finished runs of ${SECONDS} s (2 pool configs x ${REPEATS} repeats, ~400 req/s; ${f.runIds.length * SECONDS} RunSecond rows with real HDR histograms${f.generatedS ? `, generated in ${f.generatedS.toFixed(0)} s` : ', reused from an earlier run'}); signed in as the demo user for the tRPC calls. The data lives in a team \`bench: pages under load\` of the demo user and is reused by the next run.`,
     '',
-    `| endpoint | side | ${RATES.map((r) => `${r}/s p95`).join(' | ')} | highest rate held |`,
-    `|---|---|${RATES.map(() => '---').join('|')}|---|`,
+    `| endpoint | side | one at a time (median of ${SEQUENTIAL}) | ${RATES.map((r) => `${r}/s p95`).join(' | ')} | highest rate held |`,
+    `|---|---|---|${RATES.map(() => '---').join('|')}|---|`,
     ...results.flatMap((r) =>
-      sides.map((s) => `| ${s.name === 'cache on' ? r.endpoint : ''} | ${s.name} | ${RATES.map((rate) => cell(r.steps[s.name]!.find((x) => x.rate === rate))).join(' | ')} | **${held(r.steps[s.name]!)} req/s** |`),
+      sides.map((s) => `| ${s.name === 'cache on' ? r.endpoint : ''} | ${s.name} | ${r.sequential[s.name]!.toFixed(1)} ms | ${RATES.map((rate) => cell(r.steps[s.name]!.find((x) => x.rate === rate))).join(' | ')} | **${held(r.steps[s.name]!)} req/s** |`),
     ),
+    '',
+    `The web server is one Node process (one core at most): one request at a time costing *t* ms bounds it near 1000/*t* req/s before k6, Postgres and the rest of the machine take their share of the ${cpus().length} cores; a tRPC call pays for the session and team check (authorization runs on every request, cache or not) before any data.`,
     '',
     `Goal: 200 req/s each. ${results.map((r) => `${r.endpoint.split(' (')[0]}: ${held(r.steps['cache on']!)} req/s with the cache (${held(r.steps['cache off']!)} without)`).join('; ')}.`,
   ].join('\n');
