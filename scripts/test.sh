@@ -24,5 +24,5 @@ say "browser tests"
 # no demo experiment on this start: specs measure their own runs (e2e/first-run.spec.ts queues it itself)
 POOLBENCH_FIRST_DEMO=0 scripts/stack.sh start
 npm run -s test:e2e -w @poolbench/web
-say "CLI against the running stack"
+say "CLI and every shell example of docs/ci.md against the running stack"
 npm run -s test:e2e -w @poolbench/cli

@@ -22,6 +22,14 @@ describe('parseRunArgs', () => {
     expect(parseRunArgs(['--experiment', 'x', '--no-share'], env).share).toBe(false);
   });
 
+  it('--gate-base compares the configs of one experiment, waits, and takes --metrics and --window', () => {
+    const o = parseRunArgs(['--experiment', 'x', '--gate-base', '10 conn', '--metrics', 'p99Ms', '--window', '2-10'], env);
+    expect([o.gateBase, o.baseline, o.wait, o.metrics, o.window]).toEqual(['10 conn', null, true, ['p99Ms'], { from: 2, to: 10 }]);
+    expect(() => parseRunArgs(['--experiment', 'x', '--gate-base', 'a', '--baseline', 'main'], env)).toThrow('give --baseline (a saved baseline) or --gate-base (a pool config of this experiment), not both');
+    expect(() => parseRunArgs(['--experiment', 'x', '--gate-base', 'a', '--save-baseline', 'main'], env)).toThrow('--save-baseline goes with --baseline');
+    expect(() => parseRunArgs(['--experiment', 'x', '--metrics', 'p99Ms'], env)).toThrow('give one of them too');
+  });
+
   it('starts a saved experiment by name', () => {
     expect(parseRunArgs(['--experiment', 'nightly', '--repeats', '5'], env).start).toEqual({ kind: 'saved', experiment: 'nightly', repeats: 5 });
   });
@@ -54,7 +62,7 @@ describe('parseRunArgs', () => {
   });
 
   it.each([
-    [['--metrics', 'p99Ms'], 'give --baseline too'],
+    [['--metrics', 'p99Ms'], 'give one of them too'],
     [['--baseline', 'main', '--metrics', 'p99'], '--metrics: unknown metric "p99"; valid keys: rps, p50Ms, p95Ms, p99Ms, errorRate, connectP95Ms, cpuMeanPercent, cpuPeakPercent, rssMeanBytes, rssPeakBytes, poolWaitMsMean'],
     [['--baseline', 'main', '--metrics', 'maxMs'], '--metrics: "maxMs" is shown but never tested'],
     [['--baseline', 'main', '--metrics', ' , '], '--metrics: choose at least one metric'],
@@ -69,7 +77,7 @@ describe('parseRunArgs', () => {
   });
 
   it.each([
-    [['--window', '10-60'], 'give --baseline too'],
+    [['--window', '10-60'], 'give one of them too'],
     [['--baseline', 'main', '--window', '10'], '--window must look like 10-60 (from-to, whole seconds), got "10"'],
     [['--baseline', 'main', '--window', '1.5-60'], '--window must look like 10-60'],
     [['--baseline', 'main', '--window', '60-10'], '--window: the end (10) must be after the start (60)'],

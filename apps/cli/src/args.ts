@@ -15,6 +15,8 @@ export interface RunOptions {
   timeoutMs: number;
   pollMs: number;
   baseline: string | null;
+  /** a pool config (id or name) of this experiment every other config is gated against; excludes `baseline` */
+  gateBase: string | null;
   /** tested metric keys the baseline verdict is gated on; null: every tested metric */
   metrics: string[] | null;
   /** compare only these elapsed seconds [from, to) of every run; null: whole runs */
@@ -51,6 +53,8 @@ Waiting and gating:
   --wait                        wait until every run finished, with a progress line
   --timeout <minutes>           give up waiting after this long (default 60)
   --baseline <name>             compare with this baseline, e.g. main (implies --wait)
+  --gate-base <id|name>         instead of a baseline: compare every other pool config of this
+                                experiment with this one, e.g. "10 conn" (implies --wait)
   --metrics <key,key,...>       gate the baseline verdict on these metrics only, e.g. p99Ms,rps
                                 (default: all tested metrics; choose them before you see results)
   --window <from>-<to>          compare only these seconds of every run, e.g. 10-60 to leave out
@@ -63,10 +67,17 @@ Waiting and gating:
   --share                       also create a signed-out share link and print it (off by default:
                                 a CI job never publishes results unless asked)
   --idempotency-key <key>       default: derived from the CI job (GitHub, GitLab, ...) or random
+  --poll-interval <ms>          how often to ask for progress while waiting (default 2000, min 200)
+  --url <url>                   PoolBench address (default: $POOLBENCH_URL)
+  --token <pb_...>              API token (default: $POOLBENCH_TOKEN; prefer the variable: a flag
+                                shows up in process lists and CI logs)
 
 Metric keys for --metrics: ${TESTED_RUN_METRIC_KEYS.join(', ')}.
 Environment: POOLBENCH_URL (e.g. https://poolbench.example.com), POOLBENCH_TOKEN (pb_...).
-Exit codes: 0 pass, 1 regression or threshold failed, 2 usage error, 3 PoolBench or infrastructure error.`;
+Exit codes: 0 pass (or started, without waiting), 1 regression or threshold failed (as --fail-on
+chooses), 2 usage error (bad flags, unknown target/pool config/experiment, invalid scenario),
+3 PoolBench or infrastructure error (unreachable, bad or revoked token, runs that did not succeed,
+timeout).`;
 
 function json(flag: string, text: string): unknown {
   const src = text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text;
@@ -97,9 +108,9 @@ function int(flag: string, v: string | undefined, min: number): number | undefin
  * "p99Ms,rps" -> ["p99Ms", "rps"], checked here so a typo fails before a load test starts, not
  * after it when the comparison is asked for.
  */
-function gateMetrics(flag: string | undefined, baseline: string | null): string[] | null {
+function gateMetrics(flag: string | undefined, compared: boolean): string[] | null {
   if (flag === undefined) return null;
-  if (baseline === null) throw new UsageError('--metrics chooses which metrics the --baseline comparison gates on; give --baseline too');
+  if (!compared) throw new UsageError('--metrics chooses which metrics the --baseline (or --gate-base) comparison gates on; give one of them too');
   const keys = [...new Set(flag.split(',').map((k) => k.trim()).filter(Boolean))];
   const problem = gateMetricsProblem(keys);
   if (problem) throw new UsageError(`--metrics: ${problem}`);
@@ -107,9 +118,9 @@ function gateMetrics(flag: string | undefined, baseline: string | null): string[
 }
 
 /** "10-60" -> { from: 10, to: 60 }: elapsed seconds [from, to) of every run. */
-function parseWindow(flag: string | undefined, baseline: string | null): { from: number; to: number } | null {
+function parseWindow(flag: string | undefined, compared: boolean): { from: number; to: number } | null {
   if (flag === undefined) return null;
-  if (baseline === null) throw new UsageError('--window chooses which seconds the --baseline comparison is over; give --baseline too');
+  if (!compared) throw new UsageError('--window chooses which seconds the --baseline (or --gate-base) comparison is over; give one of them too');
   const m = /^(\d+)-(\d+)$/.exec(flag.trim());
   if (!m) throw new UsageError(`--window must look like 10-60 (from-to, whole seconds), got "${flag}"`);
   const w = { from: Number(m[1]), to: Number(m[2]) };
@@ -139,6 +150,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
         timeout: { type: 'string' },
         'poll-interval': { type: 'string' },
         baseline: { type: 'string' },
+        'gate-base': { type: 'string' },
         metrics: { type: 'string' },
         window: { type: 'string' },
         'save-baseline': { type: 'string' },
@@ -199,16 +211,20 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
     };
   }
   const baseline = v.baseline ?? null;
-  const metrics = gateMetrics(v.metrics, baseline);
-  const window = parseWindow(v.window, baseline);
+  const gateBase = v['gate-base'] ?? null;
+  if (baseline !== null && gateBase !== null) throw new UsageError('give --baseline (a saved baseline) or --gate-base (a pool config of this experiment), not both');
+  if (gateBase !== null && v['save-baseline']) throw new UsageError('--save-baseline goes with --baseline; --gate-base compares configs inside one experiment and needs no baseline');
+  const metrics = gateMetrics(v.metrics, baseline !== null || gateBase !== null);
+  const window = parseWindow(v.window, baseline !== null || gateBase !== null);
   return {
     url: url.replace(/\/+$/, ''),
     token,
     start,
-    wait: v.wait || baseline !== null || !!v.junit || !!v.markdown || !!v['save-baseline'],
+    wait: v.wait || baseline !== null || gateBase !== null || !!v.junit || !!v.markdown || !!v['save-baseline'],
     timeoutMs: (int('--timeout', v.timeout, 1) ?? 60) * 60_000,
     pollMs: int('--poll-interval', v['poll-interval'], 200) ?? 2000,
     baseline,
+    gateBase,
     metrics,
     window,
     saveBaseline: v['save-baseline'] ?? null,

@@ -8,7 +8,9 @@ export interface Problem {
 /** A problem+json answer (4xx/5xx) or a network failure after the retries. */
 export class ApiError extends Error {
   constructor(readonly problem: Problem) {
-    super(`${problem.detail} (${problem.code}, HTTP ${problem.status})${problem.problems?.length ? `: ${problem.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` : ''}`);
+    // validation answers often say every field problem in `detail` already: print each one once
+    const extra = (problem.problems ?? []).map((p) => `${p.path}: ${p.message}`).filter((p) => !problem.detail.includes(p));
+    super(`${problem.detail} (${problem.code}, HTTP ${problem.status})${extra.length ? `: ${extra.join('; ')}` : ''}`);
     this.name = 'ApiError';
   }
 }

@@ -1,4 +1,4 @@
-import { TESTED_RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
+import { ABSOLUTE_FLOORS, DEFAULT_FLOOR_PERCENT, TESTED_RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
 import type { Comparison } from './types';
 
 const sig = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
@@ -33,3 +33,15 @@ export function gatedOnLabel(c: Pick<Comparison, 'gatedOn'>, code: (key: string)
   const all = keys.length === TESTED_RUN_METRIC_KEYS.length && TESTED_RUN_METRIC_KEYS.every((k) => keys.includes(k));
   return all ? `all ${keys.length} tested metrics` : keys.map(code).join(', ');
 }
+
+/** 'baseline "main"', or 'pool config "10 conn" of this experiment' for --gate-base. */
+export const againstLabel = (c: Pick<Comparison, 'baseline' | 'base'>) => (c.base ? `pool config "${c.base.name}" of this experiment` : `baseline "${c.baseline}"`);
+
+/**
+ * The floor every verdict used, said once per report: a metric's no-change band in percent is the
+ * documented 5 % only on the log scale; metrics with an absolute floor have a band that depends on
+ * their baseline (each verdict's reason then says so).
+ */
+export const FLOOR_NOTE = `no-change band: ±${DEFAULT_FLOOR_PERCENT} % for every metric except those with an absolute floor (${Object.entries(ABSOLUTE_FLOORS)
+  .map(([k, f]) => `${k} ±${f.floor} ${f.unit}`)
+  .join(', ')}), whose band in percent depends on the baseline and is explained in each verdict`;

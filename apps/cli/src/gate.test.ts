@@ -108,4 +108,19 @@ describe('reports', () => {
     expect(toMarkdown(windowed)).toContain(' · over seconds 10–60 of each run');
     expect(toJUnit(windowed)).toContain('<property name="window" value="seconds 10–60 of each run"/>');
   });
+  it('--gate-base: every report says the comparison is against a pool config of this experiment', () => {
+    const based = { ...result, comparison: { ...comparison('worse'), baseline: 'ten', base: ref('ten') } };
+    expect(toText(based)).toContain('Compared with pool config "ten" of this experiment (gated on: p99Ms; over whole runs):');
+    expect(toText(based)).toContain('one / load (4 runs vs 4 runs of ten):');
+    expect(toMarkdown(based)).toContain('against pool config `ten` of this experiment');
+    expect(toMarkdown(based)).toContain('| Pool config / scenario | Metric | ten | This run | Change | Verdict |');
+    expect(toJUnit(based)).toContain('name="Latency p99 vs ten"');
+    expect(toJUnit(based)).toContain('<property name="against" value="pool config &quot;ten&quot; of this experiment"/>');
+  });
+  it('JUnit states the floor its bands come from: 5 %, except the metrics with an absolute floor', () => {
+    const xml = toJUnit(result);
+    expect(xml).toContain(
+      '<property name="floor" value="no-change band: ±5 % for every metric except those with an absolute floor (errorRate ±0.001 percentage points, connectP95Ms ±0.05 ms, poolWaitMsMean ±0.1 ms), whose band in percent depends on the baseline and is explained in each verdict"/>',
+    );
+  });
 });

@@ -66,14 +66,15 @@ async function run(opts: RunOptions, io: Io): Promise<RunResult> {
   if (!opts.wait) {
     return { experiment, summary: null, comparison: null, shareUrl, outcome: 'started', exitCode: EXIT.pass, problems: [] };
   }
-  experiment = await waitForExperiment(client, experiment.id, { timeoutMs: opts.timeoutMs, pollMs: opts.pollMs, progress: opts.json ? null : io.stderr });
+  // progress goes to stderr even with --json (stdout carries only the JSON): a CI log must not sit
+  // silent for the minutes a load test takes
+  experiment = await waitForExperiment(client, experiment.id, { timeoutMs: opts.timeoutMs, pollMs: opts.pollMs, progress: io.stderr });
   const summary = await client.get<ExperimentSummary>(`/experiments/${experiment.id}/summary`);
+  const against: Record<string, string> | null = opts.baseline !== null ? { baseline: opts.baseline } : opts.gateBase !== null ? { base: opts.gateBase } : null;
   const query = new URLSearchParams(
-    opts.baseline
-      ? { baseline: opts.baseline, ...(opts.metrics ? { metrics: opts.metrics.join(',') } : {}), ...(opts.window ? { from: String(opts.window.from), to: String(opts.window.to) } : {}) }
-      : {},
+    against ? { ...against, ...(opts.metrics ? { metrics: opts.metrics.join(',') } : {}), ...(opts.window ? { from: String(opts.window.from), to: String(opts.window.to) } : {}) } : {},
   );
-  const comparison = opts.baseline ? await client.get<Comparison>(`/experiments/${experiment.id}/compare?${query}`) : null;
+  const comparison = against ? await client.get<Comparison>(`/experiments/${experiment.id}/compare?${query}`) : null;
   const result: RunResult = { experiment, summary, comparison, shareUrl, ...decide(opts.failOn, experiment, summary, comparison, opts.metrics, opts.window) };
 
   if (opts.saveBaseline && result.exitCode === EXIT.pass) {

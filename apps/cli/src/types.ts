@@ -68,7 +68,10 @@ export interface MetricComparison {
 
 export interface Comparison {
   experimentId: string;
+  /** the baseline's name; with --gate-base the name of the base pool config */
   baseline: string;
+  /** --gate-base: the pool config of this experiment every other one was compared with (absent from older servers) */
+  base?: Ref | null;
   /** the tested metrics the verdict rests on (absent from servers older than --metrics) */
   gatedOn?: string[];
   /** the elapsed seconds [from, to) of every run compared; null or absent: whole runs */

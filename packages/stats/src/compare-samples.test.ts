@@ -97,6 +97,18 @@ describe('compareSamples', () => {
     expect(wide.verdict).toBe('inconclusive');
   });
 
+  it('says when the band in percent comes from an absolute floor, not the 5 % one (±12.5 % around an error rate of 0.008)', () => {
+    const base = [0.008, 0.0075, 0.0085, 0.008, 0.0079];
+    const c = compareSamples(base, [0.0081, 0.0079, 0.008, 0.0082, 0.0078], { scale: 'linear', absoluteFloor: 0.001 });
+    expect(c.floor).toEqual({ percent: 5, absolute: 0.001 });
+    expect(c.reason).toContain('no-change band -12.50 % … +12.50 %');
+    expect(c.reason).toContain("this metric's absolute floor of ±0.001 in its own units around a baseline median of 0.008, not the 5 % floor");
+    // a log-scale metric keeps the documented floor and needs no explanation
+    const log = compareSamples(base5, base5);
+    expect(log.floor).toEqual({ percent: 5, absolute: null });
+    expect(log.reason).not.toContain('absolute floor');
+  });
+
   it('on the linear scale measures the floor against the baseline median', () => {
     const c = compareSamples(base5, slower5, { scale: 'linear' });
     expect(c.shift!.estimate).toBe(20);

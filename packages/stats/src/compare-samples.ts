@@ -30,6 +30,13 @@ export interface SampleComparison {
   changePercent: Estimate | null;
   /** The no-change band on the shift's scale. */
   noChangeBand: Band | null;
+  /**
+   * The floor the band was built from: `percent` (default 5) on the log scale, or on the linear
+   * scale `absolute` in the metric's own units when set. An absolute floor in percent of a small
+   * baseline can be much wider than `percent` (0.001 points of a 0.008 % error rate is ±12.5 %),
+   * so reports say which floor they used.
+   */
+  floor: { percent: number; absolute: number | null };
   confidence: number;
   /** Coverage the reported interval actually has (see `ShiftInterval.achievedConfidence`). */
   achievedConfidence: number | null;
@@ -105,6 +112,7 @@ export function compareSamples(
     shift: null,
     changePercent: null,
     noChangeBand: null,
+    floor: { percent: opts.floorPercent, absolute: opts.absoluteFloor },
     confidence: opts.confidence,
     achievedConfidence: null,
     alpha: opts.alpha,

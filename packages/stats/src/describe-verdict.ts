@@ -16,9 +16,15 @@ function describeInterval(c: SampleComparison): { interval: string; band: string
   if (c.changePercent && band) {
     const lo = c.scale === 'log' ? 100 * Math.expm1(band.lower) : (100 * band.lower) / Math.abs(c.baseline.median ?? 1);
     const hi = c.scale === 'log' ? 100 * Math.expm1(band.upper) : (100 * band.upper) / Math.abs(c.baseline.median ?? 1);
+    // Only the log scale (or a linear one without an absolute floor) gives the documented ±floor %;
+    // an absolute floor is a fixed amount of the metric, so its percent depends on the baseline.
+    const why =
+      c.scale === 'linear' && c.floor.absolute !== null
+        ? ` (this metric's absolute floor of ±${+c.floor.absolute.toPrecision(3)} in its own units around a baseline median of ${+(c.baseline.median ?? 0).toPrecision(3)}, not the ${c.floor.percent} % floor)`
+        : '';
     return {
       interval: `the ${level} interval of the change ${signed(c.changePercent.lower, 1)} % … ${signed(c.changePercent.upper, 1)} %`,
-      band: `${signed(lo, 2)} % … ${signed(hi, 2)} %`,
+      band: `${signed(lo, 2)} % … ${signed(hi, 2)} %${why}`,
     };
   }
   const s = c.shift;

@@ -22,6 +22,18 @@ export type RunMetricKey = (typeof RUN_METRIC_KEYS)[number];
 export const UNTESTED_RUN_METRIC_KEYS = ['maxMs'] as const satisfies readonly RunMetricKey[];
 export type TestedRunMetricKey = Exclude<RunMetricKey, (typeof UNTESTED_RUN_METRIC_KEYS)[number]>;
 
+/** The practical floor of a comparison in percent (log-scale metrics), unless a metric has an absolute one. */
+export const DEFAULT_FLOOR_PERCENT = 5;
+
+/**
+ * Metrics compared on the linear scale with a floor in their own units (they can be 0, so a ratio
+ * would flip). In percent of a small baseline such a floor is wider than 5 %: 0.001 points of a
+ * 0.008 % error rate is ±12.5 %. Reports name these so the band they print explains itself.
+ */
+export const ABSOLUTE_FLOORS = { errorRate: { floor: 0.001, unit: 'percentage points' }, connectP95Ms: { floor: 0.05, unit: 'ms' }, poolWaitMsMean: { floor: 0.1, unit: 'ms' } } as const satisfies Partial<
+  Record<TestedRunMetricKey, { floor: number; unit: string }>
+>;
+
 const untested = (k: RunMetricKey): k is (typeof UNTESTED_RUN_METRIC_KEYS)[number] => (UNTESTED_RUN_METRIC_KEYS as readonly string[]).includes(k);
 export const TESTED_RUN_METRIC_KEYS: readonly TestedRunMetricKey[] = RUN_METRIC_KEYS.filter((k): k is TestedRunMetricKey => !untested(k));
 

@@ -2,7 +2,7 @@ import type { CompareOptions } from './compare-options';
 import { compareMetrics, type MetricComparison } from './compare-metrics';
 import type { Direction } from './verdict';
 import type { RunSummary } from './run-summary';
-import { parseGateMetrics, TESTED_RUN_METRIC_KEYS, type RunMetricKey, type TestedRunMetricKey } from './run-metric-keys';
+import { ABSOLUTE_FLOORS, parseGateMetrics, TESTED_RUN_METRIC_KEYS, type RunMetricKey, type TestedRunMetricKey } from './run-metric-keys';
 
 export interface RunMetricDef {
   key: RunMetricKey;
@@ -36,15 +36,15 @@ export const RUN_METRICS: readonly RunMetricDef[] = [
     unit: '%',
     direction: lower,
     tested: true,
-    options: { scale: 'linear', absoluteFloor: 0.001 },
+    options: { scale: 'linear', absoluteFloor: ABSOLUTE_FLOORS.errorRate.floor },
     value: (s) => (s.errorRate === null ? null : s.errorRate * 100),
   },
-  { key: 'connectP95Ms', label: 'Connection set-up p95', unit: 'ms', direction: lower, tested: true, options: { scale: 'linear', absoluteFloor: 0.05 }, value: (s) => s.blocked?.p95 ?? null },
+  { key: 'connectP95Ms', label: 'Connection set-up p95', unit: 'ms', direction: lower, tested: true, options: { scale: 'linear', absoluteFloor: ABSOLUTE_FLOORS.connectP95Ms.floor }, value: (s) => s.blocked?.p95 ?? null },
   { key: 'cpuMeanPercent', label: 'Target CPU mean', unit: '%', direction: lower, tested: true, value: (s) => s.resources?.cpuMeanPercent ?? null },
   { key: 'cpuPeakPercent', label: 'Target CPU peak', unit: '%', direction: lower, tested: true, value: (s) => s.resources?.cpuPeakPercent ?? null },
   { key: 'rssMeanBytes', label: 'Target RSS mean', unit: 'bytes', direction: lower, tested: true, value: (s) => s.resources?.rssMeanBytes ?? null },
   { key: 'rssPeakBytes', label: 'Target RSS peak', unit: 'bytes', direction: lower, tested: true, value: (s) => s.resources?.rssPeakBytes ?? null },
-  { key: 'poolWaitMsMean', label: 'Pool wait mean', unit: 'ms', direction: lower, tested: true, options: { scale: 'linear', absoluteFloor: 0.1 }, value: (s) => s.resources?.poolWaitMsMean ?? null },
+  { key: 'poolWaitMsMean', label: 'Pool wait mean', unit: 'ms', direction: lower, tested: true, options: { scale: 'linear', absoluteFloor: ABSOLUTE_FLOORS.poolWaitMsMean.floor }, value: (s) => s.resources?.poolWaitMsMean ?? null },
 ];
 
 export function runMetric(key: string): RunMetricDef | undefined {

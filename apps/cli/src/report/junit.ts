@@ -1,4 +1,4 @@
-import { cellLabel, formatChange, formatValue, gatedOnLabel, windowLabel } from '../format';
+import { againstLabel, cellLabel, FLOOR_NOTE, formatChange, formatValue, gatedOnLabel, windowLabel } from '../format';
 import type { RunResult } from '../types';
 
 const esc = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
@@ -24,7 +24,7 @@ export function toJUnit(r: RunResult): string {
     }
     for (const m of cell.metrics) {
       const name = `${m.label} vs ${r.comparison!.baseline}`;
-      const detail = `${m.label}: ${formatValue(m.baselineMedian, m.unit)} -> ${formatValue(m.candidateMedian, m.unit)}, change ${formatChange(m.changePercent, m.confidence)}; ${m.reason}; gated on: ${gatedOnLabel(r.comparison!)}; over ${windowLabel(r.comparison!)}`;
+      const detail = `${m.label}: ${formatValue(m.baselineMedian, m.unit)} -> ${formatValue(m.candidateMedian, m.unit)} (against ${againstLabel(r.comparison!)}), change ${formatChange(m.changePercent, m.confidence)}; ${m.reason}; gated on: ${gatedOnLabel(r.comparison!)}; over ${windowLabel(r.comparison!)}`;
       if (m.verdict === 'worse') cases.push({ classname, name, failure: { message: `${m.label} regressed: ${formatChange(m.changePercent, m.confidence)}`, body: detail } });
       else if (m.verdict === 'inconclusive') cases.push({ classname, name, skipped: detail });
       else cases.push({ classname, name });
@@ -47,7 +47,7 @@ export function toJUnit(r: RunResult): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="poolbench" tests="${cases.length}" failures="${failures}" skipped="${skipped}">`,
     `  <testsuite name="${esc(r.experiment.name)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}" errors="0">`,
-    `    <properties><property name="experiment" value="${esc(r.experiment.webUrl)}"/>${r.shareUrl ? `<property name="share" value="${esc(r.shareUrl)}"/>` : ''}${r.comparison ? `<property name="gatedOn" value="${esc(gatedOnLabel(r.comparison))}"/><property name="window" value="${esc(windowLabel(r.comparison))}"/>` : ''}</properties>`,
+    `    <properties><property name="experiment" value="${esc(r.experiment.webUrl)}"/>${r.shareUrl ? `<property name="share" value="${esc(r.shareUrl)}"/>` : ''}${r.comparison ? `<property name="gatedOn" value="${esc(gatedOnLabel(r.comparison))}"/><property name="window" value="${esc(windowLabel(r.comparison))}"/><property name="against" value="${esc(againstLabel(r.comparison))}"/><property name="floor" value="${esc(FLOOR_NOTE)}"/>` : ''}</properties>`,
   ];
   for (const c of cases) {
     const open = `    <testcase classname="${esc(c.classname)}" name="${esc(c.name)}"`;

@@ -1,4 +1,4 @@
-import { cellLabel, formatChange, formatValue, gatedOnLabel, windowLabel } from '../format';
+import { againstLabel, cellLabel, formatChange, formatValue, gatedOnLabel, windowLabel } from '../format';
 import type { RunResult } from '../types';
 
 /** The human-readable result; regressions name the metric, the change and its interval. */
@@ -7,13 +7,13 @@ export function toText(r: RunResult): string {
   if (r.shareUrl) lines.push(`  share: ${r.shareUrl}`);
   lines.push(`  runs: ${runStatusCounts(r.experiment.runs)}`);
   if (r.comparison) {
-    lines.push(`Compared with baseline "${r.comparison.baseline}" (gated on: ${gatedOnLabel(r.comparison)}; over ${windowLabel(r.comparison)}):`);
+    lines.push(`Compared with ${againstLabel(r.comparison)} (gated on: ${gatedOnLabel(r.comparison)}; over ${windowLabel(r.comparison)}):`);
     for (const c of r.comparison.cells) {
       if (!c.baseline) {
         lines.push(`  ${cellLabel(c)}: no baseline`);
         continue;
       }
-      lines.push(`  ${cellLabel(c)} (${c.candidateRuns} runs vs ${c.baseline.runs} baseline runs):`);
+      lines.push(`  ${cellLabel(c)} (${c.candidateRuns} runs vs ${c.baseline.runs} ${r.comparison.base ? `runs of ${r.comparison.base.name}` : 'baseline runs'}):`);
       for (const m of c.metrics) {
         const tag = m.verdict === 'worse' ? 'REGRESSION' : m.verdict.toUpperCase();
         lines.push(`    ${tag.padEnd(12)} ${m.label}: ${formatValue(m.baselineMedian, m.unit)} -> ${formatValue(m.candidateMedian, m.unit)}, change ${formatChange(m.changePercent, m.confidence)}`);

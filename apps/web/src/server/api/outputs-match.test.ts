@@ -27,7 +27,7 @@ import type { applyPreset } from '~/server/services/scenarios/apply-preset';
 import type { listPresetCards } from '~/server/services/scenarios/list-presets-view';
 import type { listRuns } from '~/server/services/runs/list-runs';
 import type { getRun } from '~/server/services/runs/get-run';
-import type { getRunSeries } from '~/server/services/runs/run-series';
+import type { cachedRunSeries } from '~/server/services/runs/cached-run-series';
 import type { cancelRun } from '~/server/services/runs/cancel-run';
 import type { updateRunNotes } from '~/server/services/runs/update-run-notes';
 import type { sweepSteps } from '~/server/services/runs/sweep-steps';
@@ -125,7 +125,7 @@ describe('output schemas match what the services return', () => {
     expectTypeOf<Ret<typeof listRuns>>().toEqualTypeOf<Out<typeof Run.RunListSchema>>();
     expectTypeOf<Ret<typeof getRun>>().toEqualTypeOf<Out<typeof Run.RunDetailSchema>>();
     expectTypeOf<Ret<typeof sweepSteps>>().toEqualTypeOf<Out<typeof Run.SweepStepsSchema>>();
-    expectTypeOf<Ret<typeof getRunSeries>>().toEqualTypeOf<Out<typeof Run.RunSeriesSchema>>();
+    expectTypeOf<Ret<typeof cachedRunSeries>>().toEqualTypeOf<Out<typeof Run.RunSeriesSchema>>();
     expectTypeOf<Ret<typeof cancelRun>>().toEqualTypeOf<Out<typeof Run.RunCanceledSchema>>();
     expectTypeOf<Ret<typeof updateRunNotes>>().toEqualTypeOf<Out<typeof Run.RunNotesSavedSchema>>();
   });

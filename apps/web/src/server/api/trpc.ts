@@ -1,16 +1,16 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import superjson from 'superjson';
 import { z } from 'zod';
 import type { Role } from '@poolbench/db';
 import { flattenIssues } from '@poolbench/scenarios';
 import { AppError, ERROR_CODES, isErrorCode } from '@poolbench/scenarios/errors';
 import { resolveTeam } from '../services/teams/resolve-team';
 import type { Context } from './context';
+import { fastSuperjson } from './fast-transformer';
 import { originRefusal } from './origin-check';
 import { hasRole } from '~/lib/roles';
 
 const t = initTRPC.context<Context>().create({
-  transformer: superjson,
+  transformer: fastSuperjson,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     return {

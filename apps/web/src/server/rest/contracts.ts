@@ -194,7 +194,8 @@ export const ExperimentSummarySchema = z
 export const ComparisonSchema = z
   .object({
     experimentId: z.string(),
-    baseline: z.string().describe('baseline name, e.g. main'),
+    baseline: z.string().describe('baseline name, e.g. main; with `base`: the name of that pool config'),
+    base: NullableRef.describe('the pool config of this experiment every other one was compared with (the `base` parameter); null: compared with the saved baseline `baseline`'),
     gatedOn: z
       .array(z.enum(TESTED_RUN_METRIC_KEYS as [TestedRunMetricKey, ...TestedRunMetricKey[]]))
       .describe('the tested metrics compared, with p-values adjusted across them (Benjamini–Hochberg): every tested metric, or the ones the `metrics` parameter chose; `outcome` rests on these alone'),

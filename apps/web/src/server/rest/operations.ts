@@ -3,6 +3,7 @@ import { gateMetricsProblem, parseGateMetrics, TESTED_RUN_METRIC_KEYS } from '@p
 import type { ApiPrincipal } from '~/server/services/api-tokens/authenticate-api-token';
 import type { ApiScope } from '~/lib/api-scopes';
 import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';
+import { compareWithPoolConfig } from '~/server/services/ci/compare-with-pool-config';
 import { experimentSummary } from '~/server/services/ci/experiment-summary';
 import { experimentView } from '~/server/services/ci/experiment-view';
 import { extendTeamExperiment } from '~/server/services/experiments/hypotheses';
@@ -77,12 +78,20 @@ const WindowSecond = (what: string) =>
 
 const CompareQuery = z
   .object({
-    baseline: z.string().trim().min(1).max(64).default('main').describe('baseline name, e.g. main'),
+    baseline: z.string().trim().min(1).max(64).optional().describe('baseline name, e.g. main (the default when `base` is not given)'),
+    base: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('instead of a saved baseline: a pool config (id or name) of this experiment that every other pool config is compared with, scenario by scenario (gate config A against config B inside one experiment)'),
     metrics: GateMetricsParam,
     from: WindowSecond('first second'),
     to: WindowSecond('end (exclusive)'),
   })
   .superRefine((q, ctx) => {
+    if (q.base !== undefined && q.baseline !== undefined) ctx.addIssue({ code: 'custom', path: ['base'], message: 'give baseline (a saved baseline) or base (a pool config of this experiment), not both' });
     if ((q.from === undefined) !== (q.to === undefined)) ctx.addIssue({ code: 'custom', path: [q.from === undefined ? 'from' : 'to'], message: 'give from and to together' });
     else if (q.from !== undefined && q.to !== undefined && q.to <= q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${q.from})` });
   });
@@ -112,10 +121,15 @@ export const OPERATIONS: Operation[] = [
   }),
   op({
     method: 'GET', path: '/experiments/{id}/compare', operationId: 'compareExperiment', scope: 'runs:read', status: 200,
-    summary: 'Compare every cell with a named baseline',
-    description: 'Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor, p-values adjusted across the compared metrics with Benjamini-Hochberg). A verdict needs at least 4 succeeded runs per side. `metrics` limits the comparison to the metrics you gate on; `gatedOn` in the answer lists them. `from`/`to` compare only those seconds of every run (each run\'s metrics are recomputed from its stored seconds in the window); `window` in the answer says which.',
+    summary: 'Compare every cell with a named baseline, or with one pool config of the same experiment',
+    description: 'Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor, p-values adjusted across the compared metrics with Benjamini-Hochberg). A verdict needs at least 4 succeeded runs per side. `metrics` limits the comparison to the metrics you gate on; `gatedOn` in the answer lists them. `from`/`to` compare only those seconds of every run (each run\'s metrics are recomputed from its stored seconds in the window); `window` in the answer says which. With `base=<pool config>` every other pool config is compared with that one inside this experiment (no saved baseline needed); `base` in the answer names it.',
     query: CompareQuery, response: ComparisonSchema, responseName: 'Comparison',
-    handle: ({ deps, principal, params, query }) => compareWithBaseline(deps.db, principal.teamId, params.id!, query.baseline, query.metrics, query.from !== undefined && query.to !== undefined ? { from: query.from, to: query.to } : null),
+    handle: ({ deps, principal, params, query }) => {
+      const window = query.from !== undefined && query.to !== undefined ? { from: query.from, to: query.to } : null;
+      return query.base !== undefined
+        ? compareWithPoolConfig(deps.db, principal.teamId, params.id!, query.base, query.metrics, window)
+        : compareWithBaseline(deps.db, principal.teamId, params.id!, query.baseline ?? 'main', query.metrics, window);
+    },
   }),
   op({
     method: 'POST', path: '/experiments/{id}/share', operationId: 'createShareLink', scope: 'runs:write', status: 201,

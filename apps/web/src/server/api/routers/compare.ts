@@ -4,7 +4,7 @@ import { IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
 import { CandidatesSchema, ComparisonViewSchema, PivotSchema } from './compare.types';
 import { SelectionSchema } from '~/lib/compare/selection';
-import { buildComparison } from '~/server/services/compare/build-comparison';
+import { cachedComparison } from '~/server/services/compare/cached-comparison';
 import { experimentPivot } from '~/server/services/compare/pivot';
 import { listCandidates } from '~/server/services/compare/list-candidates';
 import { loadGroups, type CompareGroup } from '~/server/services/compare/load-groups';
@@ -25,7 +25,7 @@ export const compareRouter = {
         groups = await loadGroups(ctx.db, ctx.team.id, selection.items);
         saved = await defaultBaseline(ctx.db, ctx.team.id, selection.items, groups.map((g) => ({ targetId: g.targetId, scenarioId: g.scenarioId })));
       }
-      const comparison = await buildComparison(ctx.db, ctx.team.id, selection, { maxPoints: input.maxPoints, baselineIndex: selection.baseline ?? saved?.index ?? 0, groups });
+      const { comparison } = await cachedComparison(ctx.db, ctx.team.id, selection, { maxPoints: input.maxPoints, baselineIndex: selection.baseline ?? saved?.index ?? 0, groups });
       return {
         ...comparison,
         savedBaseline: saved?.index !== null && saved?.index !== undefined ? { index: saved.index, name: saved.name } : null,

@@ -5,7 +5,7 @@ import { teamProcedure } from '../trpc';
 import { RunCanceledSchema, RunDetailSchema, RunListSchema, RunNotesSavedSchema, RunSeriesSchema, SweepStepsSchema } from './run.types';
 import { listRuns } from '~/server/services/runs/list-runs';
 import { getRun } from '~/server/services/runs/get-run';
-import { getRunSeries } from '~/server/services/runs/run-series';
+import { cachedRunSeries } from '~/server/services/runs/cached-run-series';
 import { RUN_CHART_MAX_POINTS } from '~/server/services/runs/downsample';
 import { cancelRun } from '~/server/services/runs/cancel-run';
 import { updateRunNotes } from '~/server/services/runs/update-run-notes';
@@ -34,7 +34,7 @@ export const runRouter = {
   series: teamProcedure('viewer')
     .input(z.object({ id: IdSchema, maxPoints: z.number().int().min(20).max(5000).default(RUN_CHART_MAX_POINTS) }))
     .output(RunSeriesSchema)
-    .query(({ ctx, input }) => getRunSeries(ctx.db, ctx.team.id, input.id, input.maxPoints)),
+    .query(({ ctx, input }) => cachedRunSeries(ctx.db, ctx.team.id, input.id, input.maxPoints)),
   cancel: teamProcedure('member').input(ByIdSchema).output(RunCanceledSchema).mutation(({ ctx, input }) => cancelRun({ db: ctx.db, queue: ctx.runQueue(), redis: ctx.redis() }, ctx.team.id, input.id)),
   updateNotes: teamProcedure('member')
     .input(z.object({ id: IdSchema, notes: z.string().max(10_000, 'must be at most 10,000 characters') }))

@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
-import { buildComparison } from '../compare/build-comparison';
 import type { CompareItem } from '~/lib/compare/selection';
+import { cellVerdicts } from './cell-verdicts';
 import { experimentCells, usable } from './experiment-cells';
 
 /**
@@ -44,34 +44,12 @@ export async function compareWithBaseline(
       cells.push({ poolConfig: c.poolConfig, scenario: c.scenario, baseline: { ...baseline, runs: 0 }, candidateRuns, regression: false, metrics: [] });
       continue;
     }
-    const cmp = await buildComparison(db, teamId, {
-      items: [baseItem, { kind: 'cell', experimentId: e.id, poolConfigId: c.poolConfig.id, scenarioId: c.scenario.id }],
-      baseline: 0,
-      window,
-    }, { maxPoints: 1, ...(gateMetrics ? { gateMetrics: gatedOn } : {}) });
-    const metrics = cmp.rows.flatMap((row) => {
-      const m = row.comparisons[1];
-      if (!row.tested || !m?.verdict) return [];
-      return [{
-        key: row.key,
-        label: row.label,
-        unit: row.unit,
-        direction: row.direction,
-        verdict: m.verdict,
-        baselineMedian: row.cells[0]?.median ?? null,
-        candidateMedian: m.median,
-        changePercent: m.changePercent,
-        confidence: 0.95, // buildComparison uses the stats defaults: alpha 0.05, interval 1 - alpha
-        pValue: m.pValue,
-        insufficient: m.insufficient,
-        lowRequests: m.lowRequests,
-        reason: m.reason ?? '',
-      }];
-    });
+    const cmp = await cellVerdicts(db, teamId, baseItem, { kind: 'cell', experimentId: e.id, poolConfigId: c.poolConfig.id, scenarioId: c.scenario.id }, gateMetrics ? gatedOn : undefined, window);
+    const metrics = cmp.metrics;
     cells.push({
       poolConfig: c.poolConfig,
       scenario: c.scenario,
-      baseline: { ...baseline, runs: cmp.groups[0]?.repeats ?? 0 },
+      baseline: { ...baseline, runs: cmp.referenceRuns },
       candidateRuns,
       regression: metrics.some((m) => m.verdict === 'worse'),
       metrics,
@@ -84,5 +62,5 @@ export async function compareWithBaseline(
       : cells.some((c) => c.candidateRuns === 0)
         ? 'incomplete'
         : 'pass';
-  return { experimentId: e.id, baseline: baselineName, gatedOn, window, outcome, cells };
+  return { experimentId: e.id, baseline: baselineName, base: null, gatedOn, window, outcome, cells };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SeriesPoint } from '@poolbench/scenarios';
+import { isPlainJson } from '~/server/api/fast-transformer';
 import { downsample } from './downsample';
 
 const point = (second: number, p99Ms: number | null, requests = 10): SeriesPoint => ({
@@ -24,6 +25,11 @@ describe('downsample', () => {
     // every second falls in a bucket: the last bucket still reaches the end of the run
     expect(out.at(-1)!.second).toBeGreaterThan(890);
     expect(out.map((p) => p.second)).toEqual([...out.map((p) => p.second)].sort((a, b) => a - b));
+  });
+
+  it('shares no object between points, so the chart data goes out as plain JSON (no superjson reference bookkeeping)', () => {
+    const out = downsample(Array.from({ length: 900 }, (_, i) => point(i, 5)), 600);
+    expect(isPlainJson(out)).toBe(true);
   });
 
   it('treats missing samples as missing, not as zero', () => {

@@ -46,7 +46,7 @@ export function downsample(points: SeriesPoint[], maxPoints = RUN_CHART_MAX_POIN
     const bucket = points.slice(i, i + size);
     const first = bucket[0]!;
     const lo = { ...first, statusCounts: mergeCounts(bucket) };
-    const hi = { ...first, second: bucket[Math.floor((bucket.length - 1) / 2) + (bucket.length > 1 ? 1 : 0)]!.second, statusCounts: lo.statusCounts };
+    const hi = { ...first, second: bucket[Math.floor((bucket.length - 1) / 2) + (bucket.length > 1 ? 1 : 0)]!.second, statusCounts: { ...lo.statusCounts } }; // a copy: a shared object makes superjson record references for every bucket
     for (const k of NUM_KEYS) {
       (lo as Record<NumKey, number | null>)[k] = pick(bucket, k, Math.min);
       (hi as Record<NumKey, number | null>)[k] = pick(bucket, k, Math.max);

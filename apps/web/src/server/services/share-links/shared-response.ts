@@ -7,6 +7,11 @@ import { esc } from '../exports/escape';
 import type { GuessLimiter } from './rate-limit';
 import { openSharedView } from './shared-view';
 import { SHARE_HEADERS } from '~/server/security/headers';
+import { fingerprint, LruCache, notModified, pageCacheOn } from '../cache/finished-data-cache';
+
+// rendered pages by ETag: a shared report of finished runs is the same HTML for every viewer
+const pages = new LruCache<string>(200);
+export const clearSharedPageCache = () => pages.clear();
 
 function messagePage(status: number, title: string, text: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · PoolBench</title>
@@ -20,6 +25,13 @@ export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }
   const view = await openSharedView(deps, token, deps.limiter.clientKey(headers), { count: true });
   if (view.status === 429) return messagePage(429, 'Too many attempts', view.budget === 'client' ? 'Too many unknown links were opened from your address. Try again in a few minutes.' : 'Too many unknown links were opened recently. Check the link, or try again in a few minutes.');
   if (view.status === 404) return messagePage(404, 'Link not found', 'This share link does not exist, was revoked, or has expired. Ask its owner for a new one.');
+  // no-cache: a browser revalidates every time (a revoked link must stop showing at once), and
+  // gets 304 without the page when nothing it shows changed
+  const etag = `"${fingerprint({ v: view.version, link: { id: view.link.id, title: view.link.title, expiresAt: view.link.expiresAt }, pivot: view.pivot })}"`;
+  const cacheHeaders = { ETag: etag, 'Cache-Control': 'private, no-cache' };
+  if (pageCacheOn() && notModified(headers, etag)) return new Response(null, { status: 304, headers: { ...SHARE_HEADERS, ...cacheHeaders } });
+  const cached = pageCacheOn() ? pages.get(etag) : undefined;
+  if (cached) return new Response(cached, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS, ...cacheHeaders } });
   const base = `/api/share/${token}/export`;
   const html = renderReportHtml(view.comparison, {
     title: view.link.title,
@@ -34,7 +46,8 @@ export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }
       { href: `${base}?format=html`, label: 'Offline report' },
     ],
   });
-  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS } });
+  if (pageCacheOn()) pages.set(etag, html);
+  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS, ...(pageCacheOn() ? cacheHeaders : {}) } });
 }
 
 /**

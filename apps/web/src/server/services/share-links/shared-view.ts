@@ -1,6 +1,8 @@
 import type { Db } from '@poolbench/db';
-import { buildComparison, type Comparison } from '../compare/build-comparison';
-import { experimentPivot, pivotCells, type Pivot } from '../compare/pivot';
+import type { Comparison } from '../compare/build-comparison';
+import { cachedComparison } from '../compare/cached-comparison';
+import { pivotCells, type Pivot } from '../compare/pivot';
+import { cachedExperimentPivot } from '../compare/cached-pivot';
 import type { CompareItem } from '~/lib/compare/selection';
 import type { GuessLimiter } from './rate-limit';
 import { resolveShareLink, type ResolvedShareLink } from './resolve-share-link';
@@ -8,7 +10,7 @@ import { resolveShareLink, type ResolvedShareLink } from './resolve-share-link';
 export type SharedView =
   | { status: 429; budget: 'client' | 'global' }
   | { status: 404 }
-  | { status: 200; link: ResolvedShareLink; comparison: Comparison; pivot: Pivot | null; subtitle: string };
+  | { status: 200; link: ResolvedShareLink; comparison: Comparison; pivot: Pivot | null; subtitle: string; version: string };
 
 const MAX_CELLS = 6;
 
@@ -31,18 +33,19 @@ export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, to
   let pivot: Pivot | null = null;
   if (link.kind === 'run' && link.runId) items = [{ kind: 'run', runId: link.runId }];
   else if (link.kind === 'experiment' && link.experimentId) {
-    const p = await experimentPivot(deps.db, link.teamId, link.experimentId, 'p95Ms');
+    const p = await cachedExperimentPivot(deps.db, link.teamId, link.experimentId, 'p95Ms');
     items = pivotCells(p, link.experimentId).slice(0, MAX_CELLS);
     if (p.rows.length > 1 && p.columns.length > 1) pivot = p;
   } else if (link.kind === 'comparison' && link.selection) items = link.selection.items;
   else return { status: 404 };
   if (items.length === 0) return { status: 404 };
   try {
-    const comparison = await buildComparison(deps.db, link.teamId, { ...(link.selection ?? {}), items }, { maxPoints: opts.maxPoints ?? 240 });
+    // the token was checked above on this very request; only the data of finished runs is cached
+    const { comparison, version } = await cachedComparison(deps.db, link.teamId, { ...(link.selection ?? {}), items }, { maxPoints: opts.maxPoints ?? 240 });
     const g = comparison.groups[0]!;
     const runs = comparison.groups.reduce((a, x) => a + x.repeats, 0);
     const subtitle = `${g.targetName} · ${[...new Set(comparison.groups.map((x) => x.scenarioName))].join(', ')} · ${runs} ${runs === 1 ? 'run' : 'runs'}`;
-    return { status: 200, link, comparison, pivot, subtitle };
+    return { status: 200, link, comparison, pivot, subtitle, version };
   } catch (e) {
     // the shared runs were deleted since: the link shows nothing rather than an error page
     if (e instanceof Error && e.name === 'NotFoundError') return { status: 404 };

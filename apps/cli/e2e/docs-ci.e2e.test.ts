@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shellBlocks, type DocBlock } from '../src/testing/doc-blocks';
+
+/**
+ * docs/ci.md runs as written: every shell example, in order, in one directory, against the running
+ * stack (scripts/stack.sh start, seeded demo team), with a fresh API token made through the same
+ * tRPC call as Settings -> API tokens, signed in as the demo user in the demo team. Each example
+ * must end with the exit code its info string promises (```sh exit=1; unmarked: 0). The docs
+ * cannot drift from the CLI, the server or the seed names again.
+ */
+const BASE = (process.env.POOLBENCH_E2E_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+const cwd = mkdtempSync(join(tmpdir(), 'poolbench-docs-ci-'));
+let cookie = '';
+let token = '';
+let tokenId = '';
+
+async function trpc<T>(path: string, input?: unknown): Promise<T> {
+  const res =
+    input === undefined
+      ? await fetch(`${BASE}/api/trpc/${path}`, { headers: { origin: BASE, cookie } })
+      : await fetch(`${BASE}/api/trpc/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin: BASE, cookie }, body: JSON.stringify({ json: input }) });
+  const body = (await res.json()) as { result?: { data?: { json?: T } }; error?: unknown };
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(body.error)}`);
+  return body.result!.data!.json!;
+}
+
+function sh(code: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-eo', 'pipefail', '-c', code], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (c) => resolve({ code: c ?? -1, stdout, stderr }));
+  });
+}
+
+/** What each kind of example must show besides its exit code. */
+function checkOutput(b: DocBlock, out: { stdout: string; stderr: string }) {
+  if (b.code.includes('--json')) {
+    // the JSON alone on stdout, and the progress on stderr all the same (no silent CI log)
+    const result = JSON.parse(readFileSync(join(cwd, 'poolbench.json'), 'utf8')) as { exitCode: number; comparison: { base: unknown; baseline: string } };
+    expect(result.comparison.baseline).toBe('main');
+    expect(out.stderr).toMatch(/runs done/);
+  }
+  if (b.code.includes('--gate-base')) {
+    expect(out.stdout).toContain('Compared with pool config "002 · 10 conns x 1 instance" of this experiment');
+    expect(out.stdout).toMatch(/REGRESSION/);
+  }
+  if (b.exit === 2 || b.exit === 3) {
+    // the error is said once, on stderr, prefixed with the program's name
+    expect(out.stderr.split('\n').filter((l) => l.startsWith('poolbench: '))).toHaveLength(1);
+  }
+  // a field problem the server puts in its detail and in problems[] is printed once, not twice
+  if (b.code.includes('"ratePerSec": 0')) expect(out.stderr.split('scenario.params.ratePerSec: must be at least 1')).toHaveLength(2);
+}
+
+describe(`docs/ci.md examples against ${BASE}`, () => {
+  beforeAll(async () => {
+    let health: Response | Error = new Error('not asked');
+    for (let i = 0; i < 30 && (health instanceof Error || !health.ok); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 1000));
+      health = await fetch(`${BASE}/api/health`).catch((e: unknown) => e as Error);
+    }
+    if (health instanceof Error || !health.ok) throw new Error(`PoolBench is not healthy at ${BASE}: start it with scripts/stack.sh start`);
+    // the demo login the seed creates (README, make up): the docs use the demo team's names
+    const res = await fetch(`${BASE}/api/auth/sign-in/email`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin: BASE }, body: JSON.stringify({ email: 'demo@poolbench.dev', password: 'poolbench-demo' }) });
+    expect(res.status, await res.clone().text()).toBe(200);
+    cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const me = await trpc<{ teams: { id: string; slug: string }[]; active: { slug: string } | null }>('team.me');
+    const demo = me.teams.find((t) => t.slug === 'demo');
+    if (!demo) throw new Error('the demo user is not in the demo team: did the seed run?');
+    if (me.active?.slug !== 'demo') await trpc('team.switch', { teamId: demo.id });
+    const t = await trpc<{ id: string; token: string }>('apiToken.create', { name: `docs/ci.md ${new Date().toISOString()}`, scopes: ['runs:read', 'runs:write'], expiresInDays: 1 });
+    expect(t.token).toMatch(/^pb_/);
+    [token, tokenId] = [t.token, t.id];
+  });
+  afterAll(async () => {
+    if (tokenId) await trpc('apiToken.revoke', { id: tokenId });
+  });
+
+  const blocks = shellBlocks();
+  it('has shell examples to run', () => expect(blocks.length).toBeGreaterThan(0));
+
+  for (const b of blocks) {
+    const title = `line ${b.line}: ${b.code.split('\n').find((l) => l.trim() && !l.startsWith('#'))!.slice(0, 90)}`;
+    if (b.env) {
+      it(`${title} (placeholders: the test sets POOLBENCH_URL and a fresh POOLBENCH_TOKEN)`, () => {
+        expect(b.code).toMatch(/export POOLBENCH_URL=/);
+        expect(b.code).toMatch(/export POOLBENCH_TOKEN=/);
+      });
+      continue;
+    }
+    it(`${title} exits ${b.exit}`, async () => {
+      const out = await sh(b.code, { POOLBENCH_URL: BASE, POOLBENCH_TOKEN: token });
+      expect(out.code, `exit code of the example at docs/ci.md line ${b.line}\n--- stdout\n${out.stdout.slice(-3000)}\n--- stderr\n${out.stderr.slice(-3000)}`).toBe(b.exit);
+      checkOutput(b, out);
+    });
+  }
+});

@@ -1,0 +1,226 @@
+// PoolBench's own pages under load (`make bench`, after `make up`): PoolBench's k6 build
+// (packages/k6/bin/k6) against the running stack, each endpoint alone at a constant arrival rate
+// for 20 s, stepping the rate 50, 100, 200, 400 … until it no longer holds (p95 < 100 ms, no
+// failed request, no dropped iteration). A/B in one run: the stack's web server (cache on) and a
+// second `next start` of the same build on WEB_B_PORT with POOLBENCH_PAGE_CACHE=off, stepped
+// alternately, so load from elsewhere on the machine hits both alike. Writes the
+// `web-pages-under-load` section of docs/benchmarks.md.
+// Fixture: a "bench: pages under load" team the demo user owns, with 2 pool configs x 3 repeats
+// of 15-minute runs (900 RunSecond rows each, real encoded HDR histograms, written by the same
+// writer as the server-time benchmark) and an experiment share link; reused when it exists.
+import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createDb, DEMO_EMAIL, DEMO_PASSWORD, LAB_TARGET_NAME, scenarioRowData } from '@poolbench/db';
+import { parseScenario } from '@poolbench/scenarios';
+import { insertSyntheticRun, syntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
+
+const A = (process.env.POOLBENCH_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+const B_PORT = Number(process.env.WEB_B_PORT ?? 3001);
+const B = `http://localhost:${B_PORT}`;
+const SECONDS = 900;
+const REPEATS = 3;
+const STEP_S = Number(process.env.BENCH_STEP_SECONDS ?? 20);
+const RATES = [50, 100, 200, 400, 800, 1600];
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const K6 = join(ROOT, 'packages/k6/bin/k6');
+const work = mkdtempSync(join(tmpdir(), 'poolbench-pages-bench-'));
+const TEAM_SLUG = 'bench-pages-under-load';
+const SEQUENTIAL = 21;
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+const STEADY = parseScenario({ template: 'constant-arrival-rate', params: { ratePerSec: 400, durationMs: SECONDS * 1000, preAllocatedVUs: 20, maxVUs: 100 }, requests: [{ method: 'GET', path: '/health' }] });
+
+async function fixture() {
+  const db = createDb({ url: process.env.DATABASE_URL!, applicationName: 'poolbench-pages-bench' });
+  try {
+    const user = await db.user.findUniqueOrThrow({ where: { email: DEMO_EMAIL }, select: { id: true } });
+    const team = await db.team.upsert({ where: { slug: TEAM_SLUG }, create: { name: 'bench: pages under load', slug: TEAM_SLUG }, update: {} });
+    await db.membership.upsert({ where: { teamId_userId: { teamId: team.id, userId: user.id } }, create: { teamId: team.id, userId: user.id, role: 'owner' }, update: {} });
+    const done = await db.experiment.findFirst({ where: { teamId: team.id, name: 'bench: pages under load' }, select: { id: true, runs: { select: { id: true } } } });
+    if (done && done.runs.length === 2 * REPEATS) return { teamId: team.id, experimentId: done.id, runIds: done.runs.map((r) => r.id), generatedS: 0 };
+    const target = await db.target.create({ data: { teamId: team.id, name: LAB_TARGET_NAME, kind: 'managed', baseUrls: [], requestDefaults: { method: 'GET', path: '/health' }, secretHeaderNames: [], readinessPath: '/ready' } });
+    const scenario = await db.scenario.create({ data: { teamId: team.id, name: 'steady 400 req/s', ...scenarioRowData(STEADY) } });
+    const exp = await syntheticExperiment(db, team.id, target.id, scenario.id, ['lazy', 'prewarm'], REPEATS);
+    await db.experiment.update({ where: { id: exp.experimentId }, data: { name: 'bench: pages under load' } });
+    const t0 = performance.now();
+    const runIds: string[] = [];
+    for (let rep = 0; rep < REPEATS; rep++) {
+      for (const [i, pc] of exp.poolConfigs.entries()) {
+        runIds.push(
+          await insertSyntheticRun(db, {
+            teamId: team.id, experimentId: exp.experimentId, targetId: target.id, scenarioId: scenario.id, poolConfigId: pc.id, poolConfigName: pc.name, scenarioName: 'steady 400 req/s',
+            repeatIndex: rep, seconds: SECONDS, latencyMs: i === 0 ? 14 : 11, rps: 400, errorRate: 0.001, seed: 100 + rep * 10 + i,
+          }),
+        );
+      }
+    }
+    return { teamId: team.id, experimentId: exp.experimentId, runIds, generatedS: (performance.now() - t0) / 1000 };
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/**
+ * Signs the demo user in on `base`, makes the bench team active for that session. Both servers are
+ * the same app with the same BETTER_AUTH_URL, so requests carry that origin (A's) to pass its
+ * Origin checks on B as well.
+ */
+async function session(base: string, teamId: string) {
+  const origin = A;
+  const res = await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin }, body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD }) });
+  if (!res.ok) throw new Error(`sign-in at ${base}: HTTP ${res.status}`);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const trpc = async <T>(path: string, input: unknown): Promise<T> => {
+    const r = await fetch(`${base}/api/trpc/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin, cookie }, body: JSON.stringify({ json: input }) });
+    const body = (await r.json()) as { result?: { data?: { json?: T } }; error?: unknown };
+    if (!r.ok) throw new Error(`${path}: HTTP ${r.status} ${JSON.stringify(body.error)}`);
+    return body.result!.data!.json!;
+  };
+  await trpc('team.switch', { teamId });
+  return { cookie, trpc };
+}
+
+const K6_SCRIPT = `
+import http from 'k6/http';
+export const options = {
+  discardResponseBodies: true,
+  scenarios: { load: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration: __ENV.DURATION,
+    preAllocatedVUs: Math.max(10, Math.ceil(Number(__ENV.RATE) / 4)), maxVUs: Math.min(600, Math.max(50, Number(__ENV.RATE) * 2)) } },
+};
+const params = { headers: __ENV.COOKIE ? { cookie: __ENV.COOKIE } : {}, timeout: '10s' };
+export default function () { http.get(__ENV.URL, params); }
+export function handleSummary(d) { return { [__ENV.OUT]: JSON.stringify(d) }; }
+`;
+
+interface Step { rate: number; p95: number; failed: number; requests: number; dropped: number; holds: boolean }
+
+function k6(url: string, cookie: string, rate: number): Step {
+  const out = join(work, `summary-${Date.now()}.json`);
+  writeFileSync(join(work, 'load.js'), K6_SCRIPT);
+  execFileSync(K6, ['run', '--quiet', '--no-usage-report', '--address', '', '--include-system-env-vars=false', '-e', `URL=${url}`, '-e', `COOKIE=${cookie}`, '-e', `RATE=${rate}`, '-e', `DURATION=${STEP_S}s`, '-e', `OUT=${out}`, join(work, 'load.js')], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const m = (JSON.parse(readFileSync(out, 'utf8')) as { metrics: Record<string, { values: Record<string, number> }> }).metrics;
+  const p95 = m.http_req_duration?.values['p(95)'] ?? Infinity;
+  const requests = m.http_reqs?.values.count ?? 0;
+  const failed = Math.round((m.http_req_failed?.values.rate ?? 1) * requests);
+  const dropped = m.dropped_iterations?.values.count ?? 0;
+  return { rate, p95, failed, requests, dropped, holds: p95 < 100 && failed === 0 && dropped === 0 && requests > 0 };
+}
+
+/** fetch, once more on a socket error: a keep-alive connection the server closed while k6 ran. */
+async function get(url: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
+
+async function waitHealthy(base: string) {
+  for (let i = 0; i < 240; i++) {
+    const ok = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${base} did not become healthy`);
+}
+
+let serverB: ChildProcess | null = null;
+try {
+  await waitHealthy(A);
+  const f = await fixture();
+  // B: the same build, cache off; its own process group so it can be stopped with what it started
+  const logB = openSync(join(work, 'web-b.log'), 'a');
+  serverB = spawn('npx', ['next', 'start', '-p', String(B_PORT)], { cwd: join(ROOT, 'apps/web'), env: { ...process.env, POOLBENCH_PAGE_CACHE: 'off' }, stdio: ['ignore', logB, logB], detached: true });
+  serverB.on('exit', (code, signal) => console.error(`cache-off server exited (${code ?? signal}); its log: ${join(work, 'web-b.log')}`));
+  await waitHealthy(B);
+  const sides = [] as { name: string; base: string; cookie: string; share: string }[];
+  for (const [name, base] of [['cache on', A], ['cache off', B]] as const) {
+    const s = await session(base, f.teamId);
+    const link = await s.trpc<{ token: string }>('shareLink.create', { target: { kind: 'experiment', experimentId: f.experimentId }, title: 'bench: pages under load', expiresInDays: 1 });
+    sides.push({ name, base, cookie: s.cookie, share: link.token });
+  }
+  const run = f.runIds[0]!;
+  const batch = (calls: [string, unknown][]) =>
+    `/api/trpc/${calls.map((c) => c[0]).join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(calls.map((c, i) => [i, { json: c[1] }]))))}`;
+  const exp = await (async () => {
+    const db = createDb({ url: process.env.DATABASE_URL!, applicationName: 'poolbench-pages-bench' });
+    try {
+      return await db.experiment.findUniqueOrThrow({ where: { id: f.experimentId }, select: { poolConfigs: { select: { poolConfigId: true } }, scenarios: { select: { scenarioId: true } } } });
+    } finally {
+      await db.$disconnect();
+    }
+  })();
+  const cells = exp.poolConfigs.map((p) => ({ kind: 'cell', experimentId: f.experimentId, poolConfigId: p.poolConfigId, scenarioId: exp.scenarios[0]!.scenarioId }));
+  const endpoints = [
+    { name: `run page data of a ${SECONDS / 60}-minute run (run.get + run.series, one tRPC batch)`, path: () => batch([['run.get', { id: run }], ['run.series', { id: run }]]), auth: true },
+    { name: `compare view of ${f.runIds.length} x ${SECONDS / 60}-minute runs (compare.get, 2 cells x ${REPEATS})`, path: () => batch([['compare.get', { selection: { items: cells } }]]), auth: true },
+    { name: 'share page (experiment link, signed out)', path: (s: (typeof sides)[number]) => `/share/${s.share}`, auth: false },
+    { name: '/api/health', path: () => '/api/health', auth: false },
+  ];
+  const loadBefore = loadavg();
+  const results: { endpoint: string; steps: Record<string, Step[]>; sequential: Record<string, number> }[] = [];
+  for (const e of endpoints) {
+    const steps: Record<string, Step[]> = { 'cache on': [], 'cache off': [] };
+    for (const s of sides) {
+      const res = await get(`${s.base}${e.path(s)}`, { headers: e.auth ? { cookie: s.cookie } : {} });
+      if (!res.ok) throw new Error(`${e.name} on ${s.name}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    }
+    // one request at a time, sides alternated: the server time per request without queueing
+    const seq: Record<string, number[]> = { 'cache on': [], 'cache off': [] };
+    for (let i = 0; i < SEQUENTIAL; i++) {
+      for (const s of sides) {
+        const t = performance.now();
+        const r = await get(`${s.base}${e.path(s)}`, { headers: e.auth ? { cookie: s.cookie } : {} });
+        await r.arrayBuffer();
+        seq[s.name]!.push(performance.now() - t);
+      }
+    }
+    const going = new Set(sides.map((s) => s.name));
+    for (const rate of RATES) {
+      for (const s of sides.filter((x) => going.has(x.name))) {
+        const step = k6(`${s.base}${e.path(s)}`, e.auth ? s.cookie : '', rate);
+        steps[s.name]!.push(step);
+        console.error(`${e.name} · ${s.name} · ${rate}/s: p95 ${step.p95.toFixed(1)} ms, ${step.failed} failed, ${step.dropped} dropped`);
+        if (!step.holds) going.delete(s.name);
+      }
+      if (going.size === 0) break;
+    }
+    results.push({ endpoint: e.name, steps, sequential: Object.fromEntries(Object.entries(seq).map(([k, v]) => [k, median(v)])) });
+  }
+  const loadAfter = loadavg();
+
+  const held = (steps: Step[]) => steps.filter((s) => s.holds).at(-1)?.rate ?? 0;
+  const cell = (s: Step | undefined) => (s ? `${s.p95 < 10 ? s.p95.toFixed(1) : Math.round(s.p95)} ms${s.failed ? `, ${s.failed} failed` : ''}${s.dropped ? `, ${s.dropped} dropped` : ''}` : '–');
+  const md = [
+    '## Web: PoolBench\'s own pages under load',
+    '',
+    `Machine: ${cpus().length} CPUs (\`nproc\` ${execSync('nproc').toString().trim()}), ${cpus()[0]?.model ?? 'unknown'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM; web, worker, Postgres, Redis and k6 on the same machine. Node ${process.version}.`,
+    `Load average (1/5/15 min) before: ${loadBefore.map((x) => x.toFixed(1)).join(' / ')}, after: ${loadAfter.map((x) => x.toFixed(1)).join(' / ')}.`,
+    '',
+    `Command: \`make bench\` (\`npx tsx --tsconfig apps/web/tsconfig.json apps/web/bench/pages-under-load.ts\` against the running stack), ${new Date().toISOString().slice(0, 16)}Z. PoolBench's k6 (\`packages/k6/bin/k6\`), each endpoint alone,`,
+    `constant arrival rate for ${STEP_S} s per step, rates ${RATES.join(', ')} req/s until a step fails. A step **holds** when p95 < 100 ms with no failed request and no dropped iteration.`,
+    `A/B in one run, stepped alternately: **cache on** is the stack's web server; **cache off** a second \`next start\` of the same build with \`POOLBENCH_PAGE_CACHE=off\`. Each endpoint is requested once on both before its steps (the cache-on side then serves finished runs from memory).`,
+    `Data: ${f.runIds.length} finished runs of ${SECONDS} s (2 pool configs x ${REPEATS} repeats, ~400 req/s; ${f.runIds.length * SECONDS} RunSecond rows with real HDR histograms${f.generatedS ? `, generated in ${f.generatedS.toFixed(0)} s` : ', reused from an earlier run'}); signed in as the demo user for the tRPC calls. The data lives in a team \`bench: pages under load\` of the demo user and is reused by the next run.`,
+    '',
+    `| endpoint | side | one at a time (median of ${SEQUENTIAL}) | ${RATES.map((r) => `${r}/s p95`).join(' | ')} | highest rate held |`,
+    `|---|---|---|${RATES.map(() => '---').join('|')}|---|`,
+    ...results.flatMap((r) =>
+      sides.map((s) => `| ${s.name === 'cache on' ? r.endpoint : ''} | ${s.name} | ${r.sequential[s.name]!.toFixed(1)} ms | ${RATES.map((rate) => cell(r.steps[s.name]!.find((x) => x.rate === rate))).join(' | ')} | **${held(r.steps[s.name]!)} req/s** |`),
+    ),
+    '',
+    `The web server is one Node process (one core at most): one request at a time costing *t* ms bounds it near 1000/*t* req/s before k6, Postgres and the rest of the machine take their share of the ${cpus().length} cores; a tRPC call pays for the session and team check (authorization runs on every request, cache or not) before any data.`,
+    '',
+    `Goal: 200 req/s each. ${results.map((r) => `${r.endpoint.split(' (')[0]}: ${held(r.steps['cache on']!)} req/s with the cache (${held(r.steps['cache off']!)} without)`).join('; ')}.`,
+  ].join('\n');
+  console.log(md);
+  execSync('node scripts/bench-section.mjs web-pages-under-load', { cwd: ROOT, input: md, stdio: ['pipe', 'inherit', 'inherit'] });
+} finally {
+  if (serverB?.pid) {
+    try {
+      process.kill(-serverB.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@poolbench/db';
+import { withTempDatabase } from '~/test/temp-database';
+import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
+import { createApiToken } from '~/server/services/api-tokens/create-api-token';
+import { insertSyntheticRun, syntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
+import type { RestDeps } from './deps';
+import { handleRest } from './handle-rest';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * GET /experiments/{id}/compare?base=<pool config>: config A gated against config B inside one
+ * experiment (no saved baseline), on real Postgres with runs stored as the worker stores them.
+ */
+describe('compare with a pool config of the same experiment (base=)', () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  let services: ReturnType<typeof makeServices>;
+  let deps: RestDeps;
+  let A: TeamFixture;
+  let token: string;
+  let experimentId: string;
+  let fast: { id: string; name: string };
+  let slow: { id: string; name: string };
+
+  const get = async (q: string) => {
+    const res = await handleRest(new Request(`http://pb.test/api/v1/experiments/${experimentId}/compare?${q}`, { headers: { Authorization: `Bearer ${token}` } }), deps);
+    return { status: res.status, body: (await res.json()) as Json };
+  };
+
+  beforeAll(async () => {
+    ({ db, dispose } = await withTempDatabase('web_rest_base'));
+    services = makeServices();
+    deps = { db, redis: () => services.redis, queue: () => services.queue, baseUrl: 'http://pb.test', rateLimit: { limit: 1000, windowMs: 60_000 } };
+    A = await makeTeam(db, 'a');
+    token = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'ci', scopes: ['runs:read'], expiresInDays: 1 })).token;
+    // one experiment, two pool configs interleaved: "1 conn" is twice as slow as "10 conn"
+    const e = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['10 conn', '1 conn'], 5);
+    experimentId = e.experimentId;
+    [fast, slow] = e.poolConfigs as [typeof fast, typeof slow];
+    for (let r = 0; r < 5; r++) {
+      for (const [i, pc] of e.poolConfigs.entries()) {
+        await insertSyntheticRun(db, {
+          teamId: A.teamId, experimentId, targetId: A.targetId, scenarioId: A.scenarioId, poolConfigId: pc.id, poolConfigName: pc.name,
+          scenarioName: 'burst', repeatIndex: r, seconds: 20, latencyMs: i === 0 ? 10 : 20, rps: 50, seed: 10 * r + i,
+        });
+      }
+    }
+  });
+  afterAll(async () => {
+    await services?.close();
+    await dispose?.();
+  });
+
+  it('compares every other pool config with the base one: 1 conn against 10 conn is a regression in p95', async () => {
+    const { status, body } = await get(`base=${encodeURIComponent(fast.name)}&metrics=p95Ms`);
+    expect(status).toBe(200);
+    expect(body.base).toEqual(fast);
+    expect(body.baseline).toBe(fast.name);
+    expect(body.cells).toHaveLength(1); // the base config is the reference, not a candidate
+    expect(body.cells[0].poolConfig).toEqual(slow);
+    expect(body.cells[0].baseline).toMatchObject({ experimentId, runs: 5, poolConfig: fast });
+    expect(body.cells[0].metrics[0]).toMatchObject({ key: 'p95Ms', verdict: 'worse' });
+    expect(body.cells[0].metrics[0].changePercent.lower).toBeGreaterThan(5);
+    expect(body.outcome).toBe('regression');
+  });
+
+  it('the other way round the same runs are better, and the base may be given by id', async () => {
+    const { body } = await get(`base=${slow.id}&metrics=p95Ms`);
+    expect(body.cells[0].poolConfig).toEqual(fast);
+    expect(body.cells[0].metrics[0].verdict).toBe('better');
+    expect(body.outcome).toBe('pass');
+  });
+
+  it('a saved baseline comparison says base: null', async () => {
+    const { body } = await get('baseline=main');
+    expect(body.base).toBeNull();
+    expect(body.outcome).toBe('no-baseline');
+  });
+
+  it('an unknown base, or base with baseline, is 422 naming the field', async () => {
+    const unknown = await get('base=nope');
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.problems).toEqual([{ path: 'base', message: `"nope" is not a pool config of this experiment; it has "${fast.name}", "${slow.name}"` }]);
+    const both = await get(`base=${fast.id}&baseline=main`);
+    expect(both.status).toBe(422);
+    expect(both.body.problems).toEqual([{ path: 'base', message: 'give baseline (a saved baseline) or base (a pool config of this experiment), not both' }]);
+  });
+});

@@ -1,0 +1,33 @@
+import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import type { Db } from '@poolbench/db';
+import { fingerprint, LruCache, pageCacheOn } from '../cache/finished-data-cache';
+import { NotFoundError } from '../errors';
+import { experimentPivot, type Pivot } from './pivot';
+
+const cache = new LruCache<Pivot>(500);
+export const clearPivotCache = () => cache.clear();
+
+/**
+ * experimentPivot without re-reading and re-validating every run's summary when nothing it rests
+ * on changed: a cheap probe of the same rows minus the summaries (a measured run's summary is
+ * written once, when it finishes) is the key. The probe is filtered by team like the pivot itself,
+ * so another team's experiment is NOT_FOUND however warm the cache is.
+ */
+export async function cachedExperimentPivot(db: Db, teamId: string, experimentId: string, metric: string): Promise<Pivot> {
+  if (!pageCacheOn()) return experimentPivot(db, teamId, experimentId, metric);
+  const probe = await db.experiment.findFirst({
+    where: { id: experimentId, teamId },
+    select: {
+      poolConfigs: { select: { position: true, poolConfig: { select: { id: true, name: true, strategy: true } } }, orderBy: { position: 'asc' } },
+      scenarios: { select: { position: true, scenario: { select: { id: true, name: true } } }, orderBy: { position: 'asc' } },
+      runs: { where: { status: { in: [...MEASURED_RUN_STATUSES] } }, select: { id: true, status: true, finishedAt: true, poolConfigId: true, scenarioId: true }, orderBy: { id: 'asc' } },
+    },
+  });
+  if (!probe) throw new NotFoundError('experiment');
+  const key = fingerprint({ experimentId, metric, probe });
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const pivot = await experimentPivot(db, teamId, experimentId, metric);
+  cache.set(key, pivot);
+  return pivot;
+}
