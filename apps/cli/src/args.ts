@@ -5,6 +5,9 @@ import { UsageError } from './exit-codes';
 
 export const FAIL_ON = ['regression', 'threshold', 'any', 'none'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
+/** --fail-on-hypothesis: fail when a hypothesis does not hold, or also when it stays unresolved. */
+export const FAIL_ON_HYPOTHESIS = ['does-not-hold', 'unresolved'] as const;
+export type FailOnHypothesis = (typeof FAIL_ON_HYPOTHESIS)[number];
 
 export interface RunOptions {
   url: string;
@@ -23,6 +26,7 @@ export interface RunOptions {
   window: { from: number; to: number } | null;
   saveBaseline: string | null;
   failOn: FailOn;
+  failOnHypothesis: FailOnHypothesis | null;
   junit: string | null;
   markdown: string | null;
   json: boolean;
@@ -61,6 +65,9 @@ Waiting and gating:
                                 a 10 s warm-up (default: whole runs)
   --save-baseline <name>        after a successful run, make it the baseline <name>
   --fail-on <what>              regression | threshold | any | none (default any)
+  --fail-on-hypothesis[=unresolved]
+                                fail (exit 1) when a hypothesis of the experiment does not hold;
+                                =unresolved also when one stays unresolved (implies --wait)
   --junit <file>                write a JUnit XML report (implies --wait)
   --markdown <file>             write a Markdown table for a PR comment (implies --wait)
   --json                        print the result as JSON on stdout
@@ -75,7 +82,7 @@ Waiting and gating:
 Metric keys for --metrics: ${TESTED_RUN_METRIC_KEYS.join(', ')}.
 Environment: POOLBENCH_URL (e.g. https://poolbench.example.com), POOLBENCH_TOKEN (pb_...).
 Exit codes: 0 pass (or started, without waiting), 1 regression or threshold failed (as --fail-on
-chooses), 2 usage error (bad flags, unknown target/pool config/experiment, invalid scenario),
+chooses) or a hypothesis did not hold (--fail-on-hypothesis), 2 usage error (bad flags, unknown target/pool config/experiment, invalid scenario),
 3 PoolBench or infrastructure error (unreachable, bad or revoked token, runs that did not succeed,
 timeout).`;
 
@@ -132,7 +139,8 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      // a bare --fail-on-hypothesis means its default; parseArgs wants a value for string options
+      args: argv.map((a) => (a === '--fail-on-hypothesis' ? '--fail-on-hypothesis=does-not-hold' : a)),
       allowPositionals: false,
       options: {
         experiment: { type: 'string' },
@@ -155,6 +163,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
         window: { type: 'string' },
         'save-baseline': { type: 'string' },
         'fail-on': { type: 'string', default: 'any' },
+        'fail-on-hypothesis': { type: 'string' },
         junit: { type: 'string' },
         markdown: { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -176,6 +185,8 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
   if (!/^https?:\/\//.test(url)) throw new UsageError(`POOLBENCH_URL must start with http:// or https://, got "${url}"`);
   if (!token) throw new UsageError('set POOLBENCH_TOKEN (or --token) to an API token from Settings -> API tokens');
   if (!FAIL_ON.includes(v['fail-on'] as FailOn)) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+  const failOnHypothesis = (v['fail-on-hypothesis'] ?? null) as FailOnHypothesis | null;
+  if (failOnHypothesis !== null && !FAIL_ON_HYPOTHESIS.includes(failOnHypothesis)) throw new UsageError(`--fail-on-hypothesis takes no value, or =unresolved (also fail when one stays unresolved); got "${failOnHypothesis}"`);
 
   const repeats = int('--repeats', v.repeats, 1);
   const loadGenerators = int('--load-generators', v['load-generators'], 1);
@@ -220,7 +231,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
     url: url.replace(/\/+$/, ''),
     token,
     start,
-    wait: v.wait || baseline !== null || gateBase !== null || !!v.junit || !!v.markdown || !!v['save-baseline'],
+    wait: v.wait || failOnHypothesis !== null || baseline !== null || gateBase !== null || !!v.junit || !!v.markdown || !!v['save-baseline'],
     timeoutMs: (int('--timeout', v.timeout, 1) ?? 60) * 60_000,
     pollMs: int('--poll-interval', v['poll-interval'], 200) ?? 2000,
     baseline,
@@ -229,6 +240,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
     window,
     saveBaseline: v['save-baseline'] ?? null,
     failOn: v['fail-on'] as FailOn,
+    failOnHypothesis,
     junit: v.junit ?? null,
     markdown: v.markdown ?? null,
     json: v.json,

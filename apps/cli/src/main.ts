@@ -3,6 +3,7 @@ import { parseRunArgs, USAGE, type RunOptions } from './args';
 import { createClient } from './client';
 import { EXIT, UsageError, exitForError } from './exit-codes';
 import { decide } from './gate';
+import { applyHypothesisGate } from './hypothesis-gate';
 import { idempotencyKey } from './idempotency-key';
 import { toJUnit } from './report/junit';
 import { toMarkdown } from './report/markdown';
@@ -75,7 +76,8 @@ async function run(opts: RunOptions, io: Io): Promise<RunResult> {
     against ? { ...against, ...(opts.metrics ? { metrics: opts.metrics.join(',') } : {}), ...(opts.window ? { from: String(opts.window.from), to: String(opts.window.to) } : {}) } : {},
   );
   const comparison = against ? await client.get<Comparison>(`/experiments/${experiment.id}/compare?${query}`) : null;
-  const result: RunResult = { experiment, summary, comparison, shareUrl, ...decide(opts.failOn, experiment, summary, comparison, opts.metrics, opts.window) };
+  const gated = decide(opts.failOn, experiment, summary, comparison, opts.metrics, opts.window);
+  const result: RunResult = { experiment, summary, comparison, shareUrl, ...applyHypothesisGate(gated, experiment, opts.failOnHypothesis) };
 
   if (opts.saveBaseline && result.exitCode === EXIT.pass) {
     await client.post('/baselines', { name: opts.saveBaseline, experimentId: experiment.id });

@@ -15,6 +15,21 @@ export interface Experiment {
   progress: { done: number; total: number; byStatus: Record<string, number> };
   runs: { id: string; status: string; poolConfigId: string | null; scenarioId: string | null; repeatIndex: number; errorMessage: string | null }[];
   webUrl: string;
+  /** pre-registered claims and their decisions (absent from servers older than hypotheses) */
+  hypotheses?: ExperimentHypothesis[];
+}
+
+export interface ExperimentHypothesis {
+  position: number;
+  statement: string;
+  status: 'pending' | 'holds' | 'does_not_hold' | 'unresolved';
+  change: number | null;
+  low: number | null;
+  high: number | null;
+  changeUnit: string | null;
+  p: number | null;
+  reason: string | null;
+  repeatsNeeded: number | null;
 }
 
 export interface ThresholdFailure {
@@ -93,7 +108,7 @@ export interface RunResult {
   summary: ExperimentSummary | null;
   comparison: Comparison | null;
   shareUrl: string | null;
-  outcome: 'pass' | 'regression' | 'threshold' | 'regression+threshold' | 'started' | 'error';
+  outcome: 'pass' | 'regression' | 'threshold' | 'regression+threshold' | 'hypothesis' | 'started' | 'error';
   exitCode: number;
   problems: string[];
 }

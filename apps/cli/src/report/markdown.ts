@@ -7,6 +7,7 @@ const HEADLINE: Record<RunResult['outcome'], string> = {
   regression: '❌ regression',
   threshold: '❌ threshold failed',
   'regression+threshold': '❌ regression and threshold failed',
+  hypothesis: '❌ a hypothesis did not hold',
   started: '⏳ started',
   error: '⚠️ error',
 };

@@ -1,5 +1,6 @@
 import { againstLabel, cellLabel, formatChange, formatValue, gatedOnLabel, windowLabel } from '../format';
 import type { RunResult } from '../types';
+import { hypothesisLines } from '../hypothesis-gate';
 
 /** The human-readable result; regressions name the metric, the change and its interval. */
 export function toText(r: RunResult): string {
@@ -26,6 +27,7 @@ export function toText(r: RunResult): string {
     }
   }
   for (const c of r.summary?.cells ?? []) for (const f of c.thresholds.failures) lines.push(`  THRESHOLD FAILED ${cellLabel(c)}: ${f.metric} ${f.expr} observed ${f.observed ?? 'nothing'} (run ${f.runId})`);
+  lines.push(...hypothesisLines(r.experiment));
   for (const p of r.problems) lines.push(`  ! ${p}`);
   lines.push(`Result: ${r.outcome} (exit ${r.exitCode})`);
   return lines.join('\n');
