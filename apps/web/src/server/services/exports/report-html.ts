@@ -1,4 +1,5 @@
 import { GROUP_COLORS, NINES_TICKS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatP, formatValue, nines, pivotCellColor, tick } from '~/components/compare/format-metric';
+import type { HypothesisView } from '~/server/api/routers/hypothesis.types';
 import type { Comparison } from '../compare/build-comparison';
 import { SERIES_METRICS } from '~/lib/compare/series-metrics';
 import type { Pivot } from '../compare/pivot';
@@ -38,6 +39,28 @@ export interface ReportOptions {
   pivot?: Pivot | null;
   /** links rendered in the header (share page exports); omitted in offline reports */
   links?: Array<{ href: string; label: string }>;
+  /** the experiment's pre-registered hypotheses with their decisions (experiment share links) */
+  hypotheses?: HypothesisView[] | null;
+}
+
+const HYPOTHESIS_STATUS: Record<string, { label: string; color: string }> = {
+  pending: { label: 'Pending', color: '#64748b' },
+  holds: { label: 'Holds', color: '#047857' },
+  does_not_hold: { label: 'Does not hold', color: '#b91c1c' },
+  unresolved: { label: 'Unresolved', color: '#92400e' },
+};
+
+function hypothesesHtml(hs: HypothesisView[]): string {
+  const num = (v: number) => `${v > 0 ? '+' : v < 0 ? '−' : ''}${Math.abs(v) < 10 ? Math.abs(v).toFixed(1) : Math.abs(v).toFixed(0)}`;
+  const rows = hs
+    .map((h) => {
+      const s = HYPOTHESIS_STATUS[h.status] ?? HYPOTHESIS_STATUS.pending!;
+      const unit = h.changeUnit === 'percent' ? ' %' : '';
+      const change = h.change !== null ? `${num(h.change)}${unit}${h.low !== null && h.high !== null ? ` [${num(h.low)}, ${num(h.high)}]` : ''}` : '—';
+      return `<tr><td><b style="color:${s.color}">${esc(s.label)}</b></td><td>${esc(h.statement)}${h.claim ? `<span class="ci">“${esc(h.claim)}”</span>` : ''}</td><td>${esc(change)}<span class="ci">${h.p !== null ? `p ${esc(formatP(h.p))} · ` : ''}${h.runsUsed} runs</span></td><td>${esc(h.reason ?? 'decided when the experiment ends')}</td></tr>`;
+    })
+    .join('');
+  return `<table><thead><tr><th>Decision</th><th>Hypothesis</th><th>Change</th><th>Why</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** One sentence with the headline numbers, for og:description and the page's subtitle. */
@@ -138,6 +161,7 @@ export function renderReportHtml(c: Comparison, o: ReportOptions): string {
 ${c.warnings.map((w) => `<div class="warn">⚠ ${esc(w.message)}</div>`).join('')}
 <section class="card"><div class="hd"><h2>${c.groups.length > 1 ? 'Comparison' : 'Summary'}</h2><small>one value per run${c.window ? ` over seconds ${c.window.from}–${c.window.to}` : ''} · Mann–Whitney U, Hodges–Lehmann 95 % CI, BH-adjusted p · 5 % practical floor</small></div><div style="overflow-x:auto">${tableHtml(c)}</div></section>
 <section class="card"><div class="hd"><h2>All requests</h2><small>ms · percentiles of every request of every repeat${c.window ? `, seconds ${c.window.from}–${c.window.to}` : ''}; descriptive, not tested</small></div><div style="overflow-x:auto">${mergedHtml(c)}</div></section>
+${o.hypotheses?.length ? `<section class="card"><div class="hd"><h2>Hypotheses</h2><small>pre-registered before the first run · decided when the experiment ended</small></div><div style="overflow-x:auto">${hypothesesHtml(o.hypotheses)}</div></section>` : ''}
 ${o.pivot ? `<section class="card"><div class="hd"><h2>${esc(o.pivot.label)} by pool config and scenario</h2><small>median of repeats</small></div><div style="overflow-x:auto">${pivotHtml(o.pivot)}</div></section>` : ''}
 <section class="card"><div class="hd"><h2>Latency by percentile</h2><small>ms · merged histograms · x on a log scale of 1/(1−p)</small></div>${legend}<div class="charts one"><div class="chart">${bandChartSvg({ series: spectrum, format: tick, xTicks: NINES_TICKS, xLabel: (x) => `p${(100 - 100 / 10 ** x).toFixed(3).replace(/\.?0+$/, '')}`, ariaLabel: 'Latency by percentile' })}</div></div></section>
 <section class="card"><div class="hd"><h2>Over time</h2><small>aligned on elapsed seconds${c.durationSeconds ? ` · ${c.durationSeconds} s` : ''}</small></div>${legend}<div class="charts">${charts}</div></section>

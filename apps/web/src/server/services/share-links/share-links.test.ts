@@ -119,6 +119,31 @@ describe('share links', () => {
     await expect(callerFor(db, services, B.users.owner, B.teamId).shareLink.create({ target: { kind: 'run', runId: runA }, title: 'stolen' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('an experiment link shows its hypotheses with their decisions, and a new decision changes the ETag', async () => {
+    const [lazy, prewarm] = exp.poolConfigs;
+    await db.hypothesis.create({
+      data: {
+        experimentId: exp.experimentId, position: 0, basePoolConfigId: lazy!.id, baseScenarioId: A.scenarioId, candidatePoolConfigId: prewarm!.id, candidateScenarioId: A.scenarioId,
+        metric: 'p95Ms', expect: 'better', band: 20, bandUnit: 'percent', statement: 'prewarm has a lower p95 latency than lazy by at least 20 %', claim: 'the <seed> said so',
+      },
+    });
+    const { token } = await owner().shareLink.create({ target: { kind: 'experiment', experimentId: exp.experimentId }, title: 'With claims' });
+    const deps = { db, limiter: limiter() };
+    const first = await sharedPageResponse(deps, token, h('10.0.0.5'));
+    const html = await first.text();
+    expect(html).toContain('<h2>Hypotheses</h2>');
+    expect(html).toContain('prewarm has a lower p95 latency than lazy by at least 20 %');
+    expect(html).toContain('“the &lt;seed&gt; said so”');
+    expect(html).toContain('Pending');
+    await db.hypothesis.updateMany({ where: { experimentId: exp.experimentId }, data: { status: 'holds', change: -35, low: -41, high: -28, changeUnit: 'percent', p: 0.008, reason: 'the interval lies beyond the ±20 % band', decidedAt: new Date() } });
+    const again = await sharedPageResponse(deps, token, new Headers({ 'x-forwarded-for': '10.0.0.5', 'if-none-match': first.headers.get('etag') ?? '' }));
+    expect(again.status).toBe(200);
+    const decided = await again.text();
+    expect(decided).toContain('Holds');
+    expect(decided).toContain('−35 % [−41, −28]');
+    await db.hypothesis.deleteMany({ where: { experimentId: exp.experimentId } });
+  });
+
   it('revoked and expired links answer 404, like unknown ones', async () => {
     const { id, token } = await owner().shareLink.create({ target: { kind: 'experiment', experimentId: exp.experimentId }, title: 'Experiment' });
     const deps = { db, limiter: limiter() };

@@ -27,7 +27,7 @@ export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }
   if (view.status === 404) return messagePage(404, 'Link not found', 'This share link does not exist, was revoked, or has expired. Ask its owner for a new one.');
   // no-cache: a browser revalidates every time (a revoked link must stop showing at once), and
   // gets 304 without the page when nothing it shows changed
-  const etag = `"${fingerprint({ v: view.version, link: { id: view.link.id, title: view.link.title, expiresAt: view.link.expiresAt }, pivot: view.pivot })}"`;
+  const etag = `"${fingerprint({ v: view.version, link: { id: view.link.id, title: view.link.title, expiresAt: view.link.expiresAt }, pivot: view.pivot, hypotheses: view.hypotheses?.map((h) => [h.status, h.decidedAt]) })}"`;
   const cacheHeaders = { ETag: etag, 'Cache-Control': 'private, no-cache' };
   if (pageCacheOn() && notModified(headers, etag)) return new Response(null, { status: 304, headers: { ...SHARE_HEADERS, ...cacheHeaders } });
   const cached = pageCacheOn() ? pages.get(etag) : undefined;
@@ -40,6 +40,7 @@ export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }
     badge: view.link.expiresAt ? `Shared read-only · expires ${view.link.expiresAt.toISOString().slice(0, 10)}` : 'Shared read-only',
     generatedAt: now,
     pivot: view.pivot,
+    hypotheses: view.hypotheses,
     links: [
       { href: `${base}?format=csv`, label: 'CSV' },
       { href: `${base}?format=json`, label: 'JSON' },

@@ -6,11 +6,13 @@ import { cachedExperimentPivot } from '../compare/cached-pivot';
 import type { CompareItem } from '~/lib/compare/selection';
 import type { GuessLimiter } from './rate-limit';
 import { resolveShareLink, type ResolvedShareLink } from './resolve-share-link';
+import { readHypotheses } from '../experiments/hypotheses';
+import type { HypothesisView } from '~/server/api/routers/hypothesis.types';
 
 export type SharedView =
   | { status: 429; budget: 'client' | 'global' }
   | { status: 404 }
-  | { status: 200; link: ResolvedShareLink; comparison: Comparison; pivot: Pivot | null; subtitle: string; version: string };
+  | { status: 200; link: ResolvedShareLink; comparison: Comparison; pivot: Pivot | null; hypotheses: HypothesisView[] | null; subtitle: string; version: string };
 
 const MAX_CELLS = 6;
 
@@ -31,11 +33,13 @@ export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, to
   }
   let items: CompareItem[];
   let pivot: Pivot | null = null;
+  let hypotheses: HypothesisView[] | null = null;
   if (link.kind === 'run' && link.runId) items = [{ kind: 'run', runId: link.runId }];
   else if (link.kind === 'experiment' && link.experimentId) {
     const p = await cachedExperimentPivot(deps.db, link.teamId, link.experimentId, 'p95Ms');
     items = pivotCells(p, link.experimentId).slice(0, MAX_CELLS);
     if (p.rows.length > 1 && p.columns.length > 1) pivot = p;
+    hypotheses = (await readHypotheses(deps.db, link.experimentId)).items;
   } else if (link.kind === 'comparison' && link.selection) items = link.selection.items;
   else return { status: 404 };
   if (items.length === 0) return { status: 404 };
@@ -45,7 +49,7 @@ export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, to
     const g = comparison.groups[0]!;
     const runs = comparison.groups.reduce((a, x) => a + x.repeats, 0);
     const subtitle = `${g.targetName} · ${[...new Set(comparison.groups.map((x) => x.scenarioName))].join(', ')} · ${runs} ${runs === 1 ? 'run' : 'runs'}`;
-    return { status: 200, link, comparison, pivot, subtitle, version };
+    return { status: 200, link, comparison, pivot, hypotheses, subtitle, version };
   } catch (e) {
     // the shared runs were deleted since: the link shows nothing rather than an error page
     if (e instanceof Error && e.name === 'NotFoundError') return { status: 404 };
