@@ -1,11 +1,15 @@
 import superjson from 'superjson';
 
+/** superjson's `json` part: what a plain-JSON answer is sent as. */
+type SuperJsonPayload = ReturnType<typeof superjson.serialize>;
+type PlainJson = SuperJsonPayload['json'];
+
 /**
  * True when superjson would add no `meta` to `v`: plain objects and arrays of strings, finite
  * numbers (not -0), booleans and null, no value `undefined` and no object reached twice (superjson
  * records shared references). Dates, Maps, bigints, NaN, class instances … are not plain.
  */
-export function isPlainJson(v: unknown, seen: Set<object> = new Set()): boolean {
+export function isPlainJson(v: unknown, seen: Set<object> = new Set()): v is PlainJson {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
   if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
   if (typeof v !== 'object') return false; // undefined, bigint, symbol, function
@@ -28,6 +32,6 @@ export function isPlainJson(v: unknown, seen: Set<object> = new Set()): boolean 
  * else (a Date, a Map, undefined …) goes through superjson as before.
  */
 export const fastSuperjson = {
-  serialize: (v: unknown) => (isPlainJson(v) ? { json: v as never } : superjson.serialize(v)),
+  serialize: (v: unknown): SuperJsonPayload => (isPlainJson(v) ? { json: v } : superjson.serialize(v)),
   deserialize: superjson.deserialize.bind(superjson),
 } satisfies { serialize: (v: unknown) => unknown; deserialize: (v: never) => unknown };
