@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { ciOrigin } from './ci-origin';
 import { gateMetricsProblem, TESTED_RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
 import { UsageError } from './exit-codes';
 
@@ -65,6 +66,12 @@ Waiting and gating:
                                 a 10 s warm-up (default: whole runs)
   --save-baseline <name>        after a successful run, make it the baseline <name>
   --fail-on <what>              regression | threshold | any | none (default any)
+  --commit <sha>                the commit this run tests (default: the CI's, e.g. $GITHUB_SHA,
+                                $CI_COMMIT_SHA); shown in the experiment list and trends
+  --branch <name>               its branch (default: $GITHUB_HEAD_REF/$GITHUB_REF_NAME,
+                                $CI_COMMIT_REF_NAME, ...)
+  --build-url <url>             the CI job's page (default: the GitHub Actions run,
+                                $CI_JOB_URL, $CIRCLE_BUILD_URL, $BUILD_URL, ...)
   --fail-on-hypothesis[=unresolved]
                                 fail (exit 1) when a hypothesis of the experiment does not hold;
                                 =unresolved also when one stays unresolved (implies --wait)
@@ -164,6 +171,9 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
         'save-baseline': { type: 'string' },
         'fail-on': { type: 'string', default: 'any' },
         'fail-on-hypothesis': { type: 'string' },
+        commit: { type: 'string' },
+        branch: { type: 'string' },
+        'build-url': { type: 'string' },
         junit: { type: 'string' },
         markdown: { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -192,10 +202,12 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
   const loadGenerators = int('--load-generators', v['load-generators'], 1);
   if (loadGenerators !== undefined && loadGenerators > 16) throw new UsageError('--load-generators must be at most 16');
   const inlineFlags = [v.target, v['pool-config'], v['scenario-id'], v.scenario, v['scenario-template'], v['scenario-params'], v.request].some((x) => x !== undefined);
+  // where the experiment came from: the flags, else the CI's own variables
+  const origin = ciOrigin({ commit: v.commit, branch: v.branch, buildUrl: v['build-url'] }, env);
   let start: Record<string, unknown>;
   if (v.experiment) {
     if (inlineFlags) throw new UsageError('--experiment starts a saved experiment; do not combine it with --target, --pool-config or --scenario* flags');
-    start = { kind: 'saved', experiment: v.experiment, ...(v.name ? { name: v.name } : {}), ...(repeats ? { repeats } : {}), ...(loadGenerators ? { loadGenerators } : {}) };
+    start = { kind: 'saved', experiment: v.experiment, ...(v.name ? { name: v.name } : {}), ...(repeats ? { repeats } : {}), ...(loadGenerators ? { loadGenerators } : {}), ...origin };
   } else {
     if (!v.target) throw new UsageError('give --experiment <id|name>, or --target with --pool-config and a scenario');
     if (!v['pool-config']?.length) throw new UsageError('give at least one --pool-config <id|name>');
@@ -219,6 +231,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
       ...(repeats ? { repeats } : {}),
       ...(loadGenerators ? { loadGenerators } : {}),
       ...(v.name ? { name: v.name } : {}),
+      ...origin,
     };
   }
   const baseline = v.baseline ?? null;

@@ -3,7 +3,7 @@
  * this package (a test keeps it so): launch + enqueue, claim, running, heartbeat, finish, cancel,
  * abort of stale runs, and the experiment's status refreshed in the same transaction.
  */
-export { MAX_LOAD_GENERATORS, launchExperiment, relaunchExperiment, targetSnapshot, type LaunchExperimentInput, type LaunchedExperiment } from './launch-experiment';
+export { MAX_LOAD_GENERATORS, launchExperiment, relaunchExperiment, targetSnapshot, type CiOrigin, type LaunchExperimentInput, type LaunchedExperiment } from './launch-experiment';
 export { launchAndEnqueue, relaunchAndEnqueue, type QueuedLaunch } from './launch-and-enqueue';
 export { claimRun, markRunning, heartbeatRun, finishRun, type FinishData, type TerminalStatus } from './run-transitions';
 export { cancelRun, type CancelOutcome } from './cancel-run';

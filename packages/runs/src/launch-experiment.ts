@@ -20,6 +20,14 @@ export interface LaunchExperimentInput {
   hypotheses?: Hypothesis[];
   /** load generators each run is split across (1-16, default 1); snapshotted into every run */
   loadGenerators?: number;
+  /** where a CI-started experiment came from (checked by the REST contract and the CLI) */
+  ci?: CiOrigin;
+}
+
+export interface CiOrigin {
+  commit?: string | null;
+  branch?: string | null;
+  buildUrl?: string | null;
 }
 
 export const MAX_LOAD_GENERATORS = 16;
@@ -90,6 +98,9 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         sourceId: input.sourceId ?? null,
         presetId: input.presetId ?? null,
         loadGenerators,
+        commit: input.ci?.commit ?? null,
+        branch: input.ci?.branch ?? null,
+        buildUrl: input.ci?.buildUrl ?? null,
         poolConfigs: { create: orderedConfigs.map((c, position) => ({ poolConfigId: c.id, position })) },
         scenarios: { create: orderedScenarios.map((s, position) => ({ scenarioId: s.id, position })) },
       },
@@ -136,6 +147,8 @@ export async function relaunchExperiment(
     repeats?: number;
     loadGenerators?: number;
     hypotheses?: Hypothesis[];
+    /** the new experiment's own CI origin (never copied from the saved one) */
+    ci?: CiOrigin;
   },
 ): Promise<LaunchedExperiment> {
   const src = await db.experiment.findFirst({
@@ -159,5 +172,6 @@ export async function relaunchExperiment(
     // a copy tests the same claims unless the caller states its own
     hypotheses: opts.hypotheses ?? hypothesesOf(src.hypotheses),
     loadGenerators: opts.loadGenerators ?? src.loadGenerators,
+    ci: opts.ci,
   });
 }

@@ -8,7 +8,7 @@ import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatRelative } from '~/lib/format';
 import { plural } from '~/lib/plural';
-import { Badge } from '~/components/ui/badge';
+import { Badge, type BadgeTone } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
@@ -54,6 +54,7 @@ export function ExperimentList() {
               <Th>Target</Th>
               <Th>Matrix</Th>
               <Th>Progress</Th>
+              <Th>Outcome</Th>
               <Th>Created</Th>
             </tr>
           </thead>
@@ -73,6 +74,17 @@ export function ExperimentList() {
                         <Badge tone="red" className="ml-2">{e.progress.byStatus.thresholds_failed} thresholds failed</Badge>
                       </span>
                     ) : null}
+                    {e.commit || e.branch ? (
+                      <div className="mt-0.5 text-xs font-normal text-slate-500" data-testid="experiment-ci-origin">
+                        {e.branch ? <span>{e.branch}</span> : null}
+                        {e.commit ? <span className="ml-1 font-mono">@{e.commit.slice(0, 10)}</span> : null}
+                        {e.buildUrl ? (
+                          <a href={e.buildUrl} target="_blank" rel="noopener noreferrer" className="ml-2 text-brand-700 hover:underline">
+                            CI job
+                          </a>
+                        ) : null}
+                      </div>
+                    ) : null}
                   </Td>
                   <Td>{e.target.name}</Td>
                   <Td className="text-xs text-slate-600">
@@ -81,6 +93,9 @@ export function ExperimentList() {
                   <Td>
                     <ProgressBar byStatus={e.progress.byStatus} total={e.progress.total} />
                     {!active && (e.progress.byStatus.failed ?? 0) > 0 ? <span className="sr-only">some runs failed</span> : null}
+                  </Td>
+                  <Td data-testid="experiment-outcome">
+                    <Outcome status={e.status} active={active} hypotheses={e.hypotheses} />
                   </Td>
                   <Td className="text-xs text-slate-500">{formatRelative(e.createdAt)}</Td>
                 </tr>
@@ -97,5 +112,20 @@ export function ExperimentList() {
         </div>
       ) : null}
     </>
+  );
+}
+
+const STATUS_TONE: Record<string, BadgeTone> = { completed: 'green', failed: 'red', canceled: 'neutral', running: 'blue', queued: 'neutral' };
+
+/** The experiment's outcome: its status, and how its pre-registered hypotheses came out. */
+function Outcome({ status, active, hypotheses: h }: { status: string; active: boolean; hypotheses: { total: number; holds: number; doesNotHold: number; unresolved: number; pending: number } }) {
+  return (
+    <div className="flex flex-wrap items-center gap-1">
+      {active ? null : <Badge tone={STATUS_TONE[status] ?? 'neutral'}>{status}</Badge>}
+      {h.holds ? <Badge tone="green">{h.holds} {h.holds === 1 ? 'claim holds' : 'claims hold'}</Badge> : null}
+      {h.doesNotHold ? <Badge tone="red">{h.doesNotHold} not holding</Badge> : null}
+      {h.unresolved ? <Badge tone="amber">{h.unresolved} unresolved</Badge> : null}
+      {h.pending && !active ? <Badge tone="neutral">{h.pending} pending</Badge> : null}
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stat
 import { IdSchema } from '~/lib/schemas/ids';
 import { RunProgressSchema } from '~/server/api/routers/experiment.types';
 import { HypothesisFields } from '~/server/api/routers/hypothesis.types';
+import { hasUrlCredentials } from '@poolbench/scenarios/net';
 import { HYPOTHESIS_BAND_UNITS, HYPOTHESIS_EXPECTS, HYPOTHESIS_METRIC_KEYS, MAX_HYPOTHESES } from '@poolbench/scenarios';
 import { ChangeEstimateSchema, DirectionSchema, SecondsWindowSchema, VerdictSchema } from '~/server/api/routers/compare.types';
 
@@ -51,6 +52,21 @@ export const RestHypothesisSchema = z
 export type RestHypothesis = z.output<typeof RestHypothesisSchema>;
 const RestHypothesesSchema = z.array(RestHypothesisSchema).max(MAX_HYPOTHESES, `at most ${MAX_HYPOTHESES} hypotheses per experiment`);
 
+/** Where a CI-started experiment came from; the CLI fills these from the CI's own variables. */
+const CiOriginFields = {
+  commit: z.string().trim().min(1, 'is empty').max(64, 'must be at most 64 characters').regex(/^[A-Za-z0-9._/-]+$/, 'must be a commit id or ref (letters, digits, . _ / -)').optional().describe('the commit the experiment tests, e.g. a git SHA'),
+  branch: z.string().trim().min(1, 'is empty').max(255, 'must be at most 255 characters').refine((b) => ![...b].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f), 'must not contain control characters').optional().describe('the branch (or merge request ref) it came from'),
+  buildUrl: z
+    .string()
+    .trim()
+    .max(2048, 'must be at most 2048 characters')
+    .url('must be a URL')
+    .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://')
+    .refine((u) => !hasUrlCredentials(u), 'must not contain credentials (user:password@)')
+    .optional()
+    .describe('the CI job that started it (linked from the experiment list)'),
+};
+
 const RepeatsSchema = z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50');
 
 export const StartSavedSchema = z
@@ -61,6 +77,7 @@ export const StartSavedSchema = z
     repeats: RepeatsSchema.optional().describe('override the saved number of repeats'),
     loadGenerators: LoadGeneratorsSchema.optional().describe('override the saved number of load generators per run'),
     hypotheses: RestHypothesesSchema.optional().describe('override the saved experiment\'s hypotheses (default: the same claims)'),
+    ...CiOriginFields,
   });
 
 export const StartInlineSchema = z
@@ -76,6 +93,7 @@ export const StartInlineSchema = z
     order: z.enum(['interleaved', 'blocked']).default('interleaved'),
     loadGenerators: LoadGeneratorsSchema.default(1),
     hypotheses: RestHypothesesSchema.optional(),
+    ...CiOriginFields,
   })
   .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), { message: 'give exactly one of scenarioId and scenario', path: ['scenario'] });
 
@@ -112,6 +130,9 @@ export const ExperimentSchema = z
         errorMessage: z.string().nullable(),
       }),
     ),
+    commit: z.string().nullable(),
+    branch: z.string().nullable(),
+    buildUrl: z.string().nullable(),
     hypotheses: z.array(z.object({ ...HypothesisFields, decidedAt: Iso.nullable() })).describe('pre-registered claims and their decisions (pending until the experiment ends)'),
     webUrl: z.string(),
     notice: z.string().optional().describe('set on start when the run queue was unavailable: the runs are stored as queued and start when it is back'),

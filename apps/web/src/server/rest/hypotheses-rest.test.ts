@@ -105,4 +105,24 @@ describe('REST + tRPC: hypotheses stated with the experiment, decided when it en
     expect((await call('POST', `/experiments/${B.experimentId}/extend`, { addRepeats: 1 })).status).toBe(404);
     await expect(callerFor(db, services, A.users.owner, A.teamId).experiment.hypotheses({ id: B.experimentId })).rejects.toThrow();
   });
+
+  it('both start kinds record commit, branch and build URL; a bad one names its field; the list shows them with the outcome', async () => {
+    const ci = { commit: '3f2a9c1e', branch: 'feature/pool-size', buildUrl: 'https://github.com/acme/api/actions/runs/42' };
+    const e = await (await call('POST', '/experiments', inline({ hypotheses: [claim], ...ci }))).json();
+    expect(e).toMatchObject(ci);
+    const again = await (await call('POST', '/experiments', { kind: 'saved', experiment: e.id, commit: 'aaaa1111' })).json();
+    expect(again).toMatchObject({ commit: 'aaaa1111', branch: null, buildUrl: null });
+    for (const [field, value, message] of [
+      ['buildUrl', 'https://user:secret@ci.example.com/1', 'must not contain credentials (user:password@)'],
+      ['buildUrl', 'javascript:alert(1)', 'must start with http:// or https://'],
+      ['commit', 'abc; rm -rf /', 'must be a commit id or ref (letters, digits, . _ / -)'],
+    ] as const) {
+      const bad = await call('POST', '/experiments', inline({ [field]: value }));
+      expect(bad.status, `${field}=${value}`).toBe(422);
+      expect((await bad.json()).problems).toEqual([{ path: field, message }]);
+    }
+    const list = await callerFor(db, services, A.users.viewer, A.teamId).experiment.list({});
+    const row = list.items.find((x) => x.id === e.id)!;
+    expect(row).toMatchObject({ ...ci, hypotheses: { total: 1, pending: 1, holds: 0, doesNotHold: 0, unresolved: 0 } });
+  });
 });

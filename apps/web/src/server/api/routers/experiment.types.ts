@@ -12,6 +12,9 @@ export const RunProgressSchema = z.object({
   byStatus: z.partialRecord(RunStatusSchema, z.number().int()),
 });
 
+/** Where a CI-started experiment came from (null for the rest). */
+export const CiOriginSchema = z.object({ commit: z.string().nullable(), branch: z.string().nullable(), buildUrl: z.string().nullable() });
+
 export const ExperimentListSchema = z.object({
   items: z.array(
     z.object({
@@ -22,6 +25,8 @@ export const ExperimentListSchema = z.object({
       createdAt: z.date(),
       presetId: z.string().nullable(),
       scheduleId: z.string().nullable(),
+      ...CiOriginSchema.shape,
+      hypotheses: z.object({ total: z.number().int(), holds: z.number().int(), doesNotHold: z.number().int(), unresolved: z.number().int(), pending: z.number().int() }),
       target: Ref,
       poolConfigCount: z.number().int(),
       scenarioCount: z.number().int(),
@@ -43,6 +48,7 @@ export const ExperimentDetailSchema = z.object({
   finishedAt: z.date().nullable(),
   presetId: z.string().nullable(),
   scheduleId: z.string().nullable(),
+  ...CiOriginSchema.shape,
   target: Ref.extend({ kind: z.enum(TargetKind) }),
   poolConfigs: z.array(Ref.extend({ strategy: z.string() })),
   scenarios: z.array(Ref.extend({ templateId: z.string() })),

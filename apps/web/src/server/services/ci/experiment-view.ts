@@ -30,6 +30,9 @@ export async function experimentView(db: Db, teamId: string, id: string, baseUrl
       errorMessage: r.errorMessage,
     })),
     hypotheses: e.hypotheses.items.map((h) => ({ ...h, decidedAt: iso(h.decidedAt) })),
+    commit: e.commit,
+    branch: e.branch,
+    buildUrl: e.buildUrl,
     webUrl: `${baseUrl}/experiments/${e.id}`,
   };
 }

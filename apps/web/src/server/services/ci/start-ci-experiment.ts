@@ -10,12 +10,13 @@ import { experimentCells, resolveRestHypotheses } from './resolve-hypotheses';
 export async function startCiExperiment(deps: { db: Db; queue: Queue }, input: { teamId: string; userId: string; body: StartExperiment }): Promise<QueuedLaunch> {
   const { db } = deps;
   const b = input.body;
+  const ci = { commit: b.commit ?? null, branch: b.branch ?? null, buildUrl: b.buildUrl ?? null };
   if (b.kind === 'saved') {
     const sourceId = await resolveExperiment(db, input.teamId, b.experiment);
     // the saved experiment's own claims unless the request states others
     const cells = b.hypotheses ? await experimentCells(db, sourceId) : null;
     const hypotheses = cells ? resolveRestHypotheses(b.hypotheses, cells.configs, cells.scenarios) : undefined;
-    return relaunchAndEnqueue(deps, sourceId, { teamId: input.teamId, createdById: input.userId, repeats: b.repeats, name: b.name, loadGenerators: b.loadGenerators, hypotheses });
+    return relaunchAndEnqueue(deps, sourceId, { teamId: input.teamId, createdById: input.userId, repeats: b.repeats, name: b.name, loadGenerators: b.loadGenerators, hypotheses, ci });
   }
   const target = await resolveTarget(db, input.teamId, b.target);
   const poolConfigIds = await resolvePoolConfigs(db, input.teamId, target.id, b.poolConfigs);
@@ -24,6 +25,7 @@ export async function startCiExperiment(deps: { db: Db; queue: Queue }, input: {
   const hypotheses = resolveRestHypotheses(b.hypotheses, poolConfigIds.map((id) => named.find((n) => n.id === id)!), [{ id: scenarioId, name: b.scenarioName ?? 'the scenario' }]);
   return launchAndEnqueue(deps, {
     hypotheses,
+    ci,
     teamId: input.teamId,
     targetId: target.id,
     poolConfigIds,

@@ -1,4 +1,4 @@
-import { parseRun, type Db } from '@poolbench/db';
+import { parseRun, type Db, type HypothesisStatus } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { readHypotheses } from './hypotheses';
@@ -7,10 +7,11 @@ export async function listExperiments(db: Db, teamId: string, input: { cursor?: 
   const rows = await db.experiment.findMany({
     where: { teamId, runs: { some: {} } },
     select: {
-      id: true, name: true, repeats: true, status: true, createdAt: true, presetId: true, scheduleId: true,
+      id: true, name: true, repeats: true, status: true, createdAt: true, presetId: true, scheduleId: true, commit: true, branch: true, buildUrl: true,
       target: { select: { id: true, name: true } },
       _count: { select: { poolConfigs: true, scenarios: true } },
       runs: { select: { status: true } },
+      hypotheses: { select: { status: true } },
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: input.limit + 1,
@@ -18,8 +19,9 @@ export async function listExperiments(db: Db, teamId: string, input: { cursor?: 
   });
   const page = rows.slice(0, input.limit);
   return {
-    items: page.map(({ runs, _count, ...e }) => ({
+    items: page.map(({ runs, _count, hypotheses, ...e }) => ({
       ...e,
+      hypotheses: countHypotheses(hypotheses.map((h) => h.status)),
       poolConfigCount: _count.poolConfigs,
       scenarioCount: _count.scenarios,
       runCount: runs.length,
@@ -27,6 +29,12 @@ export async function listExperiments(db: Db, teamId: string, input: { cursor?: 
     })),
     nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
   };
+}
+
+/** How an experiment's hypotheses came out, for its row in the list (the outcome column). */
+export function countHypotheses(statuses: HypothesisStatus[]) {
+  const count = (s: HypothesisStatus) => statuses.filter((x) => x === s).length;
+  return { total: statuses.length, holds: count('holds'), doesNotHold: count('does_not_hold'), unresolved: count('unresolved'), pending: count('pending') };
 }
 
 export function countStatuses(statuses: RunStatus[]) {
@@ -45,7 +53,7 @@ export async function getExperiment(db: Db, teamId: string, id: string) {
   const e = await db.experiment.findFirst({
     where: { id, teamId },
     select: {
-      id: true, name: true, description: true, repeats: true, order: true, status: true, createdAt: true, finishedAt: true, presetId: true, scheduleId: true,
+      id: true, name: true, description: true, repeats: true, order: true, status: true, createdAt: true, finishedAt: true, presetId: true, scheduleId: true, commit: true, branch: true, buildUrl: true,
       target: { select: { id: true, name: true, kind: true } },
       poolConfigs: { orderBy: { position: 'asc' }, select: { poolConfig: { select: { id: true, name: true, strategy: true } } } },
       scenarios: { orderBy: { position: 'asc' }, select: { scenario: { select: { id: true, name: true, templateId: true } } } },
