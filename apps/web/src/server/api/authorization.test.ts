@@ -69,6 +69,8 @@ const CASES: Record<string, Case> = {
   'experiment.estimate': { min: 'viewer', input: (f) => ({ poolConfigIds: [f.poolConfigId], scenarioIds: [f.scenarioId], repeats: 2 }), other: 'not-found' },
   'experiment.launch': { min: 'member', input: def, other: 'not-found' },
   'experiment.schedule': { min: 'member', input: (f) => ({ definition: def(f), schedule: { name: 's', cron: '0 3 * * *' } }), other: 'not-found' },
+  'trend.cells': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'trend.series': { min: 'viewer', input: (f) => ({ targetId: f.targetId, scenarioId: f.scenarioId, poolConfigId: f.poolConfigId }), other: 'not-found' },
   'experiment.hypotheses': { min: 'viewer', input: (f) => id(f.experimentId), other: 'not-found' },
   'experiment.setHypotheses': { min: 'member', input: (f) => ({ id: f.experimentId, hypotheses: [] }), other: 'not-found' },
   'experiment.extend': { min: 'member', input: (f) => ({ id: f.experimentId, addRepeats: 1 }), other: 'not-found' },

@@ -50,6 +50,8 @@ import type * as Run from './routers/run.types';
 import type * as Compare from './routers/compare.types';
 import type * as Experiment from './routers/experiment.types';
 import type * as Hypothesis from './routers/hypothesis.types';
+import type * as Trend from './routers/trend.types';
+import type { trendCells, trendSeries } from '~/server/services/trends/trend-series';
 import type { readHypotheses, setHypotheses } from '~/server/services/experiments/hypotheses';
 import type * as Schedule from './routers/schedule.types';
 
@@ -143,6 +145,8 @@ describe('output schemas match what the services return', () => {
     expectTypeOf<Ret<typeof estimateExperiment>>().toEqualTypeOf<Out<typeof Experiment.ExperimentEstimateSchema>>();
     expectTypeOf<Ret<typeof startExperiment>>().toEqualTypeOf<Out<typeof Experiment.ExperimentLaunchedSchema>>();
     expectTypeOf<Ret<typeof createSchedule>>().toEqualTypeOf<Out<typeof Experiment.ScheduleCreatedSchema>>();
+    expectTypeOf<Ret<typeof trendSeries>>().toEqualTypeOf<Out<typeof Trend.TrendSeriesSchema>>();
+    expectTypeOf<Ret<typeof trendCells>>().toEqualTypeOf<Out<typeof Trend.TrendCellsSchema>>();
     expectTypeOf<Ret<typeof readHypotheses>>().toEqualTypeOf<Out<typeof Hypothesis.HypothesesAnswerSchema>>();
     expectTypeOf<Ret<typeof setHypotheses>>().toEqualTypeOf<Out<typeof Hypothesis.HypothesesAnswerSchema>>();
   });

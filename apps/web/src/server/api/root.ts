@@ -12,6 +12,7 @@ import { shareLinkRouter } from './routers/share-link';
 import { apiTokenRouter } from './routers/api-token';
 import { onboardingRouter } from './routers/onboarding';
 import { seedsRouter } from './routers/seeds';
+import { trendRouter } from './routers/trend';
 
 export const appRouter = router({
   team: teamRouter,
@@ -19,6 +20,7 @@ export const appRouter = router({
   poolConfig: poolConfigRouter,
   scenario: scenarioRouter,
   experiment: experimentRouter,
+  trend: trendRouter,
   schedule: scheduleRouter,
   run: runRouter,
   compare: compareRouter,

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { RefSchema as Ref } from './shared.types';
+
+const Verdict = z.enum(['better', 'worse', 'no-change', 'inconclusive']);
+const MetricPoint = z.object({ median: z.number().nullable(), n: z.number().int(), verdict: Verdict.nullable() });
+const TrendMetrics = z.object({ p95Ms: MetricPoint, p99Ms: MetricPoint, rps: MetricPoint, errorRate: MetricPoint });
+const Medians = z.object({ p95Ms: z.number().nullable(), p99Ms: z.number().nullable(), rps: z.number().nullable(), errorRate: z.number().nullable() });
+
+/** Response schemas of the trend procedures (documenso's `.types.ts` pattern). */
+export const TrendSeriesSchema = z.object({
+  target: Ref,
+  scenario: Ref,
+  poolConfig: Ref,
+  baseline: z.object({ name: z.string(), experimentId: z.string(), runs: z.number().int(), medians: Medians }).nullable(),
+  baselineNames: z.array(z.string()),
+  points: z.array(
+    z.object({
+      experimentId: z.string(),
+      name: z.string(),
+      createdAt: z.date(),
+      commit: z.string().nullable(),
+      branch: z.string().nullable(),
+      buildUrl: z.string().nullable(),
+      scheduled: z.boolean(),
+      runs: z.number().int(),
+      isBaseline: z.boolean(),
+      regression: z.boolean(),
+      metrics: TrendMetrics,
+    }),
+  ),
+});
+
+export const TrendCellsSchema = z.array(
+  z.object({ targetId: z.string(), targetName: z.string(), scenarioId: z.string(), scenarioName: z.string(), poolConfigId: z.string(), poolConfigName: z.string(), runs: z.number().int() }),
+);

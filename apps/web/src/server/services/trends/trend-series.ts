@@ -1,0 +1,135 @@
+import { NotFoundError, parseRun, type Db } from '@poolbench/db';
+import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import { compareSamples, median, runMetric, type Verdict } from '@poolbench/stats';
+
+/** The metrics a trend charts, one value per run (RUN_METRICS), the median over each experiment's runs. */
+export const TREND_METRICS = ['p95Ms', 'p99Ms', 'rps', 'errorRate'] as const;
+export type TrendMetric = (typeof TREND_METRICS)[number];
+
+export interface TrendCellRef {
+  targetId: string;
+  scenarioId: string;
+  poolConfigId: string;
+}
+
+interface Values {
+  runIds: string[];
+  values: Record<TrendMetric, number[]>;
+}
+
+const empty = (): Values => ({ runIds: [], values: { p95Ms: [], p99Ms: [], rps: [], errorRate: [] } });
+
+/** Per experiment, the measured runs of one target × scenario × pool config and their metric values. */
+async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentIds?: string[]) {
+  const rows = await db.run.findMany({
+    where: {
+      teamId, targetId: cell.targetId, scenarioId: cell.scenarioId, poolConfigId: cell.poolConfigId, status: { in: [...MEASURED_RUN_STATUSES] },
+      ...(experimentIds ? { experimentId: { in: experimentIds } } : {}),
+    },
+    select: { id: true, experimentId: true, summary: true },
+  });
+  const byExperiment = new Map<string, Values>();
+  for (const r of rows.map(parseRun)) {
+    if (!r.summary) continue;
+    const v = byExperiment.get(r.experimentId) ?? empty();
+    v.runIds.push(r.id);
+    for (const m of TREND_METRICS) {
+      const x = runMetric(m)?.value(r.summary);
+      if (x !== null && x !== undefined && Number.isFinite(x)) v.values[m].push(x);
+    }
+    byExperiment.set(r.experimentId, v);
+  }
+  return byExperiment;
+}
+
+/**
+ * A trend of one target × scenario × pool config: per experiment that ran it (oldest first), the
+ * median over its runs of p95, p99, throughput and error rate, its CI origin, and, when the team
+ * has a baseline for the target and scenario, each metric's verdict against the baseline's runs of
+ * the same pool config (Mann–Whitney U + Hodges–Lehmann, the metric's own floor, as the compare view
+ * decides it). A regression is a verdict of `worse`, per metric: the four are not corrected
+ * against each other, so one worse metric is a signal to open the comparison, not a proof.
+ */
+export async function trendSeries(db: Db, teamId: string, cell: TrendCellRef, opts: { baseline?: string | null; limit?: number } = {}) {
+  const [target, scenario, poolConfig] = await Promise.all([
+    db.target.findFirst({ where: { id: cell.targetId, teamId }, select: { id: true, name: true } }),
+    db.scenario.findFirst({ where: { id: cell.scenarioId, teamId }, select: { id: true, name: true } }),
+    db.poolConfig.findFirst({ where: { id: cell.poolConfigId, teamId, targetId: cell.targetId }, select: { id: true, name: true } }),
+  ]);
+  if (!target || !scenario || !poolConfig) throw new NotFoundError('trend cell');
+  const byExperiment = await cellRuns(db, teamId, cell);
+  const experiments = await db.experiment.findMany({
+    where: { id: { in: [...byExperiment.keys()] }, teamId },
+    select: { id: true, name: true, createdAt: true, commit: true, branch: true, buildUrl: true, scheduleId: true },
+    orderBy: { createdAt: 'desc' },
+    take: opts.limit ?? 100,
+  });
+  experiments.reverse();
+
+  const baselines = await db.baseline.findMany({ where: { teamId, targetId: cell.targetId, scenarioId: cell.scenarioId, experimentId: { not: null } }, select: { name: true, experimentId: true, poolConfigId: true }, orderBy: { name: 'asc' } });
+  const chosen = opts.baseline ? baselines.find((b) => b.name === opts.baseline) : (baselines.find((b) => b.name === 'main') ?? baselines[0]);
+  if (opts.baseline && !chosen) throw new NotFoundError(`baseline "${opts.baseline}" of this target and scenario`);
+  // the baseline's runs of this pool config (a baseline saved for another config of the experiment has none)
+  const baseRuns = chosen?.experimentId ? (await cellRuns(db, teamId, cell, [chosen.experimentId])).get(chosen.experimentId) ?? null : null;
+
+  const points = experiments.map((e) => {
+    const v = byExperiment.get(e.id)!;
+    const metrics = Object.fromEntries(
+      TREND_METRICS.map((m) => {
+        const values = v.values[m];
+        let verdict: Verdict | null = null;
+        if (baseRuns && e.id !== chosen?.experimentId && values.length > 0 && baseRuns.values[m].length > 0) {
+          const def = runMetric(m)!;
+          verdict = compareSamples(baseRuns.values[m], values, { direction: def.direction, ...def.options }).verdict;
+        }
+        return [m, { median: values.length ? median(values) : null, n: values.length, verdict }];
+      }),
+    ) as Record<TrendMetric, { median: number | null; n: number; verdict: Verdict | null }>;
+    return {
+      experimentId: e.id,
+      name: e.name,
+      createdAt: e.createdAt,
+      commit: e.commit,
+      branch: e.branch,
+      buildUrl: e.buildUrl,
+      scheduled: e.scheduleId !== null,
+      runs: v.runIds.length,
+      isBaseline: e.id === chosen?.experimentId,
+      regression: TREND_METRICS.some((m) => metrics[m].verdict === 'worse'),
+      metrics,
+    };
+  });
+  const baseline = chosen && baseRuns
+    ? {
+        name: chosen.name,
+        experimentId: chosen.experimentId!,
+        runs: baseRuns.runIds.length,
+        medians: Object.fromEntries(TREND_METRICS.map((m) => [m, baseRuns.values[m].length ? median(baseRuns.values[m]) : null])) as Record<TrendMetric, number | null>,
+      }
+    : null;
+  return { target, scenario, poolConfig, baseline, baselineNames: baselines.map((b) => b.name), points };
+}
+
+/** Every target × scenario × pool config of the team with measured runs: what a trend can be drawn for. */
+export async function trendCells(db: Db, teamId: string) {
+  const groups = await db.run.groupBy({
+    by: ['targetId', 'scenarioId', 'poolConfigId'],
+    where: { teamId, status: { in: [...MEASURED_RUN_STATUSES] }, scenarioId: { not: null }, poolConfigId: { not: null } },
+    _count: { _all: true },
+  });
+  const ids = (k: 'targetId' | 'scenarioId' | 'poolConfigId') => [...new Set(groups.map((g) => g[k]).filter((x): x is string => x !== null))];
+  const [targets, scenarios, configs] = await Promise.all([
+    db.target.findMany({ where: { id: { in: ids('targetId') }, teamId }, select: { id: true, name: true } }),
+    db.scenario.findMany({ where: { id: { in: ids('scenarioId') }, teamId }, select: { id: true, name: true } }),
+    db.poolConfig.findMany({ where: { id: { in: ids('poolConfigId') }, teamId }, select: { id: true, name: true } }),
+  ]);
+  const name = (rows: Array<{ id: string; name: string }>, id: string | null) => rows.find((r) => r.id === id)?.name;
+  return groups
+    .flatMap((g) => {
+      const t = name(targets, g.targetId);
+      const s = name(scenarios, g.scenarioId);
+      const p = name(configs, g.poolConfigId);
+      return t && s && p ? [{ targetId: g.targetId, targetName: t, scenarioId: g.scenarioId!, scenarioName: s, poolConfigId: g.poolConfigId!, poolConfigName: p, runs: g._count._all }] : [];
+    })
+    .sort((a, b) => a.targetName.localeCompare(b.targetName) || a.scenarioName.localeCompare(b.scenarioName) || a.poolConfigName.localeCompare(b.poolConfigName));
+}
