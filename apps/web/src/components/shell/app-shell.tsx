@@ -1,6 +1,6 @@
 'use client';
 
-import { Activity, CalendarClock, FlaskConical, GitCompareArrows, Layers, Server, Settings, Sprout } from 'lucide-react';
+import { Activity, CalendarClock, FlaskConical, GitCompareArrows, Layers, LineChart, Server, Settings, Sprout } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cn } from '~/lib/cn';
@@ -12,6 +12,7 @@ const NAV = [
   { href: '/runs', label: 'Runs', icon: Activity },
   { href: '/experiments', label: 'Experiments', icon: FlaskConical },
   { href: '/compare', label: 'Compare', icon: GitCompareArrows },
+  { href: '/trends', label: 'Trends', icon: LineChart },
   { href: '/scenarios', label: 'Scenarios', icon: Layers },
   { href: '/targets', label: 'Targets', icon: Server },
   { href: '/schedules', label: 'Schedules', icon: CalendarClock },
