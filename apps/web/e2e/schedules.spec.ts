@@ -33,6 +33,20 @@ test('schedule an experiment with a readable cron preview, then pause, resume an
   await expect(row).toContainText('paused');
   await row.getByRole('button', { name: /Resume/ }).click();
   await expect(row).toContainText('active');
+  // edit in place: the cron in words with its next fire times, a bad time zone under its field
+  await row.getByRole('button', { name: /Edit/ }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Nightly fixed pool' });
+  await edit.getByLabel('Cron').fill('30 2 * * *');
+  await expect(edit.getByTestId('schedule-edit-preview')).toContainText('At 02:30');
+  await edit.getByLabel('Time zone').fill('Mars/Olympus');
+  await expect(edit.getByText(/time zone/i).first()).toBeVisible();
+  await edit.getByLabel('Time zone').fill('Europe/Berlin');
+  await edit.getByLabel('Repeats').fill('6');
+  await page.screenshot({ path: `${SHOTS}/31-schedule-edit.png` });
+  await edit.getByRole('button', { name: 'Save schedule' }).click();
+  await expect(edit).toBeHidden();
+  await expect(row).toContainText('At 02:30 (Europe/Berlin)');
+  await expect(row).toContainText('6 repeats');
   // an in-app confirmation (no native confirm()): Escape keeps the schedule, the dialog's button deletes it
   page.on('dialog', () => { throw new Error('native dialog shown'); });
   await row.getByRole('button', { name: /Delete/ }).click();

@@ -1,7 +1,8 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CalendarClock, Pause, Play } from 'lucide-react';
+import { CalendarClock, Pause, Pencil, Play } from 'lucide-react';
+import { useState } from 'react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
@@ -14,6 +15,7 @@ import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
+import { ScheduleEditDialog } from './schedule-edit-dialog';
 
 export function ScheduleList() {
   const trpc = useTRPC();
@@ -25,6 +27,8 @@ export function ScheduleList() {
   const resume = useMutation(trpc.schedule.resume.mutationOptions({ onSuccess: refresh }));
   const del = useMutation(trpc.schedule.delete.mutationOptions({ onSuccess: refresh }));
   const mErr = pause.error ?? resume.error ?? del.error;
+  const [editing, setEditing] = useState<string | null>(null);
+  const edited = list.data?.find((s) => s.id === editing);
   const action = can('member') ? <ButtonLink href="/experiments/new">Schedule an experiment</ButtonLink> : null;
   return (
     <>
@@ -74,6 +78,9 @@ export function ScheduleList() {
                 <Td className="text-right">
                   {can('member') ? (
                     <div className="flex justify-end gap-1">
+                      <Button size="sm" variant="ghost" onClick={() => setEditing(s.id)} aria-label={`Edit ${s.name}`}>
+                        <Pencil className="size-3.5" /> Edit
+                      </Button>
                       {s.paused ? (
                         <Button size="sm" variant="ghost" onClick={() => resume.mutate({ id: s.id })} aria-label={`Resume ${s.name}`}>
                           <Play className="size-3.5" /> Resume
@@ -91,6 +98,13 @@ export function ScheduleList() {
             ))}
           </tbody>
         </Table>
+      ) : null}
+      {edited ? (
+        <ScheduleEditDialog
+          key={edited.id}
+          schedule={{ id: edited.id, name: edited.name, cron: edited.cron, timezone: edited.timezone, repeats: edited.sourceExperiment.repeats }}
+          onClose={() => setEditing(null)}
+        />
       ) : null}
     </>
   );

@@ -26,6 +26,14 @@ export const ScheduleInputSchema = z.object({
   timezone: z.string().min(1).max(64).default('UTC'),
 });
 
+/** Editing a schedule: the cron and time zone are checked in words by the server (previewCron), each under its field. */
+export const ScheduleUpdateSchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters'),
+  cron: z.string().trim().min(9, 'must have five fields, e.g. "0 3 * * *"').max(120),
+  timezone: z.string().trim().min(1, 'is required').max(64),
+  repeats: z.number({ error: 'is required (a whole number from 1 to 50)' }).int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50'),
+});
+
 /** The schedule part of the experiment form: the cron and time zone checked in words, each under its own field. */
 const ScheduleFieldsSchema = z.object({
   name: z.string().trim().max(120, 'must be at most 120 characters'),

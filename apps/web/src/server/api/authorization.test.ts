@@ -75,6 +75,7 @@ const CASES: Record<string, Case> = {
   'experiment.setHypotheses': { min: 'member', input: (f) => ({ id: f.experimentId, hypotheses: [] }), other: 'not-found' },
   'experiment.extend': { min: 'member', input: (f) => ({ id: f.experimentId, addRepeats: 1 }), other: 'not-found' },
 
+  'schedule.update': { min: 'member', input: (f) => ({ id: f.scheduleId, name: 'nightly', cron: '0 4 * * *', timezone: 'UTC', repeats: 5 }), other: 'not-found' },
   'schedule.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
   'schedule.preview': { min: 'signed-in', input: () => ({ cron: '0 3 * * *' }), other: { none: 'pure computation on the input' } },
   'schedule.pause': { min: 'member', input: (f) => id(f.scheduleId), other: 'not-found' },

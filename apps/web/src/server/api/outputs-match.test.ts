@@ -37,7 +37,7 @@ import type { listCandidates } from '~/server/services/compare/list-candidates';
 import type { getExperiment, listExperiments } from '~/server/services/experiments/read-experiments';
 import type { estimateExperiment } from '~/server/services/experiments/estimate-experiment';
 import type { startExperiment } from '~/server/services/experiments/start-experiment';
-import type { createSchedule, deleteSchedule, listSchedules, setSchedulePaused } from '~/server/services/schedules/schedules';
+import type { createSchedule, deleteSchedule, listSchedules, setSchedulePaused, updateSchedule } from '~/server/services/schedules/schedules';
 import type { previewCron } from '~/lib/schemas/cron';
 import type { SessionUser } from './context';
 import type * as ApiToken from './routers/api-token.types';
@@ -156,5 +156,6 @@ describe('output schemas match what the services return', () => {
     expectTypeOf<ReturnType<typeof previewCron>>().toEqualTypeOf<Out<typeof Schedule.CronPreviewSchema>>();
     expectTypeOf<Ret<typeof setSchedulePaused>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
     expectTypeOf<Ret<typeof deleteSchedule>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
+    expectTypeOf<Ret<typeof updateSchedule>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
   });
 });

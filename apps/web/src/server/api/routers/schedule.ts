@@ -3,7 +3,9 @@ import { ByIdSchema } from '~/lib/schemas/ids';
 import { previewCron } from '~/lib/schemas/cron';
 import { protectedProcedure, teamProcedure } from '../trpc';
 import { CronPreviewSchema, ScheduleDoneSchema, ScheduleListSchema } from './schedule.types';
-import { deleteSchedule, listSchedules, setSchedulePaused } from '~/server/services/schedules/schedules';
+import { deleteSchedule, listSchedules, setSchedulePaused, updateSchedule } from '~/server/services/schedules/schedules';
+import { IdSchema } from '~/lib/schemas/ids';
+import { ScheduleUpdateSchema } from '~/lib/schemas/experiment';
 
 export const scheduleRouter = {
   list: teamProcedure('viewer').output(ScheduleListSchema).query(({ ctx }) => listSchedules(ctx.db, ctx.team.id)),
@@ -13,5 +15,9 @@ export const scheduleRouter = {
     .query(({ input }) => previewCron(input.cron, input.timezone)),
   pause: teamProcedure('member').input(ByIdSchema).output(ScheduleDoneSchema).mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, true)),
   resume: teamProcedure('member').input(ByIdSchema).output(ScheduleDoneSchema).mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, false)),
+  update: teamProcedure('member')
+    .input(ScheduleUpdateSchema.extend({ id: IdSchema }))
+    .output(ScheduleDoneSchema)
+    .mutation(({ ctx, input }) => updateSchedule(ctx.db, ctx.team.id, input)),
   delete: teamProcedure('member').input(ByIdSchema).output(ScheduleDoneSchema).mutation(({ ctx, input }) => deleteSchedule(ctx.db, ctx.team.id, input.id)),
 };

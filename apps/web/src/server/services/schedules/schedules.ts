@@ -53,6 +53,22 @@ export async function listSchedules(db: Db, teamId: string) {
   return rows.map((s) => ({ ...s, preview: previewCron(s.cron, s.timezone, 3), lastExperiment: s.experiments[0] ?? null }));
 }
 
+/**
+ * Edits a schedule: its name, cron, time zone and the repeats of the experiments it starts. The
+ * cron is checked in words like at creation (the field at fault named); the workers pick up a new
+ * cron or time zone at their next schedule sync, and experiments already started keep theirs.
+ */
+export async function updateSchedule(db: Db, teamId: string, input: { id: string; name: string; cron: string; timezone: string; repeats: number }) {
+  const preview = previewCron(input.cron, input.timezone, 1);
+  if (!preview.ok) throw new InvalidInputError(preview.field ?? 'cron', preview.error ?? 'is not a valid cron expression');
+  const s = await db.schedule.findFirst({ where: { id: input.id, teamId }, select: { id: true, sourceExperimentId: true } });
+  if (!s) throw new NotFoundError('schedule');
+  await db.$transaction(async (tx) => {
+    await tx.schedule.update({ where: { id: s.id }, data: { name: input.name, cron: input.cron.trim(), timezone: input.timezone } });
+    await tx.experiment.update({ where: { id: s.sourceExperimentId }, data: { repeats: input.repeats } });
+  });
+}
+
 export async function setSchedulePaused(db: Db, teamId: string, id: string, paused: boolean) {
   const r = await db.schedule.updateMany({ where: { id, teamId }, data: { paused } });
   if (r.count === 0) throw new NotFoundError('schedule');
