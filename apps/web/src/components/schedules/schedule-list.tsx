@@ -9,13 +9,15 @@ import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDateTime, formatRelative } from '~/lib/format';
 import { plural } from '~/lib/plural';
-import { Badge } from '~/components/ui/badge';
+import { Badge, type BadgeTone } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 import { ScheduleEditDialog } from './schedule-edit-dialog';
+
+const LAST_TONE: Record<string, BadgeTone> = { completed: 'green', failed: 'red', canceled: 'neutral', running: 'blue', queued: 'neutral' };
 
 export function ScheduleList() {
   const trpc = useTRPC();
@@ -68,9 +70,14 @@ export function ScheduleList() {
                 <Td className="text-xs text-slate-600">{s.paused ? '—' : s.preview.next.map((n) => <div key={n}>{formatDateTime(n)}</div>)}</Td>
                 <Td className="text-xs">
                   {s.lastExperiment ? (
-                    <Link className="text-brand-700 hover:underline" href={`/experiments/${s.lastExperiment.id}`}>
-                      {formatRelative(s.lastExperiment.createdAt)}
-                    </Link>
+                    <>
+                      <Link className="text-brand-700 hover:underline" href={`/experiments/${s.lastExperiment.id}`}>
+                        {formatRelative(s.lastExperiment.createdAt)}
+                      </Link>
+                      <span data-testid="schedule-last-outcome">
+                        <Badge tone={LAST_TONE[s.lastExperiment.status] ?? 'neutral'} className="ml-2">{s.lastExperiment.status}</Badge>
+                      </span>
+                    </>
                   ) : (
                     <span className="text-slate-400">not fired yet</span>
                   )}
