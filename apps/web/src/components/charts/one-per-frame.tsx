@@ -1,10 +1,13 @@
 'use client';
 
-import { createContext, startTransition, useContext, useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 
 /**
- * Charts mount one per animation frame, each in a transition, so a page of charts never draws
- * them all in one long main-thread task (see the web-render benchmark). A page calls
+ * Charts mount one per animation frame, so a page of charts never draws them all in one long
+ * main-thread task (see the web-render benchmark). Not in a transition: on a loaded machine a
+ * live run's second arrived before the transition's render finished, every second, so the
+ * transition restarted forever and the charts never appeared (seen in a fresh-clone e2e run at
+ * load 13); a plain update per frame always makes progress, and is still one chart per task. A page calls
  * `useOnePerFrame(count)`, provides the result with `<FrameSlots>`, and each chart asks
  * `useFrameSlot(itsIndex)` whether it may draw yet; outside a provider every chart draws at once.
  */
@@ -14,7 +17,7 @@ export function useOnePerFrame(total: number): number {
   const [shown, setShown] = useState(0);
   useEffect(() => {
     if (shown >= total) return;
-    const id = requestAnimationFrame(() => startTransition(() => setShown((n) => n + 1)));
+    const id = requestAnimationFrame(() => setShown((n) => n + 1));
     return () => cancelAnimationFrame(id);
   }, [shown, total]);
   return shown;
