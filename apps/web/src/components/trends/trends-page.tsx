@@ -108,6 +108,14 @@ export function TrendsPage() {
                     {p.branch || p.commit ? <span className="font-mono text-xs text-slate-500">{p.branch}{p.commit ? `@${p.commit.slice(0, 10)}` : ''}</span> : null}
                     {p.isBaseline ? <Badge tone="blue">baseline</Badge> : null}
                     {p.regression ? <Badge tone="red">regression: {METRICS.filter((m) => p.metrics[m.key].verdict === 'worse').map((m) => m.label).join(', ')}</Badge> : null}
+                    {series.data.baseline && !p.isBaseline ? (
+                      <Link
+                        className="text-xs text-brand-700 hover:underline"
+                        href={`/compare?items=c.${series.data.baseline.experimentId}.${series.data.poolConfig.id}.${series.data.scenario.id},c.${p.experimentId}.${series.data.poolConfig.id}.${series.data.scenario.id}&baseline=0`}
+                      >
+                        Compare with baseline
+                      </Link>
+                    ) : null}
                     {p.buildUrl ? <a href={p.buildUrl} target="_blank" rel="noopener noreferrer" className="text-xs text-brand-700 hover:underline">CI job</a> : null}
                   </li>
                 ))}
