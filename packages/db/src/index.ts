@@ -3,7 +3,7 @@ export { databaseUrl, DEFAULT_DATABASE_URL } from './env';
 export { sealSecret, openSecret, secretKeyFromEnv, SecretKeyError } from './secrets';
 export { Prisma } from './generated/prisma/client';
 export * from './generated/prisma/enums';
-export type { User, Session, Account, Verification, Team, Membership, Invitation, AllowedHost, ApiToken, IdempotencyKey, Target, PoolConfig, Scenario, Experiment, ExperimentPoolConfig, ExperimentScenario, Schedule, Run, RunSecond, ResourceSample, Baseline, ShareLink, Worker } from './generated/prisma/client';
+export type { User, Session, Account, Verification, Team, Membership, Invitation, AllowedHost, ApiToken, IdempotencyKey, Target, PoolConfig, Scenario, Experiment, ExperimentPoolConfig, ExperimentScenario, Schedule, ScheduleNotification, Run, RunSecond, ResourceSample, Baseline, ShareLink, Worker } from './generated/prisma/client';
 export { runOrder, type Cell } from './services/run-order';
 export { NotFoundError, InvalidInputError } from './services/errors';
 export { createId } from './services/create-id';

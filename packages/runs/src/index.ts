@@ -22,3 +22,4 @@ export { closedSecondsBefore, mergeSecondRows, mergeSegmentSeconds, segmentKey }
 export { launchSeeds, reproductionOf, seedPresets, SEEDS_PREFIX, type LaunchedSeed, type SeedsOptions } from './seeds/launch-seeds';
 export { seedResults, type SeedClaimResult, type SeedExperimentResult, type SeedReproduction } from './seeds/seed-results';
 export { changeText, replaceSeedsResults, seedsMarkdown, SEEDS_RESULTS_END, SEEDS_RESULTS_START } from './seeds/seeds-markdown';
+export { decideScheduleOutcome, decideOverdueScheduleOutcomes, type ScheduleOutcome } from './schedules/schedule-outcome';

@@ -3,6 +3,7 @@ import { createStateLog, type StateLogger } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored } from './stale-runs';
 import { decideOverdueHypotheses } from './hypotheses/decide-hypotheses';
+import { decideOverdueScheduleOutcomes } from './schedules/schedule-outcome';
 
 export interface SweeperOptions {
   /** a run whose heartbeat is older than this is aborted (worker_lost) */
@@ -38,6 +39,12 @@ export function startLifecycleSweeper(deps: { db: Db; queue: Queue; finalize?: F
       if (decided.length) deps.log.warn({ experimentIds: decided }, 'decided hypotheses of finished experiments that were left undecided');
     } catch (err) {
       deps.log.warn({ err }, 'deciding overdue hypotheses failed');
+    }
+    try {
+      const decided = await decideOverdueScheduleOutcomes(deps.db);
+      if (decided.length) deps.log.warn({ experimentIds: decided }, 'decided the baseline outcome of scheduled experiments that were left undecided');
+    } catch (err) {
+      deps.log.warn({ err }, 'deciding overdue schedule outcomes failed');
     }
     try {
       const requeued = await requeueOrphanedRuns(deps.db, deps.queue, { olderThanMs: opts.requeueAfterMs ?? 10_000 });

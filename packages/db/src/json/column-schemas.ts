@@ -140,3 +140,44 @@ export type ScenarioSnapshot = z.output<typeof ScenarioSnapshotSchema>;
 export type TargetSnapshot = z.output<typeof TargetSnapshotSchema>;
 export type TargetManaged = z.output<typeof TargetManagedSchema>;
 export type RequestDefaultsColumn = z.output<typeof RequestDefaultsColumnSchema>;
+
+const EstimateSchema = z.looseObject({ estimate: num, lower: num, upper: num });
+
+/**
+ * ScheduleNotification.payload: a scheduled experiment's outcome against its baseline, as the
+ * generic webhook sends it (docs/notifications.md). Links are paths; the worker prefixes its
+ * POOLBENCH_URL when it sends.
+ */
+export const NotificationPayloadSchema = z.looseObject({
+  event: z.enum(['schedule.regression', 'schedule.finished']),
+  outcome: z.enum(['pass', 'regression', 'no-baseline', 'incomplete']),
+  schedule: z.looseObject({ id: z.string(), name: z.string() }),
+  experiment: z.looseObject({ id: z.string(), name: z.string(), path: z.string() }),
+  target: z.looseObject({ id: z.string(), name: z.string() }),
+  baseline: z.string().nullable(),
+  cells: z.array(
+    z.looseObject({
+      poolConfig: z.string(),
+      scenario: z.string(),
+      baselineRuns: num,
+      candidateRuns: num,
+      regression: z.boolean(),
+      metrics: z.array(
+        z.looseObject({
+          key: z.string(),
+          label: z.string(),
+          unit: z.string(),
+          verdict: z.string(),
+          baselineMedian: numOrNull,
+          candidateMedian: numOrNull,
+          changePercent: EstimateSchema.nullable(),
+          confidence: numOrNull,
+          pValue: numOrNull,
+          reason: z.string(),
+        }),
+      ),
+    }),
+  ),
+  decidedAt: z.string(),
+});
+export type NotificationPayload = z.output<typeof NotificationPayloadSchema>;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { readJson } from './json-column';
 import {
   JsonValueSchema,
+  NotificationPayloadSchema,
   PoolConfigSnapshotSchema,
   PoolEnvironmentColumnSchema,
   PoolParamsSchema,
@@ -42,6 +43,7 @@ const POOL_CONFIG = { params: col(PoolParamsSchema, PoolParamsSchema.parse({})),
 const TARGET = { managed: col(TargetManagedSchema, null), requestDefaults: col(RequestDefaultsColumnSchema, RequestDefaultsColumnSchema.parse({})) };
 const RUN_SECOND = { statusCounts: col(StatusCountsSchema, StatusCountsSchema.parse({})) };
 const IDEMPOTENCY_KEY = { responseBody: col(JsonValueSchema, null) };
+const SCHEDULE_NOTIFICATION = { payload: col(NotificationPayloadSchema, null) };
 
 function parseRow<S extends Specs>(model: string, specs: S) {
   return <R extends object>(row: R): ParsedRow<R, S> => {
@@ -62,6 +64,7 @@ export const parsePoolConfig = parseRow('PoolConfig', POOL_CONFIG);
 export const parseTarget = parseRow('Target', TARGET);
 export const parseRunSecond = parseRow('RunSecond', RUN_SECOND);
 export const parseIdempotencyKey = parseRow('IdempotencyKey', IDEMPOTENCY_KEY);
+export const parseScheduleNotification = parseRow('ScheduleNotification', SCHEDULE_NOTIFICATION);
 
 export type ParsedRun<R> = ParsedRow<R, typeof RUN>;
 export type ParsedTarget<R> = ParsedRow<R, typeof TARGET>;

@@ -16,4 +16,5 @@ export const toJson = {
   targetManaged: (v: unknown) => writeJson(S.TargetManagedSchema, v, { model: 'Target', column: 'managed' }),
   requestDefaults: (v: unknown) => writeJson(S.RequestDefaultsColumnSchema, v, { model: 'Target', column: 'requestDefaults' }),
   responseBody: (v: unknown) => writeJson(S.JsonValueSchema, v, { model: 'IdempotencyKey', column: 'responseBody' }),
+  notificationPayload: (v: unknown) => writeJson(S.NotificationPayloadSchema, v, { model: 'ScheduleNotification', column: 'payload' }),
 };
