@@ -33,6 +33,11 @@ const EnvSchema = z.object({
   SEGMENT_JOIN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
   SEGMENT_START_LEAD_MS: z.coerce.number().int().min(200).max(20_000).default(3000),
   SEGMENT_STALE_AFTER_MS: z.coerce.number().int().min(500).default(3000),
+  // Webhooks of schedules (docs/notifications.md): how often due deliveries are looked for, and the
+  // app's public URL their links point to (BETTER_AUTH_URL when unset).
+  NOTIFY_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
+  POOLBENCH_URL: z.string().url().optional(),
+  BETTER_AUTH_URL: z.string().url().default('http://localhost:3000'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
 });
 

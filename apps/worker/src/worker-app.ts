@@ -6,6 +6,7 @@ import pino from 'pino';
 import type { WorkerEnv } from './env';
 import { startHeartbeat } from './heartbeat';
 import { createWorkerMetrics, startOpsServer } from './ops/ops-server';
+import { deliverDueNotifications } from './notify/deliver-notifications';
 import { createRunWorker } from './runs/run-worker';
 import { ScheduleService } from './schedules';
 import { ProcessRegistry } from './targets/process-registry';
@@ -100,6 +101,15 @@ export async function startWorkerApp(env: WorkerEnv) {
   await housekeeping();
   const housekeeper = setInterval(() => void housekeeping(), env.SWEEP_INTERVAL_MS);
   housekeeper.unref();
+  // Schedule webhooks: sent by whichever worker claims them first (docs/notifications.md).
+  let notifying: Promise<unknown> | null = null;
+  const notify = () => {
+    notifying ??= deliverDueNotifications(db, log, { appUrl: env.POOLBENCH_URL ?? env.BETTER_AUTH_URL })
+      .then(() => state.ok('postgres (webhook delivery)'), (err) => state.failed('postgres (webhook delivery)', err))
+      .finally(() => (notifying = null));
+  };
+  const notifier = setInterval(notify, env.NOTIFY_INTERVAL_MS);
+  notifier.unref();
 
   const ops = env.WORKER_HEALTH_PORT
     ? startOpsServer(env.WORKER_HEALTH_PORT, metrics, async () => {
@@ -124,6 +134,8 @@ export async function startWorkerApp(env: WorkerEnv) {
       closing ??= (async () => {
         log.info({ graceMs, active: active.size }, 'shutting down: no new jobs');
         clearInterval(housekeeper);
+        clearInterval(notifier);
+        await notifying;
         await sweeper.stop();
         const closed = runWorker.close();
         // Runs still going after the grace period are stopped (partial data kept, aborted_system).
