@@ -81,6 +81,8 @@ const CASES: Record<string, Case> = {
   'schedule.pause': { min: 'member', input: (f) => id(f.scheduleId), other: 'not-found' },
   'schedule.resume': { min: 'member', input: (f) => id(f.scheduleId), other: 'not-found' },
   'schedule.delete': { min: 'member', input: (f) => id(f.scheduleId), other: 'not-found' },
+  'schedule.setNotify': { min: 'member', input: (f) => ({ id: f.scheduleId, baselineName: 'nightly', notifyOn: 'regression', webhookFormat: 'generic', webhookUrl: 'https://hooks.example.com/x', webhookSecret: 'a-secret-of-16-chars', removeWebhook: false }), other: 'not-found' },
+  'schedule.runNow': { min: 'member', input: (f) => id(f.scheduleId), other: 'not-found' },
 
   'run.list': { min: 'viewer', input: (f) => ({ experimentId: f.experimentId }), other: 'empty' },
   'run.get': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },

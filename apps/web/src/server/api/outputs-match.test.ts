@@ -37,7 +37,7 @@ import type { listCandidates } from '~/server/services/compare/list-candidates';
 import type { getExperiment, listExperiments } from '~/server/services/experiments/read-experiments';
 import type { estimateExperiment } from '~/server/services/experiments/estimate-experiment';
 import type { startExperiment } from '~/server/services/experiments/start-experiment';
-import type { createSchedule, deleteSchedule, listSchedules, setSchedulePaused, updateSchedule } from '~/server/services/schedules/schedules';
+import type { createSchedule, deleteSchedule, listSchedules, runScheduleNow, setScheduleNotify, setSchedulePaused, updateSchedule } from '~/server/services/schedules/schedules';
 import type { previewCron } from '~/lib/schemas/cron';
 import type { SessionUser } from './context';
 import type * as ApiToken from './routers/api-token.types';
@@ -157,5 +157,7 @@ describe('output schemas match what the services return', () => {
     expectTypeOf<Ret<typeof setSchedulePaused>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
     expectTypeOf<Ret<typeof deleteSchedule>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
     expectTypeOf<Ret<typeof updateSchedule>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
+    expectTypeOf<Ret<typeof setScheduleNotify>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
+    expectTypeOf<Ret<typeof runScheduleNow>>().toEqualTypeOf<Out<typeof Schedule.ScheduleRunNowSchema>>();
   });
 });

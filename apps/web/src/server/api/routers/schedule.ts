@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { ByIdSchema } from '~/lib/schemas/ids';
 import { previewCron } from '~/lib/schemas/cron';
 import { protectedProcedure, teamProcedure } from '../trpc';
-import { CronPreviewSchema, ScheduleDoneSchema, ScheduleListSchema } from './schedule.types';
-import { deleteSchedule, listSchedules, setSchedulePaused, updateSchedule } from '~/server/services/schedules/schedules';
+import { CronPreviewSchema, ScheduleDoneSchema, ScheduleListSchema, ScheduleRunNowSchema } from './schedule.types';
+import { deleteSchedule, listSchedules, runScheduleNow, setScheduleNotify, setSchedulePaused, updateSchedule } from '~/server/services/schedules/schedules';
+import { ScheduleNotifySchema } from '~/lib/schemas/schedule-notify';
 import { IdSchema } from '~/lib/schemas/ids';
 import { ScheduleUpdateSchema } from '~/lib/schemas/experiment';
 
@@ -19,5 +20,10 @@ export const scheduleRouter = {
     .input(ScheduleUpdateSchema.extend({ id: IdSchema }))
     .output(ScheduleDoneSchema)
     .mutation(({ ctx, input }) => updateSchedule(ctx.db, ctx.team.id, input)),
+  setNotify: teamProcedure('member')
+    .input(ScheduleNotifySchema.and(z.object({ id: IdSchema })))
+    .output(ScheduleDoneSchema)
+    .mutation(({ ctx, input }) => setScheduleNotify(ctx.db, ctx.secretKey, ctx.team.id, input)),
+  runNow: teamProcedure('member').input(ByIdSchema).output(ScheduleRunNowSchema).mutation(({ ctx, input }) => runScheduleNow({ db: ctx.db, queue: ctx.runQueue() }, ctx.team.id, input.id)),
   delete: teamProcedure('member').input(ByIdSchema).output(ScheduleDoneSchema).mutation(({ ctx, input }) => deleteSchedule(ctx.db, ctx.team.id, input.id)),
 };

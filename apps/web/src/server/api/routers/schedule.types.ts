@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ExperimentStatus } from '@poolbench/db';
+import { ExperimentStatus, NotificationStatus, ScheduleNotifyOn, WebhookFormat } from '@poolbench/db';
 import { RefSchema } from './shared.types';
 
 /** Response schemas of the schedule procedures (documenso's `.types.ts` pattern). */
@@ -29,6 +29,23 @@ export const ScheduleListSchema = z.array(
       _count: z.object({ poolConfigs: z.number().int(), scenarios: z.number().int() }),
     }),
     experiments: z.array(z.object({ id: z.string(), createdAt: z.date(), status: z.enum(ExperimentStatus) })),
+    baselineName: z.string().nullable(),
+    notifyOn: z.enum(ScheduleNotifyOn),
+    /** only the host: the URL itself is a credential and never leaves the server */
+    webhook: z.object({ host: z.string(), format: z.enum(WebhookFormat) }).nullable(),
+    /** the last firing's outcome against the baseline and its webhook delivery */
+    lastNotification: z
+      .object({
+        experimentId: z.string(),
+        outcome: z.string(),
+        status: z.enum(NotificationStatus),
+        attempts: z.number().int(),
+        lastStatusCode: z.number().int().nullable(),
+        lastError: z.string().nullable(),
+        deliveredAt: z.date().nullable(),
+        createdAt: z.date(),
+      })
+      .nullable(),
     preview: CronPreviewSchema,
     lastExperiment: z.object({ id: z.string(), createdAt: z.date(), status: z.enum(ExperimentStatus) }).nullable(),
   }),
@@ -36,3 +53,5 @@ export const ScheduleListSchema = z.array(
 
 /** pause, resume and delete answer nothing */
 export const ScheduleDoneSchema = z.void();
+
+export const ScheduleRunNowSchema = z.object({ experimentId: z.string() });

@@ -1,6 +1,8 @@
 import type { Db } from '@poolbench/db';
-import { createId } from '@poolbench/db';
-import { hypothesisRows } from '@poolbench/runs';
+import { createId, sealSecret } from '@poolbench/db';
+import { hypothesisRows, relaunchAndEnqueue } from '@poolbench/runs';
+import type { Queue } from 'bullmq';
+import type { ScheduleNotifySchema } from '~/lib/schemas/schedule-notify';
 import type { z } from 'zod';
 import type { ExperimentDefinitionSchema } from '~/lib/schemas/experiment';
 import { previewCron } from '~/lib/schemas/cron';
@@ -45,12 +47,25 @@ export async function listSchedules(db: Db, teamId: string) {
     where: { teamId },
     select: {
       id: true, name: true, cron: true, timezone: true, paused: true, lastFiredAt: true, createdAt: true,
+      baselineName: true, notifyOn: true, webhookHost: true, webhookFormat: true,
       sourceExperiment: { select: { id: true, repeats: true, target: { select: { id: true, name: true } }, _count: { select: { poolConfigs: true, scenarios: true } } } },
       experiments: { select: { id: true, createdAt: true, status: true }, orderBy: { createdAt: 'desc' }, take: 1 },
+      notifications: {
+        select: { experimentId: true, outcome: true, status: true, attempts: true, lastStatusCode: true, lastError: true, deliveredAt: true, createdAt: true },
+        orderBy: { createdAt: 'desc' },
+        take: 1,
+      },
     },
     orderBy: { createdAt: 'desc' },
   });
-  return rows.map((s) => ({ ...s, preview: previewCron(s.cron, s.timezone, 3), lastExperiment: s.experiments[0] ?? null }));
+  // the URL is a credential (Slack's is): only its host leaves the server
+  return rows.map(({ webhookHost, webhookFormat, notifications, ...s }) => ({
+    ...s,
+    webhook: webhookHost ? { host: webhookHost, format: webhookFormat } : null,
+    lastNotification: notifications[0] ?? null,
+    preview: previewCron(s.cron, s.timezone, 3),
+    lastExperiment: s.experiments[0] ?? null,
+  }));
 }
 
 /**
@@ -83,4 +98,42 @@ export async function deleteSchedule(db: Db, teamId: string, id: string) {
     const runs = await tx.run.count({ where: { experimentId: s.sourceExperimentId } });
     if (runs === 0) await tx.experiment.delete({ where: { id: s.sourceExperimentId } });
   });
+}
+
+/**
+ * Sets what a schedule compares itself with and where it tells about it. The webhook URL and the
+ * HMAC secret are sealed with the server key and never read back to the browser (only the host
+ * is shown); an empty URL or secret keeps the stored one. A webhook needs both.
+ */
+export async function setScheduleNotify(db: Db, secretKey: () => Buffer, teamId: string, input: { id: string } & z.output<typeof ScheduleNotifySchema>) {
+  const s = await db.schedule.findFirst({ where: { id: input.id, teamId }, select: { id: true, webhookUrlSealed: true, webhookSecretSealed: true } });
+  if (!s) throw new NotFoundError('schedule');
+  const common = { baselineName: input.baselineName || null, notifyOn: input.notifyOn, webhookFormat: input.webhookFormat };
+  if (input.removeWebhook) {
+    await db.schedule.update({ where: { id: s.id }, data: { ...common, webhookUrlSealed: null, webhookHost: null, webhookSecretSealed: null } });
+    return;
+  }
+  if (!input.webhookUrl && !s.webhookUrlSealed) {
+    // comparison without a webhook: the outcome still shows in the list
+    if (input.webhookSecret) throw new InvalidInputError('webhookUrl', 'is required with a secret');
+    await db.schedule.update({ where: { id: s.id }, data: common });
+    return;
+  }
+  if (!input.webhookSecret && !s.webhookSecretSealed) throw new InvalidInputError('webhookSecret', 'is required: every request is signed with it (HMAC-SHA256), so the receiver can tell it came from PoolBench');
+  await db.schedule.update({
+    where: { id: s.id },
+    data: {
+      ...common,
+      ...(input.webhookUrl ? { webhookUrlSealed: sealSecret(input.webhookUrl, secretKey()), webhookHost: new URL(input.webhookUrl).host } : {}),
+      ...(input.webhookSecret ? { webhookSecretSealed: sealSecret(input.webhookSecret, secretKey()) } : {}),
+    },
+  });
+}
+
+/** Starts the schedule's experiment now, as a firing would (compared and notified the same way). */
+export async function runScheduleNow(deps: { db: Db; queue: Queue }, teamId: string, id: string) {
+  const s = await deps.db.schedule.findFirst({ where: { id, teamId }, select: { id: true, name: true, sourceExperimentId: true } });
+  if (!s) throw new NotFoundError('schedule');
+  const launched = await relaunchAndEnqueue(deps, s.sourceExperimentId, { teamId, scheduleId: s.id, name: `${s.name} · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (run now)` });
+  return { experimentId: launched.experimentId };
 }
