@@ -28,15 +28,17 @@ export async function buildRepeatsNeeded(db: Db, selection: Selection, groups: C
   const baseline = groups[baselineIndex]!;
   const baseGroup = { label: baseline.label, summaries: baseline.runs.map(summaryOf) };
   const cells: RepeatsNeededCell[] = [];
-  comparisons.forEach((c, gi) => {
-    if (!c) return;
+  for (const [gi, c] of comparisons.entries()) {
+    if (!c) continue;
     const group = groups[gi]!;
     const candGroup = { label: group.label, summaries: group.runs.map(summaryOf) };
     for (const m of c.metrics) {
       if (m.verdict !== 'inconclusive' || (selection.metrics && !selection.metrics.includes(m.def.key))) continue;
       if (runMetricValues(baseGroup, m.def).length < MIN_VALUES || runMetricValues(candGroup, m.def).length < MIN_VALUES) continue;
+      // one estimate takes up to ~0.2 s of CPU: let other requests in between them
+      await new Promise((resolve) => setImmediate(resolve));
       cells.push({ groupKey: group.key, metric: m.def.key, repeatsPerSide: runMetricRepeatsNeeded(baseGroup, candGroup, m.def) });
     }
-  });
+  }
   return cells;
 }
