@@ -3,7 +3,8 @@ import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 import { enqueueOrDefer, type QueuedLaunch } from './launch-and-enqueue';
 
-const MAX_REPEATS = 50;
+/** The most repeats an experiment may have, extensions included. */
+export const MAX_REPEATS = 50;
 
 /**
  * Adds `addRepeats` repeats of every cell to a finished experiment, instead of starting over when

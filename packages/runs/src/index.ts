@@ -16,7 +16,7 @@ export { windowSummaries } from './summaries/window-summaries';
 export { decideExperimentHypotheses, decideOverdueHypotheses } from './hypotheses/decide-hypotheses';
 export { replaceHypotheses, PRE_REGISTERED_MESSAGE } from './hypotheses/replace-hypotheses';
 export { hypothesisRows, hypothesesOf } from './hypotheses/create-hypotheses';
-export { extendExperiment } from './extend-experiment';
+export { extendExperiment, MAX_REPEATS } from './extend-experiment';
 export * from './segments/segment-transitions';
 export { closedSecondsBefore, mergeSecondRows, mergeSegmentSeconds, segmentKey } from './segments/merge-segment-seconds';
 export { launchSeeds, reproductionOf, seedPresets, SEEDS_PREFIX, type LaunchedSeed, type SeedsOptions } from './seeds/launch-seeds';

@@ -2,6 +2,7 @@ import { compareSamples } from './compare-samples';
 import type { CompareOptions } from './compare-options';
 import { decideHypothesis, type HypothesisRule } from './decide-hypothesis';
 import { seededRandom } from './seeded-random';
+import { runMetricOptions, runMetricValues, type RunGroup, type RunMetricDef } from './run-metrics';
 
 export interface RepeatsToResolveOptions {
   /** Largest count per side to try (default 50, the most an experiment may repeat). */
@@ -61,4 +62,15 @@ export function hypothesisRepeatsNeeded(base: readonly number[], cand: readonly 
 /** Repeats per side that would likely turn an inconclusive metric comparison into a verdict. */
 export function comparisonRepeatsNeeded(base: readonly number[], cand: readonly number[], compare: CompareOptions, options?: RepeatsToResolveOptions): number | null {
   return repeatsToResolve(base, cand, (b, c) => compareSamples(b, c, compare).verdict !== 'inconclusive', options);
+}
+
+/**
+ * Repeats per side that would likely give one metric of two run groups a verdict, estimated over the
+ * per-run values and with the options compareRunGroups tests that metric with (its own scale and
+ * floor), so the estimate is of the same test. It is the metric's test before the Benjamini–Hochberg
+ * adjustment across metrics (that would need every metric resampled together), so where several
+ * metrics are tested it leans optimistic.
+ */
+export function runMetricRepeatsNeeded(baseline: RunGroup, candidate: RunGroup, def: RunMetricDef, shared: CompareOptions = {}, options?: RepeatsToResolveOptions): number | null {
+  return comparisonRepeatsNeeded(runMetricValues(baseline, def), runMetricValues(candidate, def), runMetricOptions(def, shared), options);
 }

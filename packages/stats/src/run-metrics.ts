@@ -73,6 +73,16 @@ export interface RunGroupScope {
   metrics?: readonly RunMetricKey[];
 }
 
+/** A group's values of one metric, one per run that has it: the sample compareRunGroups tests. */
+export function runMetricValues(group: RunGroup, def: RunMetricDef): number[] {
+  return group.summaries.map((s) => (s ? def.value(s) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
+}
+
+/** The options compareRunGroups tests one metric with: the shared ones under the metric's own. */
+export function runMetricOptions(def: RunMetricDef, shared: CompareOptions = {}): CompareOptions {
+  return { ...shared, direction: def.direction, ...def.options };
+}
+
 /**
  * Compares a candidate group of runs with a baseline group over every tested metric, or over the
  * tested metrics `scope.metrics` chooses.
@@ -80,10 +90,10 @@ export interface RunGroupScope {
 export function compareRunGroups(baseline: RunGroup, candidate: RunGroup, shared: CompareOptions = {}, scope: RunGroupScope = {}): GroupComparison {
   const gatedOn = scope.metrics ? parseGateMetrics(scope.metrics) : [...TESTED_RUN_METRIC_KEYS];
   const defs = RUN_METRICS.filter((d) => d.tested && (gatedOn as readonly string[]).includes(d.key));
-  const values = (g: RunGroup, d: RunMetricDef) => g.summaries.map((s) => (s ? d.value(s) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
-  const usable = defs.filter((d) => values(baseline, d).length > 0 && values(candidate, d).length > 0);
+  const usable = defs.filter((d) => runMetricValues(baseline, d).length > 0 && runMetricValues(candidate, d).length > 0);
+  // compareMetrics spreads the shared options under these again: the same options either way
   const results = compareMetrics(
-    usable.map((d) => ({ name: d.key, baseline: values(baseline, d), candidate: values(candidate, d), options: { direction: d.direction, ...d.options } })),
+    usable.map((d) => ({ name: d.key, baseline: runMetricValues(baseline, d), candidate: runMetricValues(candidate, d), options: runMetricOptions(d, shared) })),
     shared,
   );
   const fewRequests = (g: RunGroup, d: RunMetricDef) => d.minRequests !== undefined && g.summaries.some((s) => s && s.requests < d.minRequests!);

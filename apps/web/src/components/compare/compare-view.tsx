@@ -34,6 +34,9 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
   const { can } = useRole();
   const selection: Selection = { items, baseline, window };
   const q = useQuery(trpc.compare.get.queryOptions({ selection }));
+  // the repeats estimate is a bootstrap per inconclusive verdict: asked for only when there is one
+  const inconclusive = q.data?.rows.some((r) => r.comparisons.some((x) => x?.verdict === 'inconclusive')) ?? false;
+  const rq = useQuery({ ...trpc.compare.repeatsNeeded.queryOptions({ selection }), enabled: inconclusive, staleTime: 60_000 });
   if (q.isPending) return <LoadingBlock rows={8} label="Comparing" />;
   if (q.isError) {
     // a comparison linked from another of the user's teams names that team (first item decides)
@@ -48,6 +51,7 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
   const go = (next: CompareItem[], b: number | null, w: TimeWindow | null = window) => router.push(`/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}${windowQuery(w)}`);
   // the upstream pool only where a target used one (the lab target reports zeros for every other endpoint)
   const seriesShown = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null && (!m.key.startsWith('upstream') || v.max > 0))));
+  const runningExperiments = inconclusive ? (rq.data?.experiments.filter((e) => e.running) ?? []) : [];
   const missingSaved = c.availableBaselines.filter((b) => !items.some((i) => itemKey(i) === itemKey(b.item)));
   return (
     <>
@@ -134,7 +138,12 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
           title="Comparison"
           description={`One value per run and metric${window ? `, over seconds ${window.from}–${window.to} of each run` : ''}. Mann–Whitney U with Benjamini–Hochberg adjusted p, Hodges–Lehmann change with its interval (95 % when there are enough runs; the coverage each interval reaches is shown beside it), 5 % practical floor.`}
         />
-        <ComparisonTable c={c} />
+        {runningExperiments.length > 0 ? (
+          <Alert tone="info" className="mx-4 mt-3">
+            {runningExperiments.map((e) => e.name).join(', ')} {runningExperiments.length === 1 ? 'is' : 'are'} still running: the runs still to come (added repeats too) count here once they finish.
+          </Alert>
+        ) : null}
+        <ComparisonTable c={c} repeats={{ view: rq.data, pending: inconclusive && rq.isPending }} canExtend={can('member')} />
       </Card>
 
       <Card className="mb-6">

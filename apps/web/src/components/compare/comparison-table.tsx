@@ -4,6 +4,8 @@ import { ArrowDown, ArrowUp, Info } from 'lucide-react';
 import type { ComparisonView as Comparison } from '~/lib/trpc/types';
 import { cn } from '~/lib/cn';
 import { GROUP_COLORS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatCoverage, formatP, formatValue } from './format-metric';
+import { RepeatsHint, RepeatsHintPending } from './repeats-hint';
+import { extendOffers, type RepeatsNeededView } from './repeats-offers';
 
 const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
 
@@ -11,10 +13,21 @@ const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wid
  * One row per metric: the baseline's median with the range of its repeats, then for each
  * candidate its median, Δ% with its interval and the coverage that interval achieves (95 % when
  * there are enough runs, less with few), the BH-adjusted p, n and the verdict, coloured
- * by what is good for that metric (lower latency, higher throughput).
+ * by what is good for that metric (lower latency, higher throughput). Under each Inconclusive
+ * verdict, once `repeats` has arrived, the repeats per side that would likely resolve it and, for
+ * members (`canExtend`), "Add repeats" for the finished experiments of the two cells.
  */
-export function ComparisonTable({ c }: { c: Comparison }) {
+export function ComparisonTable({ c, repeats, canExtend = false }: { c: Comparison; repeats?: { view: RepeatsNeededView | undefined; pending: boolean }; canExtend?: boolean }) {
   const b = c.baselineIndex;
+  // an answer computed for another baseline (never expected) is not shown under this one
+  const view = repeats?.view && repeats.view.baselineIndex === b ? repeats.view : undefined;
+  const hint = (groupIndex: number, metric: string) => {
+    const g = c.groups[groupIndex]!;
+    const estimate = view?.cells.find((x) => x.groupKey === g.key && x.metric === metric);
+    if (!estimate) return repeats?.pending ? <RepeatsHintPending /> : null;
+    const offers = canExtend && estimate.repeatsPerSide !== null ? extendOffers(c.groups[b]!, g, estimate.repeatsPerSide, view!.experiments) : [];
+    return <RepeatsHint perSide={estimate.repeatsPerSide} offers={offers} />;
+  };
   const others = c.groups.map((g, i) => ({ g, i })).filter(({ i }) => i !== b);
   return (
     <div className="overflow-x-auto" data-testid="comparison-table">
@@ -80,10 +93,13 @@ export function ComparisonTable({ c }: { c: Comparison }) {
                     </td>,
                     <td key={`${g.key}-verdict`} className="whitespace-nowrap px-3 py-2.5 text-right">
                       {r.tested && v ? (
-                        <span title={cmp?.reason ?? undefined} data-testid="verdict" className={cn('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', VERDICT_STYLE[v].tw)}>
-                          {VERDICT_LABEL[v]}
-                          {cmp?.lowRequests ? <Info className="size-3" aria-label="fewer than 1,000 requests in a run" /> : null}
-                        </span>
+                        <>
+                          <span title={cmp?.reason ?? undefined} data-testid="verdict" className={cn('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', VERDICT_STYLE[v].tw)}>
+                            {VERDICT_LABEL[v]}
+                            {cmp?.lowRequests ? <Info className="size-3" aria-label="fewer than 1,000 requests in a run" /> : null}
+                          </span>
+                          {v === 'inconclusive' ? hint(i, r.key) : null}
+                        </>
                       ) : (
                         <span className="text-xs text-slate-400">{r.tested ? '—' : 'not tested'}</span>
                       )}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { Button } from './button';
+import { Button, type ButtonVariant } from './button';
 import { Dialog } from './dialog';
 
 type ButtonProps = React.ComponentProps<typeof Button>;
@@ -17,10 +17,11 @@ export function ConfirmButton({
   detail,
   confirmLabel,
   cancelLabel = 'Keep',
+  confirmVariant = 'danger',
   onConfirm,
   children,
   ...button
-}: Omit<ButtonProps, 'onClick'> & { question: string; detail?: string; confirmLabel: string; cancelLabel?: string; onConfirm: () => void }) {
+}: Omit<ButtonProps, 'onClick'> & { question: string; detail?: string; confirmLabel: string; cancelLabel?: string; confirmVariant?: ButtonVariant; onConfirm: () => void }) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -33,7 +34,7 @@ export function ConfirmButton({
             {cancelLabel}
           </Button>
           <Button
-            variant="danger"
+            variant={confirmVariant}
             onClick={() => {
               setOpen(false);
               onConfirm();

@@ -97,6 +97,7 @@ const CASES: Record<string, Case> = {
   'apiToken.revoke': { min: 'admin', input: (f) => id(`tok-${f.teamId}`), other: 'not-found' },
 
   'compare.get': { min: 'viewer', input: (f) => ({ selection: { items: [{ kind: 'run', runId: f.runIds[0]! }, { kind: 'run', runId: f.runIds[1]! }] } }), other: 'not-found' },
+  'compare.repeatsNeeded': { min: 'viewer', input: (f) => ({ selection: { items: [{ kind: 'run', runId: f.runIds[0]! }, { kind: 'run', runId: f.runIds[1]! }] } }), other: 'not-found' },
   'compare.pivot': { min: 'viewer', input: (f) => ({ experimentId: f.experimentId }), other: 'not-found' },
   'compare.candidates': { min: 'viewer', input: () => ({}), other: { none: 'scoped to the active team' } },
   'baseline.list': { min: 'viewer', input: () => ({}), other: { none: 'scoped to the active team' } },

@@ -34,6 +34,7 @@ import type { sweepSteps } from '~/server/services/runs/sweep-steps';
 import type { Comparison } from '~/server/services/compare/build-comparison';
 import type { experimentPivot } from '~/server/services/compare/pivot';
 import type { listCandidates } from '~/server/services/compare/list-candidates';
+import type { cachedRepeatsNeeded } from '~/server/services/compare/cached-repeats-needed';
 import type { getExperiment, listExperiments } from '~/server/services/experiments/read-experiments';
 import type { estimateExperiment } from '~/server/services/experiments/estimate-experiment';
 import type { startExperiment } from '~/server/services/experiments/start-experiment';
@@ -137,6 +138,7 @@ describe('output schemas match what the services return', () => {
     expectTypeOf<Comparison>().toEqualTypeOf<Omit<Out<typeof Compare.ComparisonViewSchema>, 'savedBaseline' | 'availableBaselines'>>();
     expectTypeOf<Ret<typeof experimentPivot>>().toEqualTypeOf<Out<typeof Compare.PivotSchema>>();
     expectTypeOf<Ret<typeof listCandidates>>().toEqualTypeOf<Out<typeof Compare.CandidatesSchema>>();
+    expectTypeOf<Ret<typeof cachedRepeatsNeeded>>().toEqualTypeOf<Out<typeof Compare.RepeatsNeededSchema>>();
   });
 
   it('experiment', () => {

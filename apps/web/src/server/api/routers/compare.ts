@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { RUN_METRICS } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
-import { CandidatesSchema, ComparisonViewSchema, PivotSchema } from './compare.types';
+import { CandidatesSchema, ComparisonViewSchema, PivotSchema, RepeatsNeededSchema } from './compare.types';
 import { SelectionSchema } from '~/lib/compare/selection';
 import { cachedComparison } from '~/server/services/compare/cached-comparison';
 import { experimentPivot } from '~/server/services/compare/pivot';
 import { listCandidates } from '~/server/services/compare/list-candidates';
-import { loadGroups, type CompareGroup } from '~/server/services/compare/load-groups';
-import { defaultBaseline } from '~/server/services/baselines/default-baseline';
+import { resolveBaseline } from '~/server/services/compare/resolve-baseline';
+import { cachedRepeatsNeeded } from '~/server/services/compare/cached-repeats-needed';
 
 const METRIC_KEYS = RUN_METRICS.map((m) => m.key) as [string, ...string[]];
 
@@ -19,19 +19,23 @@ export const compareRouter = {
     .output(ComparisonViewSchema)
     .query(async ({ ctx, input }) => {
       const { selection } = input;
-      let saved: Awaited<ReturnType<typeof defaultBaseline>> | null = null;
-      let groups: CompareGroup[] | undefined;
-      if (selection.baseline === null || selection.baseline === undefined) {
-        groups = await loadGroups(ctx.db, ctx.team.id, selection.items);
-        saved = await defaultBaseline(ctx.db, ctx.team.id, selection.items, groups.map((g) => ({ targetId: g.targetId, scenarioId: g.scenarioId })));
-      }
-      const { comparison } = await cachedComparison(ctx.db, ctx.team.id, selection, { maxPoints: input.maxPoints, baselineIndex: selection.baseline ?? saved?.index ?? 0, groups });
+      const { groups, baselineIndex, saved } = await resolveBaseline(ctx.db, ctx.team.id, selection);
+      const { comparison } = await cachedComparison(ctx.db, ctx.team.id, selection, { maxPoints: input.maxPoints, baselineIndex, groups });
       return {
         ...comparison,
         savedBaseline: saved?.index !== null && saved?.index !== undefined ? { index: saved.index, name: saved.name } : null,
         availableBaselines: (saved?.available ?? []).map((b) => ({ id: b.id, name: b.name, label: b.label, item: b.item })),
       };
     }),
+  /**
+   * How many repeats per side would likely resolve each inconclusive verdict of compare.get's
+   * table (a bootstrap estimate, so asked for separately), and whether the compared cells'
+   * experiments can be extended now.
+   */
+  repeatsNeeded: teamProcedure('viewer')
+    .input(z.object({ selection: SelectionSchema }))
+    .output(RepeatsNeededSchema)
+    .query(({ ctx, input }) => cachedRepeatsNeeded(ctx.db, ctx.team.id, input.selection)),
   pivot: teamProcedure('viewer')
     .input(z.object({ experimentId: IdSchema, metric: z.enum(METRIC_KEYS).default('p95Ms') }))
     .output(PivotSchema)

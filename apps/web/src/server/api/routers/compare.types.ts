@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
 import { CompareItemSchema } from '~/lib/compare/selection';
 import { SERIES_METRICS, type SeriesMetricKey } from '~/lib/compare/series-metrics';
 import { RefSchema } from './shared.types';
@@ -111,3 +112,18 @@ export const CandidatesSchema = z.array(
     runs: z.array(z.object({ id: z.string(), repeatIndex: z.number().int(), poolConfigName: z.string(), scenarioName: z.string(), finishedAt: z.date().nullable() })),
   }),
 );
+
+export const RepeatsNeededSchema = z.object({
+  baselineIndex: z.number().int(),
+  /** one per candidate and metric of the table whose verdict is inconclusive (both sides with 2+ runs) */
+  cells: z.array(
+    z.object({
+      groupKey: z.string(),
+      metric: z.enum(RUN_METRIC_KEYS),
+      /** repeats per side that would likely resolve it at the observed spread; null: even 50 would not */
+      repeatsPerSide: z.number().int().nullable(),
+    }),
+  ),
+  /** the compared cells' experiments, read on every call */
+  experiments: z.array(z.object({ id: z.string(), name: z.string(), repeats: z.number().int(), running: z.boolean(), maxAddRepeats: z.number().int() })),
+});

@@ -1,10 +1,10 @@
 import type { Db } from '@poolbench/db';
-import { compareRunGroups, createHistogram, histogramStatsMs, median, percentileMs, RUN_METRICS, type HdrStatsMs, type TestedRunMetricKey, type Verdict } from '@poolbench/stats';
+import { createHistogram, histogramStatsMs, median, percentileMs, RUN_METRICS, type HdrStatsMs, type TestedRunMetricKey, type Verdict } from '@poolbench/stats';
 import type { SeriesMetricKey, SeriesPointOut } from '~/lib/compare/series-metrics';
 import { runHistograms } from './histogram-cache';
 import { seriesBands } from './series-bands';
 import { loadGroups, type CompareGroup } from './load-groups';
-import { windowSummaries } from './window-summaries';
+import { comparedSummaries, groupComparisons } from './group-statistics';
 import type { Selection } from '~/lib/compare/selection';
 
 /** Percentiles of the spectrum chart; the x axis is log(1 / (1 - p)) so the tail gets room. */
@@ -112,7 +112,6 @@ export async function buildComparison(
 ): Promise<Comparison> {
   const groups = opts.groups ?? (await loadGroups(db, teamId, selection.items));
   const baselineIndex = Math.min(opts.baselineIndex ?? selection.baseline ?? 0, groups.length - 1);
-  const baseline = groups[baselineIndex]!;
   const labels = uniqueLabels(groups);
   const window = selection.window ?? null;
   const allRunIds = groups.flatMap((g) => g.runs.map((r) => r.id));
@@ -127,14 +126,8 @@ export async function buildComparison(
     runHistograms(db, groups.flatMap((g) => g.runs), window),
   ]);
   // With a window, every statistic is over that window of each run, like the charts beside it.
-  const windowed = window ? await windowSummaries(db, groups.flatMap((g) => g.runs), window, hists) : null;
-  const summaryOf = (r: CompareGroup['runs'][number]) => (windowed ? (windowed.get(r.id) ?? null) : r.summary);
-
-  const comparisons = groups.map((g, gi) =>
-    gi === baselineIndex
-      ? null
-      : compareRunGroups({ label: baseline.label, summaries: baseline.runs.map(summaryOf) }, { label: g.label, summaries: g.runs.map(summaryOf) }, {}, { metrics: opts.gateMetrics }),
-  );
+  const summaryOf = await comparedSummaries(db, groups, window, hists);
+  const comparisons = groupComparisons(groups, baselineIndex, summaryOf, opts.gateMetrics);
   const untestedReason = (d: (typeof RUN_METRICS)[number]) =>
     !d.tested ? 'shown, never tested: one extreme request says nothing about a config' : opts.gateMetrics && !opts.gateMetrics.some((k) => k === d.key) ? 'not among the metrics this comparison is gated on' : 'no values to compare';
 
