@@ -1,7 +1,8 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CalendarClock, Pause, Pencil, Play } from 'lucide-react';
+import { Bell, CalendarClock, Pause, Pencil, Play, Zap } from 'lucide-react';
+import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
@@ -16,21 +17,60 @@ import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 import { ScheduleEditDialog } from './schedule-edit-dialog';
+import { ScheduleNotifyDialog } from './schedule-notify-dialog';
 
 const LAST_TONE: Record<string, BadgeTone> = { completed: 'green', failed: 'red', canceled: 'neutral', running: 'blue', queued: 'neutral' };
+const OUTCOME: Record<string, { tone: BadgeTone; text: string }> = {
+  regression: { tone: 'red', text: 'regression' },
+  pass: { tone: 'green', text: 'no regression' },
+  'no-baseline': { tone: 'amber', text: 'no baseline' },
+  incomplete: { tone: 'amber', text: 'incomplete' },
+};
+
+type Notification = NonNullable<NonNullable<ReturnType<typeof useScheduleList>['data']>[number]['lastNotification']>;
+
+function useScheduleList() {
+  const trpc = useTRPC();
+  return useQuery(trpc.schedule.list.queryOptions(undefined, { refetchInterval: 10_000 }));
+}
+
+/** The last firing against its baseline, and what became of its webhook call. */
+function NotificationLine({ n }: { n: Notification }) {
+  const o = OUTCOME[n.outcome] ?? { tone: 'neutral' as const, text: n.outcome };
+  const delivery =
+    n.status === 'delivered'
+      ? `webhook delivered${n.lastStatusCode ? ` (HTTP ${n.lastStatusCode})` : ''}`
+      : n.status === 'failed'
+        ? `webhook failed after ${plural(n.attempts, 'attempt')}: ${n.lastError ?? ''}`
+        : n.status === 'pending' || n.status === 'sending'
+          ? n.attempts > 0
+            ? `webhook retrying (${plural(n.attempts, 'attempt')}): ${n.lastError ?? ''}`
+            : 'webhook sending…'
+          : null;
+  return (
+    <div className="mt-1" data-testid="schedule-notification">
+      <Badge tone={o.tone}>{o.text}</Badge>
+      {delivery ? <span className={n.status === 'failed' ? 'ml-2 text-red-700' : 'ml-2 text-slate-600'}>{delivery}</span> : null}
+    </div>
+  );
+}
 
 export function ScheduleList() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { can } = useRole();
-  const list = useQuery(trpc.schedule.list.queryOptions());
+  const router = useRouter();
+  const list = useScheduleList();
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.schedule.list.queryKey() });
   const pause = useMutation(trpc.schedule.pause.mutationOptions({ onSuccess: refresh }));
   const resume = useMutation(trpc.schedule.resume.mutationOptions({ onSuccess: refresh }));
   const del = useMutation(trpc.schedule.delete.mutationOptions({ onSuccess: refresh }));
-  const mErr = pause.error ?? resume.error ?? del.error;
+  const runNow = useMutation(trpc.schedule.runNow.mutationOptions({ onSuccess: (r) => router.push(`/experiments/${r.experimentId}`) }));
+  const mErr = pause.error ?? resume.error ?? del.error ?? runNow.error;
   const [editing, setEditing] = useState<string | null>(null);
   const edited = list.data?.find((s) => s.id === editing);
+  const [notifying, setNotifying] = useState<string | null>(null);
+  const notified = list.data?.find((s) => s.id === notifying);
   const action = can('member') ? <ButtonLink href="/experiments/new">Schedule an experiment</ButtonLink> : null;
   return (
     <>
@@ -62,9 +102,13 @@ export function ScheduleList() {
                   <div className="mt-0.5 text-xs font-normal text-slate-500">
                     {s.sourceExperiment.target.name} · {plural(s.sourceExperiment._count.poolConfigs, 'config')} × {plural(s.sourceExperiment._count.scenarios, 'scenario')} × {plural(s.sourceExperiment.repeats, 'repeat')}
                   </div>
+                  <div className="mt-0.5 text-xs font-normal text-slate-500" data-testid="schedule-notify-summary">
+                    {s.baselineName ? <>vs baseline <code>{s.baselineName}</code></> : 'no baseline comparison'}
+                    {s.webhook ? ` · ${s.webhook.format === 'slack' ? 'Slack' : 'webhook'} to ${s.webhook.host} ${s.notifyOn === 'always' ? 'after every firing' : 'on a regression'}` : ''}
+                  </div>
                 </Td>
                 <Td className="whitespace-normal">
-                  <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">{s.cron}</code>
+                  <code className="whitespace-nowrap rounded bg-slate-100 px-1.5 py-0.5 text-xs">{s.cron}</code>
                   <div className="mt-1 max-w-64 text-xs text-slate-600">{s.preview.description ?? s.preview.error}</div>
                 </Td>
                 <Td className="text-xs text-slate-600">{s.paused ? '—' : s.preview.next.map((n) => <div key={n}>{formatDateTime(n)}</div>)}</Td>
@@ -81,12 +125,19 @@ export function ScheduleList() {
                   ) : (
                     <span className="text-slate-400">not fired yet</span>
                   )}
+                  {s.lastNotification ? <NotificationLine n={s.lastNotification} /> : null}
                 </Td>
                 <Td className="text-right">
                   {can('member') ? (
-                    <div className="flex justify-end gap-1">
+                    <div className="ml-auto flex max-w-60 flex-wrap justify-end gap-1">
                       <Button size="sm" variant="ghost" onClick={() => setEditing(s.id)} aria-label={`Edit ${s.name}`}>
                         <Pencil className="size-3.5" /> Edit
+                      </Button>
+                      <Button size="sm" variant="ghost" onClick={() => setNotifying(s.id)} aria-label={`Notifications of ${s.name}`}>
+                        <Bell className="size-3.5" /> Notify
+                      </Button>
+                      <Button size="sm" variant="ghost" loading={runNow.isPending && runNow.variables?.id === s.id} onClick={() => runNow.mutate({ id: s.id })} aria-label={`Run ${s.name} now`}>
+                        <Zap className="size-3.5" /> Run now
                       </Button>
                       {s.paused ? (
                         <Button size="sm" variant="ghost" onClick={() => resume.mutate({ id: s.id })} aria-label={`Resume ${s.name}`}>
@@ -111,6 +162,13 @@ export function ScheduleList() {
           key={edited.id}
           schedule={{ id: edited.id, name: edited.name, cron: edited.cron, timezone: edited.timezone, repeats: edited.sourceExperiment.repeats }}
           onClose={() => setEditing(null)}
+        />
+      ) : null}
+      {notified ? (
+        <ScheduleNotifyDialog
+          key={notified.id}
+          schedule={{ id: notified.id, name: notified.name, targetId: notified.sourceExperiment.target.id, baselineName: notified.baselineName, notifyOn: notified.notifyOn, webhook: notified.webhook }}
+          onClose={() => setNotifying(null)}
         />
       ) : null}
     </>

@@ -1,0 +1,124 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { ScheduleNotifySchema, type ScheduleNotifyInput } from '~/lib/schemas/schedule-notify';
+import { useServerErrors } from '~/lib/forms/server-errors';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf } from '~/lib/trpc/errors';
+import { Button } from '~/components/ui/button';
+import { Dialog } from '~/components/ui/dialog';
+import { Alert } from '~/components/ui/feedback';
+import { Checkbox, Field, Input, Select } from '~/components/ui/form';
+
+const FIELDS = ['baselineName', 'notifyOn', 'webhookFormat', 'webhookUrl', 'webhookSecret'] as const;
+
+export interface NotifySettings {
+  id: string;
+  name: string;
+  targetId: string;
+  baselineName: string | null;
+  notifyOn: 'regression' | 'always';
+  webhook: { host: string; format: 'generic' | 'slack' } | null;
+}
+
+/**
+ * What a schedule compares itself with and where it tells about it (docs/notifications.md). The
+ * stored webhook URL and secret are never shown (the URL of a Slack webhook is a credential): the
+ * host stands for them, and empty fields keep them.
+ */
+export function ScheduleNotifyDialog({ schedule, onClose }: { schedule: NotifySettings; onClose: () => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const baselines = useQuery(trpc.baseline.list.queryOptions({ targetId: schedule.targetId }));
+  const names = [...new Set((baselines.data ?? []).map((b) => b.name))].sort();
+  const form = useForm<ScheduleNotifyInput, unknown, z.output<typeof ScheduleNotifySchema>>({
+    resolver: zodResolver(ScheduleNotifySchema),
+    mode: 'onTouched',
+    reValidateMode: 'onChange',
+    defaultValues: {
+      baselineName: schedule.baselineName ?? '',
+      notifyOn: schedule.notifyOn,
+      webhookFormat: schedule.webhook?.format ?? 'generic',
+      webhookUrl: '',
+      webhookSecret: '',
+      removeWebhook: false,
+    },
+  });
+  const remove = useWatch({ control: form.control, name: 'removeWebhook' });
+  const save = useMutation(
+    trpc.schedule.setNotify.mutationOptions({
+      onSuccess: async () => {
+        await qc.invalidateQueries({ queryKey: trpc.schedule.list.queryKey() });
+        onClose();
+      },
+    }),
+  );
+  useServerErrors(save.error, form.setError, (path) => FIELDS.find((f) => f === path) ?? null);
+  const errors = form.formState.errors;
+  const stored = schedule.webhook;
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title={`Notifications of ${schedule.name}`}
+      description="When all runs of a firing ended, each cell is compared with the baseline of this name (same test as the compare view and the CI gate); a regression is sent to the webhook, signed with HMAC-SHA256."
+    >
+      <form className="space-y-4" noValidate onSubmit={(e) => void form.handleSubmit((v) => save.mutate({ id: schedule.id, ...v }))(e)}>
+        {save.isError && !Object.keys(errors).length ? <Alert tone="error">{messageOf(save.error)}</Alert> : null}
+        <Field label="Compare with baseline" help={names.length ? `Baselines of this target: ${names.join(', ')}` : 'No baselines saved for this target yet: save one from the compare view.'} error={errors.baselineName?.message}>
+          {(p) => (
+            <>
+              <Input {...p} {...form.register('baselineName')} list="notify-baselines" placeholder="e.g. nightly" />
+              <datalist id="notify-baselines">
+                {names.map((n) => (
+                  <option key={n} value={n} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </Field>
+        <Field label="Notify" error={errors.notifyOn?.message}>
+          {(p) => (
+            <Select {...p} {...form.register('notifyOn')}>
+              <option value="regression">on a regression</option>
+              <option value="always">after every firing (pass, regression, no baseline)</option>
+            </Select>
+          )}
+        </Field>
+        <Field
+          label="Webhook URL"
+          optional
+          help={stored ? `A webhook to ${stored.host} is set; leave empty to keep it.` : 'Where the JSON (or Slack message) is POSTed. Internal addresses need the team allowlist; redirects are not followed.'}
+          error={errors.webhookUrl?.message}
+        >
+          {(p) => <Input {...p} {...form.register('webhookUrl')} type="url" autoComplete="off" placeholder={stored ? `•••• ${stored.host}` : 'https://hooks.slack.com/services/…'} disabled={remove} />}
+        </Field>
+        <div className="grid grid-cols-2 gap-3">
+          <Field label="Format" error={errors.webhookFormat?.message}>
+            {(p) => (
+              <Select {...p} {...form.register('webhookFormat')} disabled={remove}>
+                <option value="generic">PoolBench JSON</option>
+                <option value="slack">Slack-compatible</option>
+              </Select>
+            )}
+          </Field>
+          <Field label="Signing secret" help={stored ? 'Leave empty to keep the stored one.' : 'At least 16 characters; the receiver checks X-PoolBench-Signature with it.'} error={errors.webhookSecret?.message}>
+            {(p) => <Input {...p} {...form.register('webhookSecret')} type="password" autoComplete="new-password" disabled={remove} />}
+          </Field>
+        </div>
+        {stored ? <Checkbox {...form.register('removeWebhook')} label="Remove the webhook" description="The comparison still runs and shows in the list." /> : null}
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save notifications
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
