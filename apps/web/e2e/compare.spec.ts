@@ -46,6 +46,9 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   const candidateCell = page.getByTestId('pivot').locator('[data-testid="pivot-cell"]:not([data-verdict="reference"])').first();
   await expect(candidateCell).toHaveAttribute('data-verdict', 'inconclusive');
   await expect(candidateCell).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
+  // from inconclusive to an answer: the bootstrap estimate under the verdict, and repeats to add in place
+  await expect(table.getByTestId('metric-p50Ms')).toContainText(/would likely resolve this|more than 50 repeats per side/, { timeout: 60_000 });
+  await expect(table.getByRole('button', { name: /^Add \d+ repeats?$/ }).first()).toBeVisible();
   await expect(page.getByTestId('merged-table')).toContainText('prewarm');
   await expect(page.getByTestId('chart-spectrum').locator('.recharts-line').first()).toBeVisible();
   await expect(page.getByTestId('chart-rps').locator('.recharts-area').first()).toBeVisible();
