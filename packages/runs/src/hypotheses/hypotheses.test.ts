@@ -2,10 +2,10 @@ import { createDb, seed, type Db } from '@poolbench/db';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
 import type { Hypothesis } from '@poolbench/scenarios';
-import { buildRunSummary, createHistogram, histogramStatsMs } from '@poolbench/stats';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { summaryWith } from '../testing/summary-with';
 import { extendExperiment } from '../extend-experiment';
 import { launchExperiment, relaunchExperiment } from '../launch-experiment';
 import { claimRun, finishRun, markRunning } from '../run-transitions';
@@ -45,23 +45,6 @@ describe('hypotheses through the lifecycle (real Postgres)', () => {
     { base: { poolConfigId: A, scenarioId: S }, candidate: { poolConfigId: B, scenarioId: S }, metric: 'rps', expect: 'equivalent', band: 5 },
   ];
   const launch = (repeats: number, hypotheses = claims()) => launchExperiment(db, { teamId: ids.teamId, targetId: ids.targetId, poolConfigIds: [A, B], scenarioIds: [S], repeats, name: 'hyp', hypotheses });
-  // A summary as the worker builds it: 5 s of load at `rps`, a latency histogram whose p99 is `p99` ms.
-  const summaryWith = (p99: number, rps: number) => {
-    const h = createHistogram();
-    for (let k = 0; k < 99; k++) h.recordValue(Math.round((p99 / 3) * 1000));
-    h.recordValue(Math.round(p99 * 1000));
-    h.recordValue(Math.round(p99 * 1000));
-    const requests = Math.round(rps * 5);
-    return buildRunSummary({
-      counters: { requests, failed: 0, status: { '200': requests }, dataSentBytes: 0, dataReceivedBytes: 0, iterations: requests, droppedIterations: 0 },
-      trends: { http_req_duration: histogramStatsMs(h) },
-      seconds: 5,
-      vusMax: 10,
-      loadMs: 5000,
-      load: { startMs: 1_700_000_000_000, endMs: 1_700_000_005_000 },
-      resources: [],
-    });
-  };
   // A run ends with a summary: B has a p99 a third of A's and the same throughput, runs differ a little.
   const runAll = async (runIds: string[]) => {
     for (const [i, id] of runIds.entries()) {

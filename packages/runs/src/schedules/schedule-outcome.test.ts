@@ -1,7 +1,7 @@
 import { createDb, parseScheduleNotification, seed, type Db } from '@poolbench/db';
 import { withTempDatabase } from '@poolbench/db/testing';
-import { buildRunSummary, createHistogram, histogramStatsMs } from '@poolbench/stats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { summaryWith } from '../testing/summary-with';
 import { launchExperiment, relaunchExperiment } from '../launch-experiment';
 import { claimRun, finishRun, markRunning } from '../run-transitions';
 import { decideOverdueScheduleOutcomes, decideScheduleOutcome } from './schedule-outcome';
@@ -25,27 +25,11 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
     await dispose?.();
   });
 
-  // A summary as the worker builds it: 5 s at 1000 req/s, latency p50 ≈ p99/3, everything scaled by `p99`.
-  const summaryWith = (p99: number) => {
-    const h = createHistogram();
-    for (let k = 0; k < 99; k++) h.recordValue(Math.round((p99 / 3) * 1000));
-    h.recordValue(Math.round(p99 * 1000));
-    h.recordValue(Math.round(p99 * 1000));
-    return buildRunSummary({
-      counters: { requests: 5000, failed: 0, status: { '200': 5000 }, dataSentBytes: 0, dataReceivedBytes: 0, iterations: 5000, droppedIterations: 0 },
-      trends: { http_req_duration: histogramStatsMs(h) },
-      seconds: 5,
-      vusMax: 10,
-      loadMs: 5000,
-      load: { startMs: 1_700_000_000_000, endMs: 1_700_000_005_000 },
-      resources: [],
-    });
-  };
   const runAll = async (runIds: string[], p99: number) => {
     for (const [i, id] of runIds.entries()) {
       await claimRun(db, id, 'w');
       await markRunning(db, id, 'w', { script: 's', environment: {} });
-      await finishRun(db, id, 'w', { status: 'succeeded', summary: summaryWith(p99 * (1 + (i % 5) / 100)) });
+      await finishRun(db, id, 'w', { status: 'succeeded', summary: summaryWith(p99 * (1 + (i % 5) / 100), 1000) });
     }
   };
   const notification = async (experimentId: string) => {
