@@ -13,7 +13,7 @@ const ROOTS = ['apps/web/src', 'apps/web/e2e', 'apps/worker/src', 'apps/worker/t
 const PARSE_POINTS = new Set(['packages/db/src/json/json-column.ts', 'packages/db/src/json/parse-rows.ts']);
 const SKIP = /(^|\/)(node_modules|generated|\.next|dist)(\/|$)/;
 
-const COLUMNS = 'summary|environment|thresholdResults|poolConfigSnapshot|scenarioSnapshot|targetSnapshot|requestDefaults|managed|selection|responseBody|statusCounts|params|thresholds|payload';
+const COLUMNS = 'summary|environment|thresholdResults|poolConfigSnapshot|scenarioSnapshot|targetSnapshot|requestDefaults|managed|selection|responseBody|statusCounts|params|thresholds';
 const RULES: [string, RegExp][] = [
   ['as never', /\bas never\b/],
   ['Prisma JSON input cast', /as (unknown as )?Prisma\.(InputJsonValue|JsonValue|JsonObject)/],
