@@ -1,5 +1,5 @@
 import { openSecret, parseScheduleNotification, type Db } from '@poolbench/db';
-import { canonicalIp, hasUrlCredentials, redactUrl, specialLabel, touchesLinkLocalOrMetadata } from '@poolbench/scenarios/net';
+import { canonicalIp, endpointsOf, hasUrlCredentials, redactUrl, specialLabel, touchesLinkLocalOrMetadata } from '@poolbench/scenarios/net';
 import type { Logger } from 'pino';
 import { RunError } from '../runs/run-error';
 import { checkAllowed, resolveHostNames } from '../targets/allowlist';
@@ -10,6 +10,9 @@ export const MAX_ATTEMPTS = 5;
 /** Backoff before attempt n+1 (after n failed): 10 s, 1 min, 5 min, 30 min. */
 const BACKOFF_MS = [10_000, 60_000, 300_000, 1_800_000];
 const CLAIM_STALE_MS = 120_000;
+
+/** A delivery that no retry can fix (no webhook any more, a URL that may never be called). */
+class PermanentDeliveryError extends Error {}
 
 /**
  * Where a webhook may go. It is not load, so a public address needs no allowlist entry; an
@@ -41,14 +44,13 @@ export interface DeliverOptions {
 
 /** Sends one webhook request; resolves with the HTTP status, throws on anything else. */
 async function send(url: string, body: string, secret: string, deliveryId: string, event: string, patterns: string[], now: Date, timeoutMs: number): Promise<number> {
-  const u = new URL(url);
-  if (hasUrlCredentials(url)) throw new Error('the webhook URL carries credentials; set a URL without user:password@');
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`the webhook URL must be http or https, not ${u.protocol}`);
-  const host = u.hostname.replace(/^\[|\]$/g, '');
+  const { protocol } = new URL(url);
+  if (hasUrlCredentials(url)) throw new PermanentDeliveryError('the webhook URL carries credentials; set a URL without user:password@');
+  if (protocol !== 'https:' && protocol !== 'http:') throw new PermanentDeliveryError(`the webhook URL must be http or https, not ${protocol}`);
+  const { host, port } = endpointsOf([url])[0]!;
   const address = await checkWebhookHost(host, patterns);
-  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
   const t = Math.floor(now.getTime() / 1000);
-  const res = await pinnedFetch(url, [{ host: host.toLowerCase(), port, address }], {
+  const res = await pinnedFetch(url, [{ host, port, address }], {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
@@ -94,18 +96,27 @@ export async function deliverDueNotifications(db: Db, log: Pick<Logger, 'info' |
     const s = n.schedule;
     let status: number | null = null;
     let error: string | null = null;
+    let permanent = false;
     try {
-      if (!n.payload) throw new Error('the stored payload does not parse');
-      if (!s.webhookUrlSealed || !s.webhookSecretSealed) throw new Error('the schedule no longer has a webhook');
+      if (!n.payload) throw new PermanentDeliveryError('the stored payload does not parse');
+      if (!s.webhookUrlSealed || !s.webhookSecretSealed) throw new PermanentDeliveryError('the schedule no longer has a webhook');
       const url = openSecret<string>(s.webhookUrlSealed, opts.secretKey);
       const secret = openSecret<string>(s.webhookSecretSealed, opts.secretKey);
       const body = webhookBody(n.payload, s.webhookFormat, opts.appUrl, n.id);
       status = await send(url, body, secret, n.id, n.payload.event, s.team.allowedHosts.map((h) => h.pattern), now, opts.timeoutMs ?? 10_000);
       if (status < 200 || status >= 300) error = `the webhook answered HTTP ${status}`;
     } catch (err) {
-      error = err instanceof ProbeRedirectError || err instanceof RunError ? err.message : redactUrl((err as Error).message);
+      permanent = err instanceof PermanentDeliveryError;
+      const message = err instanceof Error ? err.message : String(err);
+      // The error is shown in the schedules list: it names the host at most, never the URL (a
+      // Slack webhook's path is its credential) nor where a redirect pointed.
+      error =
+        err instanceof ProbeRedirectError
+          ? `the webhook answered HTTP ${err.status} (a redirect); PoolBench does not follow redirects: set the final URL`
+          : err instanceof RunError || permanent
+            ? message
+            : redactUrl(message);
     }
-    const permanent = error !== null && /no longer has a webhook|does not parse|credentials|must be http/.test(error);
     const done = error === null;
     const giveUp = !done && (permanent || n.attempts >= MAX_ATTEMPTS);
     await db.scheduleNotification.update({

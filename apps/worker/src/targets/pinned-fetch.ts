@@ -11,7 +11,7 @@ export interface ProbeResponse {
 
 /** A probe met a 3xx: probes never follow redirects (the next hop was never checked). */
 export class ProbeRedirectError extends Error {
-  constructor(url: string, status: number, location: string | undefined) {
+  constructor(url: string, readonly status: number, location: string | undefined) {
     super(`${redactUrl(url)} answered HTTP ${status} redirecting to ${location ? redactUrl(location) : 'nowhere'}; PoolBench does not follow redirects for probes: configure the final URL`);
     this.name = 'ProbeRedirectError';
   }
