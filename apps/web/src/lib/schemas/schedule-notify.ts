@@ -12,27 +12,21 @@ const isHttpUrl = (v: string) => {
 
 /**
  * A schedule's comparison and webhook (docs/notifications.md). The stored URL and secret are never
- * sent back, so an empty URL or secret keeps the stored one; `removeWebhook` drops both.
+ * sent back, so an empty URL or secret keeps the stored one; `removeWebhook` drops both. Rules
+ * that depend on what is stored (a webhook on regressions needs a baseline) are the server's.
  */
-export const ScheduleNotifySchema = z
-  .object({
-    /** '' = do not compare */
-    baselineName: z.string().trim().max(100, 'must be at most 100 characters'),
-    notifyOn: z.enum(['regression', 'always']),
-    webhookFormat: z.enum(['generic', 'slack']),
-    webhookUrl: z
-      .string()
-      .trim()
-      .max(2048, 'must be at most 2048 characters')
-      .refine((v) => v === '' || isHttpUrl(v), 'must be an http:// or https:// URL')
-      .refine((v) => v === '' || !hasUrlCredentials(v), 'must not carry user:password@; the secret below signs every request'),
-    webhookSecret: z.string().max(200, 'must be at most 200 characters').refine((v) => v === '' || v.length >= 16, 'must be at least 16 characters (or empty to keep the stored one)'),
-    removeWebhook: z.boolean(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.removeWebhook) return;
-    if (v.notifyOn === 'regression' && v.webhookUrl !== '' && v.baselineName === '') {
-      ctx.addIssue({ code: 'custom', path: ['baselineName'], message: 'is required to notify on a regression: name the baseline each run is compared with' });
-    }
-  });
+export const ScheduleNotifySchema = z.object({
+  /** '' = do not compare */
+  baselineName: z.string().trim().max(100, 'must be at most 100 characters'),
+  notifyOn: z.enum(['regression', 'always']),
+  webhookFormat: z.enum(['generic', 'slack']),
+  webhookUrl: z
+    .string()
+    .trim()
+    .max(2048, 'must be at most 2048 characters')
+    .refine((v) => v === '' || isHttpUrl(v), 'must be an http:// or https:// URL')
+    .refine((v) => v === '' || !hasUrlCredentials(v), 'must not carry user:password@; the secret below signs every request'),
+  webhookSecret: z.string().max(200, 'must be at most 200 characters').refine((v) => v === '' || v.length >= 16, 'must be at least 16 characters (or empty to keep the stored one)'),
+  removeWebhook: z.boolean(),
+});
 export type ScheduleNotifyInput = z.input<typeof ScheduleNotifySchema>;

@@ -21,7 +21,7 @@ export const scheduleRouter = {
     .output(ScheduleDoneSchema)
     .mutation(({ ctx, input }) => updateSchedule(ctx.db, ctx.team.id, input)),
   setNotify: teamProcedure('member')
-    .input(ScheduleNotifySchema.and(z.object({ id: IdSchema })))
+    .input(ScheduleNotifySchema.extend({ id: IdSchema }))
     .output(ScheduleDoneSchema)
     .mutation(({ ctx, input }) => setScheduleNotify(ctx.db, ctx.secretKey, ctx.team.id, input)),
   runNow: teamProcedure('member').input(ByIdSchema).output(ScheduleRunNowSchema).mutation(({ ctx, input }) => runScheduleNow({ db: ctx.db, queue: ctx.runQueue() }, ctx.team.id, input.id)),

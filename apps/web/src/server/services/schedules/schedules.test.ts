@@ -61,6 +61,10 @@ describe('editing a schedule (real Postgres)', () => {
     expect(openSecret(kept.webhookUrlSealed!, services.key)).toBe(notify.webhookUrl);
     expect(kept.notifyOn).toBe('always');
 
+    // a stored webhook on regressions still needs its baseline: clearing the name is refused
+    await expect(member.schedule.setNotify({ id: A.scheduleId, ...notify, baselineName: '', webhookUrl: '', webhookSecret: '' })).rejects.toThrow(/baselineName.*required to notify on a regression/s);
+    expect((await db.schedule.findUniqueOrThrow({ where: { id: A.scheduleId } })).baselineName).toBe('nightly');
+
     await member.schedule.setNotify({ id: A.scheduleId, ...notify, removeWebhook: true });
     expect(await db.schedule.findUniqueOrThrow({ where: { id: A.scheduleId } })).toMatchObject({ webhookUrlSealed: null, webhookSecretSealed: null, webhookHost: null, baselineName: 'nightly' });
   });

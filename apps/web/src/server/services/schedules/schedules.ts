@@ -1,6 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { createId, sealSecret } from '@poolbench/db';
-import { hypothesisRows, relaunchAndEnqueue } from '@poolbench/runs';
+import { hypothesisRows, launchFiring } from '@poolbench/runs';
 import type { Queue } from 'bullmq';
 import type { ScheduleNotifySchema } from '~/lib/schemas/schedule-notify';
 import type { z } from 'zod';
@@ -119,6 +119,8 @@ export async function setScheduleNotify(db: Db, secretKey: () => Buffer, teamId:
     await db.schedule.update({ where: { id: s.id }, data: common });
     return;
   }
+  // the webhook as it will be (a stored URL counts): on regressions it needs something to regress against
+  if (input.notifyOn === 'regression' && !input.baselineName) throw new InvalidInputError('baselineName', 'is required to notify on a regression: name the baseline each run is compared with');
   if (!input.webhookSecret && !s.webhookSecretSealed) throw new InvalidInputError('webhookSecret', 'is required: every request is signed with it (HMAC-SHA256), so the receiver can tell it came from PoolBench');
   await db.schedule.update({
     where: { id: s.id },
@@ -132,8 +134,8 @@ export async function setScheduleNotify(db: Db, secretKey: () => Buffer, teamId:
 
 /** Starts the schedule's experiment now, as a firing would (compared and notified the same way). */
 export async function runScheduleNow(deps: { db: Db; queue: Queue }, teamId: string, id: string) {
-  const s = await deps.db.schedule.findFirst({ where: { id, teamId }, select: { id: true, name: true, sourceExperimentId: true } });
+  const s = await deps.db.schedule.findFirst({ where: { id, teamId }, select: { id: true, teamId: true, name: true, sourceExperimentId: true } });
   if (!s) throw new NotFoundError('schedule');
-  const launched = await relaunchAndEnqueue(deps, s.sourceExperimentId, { teamId, scheduleId: s.id, name: `${s.name} · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (run now)` });
+  const launched = await launchFiring(deps, s, { manual: true });
   return { experimentId: launched.experimentId };
 }
