@@ -1,7 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Db } from '@poolbench/db';
-import { relaunchAndEnqueue } from '@poolbench/runs';
+import { launchFiring } from '@poolbench/runs';
 import { SCHEDULE_QUEUE, ScheduleJobSchema } from '@poolbench/scenarios';
 import type { Logger } from 'pino';
 
@@ -54,11 +54,7 @@ export class ScheduleService {
     const s = await this.db.schedule.findUnique({ where: { id: scheduleId } });
     if (!s) return { skipped: 'schedule deleted' };
     if (s.paused) return { skipped: 'schedule paused' };
-    const launched = await relaunchAndEnqueue({ db: this.db, queue: this.runQueue }, s.sourceExperimentId, {
-      teamId: s.teamId,
-      scheduleId: s.id,
-      name: `${s.name} · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-    });
+    const launched = await launchFiring({ db: this.db, queue: this.runQueue }, s);
     await this.db.schedule.update({ where: { id: s.id }, data: { lastFiredAt: new Date() } });
     this.log.info({ scheduleId, experimentId: launched.experimentId, enqueued: launched.enqueued }, 'schedule fired');
     return { experimentId: launched.experimentId, runs: launched.runIds.length };

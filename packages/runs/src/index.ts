@@ -23,3 +23,4 @@ export { launchSeeds, reproductionOf, seedPresets, SEEDS_PREFIX, type LaunchedSe
 export { seedResults, type SeedClaimResult, type SeedExperimentResult, type SeedReproduction } from './seeds/seed-results';
 export { changeText, replaceSeedsResults, seedsMarkdown, SEEDS_RESULTS_END, SEEDS_RESULTS_START } from './seeds/seeds-markdown';
 export { decideScheduleOutcome, decideOverdueScheduleOutcomes, type ScheduleOutcome } from './schedules/schedule-outcome';
+export { launchFiring } from './schedules/launch-firing';

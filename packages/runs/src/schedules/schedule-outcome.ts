@@ -32,10 +32,12 @@ export async function decideScheduleOutcome(db: Db, experimentId: string, now: D
   });
   if (!e || !e.schedule || e.finishedAt === null || e.notification) return null;
   const schedule = e.schedule;
-  const measured = (where: { experimentId?: string; id?: string; poolConfigId?: string; scenarioId?: string }) =>
+  const measured = (where: { experimentId: string; poolConfigId?: string; scenarioId?: string } | { id: string }) =>
     db.run
-      .findMany({ where: { ...where, status: { in: [...MEASURED_RUN_STATUSES] } }, select: { id: true, summary: true }, orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }] })
-      .then((rows) => rows.map(parseRun).flatMap((r) => (r.summary ? [r.summary] : [])));
+      .findMany({ where: { ...where, status: { in: [...MEASURED_RUN_STATUSES] } }, select: { id: true, poolConfigId: true, scenarioId: true, summary: true }, orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }] })
+      .then((rows) => rows.map(parseRun).flatMap((r) => (r.summary ? [{ ...r, summary: r.summary }] : [])));
+  // the firing's own runs in one read; each baseline (one per scenario) in one more
+  const own = await measured({ experimentId: e.id });
 
   const baselines = schedule.baselineName
     ? await db.baseline.findMany({ where: { teamId: e.teamId, targetId: e.targetId, name: schedule.baselineName }, select: { scenarioId: true, runId: true, experimentId: true, poolConfigId: true } })
@@ -45,11 +47,11 @@ export async function decideScheduleOutcome(db: Db, experimentId: string, now: D
   let incomplete = false;
   for (const { poolConfig } of e.poolConfigs) {
     for (const { scenario } of e.scenarios) {
-      const candidate = await measured({ experimentId: e.id, poolConfigId: poolConfig.id, scenarioId: scenario.id });
+      const candidate = own.filter((r) => r.poolConfigId === poolConfig.id && r.scenarioId === scenario.id).map((r) => r.summary);
       const b = baselines.find((x) => x.scenarioId === scenario.id);
       let reference: RunSummary[] = [];
-      if (b?.runId) reference = await measured({ id: b.runId });
-      else if (b?.experimentId && b.poolConfigId) reference = await measured({ experimentId: b.experimentId, poolConfigId: b.poolConfigId, scenarioId: b.scenarioId });
+      if (b?.runId) reference = (await measured({ id: b.runId })).map((r) => r.summary);
+      else if (b?.experimentId && b.poolConfigId) reference = (await measured({ experimentId: b.experimentId, poolConfigId: b.poolConfigId, scenarioId: b.scenarioId })).map((r) => r.summary);
       if (!b) missingBaseline = true;
       if (candidate.length === 0 || (b && reference.length === 0)) incomplete = true;
       const base = { poolConfig: poolConfig.name, scenario: scenario.name, baselineRuns: reference.length, candidateRuns: candidate.length };
