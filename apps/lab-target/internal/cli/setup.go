@@ -18,7 +18,7 @@ func setup(args []string, stdout, stderr io.Writer, getenv func(string) string) 
 	s := labdb.Sizes{Rows: 10000, Fields: 40, Roles: 20, Permissions: 60, Shards: 4}
 	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&dsn, "database-url", "", "Postgres DSN of the lab database (created if missing)")
+	fs.StringVar(&dsn, "database-url", "", "Postgres or MariaDB (mysql://, mariadb://) URL of the lab database (created if missing)")
 	fs.IntVar(&s.Rows, "rows", s.Rows, "rows of the wide table read by GET /query")
 	fs.IntVar(&s.Fields, "fields", s.Fields, "fields (columns) of the wide table")
 	fs.IntVar(&s.Roles, "roles", s.Roles, "roles for GET /roles")
@@ -50,9 +50,18 @@ func setup(args []string, stdout, stderr io.Writer, getenv func(string) string) 
 		fmt.Fprintln(stderr, "lab-target setup: --database-url is required (or LAB_DATABASE_URL)")
 		return 2
 	}
+	mysql := labdb.IsMySQL(dsn)
+	if mysql && s.Fields > labdb.MySQLMaxFields {
+		fmt.Fprintf(stderr, "lab-target setup: invalid --fields %d: at most %d on MariaDB (InnoDB row size)\n", s.Fields, labdb.MySQLMaxFields)
+		return 2
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	res, err := labdb.Setup(ctx, dsn, s)
+	run := labdb.Setup
+	if mysql {
+		run = labdb.SetupMySQL
+	}
+	res, err := run(ctx, dsn, s)
 	if err != nil {
 		fmt.Fprintf(stderr, "lab-target setup: %v\n", err)
 		return 1

@@ -20,9 +20,12 @@ const (
 	InvalidCatalogName = "3D000" // database does not exist
 )
 
-// SQLState returns the server's SQLSTATE, or "none" when the error did not come from
-// Postgres (refused connection, timeout, TLS).
+// SQLState returns the server's SQLSTATE (on MariaDB: the error number, e.g. "1146"), or
+// "none" when the error did not come from the server (refused connection, timeout, TLS).
 func SQLState(err error) string {
+	if code, ok := mysqlCode(err); ok {
+		return code
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		return pgErr.Code
@@ -38,7 +41,7 @@ func Record(m *metrics.Metrics, err error) {
 	}
 	code := SQLState(err)
 	m.DBErrors.WithLabelValues(code).Inc()
-	if code == TooManyConnections {
+	if IsTooManyClients(code) {
 		m.TooManyClients.Inc()
 	}
 }

@@ -2,6 +2,7 @@ package labdb
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -80,3 +81,55 @@ const WorkRead = `SELECT pg_sleep($1)`
 
 // WorkWriteSQL touches one counter row; run in the same transaction as WorkRead.
 const WorkWriteSQL = `UPDATE lab.counters SET hits = hits + 1, touched_at = now() WHERE id = $1`
+
+// MariaDB counterparts: the tables are unqualified in the DSN's database, placeholders are
+// `?` (interpolated by the driver, one round trip per query).
+const rolesMySQL = `
+SELECT r.id, r.name, r.description, p.id, p.name, p.resource, p.action
+FROM roles r
+LEFT JOIN role_permissions rp ON rp.role_id = r.id
+LEFT JOIN permissions p ON p.id = rp.permission_id
+ORDER BY r.id, p.id`
+
+// RolesMySQL is Roles on a MariaDB connection.
+func RolesMySQL(ctx context.Context, conn *sql.Conn) ([]Role, error) {
+	rows, err := conn.QueryContext(ctx, rolesMySQL)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Role{}
+	for rows.Next() {
+		var r Role
+		var pid sql.NullInt64
+		var pname, pres, pact sql.NullString
+		if err := rows.Scan(&r.ID, &r.Name, &r.Description, &pid, &pname, &pres, &pact); err != nil {
+			return nil, err
+		}
+		if len(out) == 0 || out[len(out)-1].ID != r.ID {
+			r.Permissions = []Permission{}
+			out = append(out, r)
+		}
+		if pid.Valid {
+			last := &out[len(out)-1]
+			last.Permissions = append(last.Permissions, Permission{ID: int(pid.Int64), Name: pname.String, Resource: pres.String, Action: pact.String})
+		}
+	}
+	return out, rows.Err()
+}
+
+// WideRowsSQLMySQL selects the first fields columns of up to ? rows of wide_rows.
+func WideRowsSQLMySQL(fields int) string {
+	cols := make([]string, 0, fields+1)
+	cols = append(cols, "id")
+	for i := 1; i <= fields; i++ {
+		cols = append(cols, FieldName(i))
+	}
+	return fmt.Sprintf("SELECT %s FROM wide_rows ORDER BY id LIMIT ?", strings.Join(cols, ", "))
+}
+
+// WorkReadMySQL holds the connection for the given seconds (SLEEP takes fractions).
+const WorkReadMySQL = `SELECT SLEEP(?)`
+
+// WorkWriteMySQL touches one counter row; run in the same transaction as WorkReadMySQL.
+const WorkWriteMySQL = `UPDATE counters SET hits = hits + 1, touched_at = NOW(6) WHERE id = ?`
