@@ -54,12 +54,22 @@ func New(cfg config.Config, log *slog.Logger) (*App, error) {
 			return nil, err
 		}
 	}
-	probeCfg, err := pools.ConnConfig(c, "probe")
-	if err != nil {
-		strat.Close()
-		return nil, err
+	if config.IsMySQL(c.DatabaseURL) {
+		probe, err := pools.MySQLProbe(c)
+		if err != nil {
+			strat.Close()
+			return nil, err
+		}
+		a.Ready = server.NewProbeReadiness(probe, m, log)
+		m.DBErrors.WithLabelValues("1040") // MariaDB's "too many connections", visible at 0
+	} else {
+		probeCfg, err := pools.ConnConfig(c, "probe")
+		if err != nil {
+			strat.Close()
+			return nil, err
+		}
+		a.Ready = server.NewReadiness(probeCfg, m, log)
 	}
-	a.Ready = server.NewReadiness(probeCfg, m, log)
 	srv := &server.Server{Cfg: c, Strategy: strat, Metrics: m, Upstream: a.Upstream, Ready: a.Ready, Log: log}
 	a.Handler = srv.Handler()
 	return a, nil

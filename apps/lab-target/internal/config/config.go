@@ -2,12 +2,25 @@
 // (/tmp/pb-pool-contract.md, mirrored in README.md), parsed from flags and LAB_* env vars.
 package config
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Strategies lists every accepted --strategy value, in the order the README documents them.
 var Strategies = []string{
 	"per-request", "pool-per-request", "lazy", "prewarm", "fixed",
 	"elastic", "adaptive", "priority", "partitioned", "borrowing",
+}
+
+// MySQLStrategies are the strategies available on MariaDB (a mysql:// or mariadb://
+// --database-url): the single-pool ones on database/sql, plus opening per request.
+var MySQLStrategies = []string{"per-request", "pool-per-request", "lazy", "fixed", "elastic", "prewarm"}
+
+// IsMySQL reports whether a --database-url points at MariaDB/MySQL rather than Postgres.
+func IsMySQL(dsn string) bool {
+	s := strings.ToLower(strings.TrimSpace(dsn))
+	return strings.HasPrefix(s, "mysql://") || strings.HasPrefix(s, "mariadb://")
 }
 
 // Config is the complete serve configuration. Durations of zero mean "none" unless noted.

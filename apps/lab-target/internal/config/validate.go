@@ -15,6 +15,9 @@ func (c *Config) Validate() error {
 	if c.DatabaseURL == "" {
 		return usagef("--database-url is required (or LAB_DATABASE_URL)")
 	}
+	if IsMySQL(c.DatabaseURL) && !slices.Contains(MySQLStrategies, c.Strategy) {
+		return usagef("invalid --strategy %s: not supported on MariaDB (supported: %s)", c.Strategy, strings.Join(MySQLStrategies, ", "))
+	}
 	if c.Listen == "" {
 		return usagef("--listen must not be empty")
 	}

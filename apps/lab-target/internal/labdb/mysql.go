@@ -10,14 +10,13 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"poolbench.dev/lab-target/internal/config"
 )
 
 // IsMySQL reports whether dsn points at MariaDB/MySQL (mysql:// or mariadb://) rather
 // than Postgres. Everything else is handed to pgx unchanged.
-func IsMySQL(dsn string) bool {
-	s := strings.ToLower(strings.TrimSpace(dsn))
-	return strings.HasPrefix(s, "mysql://") || strings.HasPrefix(s, "mariadb://")
-}
+func IsMySQL(dsn string) bool { return config.IsMySQL(dsn) }
 
 // MySQLConfig converts PoolBench's URL form mysql://user:pw@host:port/db?params (or
 // mariadb://) into the driver's configuration: user and password URL-decoded, default

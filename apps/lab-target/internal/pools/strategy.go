@@ -1,9 +1,11 @@
 // Package pools implements the connection-pool strategies the lab target can switch between.
-// Every strategy hands out a Lease holding one *pgx.Conn; handlers never see the pool type.
+// Every strategy hands out a Lease holding one connection (*pgx.Conn on Postgres,
+// *sql.Conn on MariaDB); handlers never see the pool type.
 package pools
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
@@ -22,9 +24,10 @@ type Request struct {
 
 // Lease is one database connection held by a request. Release exactly once (extra calls are ignored).
 type Lease struct {
-	Conn  *pgx.Conn
-	Pool  string // pool label that served it: main, shard-N, primary, secondary
-	Shard int    // -1 unless partitioned
+	Conn  *pgx.Conn // Postgres
+	SQL   *sql.Conn // MariaDB (database/sql + the MySQL driver); Conn is nil then
+	Pool  string    // pool label that served it: main, shard-N, primary, secondary
+	Shard int       // -1 unless partitioned
 
 	once    sync.Once
 	release func()

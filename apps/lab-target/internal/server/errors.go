@@ -34,11 +34,11 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.Is(r.Context().Err(), context.DeadlineExceeded):
 		writeError(w, http.StatusGatewayTimeout, "request_timeout", "request exceeded --request-timeout: "+err.Error())
-	case code == labdb.TooManyConnections:
+	case labdb.IsTooManyClients(code):
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "db_too_many_clients", "sqlstate": code, "message": err.Error()})
-	case code == labdb.UndefinedTable:
+	case labdb.IsSchemaMissing(code):
 		writeError(w, http.StatusServiceUnavailable, "lab_schema_missing", "lab data not found: run `lab-target setup --database-url=...` first")
-	case code == labdb.QueryCanceled:
+	case labdb.IsStatementTimeout(code):
 		writeJSON(w, http.StatusGatewayTimeout, map[string]string{"error": "statement_timeout", "sqlstate": code, "message": err.Error()})
 	case code == "none":
 		writeError(w, http.StatusServiceUnavailable, "db_unavailable", err.Error())

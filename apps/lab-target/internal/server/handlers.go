@@ -16,7 +16,12 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	if l == nil {
 		return
 	}
-	err := l.Conn.Ping(r.Context())
+	var err error
+	if l.SQL != nil {
+		err = l.SQL.PingContext(r.Context())
+	} else {
+		err = l.Conn.Ping(r.Context())
+	}
 	l.Release()
 	if err != nil {
 		s.fail(w, r, err)
@@ -31,7 +36,13 @@ func (s *Server) roles(w http.ResponseWriter, r *http.Request) {
 	if l == nil {
 		return
 	}
-	roles, err := labdb.Roles(r.Context(), l.Conn)
+	var roles []labdb.Role
+	var err error
+	if l.SQL != nil {
+		roles, err = labdb.RolesMySQL(r.Context(), l.SQL)
+	} else {
+		roles, err = labdb.Roles(r.Context(), l.Conn)
+	}
 	l.Release()
 	if err != nil {
 		s.fail(w, r, err)
@@ -55,7 +66,12 @@ func (s *Server) work(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	err := s.runWork(r, l.Conn, ms, write)
+	var err error
+	if l.SQL != nil {
+		err = runWorkMySQL(r.Context(), l.SQL, ms, write)
+	} else {
+		err = s.runWork(r, l.Conn, ms, write)
+	}
 	l.Release()
 	if err != nil {
 		s.fail(w, r, err)

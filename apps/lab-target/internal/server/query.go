@@ -29,6 +29,10 @@ func (s *Server) query(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer l.Release()
+	if l.SQL != nil {
+		s.queryMySQL(w, r, l.SQL, rows, fields)
+		return
+	}
 	ctx := r.Context()
 	res, err := l.Conn.Query(ctx, labdb.WideRowsSQL(labdb.WideRowsTable(l.Shard), fields), rows)
 	if err != nil {
@@ -80,7 +84,7 @@ func (s *Server) query(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) queryFailed(w http.ResponseWriter, r *http.Request, err error) {
-	if labdb.SQLState(err) == labdb.UndefinedColumn {
+	if labdb.IsUndefinedColumn(labdb.SQLState(err)) {
 		writeError(w, http.StatusBadRequest, "too_many_fields", "fields exceeds the lab table's fields (see lab-target setup --fields)")
 		return
 	}

@@ -20,9 +20,9 @@ const reasonStarting = "start-up work in progress"
 // its own short-lived connection (application_name "<app>:probe") so that checking
 // readiness never opens a pool connection: a lazy pool must show none before traffic.
 type Readiness struct {
-	probeCfg *pgx.ConnConfig
-	m        *metrics.Metrics
-	log      *slog.Logger
+	probeFn func(context.Context) error
+	m       *metrics.Metrics
+	log     *slog.Logger
 
 	mu        sync.Mutex
 	started   bool
@@ -34,18 +34,26 @@ type Readiness struct {
 
 // NewReadiness starts not ready, with reason "starting".
 func NewReadiness(probeCfg *pgx.ConnConfig, m *metrics.Metrics, log *slog.Logger) *Readiness {
-	return &Readiness{probeCfg: probeCfg, m: m, log: log, reason: "starting"}
+	return NewProbeReadiness(func(ctx context.Context) error {
+		conn, err := pgx.ConnectConfig(ctx, probeCfg)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(context.Background())
+		return conn.Ping(ctx)
+	}, m, log)
+}
+
+// NewProbeReadiness is NewReadiness with the probe given as a function (MariaDB: its own
+// driver connection, see pools.MySQLProbe). The probe must not use a pool connection.
+func NewProbeReadiness(probe func(context.Context) error, m *metrics.Metrics, log *slog.Logger) *Readiness {
+	return &Readiness{probeFn: probe, m: m, log: log, reason: "starting"}
 }
 
 func (r *Readiness) probe(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	conn, err := pgx.ConnectConfig(ctx, r.probeCfg)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	return conn.Ping(ctx)
+	return r.probeFn(ctx)
 }
 
 func (r *Readiness) set(ready bool, reason string) {

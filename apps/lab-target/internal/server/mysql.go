@@ -1,0 +1,105 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"net/http"
+
+	"poolbench.dev/lab-target/internal/labdb"
+)
+
+// runWorkMySQL is runWork on MariaDB: SELECT SLEEP, and for writes a counter UPDATE in the
+// same transaction.
+func runWorkMySQL(ctx context.Context, conn *sql.Conn, ms int, write bool) error {
+	secs := float64(ms) / 1000
+	if !write {
+		_, err := conn.ExecContext(ctx, labdb.WorkReadMySQL, secs)
+		return err
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	if _, err := tx.ExecContext(ctx, labdb.WorkWriteMySQL, randomCounter()); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, labdb.WorkReadMySQL, secs); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// queryMySQL is query on MariaDB: the same JSON (bigint fields as numbers, the md5 fields as
+// strings), streamed row by row while the driver reads the result set off the socket, the
+// connection held to the last row.
+func (s *Server) queryMySQL(w http.ResponseWriter, r *http.Request, conn *sql.Conn, rows, fields int) {
+	res, err := conn.QueryContext(r.Context(), labdb.WideRowsSQLMySQL(fields), rows)
+	if err != nil {
+		s.queryFailed(w, r, err)
+		return
+	}
+	defer res.Close()
+	more := res.Next()
+	if !more && res.Err() != nil {
+		s.queryFailed(w, r, res.Err())
+		return
+	}
+	types, err := res.ColumnTypes()
+	if err != nil {
+		s.queryFailed(w, r, err)
+		return
+	}
+	names := make([]string, len(types))
+	ints := make([]int64, len(types))
+	raws := make([]sql.RawBytes, len(types))
+	dest := make([]any, len(types))
+	for i, ct := range types {
+		names[i] = ct.Name()
+		switch ct.DatabaseTypeName() {
+		case "BIGINT", "INT", "MEDIUMINT", "SMALLINT", "TINYINT":
+			dest[i] = &ints[i]
+			raws[i] = nil
+		default:
+			dest[i] = &raws[i]
+		}
+	}
+	isInt := func(i int) bool { _, ok := dest[i].(*int64); return ok }
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	enc := json.NewEncoder(bw)
+	row := make(map[string]any, len(names))
+	_ = bw.WriteByte('[')
+	for first := true; more; more = res.Next() {
+		if err := res.Scan(dest...); err != nil {
+			labdb.Record(s.Metrics, err)
+			s.errLog.log(s.Log, r.URL.Path, err)
+			return
+		}
+		for i, n := range names {
+			if isInt(i) {
+				row[n] = ints[i]
+			} else {
+				row[n] = string(raws[i])
+			}
+		}
+		if !first {
+			_ = bw.WriteByte(',')
+		}
+		first = false
+		if err := enc.Encode(row); err != nil {
+			return // client gone
+		}
+	}
+	if err := res.Err(); err != nil {
+		// Headers are sent; a truncated body is the only signal left. Count and log it.
+		labdb.Record(s.Metrics, err)
+		s.errLog.log(s.Log, r.URL.Path, err)
+		return
+	}
+	_ = bw.WriteByte(']')
+	_ = bw.Flush()
+}
