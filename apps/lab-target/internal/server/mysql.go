@@ -42,17 +42,14 @@ func (s *Server) queryMySQL(w http.ResponseWriter, r *http.Request, conn *sql.Co
 		return
 	}
 	defer res.Close()
-	more := res.Next()
-	if !more && res.Err() != nil {
-		s.queryFailed(w, r, res.Err())
-		return
-	}
+	// Column types come with the result set header (read before the first row).
 	types, err := res.ColumnTypes()
 	if err != nil {
 		s.queryFailed(w, r, err)
 		return
 	}
 	names := make([]string, len(types))
+	isInt := make([]bool, len(types))
 	ints := make([]int64, len(types))
 	raws := make([]sql.RawBytes, len(types))
 	dest := make([]any, len(types))
@@ -60,13 +57,17 @@ func (s *Server) queryMySQL(w http.ResponseWriter, r *http.Request, conn *sql.Co
 		names[i] = ct.Name()
 		switch ct.DatabaseTypeName() {
 		case "BIGINT", "INT", "MEDIUMINT", "SMALLINT", "TINYINT":
-			dest[i] = &ints[i]
-			raws[i] = nil
+			isInt[i], dest[i] = true, &ints[i]
 		default:
 			dest[i] = &raws[i]
 		}
 	}
-	isInt := func(i int) bool { _, ok := dest[i].(*int64); return ok }
+	// Look at the first row before committing to 200, as on Postgres.
+	more := res.Next()
+	if !more && res.Err() != nil {
+		s.queryFailed(w, r, res.Err())
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	bw := bufio.NewWriterSize(w, 32<<10)
@@ -80,7 +81,7 @@ func (s *Server) queryMySQL(w http.ResponseWriter, r *http.Request, conn *sql.Co
 			return
 		}
 		for i, n := range names {
-			if isInt(i) {
+			if isInt[i] {
 				row[n] = ints[i]
 			} else {
 				row[n] = string(raws[i])
