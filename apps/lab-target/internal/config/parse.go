@@ -59,7 +59,7 @@ func NewServeFlagSet(cfg *Config, out io.Writer) *flag.FlagSet {
 	fs.SetOutput(out)
 	fs.StringVar(&cfg.Strategy, "strategy", cfg.Strategy, "pool strategy: "+strings.Join(Strategies, " | "))
 	fs.StringVar(&cfg.Listen, "listen", cfg.Listen, "HTTP listen address (port 0 picks a free port)")
-	fs.StringVar(&cfg.DatabaseURL, "database-url", cfg.DatabaseURL, "Postgres DSN (required)")
+	fs.StringVar(&cfg.DatabaseURL, "database-url", cfg.DatabaseURL, "Postgres DSN, or mysql:// / mariadb:// URL for MariaDB (required)")
 	fs.StringVar(&cfg.UpstreamURL, "upstream-url", cfg.UpstreamURL, "blob store base URL for POST /upload")
 	fs.BoolVar(&cfg.UpstreamInsecure, "upstream-insecure", cfg.UpstreamInsecure, "accept the blob store's self-signed certificate")
 	fs.StringVar(&cfg.InstanceID, "instance-id", cfg.InstanceID, "instance number, shown in responses and the default application_name")
@@ -72,7 +72,7 @@ func NewServeFlagSet(cfg *Config, out io.Writer) *flag.FlagSet {
 	dur(fs, &cfg.IdleTimeout, "idle-timeout", "close connections idle this long (lazy, elastic, adaptive)")
 	dur(fs, &cfg.MaxLifetime, "max-lifetime", "close connections older than this (0 = never)")
 	dur(fs, &cfg.HealthCheckPeriod, "health-check-period", "how often idle connections are checked (idle timeout, lifetime, min conns)")
-	dur(fs, &cfg.StatementTimeout, "statement-timeout", "Postgres statement_timeout (0 = none)")
+	dur(fs, &cfg.StatementTimeout, "statement-timeout", "Postgres statement_timeout / MariaDB max_statement_time (0 = none)")
 	dur(fs, &cfg.Keepalive, "keepalive", "prewarm: ping idle connections this often (0 = off)")
 
 	fs.IntVar(&cfg.InitialConns, "initial-conns", cfg.InitialConns, "adaptive: starting size (default max(min-conns,1))")
