@@ -412,3 +412,30 @@ func TestMariaDBUnsupportedStrategyExits2(t *testing.T) {
 		}
 	}
 }
+
+func TestMariaDBPoolPerRequestOpensMinOnTopAndClosesAll(t *testing.T) {
+	t.Parallel()
+	in, user := startMyInstance(t, 0, func(c *config.Config) {
+		c.Strategy = "pool-per-request"
+		c.MinConns = 2
+		c.MaxConns = 4
+	})
+	waitReady(t, in)
+	h := hold(in.URL + "/work?ms=800")
+	// The request's own connection plus the throwaway pool's background minimum.
+	// The throwaway pool's --min-conns open in the background on top of (or, if the request
+	// comes second, including) the request's own connection.
+	waitFor(t, 3*time.Second, "pool-per-request min conns during a request", func() bool {
+		n := myConns(t, user)
+		return n == 2 || n == 3
+	})
+	h.running(t)
+	<-h.done
+	if !strings.HasPrefix(h.result, "200 ") {
+		t.Fatalf("work: %s", h.result)
+	}
+	waitConns(t, user, 0, 3*time.Second, "pool-per-request after the request")
+	if c, cl := metric(t, in, `labtarget_pool_conns_created_total{pool="main"}`), metric(t, in, `labtarget_pool_conns_closed_total{pool="main"}`); c < 2 || c != cl {
+		t.Fatalf("created %v closed %v", c, cl)
+	}
+}
