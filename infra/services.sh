@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Local Postgres (54329) and Redis (63799) without Docker, data under .data/.
+# Local Postgres (54329), Redis (63799) and MariaDB (33069) without Docker, data under .data/.
 # Usage: infra/services.sh start|stop|status
+# MariaDB is the second lab database (seed 001's MySQL result sets, the runtimes of docs/runtimes.md);
+# it starts with the others when mariadbd is installed, unless POOLBENCH_MARIADB=0.
 # Idempotent: start on a running stack is a no-op; stop only stops what this script started.
 set -euo pipefail
 
@@ -8,6 +10,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DATA="${POOLBENCH_DATA_DIR:-$ROOT/.data}"
 PG_PORT="${PG_PORT:-54329}"
 REDIS_PORT="${REDIS_PORT:-63799}"
+MARIADB_PORT="${MARIADB_PORT:-33069}"
 PG_USER=poolbench
 PG_PASSWORD=poolbench
 PG_DB=poolbench
@@ -121,6 +124,56 @@ start_redis() {
   die "redis failed to start; see $DATA/redis/redis.log"
 }
 
+# --- MariaDB: runs as the 'mysql' system user under root (mariadbd refuses root), as the caller otherwise.
+mariadb_bin() { command -v mariadbd 2>/dev/null || { [ -x /usr/sbin/mariadbd ] && echo /usr/sbin/mariadbd; }; }
+mariadb_wanted() { [ "${POOLBENCH_MARIADB:-1}" != 0 ] && [ -n "$(mariadb_bin)" ]; }
+mariadb_pid() { [ -f "$DATA/mariadb/mariadb.pid" ] && cat "$DATA/mariadb/mariadb.pid"; }
+mariadb_running() { local p; p=$(mariadb_pid 2>/dev/null) && [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
+mariadb_root() { mariadb --no-defaults --protocol=socket --socket="$DATA/mariadb/mariadb.sock" -uroot "$@"; }
+
+start_mariadb() {
+  if mariadb_running; then say "mariadb already running on $MARIADB_PORT"; return; fi
+  port_busy "$MARIADB_PORT" && die "port $MARIADB_PORT is already in use by another process (pid $(port_owner_pid "$MARIADB_PORT")). Stop it or set MARIADB_PORT."
+  local dir="$DATA/mariadb" user_args=()
+  mkdir -p "$dir"
+  if is_root; then
+    user_args=(--user=mysql)
+    id mysql >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin mysql
+    chown -R mysql "$dir"
+    if ! runuser -u mysql -- test -x "$dir"; then
+      local d="$DATA"
+      while [ "$d" != "/" ]; do chmod o+x "$d" 2>/dev/null || true; d=$(dirname "$d"); done
+    fi
+  fi
+  if [ ! -d "$dir/data/mysql" ]; then
+    say "initialising mariadb in $dir/data"
+    mariadb-install-db --no-defaults "${user_args[@]}" --datadir="$dir/data" --auth-root-authentication-method=socket \
+      --skip-test-db >"$dir/install.log" 2>&1 || die "mariadb-install-db failed; see $dir/install.log"
+  fi
+  # Daemonised by hand: --daemonize does not exist in 10.11 and mysqld_safe reads the system my.cnf.
+  setsid "$(mariadb_bin)" --no-defaults "${user_args[@]}" --datadir="$dir/data" --port="$MARIADB_PORT" --bind-address=127.0.0.1 \
+    --socket="$dir/mariadb.sock" --pid-file="$dir/mariadb.pid" --log-error="$dir/error.log" --skip-log-bin \
+    --max-connections=1000 --innodb-buffer-pool-size=128M --skip-name-resolve </dev/null >/dev/null 2>&1 &
+  for _ in $(seq 1 100); do
+    mariadb_root -e 'SELECT 1' >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  mariadb_root -e 'SELECT 1' >/dev/null 2>&1 || die "mariadb failed to start; see $dir/error.log"
+  # The app user may create per-run users (a connection limit, DB-side attribution) and databases.
+  mariadb_root -e "CREATE USER IF NOT EXISTS '$PG_USER'@'127.0.0.1' IDENTIFIED BY '$PG_PASSWORD';
+    GRANT ALL PRIVILEGES ON *.* TO '$PG_USER'@'127.0.0.1' WITH GRANT OPTION;
+    CREATE DATABASE IF NOT EXISTS poolbench_lab;" || die "mariadb: could not create the $PG_USER user"
+  say "mariadb running on 127.0.0.1:$MARIADB_PORT (user $PG_USER)"
+}
+
+stop_mariadb() {
+  if mariadb_running; then
+    local p; p=$(mariadb_pid); kill "$p"
+    for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    say "mariadb stopped"
+  else say "mariadb not running"; fi
+}
+
 stop_pg() {
   if pg_running; then run_as_pg "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast -w stop >/dev/null; say "postgres stopped"; else say "postgres not running"; fi
 }
@@ -133,14 +186,16 @@ stop_redis() {
 }
 
 case "${1:-}" in
-  start) ensure_binaries; start_pg; start_redis ;;
-  stop) [ -n "$(pg_bindir)" ] && stop_pg; command -v redis-server >/dev/null && stop_redis; true ;;
+  start) ensure_binaries; start_pg; start_redis; if mariadb_wanted; then start_mariadb; fi ;;
+  stop) [ -n "$(pg_bindir)" ] && stop_pg; command -v redis-server >/dev/null && stop_redis; [ -n "$(mariadb_bin)" ] && stop_mariadb; true ;;
   status)
     rc=0
     if [ -n "$(pg_bindir)" ] && pg_running; then say "postgres: running on $PG_PORT"; else say "postgres: stopped"; rc=1; fi
     if redis_running; then say "redis: running on $REDIS_PORT"; else say "redis: stopped"; rc=1; fi
+    if mariadb_wanted; then if mariadb_running; then say "mariadb: running on $MARIADB_PORT"; else say "mariadb: stopped"; rc=1; fi; fi
     exit $rc ;;
   restart-redis) stop_redis; start_redis ;;
   url) echo "postgresql://$PG_USER:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB" ;;
+  mariadb-url) echo "mysql://$PG_USER:$PG_PASSWORD@127.0.0.1:$MARIADB_PORT/poolbench_lab" ;;
   *) echo "usage: $0 start|stop|status|url" >&2; exit 2 ;;
 esac

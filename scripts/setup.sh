@@ -36,6 +36,22 @@ if ! [ -x /usr/sbin/nginx ] && ! command -v nginx >/dev/null; then
   if is_root; then apt_install nginx-light; else say "nginx not installed: balancing \"nginx\" will fail (sudo apt-get install nginx-light)"; fi
 fi
 
+# The runtimes of docs/runtimes.md: PHP-FPM (with PDO for MySQL and Postgres) and MariaDB, the
+# second lab database. JDK + Maven (java-hikari) are checked where it is built; Bun comes from npm.
+runtime_missing=()
+command -v php-fpm8.2 >/dev/null || [ -x /usr/sbin/php-fpm8.2 ] || runtime_missing+=(php8.2-fpm php8.2-mysql php8.2-pgsql)
+command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || runtime_missing+=(mariadb-server)
+if [ ${#runtime_missing[@]} -gt 0 ]; then
+  if is_root; then
+    apt_install "${runtime_missing[@]}"
+    # Debian's packages may start system services of their own; PoolBench never uses them.
+    service mariadb stop >/dev/null 2>&1 || true
+    service php8.2-fpm stop >/dev/null 2>&1 || true
+  else
+    say "not installed: ${runtime_missing[*]}: the php-fpm runtime and MariaDB targets will fail (sudo apt-get install ${runtime_missing[*]})"
+  fi
+fi
+
 # --- npm packages (only when the lockfile changed)
 lock_hash=$(hash_files package-lock.json package.json)
 if [ ! -f node_modules/.poolbench-stamp ] || [ "$(cat node_modules/.poolbench-stamp)" != "$lock_hash" ]; then

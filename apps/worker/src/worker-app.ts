@@ -3,7 +3,7 @@ import { createRunQueue, createStateLog, producerConnection, RunControlSchema, w
 import { startLifecycleSweeper } from '@poolbench/runs';
 import { RUN_CONTROL_CHANNEL } from '@poolbench/scenarios';
 import pino from 'pino';
-import type { WorkerEnv } from './env';
+import { runtimeBinsOf, type WorkerEnv } from './env';
 import { startHeartbeat } from './heartbeat';
 import { createWorkerMetrics, startOpsServer } from './ops/ops-server';
 import { deliverDueNotifications } from './notify/deliver-notifications';
@@ -60,6 +60,8 @@ export async function startWorkerApp(env: WorkerEnv) {
       k6Bin: env.POOLBENCH_K6_BIN,
       labTargetBin: env.LAB_TARGET_BIN,
       labDatabaseUrl: env.LAB_DATABASE_URL,
+      labMariadbUrl: env.LAB_MARIADB_URL,
+      runtimeBins: runtimeBinsOf(env),
       ownDatabaseUrl: env.DATABASE_URL,
       readyTimeoutMs: env.RUN_READY_TIMEOUT_MS,
       heartbeatMs: env.RUN_HEARTBEAT_MS,

@@ -1,6 +1,6 @@
-import { createId, InvalidInputError, NotFoundError, runOrder, toJson, type Db } from '@poolbench/db';
+import { createId, InvalidInputError, NotFoundError, parseTarget, runOrder, toJson, type Db } from '@poolbench/db';
 import { hasUrlCredentials, redactUrl } from '@poolbench/scenarios/net';
-import type { Hypothesis } from '@poolbench/scenarios';
+import { poolConfigProblemsOnTarget, type Hypothesis } from '@poolbench/scenarios';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
 
 export interface LaunchExperimentInput {
@@ -82,6 +82,14 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
       ids.map((id) => rows.find((r) => r.id === id) ?? (() => { throw new NotFoundError(`${what} ${id}`); })());
     const orderedConfigs = byId(configs, input.poolConfigIds, 'pool config');
     const orderedScenarios = byId(scenarios, input.scenarioIds, 'scenario');
+    if (target.kind === 'managed') {
+      // A config the target's runtime cannot honour fails here, by name, not as a run later.
+      const environment = parseTarget(target).managed?.environment;
+      for (const c of orderedConfigs) {
+        const problems = poolConfigProblemsOnTarget({ strategy: c.strategy, params: c.params, instanceCount: c.instanceCount, ...(c.environment ? { environment: c.environment } : {}) }, environment);
+        if (problems.length > 0) throw new InvalidInputError('poolConfigIds', `pool config "${c.name}": ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+      }
+    }
 
     const experimentId = createId();
     await tx.experiment.create({

@@ -21,6 +21,7 @@ export * from './pool/pool-config-schema';
 export * from './pool/pool-config-to-args';
 export * from './pool/validate-pool-config';
 export * from './pool/strategy-meta';
+export * from './pool/runtime-capabilities';
 export * from './presets/preset-schema';
 export * from './presets/list-presets';
 export * from './presets/seed-plan';

@@ -4,11 +4,12 @@ import { RunError } from './run-error';
 import { checkMonitorDsn } from '../targets/monitor-dsn';
 import { resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
 import { ensureLabData, type LabSetup } from '../targets/managed-target';
-import { startLabTarget } from '../targets/start-lab-target';
+import { labDatabaseUrlFor, runEnvironment, startLabTarget, type LabTargetDeps } from '../targets/start-lab-target';
 import type { ProcessRegistry } from '../targets/process-registry';
 import { prepareUrlTarget } from '../targets/url-target';
 import { pinManagedUrls } from './distributed/pin-managed-urls';
-import { DbActivityMonitor } from '../sampling/db-activity';
+import { DbActivityMonitor, type DbActivitySource } from '../sampling/db-activity';
+import { MariaDbActivityMonitor } from '../sampling/mariadb-activity';
 import type { SampleSource } from '../sampling/resource-sampler';
 
 export interface PreparedTarget {
@@ -16,13 +17,13 @@ export interface PreparedTarget {
   /** resolved, checked and pinned once: every connection of the run goes to these addresses */
   network: RunNetworkPlan;
   sources: SampleSource[];
-  monitor: DbActivityMonitor | null;
+  monitor: DbActivitySource | null;
   secretHeaders: Record<string, string>;
   /** stops what was started for the run (managed targets); a no-op for URL targets */
   stop: () => Promise<void>;
 }
 
-export interface PrepareDeps {
+export interface PrepareDeps extends Pick<LabTargetDeps, 'labMariadbUrl' | 'runtimeBins'> {
   labTargetBin: string;
   labDatabaseUrl: string;
   readyTimeoutMs: number;
@@ -46,9 +47,11 @@ export async function prepareTarget(run: RunWithTarget, poolConfig: PoolConfig, 
 
 async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
   const setup: LabSetup = { ...LAB_SETUP, ...run.target.managed?.setup };
-  await ensureLabData(deps.labTargetBin, deps.labDatabaseUrl, setup, signal);
-  // The target's environment (link RTT, role limit, CPU, nginx) with the pool config's overrides.
-  const started = await startLabTarget(run, run.target.managed?.environment, poolConfig, deps, signal);
+  // The target's environment (runtime, database, link RTT, role limit, CPU, nginx) with the pool config's overrides.
+  const environment = runEnvironment(run.target.managed?.environment, poolConfig);
+  const databaseUrl = labDatabaseUrlFor(environment, deps);
+  await ensureLabData(deps.labTargetBin, databaseUrl, setup, signal);
+  const started = await startLabTarget(run, environment, poolConfig, deps, signal);
   try {
     const baseUrls = started.loadUrls;
     const network = await pinManagedUrls(baseUrls);
@@ -56,7 +59,7 @@ async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: 
       baseUrls,
       network,
       sources: started.instances.map((i) => ({ index: i.index, pid: i.child.pid, metricsUrl: `${i.baseUrl}/metrics` })),
-      monitor: new DbActivityMonitor(deps.labDatabaseUrl, `pb-${run.id.slice(-10)}-`),
+      monitor: started.mariadbUser ? new MariaDbActivityMonitor(databaseUrl, started.mariadbUser) : new DbActivityMonitor(databaseUrl, `pb-${run.id.slice(-10)}-`),
       secretHeaders: {},
       stop: started.stop,
     };

@@ -1,4 +1,5 @@
 import { UnrecoverableError, type Queue } from 'bullmq';
+import type { RuntimeBins } from '../targets/runtimes';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { parseRun, parseTarget, type Db } from '@poolbench/db';
@@ -38,6 +39,9 @@ export interface RunDeps {
     k6Bin: string;
     labTargetBin: string;
     labDatabaseUrl: string;
+    /** the MariaDB lab database and the runtimes' programs (docs/runtimes.md) */
+    labMariadbUrl: string;
+    runtimeBins: RuntimeBins;
     /** PoolBench's own database, which no monitor DSN may point at */
     ownDatabaseUrl: string;
     readyTimeoutMs: number;

@@ -9,11 +9,17 @@ export interface DbActivity {
   sessionsTotal: number | null;
 }
 
+/** Anything that reads the DB-side connection counts of a run (Postgres or MariaDB). */
+export interface DbActivitySource {
+  read(): Promise<DbActivity | null>;
+  close(): Promise<void>;
+}
+
 /**
  * Connections as the database sees them. Filtered by application_name prefix when given (the
  * managed lab target tags each instance), else by the monitor DSN's user and database.
  */
-export class DbActivityMonitor {
+export class DbActivityMonitor implements DbActivitySource {
   private client: pg.Client | null = null;
   constructor(
     /** a DSN, or a config whose host is the run's pinned address (URL targets) */

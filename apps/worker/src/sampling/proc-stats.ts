@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 let ticksPerSecond: number | undefined;
 function clockTicks(): number {
@@ -20,19 +20,56 @@ export interface ProcReading {
   atMs: number;
 }
 
-/** CPU time and resident memory of one process, straight from /proc (Linux). */
-export async function readProc(pid: number): Promise<ProcReading | null> {
+async function readOne(pid: number): Promise<{ cpuSeconds: number; rssBytes: number } | null> {
   try {
     const [stat, status] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8'), readFile(`/proc/${pid}/status`, 'utf8')]);
     // comm may contain spaces and parentheses: fields start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
+    // utime + stime, plus cutime + cstime: children it has reaped (a recycled PHP-FPM child) still count.
+    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return { cpuSeconds: (utime + stime) / clockTicks(), rssBytes: rssKb * 1024, atMs: Date.now() };
+    return { cpuSeconds: ticks / clockTicks(), rssBytes: rssKb * 1024 };
   } catch {
     return null;
   }
+}
+
+async function childrenOf(pid: number): Promise<number[]> {
+  try {
+    const tasks = await readdir(`/proc/${pid}/task`);
+    const lists = await Promise.all(tasks.map((t) => readFile(`/proc/${pid}/task/${t}/children`, 'utf8').catch(() => '')));
+    return lists.flatMap((l) => l.split(' ').filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * CPU time and resident memory of a process and all its descendants, straight from /proc (Linux):
+ * a runtime may be several processes (PHP-FPM's master and children behind nginx), and what the
+ * target costs is all of them.
+ */
+export async function readProc(pid: number): Promise<ProcReading | null> {
+  const root = await readOne(pid);
+  if (!root) return null;
+  let cpuSeconds = root.cpuSeconds;
+  let rssBytes = root.rssBytes;
+  const seen = new Set([pid]);
+  let frontier = await childrenOf(pid);
+  while (frontier.length > 0) {
+    const next: number[] = [];
+    for (const c of frontier) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      const r = await readOne(c);
+      if (!r) continue;
+      cpuSeconds += r.cpuSeconds;
+      rssBytes += r.rssBytes;
+      next.push(...(await childrenOf(c)));
+    }
+    frontier = next;
+  }
+  return { cpuSeconds, rssBytes, atMs: Date.now() };
 }
 
 /** CPU use between two readings in percent of one core (200 % = two cores busy). */

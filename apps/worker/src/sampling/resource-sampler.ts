@@ -3,7 +3,7 @@ import type { PinnedHost } from '@poolbench/scenarios/net';
 import { pinnedFetch } from '../targets/pinned-fetch';
 import { cpuPercent, readProc, type ProcReading } from './proc-stats';
 import { parsePrometheusText, sumOf, type PromSamples } from './prometheus-text';
-import type { DbActivity, DbActivityMonitor } from './db-activity';
+import type { DbActivity, DbActivitySource } from './db-activity';
 
 export interface SampleSource {
   index: number;
@@ -65,7 +65,7 @@ export class ResourceSampler {
 
   constructor(
     private readonly sources: SampleSource[],
-    private readonly db: DbActivityMonitor | null,
+    private readonly db: DbActivitySource | null,
     private readonly onRows: (rows: ResourceRow[]) => void,
     private readonly onError: (err: unknown) => void = () => {},
   ) {}

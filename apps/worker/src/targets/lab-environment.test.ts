@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ensureLabData } from './managed-target';
 import { BALANCER_HEADER } from './nginx-balancer';
 import { ProcessRegistry } from './process-registry';
-import { startLabTarget } from './start-lab-target';
+import { runEnvironment, startLabTarget } from './start-lab-target';
+import { loadEnv, runtimeBinsOf } from '../env';
 
 // Real lab target, Postgres, link proxy, blob store and nginx: each environment setting is
 // measured where it takes effect, not read back from a config.
@@ -16,7 +17,8 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..
 const BIN = join(REPO, 'apps/lab-target/bin/lab-target');
 const LAB_DB = process.env.LAB_DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab';
 const registry = new ProcessRegistry(mkdtempSync(join(tmpdir(), 'pb-labenv-')));
-const deps = { labTargetBin: BIN, labDatabaseUrl: LAB_DB, readyTimeoutMs: 30_000, registry };
+const workerEnv = loadEnv();
+const deps = { labTargetBin: BIN, labDatabaseUrl: LAB_DB, labMariadbUrl: workerEnv.LAB_MARIADB_URL, runtimeBins: runtimeBinsOf(workerEnv), readyTimeoutMs: 30_000, registry };
 const signal = new AbortController().signal;
 const stops: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -26,7 +28,8 @@ afterAll(async () => {
 let n = 0;
 async function start(config: PoolConfigInput, targetEnvironment: unknown = {}) {
   await ensureLabData(BIN, LAB_DB, { rows: 1000, fields: 10, roles: 10, permissions: 20, shards: 4 });
-  const t = await startLabTarget({ id: `labenvtest${process.pid}x${n++}` }, targetEnvironment, PoolConfigSchema.parse(config), deps, signal);
+  const parsed = PoolConfigSchema.parse(config);
+  const t = await startLabTarget({ id: `labenvtest${process.pid}x${n++}` }, runEnvironment(targetEnvironment, parsed), parsed, deps, signal);
   stops.push(t.stop);
   return t;
 }

@@ -2,6 +2,7 @@ import type { LabEnvironment } from '@poolbench/scenarios';
 import { spawnManaged, type ManagedChild } from './child';
 import { freePort } from './free-port';
 import { createLimitedRole, type LimitedRole } from './limited-role';
+import { createMariaDbRunUser } from './mariadb-user';
 import type { ProcessRegistry } from './process-registry';
 import { waitTcp } from './wait-tcp';
 
@@ -13,6 +14,8 @@ export interface PreparedLabEnvironment {
   blobstoreArgs: string[];
   /** extra environment of each target instance (GOMAXPROCS) */
   targetEnv: Record<string, string>;
+  /** MariaDB: the run's own user, whose sessions the DB-side chart counts */
+  mariadbUser: string | null;
   stop(): Promise<void>;
 }
 
@@ -27,28 +30,37 @@ export async function startLabEnvironment(opts: {
   runId: string;
   databaseUrl: string;
   environment: LabEnvironment;
+  database?: 'postgres' | 'mariadb';
   registry: ProcessRegistry;
   signal: AbortSignal;
   timeoutMs: number;
 }): Promise<PreparedLabEnvironment> {
   const env = opts.environment;
   const helpers: ManagedChild[] = [];
-  let role: LimitedRole | null = null;
+  let role: Pick<LimitedRole, 'drop'> | null = null;
+  let mariadbUser: string | null = null;
   const stop = async () => {
     await Promise.all(helpers.map((h) => h.stop()));
     await role?.drop();
   };
   try {
     let databaseUrl = opts.databaseUrl;
-    if (env.roleConnectionLimit !== undefined) {
-      role = await createLimitedRole(opts.databaseUrl, opts.runId, env.roleConnectionLimit);
-      databaseUrl = role.databaseUrl;
+    if (opts.database === 'mariadb') {
+      // Always a user of its own on MariaDB: it is how connections are attributed to the run.
+      const u = await createMariaDbRunUser(opts.databaseUrl, opts.runId, env.roleConnectionLimit);
+      role = u;
+      mariadbUser = u.user;
+      databaseUrl = u.databaseUrl;
+    } else if (env.roleConnectionLimit !== undefined) {
+      const r = await createLimitedRole(opts.databaseUrl, opts.runId, env.roleConnectionLimit);
+      role = r;
+      databaseUrl = r.databaseUrl;
     }
     if (env.dbLinkRttMs !== undefined && env.dbLinkRttMs > 0) {
       const u = new URL(databaseUrl);
       const port = await freePort();
       // Half the round trip each way, in µs so odd values stay exact.
-      const proxy = spawnManaged(opts.bin, ['linkproxy', `--listen=127.0.0.1:${port}`, `--upstream=${u.hostname}:${u.port || 5432}`, `--delay=${env.dbLinkRttMs * 500}us`], {
+      const proxy = spawnManaged(opts.bin, ['linkproxy', `--listen=127.0.0.1:${port}`, `--upstream=${u.hostname}:${u.port || (opts.database === 'mariadb' ? 3306 : 5432)}`, `--delay=${env.dbLinkRttMs * 500}us`], {
         registry: opts.registry,
         runId: opts.runId,
         kind: 'linkproxy',
@@ -61,7 +73,7 @@ export async function startLabEnvironment(opts: {
     }
     const blobstoreArgs = env.blobstoreDelayMs ? [`--handshake-delay=${env.blobstoreDelayMs}ms`] : [];
     const targetEnv: Record<string, string> = env.cpuLimit !== undefined ? { GOMAXPROCS: String(env.cpuLimit) } : {};
-    return { databaseUrl, blobstoreArgs, targetEnv, stop };
+    return { databaseUrl, blobstoreArgs, targetEnv, mariadbUser, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { poolConfigToArgs, type PoolConfig } from '@poolbench/scenarios';
+import type { PoolConfig } from '@poolbench/scenarios';
+import type { RuntimeLauncher } from './runtimes';
 import { spawnManaged, type ManagedChild } from './child';
 import { freePort } from './free-port';
 import type { ProcessRegistry } from './process-registry';
@@ -29,7 +30,8 @@ export interface ManagedInstance {
 
 export interface StartedManagedTarget {
   instances: ManagedInstance[];
-  blobstore: ManagedChild;
+  /** the Go target's blob store (null for runtimes without /upload) */
+  blobstore: ManagedChild | null;
   /** where load goes: the instances (k6 round robin), or the one nginx in front of them */
   loadUrls: string[];
   /** the nginx in front (balancing "nginx"), with its access log */
@@ -63,7 +65,11 @@ export async function ensureLabData(bin: string, databaseUrl: string, setup: Lab
  * TLS blob store for POST /upload, and waits until every instance says ready.
  */
 export async function startManagedTarget(opts: {
+  /** the Go lab target (its blob store) */
   bin: string;
+  /** how each instance is started (runtime) and the pool flags it honours */
+  launcher: RuntimeLauncher;
+  poolArgs: string[];
   runId: string;
   databaseUrl: string;
   poolConfig: PoolConfig;
@@ -89,27 +95,30 @@ export async function startManagedTarget(opts: {
     await Promise.all(started.map((c) => c.stop()));
   };
   try {
-    const blobPort = await freePort();
-    const blobstore = spawnManaged(opts.bin, ['blobstore', `--listen=127.0.0.1:${blobPort}`, '--tls-self-signed', ...(opts.blobstoreArgs ?? [])], {
-      registry: opts.registry,
-      runId: opts.runId,
-      kind: 'blobstore',
-    });
-    started.push(blobstore);
-    const poolArgs = poolConfigToArgs(opts.poolConfig);
+    let blobstore: ManagedChild | null = null;
+    const upstreamArgs: string[] = [];
+    if (opts.launcher.withBlobstore) {
+      const blobPort = await freePort();
+      blobstore = spawnManaged(opts.bin, ['blobstore', `--listen=127.0.0.1:${blobPort}`, '--tls-self-signed', ...(opts.blobstoreArgs ?? [])], {
+        registry: opts.registry,
+        runId: opts.runId,
+        kind: 'blobstore',
+      });
+      started.push(blobstore);
+      upstreamArgs.push(`--upstream-url=https://127.0.0.1:${blobPort}`, '--upstream-insecure');
+    }
     const instances: ManagedInstance[] = [];
     for (let index = 0; index < opts.instanceCount; index++) {
       const port = await freePort();
       const applicationName = `pb-${opts.runId.slice(-10)}-${index}`;
       const child = spawnManaged(
-        opts.bin,
+        opts.launcher.cmd,
         [
-          'serve',
-          ...poolArgs,
+          ...opts.launcher.prefix,
+          ...opts.poolArgs,
           `--listen=${hostInUrl}:${port}`,
           `--database-url=${opts.databaseUrl}`,
-          `--upstream-url=https://127.0.0.1:${blobPort}`,
-          '--upstream-insecure',
+          ...upstreamArgs,
           `--instance-id=${index}`,
           `--application-name=${applicationName}`,
         ],

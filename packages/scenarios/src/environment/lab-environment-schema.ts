@@ -10,6 +10,15 @@ const int = (min: number, max: number, unit = '') =>
 export const BALANCING_MODES = ['k6-round-robin', 'nginx'] as const;
 export type BalancingMode = (typeof BALANCING_MODES)[number];
 
+/** The program that serves the lab target's HTTP contract (docs/runtimes.md). */
+export const RUNTIMES = ['go', 'java-hikari', 'bun', 'php-fpm'] as const;
+export type Runtime = (typeof RUNTIMES)[number];
+export const RUNTIME_LABELS: Record<Runtime, string> = { go: 'Go (pgx / database/sql)', 'java-hikari': 'Java + HikariCP', bun: 'Bun (Bun.sql)', 'php-fpm': 'PHP-FPM + nginx (PDO)' };
+
+/** The lab database a managed target reads: the worker's Postgres, or its MariaDB (seed 001's MySQL). */
+export const LAB_DATABASES = ['postgres', 'mariadb'] as const;
+export type LabDatabase = (typeof LAB_DATABASES)[number];
+
 /**
  * The environment a managed (lab) target runs in, set by the worker for each run: what the seed
  * write-ups varied by hand around the app (network to the blob store and to Postgres, a database
@@ -28,6 +37,10 @@ export const LabEnvironmentSchema = z.strictObject({
   cpuLimit: int(1, 64).optional(),
   /** how load reaches several instances: k6 round robin over their URLs, or a real nginx in front (seeds 000 and 002) */
   balancing: z.enum(BALANCING_MODES, { error: `must be one of ${BALANCING_MODES.join(', ')}` }).optional(),
+  /** the program serving the target (absent = go, the reference lab target) */
+  runtime: z.enum(RUNTIMES, { error: `must be one of ${RUNTIMES.join(', ')}` }).optional(),
+  /** the lab database (absent = postgres) */
+  database: z.enum(LAB_DATABASES, { error: `must be one of ${LAB_DATABASES.join(', ')}` }).optional(),
 });
 export type LabEnvironment = z.infer<typeof LabEnvironmentSchema>;
 
@@ -42,6 +55,8 @@ export function resolveLabEnvironment(target: LabEnvironment | null | undefined,
 export function describeLabEnvironment(env: LabEnvironment | null | undefined): string {
   if (!env) return '';
   const parts: string[] = [];
+  if (env.runtime !== undefined && env.runtime !== 'go') parts.push(RUNTIME_LABELS[env.runtime]);
+  if (env.database === 'mariadb') parts.push('MariaDB');
   if (env.blobstoreDelayMs !== undefined) parts.push(`blob store +${env.blobstoreDelayMs} ms per connection`);
   if (env.dbLinkRttMs !== undefined) parts.push(`database link RTT ${env.dbLinkRttMs} ms`);
   if (env.roleConnectionLimit !== undefined) parts.push(`role connection limit ${env.roleConnectionLimit}`);

@@ -68,6 +68,8 @@ const minLeMax = { message: 'must not be greater than maxConns', path: ['minConn
 
 const paramsByStrategy = {
   'per-request': z.strictObject({
+    // No pool bounds a Go per-request target but the load; on php-fpm this is pm.max_children (docs/runtimes.md).
+    maxConns: num('maxConns').optional(),
     connectTimeoutMs: p.connectTimeoutMs(),
     statementTimeoutMs: p.statementTimeoutMs(),
     upstreamConns: p.upstreamConns(),

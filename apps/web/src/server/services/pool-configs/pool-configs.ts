@@ -1,13 +1,22 @@
-import { parsePoolConfig, toJson, type Db, type Prisma } from '@poolbench/db';
-import type { PoolConfig } from '@poolbench/scenarios';
-import { ConflictError, NotFoundError } from '../errors';
+import { parsePoolConfig, parseTarget, toJson, type Db, type Prisma } from '@poolbench/db';
+import { poolConfigProblemsOnTarget, type PoolConfig } from '@poolbench/scenarios';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { envColumn } from './environment-column';
 
 const SELECT = { id: true, targetId: true, name: true, strategy: true, params: true, instanceCount: true, environment: true, createdAt: true, updatedAt: true } satisfies Prisma.PoolConfigSelect;
 
 async function assertTarget(db: Db, teamId: string, targetId: string) {
-  const t = await db.target.findFirst({ where: { id: targetId, teamId, archivedAt: null }, select: { id: true } });
+  const t = await db.target.findFirst({ where: { id: targetId, teamId, archivedAt: null }, select: { id: true, kind: true, managed: true } });
   if (!t) throw new NotFoundError('target');
+  return t;
+}
+
+/** A managed target's runtime must be able to honour the config (docs/runtimes.md); the first problem is named by its field. */
+async function assertRuntimeCanRun(db: Db, teamId: string, targetId: string, config: PoolConfig) {
+  const t = await assertTarget(db, teamId, targetId);
+  if (t.kind !== 'managed') return;
+  const [problem] = poolConfigProblemsOnTarget(config, parseTarget(t).managed?.environment);
+  if (problem) throw new InvalidInputError(`config.${problem.path}`, problem.message);
 }
 
 async function assertNameFree(db: Db, targetId: string, name: string, exceptId?: string) {
@@ -28,7 +37,7 @@ export async function getPoolConfig(db: Db, teamId: string, id: string) {
 }
 
 export async function createPoolConfig(db: Db, teamId: string, input: { targetId: string; name: string; config: PoolConfig }) {
-  await assertTarget(db, teamId, input.targetId);
+  await assertRuntimeCanRun(db, teamId, input.targetId, input.config);
   await assertNameFree(db, input.targetId, input.name);
   const row = await db.poolConfig.create({
     data: { teamId, targetId: input.targetId, name: input.name, strategy: input.config.strategy, params: toJson.poolParams(input.config.params), instanceCount: input.config.instanceCount, environment: envColumn(input.config.environment) },
@@ -40,6 +49,7 @@ export async function createPoolConfig(db: Db, teamId: string, input: { targetId
 /** Runs keep snapshots, so editing a config never rewrites history. */
 export async function updatePoolConfig(db: Db, teamId: string, input: { id: string; name: string; config: PoolConfig }) {
   const pc = await getPoolConfig(db, teamId, input.id);
+  await assertRuntimeCanRun(db, teamId, pc.targetId, input.config);
   await assertNameFree(db, pc.targetId, input.name, pc.id);
   const row = await db.poolConfig.update({
     where: { id: pc.id },
