@@ -41,6 +41,8 @@ fi
 runtime_missing=()
 command -v php-fpm8.2 >/dev/null || [ -x /usr/sbin/php-fpm8.2 ] || runtime_missing+=(php8.2-fpm php8.2-mysql php8.2-pgsql)
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || runtime_missing+=(mariadb-server)
+command -v java >/dev/null || runtime_missing+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || runtime_missing+=(maven)
 if [ ${#runtime_missing[@]} -gt 0 ]; then
   if is_root; then
     apt_install "${runtime_missing[@]}"
@@ -66,6 +68,12 @@ fi
 node packages/db/scripts/generate.mjs
 bash packages/k6/scripts/build-k6.sh
 bash apps/lab-target/scripts/build.sh
+# the java-hikari runtime (JDK 17 + Maven; HikariCP and the JDBC drivers from Maven Central, cached in ~/.m2)
+if command -v java >/dev/null && command -v mvn >/dev/null; then
+  bash apps/lab-targets/java-hikari/scripts/build.sh
+else
+  say "java or mvn not found: the java-hikari runtime will fail (apt-get install openjdk-17-jdk-headless maven)"
+fi
 # helm, kubeconform and offline Kubernetes/KEDA schemas for the chart's checks (built once, kept)
 if [ "$FOR_TESTS" = 1 ]; then infra/helm/tools.sh; fi
 

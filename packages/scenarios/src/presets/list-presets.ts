@@ -10,11 +10,13 @@ import { z } from 'zod';
 const ScaleInputSchema = z.object({ scale: ScaleSchema });
 import { seed000Tc1, seed000Tc2, seed000Tc3, seed000Tc4 } from './seed-000';
 import { seed001 } from './seed-001';
+import { seed001Runtimes } from './seed-001-runtimes';
 import { seed002 } from './seed-002';
 import { seed003 } from './seed-003';
+import { seed003Hikari } from './seed-003-hikari';
 import { seed004 } from './seed-004';
 
-const DEFINITIONS: PresetDefinition[] = [seed000Tc1, seed000Tc2, seed000Tc3, seed000Tc4, seed001, seed002, seed003, seed004];
+const DEFINITIONS: PresetDefinition[] = [seed000Tc1, seed000Tc2, seed000Tc3, seed000Tc4, seed001, seed001Runtimes, seed002, seed003, seed003Hikari, seed004];
 
 function build(def: PresetDefinition, scale: number): Preset {
   const { build: make, ...meta } = def;

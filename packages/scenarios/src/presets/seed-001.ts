@@ -14,7 +14,7 @@ const configs = (): Array<{ name: string; config: PoolConfigInput }> =>
     { name: name(maxConns, true), config: { strategy: 'lazy', params: { maxConns }, environment: { dbLinkRttMs: LINK_MS } } },
   ]);
 
-function rampScenario(s: number, peakVUs: number, totalMs: number, rows: number, fields: number) {
+export function rampScenario(s: number, peakVUs: number, totalMs: number, rows: number, fields: number) {
   const rampMs = 120_000;
   const downMs = 60_000;
   return {

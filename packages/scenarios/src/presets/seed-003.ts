@@ -18,7 +18,7 @@ const REQUESTS: RequestSpecInput[] = [
 ];
 
 /** Seed 003's HikariCP settings; sizes and lifetimes scaled with the load. */
-function strategies(s: number): Array<{ name: string; config: PoolConfigInput }> {
+export function strategies(s: number): Array<{ name: string; config: PoolConfigInput }> {
   const n = (x: number) => scaleCount(x, s);
   const t = (ms: number) => scaleMs(ms, s);
   // The baseline's connectionTimeout; kept for all so only the strategy differs.
@@ -46,6 +46,39 @@ function strategies(s: number): Array<{ name: string; config: PoolConfigInput }>
 const at = (poolConfig: string) => ({ poolConfig, scenario: 'burst-5x' });
 const fewerFailures = (base: string, candidate: string, claim: string) => ({ base: at(base), candidate: at(candidate), metric: 'errorRate' as const, expect: 'better' as const, band: 1, claim });
 
+export function burstScenarios(s: number) {
+  return [
+    {
+      id: 'burst-5x',
+      label: 'Bursts of 5x baseline, 3:1 reads/writes',
+      original: '20 % baseline, sudden 500 % spikes, 3:1 read/write, queries 10-800 ms',
+      scenario: {
+        template: 'spike' as const,
+        params: {
+          baselineVUs: scaleCount(400, s),
+          spikeVUs: scaleCount(2000, s),
+          spikes: 3,
+          rampToBaselineMs: scaleMs(10_000, s),
+          baselineMs: scaleMs(60_000, s),
+          spikeRampMs: scaleMs(2000, s, 0),
+          spikeHoldMs: scaleMs(30_000, s),
+        },
+        requests: REQUESTS,
+        readyPath: '/ready',
+      },
+    },
+  ];
+}
+
+/** The seed's claims, the same on the Go emulation and on real HikariCP. */
+export const SEED_003_HYPOTHESES: PresetDefinition['hypotheses'] = [
+    fewerFailures('fixed (naive)', 'elastic', 'Elastic fails fewer requests than the fixed pool under the burst (seed: 6.2 % vs 18.4 %).'),
+    fewerFailures('fixed (naive)', 'prewarmed', 'Prewarmed fails fewer requests than the fixed pool under the burst (seed: 0.4 % vs 18.4 %).'),
+    fewerFailures('fixed (naive)', 'hybrid adaptive', 'Hybrid adaptive fails fewer requests than the fixed pool under the burst (seed: 0.1 % vs 18.4 %).'),
+    fewerFailures('elastic', 'prewarmed', 'Prewarmed fails fewer requests than elastic (seed: 0.4 % vs 6.2 %; elastic paid ~47 ms per new connection while growing).'),
+    { base: at('prewarmed'), candidate: at('hybrid adaptive'), metric: 'p99Ms', expect: 'better', band: 5, claim: 'Hybrid adaptive has a lower p99 than prewarmed (seed: 423 vs 547 ms).' },
+];
+
 export const seed003: PresetDefinition = {
   id: 'seed-003-seven-strategies-burst',
   title: 'Seed 003: seven pool strategies under burst load',
@@ -57,35 +90,9 @@ export const seed003: PresetDefinition = {
   seedsScale: 0.03,
   repeats: 5,
   // Failure rates in percentage points (1 point floor), as the lab bench judged them.
-  hypotheses: [
-    fewerFailures('fixed (naive)', 'elastic', 'Elastic fails fewer requests than the fixed pool under the burst (seed: 6.2 % vs 18.4 %).'),
-    fewerFailures('fixed (naive)', 'prewarmed', 'Prewarmed fails fewer requests than the fixed pool under the burst (seed: 0.4 % vs 18.4 %).'),
-    fewerFailures('fixed (naive)', 'hybrid adaptive', 'Hybrid adaptive fails fewer requests than the fixed pool under the burst (seed: 0.1 % vs 18.4 %).'),
-    fewerFailures('elastic', 'prewarmed', 'Prewarmed fails fewer requests than elastic (seed: 0.4 % vs 6.2 %; elastic paid ~47 ms per new connection while growing).'),
-    { base: at('prewarmed'), candidate: at('hybrid adaptive'), metric: 'p99Ms', expect: 'better', band: 5, claim: 'Hybrid adaptive has a lower p99 than prewarmed (seed: 423 vs 547 ms).' },
-  ],
+  hypotheses: SEED_003_HYPOTHESES,
   build: (s) => ({
-    scenarios: [
-      {
-        id: 'burst-5x',
-        label: 'Bursts of 5x baseline, 3:1 reads/writes',
-        original: '20 % baseline, sudden 500 % spikes, 3:1 read/write, queries 10-800 ms',
-        scenario: {
-          template: 'spike',
-          params: {
-            baselineVUs: scaleCount(400, s),
-            spikeVUs: scaleCount(2000, s),
-            spikes: 3,
-            rampToBaselineMs: scaleMs(10_000, s),
-            baselineMs: scaleMs(60_000, s),
-            spikeRampMs: scaleMs(2000, s, 0),
-            spikeHoldMs: scaleMs(30_000, s),
-          },
-          requests: REQUESTS,
-          readyPath: '/ready',
-        },
-      },
-    ],
+    scenarios: burstScenarios(s),
     poolConfigs: strategies(s),
   }),
 };

@@ -1,6 +1,6 @@
 'use client';
 
-import { BALANCING_MODES, type LabEnvironment } from '@poolbench/scenarios';
+import { BALANCING_MODES, LAB_DATABASES, RUNTIME_LABELS, RUNTIMES, type LabEnvironment } from '@poolbench/scenarios';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Field, NumberInput, Select } from '~/components/ui/form';
 
@@ -22,6 +22,28 @@ export function LabEnvironmentFields({ value, onChange, err }: { value: LabEnvir
     <Card>
       <CardHeader title="Environment" description="Set up by the worker around the target for every run and torn down with it. Leave empty for plain loopback." />
       <CardBody className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
+        <Field label="Runtime" help="The program serving the target; each honours its own strategies and pool settings (docs/runtimes.md)." error={err('environment.runtime')}>
+          {(p) => (
+            <Select {...p} value={value.runtime ?? 'go'} onChange={(e) => onChange({ ...value, runtime: e.target.value as LabEnvironment['runtime'] })}>
+              {RUNTIMES.map((r) => (
+                <option key={r} value={r}>
+                  {RUNTIME_LABELS[r]}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field label="Database" help="The lab data set in the worker's Postgres, or in its MariaDB (seed 001's MySQL)." error={err('environment.database')}>
+          {(p) => (
+            <Select {...p} value={value.database ?? 'postgres'} onChange={(e) => onChange({ ...value, database: e.target.value as LabEnvironment['database'] })}>
+              {LAB_DATABASES.map((d) => (
+                <option key={d} value={d}>
+                  {d === 'mariadb' ? 'MariaDB' : 'Postgres'}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
         {NUM_FIELDS.map((f) => (
           <Field key={f.key} label={f.label} optional help={f.help} error={err(`environment.${f.key}`)}>
             {(p) => <NumberInput {...p} min={f.key === 'dbLinkRttMs' || f.key === 'blobstoreDelayMs' ? 0 : 1} value={value[f.key]} onValue={(v) => onChange({ ...value, [f.key]: v })} />}
