@@ -74,6 +74,9 @@ final class Box {
         if (tune != null) {
             tune.accept(hc);
         }
+        if (hc.getMinimumIdle() >= hc.getMaximumPoolSize()) {
+            hc.setIdleTimeout(0); // a fixed-size pool never retires idle connections (HikariCP warns otherwise)
+        }
         ds = new HikariDataSource(hc);
         pool = (HikariPool) ds.getHikariPoolMXBean();
     }

@@ -76,14 +76,18 @@ final class CountingDataSource implements DataSource {
         inner.setLogWriter(out);
     }
 
+    private volatile int loginTimeout = 5;
+
     @Override
     public void setLoginTimeout(int seconds) {
-        // the driver's own connectTimeout (from --connect-timeout) decides
+        // Connecting is bounded by the driver's connectTimeout (from --connect-timeout); HikariCP
+        // also reads this back as its wait for in-progress connects at shutdown, so keep it short.
+        loginTimeout = Math.max(1, Math.min(seconds, 5));
     }
 
     @Override
     public int getLoginTimeout() {
-        return 0;
+        return loginTimeout;
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -134,15 +133,26 @@ public final class Main {
         Log.info("signal received, shutting down");
         readiness.stop();
         starter.interrupt();
-        // HttpServer.stop: closes the listener, then waits (whole seconds) for in-flight exchanges.
+        // HttpServer.stop closes the listener at once, but on JDK 17 it then always sleeps the
+        // whole delay (JDK-8304065), so it runs on its own thread while this one waits only as
+        // long as requests are actually in flight (at most --shutdown-timeout).
         int delay = (int) Math.min(Integer.MAX_VALUE, (cfg.shutdownTimeoutMs + 999) / 1000);
-        http.stop(delay);
-        exec.shutdown();
+        Thread stopper = new Thread(() -> http.stop(delay), "http-stop");
+        stopper.setDaemon(true);
+        stopper.start();
+        long until = System.nanoTime() + cfg.shutdownTimeoutMs * 1_000_000L;
         try {
-            exec.awaitTermination(1, TimeUnit.SECONDS);
+            Thread.sleep(20); // let the listener close before counting
+            while (srv.inFlight() > 0 && System.nanoTime() - until < 0) {
+                Thread.sleep(10);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (srv.inFlight() > 0) {
+            Log.warn("in-flight requests cut off at shutdown", "count", srv.inFlight());
+        }
+        exec.shutdownNow();
         strategy.close();
         Log.info("stopped");
         return 0;

@@ -34,6 +34,7 @@ final class Server {
     private final Metrics metrics;
     private final Readiness readiness;
     private final AtomicLong rr = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final Log.RateLimited errLog = new Log.RateLimited();
 
     Server(Config cfg, Dialect dialect, Pools.Strategy strategy, Metrics metrics, Readiness readiness) {
@@ -113,6 +114,20 @@ final class Server {
 
     /** Entry point of every exchange (runs on the HTTP executor). */
     void dispatch(HttpExchange x) {
+        inFlight.incrementAndGet();
+        try {
+            dispatchCounted(x);
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** Exchanges being answered (for the graceful shutdown). */
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    private void dispatchCounted(HttpExchange x) {
         String path = x.getRequestURI().getPath();
         String method = x.getRequestMethod();
         x.getResponseHeaders().set("X-Instance-Id", cfg.instanceId);
