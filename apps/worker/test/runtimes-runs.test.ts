@@ -1,6 +1,20 @@
 import { parseRun, toJson } from '@poolbench/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, type World } from './harness';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createWorld, pidsAlive, recordedChildren, sustained, waitFor, type World } from './harness';
+
+/** A process and every descendant, from /proc (PHP-FPM's children are in a session of their own). */
+function tree(pid: number): number[] {
+  const out = [pid];
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      for (const c of readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean)) out.push(...tree(Number(c)));
+    }
+  } catch {
+    // gone
+  }
+  return out;
+}
 
 // One short run per runtime through the queue and the worker, as a user launches it: the pool
 // config names the runtime and database, the worker starts that program, and the run's samples
@@ -49,4 +63,31 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
       expect(samples.some((s) => Number(s.rssBytes ?? 0) > 1e6), name).toBe(true);
     }
   }, 400_000);
+});
+
+describe('worker: a runtime dies with the worker (kill -9)', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await createWorld('runtimeskill');
+  });
+  afterAll(async () => w?.dispose());
+
+  it('PHP-FPM masters, their children, nginx in front and in each instance are all gone', async () => {
+    const worker = w.startWorker();
+    const pc = await w.db.poolConfig.create({
+      data: { teamId: w.ids.teamId, targetId: w.ids.targetId, name: 'php x2 behind nginx', strategy: 'fixed', params: { maxConns: 3 }, instanceCount: 2, environment: toJson.poolEnvironment({ runtime: 'php-fpm', database: 'mariadb', balancing: 'nginx' }) },
+    });
+    const sc = await w.scenario('30 s', sustained(2, 30_000));
+    const { runIds } = await w.launch([pc.id], [sc.id]);
+    await w.waitForStatus(runIds[0]!, ['running']);
+    const pids = await waitFor('instances and nginx recorded', async () => {
+      const r = recordedChildren(w.runtimeDir).filter((x) => x.runId === runIds[0]);
+      return r.filter((x) => x.kind === 'lab-target').length === 2 && r.some((x) => x.kind === 'nginx') ? r.flatMap((x) => tree(x.pid)) : null;
+    });
+    // two launchers, each with FPM (master + 3 app children + 1 ops child), its nginx and watchdog
+    expect(pids.length).toBeGreaterThanOrEqual(2 * 7 + 2);
+    worker.kill('SIGKILL');
+    await new Promise((r) => worker.once('exit', r));
+    await waitFor('every process of the runtime gone', async () => pidsAlive(pids).length === 0, 15_000);
+  }, 120_000);
 });

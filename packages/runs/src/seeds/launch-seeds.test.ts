@@ -29,7 +29,8 @@ describe('launchSeeds: the seeds through the product launch path (real Postgres,
   it('launches one experiment per seed preset: claimed cells x 5 interleaved repeats, claims stored as hypotheses, jobs enqueued', async () => {
     const { reproductionId, launched } = await launchSeeds({ db, queue }, ids.teamId, ids.targetId, { seeds: ['004', '001'] }, new Date('2026-11-24T00:10:00Z'));
     expect(reproductionId).toBe('20261124-001000');
-    expect(launched.map((l) => l.plan.preset.seed)).toEqual(['001', '004']);
+    // seed 001 has two presets: the Go emulation (link RTT) and the real stacks on MariaDB (docs/runtimes.md)
+    expect(launched.map((l) => l.plan.preset.id)).toEqual(['seed-001-large-result-sets', 'seed-001-runtimes-mariadb', 'seed-004-per-request-vs-shared-pool']);
     const s004 = launched.find((l) => l.plan.preset.seed === '004')!;
     const exp = await db.experiment.findUniqueOrThrow({ where: { id: s004.launch.experimentId }, include: { hypotheses: { orderBy: { position: 'asc' } }, runs: { orderBy: { sequence: 'asc' } } } });
     expect(reproductionOf(exp.name)).toBe(reproductionId);
@@ -50,16 +51,16 @@ describe('launchSeeds: the seeds through the product launch path (real Postgres,
     // a second reproduction reuses the rows it made (same preset content), with new experiments
     const again = await launchSeeds({ db, queue }, ids.teamId, ids.targetId, { seeds: ['004'] }, new Date('2026-11-24T00:20:00Z'));
     const cfg = await db.poolConfig.count({ where: { targetId: ids.targetId, name: { contains: ' · seeds ×' } } });
-    expect(cfg).toBe(3 + 4);
+    expect(cfg).toBe(3 + 4 + 3); // seed 004, seed 001's emulation, seed 001 on Go/Bun/PHP-FPM
     expect(again.launched[0]!.launch.experimentId).not.toBe(s004.launch.experimentId);
 
     // the latest reproduction, with compare links of the two cells of each claim
     const latest = await seedResults(db, ids.teamId);
     expect(latest?.reproductionId).toBe('20261124-002000');
     const r = (await seedResults(db, ids.teamId, reproductionId))!;
-    expect(r.experiments.map((e) => e.seed)).toEqual(['001', '004']);
+    expect(r.experiments.map((e) => e.seed)).toEqual(['001', '001', '004']);
     const h = exp.hypotheses[0]!;
-    expect(r.experiments[1]!.claims[0]!.comparePath).toBe(`/compare?items=c.${exp.id}.${h.basePoolConfigId}.${h.baseScenarioId},c.${exp.id}.${h.candidatePoolConfigId}.${h.candidateScenarioId}&baseline=0`);
+    expect(r.experiments[2]!.claims[0]!.comparePath).toBe(`/compare?items=c.${exp.id}.${h.basePoolConfigId}.${h.baseScenarioId},c.${exp.id}.${h.candidatePoolConfigId}.${h.candidateScenarioId}&baseline=0`);
   });
 
   it('refuses an unknown seed, naming it', () => {

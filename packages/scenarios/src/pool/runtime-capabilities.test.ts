@@ -31,6 +31,16 @@ describe('what each runtime can honour (docs/runtimes.md)', () => {
     expect(runtimeProblems(parse({ strategy: 'per-request', params: { maxConns: 8 } }), { runtime: 'go' })[0]?.path).toBe('params.maxConns');
   });
 
+  it("refuses values below the runtime pool's own minimums instead of letting it raise them silently", () => {
+    expect(runtimeProblems(parse({ strategy: 'elastic', params: { idleTimeoutMs: 2000 } }), { runtime: 'java-hikari' })).toEqual([
+      { path: 'params.idleTimeoutMs', message: "must be at least 10000 ms on the java-hikari runtime (HikariCP's idleTimeout minimum)" },
+    ]);
+    expect(runtimeProblems(parse({ strategy: 'prewarm', params: { keepaliveMs: 30_000, maxLifetimeMs: 0 } }), { runtime: 'java-hikari' })).toEqual([]);
+    expect(runtimeProblems(parse({ strategy: 'fixed', params: { acquireTimeoutMs: 100 } }), { runtime: 'java-hikari' })[0]?.message).toMatch(/at least 250 ms.*0 turns it off/);
+    // the Go target takes them as they are
+    expect(runtimeProblems(parse({ strategy: 'elastic', params: { idleTimeoutMs: 2000 } }), { runtime: 'go' })).toEqual([]);
+  });
+
   it('refuses environment fields that need a runtime it is not', () => {
     const env: LabEnvironment = { runtime: 'bun', cpuLimit: 1, blobstoreDelayMs: 20 };
     expect(runtimeProblems(parse({ strategy: 'lazy' }), env).map((p) => p.path)).toEqual(['environment.cpuLimit', 'environment.blobstoreDelayMs']);

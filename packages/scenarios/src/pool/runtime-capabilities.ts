@@ -18,6 +18,8 @@ export interface RuntimeCapabilities {
   params?: Partial<Record<PoolStrategy, readonly PoolParamKey[]>>;
   /** params honoured on a database only (e.g. a statement timeout only Postgres takes from Bun.sql) */
   onlyOn?: Partial<Record<PoolParamKey, LabDatabase>>;
+  /** the smallest value the runtime's pool accepts (0 stays allowed where 0 means off) */
+  floors?: Partial<Record<PoolParamKey, { min: number; zeroAllowed?: boolean; why: string }>>;
   /** environment fields that need this runtime's cooperation */
   cpuLimit: boolean;
   upload: boolean;
@@ -39,6 +41,13 @@ export const RUNTIME_CAPABILITIES: Record<Runtime, RuntimeCapabilities> = {
     strategies: { postgres: HIKARI, mariadb: HIKARI },
     // Hikari's housekeeper runs every 30 s (not a pool property); there is no /upload.
     params: Object.fromEntries(HIKARI.map((s) => [s, without(s, 'healthCheckPeriodMs', 'upstreamConns')])),
+    // HikariCP's own lower bounds: it would silently raise smaller values, which is not what was asked for
+    floors: {
+      idleTimeoutMs: { min: 10_000, why: "HikariCP's idleTimeout minimum" },
+      maxLifetimeMs: { min: 30_000, zeroAllowed: true, why: "HikariCP's maxLifetime minimum" },
+      keepaliveMs: { min: 30_000, why: "HikariCP's keepaliveTime minimum" },
+      acquireTimeoutMs: { min: 250, zeroAllowed: true, why: "HikariCP's connectionTimeout minimum" },
+    },
     cpuLimit: true,
     upload: false,
   },
@@ -91,10 +100,17 @@ export function runtimeProblems(config: PoolConfig, env: LabEnvironment): Valida
   const out: ValidationProblem[] = [];
   const ok = honoured(runtime, database, config.strategy);
   const defaults = new Map(poolStrategyMeta(config.strategy).params.map((m) => [m.key, m.default]));
-  for (const [key, value] of Object.entries(config.params) as Array<[PoolParamKey, number | undefined]>) {
+  const params: Partial<Record<PoolParamKey, number>> = config.params;
+  for (const key of Object.keys(POOL_PARAM_DEFS) as PoolParamKey[]) {
+    const value = params[key];
     if (value === undefined || ok.has(key) || value === defaults.get(key)) continue;
     const where = caps.onlyOn?.[key] ? ` on ${database === 'mariadb' ? 'MariaDB' : 'Postgres'}` : '';
     out.push({ path: `params.${key}`, message: `the ${runtime} runtime cannot honour ${POOL_PARAM_DEFS[key].label.toLowerCase()} with strategy ${config.strategy}${where}; leave it at its default (docs/runtimes.md)` });
+  }
+  for (const [key, floor] of Object.entries(caps.floors ?? {}) as Array<[PoolParamKey, { min: number; zeroAllowed?: boolean; why: string }]>) {
+    const value = params[key];
+    if (value === undefined || !ok.has(key) || value >= floor.min || (value === 0 && floor.zeroAllowed)) continue;
+    out.push({ path: `params.${key}`, message: `must be at least ${floor.min} ms on the ${runtime} runtime (${floor.why})${floor.zeroAllowed ? '; 0 turns it off' : ''}` });
   }
   if (env.cpuLimit !== undefined && !caps.cpuLimit) out.push({ path: 'environment.cpuLimit', message: `the ${runtime} runtime has no CPU limit setting` });
   if (env.blobstoreDelayMs !== undefined && !caps.upload) out.push({ path: 'environment.blobstoreDelayMs', message: `the ${runtime} runtime has no /upload, so no blob store` });

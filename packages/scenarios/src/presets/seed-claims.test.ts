@@ -68,7 +68,15 @@ describe('seed presets carry the seeds\' claims', () => {
     const emulated = presets.find((p) => p.id === 'seed-003-seven-strategies-burst')!;
     expect(s003.poolConfigs.every((c) => c.config.environment?.runtime === 'java-hikari')).toBe(true);
     // the same strategies, sizes, scenario and claims as the Go emulation: only the runtime differs
-    expect(s003.poolConfigs.map((c) => [c.name, c.config.strategy, c.config.params])).toEqual(emulated.poolConfigs.map((c) => [c.name, c.config.strategy, c.config.params]));
+    // (and lifetimes below HikariCP's minimums, raised to them at small scales)
+    const sizes = (p: typeof s003) => p.poolConfigs.map((c) => {
+      const params: Record<string, number | undefined> = c.config.params ?? {};
+      return [c.name, c.config.strategy, params.maxConns, params.minConns, params.acquireTimeoutMs];
+    });
+    expect(sizes(s003)).toEqual(sizes(emulated));
+    for (const scale of [s003.seedsScale, 1]) {
+      for (const c of applyScale(s003, scale).poolConfigs) expect(runtimeProblems(c.config, c.config.environment!), `${c.name} at ${scale}`).toEqual([]);
+    }
     expect(s003.hypotheses).toEqual(emulated.hypotheses);
     // every config is one its runtime can honour
     for (const p of real) for (const c of p.poolConfigs) expect(runtimeProblems(c.config, c.config.environment!), `${p.id} ${c.name}`).toEqual([]);
