@@ -44,10 +44,21 @@ async function childrenOf(pid: number): Promise<number[]> {
   }
 }
 
+async function pssBytes(pid: number): Promise<number | null> {
+  try {
+    const kb = /^Pss:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
+    return kb === undefined ? null : Number(kb) * 1024;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * CPU time and resident memory of a process and all its descendants, straight from /proc (Linux):
- * a runtime may be several processes (PHP-FPM's master and children behind nginx), and what the
- * target costs is all of them.
+ * CPU time and memory of a process and all its descendants, straight from /proc (Linux): a runtime
+ * may be several processes (PHP-FPM's master and children behind nginx), and what the target costs
+ * is all of them. One process: its RSS, as always. Several: the sum of their PSS (each shared page
+ * divided among the processes sharing it), because a sum of RSS counts PHP's shared code and
+ * opcache once per child.
  */
 export async function readProc(pid: number): Promise<ProcReading | null> {
   const root = await readOne(pid);
@@ -68,6 +79,10 @@ export async function readProc(pid: number): Promise<ProcReading | null> {
       next.push(...(await childrenOf(c)));
     }
     frontier = next;
+  }
+  if (seen.size > 1) {
+    const pss = await Promise.all([...seen].map(pssBytes));
+    if (pss.every((v) => v !== null)) rssBytes = pss.reduce((a: number, b) => a + (b ?? 0), 0);
   }
   return { cpuSeconds, rssBytes, atMs: Date.now() };
 }
