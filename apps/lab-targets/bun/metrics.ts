@@ -87,7 +87,6 @@ export class Metrics {
     gauge('labtarget_pool_total_conns', 'open connections', (p) => p.open);
     gauge('labtarget_pool_idle_conns', 'open connections not leased', (p) => Math.max(0, p.open - p.inUse));
     gauge('labtarget_pool_acquired_conns', 'leased connections', (p) => p.inUse);
-    gauge('labtarget_pool_constructing_conns', 'connections being opened (not visible in Bun.sql)', () => 0);
     gauge('labtarget_pool_max_conns', 'pool limit', (p) => p.max);
     gauge('labtarget_pool_waiting_requests', 'leases in progress', (p) => p.waiting);
     gauge('labtarget_pool_acquire_total', 'successful leases', (p) => p.acquires, 'counter');

@@ -1,6 +1,7 @@
 import { parseRun, toJson } from '@poolbench/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createWorld, pidsAlive, recordedChildren, sustained, waitFor, type World } from './harness';
 
 /** A process and every descendant, from /proc (PHP-FPM's children are in a session of their own). */
@@ -86,8 +87,16 @@ describe('worker: a runtime dies with the worker (kill -9)', () => {
     });
     // two launchers, each with FPM (master + 3 app children + 1 ops child), its nginx and watchdog
     expect(pids.length).toBeGreaterThanOrEqual(2 * 7 + 2);
+    // what each launcher would remove on a clean stop: its folder, shared memory and semaphore
+    const dirs = readdirSync('/tmp').filter((d) => d.startsWith('pb-php-')).filter((d) => pids.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(`/tmp/${d}/`)));
+    expect(dirs).toHaveLength(2);
+    const shm = () => execFileSync('ipcs', ['-m']).toString() + execFileSync('ipcs', ['-s']).toString();
+    const keys = dirs.map((d) => `0x${(JSON.parse(readFileSync(`/tmp/${d}/config.json`, 'utf8')) as { shmKey: number }).shmKey.toString(16).padStart(8, '0')}`);
+    for (const k of keys) expect(shm().split(k).length - 1, k).toBe(2); // a segment and a semaphore
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));
     await waitFor('every process of the runtime gone', async () => pidsAlive(pids).length === 0, 15_000);
+    // nothing was alive to clean up but the launchers' watchdogs
+    await waitFor('folders, shared memory and semaphores removed', async () => dirs.every((d) => !existsSync(`/tmp/${d}`)) && keys.every((k) => !shm().includes(k)), 15_000);
   }, 120_000);
 });

@@ -57,11 +57,9 @@ $g = function (string $name, string $type, float|int $val) use (&$out) {
 $g('labtarget_pool_total_conns', 'gauge', $total);
 $g('labtarget_pool_idle_conns', 'gauge', max(0, $total - $inUse));
 $g('labtarget_pool_acquired_conns', 'gauge', $inUse);
-$g('labtarget_pool_constructing_conns', 'gauge', 0);
 $g('labtarget_pool_max_conns', 'gauge', (int) $c['maxChildren']);
 $g('labtarget_pool_waiting_requests', 'gauge', $waiting);
 $g('labtarget_pool_acquire_total', 'counter', (int) ($v['acquires'] ?? 0));
-$g('labtarget_pool_acquire_timeout_total', 'counter', 0);
 $g('labtarget_pool_conns_created_total', 'counter', (int) ($v['created'] ?? 0));
 $g('labtarget_pool_conns_closed_total', 'counter', (int) ($v['closed'] ?? 0));
 $out[] = '# TYPE labtarget_pool_acquire_wait_seconds histogram';
@@ -82,8 +80,6 @@ foreach ($v['http'] ?? [] as $k => $h) {
     $out[] = "labtarget_http_request_duration_seconds_sum{{$k}} {$h['sum']}";
     $out[] = "labtarget_http_request_duration_seconds_count{{$k}} {$h['count']}";
 }
-$out[] = '# TYPE labtarget_ready gauge';
-$out[] = 'labtarget_ready 1';
 header('Content-Type: text/plain; version=0.0.4');
 header('X-Instance-Id: ' . $c['instanceId']);
 echo implode("\n", $out) . "\n";

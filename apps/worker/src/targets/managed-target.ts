@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { PoolConfig } from '@poolbench/scenarios';
 import type { RuntimeLauncher } from './runtimes';
 import { spawnManaged, type ManagedChild } from './child';
 import { freePort } from './free-port';
@@ -72,7 +71,6 @@ export async function startManagedTarget(opts: {
   poolArgs: string[];
   runId: string;
   databaseUrl: string;
-  poolConfig: PoolConfig;
   instanceCount: number;
   registry: ProcessRegistry;
   readyTimeoutMs: number;

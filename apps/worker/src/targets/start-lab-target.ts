@@ -67,7 +67,6 @@ export async function startLabTarget(
       poolArgs: runtimeArgs(poolConfig, environment),
       runId: run.id,
       databaseUrl: env.databaseUrl,
-      poolConfig,
       instanceCount: poolConfig.instanceCount ?? 1,
       registry: deps.registry,
       readyTimeoutMs: deps.readyTimeoutMs,
