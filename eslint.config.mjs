@@ -21,7 +21,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
@@ -35,8 +38,14 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@prisma/client', '@prisma/client/*', '@prisma/adapter-pg', '**/generated/prisma*'],
-              message: 'Only packages/db may import the Prisma client; import from @poolbench/db instead.',
+              group: [
+                '@prisma/client',
+                '@prisma/client/*',
+                '@prisma/adapter-pg',
+                '**/generated/prisma*',
+              ],
+              message:
+                'Only packages/db may import the Prisma client; import from @poolbench/db instead.',
             },
           ],
         },

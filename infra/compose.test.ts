@@ -22,10 +22,23 @@ function compose(args: string[], env: NodeJS.ProcessEnv): string {
 
 describe('infra/docker-compose.yml', () => {
   it('parses and names every service with a health check or a completion condition', () => {
-    const out = compose(['config'], { ...process.env, POOLBENCH_SECRET_KEY: 'x', BETTER_AUTH_SECRET: 'y' });
-    const cfg = parse(out) as { services: Record<string, { healthcheck?: unknown; user?: string }> };
-    expect(Object.keys(cfg.services).sort()).toEqual(['migrate', 'postgres', 'redis', 'web', 'worker']);
-    for (const name of ['postgres', 'redis', 'web', 'worker']) expect(cfg.services[name]!.healthcheck, name).toBeDefined();
+    const out = compose(['config'], {
+      ...process.env,
+      POOLBENCH_SECRET_KEY: 'x',
+      BETTER_AUTH_SECRET: 'y',
+    });
+    const cfg = parse(out) as {
+      services: Record<string, { healthcheck?: unknown; user?: string }>;
+    };
+    expect(Object.keys(cfg.services).sort()).toEqual([
+      'migrate',
+      'postgres',
+      'redis',
+      'web',
+      'worker',
+    ]);
+    for (const name of ['postgres', 'redis', 'web', 'worker'])
+      expect(cfg.services[name]!.healthcheck, name).toBeDefined();
   });
 
   it('refuses to start without the secrets instead of running with a default key', () => {

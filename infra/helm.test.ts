@@ -12,7 +12,9 @@ import { parseAllDocuments } from 'yaml';
 // schemas, and what PoolBench needs from the manifests by the assertions below.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // where infra/helm/tools.sh puts them
-const tools = process.env.POOLBENCH_TOOLS_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'poolbench', 'tools');
+const tools =
+  process.env.POOLBENCH_TOOLS_DIR ??
+  join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'poolbench', 'tools');
 const helmBin = join(tools, 'bin', 'helm');
 const kubeconformBin = join(tools, 'bin', 'kubeconform');
 const chart = join(root, 'infra/helm/poolbench');
@@ -27,7 +29,11 @@ interface Manifest {
 interface Container {
   name: string;
   command?: string[];
-  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { key: string }; fieldRef?: { fieldPath: string } } }>;
+  env?: Array<{
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { key: string }; fieldRef?: { fieldPath: string } };
+  }>;
 }
 interface PodSpec {
   terminationGracePeriodSeconds?: number;
@@ -51,12 +57,24 @@ function render(...values: string[]): Manifest[] {
     .filter((m): m is Manifest => m !== null);
 }
 function kubeconform(yamlText: string) {
-  const loc = join(tools, 'k8s-schemas', '{{ .NormalizedKubernetesVersion }}-strict', '{{ .ResourceKind }}{{ .KindSuffix }}.json');
-  return sh(kubeconformBin, ['-strict', '-summary', '-kubernetes-version', K8S, '-schema-location', loc, '-'], yamlText);
+  const loc = join(
+    tools,
+    'k8s-schemas',
+    '{{ .NormalizedKubernetesVersion }}-strict',
+    '{{ .ResourceKind }}{{ .KindSuffix }}.json',
+  );
+  return sh(
+    kubeconformBin,
+    ['-strict', '-summary', '-kubernetes-version', K8S, '-schema-location', loc, '-'],
+    yamlText,
+  );
 }
 const find = (ms: Manifest[], kind: string, suffix: string) => {
   const m = ms.find((x) => x.kind === kind && x.metadata.name.endsWith(suffix));
-  if (!m) throw new Error(`no ${kind} *${suffix} in ${ms.map((x) => `${x.kind}/${x.metadata.name}`).join(', ')}`);
+  if (!m)
+    throw new Error(
+      `no ${kind} *${suffix} in ${ms.map((x) => `${x.kind}/${x.metadata.name}`).join(', ')}`,
+    );
   return m;
 };
 const podSpec = (m: Manifest) => (m.spec as { template: { spec: PodSpec } }).template.spec;
@@ -87,14 +105,20 @@ describe('infra/helm/poolbench', () => {
 
   it('kubeconform is strict here: an unknown field in a Deployment and in the ScaledObject fails', () => {
     const out = helm(['template', 'pb', chart, ...KEDA]).out;
-    const kc = kubeconform(out.replace('terminationGracePeriodSeconds:', 'terminationGracePeriodSecondz:').replace('pollingInterval:', 'pollingIntervall:'));
+    const kc = kubeconform(
+      out
+        .replace('terminationGracePeriodSeconds:', 'terminationGracePeriodSecondz:')
+        .replace('pollingInterval:', 'pollingIntervall:'),
+    );
     expect(kc.code).not.toBe(0);
     expect(kc.out).toContain("'terminationGracePeriodSecondz' not allowed");
     expect(kc.out).toContain("'pollingIntervall' not allowed");
   });
 
   it('renders web, worker, a migration Job, Secret, PDBs and the bundled services by default; no ScaledObject', () => {
-    const kinds = render(...DEFAULTS).map((m) => `${m.kind}/${m.metadata.name}`).sort();
+    const kinds = render(...DEFAULTS)
+      .map((m) => `${m.kind}/${m.metadata.name}`)
+      .sort();
     expect(kinds).toEqual([
       'Deployment/pb-poolbench-web',
       'Deployment/pb-poolbench-worker',
@@ -112,13 +136,24 @@ describe('infra/helm/poolbench', () => {
 
   it('gives a worker longer to stop than its own shutdown grace, and tells it that grace', () => {
     for (const grace of [20, 300]) {
-      const worker = find(render(...DEFAULTS, '--set', `worker.shutdownGraceSeconds=${grace}`), 'Deployment', '-worker');
+      const worker = find(
+        render(...DEFAULTS, '--set', `worker.shutdownGraceSeconds=${grace}`),
+        'Deployment',
+        '-worker',
+      );
       const spec = podSpec(worker);
       const c = spec.containers[0]!;
       expect(env(c, 'WORKER_SHUTDOWN_GRACE_MS')?.value).toBe(String(grace * 1000));
       expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(grace);
     }
-    const r = helm(['template', 'pb', chart, ...DEFAULTS, '--set', 'worker.terminationMarginSeconds=0']);
+    const r = helm([
+      'template',
+      'pb',
+      chart,
+      ...DEFAULTS,
+      '--set',
+      'worker.terminationMarginSeconds=0',
+    ]);
     expect(r.code).not.toBe(0);
     expect(r.err).toMatch(/terminationMarginSeconds/);
   });
@@ -128,16 +163,26 @@ describe('infra/helm/poolbench', () => {
     const worker = find(ms, 'Deployment', '-worker');
     expect(worker.spec!.replicas).toBeUndefined();
     const so = find(ms, 'ScaledObject', '-worker') as Manifest & {
-      spec: { scaleTargetRef: { name: string }; triggers: Array<{ type: string; metadata: Record<string, string> }> };
+      spec: {
+        scaleTargetRef: { name: string };
+        triggers: Array<{ type: string; metadata: Record<string, string> }>;
+      };
     };
     expect(so.spec.scaleTargetRef.name).toBe(worker.metadata.name);
     const t = so.spec.triggers[0]!;
     expect(t.type).toBe('postgresql');
     expect(t.metadata.targetQueryValue).toBe('2'); // = worker.concurrency of keda-values.yaml
     // The query names real RunStatus values: the scaler must follow the schema if statuses change.
-    expect(env(podSpec(worker).containers[0]!, t.metadata.connectionFromEnv!)?.valueFrom?.secretKeyRef?.key).toBe('DATABASE_URL');
+    expect(
+      env(podSpec(worker).containers[0]!, t.metadata.connectionFromEnv!)?.valueFrom?.secretKeyRef
+        ?.key,
+    ).toBe('DATABASE_URL');
     const prisma = readFileSync(join(root, 'packages/db/prisma/schema.prisma'), 'utf8');
-    const statuses = /enum RunStatus \{([^}]*)\}/.exec(prisma)![1]!.split('\n').map((s) => s.trim()).filter(Boolean);
+    const statuses = /enum RunStatus \{([^}]*)\}/
+      .exec(prisma)![1]!
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const queried = [...t.metadata.query!.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
     expect(queried).toEqual(['queued', 'preparing', 'running']);
     for (const s of queried) expect(statuses).toContain(s);
@@ -155,12 +200,18 @@ describe('infra/helm/poolbench', () => {
 
   it('web and worker wait for the schema of their build; the Job migrates with the command the product ships', () => {
     const ms = render(...DEFAULTS);
-    const dbScripts = (JSON.parse(readFileSync(join(root, 'packages/db/package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const dbScripts = (
+      JSON.parse(readFileSync(join(root, 'packages/db/package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
     expect(dbScripts.migrate).toBeDefined();
     for (const suffix of ['-web', '-worker']) {
       const init = podSpec(find(ms, 'Deployment', suffix)).initContainers ?? [];
       expect(init.map((c) => c.name)).toEqual(['wait-for-schema']);
-      expect(init[0]!.command!.join(' ')).toMatch(/npm run -s migrate -w @poolbench\/db -- --wait=\d+/);
+      expect(init[0]!.command!.join(' ')).toMatch(
+        /npm run -s migrate -w @poolbench\/db -- --wait=\d+/,
+      );
     }
     const job = podSpec(find(ms, 'Job', '-migrate-1'));
     expect(job.containers[0]!.command!.join(' ')).toContain('npm run -s migrate -w @poolbench/db');
@@ -168,38 +219,64 @@ describe('infra/helm/poolbench', () => {
 
   it('secrets reach pods only through secretKeyRef, never as plain values in a pod spec', () => {
     const ms = render(...DEFAULTS);
-    const secretKeys = ['DATABASE_URL', 'REDIS_URL', 'POOLBENCH_SECRET_KEY', 'BETTER_AUTH_SECRET', 'LAB_DATABASE_URL'];
+    const secretKeys = [
+      'DATABASE_URL',
+      'REDIS_URL',
+      'POOLBENCH_SECRET_KEY',
+      'BETTER_AUTH_SECRET',
+      'LAB_DATABASE_URL',
+    ];
     for (const m of ms.filter((x) => ['Deployment', 'Job', 'StatefulSet'].includes(x.kind))) {
       for (const c of [...podSpec(m).containers, ...(podSpec(m).initContainers ?? [])]) {
         for (const e of c.env ?? []) {
-          if (secretKeys.includes(e.name) || e.name === 'POSTGRES_PASSWORD') expect(e.value, `${m.metadata.name}/${c.name} ${e.name}`).toBeUndefined();
+          if (secretKeys.includes(e.name) || e.name === 'POSTGRES_PASSWORD')
+            expect(e.value, `${m.metadata.name}/${c.name} ${e.name}`).toBeUndefined();
         }
       }
     }
     const secret = find(ms, 'Secret', '-secrets');
-    expect(Object.keys(secret.stringData!).sort()).toEqual([...secretKeys, 'POSTGRES_PASSWORD'].sort());
-    expect(secret.stringData!.DATABASE_URL).toMatch(/^postgresql:\/\/poolbench:[A-Za-z0-9]{32}@pb-poolbench-postgres:5432\/poolbench$/);
+    expect(Object.keys(secret.stringData!).sort()).toEqual(
+      [...secretKeys, 'POSTGRES_PASSWORD'].sort(),
+    );
+    expect(secret.stringData!.DATABASE_URL).toMatch(
+      /^postgresql:\/\/poolbench:[A-Za-z0-9]{32}@pb-poolbench-postgres:5432\/poolbench$/,
+    );
   });
 
   it('an external database gets its lab database beside it, query string kept', () => {
     const secret = find(render(...KEDA), 'Secret', '-secrets');
-    expect(secret.stringData!.LAB_DATABASE_URL).toBe('postgresql://poolbench:secret@db.internal:5432/poolbench_lab?sslmode=require');
+    expect(secret.stringData!.LAB_DATABASE_URL).toBe(
+      'postgresql://poolbench:secret@db.internal:5432/poolbench_lab?sslmode=require',
+    );
     expect(secret.stringData!.POSTGRES_PASSWORD).toBeUndefined();
   });
 
   it('with an existing Secret the chart renders none of its own and points every pod at it', () => {
-    const ms = render('--set', 'web.publicUrl=https://pb.example.com', '--set', 'secrets.existingSecret=mine');
+    const ms = render(
+      '--set',
+      'web.publicUrl=https://pb.example.com',
+      '--set',
+      'secrets.existingSecret=mine',
+    );
     expect(ms.filter((m) => m.kind === 'Secret')).toEqual([]);
     const c = podSpec(find(ms, 'Deployment', '-worker')).containers[0]!;
-    expect((env(c, 'DATABASE_URL')?.valueFrom?.secretKeyRef as { name?: string }).name).toBe('mine');
+    expect((env(c, 'DATABASE_URL')?.valueFrom?.secretKeyRef as { name?: string }).name).toBe(
+      'mine',
+    );
   });
 
   it('refuses bad values by name instead of rendering a broken release', () => {
     const cases: Array<[string[], RegExp]> = [
       [['--set', 'web.publicUrl=https://pb.example.com'], /secrets\.secretKey is required/],
       [[...DEFAULTS, '--set', 'web.publicUrl='], /web\.publicUrl is required/],
-      [[...DEFAULTS, '--set', 'database.bundled=false'], /database\.url is required when database\.bundled is false/],
-      [[...DEFAULTS, '--set', 'worker.replikas=3'], /at '\/worker': additional properties 'replikas' not allowed/],
+      [
+        [...DEFAULTS, '--set', 'database.bundled=false'],
+        /database\.url is required when database\.bundled is false/,
+      ],
+      [
+        [...DEFAULTS, '--set', 'worker.replikas=3'],
+        /at '\/worker': additional properties 'replikas' not allowed/,
+      ],
       [[...DEFAULTS, '--set', 'worker.concurrency=0'], /at '\/worker\/concurrency'/],
       [[...DEFAULTS, '--set', 'redis.url=http://redis:6379'], /at '\/redis\/url'/],
     ];

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const run = (cmd: string[], env: NodeJS.ProcessEnv) => spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+const run = (cmd: string[], env: NodeJS.ProcessEnv) =>
+  spawnSync(cmd[0]!, cmd.slice(1), { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
 
 describe('setup scripts fail clearly', () => {
   it('a port already taken: non-zero exit naming the port', async () => {
@@ -16,7 +17,11 @@ describe('setup scripts fail clearly', () => {
     const port = (srv.address() as { port: number }).port;
     const data = mkdtempSync(join(tmpdir(), 'pb-svc-'));
     chmodSync(data, 0o777);
-    const r = run(['infra/services.sh', 'start'], { ...process.env, PG_PORT: String(port), POOLBENCH_DATA_DIR: data });
+    const r = run(['infra/services.sh', 'start'], {
+      ...process.env,
+      PG_PORT: String(port),
+      POOLBENCH_DATA_DIR: data,
+    });
     srv.close();
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(new RegExp(`port ${port} is already in use by another process`));
@@ -25,11 +30,31 @@ describe('setup scripts fail clearly', () => {
   it('not root and Postgres/Redis missing: says exactly what to install', () => {
     const data = mkdtempSync(join(tmpdir(), 'pb-svc-'));
     chmodSync(data, 0o777);
-    const env = { PATH: '/usr/bin:/bin', PG_BINDIR: '/nonexistent', POOLBENCH_DATA_DIR: data, HOME: data };
-    const asUser = process.getuid?.() === 0 ? ['runuser', '-u', 'nobody', '--', 'env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`)] : ['env'];
-    const r = run([...asUser, 'bash', 'infra/services.sh', 'start'], process.getuid?.() === 0 ? { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } : env);
+    const env = {
+      PATH: '/usr/bin:/bin',
+      PG_BINDIR: '/nonexistent',
+      POOLBENCH_DATA_DIR: data,
+      HOME: data,
+    };
+    const asUser =
+      process.getuid?.() === 0
+        ? [
+            'runuser',
+            '-u',
+            'nobody',
+            '--',
+            'env',
+            ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+          ]
+        : ['env'];
+    const r = run(
+      [...asUser, 'bash', 'infra/services.sh', 'start'],
+      process.getuid?.() === 0 ? { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } : env,
+    );
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/PostgreSQL server not found\. Install it: sudo apt-get install postgresql/);
+    expect(r.stderr).toMatch(
+      /PostgreSQL server not found\. Install it: sudo apt-get install postgresql/,
+    );
   });
 
   it('Go missing: setup stops before doing anything, naming what to install', () => {
@@ -40,7 +65,15 @@ describe('setup scripts fail clearly', () => {
 });
 
 describe('the env file', () => {
-  const loadEnv = (data: string) => run(['bash', '-c', '. scripts/lib.sh && load_env && printf "%s\\n" "$POOLBENCH_SECRET_KEY" "$BETTER_AUTH_URL"'], { PATH: process.env.PATH, POOLBENCH_DATA_DIR: data });
+  const loadEnv = (data: string) =>
+    run(
+      [
+        'bash',
+        '-c',
+        '. scripts/lib.sh && load_env && printf "%s\\n" "$POOLBENCH_SECRET_KEY" "$BETTER_AUTH_URL"',
+      ],
+      { PATH: process.env.PATH, POOLBENCH_DATA_DIR: data },
+    );
 
   it('is written with every setting and secrets of its own, readable by its owner only, and kept as it is on a second run', () => {
     const data = mkdtempSync(join(tmpdir(), 'pb-env-'));
@@ -52,7 +85,15 @@ describe('the env file', () => {
     const file = join(data, 'poolbench.env');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const text = readFileSync(file, 'utf8');
-    for (const k of ['DATABASE_URL', 'REDIS_URL', 'POOLBENCH_SECRET_KEY', 'BETTER_AUTH_SECRET', 'BETTER_AUTH_URL', 'POOLBENCH_URL']) expect(text).toMatch(new RegExp(`^${k}=.+$`, 'm'));
+    for (const k of [
+      'DATABASE_URL',
+      'REDIS_URL',
+      'POOLBENCH_SECRET_KEY',
+      'BETTER_AUTH_SECRET',
+      'BETTER_AUTH_URL',
+      'POOLBENCH_URL',
+    ])
+      expect(text).toMatch(new RegExp(`^${k}=.+$`, 'm'));
     expect(loadEnv(data).stdout).toBe(first.stdout);
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
@@ -60,7 +101,9 @@ describe('the env file', () => {
   it('from an older version keeps its values and gains the settings it lacks', () => {
     const data = mkdtempSync(join(tmpdir(), 'pb-env-'));
     const file = join(data, 'poolbench.env');
-    writeFileSync(file, 'NEXT_TELEMETRY_DISABLED=1\nBETTER_AUTH_URL=https://pb.example.com\n', { mode: 0o644 });
+    writeFileSync(file, 'NEXT_TELEMETRY_DISABLED=1\nBETTER_AUTH_URL=https://pb.example.com\n', {
+      mode: 0o644,
+    });
     const r = loadEnv(data);
     expect(r.status, r.stderr).toBe(0);
     const [key, url] = r.stdout.trim().split('\n');

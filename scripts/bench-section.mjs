@@ -21,6 +21,9 @@ let doc = existsSync(file)
   : '# Benchmarks\n\nWritten by `make bench`; each section names the machine and the command that produced it.\n';
 const i = doc.indexOf(start);
 const j = doc.indexOf(end);
-doc = i >= 0 && j > i ? doc.slice(0, i) + block + doc.slice(j + end.length) : `${doc.trimEnd()}\n\n${block}\n`;
+doc =
+  i >= 0 && j > i
+    ? doc.slice(0, i) + block + doc.slice(j + end.length)
+    : `${doc.trimEnd()}\n\n${block}\n`;
 writeFileSync(file, doc);
 console.log(`docs/benchmarks.md: section '${name}' updated`);

@@ -11,13 +11,19 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 
 const [k8sDir, crdDir, outDir] = process.argv.slice(2);
-if (!k8sDir || !crdDir || !outDir) throw new Error('usage: prepare-schemas.mjs <k8s strict dir> <keda crd dir> <out dir>');
+if (!k8sDir || !crdDir || !outDir)
+  throw new Error('usage: prepare-schemas.mjs <k8s strict dir> <keda crd dir> <out dir>');
 mkdirSync(outDir, { recursive: true });
 
 let k8s = 0;
 for (const f of readdirSync(k8sDir)) {
   if (!f.endsWith('.json')) continue;
-  const schema = JSON.parse(readFileSync(join(k8sDir, f), 'utf8').replaceAll('"/api/_definitions.json#', '"_definitions.json#'));
+  const schema = JSON.parse(
+    readFileSync(join(k8sDir, f), 'utf8').replaceAll(
+      '"/api/_definitions.json#',
+      '"_definitions.json#',
+    ),
+  );
   // Their $id (https://kubernetes.io/api/…) would make the sibling reference a web address.
   delete schema.$id;
   writeFileSync(join(outDir, f), JSON.stringify(schema));
@@ -28,8 +34,17 @@ function strict(schema) {
   if (!schema || typeof schema !== 'object') return schema;
   if (Array.isArray(schema)) return schema.map(strict);
   const out = {};
-  for (const [k, v] of Object.entries(schema)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, strict(s)])) : strict(v);
-  if (out.properties && out.additionalProperties === undefined && !out['x-kubernetes-preserve-unknown-fields']) out.additionalProperties = false;
+  for (const [k, v] of Object.entries(schema))
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, strict(s)]))
+        : strict(v);
+  if (
+    out.properties &&
+    out.additionalProperties === undefined &&
+    !out['x-kubernetes-preserve-unknown-fields']
+  )
+    out.additionalProperties = false;
   return out;
 }
 
@@ -44,7 +59,10 @@ for (const f of readdirSync(crdDir)) {
     schema.properties.apiVersion = { type: 'string', enum: [`${crd.spec.group}/${v.name}`] };
     schema.properties.kind = { type: 'string', enum: [crd.spec.names.kind] };
     const group = crd.spec.group.split('.')[0];
-    writeFileSync(join(outDir, `${crd.spec.names.kind.toLowerCase()}-${group}-${v.name}.json`), JSON.stringify(schema));
+    writeFileSync(
+      join(outDir, `${crd.spec.names.kind.toLowerCase()}-${group}-${v.name}.json`),
+      JSON.stringify(schema),
+    );
     crds++;
   }
 }

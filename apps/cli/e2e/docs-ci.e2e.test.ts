@@ -22,15 +22,26 @@ async function trpc<T>(path: string, input?: unknown): Promise<T> {
   const res =
     input === undefined
       ? await fetch(`${BASE}/api/trpc/${path}`, { headers: { origin: BASE, cookie } })
-      : await fetch(`${BASE}/api/trpc/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin: BASE, cookie }, body: JSON.stringify({ json: input }) });
+      : await fetch(`${BASE}/api/trpc/${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', origin: BASE, cookie },
+          body: JSON.stringify({ json: input }),
+        });
   const body = (await res.json()) as { result?: { data?: { json?: T } }; error?: unknown };
   if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(body.error)}`);
   return body.result!.data!.json!;
 }
 
-function sh(code: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function sh(
+  code: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-eo', 'pipefail', '-c', code], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-eo', 'pipefail', '-c', code], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -44,12 +55,17 @@ function sh(code: string, env: Record<string, string>): Promise<{ code: number; 
 function checkOutput(b: DocBlock, out: { stdout: string; stderr: string }) {
   if (b.code.includes('--json')) {
     // the JSON alone on stdout, and the progress on stderr all the same (no silent CI log)
-    const result = JSON.parse(readFileSync(join(cwd, 'poolbench.json'), 'utf8')) as { exitCode: number; comparison: { base: unknown; baseline: string } };
+    const result = JSON.parse(readFileSync(join(cwd, 'poolbench.json'), 'utf8')) as {
+      exitCode: number;
+      comparison: { base: unknown; baseline: string };
+    };
     expect(result.comparison.baseline).toBe('main');
     expect(out.stderr).toMatch(/runs done/);
   }
   if (b.code.includes('--gate-base')) {
-    expect(out.stdout).toContain('Compared with pool config "002 · 10 conns x 1 instance" of this experiment');
+    expect(out.stdout).toContain(
+      'Compared with pool config "002 · 10 conns x 1 instance" of this experiment',
+    );
     expect(out.stdout).toMatch(/REGRESSION/);
   }
   if (b.exit === 2 || b.exit === 3) {
@@ -57,7 +73,8 @@ function checkOutput(b: DocBlock, out: { stdout: string; stderr: string }) {
     expect(out.stderr.split('\n').filter((l) => l.startsWith('poolbench: '))).toHaveLength(1);
   }
   // a field problem the server puts in its detail and in problems[] is printed once, not twice
-  if (b.code.includes('"ratePerSec": 0')) expect(out.stderr.split('scenario.params.ratePerSec: must be at least 1')).toHaveLength(2);
+  if (b.code.includes('"ratePerSec": 0'))
+    expect(out.stderr.split('scenario.params.ratePerSec: must be at least 1')).toHaveLength(2);
 }
 
 describe(`docs/ci.md examples against ${BASE}`, () => {
@@ -67,16 +84,31 @@ describe(`docs/ci.md examples against ${BASE}`, () => {
       if (i > 0) await new Promise((r) => setTimeout(r, 1000));
       health = await fetch(`${BASE}/api/health`).catch((e: unknown) => e as Error);
     }
-    if (health instanceof Error || !health.ok) throw new Error(`PoolBench is not healthy at ${BASE}: start it with scripts/stack.sh start`);
+    if (health instanceof Error || !health.ok)
+      throw new Error(`PoolBench is not healthy at ${BASE}: start it with scripts/stack.sh start`);
     // the demo login the seed creates (README, make up): the docs use the demo team's names
-    const res = await fetch(`${BASE}/api/auth/sign-in/email`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin: BASE }, body: JSON.stringify({ email: 'demo@poolbench.dev', password: 'poolbench-demo' }) });
+    const res = await fetch(`${BASE}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', origin: BASE },
+      body: JSON.stringify({ email: 'demo@poolbench.dev', password: 'poolbench-demo' }),
+    });
     expect(res.status, await res.clone().text()).toBe(200);
-    cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    const me = await trpc<{ teams: { id: string; slug: string }[]; active: { slug: string } | null }>('team.me');
+    cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const me = await trpc<{
+      teams: { id: string; slug: string }[];
+      active: { slug: string } | null;
+    }>('team.me');
     const demo = me.teams.find((t) => t.slug === 'demo');
     if (!demo) throw new Error('the demo user is not in the demo team: did the seed run?');
     if (me.active?.slug !== 'demo') await trpc('team.switch', { teamId: demo.id });
-    const t = await trpc<{ id: string; token: string }>('apiToken.create', { name: `docs/ci.md ${new Date().toISOString()}`, scopes: ['runs:read', 'runs:write'], expiresInDays: 1 });
+    const t = await trpc<{ id: string; token: string }>('apiToken.create', {
+      name: `docs/ci.md ${new Date().toISOString()}`,
+      scopes: ['runs:read', 'runs:write'],
+      expiresInDays: 1,
+    });
     expect(t.token).toMatch(/^pb_/);
     [token, tokenId] = [t.token, t.id];
   });
@@ -88,7 +120,10 @@ describe(`docs/ci.md examples against ${BASE}`, () => {
   it('has shell examples to run', () => expect(blocks.length).toBeGreaterThan(0));
 
   for (const b of blocks) {
-    const title = `line ${b.line}: ${b.code.split('\n').find((l) => l.trim() && !l.startsWith('#'))!.slice(0, 90)}`;
+    const title = `line ${b.line}: ${b.code
+      .split('\n')
+      .find((l) => l.trim() && !l.startsWith('#'))!
+      .slice(0, 90)}`;
     if (b.env) {
       it(`${title} (placeholders: the test sets POOLBENCH_URL and a fresh POOLBENCH_TOKEN)`, () => {
         expect(b.code).toMatch(/export POOLBENCH_URL=/);
@@ -98,7 +133,10 @@ describe(`docs/ci.md examples against ${BASE}`, () => {
     }
     it(`${title} exits ${b.exit}`, async () => {
       const out = await sh(b.code, { POOLBENCH_URL: BASE, POOLBENCH_TOKEN: token });
-      expect(out.code, `exit code of the example at docs/ci.md line ${b.line}\n--- stdout\n${out.stdout.slice(-3000)}\n--- stderr\n${out.stderr.slice(-3000)}`).toBe(b.exit);
+      expect(
+        out.code,
+        `exit code of the example at docs/ci.md line ${b.line}\n--- stdout\n${out.stdout.slice(-3000)}\n--- stderr\n${out.stderr.slice(-3000)}`,
+      ).toBe(b.exit);
       checkOutput(b, out);
     });
   }

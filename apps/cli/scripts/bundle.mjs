@@ -25,15 +25,30 @@ const result = await build({
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
-  banner: { js: `#!/usr/bin/env node\n// poolbench ${version}: the PoolBench CI CLI in one file (Node >= 20.19, no dependencies). Usage: node poolbench.mjs run --help` },
+  banner: {
+    js: `#!/usr/bin/env node\n// poolbench ${version}: the PoolBench CI CLI in one file (Node >= 20.19, no dependencies). Usage: node poolbench.mjs run --help`,
+  },
 });
 
 // Only Node's own modules may stay imports; anything else would need an npm install on the CI runner.
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-const foreign = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && !builtins.has(i.path)).map((i) => i.path));
-if (foreign.length) throw new Error(`the CLI bundle must not import packages, found: ${[...new Set(foreign)].join(', ')}`);
+const foreign = Object.values(result.metafile.outputs).flatMap((o) =>
+  o.imports.filter((i) => i.external && !builtins.has(i.path)).map((i) => i.path),
+);
+if (foreign.length)
+  throw new Error(
+    `the CLI bundle must not import packages, found: ${[...new Set(foreign)].join(', ')}`,
+  );
 
 const bytes = readFileSync(outfile);
-const manifest = { name: 'poolbench', version, file: 'poolbench.mjs', bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+const manifest = {
+  name: 'poolbench',
+  version,
+  file: 'poolbench.mjs',
+  bytes: bytes.length,
+  sha256: createHash('sha256').update(bytes).digest('hex'),
+};
 writeFileSync(join(root, 'dist', 'poolbench.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-console.log(`dist/poolbench.mjs: poolbench ${version}, ${(bytes.length / 1024).toFixed(1)} KiB, sha256 ${manifest.sha256}`);
+console.log(
+  `dist/poolbench.mjs: poolbench ${version}, ${(bytes.length / 1024).toFixed(1)} KiB, sha256 ${manifest.sha256}`,
+);

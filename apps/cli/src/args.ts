@@ -107,14 +107,24 @@ export function parseRequestFlag(text: string): Record<string, unknown> {
   const m = /^\s*(?:(GET|POST|PUT|PATCH|DELETE|HEAD)\s+)?(\/\S*)\s*$/i.exec(text);
   if (!m) throw new UsageError(`--request "${text}" must look like "GET /path?x=1"`);
   const url = new URL(m[2]!, 'http://x');
-  const query = Object.fromEntries([...url.searchParams].map(([k, v]) => [k, v !== '' && Number.isFinite(Number(v)) ? Number(v) : v]));
-  return { method: (m[1] ?? 'GET').toUpperCase(), path: url.pathname, ...(Object.keys(query).length ? { query } : {}) };
+  const query = Object.fromEntries(
+    [...url.searchParams].map(([k, v]) => [
+      k,
+      v !== '' && Number.isFinite(Number(v)) ? Number(v) : v,
+    ]),
+  );
+  return {
+    method: (m[1] ?? 'GET').toUpperCase(),
+    path: url.pathname,
+    ...(Object.keys(query).length ? { query } : {}),
+  };
 }
 
 function int(flag: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${flag} must be a whole number >= ${min}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`${flag} must be a whole number >= ${min}`);
   return n;
 }
 
@@ -124,21 +134,39 @@ function int(flag: string, v: string | undefined, min: number): number | undefin
  */
 function gateMetrics(flag: string | undefined, compared: boolean): string[] | null {
   if (flag === undefined) return null;
-  if (!compared) throw new UsageError('--metrics chooses which metrics the --baseline (or --gate-base) comparison gates on; give one of them too');
-  const keys = [...new Set(flag.split(',').map((k) => k.trim()).filter(Boolean))];
+  if (!compared)
+    throw new UsageError(
+      '--metrics chooses which metrics the --baseline (or --gate-base) comparison gates on; give one of them too',
+    );
+  const keys = [
+    ...new Set(
+      flag
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    ),
+  ];
   const problem = gateMetricsProblem(keys);
   if (problem) throw new UsageError(`--metrics: ${problem}`);
   return keys;
 }
 
 /** "10-60" -> { from: 10, to: 60 }: elapsed seconds [from, to) of every run. */
-function parseWindow(flag: string | undefined, compared: boolean): { from: number; to: number } | null {
+function parseWindow(
+  flag: string | undefined,
+  compared: boolean,
+): { from: number; to: number } | null {
   if (flag === undefined) return null;
-  if (!compared) throw new UsageError('--window chooses which seconds the --baseline (or --gate-base) comparison is over; give one of them too');
+  if (!compared)
+    throw new UsageError(
+      '--window chooses which seconds the --baseline (or --gate-base) comparison is over; give one of them too',
+    );
   const m = /^(\d+)-(\d+)$/.exec(flag.trim());
-  if (!m) throw new UsageError(`--window must look like 10-60 (from-to, whole seconds), got "${flag}"`);
+  if (!m)
+    throw new UsageError(`--window must look like 10-60 (from-to, whole seconds), got "${flag}"`);
   const w = { from: Number(m[1]), to: Number(m[2]) };
-  if (w.to <= w.from) throw new UsageError(`--window: the end (${w.to}) must be after the start (${w.from})`);
+  if (w.to <= w.from)
+    throw new UsageError(`--window: the end (${w.to}) must be after the start (${w.from})`);
   return w;
 }
 
@@ -147,7 +175,9 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
   try {
     parsed = parseArgs({
       // a bare --fail-on-hypothesis means its default; parseArgs wants a value for string options
-      args: argv.map((a) => (a === '--fail-on-hypothesis' ? '--fail-on-hypothesis=does-not-hold' : a)),
+      args: argv.map((a) =>
+        a === '--fail-on-hypothesis' ? '--fail-on-hypothesis=does-not-hold' : a,
+      ),
       allowPositionals: false,
       options: {
         experiment: { type: 'string' },
@@ -192,28 +222,63 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
   const url = v.url ?? env.POOLBENCH_URL;
   const token = v.token ?? env.POOLBENCH_TOKEN;
   if (!url) throw new UsageError('set POOLBENCH_URL (or --url) to your PoolBench address');
-  if (!/^https?:\/\//.test(url)) throw new UsageError(`POOLBENCH_URL must start with http:// or https://, got "${url}"`);
-  if (!token) throw new UsageError('set POOLBENCH_TOKEN (or --token) to an API token from Settings -> API tokens');
-  if (!FAIL_ON.includes(v['fail-on'] as FailOn)) throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
+  if (!/^https?:\/\//.test(url))
+    throw new UsageError(`POOLBENCH_URL must start with http:// or https://, got "${url}"`);
+  if (!token)
+    throw new UsageError(
+      'set POOLBENCH_TOKEN (or --token) to an API token from Settings -> API tokens',
+    );
+  if (!FAIL_ON.includes(v['fail-on'] as FailOn))
+    throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
   const failOnHypothesis = (v['fail-on-hypothesis'] ?? null) as FailOnHypothesis | null;
-  if (failOnHypothesis !== null && !FAIL_ON_HYPOTHESIS.includes(failOnHypothesis)) throw new UsageError(`--fail-on-hypothesis takes no value, or =unresolved (also fail when one stays unresolved); got "${failOnHypothesis}"`);
+  if (failOnHypothesis !== null && !FAIL_ON_HYPOTHESIS.includes(failOnHypothesis))
+    throw new UsageError(
+      `--fail-on-hypothesis takes no value, or =unresolved (also fail when one stays unresolved); got "${failOnHypothesis}"`,
+    );
 
   const repeats = int('--repeats', v.repeats, 1);
   const loadGenerators = int('--load-generators', v['load-generators'], 1);
-  if (loadGenerators !== undefined && loadGenerators > 16) throw new UsageError('--load-generators must be at most 16');
-  const inlineFlags = [v.target, v['pool-config'], v['scenario-id'], v.scenario, v['scenario-template'], v['scenario-params'], v.request].some((x) => x !== undefined);
+  if (loadGenerators !== undefined && loadGenerators > 16)
+    throw new UsageError('--load-generators must be at most 16');
+  const inlineFlags = [
+    v.target,
+    v['pool-config'],
+    v['scenario-id'],
+    v.scenario,
+    v['scenario-template'],
+    v['scenario-params'],
+    v.request,
+  ].some((x) => x !== undefined);
   // where the experiment came from: the flags, else the CI's own variables
   const origin = ciOrigin({ commit: v.commit, branch: v.branch, buildUrl: v['build-url'] }, env);
   let start: Record<string, unknown>;
   if (v.experiment) {
-    if (inlineFlags) throw new UsageError('--experiment starts a saved experiment; do not combine it with --target, --pool-config or --scenario* flags');
-    start = { kind: 'saved', experiment: v.experiment, ...(v.name ? { name: v.name } : {}), ...(repeats ? { repeats } : {}), ...(loadGenerators ? { loadGenerators } : {}), ...origin };
+    if (inlineFlags)
+      throw new UsageError(
+        '--experiment starts a saved experiment; do not combine it with --target, --pool-config or --scenario* flags',
+      );
+    start = {
+      kind: 'saved',
+      experiment: v.experiment,
+      ...(v.name ? { name: v.name } : {}),
+      ...(repeats ? { repeats } : {}),
+      ...(loadGenerators ? { loadGenerators } : {}),
+      ...origin,
+    };
   } else {
-    if (!v.target) throw new UsageError('give --experiment <id|name>, or --target with --pool-config and a scenario');
-    if (!v['pool-config']?.length) throw new UsageError('give at least one --pool-config <id|name>');
-    const sources = [v['scenario-id'], v.scenario, v['scenario-template']].filter((x) => x !== undefined).length;
-    if (sources !== 1) throw new UsageError('give exactly one of --scenario-id, --scenario or --scenario-template');
-    if (v['scenario-params'] && !v['scenario-template']) throw new UsageError('--scenario-params goes with --scenario-template');
+    if (!v.target)
+      throw new UsageError(
+        'give --experiment <id|name>, or --target with --pool-config and a scenario',
+      );
+    if (!v['pool-config']?.length)
+      throw new UsageError('give at least one --pool-config <id|name>');
+    const sources = [v['scenario-id'], v.scenario, v['scenario-template']].filter(
+      (x) => x !== undefined,
+    ).length;
+    if (sources !== 1)
+      throw new UsageError('give exactly one of --scenario-id, --scenario or --scenario-template');
+    if (v['scenario-params'] && !v['scenario-template'])
+      throw new UsageError('--scenario-params goes with --scenario-template');
     let scenario: unknown;
     if (v.scenario) scenario = json('--scenario', v.scenario);
     else if (v['scenario-template']) {
@@ -236,15 +301,28 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
   }
   const baseline = v.baseline ?? null;
   const gateBase = v['gate-base'] ?? null;
-  if (baseline !== null && gateBase !== null) throw new UsageError('give --baseline (a saved baseline) or --gate-base (a pool config of this experiment), not both');
-  if (gateBase !== null && v['save-baseline']) throw new UsageError('--save-baseline goes with --baseline; --gate-base compares configs inside one experiment and needs no baseline');
+  if (baseline !== null && gateBase !== null)
+    throw new UsageError(
+      'give --baseline (a saved baseline) or --gate-base (a pool config of this experiment), not both',
+    );
+  if (gateBase !== null && v['save-baseline'])
+    throw new UsageError(
+      '--save-baseline goes with --baseline; --gate-base compares configs inside one experiment and needs no baseline',
+    );
   const metrics = gateMetrics(v.metrics, baseline !== null || gateBase !== null);
   const window = parseWindow(v.window, baseline !== null || gateBase !== null);
   return {
     url: url.replace(/\/+$/, ''),
     token,
     start,
-    wait: v.wait || failOnHypothesis !== null || baseline !== null || gateBase !== null || !!v.junit || !!v.markdown || !!v['save-baseline'],
+    wait:
+      v.wait ||
+      failOnHypothesis !== null ||
+      baseline !== null ||
+      gateBase !== null ||
+      !!v.junit ||
+      !!v.markdown ||
+      !!v['save-baseline'],
     timeoutMs: (int('--timeout', v.timeout, 1) ?? 60) * 60_000,
     pollMs: int('--poll-interval', v['poll-interval'], 200) ?? 2000,
     baseline,

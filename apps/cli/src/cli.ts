@@ -2,4 +2,8 @@
 // PoolBench server serves (dist/poolbench.mjs, plain node) start here.
 import { main } from './main';
 
-process.exitCode = await main(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr });
+process.exitCode = await main(process.argv.slice(2), {
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+});

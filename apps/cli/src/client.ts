@@ -9,8 +9,12 @@ export interface Problem {
 export class ApiError extends Error {
   constructor(readonly problem: Problem) {
     // validation answers often say every field problem in `detail` already: print each one once
-    const extra = (problem.problems ?? []).map((p) => `${p.path}: ${p.message}`).filter((p) => !problem.detail.includes(p));
-    super(`${problem.detail} (${problem.code}, HTTP ${problem.status})${extra.length ? `: ${extra.join('; ')}` : ''}`);
+    const extra = (problem.problems ?? [])
+      .map((p) => `${p.path}: ${p.message}`)
+      .filter((p) => !problem.detail.includes(p));
+    super(
+      `${problem.detail} (${problem.code}, HTTP ${problem.status})${extra.length ? `: ${extra.join('; ')}` : ''}`,
+    );
     this.name = 'ApiError';
   }
 }
@@ -32,7 +36,12 @@ export function createClient(opts: ClientOptions) {
   const doFetch = opts.fetch ?? fetch;
   const base = opts.baseUrl.replace(/\/+$/, '');
 
-  async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  async function request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
     const retrySafe = method === 'GET' || 'Idempotency-Key' in headers;
     let lastError: ApiError | null = null;
     for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -40,12 +49,21 @@ export function createClient(opts: ClientOptions) {
       try {
         res = await doFetch(`${base}/api/v1${path}`, {
           method,
-          headers: { Authorization: `Bearer ${opts.token}`, Accept: 'application/json', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+          headers: {
+            Authorization: `Bearer ${opts.token}`,
+            Accept: 'application/json',
+            ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+            ...headers,
+          },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
           signal: AbortSignal.timeout(60_000),
         });
       } catch (err) {
-        lastError = new ApiError({ status: 0, code: 'network', detail: `cannot reach PoolBench at ${base}: ${(err as Error).cause ? String((err as { cause: unknown }).cause) : (err as Error).message}` });
+        lastError = new ApiError({
+          status: 0,
+          code: 'network',
+          detail: `cannot reach PoolBench at ${base}: ${(err as Error).cause ? String((err as { cause: unknown }).cause) : (err as Error).message}`,
+        });
         if (!retrySafe || attempt === attempts) throw lastError;
         await sleep(backoff(attempt));
         continue;
@@ -59,17 +77,27 @@ export function createClient(opts: ClientOptions) {
       }
       if (res.ok) return json as T;
       const p = (json ?? {}) as Partial<Problem>;
-      lastError = new ApiError({ status: res.status, code: p.code ?? `http_${res.status}`, detail: p.detail ?? (text.slice(0, 200) || res.statusText), ...(p.problems ? { problems: p.problems } : {}) });
+      lastError = new ApiError({
+        status: res.status,
+        code: p.code ?? `http_${res.status}`,
+        detail: p.detail ?? (text.slice(0, 200) || res.statusText),
+        ...(p.problems ? { problems: p.problems } : {}),
+      });
       if (!RETRYABLE.has(res.status) || !retrySafe || attempt === attempts) throw lastError;
       const retryAfter = Number(res.headers.get('retry-after'));
-      await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter, 120) * 1000 : backoff(attempt));
+      await sleep(
+        Number.isFinite(retryAfter) && retryAfter > 0
+          ? Math.min(retryAfter, 120) * 1000
+          : backoff(attempt),
+      );
     }
     throw lastError!;
   }
 
   return {
     get: <T>(path: string) => request<T>('GET', path),
-    post: <T>(path: string, body: unknown, headers?: Record<string, string>) => request<T>('POST', path, body, headers),
+    post: <T>(path: string, body: unknown, headers?: Record<string, string>) =>
+      request<T>('POST', path, body, headers),
   };
 }
 export type Client = ReturnType<typeof createClient>;

@@ -23,7 +23,13 @@ describe('docs/ci.md', () => {
     const sh = shellBlocks();
     expect(sh.length).toBeGreaterThanOrEqual(8);
     for (const b of sh.filter((x) => x.env)) {
-      expect(b.code.trim().split('\n').every((l) => /^export POOLBENCH_(URL|TOKEN)=/.test(l)), `line ${b.line}`).toBe(true);
+      expect(
+        b.code
+          .trim()
+          .split('\n')
+          .every((l) => /^export POOLBENCH_(URL|TOKEN)=/.test(l)),
+        `line ${b.line}`,
+      ).toBe(true);
     }
     // the exit codes the examples show are the ones the exit-code table explains
     expect(new Set(sh.map((b) => b.exit))).toEqual(new Set([0, 1, 2, 3]));
@@ -36,14 +42,27 @@ describe('docs/ci.md', () => {
     const text = readFileSync(new URL(file, DOCS_CI_DIR), 'utf8');
     const parsed = parse(text, { strict: true, uniqueKeys: true }) as Record<string, unknown>;
     expect(parsed).toHaveProperty(key);
-    expect(docBlocks().filter((b) => b.lang === 'yaml').map((b) => b.code)).toContain(text);
+    expect(
+      docBlocks()
+        .filter((b) => b.lang === 'yaml')
+        .map((b) => b.code),
+    ).toContain(text);
   });
 
   it('the GitHub job runs the CLI with secrets from the repository, the GitLab job publishes JUnit', () => {
-    const gh = parse(readFileSync(new URL('github-actions.yml', DOCS_CI_DIR), 'utf8')) as { jobs: { poolbench: { env: Record<string, string>; steps: { run?: string }[] } } };
-    expect(gh.jobs.poolbench.env).toEqual({ POOLBENCH_URL: '${{ vars.POOLBENCH_URL }}', POOLBENCH_TOKEN: '${{ secrets.POOLBENCH_TOKEN }}' });
-    expect(gh.jobs.poolbench.steps.some((s) => s.run?.includes('node poolbench.mjs run'))).toBe(true);
-    const gl = parse(readFileSync(new URL('gitlab-ci.yml', DOCS_CI_DIR), 'utf8')) as { poolbench: { artifacts: { reports: { junit: string } } } };
+    const gh = parse(readFileSync(new URL('github-actions.yml', DOCS_CI_DIR), 'utf8')) as {
+      jobs: { poolbench: { env: Record<string, string>; steps: { run?: string }[] } };
+    };
+    expect(gh.jobs.poolbench.env).toEqual({
+      POOLBENCH_URL: '${{ vars.POOLBENCH_URL }}',
+      POOLBENCH_TOKEN: '${{ secrets.POOLBENCH_TOKEN }}',
+    });
+    expect(gh.jobs.poolbench.steps.some((s) => s.run?.includes('node poolbench.mjs run'))).toBe(
+      true,
+    );
+    const gl = parse(readFileSync(new URL('gitlab-ci.yml', DOCS_CI_DIR), 'utf8')) as {
+      poolbench: { artifacts: { reports: { junit: string } } };
+    };
     expect(gl.poolbench.artifacts.reports.junit).toBe('poolbench.xml');
   });
 });

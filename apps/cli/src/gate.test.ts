@@ -7,21 +7,81 @@ import type { Comparison, Experiment, ExperimentSummary, RunResult } from './typ
 
 const ref = (id: string) => ({ id, name: id });
 const experiment = (statuses: string[]): Experiment => ({
-  id: 'e1', name: 'pr <1>', status: 'completed', finished: true, target: ref('lab'), poolConfigs: [ref('one')], scenarios: [ref('load')],
+  id: 'e1',
+  name: 'pr <1>',
+  status: 'completed',
+  finished: true,
+  target: ref('lab'),
+  poolConfigs: [ref('one')],
+  scenarios: [ref('load')],
   progress: { done: statuses.length, total: statuses.length, byStatus: {} },
-  runs: statuses.map((status, i) => ({ id: `r${i}`, status, poolConfigId: 'one', scenarioId: 'load', repeatIndex: i, errorMessage: status === 'failed' ? 'k6 ended with exit code 107' : null })),
+  runs: statuses.map((status, i) => ({
+    id: `r${i}`,
+    status,
+    poolConfigId: 'one',
+    scenarioId: 'load',
+    repeatIndex: i,
+    errorMessage: status === 'failed' ? 'k6 ended with exit code 107' : null,
+  })),
   webUrl: 'http://pb/experiments/e1',
 });
 const summary = (failed: number): ExperimentSummary => ({
-  experimentId: 'e1', status: 'completed', finished: true, thresholdsFailed: failed > 0,
-  cells: [{ poolConfig: ref('one'), scenario: ref('load'), runs: 4, succeeded: 4, metrics: [{ key: 'p99Ms', label: 'Latency p99', unit: 'ms', n: 4, median: 80 }], thresholds: { passed: 4 - failed, failed, failures: Array.from({ length: failed }, (_, i) => ({ runId: `r${i}`, metric: 'http_req_duration', expr: 'p(99)<50', observed: 80, pass: false })) } }],
+  experimentId: 'e1',
+  status: 'completed',
+  finished: true,
+  thresholdsFailed: failed > 0,
+  cells: [
+    {
+      poolConfig: ref('one'),
+      scenario: ref('load'),
+      runs: 4,
+      succeeded: 4,
+      metrics: [{ key: 'p99Ms', label: 'Latency p99', unit: 'ms', n: 4, median: 80 }],
+      thresholds: {
+        passed: 4 - failed,
+        failed,
+        failures: Array.from({ length: failed }, (_, i) => ({
+          runId: `r${i}`,
+          metric: 'http_req_duration',
+          expr: 'p(99)<50',
+          observed: 80,
+          pass: false,
+        })),
+      },
+    },
+  ],
 });
 const comparison = (verdict: 'worse' | 'no-change', gatedOn: string[] = ['p99Ms']): Comparison => ({
-  experimentId: 'e1', baseline: 'main', gatedOn, outcome: verdict === 'worse' ? 'regression' : 'pass',
-  cells: [{
-    poolConfig: ref('one'), scenario: ref('load'), baseline: { id: 'b', experimentId: 'e0', runId: null, poolConfig: ref('ten'), runs: 4 }, candidateRuns: 4, regression: verdict === 'worse',
-    metrics: [{ key: 'p99Ms', label: 'Latency p99', unit: 'ms', direction: 'lower-is-better', verdict, baselineMedian: 10, candidateMedian: 80, changePercent: { estimate: 700, lower: 650, upper: 760 }, confidence: 0.95, pValue: 0.029, insufficient: false, lowRequests: false, reason: 'the 95 % interval lies beyond the band' }],
-  }],
+  experimentId: 'e1',
+  baseline: 'main',
+  gatedOn,
+  outcome: verdict === 'worse' ? 'regression' : 'pass',
+  cells: [
+    {
+      poolConfig: ref('one'),
+      scenario: ref('load'),
+      baseline: { id: 'b', experimentId: 'e0', runId: null, poolConfig: ref('ten'), runs: 4 },
+      candidateRuns: 4,
+      regression: verdict === 'worse',
+      metrics: [
+        {
+          key: 'p99Ms',
+          label: 'Latency p99',
+          unit: 'ms',
+          direction: 'lower-is-better',
+          verdict,
+          baselineMedian: 10,
+          candidateMedian: 80,
+          changePercent: { estimate: 700, lower: 650, upper: 760 },
+          confidence: 0.95,
+          pValue: 0.029,
+          insufficient: false,
+          lowRequests: false,
+          reason: 'the 95 % interval lies beyond the band',
+        },
+      ],
+    },
+  ],
 });
 
 describe('decide', () => {
@@ -32,54 +92,127 @@ describe('decide', () => {
     ['threshold', 'worse', 0, 0, 'regression'],
     ['none', 'worse', 1, 0, 'regression+threshold'],
     ['any', 'no-change', 0, 0, 'pass'],
-  ] as const)('fail-on %s with %s and %i threshold failures -> exit %i (%s)', (failOn, verdict, failed, exit, outcome) => {
-    const d = decide(failOn, experiment(['succeeded', 'succeeded']), summary(failed), comparison(verdict));
-    expect(d.exitCode).toBe(exit);
-    expect(d.outcome).toBe(outcome);
-  });
+  ] as const)(
+    'fail-on %s with %s and %i threshold failures -> exit %i (%s)',
+    (failOn, verdict, failed, exit, outcome) => {
+      const d = decide(
+        failOn,
+        experiment(['succeeded', 'succeeded']),
+        summary(failed),
+        comparison(verdict),
+      );
+      expect(d.exitCode).toBe(exit);
+      expect(d.outcome).toBe(outcome);
+    },
+  );
   it('--metrics: a verdict gated on exactly the asked metrics counts, in any order', () => {
-    const d = decide('regression', experiment(['succeeded']), summary(0), comparison('worse', ['rps', 'p99Ms']), ['p99Ms', 'rps']);
+    const d = decide(
+      'regression',
+      experiment(['succeeded']),
+      summary(0),
+      comparison('worse', ['rps', 'p99Ms']),
+      ['p99Ms', 'rps'],
+    );
     expect(d).toEqual({ outcome: 'regression', exitCode: 1, problems: [] });
   });
   it.each([
-    ['a server that does not know --metrics', undefined, 'every metric (it does not know --metrics)'],
+    [
+      'a server that does not know --metrics',
+      undefined,
+      'every metric (it does not know --metrics)',
+    ],
     ['a server that gated on other metrics', ['p99Ms', 'rps', 'p50Ms'], 'p99Ms, rps, p50Ms'],
   ])('--metrics: %s is exit 3, not a verdict on other metrics', (_what, gatedOn, said) => {
     const c = comparison('no-change');
-    const d = decide('any', experiment(['succeeded']), summary(0), gatedOn ? { ...c, gatedOn } : { ...c, gatedOn: undefined }, ['p99Ms', 'rps']);
+    const d = decide(
+      'any',
+      experiment(['succeeded']),
+      summary(0),
+      gatedOn ? { ...c, gatedOn } : { ...c, gatedOn: undefined },
+      ['p99Ms', 'rps'],
+    );
     expect(d.exitCode).toBe(3);
-    expect(d.problems[0]).toBe(`asked to gate on p99Ms, rps but the server gated on ${said}; update PoolBench or drop --metrics`);
+    expect(d.problems[0]).toBe(
+      `asked to gate on p99Ms, rps but the server gated on ${said}; update PoolBench or drop --metrics`,
+    );
   });
   it('--window: a comparison over exactly those seconds counts; a server that compared whole runs is exit 3', () => {
     const c = comparison('worse');
-    expect(decide('any', experiment(['succeeded']), summary(0), { ...c, window: { from: 10, to: 60 } }, null, { from: 10, to: 60 }).exitCode).toBe(1);
+    expect(
+      decide(
+        'any',
+        experiment(['succeeded']),
+        summary(0),
+        { ...c, window: { from: 10, to: 60 } },
+        null,
+        { from: 10, to: 60 },
+      ).exitCode,
+    ).toBe(1);
     for (const window of [undefined, null, { from: 0, to: 60 }]) {
-      const d = decide('any', experiment(['succeeded']), summary(0), { ...c, window }, null, { from: 10, to: 60 });
+      const d = decide('any', experiment(['succeeded']), summary(0), { ...c, window }, null, {
+        from: 10,
+        to: 60,
+      });
       expect(d.exitCode).toBe(3);
-      expect(d.problems[0]).toMatch(/^asked to compare seconds 10-60 of every run but the server compared (whole runs \(it does not know --window\)|seconds 0-60); update PoolBench or drop --window$/);
+      expect(d.problems[0]).toMatch(
+        /^asked to compare seconds 10-60 of every run but the server compared (whole runs \(it does not know --window\)|seconds 0-60); update PoolBench or drop --window$/,
+      );
     }
   });
   it('runs whose thresholds failed measured: the threshold outcome decides (exit 1 or 0), not an infrastructure error', () => {
-    expect(decide('any', experiment(['thresholds_failed', 'succeeded']), summary(1), comparison('no-change'))).toEqual({ outcome: 'threshold', exitCode: 1, problems: [] });
-    expect(decide('regression', experiment(['thresholds_failed']), summary(1), comparison('no-change')).exitCode).toBe(0);
+    expect(
+      decide(
+        'any',
+        experiment(['thresholds_failed', 'succeeded']),
+        summary(1),
+        comparison('no-change'),
+      ),
+    ).toEqual({ outcome: 'threshold', exitCode: 1, problems: [] });
+    expect(
+      decide('regression', experiment(['thresholds_failed']), summary(1), comparison('no-change'))
+        .exitCode,
+    ).toBe(0);
   });
   it('the text report counts runs by status, naming threshold failures', () => {
-    const text = toText({ experiment: experiment(['succeeded', 'thresholds_failed', 'thresholds_failed']), summary: summary(2), comparison: null, shareUrl: null, outcome: 'threshold', exitCode: 1, problems: [] });
+    const text = toText({
+      experiment: experiment(['succeeded', 'thresholds_failed', 'thresholds_failed']),
+      summary: summary(2),
+      comparison: null,
+      shareUrl: null,
+      outcome: 'threshold',
+      exitCode: 1,
+      problems: [],
+    });
     expect(text).toContain('  runs: 1 succeeded, 2 thresholds failed');
   });
   it('runs that did not succeed are an infrastructure error (exit 3), never a pass', () => {
-    const d = decide('any', experiment(['succeeded', 'failed']), summary(0), comparison('no-change'));
+    const d = decide(
+      'any',
+      experiment(['succeeded', 'failed']),
+      summary(0),
+      comparison('no-change'),
+    );
     expect(d.exitCode).toBe(3);
     expect(d.problems.join(' ')).toContain('k6 ended with exit code 107');
   });
 });
 
 describe('reports', () => {
-  const result: RunResult = { experiment: experiment(['succeeded']), summary: summary(1), comparison: comparison('worse'), shareUrl: null, outcome: 'regression+threshold', exitCode: 1, problems: [] };
+  const result: RunResult = {
+    experiment: experiment(['succeeded']),
+    summary: summary(1),
+    comparison: comparison('worse'),
+    shareUrl: null,
+    outcome: 'regression+threshold',
+    exitCode: 1,
+    problems: [],
+  };
   it('JUnit has a failing case naming the metric, the change and its interval, escaped', () => {
     const xml = toJUnit(result);
     expect(xml).toContain('<testcase classname="poolbench.one / load" name="Latency p99 vs main">');
-    expect(xml).toContain('failure message="Latency p99 regressed: +700 % (95 % CI +650 % … +760 %)"');
+    expect(xml).toContain(
+      'failure message="Latency p99 regressed: +700 % (95 % CI +650 % … +760 %)"',
+    );
     expect(xml).toContain('name="threshold http_req_duration p(99)&lt;50"');
     expect(xml).toContain('name="pr &lt;1&gt;"');
     expect(xml).toMatch(/tests="2" failures="2"/);
@@ -87,35 +220,74 @@ describe('reports', () => {
   it('Markdown has a table row with baseline, candidate, change and verdict', () => {
     const md = toMarkdown(result);
     expect(md).toContain('### PoolBench: ❌ regression and threshold failed');
-    expect(md).toContain('| one / load | Latency p99 | 10.0 ms | 80.0 ms | +700 % (95 % CI +650 % … +760 %) | ❌ worse |');
+    expect(md).toContain(
+      '| one / load | Latency p99 | 10.0 ms | 80.0 ms | +700 % (95 % CI +650 % … +760 %) | ❌ worse |',
+    );
     expect(md).toContain('`http_req_duration p(99)<50` observed 80');
   });
   it('text output names the regression', () => {
-    expect(toText(result)).toContain('REGRESSION   Latency p99: 10.0 ms -> 80.0 ms, change +700 % (95 % CI +650 % … +760 %)');
+    expect(toText(result)).toContain(
+      'REGRESSION   Latency p99: 10.0 ms -> 80.0 ms, change +700 % (95 % CI +650 % … +760 %)',
+    );
   });
   it('every report says which metrics the verdict was gated on', () => {
-    expect(toText(result)).toContain('Compared with baseline "main" (gated on: p99Ms; over whole runs):');
-    expect(toMarkdown(result)).toContain(' · baseline `main` · gated on: `p99Ms` · over whole runs');
-    expect(toJUnit(result)).toContain('<property name="gatedOn" value="p99Ms"/><property name="window" value="whole runs"/>');
+    expect(toText(result)).toContain(
+      'Compared with baseline "main" (gated on: p99Ms; over whole runs):',
+    );
+    expect(toMarkdown(result)).toContain(
+      ' · baseline `main` · gated on: `p99Ms` · over whole runs',
+    );
+    expect(toJUnit(result)).toContain(
+      '<property name="gatedOn" value="p99Ms"/><property name="window" value="whole runs"/>',
+    );
     expect(toJUnit(result)).toContain('; gated on: p99Ms; over whole runs</failure>');
-    const all = { ...result, comparison: comparison('worse', ['rps', 'p50Ms', 'p95Ms', 'p99Ms', 'errorRate', 'connectP95Ms', 'cpuMeanPercent', 'cpuPeakPercent', 'rssMeanBytes', 'rssPeakBytes', 'poolWaitMsMean']) };
+    const all = {
+      ...result,
+      comparison: comparison('worse', [
+        'rps',
+        'p50Ms',
+        'p95Ms',
+        'p99Ms',
+        'errorRate',
+        'connectP95Ms',
+        'cpuMeanPercent',
+        'cpuPeakPercent',
+        'rssMeanBytes',
+        'rssPeakBytes',
+        'poolWaitMsMean',
+      ]),
+    };
     expect(toText(all)).toContain('(gated on: all 11 tested metrics; over whole runs)');
     expect(toMarkdown(all)).toContain('gated on: all 11 tested metrics');
   });
   it('every report says which seconds of each run were compared', () => {
-    const windowed = { ...result, comparison: { ...comparison('worse'), window: { from: 10, to: 60 } } };
+    const windowed = {
+      ...result,
+      comparison: { ...comparison('worse'), window: { from: 10, to: 60 } },
+    };
     expect(toText(windowed)).toContain('over seconds 10–60 of each run):');
     expect(toMarkdown(windowed)).toContain(' · over seconds 10–60 of each run');
-    expect(toJUnit(windowed)).toContain('<property name="window" value="seconds 10–60 of each run"/>');
+    expect(toJUnit(windowed)).toContain(
+      '<property name="window" value="seconds 10–60 of each run"/>',
+    );
   });
   it('--gate-base: every report says the comparison is against a pool config of this experiment', () => {
-    const based = { ...result, comparison: { ...comparison('worse'), baseline: 'ten', base: ref('ten') } };
-    expect(toText(based)).toContain('Compared with pool config "ten" of this experiment (gated on: p99Ms; over whole runs):');
+    const based = {
+      ...result,
+      comparison: { ...comparison('worse'), baseline: 'ten', base: ref('ten') },
+    };
+    expect(toText(based)).toContain(
+      'Compared with pool config "ten" of this experiment (gated on: p99Ms; over whole runs):',
+    );
     expect(toText(based)).toContain('one / load (4 runs vs 4 runs of ten):');
     expect(toMarkdown(based)).toContain('against pool config `ten` of this experiment');
-    expect(toMarkdown(based)).toContain('| Pool config / scenario | Metric | ten | This run | Change | Verdict |');
+    expect(toMarkdown(based)).toContain(
+      '| Pool config / scenario | Metric | ten | This run | Change | Verdict |',
+    );
     expect(toJUnit(based)).toContain('name="Latency p99 vs ten"');
-    expect(toJUnit(based)).toContain('<property name="against" value="pool config &quot;ten&quot; of this experiment"/>');
+    expect(toJUnit(based)).toContain(
+      '<property name="against" value="pool config &quot;ten&quot; of this experiment"/>',
+    );
   });
   it('JUnit states the floor its bands come from: 5 %, except the metrics with an absolute floor', () => {
     const xml = toJUnit(result);

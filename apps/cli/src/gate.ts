@@ -18,9 +18,14 @@ export function decide(
   // a run whose thresholds failed measured what it should: the threshold outcome below decides on it
   const notOk = e.runs.filter((r) => r.status !== 'succeeded' && r.status !== 'thresholds_failed');
   if (notOk.length > 0) {
-    for (const r of notOk.slice(0, 5)) problems.push(`run ${r.id} ${r.status}${r.errorMessage ? `: ${r.errorMessage}` : ''}`);
+    for (const r of notOk.slice(0, 5))
+      problems.push(`run ${r.id} ${r.status}${r.errorMessage ? `: ${r.errorMessage}` : ''}`);
     // nothing trustworthy was measured: that is an infrastructure problem, not a verdict
-    return { outcome: 'error', exitCode: EXIT.infra, problems: [`${notOk.length} of ${e.runs.length} runs did not succeed`, ...problems] };
+    return {
+      outcome: 'error',
+      exitCode: EXIT.infra,
+      problems: [`${notOk.length} of ${e.runs.length} runs did not succeed`, ...problems],
+    };
   }
   if (comparison && gateMetrics) {
     // a server that ignored ?metrics= adjusted over every metric: that verdict answers another question
@@ -29,21 +34,52 @@ export function decide(
       return {
         outcome: 'error',
         exitCode: EXIT.infra,
-        problems: [`asked to gate on ${gateMetrics.join(', ')} but the server gated on ${got.length ? got.join(', ') : 'every metric (it does not know --metrics)'}; update PoolBench or drop --metrics`],
+        problems: [
+          `asked to gate on ${gateMetrics.join(', ')} but the server gated on ${got.length ? got.join(', ') : 'every metric (it does not know --metrics)'}; update PoolBench or drop --metrics`,
+        ],
       };
     }
   }
-  if (comparison && window && (comparison.window?.from !== window.from || comparison.window?.to !== window.to)) {
+  if (
+    comparison &&
+    window &&
+    (comparison.window?.from !== window.from || comparison.window?.to !== window.to)
+  ) {
     // a server that ignored from/to compared whole runs, warm-up included
-    const got = comparison.window ? `seconds ${comparison.window.from}-${comparison.window.to}` : 'whole runs (it does not know --window)';
-    return { outcome: 'error', exitCode: EXIT.infra, problems: [`asked to compare seconds ${window.from}-${window.to} of every run but the server compared ${got}; update PoolBench or drop --window`] };
+    const got = comparison.window
+      ? `seconds ${comparison.window.from}-${comparison.window.to}`
+      : 'whole runs (it does not know --window)';
+    return {
+      outcome: 'error',
+      exitCode: EXIT.infra,
+      problems: [
+        `asked to compare seconds ${window.from}-${window.to} of every run but the server compared ${got}; update PoolBench or drop --window`,
+      ],
+    };
   }
   if (comparison?.outcome === 'no-baseline') {
-    problems.push(`no baseline "${comparison.baseline}" for ${comparison.cells.filter((c) => !c.baseline).map((c) => c.scenario?.name ?? '?').join(', ')}; nothing to compare with (save one with --save-baseline ${comparison.baseline})`);
+    problems.push(
+      `no baseline "${comparison.baseline}" for ${comparison.cells
+        .filter((c) => !c.baseline)
+        .map((c) => c.scenario?.name ?? '?')
+        .join(
+          ', ',
+        )}; nothing to compare with (save one with --save-baseline ${comparison.baseline})`,
+    );
   }
   const regression = comparison?.outcome === 'regression';
   const threshold = summary?.thresholdsFailed ?? false;
-  const outcome = regression && threshold ? 'regression+threshold' : regression ? 'regression' : threshold ? 'threshold' : 'pass';
-  const fails = (failOn === 'any' && (regression || threshold)) || (failOn === 'regression' && regression) || (failOn === 'threshold' && threshold);
+  const outcome =
+    regression && threshold
+      ? 'regression+threshold'
+      : regression
+        ? 'regression'
+        : threshold
+          ? 'threshold'
+          : 'pass';
+  const fails =
+    (failOn === 'any' && (regression || threshold)) ||
+    (failOn === 'regression' && regression) ||
+    (failOn === 'threshold' && threshold);
   return { outcome, exitCode: fails ? EXIT.failed : EXIT.pass, problems };
 }

@@ -41,7 +41,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     opts = parseRunArgs(rest, io.env);
   } catch (err) {
-    io.stderr.write(`poolbench: ${(err as Error).message}\nRun "poolbench run --help" for the options.\n`);
+    io.stderr.write(
+      `poolbench: ${(err as Error).message}\nRun "poolbench run --help" for the options.\n`,
+    );
     return err instanceof UsageError ? EXIT.usage : EXIT.infra;
   }
   try {
@@ -60,24 +62,59 @@ export async function main(argv: string[], io: Io): Promise<number> {
 async function run(opts: RunOptions, io: Io): Promise<RunResult> {
   const client = createClient({ baseUrl: opts.url, token: opts.token });
   const key = idempotencyKey(io.env, opts.start, opts.idempotencyKey);
-  let experiment = await client.post<Experiment>('/experiments', opts.start, { 'Idempotency-Key': key });
-  io.stderr.write(`started ${experiment.name} (${experiment.id}) with ${experiment.progress.total} runs: ${experiment.webUrl}\n`);
+  let experiment = await client.post<Experiment>('/experiments', opts.start, {
+    'Idempotency-Key': key,
+  });
+  io.stderr.write(
+    `started ${experiment.name} (${experiment.id}) with ${experiment.progress.total} runs: ${experiment.webUrl}\n`,
+  );
 
   const shareUrl = opts.share ? await share(client, experiment.id, io) : null;
   if (!opts.wait) {
-    return { experiment, summary: null, comparison: null, shareUrl, outcome: 'started', exitCode: EXIT.pass, problems: [] };
+    return {
+      experiment,
+      summary: null,
+      comparison: null,
+      shareUrl,
+      outcome: 'started',
+      exitCode: EXIT.pass,
+      problems: [],
+    };
   }
   // progress goes to stderr even with --json (stdout carries only the JSON): a CI log must not sit
   // silent for the minutes a load test takes
-  experiment = await waitForExperiment(client, experiment.id, { timeoutMs: opts.timeoutMs, pollMs: opts.pollMs, progress: io.stderr });
+  experiment = await waitForExperiment(client, experiment.id, {
+    timeoutMs: opts.timeoutMs,
+    pollMs: opts.pollMs,
+    progress: io.stderr,
+  });
   const summary = await client.get<ExperimentSummary>(`/experiments/${experiment.id}/summary`);
-  const against: Record<string, string> | null = opts.baseline !== null ? { baseline: opts.baseline } : opts.gateBase !== null ? { base: opts.gateBase } : null;
+  const against: Record<string, string> | null =
+    opts.baseline !== null
+      ? { baseline: opts.baseline }
+      : opts.gateBase !== null
+        ? { base: opts.gateBase }
+        : null;
   const query = new URLSearchParams(
-    against ? { ...against, ...(opts.metrics ? { metrics: opts.metrics.join(',') } : {}), ...(opts.window ? { from: String(opts.window.from), to: String(opts.window.to) } : {}) } : {},
+    against
+      ? {
+          ...against,
+          ...(opts.metrics ? { metrics: opts.metrics.join(',') } : {}),
+          ...(opts.window ? { from: String(opts.window.from), to: String(opts.window.to) } : {}),
+        }
+      : {},
   );
-  const comparison = against ? await client.get<Comparison>(`/experiments/${experiment.id}/compare?${query}`) : null;
+  const comparison = against
+    ? await client.get<Comparison>(`/experiments/${experiment.id}/compare?${query}`)
+    : null;
   const gated = decide(opts.failOn, experiment, summary, comparison, opts.metrics, opts.window);
-  const result: RunResult = { experiment, summary, comparison, shareUrl, ...applyHypothesisGate(gated, experiment, opts.failOnHypothesis) };
+  const result: RunResult = {
+    experiment,
+    summary,
+    comparison,
+    shareUrl,
+    ...applyHypothesisGate(gated, experiment, opts.failOnHypothesis),
+  };
 
   if (opts.saveBaseline && result.exitCode === EXIT.pass) {
     await client.post('/baselines', { name: opts.saveBaseline, experimentId: experiment.id });
@@ -89,7 +126,11 @@ async function run(opts: RunOptions, io: Io): Promise<RunResult> {
 }
 
 /** A share link is a convenience: when the server cannot make one, say so and go on. */
-async function share(client: ReturnType<typeof createClient>, id: string, io: Io): Promise<string | null> {
+async function share(
+  client: ReturnType<typeof createClient>,
+  id: string,
+  io: Io,
+): Promise<string | null> {
   try {
     const s = await client.post<{ url: string }>(`/experiments/${id}/share`, {});
     io.stderr.write(`share link: ${s.url}\n`);

@@ -13,7 +13,14 @@ export interface Experiment {
   poolConfigs: Ref[];
   scenarios: Ref[];
   progress: { done: number; total: number; byStatus: Record<string, number> };
-  runs: { id: string; status: string; poolConfigId: string | null; scenarioId: string | null; repeatIndex: number; errorMessage: string | null }[];
+  runs: {
+    id: string;
+    status: string;
+    poolConfigId: string | null;
+    scenarioId: string | null;
+    repeatIndex: number;
+    errorMessage: string | null;
+  }[];
   webUrl: string;
   /** pre-registered claims and their decisions (absent from servers older than hypotheses) */
   hypotheses?: ExperimentHypothesis[];
@@ -95,7 +102,13 @@ export interface Comparison {
   cells: {
     poolConfig: Ref | null;
     scenario: Ref | null;
-    baseline: { id: string; experimentId: string | null; runId: string | null; poolConfig: Ref | null; runs: number } | null;
+    baseline: {
+      id: string;
+      experimentId: string | null;
+      runId: string | null;
+      poolConfig: Ref | null;
+      runs: number;
+    } | null;
     candidateRuns: number;
     regression: boolean;
     metrics: MetricComparison[];
@@ -108,7 +121,14 @@ export interface RunResult {
   summary: ExperimentSummary | null;
   comparison: Comparison | null;
   shareUrl: string | null;
-  outcome: 'pass' | 'regression' | 'threshold' | 'regression+threshold' | 'hypothesis' | 'started' | 'error';
+  outcome:
+    | 'pass'
+    | 'regression'
+    | 'threshold'
+    | 'regression+threshold'
+    | 'hypothesis'
+    | 'started'
+    | 'error';
   exitCode: number;
   problems: string[];
 }

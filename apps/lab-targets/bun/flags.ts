@@ -41,7 +41,10 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_00
 /** `250ms`, `2s`, `1m`, or a bare number of ms. */
 export function parseDuration(flag: string, raw: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
-  if (!m) throw new UsageError(`invalid --${flag} ${raw}: not a duration (e.g. 250ms, 2s, or a number of ms)`);
+  if (!m)
+    throw new UsageError(
+      `invalid --${flag} ${raw}: not a duration (e.g. 250ms, 2s, or a number of ms)`,
+    );
   return Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']!);
 }
 
@@ -70,7 +73,10 @@ export function parseServeFlags(args: string[]): BunConfig {
     if (!m) throw new UsageError(`invalid argument ${a}: flags are --name=value`);
     const [, flag, value] = m as unknown as [string, string, string];
     if (flag === 'strategy') {
-      if (!(BUN_STRATEGIES as readonly string[]).includes(value)) throw new UsageError(`invalid --strategy ${value}: not supported by the bun runtime (supported: ${BUN_STRATEGIES.join(', ')})`);
+      if (!(BUN_STRATEGIES as readonly string[]).includes(value))
+        throw new UsageError(
+          `invalid --strategy ${value}: not supported by the bun runtime (supported: ${BUN_STRATEGIES.join(', ')})`,
+        );
       cfg.strategy = value as BunStrategy;
     } else if (flag === 'listen') {
       const hm = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(value);
@@ -78,15 +84,22 @@ export function parseServeFlags(args: string[]): BunConfig {
       cfg.host = hm[1]!.replace(/^\[|\]$/g, '');
       cfg.port = Number(hm[2]);
     } else if (flag === 'database-url') {
-      if (!/^(postgres|postgresql|mysql|mariadb):\/\//.test(value)) throw new UsageError(`invalid --database-url: must start with postgres://, postgresql://, mysql:// or mariadb://`);
+      if (!/^(postgres|postgresql|mysql|mariadb):\/\//.test(value))
+        throw new UsageError(
+          `invalid --database-url: must start with postgres://, postgresql://, mysql:// or mariadb://`,
+        );
       cfg.databaseUrl = value;
     } else if (flag === 'instance-id') cfg.instanceId = value;
     else if (flag === 'application-name') cfg.applicationName = value;
     else if (flag in DURATIONS) (cfg[DURATIONS[flag]!] as number) = parseDuration(flag, value);
     else if (flag in INTS) {
-      if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`invalid --${flag} ${value}: must be a whole number of at least 1`);
+      if (!/^\d+$/.test(value) || Number(value) < 1)
+        throw new UsageError(`invalid --${flag} ${value}: must be a whole number of at least 1`);
       (cfg[INTS[flag]!] as number) = Number(value);
-    } else throw new UsageError(`unknown flag --${flag}: the bun runtime does not honour it (docs/runtimes.md)`);
+    } else
+      throw new UsageError(
+        `unknown flag --${flag}: the bun runtime does not honour it (docs/runtimes.md)`,
+      );
   }
   if (!cfg.databaseUrl) throw new UsageError('--database-url is required');
   if (!cfg.applicationName) cfg.applicationName = `labtarget-${cfg.instanceId}`;

@@ -12,9 +12,18 @@ import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_pro
 import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { createDb, DEMO_EMAIL, DEMO_PASSWORD, LAB_TARGET_NAME, scenarioRowData } from '@poolbench/db';
+import {
+  createDb,
+  DEMO_EMAIL,
+  DEMO_PASSWORD,
+  LAB_TARGET_NAME,
+  scenarioRowData,
+} from '@poolbench/db';
 import { parseScenario } from '@poolbench/scenarios';
-import { insertSyntheticRun, syntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
+import {
+  insertSyntheticRun,
+  syntheticExperiment,
+} from '~/server/services/compare/testing/synthetic-runs';
 
 const A = (process.env.POOLBENCH_URL ?? 'http://localhost:3000').replace(/\/$/, '');
 const B_PORT = Number(process.env.WEB_B_PORT ?? 3001);
@@ -29,33 +38,95 @@ const work = mkdtempSync(join(tmpdir(), 'poolbench-pages-bench-'));
 const TEAM_SLUG = 'bench-pages-under-load';
 const SEQUENTIAL = 21;
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
-const STEADY = parseScenario({ template: 'constant-arrival-rate', params: { ratePerSec: 400, durationMs: SECONDS * 1000, preAllocatedVUs: 20, maxVUs: 100 }, requests: [{ method: 'GET', path: '/health' }] });
+const STEADY = parseScenario({
+  template: 'constant-arrival-rate',
+  params: { ratePerSec: 400, durationMs: SECONDS * 1000, preAllocatedVUs: 20, maxVUs: 100 },
+  requests: [{ method: 'GET', path: '/health' }],
+});
 
 async function fixture() {
   const db = createDb({ url: process.env.DATABASE_URL!, applicationName: 'poolbench-pages-bench' });
   try {
-    const user = await db.user.findUniqueOrThrow({ where: { email: DEMO_EMAIL }, select: { id: true } });
-    const team = await db.team.upsert({ where: { slug: TEAM_SLUG }, create: { name: 'bench: pages under load', slug: TEAM_SLUG }, update: {} });
-    await db.membership.upsert({ where: { teamId_userId: { teamId: team.id, userId: user.id } }, create: { teamId: team.id, userId: user.id, role: 'owner' }, update: {} });
-    const done = await db.experiment.findFirst({ where: { teamId: team.id, name: 'bench: pages under load' }, select: { id: true, runs: { select: { id: true } } } });
-    if (done && done.runs.length === 2 * REPEATS) return { teamId: team.id, experimentId: done.id, runIds: done.runs.map((r) => r.id), generatedS: 0 };
-    const target = await db.target.create({ data: { teamId: team.id, name: LAB_TARGET_NAME, kind: 'managed', baseUrls: [], requestDefaults: { method: 'GET', path: '/health' }, secretHeaderNames: [], readinessPath: '/ready' } });
-    const scenario = await db.scenario.create({ data: { teamId: team.id, name: 'steady 400 req/s', ...scenarioRowData(STEADY) } });
-    const exp = await syntheticExperiment(db, team.id, target.id, scenario.id, ['lazy', 'prewarm'], REPEATS);
-    await db.experiment.update({ where: { id: exp.experimentId }, data: { name: 'bench: pages under load' } });
+    const user = await db.user.findUniqueOrThrow({
+      where: { email: DEMO_EMAIL },
+      select: { id: true },
+    });
+    const team = await db.team.upsert({
+      where: { slug: TEAM_SLUG },
+      create: { name: 'bench: pages under load', slug: TEAM_SLUG },
+      update: {},
+    });
+    await db.membership.upsert({
+      where: { teamId_userId: { teamId: team.id, userId: user.id } },
+      create: { teamId: team.id, userId: user.id, role: 'owner' },
+      update: {},
+    });
+    const done = await db.experiment.findFirst({
+      where: { teamId: team.id, name: 'bench: pages under load' },
+      select: { id: true, runs: { select: { id: true } } },
+    });
+    if (done && done.runs.length === 2 * REPEATS)
+      return {
+        teamId: team.id,
+        experimentId: done.id,
+        runIds: done.runs.map((r) => r.id),
+        generatedS: 0,
+      };
+    const target = await db.target.create({
+      data: {
+        teamId: team.id,
+        name: LAB_TARGET_NAME,
+        kind: 'managed',
+        baseUrls: [],
+        requestDefaults: { method: 'GET', path: '/health' },
+        secretHeaderNames: [],
+        readinessPath: '/ready',
+      },
+    });
+    const scenario = await db.scenario.create({
+      data: { teamId: team.id, name: 'steady 400 req/s', ...scenarioRowData(STEADY) },
+    });
+    const exp = await syntheticExperiment(
+      db,
+      team.id,
+      target.id,
+      scenario.id,
+      ['lazy', 'prewarm'],
+      REPEATS,
+    );
+    await db.experiment.update({
+      where: { id: exp.experimentId },
+      data: { name: 'bench: pages under load' },
+    });
     const t0 = performance.now();
     const runIds: string[] = [];
     for (let rep = 0; rep < REPEATS; rep++) {
       for (const [i, pc] of exp.poolConfigs.entries()) {
         runIds.push(
           await insertSyntheticRun(db, {
-            teamId: team.id, experimentId: exp.experimentId, targetId: target.id, scenarioId: scenario.id, poolConfigId: pc.id, poolConfigName: pc.name, scenarioName: 'steady 400 req/s',
-            repeatIndex: rep, seconds: SECONDS, latencyMs: i === 0 ? 14 : 11, rps: 400, errorRate: 0.001, seed: 100 + rep * 10 + i,
+            teamId: team.id,
+            experimentId: exp.experimentId,
+            targetId: target.id,
+            scenarioId: scenario.id,
+            poolConfigId: pc.id,
+            poolConfigName: pc.name,
+            scenarioName: 'steady 400 req/s',
+            repeatIndex: rep,
+            seconds: SECONDS,
+            latencyMs: i === 0 ? 14 : 11,
+            rps: 400,
+            errorRate: 0.001,
+            seed: 100 + rep * 10 + i,
           }),
         );
       }
     }
-    return { teamId: team.id, experimentId: exp.experimentId, runIds, generatedS: (performance.now() - t0) / 1000 };
+    return {
+      teamId: team.id,
+      experimentId: exp.experimentId,
+      runIds,
+      generatedS: (performance.now() - t0) / 1000,
+    };
   } finally {
     await db.$disconnect();
   }
@@ -68,11 +139,22 @@ async function fixture() {
  */
 async function session(base: string, teamId: string) {
   const origin = A;
-  const res = await fetch(`${base}/api/auth/sign-in/email`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin }, body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD }) });
+  const res = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', origin },
+    body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD }),
+  });
   if (!res.ok) throw new Error(`sign-in at ${base}: HTTP ${res.status}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const trpc = async <T>(path: string, input: unknown): Promise<T> => {
-    const r = await fetch(`${base}/api/trpc/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', origin, cookie }, body: JSON.stringify({ json: input }) });
+    const r = await fetch(`${base}/api/trpc/${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', origin, cookie },
+      body: JSON.stringify({ json: input }),
+    });
     const body = (await r.json()) as { result?: { data?: { json?: T } }; error?: unknown };
     if (!r.ok) throw new Error(`${path}: HTTP ${r.status} ${JSON.stringify(body.error)}`);
     return body.result!.data!.json!;
@@ -93,18 +175,58 @@ export default function () { http.get(__ENV.URL, params); }
 export function handleSummary(d) { return { [__ENV.OUT]: JSON.stringify(d) }; }
 `;
 
-interface Step { rate: number; p95: number; failed: number; requests: number; dropped: number; holds: boolean }
+interface Step {
+  rate: number;
+  p95: number;
+  failed: number;
+  requests: number;
+  dropped: number;
+  holds: boolean;
+}
 
 function k6(url: string, cookie: string, rate: number): Step {
   const out = join(work, `summary-${Date.now()}.json`);
   writeFileSync(join(work, 'load.js'), K6_SCRIPT);
-  execFileSync(K6, ['run', '--quiet', '--no-usage-report', '--address', '', '--include-system-env-vars=false', '-e', `URL=${url}`, '-e', `COOKIE=${cookie}`, '-e', `RATE=${rate}`, '-e', `DURATION=${STEP_S}s`, '-e', `OUT=${out}`, join(work, 'load.js')], { stdio: ['ignore', 'ignore', 'ignore'] });
-  const m = (JSON.parse(readFileSync(out, 'utf8')) as { metrics: Record<string, { values: Record<string, number> }> }).metrics;
+  execFileSync(
+    K6,
+    [
+      'run',
+      '--quiet',
+      '--no-usage-report',
+      '--address',
+      '',
+      '--include-system-env-vars=false',
+      '-e',
+      `URL=${url}`,
+      '-e',
+      `COOKIE=${cookie}`,
+      '-e',
+      `RATE=${rate}`,
+      '-e',
+      `DURATION=${STEP_S}s`,
+      '-e',
+      `OUT=${out}`,
+      join(work, 'load.js'),
+    ],
+    { stdio: ['ignore', 'ignore', 'ignore'] },
+  );
+  const m = (
+    JSON.parse(readFileSync(out, 'utf8')) as {
+      metrics: Record<string, { values: Record<string, number> }>;
+    }
+  ).metrics;
   const p95 = m.http_req_duration?.values['p(95)'] ?? Infinity;
   const requests = m.http_reqs?.values.count ?? 0;
   const failed = Math.round((m.http_req_failed?.values.rate ?? 1) * requests);
   const dropped = m.dropped_iterations?.values.count ?? 0;
-  return { rate, p95, failed, requests, dropped, holds: p95 < 100 && failed === 0 && dropped === 0 && requests > 0 };
+  return {
+    rate,
+    p95,
+    failed,
+    requests,
+    dropped,
+    holds: p95 < 100 && failed === 0 && dropped === 0 && requests > 0,
+  };
 }
 
 /** fetch, once more on a socket error: a keep-alive connection the server closed while k6 ran. */
@@ -118,7 +240,9 @@ async function get(url: string, init: RequestInit = {}): Promise<Response> {
 
 async function waitHealthy(base: string) {
   for (let i = 0; i < 240; i++) {
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${base}/api/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -131,47 +255,104 @@ try {
   const f = await fixture();
   // B: the same build, cache off; its own process group so it can be stopped with what it started
   const logB = openSync(join(work, 'web-b.log'), 'a');
-  serverB = spawn('npx', ['next', 'start', '-p', String(B_PORT)], { cwd: join(ROOT, 'apps/web'), env: { ...process.env, POOLBENCH_PAGE_CACHE: 'off' }, stdio: ['ignore', logB, logB], detached: true });
-  serverB.on('exit', (code, signal) => console.error(`cache-off server exited (${code ?? signal}); its log: ${join(work, 'web-b.log')}`));
+  serverB = spawn('npx', ['next', 'start', '-p', String(B_PORT)], {
+    cwd: join(ROOT, 'apps/web'),
+    env: { ...process.env, POOLBENCH_PAGE_CACHE: 'off' },
+    stdio: ['ignore', logB, logB],
+    detached: true,
+  });
+  serverB.on('exit', (code, signal) =>
+    console.error(
+      `cache-off server exited (${code ?? signal}); its log: ${join(work, 'web-b.log')}`,
+    ),
+  );
   await waitHealthy(B);
   const sides = [] as { name: string; base: string; cookie: string; share: string }[];
-  for (const [name, base] of [['cache on', A], ['cache off', B]] as const) {
+  for (const [name, base] of [
+    ['cache on', A],
+    ['cache off', B],
+  ] as const) {
     const s = await session(base, f.teamId);
-    const link = await s.trpc<{ token: string }>('shareLink.create', { target: { kind: 'experiment', experimentId: f.experimentId }, title: 'bench: pages under load', expiresInDays: 1 });
+    const link = await s.trpc<{ token: string }>('shareLink.create', {
+      target: { kind: 'experiment', experimentId: f.experimentId },
+      title: 'bench: pages under load',
+      expiresInDays: 1,
+    });
     sides.push({ name, base, cookie: s.cookie, share: link.token });
   }
   const run = f.runIds[0]!;
   const batch = (calls: [string, unknown][]) =>
     `/api/trpc/${calls.map((c) => c[0]).join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(calls.map((c, i) => [i, { json: c[1] }]))))}`;
   const exp = await (async () => {
-    const db = createDb({ url: process.env.DATABASE_URL!, applicationName: 'poolbench-pages-bench' });
+    const db = createDb({
+      url: process.env.DATABASE_URL!,
+      applicationName: 'poolbench-pages-bench',
+    });
     try {
-      return await db.experiment.findUniqueOrThrow({ where: { id: f.experimentId }, select: { poolConfigs: { select: { poolConfigId: true } }, scenarios: { select: { scenarioId: true } } } });
+      return await db.experiment.findUniqueOrThrow({
+        where: { id: f.experimentId },
+        select: {
+          poolConfigs: { select: { poolConfigId: true } },
+          scenarios: { select: { scenarioId: true } },
+        },
+      });
     } finally {
       await db.$disconnect();
     }
   })();
-  const cells = exp.poolConfigs.map((p) => ({ kind: 'cell', experimentId: f.experimentId, poolConfigId: p.poolConfigId, scenarioId: exp.scenarios[0]!.scenarioId }));
+  const cells = exp.poolConfigs.map((p) => ({
+    kind: 'cell',
+    experimentId: f.experimentId,
+    poolConfigId: p.poolConfigId,
+    scenarioId: exp.scenarios[0]!.scenarioId,
+  }));
   const endpoints = [
-    { name: `run page data of a ${SECONDS / 60}-minute run (run.get + run.series, one tRPC batch)`, path: () => batch([['run.get', { id: run }], ['run.series', { id: run }]]), auth: true },
-    { name: `compare view of ${f.runIds.length} x ${SECONDS / 60}-minute runs (compare.get, 2 cells x ${REPEATS})`, path: () => batch([['compare.get', { selection: { items: cells } }]]), auth: true },
-    { name: 'share page (experiment link, signed out)', path: (s: (typeof sides)[number]) => `/share/${s.share}`, auth: false },
+    {
+      name: `run page data of a ${SECONDS / 60}-minute run (run.get + run.series, one tRPC batch)`,
+      path: () =>
+        batch([
+          ['run.get', { id: run }],
+          ['run.series', { id: run }],
+        ]),
+      auth: true,
+    },
+    {
+      name: `compare view of ${f.runIds.length} x ${SECONDS / 60}-minute runs (compare.get, 2 cells x ${REPEATS})`,
+      path: () => batch([['compare.get', { selection: { items: cells } }]]),
+      auth: true,
+    },
+    {
+      name: 'share page (experiment link, signed out)',
+      path: (s: (typeof sides)[number]) => `/share/${s.share}`,
+      auth: false,
+    },
     { name: '/api/health', path: () => '/api/health', auth: false },
   ];
   const loadBefore = loadavg();
-  const results: { endpoint: string; steps: Record<string, Step[]>; sequential: Record<string, number> }[] = [];
+  const results: {
+    endpoint: string;
+    steps: Record<string, Step[]>;
+    sequential: Record<string, number>;
+  }[] = [];
   for (const e of endpoints) {
     const steps: Record<string, Step[]> = { 'cache on': [], 'cache off': [] };
     for (const s of sides) {
-      const res = await get(`${s.base}${e.path(s)}`, { headers: e.auth ? { cookie: s.cookie } : {} });
-      if (!res.ok) throw new Error(`${e.name} on ${s.name}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+      const res = await get(`${s.base}${e.path(s)}`, {
+        headers: e.auth ? { cookie: s.cookie } : {},
+      });
+      if (!res.ok)
+        throw new Error(
+          `${e.name} on ${s.name}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`,
+        );
     }
     // one request at a time, sides alternated: the server time per request without queueing
     const seq: Record<string, number[]> = { 'cache on': [], 'cache off': [] };
     for (let i = 0; i < SEQUENTIAL; i++) {
       for (const s of sides) {
         const t = performance.now();
-        const r = await get(`${s.base}${e.path(s)}`, { headers: e.auth ? { cookie: s.cookie } : {} });
+        const r = await get(`${s.base}${e.path(s)}`, {
+          headers: e.auth ? { cookie: s.cookie } : {},
+        });
         await r.arrayBuffer();
         seq[s.name]!.push(performance.now() - t);
       }
@@ -181,19 +362,28 @@ try {
       for (const s of sides.filter((x) => going.has(x.name))) {
         const step = k6(`${s.base}${e.path(s)}`, e.auth ? s.cookie : '', rate);
         steps[s.name]!.push(step);
-        console.error(`${e.name} · ${s.name} · ${rate}/s: p95 ${step.p95.toFixed(1)} ms, ${step.failed} failed, ${step.dropped} dropped`);
+        console.error(
+          `${e.name} · ${s.name} · ${rate}/s: p95 ${step.p95.toFixed(1)} ms, ${step.failed} failed, ${step.dropped} dropped`,
+        );
         if (!step.holds) going.delete(s.name);
       }
       if (going.size === 0) break;
     }
-    results.push({ endpoint: e.name, steps, sequential: Object.fromEntries(Object.entries(seq).map(([k, v]) => [k, median(v)])) });
+    results.push({
+      endpoint: e.name,
+      steps,
+      sequential: Object.fromEntries(Object.entries(seq).map(([k, v]) => [k, median(v)])),
+    });
   }
   const loadAfter = loadavg();
 
   const held = (steps: Step[]) => steps.filter((s) => s.holds).at(-1)?.rate ?? 0;
-  const cell = (s: Step | undefined) => (s ? `${s.p95 < 10 ? s.p95.toFixed(1) : Math.round(s.p95)} ms${s.failed ? `, ${s.failed} failed` : ''}${s.dropped ? `, ${s.dropped} dropped` : ''}` : '–');
+  const cell = (s: Step | undefined) =>
+    s
+      ? `${s.p95 < 10 ? s.p95.toFixed(1) : Math.round(s.p95)} ms${s.failed ? `, ${s.failed} failed` : ''}${s.dropped ? `, ${s.dropped} dropped` : ''}`
+      : '–';
   const md = [
-    '## Web: PoolBench\'s own pages under load',
+    "## Web: PoolBench's own pages under load",
     '',
     `Machine: ${cpus().length} CPUs (\`nproc\` ${execSync('nproc').toString().trim()}), ${cpus()[0]?.model ?? 'unknown'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM; web, worker, Postgres, Redis and k6 on the same machine. Node ${process.version}.`,
     `Load average (1/5/15 min) before: ${loadBefore.map((x) => x.toFixed(1)).join(' / ')}, after: ${loadAfter.map((x) => x.toFixed(1)).join(' / ')}.`,
@@ -206,7 +396,10 @@ try {
     `| endpoint | side | one at a time (median of ${SEQUENTIAL}) | ${RATES.map((r) => `${r}/s p95`).join(' | ')} | highest rate held |`,
     `|---|---|---|${RATES.map(() => '---').join('|')}|---|`,
     ...results.flatMap((r) =>
-      sides.map((s) => `| ${s.name === 'cache on' ? r.endpoint : ''} | ${s.name} | ${r.sequential[s.name]!.toFixed(1)} ms | ${RATES.map((rate) => cell(r.steps[s.name]!.find((x) => x.rate === rate))).join(' | ')} | **${held(r.steps[s.name]!)} req/s** |`),
+      sides.map(
+        (s) =>
+          `| ${s.name === 'cache on' ? r.endpoint : ''} | ${s.name} | ${r.sequential[s.name]!.toFixed(1)} ms | ${RATES.map((rate) => cell(r.steps[s.name]!.find((x) => x.rate === rate))).join(' | ')} | **${held(r.steps[s.name]!)} req/s** |`,
+      ),
     ),
     '',
     `The web server is one Node process (one core at most): one request at a time costing *t* ms bounds it near 1000/*t* req/s before k6, Postgres and the rest of the machine take their share of the ${cpus().length} cores; a tRPC call pays for the session and team check (authorization runs on every request, cache or not) before any data.`,
@@ -214,7 +407,11 @@ try {
     `Goal: 200 req/s each. ${results.map((r) => `${r.endpoint.split(' (')[0]}: ${held(r.steps['cache on']!)} req/s with the cache (${held(r.steps['cache off']!)} without)`).join('; ')}.`,
   ].join('\n');
   console.log(md);
-  execSync('node scripts/bench-section.mjs web-pages-under-load', { cwd: ROOT, input: md, stdio: ['pipe', 'inherit', 'inherit'] });
+  execSync('node scripts/bench-section.mjs web-pages-under-load', {
+    cwd: ROOT,
+    input: md,
+    stdio: ['pipe', 'inherit', 'inherit'],
+  });
 } finally {
   if (serverB?.pid) {
     try {

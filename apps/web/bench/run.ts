@@ -9,7 +9,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const web = join(here, '..');
 let failed = false;
 for (const file of ['server-time.ts', 'scale.ts', 'render.ts']) {
-  const r = spawnSync('npx', ['tsx', '--tsconfig', join(web, 'tsconfig.json'), join(here, file)], { stdio: 'inherit', cwd: join(web, '..', '..') });
+  const r = spawnSync('npx', ['tsx', '--tsconfig', join(web, 'tsconfig.json'), join(here, file)], {
+    stdio: 'inherit',
+    cwd: join(web, '..', '..'),
+  });
   if (r.status !== 0) failed = true;
 }
 process.exit(failed ? 1 : 0);

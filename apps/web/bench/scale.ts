@@ -5,11 +5,20 @@
 // history). Writes the `web-scale` section of docs/benchmarks.md.
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { createDb, ensureMonthPartition, listPartitions, seed, PARTITIONED_TABLES } from '@poolbench/db';
+import {
+  createDb,
+  ensureMonthPartition,
+  listPartitions,
+  seed,
+  PARTITIONED_TABLES,
+} from '@poolbench/db';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createCaller } from '~/server/api/root';
 import type { Context } from '~/server/api/context';
-import { insertSyntheticRun, syntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
+import {
+  insertSyntheticRun,
+  syntheticExperiment,
+} from '~/server/services/compare/testing/synthetic-runs';
 import { clearHistogramCache } from '~/server/services/compare/histogram-cache';
 
 const TOTAL_RUNS = 10_000;
@@ -51,20 +60,45 @@ async function today(label: string) {
   const tmp = await withTempDatabase(label);
   const db = createDb({ url: tmp.url, applicationName: 'poolbench-web-bench' });
   const { teamId, userId, targetId } = await seed(db);
-  const scenario = await db.scenario.findFirstOrThrow({ where: { teamId }, orderBy: { name: 'asc' }, select: { id: true, name: true } });
+  const scenario = await db.scenario.findFirstOrThrow({
+    where: { teamId },
+    orderBy: { name: 'asc' },
+    select: { id: true, name: true },
+  });
   const exp = await syntheticExperiment(db, teamId, targetId, scenario.id, ['lazy', 'prewarm'], 3);
   for (let rep = 0; rep < 3; rep++) {
     for (const [i, pc] of exp.poolConfigs.entries()) {
       await insertSyntheticRun(db, {
-        teamId, experimentId: exp.experimentId, targetId, scenarioId: scenario.id, poolConfigId: pc.id, poolConfigName: pc.name, scenarioName: scenario.name,
-        repeatIndex: rep, seconds: TODAY_SECONDS, latencyMs: i === 0 ? 14 : 11, rps: 400, errorRate: 0.001, seed: 100 + rep * 10 + i,
+        teamId,
+        experimentId: exp.experimentId,
+        targetId,
+        scenarioId: scenario.id,
+        poolConfigId: pc.id,
+        poolConfigName: pc.name,
+        scenarioName: scenario.name,
+        repeatIndex: rep,
+        seconds: TODAY_SECONDS,
+        latencyMs: i === 0 ? 14 : 11,
+        rps: 400,
+        errorRate: 0.001,
+        seed: 100 + rep * 10 + i,
       });
     }
   }
   // The template every historic run copies: one real minute-long run, written the worker's way.
   const template = await insertSyntheticRun(db, {
-    teamId, experimentId: exp.experimentId, targetId, scenarioId: scenario.id, poolConfigId: exp.poolConfigs[0]!.id, poolConfigName: exp.poolConfigs[0]!.name,
-    scenarioName: scenario.name, repeatIndex: 3, seconds: HISTORY_SECONDS, latencyMs: 12, rps: 400, seed: 7,
+    teamId,
+    experimentId: exp.experimentId,
+    targetId,
+    scenarioId: scenario.id,
+    poolConfigId: exp.poolConfigs[0]!.id,
+    poolConfigName: exp.poolConfigs[0]!.name,
+    scenarioName: scenario.name,
+    repeatIndex: 3,
+    seconds: HISTORY_SECONDS,
+    latencyMs: 12,
+    rps: 400,
+    seed: 7,
   });
   const ctx: Context = {
     db,
@@ -79,8 +113,23 @@ async function today(label: string) {
     sessionId: null,
     activeTeamId: teamId,
   };
-  const cells = exp.poolConfigs.map((pc) => ({ kind: 'cell' as const, experimentId: exp.experimentId, poolConfigId: pc.id, scenarioId: scenario.id }));
-  return { tmp, db, teamId, targetId, template, caller: createCaller(ctx), cells, scenarioId: scenario.id, poolConfigId: exp.poolConfigs[0]!.id };
+  const cells = exp.poolConfigs.map((pc) => ({
+    kind: 'cell' as const,
+    experimentId: exp.experimentId,
+    poolConfigId: pc.id,
+    scenarioId: scenario.id,
+  }));
+  return {
+    tmp,
+    db,
+    teamId,
+    targetId,
+    template,
+    caller: createCaller(ctx),
+    cells,
+    scenarioId: scenario.id,
+    poolConfigId: exp.poolConfigs[0]!.id,
+  };
 }
 type Setup = Awaited<ReturnType<typeof today>>;
 
@@ -91,13 +140,16 @@ type Setup = Awaited<ReturnType<typeof today>>;
  */
 async function addHistory({ db, teamId, targetId, template }: Setup) {
   const now = Date.now();
-  for (const table of PARTITIONED_TABLES) for (let d = 0; d <= 380; d += 28) await ensureMonthPartition(db, table, new Date(now - d * DAY_MS));
+  for (const table of PARTITIONED_TABLES)
+    for (let d = 0; d <= 380; d += 28)
+      await ensureMonthPartition(db, table, new Date(now - d * DAY_MS));
   const historic = TOTAL_RUNS - (await db.run.count());
   await db.$executeRawUnsafe(
     `INSERT INTO "Experiment" (id, "teamId", "targetId", name, repeats, status, "createdAt", "updatedAt")
      SELECT 'hx' || g, $1, $2, 'History ' || g, 1, 'completed', now() - g * interval '1 day' * 365 / ${HISTORY_EXPERIMENTS}, now()
        FROM generate_series(1, ${HISTORY_EXPERIMENTS}) g`,
-    teamId, targetId,
+    teamId,
+    targetId,
   );
   await db.$executeRawUnsafe(
     `INSERT INTO "Run" (id, "teamId", "experimentId", "targetId", "poolConfigId", "scenarioId", "repeatIndex", sequence, "poolConfigSnapshot", "scenarioSnapshot",
@@ -112,7 +164,9 @@ async function addHistory({ db, teamId, targetId, template }: Setup) {
   // Every other column copied from the template, named from the live table so columns added later are copied too.
   for (const table of PARTITIONED_TABLES) {
     const cols = (
-      await db.$queryRaw<Array<{ c: string }>>`SELECT column_name AS c FROM information_schema.columns WHERE table_name = ${table} AND column_name NOT IN ('runId', 'ts') ORDER BY ordinal_position`
+      await db.$queryRaw<
+        Array<{ c: string }>
+      >`SELECT column_name AS c FROM information_schema.columns WHERE table_name = ${table} AND column_name NOT IN ('runId', 'ts') ORDER BY ordinal_position`
     ).map((r) => `"${r.c}"`);
     await db.$executeRawUnsafe(
       `INSERT INTO "${table}" ("runId", ts, ${cols.join(', ')})
@@ -132,28 +186,62 @@ try {
   const genS = (performance.now() - t0) / 1000;
   await A.db.$executeRawUnsafe('ANALYZE');
   await B.db.$executeRawUnsafe('ANALYZE');
-  const counts = await B.db.$queryRaw<Array<{ runs: number; seconds: number; samples: number; bytes: string }>>`
+  const counts = await B.db.$queryRaw<
+    Array<{ runs: number; seconds: number; samples: number; bytes: string }>
+  >`
     SELECT (SELECT count(*) FROM "Run")::int AS runs, (SELECT count(*) FROM "RunSecond")::int AS seconds,
            (SELECT count(*) FROM "ResourceSample")::int AS samples, pg_size_pretty(pg_database_size(current_database())) AS bytes`;
-  const parts = (await listPartitions(B.db)).filter((p) => p.table === 'RunSecond' && p.rows > 0).length;
+  const parts = (await listPartitions(B.db)).filter(
+    (p) => p.table === 'RunSecond' && p.rows > 0,
+  ).length;
   // page 40 of B's run list: a cursor 1 000 runs deep (A has no such page; it lists its first)
   let cursor: string | null | undefined;
   for (let p = 0; p < 39; p++) cursor = (await B.caller.run.list({ limit: 25, cursor })).nextCursor;
 
-  const both = (f: (s: Setup) => Promise<unknown>) => timeAB(() => f(A), () => f(B));
+  const both = (f: (s: Setup) => Promise<unknown>) =>
+    timeAB(
+      () => f(A),
+      () => f(B),
+    );
   const results: Array<[string, [Stat, Stat]]> = [
-    ['compare.get, cold: 2 cells x 3 repeats of 15-minute runs', await both((s) => {
-      clearHistogramCache();
-      return s.caller.compare.get({ selection: { items: s.cells } });
-    })],
+    [
+      'compare.get, cold: 2 cells x 3 repeats of 15-minute runs',
+      await both((s) => {
+        clearHistogramCache();
+        return s.caller.compare.get({ selection: { items: s.cells } });
+      }),
+    ],
     ['run.list, first page (25)', await both((s) => s.caller.run.list({ limit: 25 }))],
-    ['run.list, scenario + pool config + status filter', await both((s) => s.caller.run.list({ limit: 25, scenarioId: s.scenarioId, poolConfigId: s.poolConfigId, status: ['succeeded'] }))],
-    ['run.list, page 40 in B (cursor 1 000 runs deep); A: its only page', await timeAB(() => A.caller.run.list({ limit: 25 }), () => B.caller.run.list({ limit: 25, cursor }))],
+    [
+      'run.list, scenario + pool config + status filter',
+      await both((s) =>
+        s.caller.run.list({
+          limit: 25,
+          scenarioId: s.scenarioId,
+          poolConfigId: s.poolConfigId,
+          status: ['succeeded'],
+        }),
+      ),
+    ],
+    [
+      'run.list, page 40 in B (cursor 1 000 runs deep); A: its only page',
+      await timeAB(
+        () => A.caller.run.list({ limit: 25 }),
+        () => B.caller.run.list({ limit: 25, cursor }),
+      ),
+    ],
     ['experiment.list, first page', await both((s) => s.caller.experiment.list({ limit: 25 }))],
-    ['run page data (run.get + run.series): in B a run from a year ago', await timeAB(
-      () => Promise.all([A.caller.run.get({ id: A.template }), A.caller.run.series({ id: A.template })]),
-      () => Promise.all([B.caller.run.get({ id: oldRun }), B.caller.run.series({ id: oldRun })]),
-    )],
+    [
+      'run page data (run.get + run.series): in B a run from a year ago',
+      await timeAB(
+        () =>
+          Promise.all([
+            A.caller.run.get({ id: A.template }),
+            A.caller.run.series({ id: A.template }),
+          ]),
+        () => Promise.all([B.caller.run.get({ id: oldRun }), B.caller.run.series({ id: oldRun })]),
+      ),
+    ],
   ];
 
   const f = (n: number) => n.toFixed(1);
@@ -171,13 +259,21 @@ try {
     '',
     '| call | A: today only, median ms | B: 10 000 runs, median ms | B p90 ms | B / A |',
     '|---|---|---|---|---|',
-    ...results.map(([name, [a, b]]) => `| ${name} | ${f(a.median)} | ${f(b.median)} | ${f(b.p90)} | ${(b.median / a.median).toFixed(2)} |`),
+    ...results.map(
+      ([name, [a, b]]) =>
+        `| ${name} | ${f(a.median)} | ${f(b.median)} | ${f(b.p90)} | ${(b.median / a.median).toFixed(2)} |`,
+    ),
     '',
     `Result: with 10 000 runs every call's median is ${worst < 300 ? 'under' : 'NOT under'} the 300 ms goal (slowest ${f(worst)} ms).`,
-    `Load average while measuring: ${loadavg().map((x) => x.toFixed(1)).join(' / ')} (other work on the machine inflates every number).`,
+    `Load average while measuring: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')} (other work on the machine inflates every number).`,
   ].join('\n');
   console.log(md);
-  execSync('node scripts/bench-section.mjs web-scale', { input: md, stdio: ['pipe', 'inherit', 'inherit'] });
+  execSync('node scripts/bench-section.mjs web-scale', {
+    input: md,
+    stdio: ['pipe', 'inherit', 'inherit'],
+  });
 } finally {
   for (const s of [A, B]) {
     await s.db.$disconnect();

@@ -2,7 +2,11 @@ import { expect, test } from '@playwright/test';
 import { SHOTS, signUpUi } from './helpers';
 
 // The whole token lifecycle through the settings UI, then the token against the REST API.
-test('an admin creates an API token (shown once), uses it, sees last use and revokes it', async ({ page, request, baseURL }) => {
+test('an admin creates an API token (shown once), uses it, sees last use and revokes it', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   await signUpUi(page, 'Token Admin');
   await page.goto('/settings');
   const card = page.getByTestId('api-tokens-card');
@@ -16,7 +20,9 @@ test('an admin creates an API token (shown once), uses it, sees last use and rev
 
   const spec = await request.get(`${baseURL}/api/openapi.json`);
   expect(spec.ok()).toBe(true);
-  const res = await request.get(`${baseURL}/api/v1/runs/nope`, { headers: { Authorization: `Bearer ${token}` } });
+  const res = await request.get(`${baseURL}/api/v1/runs/nope`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   expect(res.status()).toBe(404);
   expect(res.headers()['content-type']).toBe('application/problem+json');
 
@@ -30,7 +36,9 @@ test('an admin creates an API token (shown once), uses it, sees last use and rev
   await expect(page.getByText(token)).toHaveCount(0); // never shown again
   await row.getByRole('button', { name: 'Revoke' }).click();
   await expect(row).toContainText('revoked');
-  const after = await request.get(`${baseURL}/api/v1/runs/nope`, { headers: { Authorization: `Bearer ${token}` } });
+  const after = await request.get(`${baseURL}/api/v1/runs/nope`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   expect(after.status()).toBe(401);
   expect((await after.json()).code).toBe('token_revoked');
 });

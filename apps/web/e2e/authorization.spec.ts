@@ -8,15 +8,43 @@ async function newUser(browser: Browser, baseURL: string, name: string) {
   return { context, page, request: context.request };
 }
 
-test('viewers cannot start runs; another team\'s target is not found (URL and API)', async ({ browser, baseURL }) => {
+test("viewers cannot start runs; another team's target is not found (URL and API)", async ({
+  browser,
+  baseURL,
+}) => {
   const base = baseURL!;
   // Team A: owner with a target, a pool config and a scenario
   const owner = await newUser(browser, base, 'Owner A');
-  const target = await trpcCall(owner.request, base, 'target.create', { kind: 'managed', name: 'Lab A', requestDefaults: { method: 'GET', path: '/health' } }, 'mutation');
+  const target = await trpcCall(
+    owner.request,
+    base,
+    'target.create',
+    { kind: 'managed', name: 'Lab A', requestDefaults: { method: 'GET', path: '/health' } },
+    'mutation',
+  );
   expect(target.status, target.message).toBe(200);
   const targetA = target.data!.id as string;
-  const pc = await trpcCall(owner.request, base, 'poolConfig.create', { targetId: targetA, name: 'lazy', config: { strategy: 'lazy', params: {} } }, 'mutation');
-  const sc = await trpcCall(owner.request, base, 'scenario.create', { name: 'burst', scenario: { template: 'sustained', params: { vus: 2, durationMs: 2000 }, requests: [{ path: '/health' }] } }, 'mutation');
+  const pc = await trpcCall(
+    owner.request,
+    base,
+    'poolConfig.create',
+    { targetId: targetA, name: 'lazy', config: { strategy: 'lazy', params: {} } },
+    'mutation',
+  );
+  const sc = await trpcCall(
+    owner.request,
+    base,
+    'scenario.create',
+    {
+      name: 'burst',
+      scenario: {
+        template: 'sustained',
+        params: { vus: 2, durationMs: 2000 },
+        requests: [{ path: '/health' }],
+      },
+    },
+    'mutation',
+  );
   expect([pc.status, sc.status]).toEqual([200, 200]);
 
   // A viewer and a member join team A through invitation links
@@ -33,17 +61,37 @@ test('viewers cannot start runs; another team\'s target is not found (URL and AP
   const member = await join('Member A', 'member');
 
   // The viewer sees the form but no button to start, and the API refuses
-  await viewer.page.goto(`/experiments/new?targetId=${targetA}&poolConfigIds=${pc.data!.id as string}&scenarioIds=${sc.data!.id as string}&repeats=1`);
+  await viewer.page.goto(
+    `/experiments/new?targetId=${targetA}&poolConfigIds=${pc.data!.id as string}&scenarioIds=${sc.data!.id as string}&repeats=1`,
+  );
   await expect(viewer.page.getByText('Viewers cannot start runs')).toBeVisible();
   await expect(viewer.page.getByRole('button', { name: 'Run experiment' })).toHaveCount(0);
   await viewer.page.screenshot({ path: `${SHOTS}/20-viewer-experiment-form.png`, fullPage: true });
-  const launch = await trpcCall(viewer.request, base, 'experiment.launch', { name: 'x', targetId: targetA, poolConfigIds: [pc.data!.id], scenarioIds: [sc.data!.id], repeats: 1 }, 'mutation');
+  const launch = await trpcCall(
+    viewer.request,
+    base,
+    'experiment.launch',
+    {
+      name: 'x',
+      targetId: targetA,
+      poolConfigIds: [pc.data!.id],
+      scenarioIds: [sc.data!.id],
+      repeats: 1,
+    },
+    'mutation',
+  );
   expect(launch.status).toBe(403);
   expect(launch.code).toBe('FORBIDDEN');
 
   // Team B's target by id: not found for a member of team A, in the browser and over the API
   const ownerB = await newUser(browser, base, 'Owner B');
-  const targetB = await trpcCall(ownerB.request, base, 'target.create', { kind: 'managed', name: 'Lab B', requestDefaults: { method: 'GET', path: '/health' } }, 'mutation');
+  const targetB = await trpcCall(
+    ownerB.request,
+    base,
+    'target.create',
+    { kind: 'managed', name: 'Lab B', requestDefaults: { method: 'GET', path: '/health' } },
+    'mutation',
+  );
   const targetBId = targetB.data!.id as string;
   const res = await member.page.goto(`/targets/${targetBId}`);
   expect(res?.status()).toBe(404);
@@ -54,7 +102,9 @@ test('viewers cannot start runs; another team\'s target is not found (URL and AP
   expect(api.status).toBe(404);
   expect(api.code).toBe('NOT_FOUND');
   // and the member's own target still works
-  expect((await trpcCall(member.request, base, 'target.get', { id: targetA }, 'query')).status).toBe(200);
+  expect(
+    (await trpcCall(member.request, base, 'target.get', { id: targetA }, 'query')).status,
+  ).toBe(200);
 
   for (const u of [owner, viewer, member, ownerB]) await u.context.close();
 });

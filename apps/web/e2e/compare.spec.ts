@@ -6,21 +6,54 @@ import { SHOTS, signUpApi, trpcOk } from './helpers';
  * preset scaled to ~20 s, 2 repeats), compare the two configs, share the comparison, open the link
  * signed out in a fresh browser context, revoke it, and the same link answers 404.
  */
-test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', async ({ page, browser, baseURL }) => {
+test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(14 * 60_000);
   await signUpApi(page.request, baseURL!, 'Grace Hopper');
   const call = trpcOk(page.request, baseURL!);
   // the same setup as the web app's experiment flow, through tRPC
-  const target = await call('target.create', { kind: 'managed', name: 'Lab target', requestDefaults: { method: 'GET', path: '/work' } });
-  const lazy = await call('poolConfig.create', { targetId: target.id, name: 'lazy', config: { strategy: 'lazy', params: { maxConns: 10 } } });
-  const prewarm = await call('poolConfig.create', { targetId: target.id, name: 'prewarm', config: { strategy: 'prewarm', params: {} } });
-  const preset = (await call('scenario.applyPreset', { presetId: 'seed-000-tc1-cold-start-burst', scale: 0.125, targetId: target.id, createPoolConfigs: false })) as unknown as { scenarioIds: string[] };
-  const launched = (await call('experiment.launch', { name: 'Cold start: lazy vs prewarm', targetId: target.id, poolConfigIds: [lazy.id, prewarm.id], scenarioIds: preset.scenarioIds, repeats: 2 })) as unknown as { experimentId: string };
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab target',
+    requestDefaults: { method: 'GET', path: '/work' },
+  });
+  const lazy = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'lazy',
+    config: { strategy: 'lazy', params: { maxConns: 10 } },
+  });
+  const prewarm = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'prewarm',
+    config: { strategy: 'prewarm', params: {} },
+  });
+  const preset = (await call('scenario.applyPreset', {
+    presetId: 'seed-000-tc1-cold-start-burst',
+    scale: 0.125,
+    targetId: target.id,
+    createPoolConfigs: false,
+  })) as unknown as { scenarioIds: string[] };
+  const launched = (await call('experiment.launch', {
+    name: 'Cold start: lazy vs prewarm',
+    targetId: target.id,
+    poolConfigIds: [lazy.id, prewarm.id],
+    scenarioIds: preset.scenarioIds,
+    repeats: 2,
+  })) as unknown as { experimentId: string };
   await expect
     .poll(
       async () => {
-        const e = (await call('experiment.get', { id: launched.experimentId }, 'query')) as unknown as { runs: Array<{ status: string }> };
-        const failed = e.runs.filter((r) => ['failed', 'canceled', 'timed_out', 'aborted_system'].includes(r.status));
+        const e = (await call(
+          'experiment.get',
+          { id: launched.experimentId },
+          'query',
+        )) as unknown as { runs: Array<{ status: string }> };
+        const failed = e.runs.filter((r) =>
+          ['failed', 'canceled', 'timed_out', 'aborted_system'].includes(r.status),
+        );
         if (failed.length) throw new Error(`runs ended ${failed.map((r) => r.status).join(', ')}`);
         return e.runs.filter((r) => r.status === 'succeeded').length;
       },
@@ -35,19 +68,37 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   const table = page.getByTestId('comparison-table');
   await expect(table).toBeVisible({ timeout: 120_000 });
   await expect(page.getByRole('heading', { name: 'lazy vs prewarm', exact: true })).toBeVisible();
-  for (const label of ['Throughput', 'Latency p95', 'Latency p99', 'Latency max', 'Error rate', 'Connection set-up p95', 'Target CPU mean', 'Target RSS peak', 'Pool wait mean']) {
+  for (const label of [
+    'Throughput',
+    'Latency p95',
+    'Latency p99',
+    'Latency max',
+    'Error rate',
+    'Connection set-up p95',
+    'Target CPU mean',
+    'Target RSS peak',
+    'Pool wait mean',
+  ]) {
     await expect(table.getByRole('rowheader', { name: new RegExp(`^${label}`) })).toBeVisible();
   }
   await expect(table.getByTestId('verdict').first()).toBeVisible();
   await expect(page.getByTestId('compare-warnings')).toContainText('fewer than 4 repeats');
   // 2 vs 2 runs: the widest interval covers 1 − 2/C(4,2) = 66.7 %, and the table says so instead of "95 % CI"
-  await expect(table.getByTestId('metric-p95Ms').getByTestId('interval-coverage')).toContainText('66.7 %');
+  await expect(table.getByTestId('metric-p95Ms').getByTestId('interval-coverage')).toContainText(
+    '66.7 %',
+  );
   // the matrix colours only verdicts that hold: 2 vs 2 runs decide nothing, so nothing is red or green
-  const candidateCell = page.getByTestId('pivot').locator('[data-testid="pivot-cell"]:not([data-verdict="reference"])').first();
+  const candidateCell = page
+    .getByTestId('pivot')
+    .locator('[data-testid="pivot-cell"]:not([data-verdict="reference"])')
+    .first();
   await expect(candidateCell).toHaveAttribute('data-verdict', 'inconclusive');
   await expect(candidateCell).toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
   // from inconclusive to an answer: the bootstrap estimate under the verdict, and repeats to add in place
-  await expect(table.getByTestId('metric-p50Ms')).toContainText(/would likely resolve this|more than 50 repeats per side/, { timeout: 60_000 });
+  await expect(table.getByTestId('metric-p50Ms')).toContainText(
+    /would likely resolve this|more than 50 repeats per side/,
+    { timeout: 60_000 },
+  );
   await expect(table.getByRole('button', { name: /^Add \d+ repeats?$/ }).first()).toBeVisible();
   await expect(page.getByTestId('merged-table')).toContainText('prewarm');
   await expect(page.getByTestId('chart-spectrum').locator('.recharts-line').first()).toBeVisible();
@@ -68,20 +119,37 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   await picker.getByRole('button', { name: /^First \d+ s$/ }).click();
   await expect(page).toHaveURL(/&from=0&to=\d+/);
   const to = new URL(page.url()).searchParams.get('to');
-  await expect(page.getByTestId('window-picker').getByTestId('window-state')).toHaveText(`Seconds 0–${to} of every run: statistics, percentiles and charts`, { timeout: 60_000 });
-  await expect(page.getByText(`One value per run and metric, over seconds 0–${to} of each run.`, { exact: false })).toBeVisible();
+  await expect(page.getByTestId('window-picker').getByTestId('window-state')).toHaveText(
+    `Seconds 0–${to} of every run: statistics, percentiles and charts`,
+    { timeout: 60_000 },
+  );
+  await expect(
+    page.getByText(`One value per run and metric, over seconds 0–${to} of each run.`, {
+      exact: false,
+    }),
+  ).toBeVisible();
   await expect(page.getByTestId('comparison-table').getByTestId('verdict').first()).toBeVisible();
   await expect(page.getByTestId('compare-chart-area')).toHaveAttribute('data-charts-drawn', 'true');
-  const windowed = await page.request.get(`/api/exports/comparison?format=json&${new URL(page.url()).search.slice(1)}`);
+  const windowed = await page.request.get(
+    `/api/exports/comparison?format=json&${new URL(page.url()).search.slice(1)}`,
+  );
   expect(windowed.status()).toBe(200);
-  expect(((await windowed.json()) as { window: unknown }).window).toEqual({ from: 0, to: Number(to) });
+  expect(((await windowed.json()) as { window: unknown }).window).toEqual({
+    from: 0,
+    to: Number(to),
+  });
   await page.screenshot({ path: `${SHOTS}/compare-01b-window.png`, fullPage: true });
   await page.getByTestId('window-picker').getByRole('button', { name: 'Whole runs' }).click();
   await expect(page).not.toHaveURL(/from=/);
-  await expect(page.getByTestId('window-picker').getByTestId('window-state')).toContainText('Whole runs', { timeout: 60_000 });
+  await expect(page.getByTestId('window-picker').getByTestId('window-state')).toContainText(
+    'Whole runs',
+    { timeout: 60_000 },
+  );
 
   // offline report: one self-contained file, nothing to fetch
-  const report = await page.request.get(`/api/exports/comparison?format=html&${new URL(page.url()).search.slice(1)}`);
+  const report = await page.request.get(
+    `/api/exports/comparison?format=html&${new URL(page.url()).search.slice(1)}`,
+  );
   expect(report.status()).toBe(200);
   const html = await report.text();
   expect(html).toContain('<svg');
@@ -104,7 +172,10 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   expect(res?.headers()['referrer-policy']).toBe('no-referrer');
   expect(res?.headers()['x-robots-tag']).toContain('noindex');
   await expect(anon.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
-  await expect(anon.locator('meta[property="og:description"]')).toHaveAttribute('content', /prewarm vs lazy: p95 [+−±]/);
+  await expect(anon.locator('meta[property="og:description"]')).toHaveAttribute(
+    'content',
+    /prewarm vs lazy: p95 [+−±]/,
+  );
   await expect(anon.getByRole('heading', { name: 'Cold start: lazy vs prewarm' })).toBeVisible();
   await expect(anon.getByText('Latency p99').first()).toBeVisible();
   expect(await anon.content()).not.toMatch(/<script/i);
@@ -121,7 +192,9 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   await expect(row).toContainText('active');
   await ask.getByRole('button', { name: 'Revoke link' }).click();
   await expect(row).toContainText('revoked');
-  await page.getByTestId('share-links').screenshot({ path: `${SHOTS}/compare-04-share-links-settings.png` });
+  await page
+    .getByTestId('share-links')
+    .screenshot({ path: `${SHOTS}/compare-04-share-links-settings.png` });
   const gone = await anon.goto(shareUrl);
   expect(gone?.status()).toBe(404);
   await expect(anon.getByText('Link not found')).toBeVisible();

@@ -11,18 +11,35 @@ const REPO = fileURLToPath(new URL('../../..', import.meta.url));
  * stack's one worker the run waits visibly and sends no load; a second real worker joins, the run
  * is split across both, and the run page lists each generator with its req/s, CPU and memory.
  */
-test('load generators: chosen in the form, the run waits for a second worker, then each generator is listed', async ({ page, baseURL }) => {
+test('load generators: chosen in the form, the run waits for a second worker, then each generator is listed', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(5 * 60_000);
   await signUpApi(page.request, baseURL!, 'Grace Hopper');
   const call = trpcOk(page.request, baseURL!);
-  const target = await call('target.create', { kind: 'managed', name: 'Lab target', requestDefaults: { method: 'GET', path: '/health' } });
-  const pc = await call('poolConfig.create', { targetId: target.id, name: 'shared 4', config: { strategy: 'fixed', params: { maxConns: 4 } } });
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab target',
+    requestDefaults: { method: 'GET', path: '/health' },
+  });
+  const pc = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'shared 4',
+    config: { strategy: 'fixed', params: { maxConns: 4 } },
+  });
   const sc = await call('scenario.create', {
     name: 'rate 40 for 4 s',
-    scenario: { template: 'constant-arrival-rate', params: { ratePerSec: 40, durationMs: 4000, preAllocatedVUs: 4 }, requests: [{ path: '/health' }] },
+    scenario: {
+      template: 'constant-arrival-rate',
+      params: { ratePerSec: 40, durationMs: 4000, preAllocatedVUs: 4 },
+      requests: [{ path: '/health' }],
+    },
   });
 
-  await page.goto(`/experiments/new?targetId=${target.id}&poolConfigIds=${pc.id}&scenarioIds=${sc.id}&repeats=1`);
+  await page.goto(
+    `/experiments/new?targetId=${target.id}&poolConfigIds=${pc.id}&scenarioIds=${sc.id}&repeats=1`,
+  );
   await expect(page.getByLabel('Load generators')).toHaveValue('1');
   await page.getByLabel('Load generators').fill('17');
   await page.getByRole('button', { name: 'Run experiment' }).click();
@@ -35,19 +52,32 @@ test('load generators: chosen in the form, the run waits for a second worker, th
   const runId = page.url().split('/').at(-1)!;
 
   // The stack runs one worker: the run waits for a second generator and never starts partially.
-  await expect(page.getByText('Waiting for 2 load generators, 1 joined…')).toBeVisible({ timeout: 120_000 });
-  expect(((await call('run.get', { id: runId }, 'query')) as unknown as { startedAt: string | null }).startedAt).toBeNull();
+  await expect(page.getByText('Waiting for 2 load generators, 1 joined…')).toBeVisible({
+    timeout: 120_000,
+  });
+  expect(
+    ((await call('run.get', { id: runId }, 'query')) as unknown as { startedAt: string | null })
+      .startedAt,
+  ).toBeNull();
 
   const second = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/index.ts'], {
     cwd: REPO,
-    env: { ...process.env, WORKER_ID: `e2e-generator-${randomBytes(3).toString('hex')}`, WORKER_HEALTH_PORT: '0' },
+    env: {
+      ...process.env,
+      WORKER_ID: `e2e-generator-${randomBytes(3).toString('hex')}`,
+      WORKER_HEALTH_PORT: '0',
+    },
     stdio: 'ignore',
   });
   try {
-    await expect(page.getByTestId('run-status').first()).toHaveText('Succeeded', { timeout: 180_000 });
+    await expect(page.getByTestId('run-status').first()).toHaveText('Succeeded', {
+      timeout: 180_000,
+    });
     const table = page.getByTestId('load-generators');
     await expect(table.locator('tbody tr')).toHaveCount(2);
-    const run = (await call('run.get', { id: runId }, 'query')) as unknown as { segments: Array<{ workerId: string; requests: number; cpuMaxPercent: number | null }> };
+    const run = (await call('run.get', { id: runId }, 'query')) as unknown as {
+      segments: Array<{ workerId: string; requests: number; cpuMaxPercent: number | null }>;
+    };
     expect(new Set(run.segments.map((s) => s.workerId)).size).toBe(2);
     for (const [i, s] of run.segments.entries()) {
       const cells = table.locator('tbody tr').nth(i).getByRole('cell');
@@ -59,7 +89,9 @@ test('load generators: chosen in the form, the run waits for a second worker, th
     // the CPU warning shows exactly when a generator's own k6 was above 80 % of a core
     const hot = run.segments.some((s) => (s.cpuMaxPercent ?? 0) > 80);
     await expect(page.getByTestId('generator-cpu-warning')).toHaveCount(hot ? 1 : 0);
-    await page.getByTestId('load-generators').screenshot({ path: `${SHOTS}/run-load-generators.png` });
+    await page
+      .getByTestId('load-generators')
+      .screenshot({ path: `${SHOTS}/run-load-generators.png` });
   } finally {
     second.kill('SIGTERM');
   }

@@ -6,7 +6,9 @@ import { nav, SHOTS, signUpUi } from './helpers';
  * lazy + prewarm pool configs, the cold-start preset scaled to ~20 s, an experiment with 2 repeats,
  * live charts, every run succeeds, the summary shows.
  */
-test('sign up -> lab target -> pool configs -> cold-start preset -> live experiment -> summary', async ({ page }) => {
+test('sign up -> lab target -> pool configs -> cold-start preset -> live experiment -> summary', async ({
+  page,
+}) => {
   test.setTimeout(12 * 60_000);
   await signUpUi(page, 'Ada Lovelace');
   await expect(page.getByRole('heading', { level: 1, name: 'Runs' })).toBeVisible();
@@ -24,7 +26,10 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   const targetUrl = page.url();
 
   // Pool configs lazy and prewarm; the form shows exactly the chosen strategy's params
-  for (const [label, name] of [['Lazy (default)', 'lazy'], ['Prewarmed', 'prewarm']] as const) {
+  for (const [label, name] of [
+    ['Lazy (default)', 'lazy'],
+    ['Prewarmed', 'prewarm'],
+  ] as const) {
     await page.getByRole('link', { name: 'Add pool config' }).click();
     await page.getByText(label, { exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill(name);
@@ -49,7 +54,10 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   await nav(page, 'Scenarios');
   await expect(page.getByRole('heading', { name: 'Templates', exact: true })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/05-scenarios.png`, fullPage: true });
-  await page.getByTestId('preset-seed-000-tc1-cold-start-burst').getByRole('button', { name: 'Use preset' }).click();
+  await page
+    .getByTestId('preset-seed-000-tc1-cold-start-burst')
+    .getByRole('button', { name: 'Use preset' })
+    .click();
   await page.getByLabel('Scale').fill('0.125');
   await expect(page.getByTestId('preset-estimate')).toContainText('20 s');
   await page.getByLabel(/Also create its pool configs/).uncheck();
@@ -64,7 +72,9 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   await expect(page.getByTestId('repeats-warning')).toHaveCount(0);
   await page.getByLabel('Repeats').fill('2');
   // 2 per side can never be significant: said before launch, with the smallest count that can
-  await expect(page.getByTestId('repeats-warning')).toContainText('smallest possible p-value is 0.33');
+  await expect(page.getByTestId('repeats-warning')).toContainText(
+    'smallest possible p-value is 0.33',
+  );
   await expect(page.getByRole('button', { name: 'Use 4' })).toBeVisible();
   await expect(page.getByTestId('run-count')).toHaveText('4');
   await expect(page.getByTestId('estimated-duration')).not.toHaveText('—');
@@ -81,18 +91,30 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   const runUrl = page.url();
   await expect(page.getByTestId('run-status').first()).toHaveText('Running', { timeout: 180_000 });
   const charts = page.getByTestId('run-charts');
-  await expect.poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(2);
   const before = Number(await charts.getAttribute('data-points'));
   await expect(charts).toHaveAttribute('data-charts-drawn', 'true'); // charts mount one per frame
   await page.screenshot({ path: `${SHOTS}/09-run-live.png`, fullPage: true });
   // the page is not reloaded: new seconds arrive over the SSE stream while the run is still running
-  await expect.poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 30_000 }).toBeGreaterThan(before);
-  expect(await page.getByText(/^Live · \d+ s received$/).count() + (await page.getByTestId('run-summary').count())).toBeGreaterThan(0);
+  await expect
+    .poll(async () => Number(await charts.getAttribute('data-points')), { timeout: 30_000 })
+    .toBeGreaterThan(before);
+  expect(
+    (await page.getByText(/^Live · \d+ s received$/).count()) +
+      (await page.getByTestId('run-summary').count()),
+  ).toBeGreaterThan(0);
 
   // Every run of the experiment succeeds
   await page.goto(experimentUrl);
   const matrixStatuses = page.getByTestId('matrix-run').getByTestId('run-status');
-  await expect.poll(async () => matrixStatuses.filter({ hasText: 'Succeeded' }).count(), { timeout: 8 * 60_000, intervals: [3000] }).toBe(4);
+  await expect
+    .poll(async () => matrixStatuses.filter({ hasText: 'Succeeded' }).count(), {
+      timeout: 8 * 60_000,
+      intervals: [3000],
+    })
+    .toBe(4);
   await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '4');
   await page.screenshot({ path: `${SHOTS}/10-experiment-done.png`, fullPage: true });
 

@@ -13,18 +13,33 @@ const ROOT = new URL('../../../', import.meta.url).pathname;
  * onboarding steps, each done from real data. 3) A link into another of my teams names that team
  * and switches; a user outside it learns nothing.
  */
-test('first start: the demo team shows its finished comparison and a share link', async ({ page, browser, baseURL }) => {
+test('first start: the demo team shows its finished comparison and a share link', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(12 * 60_000);
   const started = Date.now();
-  const first = await run(process.execPath, ['--import', 'tsx', 'apps/worker/src/cli/first-demo.ts'], { cwd: ROOT, env: { ...process.env, POOLBENCH_URL: baseURL }, timeout: 11 * 60_000 });
+  const first = await run(
+    process.execPath,
+    ['--import', 'tsx', 'apps/worker/src/cli/first-demo.ts'],
+    { cwd: ROOT, env: { ...process.env, POOLBENCH_URL: baseURL }, timeout: 11 * 60_000 },
+  );
   console.log(`first-demo took ${Math.round((Date.now() - started) / 1000)} s:\n${first.stdout}`);
   const shareUrl = /share link \(signed out\): (\S+)/.exec(first.stdout)?.[1];
   expect(shareUrl, first.stdout + first.stderr).toBeTruthy();
   // idempotent: the next start leaves the demo team alone
-  const again = await run(process.execPath, ['--import', 'tsx', 'apps/worker/src/cli/first-demo.ts'], { cwd: ROOT, env: process.env, timeout: 60_000 });
+  const again = await run(
+    process.execPath,
+    ['--import', 'tsx', 'apps/worker/src/cli/first-demo.ts'],
+    { cwd: ROOT, env: process.env, timeout: 60_000 },
+  );
   expect(again.stdout).toContain('already has experiments; nothing to do');
 
-  const res = await page.request.post('/api/auth/sign-in/email', { data: { email: 'demo@poolbench.dev', password: 'poolbench-demo' }, headers: { origin: baseURL! } });
+  const res = await page.request.post('/api/auth/sign-in/email', {
+    data: { email: 'demo@poolbench.dev', password: 'poolbench-demo' },
+    headers: { origin: baseURL! },
+  });
   expect(res.status(), await res.text()).toBe(200);
   await page.goto('/experiments');
   const row = page.getByRole('row', { name: /Demo: / });
@@ -47,39 +62,76 @@ test('first start: the demo team shows its finished comparison and a share link'
   await anon.screenshot({ path: `${SHOTS}/first-run-03-demo-share.png`, fullPage: true });
 });
 
-test('a new team is guided: lab target, seed presets, first experiment, each done from real data', async ({ page, baseURL }) => {
+test('a new team is guided: lab target, seed presets, first experiment, each done from real data', async ({
+  page,
+  baseURL,
+}) => {
   await signUpApi(page.request, baseURL!, 'Onboarding Owner');
   await page.goto('/runs');
   const steps = page.getByTestId('onboarding');
   await expect(steps).toBeVisible();
-  for (const s of ['onboarding-target', 'onboarding-presets', 'onboarding-experiment']) await expect(steps.getByTestId(s)).toHaveAttribute('data-done', 'false');
+  for (const s of ['onboarding-target', 'onboarding-presets', 'onboarding-experiment'])
+    await expect(steps.getByTestId(s)).toHaveAttribute('data-done', 'false');
   await page.screenshot({ path: `${SHOTS}/first-run-04-onboarding-empty.png`, fullPage: true });
   await steps.getByRole('button', { name: 'Create the lab target' }).click();
   await expect(steps.getByTestId('onboarding-target')).toHaveAttribute('data-done', 'true');
   await steps.getByRole('button', { name: /^Add all \d+ seed presets$/ }).click();
   await expect(steps.getByTestId('onboarding-presets')).toHaveAttribute('data-done', 'true');
-  await expect(steps.getByTestId('onboarding-presets')).toContainText(/\d+ of \d+ seed presets added/);
+  await expect(steps.getByTestId('onboarding-presets')).toContainText(
+    /\d+ of \d+ seed presets added/,
+  );
   await page.screenshot({ path: `${SHOTS}/first-run-05-onboarding-two-done.png`, fullPage: true });
   await steps.getByRole('link', { name: 'Start an experiment' }).click();
   await expect(page).toHaveURL(/\/experiments\/new\?targetId=/);
   // the presets' scenarios and pool configs are real rows of this team now
   const call = trpcOk(page.request, baseURL!);
-  const scenarios = (await call('scenario.list', undefined, 'query')) as unknown as Array<{ presetId: string | null }>;
+  const scenarios = (await call('scenario.list', undefined, 'query')) as unknown as Array<{
+    presetId: string | null;
+  }>;
   expect(scenarios.filter((s) => s.presetId).length).toBeGreaterThan(3);
 });
 
-test('a link into another of my teams names it and switches; outsiders learn nothing', async ({ page, browser, baseURL }) => {
+test('a link into another of my teams names it and switches; outsiders learn nothing', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await signUpApi(page.request, baseURL!, 'Two Teams');
   const call = trpcOk(page.request, baseURL!);
-  const me = (await call('team.me', undefined, 'query')) as unknown as { active: { id: string; name: string } };
-  const target = await call('target.create', { kind: 'managed', name: 'Lab', requestDefaults: { method: 'GET', path: '/health' } });
-  const pc = await call('poolConfig.create', { targetId: target.id, name: 'fixed 2', config: { strategy: 'fixed', params: { maxConns: 2 } } });
-  const sc = await call('scenario.create', { name: 'tiny', scenario: { template: 'sustained', params: { vus: 1, durationMs: 1000 }, requests: [{ path: '/health' }] } });
-  const launched = (await call('experiment.launch', { name: 'In my first team', targetId: target.id, poolConfigIds: [pc.id], scenarioIds: [sc.id], repeats: 1 })) as unknown as { experimentId: string };
+  const me = (await call('team.me', undefined, 'query')) as unknown as {
+    active: { id: string; name: string };
+  };
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab',
+    requestDefaults: { method: 'GET', path: '/health' },
+  });
+  const pc = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'fixed 2',
+    config: { strategy: 'fixed', params: { maxConns: 2 } },
+  });
+  const sc = await call('scenario.create', {
+    name: 'tiny',
+    scenario: {
+      template: 'sustained',
+      params: { vus: 1, durationMs: 1000 },
+      requests: [{ path: '/health' }],
+    },
+  });
+  const launched = (await call('experiment.launch', {
+    name: 'In my first team',
+    targetId: target.id,
+    poolConfigIds: [pc.id],
+    scenarioIds: [sc.id],
+    repeats: 1,
+  })) as unknown as { experimentId: string };
   // creating a team makes it the active one: the old link must still lead somewhere
   await call('team.create', { name: 'Second team' });
   await page.goto(`/experiments/${launched.experimentId}`);
-  const notice = page.getByRole('status').filter({ hasText: `This experiment belongs to the team ${me.active.name}` });
+  const notice = page
+    .getByRole('status')
+    .filter({ hasText: `This experiment belongs to the team ${me.active.name}` });
   await expect(notice).toBeVisible();
   await expect(notice).toContainText('Second team');
   await page.screenshot({ path: `${SHOTS}/first-run-06-other-team-link.png`, fullPage: true });

@@ -6,22 +6,45 @@ import { SHOTS, signUpApi, trpcOk } from './helpers';
  * an error shows under the field it is about (its accessible description) and goes away as soon as
  * the value is fixed.
  */
-test('experiment, schedule and scenario forms put each error on its field and clear it when fixed', async ({ page, baseURL }) => {
+test('experiment, schedule and scenario forms put each error on its field and clear it when fixed', async ({
+  page,
+  baseURL,
+}) => {
   const base = baseURL!;
   await signUpApi(page.request, base, 'Forms Owner');
   const call = trpcOk(page.request, base);
-  const target = await call('target.create', { kind: 'managed', name: 'Lab', requestDefaults: { method: 'GET', path: '/health' } });
-  const pc = await call('poolConfig.create', { targetId: target.id, name: 'fixed 8', config: { strategy: 'fixed', params: { maxConns: 8 } } });
-  const sc = await call('scenario.create', { name: 'steady', scenario: { template: 'sustained', params: { vus: 2, durationMs: 5000 }, requests: [{ path: '/health' }] } });
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab',
+    requestDefaults: { method: 'GET', path: '/health' },
+  });
+  const pc = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'fixed 8',
+    config: { strategy: 'fixed', params: { maxConns: 8 } },
+  });
+  const sc = await call('scenario.create', {
+    name: 'steady',
+    scenario: {
+      template: 'sustained',
+      params: { vus: 2, durationMs: 5000 },
+      requests: [{ path: '/health' }],
+    },
+  });
 
   // Experiment form: Repeats
-  await page.goto(`/experiments/new?targetId=${target.id}&poolConfigIds=${pc.id}&scenarioIds=${sc.id}`);
+  await page.goto(
+    `/experiments/new?targetId=${target.id}&poolConfigIds=${pc.id}&scenarioIds=${sc.id}`,
+  );
   const repeats = page.getByLabel('Repeats');
   await repeats.fill('60');
   await repeats.blur();
   await expect(repeats).toHaveAccessibleDescription(/must be at most 50/);
   await expect(repeats).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByLabel('Name', { exact: true })).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Name', { exact: true })).not.toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
   await page.screenshot({ path: `${SHOTS}/60-forms-repeats-error.png`, fullPage: true });
   await repeats.fill('-4');
   await expect(repeats).toHaveAccessibleDescription(/must be at least 1/);
@@ -84,7 +107,10 @@ test('experiment, schedule and scenario forms put each error on its field and cl
   await expect(page.getByText('checked by the server schema')).toBeVisible();
 });
 
-test('target and pool config forms put each error on its field and clear it when fixed', async ({ page, baseURL }) => {
+test('target and pool config forms put each error on its field and clear it when fixed', async ({
+  page,
+  baseURL,
+}) => {
   const base = baseURL!;
   await signUpApi(page.request, base, 'Target Forms Owner');
 

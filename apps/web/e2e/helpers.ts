@@ -9,7 +9,11 @@ export function uniqueEmail(label: string) {
 }
 
 /** Signs up through the real form; lands on the runs page of the user's new team. */
-export async function signUpUi(page: Page, name: string, email = uniqueEmail(name.toLowerCase().replace(/\W+/g, '-'))) {
+export async function signUpUi(
+  page: Page,
+  name: string,
+  email = uniqueEmail(name.toLowerCase().replace(/\W+/g, '-')),
+) {
   await page.goto('/sign-up');
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Email').fill(email);
@@ -22,19 +26,41 @@ export async function signUpUi(page: Page, name: string, email = uniqueEmail(nam
 /** Signs up over HTTP (cookies stay in the request context, which shares them with its page). */
 export async function signUpApi(request: APIRequestContext, baseURL: string, name: string) {
   const email = uniqueEmail(name.toLowerCase().replace(/\W+/g, '-'));
-  const res = await request.post('/api/auth/sign-up/email', { data: { name, email, password: PASSWORD }, headers: { origin: baseURL } });
+  const res = await request.post('/api/auth/sign-up/email', {
+    data: { name, email, password: PASSWORD },
+    headers: { origin: baseURL },
+  });
   expect(res.status(), await res.text()).toBe(200);
   return email;
 }
 
 /** Calls a tRPC procedure over HTTP the way the browser client does (superjson envelope). */
-export async function trpcCall(request: APIRequestContext, baseURL: string, path: string, input: unknown, kind: 'query' | 'mutation') {
+export async function trpcCall(
+  request: APIRequestContext,
+  baseURL: string,
+  path: string,
+  input: unknown,
+  kind: 'query' | 'mutation',
+) {
   const res =
     kind === 'query'
-      ? await request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`)
-      : await request.post(`/api/trpc/${path}`, { data: { json: input }, headers: { origin: baseURL } });
-  const body = (await res.json()) as { result?: { data?: { json?: unknown } }; error?: { json?: { data?: { code?: string }; message?: string } } };
-  return { status: res.status(), data: body.result?.data?.json as Record<string, unknown> | undefined, code: body.error?.json?.data?.code, message: body.error?.json?.message };
+      ? await request.get(
+          `/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
+        )
+      : await request.post(`/api/trpc/${path}`, {
+          data: { json: input },
+          headers: { origin: baseURL },
+        });
+  const body = (await res.json()) as {
+    result?: { data?: { json?: unknown } };
+    error?: { json?: { data?: { code?: string }; message?: string } };
+  };
+  return {
+    status: res.status(),
+    data: body.result?.data?.json as Record<string, unknown> | undefined,
+    code: body.error?.json?.data?.code,
+    message: body.error?.json?.message,
+  };
 }
 
 /** A tRPC caller that expects success (status 200) and returns the procedure's data. */
@@ -48,6 +74,9 @@ export function trpcOk(request: APIRequestContext, baseURL: string) {
 
 /** Clicks an entry of the sidebar (not a breadcrumb or an in-page link of the same name). */
 export async function nav(page: Page, label: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: label, exact: true })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/${label.toLowerCase()}$`));
 }

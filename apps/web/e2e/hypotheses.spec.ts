@@ -6,19 +6,40 @@ import { SHOTS, signUpApi, trpcOk } from './helpers';
  * experiment ends, through the real worker, k6 and lab target. A pool of 8 connections against a
  * pool of 1 under 8 VUs that each hold one for 20 ms: "8's p95 is lower by at least 20 %" holds.
  */
-test('a hypothesis stated in the form is pre-registered and decided when the experiment ends', async ({ page, baseURL }) => {
+test('a hypothesis stated in the form is pre-registered and decided when the experiment ends', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(8 * 60_000);
   await signUpApi(page.request, baseURL!, 'Hypothesis Tester');
   const call = trpcOk(page.request, baseURL!);
-  const target = await call('target.create', { kind: 'managed', name: 'Lab', requestDefaults: { method: 'GET', path: '/health' } });
-  const one = await call('poolConfig.create', { targetId: target.id, name: 'pool of 1', config: { strategy: 'fixed', params: { maxConns: 1 } } });
-  const eight = await call('poolConfig.create', { targetId: target.id, name: 'pool of 8', config: { strategy: 'fixed', params: { maxConns: 8 } } });
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab',
+    requestDefaults: { method: 'GET', path: '/health' },
+  });
+  const one = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'pool of 1',
+    config: { strategy: 'fixed', params: { maxConns: 1 } },
+  });
+  const eight = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'pool of 8',
+    config: { strategy: 'fixed', params: { maxConns: 8 } },
+  });
   const sc = await call('scenario.create', {
     name: '8 VUs holding a connection 20 ms',
-    scenario: { template: 'sustained', params: { vus: 8, durationMs: 2000 }, requests: [{ path: '/work', query: { ms: '20' } }] },
+    scenario: {
+      template: 'sustained',
+      params: { vus: 8, durationMs: 2000 },
+      requests: [{ path: '/work', query: { ms: '20' } }],
+    },
   });
 
-  await page.goto(`/experiments/new?name=Pool+size+claim&targetId=${target.id}&poolConfigIds=${one.id},${eight.id}&scenarioIds=${sc.id}&repeats=4`);
+  await page.goto(
+    `/experiments/new?name=Pool+size+claim&targetId=${target.id}&poolConfigIds=${one.id},${eight.id}&scenarioIds=${sc.id}&repeats=4`,
+  );
   const section = page.getByTestId('hypotheses-fields');
   await section.getByRole('button', { name: 'Add a hypothesis' }).click();
   const h = section.getByRole('group', { name: 'Hypothesis 1' });
@@ -38,15 +59,25 @@ test('a hypothesis stated in the form is pre-registered and decided when the exp
 
   const card = page.getByTestId('hypotheses');
   const row = card.getByTestId('hypothesis');
-  await expect(row).toContainText('pool of 8 has a lower p95 latency than pool of 1 by at least 20 %');
-  await expect(card).toContainText('Pre-registered: fixed before the first run started', { timeout: 60_000 });
+  await expect(row).toContainText(
+    'pool of 8 has a lower p95 latency than pool of 1 by at least 20 %',
+  );
+  await expect(card).toContainText('Pre-registered: fixed before the first run started', {
+    timeout: 60_000,
+  });
   await expect(row).toContainText('Holds', { timeout: 5 * 60_000 });
   await expect(row).toContainText(/Change −\d+ % \[−\d+, −\d+\] · p = [\d.<> ]+ · 8 runs/);
-  await expect(row.getByRole('link', { name: 'Compare the two cells' })).toHaveAttribute('href', /\/compare\?items=c\./);
+  await expect(row.getByRole('link', { name: 'Compare the two cells' })).toHaveAttribute(
+    'href',
+    /\/compare\?items=c\./,
+  );
   await page.screenshot({ path: `${SHOTS}/hypotheses-02-decided.png`, fullPage: true });
 
   // the same decision through the API, and edits are refused now
   const e = page.url().split('/').pop()!;
-  const answer = (await call('experiment.hypotheses', { id: e }, 'query')) as unknown as { preRegistered: boolean; items: Array<{ status: string; runsUsed: number }> };
+  const answer = (await call('experiment.hypotheses', { id: e }, 'query')) as unknown as {
+    preRegistered: boolean;
+    items: Array<{ status: string; runsUsed: number }>;
+  };
   expect(answer).toMatchObject({ preRegistered: true, items: [{ status: 'holds', runsUsed: 8 }] });
 });

@@ -1,19 +1,51 @@
 import { expect, test } from '@playwright/test';
 import { SHOTS, signUpApi, trpcCall } from './helpers';
 
-test('schedule an experiment with a readable cron preview, then pause, resume and delete it', async ({ page, baseURL }) => {
+test('schedule an experiment with a readable cron preview, then pause, resume and delete it', async ({
+  page,
+  baseURL,
+}) => {
   const base = baseURL!;
   await signUpApi(page.request, base, 'Sched Owner');
-  const target = await trpcCall(page.request, base, 'target.create', { kind: 'managed', name: 'Lab', requestDefaults: { method: 'GET', path: '/health' } }, 'mutation');
+  const target = await trpcCall(
+    page.request,
+    base,
+    'target.create',
+    { kind: 'managed', name: 'Lab', requestDefaults: { method: 'GET', path: '/health' } },
+    'mutation',
+  );
   const targetId = target.data!.id as string;
-  const pc = await trpcCall(page.request, base, 'poolConfig.create', { targetId, name: 'fixed 8', config: { strategy: 'fixed', params: { maxConns: 8 } } }, 'mutation');
-  const sc = await trpcCall(page.request, base, 'scenario.create', { name: 'steady', scenario: { template: 'sustained', params: { vus: 2, durationMs: 5000 }, requests: [{ path: '/health' }] } }, 'mutation');
+  const pc = await trpcCall(
+    page.request,
+    base,
+    'poolConfig.create',
+    { targetId, name: 'fixed 8', config: { strategy: 'fixed', params: { maxConns: 8 } } },
+    'mutation',
+  );
+  const sc = await trpcCall(
+    page.request,
+    base,
+    'scenario.create',
+    {
+      name: 'steady',
+      scenario: {
+        template: 'sustained',
+        params: { vus: 2, durationMs: 5000 },
+        requests: [{ path: '/health' }],
+      },
+    },
+    'mutation',
+  );
 
-  await page.goto(`/experiments/new?targetId=${targetId}&poolConfigIds=${pc.data!.id as string}&scenarioIds=${sc.data!.id as string}&repeats=2`);
+  await page.goto(
+    `/experiments/new?targetId=${targetId}&poolConfigIds=${pc.data!.id as string}&scenarioIds=${sc.data!.id as string}&repeats=2`,
+  );
   await page.getByLabel('Name', { exact: true }).fill('Nightly fixed pool');
   await page.getByRole('radio', { name: 'On a schedule' }).click();
   await page.getByLabel('Cron').fill('0 3 * * 1-5');
-  await expect(page.getByTestId('cron-preview')).toContainText('At 03:00, Monday through Friday (UTC)');
+  await expect(page.getByTestId('cron-preview')).toContainText(
+    'At 03:00, Monday through Friday (UTC)',
+  );
   await expect(page.getByTestId('cron-preview').getByRole('listitem')).toHaveCount(5);
   await page.getByLabel('Cron').fill('61 3 * * *');
   // the error is about the 61 in the minute field, shown where the preview was (not any "61" on the page)
@@ -48,9 +80,13 @@ test('schedule an experiment with a readable cron preview, then pause, resume an
   await expect(row).toContainText('At 02:30 (Europe/Berlin)');
   await expect(row).toContainText('6 repeats');
   // an in-app confirmation (no native confirm()): Escape keeps the schedule, the dialog's button deletes it
-  page.on('dialog', () => { throw new Error('native dialog shown'); });
+  page.on('dialog', () => {
+    throw new Error('native dialog shown');
+  });
   await row.getByRole('button', { name: /Delete/ }).click();
-  const confirmDialog = page.getByRole('dialog', { name: /Delete the schedule Nightly fixed pool\?/ });
+  const confirmDialog = page.getByRole('dialog', {
+    name: /Delete the schedule Nightly fixed pool\?/,
+  });
   await expect(confirmDialog).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/31-confirm-dialog.png` });
   await page.keyboard.press('Escape');

@@ -38,15 +38,21 @@ async function expectAppPage(page: Page, res: Response | null, where: string) {
   expect(tags.length, where).toBeGreaterThan(0);
   for (const tag of tags) expect(tag, where).toContain(`nonce="${nonce}"`);
   // and the browser ran them: the nonce attribute is hidden from getAttribute, the property keeps it
-  const nonces = await page.evaluate(() => [...document.scripts].map((s) => s.nonce).filter(Boolean));
+  const nonces = await page.evaluate(() =>
+    [...document.scripts].map((s) => s.nonce).filter(Boolean),
+  );
   expect(new Set(nonces), where).toEqual(new Set([nonce]));
   return nonce!;
 }
 
-test('security headers on /, /sign-in, an app page, a share page and /api/*; the app works under its CSP', async ({ page, baseURL }) => {
+test('security headers on /, /sign-in, an app page, a share page and /api/*; the app works under its CSP', async ({
+  page,
+  baseURL,
+}) => {
   const violations: string[] = [];
   page.on('console', (m) => {
-    if (/Content Security Policy|Refused to (execute|load|apply|connect|frame)/i.test(m.text())) violations.push(m.text());
+    if (/Content Security Policy|Refused to (execute|load|apply|connect|frame)/i.test(m.text()))
+      violations.push(m.text());
   });
 
   const home = await page.goto('/');
@@ -74,7 +80,12 @@ test('security headers on /, /sign-in, an app page, a share page and /api/*; the
   expect(sh['x-robots-tag']).toContain('noindex');
 
   // API routes: JSON, problem+json and exports get the same baseline
-  for (const path of ['/api/health', '/api/openapi.json', '/api/v1/experiments/x', `/api/share/${randomBytes(32).toString('base64url')}/export?format=csv`]) {
+  for (const path of [
+    '/api/health',
+    '/api/openapi.json',
+    '/api/v1/experiments/x',
+    `/api/share/${randomBytes(32).toString('base64url')}/export?format=csv`,
+  ]) {
     const res = await page.request.get(path);
     const h = headersOf(res);
     expectBaseline(h, path);
@@ -82,7 +93,9 @@ test('security headers on /, /sign-in, an app page, a share page and /api/*; the
   }
 
   // HSTS only when the request came over https (here: as a TLS-terminating proxy reports it)
-  const viaTls = await page.request.get('/api/health', { headers: { 'x-forwarded-proto': 'https' } });
+  const viaTls = await page.request.get('/api/health', {
+    headers: { 'x-forwarded-proto': 'https' },
+  });
   expect(viaTls.headers()['strict-transport-security']).toMatch(/^max-age=\d+/);
 
   expect(violations, violations.join('\n')).toEqual([]);
@@ -93,7 +106,12 @@ test('sign-in ?next= cannot send the browser to another host', async ({ page, ba
   const email = await signUpApi(page.request, baseURL!, 'Next Check');
   await page.context().clearCookies();
   const origin = new URL(baseURL!).origin;
-  for (const next of ['/\\evil.example/x', '/.//evil.example/x', 'https:evil.example', '/%5Cevil.example']) {
+  for (const next of [
+    '/\\evil.example/x',
+    '/.//evil.example/x',
+    'https:evil.example',
+    '/%5Cevil.example',
+  ]) {
     await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);

@@ -3,7 +3,10 @@ import { nav, SHOTS, trpcCall, trpcOk } from './helpers';
 
 // The demo team's Seeds page: every seed preset with its claims in the seed's words and numbers,
 // the latest reproduction's verdicts, and Reproduce launching every seed experiment through the queue.
-test('seeds page: claims with the seeds\' numbers, latest verdicts, Reproduce queues every seed experiment', async ({ page, baseURL }) => {
+test("seeds page: claims with the seeds' numbers, latest verdicts, Reproduce queues every seed experiment", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(3 * 60_000);
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill('demo@poolbench.dev');
@@ -14,7 +17,9 @@ test('seeds page: claims with the seeds\' numbers, latest verdicts, Reproduce qu
   await nav(page, 'Seeds');
   await expect(page.getByRole('heading', { level: 1, name: 'Seeds' })).toBeVisible();
   const s004 = page.getByTestId('seed-seed-004-per-request-vs-shared-pool');
-  await expect(s004).toContainText('One shared pool serves more requests per second than open+close per request (seed: 467 vs 116 req/s, 4×).');
+  await expect(s004).toContainText(
+    'One shared pool serves more requests per second than open+close per request (seed: 467 vs 116 req/s, 4×).',
+  );
   await expect(s004).toContainText('has a higher throughput than');
   // 25 claims of the Go emulations, 4 of seed 001 on Go/Bun/PHP-FPM, 5 of seed 003 on HikariCP
   await expect(page.getByTestId('seed-claim')).toHaveCount(34);
@@ -29,16 +34,25 @@ test('seeds page: claims with the seeds\' numbers, latest verdicts, Reproduce qu
     const repro = page.getByTestId('seeds-reproduction');
     await expect(repro).toContainText(/\d{8}-\d{6}/);
     // each seed now links its new experiment; its claims wait for the experiment's end
-    await expect(s004.getByRole('link', { name: /^experiment \w+ \((queued|running)\)$/ })).toBeVisible();
+    await expect(
+      s004.getByRole('link', { name: /^experiment \w+ \((queued|running)\)$/ }),
+    ).toBeVisible();
     await expect(s004.getByText('pending')).toHaveCount(3);
     await page.screenshot({ path: `${SHOTS}/seeds-reproduce-started.png`, fullPage: true });
   } finally {
     // The reproduction is ~30 min of load: cancel its runs so the suite stays bounded.
-    const overview = (await call('seeds.overview', undefined, 'query')) as unknown as { latest: { experiments: Array<{ experimentId: string }> } };
+    const overview = (await call('seeds.overview', undefined, 'query')) as unknown as {
+      latest: { experiments: Array<{ experimentId: string }> };
+    };
     for (const e of overview.latest.experiments) {
-      const exp = (await call('experiment.get', { id: e.experimentId }, 'query')) as unknown as { runs: Array<{ id: string; status: string }> };
-      for (const r of exp.runs.filter((x) => ['queued', 'preparing', 'running'].includes(x.status))) await trpcCall(page.request, baseURL!, 'run.cancel', { id: r.id }, 'mutation'); // a run may finish meanwhile: 409, fine
+      const exp = (await call('experiment.get', { id: e.experimentId }, 'query')) as unknown as {
+        runs: Array<{ id: string; status: string }>;
+      };
+      for (const r of exp.runs.filter((x) => ['queued', 'preparing', 'running'].includes(x.status)))
+        await trpcCall(page.request, baseURL!, 'run.cancel', { id: r.id }, 'mutation'); // a run may finish meanwhile: 409, fine
     }
   }
-  await expect(s004.getByRole('link', { name: /^experiment \w+ \(canceled\)$/ })).toBeVisible({ timeout: 30_000 });
+  await expect(s004.getByRole('link', { name: /^experiment \w+ \(canceled\)$/ })).toBeVisible({
+    timeout: 30_000,
+  });
 });

@@ -9,5 +9,10 @@ test('landing page and health', async ({ page, request }) => {
   const res = await request.get('/api/health');
   expect(res.status()).toBe(200);
   const body = await res.json();
-  expect(body).toMatchObject({ status: 'ok', db: { ok: true }, redis: { ok: true }, worker: { ok: true } });
+  expect(body).toMatchObject({
+    status: 'ok',
+    db: { ok: true },
+    redis: { ok: true },
+    worker: { ok: true },
+  });
 });

@@ -6,22 +6,48 @@ import { SHOTS, signUpApi, trpcOk } from './helpers';
  * shows: the run header, the experiment matrix and the runs list (where it can be filtered), the
  * experiment list. Through the real worker, k6 and lab target: no loopback request answers in 1 µs.
  */
-test('a failed-threshold run shows as failed on the run header, the experiment matrix and the runs list', async ({ page, baseURL }) => {
+test('a failed-threshold run shows as failed on the run header, the experiment matrix and the runs list', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(6 * 60_000);
   await signUpApi(page.request, baseURL!, 'Threshold Tester');
   const call = trpcOk(page.request, baseURL!);
-  const target = await call('target.create', { kind: 'managed', name: 'Lab', requestDefaults: { method: 'GET', path: '/health' } });
-  const pc = await call('poolConfig.create', { targetId: target.id, name: 'fixed 4', config: { strategy: 'fixed', params: { maxConns: 4 } } });
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab',
+    requestDefaults: { method: 'GET', path: '/health' },
+  });
+  const pc = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'fixed 4',
+    config: { strategy: 'fixed', params: { maxConns: 4 } },
+  });
   const sc = await call('scenario.create', {
     name: 'impossible p95',
-    scenario: { template: 'sustained', params: { vus: 2, durationMs: 3000 }, requests: [{ path: '/health' }], thresholds: [{ metric: 'http_req_duration', expr: 'p(95)<0.001' }] },
+    scenario: {
+      template: 'sustained',
+      params: { vus: 2, durationMs: 3000 },
+      requests: [{ path: '/health' }],
+      thresholds: [{ metric: 'http_req_duration', expr: 'p(95)<0.001' }],
+    },
   });
-  const launched = (await call('experiment.launch', { name: 'Threshold check', targetId: target.id, poolConfigIds: [pc.id], scenarioIds: [sc.id], repeats: 1 })) as unknown as { experimentId: string };
+  const launched = (await call('experiment.launch', {
+    name: 'Threshold check',
+    targetId: target.id,
+    poolConfigIds: [pc.id],
+    scenarioIds: [sc.id],
+    repeats: 1,
+  })) as unknown as { experimentId: string };
   let runId = '';
   await expect
     .poll(
       async () => {
-        const e = (await call('experiment.get', { id: launched.experimentId }, 'query')) as unknown as { runs: Array<{ id: string; status: string }> };
+        const e = (await call(
+          'experiment.get',
+          { id: launched.experimentId },
+          'query',
+        )) as unknown as { runs: Array<{ id: string; status: string }> };
         runId = e.runs[0]?.id ?? '';
         return e.runs[0]?.status;
       },
@@ -56,6 +82,8 @@ test('a failed-threshold run shows as failed on the run header, the experiment m
 
   // experiment list: the experiment completed (its data compares) but says its thresholds failed
   await page.goto('/experiments');
-  await expect(page.getByRole('row', { name: /Threshold check/ }).getByTestId('experiment-thresholds-failed')).toHaveText('1 thresholds failed');
+  await expect(
+    page.getByRole('row', { name: /Threshold check/ }).getByTestId('experiment-thresholds-failed'),
+  ).toHaveText('1 thresholds failed');
   await page.screenshot({ path: `${SHOTS}/thresholds-04-experiment-list.png`, fullPage: true });
 });

@@ -10,8 +10,13 @@ export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
   // Next.js sets x-forwarded-proto from the socket when absent; a forged "https" over plain http
   // only adds an HSTS header that browsers ignore on http
-  const https = request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
-  const headers = securityHeaders(request.nextUrl.pathname, { nonce, https, dev: process.env.NODE_ENV === 'development' });
+  const https =
+    request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+  const headers = securityHeaders(request.nextUrl.pathname, {
+    nonce,
+    https,
+    dev: process.env.NODE_ENV === 'development',
+  });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('Content-Security-Policy', headers['Content-Security-Policy']!);

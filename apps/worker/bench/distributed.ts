@@ -18,8 +18,11 @@ const hosts = canMakeNamespaces() ? await makeHosts(GENERATORS) : null;
 try {
   const base: Record<string, string> = { RUN_HEARTBEAT_MS: '500', SEGMENT_START_LEAD_MS: '2500' };
   if (hosts) {
-    const dbName = (await w.db.$queryRaw<{ name: string }[]>`SELECT current_database() AS name`)[0]!.name;
-    const dbUrl = new URL(process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench');
+    const dbName = (await w.db.$queryRaw<{ name: string }[]>`SELECT current_database() AS name`)[0]!
+      .name;
+    const dbUrl = new URL(
+      process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench',
+    );
     dbUrl.pathname = `/${dbName}`;
     const labUrl = new URL(dbUrl);
     labUrl.pathname = '/poolbench_lab';
@@ -28,18 +31,46 @@ try {
     base.LAB_DATABASE_URL = await hosts.urlFor(process.env.LAB_DATABASE_URL ?? labUrl.toString());
   }
   for (let i = 0; i < GENERATORS; i++) {
-    w.startWorker({ ...base, WORKER_ID: `benchdist-${i}`, ...(hosts ? { WORKER_ADVERTISE_HOST: hosts.addressOf(i) } : {}) }, hosts ? { netns: hosts.names[i] } : {});
+    w.startWorker(
+      {
+        ...base,
+        WORKER_ID: `benchdist-${i}`,
+        ...(hosts ? { WORKER_ADVERTISE_HOST: hosts.addressOf(i) } : {}),
+      },
+      hosts ? { netns: hosts.names[i] } : {},
+    );
   }
-  await waitFor('workers registered', async () => (await w.db.worker.count({ where: { id: { startsWith: 'benchdist-' } } })) === GENERATORS, 60_000);
+  await waitFor(
+    'workers registered',
+    async () =>
+      (await w.db.worker.count({ where: { id: { startsWith: 'benchdist-' } } })) === GENERATORS,
+    60_000,
+  );
   const pc = await w.poolConfig('bench dist', 'lazy', { maxConns: 4 });
   const sc = await w.scenario('bench 300 rps 5 s', {
-    template: 'constant-arrival-rate', params: { ratePerSec: 300, durationMs: 5000, preAllocatedVUs: 30, maxVUs: 90 }, requests: [{ path: '/health' }], readyPath: '/ready',
+    template: 'constant-arrival-rate',
+    params: { ratePerSec: 300, durationMs: 5000, preAllocatedVUs: 30, maxVUs: 90 },
+    requests: [{ path: '/health' }],
+    readyPath: '/ready',
   });
   const runOn = async (loadGenerators: number) => {
-    const { runIds } = await launchAndEnqueue({ db: w.db, queue: w.queue }, {
-      teamId: w.ids.teamId, targetId: w.ids.targetId, poolConfigIds: [pc.id], scenarioIds: [sc.id], repeats: 1, name: 'bench', loadGenerators,
-    });
-    const run = await w.waitForStatus(runIds[0]!, ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'], 120_000);
+    const { runIds } = await launchAndEnqueue(
+      { db: w.db, queue: w.queue },
+      {
+        teamId: w.ids.teamId,
+        targetId: w.ids.targetId,
+        poolConfigIds: [pc.id],
+        scenarioIds: [sc.id],
+        repeats: 1,
+        name: 'bench',
+        loadGenerators,
+      },
+    );
+    const run = await w.waitForStatus(
+      runIds[0]!,
+      ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'],
+      120_000,
+    );
     if (run.status !== 'succeeded') throw new Error(`bench run ${run.status}: ${run.errorMessage}`);
     return run;
   };
@@ -66,7 +97,8 @@ try {
   const oneAll = await bytesOf(single.id, 'all');
   const distAll = await bytesOf(distributedRunId, 'all');
   const distGen = await bytesOf(distributedRunId, 'gen');
-  const f = (xs: number[]) => `median ${median(xs).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
+  const f = (xs: number[]) =>
+    `median ${median(xs).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
   const section = [
     '## Distributed runs: start skew and merged output bytes',
     '',
@@ -82,10 +114,14 @@ try {
     '',
     'Same machine as the other benchmarks, shared with other work while it ran: skew includes that noise. Row bytes are pg_column_size of the rows (data, not indexes).',
     '',
-    'Skew is each generator\'s load start (k6\'s end line: its first load iteration) minus the earliest generator\'s; every generator waits in setup() for one common start instant. Namespaces share one clock, so these numbers are the barrier\'s and k6\'s; across real hosts add their clock offset (NTP).',
+    "Skew is each generator's load start (k6's end line: its first load iteration) minus the earliest generator's; every generator waits in setup() for one common start instant. Namespaces share one clock, so these numbers are the barrier's and k6's; across real hosts add their clock offset (NTP).",
   ].join('\n');
   console.log(section);
-  execFileSync(process.execPath, [new URL('../../../scripts/bench-section.mjs', import.meta.url).pathname, 'distributed'], { input: section, stdio: ['pipe', 'inherit', 'inherit'] });
+  execFileSync(
+    process.execPath,
+    [new URL('../../../scripts/bench-section.mjs', import.meta.url).pathname, 'distributed'],
+    { input: section, stdio: ['pipe', 'inherit', 'inherit'] },
+  );
 } finally {
   await w.dispose();
   await hosts?.dispose();

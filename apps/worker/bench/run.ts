@@ -19,11 +19,28 @@ try {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  await w.db.allowedHost.create({ data: { teamId: w.ids.teamId, pattern: '127.0.0.1', createdById: w.ids.userId } });
-  const target = await w.db.target.create({
-    data: { teamId: w.ids.teamId, name: 'bench http', kind: 'url', baseUrls: [`http://127.0.0.1:${port}`], requestDefaults: {}, secretHeaderNames: [] },
+  await w.db.allowedHost.create({
+    data: { teamId: w.ids.teamId, pattern: '127.0.0.1', createdById: w.ids.userId },
   });
-  const urlConfig = await w.db.poolConfig.create({ data: { teamId: w.ids.teamId, targetId: target.id, name: 'as deployed', strategy: 'lazy', params: { maxConns: 2 } } });
+  const target = await w.db.target.create({
+    data: {
+      teamId: w.ids.teamId,
+      name: 'bench http',
+      kind: 'url',
+      baseUrls: [`http://127.0.0.1:${port}`],
+      requestDefaults: {},
+      secretHeaderNames: [],
+    },
+  });
+  const urlConfig = await w.db.poolConfig.create({
+    data: {
+      teamId: w.ids.teamId,
+      targetId: target.id,
+      name: 'as deployed',
+      strategy: 'lazy',
+      params: { maxConns: 2 },
+    },
+  });
   const shortScenario = await w.scenario('bench 2 s', { ...sustained(2, 2000), readyPath: '/' });
   const worker = w.startWorker();
 
@@ -31,7 +48,13 @@ try {
     firstRequestAt = null;
     const t0 = Date.now();
     const { runIds } = await w.launch([urlConfig.id], [shortScenario.id], 1, target.id);
-    const run = await w.waitForStatus(runIds[0]!, ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system']);
+    const run = await w.waitForStatus(runIds[0]!, [
+      'succeeded',
+      'failed',
+      'canceled',
+      'timed_out',
+      'aborted_system',
+    ]);
     if (run.status !== 'succeeded') throw new Error(`bench run ${run.status}: ${run.errorMessage}`);
     return { total: firstRequestAt! - t0, toRunning: run.startedAt!.getTime() - t0 };
   };
@@ -51,15 +74,20 @@ try {
   }
   const { runIds } = await w.launch([managedConfig.id], [managedScenario.id]);
   const long = await w.waitForStatus(runIds[0]!, ['succeeded', 'failed']);
-  const [sec] = await w.db.$queryRaw<{ bytes: bigint; rows: bigint }[]>`SELECT coalesce(sum(pg_column_size(r.*)), 0)::bigint AS bytes, count(*)::bigint AS rows FROM "RunSecond" r WHERE "runId" = ${long.id}`;
-  const [res] = await w.db.$queryRaw<{ bytes: bigint; rows: bigint }[]>`SELECT coalesce(sum(pg_column_size(r.*)), 0)::bigint AS bytes, count(*)::bigint AS rows FROM "ResourceSample" r WHERE "runId" = ${long.id}`;
+  const [sec] = await w.db.$queryRaw<
+    { bytes: bigint; rows: bigint }[]
+  >`SELECT coalesce(sum(pg_column_size(r.*)), 0)::bigint AS bytes, count(*)::bigint AS rows FROM "RunSecond" r WHERE "runId" = ${long.id}`;
+  const [res] = await w.db.$queryRaw<
+    { bytes: bigint; rows: bigint }[]
+  >`SELECT coalesce(sum(pg_column_size(r.*)), 0)::bigint AS bytes, count(*)::bigint AS rows FROM "ResourceSample" r WHERE "runId" = ${long.id}`;
   const seconds = Number(sec!.rows);
   const perSecond = (Number(sec!.bytes) + Number(res!.bytes)) / Math.max(1, seconds);
   worker.kill('SIGTERM');
   server.close();
 
   const totals = samples.map((s) => s.total);
-  const fmt = (xs: number[]) => `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs)}, p90 ${quantile(xs, 0.9).toFixed(0)}, max ${Math.max(...xs)})`;
+  const fmt = (xs: number[]) =>
+    `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs)}, p90 ${quantile(xs, 0.9).toFixed(0)}, max ${Math.max(...xs)})`;
   const section = [
     '## Worker: enqueue to first request, and storage per second',
     '',
@@ -75,7 +103,11 @@ try {
     'The rest of enqueue → first request is k6 itself: process start, script compile and setup().',
   ].join('\n');
   console.log(section);
-  execFileSync(process.execPath, [new URL('../../../scripts/bench-section.mjs', import.meta.url).pathname, 'worker'], { input: section, stdio: ['pipe', 'inherit', 'inherit'] });
+  execFileSync(
+    process.execPath,
+    [new URL('../../../scripts/bench-section.mjs', import.meta.url).pathname, 'worker'],
+    { input: section, stdio: ['pipe', 'inherit', 'inherit'] },
+  );
 } finally {
   await w.dispose();
 }

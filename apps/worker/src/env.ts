@@ -7,7 +7,10 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** Worker configuration; every variable is documented in apps/worker/README.md. */
 const EnvSchema = z.object({
-  DATABASE_URL: z.string().url().default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench'),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:63799'),
   WORKER_ID: z.string().min(1).optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
@@ -16,17 +19,27 @@ const EnvSchema = z.object({
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   POOLBENCH_K6_BIN: z.string().default(join(REPO, 'packages/k6/bin/k6')),
   LAB_TARGET_BIN: z.string().default(join(REPO, 'apps/lab-target/bin/lab-target')),
-  LAB_DATABASE_URL: z.string().url().default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab'),
+  LAB_DATABASE_URL: z
+    .string()
+    .url()
+    .default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab'),
   // The runtimes of docs/runtimes.md and the MariaDB lab database (infra/services.sh starts it on 33069).
-  LAB_MARIADB_URL: z.string().url().default('mysql://poolbench:poolbench@127.0.0.1:33069/poolbench_lab'),
+  LAB_MARIADB_URL: z
+    .string()
+    .url()
+    .default('mysql://poolbench:poolbench@127.0.0.1:33069/poolbench_lab'),
   JAVA_BIN: z.string().default('java'),
-  LAB_HIKARI_JAR: z.string().default(join(REPO, 'apps/lab-targets/java-hikari/bin/lab-target-hikari.jar')),
+  LAB_HIKARI_JAR: z
+    .string()
+    .default(join(REPO, 'apps/lab-targets/java-hikari/bin/lab-target-hikari.jar')),
   BUN_BIN: z.string().default(join(REPO, 'node_modules/.bin/bun')),
   LAB_BUN_SERVER: z.string().default(join(REPO, 'apps/lab-targets/bun/server.ts')),
   LAB_PHP_BIN: z.string().default(join(REPO, 'apps/lab-targets/php-fpm/lab-target-php')),
   // Under the installation's own data directory: two installations on one host (a `make up` stack
   // and a `make test` clone) must never reap each other's child processes.
-  POOLBENCH_RUNTIME_DIR: z.string().default(join(process.env.POOLBENCH_DATA_DIR ?? join(REPO, '.data'), 'worker-runtime')),
+  POOLBENCH_RUNTIME_DIR: z
+    .string()
+    .default(join(process.env.POOLBENCH_DATA_DIR ?? join(REPO, '.data'), 'worker-runtime')),
   RUN_HEARTBEAT_MS: z.coerce.number().int().min(100).default(2000),
   RUN_STALE_AFTER_MS: z.coerce.number().int().min(1000).default(15_000),
   RUN_READY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
@@ -60,6 +73,18 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {
 }
 
 /** The runtimes' programs as the worker's environment names them. */
-export function runtimeBinsOf(env: Pick<WorkerEnv, 'LAB_TARGET_BIN' | 'JAVA_BIN' | 'LAB_HIKARI_JAR' | 'BUN_BIN' | 'LAB_BUN_SERVER' | 'LAB_PHP_BIN'>) {
-  return { labTargetBin: env.LAB_TARGET_BIN, javaBin: env.JAVA_BIN, hikariJar: env.LAB_HIKARI_JAR, bunBin: env.BUN_BIN, bunServer: env.LAB_BUN_SERVER, phpLauncher: env.LAB_PHP_BIN };
+export function runtimeBinsOf(
+  env: Pick<
+    WorkerEnv,
+    'LAB_TARGET_BIN' | 'JAVA_BIN' | 'LAB_HIKARI_JAR' | 'BUN_BIN' | 'LAB_BUN_SERVER' | 'LAB_PHP_BIN'
+  >,
+) {
+  return {
+    labTargetBin: env.LAB_TARGET_BIN,
+    javaBin: env.JAVA_BIN,
+    hikariJar: env.LAB_HIKARI_JAR,
+    bunBin: env.BUN_BIN,
+    bunServer: env.LAB_BUN_SERVER,
+    phpLauncher: env.LAB_PHP_BIN,
+  };
 }

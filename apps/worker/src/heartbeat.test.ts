@@ -15,19 +15,33 @@ describe('worker heartbeat (real Postgres)', () => {
     await db?.$disconnect();
     await dispose?.();
   });
-  const start = (id: string) => startHeartbeat(db, { id, version: 't', concurrency: 1, intervalMs: 60_000, queueConnected: async () => true });
+  const start = (id: string) =>
+    startHeartbeat(db, {
+      id,
+      version: 't',
+      concurrency: 1,
+      intervalMs: 60_000,
+      queueConnected: async () => true,
+    });
 
   it('marks its own row stopped on a clean stop', async () => {
     const hb = await start('hb-own');
     await hb.stop();
-    expect((await db.worker.findUniqueOrThrow({ where: { id: 'hb-own' } })).stoppedAt).not.toBeNull();
+    expect(
+      (await db.worker.findUniqueOrThrow({ where: { id: 'hb-own' } })).stoppedAt,
+    ).not.toBeNull();
   });
 
   it('does not mark a successor with the same id stopped when the old process stops after it registered', async () => {
     const old = await start('hb-reused');
     // the successor process registers under the same WORKER_ID (another pid)
-    await db.worker.update({ where: { id: 'hb-reused' }, data: { pid: process.pid + 1, stoppedAt: null } });
+    await db.worker.update({
+      where: { id: 'hb-reused' },
+      data: { pid: process.pid + 1, stoppedAt: null },
+    });
     await old.stop();
-    expect((await db.worker.findUniqueOrThrow({ where: { id: 'hb-reused' } })).stoppedAt).toBeNull();
+    expect(
+      (await db.worker.findUniqueOrThrow({ where: { id: 'hb-reused' } })).stoppedAt,
+    ).toBeNull();
   });
 });

@@ -8,21 +8,55 @@ import type { Db } from '@poolbench/db';
  */
 export async function startHeartbeat(
   db: Db,
-  opts: { id: string; version: string; concurrency: number; intervalMs: number; queueConnected: () => Promise<boolean>; onError?: (err: unknown) => void },
+  opts: {
+    id: string;
+    version: string;
+    concurrency: number;
+    intervalMs: number;
+    queueConnected: () => Promise<boolean>;
+    onError?: (err: unknown) => void;
+  },
 ) {
   const now = new Date();
   const queueConnected = await opts.queueConnected();
   await db.worker.upsert({
     where: { id: opts.id },
-    create: { id: opts.id, host: hostname(), pid: process.pid, version: opts.version, concurrency: opts.concurrency, startedAt: now, lastSeenAt: now, queueConnected, queueStateAt: now },
-    update: { host: hostname(), pid: process.pid, version: opts.version, concurrency: opts.concurrency, startedAt: now, lastSeenAt: now, stoppedAt: null, queueConnected, queueStateAt: now },
+    create: {
+      id: opts.id,
+      host: hostname(),
+      pid: process.pid,
+      version: opts.version,
+      concurrency: opts.concurrency,
+      startedAt: now,
+      lastSeenAt: now,
+      queueConnected,
+      queueStateAt: now,
+    },
+    update: {
+      host: hostname(),
+      pid: process.pid,
+      version: opts.version,
+      concurrency: opts.concurrency,
+      startedAt: now,
+      lastSeenAt: now,
+      stoppedAt: null,
+      queueConnected,
+      queueStateAt: now,
+    },
   });
   let last = queueConnected;
   let beating: Promise<void> | null = null;
   const beat = async () => {
     const connected = await opts.queueConnected();
     const at = new Date();
-    await db.worker.update({ where: { id: opts.id }, data: { lastSeenAt: at, queueConnected: connected, ...(connected !== last ? { queueStateAt: at } : {}) } });
+    await db.worker.update({
+      where: { id: opts.id },
+      data: {
+        lastSeenAt: at,
+        queueConnected: connected,
+        ...(connected !== last ? { queueStateAt: at } : {}),
+      },
+    });
     last = connected;
   };
   const tick = () =>
@@ -42,7 +76,12 @@ export async function startHeartbeat(
       // Only while the row is still this process's: a successor with the same WORKER_ID (a restart,
       // a pod replaced in place) may have registered while this one shut down, and must not read
       // as stopped, or distributed runs wait for a generator that is there.
-      await db.worker.updateMany({ where: { id: opts.id, host: hostname(), pid: process.pid }, data: { stoppedAt: new Date() } }).catch(() => {});
+      await db.worker
+        .updateMany({
+          where: { id: opts.id, host: hostname(), pid: process.pid },
+          data: { stoppedAt: new Date() },
+        })
+        .catch(() => {});
     },
   };
 }

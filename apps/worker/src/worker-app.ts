@@ -1,5 +1,12 @@
 import { createDb } from '@poolbench/db';
-import { createRunQueue, createStateLog, producerConnection, RunControlSchema, watchConnections, workerConnection } from '@poolbench/queue';
+import {
+  createRunQueue,
+  createStateLog,
+  producerConnection,
+  RunControlSchema,
+  watchConnections,
+  workerConnection,
+} from '@poolbench/queue';
 import { startLifecycleSweeper } from '@poolbench/runs';
 import { RUN_CONTROL_CHANNEL } from '@poolbench/scenarios';
 import pino from 'pino';
@@ -17,7 +24,11 @@ const IDEMPOTENCY_KEY_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Wires the worker's parts together; returns a handle whose close() is the graceful shutdown. */
 export async function startWorkerApp(env: WorkerEnv) {
   const log = pino({ level: env.LOG_LEVEL, base: { worker: env.WORKER_ID } });
-  const db = createDb({ url: env.DATABASE_URL, applicationName: 'poolbench-worker', max: 5 + env.WORKER_CONCURRENCY * 2 });
+  const db = createDb({
+    url: env.DATABASE_URL,
+    applicationName: 'poolbench-worker',
+    max: 5 + env.WORKER_CONCURRENCY * 2,
+  });
   const state = createStateLog(log);
   // One dependency, "redis", for all five connections: lost once on the first error, regained
   // once when every connection is ready again (not a stack trace per retry per connection).
@@ -33,14 +44,21 @@ export async function startWorkerApp(env: WorkerEnv) {
   const registry = new ProcessRegistry(env.POOLBENCH_RUNTIME_DIR);
 
   // Anything a dead worker on this host left running goes first.
-  registry.sweepOrphans((msg, rec) => log.warn({ pid: rec.pid, kind: rec.kind, runId: rec.runId }, msg));
+  registry.sweepOrphans((msg, rec) =>
+    log.warn({ pid: rec.pid, kind: rec.kind, runId: rec.runId }, msg),
+  );
 
   const heartbeat = await startHeartbeat(db, {
     id: env.WORKER_ID,
     version: POOLBENCH_VERSION,
     concurrency: env.WORKER_CONCURRENCY,
     intervalMs: env.WORKER_HEARTBEAT_MS,
-    queueConnected: async () => redisConns.allReady() && (await pubConn.ping().then((r) => r === 'PONG', () => false)),
+    queueConnected: async () =>
+      redisConns.allReady() &&
+      (await pubConn.ping().then(
+        (r) => r === 'PONG',
+        () => false,
+      )),
     onError: (err) => state.failed('postgres (worker heartbeat)', err),
   });
 
@@ -75,28 +93,49 @@ export async function startWorkerApp(env: WorkerEnv) {
       },
     },
   };
-  const runWorker = createRunWorker(workerConn, deps, { concurrency: env.WORKER_CONCURRENCY, prefix: env.QUEUE_PREFIX });
+  const runWorker = createRunWorker(workerConn, deps, {
+    concurrency: env.WORKER_CONCURRENCY,
+    prefix: env.QUEUE_PREFIX,
+  });
   runWorker.on('error', onQueueError);
-  const schedules = new ScheduleService(db, scheduleConn, runQueue, log, env.QUEUE_PREFIX, onQueueError);
+  const schedules = new ScheduleService(
+    db,
+    scheduleConn,
+    runQueue,
+    log,
+    env.QUEUE_PREFIX,
+    onQueueError,
+  );
 
   // Cancel requests reach the job running the run (jobId = runId); the database flag covers missed messages.
   subConn.on('message', (channel, message) => {
     if (channel !== RUN_CONTROL_CHANNEL) return;
     try {
       const ctl = RunControlSchema.parse(JSON.parse(message));
-      if (runWorker.cancelJob(ctl.runId, 'cancel')) log.info({ runId: ctl.runId }, 'cancel requested');
+      if (runWorker.cancelJob(ctl.runId, 'cancel'))
+        log.info({ runId: ctl.runId }, 'cancel requested');
     } catch {
       // not ours
     }
   });
   await subConn.subscribe(RUN_CONTROL_CHANNEL);
 
-  const sweeper = startLifecycleSweeper({ db, queue: runQueue, log }, { staleAfterMs: env.RUN_STALE_AFTER_MS, intervalMs: env.SWEEP_INTERVAL_MS });
+  const sweeper = startLifecycleSweeper(
+    { db, queue: runQueue, log },
+    { staleAfterMs: env.RUN_STALE_AFTER_MS, intervalMs: env.SWEEP_INTERVAL_MS },
+  );
   const housekeeping = async () => {
-    await schedules.sync().then(() => state.ok('redis (schedule sync)'), (err) => state.failed('redis (schedule sync)', err));
+    await schedules.sync().then(
+      () => state.ok('redis (schedule sync)'),
+      (err) => state.failed('redis (schedule sync)', err),
+    );
     // Idempotency keys only need to outlive a CI job's retries.
-    await db.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS) } } }).catch((err) => state.failed('postgres (key cleanup)', err));
-    const counts = await runQueue.getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed').catch(() => null);
+    await db.idempotencyKey
+      .deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_KEY_TTL_MS) } } })
+      .catch((err) => state.failed('postgres (key cleanup)', err));
+    const counts = await runQueue
+      .getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed')
+      .catch(() => null);
     if (counts) for (const [s, n] of Object.entries(counts)) metrics.jobs.set({ state: s }, n);
   };
   await sweeper.sweepNow();
@@ -106,8 +145,13 @@ export async function startWorkerApp(env: WorkerEnv) {
   // Schedule webhooks: sent by whichever worker claims them first (docs/notifications.md).
   let notifying: Promise<unknown> | null = null;
   const notify = () => {
-    notifying ??= deliverDueNotifications(db, log, { appUrl: env.POOLBENCH_URL ?? env.BETTER_AUTH_URL })
-      .then(() => state.ok('postgres (webhook delivery)'), (err) => state.failed('postgres (webhook delivery)', err))
+    notifying ??= deliverDueNotifications(db, log, {
+      appUrl: env.POOLBENCH_URL ?? env.BETTER_AUTH_URL,
+    })
+      .then(
+        () => state.ok('postgres (webhook delivery)'),
+        (err) => state.failed('postgres (webhook delivery)', err),
+      )
       .finally(() => (notifying = null));
   };
   const notifier = setInterval(notify, env.NOTIFY_INTERVAL_MS);
@@ -117,7 +161,12 @@ export async function startWorkerApp(env: WorkerEnv) {
     ? startOpsServer(env.WORKER_HEALTH_PORT, metrics, async () => {
         await db.$queryRaw`SELECT 1`;
         const redisOk = (await pubConn.ping().catch(() => 'down')) === 'PONG';
-        return { ok: redisOk && runWorker.isRunning(), worker: env.WORKER_ID, activeRuns: [...active], redis: redisOk };
+        return {
+          ok: redisOk && runWorker.isRunning(),
+          worker: env.WORKER_ID,
+          activeRuns: [...active],
+          redis: redisOk,
+        };
       })
     : null;
 

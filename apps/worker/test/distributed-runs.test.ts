@@ -13,177 +13,282 @@ import { canMakeNamespaces, makeHosts, type Hosts } from './netns';
  * joined only by a bridge the test makes, with one managed lab target started by the leader on
  * its advertised bridge address. Needs root (network namespaces), like `make test` has.
  */
-describe.skipIf(!canMakeNamespaces())('distributed runs: three workers in three network namespaces', () => {
-  let w: World;
-  let hosts: Hosts;
-  let env: (i: number) => Record<string, string>;
-  const workers = new Map<string, ChildProcess>();
+describe.skipIf(!canMakeNamespaces())(
+  'distributed runs: three workers in three network namespaces',
+  () => {
+    let w: World;
+    let hosts: Hosts;
+    let env: (i: number) => Record<string, string>;
+    const workers = new Map<string, ChildProcess>();
 
-  beforeAll(async () => {
-    w = await createWorld('dist');
-    hosts = await makeHosts(3);
-    const dbName = (await w.db.$queryRaw<{ name: string }[]>`SELECT current_database() AS name`)[0]!.name;
-    const dbUrl = new URL(process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench');
-    dbUrl.pathname = `/${dbName}`;
-    const labUrl = new URL(dbUrl);
-    labUrl.pathname = '/poolbench_lab';
-    const urls = {
-      DATABASE_URL: await hosts.urlFor(dbUrl.toString()),
-      REDIS_URL: await hosts.urlFor(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799'),
-      LAB_DATABASE_URL: await hosts.urlFor(process.env.LAB_DATABASE_URL ?? labUrl.toString()),
+    beforeAll(async () => {
+      w = await createWorld('dist');
+      hosts = await makeHosts(3);
+      const dbName = (
+        await w.db.$queryRaw<{ name: string }[]>`SELECT current_database() AS name`
+      )[0]!.name;
+      const dbUrl = new URL(
+        process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench',
+      );
+      dbUrl.pathname = `/${dbName}`;
+      const labUrl = new URL(dbUrl);
+      labUrl.pathname = '/poolbench_lab';
+      const urls = {
+        DATABASE_URL: await hosts.urlFor(dbUrl.toString()),
+        REDIS_URL: await hosts.urlFor(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799'),
+        LAB_DATABASE_URL: await hosts.urlFor(process.env.LAB_DATABASE_URL ?? labUrl.toString()),
+      };
+      env = (i) => ({
+        ...urls,
+        WORKER_ID: `dist-gen-${i}`,
+        WORKER_ADVERTISE_HOST: hosts.addressOf(i),
+        RUN_HEARTBEAT_MS: '500',
+        SEGMENT_STALE_AFTER_MS: '2000',
+        SEGMENT_START_LEAD_MS: '2500',
+        SEGMENT_JOIN_TIMEOUT_MS: '60000',
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await w?.dispose();
+      await hosts?.dispose();
+    });
+
+    const startWorkers = async () => {
+      // The new workers reuse the ids: wait until the old ones have exited, or an old one's shutdown
+      // (which marks its Worker row stopped) lands after its successor registered, and a run waits
+      // for a third generator that looks gone (a 90 s timeout seen once under load).
+      const exits = [...workers.values()]
+        .filter((c) => c.exitCode === null && c.signalCode === null)
+        .map((c) => new Promise((r) => c.once('exit', r)).then(() => {}));
+      for (const [, c] of workers)
+        if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+      await Promise.all(exits);
+      workers.clear();
+      for (let i = 0; i < 3; i++)
+        workers.set(`dist-gen-${i}`, w.startWorker(env(i), { netns: hosts.names[i] }));
+      await waitFor(
+        'three workers registered',
+        async () =>
+          (await w.db.worker.count({
+            where: { id: { startsWith: 'dist-gen-' }, stoppedAt: null },
+          })) === 3,
+        60_000,
+      );
     };
-    env = (i) => ({
-      ...urls,
-      WORKER_ID: `dist-gen-${i}`,
-      WORKER_ADVERTISE_HOST: hosts.addressOf(i),
-      RUN_HEARTBEAT_MS: '500',
-      SEGMENT_STALE_AFTER_MS: '2000',
-      SEGMENT_START_LEAD_MS: '2500',
-      SEGMENT_JOIN_TIMEOUT_MS: '60000',
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await w?.dispose();
-    await hosts?.dispose();
-  });
+    const launch = async (scenarioId: string, poolConfigId: string) => {
+      const { runIds } = await launchAndEnqueue(
+        { db: w.db, queue: w.queue },
+        {
+          teamId: w.ids.teamId,
+          targetId: w.ids.targetId,
+          poolConfigIds: [poolConfigId],
+          scenarioIds: [scenarioId],
+          repeats: 1,
+          name: 'distributed',
+          loadGenerators: 3,
+        },
+      );
+      return runIds[0]!;
+    };
+    const leftovers = () =>
+      hosts.names.flatMap((ns) =>
+        hosts
+          .processesIn(ns)
+          .filter((p) => p.comm === 'k6' || p.comm.startsWith('lab-target'))
+          .map((p) => `${ns}: ${p.comm} ${p.pid}`),
+      );
 
-  const startWorkers = async () => {
-    // The new workers reuse the ids: wait until the old ones have exited, or an old one's shutdown
-    // (which marks its Worker row stopped) lands after its successor registered, and a run waits
-    // for a third generator that looks gone (a 90 s timeout seen once under load).
-    const exits = [...workers.values()].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once('exit', r)).then(() => {}));
-    for (const [, c] of workers) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
-    await Promise.all(exits);
-    workers.clear();
-    for (let i = 0; i < 3; i++) workers.set(`dist-gen-${i}`, w.startWorker(env(i), { netns: hosts.names[i] }));
-    await waitFor('three workers registered', async () => (await w.db.worker.count({ where: { id: { startsWith: 'dist-gen-' }, stoppedAt: null } })) === 3, 60_000);
-  };
-  const launch = async (scenarioId: string, poolConfigId: string) => {
-    const { runIds } = await launchAndEnqueue({ db: w.db, queue: w.queue }, {
-      teamId: w.ids.teamId, targetId: w.ids.targetId, poolConfigIds: [poolConfigId], scenarioIds: [scenarioId], repeats: 1, name: 'distributed', loadGenerators: 3,
-    });
-    return runIds[0]!;
-  };
-  const leftovers = () => hosts.names.flatMap((ns) => hosts.processesIn(ns).filter((p) => p.comm === 'k6' || p.comm.startsWith('lab-target')).map((p) => `${ns}: ${p.comm} ${p.pid}`));
+    it('splits one constant-arrival-rate run across three distinct workers and merges the seconds exactly', async () => {
+      await startWorkers();
+      const pc = await w.poolConfig('dist ok', 'lazy', { maxConns: 4 });
+      // 10 s: a generator's seconds reach the database a few seconds late on a loaded machine (k6's
+      // output period plus the writer's batch), and the live chart needs later seconds to close them
+      const sc = await w.scenario('dist 150 rps', {
+        template: 'constant-arrival-rate',
+        params: { ratePerSec: 150, durationMs: 10_000, preAllocatedVUs: 15, maxVUs: 45 },
+        requests: [{ path: '/health' }],
+        readyPath: '/ready',
+      });
+      const runId = await launch(sc.id, pc.id);
+      // the live chart: merged seconds published while the run runs
+      const sub = producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799', {
+        enableOfflineQueue: true,
+      });
+      const live = new Map<number, number>();
+      const unsubscribe = await subscribeRunEvents(sub, runId, (e) => {
+        if (e.type === 'second') live.set(e.point.second as number, e.point.requests as number);
+      });
+      const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 120_000);
+      await unsubscribe();
+      sub.disconnect();
+      expect(
+        run.status,
+        `${run.errorCode}: ${run.errorMessage}\n${w.logs.slice(-40).join('\n')}`,
+      ).toBe('succeeded');
 
-  it('splits one constant-arrival-rate run across three distinct workers and merges the seconds exactly', async () => {
-    await startWorkers();
-    const pc = await w.poolConfig('dist ok', 'lazy', { maxConns: 4 });
-    // 10 s: a generator's seconds reach the database a few seconds late on a loaded machine (k6's
-    // output period plus the writer's batch), and the live chart needs later seconds to close them
-    const sc = await w.scenario('dist 150 rps', {
-      template: 'constant-arrival-rate', params: { ratePerSec: 150, durationMs: 10_000, preAllocatedVUs: 15, maxVUs: 45 }, requests: [{ path: '/health' }], readyPath: '/ready',
-    });
-    const runId = await launch(sc.id, pc.id);
-    // the live chart: merged seconds published while the run runs
-    const sub = producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799', { enableOfflineQueue: true });
-    const live = new Map<number, number>();
-    const unsubscribe = await subscribeRunEvents(sub, runId, (e) => {
-      if (e.type === 'second') live.set(e.point.second as number, e.point.requests as number);
-    });
-    const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 120_000);
-    await unsubscribe();
-    sub.disconnect();
-    expect(run.status, `${run.errorCode}: ${run.errorMessage}\n${w.logs.slice(-40).join('\n')}`).toBe('succeeded');
+      const segments = await w.db.runSegment.findMany({
+        where: { runId },
+        orderBy: { index: 'asc' },
+      });
+      expect(new Set(segments.map((s) => s.workerId)).size).toBe(3);
 
-    const segments = await w.db.runSegment.findMany({ where: { runId }, orderBy: { index: 'asc' } });
-    expect(new Set(segments.map((s) => s.workerId)).size).toBe(3);
+      // per second: the run's stored counts are the sums of the generators' k6 seconds
+      const rows = await w.db.runSecond.findMany({ where: { runId }, orderBy: { second: 'asc' } });
+      const all = rows.filter((r) => r.segment === 'all');
+      const gens = rows.filter((r) => r.segment.startsWith('gen:'));
+      expect(new Set(gens.map((r) => r.segment))).toEqual(new Set(['gen:0', 'gen:1', 'gen:2']));
+      expect(new Set(all.map((r) => r.second))).toEqual(new Set(gens.map((r) => r.second)));
+      for (const a of all) {
+        const parts = gens.filter((g) => g.second === a.second);
+        expect(a.requests, `second ${a.second}`).toBe(parts.reduce((n, g) => n + g.requests, 0));
+        expect(a.iterations).toBe(parts.reduce((n, g) => n + g.iterations, 0));
+      }
+      // seconds merged live (every generator had closed them) already had their final counts
+      expect(live.size).toBeGreaterThanOrEqual(2);
+      for (const [second, requests] of live)
+        expect(requests, `live second ${second}`).toBe(
+          all.find((a) => a.second === second)?.requests,
+        );
+      const total = segments.reduce((n, s) => n + s.requests, 0);
+      expect(all.reduce((n, r) => n + r.requests, 0)).toBe(total);
 
-    // per second: the run's stored counts are the sums of the generators' k6 seconds
-    const rows = await w.db.runSecond.findMany({ where: { runId }, orderBy: { second: 'asc' } });
-    const all = rows.filter((r) => r.segment === 'all');
-    const gens = rows.filter((r) => r.segment.startsWith('gen:'));
-    expect(new Set(gens.map((r) => r.segment))).toEqual(new Set(['gen:0', 'gen:1', 'gen:2']));
-    expect(new Set(all.map((r) => r.second))).toEqual(new Set(gens.map((r) => r.second)));
-    for (const a of all) {
-      const parts = gens.filter((g) => g.second === a.second);
-      expect(a.requests, `second ${a.second}`).toBe(parts.reduce((n, g) => n + g.requests, 0));
-      expect(a.iterations).toBe(parts.reduce((n, g) => n + g.iterations, 0));
-    }
-    // seconds merged live (every generator had closed them) already had their final counts
-    expect(live.size).toBeGreaterThanOrEqual(2);
-    for (const [second, requests] of live) expect(requests, `live second ${second}`).toBe(all.find((a) => a.second === second)?.requests);
-    const total = segments.reduce((n, s) => n + s.requests, 0);
-    expect(all.reduce((n, r) => n + r.requests, 0)).toBe(total);
+      // the run's percentiles are the HDR merge of the three outputs (decoded independently here)
+      const summary = parseRun(run).summary!;
+      expect(summary.requests).toBe(total);
+      const independent = histogramStatsMs(
+        mergeHistograms(
+          gens
+            .filter((g) => g.durationHist)
+            .map((g) => Buffer.from(g.durationHist!).toString('base64')),
+        ),
+      )!;
+      for (const k of ['p50', 'p90', 'p95', 'p99', 'max', 'count'] as const)
+        expect(summary.latency?.[k], k).toBe(independent[k]);
 
-    // the run's percentiles are the HDR merge of the three outputs (decoded independently here)
-    const summary = parseRun(run).summary!;
-    expect(summary.requests).toBe(total);
-    const independent = histogramStatsMs(mergeHistograms(gens.filter((g) => g.durationHist).map((g) => Buffer.from(g.durationHist!).toString('base64'))))!;
-    for (const k of ['p50', 'p90', 'p95', 'p99', 'max', 'count'] as const) expect(summary.latency?.[k], k).toBe(independent[k]);
+      // each generator carried a third of the rate (within 2 %)
+      for (const s of segments)
+        expect(
+          Math.abs(s.requests / total - 1 / 3) / (1 / 3),
+          `segment ${s.index}: ${s.requests} of ${total}`,
+        ).toBeLessThanOrEqual(0.02);
+      // start skew measured and stored for every segment; their k6 CPU and memory too
+      for (const s of segments) {
+        expect(s.startSkewMs).not.toBeNull();
+        expect(s.startSkewMs!).toBeLessThan(1000);
+        expect(s.rssMaxBytes).not.toBeNull();
+      }
+      expect(Math.min(...segments.map((s) => s.startSkewMs!))).toBe(0);
+      await waitFor(
+        'no k6 or target left in any namespace',
+        async () => leftovers().length === 0,
+        10_000,
+      ).catch(() => expect(leftovers()).toEqual([]));
+    }, 180_000);
 
-    // each generator carried a third of the rate (within 2 %)
-    for (const s of segments) expect(Math.abs(s.requests / total - 1 / 3) / (1 / 3), `segment ${s.index}: ${s.requests} of ${total}`).toBeLessThanOrEqual(0.02);
-    // start skew measured and stored for every segment; their k6 CPU and memory too
-    for (const s of segments) {
-      expect(s.startSkewMs).not.toBeNull();
-      expect(s.startSkewMs!).toBeLessThan(1000);
-      expect(s.rssMaxBytes).not.toBeNull();
-    }
-    expect(Math.min(...segments.map((s) => s.startSkewMs!))).toBe(0);
-    await waitFor('no k6 or target left in any namespace', async () => leftovers().length === 0, 10_000).catch(() => expect(leftovers()).toEqual([]));
-  }, 180_000);
+    it("kill -9 of one generator's worker: the others stop within 5 s, the run ends aborted_system naming it, every segment's data kept", async () => {
+      await startWorkers();
+      const pc = await w.poolConfig('dist kill', 'lazy', { maxConns: 4 });
+      const sc = await w.scenario('dist 30 s', {
+        template: 'constant-arrival-rate',
+        params: { ratePerSec: 60, durationMs: 30_000, preAllocatedVUs: 6, maxVUs: 30 },
+        requests: [{ path: '/health' }],
+        readyPath: '/ready',
+      });
+      const runId = await launch(sc.id, pc.id);
+      await waitFor(
+        'every generator stored 2 seconds',
+        async () => {
+          const counts = await w.db.runSecond.groupBy({
+            by: ['segment'],
+            where: { runId, segment: { startsWith: 'gen:' } },
+            _count: true,
+          });
+          return counts.length === 3 && counts.every((c) => c._count >= 2);
+        },
+        90_000,
+      );
+      const victim = (await w.db.runSegment.findFirstOrThrow({ where: { runId, index: 2 } }))
+        .workerId!;
+      const child = workers.get(victim)!;
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const killedAt = Date.now();
 
-  it('kill -9 of one generator\'s worker: the others stop within 5 s, the run ends aborted_system naming it, every segment\'s data kept', async () => {
-    await startWorkers();
-    const pc = await w.poolConfig('dist kill', 'lazy', { maxConns: 4 });
-    const sc = await w.scenario('dist 30 s', {
-      template: 'constant-arrival-rate', params: { ratePerSec: 60, durationMs: 30_000, preAllocatedVUs: 6, maxVUs: 30 }, requests: [{ path: '/health' }], readyPath: '/ready',
-    });
-    const runId = await launch(sc.id, pc.id);
-    await waitFor('every generator stored 2 seconds', async () => {
-      const counts = await w.db.runSecond.groupBy({ by: ['segment'], where: { runId, segment: { startsWith: 'gen:' } }, _count: true });
-      return counts.length === 3 && counts.every((c) => c._count >= 2);
-    }, 90_000);
-    const victim = (await w.db.runSegment.findFirstOrThrow({ where: { runId, index: 2 } })).workerId!;
-    const child = workers.get(victim)!;
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
-    const killedAt = Date.now();
+      const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 60_000);
+      expect(run.errorMessage).toContain('segment 2');
+      expect(run.errorMessage).toContain(victim);
 
-    const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 60_000);
-    expect(run.errorMessage).toContain('segment 2');
-    expect(run.errorMessage).toContain(victim);
+      const rows = await w.db.runSecond.findMany({
+        where: { runId, segment: { startsWith: 'gen:' } },
+      });
+      for (const seg of ['gen:0', 'gen:1', 'gen:2'])
+        expect(rows.filter((r) => r.segment === seg).length, seg).toBeGreaterThanOrEqual(2);
+      // the survivors stopped sending load within 5 s of the kill (a row's ts is its second's start)
+      for (const seg of ['gen:0', 'gen:1']) {
+        const last = Math.max(
+          ...rows.filter((r) => r.segment === seg && r.requests > 0).map((r) => r.ts.getTime()),
+        );
+        expect(last - killedAt, seg).toBeLessThan(5000);
+      }
+      expect(parseRun(run).summary!.requests).toBe(rows.reduce((n, r) => n + r.requests, 0));
+      await waitFor(
+        'no k6 or target left in any namespace',
+        async () => leftovers().length === 0,
+        10_000,
+      ).catch(() => expect(leftovers()).toEqual([]));
+    }, 180_000);
+    it('kill -9 of the leader (segment 0, which started the target): the generators stop, the sweeper ends the run aborted_system naming it, merged from every segment', async () => {
+      await startWorkers();
+      const pc = await w.poolConfig('dist kill leader', 'lazy', { maxConns: 4 });
+      const sc = await w.scenario('dist 30 s leader', {
+        template: 'constant-arrival-rate',
+        params: { ratePerSec: 60, durationMs: 30_000, preAllocatedVUs: 6, maxVUs: 30 },
+        requests: [{ path: '/health' }],
+        readyPath: '/ready',
+      });
+      const runId = await launch(sc.id, pc.id);
+      await waitFor(
+        'every generator stored 2 seconds',
+        async () => {
+          const counts = await w.db.runSecond.groupBy({
+            by: ['segment'],
+            where: { runId, segment: { startsWith: 'gen:' } },
+            _count: true,
+          });
+          return counts.length === 3 && counts.every((c) => c._count >= 2);
+        },
+        90_000,
+      );
+      const leader = (await w.db.runSegment.findFirstOrThrow({ where: { runId, index: 0 } }))
+        .workerId!;
+      const child = workers.get(leader)!;
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const killedAt = Date.now();
 
-    const rows = await w.db.runSecond.findMany({ where: { runId, segment: { startsWith: 'gen:' } } });
-    for (const seg of ['gen:0', 'gen:1', 'gen:2']) expect(rows.filter((r) => r.segment === seg).length, seg).toBeGreaterThanOrEqual(2);
-    // the survivors stopped sending load within 5 s of the kill (a row's ts is its second's start)
-    for (const seg of ['gen:0', 'gen:1']) {
-      const last = Math.max(...rows.filter((r) => r.segment === seg && r.requests > 0).map((r) => r.ts.getTime()));
-      expect(last - killedAt, seg).toBeLessThan(5000);
-    }
-    expect(parseRun(run).summary!.requests).toBe(rows.reduce((n, r) => n + r.requests, 0));
-    await waitFor('no k6 or target left in any namespace', async () => leftovers().length === 0, 10_000).catch(() => expect(leftovers()).toEqual([]));
-  }, 180_000);
-  it('kill -9 of the leader (segment 0, which started the target): the generators stop, the sweeper ends the run aborted_system naming it, merged from every segment', async () => {
-    await startWorkers();
-    const pc = await w.poolConfig('dist kill leader', 'lazy', { maxConns: 4 });
-    const sc = await w.scenario('dist 30 s leader', {
-      template: 'constant-arrival-rate', params: { ratePerSec: 60, durationMs: 30_000, preAllocatedVUs: 6, maxVUs: 30 }, requests: [{ path: '/health' }], readyPath: '/ready',
-    });
-    const runId = await launch(sc.id, pc.id);
-    await waitFor('every generator stored 2 seconds', async () => {
-      const counts = await w.db.runSecond.groupBy({ by: ['segment'], where: { runId, segment: { startsWith: 'gen:' } }, _count: true });
-      return counts.length === 3 && counts.every((c) => c._count >= 2);
-    }, 90_000);
-    const leader = (await w.db.runSegment.findFirstOrThrow({ where: { runId, index: 0 } })).workerId!;
-    const child = workers.get(leader)!;
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
-    const killedAt = Date.now();
-
-    const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 60_000);
-    expect(run).toMatchObject({ status: 'aborted_system', errorCode: 'worker_lost' });
-    expect(run.errorMessage).toContain(`worker ${leader} (segment 0, the leader of this distributed run)`);
-    const rows = await w.db.runSecond.findMany({ where: { runId } });
-    const gens = rows.filter((r) => r.segment.startsWith('gen:'));
-    for (const seg of ['gen:1', 'gen:2']) {
-      const last = Math.max(...gens.filter((r) => r.segment === seg && r.requests > 0).map((r) => r.ts.getTime()));
-      expect(last - killedAt, seg).toBeLessThan(5000);
-    }
-    // the sweeper merged what every generator stored
-    expect(parseRun(run).summary!.requests).toBe(gens.reduce((n, r) => n + r.requests, 0));
-    expect(rows.filter((r) => r.segment === 'all').reduce((n, r) => n + r.requests, 0)).toBe(gens.reduce((n, r) => n + r.requests, 0));
-    await waitFor('no k6 or target left in any namespace', async () => leftovers().length === 0, 10_000).catch(() => expect(leftovers()).toEqual([]));
-  }, 180_000);
-});
+      const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 60_000);
+      expect(run).toMatchObject({ status: 'aborted_system', errorCode: 'worker_lost' });
+      expect(run.errorMessage).toContain(
+        `worker ${leader} (segment 0, the leader of this distributed run)`,
+      );
+      const rows = await w.db.runSecond.findMany({ where: { runId } });
+      const gens = rows.filter((r) => r.segment.startsWith('gen:'));
+      for (const seg of ['gen:1', 'gen:2']) {
+        const last = Math.max(
+          ...gens.filter((r) => r.segment === seg && r.requests > 0).map((r) => r.ts.getTime()),
+        );
+        expect(last - killedAt, seg).toBeLessThan(5000);
+      }
+      // the sweeper merged what every generator stored
+      expect(parseRun(run).summary!.requests).toBe(gens.reduce((n, r) => n + r.requests, 0));
+      expect(rows.filter((r) => r.segment === 'all').reduce((n, r) => n + r.requests, 0)).toBe(
+        gens.reduce((n, r) => n + r.requests, 0),
+      );
+      await waitFor(
+        'no k6 or target left in any namespace',
+        async () => leftovers().length === 0,
+        10_000,
+      ).catch(() => expect(leftovers()).toEqual([]));
+    }, 180_000);
+  },
+);

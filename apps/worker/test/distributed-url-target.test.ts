@@ -13,57 +13,100 @@ import { canMakeNamespaces } from './netns';
  * root) sees the target's name on an address the team never allowed, so the run fails before any
  * load and names that generator. Loopback only.
  */
-describe.skipIf(!canMakeNamespaces())('distributed runs: a URL target is checked by every generator', () => {
-  let w: World;
-  let server: Server;
-  const hits: string[] = [];
-  beforeAll(async () => {
-    w = await createWorld('disturl');
-    server = createServer((req, res) => {
-      hits.push(req.url ?? '');
-      res.end('ok');
+describe.skipIf(!canMakeNamespaces())(
+  'distributed runs: a URL target is checked by every generator',
+  () => {
+    let w: World;
+    let server: Server;
+    const hits: string[] = [];
+    beforeAll(async () => {
+      w = await createWorld('disturl');
+      server = createServer((req, res) => {
+        hits.push(req.url ?? '');
+        res.end('ok');
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      await w.db.allowedHost.create({
+        data: { teamId: w.ids.teamId, pattern: '127.0.0.1', createdById: w.ids.userId },
+      });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    await w.db.allowedHost.create({ data: { teamId: w.ids.teamId, pattern: '127.0.0.1', createdById: w.ids.userId } });
-  });
-  afterAll(async () => {
-    server?.close();
-    await w?.dispose();
-  });
+    afterAll(async () => {
+      server?.close();
+      await w?.dispose();
+    });
 
-  it('the generator that resolves the name to an address outside the allowlist fails its segment; the run sends no load and names it', async () => {
-    const port = (server.address() as { port: number }).port;
-    const base = readFileSync('/etc/hosts', 'utf8');
-    const good = join(w.runtimeDir, 'hosts-good');
-    const bad = join(w.runtimeDir, 'hosts-bad');
-    writeFileSync(good, `${base}\n127.0.0.1 api.disturl.test\n`);
-    writeFileSync(bad, `${base}\n127.0.0.2 api.disturl.test\n`);
-    const target = await w.db.target.create({
-      data: { teamId: w.ids.teamId, name: 'url', kind: 'url', baseUrls: [`http://api.disturl.test:${port}`], requestDefaults: {}, readinessPath: '/ready', secretHeaderNames: [] },
-    });
-    const pc = await w.db.poolConfig.create({ data: { teamId: w.ids.teamId, targetId: target.id, name: 'pc', strategy: 'lazy', params: { maxConns: 2 } } });
-    const sc = await w.scenario('url 3 s', { template: 'constant-arrival-rate', params: { ratePerSec: 20, durationMs: 3000, preAllocatedVUs: 2 }, requests: [{ path: '/load' }], readyPath: '/ready' });
-    // The leader sees the allowed address; the second generator joins only once the leader holds the run.
-    w.startWorker({ WORKER_ID: 'disturl-leader' }, { hostsFile: good });
-    const { runIds } = await launchAndEnqueue({ db: w.db, queue: w.queue }, {
-      teamId: w.ids.teamId, targetId: target.id, poolConfigIds: [pc.id], scenarioIds: [sc.id], repeats: 1, name: 'url', loadGenerators: 2,
-    });
-    const runId = runIds[0]!;
-    await waitFor('the leader holds the run', async () => (await w.db.run.findUniqueOrThrow({ where: { id: runId } })).workerId === 'disturl-leader', 60_000);
-    w.startWorker({ WORKER_ID: 'disturl-other' }, { hostsFile: bad });
+    it('the generator that resolves the name to an address outside the allowlist fails its segment; the run sends no load and names it', async () => {
+      const port = (server.address() as { port: number }).port;
+      const base = readFileSync('/etc/hosts', 'utf8');
+      const good = join(w.runtimeDir, 'hosts-good');
+      const bad = join(w.runtimeDir, 'hosts-bad');
+      writeFileSync(good, `${base}\n127.0.0.1 api.disturl.test\n`);
+      writeFileSync(bad, `${base}\n127.0.0.2 api.disturl.test\n`);
+      const target = await w.db.target.create({
+        data: {
+          teamId: w.ids.teamId,
+          name: 'url',
+          kind: 'url',
+          baseUrls: [`http://api.disturl.test:${port}`],
+          requestDefaults: {},
+          readinessPath: '/ready',
+          secretHeaderNames: [],
+        },
+      });
+      const pc = await w.db.poolConfig.create({
+        data: {
+          teamId: w.ids.teamId,
+          targetId: target.id,
+          name: 'pc',
+          strategy: 'lazy',
+          params: { maxConns: 2 },
+        },
+      });
+      const sc = await w.scenario('url 3 s', {
+        template: 'constant-arrival-rate',
+        params: { ratePerSec: 20, durationMs: 3000, preAllocatedVUs: 2 },
+        requests: [{ path: '/load' }],
+        readyPath: '/ready',
+      });
+      // The leader sees the allowed address; the second generator joins only once the leader holds the run.
+      w.startWorker({ WORKER_ID: 'disturl-leader' }, { hostsFile: good });
+      const { runIds } = await launchAndEnqueue(
+        { db: w.db, queue: w.queue },
+        {
+          teamId: w.ids.teamId,
+          targetId: target.id,
+          poolConfigIds: [pc.id],
+          scenarioIds: [sc.id],
+          repeats: 1,
+          name: 'url',
+          loadGenerators: 2,
+        },
+      );
+      const runId = runIds[0]!;
+      await waitFor(
+        'the leader holds the run',
+        async () =>
+          (await w.db.run.findUniqueOrThrow({ where: { id: runId } })).workerId ===
+          'disturl-leader',
+        60_000,
+      );
+      w.startWorker({ WORKER_ID: 'disturl-other' }, { hostsFile: bad });
 
-    const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 90_000);
-    expect(run.status).toBe('aborted_system');
-    expect(run.errorCode).toBe('segment_failed');
-    expect(run.errorMessage).toMatch(/^segment 1 \(worker disturl-other\) failed before load started: load to api\.disturl\.test \(127\.0\.0\.2\) is not allowed for this team/);
-    expect(run.errorMessage).toContain('no load was sent');
-    expect(run.startedAt).toBeNull();
-    expect(hits.filter((u) => u.startsWith('/load'))).toEqual([]);
-    expect(await w.db.runSecond.count({ where: { runId } })).toBe(0);
-    const segs = await w.db.runSegment.findMany({ where: { runId }, orderBy: { index: 'asc' } });
-    expect(segs.map((s) => [s.index, s.workerId, s.status, s.errorCode])).toEqual([
-      [0, 'disturl-leader', 'canceled', 'canceled'],
-      [1, 'disturl-other', 'failed', 'target_not_allowed'],
-    ]);
-  }, 120_000);
-});
+      const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 90_000);
+      expect(run.status).toBe('aborted_system');
+      expect(run.errorCode).toBe('segment_failed');
+      expect(run.errorMessage).toMatch(
+        /^segment 1 \(worker disturl-other\) failed before load started: load to api\.disturl\.test \(127\.0\.0\.2\) is not allowed for this team/,
+      );
+      expect(run.errorMessage).toContain('no load was sent');
+      expect(run.startedAt).toBeNull();
+      expect(hits.filter((u) => u.startsWith('/load'))).toEqual([]);
+      expect(await w.db.runSecond.count({ where: { runId } })).toBe(0);
+      const segs = await w.db.runSegment.findMany({ where: { runId }, orderBy: { index: 'asc' } });
+      expect(segs.map((s) => [s.index, s.workerId, s.status, s.errorCode])).toEqual([
+        [0, 'disturl-leader', 'canceled', 'canceled'],
+        [1, 'disturl-other', 'failed', 'target_not_allowed'],
+      ]);
+    }, 120_000);
+  },
+);

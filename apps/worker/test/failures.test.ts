@@ -4,7 +4,14 @@ import { createServer } from 'node:http';
 import { publishCancel } from '@poolbench/queue';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, pidsAlive, recordedChildren, sustained, waitFor, type World } from './harness';
+import {
+  createWorld,
+  pidsAlive,
+  recordedChildren,
+  sustained,
+  waitFor,
+  type World,
+} from './harness';
 
 /** k6 start-ups for a run, from the worker's structured log ('k6 started' lines). */
 function world_k6Starts(w: World, runId: string): number {
@@ -25,7 +32,10 @@ describe('worker: whatever fails, runs end truthfully', () => {
     const { runIds } = await w.launch([pc.id], [sc.id]);
     const runId = runIds[0]!;
     await w.waitForStatus(runId, ['running']);
-    await waitFor('3 stored seconds', async () => (await w.db.runSecond.count({ where: { runId } })) >= 3);
+    await waitFor(
+      '3 stored seconds',
+      async () => (await w.db.runSecond.count({ where: { runId } })) >= 3,
+    );
     const asked = Date.now();
     await w.db.run.update({ where: { id: runId }, data: { cancelRequestedAt: new Date() } });
     await publishCancel(w.redis, runId);
@@ -47,7 +57,10 @@ describe('worker: whatever fails, runs end truthfully', () => {
     const { runIds } = await w.launch([pc.id], [sc.id]);
     const runId = runIds[0]!;
     await w.waitForStatus(runId, ['running']);
-    await waitFor('2 stored seconds', async () => (await w.db.runSecond.count({ where: { runId } })) >= 2);
+    await waitFor(
+      '2 stored seconds',
+      async () => (await w.db.runSecond.count({ where: { runId } })) >= 2,
+    );
     const children = await waitFor('k6 recorded', async () => {
       const r = recordedChildren(w.runtimeDir).filter((x) => x.runId === runId);
       return r.some((x) => x.kind === 'k6') ? r : null;
@@ -67,13 +80,21 @@ describe('worker: whatever fails, runs end truthfully', () => {
     expect(run.startedAt).toEqual(startedAt);
     expect(run.durationHist?.length).toBeGreaterThan(0);
     expect(parseRun(run).summary!.requests).toBeGreaterThan(0);
-    await waitFor('orphans killed', async () => pidsAlive(children.map((c) => c.pid)).length === 0, 10_000);
+    await waitFor(
+      'orphans killed',
+      async () => pidsAlive(children.map((c) => c.pid)).length === 0,
+      10_000,
+    );
     const rowsAfter = await w.db.runSecond.count({ where: { runId } });
     await new Promise((r) => setTimeout(r, 3000));
     expect(await w.db.runSecond.count({ where: { runId } })).toBe(rowsAfter); // nothing is running it again
     // The dead worker's job is never waiting again: the live worker's stall check fails it
     // (maxStalledCount 0) once its lock has expired, and the run is terminal, so no claim could succeed anyway.
-    await waitFor('the stalled job failed, not re-queued', async () => (await w.queue.getJobState(runId)) === 'failed', 60_000);
+    await waitFor(
+      'the stalled job failed, not re-queued',
+      async () => (await w.queue.getJobState(runId)) === 'failed',
+      60_000,
+    );
     next.kill('SIGTERM');
     await new Promise((r) => next.once('exit', r));
   });
@@ -88,9 +109,16 @@ describe('worker: whatever fails, runs end truthfully', () => {
     const dup = await w.queue.add('run', { runId }, { jobId: `${runId}-redelivered`, attempts: 1 });
     const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES]);
     expect(run.status).toBe('succeeded');
-    await waitFor('duplicate job done', async () => ['completed', 'failed'].includes(await w.queue.getJobState(dup.id!)));
-    await waitFor('original job done', async () => ['completed', 'failed'].includes(await w.queue.getJobState(runId)));
-    const outcomes = [(await w.queue.getJob(dup.id!))?.returnvalue?.status, (await w.queue.getJob(runId))?.returnvalue?.status].sort();
+    await waitFor('duplicate job done', async () =>
+      ['completed', 'failed'].includes(await w.queue.getJobState(dup.id!)),
+    );
+    await waitFor('original job done', async () =>
+      ['completed', 'failed'].includes(await w.queue.getJobState(runId)),
+    );
+    const outcomes = [
+      (await w.queue.getJob(dup.id!))?.returnvalue?.status,
+      (await w.queue.getJob(runId))?.returnvalue?.status,
+    ].sort();
     expect(outcomes).toEqual(['skipped', 'succeeded']);
     expect(world_k6Starts(w, runId)).toBe(1);
     worker.kill('SIGTERM');
@@ -99,14 +127,20 @@ describe('worker: whatever fails, runs end truthfully', () => {
 
   it('an invalid job payload fails with a validation error and the worker keeps serving', async () => {
     const worker = w.startWorker();
-    const bad = await w.queue.add('run', { runId: 'not an id!' }, { jobId: 'bad-payload', attempts: 1 });
+    const bad = await w.queue.add(
+      'run',
+      { runId: 'not an id!' },
+      { jobId: 'bad-payload', attempts: 1 },
+    );
     await waitFor('bad job failed', async () => (await w.queue.getJobState(bad.id!)) === 'failed');
     const job = await w.queue.getJob(bad.id!);
     expect(job?.failedReason).toMatch(/invalid run job payload: runId: must be an id/);
     const pc = await w.poolConfig('lazy after bad', 'lazy', { maxConns: 2 });
     const sc = await w.scenario('2 s after bad', sustained(1, 2000));
     const { runIds } = await w.launch([pc.id], [sc.id]);
-    expect((await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES])).status).toBe('succeeded');
+    expect((await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES])).status).toBe(
+      'succeeded',
+    );
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r));
   });
@@ -120,9 +154,25 @@ describe('worker: whatever fails, runs end truthfully', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     const target = await w.db.target.create({
-      data: { teamId: w.ids.teamId, name: 'internal service', kind: 'url', baseUrls: [`http://localhost:${port}`], requestDefaults: {}, secretHeaderNames: [], readinessPath: '/' },
+      data: {
+        teamId: w.ids.teamId,
+        name: 'internal service',
+        kind: 'url',
+        baseUrls: [`http://localhost:${port}`],
+        requestDefaults: {},
+        secretHeaderNames: [],
+        readinessPath: '/',
+      },
     });
-    const pc = await w.db.poolConfig.create({ data: { teamId: w.ids.teamId, targetId: target.id, name: 'as deployed', strategy: 'lazy', params: { maxConns: 2 } } });
+    const pc = await w.db.poolConfig.create({
+      data: {
+        teamId: w.ids.teamId,
+        targetId: target.id,
+        name: 'as deployed',
+        strategy: 'lazy',
+        params: { maxConns: 2 },
+      },
+    });
     const sc = await w.scenario('2 s url', { ...sustained(1, 2000), readyPath: '/' });
     const worker = w.startWorker();
     const { runIds } = await w.launch([pc.id], [sc.id], 1, target.id);
@@ -151,17 +201,31 @@ describe('worker: Postgres unavailable for a few seconds mid-run', () => {
     const { runIds } = await w.launch([pc.id], [sc.id]);
     const runId = runIds[0]!;
     await w.waitForStatus(runId, ['running']);
-    await waitFor('2 stored seconds', async () => (await w.db.runSecond.count({ where: { runId } })) >= 2);
+    await waitFor(
+      '2 stored seconds',
+      async () => (await w.db.runSecond.count({ where: { runId } })) >= 2,
+    );
     // Refuse new connections to the test database and drop the worker's, for 4 s.
     const dbName = (await w.db.$queryRaw<{ d: string }[]>`SELECT current_database() AS d`)[0]!.d;
-    const psql = (sql: string) => execFileSync('psql', ['-h', '127.0.0.1', '-p', '54329', '-U', 'poolbench', '-d', 'postgres', '-tAc', sql], { env: { ...process.env, PGPASSWORD: 'poolbench' } });
+    const psql = (sql: string) =>
+      execFileSync(
+        'psql',
+        ['-h', '127.0.0.1', '-p', '54329', '-U', 'poolbench', '-d', 'postgres', '-tAc', sql],
+        { env: { ...process.env, PGPASSWORD: 'poolbench' } },
+      );
     psql(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
-    psql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}' AND application_name = 'poolbench-worker'`);
+    psql(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}' AND application_name = 'poolbench-worker'`,
+    );
     await new Promise((r) => setTimeout(r, 4000));
     psql(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`);
     const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 60_000);
     expect(run.status).toBe('succeeded');
-    const seconds = await w.db.runSecond.findMany({ where: { runId }, orderBy: { second: 'asc' }, select: { second: true, requests: true } });
+    const seconds = await w.db.runSecond.findMany({
+      where: { runId },
+      orderBy: { second: 'asc' },
+      select: { second: true, requests: true },
+    });
     const first = seconds[0]!.second;
     expect(seconds.map((s) => s.second)).toEqual(seconds.map((_, i) => first + i)); // no gap
     expect(parseRun(run).summary!.requests).toBe(seconds.reduce((n, s) => n + s.requests, 0));
@@ -177,7 +241,26 @@ describe('worker: Redis restarted mid-run', () => {
   let redis: ReturnType<typeof spawn>;
   const port = 16000 + Math.floor(Math.random() * 2000);
   const startRedis = () =>
-    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', '/tmp', '--appendfilename', `pb-test-${port}.aof`, '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+    spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--dir',
+        '/tmp',
+        '--appendfilename',
+        `pb-test-${port}.aof`,
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      { stdio: 'ignore' },
+    );
   beforeAll(async () => {
     redis = startRedis();
     await new Promise((r) => setTimeout(r, 300));
@@ -203,7 +286,9 @@ describe('worker: Redis restarted mid-run', () => {
     w.reconnectRedis();
     const sc2 = await w.scenario('2 s after restart', sustained(1, 2000));
     const second = await w.launch([pc.id], [sc2.id]);
-    expect((await w.waitForStatus(second.runIds[0]!, [...TERMINAL_RUN_STATUSES], 60_000)).status).toBe('succeeded');
+    expect(
+      (await w.waitForStatus(second.runIds[0]!, [...TERMINAL_RUN_STATUSES], 60_000)).status,
+    ).toBe('succeeded');
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r));
   });

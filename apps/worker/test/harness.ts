@@ -27,7 +27,11 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
   const redisUrl = opts.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
   const prefix = `pbt-${label}-${randomBytes(3).toString('hex')}`;
   const runtimeDir = mkdtempSync(join(tmpdir(), `pb-worker-${label}-`));
-  const conn = (url: string) => producerConnection(url, { enableOfflineQueue: true, maxRetriesPerRequest: null }).on('error', () => {});
+  const conn = (url: string) =>
+    producerConnection(url, { enableOfflineQueue: true, maxRetriesPerRequest: null }).on(
+      'error',
+      () => {},
+    );
   let redis: Redis = conn(redisUrl);
   let queue: Queue = createRunQueue(redis, prefix).on('error', () => {});
   const workers: ChildProcess[] = [];
@@ -48,10 +52,29 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
      * `hostsFile`: the worker sees this file as /etc/hosts (its own mount namespace, needs root),
      * so a test controls what names resolve to, for the worker and the k6 it starts.
      */
-    startWorker(extraEnv: Record<string, string> = {}, opts: { hostsFile?: string; netns?: string } = {}): ChildProcess {
+    startWorker(
+      extraEnv: Record<string, string> = {},
+      opts: { hostsFile?: string; netns?: string } = {},
+    ): ChildProcess {
       // `netns`: the worker runs in that network namespace (a simulated host; see netns.ts).
-      const cmd = [...(opts.netns ? ['ip', 'netns', 'exec', opts.netns] : []), process.execPath, '--import', 'tsx', 'src/index.ts'];
-      const [bin, ...args] = opts.hostsFile ? ['unshare', '-m', 'sh', '-c', 'mount --bind "$0" /etc/hosts && exec "$@"', opts.hostsFile, ...cmd] : cmd;
+      const cmd = [
+        ...(opts.netns ? ['ip', 'netns', 'exec', opts.netns] : []),
+        process.execPath,
+        '--import',
+        'tsx',
+        'src/index.ts',
+      ];
+      const [bin, ...args] = opts.hostsFile
+        ? [
+            'unshare',
+            '-m',
+            'sh',
+            '-c',
+            'mount --bind "$0" /etc/hosts && exec "$@"',
+            opts.hostsFile,
+            ...cmd,
+          ]
+        : cmd;
       const child = spawn(bin!, args, {
         cwd: WORKER_DIR,
         env: {
@@ -79,20 +102,54 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
     },
     /** A scenario of the given template params on GET /health, saved for the demo team. */
     async scenario(name: string, scenario: { template: string } & Record<string, unknown>) {
-      return db.scenario.create({ data: { teamId: ids.teamId, name, ...scenarioRowData(scenario) } });
+      return db.scenario.create({
+        data: { teamId: ids.teamId, name, ...scenarioRowData(scenario) },
+      });
     },
-    async poolConfig(name: string, strategy: string, params: Record<string, number> = {}, instanceCount = 1) {
-      return db.poolConfig.create({ data: { teamId: ids.teamId, targetId: ids.targetId, name, strategy, params: toJson.poolParams(params), instanceCount } });
+    async poolConfig(
+      name: string,
+      strategy: string,
+      params: Record<string, number> = {},
+      instanceCount = 1,
+    ) {
+      return db.poolConfig.create({
+        data: {
+          teamId: ids.teamId,
+          targetId: ids.targetId,
+          name,
+          strategy,
+          params: toJson.poolParams(params),
+          instanceCount,
+        },
+      });
     },
-    async launch(poolConfigIds: string[], scenarioIds: string[], repeats = 1, targetId = ids.targetId) {
-      return launchAndEnqueue({ db, queue }, { teamId: ids.teamId, targetId, poolConfigIds, scenarioIds, repeats, name: `${label} experiment` });
+    async launch(
+      poolConfigIds: string[],
+      scenarioIds: string[],
+      repeats = 1,
+      targetId = ids.targetId,
+    ) {
+      return launchAndEnqueue(
+        { db, queue },
+        {
+          teamId: ids.teamId,
+          targetId,
+          poolConfigIds,
+          scenarioIds,
+          repeats,
+          name: `${label} experiment`,
+        },
+      );
     },
     async waitForStatus(runId: string, statuses: RunStatus[], timeoutMs = 90_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
         const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
         if (statuses.includes(run.status)) return run;
-        if (Date.now() > until) throw new Error(`run ${runId} is ${run.status}, expected ${statuses.join('|')} within ${timeoutMs} ms\n${world.logs.slice(-30).join('\n')}`);
+        if (Date.now() > until)
+          throw new Error(
+            `run ${runId} is ${run.status}, expected ${statuses.join('|')} within ${timeoutMs} ms\n${world.logs.slice(-30).join('\n')}`,
+          );
         await new Promise((r) => setTimeout(r, 200));
       }
     },
@@ -118,11 +175,20 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
 export type World = Awaited<ReturnType<typeof createWorld>>;
 
 export function sustained(vus: number, holdMs: number) {
-  return { template: 'sustained', params: { vus, durationMs: holdMs }, requests: [{ path: '/health' }], readyPath: '/ready' };
+  return {
+    template: 'sustained',
+    params: { vus, durationMs: holdMs },
+    requests: [{ path: '/health' }],
+    readyPath: '/ready',
+  };
 }
 
 /** Polls `fn` every 200 ms until it returns something truthy, and returns that. */
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -193,5 +259,12 @@ export function recordedChildren(dir: string): { pid: number; kind: string; runI
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { pid: number; kind: string; runId: string });
+    .map(
+      (f) =>
+        JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+          pid: number;
+          kind: string;
+          runId: string;
+        },
+    );
 }

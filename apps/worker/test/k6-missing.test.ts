@@ -13,7 +13,11 @@ describe('worker: a k6 that cannot start', () => {
     const pc = await w.poolConfig('lazy k6 missing', 'lazy', { maxConns: 2 });
     const sc = await w.scenario('2 s k6 missing', sustained(1, 2_000));
     const { runIds } = await w.launch([pc.id], [sc.id]);
-    const run = await w.waitForStatus(runIds[0]!, ['failed', 'succeeded', 'aborted_system'], 60_000);
+    const run = await w.waitForStatus(
+      runIds[0]!,
+      ['failed', 'succeeded', 'aborted_system'],
+      60_000,
+    );
     expect(run.status).toBe('failed');
     expect(run.errorCode).toBe('k6_missing');
     expect(run.errorMessage).toContain('/nonexistent/poolbench-k6');

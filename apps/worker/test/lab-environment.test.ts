@@ -1,6 +1,13 @@
 import { parseRun, toJson } from '@poolbench/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, pidsAlive, recordedChildren, sustained, waitFor, type World } from './harness';
+import {
+  createWorld,
+  pidsAlive,
+  recordedChildren,
+  sustained,
+  waitFor,
+  type World,
+} from './harness';
 
 // The environment travels with the pool config's snapshot through the queue to the worker, and
 // shows in what the run measured.
@@ -12,30 +19,70 @@ describe('worker: managed target environment through the queue (real Postgres, R
   });
   afterAll(async () => w?.dispose());
 
-  const config = (name: string, strategy: string, environment: Record<string, unknown> | null, instanceCount = 1) =>
+  const config = (
+    name: string,
+    strategy: string,
+    environment: Record<string, unknown> | null,
+    instanceCount = 1,
+  ) =>
     w.db.poolConfig.create({
-      data: { teamId: w.ids.teamId, targetId: w.ids.targetId, name, strategy, params: { maxConns: 4 }, instanceCount, ...(environment ? { environment: toJson.poolEnvironment(environment) } : {}) },
+      data: {
+        teamId: w.ids.teamId,
+        targetId: w.ids.targetId,
+        name,
+        strategy,
+        params: { maxConns: 4 },
+        instanceCount,
+        ...(environment ? { environment: toJson.poolEnvironment(environment) } : {}),
+      },
     });
 
   it('link RTT shows in latency, nginx serves several instances, the role limit yields failed requests', async () => {
     const plain = await config('plain', 'lazy', null);
-    const link = await config('link 80 ms, nginx x2, GOMAXPROCS 1', 'lazy', { dbLinkRttMs: 80, balancing: 'nginx', cpuLimit: 1 }, 2);
+    const link = await config(
+      'link 80 ms, nginx x2, GOMAXPROCS 1',
+      'lazy',
+      { dbLinkRttMs: 80, balancing: 'nginx', cpuLimit: 1 },
+      2,
+    );
     const limited = await w.db.poolConfig.create({
-      data: { teamId: w.ids.teamId, targetId: w.ids.targetId, name: 'per-request, role limit 2', strategy: 'per-request', params: {}, instanceCount: 1, environment: { roleConnectionLimit: 2 } },
+      data: {
+        teamId: w.ids.teamId,
+        targetId: w.ids.targetId,
+        name: 'per-request, role limit 2',
+        strategy: 'per-request',
+        params: {},
+        instanceCount: 1,
+        environment: { roleConnectionLimit: 2 },
+      },
     });
     const sc = await w.scenario('3 s at 8 VUs', sustained(8, 3000));
     const { runIds } = await w.launch([plain.id, link.id, limited.id], [sc.id], 1);
     const runs = [];
-    for (const id of runIds) runs.push(parseRun(await w.waitForStatus(id, ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'], 120_000)));
+    for (const id of runIds)
+      runs.push(
+        parseRun(
+          await w.waitForStatus(
+            id,
+            ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'],
+            120_000,
+          ),
+        ),
+      );
     const byName = new Map(runs.map((r) => [r.poolConfigSnapshot.name, r]));
     const sum = (name: string) => byName.get(name)!.summary!;
     for (const r of runs) expect(r.status, `${r.errorCode}: ${r.errorMessage}`).toBe('succeeded');
-    expect(byName.get('link 80 ms, nginx x2, GOMAXPROCS 1')!.poolConfigSnapshot.environment).toEqual({ dbLinkRttMs: 80, balancing: 'nginx', cpuLimit: 1 });
+    expect(
+      byName.get('link 80 ms, nginx x2, GOMAXPROCS 1')!.poolConfigSnapshot.environment,
+    ).toEqual({ dbLinkRttMs: 80, balancing: 'nginx', cpuLimit: 1 });
     expect(sum('plain').latency?.p50).toBeLessThan(40);
     expect(sum('link 80 ms, nginx x2, GOMAXPROCS 1').latency?.p50).toBeGreaterThanOrEqual(78);
     expect(sum('per-request, role limit 2').failed).toBeGreaterThan(0);
     // both instances behind nginx were started and sampled
-    const inst = await w.db.resourceSample.findMany({ where: { runId: byName.get('link 80 ms, nginx x2, GOMAXPROCS 1')!.id, instance: { gte: 0 } }, distinct: ['instance'] });
+    const inst = await w.db.resourceSample.findMany({
+      where: { runId: byName.get('link 80 ms, nginx x2, GOMAXPROCS 1')!.id, instance: { gte: 0 } },
+      distinct: ['instance'],
+    });
     expect(inst.map((s) => s.instance).sort()).toEqual([0, 1]);
   });
 });
@@ -50,7 +97,15 @@ describe('worker: environment helpers die with the worker (kill -9)', () => {
   it('link proxy, nginx and the instances are killed with the worker, as the lab target is', async () => {
     const worker = w.startWorker();
     const pc = await w.db.poolConfig.create({
-      data: { teamId: w.ids.teamId, targetId: w.ids.targetId, name: 'kill env', strategy: 'lazy', params: {}, instanceCount: 2, environment: { dbLinkRttMs: 10, balancing: 'nginx' } },
+      data: {
+        teamId: w.ids.teamId,
+        targetId: w.ids.targetId,
+        name: 'kill env',
+        strategy: 'lazy',
+        params: {},
+        instanceCount: 2,
+        environment: { dbLinkRttMs: 10, balancing: 'nginx' },
+      },
     });
     const sc = await w.scenario('30 s', sustained(2, 30_000));
     const { runIds } = await w.launch([pc.id], [sc.id]);
@@ -63,6 +118,10 @@ describe('worker: environment helpers die with the worker (kill -9)', () => {
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));
     // pdeathsig: the kernel kills them with the worker, no second worker needed
-    await waitFor('helpers gone', async () => pidsAlive(children.map((c) => c.pid)).length === 0, 10_000);
+    await waitFor(
+      'helpers gone',
+      async () => pidsAlive(children.map((c) => c.pid)).length === 0,
+      10_000,
+    );
   });
 });

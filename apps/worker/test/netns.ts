@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
-const ip = (...args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+const ip = (...args: string[]) =>
+  execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 
 /** Whether this process may create network namespaces (root); the multi-host tests need it. */
 export function canMakeNamespaces(): boolean {

@@ -18,10 +18,18 @@ interface Capture {
 }
 const servers: Server[] = [];
 /** A stub third-party HTTP service on a loopback address that records what reaches it. */
-async function capture(host: string, port: number, handle: (req: IncomingMessage, res: ServerResponse) => void = (_q, r) => r.end('ok')): Promise<Capture> {
+async function capture(
+  host: string,
+  port: number,
+  handle: (req: IncomingMessage, res: ServerResponse) => void = (_q, r) => r.end('ok'),
+): Promise<Capture> {
   const hits: Capture['hits'] = [];
   const server = createServer((req, res) => {
-    hits.push({ method: req.method ?? '', url: req.url ?? '', key: String(req.headers['x-api-key'] ?? '') });
+    hits.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      key: String(req.headers['x-api-key'] ?? ''),
+    });
     req.resume();
     req.on('end', () => handle(req, res));
   });
@@ -37,7 +45,9 @@ describe('worker: where load and probes may go', () => {
   beforeAll(async () => {
     w = await createWorld('netsec');
     plainWorker = w.startWorker({ POOLBENCH_SECRET_KEY: KEY.toString('base64') });
-    await w.db.allowedHost.create({ data: { teamId: w.ids.teamId, pattern: '127.0.0.1', createdById: w.ids.userId } });
+    await w.db.allowedHost.create({
+      data: { teamId: w.ids.teamId, pattern: '127.0.0.1', createdById: w.ids.userId },
+    });
   });
   afterAll(async () => {
     for (const s of servers) {
@@ -47,15 +57,42 @@ describe('worker: where load and probes may go', () => {
     await w?.dispose();
   });
 
-  async function urlTarget(name: string, data: { baseUrls: string[]; readinessPath?: string; applyHookUrl?: string; secrets?: { headers?: Record<string, string>; monitorDsn?: string } }) {
+  async function urlTarget(
+    name: string,
+    data: {
+      baseUrls: string[];
+      readinessPath?: string;
+      applyHookUrl?: string;
+      secrets?: { headers?: Record<string, string>; monitorDsn?: string };
+    },
+  ) {
     const t = await w.db.target.create({
       data: {
-        teamId: w.ids.teamId, name, kind: 'url', baseUrls: data.baseUrls, requestDefaults: {}, readinessPath: data.readinessPath ?? null, applyHookUrl: data.applyHookUrl ?? null,
-        secretHeaderNames: Object.keys(data.secrets?.headers ?? {}), secretsEncrypted: data.secrets ? sealSecret(data.secrets, KEY) : null, hasMonitorDsn: Boolean(data.secrets?.monitorDsn),
+        teamId: w.ids.teamId,
+        name,
+        kind: 'url',
+        baseUrls: data.baseUrls,
+        requestDefaults: {},
+        readinessPath: data.readinessPath ?? null,
+        applyHookUrl: data.applyHookUrl ?? null,
+        secretHeaderNames: Object.keys(data.secrets?.headers ?? {}),
+        secretsEncrypted: data.secrets ? sealSecret(data.secrets, KEY) : null,
+        hasMonitorDsn: Boolean(data.secrets?.monitorDsn),
       },
     });
-    const pc = await w.db.poolConfig.create({ data: { teamId: w.ids.teamId, targetId: t.id, name: `${name} pc`, strategy: 'lazy', params: { maxConns: 4 } } });
-    const sc = await w.scenario(`${name} 2 s`, { ...sustained(1, 2000), readyPath: data.readinessPath ?? '/ready' });
+    const pc = await w.db.poolConfig.create({
+      data: {
+        teamId: w.ids.teamId,
+        targetId: t.id,
+        name: `${name} pc`,
+        strategy: 'lazy',
+        params: { maxConns: 4 },
+      },
+    });
+    const sc = await w.scenario(`${name} 2 s`, {
+      ...sustained(1, 2000),
+      readyPath: data.readinessPath ?? '/ready',
+    });
     const { runIds } = await w.launch([pc.id], [sc.id], 1, t.id);
     return w.waitForStatus(runIds[0]!, ['succeeded', 'failed']);
   }
@@ -68,14 +105,30 @@ describe('worker: where load and probes may go', () => {
     });
     const loadRedirects = await capture('127.0.0.1', 0, (req, res) => {
       if (req.url === '/ready') return void res.end('ok');
-      res.writeHead(302, { location: req.url?.includes('x') ? `http://localhost:${elsewhere.port}/` : `${away}${req.url}` }).end();
+      res
+        .writeHead(302, {
+          location: req.url?.includes('x')
+            ? `http://localhost:${elsewhere.port}/`
+            : `${away}${req.url}`,
+        })
+        .end();
     });
-    const probe = await urlTarget('ready-redirect', { baseUrls: [`http://127.0.0.1:${readyRedirects.port}`], readinessPath: '/ready', secrets: { headers: { 'X-Api-Key': SECRET } } });
+    const probe = await urlTarget('ready-redirect', {
+      baseUrls: [`http://127.0.0.1:${readyRedirects.port}`],
+      readinessPath: '/ready',
+      secrets: { headers: { 'X-Api-Key': SECRET } },
+    });
     expect(probe.status).toBe('failed');
     expect(probe.errorCode).toBe('target_not_ready');
-    expect(probe.errorMessage).toMatch(/HTTP 302 redirecting to http:\/\/127\.0\.0\.2:\d+\/ready; PoolBench does not follow redirects/);
+    expect(probe.errorMessage).toMatch(
+      /HTTP 302 redirecting to http:\/\/127\.0\.0\.2:\d+\/ready; PoolBench does not follow redirects/,
+    );
 
-    const load = await urlTarget('load-redirect', { baseUrls: [`http://127.0.0.1:${loadRedirects.port}`], readinessPath: '/ready', secrets: { headers: { 'X-Api-Key': SECRET } } });
+    const load = await urlTarget('load-redirect', {
+      baseUrls: [`http://127.0.0.1:${loadRedirects.port}`],
+      readinessPath: '/ready',
+      secrets: { headers: { 'X-Api-Key': SECRET } },
+    });
     expect(load.status, `${load.errorCode}: ${load.errorMessage}`).toBe('succeeded');
     expect(loadRedirects.hits.filter((h) => h.url === '/health').length).toBeGreaterThan(5);
     expect(parseRun(load).summary?.errorRate ?? 1).toBeGreaterThan(0.99);
@@ -84,21 +137,34 @@ describe('worker: where load and probes may go', () => {
 
   it("refuses a monitor DSN that points at PoolBench's own database before any request", async () => {
     const target = await capture('127.0.0.1', 0);
-    const own = new URL(process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench');
+    const own = new URL(
+      process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench',
+    );
     own.hostname = 'localhost';
-    const run = await urlTarget('own-db', { baseUrls: [`http://127.0.0.1:${target.port}`], readinessPath: '/ready', secrets: { monitorDsn: own.toString() } });
+    const run = await urlTarget('own-db', {
+      baseUrls: [`http://127.0.0.1:${target.port}`],
+      readinessPath: '/ready',
+      secrets: { monitorDsn: own.toString() },
+    });
     expect(run.status).toBe('failed');
     expect(run.errorCode).toBe('target_not_allowed');
-    expect(run.errorMessage).toMatch(/monitorDsn points at PoolBench's own database server \(localhost:\d+\)/);
+    expect(run.errorMessage).toMatch(
+      /monitorDsn points at PoolBench's own database server \(localhost:\d+\)/,
+    );
     expect(run.errorMessage).not.toContain(own.password || 'poolbench:');
     expect(target.hits).toEqual([]);
   });
 
   it('refuses credentials in an old row’s base URL, naming the field and never echoing them', async () => {
     const target = await capture('127.0.0.1', 0);
-    const run = await urlTarget('creds', { baseUrls: [`http://bob:hunter2@127.0.0.1:${target.port}/`], readinessPath: '/ready' });
+    const run = await urlTarget('creds', {
+      baseUrls: [`http://bob:hunter2@127.0.0.1:${target.port}/`],
+      readinessPath: '/ready',
+    });
     expect(run.status).toBe('failed');
-    expect(run.errorMessage).toMatch(/^baseUrls\.0: credentials in URLs are not allowed; use a secret header such as Authorization/);
+    expect(run.errorMessage).toMatch(
+      /^baseUrls\.0: credentials in URLs are not allowed; use a secret header such as Authorization/,
+    );
     expect(JSON.stringify(run)).not.toContain('hunter2');
     expect(target.hits).toEqual([]);
   });
@@ -117,7 +183,12 @@ describe('worker: where load and probes may go', () => {
     writeFileSync(hostsFile, `${baseHosts}\n127.0.0.1 rebind.test\n`);
     const worker = w.startWorker({ POOLBENCH_SECRET_KEY: KEY.toString('base64') }, { hostsFile });
     const base = `http://rebind.test:${first.port}`;
-    const run = await urlTarget('rebind', { baseUrls: [base], readinessPath: '/ready', applyHookUrl: `${base}/apply`, secrets: { headers: { 'X-Api-Key': SECRET } } });
+    const run = await urlTarget('rebind', {
+      baseUrls: [base],
+      readinessPath: '/ready',
+      applyHookUrl: `${base}/apply`,
+      secrets: { headers: { 'X-Api-Key': SECRET } },
+    });
     worker.kill('SIGTERM');
     expect(run.status, `${run.errorCode}: ${run.errorMessage}`).toBe('succeeded');
     expect(readFileSync(hostsFile, 'utf8')).toContain('127.0.0.2 rebind.test');

@@ -4,12 +4,22 @@ import { join } from 'node:path';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PoolConfigSchema, runtimeArgs, type LabEnvironment, type PoolConfigInput, type Runtime } from '@poolbench/scenarios';
+import {
+  PoolConfigSchema,
+  runtimeArgs,
+  type LabEnvironment,
+  type PoolConfigInput,
+  type Runtime,
+} from '@poolbench/scenarios';
 import { loadEnv, runtimeBinsOf } from '../src/env';
 import { spawnManaged, type ManagedChild } from '../src/targets/child';
 import { freePort } from '../src/targets/free-port';
 import { ensureLabData } from '../src/targets/managed-target';
-import { createMariaDbRunUser, mysqlOptions, type MariaDbRunUser } from '../src/targets/mariadb-user';
+import {
+  createMariaDbRunUser,
+  mysqlOptions,
+  type MariaDbRunUser,
+} from '../src/targets/mariadb-user';
 import { ProcessRegistry } from '../src/targets/process-registry';
 import { runtimeLauncher } from '../src/targets/runtimes';
 import { waitReady } from '../src/targets/wait-ready';
@@ -30,15 +40,35 @@ const users: MariaDbRunUser[] = [];
 let seq = 0;
 
 /** A strategy each runtime implements on both databases, with a pool of 3. */
-const CASES: Array<{ runtime: Runtime; database: 'postgres' | 'mariadb'; config: PoolConfigInput }> = [
+const CASES: Array<{
+  runtime: Runtime;
+  database: 'postgres' | 'mariadb';
+  config: PoolConfigInput;
+}> = [
   { runtime: 'go', database: 'postgres', config: { strategy: 'fixed', params: { maxConns: 3 } } },
   { runtime: 'go', database: 'mariadb', config: { strategy: 'fixed', params: { maxConns: 3 } } },
-  { runtime: 'java-hikari', database: 'postgres', config: { strategy: 'fixed', params: { maxConns: 3 } } },
-  { runtime: 'java-hikari', database: 'mariadb', config: { strategy: 'fixed', params: { maxConns: 3 } } },
+  {
+    runtime: 'java-hikari',
+    database: 'postgres',
+    config: { strategy: 'fixed', params: { maxConns: 3 } },
+  },
+  {
+    runtime: 'java-hikari',
+    database: 'mariadb',
+    config: { strategy: 'fixed', params: { maxConns: 3 } },
+  },
   { runtime: 'bun', database: 'postgres', config: { strategy: 'fixed', params: { maxConns: 3 } } },
   { runtime: 'bun', database: 'mariadb', config: { strategy: 'fixed', params: { maxConns: 3 } } },
-  { runtime: 'php-fpm', database: 'postgres', config: { strategy: 'fixed', params: { maxConns: 3 } } },
-  { runtime: 'php-fpm', database: 'mariadb', config: { strategy: 'fixed', params: { maxConns: 3 } } },
+  {
+    runtime: 'php-fpm',
+    database: 'postgres',
+    config: { strategy: 'fixed', params: { maxConns: 3 } },
+  },
+  {
+    runtime: 'php-fpm',
+    database: 'mariadb',
+    config: { strategy: 'fixed', params: { maxConns: 3 } },
+  },
 ];
 
 interface Started {
@@ -48,7 +78,12 @@ interface Started {
   child: ManagedChild;
 }
 
-async function start(runtime: Runtime, database: 'postgres' | 'mariadb', input: PoolConfigInput, extraArgs: string[] = []): Promise<Started> {
+async function start(
+  runtime: Runtime,
+  database: 'postgres' | 'mariadb',
+  input: PoolConfigInput,
+  extraArgs: string[] = [],
+): Promise<Started> {
   const environment: LabEnvironment = { runtime, database };
   const config = PoolConfigSchema.parse(input);
   let url = database === 'mariadb' ? MARIA_URL : PG_URL;
@@ -63,14 +98,31 @@ async function start(runtime: Runtime, database: 'postgres' | 'mariadb', input: 
   const launcher = runtimeLauncher(runtime, environment, bins);
   const port = await freePort();
   const appName = `pbc-${id.slice(-10)}`;
-  const child = spawnManaged(launcher.cmd, [...launcher.prefix, ...runtimeArgs(config, environment), `--listen=127.0.0.1:${port}`, `--database-url=${url}`, '--instance-id=7', `--application-name=${appName}`, ...extraArgs], {
-    registry,
-    runId: id,
-    kind: runtime,
-  });
+  const child = spawnManaged(
+    launcher.cmd,
+    [
+      ...launcher.prefix,
+      ...runtimeArgs(config, environment),
+      `--listen=127.0.0.1:${port}`,
+      `--database-url=${url}`,
+      '--instance-id=7',
+      `--application-name=${appName}`,
+      ...extraArgs,
+    ],
+    {
+      registry,
+      runId: id,
+      kind: runtime,
+    },
+  );
   children.push(child);
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitReady(`${baseUrl}/ready`, { timeoutMs: 60_000, signal, child, what: `${runtime} on ${database}` });
+  await waitReady(`${baseUrl}/ready`, {
+    timeoutMs: 60_000,
+    signal,
+    child,
+    what: `${runtime} on ${database}`,
+  });
   return { baseUrl, appName, user, child };
 }
 
@@ -80,7 +132,10 @@ async function dbConnections(database: 'postgres' | 'mariadb', s: Started): Prom
     const c = new pg.Client({ connectionString: PG_URL });
     await c.connect();
     try {
-      const { rows } = await c.query<{ n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity WHERE application_name LIKE $1 || ':%' AND application_name NOT LIKE '%:probe'`, [s.appName]);
+      const { rows } = await c.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM pg_stat_activity WHERE application_name LIKE $1 || ':%' AND application_name NOT LIKE '%:probe'`,
+        [s.appName],
+      );
       return Number(rows[0]!.n);
     } finally {
       await c.end();
@@ -88,7 +143,10 @@ async function dbConnections(database: 'postgres' | 'mariadb', s: Started): Prom
   }
   const c = await mysql.createConnection(mysqlOptions(MARIA_URL));
   try {
-    const [rows] = await c.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE USER = ?', [s.user]);
+    const [rows] = await c.query<mysql.RowDataPacket[]>(
+      'SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE USER = ?',
+      [s.user],
+    );
     return Number(rows[0]!.n);
   } finally {
     await c.end();
@@ -101,7 +159,9 @@ async function counterHits(database: 'postgres' | 'mariadb'): Promise<number> {
     const c = new pg.Client({ connectionString: PG_URL });
     await c.connect();
     try {
-      return Number((await c.query<{ n: string }>('SELECT sum(hits)::text AS n FROM lab.counters')).rows[0]!.n);
+      return Number(
+        (await c.query<{ n: string }>('SELECT sum(hits)::text AS n FROM lab.counters')).rows[0]!.n,
+      );
     } finally {
       await c.end();
     }
@@ -117,13 +177,18 @@ async function counterHits(database: 'postgres' | 'mariadb'): Promise<number> {
 
 function gauge(text: string, name: string): number {
   let sum = 0;
-  for (const line of text.split('\n')) if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  for (const line of text.split('\n'))
+    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   return sum;
 }
 
 const json = async (res: Response) => JSON.parse(await res.text()) as unknown;
 /** Bun returns Postgres bigints as strings (its default, as the seed's service did): compare values, not JS types. */
-const normalize = (rows: unknown) => JSON.parse(JSON.stringify(rows), (_k, v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) && v.length < 16 ? Number(v) : v)) as unknown;
+const normalize = (rows: unknown) =>
+  JSON.parse(JSON.stringify(rows), (_k, v: unknown) =>
+    typeof v === 'string' && /^-?\d+$/.test(v) && v.length < 16 ? Number(v) : v,
+  ) as unknown;
 
 beforeAll(async () => {
   await ensureLabData(bins.labTargetBin, PG_URL, SETUP);
@@ -174,10 +239,22 @@ describe.each(CASES)('$runtime on $database', ({ runtime, database, config }) =>
   });
 
   it('refuses bad input with the contract error codes', async () => {
-    const code = async (path: string) => ({ status: (await fetch(`${s.baseUrl}${path}`)).status, body: await json(await fetch(`${s.baseUrl}${path}`)) });
-    expect(await code('/query?rows=abc')).toMatchObject({ status: 400, body: { error: 'bad_rows' } });
-    expect(await code('/query?rows=1&fields=5000')).toMatchObject({ status: 400, body: { error: 'bad_fields' } });
-    expect(await code('/query?rows=1&fields=50')).toMatchObject({ status: 400, body: { error: 'too_many_fields' } });
+    const code = async (path: string) => ({
+      status: (await fetch(`${s.baseUrl}${path}`)).status,
+      body: await json(await fetch(`${s.baseUrl}${path}`)),
+    });
+    expect(await code('/query?rows=abc')).toMatchObject({
+      status: 400,
+      body: { error: 'bad_rows' },
+    });
+    expect(await code('/query?rows=1&fields=5000')).toMatchObject({
+      status: 400,
+      body: { error: 'bad_fields' },
+    });
+    expect(await code('/query?rows=1&fields=50')).toMatchObject({
+      status: 400,
+      body: { error: 'too_many_fields' },
+    });
     expect(await code('/work?ms=-1')).toMatchObject({ status: 400, body: { error: 'bad_ms' } });
   });
 
@@ -190,13 +267,19 @@ describe.each(CASES)('$runtime on $database', ({ runtime, database, config }) =>
   });
 
   it('shows a held connection in its pool gauges and in the database', async () => {
-    const held = Array.from({ length: 5 }, () => fetch(`${s.baseUrl}/work?ms=800`).then((r) => r.status));
+    const held = Array.from({ length: 5 }, () =>
+      fetch(`${s.baseUrl}/work?ms=800`).then((r) => r.status),
+    );
     // Three take the pool's connections; two wait behind them (800 ms, inside the 1 s acquire timeout).
     let text = '';
     for (let i = 0; i < 40; i++) {
       await new Promise((r) => setTimeout(r, 100));
       text = await (await fetch(`${s.baseUrl}/metrics`)).text();
-      if (gauge(text, 'labtarget_pool_acquired_conns') >= 3 && gauge(text, 'labtarget_pool_waiting_requests') >= 2) break;
+      if (
+        gauge(text, 'labtarget_pool_acquired_conns') >= 3 &&
+        gauge(text, 'labtarget_pool_waiting_requests') >= 2
+      )
+        break;
     }
     expect(gauge(text, 'labtarget_pool_acquired_conns')).toBe(3);
     expect(gauge(text, 'labtarget_pool_waiting_requests')).toBeGreaterThanOrEqual(2);
@@ -220,12 +303,25 @@ describe('a strategy the runtime does not implement', () => {
     ['bun', 'adaptive'],
     ['php-fpm', 'lazy'],
     ['java-hikari', 'lazy'],
-  ] as const)('%s refuses %s with exit code 2, naming it', async (runtime, strategy) => {
-    const launcher = runtimeLauncher(runtime, { runtime }, bins);
-    const child = spawnManaged(launcher.cmd, [...launcher.prefix, `--strategy=${strategy}`, '--listen=127.0.0.1:0', `--database-url=${PG_URL}`], { registry, runId: `contract-bad-${runtime}`, kind: runtime });
-    children.push(child);
-    const exit = await child.exited;
-    expect(exit.code).toBe(2);
-    expect(child.tail()).toContain(strategy);
-  }, 30_000);
+  ] as const)(
+    '%s refuses %s with exit code 2, naming it',
+    async (runtime, strategy) => {
+      const launcher = runtimeLauncher(runtime, { runtime }, bins);
+      const child = spawnManaged(
+        launcher.cmd,
+        [
+          ...launcher.prefix,
+          `--strategy=${strategy}`,
+          '--listen=127.0.0.1:0',
+          `--database-url=${PG_URL}`,
+        ],
+        { registry, runId: `contract-bad-${runtime}`, kind: runtime },
+      );
+      children.push(child);
+      const exit = await child.exited;
+      expect(exit.code).toBe(2);
+      expect(child.tail()).toContain(strategy);
+    },
+    30_000,
+  );
 });

@@ -2,14 +2,24 @@ import { parseRun, toJson } from '@poolbench/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createWorld, pidsAlive, recordedChildren, sustained, waitFor, type World } from './harness';
+import {
+  createWorld,
+  pidsAlive,
+  recordedChildren,
+  sustained,
+  waitFor,
+  type World,
+} from './harness';
 
 /** A process and every descendant, from /proc (PHP-FPM's children are in a session of their own). */
 function tree(pid: number): number[] {
   const out = [pid];
   try {
     for (const t of readdirSync(`/proc/${pid}/task`)) {
-      for (const c of readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean)) out.push(...tree(Number(c)));
+      for (const c of readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8')
+        .split(' ')
+        .filter(Boolean))
+        out.push(...tree(Number(c)));
     }
   } catch {
     // gone
@@ -30,38 +40,94 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
 
   const CONFIGS = [
     { name: 'go fixed 4 (postgres)', strategy: 'fixed', environment: { runtime: 'go' } },
-    { name: 'java-hikari fixed 4 (postgres)', strategy: 'fixed', environment: { runtime: 'java-hikari' } },
-    { name: 'bun fixed 4 (mariadb)', strategy: 'fixed', environment: { runtime: 'bun', database: 'mariadb' } },
-    { name: 'php-fpm fixed 4 (mariadb)', strategy: 'fixed', environment: { runtime: 'php-fpm', database: 'mariadb' } },
-    { name: 'go lazy 4 (mariadb)', strategy: 'lazy', environment: { runtime: 'go', database: 'mariadb' } },
+    {
+      name: 'java-hikari fixed 4 (postgres)',
+      strategy: 'fixed',
+      environment: { runtime: 'java-hikari' },
+    },
+    {
+      name: 'bun fixed 4 (mariadb)',
+      strategy: 'fixed',
+      environment: { runtime: 'bun', database: 'mariadb' },
+    },
+    {
+      name: 'php-fpm fixed 4 (mariadb)',
+      strategy: 'fixed',
+      environment: { runtime: 'php-fpm', database: 'mariadb' },
+    },
+    {
+      name: 'go lazy 4 (mariadb)',
+      strategy: 'lazy',
+      environment: { runtime: 'go', database: 'mariadb' },
+    },
   ];
 
   it('every runtime serves its run, and its pool and the database connections move', async () => {
     const configs = [];
     for (const c of CONFIGS) {
-      configs.push(await w.db.poolConfig.create({ data: { teamId: w.ids.teamId, targetId: w.ids.targetId, name: c.name, strategy: c.strategy, params: { maxConns: 4 }, instanceCount: 1, environment: toJson.poolEnvironment(c.environment) } }));
+      configs.push(
+        await w.db.poolConfig.create({
+          data: {
+            teamId: w.ids.teamId,
+            targetId: w.ids.targetId,
+            name: c.name,
+            strategy: c.strategy,
+            params: { maxConns: 4 },
+            instanceCount: 1,
+            environment: toJson.poolEnvironment(c.environment),
+          },
+        }),
+      );
     }
     // 8 VUs holding a connection 50 ms each: a pool of 4 is full and has waiters.
-    const sc = await w.scenario('3 s at 8 VUs on /work', { template: 'sustained', params: { vus: 8, durationMs: 3000 }, requests: [{ path: '/work', query: { ms: 50 } }], readyPath: '/ready' });
-    const { runIds } = await w.launch(configs.map((c) => c.id), [sc.id], 1);
+    const sc = await w.scenario('3 s at 8 VUs on /work', {
+      template: 'sustained',
+      params: { vus: 8, durationMs: 3000 },
+      requests: [{ path: '/work', query: { ms: 50 } }],
+      readyPath: '/ready',
+    });
+    const { runIds } = await w.launch(
+      configs.map((c) => c.id),
+      [sc.id],
+      1,
+    );
     for (const id of runIds) {
-      const run = parseRun(await w.waitForStatus(id, ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'], 180_000));
+      const run = parseRun(
+        await w.waitForStatus(
+          id,
+          ['succeeded', 'failed', 'canceled', 'timed_out', 'aborted_system'],
+          180_000,
+        ),
+      );
       const name = run.poolConfigSnapshot.name;
       expect(run.status, `${name}: ${run.errorCode}: ${run.errorMessage}`).toBe('succeeded');
       expect(run.summary?.failed, name).toBe(0);
       // 8 VUs over a pool of 4 at 50 ms a request: ~80 req/s whatever the runtime
       expect(run.summary!.requests, name).toBeGreaterThan(150);
-      const samples = await w.db.resourceSample.findMany({ where: { runId: id, instance: 0 }, orderBy: { second: 'asc' } });
+      const samples = await w.db.resourceSample.findMany({
+        where: { runId: id, instance: 0 },
+        orderBy: { second: 'asc' },
+      });
       // the database side is on the run's total row (instance -1)
-      const totals = await w.db.resourceSample.findMany({ where: { runId: id, instance: -1 }, orderBy: { second: 'asc' } });
-      const max = (k: 'poolInUse' | 'poolTotal' | 'poolMax') => Math.max(...samples.map((s) => s[k] ?? 0));
+      const totals = await w.db.resourceSample.findMany({
+        where: { runId: id, instance: -1 },
+        orderBy: { second: 'asc' },
+      });
+      const max = (k: 'poolInUse' | 'poolTotal' | 'poolMax') =>
+        Math.max(...samples.map((s) => s[k] ?? 0));
       expect(max('poolMax'), name).toBe(4);
       expect(max('poolInUse'), name).toBeGreaterThanOrEqual(3);
       expect(max('poolTotal'), name).toBe(4);
       // what the database saw, counted by application_name (Postgres) or the run's own user (MariaDB)
       expect(Math.max(...totals.map((t) => t.dbTotal ?? 0)), name).toBe(4);
-      expect(samples.some((s) => (s.cpuPercent ?? 0) > 0), name).toBe(true);
-      expect(samples.some((s) => Number(s.rssBytes ?? 0) > 1e6), name).toBe(true);
+      expect(
+        samples.some((s) => (s.cpuPercent ?? 0) > 0),
+        name,
+      ).toBe(true);
+      expect(
+        samples.some((s) => Number(s.rssBytes ?? 0) > 1e6),
+        name,
+      ).toBe(true);
     }
   }, 400_000);
 });
@@ -76,27 +142,59 @@ describe('worker: a runtime dies with the worker (kill -9)', () => {
   it('PHP-FPM masters, their children, nginx in front and in each instance are all gone', async () => {
     const worker = w.startWorker();
     const pc = await w.db.poolConfig.create({
-      data: { teamId: w.ids.teamId, targetId: w.ids.targetId, name: 'php x2 behind nginx', strategy: 'fixed', params: { maxConns: 3 }, instanceCount: 2, environment: toJson.poolEnvironment({ runtime: 'php-fpm', database: 'mariadb', balancing: 'nginx' }) },
+      data: {
+        teamId: w.ids.teamId,
+        targetId: w.ids.targetId,
+        name: 'php x2 behind nginx',
+        strategy: 'fixed',
+        params: { maxConns: 3 },
+        instanceCount: 2,
+        environment: toJson.poolEnvironment({
+          runtime: 'php-fpm',
+          database: 'mariadb',
+          balancing: 'nginx',
+        }),
+      },
     });
     const sc = await w.scenario('30 s', sustained(2, 30_000));
     const { runIds } = await w.launch([pc.id], [sc.id]);
     await w.waitForStatus(runIds[0]!, ['running']);
     const pids = await waitFor('instances and nginx recorded', async () => {
       const r = recordedChildren(w.runtimeDir).filter((x) => x.runId === runIds[0]);
-      return r.filter((x) => x.kind === 'lab-target').length === 2 && r.some((x) => x.kind === 'nginx') ? r.flatMap((x) => tree(x.pid)) : null;
+      return r.filter((x) => x.kind === 'lab-target').length === 2 &&
+        r.some((x) => x.kind === 'nginx')
+        ? r.flatMap((x) => tree(x.pid))
+        : null;
     });
     // two launchers, each with FPM (master + 3 app children + 1 ops child), its nginx and watchdog
     expect(pids.length).toBeGreaterThanOrEqual(2 * 7 + 2);
     // what each launcher would remove on a clean stop: its folder, shared memory and semaphore
-    const dirs = readdirSync('/tmp').filter((d) => d.startsWith('pb-php-')).filter((d) => pids.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(`/tmp/${d}/`)));
+    const dirs = readdirSync('/tmp')
+      .filter((d) => d.startsWith('pb-php-'))
+      .filter((d) =>
+        pids.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(`/tmp/${d}/`)),
+      );
     expect(dirs).toHaveLength(2);
-    const shm = () => execFileSync('ipcs', ['-m']).toString() + execFileSync('ipcs', ['-s']).toString();
-    const keys = dirs.map((d) => `0x${(JSON.parse(readFileSync(`/tmp/${d}/config.json`, 'utf8')) as { shmKey: number }).shmKey.toString(16).padStart(8, '0')}`);
+    const shm = () =>
+      execFileSync('ipcs', ['-m']).toString() + execFileSync('ipcs', ['-s']).toString();
+    const keys = dirs.map(
+      (d) =>
+        `0x${(JSON.parse(readFileSync(`/tmp/${d}/config.json`, 'utf8')) as { shmKey: number }).shmKey.toString(16).padStart(8, '0')}`,
+    );
     for (const k of keys) expect(shm().split(k).length - 1, k).toBe(2); // a segment and a semaphore
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));
-    await waitFor('every process of the runtime gone', async () => pidsAlive(pids).length === 0, 15_000);
+    await waitFor(
+      'every process of the runtime gone',
+      async () => pidsAlive(pids).length === 0,
+      15_000,
+    );
     // nothing was alive to clean up but the launchers' watchdogs
-    await waitFor('folders, shared memory and semaphores removed', async () => dirs.every((d) => !existsSync(`/tmp/${d}`)) && keys.every((k) => !shm().includes(k)), 15_000);
+    await waitFor(
+      'folders, shared memory and semaphores removed',
+      async () =>
+        dirs.every((d) => !existsSync(`/tmp/${d}`)) && keys.every((k) => !shm().includes(k)),
+      15_000,
+    );
   }, 120_000);
 });

@@ -14,13 +14,33 @@ describe('worker: schedules and shutdown', () => {
     const pc = await w.poolConfig('lazy sched', 'lazy', { maxConns: 2 });
     const sc = await w.scenario('1 s sched', sustained(1, 1000));
     // The saved experiment the schedule clones (not enqueued itself).
-    const saved = await launchExperiment(w.db, { teamId: w.ids.teamId, targetId: w.ids.targetId, poolConfigIds: [pc.id], scenarioIds: [sc.id], repeats: 1, name: 'nightly' });
-    await w.db.run.updateMany({ where: { experimentId: saved.experimentId }, data: { status: 'canceled', finishedAt: new Date() } });
+    const saved = await launchExperiment(w.db, {
+      teamId: w.ids.teamId,
+      targetId: w.ids.targetId,
+      poolConfigIds: [pc.id],
+      scenarioIds: [sc.id],
+      repeats: 1,
+      name: 'nightly',
+    });
+    await w.db.run.updateMany({
+      where: { experimentId: saved.experimentId },
+      data: { status: 'canceled', finishedAt: new Date() },
+    });
     const schedule = await w.db.schedule.create({
-      data: { teamId: w.ids.teamId, name: 'every 2 s', sourceExperimentId: saved.experimentId, cron: '*/2 * * * * *', timezone: 'Europe/Berlin' },
+      data: {
+        teamId: w.ids.teamId,
+        name: 'every 2 s',
+        sourceExperimentId: saved.experimentId,
+        cron: '*/2 * * * * *',
+        timezone: 'Europe/Berlin',
+      },
     });
     const worker = w.startWorker();
-    const fired = await waitFor('a scheduled experiment', () => w.db.experiment.findFirst({ where: { scheduleId: schedule.id } }), 40_000);
+    const fired = await waitFor(
+      'a scheduled experiment',
+      () => w.db.experiment.findFirst({ where: { scheduleId: schedule.id } }),
+      40_000,
+    );
     expect(fired.sourceId).toBe(saved.experimentId);
     expect(fired.name).toMatch(/^every 2 s · /);
     const run = await w.db.run.findFirstOrThrow({ where: { experimentId: fired.id } });
@@ -41,7 +61,10 @@ describe('worker: schedules and shutdown', () => {
     const sc = await w.scenario('30 s term', sustained(2, 30_000));
     const { runIds } = await w.launch([pc.id], [sc.id], 2);
     await w.waitForStatus(runIds[0]!, ['running']);
-    await waitFor('stored seconds', async () => (await w.db.runSecond.count({ where: { runId: runIds[0]! } })) >= 2);
+    await waitFor(
+      'stored seconds',
+      async () => (await w.db.runSecond.count({ where: { runId: runIds[0]! } })) >= 2,
+    );
     const t = Date.now();
     worker.kill('SIGTERM');
     const code = await new Promise<number | null>((r) => worker.once('exit', (c) => r(c)));

@@ -16,13 +16,18 @@ describe('worker: thresholds decide the run outcome (real Postgres, Redis, k6, l
     // no request over loopback answers in under 1 µs: this threshold must fail, the error-rate one passes
     const sc = await w.scenario('2 s at 2 VUs, impossible p95', {
       ...sustained(2, 2000),
-      thresholds: [{ metric: 'http_req_duration', expr: 'p(95)<0.001' }, { metric: 'http_req_failed', expr: 'rate<0.5' }],
+      thresholds: [
+        { metric: 'http_req_duration', expr: 'p(95)<0.001' },
+        { metric: 'http_req_failed', expr: 'rate<0.5' },
+      ],
     });
     const { runIds, experimentId } = await w.launch([lazy.id], [sc.id], 1);
     const run = await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES]);
     expect(run.status, `${run.errorCode}: ${run.errorMessage}`).toBe('thresholds_failed');
     expect(run.errorCode).toBe('thresholds_failed');
-    expect(run.errorMessage).toMatch(/^1 of 2 thresholds failed: http_req_duration p\(95\)<0\.001 \(observed [\d.]+\)$/);
+    expect(run.errorMessage).toMatch(
+      /^1 of 2 thresholds failed: http_req_duration p\(95\)<0\.001 \(observed [\d.]+\)$/,
+    );
     expect(run.thresholdResults).toEqual([
       expect.objectContaining({ metric: 'http_req_duration', pass: false }),
       expect.objectContaining({ metric: 'http_req_failed', pass: true }),

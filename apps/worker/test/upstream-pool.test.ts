@@ -14,16 +14,33 @@ describe("worker: the lab target's upstream HTTP pool is sampled (real Postgres,
   it('POST /upload (seed 000) stores the upstream pool per second: open, in use, size, connection wait', async () => {
     const pc = await w.poolConfig('prewarm, 4 upstream conns', 'prewarm', { upstreamConns: 4 });
     const sc = await w.scenario('uploads, 4 VUs for 3 s', {
-      template: 'sustained', params: { vus: 4, durationMs: 3000 }, readyPath: '/ready',
-      requests: [{ method: 'POST', path: '/upload', body: { kind: 'bytes', sizeBytes: 20_480 }, timeoutMs: 10_000 }],
+      template: 'sustained',
+      params: { vus: 4, durationMs: 3000 },
+      readyPath: '/ready',
+      requests: [
+        {
+          method: 'POST',
+          path: '/upload',
+          body: { kind: 'bytes', sizeBytes: 20_480 },
+          timeoutMs: 10_000,
+        },
+      ],
     });
     const { runIds } = await w.launch([pc.id], [sc.id], 1);
     const run = await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES]);
     expect(run.status, `${run.errorCode}: ${run.errorMessage}`).toBe('succeeded');
     expect(parseRun(run).summary!.failed).toBe(0);
-    const totals = await w.db.resourceSample.findMany({ where: { runId: run.id, instance: -1, second: { gte: 0 } }, orderBy: { second: 'asc' } });
+    const totals = await w.db.resourceSample.findMany({
+      where: { runId: run.id, instance: -1, second: { gte: 0 } },
+      orderBy: { second: 'asc' },
+    });
     const withLoad = totals.filter((t) => (t.upstreamOpen ?? 0) > 0);
-    expect(withLoad.length, JSON.stringify(totals.map((t) => [t.second, t.upstreamOpen, t.upstreamInUse, t.upstreamWaitMs]))).toBeGreaterThan(0);
+    expect(
+      withLoad.length,
+      JSON.stringify(
+        totals.map((t) => [t.second, t.upstreamOpen, t.upstreamInUse, t.upstreamWaitMs]),
+      ),
+    ).toBeGreaterThan(0);
     // prewarm opened the whole keep-alive pool before ready; the pool size is the config's
     expect(Math.max(...totals.map((t) => t.upstreamOpen ?? 0))).toBeGreaterThanOrEqual(4);
     expect(totals.every((t) => t.upstreamMax === null || t.upstreamMax === 4)).toBe(true);

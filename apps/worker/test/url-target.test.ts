@@ -33,20 +33,44 @@ describe('worker: URL target with an apply hook, an allowlist entry and secret h
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    await w.db.allowedHost.create({ data: { teamId: w.ids.teamId, pattern: '127.0.0.0/8', createdById: w.ids.userId } });
+    await w.db.allowedHost.create({
+      data: { teamId: w.ids.teamId, pattern: '127.0.0.0/8', createdById: w.ids.userId },
+    });
     const target = await w.db.target.create({
       data: {
-        teamId: w.ids.teamId, name: 'api', kind: 'url', baseUrls: [base], requestDefaults: { headers: { 'X-Plain': 'plain-1' } }, readinessPath: '/ready', applyHookUrl: `${base}/apply`,
-        secretHeaderNames: ['X-Api-Key'], secretsEncrypted: sealSecret({ headers: { 'X-Api-Key': 'k-very-secret-123' } }, KEY),
+        teamId: w.ids.teamId,
+        name: 'api',
+        kind: 'url',
+        baseUrls: [base],
+        requestDefaults: { headers: { 'X-Plain': 'plain-1' } },
+        readinessPath: '/ready',
+        applyHookUrl: `${base}/apply`,
+        secretHeaderNames: ['X-Api-Key'],
+        secretsEncrypted: sealSecret({ headers: { 'X-Api-Key': 'k-very-secret-123' } }, KEY),
       },
     });
-    const pc = await w.db.poolConfig.create({ data: { teamId: w.ids.teamId, targetId: target.id, name: 'max 7', strategy: 'lazy', params: { maxConns: 7 } } });
+    const pc = await w.db.poolConfig.create({
+      data: {
+        teamId: w.ids.teamId,
+        targetId: target.id,
+        name: 'max 7',
+        strategy: 'lazy',
+        params: { maxConns: 7 },
+      },
+    });
     const sc = await w.scenario('2 s api', { ...sustained(1, 2000), readyPath: '/ready' });
     const worker = w.startWorker({ POOLBENCH_SECRET_KEY: KEY.toString('base64') });
     const { runIds } = await w.launch([pc.id], [sc.id], 1, target.id);
     const run = await w.waitForStatus(runIds[0]!, ['succeeded', 'failed']);
     expect(run.status, `${run.errorCode}: ${run.errorMessage}`).toBe('succeeded');
-    expect(applied).toEqual([{ poolConfig: expect.objectContaining({ strategy: 'lazy', params: expect.objectContaining({ maxConns: 7 }) }) }]);
+    expect(applied).toEqual([
+      {
+        poolConfig: expect.objectContaining({
+          strategy: 'lazy',
+          params: expect.objectContaining({ maxConns: 7 }),
+        }),
+      },
+    ]);
     expect(auth.length).toBeGreaterThan(5);
     expect(new Set(auth)).toEqual(new Set(['k-very-secret-123']));
     // The target's non-secret headers go with every request too (issue 12).

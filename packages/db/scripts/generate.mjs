@@ -22,6 +22,10 @@ if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && process.argv[2]
 execFileSync(process.execPath, [require.resolve('prisma/build/index.js'), 'generate'], {
   cwd: pkgDir,
   stdio: 'inherit',
-  env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/true', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+  env: {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/true',
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+  },
 });
 writeFileSync(stamp, hash);

@@ -4,7 +4,10 @@ import { databaseUrl } from './env';
 
 export type Db = PrismaClient;
 /** A client or an interactive transaction: services accept either. */
-export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+export type Tx = Omit<
+  PrismaClient,
+  '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'
+>;
 export type DbOrTx = Db | Tx;
 
 export interface CreateDbOptions {

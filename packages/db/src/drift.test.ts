@@ -35,22 +35,37 @@ describe('schema drift', () => {
   it('tells a live-rows unique index (partial, WHERE archivedAt IS NULL) from a plain or a full unique one', async () => {
     const live = 'map: "PoolConfig_targetId_name_live_key"';
     expect(schema).toContain(live);
-    const plain = diffShapes(shapeFromSchema(schema.replace(live, 'map: "PoolConfig_targetId_name_idx"')), await shapeFromDatabase(client));
+    const plain = diffShapes(
+      shapeFromSchema(schema.replace(live, 'map: "PoolConfig_targetId_name_idx"')),
+      await shapeFromDatabase(client),
+    );
     expect(plain).toEqual([
       'PoolConfig: unique (targetId,name WHERE archivedAt IS NULL) is in the database but not in schema.prisma',
       'PoolConfig: index (targetId,name) is in schema.prisma but not in the database',
     ]);
-    const full = diffShapes(shapeFromSchema(schema.replace(`@@index([targetId, name], ${live})`, '@@unique([targetId, name])')), await shapeFromDatabase(client));
-    expect(full).toContain('PoolConfig: unique (targetId,name) is in schema.prisma but not in the database');
+    const full = diffShapes(
+      shapeFromSchema(
+        schema.replace(`@@index([targetId, name], ${live})`, '@@unique([targetId, name])'),
+      ),
+      await shapeFromDatabase(client),
+    );
+    expect(full).toContain(
+      'PoolConfig: unique (targetId,name) is in schema.prisma but not in the database',
+    );
   });
 
   it('checks partitioning: partitions are not tables of their own, and a model comment states the key', async () => {
     const actual = await shapeFromDatabase(client);
     expect(Object.keys(actual.tables).filter((t) => /_(p\d{6}|default)$/.test(t))).toEqual([]);
     expect(actual.tables.RunSecond!.partitionKey).toBe('RANGE (ts)');
-    const unstated = schema.replace('/// @partitioned RANGE (ts): monthly partitions, like RunSecond.', '/// (comment removed)');
+    const unstated = schema.replace(
+      '/// @partitioned RANGE (ts): monthly partitions, like RunSecond.',
+      '/// (comment removed)',
+    );
     expect(unstated).not.toBe(schema);
-    expect(diffShapes(shapeFromSchema(unstated), actual)).toEqual(['ResourceSample: partitioned by nothing in schema, by RANGE (ts) in database']);
+    expect(diffShapes(shapeFromSchema(unstated), actual)).toEqual([
+      'ResourceSample: partitioned by nothing in schema, by RANGE (ts) in database',
+    ]);
   });
 
   it('reports drift made in the database: a column dropped and an enum value added', async () => {

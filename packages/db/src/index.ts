@@ -3,12 +3,58 @@ export { databaseUrl, DEFAULT_DATABASE_URL } from './env';
 export { sealSecret, openSecret, secretKeyFromEnv, SecretKeyError } from './secrets';
 export { Prisma } from './generated/prisma/client';
 export * from './generated/prisma/enums';
-export type { User, Session, Account, Verification, Team, Membership, Invitation, AllowedHost, ApiToken, IdempotencyKey, Target, PoolConfig, Scenario, Experiment, ExperimentPoolConfig, ExperimentScenario, Schedule, ScheduleNotification, Run, RunSecond, ResourceSample, Baseline, ShareLink, Worker } from './generated/prisma/client';
+export type {
+  User,
+  Session,
+  Account,
+  Verification,
+  Team,
+  Membership,
+  Invitation,
+  AllowedHost,
+  ApiToken,
+  IdempotencyKey,
+  Target,
+  PoolConfig,
+  Scenario,
+  Experiment,
+  ExperimentPoolConfig,
+  ExperimentScenario,
+  Schedule,
+  ScheduleNotification,
+  Run,
+  RunSecond,
+  ResourceSample,
+  Baseline,
+  ShareLink,
+  Worker,
+} from './generated/prisma/client';
 export { runOrder, type Cell } from './services/run-order';
 export { NotFoundError, InvalidInputError } from './services/errors';
 export { createId } from './services/create-id';
-export { scenarioToColumns, scenarioFromColumns, scenarioRowData, type ScenarioColumns } from './services/scenario-row';
-export { seed, LAB_SETUP, DEMO_EMAIL, DEMO_PASSWORD, DEMO_TEAM_SLUG, LAB_TARGET_NAME } from './seed';
-export { maintainStorage, pruneExpiredSeconds, dropEmptyOldPartitions, ensureMonthPartition, listPartitions, PARTITIONED_TABLES, type MaintenanceResult, type Partition } from './storage-maintenance';
+export {
+  scenarioToColumns,
+  scenarioFromColumns,
+  scenarioRowData,
+  type ScenarioColumns,
+} from './services/scenario-row';
+export {
+  seed,
+  LAB_SETUP,
+  DEMO_EMAIL,
+  DEMO_PASSWORD,
+  DEMO_TEAM_SLUG,
+  LAB_TARGET_NAME,
+} from './seed';
+export {
+  maintainStorage,
+  pruneExpiredSeconds,
+  dropEmptyOldPartitions,
+  ensureMonthPartition,
+  listPartitions,
+  PARTITIONED_TABLES,
+  type MaintenanceResult,
+  type Partition,
+} from './storage-maintenance';
 export { secondsTsBounds } from './seconds-bounds';
 export * from './json';

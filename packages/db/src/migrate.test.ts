@@ -16,7 +16,9 @@ describe('migrator', () => {
 
   it('records migrations as Prisma does: sha256 of the file, finished, one step', async () => {
     const files = readMigrations();
-    const { rows } = await db.client.query('SELECT migration_name, checksum, finished_at, applied_steps_count, rolled_back_at FROM "_prisma_migrations" ORDER BY migration_name');
+    const { rows } = await db.client.query(
+      'SELECT migration_name, checksum, finished_at, applied_steps_count, rolled_back_at FROM "_prisma_migrations" ORDER BY migration_name',
+    );
     expect(rows.map((r) => r.migration_name)).toEqual(files.map((f) => f.name));
     for (const [i, r] of rows.entries()) {
       expect(r.checksum).toBe(files[i]!.checksum);
@@ -38,21 +40,33 @@ describe('migrator', () => {
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     const first = readMigrations(dir)[0]!;
     writeFileSync(join(dir, first.name, 'migration.sql'), `${first.sql}\n-- edited\n`);
-    await expect(migrate({ url: db.url, dir })).rejects.toThrow(/was modified after it was applied/);
+    await expect(migrate({ url: db.url, dir })).rejects.toThrow(
+      /was modified after it was applied/,
+    );
   });
 
   it('rolls back a failing migration, records it truthfully, and applies the fixed one later', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pb-mig-'));
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     mkdirSync(join(dir, '29990101000000_broken'));
-    writeFileSync(join(dir, '29990101000000_broken', 'migration.sql'), 'CREATE TABLE "Probe" (id int);\nSELECT * FROM no_such_table;');
-    await expect(migrate({ url: db.url, dir })).rejects.toThrow(/failed and was rolled back.*no_such_table/);
+    writeFileSync(
+      join(dir, '29990101000000_broken', 'migration.sql'),
+      'CREATE TABLE "Probe" (id int);\nSELECT * FROM no_such_table;',
+    );
+    await expect(migrate({ url: db.url, dir })).rejects.toThrow(
+      /failed and was rolled back.*no_such_table/,
+    );
     const probe = await db.client.query(`SELECT to_regclass('public."Probe"') AS t`);
     expect(probe.rows[0].t).toBeNull();
-    const row = await db.client.query(`SELECT rolled_back_at, finished_at, logs FROM "_prisma_migrations" WHERE migration_name = '29990101000000_broken'`);
+    const row = await db.client.query(
+      `SELECT rolled_back_at, finished_at, logs FROM "_prisma_migrations" WHERE migration_name = '29990101000000_broken'`,
+    );
     expect(row.rows[0].finished_at).toBeNull();
     expect(row.rows[0].rolled_back_at).toBeInstanceOf(Date);
-    writeFileSync(join(dir, '29990101000000_broken', 'migration.sql'), 'CREATE TABLE "Probe" (id int);');
+    writeFileSync(
+      join(dir, '29990101000000_broken', 'migration.sql'),
+      'CREATE TABLE "Probe" (id int);',
+    );
     const fixed = await migrate({ url: db.url, dir });
     expect(fixed.applied).toEqual(['29990101000000_broken']);
   });
@@ -62,7 +76,10 @@ describe('migrator', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pb-mig-'));
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     mkdirSync(join(dir, '29990202000000_next'));
-    writeFileSync(join(dir, '29990202000000_next', 'migration.sql'), 'CREATE TABLE "NextProbe" (id int);');
+    writeFileSync(
+      join(dir, '29990202000000_next', 'migration.sql'),
+      'CREATE TABLE "NextProbe" (id int);',
+    );
     expect(await pendingMigrations({ url: db.url, dir })).toEqual(['29990202000000_next']);
     const t = await db.client.query(`SELECT to_regclass('public."NextProbe"') AS t`);
     expect(t.rows[0].t).toBeNull();
@@ -73,13 +90,17 @@ describe('migrate --wait (the init container of web and worker pods)', () => {
   let db: { url: string; client: pg.Client; dispose: () => Promise<void> };
   beforeAll(async () => {
     // An empty database: what a pod sees while its release's migration Job has not run yet.
-    db = await withTempDatabase('migwait', { migrationsDir: mkdtempSync(join(tmpdir(), 'pb-mig-empty-')) });
+    db = await withTempDatabase('migwait', {
+      migrationsDir: mkdtempSync(join(tmpdir(), 'pb-mig-empty-')),
+    });
   });
   afterAll(async () => db?.dispose());
 
   function runCli(args: string[]): Promise<{ code: number | null; out: string }> {
     const cli = join(MIGRATIONS_DIR, '..', '..', 'src', 'cli', 'migrate.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, DATABASE_URL: db.url } });
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
+      env: { ...process.env, DATABASE_URL: db.url },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -108,4 +129,3 @@ describe('migrate --wait (the init container of web and worker pods)', () => {
     expect(r.out).toContain('--wait takes whole seconds');
   });
 });
-

@@ -12,7 +12,12 @@ import { databaseUrl } from './env';
  * name, timestamps, applied steps) so `prisma migrate status|deploy` agree wherever the engine
  * exists.
  */
-export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'prisma', 'migrations');
+export const MIGRATIONS_DIR = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'prisma',
+  'migrations',
+);
 
 // Prisma migrate's advisory lock key, so our migrator and Prisma's never run at once.
 const PRISMA_ADVISORY_LOCK = 72707369;
@@ -66,7 +71,10 @@ export async function migrate(
 ): Promise<MigrateResult> {
   const log = opts.log ?? (() => {});
   const files = readMigrations(opts.dir);
-  const client = new pg.Client({ connectionString: opts.url ?? databaseUrl(), application_name: 'poolbench-migrate' });
+  const client = new pg.Client({
+    connectionString: opts.url ?? databaseUrl(),
+    application_name: 'poolbench-migrate',
+  });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [PRISMA_ADVISORY_LOCK]);
@@ -77,7 +85,9 @@ export async function migrate(
       finished_at: Date | null;
       rolled_back_at: Date | null;
       logs: string | null;
-    }>('SELECT migration_name, checksum, finished_at, rolled_back_at, logs FROM "_prisma_migrations" ORDER BY started_at');
+    }>(
+      'SELECT migration_name, checksum, finished_at, rolled_back_at, logs FROM "_prisma_migrations" ORDER BY started_at',
+    );
 
     const failed = rows.find((r) => r.finished_at === null && r.rolled_back_at === null);
     if (failed) {
@@ -86,11 +96,16 @@ export async function migrate(
         `migration ${failed.migration_name} failed earlier and was not rolled back; fix the database, then mark it rolled back. Log: ${failed.logs ?? 'none'}`,
       );
     }
-    const done = new Map(rows.filter((r) => r.finished_at !== null).map((r) => [r.migration_name, r]));
+    const done = new Map(
+      rows.filter((r) => r.finished_at !== null).map((r) => [r.migration_name, r]),
+    );
     const local = new Set(files.map((f) => f.name));
     for (const name of done.keys()) {
       if (!local.has(name)) {
-        throw new MigrationError('missing_locally', `migration ${name} is applied in the database but missing from ${opts.dir ?? MIGRATIONS_DIR}`);
+        throw new MigrationError(
+          'missing_locally',
+          `migration ${name} is applied in the database but missing from ${opts.dir ?? MIGRATIONS_DIR}`,
+        );
       }
     }
 
@@ -119,13 +134,19 @@ export async function migrate(
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});
         // The transaction rolled back, so the database is as before: record that truthfully.
-        await client.query('UPDATE "_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1', [
-          id,
-          String(err instanceof Error ? err.message : err),
-        ]);
-        throw new MigrationError('failed', `migration ${file.name} failed and was rolled back: ${err instanceof Error ? err.message : String(err)}`);
+        await client.query(
+          'UPDATE "_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1',
+          [id, String(err instanceof Error ? err.message : err)],
+        );
+        throw new MigrationError(
+          'failed',
+          `migration ${file.name} failed and was rolled back: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
-      await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
+      await client.query(
+        'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
+        [id],
+      );
       log(`applied ${file.name}`);
       result.applied.push(file.name);
     }
@@ -140,12 +161,19 @@ export async function migrate(
  * Local migrations not (successfully) applied to the database yet, without taking the lock or
  * changing anything: what a web or worker pod waits on while the migration Job of its release runs.
  */
-export async function pendingMigrations(opts: { url?: string; dir?: string } = {}): Promise<string[]> {
+export async function pendingMigrations(
+  opts: { url?: string; dir?: string } = {},
+): Promise<string[]> {
   const files = readMigrations(opts.dir);
-  const client = new pg.Client({ connectionString: opts.url ?? databaseUrl(), application_name: 'poolbench-migrate-wait' });
+  const client = new pg.Client({
+    connectionString: opts.url ?? databaseUrl(),
+    application_name: 'poolbench-migrate-wait',
+  });
   await client.connect();
   try {
-    const { rows: exists } = await client.query<{ t: string | null }>(`SELECT to_regclass('"_prisma_migrations"')::text AS t`);
+    const { rows: exists } = await client.query<{ t: string | null }>(
+      `SELECT to_regclass('"_prisma_migrations"')::text AS t`,
+    );
     if (!exists[0]?.t) return files.map((f) => f.name);
     const { rows } = await client.query<{ migration_name: string; checksum: string }>(
       'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL',

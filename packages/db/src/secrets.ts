@@ -18,13 +18,20 @@ export class SecretKeyError extends AppError<'unavailable'> {
 
 export function secretKeyFromEnv(env: NodeJS.ProcessEnv = process.env): Buffer {
   const raw = env.POOLBENCH_SECRET_KEY;
-  if (!raw) throw new SecretKeyError('POOLBENCH_SECRET_KEY is not set (32 random bytes, base64); `make up` writes one to .data/poolbench.env');
+  if (!raw)
+    throw new SecretKeyError(
+      'POOLBENCH_SECRET_KEY is not set (32 random bytes, base64); `make up` writes one to .data/poolbench.env',
+    );
   const key = Buffer.from(raw, 'base64');
-  if (key.length !== 32) throw new SecretKeyError(`POOLBENCH_SECRET_KEY must decode to 32 bytes, got ${key.length}`);
+  if (key.length !== 32)
+    throw new SecretKeyError(`POOLBENCH_SECRET_KEY must decode to 32 bytes, got ${key.length}`);
   return key;
 }
 
-export function sealSecret(value: unknown, key: Buffer = secretKeyFromEnv()): Uint8Array<ArrayBuffer> {
+export function sealSecret(
+  value: unknown,
+  key: Buffer = secretKeyFromEnv(),
+): Uint8Array<ArrayBuffer> {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);

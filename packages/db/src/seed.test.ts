@@ -19,12 +19,18 @@ describe('seed', () => {
 
   it('is idempotent and creates a working demo login', async () => {
     const first = await seed(db);
-    const counts = async () => [await db.user.count(), await db.poolConfig.count(), await db.scenario.count()];
+    const counts = async () => [
+      await db.user.count(),
+      await db.poolConfig.count(),
+      await db.scenario.count(),
+    ];
     const before = await counts();
     const second = await seed(db);
     expect(second).toEqual(first);
     expect(await counts()).toEqual(before);
-    const account = await db.account.findFirstOrThrow({ where: { user: { email: DEMO_EMAIL }, providerId: 'credential' } });
+    const account = await db.account.findFirstOrThrow({
+      where: { user: { email: DEMO_EMAIL }, providerId: 'credential' },
+    });
     expect(await verifyPassword({ hash: account.password!, password: DEMO_PASSWORD })).toBe(true);
     expect(before[1]).toBeGreaterThanOrEqual(10); // every seed's pool configs
   });

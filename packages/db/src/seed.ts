@@ -19,14 +19,28 @@ export const LAB_SETUP = { rows: 10_000, fields: 50, roles: 50, permissions: 200
 export async function seed(db: Db): Promise<{ teamId: string; userId: string; targetId: string }> {
   const user =
     (await db.user.findUnique({ where: { email: DEMO_EMAIL } })) ??
-    (await db.user.create({ data: { id: 'demo-user', name: 'Demo User', email: DEMO_EMAIL, emailVerified: true } }));
-  const hasPassword = await db.account.findFirst({ where: { userId: user.id, providerId: 'credential' } });
+    (await db.user.create({
+      data: { id: 'demo-user', name: 'Demo User', email: DEMO_EMAIL, emailVerified: true },
+    }));
+  const hasPassword = await db.account.findFirst({
+    where: { userId: user.id, providerId: 'credential' },
+  });
   if (!hasPassword) {
     await db.account.create({
-      data: { id: `${user.id}-credential`, accountId: user.id, providerId: 'credential', userId: user.id, password: await hashPassword(DEMO_PASSWORD) },
+      data: {
+        id: `${user.id}-credential`,
+        accountId: user.id,
+        providerId: 'credential',
+        userId: user.id,
+        password: await hashPassword(DEMO_PASSWORD),
+      },
     });
   }
-  const team = await db.team.upsert({ where: { slug: DEMO_TEAM_SLUG }, create: { name: 'Demo team', slug: DEMO_TEAM_SLUG }, update: {} });
+  const team = await db.team.upsert({
+    where: { slug: DEMO_TEAM_SLUG },
+    create: { name: 'Demo team', slug: DEMO_TEAM_SLUG },
+    update: {},
+  });
   await db.membership.upsert({
     where: { teamId_userId: { teamId: team.id, userId: user.id } },
     create: { teamId: team.id, userId: user.id, role: 'owner' },
@@ -34,7 +48,9 @@ export async function seed(db: Db): Promise<{ teamId: string; userId: string; ta
   });
   // Names are unique among live rows only (partial indexes), so "upsert" is: the live row, else a new one.
   const target =
-    (await db.target.findFirst({ where: { teamId: team.id, name: LAB_TARGET_NAME, archivedAt: null } })) ??
+    (await db.target.findFirst({
+      where: { teamId: team.id, name: LAB_TARGET_NAME, archivedAt: null },
+    })) ??
     (await db.target.create({
       data: {
         teamId: team.id,
@@ -50,7 +66,13 @@ export async function seed(db: Db): Promise<{ teamId: string; userId: string; ta
   for (const preset of listPresets()) {
     for (const pc of preset.poolConfigs) {
       const name = `${preset.seed} · ${pc.name}`;
-      if (await db.poolConfig.findFirst({ where: { targetId: target.id, name, archivedAt: null }, select: { id: true } })) continue;
+      if (
+        await db.poolConfig.findFirst({
+          where: { targetId: target.id, name, archivedAt: null },
+          select: { id: true },
+        })
+      )
+        continue;
       await db.poolConfig.create({
         data: {
           teamId: team.id,
@@ -60,13 +82,21 @@ export async function seed(db: Db): Promise<{ teamId: string; userId: string; ta
           params: toJson.poolParams(pc.config.params ?? {}),
           instanceCount: pc.config.instanceCount ?? 1,
           // the preset's per-config environment (link RTT, role limit, CPU, balancer), if any
-          ...(pc.config.environment ? { environment: toJson.poolEnvironment(pc.config.environment) } : {}),
+          ...(pc.config.environment
+            ? { environment: toJson.poolEnvironment(pc.config.environment) }
+            : {}),
         },
       });
     }
     for (const ps of preset.scenarios) {
       const name = `${preset.seed} · ${ps.label}`;
-      if (await db.scenario.findFirst({ where: { teamId: team.id, name, archivedAt: null }, select: { id: true } })) continue;
+      if (
+        await db.scenario.findFirst({
+          where: { teamId: team.id, name, archivedAt: null },
+          select: { id: true },
+        })
+      )
+        continue;
       await db.scenario.create({
         data: {
           teamId: team.id,

@@ -25,11 +25,18 @@ export interface Partition {
   rows: number;
 }
 
-const monthStart = (d: Date, plus = 0) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + plus, 1));
+const monthStart = (d: Date, plus = 0) =>
+  new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + plus, 1));
 
 /** Makes (idempotently) the month partition containing `at`; rows of that month waiting in the default partition move in. */
-export async function ensureMonthPartition(db: Db, table: PartitionedTable, at: Date): Promise<string> {
-  const rows = await db.$queryRaw<Array<{ name: string }>>`SELECT poolbench_ensure_month_partition(${table}, ${at}::timestamptz) AS name`;
+export async function ensureMonthPartition(
+  db: Db,
+  table: PartitionedTable,
+  at: Date,
+): Promise<string> {
+  const rows = await db.$queryRaw<
+    Array<{ name: string }>
+  >`SELECT poolbench_ensure_month_partition(${table}, ${at}::timestamptz) AS name`;
   return rows[0]!.name;
 }
 
@@ -42,8 +49,16 @@ export async function listPartitions(db: Db): Promise<Partition[]> {
   const out: Partition[] = [];
   for (const p of parts) {
     const m = /FROM \('([^']+)'\) TO \('([^']+)'\)/.exec(p.bound);
-    const count = await db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM "${p.name.replaceAll('"', '')}"`);
-    out.push({ table: p.parent as PartitionedTable, name: p.name, from: m ? new Date(m[1]!) : null, to: m ? new Date(m[2]!) : null, rows: Number(count[0]!.n) });
+    const count = await db.$queryRawUnsafe<Array<{ n: bigint }>>(
+      `SELECT count(*) AS n FROM "${p.name.replaceAll('"', '')}"`,
+    );
+    out.push({
+      table: p.parent as PartitionedTable,
+      name: p.name,
+      from: m ? new Date(m[1]!) : null,
+      to: m ? new Date(m[2]!) : null,
+      rows: Number(count[0]!.n),
+    });
   }
   return out;
 }
@@ -95,7 +110,9 @@ export async function dropEmptyOldPartitions(db: Db, now = new Date()): Promise<
     // Re-checked under the table lock: a row may have arrived since the count.
     await db.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(`LOCK TABLE "${p.name}" IN ACCESS EXCLUSIVE MODE`);
-      const still = await tx.$queryRawUnsafe<Array<{ any: boolean }>>(`SELECT EXISTS (SELECT 1 FROM "${p.name}") AS any`);
+      const still = await tx.$queryRawUnsafe<Array<{ any: boolean }>>(
+        `SELECT EXISTS (SELECT 1 FROM "${p.name}") AS any`,
+      );
       if (still[0]!.any) return;
       await tx.$executeRawUnsafe(`DROP TABLE "${p.name}"`);
       dropped.push(p.name);
@@ -119,11 +136,20 @@ export interface MaintenanceResult {
 export async function maintainStorage(db: Db, now = new Date()): Promise<MaintenanceResult> {
   return db.$transaction(
     async (lockTx) => {
-      const lock = await lockTx.$queryRaw<Array<{ ok: boolean }>>`SELECT pg_try_advisory_xact_lock(hashtext(${MAINTENANCE_LOCK})) AS ok`;
-      if (!lock[0]!.ok) return { skipped: true, ensured: [], pruned: { runs: 0, seconds: 0, samples: 0 }, dropped: [] };
+      const lock = await lockTx.$queryRaw<
+        Array<{ ok: boolean }>
+      >`SELECT pg_try_advisory_xact_lock(hashtext(${MAINTENANCE_LOCK})) AS ok`;
+      if (!lock[0]!.ok)
+        return {
+          skipped: true,
+          ensured: [],
+          pruned: { runs: 0, seconds: 0, samples: 0 },
+          dropped: [],
+        };
       const ensured: string[] = [];
       for (const table of PARTITIONED_TABLES) {
-        for (let k = 0; k <= MONTHS_AHEAD; k++) ensured.push(await ensureMonthPartition(db, table, monthStart(now, k)));
+        for (let k = 0; k <= MONTHS_AHEAD; k++)
+          ensured.push(await ensureMonthPartition(db, table, monthStart(now, k)));
       }
       const pruned = await pruneExpiredSeconds(db, now);
       const dropped = await dropEmptyOldPartitions(db, now);

@@ -8,7 +8,10 @@ import { migrate } from './migrate';
  * so tests never touch the dev database or each other. `migrationsDir` migrates from another
  * folder (e.g. all but the newest migration, to test an upgrade).
  */
-export async function withTempDatabase(label: string, opts: { migrationsDir?: string } = {}): Promise<{ url: string; client: pg.Client; dispose: () => Promise<void> }> {
+export async function withTempDatabase(
+  label: string,
+  opts: { migrationsDir?: string } = {},
+): Promise<{ url: string; client: pg.Client; dispose: () => Promise<void> }> {
   const name = `poolbench_test_${label.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: databaseUrl() });
   await admin.connect();

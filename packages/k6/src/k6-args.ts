@@ -25,7 +25,8 @@ export function buildK6Args(input: K6ArgsInput): string[] {
   const args = [
     'run',
     // k6's REST API would let any local process stop or scale this run.
-    '--address', '',
+    '--address',
+    '',
     `--include-system-env-vars=${input.includeProcessEnv === true}`,
     '--no-usage-report',
     '--no-thresholds',
@@ -43,11 +44,17 @@ export function buildK6Args(input: K6ArgsInput): string[] {
     );
   }
   if (input.executionSegment) {
-    args.push('--execution-segment', input.executionSegment.segment, '--execution-segment-sequence', input.executionSegment.sequence);
+    args.push(
+      '--execution-segment',
+      input.executionSegment.segment,
+      '--execution-segment-sequence',
+      input.executionSegment.sequence,
+    );
   }
   if (input.blacklistIps.length > 0) args.push('--blacklist-ip', input.blacklistIps.join(','));
   for (const [key, value] of Object.entries(input.env)) {
-    if (!ENV_KEY.test(key)) throw new Error(`invalid k6 env name ${JSON.stringify(key)}: use letters, digits and _`);
+    if (!ENV_KEY.test(key))
+      throw new Error(`invalid k6 env name ${JSON.stringify(key)}: use letters, digits and _`);
     args.push('-e', `${key}=${value}`);
   }
   args.push('--out', `poolbench=${input.outputPath}`, input.scriptPath);

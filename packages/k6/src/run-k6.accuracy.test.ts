@@ -8,7 +8,15 @@ import type { K6Second } from './summary-accumulator';
 import { ensureBuilt } from './testing/build';
 import { startTestServer, type TestServer } from './testing/test-server';
 
-interface TrendExport { min: number; med: number; max: number; avg: number; 'p(90)': number; 'p(95)': number; 'p(99)': number }
+interface TrendExport {
+  min: number;
+  med: number;
+  max: number;
+  avg: number;
+  'p(90)': number;
+  'p(95)': number;
+  'p(99)': number;
+}
 interface SummaryExport {
   metrics: {
     http_reqs: { count: number };
@@ -74,7 +82,9 @@ describe('poolbench output against k6 own summary', () => {
       for (const metric of ['http_req_duration', 'iteration_duration'] as const) {
         const ours = s.trends[metric];
         const theirs = k6[metric];
-        expect(ours?.count).toBe(metric === 'http_req_duration' ? k6.http_reqs.count : k6.iterations.count);
+        expect(ours?.count).toBe(
+          metric === 'http_req_duration' ? k6.http_reqs.count : k6.iterations.count,
+        );
         const pairs: [string, number | undefined, number][] = [
           ['p50', ours?.p50, theirs.med],
           ['p90', ours?.p90, theirs['p(90)']],
@@ -115,8 +125,13 @@ describe('rps is the load phase rate', () => {
     expect(r.summary.requests).toBeGreaterThanOrEqual(995);
     expect(r.summary.requests).toBeLessThanOrEqual(1001);
     const summary = buildRunSummary({
-      counters: r.summary, trends: r.summary.trends, seconds: r.summary.seconds, vusMax: r.summary.vusMax,
-      loadMs: loadTimeMs(r.load, null, []), load: r.load, resources: [],
+      counters: r.summary,
+      trends: r.summary.trends,
+      seconds: r.summary.seconds,
+      vusMax: r.summary.vusMax,
+      loadMs: loadTimeMs(r.load, null, []),
+      load: r.load,
+      resources: [],
     });
     expect(r.testDurationMs).toBeGreaterThan(7900); // the output was open through setup and teardown
     expect(summary.durationMs).toBeGreaterThan(4900);

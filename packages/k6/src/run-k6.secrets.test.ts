@@ -52,6 +52,8 @@ describe('runK6 secrets', () => {
   });
 
   it('refuses names k6 would read as its own configuration', async () => {
-    await expect(runK6({ script: 'export default function () {}', secretEnv: { K6_VUS: '1000' } })).rejects.toThrow(/not starting with K6_/);
+    await expect(
+      runK6({ script: 'export default function () {}', secretEnv: { K6_VUS: '1000' } }),
+    ).rejects.toThrow(/not starting with K6_/);
   });
 });

@@ -88,11 +88,17 @@ describe.concurrent('runK6', () => {
   });
 
   it('reports a script error with k6 own message', async () => {
-    const r = await runK6({ script: "throw new Error('boom-in-init'); export default function () {}", timeoutMs: 30_000 });
+    const r = await runK6({
+      script: "throw new Error('boom-in-init'); export default function () {}",
+      timeoutMs: 30_000,
+    });
     expect(r.endReason).toBe('k6_error');
     expect(r.exitCode).toBe(107);
     expect(r.stderrTail.join('\n')).toContain('boom-in-init');
-    const syntax = await runK6({ script: 'export default function () { this is not js', timeoutMs: 30_000 });
+    const syntax = await runK6({
+      script: 'export default function () { this is not js',
+      timeoutMs: 30_000,
+    });
     expect(syntax.endReason).toBe('k6_error');
     expect(syntax.stderrTail.join('\n')).toMatch(/Unexpected/);
   });

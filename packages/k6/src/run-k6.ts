@@ -80,7 +80,10 @@ const SECRET_NAME = /^(?!K6_)[A-Za-z_][A-Za-z0-9_]*$/;
 function secretEnvOf(opts: RunK6Options): Record<string, string> {
   const env = opts.secretEnv ?? {};
   for (const key of Object.keys(env)) {
-    if (!SECRET_NAME.test(key)) throw new Error(`invalid secret env name ${JSON.stringify(key)}: letters, digits and _, not starting with K6_`);
+    if (!SECRET_NAME.test(key))
+      throw new Error(
+        `invalid secret env name ${JSON.stringify(key)}: letters, digits and _, not starting with K6_`,
+      );
   }
   return env;
 }
@@ -119,11 +122,28 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
   }
 }
 
-function emptyResult(endReason: K6EndReason, acc: SummaryAccumulator, startedAt: Date): K6RunResult {
+function emptyResult(
+  endReason: K6EndReason,
+  acc: SummaryAccumulator,
+  startedAt: Date,
+): K6RunResult {
   return {
-    endReason, exitCode: null, exitSignal: null, pid: undefined, summary: acc.summary(),
-    lateSamples: 0, lateRequests: 0, testDurationMs: undefined, load: undefined, outputComplete: false, k6Error: undefined,
-    stderrTail: [], stdoutTail: [], onSecondError: undefined, startedAt, endedAt: new Date(),
+    endReason,
+    exitCode: null,
+    exitSignal: null,
+    pid: undefined,
+    summary: acc.summary(),
+    lateSamples: 0,
+    lateRequests: 0,
+    testDurationMs: undefined,
+    load: undefined,
+    outputComplete: false,
+    k6Error: undefined,
+    stderrTail: [],
+    stdoutTail: [],
+    onSecondError: undefined,
+    startedAt,
+    endedAt: new Date(),
   };
 }
 
@@ -143,7 +163,13 @@ function supervise(
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       // A clean environment: K6_* variables or a ~/.config/k6 file must not reconfigure the run.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: home, TMPDIR: tmpdir(), ...secretEnvOf(opts) },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        XDG_CONFIG_HOME: home,
+        TMPDIR: tmpdir(),
+        ...secretEnvOf(opts),
+      },
     });
     const stderr = new TailBuffer(40);
     const stdout = new TailBuffer(40);
@@ -173,9 +199,15 @@ function supervise(
     };
     const onAbort = () => stop('aborted');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const timeout = opts.timeoutMs === undefined ? undefined : setTimeout(() => stop('timed_out'), opts.timeoutMs);
+    const timeout =
+      opts.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => stop('timed_out'), opts.timeoutMs);
 
-    const lines = createInterface({ input: child.stdio[OUTPUT_FD] as Readable, crlfDelay: Infinity });
+    const lines = createInterface({
+      input: child.stdio[OUTPUT_FD] as Readable,
+      crlfDelay: Infinity,
+    });
     lines.on('line', (text) => {
       let line;
       try {
@@ -191,9 +223,11 @@ function supervise(
       const second = acc.add(line);
       if (opts.onSecond) {
         const cb = opts.onSecond;
-        chain = chain.then(() => cb(second)).catch((err: unknown) => {
-          onSecondError ??= err;
-        });
+        chain = chain
+          .then(() => cb(second))
+          .catch((err: unknown) => {
+            onSecondError ??= err;
+          });
       }
     });
 
@@ -218,7 +252,9 @@ function supervise(
         if (endReason === 'completed' && (badLines > 0 || end === undefined)) {
           endReason = 'k6_error';
           if (end === undefined) {
-            stderrTail.push('poolbench: k6 exited without the output end line; is this a k6 built with the poolbench output?');
+            stderrTail.push(
+              'poolbench: k6 exited without the output end line; is this a k6 built with the poolbench output?',
+            );
           }
         }
         resolve({
@@ -230,7 +266,10 @@ function supervise(
           lateSamples: end?.lateSamples ?? 0,
           lateRequests: end?.lateRequests ?? 0,
           testDurationMs: end?.durationMs,
-          load: end?.loadStartMs !== undefined && end.loadEndMs !== undefined ? { startMs: end.loadStartMs, endMs: end.loadEndMs } : undefined,
+          load:
+            end?.loadStartMs !== undefined && end.loadEndMs !== undefined
+              ? { startMs: end.loadStartMs, endMs: end.loadEndMs }
+              : undefined,
           outputComplete: end !== undefined,
           k6Error: end?.error,
           stderrTail,

@@ -9,9 +9,18 @@ function second(ts: number, latenciesUs: number[], over: Partial<SecondLine> = {
   const h = createHistogram();
   for (const v of latenciesUs) h.recordValue(v);
   return {
-    v: 1, type: 'second', ts, requests: latenciesUs.length, failed: 1, status: { '200': latenciesUs.length - 1, '503': 1 },
-    dataSentBytes: 100, dataReceivedBytes: 1000, iterations: latenciesUs.length, droppedIterations: 0,
-    hist: { http_req_duration: encodeHistogram(h) }, ...over,
+    v: 1,
+    type: 'second',
+    ts,
+    requests: latenciesUs.length,
+    failed: 1,
+    status: { '200': latenciesUs.length - 1, '503': 1 },
+    dataSentBytes: 100,
+    dataReceivedBytes: 1000,
+    iterations: latenciesUs.length,
+    droppedIterations: 0,
+    hist: { http_req_duration: encodeHistogram(h) },
+    ...over,
   };
 }
 
@@ -19,12 +28,33 @@ describe('SummaryAccumulator', () => {
   // Latencies stay below 2048 µs, where histogram buckets are exactly 1 µs wide.
   it('decodes each second and merges all of them into the summary', () => {
     const acc = new SummaryAccumulator();
-    const first = acc.add(second(100, [100, 200, 300, 400], { vus: 3, vusMax: 5, vusAllocated: 10 }));
-    acc.add(second(101, Array.from({ length: 96 }, (_, i) => 1000 + i * 10), { vus: 2, vusMax: 2, vusAllocated: 25 }));
-    expect(first.trends.http_req_duration).toMatchObject({ count: 4, min: 0.1, max: 0.4, p50: 0.2 });
+    const first = acc.add(
+      second(100, [100, 200, 300, 400], { vus: 3, vusMax: 5, vusAllocated: 10 }),
+    );
+    acc.add(
+      second(
+        101,
+        Array.from({ length: 96 }, (_, i) => 1000 + i * 10),
+        { vus: 2, vusMax: 2, vusAllocated: 25 },
+      ),
+    );
+    expect(first.trends.http_req_duration).toMatchObject({
+      count: 4,
+      min: 0.1,
+      max: 0.4,
+      p50: 0.2,
+    });
     expect(first.vus).toBe(3);
     const s = acc.summary();
-    expect(s).toMatchObject({ seconds: 2, firstTs: 100, lastTs: 101, requests: 100, failed: 2, vusMax: 5, vusAllocatedMax: 25 });
+    expect(s).toMatchObject({
+      seconds: 2,
+      firstTs: 100,
+      lastTs: 101,
+      requests: 100,
+      failed: 2,
+      vusMax: 5,
+      vusAllocatedMax: 25,
+    });
     expect(first.vusAllocated).toBe(10);
     expect(s.status).toEqual({ '200': 98, '503': 2 });
     expect(s.trends.http_req_duration).toMatchObject({ count: 100, min: 0.1, max: 1.95 });
@@ -36,17 +66,26 @@ describe('SummaryAccumulator', () => {
 
   it('knows the seconds that carried load apart from vus-only setup and teardown seconds', () => {
     const acc = new SummaryAccumulator();
-    acc.add(second(99, [], { requests: 0, failed: 0, status: {}, iterations: 0, hist: {}, vus: 0 }));
+    acc.add(
+      second(99, [], { requests: 0, failed: 0, status: {}, iterations: 0, hist: {}, vus: 0 }),
+    );
     acc.add(second(100, [100]));
     acc.add(second(101, [100]));
-    acc.add(second(102, [], { requests: 0, failed: 0, status: {}, iterations: 0, hist: {}, vus: 0 }));
+    acc.add(
+      second(102, [], { requests: 0, failed: 0, status: {}, iterations: 0, hist: {}, vus: 0 }),
+    );
     expect(acc.summary()).toMatchObject({ firstTs: 99, lastTs: 102, loadSeconds: [100, 101] });
   });
 
   it('feeds evaluateThresholds with any percentile, rates and counts', () => {
     const acc = new SummaryAccumulator();
     // below 2048 µs a histogram bucket is exactly 1 µs wide, so the expected values are exact
-    acc.add(second(1, Array.from({ length: 1000 }, (_, i) => i + 1)));
+    acc.add(
+      second(
+        1,
+        Array.from({ length: 1000 }, (_, i) => i + 1),
+      ),
+    );
     acc.add(second(2, [2000]));
     const ctx = thresholdContextFromSummary(acc.summary());
     const t = (metric: string, expr: string) => ThresholdSchema.parse({ metric, expr });

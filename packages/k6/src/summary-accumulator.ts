@@ -41,7 +41,15 @@ export interface K6Summary extends K6Counters {
 }
 
 export function emptyCounters(): K6Counters {
-  return { requests: 0, failed: 0, status: {}, dataSentBytes: 0, dataReceivedBytes: 0, iterations: 0, droppedIterations: 0 };
+  return {
+    requests: 0,
+    failed: 0,
+    status: {},
+    dataSentBytes: 0,
+    dataReceivedBytes: 0,
+    iterations: 0,
+    droppedIterations: 0,
+  };
 }
 
 export function addCounters(into: K6Counters, from: K6Counters): void {
@@ -51,7 +59,8 @@ export function addCounters(into: K6Counters, from: K6Counters): void {
   into.dataReceivedBytes += from.dataReceivedBytes;
   into.iterations += from.iterations;
   into.droppedIterations += from.droppedIterations;
-  for (const [code, n] of Object.entries(from.status)) into.status[code] = (into.status[code] ?? 0) + n;
+  for (const [code, n] of Object.entries(from.status))
+    into.status[code] = (into.status[code] ?? 0) + n;
 }
 
 /** Keeps one merged histogram per metric, so memory does not grow with run length. */
@@ -82,10 +91,20 @@ export class SummaryAccumulator {
     this.seconds++;
     this.firstTs ??= ts;
     this.lastTs = ts;
-    if (counters.requests > 0 || counters.iterations > 0) this.loadSeconds = [this.loadSeconds?.[0] ?? ts, ts];
+    if (counters.requests > 0 || counters.iterations > 0)
+      this.loadSeconds = [this.loadSeconds?.[0] ?? ts, ts];
     if (vusMax !== undefined) this.vusMax = Math.max(this.vusMax ?? 0, vusMax);
-    if (vusAllocated !== undefined) this.vusAllocatedMax = Math.max(this.vusAllocatedMax ?? 0, vusAllocated);
-    return { ts, ...counters, vus: vus ?? null, vusMax: vusMax ?? null, vusAllocated: vusAllocated ?? null, trends, histograms: { ...hist } };
+    if (vusAllocated !== undefined)
+      this.vusAllocatedMax = Math.max(this.vusAllocatedMax ?? 0, vusAllocated);
+    return {
+      ts,
+      ...counters,
+      vus: vus ?? null,
+      vusMax: vusMax ?? null,
+      vusAllocated: vusAllocated ?? null,
+      trends,
+      histograms: { ...hist },
+    };
   }
 
   summary(): K6Summary {

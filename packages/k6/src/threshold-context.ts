@@ -2,7 +2,8 @@ import type { ThresholdContext, ThresholdMetric } from '@poolbench/scenarios';
 import { TREND_METRICS, type TrendMetric } from './ndjson-line';
 import type { K6Summary } from './summary-accumulator';
 
-const isTrend = (m: ThresholdMetric): m is ThresholdMetric & TrendMetric => (TREND_METRICS as readonly string[]).includes(m);
+const isTrend = (m: ThresholdMetric): m is ThresholdMetric & TrendMetric =>
+  (TREND_METRICS as readonly string[]).includes(m);
 
 /**
  * A ThresholdContext over a run summary, for evaluateThresholds. Any percentile is
@@ -11,7 +12,10 @@ const isTrend = (m: ThresholdMetric): m is ThresholdMetric & TrendMetric => (TRE
  * the counts nor the time); the default, the number of seconds written, counts the partial first
  * and last seconds as whole ones.
  */
-export function thresholdContextFromSummary(summary: K6Summary, durationSec = summary.seconds): ThresholdContext {
+export function thresholdContextFromSummary(
+  summary: K6Summary,
+  durationSec = summary.seconds,
+): ThresholdContext {
   const counts: Partial<Record<string, number>> = {
     http_reqs: summary.requests,
     iterations: summary.iterations,
@@ -28,7 +32,9 @@ export function thresholdContextFromSummary(summary: K6Summary, durationSec = su
       return { avg: t.mean, min: t.min, max: t.max, med: t.p50 }[stat];
     },
     rate: (metric) =>
-      metric === 'http_req_failed' && summary.requests > 0 ? summary.failed / summary.requests : undefined,
+      metric === 'http_req_failed' && summary.requests > 0
+        ? summary.failed / summary.requests
+        : undefined,
     count: (metric) => counts[metric],
     durationSec,
   };

@@ -1,4 +1,10 @@
 export { producerConnection, workerConnection } from './connections';
 export { createRunQueue, enqueueRuns, RUN_JOB_OPTIONS } from './run-queue';
-export { publishRunEvent, subscribeRunEvents, publishCancel, RunControlSchema, type RunControl } from './run-events';
+export {
+  publishRunEvent,
+  subscribeRunEvents,
+  publishCancel,
+  RunControlSchema,
+  type RunControl,
+} from './run-events';
 export { createStateLog, watchConnections, type StateLog, type StateLogger } from './state-log';

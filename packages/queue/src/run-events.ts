@@ -1,5 +1,10 @@
 import type { Redis } from 'ioredis';
-import { LiveEventSchema, RUN_CONTROL_CHANNEL, runEventsChannel, type LiveEvent } from '@poolbench/scenarios';
+import {
+  LiveEventSchema,
+  RUN_CONTROL_CHANNEL,
+  runEventsChannel,
+  type LiveEvent,
+} from '@poolbench/scenarios';
 import { z } from 'zod';
 
 export async function publishRunEvent(redis: Redis, event: LiveEvent): Promise<void> {
@@ -10,7 +15,11 @@ export async function publishRunEvent(redis: Redis, event: LiveEvent): Promise<v
  * Subscribes a dedicated connection (a subscriber cannot run other commands) to one run's events.
  * Malformed messages are dropped rather than breaking the stream.
  */
-export async function subscribeRunEvents(sub: Redis, runId: string, onEvent: (e: LiveEvent) => void): Promise<() => Promise<void>> {
+export async function subscribeRunEvents(
+  sub: Redis,
+  runId: string,
+  onEvent: (e: LiveEvent) => void,
+): Promise<() => Promise<void>> {
   const channel = runEventsChannel(runId);
   const listener = (ch: string, message: string) => {
     if (ch !== channel) return;
@@ -34,5 +43,8 @@ export type RunControl = z.infer<typeof RunControlSchema>;
 
 /** Asks whichever worker runs this run to cancel it (the database flag is the durable half). */
 export async function publishCancel(redis: Redis, runId: string): Promise<void> {
-  await redis.publish(RUN_CONTROL_CHANNEL, JSON.stringify({ type: 'cancel', runId } satisfies RunControl));
+  await redis.publish(
+    RUN_CONTROL_CHANNEL,
+    JSON.stringify({ type: 'cancel', runId } satisfies RunControl),
+  );
 }

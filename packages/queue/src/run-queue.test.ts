@@ -33,7 +33,13 @@ describe('run queue (real Redis)', () => {
     await enqueueRuns(q, ['b1', 'b2'], { backlog: 0 });
     const order: string[] = [];
     const { Worker } = await import('bullmq');
-    const w = new Worker(q.name, async (job) => { order.push(job.id!); }, { connection: workerConnection(url), prefix: `${prefix}-fair`, concurrency: 1 });
+    const w = new Worker(
+      q.name,
+      async (job) => {
+        order.push(job.id!);
+      },
+      { connection: workerConnection(url), prefix: `${prefix}-fair`, concurrency: 1 },
+    );
     await new Promise<void>((resolve) => w.on('drained', () => resolve()));
     await w.close();
     await q.obliterate({ force: true });

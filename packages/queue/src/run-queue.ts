@@ -24,7 +24,11 @@ const MAX_PRIORITY = 2_097_152;
  * the team's runs already queued). Team A's 100-run experiment gets 1..100; team B's two runs
  * queued later get 1 and 2 and so run next, instead of waiting behind all of A's.
  */
-export async function enqueueRuns(queue: Queue, runIds: string[], opts: { backlog?: number } = {}): Promise<void> {
+export async function enqueueRuns(
+  queue: Queue,
+  runIds: string[],
+  opts: { backlog?: number } = {},
+): Promise<void> {
   if (runIds.length === 0) return;
   const backlog = opts.backlog ?? 0;
   await queue.addBulk(

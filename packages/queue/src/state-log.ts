@@ -21,13 +21,19 @@ export function createStateLog(log: StateLogger) {
         return;
       }
       down.set(what, { since: Date.now(), failures: 1 });
-      log.warn({ dependency: what, state: 'lost', err: err instanceof Error ? err.message : String(err) }, `${what}: connection lost`);
+      log.warn(
+        { dependency: what, state: 'lost', err: err instanceof Error ? err.message : String(err) },
+        `${what}: connection lost`,
+      );
     },
     ok(what: string): void {
       const d = down.get(what);
       if (!d) return;
       down.delete(what);
-      log.info({ dependency: what, state: 'regained', downMs: Date.now() - d.since, failures: d.failures }, `${what}: connection regained`);
+      log.info(
+        { dependency: what, state: 'regained', downMs: Date.now() - d.since, failures: d.failures },
+        `${what}: connection regained`,
+      );
     },
   };
 }

@@ -13,18 +13,37 @@ export type CancelOutcome = 'canceled' | 'cancel_requested' | 'already_finished'
  * job removed. An active run gets the durable flag (the worker's heartbeat reads it) and a pub/sub
  * nudge so it stops within a second; when Redis is down the flag alone still stops it.
  */
-export async function cancelRun(deps: { db: Db; queue: Queue; redis: Redis }, teamId: string, runId: string): Promise<CancelOutcome> {
-  const run = await deps.db.run.findFirst({ where: { id: runId, teamId }, select: { id: true, experimentId: true } });
+export async function cancelRun(
+  deps: { db: Db; queue: Queue; redis: Redis },
+  teamId: string,
+  runId: string,
+): Promise<CancelOutcome> {
+  const run = await deps.db.run.findFirst({
+    where: { id: runId, teamId },
+    select: { id: true, experimentId: true },
+  });
   if (!run) return 'not_found';
   const outcome = await deps.db.$transaction(async (tx): Promise<CancelOutcome> => {
     await lockExperiment(tx, run.experimentId);
     const now = new Date();
-    const queued = await tx.run.updateMany({ where: { id: runId, status: 'queued' }, data: { status: 'canceled', cancelRequestedAt: now, finishedAt: now, errorCode: 'canceled', errorMessage: 'canceled by a user before it started' } });
+    const queued = await tx.run.updateMany({
+      where: { id: runId, status: 'queued' },
+      data: {
+        status: 'canceled',
+        cancelRequestedAt: now,
+        finishedAt: now,
+        errorCode: 'canceled',
+        errorMessage: 'canceled by a user before it started',
+      },
+    });
     if (queued.count === 1) {
       await refreshExperimentStatus(tx, run.experimentId);
       return 'canceled';
     }
-    const active = await tx.run.updateMany({ where: { id: runId, status: { in: ['preparing', 'running'] } }, data: { cancelRequestedAt: now } });
+    const active = await tx.run.updateMany({
+      where: { id: runId, status: { in: ['preparing', 'running'] } },
+      data: { cancelRequestedAt: now },
+    });
     return active.count === 1 ? 'cancel_requested' : 'already_finished';
   });
   if (outcome === 'canceled') await deps.queue.remove(runId).catch(() => 0); // a job already taken finds the run canceled

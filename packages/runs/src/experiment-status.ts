@@ -6,13 +6,20 @@ import type { ExperimentStatus, RunStatus, Tx } from '@poolbench/db';
  * or thresholds_failed, whose data is valid and comparable) or failed. Threshold failures stay visible
  * on the experiment through its runs' counts (list, REST byStatus, CLI exit code).
  */
-export function experimentStatusFromCounts(counts: Partial<Record<RunStatus, number>>): { status: ExperimentStatus; finished: boolean } {
+export function experimentStatusFromCounts(counts: Partial<Record<RunStatus, number>>): {
+  status: ExperimentStatus;
+  finished: boolean;
+} {
   const n = (s: RunStatus) => counts[s] ?? 0;
   const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
   const active = n('queued') + n('preparing') + n('running');
-  if (active > 0) return { status: total - n('queued') > 0 ? 'running' : 'queued', finished: false };
+  if (active > 0)
+    return { status: total - n('queued') > 0 ? 'running' : 'queued', finished: false };
   if (total > 0 && n('canceled') === total) return { status: 'canceled', finished: true };
-  return { status: n('succeeded') + n('thresholds_failed') > 0 ? 'completed' : 'failed', finished: true };
+  return {
+    status: n('succeeded') + n('thresholds_failed') > 0 ? 'completed' : 'failed',
+    finished: true,
+  };
 }
 
 /**
@@ -26,10 +33,18 @@ export async function lockExperiment(tx: Tx, experimentId: string): Promise<void
 }
 
 /** Recomputes the experiment's status from its runs; call inside the transaction that changed them. */
-export async function refreshExperimentStatus(tx: Tx, experimentId: string): Promise<ExperimentStatus> {
+export async function refreshExperimentStatus(
+  tx: Tx,
+  experimentId: string,
+): Promise<ExperimentStatus> {
   const groups = await tx.run.groupBy({ by: ['status'], where: { experimentId }, _count: true });
-  const { status, finished } = experimentStatusFromCounts(Object.fromEntries(groups.map((g) => [g.status, g._count])));
-  const current = await tx.experiment.findUnique({ where: { id: experimentId }, select: { status: true, finishedAt: true } });
+  const { status, finished } = experimentStatusFromCounts(
+    Object.fromEntries(groups.map((g) => [g.status, g._count])),
+  );
+  const current = await tx.experiment.findUnique({
+    where: { id: experimentId },
+    select: { status: true, finishedAt: true },
+  });
   if (!current) return status;
   // finishedAt is set once, when the last run ends; an experiment that grows again clears it
   const finishedAt = finished ? (current.finishedAt ?? new Date()) : null;

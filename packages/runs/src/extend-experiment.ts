@@ -1,4 +1,13 @@
-import { createId, InvalidInputError, NotFoundError, parseRun, runOrder, toJson, type Db, type Prisma } from '@poolbench/db';
+import {
+  createId,
+  InvalidInputError,
+  NotFoundError,
+  parseRun,
+  runOrder,
+  toJson,
+  type Db,
+  type Prisma,
+} from '@poolbench/db';
 import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 import { enqueueOrDefer, type QueuedLaunch } from './launch-and-enqueue';
@@ -14,27 +23,55 @@ export const MAX_REPEATS = 50;
  * to `running`, and its hypotheses to pending; they are decided again, over all repeats, when the
  * last new run ends. Hypotheses stay as registered: new data, same claims.
  */
-export async function extendExperiment(deps: { db: Db; queue: Queue }, input: { teamId: string; experimentId: string; addRepeats: number }): Promise<QueuedLaunch> {
+export async function extendExperiment(
+  deps: { db: Db; queue: Queue },
+  input: { teamId: string; experimentId: string; addRepeats: number },
+): Promise<QueuedLaunch> {
   const { db } = deps;
-  if (!Number.isInteger(input.addRepeats) || input.addRepeats < 1) throw new InvalidInputError('addRepeats', 'must be a whole number of at least 1');
+  if (!Number.isInteger(input.addRepeats) || input.addRepeats < 1)
+    throw new InvalidInputError('addRepeats', 'must be a whole number of at least 1');
   const launched = await db.$transaction(async (tx) => {
-    const exp = await tx.experiment.findFirst({ where: { id: input.experimentId, teamId: input.teamId }, select: { id: true, repeats: true, order: true, finishedAt: true } });
+    const exp = await tx.experiment.findFirst({
+      where: { id: input.experimentId, teamId: input.teamId },
+      select: { id: true, repeats: true, order: true, finishedAt: true },
+    });
     if (!exp) throw new NotFoundError('experiment');
     await lockExperiment(tx, exp.id);
-    const active = await tx.run.count({ where: { experimentId: exp.id, status: { in: ['queued', 'preparing', 'running'] } } });
-    if (active > 0) throw new InvalidInputError('addRepeats', 'the experiment still has runs to go; add repeats once it has finished');
-    if (exp.repeats + input.addRepeats > MAX_REPEATS) throw new InvalidInputError('addRepeats', `must be at most ${MAX_REPEATS - exp.repeats}: an experiment has at most ${MAX_REPEATS} repeats`);
+    const active = await tx.run.count({
+      where: { experimentId: exp.id, status: { in: ['queued', 'preparing', 'running'] } },
+    });
+    if (active > 0)
+      throw new InvalidInputError(
+        'addRepeats',
+        'the experiment still has runs to go; add repeats once it has finished',
+      );
+    if (exp.repeats + input.addRepeats > MAX_REPEATS)
+      throw new InvalidInputError(
+        'addRepeats',
+        `must be at most ${MAX_REPEATS - exp.repeats}: an experiment has at most ${MAX_REPEATS} repeats`,
+      );
     const runs = (
       await tx.run.findMany({
         where: { experimentId: exp.id },
-        select: { poolConfigId: true, scenarioId: true, targetId: true, poolConfigSnapshot: true, scenarioSnapshot: true, targetSnapshot: true, repeatIndex: true, sequence: true, loadGenerators: true },
+        select: {
+          poolConfigId: true,
+          scenarioId: true,
+          targetId: true,
+          poolConfigSnapshot: true,
+          scenarioSnapshot: true,
+          targetSnapshot: true,
+          repeatIndex: true,
+          sequence: true,
+          loadGenerators: true,
+        },
         orderBy: { sequence: 'asc' },
       })
     ).map(parseRun);
     // Cells in the experiment's own order (first appearance), each with the snapshot it ran with.
     const configs = [...new Set(runs.map((r) => r.poolConfigId))];
     const scenarios = [...new Set(runs.map((r) => r.scenarioId))];
-    const template = (c: string | null, s: string | null) => runs.find((r) => r.poolConfigId === c && r.scenarioId === s);
+    const template = (c: string | null, s: string | null) =>
+      runs.find((r) => r.poolConfigId === c && r.scenarioId === s);
     const firstRepeat = Math.max(-1, ...runs.map((r) => r.repeatIndex)) + 1;
     let sequence = Math.max(-1, ...runs.map((r) => r.sequence)) + 1;
     const rows: Prisma.RunCreateManyInput[] = [];
@@ -42,17 +79,32 @@ export async function extendExperiment(deps: { db: Db; queue: Queue }, input: { 
       const t = template(configs[cell.poolConfigIndex]!, scenarios[cell.scenarioIndex]!);
       if (!t) continue;
       rows.push({
-        id: createId(), teamId: input.teamId, experimentId: exp.id, targetId: t.targetId, poolConfigId: t.poolConfigId, scenarioId: t.scenarioId,
-        repeatIndex: firstRepeat + cell.repeatIndex, sequence: sequence++,
-        poolConfigSnapshot: toJson.poolConfigSnapshot(t.poolConfigSnapshot), scenarioSnapshot: toJson.scenarioSnapshot(t.scenarioSnapshot), targetSnapshot: toJson.targetSnapshot(t.targetSnapshot),
+        id: createId(),
+        teamId: input.teamId,
+        experimentId: exp.id,
+        targetId: t.targetId,
+        poolConfigId: t.poolConfigId,
+        scenarioId: t.scenarioId,
+        repeatIndex: firstRepeat + cell.repeatIndex,
+        sequence: sequence++,
+        poolConfigSnapshot: toJson.poolConfigSnapshot(t.poolConfigSnapshot),
+        scenarioSnapshot: toJson.scenarioSnapshot(t.scenarioSnapshot),
+        targetSnapshot: toJson.targetSnapshot(t.targetSnapshot),
         loadGenerators: t.loadGenerators,
       });
     }
-    if (rows.length === 0) throw new InvalidInputError('addRepeats', 'the experiment has no runs to repeat');
+    if (rows.length === 0)
+      throw new InvalidInputError('addRepeats', 'the experiment has no runs to repeat');
     const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
     await tx.run.createMany({ data: rows });
-    await tx.experiment.update({ where: { id: exp.id }, data: { repeats: exp.repeats + input.addRepeats } });
-    await tx.hypothesis.updateMany({ where: { experimentId: exp.id }, data: { status: 'pending' } });
+    await tx.experiment.update({
+      where: { id: exp.id },
+      data: { repeats: exp.repeats + input.addRepeats },
+    });
+    await tx.hypothesis.updateMany({
+      where: { experimentId: exp.id },
+      data: { status: 'pending' },
+    });
     await refreshExperimentStatus(tx, exp.id);
     return { experimentId: exp.id, runIds: rows.map((r) => r.id!), backlog };
   });

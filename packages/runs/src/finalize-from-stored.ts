@@ -1,5 +1,16 @@
 import { parseRunSecond, type Db } from '@poolbench/db';
-import { buildRunSummary, encodeHistogram, histogramStatsMs, loadTimeMs, sumStoredSeconds, type Histogram, type ResourceTotalsRow, type RunSummary, type StoredSecondCounters, type SummaryTrends } from '@poolbench/stats';
+import {
+  buildRunSummary,
+  encodeHistogram,
+  histogramStatsMs,
+  loadTimeMs,
+  sumStoredSeconds,
+  type Histogram,
+  type ResourceTotalsRow,
+  type RunSummary,
+  type StoredSecondCounters,
+  type SummaryTrends,
+} from '@poolbench/stats';
 import { mergeStoredHistograms } from '@poolbench/stats/stored';
 import type { StoredFinal } from './stale-runs';
 import { mergeSegmentSeconds } from './segments/merge-segment-seconds';
@@ -15,10 +26,15 @@ const HIST_COLUMNS = {
 } as const;
 type HistMetric = keyof typeof HIST_COLUMNS;
 type HistColumn = (typeof HIST_COLUMNS)[HistMetric];
-type StoredSecond = StoredSecondCounters & { ts: Date | string } & Partial<Record<HistColumn, Uint8Array | null>>;
+type StoredSecond = StoredSecondCounters & { ts: Date | string } & Partial<
+    Record<HistColumn, Uint8Array | null>
+  >;
 
 /** Exact merge of one histogram column over stored seconds, or null when none has data. */
-function mergeStoredColumn(rows: Partial<Record<HistColumn, Uint8Array | null>>[], col: HistColumn): Histogram | null {
+function mergeStoredColumn(
+  rows: Partial<Record<HistColumn, Uint8Array | null>>[],
+  col: HistColumn,
+): Histogram | null {
   const stored = rows.map((r) => r[col]).filter((b): b is Uint8Array => !!b && b.length > 0);
   return stored.length ? mergeStoredHistograms(stored) : null;
 }
@@ -27,14 +43,24 @@ function mergeStoredColumn(rows: Partial<Record<HistColumn, Uint8Array | null>>[
  * The run summary from stored rows, for a run whose worker died (no end line, so no load phase:
  * load time is the span of the seconds that carried load): counters add, histograms merge exactly.
  */
-function summarizeStored(rows: StoredSecond[], resourceTotals: readonly ResourceTotalsRow[]): RunSummary {
+function summarizeStored(
+  rows: StoredSecond[],
+  resourceTotals: readonly ResourceTotalsRow[],
+): RunSummary {
   const { counters, vusMax, loadSeconds } = sumStoredSeconds(rows);
   const trends: SummaryTrends = {};
   for (const [metric, col] of Object.entries(HIST_COLUMNS) as [HistMetric, HistColumn][]) {
     const merged = mergeStoredColumn(rows, col);
     if (merged) trends[metric] = histogramStatsMs(merged);
   }
-  return buildRunSummary({ counters, trends, seconds: rows.length, vusMax, loadMs: loadTimeMs(null, null, loadSeconds), resources: resourceTotals });
+  return buildRunSummary({
+    counters,
+    trends,
+    seconds: rows.length,
+    vusMax,
+    loadMs: loadTimeMs(null, null, loadSeconds),
+    resources: resourceTotals,
+  });
 }
 
 const mergeColumn = (rows: StoredSecond[], col: 'durationHist' | 'blockedHist') => {
@@ -46,9 +72,17 @@ const mergeColumn = (rows: StoredSecond[], col: 'durationHist' | 'blockedHist') 
 export async function finalizeFromStored(db: Db, runId: string): Promise<StoredFinal | null> {
   // A distributed run's generators stored their own rows: the run's rows are their exact merge.
   if ((await db.runSegment.count({ where: { runId } })) > 0) await mergeSegmentSeconds(db, runId);
-  const rows = (await db.runSecond.findMany({ where: { runId, segment: 'all' }, orderBy: { second: 'asc' } })).map(parseRunSecond);
+  const rows = (
+    await db.runSecond.findMany({ where: { runId, segment: 'all' }, orderBy: { second: 'asc' } })
+  ).map(parseRunSecond);
   if (rows.length === 0) return null;
-  const totals = await db.resourceSample.findMany({ where: { runId, instance: -1, second: { gte: 0 } } });
+  const totals = await db.resourceSample.findMany({
+    where: { runId, instance: -1, second: { gte: 0 } },
+  });
   const summary = summarizeStored(rows, totals);
-  return { summary, durationHist: mergeColumn(rows, 'durationHist'), blockedHist: mergeColumn(rows, 'blockedHist') };
+  return {
+    summary,
+    durationHist: mergeColumn(rows, 'durationHist'),
+    blockedHist: mergeColumn(rows, 'blockedHist'),
+  };
 }

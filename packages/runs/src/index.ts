@@ -3,24 +3,82 @@
  * this package (a test keeps it so): launch + enqueue, claim, running, heartbeat, finish, cancel,
  * abort of stale runs, and the experiment's status refreshed in the same transaction.
  */
-export { MAX_LOAD_GENERATORS, launchExperiment, relaunchExperiment, targetSnapshot, type CiOrigin, type LaunchExperimentInput, type LaunchedExperiment } from './launch-experiment';
+export {
+  MAX_LOAD_GENERATORS,
+  launchExperiment,
+  relaunchExperiment,
+  targetSnapshot,
+  type CiOrigin,
+  type LaunchExperimentInput,
+  type LaunchedExperiment,
+} from './launch-experiment';
 export { launchAndEnqueue, relaunchAndEnqueue, type QueuedLaunch } from './launch-and-enqueue';
-export { claimRun, markRunning, heartbeatRun, finishRun, type FinishData, type TerminalStatus } from './run-transitions';
+export {
+  claimRun,
+  markRunning,
+  heartbeatRun,
+  finishRun,
+  type FinishData,
+  type TerminalStatus,
+} from './run-transitions';
 export { cancelRun, type CancelOutcome } from './cancel-run';
-export { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored, type StoredFinal } from './stale-runs';
+export {
+  abortStaleRuns,
+  requeueOrphanedRuns,
+  type FinalizeStored,
+  type StoredFinal,
+} from './stale-runs';
 export { startLifecycleSweeper, type SweeperOptions } from './sweeper';
-export { experimentStatusFromCounts, lockExperiment, refreshExperimentStatus } from './experiment-status';
+export {
+  experimentStatusFromCounts,
+  lockExperiment,
+  refreshExperimentStatus,
+} from './experiment-status';
 export { finalizeFromStored } from './finalize-from-stored';
-export { runHistograms, clearHistogramCache, type HistogramColumn } from './summaries/run-histograms';
+export {
+  runHistograms,
+  clearHistogramCache,
+  type HistogramColumn,
+} from './summaries/run-histograms';
 export { windowSummaries } from './summaries/window-summaries';
-export { decideExperimentHypotheses, decideOverdueHypotheses } from './hypotheses/decide-hypotheses';
+export {
+  decideExperimentHypotheses,
+  decideOverdueHypotheses,
+} from './hypotheses/decide-hypotheses';
 export { replaceHypotheses, PRE_REGISTERED_MESSAGE } from './hypotheses/replace-hypotheses';
 export { hypothesisRows, hypothesesOf } from './hypotheses/create-hypotheses';
 export { extendExperiment, MAX_REPEATS } from './extend-experiment';
 export * from './segments/segment-transitions';
-export { closedSecondsBefore, mergeSecondRows, mergeSegmentSeconds, segmentKey } from './segments/merge-segment-seconds';
-export { launchSeeds, reproductionOf, seedPresets, SEEDS_PREFIX, type LaunchedSeed, type SeedsOptions } from './seeds/launch-seeds';
-export { seedResults, type SeedClaimResult, type SeedExperimentResult, type SeedReproduction } from './seeds/seed-results';
-export { changeText, replaceSeedsResults, seedsMarkdown, SEEDS_RESULTS_END, SEEDS_RESULTS_START } from './seeds/seeds-markdown';
-export { decideScheduleOutcome, decideOverdueScheduleOutcomes, type ScheduleOutcome } from './schedules/schedule-outcome';
+export {
+  closedSecondsBefore,
+  mergeSecondRows,
+  mergeSegmentSeconds,
+  segmentKey,
+} from './segments/merge-segment-seconds';
+export {
+  launchSeeds,
+  reproductionOf,
+  seedPresets,
+  SEEDS_PREFIX,
+  type LaunchedSeed,
+  type SeedsOptions,
+} from './seeds/launch-seeds';
+export {
+  seedResults,
+  type SeedClaimResult,
+  type SeedExperimentResult,
+  type SeedReproduction,
+} from './seeds/seed-results';
+export {
+  changeText,
+  replaceSeedsResults,
+  seedsMarkdown,
+  SEEDS_RESULTS_END,
+  SEEDS_RESULTS_START,
+} from './seeds/seeds-markdown';
+export {
+  decideScheduleOutcome,
+  decideOverdueScheduleOutcomes,
+  type ScheduleOutcome,
+} from './schedules/schedule-outcome';
 export { launchFiring } from './schedules/launch-firing';

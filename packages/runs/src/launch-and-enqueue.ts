@@ -1,7 +1,12 @@
 import type { Db } from '@poolbench/db';
 import { enqueueRuns } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
-import { launchExperiment, relaunchExperiment, type LaunchedExperiment, type LaunchExperimentInput } from './launch-experiment';
+import {
+  launchExperiment,
+  relaunchExperiment,
+  type LaunchedExperiment,
+  type LaunchExperimentInput,
+} from './launch-experiment';
 
 export interface QueuedLaunch extends LaunchedExperiment {
   /**
@@ -16,13 +21,19 @@ export interface QueuedLaunch extends LaunchedExperiment {
 
 const ENQUEUE_TIMEOUT_MS = 5_000;
 
-export async function enqueueOrDefer(queue: Queue, launched: LaunchedExperiment): Promise<QueuedLaunch> {
+export async function enqueueOrDefer(
+  queue: Queue,
+  launched: LaunchedExperiment,
+): Promise<QueuedLaunch> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
       enqueueRuns(queue, launched.runIds, { backlog: launched.backlog }),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer in ${ENQUEUE_TIMEOUT_MS / 1000} s`)), ENQUEUE_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`no answer in ${ENQUEUE_TIMEOUT_MS / 1000} s`)),
+          ENQUEUE_TIMEOUT_MS,
+        );
       }),
     ]);
     return { ...launched, enqueued: true };
@@ -42,7 +53,10 @@ export async function enqueueOrDefer(queue: Queue, launched: LaunchedExperiment)
  * it), then one job per run in execution order (jobId = runId, priority = rank in the team's own
  * backlog). Used by the UI, REST/CLI, schedules and the demo.
  */
-export async function launchAndEnqueue(deps: { db: Db; queue: Queue }, input: LaunchExperimentInput): Promise<QueuedLaunch> {
+export async function launchAndEnqueue(
+  deps: { db: Db; queue: Queue },
+  input: LaunchExperimentInput,
+): Promise<QueuedLaunch> {
   return enqueueOrDefer(deps.queue, await launchExperiment(deps.db, input));
 }
 

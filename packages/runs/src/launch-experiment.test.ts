@@ -20,35 +20,76 @@ describe('launch', () => {
     await dispose?.();
   });
   const pick = async () => ({
-    configs: await db.poolConfig.findMany({ where: { name: { startsWith: '004' } }, orderBy: { name: 'asc' }, take: 2 }),
+    configs: await db.poolConfig.findMany({
+      where: { name: { startsWith: '004' } },
+      orderBy: { name: 'asc' },
+      take: 2,
+    }),
     scenario: await db.scenario.findFirstOrThrow({ where: { name: { startsWith: '004' } } }),
   });
 
   it('creates interleaved queued runs with snapshots, and hides other teams', async () => {
     const { configs, scenario } = await pick();
-    const launched = await launchExperiment(db, { teamId: ids.teamId, targetId: ids.targetId, poolConfigIds: configs.map((c) => c.id), scenarioIds: [scenario.id], repeats: 2, name: 't' });
-    const runs = await db.run.findMany({ where: { experimentId: launched.experimentId }, orderBy: { sequence: 'asc' } });
+    const launched = await launchExperiment(db, {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      poolConfigIds: configs.map((c) => c.id),
+      scenarioIds: [scenario.id],
+      repeats: 2,
+      name: 't',
+    });
+    const runs = await db.run.findMany({
+      where: { experimentId: launched.experimentId },
+      orderBy: { sequence: 'asc' },
+    });
     expect(runs.map((r) => r.id)).toEqual(launched.runIds);
-    expect(runs.map((r) => r.poolConfigId)).toEqual([configs[0]!.id, configs[1]!.id, configs[0]!.id, configs[1]!.id]);
+    expect(runs.map((r) => r.poolConfigId)).toEqual([
+      configs[0]!.id,
+      configs[1]!.id,
+      configs[0]!.id,
+      configs[1]!.id,
+    ]);
     expect(runs.every((r) => r.status === 'queued')).toBe(true);
     expect(parseRun(runs[0]!).poolConfigSnapshot.strategy).toBe(configs[0]!.strategy);
 
     const other = await db.team.create({ data: { name: 'other', slug: 'other-team' } });
     await expect(
-      launchExperiment(db, { teamId: other.id, targetId: ids.targetId, poolConfigIds: [configs[0]!.id], scenarioIds: [scenario.id], repeats: 1, name: 'x' }),
+      launchExperiment(db, {
+        teamId: other.id,
+        targetId: ids.targetId,
+        poolConfigIds: [configs[0]!.id],
+        scenarioIds: [scenario.id],
+        repeats: 1,
+        name: 'x',
+      }),
     ).rejects.toThrow('target not found');
   });
 
   it('with the queue down, stores the experiment as queued and says so instead of failing', async () => {
     const { configs, scenario } = await pick();
     // nothing listens on port 1: every queue command fails at once, as with Redis down
-    const dead = producerConnection('redis://127.0.0.1:1', { retryStrategy: () => null, lazyConnect: true }).on('error', () => {});
+    const dead = producerConnection('redis://127.0.0.1:1', {
+      retryStrategy: () => null,
+      lazyConnect: true,
+    }).on('error', () => {});
     const queue = createRunQueue(dead, 'pbt-dead');
     queue.on('error', () => {});
     const before = await db.experiment.count();
-    const launched = await launchAndEnqueue({ db, queue }, { teamId: ids.teamId, targetId: ids.targetId, poolConfigIds: [configs[0]!.id], scenarioIds: [scenario.id], repeats: 1, name: 'redis down' });
+    const launched = await launchAndEnqueue(
+      { db, queue },
+      {
+        teamId: ids.teamId,
+        targetId: ids.targetId,
+        poolConfigIds: [configs[0]!.id],
+        scenarioIds: [scenario.id],
+        repeats: 1,
+        name: 'redis down',
+      },
+    );
     expect(launched.enqueued).toBe(false);
-    expect(launched.queueMessage).toMatch(/run queue is unavailable .*start when the queue is back/);
+    expect(launched.queueMessage).toMatch(
+      /run queue is unavailable .*start when the queue is back/,
+    );
     expect(await db.experiment.count()).toBe(before + 1);
     const run = await db.run.findUniqueOrThrow({ where: { id: launched.runIds[0]! } });
     expect(run.status).toBe('queued');
@@ -61,7 +102,17 @@ describe('launch', () => {
     const redis = producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799');
     const queue = createRunQueue(redis, `pbt-launch-${Date.now()}`);
     const backlog = await db.run.count({ where: { teamId: ids.teamId, status: 'queued' } });
-    const launched = await launchAndEnqueue({ db, queue }, { teamId: ids.teamId, targetId: ids.targetId, poolConfigIds: configs.map((c) => c.id), scenarioIds: [scenario.id], repeats: 1, name: 'up' });
+    const launched = await launchAndEnqueue(
+      { db, queue },
+      {
+        teamId: ids.teamId,
+        targetId: ids.targetId,
+        poolConfigIds: configs.map((c) => c.id),
+        scenarioIds: [scenario.id],
+        repeats: 1,
+        name: 'up',
+      },
+    );
     expect(launched).toMatchObject({ enqueued: true, backlog });
     const jobs = await Promise.all(launched.runIds.map((id) => queue.getJob(id)));
     expect(jobs.map((j) => j?.opts.priority)).toEqual([backlog + 1, backlog + 2]);

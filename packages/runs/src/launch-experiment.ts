@@ -1,4 +1,12 @@
-import { createId, InvalidInputError, NotFoundError, parseTarget, runOrder, toJson, type Db } from '@poolbench/db';
+import {
+  createId,
+  InvalidInputError,
+  NotFoundError,
+  parseTarget,
+  runOrder,
+  toJson,
+  type Db,
+} from '@poolbench/db';
 import { hasUrlCredentials, redactUrl } from '@poolbench/scenarios/net';
 import { poolConfigProblemsOnTarget, type Hypothesis } from '@poolbench/scenarios';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
@@ -45,15 +53,32 @@ export interface LaunchedExperiment {
 
 /** Non-secret view of a target frozen into each run. */
 export function targetSnapshot(t: {
-  id: string; name: string; kind: string; baseUrls: string[]; managed: unknown; requestDefaults: unknown;
-  metricsUrl: string | null; applyHookUrl: string | null; readinessPath: string | null; secretHeaderNames: string[]; hasMonitorDsn: boolean;
+  id: string;
+  name: string;
+  kind: string;
+  baseUrls: string[];
+  managed: unknown;
+  requestDefaults: unknown;
+  metricsUrl: string | null;
+  applyHookUrl: string | null;
+  readinessPath: string | null;
+  secretHeaderNames: string[];
+  hasMonitorDsn: boolean;
 }) {
   // Old rows may carry user:pass@ in a URL (refused at save since): never copy it into a run.
   const clean = (u: string | null) => (u && hasUrlCredentials(u) ? redactUrl(u) : u);
   return {
-    id: t.id, name: t.name, kind: t.kind, baseUrls: t.baseUrls.map((u) => clean(u)!), managed: t.managed, requestDefaults: t.requestDefaults,
-    metricsUrl: clean(t.metricsUrl), applyHookUrl: clean(t.applyHookUrl), readinessPath: t.readinessPath,
-    secretHeaderNames: t.secretHeaderNames, hasMonitorDsn: t.hasMonitorDsn,
+    id: t.id,
+    name: t.name,
+    kind: t.kind,
+    baseUrls: t.baseUrls.map((u) => clean(u)!),
+    managed: t.managed,
+    requestDefaults: t.requestDefaults,
+    metricsUrl: clean(t.metricsUrl),
+    applyHookUrl: clean(t.applyHookUrl),
+    readinessPath: t.readinessPath,
+    secretHeaderNames: t.secretHeaderNames,
+    hasMonitorDsn: t.hasMonitorDsn,
   };
 }
 
@@ -62,32 +87,76 @@ export function targetSnapshot(t: {
  * transaction. Every id must belong to the team (and configs to the target): anything else is
  * reported as not found, so ids of other teams reveal nothing.
  */
-export async function launchExperiment(db: Db, input: LaunchExperimentInput): Promise<LaunchedExperiment> {
-  if (input.poolConfigIds.length === 0) throw new InvalidInputError('poolConfigIds', 'choose at least one pool config');
-  if (input.scenarioIds.length === 0) throw new InvalidInputError('scenarioIds', 'choose at least one scenario');
-  if (!Number.isInteger(input.repeats) || input.repeats < 1 || input.repeats > 50) throw new InvalidInputError('repeats', 'must be an integer from 1 to 50');
+export async function launchExperiment(
+  db: Db,
+  input: LaunchExperimentInput,
+): Promise<LaunchedExperiment> {
+  if (input.poolConfigIds.length === 0)
+    throw new InvalidInputError('poolConfigIds', 'choose at least one pool config');
+  if (input.scenarioIds.length === 0)
+    throw new InvalidInputError('scenarioIds', 'choose at least one scenario');
+  if (!Number.isInteger(input.repeats) || input.repeats < 1 || input.repeats > 50)
+    throw new InvalidInputError('repeats', 'must be an integer from 1 to 50');
   const loadGenerators = input.loadGenerators ?? 1;
-  if (!Number.isInteger(loadGenerators) || loadGenerators < 1 || loadGenerators > MAX_LOAD_GENERATORS) {
-    throw new InvalidInputError('loadGenerators', `must be an integer from 1 to ${MAX_LOAD_GENERATORS}`);
+  if (
+    !Number.isInteger(loadGenerators) ||
+    loadGenerators < 1 ||
+    loadGenerators > MAX_LOAD_GENERATORS
+  ) {
+    throw new InvalidInputError(
+      'loadGenerators',
+      `must be an integer from 1 to ${MAX_LOAD_GENERATORS}`,
+    );
   }
-  if (new Set(input.poolConfigIds).size !== input.poolConfigIds.length) throw new InvalidInputError('poolConfigIds', 'contains duplicates');
-  if (new Set(input.scenarioIds).size !== input.scenarioIds.length) throw new InvalidInputError('scenarioIds', 'contains duplicates');
+  if (new Set(input.poolConfigIds).size !== input.poolConfigIds.length)
+    throw new InvalidInputError('poolConfigIds', 'contains duplicates');
+  if (new Set(input.scenarioIds).size !== input.scenarioIds.length)
+    throw new InvalidInputError('scenarioIds', 'contains duplicates');
 
   return db.$transaction(async (tx) => {
-    const target = await tx.target.findFirst({ where: { id: input.targetId, teamId: input.teamId, archivedAt: null } });
+    const target = await tx.target.findFirst({
+      where: { id: input.targetId, teamId: input.teamId, archivedAt: null },
+    });
     if (!target) throw new NotFoundError('target');
-    const configs = await tx.poolConfig.findMany({ where: { id: { in: input.poolConfigIds }, teamId: input.teamId, targetId: target.id, archivedAt: null } });
-    const scenarios = await tx.scenario.findMany({ where: { id: { in: input.scenarioIds }, teamId: input.teamId, archivedAt: null } });
+    const configs = await tx.poolConfig.findMany({
+      where: {
+        id: { in: input.poolConfigIds },
+        teamId: input.teamId,
+        targetId: target.id,
+        archivedAt: null,
+      },
+    });
+    const scenarios = await tx.scenario.findMany({
+      where: { id: { in: input.scenarioIds }, teamId: input.teamId, archivedAt: null },
+    });
     const byId = <T extends { id: string }>(rows: T[], ids: string[], what: string) =>
-      ids.map((id) => rows.find((r) => r.id === id) ?? (() => { throw new NotFoundError(`${what} ${id}`); })());
+      ids.map(
+        (id) =>
+          rows.find((r) => r.id === id) ??
+          (() => {
+            throw new NotFoundError(`${what} ${id}`);
+          })(),
+      );
     const orderedConfigs = byId(configs, input.poolConfigIds, 'pool config');
     const orderedScenarios = byId(scenarios, input.scenarioIds, 'scenario');
     if (target.kind === 'managed') {
       // A config the target's runtime cannot honour fails here, by name, not as a run later.
       const environment = parseTarget(target).managed?.environment;
       for (const c of orderedConfigs) {
-        const problems = poolConfigProblemsOnTarget({ strategy: c.strategy, params: c.params, instanceCount: c.instanceCount, ...(c.environment ? { environment: c.environment } : {}) }, environment);
-        if (problems.length > 0) throw new InvalidInputError('poolConfigIds', `pool config "${c.name}": ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+        const problems = poolConfigProblemsOnTarget(
+          {
+            strategy: c.strategy,
+            params: c.params,
+            instanceCount: c.instanceCount,
+            ...(c.environment ? { environment: c.environment } : {}),
+          },
+          environment,
+        );
+        if (problems.length > 0)
+          throw new InvalidInputError(
+            'poolConfigIds',
+            `pool config "${c.name}": ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+          );
       }
     }
 
@@ -109,13 +178,22 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         commit: input.ci?.commit ?? null,
         branch: input.ci?.branch ?? null,
         buildUrl: input.ci?.buildUrl ?? null,
-        poolConfigs: { create: orderedConfigs.map((c, position) => ({ poolConfigId: c.id, position })) },
-        scenarios: { create: orderedScenarios.map((s, position) => ({ scenarioId: s.id, position })) },
+        poolConfigs: {
+          create: orderedConfigs.map((c, position) => ({ poolConfigId: c.id, position })),
+        },
+        scenarios: {
+          create: orderedScenarios.map((s, position) => ({ scenarioId: s.id, position })),
+        },
       },
     });
     await createHypotheses(tx, experimentId, input.hypotheses, orderedConfigs, orderedScenarios);
     const tSnap = toJson.targetSnapshot(targetSnapshot(target));
-    const cells = runOrder(orderedConfigs.length, orderedScenarios.length, input.repeats, input.order ?? 'interleaved');
+    const cells = runOrder(
+      orderedConfigs.length,
+      orderedScenarios.length,
+      input.repeats,
+      input.order ?? 'interleaved',
+    );
     const runs = cells.map((cell, sequence) => {
       const c = orderedConfigs[cell.poolConfigIndex]!;
       const s = orderedScenarios[cell.scenarioIndex]!;
@@ -128,8 +206,21 @@ export async function launchExperiment(db: Db, input: LaunchExperimentInput): Pr
         scenarioId: s.id,
         repeatIndex: cell.repeatIndex,
         sequence,
-        poolConfigSnapshot: toJson.poolConfigSnapshot({ id: c.id, name: c.name, strategy: c.strategy, params: c.params, instanceCount: c.instanceCount, environment: c.environment ?? undefined }),
-        scenarioSnapshot: toJson.scenarioSnapshot({ id: s.id, name: s.name, templateId: s.templateId, params: s.params, thresholds: s.thresholds }),
+        poolConfigSnapshot: toJson.poolConfigSnapshot({
+          id: c.id,
+          name: c.name,
+          strategy: c.strategy,
+          params: c.params,
+          instanceCount: c.instanceCount,
+          environment: c.environment ?? undefined,
+        }),
+        scenarioSnapshot: toJson.scenarioSnapshot({
+          id: s.id,
+          name: s.name,
+          templateId: s.templateId,
+          params: s.params,
+          thresholds: s.thresholds,
+        }),
         targetSnapshot: tSnap,
         loadGenerators,
       };
@@ -161,7 +252,11 @@ export async function relaunchExperiment(
 ): Promise<LaunchedExperiment> {
   const src = await db.experiment.findFirst({
     where: { id: sourceId, teamId: opts.teamId },
-    include: { poolConfigs: { orderBy: { position: 'asc' } }, scenarios: { orderBy: { position: 'asc' } }, hypotheses: { orderBy: { position: 'asc' } } },
+    include: {
+      poolConfigs: { orderBy: { position: 'asc' } },
+      scenarios: { orderBy: { position: 'asc' } },
+      hypotheses: { orderBy: { position: 'asc' } },
+    },
   });
   if (!src) throw new NotFoundError('experiment');
   return launchExperiment(db, {

@@ -52,11 +52,23 @@ describe('run lifecycle on Postgres', () => {
     await dispose?.();
   });
   const launch = async (repeats = 1) => {
-    const pc = await db.poolConfig.findFirstOrThrow({ where: { teamId: ids.teamId, name: { startsWith: '004' } } });
-    const sc = await db.scenario.findFirstOrThrow({ where: { teamId: ids.teamId, name: { startsWith: '004' } } });
-    return launchExperiment(db, { teamId: ids.teamId, targetId: ids.targetId, poolConfigIds: [pc.id], scenarioIds: [sc.id], repeats, name: 'lc' });
+    const pc = await db.poolConfig.findFirstOrThrow({
+      where: { teamId: ids.teamId, name: { startsWith: '004' } },
+    });
+    const sc = await db.scenario.findFirstOrThrow({
+      where: { teamId: ids.teamId, name: { startsWith: '004' } },
+    });
+    return launchExperiment(db, {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      poolConfigIds: [pc.id],
+      scenarioIds: [sc.id],
+      repeats,
+      name: 'lc',
+    });
   };
-  const experiment = (id: string) => db.experiment.findUniqueOrThrow({ where: { id }, select: { status: true, finishedAt: true } });
+  const experiment = (id: string) =>
+    db.experiment.findUniqueOrThrow({ where: { id }, select: { status: true, finishedAt: true } });
 
   it('claim → running → finish moves the experiment queued → running → completed in the same transactions', async () => {
     const l = await launch(1);
@@ -83,15 +95,22 @@ describe('run lifecycle on Postgres', () => {
     expect(e).toMatchObject({ status: 'canceled' });
     expect(e.finishedAt).not.toBeNull();
     expect(await claimRun(db, l.runIds[0]!, 'w1')).toBe(false);
-    expect(await cancelRun({ db, queue, redis }, ids.teamId, l.runIds[0]!)).toBe('already_finished');
+    expect(await cancelRun({ db, queue, redis }, ids.teamId, l.runIds[0]!)).toBe(
+      'already_finished',
+    );
     expect(await cancelRun({ db, queue, redis }, 'another-team', l.runIds[0]!)).toBe('not_found');
   });
 
   it('canceling an active run sets the durable flag that the heartbeat reads', async () => {
     const l = await launch(1);
     await claimRun(db, l.runIds[0]!, 'w1');
-    expect(await cancelRun({ db, queue, redis }, ids.teamId, l.runIds[0]!)).toBe('cancel_requested');
-    expect(await heartbeatRun(db, l.runIds[0]!, 'w1')).toEqual({ alive: true, cancelRequested: true });
+    expect(await cancelRun({ db, queue, redis }, ids.teamId, l.runIds[0]!)).toBe(
+      'cancel_requested',
+    );
+    expect(await heartbeatRun(db, l.runIds[0]!, 'w1')).toEqual({
+      alive: true,
+      cancelRequested: true,
+    });
     expect(await markRunning(db, l.runIds[0]!, 'w1', { script: 's', environment: {} })).toBe(false); // no load after a cancel
   });
 
@@ -114,14 +133,18 @@ describe('run lifecycle on Postgres', () => {
   it('a fresh heartbeat is not stale', async () => {
     const l = await launch(1);
     await claimRun(db, l.runIds[0]!, 'w-alive');
-    expect(await abortStaleRuns(db, { staleAfterMs: 15_000, finalize: async () => null })).toEqual([]);
+    expect(await abortStaleRuns(db, { staleAfterMs: 15_000, finalize: async () => null })).toEqual(
+      [],
+    );
   });
 
   it('runs of one experiment ending at the same moment leave it completed, never running (experiment row lock)', async () => {
     for (let round = 0; round < 5; round++) {
       const l = await launch(6);
       await Promise.all(l.runIds.map((id, i) => claimRun(db, id, `w${i}`)));
-      await Promise.all(l.runIds.map((id, i) => finishRun(db, id, `w${i}`, { status: 'succeeded' })));
+      await Promise.all(
+        l.runIds.map((id, i) => finishRun(db, id, `w${i}`, { status: 'succeeded' })),
+      );
       expect((await experiment(l.experimentId)).status).toBe('completed');
     }
   });

@@ -10,7 +10,10 @@ import { afterRunEnded } from './hypotheses/after-run-ended';
  * both win: whoever's UPDATE matches first owns the transition, the others see count 0 and back
  * off. Each runs in one transaction with the experiment's refresh, behind the experiment's lock.
  */
-export type TerminalStatus = Extract<RunStatus, 'succeeded' | 'thresholds_failed' | 'failed' | 'canceled' | 'timed_out' | 'aborted_system'>;
+export type TerminalStatus = Extract<
+  RunStatus,
+  'succeeded' | 'thresholds_failed' | 'failed' | 'canceled' | 'timed_out' | 'aborted_system'
+>;
 
 async function experimentOf(db: Db, runId: string): Promise<string | null> {
   const row = await db.run.findUnique({ where: { id: runId }, select: { experimentId: true } });
@@ -34,11 +37,22 @@ export async function claimRun(db: Db, runId: string, workerId: string): Promise
 }
 
 /** preparing → running, with the script and environment that load starts with. */
-export async function markRunning(db: Db, runId: string, workerId: string, data: { script: string; environment: RunEnvironment }): Promise<boolean> {
+export async function markRunning(
+  db: Db,
+  runId: string,
+  workerId: string,
+  data: { script: string; environment: RunEnvironment },
+): Promise<boolean> {
   const now = new Date();
   const r = await db.run.updateMany({
     where: { id: runId, status: 'preparing', workerId, cancelRequestedAt: null },
-    data: { status: 'running', startedAt: now, heartbeatAt: now, script: data.script, environment: toJson.runEnvironment(data.environment) },
+    data: {
+      status: 'running',
+      startedAt: now,
+      heartbeatAt: now,
+      script: data.script,
+      environment: toJson.runEnvironment(data.environment),
+    },
   });
   return r.count === 1;
 }
@@ -47,14 +61,20 @@ export async function markRunning(db: Db, runId: string, workerId: string, data:
  * Proves liveness to the sweeper and reads the durable cancel flag in the same statement.
  * alive=false: the run is no longer this worker's (swept, or ended elsewhere).
  */
-export async function heartbeatRun(db: Db, runId: string, workerId: string): Promise<{ alive: boolean; cancelRequested: boolean }> {
+export async function heartbeatRun(
+  db: Db,
+  runId: string,
+  workerId: string,
+): Promise<{ alive: boolean; cancelRequested: boolean }> {
   const rows = await db.run.updateManyAndReturn({
     where: { id: runId, workerId, status: { in: ['preparing', 'running'] } },
     data: { heartbeatAt: new Date() },
     select: { cancelRequestedAt: true },
   });
   const row = rows[0];
-  return row ? { alive: true, cancelRequested: row.cancelRequestedAt !== null } : { alive: false, cancelRequested: false };
+  return row
+    ? { alive: true, cancelRequested: row.cancelRequestedAt !== null }
+    : { alive: false, cancelRequested: false };
 }
 
 export interface FinishData {
@@ -68,7 +88,12 @@ export interface FinishData {
 }
 
 /** Ends a run this worker owns. Returns false when someone else already ended it. */
-export async function finishRun(db: Db, runId: string, workerId: string, data: FinishData): Promise<boolean> {
+export async function finishRun(
+  db: Db,
+  runId: string,
+  workerId: string,
+  data: FinishData,
+): Promise<boolean> {
   const experimentId = await experimentOf(db, runId);
   if (!experimentId) return false;
   const ended = await db.$transaction(async (tx) => {
@@ -81,7 +106,9 @@ export async function finishRun(db: Db, runId: string, workerId: string, data: F
         errorCode: data.errorCode ?? null,
         errorMessage: data.errorMessage ?? null,
         ...(data.summary !== undefined ? { summary: toJson.runSummary(data.summary) } : {}),
-        ...(data.thresholdResults !== undefined ? { thresholdResults: toJson.thresholdResults(data.thresholdResults) } : {}),
+        ...(data.thresholdResults !== undefined
+          ? { thresholdResults: toJson.thresholdResults(data.thresholdResults) }
+          : {}),
         ...(data.durationHist ? { durationHist: data.durationHist } : {}),
         ...(data.blockedHist ? { blockedHist: data.blockedHist } : {}),
       },

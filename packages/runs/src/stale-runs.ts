@@ -20,15 +20,29 @@ export type FinalizeStored = (db: Db, runId: string) => Promise<StoredFinal | nu
  * refreshed in the same transaction. It is never re-run silently. Safe to call from any process
  * (every worker and the web app sweep), because the UPDATE re-checks staleness.
  */
-export async function abortStaleRuns(db: Db, opts: { staleAfterMs: number; finalize?: FinalizeStored }): Promise<{ runId: string; workerId: string | null }[]> {
+export async function abortStaleRuns(
+  db: Db,
+  opts: { staleAfterMs: number; finalize?: FinalizeStored },
+): Promise<{ runId: string; workerId: string | null }[]> {
   const cutoff = new Date(Date.now() - opts.staleAfterMs);
-  const staleWhere = { status: { in: ['preparing' as const, 'running' as const] }, OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, preparingAt: { lt: cutoff } }] };
-  const stale = await db.run.findMany({ where: staleWhere, select: { id: true, workerId: true, experimentId: true } });
+  const staleWhere = {
+    status: { in: ['preparing' as const, 'running' as const] },
+    OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, preparingAt: { lt: cutoff } }],
+  };
+  const stale = await db.run.findMany({
+    where: staleWhere,
+    select: { id: true, workerId: true, experimentId: true },
+  });
   const aborted: { runId: string; workerId: string | null }[] = [];
   for (const run of stale) {
     const stored = await (opts.finalize ?? finalizeFromStored)(db, run.id);
     // A distributed run's leader holds segment 0: say so, the other generators were stopped by it.
-    const led = run.workerId ? await db.runSegment.findFirst({ where: { runId: run.id, workerId: run.workerId }, select: { index: true } }) : null;
+    const led = run.workerId
+      ? await db.runSegment.findFirst({
+          where: { runId: run.id, workerId: run.workerId },
+          select: { index: true },
+        })
+      : null;
     const who = `worker ${run.workerId ?? 'unknown'}${led ? ` (segment ${led.index}, the leader of this distributed run)` : ''}`;
     const ok = await db.$transaction(async (tx) => {
       await lockExperiment(tx, run.experimentId);
@@ -39,7 +53,13 @@ export async function abortStaleRuns(db: Db, opts: { staleAfterMs: number; final
           finishedAt: new Date(),
           errorCode: 'worker_lost',
           errorMessage: `${who} stopped sending heartbeats; the run was stopped with the data stored so far and was not re-run`,
-          ...(stored ? { summary: toJson.runSummary(stored.summary), durationHist: stored.durationHist, blockedHist: stored.blockedHist } : {}),
+          ...(stored
+            ? {
+                summary: toJson.runSummary(stored.summary),
+                durationHist: stored.durationHist,
+                blockedHist: stored.blockedHist,
+              }
+            : {}),
         },
       });
       if (r.count === 1) await refreshExperimentStatus(tx, run.experimentId);
@@ -58,9 +78,17 @@ export async function abortStaleRuns(db: Db, opts: { staleAfterMs: number; final
  * launch, or Redis lost data) is enqueued again; jobId = runId makes that a no-op when the job
  * exists. A job that already ended while its run is still queued is removed and added again.
  */
-export async function requeueOrphanedRuns(db: Db, queue: Queue, opts: { olderThanMs: number }): Promise<string[]> {
+export async function requeueOrphanedRuns(
+  db: Db,
+  queue: Queue,
+  opts: { olderThanMs: number },
+): Promise<string[]> {
   const queued = await db.run.findMany({
-    where: { status: 'queued', cancelRequestedAt: null, queuedAt: { lt: new Date(Date.now() - opts.olderThanMs) } },
+    where: {
+      status: 'queued',
+      cancelRequestedAt: null,
+      queuedAt: { lt: new Date(Date.now() - opts.olderThanMs) },
+    },
     select: { id: true },
     orderBy: [{ queuedAt: 'asc' }, { sequence: 'asc' }],
     take: 500,

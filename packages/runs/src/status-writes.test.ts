@@ -19,10 +19,13 @@ function balanced(src: string, open: number): string {
 
 /** The `data` (or upsert's create/update) objects of a Prisma write call's arguments. */
 function dataObjects(args: string): string[] {
-  return [...args.matchAll(/\b(data|create|update)\s*:\s*\{/g)].map((m) => balanced(args, m.index + m[0].length - 1));
+  return [...args.matchAll(/\b(data|create|update)\s*:\s*\{/g)].map((m) =>
+    balanced(args, m.index + m[0].length - 1),
+  );
 }
 
-const WRITE_CALL = /\.(run|experiment)\.(update|updateMany|updateManyAndReturn|upsert|create|createMany|createManyAndReturn)\s*\(/g;
+const WRITE_CALL =
+  /\.(run|experiment)\.(update|updateMany|updateManyAndReturn|upsert|create|createMany|createManyAndReturn)\s*\(/g;
 const RAW_UPDATE = /UPDATE\s+"?(Run|Experiment)"?\s+SET[^;`]*\bstatus\b/gi;
 
 /** Places in a source text that write a run's or an experiment's status. */
@@ -39,7 +42,21 @@ export function statusWrites(src: string): number[] {
 
 function* sources(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
-    if (['node_modules', 'generated', '.next', 'dist', 'bin', '.turbo', 'e2e', 'test', 'testing', 'bench'].includes(name)) continue;
+    if (
+      [
+        'node_modules',
+        'generated',
+        '.next',
+        'dist',
+        'bin',
+        '.turbo',
+        'e2e',
+        'test',
+        'testing',
+        'bench',
+      ].includes(name)
+    )
+      continue;
     const p = join(dir, name);
     if (statSync(p).isDirectory()) yield* sources(p);
     else if (/\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name)) yield p;
@@ -48,13 +65,27 @@ function* sources(dir: string): Generator<string> {
 
 describe('one owner of run and experiment status', () => {
   it('finds status writes in the shapes the code uses (so the guard below can fail)', () => {
-    expect(statusWrites(`await db.run.updateMany({ where: { id }, data: { status: 'canceled' } });`)).toEqual([1]);
-    expect(statusWrites(`x\nawait tx.experiment.update({\n  where: { id },\n  data: { status, finishedAt },\n});`)).toEqual([2]);
-    expect(statusWrites('await db.$executeRaw`UPDATE "Run" SET "status" = \'failed\' WHERE id = ${id}`')).toEqual([1]);
+    expect(
+      statusWrites(`await db.run.updateMany({ where: { id }, data: { status: 'canceled' } });`),
+    ).toEqual([1]);
+    expect(
+      statusWrites(
+        `x\nawait tx.experiment.update({\n  where: { id },\n  data: { status, finishedAt },\n});`,
+      ),
+    ).toEqual([2]);
+    expect(
+      statusWrites('await db.$executeRaw`UPDATE "Run" SET "status" = \'failed\' WHERE id = ${id}`'),
+    ).toEqual([1]);
     expect(statusWrites(`await db.run.update({ where: { id }, data: { notes } });`)).toEqual([]);
     expect(statusWrites(`await db.run.findMany({ where: { status: 'queued' } });`)).toEqual([]);
-    expect(statusWrites(`await db.run.updateMany({ where: { id, status: 'running' }, data: { notes } });`)).toEqual([]);
-    expect(statusWrites(`await db.run.create({ data: { id, status: 'succeeded' } });`)).toEqual([1]);
+    expect(
+      statusWrites(
+        `await db.run.updateMany({ where: { id, status: 'running' }, data: { notes } });`,
+      ),
+    ).toEqual([]);
+    expect(statusWrites(`await db.run.create({ data: { id, status: 'succeeded' } });`)).toEqual([
+      1,
+    ]);
   });
 
   it('nothing outside packages/runs writes Run.status or Experiment.status', () => {
@@ -63,7 +94,8 @@ describe('one owner of run and experiment status', () => {
       for (const file of sources(join(REPO, root))) {
         const rel = relative(REPO, file);
         if (rel.startsWith(OWNER)) continue;
-        for (const line of statusWrites(readFileSync(file, 'utf8'))) offenders.push(`${rel}:${line}`);
+        for (const line of statusWrites(readFileSync(file, 'utf8')))
+          offenders.push(`${rel}:${line}`);
       }
     }
     expect(offenders, 'change run/experiment status only through @poolbench/runs').toEqual([]);

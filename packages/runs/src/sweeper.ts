@@ -20,14 +20,20 @@ export interface SweeperOptions {
  * so does the web app, so a run whose only worker was killed still ends `aborted_system` within
  * staleAfterMs + intervalMs although no worker is alive.
  */
-export function startLifecycleSweeper(deps: { db: Db; queue: Queue; finalize?: FinalizeStored; log: StateLogger }, opts: SweeperOptions) {
+export function startLifecycleSweeper(
+  deps: { db: Db; queue: Queue; finalize?: FinalizeStored; log: StateLogger },
+  opts: SweeperOptions,
+) {
   const state = createStateLog(deps.log);
   let running: Promise<void> | null = null;
   const storageEveryMs = opts.storageEveryMs ?? 3_600_000;
   let storageDueAt = 0; // the first sweep does it: a new month's partitions exist before any insert needs them
   const sweep = async () => {
     try {
-      for (const a of await abortStaleRuns(deps.db, { staleAfterMs: opts.staleAfterMs, finalize: deps.finalize })) {
+      for (const a of await abortStaleRuns(deps.db, {
+        staleAfterMs: opts.staleAfterMs,
+        finalize: deps.finalize,
+      })) {
         deps.log.warn({ runId: a.runId, workerId: a.workerId }, 'run aborted: its worker is gone');
       }
       state.ok('postgres (stale-run sweep)');
@@ -36,19 +42,30 @@ export function startLifecycleSweeper(deps: { db: Db; queue: Queue; finalize?: F
     }
     try {
       const decided = await decideOverdueHypotheses(deps.db);
-      if (decided.length) deps.log.warn({ experimentIds: decided }, 'decided hypotheses of finished experiments that were left undecided');
+      if (decided.length)
+        deps.log.warn(
+          { experimentIds: decided },
+          'decided hypotheses of finished experiments that were left undecided',
+        );
     } catch (err) {
       deps.log.warn({ err }, 'deciding overdue hypotheses failed');
     }
     try {
       const decided = await decideOverdueScheduleOutcomes(deps.db);
-      if (decided.length) deps.log.warn({ experimentIds: decided }, 'decided the baseline outcome of scheduled experiments that were left undecided');
+      if (decided.length)
+        deps.log.warn(
+          { experimentIds: decided },
+          'decided the baseline outcome of scheduled experiments that were left undecided',
+        );
     } catch (err) {
       deps.log.warn({ err }, 'deciding overdue schedule outcomes failed');
     }
     try {
-      const requeued = await requeueOrphanedRuns(deps.db, deps.queue, { olderThanMs: opts.requeueAfterMs ?? 10_000 });
-      if (requeued.length) deps.log.warn({ runIds: requeued }, 're-enqueued queued runs that had no job');
+      const requeued = await requeueOrphanedRuns(deps.db, deps.queue, {
+        olderThanMs: opts.requeueAfterMs ?? 10_000,
+      });
+      if (requeued.length)
+        deps.log.warn({ runIds: requeued }, 're-enqueued queued runs that had no job');
       state.ok('redis (requeue sweep)');
     } catch (err) {
       state.failed('redis (requeue sweep)', err);
@@ -57,7 +74,8 @@ export function startLifecycleSweeper(deps: { db: Db; queue: Queue; finalize?: F
       try {
         const m = await maintainStorage(deps.db);
         storageDueAt = Date.now() + storageEveryMs;
-        if (m.pruned.runs || m.dropped.length) deps.log.info({ pruned: m.pruned, dropped: m.dropped }, 'storage retention applied');
+        if (m.pruned.runs || m.dropped.length)
+          deps.log.info({ pruned: m.pruned, dropped: m.dropped }, 'storage retention applied');
         state.ok('postgres (storage maintenance)');
       } catch (err) {
         state.failed('postgres (storage maintenance)', err);

@@ -6,7 +6,10 @@ export const durationMs = (opts: { min?: number; max?: number } = {}) =>
     .number()
     .int('must be a whole number of milliseconds')
     .min(opts.min ?? 0, `must be at least ${opts.min ?? 0} ms`)
-    .max(opts.max ?? LIMITS.maxDurationMs, `must be at most ${opts.max ?? LIMITS.maxDurationMs} ms`);
+    .max(
+      opts.max ?? LIMITS.maxDurationMs,
+      `must be at most ${opts.max ?? LIMITS.maxDurationMs} ms`,
+    );
 
 export const vus = (min = 1) =>
   z
@@ -23,4 +26,6 @@ export const ratePerSec = () =>
     .max(LIMITS.maxRatePerSec, `must be at most ${LIMITS.maxRatePerSec} requests per second`);
 
 export const thinkTimeMs = () =>
-  durationMs({ max: LIMITS.maxThinkTimeMs }).default(0).describe('pause after each request, closed model only');
+  durationMs({ max: LIMITS.maxThinkTimeMs })
+    .default(0)
+    .describe('pause after each request, closed model only');

@@ -23,7 +23,8 @@ afterAll(async () => {
 
 const metric = (r: K6Result, name: string, field: string): number => {
   const v = r.summary?.metrics[name]?.[field];
-  if (typeof v !== 'number') throw new Error(`summary has no ${name}.${field}; k6 exit ${r.code}: ${r.stderr.slice(-2000)}`);
+  if (typeof v !== 'number')
+    throw new Error(`summary has no ${name}.${field}; k6 exit ${r.code}: ${r.stderr.slice(-2000)}`);
   return v;
 };
 const work = (s: RecordingServer) => s.requests.filter((q) => q.path !== '/');
@@ -58,7 +59,10 @@ describe.concurrent('every template passes k6 inspect', () => {
 describe.concurrent('short real runs', () => {
   it('fixed-requests sends exactly N requests, round-robin over two base URLs', async () => {
     const [a, b] = [await server(), await server()];
-    const r = await run({ ...TEMPLATE_EXAMPLES['fixed-requests'], params: { requests: 40, concurrency: 4 } }, [a.url, b.url]);
+    const r = await run(
+      { ...TEMPLATE_EXAMPLES['fixed-requests'], params: { requests: 40, concurrency: 4 } },
+      [a.url, b.url],
+    );
     expect(work(a).length).toBe(20);
     expect(work(b).length).toBe(20);
     expect(metric(r, 'iterations', 'count')).toBe(40);
@@ -85,14 +89,18 @@ describe.concurrent('short real runs', () => {
     expect(reqs.length).toBeGreaterThanOrEqual(117);
     expect(reqs.length).toBeLessThanOrEqual(122);
     const t0 = Math.min(...reqs.map((q) => q.atMs));
-    const inStep = (i: number) => reqs.filter((q) => q.atMs - t0 >= i * 1000 + 100 && q.atMs - t0 < (i + 1) * 1000 - 100).length;
+    const inStep = (i: number) =>
+      reqs.filter((q) => q.atMs - t0 >= i * 1000 + 100 && q.atMs - t0 < (i + 1) * 1000 - 100)
+        .length;
     expect(inStep(2)).toBeGreaterThan(inStep(0) * 2);
   });
 
   it('closed-model templates reach their VU counts', async () => {
     const s = await server();
     const results = await Promise.all(
-      (['cold-start-burst', 'ramp-up', 'sustained'] as const).map((id) => run(TEMPLATE_EXAMPLES[id], [s.url])),
+      (['cold-start-burst', 'ramp-up', 'sustained'] as const).map((id) =>
+        run(TEMPLATE_EXAMPLES[id], [s.url]),
+      ),
     );
     expect(results.map((r) => metric(r, 'vus_max', 'value'))).toEqual([5, 4, 3]);
     // sustained: 3 VUs x 2 s with 100 ms think time, at most 21 iterations each
@@ -107,7 +115,8 @@ describe.concurrent('short real runs', () => {
     expect(metric(r, 'vus_max', 'value')).toBe(5);
     const reqs = work(s);
     const t0 = Math.min(...reqs.map((q) => q.atMs));
-    const between = (from: number, to: number) => reqs.filter((q) => q.atMs - t0 >= from && q.atMs - t0 < to).length;
+    const between = (from: number, to: number) =>
+      reqs.filter((q) => q.atMs - t0 >= from && q.atMs - t0 < to).length;
     // baseline 1 VU for 1 s, spike 5 VUs for 1 s, baseline 1 VU for 1 s
     expect(between(1100, 1900)).toBeGreaterThan(between(100, 900) * 2);
     expect(between(1100, 1900)).toBeGreaterThan(between(2100, 2900) * 2);
@@ -120,9 +129,26 @@ describe.concurrent('short real runs', () => {
         template: 'fixed-requests',
         params: { requests: 6, concurrency: 2 },
         requests: [
-          { name: 'small', method: 'POST', path: '/upload', query: { size: 'small' }, body: { kind: 'bytes', sizeBytes: 20 * 1024 } },
-          { name: 'big', method: 'POST', path: '/upload', query: { size: 'big' }, body: { kind: 'bytes', sizeBytes: 1024 * 1024 } },
-          { name: 'json', method: 'PUT', path: '/json', body: { kind: 'json', value: { a: [1, 2], b: 'é' } } },
+          {
+            name: 'small',
+            method: 'POST',
+            path: '/upload',
+            query: { size: 'small' },
+            body: { kind: 'bytes', sizeBytes: 20 * 1024 },
+          },
+          {
+            name: 'big',
+            method: 'POST',
+            path: '/upload',
+            query: { size: 'big' },
+            body: { kind: 'bytes', sizeBytes: 1024 * 1024 },
+          },
+          {
+            name: 'json',
+            method: 'PUT',
+            path: '/json',
+            body: { kind: 'json', value: { a: [1, 2], b: 'é' } },
+          },
         ],
       },
       [s.url],
@@ -147,8 +173,19 @@ describe.concurrent('short real runs', () => {
         template: 'fixed-requests',
         params: { requests: 400, concurrency: 4 },
         requests: [
-          { name: 'read', path: '/work', query: { ms: { randomInt: { min: 10, max: 800 } }, op: 'read' }, weight: 3, priority: { fraction: 0.25 } },
-          { name: 'write', path: '/work', query: { ms: { randomInt: { min: 10, max: 800 } }, op: 'write' }, weight: 1 },
+          {
+            name: 'read',
+            path: '/work',
+            query: { ms: { randomInt: { min: 10, max: 800 } }, op: 'read' },
+            weight: 3,
+            priority: { fraction: 0.25 },
+          },
+          {
+            name: 'write',
+            path: '/work',
+            query: { ms: { randomInt: { min: 10, max: 800 } }, op: 'write' },
+            weight: 1,
+          },
         ],
       },
       [s.url],
@@ -162,7 +199,9 @@ describe.concurrent('short real runs', () => {
     const high = reads.filter((q) => q.headers['x-priority'] === 'high').length;
     expect(high / reads.length).toBeGreaterThan(0.13);
     expect(high / reads.length).toBeLessThan(0.37);
-    expect(reqs.filter((q) => q.query.get('op') === 'write' && q.headers['x-priority'] !== undefined)).toEqual([]);
+    expect(
+      reqs.filter((q) => q.query.get('op') === 'write' && q.headers['x-priority'] !== undefined),
+    ).toEqual([]);
     const ms = reqs.map((q) => Number(q.query.get('ms')));
     expect(ms.every((v) => Number.isInteger(v) && v >= 10 && v <= 800)).toBe(true);
     expect(Math.min(...ms)).toBeLessThan(200);
@@ -194,7 +233,9 @@ describe.concurrent('short real runs', () => {
     const dir = await mkdtemp(join(tmpdir(), 'pb-points-'));
     try {
       const file = join(dir, 'points.json');
-      const r = await k6Run(generateScenario(input).script, [s.url], { extraArgs: () => ['--out', `json=${file}`] });
+      const r = await k6Run(generateScenario(input).script, [s.url], {
+        extraArgs: () => ['--out', `json=${file}`],
+      });
       expect(r.code).toBe(0);
       const points = (await readFile(file, 'utf8'))
         .split('\n')

@@ -23,7 +23,9 @@ export interface GeneratedScenario {
 
 // JSON is valid JavaScript except for U+2028/U+2029 inside strings in old engines.
 function jsLiteral(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value, null, 2)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** What the worker decided for one run's network, frozen into the script's options. */
@@ -41,7 +43,8 @@ export interface RunNetwork {
 export function generateScenario(input: unknown, network: RunNetwork = {}): GeneratedScenario {
   const scenario = parseScenario(input);
   const plan = planScenario(scenario);
-  const thinkTimeMs = plan.closedModel && 'thinkTimeMs' in scenario.params ? scenario.params.thinkTimeMs : 0;
+  const thinkTimeMs =
+    plan.closedModel && 'thinkTimeMs' in scenario.params ? scenario.params.thinkTimeMs : 0;
   const config = {
     readyPath: scenario.readyPath,
     setupTagName: SETUP_TAG_NAME,
@@ -83,5 +86,11 @@ export function generateScenario(input: unknown, network: RunNetwork = {}): Gene
     `export const options = ${jsLiteral(options)};`,
     SCRIPT_RUNTIME,
   ].join('\n');
-  return { script, options, estimatedDurationMs: plan.estimatedDurationMs, profile: plan.profile, maxVUs: plan.maxVUs };
+  return {
+    script,
+    options,
+    estimatedDurationMs: plan.estimatedDurationMs,
+    profile: plan.profile,
+    maxVUs: plan.maxVUs,
+  };
 }

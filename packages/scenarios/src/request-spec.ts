@@ -16,14 +16,16 @@ const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding',
 
 export const RandomIntSchema = z
   .strictObject({
-    randomInt: z.strictObject({
-      min: z.number().int('must be a whole number'),
-      max: z.number().int('must be a whole number'),
-    }).refine((r) => r.min <= r.max, {
-      message: 'min must not be greater than max',
-      path: ['min'],
-      when: whenNumbers('min', 'max'),
-    }),
+    randomInt: z
+      .strictObject({
+        min: z.number().int('must be a whole number'),
+        max: z.number().int('must be a whole number'),
+      })
+      .refine((r) => r.min <= r.max, {
+        message: 'min must not be greater than max',
+        path: ['min'],
+        when: whenNumbers('min', 'max'),
+      }),
   })
   .describe('a fresh uniformly distributed integer in [min, max] for every request');
 
@@ -42,7 +44,10 @@ export const BodySchema = z.discriminatedUnion('kind', [
     value: z.json().superRefine((v, ctx) => {
       const { bytes } = jsonBodyStats(v);
       if (bytes > LIMITS.maxJsonBodyBytes) {
-        ctx.addIssue({ code: 'custom', message: `must be at most ${LIMITS.maxJsonBodyBytes} bytes (1 MiB) as JSON; this one is ${bytes} bytes: use a bytes body for large uploads` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be at most ${LIMITS.maxJsonBodyBytes} bytes (1 MiB) as JSON; this one is ${bytes} bytes: use a bytes body for large uploads`,
+        });
       }
     }),
   }),
@@ -53,13 +58,24 @@ export const BodySchema = z.discriminatedUnion('kind', [
       .int('must be a whole number of bytes')
       .min(1, 'must be at least 1 byte')
       .max(LIMITS.maxPayloadBytes, `must be at most ${LIMITS.maxPayloadBytes} bytes (16 MiB)`),
-    contentType: z.string().regex(HEADER_VALUE_RE, 'must be printable ASCII').default('application/octet-stream'),
+    contentType: z
+      .string()
+      .regex(HEADER_VALUE_RE, 'must be printable ASCII')
+      .default('application/octet-stream'),
   }),
 ]);
 
 export const PrioritySchema = z.strictObject({
-  header: z.string().regex(HEADER_NAME_RE, 'must be a valid HTTP header name').default('X-Priority'),
-  value: z.string().min(1).max(64).regex(HEADER_VALUE_RE, 'must be printable ASCII').default('high'),
+  header: z
+    .string()
+    .regex(HEADER_NAME_RE, 'must be a valid HTTP header name')
+    .default('X-Priority'),
+  value: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(HEADER_VALUE_RE, 'must be printable ASCII')
+    .default('high'),
   fraction: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
 });
 
@@ -67,13 +83,35 @@ export const PrioritySchema = z.strictObject({
 export const RequestSpecSchema = z
   .strictObject({
     /** metric tag `name`; defaults to "METHOD path" so random query values do not add series */
-    name: z.string().min(1).max(64, 'must be at most 64 characters').regex(NAME_RE, 'may contain letters, digits, space and _ . : - / only').optional(),
+    name: z
+      .string()
+      .min(1)
+      .max(64, 'must be at most 64 characters')
+      .regex(NAME_RE, 'may contain letters, digits, space and _ . : - / only')
+      .optional(),
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
-    path: z.string().max(512, 'must be at most 512 characters').regex(PATH_RE, 'must start with / and contain no query, fragment or spaces (use query for parameters)'),
-    query: z.record(z.string().regex(QUERY_KEY_RE, 'query keys may contain letters, digits and _ . - [ ] only'), QueryValueSchema).default({}),
+    path: z
+      .string()
+      .max(512, 'must be at most 512 characters')
+      .regex(
+        PATH_RE,
+        'must start with / and contain no query, fragment or spaces (use query for parameters)',
+      ),
+    query: z
+      .record(
+        z.string().regex(QUERY_KEY_RE, 'query keys may contain letters, digits and _ . - [ ] only'),
+        QueryValueSchema,
+      )
+      .default({}),
     headers: z
       .record(
-        z.string().regex(HEADER_NAME_RE, 'must be a valid HTTP header name').refine((h) => !RESERVED_HEADERS.has(h.toLowerCase()), 'is set by k6 itself and may not be overridden'),
+        z
+          .string()
+          .regex(HEADER_NAME_RE, 'must be a valid HTTP header name')
+          .refine(
+            (h) => !RESERVED_HEADERS.has(h.toLowerCase()),
+            'is set by k6 itself and may not be overridden',
+          ),
         z.string().max(4096).regex(HEADER_VALUE_RE, 'must be printable ASCII without line breaks'),
       )
       .default({}),
@@ -81,7 +119,12 @@ export const RequestSpecSchema = z
     timeoutMs: durationMs({ min: 1, max: LIMITS.maxRequestTimeoutMs }).default(60_000),
     priority: PrioritySchema.optional(),
     /** relative share in the request mix */
-    weight: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(1),
+    weight: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(1000, 'must be at most 1000')
+      .default(1),
   })
   .refine((r) => !((r.method === 'GET' || r.method === 'HEAD') && r.body.kind !== 'none'), {
     message: 'GET and HEAD requests cannot carry a body',

@@ -12,7 +12,9 @@ const readyPath = z
   .max(256)
   .regex(/^\/[A-Za-z0-9\-._~/]*$/, 'must be a plain path starting with /')
   .default('/')
-  .describe('setup() requests this on the first base URL and fails the run fast if nothing answers');
+  .describe(
+    'setup() requests this on the first base URL and fails the run fast if nothing answers',
+  );
 
 const common = {
   requests: RequestMixSchema,
@@ -23,13 +25,37 @@ const common = {
 /** A scenario: template + its params, the request mix, thresholds. Discriminated on `template`. */
 export const ScenarioSchema = z
   .discriminatedUnion('template', [
-    z.strictObject({ template: z.literal('cold-start-burst'), params: TEMPLATE_PARAMS['cold-start-burst'], ...common }),
-    z.strictObject({ template: z.literal('ramp-up'), params: TEMPLATE_PARAMS['ramp-up'], ...common }),
+    z.strictObject({
+      template: z.literal('cold-start-burst'),
+      params: TEMPLATE_PARAMS['cold-start-burst'],
+      ...common,
+    }),
+    z.strictObject({
+      template: z.literal('ramp-up'),
+      params: TEMPLATE_PARAMS['ramp-up'],
+      ...common,
+    }),
     z.strictObject({ template: z.literal('spike'), params: TEMPLATE_PARAMS.spike, ...common }),
-    z.strictObject({ template: z.literal('sustained'), params: TEMPLATE_PARAMS.sustained, ...common }),
-    z.strictObject({ template: z.literal('constant-arrival-rate'), params: TEMPLATE_PARAMS['constant-arrival-rate'], ...common }),
-    z.strictObject({ template: z.literal('fixed-requests'), params: TEMPLATE_PARAMS['fixed-requests'], ...common }),
-    z.strictObject({ template: z.literal('arrival-rate-sweep'), params: TEMPLATE_PARAMS['arrival-rate-sweep'], ...common }),
+    z.strictObject({
+      template: z.literal('sustained'),
+      params: TEMPLATE_PARAMS.sustained,
+      ...common,
+    }),
+    z.strictObject({
+      template: z.literal('constant-arrival-rate'),
+      params: TEMPLATE_PARAMS['constant-arrival-rate'],
+      ...common,
+    }),
+    z.strictObject({
+      template: z.literal('fixed-requests'),
+      params: TEMPLATE_PARAMS['fixed-requests'],
+      ...common,
+    }),
+    z.strictObject({
+      template: z.literal('arrival-rate-sweep'),
+      params: TEMPLATE_PARAMS['arrival-rate-sweep'],
+      ...common,
+    }),
   ])
   .superRefine((s, ctx) => {
     // Every VU builds its own copy of each payload in the init context; JSON bodies count with

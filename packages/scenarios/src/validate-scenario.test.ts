@@ -15,10 +15,26 @@ describe('validateScenario', () => {
   it('lists every problem at once with dotted field paths', () => {
     const problems = validateScenario({
       template: 'spike',
-      params: { baselineVUs: 10, spikeVUs: 5, spikes: 0, baselineMs: 'long', spikeHoldMs: 1000, colour: 'red' },
+      params: {
+        baselineVUs: 10,
+        spikeVUs: 5,
+        spikes: 0,
+        baselineMs: 'long',
+        spikeHoldMs: 1000,
+        colour: 'red',
+      },
       requests: [
-        { method: 'GET', path: 'work', body: { kind: 'bytes', sizeBytes: 10 }, priority: { fraction: 1.5 } },
-        { path: '/work', query: { ms: { randomInt: { min: 800, max: 10 } } }, headers: { 'Bad Header': 'x', Host: 'evil' } },
+        {
+          method: 'GET',
+          path: 'work',
+          body: { kind: 'bytes', sizeBytes: 10 },
+          priority: { fraction: 1.5 },
+        },
+        {
+          path: '/work',
+          query: { ms: { randomInt: { min: 800, max: 10 } } },
+          headers: { 'Bad Header': 'x', Host: 'evil' },
+        },
       ],
       thresholds: [
         { metric: 'http_req_failed', expr: 'p(95)<1' },
@@ -58,26 +74,70 @@ describe('validateScenario', () => {
   });
 
   it('enforces the limits with the field that breaks them', () => {
-    expect(paths({ ...TEMPLATE_EXAMPLES.sustained, params: { vus: LIMITS.maxVUs + 1, durationMs: 1000 } })).toEqual(['params.vus']);
-    expect(paths({ ...TEMPLATE_EXAMPLES.sustained, params: { vus: 1, durationMs: LIMITS.maxDurationMs + 1 } })).toEqual(['params.durationMs']);
-    expect(paths({ ...TEMPLATE_EXAMPLES['constant-arrival-rate'], params: { ratePerSec: 50_001, durationMs: 1000, preAllocatedVUs: 1 } })).toEqual(['params.ratePerSec']);
     expect(
-      paths({ ...TEMPLATE_EXAMPLES['fixed-requests'], requests: [{ method: 'POST', path: '/upload', body: { kind: 'bytes', sizeBytes: 16 * 2 ** 20 + 1 } }] }),
+      paths({
+        ...TEMPLATE_EXAMPLES.sustained,
+        params: { vus: LIMITS.maxVUs + 1, durationMs: 1000 },
+      }),
+    ).toEqual(['params.vus']);
+    expect(
+      paths({
+        ...TEMPLATE_EXAMPLES.sustained,
+        params: { vus: 1, durationMs: LIMITS.maxDurationMs + 1 },
+      }),
+    ).toEqual(['params.durationMs']);
+    expect(
+      paths({
+        ...TEMPLATE_EXAMPLES['constant-arrival-rate'],
+        params: { ratePerSec: 50_001, durationMs: 1000, preAllocatedVUs: 1 },
+      }),
+    ).toEqual(['params.ratePerSec']);
+    expect(
+      paths({
+        ...TEMPLATE_EXAMPLES['fixed-requests'],
+        requests: [
+          { method: 'POST', path: '/upload', body: { kind: 'bytes', sizeBytes: 16 * 2 ** 20 + 1 } },
+        ],
+      }),
     ).toEqual(['requests.0.body.sizeBytes']);
     // each stage is within limits, the sum is not
     expect(
-      paths({ template: 'ramp-up', params: { stages: [{ durationMs: 3_600_000, targetVUs: 1 }, { durationMs: 3_600_001, targetVUs: 1 }] }, requests: [{ path: '/' }] }),
+      paths({
+        template: 'ramp-up',
+        params: {
+          stages: [
+            { durationMs: 3_600_000, targetVUs: 1 },
+            { durationMs: 3_600_001, targetVUs: 1 },
+          ],
+        },
+        requests: [{ path: '/' }],
+      }),
     ).toEqual(['params.stages']);
     expect(
-      paths({ template: 'arrival-rate-sweep', params: { startRatePerSec: 40_000, stepRatePerSec: 6_000, steps: 3, stepDurationMs: 1000, preAllocatedVUs: 10, maxVUs: 5 }, requests: [{ path: '/' }] }).sort(),
+      paths({
+        template: 'arrival-rate-sweep',
+        params: {
+          startRatePerSec: 40_000,
+          stepRatePerSec: 6_000,
+          steps: 3,
+          stepDurationMs: 1000,
+          preAllocatedVUs: 10,
+          maxVUs: 5,
+        },
+        requests: [{ path: '/' }],
+      }).sort(),
     ).toEqual(['params.maxVUs', 'params.stepRatePerSec']);
     // 16 MiB payloads x 200 VUs exceed the memory budget
     const memory = validateScenario({
       template: 'sustained',
       params: { vus: 200, durationMs: 1000 },
-      requests: [{ method: 'POST', path: '/upload', body: { kind: 'bytes', sizeBytes: 16 * 2 ** 20 } }],
+      requests: [
+        { method: 'POST', path: '/upload', body: { kind: 'bytes', sizeBytes: 16 * 2 ** 20 } },
+      ],
     });
-    expect(memory).toEqual([{ path: 'requests', message: expect.stringMatching(/MiB/) as unknown as string }]);
+    expect(memory).toEqual([
+      { path: 'requests', message: expect.stringMatching(/MiB/) as unknown as string },
+    ]);
   });
 
   it('parseScenario throws a ScenarioValidationError carrying the problems', () => {
@@ -86,7 +146,11 @@ describe('validateScenario', () => {
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ScenarioValidationError);
-      expect((e as ScenarioValidationError).problems.map((p) => p.path).sort()).toEqual(['params.durationMs', 'params.vus', 'requests']);
+      expect((e as ScenarioValidationError).problems.map((p) => p.path).sort()).toEqual([
+        'params.durationMs',
+        'params.vus',
+        'requests',
+      ]);
     }
   });
 });
@@ -109,7 +173,12 @@ describe('generated scripts', () => {
     const sweep = generateScenario(TEMPLATE_EXAMPLES['arrival-rate-sweep']);
     expect(sweep.estimatedDurationMs).toBe(3000);
     expect(sweep.profile).toEqual([
-      { tSec: 0, rate: 20 }, { tSec: 1, rate: 20 }, { tSec: 1, rate: 40 }, { tSec: 2, rate: 40 }, { tSec: 2, rate: 60 }, { tSec: 3, rate: 60 },
+      { tSec: 0, rate: 20 },
+      { tSec: 1, rate: 20 },
+      { tSec: 1, rate: 40 },
+      { tSec: 2, rate: 40 },
+      { tSec: 2, rate: 60 },
+      { tSec: 3, rate: 60 },
     ]);
     const spike = generateScenario(TEMPLATE_EXAMPLES.spike);
     expect(spike.estimatedDurationMs).toBe(3000);

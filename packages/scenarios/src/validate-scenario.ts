@@ -9,12 +9,16 @@ export interface ValidationProblem {
 }
 
 /** zod issues -> one problem per field, unknown keys reported under their own path. */
-export function flattenIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ValidationProblem[] {
+export function flattenIssues(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: readonly PropertyKey[] = [],
+): ValidationProblem[] {
   const out: ValidationProblem[] = [];
   for (const issue of issues) {
     const path = [...prefix, ...issue.path].map(String);
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ path: [...path, key].join('.'), message: 'is not a known field' });
+      for (const key of issue.keys)
+        out.push({ path: [...path, key].join('.'), message: 'is not a known field' });
     } else {
       out.push({ path: path.join('.'), message: issue.message });
     }
@@ -31,7 +35,11 @@ export function validateScenario(input: unknown): ValidationProblem[] {
 /** A scenario's problems; `prefix` is the request field that holds the scenario (paths are full request paths). */
 export class ScenarioValidationError extends AppError<'validation_failed'> {
   constructor(problems: ValidationProblem[], prefix = '') {
-    super('validation_failed', `invalid scenario: ${problems.map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ')}`, { problems: prefixProblems(problems, prefix) });
+    super(
+      'validation_failed',
+      `invalid scenario: ${problems.map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ')}`,
+      { problems: prefixProblems(problems, prefix) },
+    );
     this.name = 'ScenarioValidationError';
   }
 }

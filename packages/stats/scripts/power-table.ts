@@ -22,7 +22,8 @@ for (const { noise, change } of cases) {
   const cells = sizes.map((n) => {
     let worse = 0;
     for (let t = 0; t < trials; t++) {
-      if (compareSamples(runs(n, 100, noise), runs(n, 100 * change, noise)).verdict === 'worse') worse++;
+      if (compareSamples(runs(n, 100, noise), runs(n, 100 * change, noise)).verdict === 'worse')
+        worse++;
     }
     return `${Math.round((100 * worse) / trials)} %`;
   });

@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { buildRunSummary, loadTimeMs, sumStoredSeconds, type StoredSecondCounters } from './build-run-summary';
+import {
+  buildRunSummary,
+  loadTimeMs,
+  sumStoredSeconds,
+  type StoredSecondCounters,
+} from './build-run-summary';
 
 const row = (second: number, requests: number): StoredSecondCounters => ({
-  second, requests, failed: requests > 0 ? 1 : 0, statusCounts: requests > 0 ? { '200': requests - 1, '503': 1 } : {},
-  bytesSent: BigInt(requests * 10), bytesReceived: requests * 20, iterations: requests, droppedIterations: 0, vusMax: 5,
+  second,
+  requests,
+  failed: requests > 0 ? 1 : 0,
+  statusCounts: requests > 0 ? { '200': requests - 1, '503': 1 } : {},
+  bytesSent: BigInt(requests * 10),
+  bytesReceived: requests * 20,
+  iterations: requests,
+  droppedIterations: 0,
+  vusMax: 5,
 });
 
 describe('loadTimeMs', () => {
@@ -18,7 +30,13 @@ describe('loadTimeMs', () => {
   });
 
   it('without a load phase spans the whole seconds that carried load', () => {
-    const { loadSeconds } = sumStoredSeconds([row(0, 0), row(1, 10), row(2, 0), row(3, 10), row(4, 0)]);
+    const { loadSeconds } = sumStoredSeconds([
+      row(0, 0),
+      row(1, 10),
+      row(2, 0),
+      row(3, 10),
+      row(4, 0),
+    ]);
     expect(loadSeconds).toEqual([1, 3]);
     expect(loadTimeMs(null, null, loadSeconds)).toBe(3000);
     expect(loadTimeMs(null, null, loadSeconds, { from: 2, to: 10 })).toBe(1000);
@@ -27,10 +45,31 @@ describe('loadTimeMs', () => {
 
 describe('buildRunSummary', () => {
   it('rps is requests over the load time, errorRate failed over requests', () => {
-    const { counters, vusMax, loadSeconds } = sumStoredSeconds([row(0, 0), row(1, 150), row(2, 150)]);
-    const s = buildRunSummary({ counters, trends: {}, seconds: 3, vusMax, loadMs: loadTimeMs(null, null, loadSeconds), resources: [] });
-    expect(s).toMatchObject({ requests: 300, failed: 2, rps: 150, durationMs: 2000, vusMax: 5, bytesSent: 3000, statusCounts: { '200': 298, '503': 2 } });
+    const { counters, vusMax, loadSeconds } = sumStoredSeconds([
+      row(0, 0),
+      row(1, 150),
+      row(2, 150),
+    ]);
+    const s = buildRunSummary({
+      counters,
+      trends: {},
+      seconds: 3,
+      vusMax,
+      loadMs: loadTimeMs(null, null, loadSeconds),
+      resources: [],
+    });
+    expect(s).toMatchObject({
+      requests: 300,
+      failed: 2,
+      rps: 150,
+      durationMs: 2000,
+      vusMax: 5,
+      bytesSent: 3000,
+      statusCounts: { '200': 298, '503': 2 },
+    });
     expect(s.errorRate).toBeCloseTo(2 / 300, 12);
-    expect(buildRunSummary({ counters, trends: {}, seconds: 3, vusMax, loadMs: 0, resources: [] }).rps).toBeNull();
+    expect(
+      buildRunSummary({ counters, trends: {}, seconds: 3, vusMax, loadMs: 0, resources: [] }).rps,
+    ).toBeNull();
   });
 });

@@ -14,7 +14,15 @@ export interface SummaryCounters {
 
 /** Trend statistics by k6 metric; a missing one stays null in the summary. */
 export type SummaryTrends = Partial<
-  Record<'http_req_duration' | 'http_req_waiting' | 'http_req_connecting' | 'http_req_tls_handshaking' | 'http_req_blocked' | 'iteration_duration', HdrStatsMs | null>
+  Record<
+    | 'http_req_duration'
+    | 'http_req_waiting'
+    | 'http_req_connecting'
+    | 'http_req_tls_handshaking'
+    | 'http_req_blocked'
+    | 'iteration_duration',
+    HdrStatsMs | null
+  >
 >;
 
 /** The load phase in unix ms, as the k6 output's end line reports it. */
@@ -40,7 +48,10 @@ export interface ResourceTotalsRow {
   upstreamInUse?: N;
 }
 
-const nums = (xs: N[]) => xs.map((x) => (typeof x === 'bigint' ? Number(x) : x)).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+const nums = (xs: N[]) =>
+  xs
+    .map((x) => (typeof x === 'bigint' ? Number(x) : x))
+    .filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
 const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 const maxOf = (xs: number[]) => (xs.length ? Math.max(...xs) : null);
 const sumOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) : null);
@@ -68,9 +79,16 @@ export function summarizeResources(totals: readonly ResourceTotalsRow[]): Resour
   };
 }
 
-function upstreamSummary(wait: number[], inUse: number[]): Pick<ResourceSummary, 'upstreamWaitMsMean' | 'upstreamWaitMsPeak' | 'upstreamInUsePeak'> {
+function upstreamSummary(
+  wait: number[],
+  inUse: number[],
+): Pick<ResourceSummary, 'upstreamWaitMsMean' | 'upstreamWaitMsPeak' | 'upstreamInUsePeak'> {
   if (wait.length === 0 && inUse.length === 0) return {};
-  return { upstreamWaitMsMean: meanOf(wait), upstreamWaitMsPeak: maxOf(wait), upstreamInUsePeak: maxOf(inUse) };
+  return {
+    upstreamWaitMsMean: meanOf(wait),
+    upstreamWaitMsPeak: maxOf(wait),
+    upstreamInUsePeak: maxOf(inUse),
+  };
 }
 
 /** One stored per-second row's counters (RunSecond), as Postgres hands them back. */
@@ -88,8 +106,20 @@ export interface StoredSecondCounters {
 }
 
 /** Counters of stored seconds added up, the highest vusMax, and the seconds that carried load. */
-export function sumStoredSeconds(rows: readonly StoredSecondCounters[]): { counters: SummaryCounters; vusMax: number | null; loadSeconds: number[] } {
-  const counters: SummaryCounters = { requests: 0, failed: 0, status: {}, dataSentBytes: 0, dataReceivedBytes: 0, iterations: 0, droppedIterations: 0 };
+export function sumStoredSeconds(rows: readonly StoredSecondCounters[]): {
+  counters: SummaryCounters;
+  vusMax: number | null;
+  loadSeconds: number[];
+} {
+  const counters: SummaryCounters = {
+    requests: 0,
+    failed: 0,
+    status: {},
+    dataSentBytes: 0,
+    dataReceivedBytes: 0,
+    iterations: 0,
+    droppedIterations: 0,
+  };
   let vusMax: number | null = null;
   const loadSeconds: number[] = [];
   for (const r of rows) {
@@ -99,7 +129,8 @@ export function sumStoredSeconds(rows: readonly StoredSecondCounters[]): { count
     counters.dataReceivedBytes += Number(r.bytesReceived);
     counters.iterations += r.iterations;
     counters.droppedIterations += r.droppedIterations;
-    for (const [k, n] of Object.entries(r.statusCounts ?? {})) counters.status[k] = (counters.status[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(r.statusCounts ?? {}))
+      counters.status[k] = (counters.status[k] ?? 0) + n;
     vusMax = Math.max(vusMax ?? 0, r.vusMax);
     // A second with only the vus gauge is setup(), teardown() or idle time, not load.
     if (r.requests > 0 || r.iterations > 0) loadSeconds.push(r.second);

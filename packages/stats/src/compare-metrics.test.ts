@@ -13,7 +13,12 @@ describe('compareMetrics', () => {
     const results = compareMetrics([
       { name: 'p99Ms', baseline: base, candidate: separated },
       { name: 'p50Ms', baseline: base, candidate: same },
-      { name: 'throughputRps', baseline: base, candidate: same, options: { direction: 'higher-is-better' } },
+      {
+        name: 'throughputRps',
+        baseline: base,
+        candidate: same,
+        options: { direction: 'higher-is-better' },
+      },
     ]);
     const raw = results.map((r) => r.rawPValue);
     expect(results.map((r) => r.pValue)).toEqual(benjaminiHochberg(raw).adjusted);

@@ -25,7 +25,10 @@ export interface MetricComparison extends SampleComparison {
  * looking at ten metrics does not make a spurious "worse" ten times as likely. The intervals are
  * per-metric (unadjusted) intervals.
  */
-export function compareMetrics(metrics: readonly MetricSamples[], shared: CompareOptions = {}): MetricComparison[] {
+export function compareMetrics(
+  metrics: readonly MetricSamples[],
+  shared: CompareOptions = {},
+): MetricComparison[] {
   const results = metrics.map((metric) => {
     const c = compareSamples(metric.baseline, metric.candidate, { ...shared, ...metric.options });
     return { ...c, name: metric.name, rawPValue: c.pValue };

@@ -44,11 +44,15 @@ export function resolveOptions(o: CompareOptions = {}): ResolvedOptions {
   const confidence = o.confidence ?? 1 - alpha;
   const floorPercent = o.floorPercent ?? 5;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
   if (!(floorPercent >= 0 && Number.isFinite(floorPercent))) {
     throw new RangeError(`floorPercent must be a finite number >= 0, got ${floorPercent}`);
   }
-  if (o.absoluteFloor !== undefined && !(o.absoluteFloor >= 0 && Number.isFinite(o.absoluteFloor))) {
+  if (
+    o.absoluteFloor !== undefined &&
+    !(o.absoluteFloor >= 0 && Number.isFinite(o.absoluteFloor))
+  ) {
     throw new RangeError(`absoluteFloor must be a finite number >= 0, got ${o.absoluteFloor}`);
   }
   return {

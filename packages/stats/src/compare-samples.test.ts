@@ -25,7 +25,9 @@ describe('compareSamples', () => {
   });
 
   it('calls the same increase better when higher is better (throughput)', () => {
-    expect(compareSamples(base5, slower5, { direction: 'higher-is-better' }).verdict).toBe('better');
+    expect(compareSamples(base5, slower5, { direction: 'higher-is-better' }).verdict).toBe(
+      'better',
+    );
     expect(compareSamples(slower5, base5, { direction: 'higher-is-better' }).verdict).toBe('worse');
   });
 
@@ -99,10 +101,15 @@ describe('compareSamples', () => {
 
   it('says when the band in percent comes from an absolute floor, not the 5 % one (±12.5 % around an error rate of 0.008)', () => {
     const base = [0.008, 0.0075, 0.0085, 0.008, 0.0079];
-    const c = compareSamples(base, [0.0081, 0.0079, 0.008, 0.0082, 0.0078], { scale: 'linear', absoluteFloor: 0.001 });
+    const c = compareSamples(base, [0.0081, 0.0079, 0.008, 0.0082, 0.0078], {
+      scale: 'linear',
+      absoluteFloor: 0.001,
+    });
     expect(c.floor).toEqual({ percent: 5, absolute: 0.001 });
     expect(c.reason).toContain('no-change band -12.50 % … +12.50 %');
-    expect(c.reason).toContain("this metric's absolute floor of ±0.001 in its own units around a baseline median of 0.008, not the 5 % floor");
+    expect(c.reason).toContain(
+      "this metric's absolute floor of ±0.001 in its own units around a baseline median of 0.008, not the 5 % floor",
+    );
     // a log-scale metric keeps the documented floor and needs no explanation
     const log = compareSamples(base5, base5);
     expect(log.floor).toEqual({ percent: 5, absolute: null });
@@ -114,7 +121,9 @@ describe('compareSamples', () => {
     expect(c.shift!.estimate).toBe(20);
     expect(c.changePercent!.estimate).toBe(20);
     expect(c.noChangeBand).toEqual({ lower: -5, upper: 5 });
-    expect(compareSamples(base5, [103, 104.5, 101, 103.5, 102], { scale: 'linear' }).verdict).toBe('inconclusive');
+    expect(compareSamples(base5, [103, 104.5, 101, 103.5, 102], { scale: 'linear' }).verdict).toBe(
+      'inconclusive',
+    );
   });
 
   it('gives no-change, p = 1 and a zero interval for identical constant samples', () => {

@@ -1,9 +1,20 @@
-import { type CompareOptions, type ResolvedOptions, type Scale, resolveOptions } from './compare-options';
+import {
+  type CompareOptions,
+  type ResolvedOptions,
+  type Scale,
+  resolveOptions,
+} from './compare-options';
 import { median } from './descriptive';
 import { hodgesLehmann } from './hodges-lehmann';
 import { type MannWhitneyResult, mannWhitneyU, minPossiblePValue } from './mann-whitney';
 import { describeVerdict } from './describe-verdict';
-import { type Band, type Direction, type Verdict, type VerdictRule, decideVerdict } from './verdict';
+import {
+  type Band,
+  type Direction,
+  type Verdict,
+  type VerdictRule,
+  decideVerdict,
+} from './verdict';
 import { type StatsWarning, runsNeededFor } from './warnings';
 
 export interface Estimate {
@@ -57,16 +68,22 @@ export interface SampleComparison {
 
 function checkFinite(values: readonly number[], side: string): void {
   values.forEach((v, i) => {
-    if (!Number.isFinite(v)) throw new RangeError(`${side}[${i}] is ${v}; every run must have a finite value`);
+    if (!Number.isFinite(v))
+      throw new RangeError(`${side}[${i}] is ${v}; every run must have a finite value`);
   });
 }
 
-function chooseScale(opts: ResolvedOptions, all: readonly number[], warnings: StatsWarning[]): Scale {
+function chooseScale(
+  opts: ResolvedOptions,
+  all: readonly number[],
+  warnings: StatsWarning[],
+): Scale {
   if (opts.scale === 'linear') return 'linear';
   if (all.every((v) => v > 0)) return 'log';
   warnings.push({
     code: 'linear-scale',
-    message: 'some values are 0 or negative, so the change is a difference in units on the linear scale, not a ratio',
+    message:
+      'some values are 0 or negative, so the change is a difference in units on the linear scale, not a ratio',
   });
   return 'linear';
 }
@@ -161,17 +178,22 @@ export function compareSamples(
 
   const allTied = [...x, ...y].every((v) => v === x[0]);
   if (allTied) {
-    warnings.push({ code: 'all-tied', message: 'every run has the same value on both sides; p is 1' });
+    warnings.push({
+      code: 'all-tied',
+      message: 'every run has the same value on both sides; p is 1',
+    });
   } else if (test.hasTies) {
     warnings.push({
       code: 'ties',
-      message: 'some runs have equal values, so the p-value and interval use the normal approximation',
+      message:
+        'some runs have equal values, so the p-value and interval use the normal approximation',
     });
   }
   if (test.exactUnavailable) {
     warnings.push({
       code: 'exact-unavailable',
-      message: 'the exact test was asked for but ties (or too many runs) prevent it; the normal approximation was used',
+      message:
+        'the exact test was asked for but ties (or too many runs) prevent it; the normal approximation was used',
     });
   }
   let insufficient = false;

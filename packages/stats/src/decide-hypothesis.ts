@@ -62,16 +62,26 @@ export function defaultBandUnit(metric: string): HypothesisBandUnit {
 }
 
 function fmt(x: number, digits = 0): string {
-  return x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return x.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
 }
 
 /** `compareSamples` options of a hypothesis: the band is the practical floor, on a linear scale when absolute. */
-export function hypothesisCompareOptions(rule: HypothesisRule, alpha = DEFAULT_ALPHA): CompareOptions & { direction: Direction } {
+export function hypothesisCompareOptions(
+  rule: HypothesisRule,
+  alpha = DEFAULT_ALPHA,
+): CompareOptions & { direction: Direction } {
   const direction = rule.direction ?? runMetric(rule.metric)?.direction;
-  if (!direction) throw new RangeError(`metric: unknown metric "${rule.metric}" and no direction given`);
-  if (!(rule.band >= 0 && Number.isFinite(rule.band))) throw new RangeError(`band: must be a finite number >= 0, got ${rule.band}`);
+  if (!direction)
+    throw new RangeError(`metric: unknown metric "${rule.metric}" and no direction given`);
+  if (!(rule.band >= 0 && Number.isFinite(rule.band)))
+    throw new RangeError(`band: must be a finite number >= 0, got ${rule.band}`);
   const unit = rule.bandUnit ?? defaultBandUnit(rule.metric);
-  return unit === 'absolute' ? { direction, alpha, scale: 'linear', absoluteFloor: rule.band } : { direction, alpha, floorPercent: rule.band };
+  return unit === 'absolute'
+    ? { direction, alpha, scale: 'linear', absoluteFloor: rule.band }
+    : { direction, alpha, floorPercent: rule.band };
 }
 
 /**
@@ -139,32 +149,61 @@ export function decideHypothesis(
   const unit = options.unit ?? (rule.metric === 'errorRate' ? 'percentage points' : '');
   const band =
     bandUnit === 'absolute' && c.scale === 'linear'
-      ? `±${fmt(rule.band, rule.band < 1 ? 2 : 0)} ${unit}`.trim().replace('±1 percentage points', '±1 percentage point')
+      ? `±${fmt(rule.band, rule.band < 1 ? 2 : 0)} ${unit}`
+          .trim()
+          .replace('±1 percentage points', '±1 percentage point')
       : `±${fmt(rule.band, rule.band % 1 ? 1 : 0)} %`;
   const better = (y: number, x: number) => (opts.direction === 'lower-is-better' ? y < x : y > x);
   let agree = 0;
-  if (rule.expect !== 'equivalent') for (const x of xs) for (const y of ys) if (rule.expect === 'better' ? better(y, x) : better(x, y)) agree++;
+  if (rule.expect !== 'equivalent')
+    for (const x of xs)
+      for (const y of ys) if (rule.expect === 'better' ? better(y, x) : better(x, y)) agree++;
   out.agreeingPairs = rule.expect === 'equivalent' ? null : agree;
   const pairs = `${agree} of ${xs.length * ys.length} run pairs point the hypothesis's way`;
   // With ties the tie-corrected normal approximation can go below the exact permutation bound.
-  const approx = c.pValue !== null && c.minPValue !== null && c.pValue < c.minPValue ? '; the p shown is the tie-corrected normal approximation, which can undercut that bound' : '';
+  const approx =
+    c.pValue !== null && c.minPValue !== null && c.pValue < c.minPValue
+      ? '; the p shown is the tie-corrected normal approximation, which can undercut that bound'
+      : '';
   const minP = c.minPValue === null ? 'n/a' : fmt(c.minPValue, 3);
   const v = c.verdict;
   const set = (status: HypothesisStatus, reason: string) => Object.assign(out, { status, reason });
   // The reasons are judge()'s, word for word, with "the seed" read as "the hypothesis".
   if (rule.expect === 'equivalent') {
-    if (v === 'no-change') set('holds', `the whole interval lies inside the ${band} no-change band`);
-    else if (v === 'better' || v === 'worse') set('does_not_hold', `a difference beyond the ${band} band (${candName} ${v})`);
-    else if (c.rule === 'insufficient') set('unresolved', `too few repeats to show equivalence (${c.warnings[0]?.message ?? c.reason})`);
-    else set('unresolved', `the interval reaches beyond the ${band} no-change band, so neither equal nor different is shown`);
+    if (v === 'no-change')
+      set('holds', `the whole interval lies inside the ${band} no-change band`);
+    else if (v === 'better' || v === 'worse')
+      set('does_not_hold', `a difference beyond the ${band} band (${candName} ${v})`);
+    else if (c.rule === 'insufficient')
+      set(
+        'unresolved',
+        `too few repeats to show equivalence (${c.warnings[0]?.message ?? c.reason})`,
+      );
+    else
+      set(
+        'unresolved',
+        `the interval reaches beyond the ${band} no-change band, so neither equal nor different is shown`,
+      );
   } else if (v === rule.expect) {
-    set('holds', `the interval lies beyond the ${band} band in the hypothesis's direction and p < ${alpha}`);
+    set(
+      'holds',
+      `the interval lies beyond the ${band} band in the hypothesis's direction and p < ${alpha}`,
+    );
   } else if (v === 'no-change') {
-    set('does_not_hold', `the whole interval lies inside the ${band} band: no difference that matters`);
+    set(
+      'does_not_hold',
+      `the whole interval lies inside the ${band} band: no difference that matters`,
+    );
   } else if (v === 'better' || v === 'worse') {
-    set('does_not_hold', `the opposite of the hypothesis: ${candName} is ${v} beyond the ${band} band, p < ${alpha}`);
+    set(
+      'does_not_hold',
+      `the opposite of the hypothesis: ${candName} is ${v} beyond the ${band} band, p < ${alpha}`,
+    );
   } else if (c.rule === 'insufficient') {
-    set('unresolved', `too few repeats for a test at α = ${alpha} (smallest possible exact p with ${xs.length} vs ${ys.length} runs is ${minP}${approx}); ${pairs}`);
+    set(
+      'unresolved',
+      `too few repeats for a test at α = ${alpha} (smallest possible exact p with ${xs.length} vs ${ys.length} runs is ${minP}${approx}); ${pairs}`,
+    );
   } else if (c.rule === 'crosses-floor') {
     set('unresolved', `the interval reaches into the ${band} no-change band; ${pairs}`);
   } else {

@@ -14,8 +14,14 @@ function describeInterval(c: SampleComparison): { interval: string; band: string
   const level = `${+(100 * c.confidence).toFixed(1)} %`;
   const band = c.noChangeBand;
   if (c.changePercent && band) {
-    const lo = c.scale === 'log' ? 100 * Math.expm1(band.lower) : (100 * band.lower) / Math.abs(c.baseline.median ?? 1);
-    const hi = c.scale === 'log' ? 100 * Math.expm1(band.upper) : (100 * band.upper) / Math.abs(c.baseline.median ?? 1);
+    const lo =
+      c.scale === 'log'
+        ? 100 * Math.expm1(band.lower)
+        : (100 * band.lower) / Math.abs(c.baseline.median ?? 1);
+    const hi =
+      c.scale === 'log'
+        ? 100 * Math.expm1(band.upper)
+        : (100 * band.upper) / Math.abs(c.baseline.median ?? 1);
     // Only the log scale (or a linear one without an absolute floor) gives the documented ±floor %;
     // an absolute floor is a fixed amount of the metric, so its percent depends on the baseline.
     const why =
@@ -29,7 +35,9 @@ function describeInterval(c: SampleComparison): { interval: string; band: string
   }
   const s = c.shift;
   return {
-    interval: s ? `the ${level} interval of the difference ${signed(s.lower, 4)} … ${signed(s.upper, 4)}` : 'the interval',
+    interval: s
+      ? `the ${level} interval of the difference ${signed(s.lower, 4)} … ${signed(s.upper, 4)}`
+      : 'the interval',
     band: band ? `${signed(band.lower, 4)} … ${signed(band.upper, 4)}` : 'the floor',
   };
 }

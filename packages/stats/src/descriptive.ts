@@ -55,7 +55,8 @@ export function quantiles(values: readonly number[], ps: readonly number[]): num
   requireValues(values, 'quantiles');
   const sorted = sortedCopy(values);
   return ps.map((p) => {
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`quantile probability must be in [0, 1], got ${p}`);
+    if (!(p >= 0 && p <= 1))
+      throw new RangeError(`quantile probability must be in [0, 1], got ${p}`);
     return quantileSorted(sorted, p);
   });
 }

@@ -10,12 +10,13 @@ import {
 } from './hdr';
 
 // Written by hdrhistogram-go (the k6 output's library): values 0..1000 µs and 2.5 s.
-const FROM_GO = 'HISTFAAAADZ42pJpmSzMwMD8loGBgZGBgYGZAQJAbIZrk5cw2H+ACDCNglEwCoY/2LqZkQkQAAD//1xgDrU=';
+const FROM_GO =
+  'HISTFAAAADZ42pJpmSzMwMD8loGBgZGBgYGZAQJAbIZrk5cw2H+ACDCNglEwCoY/2LqZkQkQAAD//1xgDrU=';
 
 // Deterministic pseudo-random latencies (µs), log-normal-ish like real ones.
 function latencies(n: number, seed: number): number[] {
   let x = seed;
-  const next = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   return Array.from({ length: n }, () => Math.round(200 * Math.exp(3 * next())));
 }
 
@@ -28,7 +29,15 @@ describe('hdr helpers', () => {
   it('decodes a histogram written by hdrhistogram-go with the same statistics Go computes', () => {
     const stats = histogramStatsMs(decodeHistogram(FROM_GO));
     // Go: TotalCount 1002, Min 0, Max 2500607, Mean 2994.0958, p50 500, p90 901, p99 991, p99.9 1000 (µs)
-    expect(stats).toMatchObject({ count: 1002, min: 0, max: 2500.607, p50: 0.5, p90: 0.901, p99: 0.991, p999: 1 });
+    expect(stats).toMatchObject({
+      count: 1002,
+      min: 0,
+      max: 2500.607,
+      p50: 0.5,
+      p90: 0.901,
+      p99: 0.991,
+      p999: 1,
+    });
     expect(stats?.mean).toBeCloseTo(2.9940958, 6);
   });
 
@@ -44,8 +53,11 @@ describe('hdr helpers', () => {
     });
     const merged = mergeHistograms(windows);
     expect(histogramStatsMs(merged)).toEqual(histogramStatsMs(all));
-    for (const p of [1, 33.3, 75, 99.99]) expect(percentileMs(merged, p)).toBe(percentileMs(all, p));
-    expect(histogramStatsMs(decodeHistogram(mergeEncodedHistograms(windows)))).toEqual(histogramStatsMs(all));
+    for (const p of [1, 33.3, 75, 99.99])
+      expect(percentileMs(merged, p)).toBe(percentileMs(all, p));
+    expect(histogramStatsMs(decodeHistogram(mergeEncodedHistograms(windows)))).toEqual(
+      histogramStatsMs(all),
+    );
   });
 
   it('percentiles stay within 0.1 % of the exact ones (3 significant digits)', () => {

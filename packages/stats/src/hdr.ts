@@ -72,7 +72,8 @@ export function mergeEncodedHistograms(sources: Iterable<string>): string {
 /** Value at any percentile (0..100) in ms, or undefined when the histogram is empty. */
 export function percentileMs(histogram: Histogram, percentile: number): number | undefined {
   if (histogram.totalCount === 0) return undefined;
-  if (!(percentile >= 0 && percentile <= 100)) throw new RangeError(`percentile must be in 0..100, got ${percentile}`);
+  if (!(percentile >= 0 && percentile <= 100))
+    throw new RangeError(`percentile must be in 0..100, got ${percentile}`);
   return histogram.getValueAtPercentile(percentile) / 1000;
 }
 

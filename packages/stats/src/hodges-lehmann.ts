@@ -40,7 +40,8 @@ export function hodgesLehmann(
   const m = x.length;
   const n = y.length;
   if (m === 0 || n === 0) throw new RangeError('a shift needs at least one value on each side');
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
   const mn = m * n;
   const diffs = new Float64Array(mn);
   let i = 0;

@@ -57,7 +57,8 @@ export function mannWhitneyU(
 ): MannWhitneyResult {
   const m = x.length;
   const n = y.length;
-  if (m === 0 || n === 0) throw new RangeError('Mann–Whitney U needs at least one value on each side');
+  if (m === 0 || n === 0)
+    throw new RangeError('Mann–Whitney U needs at least one value on each side');
   const { ranks, tieSizes } = rank([...x, ...y]);
   let rx = 0;
   for (let i = 0; i < m; i++) rx += ranks[i] as number;
@@ -65,7 +66,9 @@ export function mannWhitneyU(
   const hasTies = tieSizes.length > 0;
   const exactPossible = !hasTies && m * n <= EXACT_MAX_PAIRS;
   const useExact =
-    method === 'exact' ? exactPossible : method === 'auto' && exactPossible && m < EXACT_MAX_N && n < EXACT_MAX_N;
+    method === 'exact'
+      ? exactPossible
+      : method === 'auto' && exactPossible && m < EXACT_MAX_N && n < EXACT_MAX_N;
   if (useExact) {
     const tail = Math.min(u, m * n - u);
     return {

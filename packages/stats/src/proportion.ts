@@ -20,7 +20,8 @@ function checkCounts(k: number, n: number): void {
  */
 export function wilsonInterval(k: number, n: number, confidence = 0.95): RateInterval {
   checkCounts(k, n);
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
   const z = qnorm(1 - (1 - confidence) / 2);
   const p = k / n;
   const z2n = (z * z) / n;
@@ -38,7 +39,13 @@ export function wilsonInterval(k: number, n: number, confidence = 0.95): RateInt
  * proportions k1/n1 − k2/n2, built from the two Wilson intervals. Same caveat about independence
  * as `wilsonInterval`.
  */
-export function newcombeDifference(k1: number, n1: number, k2: number, n2: number, confidence = 0.95): RateInterval {
+export function newcombeDifference(
+  k1: number,
+  n1: number,
+  k2: number,
+  n2: number,
+  confidence = 0.95,
+): RateInterval {
   const a = wilsonInterval(k1, n1, confidence);
   const b = wilsonInterval(k2, n2, confidence);
   const d = a.estimate - b.estimate;

@@ -7,13 +7,16 @@ export interface Ranking {
 
 /** Mid-ranks of the values, as used by rank tests (ties share the mean of their ranks). */
 export function rank(values: readonly number[]): Ranking {
-  const order = values.map((_, i) => i).sort((a, b) => (values[a] as number) - (values[b] as number));
+  const order = values
+    .map((_, i) => i)
+    .sort((a, b) => (values[a] as number) - (values[b] as number));
   const ranks = new Array<number>(values.length);
   const tieSizes: number[] = [];
   let i = 0;
   while (i < order.length) {
     let j = i;
-    while (j + 1 < order.length && values[order[j + 1] as number] === values[order[i] as number]) j++;
+    while (j + 1 < order.length && values[order[j + 1] as number] === values[order[i] as number])
+      j++;
     const mid = (i + j) / 2 + 1;
     for (let k = i; k <= j; k++) ranks[order[k] as number] = mid;
     if (j > i) tieSizes.push(j - i + 1);

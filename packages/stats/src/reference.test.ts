@@ -73,7 +73,8 @@ describe("hodgesLehmann against R's wilcox.test(conf.int = TRUE)", () => {
           close(got.lower, h.r.lower, 1e-12);
           close(got.upper, h.r.upper, 1e-12);
           close(got.estimate, h.r.estimate, 1e-12);
-          if (h.r.confLevel !== Number(level)) close(got.achievedConfidence, h.r.confLevel ?? Number.NaN, 1e-12);
+          if (h.r.confLevel !== Number(level))
+            close(got.achievedConfidence, h.r.confLevel ?? Number.NaN, 1e-12);
         } else {
           // R finds these endpoints with uniroot(tol = 1e-4); ours is the step it converges to.
           expect(Math.abs(got.lower - h.r.lower)).toBeLessThan(2e-4);
@@ -87,7 +88,8 @@ describe("hodgesLehmann against R's wilcox.test(conf.int = TRUE)", () => {
 describe('normal distribution against scipy.stats.norm', () => {
   it('cdf keeps relative accuracy in both tails', () => {
     for (const { x, p } of ref.normal.cdf) {
-      if (p === 0) expect(pnorm(x)).toBeLessThan(1e-300); // SciPy underflows to 0 here
+      if (p === 0)
+        expect(pnorm(x)).toBeLessThan(1e-300); // SciPy underflows to 0 here
       else expect(Math.abs(pnorm(x) - p) / p, `x=${x}`).toBeLessThan(1e-13);
     }
   });

@@ -38,7 +38,8 @@ export function repeatsToResolve(
   const sims = options.simulations ?? 200;
   const power = options.power ?? 0.8;
   const random = seededRandom(options.seed ?? 20261124);
-  const draw = (from: number[], n: number) => Array.from({ length: n }, () => from[Math.floor(random() * from.length)]!);
+  const draw = (from: number[], n: number) =>
+    Array.from({ length: n }, () => from[Math.floor(random() * from.length)]!);
   const start = Math.max(xs.length, ys.length);
   for (const n of STEPS) {
     if (n > maxN) break;
@@ -55,13 +56,33 @@ export function repeatsToResolve(
 }
 
 /** Repeats per side that would likely turn an unresolved hypothesis into holds / does not hold. */
-export function hypothesisRepeatsNeeded(base: readonly number[], cand: readonly number[], rule: HypothesisRule, options?: RepeatsToResolveOptions): number | null {
-  return repeatsToResolve(base, cand, (b, c) => decideHypothesis(b, c, rule).status !== 'unresolved', options);
+export function hypothesisRepeatsNeeded(
+  base: readonly number[],
+  cand: readonly number[],
+  rule: HypothesisRule,
+  options?: RepeatsToResolveOptions,
+): number | null {
+  return repeatsToResolve(
+    base,
+    cand,
+    (b, c) => decideHypothesis(b, c, rule).status !== 'unresolved',
+    options,
+  );
 }
 
 /** Repeats per side that would likely turn an inconclusive metric comparison into a verdict. */
-export function comparisonRepeatsNeeded(base: readonly number[], cand: readonly number[], compare: CompareOptions, options?: RepeatsToResolveOptions): number | null {
-  return repeatsToResolve(base, cand, (b, c) => compareSamples(b, c, compare).verdict !== 'inconclusive', options);
+export function comparisonRepeatsNeeded(
+  base: readonly number[],
+  cand: readonly number[],
+  compare: CompareOptions,
+  options?: RepeatsToResolveOptions,
+): number | null {
+  return repeatsToResolve(
+    base,
+    cand,
+    (b, c) => compareSamples(b, c, compare).verdict !== 'inconclusive',
+    options,
+  );
 }
 
 /**
@@ -71,6 +92,17 @@ export function comparisonRepeatsNeeded(base: readonly number[], cand: readonly 
  * adjustment across metrics (that would need every metric resampled together), so where several
  * metrics are tested it leans optimistic.
  */
-export function runMetricRepeatsNeeded(baseline: RunGroup, candidate: RunGroup, def: RunMetricDef, shared: CompareOptions = {}, options?: RepeatsToResolveOptions): number | null {
-  return comparisonRepeatsNeeded(runMetricValues(baseline, def), runMetricValues(candidate, def), runMetricOptions(def, shared), options);
+export function runMetricRepeatsNeeded(
+  baseline: RunGroup,
+  candidate: RunGroup,
+  def: RunMetricDef,
+  shared: CompareOptions = {},
+  options?: RepeatsToResolveOptions,
+): number | null {
+  return comparisonRepeatsNeeded(
+    runMetricValues(baseline, def),
+    runMetricValues(candidate, def),
+    runMetricOptions(def, shared),
+    options,
+  );
 }

@@ -30,12 +30,17 @@ export const DEFAULT_FLOOR_PERCENT = 5;
  * would flip). In percent of a small baseline such a floor is wider than 5 %: 0.001 points of a
  * 0.008 % error rate is ±12.5 %. Reports name these so the band they print explains itself.
  */
-export const ABSOLUTE_FLOORS = { errorRate: { floor: 0.001, unit: 'percentage points' }, connectP95Ms: { floor: 0.05, unit: 'ms' }, poolWaitMsMean: { floor: 0.1, unit: 'ms' } } as const satisfies Partial<
-  Record<TestedRunMetricKey, { floor: number; unit: string }>
->;
+export const ABSOLUTE_FLOORS = {
+  errorRate: { floor: 0.001, unit: 'percentage points' },
+  connectP95Ms: { floor: 0.05, unit: 'ms' },
+  poolWaitMsMean: { floor: 0.1, unit: 'ms' },
+} as const satisfies Partial<Record<TestedRunMetricKey, { floor: number; unit: string }>>;
 
-const untested = (k: RunMetricKey): k is (typeof UNTESTED_RUN_METRIC_KEYS)[number] => (UNTESTED_RUN_METRIC_KEYS as readonly string[]).includes(k);
-export const TESTED_RUN_METRIC_KEYS: readonly TestedRunMetricKey[] = RUN_METRIC_KEYS.filter((k): k is TestedRunMetricKey => !untested(k));
+const untested = (k: RunMetricKey): k is (typeof UNTESTED_RUN_METRIC_KEYS)[number] =>
+  (UNTESTED_RUN_METRIC_KEYS as readonly string[]).includes(k);
+export const TESTED_RUN_METRIC_KEYS: readonly TestedRunMetricKey[] = RUN_METRIC_KEYS.filter(
+  (k): k is TestedRunMetricKey => !untested(k),
+);
 
 /**
  * Why a list of metric keys cannot choose which tested metrics a comparison is gated on, or null
@@ -45,8 +50,10 @@ export function gateMetricsProblem(keys: readonly string[]): string | null {
   const valid = `valid keys: ${TESTED_RUN_METRIC_KEYS.join(', ')}`;
   if (keys.length === 0) return `choose at least one metric; ${valid}`;
   for (const k of keys) {
-    if ((UNTESTED_RUN_METRIC_KEYS as readonly string[]).includes(k)) return `"${k}" is shown but never tested (one extreme request says nothing about a config); ${valid}`;
-    if (!(TESTED_RUN_METRIC_KEYS as readonly string[]).includes(k)) return `unknown metric "${k}"; ${valid}`;
+    if ((UNTESTED_RUN_METRIC_KEYS as readonly string[]).includes(k))
+      return `"${k}" is shown but never tested (one extreme request says nothing about a config); ${valid}`;
+    if (!(TESTED_RUN_METRIC_KEYS as readonly string[]).includes(k))
+      return `unknown metric "${k}"; ${valid}`;
   }
   return null;
 }

@@ -1,22 +1,70 @@
 import { describe, expect, it } from 'vitest';
 import { compareRunGroups, RUN_METRICS } from './run-metrics';
-import { parseGateMetrics, RUN_METRIC_KEYS, TESTED_RUN_METRIC_KEYS, type RunMetricKey } from './run-metric-keys';
+import {
+  parseGateMetrics,
+  RUN_METRIC_KEYS,
+  TESTED_RUN_METRIC_KEYS,
+  type RunMetricKey,
+} from './run-metric-keys';
 import type { RunSummary } from './run-summary';
 
-const stats = (p: number) => ({ count: 2000, min: p / 4, max: p * 3, mean: p, p50: p, p90: p * 1.5, p95: p * 1.8, p99: p * 2.5, p999: p * 2.9 });
+const stats = (p: number) => ({
+  count: 2000,
+  min: p / 4,
+  max: p * 3,
+  mean: p,
+  p50: p,
+  p90: p * 1.5,
+  p95: p * 1.8,
+  p99: p * 2.5,
+  p999: p * 2.9,
+});
 function summary(rps: number, p50: number, errorRate = 0): RunSummary {
   return {
-    requests: 2000, failed: Math.round(errorRate * 2000), errorRate, rps, durationMs: 10_000, seconds: 10, bytesSent: 0, bytesReceived: 0,
-    iterations: 2000, droppedIterations: 0, vusMax: 10, statusCounts: { '200': 2000 }, latency: stats(p50), waiting: null, connecting: null,
-    tlsHandshaking: null, blocked: stats(0.2), iteration: null,
-    resources: { cpuMeanPercent: 50, cpuPeakPercent: 80, rssMeanBytes: 1e7, rssPeakBytes: 2e7, poolWaitMsMean: 1, poolWaitMsPeak: 3, poolInUsePeak: 4, poolAcquireTimeouts: 0, dbConnectionsPeak: 5, dbNewConnsTotal: 5, dbTooManyClients: 0 },
+    requests: 2000,
+    failed: Math.round(errorRate * 2000),
+    errorRate,
+    rps,
+    durationMs: 10_000,
+    seconds: 10,
+    bytesSent: 0,
+    bytesReceived: 0,
+    iterations: 2000,
+    droppedIterations: 0,
+    vusMax: 10,
+    statusCounts: { '200': 2000 },
+    latency: stats(p50),
+    waiting: null,
+    connecting: null,
+    tlsHandshaking: null,
+    blocked: stats(0.2),
+    iteration: null,
+    resources: {
+      cpuMeanPercent: 50,
+      cpuPeakPercent: 80,
+      rssMeanBytes: 1e7,
+      rssPeakBytes: 2e7,
+      poolWaitMsMean: 1,
+      poolWaitMsPeak: 3,
+      poolInUsePeak: 4,
+      poolAcquireTimeouts: 0,
+      dbConnectionsPeak: 5,
+      dbNewConnsTotal: 5,
+      dbTooManyClients: 0,
+    },
   };
 }
 
 describe('compareRunGroups', () => {
   it('calls a clearly faster candidate better on throughput and latency, and never tests max', () => {
-    const base = { label: 'A', summaries: [100, 102, 98, 101, 99, 100].map((r) => summary(r, 10 + (r % 3) * 0.1)) };
-    const cand = { label: 'B', summaries: [150, 152, 149, 151, 148, 150].map((r) => summary(r, 6 + (r % 3) * 0.1)) };
+    const base = {
+      label: 'A',
+      summaries: [100, 102, 98, 101, 99, 100].map((r) => summary(r, 10 + (r % 3) * 0.1)),
+    };
+    const cand = {
+      label: 'B',
+      summaries: [150, 152, 149, 151, 148, 150].map((r) => summary(r, 6 + (r % 3) * 0.1)),
+    };
     const c = compareRunGroups(base, cand);
     const by = (k: string) => c.metrics.find((m) => m.name === k)!;
     expect(by('rps').verdict).toBe('better');
@@ -28,7 +76,10 @@ describe('compareRunGroups', () => {
 
   it('flags p99 from runs with fewer than 1000 requests', () => {
     const small = (r: number) => ({ ...summary(r, 10), requests: 500 });
-    const c = compareRunGroups({ label: 'A', summaries: [1, 2, 3, 4].map(() => small(100)) }, { label: 'B', summaries: [1, 2, 3, 4].map(() => small(100)) });
+    const c = compareRunGroups(
+      { label: 'A', summaries: [1, 2, 3, 4].map(() => small(100)) },
+      { label: 'B', summaries: [1, 2, 3, 4].map(() => small(100)) },
+    );
     expect(c.metrics.find((m) => m.name === 'p99Ms')!.lowRequests).toBe(true);
     expect(c.metrics.find((m) => m.name === 'p50Ms')!.lowRequests).toBe(false);
   });
@@ -44,7 +95,8 @@ describe('compareRunGroups gated on chosen metrics', () => {
   const group = (label: string, p99s: number[]) => ({ label, summaries: p99s.map(withP99) });
   const base4 = group('main', [20, 20.4, 19.8, 20.2]);
   const cand4 = group('pr', [30, 30.5, 29.7, 30.2]);
-  const p99 = (c: ReturnType<typeof compareRunGroups>) => c.metrics.find((m) => m.name === 'p99Ms')!;
+  const p99 = (c: ReturnType<typeof compareRunGroups>) =>
+    c.metrics.find((m) => m.name === 'p99Ms')!;
 
   it('4 vs 4: a clear p99 regression is inconclusive when adjusted over every tested metric', () => {
     const c = compareRunGroups(base4, cand4);
@@ -71,7 +123,12 @@ describe('compareRunGroups gated on chosen metrics', () => {
     expect(four.gatedOn).toEqual(['rps', 'p99Ms']);
     expect(p99(four).pValue).toBeCloseTo((2 * 2) / 70, 10);
     expect(p99(four).verdict).toBe('inconclusive');
-    const five = compareRunGroups(group('main', [20, 20.4, 19.8, 20.2, 20.1]), group('pr', [30, 30.5, 29.7, 30.2, 30.1]), {}, { metrics: two });
+    const five = compareRunGroups(
+      group('main', [20, 20.4, 19.8, 20.2, 20.1]),
+      group('pr', [30, 30.5, 29.7, 30.2, 30.1]),
+      {},
+      { metrics: two },
+    );
     expect(p99(five).pValue).toBeCloseTo((2 * 2) / 252, 10);
     expect(p99(five).verdict).toBe('worse');
     expect(five.metrics.find((m) => m.name === 'rps')!.verdict).toBe('no-change');

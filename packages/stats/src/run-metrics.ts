@@ -2,7 +2,13 @@ import type { CompareOptions } from './compare-options';
 import { compareMetrics, type MetricComparison } from './compare-metrics';
 import type { Direction } from './verdict';
 import type { RunSummary } from './run-summary';
-import { ABSOLUTE_FLOORS, parseGateMetrics, TESTED_RUN_METRIC_KEYS, type RunMetricKey, type TestedRunMetricKey } from './run-metric-keys';
+import {
+  ABSOLUTE_FLOORS,
+  parseGateMetrics,
+  TESTED_RUN_METRIC_KEYS,
+  type RunMetricKey,
+  type TestedRunMetricKey,
+} from './run-metric-keys';
 
 export interface RunMetricDef {
   key: RunMetricKey;
@@ -25,11 +31,47 @@ const lower: Direction = 'lower-is-better';
  * an absolute floor, so a run with zero errors does not flip the scale.
  */
 export const RUN_METRICS: readonly RunMetricDef[] = [
-  { key: 'rps', label: 'Throughput', unit: 'req/s', direction: 'higher-is-better', tested: true, value: (s) => s.rps },
-  { key: 'p50Ms', label: 'Latency p50', unit: 'ms', direction: lower, tested: true, value: (s) => s.latency?.p50 ?? null },
-  { key: 'p95Ms', label: 'Latency p95', unit: 'ms', direction: lower, tested: true, value: (s) => s.latency?.p95 ?? null },
-  { key: 'p99Ms', label: 'Latency p99', unit: 'ms', direction: lower, tested: true, minRequests: 1000, value: (s) => s.latency?.p99 ?? null },
-  { key: 'maxMs', label: 'Latency max', unit: 'ms', direction: lower, tested: false, value: (s) => s.latency?.max ?? null },
+  {
+    key: 'rps',
+    label: 'Throughput',
+    unit: 'req/s',
+    direction: 'higher-is-better',
+    tested: true,
+    value: (s) => s.rps,
+  },
+  {
+    key: 'p50Ms',
+    label: 'Latency p50',
+    unit: 'ms',
+    direction: lower,
+    tested: true,
+    value: (s) => s.latency?.p50 ?? null,
+  },
+  {
+    key: 'p95Ms',
+    label: 'Latency p95',
+    unit: 'ms',
+    direction: lower,
+    tested: true,
+    value: (s) => s.latency?.p95 ?? null,
+  },
+  {
+    key: 'p99Ms',
+    label: 'Latency p99',
+    unit: 'ms',
+    direction: lower,
+    tested: true,
+    minRequests: 1000,
+    value: (s) => s.latency?.p99 ?? null,
+  },
+  {
+    key: 'maxMs',
+    label: 'Latency max',
+    unit: 'ms',
+    direction: lower,
+    tested: false,
+    value: (s) => s.latency?.max ?? null,
+  },
   {
     key: 'errorRate',
     label: 'Error rate',
@@ -39,12 +81,56 @@ export const RUN_METRICS: readonly RunMetricDef[] = [
     options: { scale: 'linear', absoluteFloor: ABSOLUTE_FLOORS.errorRate.floor },
     value: (s) => (s.errorRate === null ? null : s.errorRate * 100),
   },
-  { key: 'connectP95Ms', label: 'Connection set-up p95', unit: 'ms', direction: lower, tested: true, options: { scale: 'linear', absoluteFloor: ABSOLUTE_FLOORS.connectP95Ms.floor }, value: (s) => s.blocked?.p95 ?? null },
-  { key: 'cpuMeanPercent', label: 'Target CPU mean', unit: '%', direction: lower, tested: true, value: (s) => s.resources?.cpuMeanPercent ?? null },
-  { key: 'cpuPeakPercent', label: 'Target CPU peak', unit: '%', direction: lower, tested: true, value: (s) => s.resources?.cpuPeakPercent ?? null },
-  { key: 'rssMeanBytes', label: 'Target RSS mean', unit: 'bytes', direction: lower, tested: true, value: (s) => s.resources?.rssMeanBytes ?? null },
-  { key: 'rssPeakBytes', label: 'Target RSS peak', unit: 'bytes', direction: lower, tested: true, value: (s) => s.resources?.rssPeakBytes ?? null },
-  { key: 'poolWaitMsMean', label: 'Pool wait mean', unit: 'ms', direction: lower, tested: true, options: { scale: 'linear', absoluteFloor: ABSOLUTE_FLOORS.poolWaitMsMean.floor }, value: (s) => s.resources?.poolWaitMsMean ?? null },
+  {
+    key: 'connectP95Ms',
+    label: 'Connection set-up p95',
+    unit: 'ms',
+    direction: lower,
+    tested: true,
+    options: { scale: 'linear', absoluteFloor: ABSOLUTE_FLOORS.connectP95Ms.floor },
+    value: (s) => s.blocked?.p95 ?? null,
+  },
+  {
+    key: 'cpuMeanPercent',
+    label: 'Target CPU mean',
+    unit: '%',
+    direction: lower,
+    tested: true,
+    value: (s) => s.resources?.cpuMeanPercent ?? null,
+  },
+  {
+    key: 'cpuPeakPercent',
+    label: 'Target CPU peak',
+    unit: '%',
+    direction: lower,
+    tested: true,
+    value: (s) => s.resources?.cpuPeakPercent ?? null,
+  },
+  {
+    key: 'rssMeanBytes',
+    label: 'Target RSS mean',
+    unit: 'bytes',
+    direction: lower,
+    tested: true,
+    value: (s) => s.resources?.rssMeanBytes ?? null,
+  },
+  {
+    key: 'rssPeakBytes',
+    label: 'Target RSS peak',
+    unit: 'bytes',
+    direction: lower,
+    tested: true,
+    value: (s) => s.resources?.rssPeakBytes ?? null,
+  },
+  {
+    key: 'poolWaitMsMean',
+    label: 'Pool wait mean',
+    unit: 'ms',
+    direction: lower,
+    tested: true,
+    options: { scale: 'linear', absoluteFloor: ABSOLUTE_FLOORS.poolWaitMsMean.floor },
+    value: (s) => s.resources?.poolWaitMsMean ?? null,
+  },
 ];
 
 export function runMetric(key: string): RunMetricDef | undefined {
@@ -75,7 +161,9 @@ export interface RunGroupScope {
 
 /** A group's values of one metric, one per run that has it: the sample compareRunGroups tests. */
 export function runMetricValues(group: RunGroup, def: RunMetricDef): number[] {
-  return group.summaries.map((s) => (s ? def.value(s) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
+  return group.summaries
+    .map((s) => (s ? def.value(s) : null))
+    .filter((v): v is number => v !== null && Number.isFinite(v));
 }
 
 /** The options compareRunGroups tests one metric with: the shared ones under the metric's own. */
@@ -87,20 +175,39 @@ export function runMetricOptions(def: RunMetricDef, shared: CompareOptions = {})
  * Compares a candidate group of runs with a baseline group over every tested metric, or over the
  * tested metrics `scope.metrics` chooses.
  */
-export function compareRunGroups(baseline: RunGroup, candidate: RunGroup, shared: CompareOptions = {}, scope: RunGroupScope = {}): GroupComparison {
+export function compareRunGroups(
+  baseline: RunGroup,
+  candidate: RunGroup,
+  shared: CompareOptions = {},
+  scope: RunGroupScope = {},
+): GroupComparison {
   const gatedOn = scope.metrics ? parseGateMetrics(scope.metrics) : [...TESTED_RUN_METRIC_KEYS];
-  const defs = RUN_METRICS.filter((d) => d.tested && (gatedOn as readonly string[]).includes(d.key));
-  const usable = defs.filter((d) => runMetricValues(baseline, d).length > 0 && runMetricValues(candidate, d).length > 0);
+  const defs = RUN_METRICS.filter(
+    (d) => d.tested && (gatedOn as readonly string[]).includes(d.key),
+  );
+  const usable = defs.filter(
+    (d) => runMetricValues(baseline, d).length > 0 && runMetricValues(candidate, d).length > 0,
+  );
   // compareMetrics spreads the shared options under these again: the same options either way
   const results = compareMetrics(
-    usable.map((d) => ({ name: d.key, baseline: runMetricValues(baseline, d), candidate: runMetricValues(candidate, d), options: runMetricOptions(d, shared) })),
+    usable.map((d) => ({
+      name: d.key,
+      baseline: runMetricValues(baseline, d),
+      candidate: runMetricValues(candidate, d),
+      options: runMetricOptions(d, shared),
+    })),
     shared,
   );
-  const fewRequests = (g: RunGroup, d: RunMetricDef) => d.minRequests !== undefined && g.summaries.some((s) => s && s.requests < d.minRequests!);
+  const fewRequests = (g: RunGroup, d: RunMetricDef) =>
+    d.minRequests !== undefined && g.summaries.some((s) => s && s.requests < d.minRequests!);
   return {
     baseline: baseline.label,
     candidate: candidate.label,
     gatedOn,
-    metrics: results.map((r, i) => ({ ...r, def: usable[i]!, lowRequests: fewRequests(baseline, usable[i]!) || fewRequests(candidate, usable[i]!) })),
+    metrics: results.map((r, i) => ({
+      ...r,
+      def: usable[i]!,
+      lowRequests: fewRequests(baseline, usable[i]!) || fewRequests(candidate, usable[i]!),
+    })),
   };
 }

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createHistogram, encodeHistogram, histogramStatsMs, mergeHistograms, percentileMs } from './hdr';
+import {
+  createHistogram,
+  encodeHistogram,
+  histogramStatsMs,
+  mergeHistograms,
+  percentileMs,
+} from './hdr';
 import { mergeStoredHistograms } from './stored-hdr';
 
 function seeded(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('mergeStoredHistograms', () => {
@@ -19,10 +25,14 @@ describe('mergeStoredHistograms', () => {
       encoded.push(encodeHistogram(h));
     }
     const slow = mergeHistograms(encoded);
-    const fast = mergeStoredHistograms([...encoded.map((e) => new Uint8Array(Buffer.from(e, 'base64'))), null]);
+    const fast = mergeStoredHistograms([
+      ...encoded.map((e) => new Uint8Array(Buffer.from(e, 'base64'))),
+      null,
+    ]);
     expect(fast.totalCount).toBe(slow.totalCount);
     expect(histogramStatsMs(fast)).toEqual(histogramStatsMs(slow));
-    for (const p of [1, 10, 50, 90, 99, 99.9, 99.99, 100]) expect(percentileMs(fast, p)).toBe(percentileMs(slow, p));
+    for (const p of [1, 10, 50, 90, 99, 99.9, 99.99, 100])
+      expect(percentileMs(fast, p)).toBe(percentileMs(slow, p));
   });
 
   it('an empty input is an empty histogram', () => {

@@ -1,7 +1,13 @@
 // Server-only (node:zlib): imported as `@poolbench/stats/stored`, never from the package index,
 // which client components of the web app also import.
 import { inflateSync } from 'node:zlib';
-import { createHistogram, decodeHistogram, HDR_LOWEST_US, HDR_SIGNIFICANT_DIGITS, type Histogram } from './hdr';
+import {
+  createHistogram,
+  decodeHistogram,
+  HDR_LOWEST_US,
+  HDR_SIGNIFICANT_DIGITS,
+  type Histogram,
+} from './hdr';
 
 const COMPRESSED_COOKIE_BASE = 0x1c849304;
 const HEADER_BYTES = 40;
@@ -32,7 +38,8 @@ function addCounts(bytes: Uint8Array, acc: Float64Array): boolean {
   const h = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   const payloadLength = h.getInt32(4);
   if (h.getInt32(8) !== 0 && h.getInt32(8) !== 1) return false; // normalizing offset unsupported
-  if (h.getInt32(12) !== HDR_SIGNIFICANT_DIGITS || Number(h.getBigInt64(16)) !== HDR_LOWEST_US) return false;
+  if (h.getInt32(12) !== HDR_SIGNIFICANT_DIGITS || Number(h.getBigInt64(16)) !== HDR_LOWEST_US)
+    return false;
   let pos = HEADER_BYTES;
   const end = HEADER_BYTES + payloadLength;
   let index = 0;
@@ -73,7 +80,8 @@ export function mergeStoredHistograms(sources: Iterable<Uint8Array | null>): His
   const fallback: Histogram[] = [];
   for (const bytes of sources) {
     if (!bytes || bytes.byteLength < 8) continue;
-    if (!addCounts(bytes, acc)) fallback.push(decodeHistogram(Buffer.from(bytes).toString('base64')));
+    if (!addCounts(bytes, acc))
+      fallback.push(decodeHistogram(Buffer.from(bytes).toString('base64')));
   }
   const out = createHistogram();
   for (let i = 0; i < acc.length; i++) {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { type VerdictInput, decideVerdict } from './verdict';
 
 const band = { lower: -0.05, upper: 0.05 };
-const input = (lower: number, upper: number, pValue = 0.01, extra: Partial<VerdictInput> = {}): VerdictInput => ({
+const input = (
+  lower: number,
+  upper: number,
+  pValue = 0.01,
+  extra: Partial<VerdictInput> = {},
+): VerdictInput => ({
   shift: { lower, upper },
   band,
   pValue,
@@ -27,8 +32,12 @@ describe('decideVerdict', () => {
   });
 
   it('flips better and worse for higher-is-better metrics', () => {
-    expect(decideVerdict(input(0.06, 0.2, 0.01, { direction: 'higher-is-better' })).verdict).toBe('better');
-    expect(decideVerdict(input(-0.2, -0.06, 0.01, { direction: 'higher-is-better' })).verdict).toBe('worse');
+    expect(decideVerdict(input(0.06, 0.2, 0.01, { direction: 'higher-is-better' })).verdict).toBe(
+      'better',
+    );
+    expect(decideVerdict(input(-0.2, -0.06, 0.01, { direction: 'higher-is-better' })).verdict).toBe(
+      'worse',
+    );
   });
 
   it('is inconclusive when the data are insufficient or missing', () => {

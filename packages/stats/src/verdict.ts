@@ -44,11 +44,13 @@ export function decideVerdict(input: VerdictInput): { verdict: Verdict; rule: Ve
   if (input.insufficient || shift === null || band === null || pValue === null) {
     return { verdict: 'inconclusive', rule: 'insufficient' };
   }
-  if (shift.lower >= band.lower && shift.upper <= band.upper) return { verdict: 'no-change', rule: 'within-floor' };
+  if (shift.lower >= band.lower && shift.upper <= band.upper)
+    return { verdict: 'no-change', rule: 'within-floor' };
   const increase = shift.lower > band.upper;
   const decrease = shift.upper < band.lower;
   if (!increase && !decrease) return { verdict: 'inconclusive', rule: 'crosses-floor' };
-  if (!(pValue < input.alpha)) return { verdict: 'inconclusive', rule: 'beyond-floor-not-significant' };
+  if (!(pValue < input.alpha))
+    return { verdict: 'inconclusive', rule: 'beyond-floor-not-significant' };
   const bad = input.direction === 'lower-is-better' ? increase : decrease;
   return { verdict: bad ? 'worse' : 'better', rule: 'beyond-floor' };
 }

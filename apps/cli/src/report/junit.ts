@@ -1,7 +1,19 @@
-import { againstLabel, cellLabel, FLOOR_NOTE, formatChange, formatValue, gatedOnLabel, windowLabel } from '../format';
+import {
+  againstLabel,
+  cellLabel,
+  FLOOR_NOTE,
+  formatChange,
+  formatValue,
+  gatedOnLabel,
+  windowLabel,
+} from '../format';
 import type { RunResult } from '../types';
 
-const esc = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+const esc = (s: string) =>
+  s.replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!,
+  );
 
 interface Case {
   classname: string;
@@ -19,13 +31,25 @@ export function toJUnit(r: RunResult): string {
   for (const cell of r.comparison?.cells ?? []) {
     const classname = `poolbench.${cellLabel(cell)}`;
     if (!cell.baseline) {
-      cases.push({ classname, name: `baseline ${r.comparison!.baseline}`, skipped: 'no baseline of this name for the target and scenario' });
+      cases.push({
+        classname,
+        name: `baseline ${r.comparison!.baseline}`,
+        skipped: 'no baseline of this name for the target and scenario',
+      });
       continue;
     }
     for (const m of cell.metrics) {
       const name = `${m.label} vs ${r.comparison!.baseline}`;
       const detail = `${m.label}: ${formatValue(m.baselineMedian, m.unit)} -> ${formatValue(m.candidateMedian, m.unit)} (against ${againstLabel(r.comparison!)}), change ${formatChange(m.changePercent, m.confidence)}; ${m.reason}; gated on: ${gatedOnLabel(r.comparison!)}; over ${windowLabel(r.comparison!)}`;
-      if (m.verdict === 'worse') cases.push({ classname, name, failure: { message: `${m.label} regressed: ${formatChange(m.changePercent, m.confidence)}`, body: detail } });
+      if (m.verdict === 'worse')
+        cases.push({
+          classname,
+          name,
+          failure: {
+            message: `${m.label} regressed: ${formatChange(m.changePercent, m.confidence)}`,
+            body: detail,
+          },
+        });
       else if (m.verdict === 'inconclusive') cases.push({ classname, name, skipped: detail });
       else cases.push({ classname, name });
     }
@@ -33,12 +57,30 @@ export function toJUnit(r: RunResult): string {
   for (const cell of r.summary?.cells ?? []) {
     const classname = `poolbench.${cellLabel(cell)}`;
     const byExpr = new Map<string, string[]>();
-    for (const f of cell.thresholds.failures) byExpr.set(`${f.metric} ${f.expr}`, [...(byExpr.get(`${f.metric} ${f.expr}`) ?? []), `run ${f.runId}: observed ${f.observed ?? 'nothing'}`]);
-    for (const [expr, runs] of byExpr) cases.push({ classname, name: `threshold ${expr}`, failure: { message: `threshold ${expr} failed in ${runs.length} run(s)`, body: runs.join('\n') } });
-    if (cell.thresholds.passed > 0 && byExpr.size === 0) cases.push({ classname, name: 'thresholds' });
+    for (const f of cell.thresholds.failures)
+      byExpr.set(`${f.metric} ${f.expr}`, [
+        ...(byExpr.get(`${f.metric} ${f.expr}`) ?? []),
+        `run ${f.runId}: observed ${f.observed ?? 'nothing'}`,
+      ]);
+    for (const [expr, runs] of byExpr)
+      cases.push({
+        classname,
+        name: `threshold ${expr}`,
+        failure: {
+          message: `threshold ${expr} failed in ${runs.length} run(s)`,
+          body: runs.join('\n'),
+        },
+      });
+    if (cell.thresholds.passed > 0 && byExpr.size === 0)
+      cases.push({ classname, name: 'thresholds' });
   }
   // warnings (e.g. no baseline yet) are visible as skipped cases; only an infrastructure error fails here
-  if (r.exitCode === 3) cases.push({ classname: 'poolbench', name: 'runs', failure: { message: r.problems[0] ?? 'error', body: r.problems.join('\n') } });
+  if (r.exitCode === 3)
+    cases.push({
+      classname: 'poolbench',
+      name: 'runs',
+      failure: { message: r.problems[0] ?? 'error', body: r.problems.join('\n') },
+    });
   if (cases.length === 0) cases.push({ classname: 'poolbench', name: 'runs succeeded' });
 
   const failures = cases.filter((c) => c.failure).length;
@@ -51,8 +93,14 @@ export function toJUnit(r: RunResult): string {
   ];
   for (const c of cases) {
     const open = `    <testcase classname="${esc(c.classname)}" name="${esc(c.name)}"`;
-    if (c.failure) lines.push(`${open}>`, `      <failure message="${esc(c.failure.message)}">${esc(c.failure.body)}</failure>`, '    </testcase>');
-    else if (c.skipped) lines.push(`${open}>`, `      <skipped message="${esc(c.skipped)}"/>`, '    </testcase>');
+    if (c.failure)
+      lines.push(
+        `${open}>`,
+        `      <failure message="${esc(c.failure.message)}">${esc(c.failure.body)}</failure>`,
+        '    </testcase>',
+      );
+    else if (c.skipped)
+      lines.push(`${open}>`, `      <skipped message="${esc(c.skipped)}"/>`, '    </testcase>');
     else lines.push(`${open}/>`);
   }
   lines.push('  </testsuite>', '</testsuites>', '');

@@ -1,7 +1,19 @@
-import { cellLabel, FLOOR_NOTE, formatChange, formatValue, gatedOnLabel, windowLabel } from '../format';
+import {
+  cellLabel,
+  FLOOR_NOTE,
+  formatChange,
+  formatValue,
+  gatedOnLabel,
+  windowLabel,
+} from '../format';
 import type { RunResult } from '../types';
 
-const ICON = { worse: '❌ worse', better: '🟢 better', 'no-change': '✅ no change', inconclusive: '⚪ inconclusive' } as const;
+const ICON = {
+  worse: '❌ worse',
+  better: '🟢 better',
+  'no-change': '✅ no change',
+  inconclusive: '⚪ inconclusive',
+} as const;
 const HEADLINE: Record<RunResult['outcome'], string> = {
   pass: '✅ pass',
   regression: '❌ regression',
@@ -18,31 +30,59 @@ const cellText = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function toMarkdown(r: RunResult): string {
   const out = [`### PoolBench: ${HEADLINE[r.outcome]}`, ''];
   const links = [`experiment [${cellText(r.experiment.name)}](${r.experiment.webUrl})`];
-  if (r.comparison) links.push(r.comparison.base ? `against pool config \`${r.comparison.base.name}\` of this experiment` : `baseline \`${r.comparison.baseline}\``, `gated on: ${gatedOnLabel(r.comparison, (k) => `\`${k}\``)}`, `over ${windowLabel(r.comparison)}`);
+  if (r.comparison)
+    links.push(
+      r.comparison.base
+        ? `against pool config \`${r.comparison.base.name}\` of this experiment`
+        : `baseline \`${r.comparison.baseline}\``,
+      `gated on: ${gatedOnLabel(r.comparison, (k) => `\`${k}\``)}`,
+      `over ${windowLabel(r.comparison)}`,
+    );
   if (r.shareUrl) links.push(`[share link](${r.shareUrl})`);
   out.push(links.join(' · '), '');
   if (r.comparison) {
-    out.push(`| Pool config / scenario | Metric | ${r.comparison.base ? cellText(r.comparison.base.name) : 'Baseline'} | This run | Change | Verdict |`, '|---|---|---:|---:|---|---|');
+    out.push(
+      `| Pool config / scenario | Metric | ${r.comparison.base ? cellText(r.comparison.base.name) : 'Baseline'} | This run | Change | Verdict |`,
+      '|---|---|---:|---:|---|---|',
+    );
     for (const c of r.comparison.cells) {
       if (!c.baseline) {
-        out.push(`| ${cellText(cellLabel(c))} | – | – | – | no baseline \`${r.comparison.baseline}\` | ⚪ |`);
+        out.push(
+          `| ${cellText(cellLabel(c))} | – | – | – | no baseline \`${r.comparison.baseline}\` | ⚪ |`,
+        );
         continue;
       }
       for (const m of c.metrics) {
-        out.push(`| ${cellText(cellLabel(c))} | ${m.label} | ${formatValue(m.baselineMedian, m.unit)} | ${formatValue(m.candidateMedian, m.unit)} | ${formatChange(m.changePercent, m.confidence)} | ${ICON[m.verdict]} |`);
+        out.push(
+          `| ${cellText(cellLabel(c))} | ${m.label} | ${formatValue(m.baselineMedian, m.unit)} | ${formatValue(m.candidateMedian, m.unit)} | ${formatChange(m.changePercent, m.confidence)} | ${ICON[m.verdict]} |`,
+        );
       }
     }
-    out.push('', `<sub>Medians over ${r.comparison.cells[0]?.candidateRuns ?? 0} runs per side; change is the Hodges–Lehmann estimate with its interval; a verdict needs the whole interval beyond the floor and p < 0.05 after adjusting across the gated metrics; ${FLOOR_NOTE}.</sub>`, '');
+    out.push(
+      '',
+      `<sub>Medians over ${r.comparison.cells[0]?.candidateRuns ?? 0} runs per side; change is the Hodges–Lehmann estimate with its interval; a verdict needs the whole interval beyond the floor and p < 0.05 after adjusting across the gated metrics; ${FLOOR_NOTE}.</sub>`,
+      '',
+    );
   } else if (r.summary) {
-    out.push('| Pool config / scenario | Runs | p50 | p95 | p99 | Throughput | Error rate |', '|---|---:|---:|---:|---:|---:|---:|');
+    out.push(
+      '| Pool config / scenario | Runs | p50 | p95 | p99 | Throughput | Error rate |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+    );
     for (const c of r.summary.cells) {
       const m = (k: string) => c.metrics.find((x) => x.key === k);
       const f = (k: string) => formatValue(m(k)?.median ?? null, m(k)?.unit ?? '');
-      out.push(`| ${cellText(cellLabel(c))} | ${c.succeeded}/${c.runs} | ${f('p50Ms')} | ${f('p95Ms')} | ${f('p99Ms')} | ${f('rps')} | ${f('errorRate')} |`);
+      out.push(
+        `| ${cellText(cellLabel(c))} | ${c.succeeded}/${c.runs} | ${f('p50Ms')} | ${f('p95Ms')} | ${f('p99Ms')} | ${f('rps')} | ${f('errorRate')} |`,
+      );
     }
     out.push('');
   }
-  const failures = (r.summary?.cells ?? []).flatMap((c) => c.thresholds.failures.map((f) => `- ${cellText(cellLabel(c))}: \`${f.metric} ${f.expr}\` observed ${f.observed ?? 'nothing'} (run ${f.runId})`));
+  const failures = (r.summary?.cells ?? []).flatMap((c) =>
+    c.thresholds.failures.map(
+      (f) =>
+        `- ${cellText(cellLabel(c))}: \`${f.metric} ${f.expr}\` observed ${f.observed ?? 'nothing'} (run ${f.runId})`,
+    ),
+  );
   if (failures.length) out.push('**Thresholds failed**', '', ...failures.slice(0, 20), '');
   if (r.problems.length) out.push(...r.problems.map((p) => `> ${cellText(p)}`), '');
   return out.join('\n');

@@ -28,14 +28,25 @@ export function docBlocks(path: URL = DOCS_CI): DocBlock[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i]!);
-    if (i >= lines.length) throw new Error(`${path.pathname}:${start + 1}: code block is never closed`);
+    if (i >= lines.length)
+      throw new Error(`${path.pathname}:${start + 1}: code block is never closed`);
     const info = (open[2] ?? '').trim().split(/\s+/).filter(Boolean);
     const exit = info.find((w) => w.startsWith('exit='));
     const unknown = info.filter((w) => w !== 'env' && !w.startsWith('exit='));
-    if (unknown.length) throw new Error(`${path.pathname}:${start + 1}: unknown info words ${unknown.join(' ')} (use exit=N or env)`);
-    blocks.push({ lang: open[1] ?? '', exit: exit ? Number(exit.slice(5)) : 0, env: info.includes('env'), code: `${body.join('\n')}\n`, line: start + 1 });
+    if (unknown.length)
+      throw new Error(
+        `${path.pathname}:${start + 1}: unknown info words ${unknown.join(' ')} (use exit=N or env)`,
+      );
+    blocks.push({
+      lang: open[1] ?? '',
+      exit: exit ? Number(exit.slice(5)) : 0,
+      env: info.includes('env'),
+      code: `${body.join('\n')}\n`,
+      line: start + 1,
+    });
   }
   return blocks;
 }
 
-export const shellBlocks = () => docBlocks().filter((b) => b.lang === 'sh' || b.lang === 'bash' || b.lang === 'shell');
+export const shellBlocks = () =>
+  docBlocks().filter((b) => b.lang === 'sh' || b.lang === 'bash' || b.lang === 'shell');

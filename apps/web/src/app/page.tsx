@@ -31,7 +31,10 @@ export default async function LandingPage() {
           <Link href="/sign-in" className="rounded-md px-3 py-2 hover:bg-slate-100">
             Sign in
           </Link>
-          <Link href="/sign-up" className="rounded-md bg-brand-600 px-3 py-2 font-medium text-white hover:bg-brand-700">
+          <Link
+            href="/sign-up"
+            className="rounded-md bg-brand-600 px-3 py-2 font-medium text-white hover:bg-brand-700"
+          >
             Get started
           </Link>
         </nav>
@@ -41,14 +44,18 @@ export default async function LandingPage() {
           Benchmark connection pools like an experiment, not an anecdote.
         </h1>
         <p className="mt-6 text-lg text-slate-600">
-          Define targets and pool configs, pick scenarios — cold-start burst, ramp-up, spike, sustained, fixed rate —
-          and PoolBench runs the matrix with k6 on a worker fleet, measures latency, throughput, CPU, memory and the
-          pool itself, and tells you which config is faster, by how much, and whether that is real.
+          Define targets and pool configs, pick scenarios — cold-start burst, ramp-up, spike,
+          sustained, fixed rate — and PoolBench runs the matrix with k6 on a worker fleet, measures
+          latency, throughput, CPU, memory and the pool itself, and tells you which config is
+          faster, by how much, and whether that is real.
         </p>
       </section>
       <section className="mt-16 grid gap-6 sm:grid-cols-3">
         {FEATURES.map((f) => (
-          <article key={f.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+          <article
+            key={f.title}
+            className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm"
+          >
             <h2 className="font-semibold">{f.title}</h2>
             <p className="mt-2 text-sm text-slate-600">{f.body}</p>
           </article>

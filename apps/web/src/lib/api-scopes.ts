@@ -15,7 +15,10 @@ export const SCOPE_HELP: Record<ApiScope, string> = {
  * The least team role that may do what a scope allows, matching the tRPC procedures behind it
  * (reads are viewer procedures; starting experiments, baselines and share links are member ones).
  */
-export const SCOPE_MIN_ROLE: Record<ApiScope, Role> = { 'runs:read': 'viewer', 'runs:write': 'member' };
+export const SCOPE_MIN_ROLE: Record<ApiScope, Role> = {
+  'runs:read': 'viewer',
+  'runs:write': 'member',
+};
 
 /**
  * A token never does more than its creator may do today: demoting the creator narrows every token

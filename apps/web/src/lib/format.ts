@@ -38,7 +38,11 @@ export function formatPercent(v: number | null | undefined, digits = 1): string 
   return `${(v * 100).toFixed(digits)} %`;
 }
 
-const dtf = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const dtf = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
 /** Times are shown in UTC everywhere, labelled as such. */
 export function formatDateTime(d: Date | string | null | undefined): string {
   if (!d) return '—';
@@ -50,7 +54,14 @@ export function formatRelative(d: Date | string | null | undefined, now = Date.n
   const diff = (now - new Date(d).getTime()) / 1000;
   if (Math.abs(diff) < 45) return 'just now';
   const rtf = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  const steps: Array<[number, Intl.RelativeTimeFormatUnit]> = [[60, 'second'], [60, 'minute'], [24, 'hour'], [30, 'day'], [12, 'month'], [Infinity, 'year']];
+  const steps: Array<[number, Intl.RelativeTimeFormatUnit]> = [
+    [60, 'second'],
+    [60, 'minute'],
+    [24, 'hour'],
+    [30, 'day'],
+    [12, 'month'],
+    [Infinity, 'year'],
+  ];
   let v = -diff;
   for (const [n, unit] of steps) {
     if (Math.abs(v) < n) return rtf.format(Math.round(v), unit);

@@ -13,10 +13,16 @@ describe('durations as people write them', () => {
     expect(parseDurationMs('')).toBeUndefined();
   });
   it('refuses what is not a duration', () => {
-    for (const bad of ['abc', '30x', 's30', '1m30', '-5s']) expect(parseDurationMs(bad), bad).toBeNull();
+    for (const bad of ['abc', '30x', 's30', '1m30', '-5s'])
+      expect(parseDurationMs(bad), bad).toBeNull();
   });
   it('writes a value back the short way, and reads it again to the same value', () => {
-    for (const [ms, text] of [[120_000, '2m'], [30_000, '30s'], [1500, '1500ms'], [0, '0ms']] as const) {
+    for (const [ms, text] of [
+      [120_000, '2m'],
+      [30_000, '30s'],
+      [1500, '1500ms'],
+      [0, '0ms'],
+    ] as const) {
       expect(formatDurationInput(ms)).toBe(text);
       expect(parseDurationMs(text)).toBe(ms);
     }

@@ -9,7 +9,9 @@ const landing = (next: string) => new URL(next, ORIGIN);
 describe('safeNext: ?next= after sign-in stays on this origin', () => {
   it('keeps same-origin paths with query and hash', () => {
     expect(safeNext('/runs', ORIGIN)).toBe('/runs');
-    expect(safeNext('/experiments/abc?tab=compare#p99', ORIGIN)).toBe('/experiments/abc?tab=compare#p99');
+    expect(safeNext('/experiments/abc?tab=compare#p99', ORIGIN)).toBe(
+      '/experiments/abc?tab=compare#p99',
+    );
     expect(safeNext('/invite/tok_123', ORIGIN)).toBe('/invite/tok_123');
     expect(safeNext(null, ORIGIN)).toBe(DEFAULT_NEXT);
     expect(safeNext('', ORIGIN)).toBe(DEFAULT_NEXT);
@@ -58,7 +60,8 @@ describe('safeNext: ?next= after sign-in stays on this origin', () => {
   it('refuses the hostile forms outright, except encoded ones that stay harmless paths here', () => {
     for (const raw of hostile) {
       const out = safeNext(raw, ORIGIN);
-      if (raw.startsWith('/%') || raw === '/@evil.example') expect(landing(out).origin).toBe(ORIGIN);
+      if (raw.startsWith('/%') || raw === '/@evil.example')
+        expect(landing(out).origin).toBe(ORIGIN);
       else expect(out, JSON.stringify(raw)).toBe(DEFAULT_NEXT);
     }
   });

@@ -12,7 +12,15 @@ export const DEFAULT_NEXT = '/runs';
 export function safeNext(raw: string | null | undefined, origin: string): string {
   if (!raw || raw.length > 2048) return DEFAULT_NEXT;
   // control characters and whitespace are never part of a path we link to; browsers strip some of them
-  if ([...raw].some((c) => c.charCodeAt(0) <= 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f) || c === '\\')) return DEFAULT_NEXT;
+  if (
+    [...raw].some(
+      (c) =>
+        c.charCodeAt(0) <= 0x20 ||
+        (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f) ||
+        c === '\\',
+    )
+  )
+    return DEFAULT_NEXT;
   if (!raw.startsWith('/') || raw.startsWith('//')) return DEFAULT_NEXT;
   let url: URL;
   try {

@@ -15,13 +15,21 @@ export const auth = betterAuth({
   baseURL: env.BETTER_AUTH_URL,
   trustedOrigins: env.TRUSTED_ORIGINS,
   database: prismaAdapter(db, { provider: 'postgresql' }),
-  emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
+  emailAndPassword: {
+    enabled: true,
+    autoSignIn: true,
+    minPasswordLength: 8,
+    maxPasswordLength: 128,
+  },
   // Better Auth's production default allows 3 sign-ups/sign-ins per 10 s per address: too tight
   // for a team behind one NAT (and for the browser tests), still a brake on password guessing.
   rateLimit: {
     window: 60,
     max: 300,
-    customRules: { '/sign-in/email': { window: 60, max: 30 }, '/sign-up/email': { window: 60, max: 30 } },
+    customRules: {
+      '/sign-in/email': { window: 60, max: 30 },
+      '/sign-up/email': { window: 60, max: 30 },
+    },
   },
   session: {
     additionalFields: { activeTeamId: { type: 'string', required: false, input: false } },

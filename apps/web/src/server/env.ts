@@ -3,7 +3,10 @@ import { z } from 'zod';
 
 /** Typed server environment: the only place the web app reads process.env. */
 const EnvSchema = z.object({
-  DATABASE_URL: z.string().url().default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench'),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:63799'),
   BETTER_AUTH_SECRET: z.string().min(16).default('dev-only-secret-change-me-please'),
   BETTER_AUTH_URL: z.string().url().default('http://localhost:3000'),
@@ -13,13 +16,23 @@ const EnvSchema = z.object({
   /** extra origins allowed to post auth forms (comma-separated), e.g. a dev server on another port */
   TRUSTED_ORIGINS: z
     .string()
-    .default('http://localhost:3000,http://127.0.0.1:3000,http://localhost:3100,http://127.0.0.1:3100')
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+    .default(
+      'http://localhost:3000,http://127.0.0.1:3000,http://localhost:3100,http://127.0.0.1:3100',
+    )
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
   /** reverse proxies of yours in front of the app that append to X-Forwarded-For (0: none) */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   WORKER_STALE_AFTER_MS: z.coerce.number().int().positive().default(15_000),
   /** the web app's own stale-run sweep (same as the workers'), so runs end truthfully with no worker alive */
-  WEB_SWEEPER: z.enum(['0', '1']).default('1').transform((v) => v === '1'),
+  WEB_SWEEPER: z
+    .enum(['0', '1'])
+    .default('1')
+    .transform((v) => v === '1'),
   RUN_STALE_AFTER_MS: z.coerce.number().int().min(1000).default(15_000),
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(5000),
   /** where `npm run build -w @poolbench/cli` wrote poolbench.mjs; the app runs from apps/web */

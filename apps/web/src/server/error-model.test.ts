@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InvalidInputError, NotFoundError, SecretKeyError } from '@poolbench/db';
 import { parseScenario } from '@poolbench/scenarios';
-import { AppError, cliExitFor, ERROR_CODES, problemType, type ErrorCode } from '@poolbench/scenarios/errors';
+import {
+  AppError,
+  cliExitFor,
+  ERROR_CODES,
+  problemType,
+  type ErrorCode,
+} from '@poolbench/scenarios/errors';
 import type { Context } from './api/context';
 import { publicProcedure, router } from './api/trpc';
 import { problemResponse } from './rest/problem';
@@ -21,15 +27,43 @@ const ctx = { user: null, sessionId: null, activeTeamId: null } as unknown as Co
 
 async function overTrpc(err: unknown, input?: unknown) {
   toThrow = err;
-  const q = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
-  const res = await fetchRequestHandler({ endpoint: '/api/trpc', req: new Request(`http://localhost/api/trpc/boom${q}`), router: testRouter, createContext: () => ctx, onError: () => {} });
-  const body = (await res.json()) as { error: { json: { message: string; data: { code: string; appCode: string | null; problems: { path: string; message: string }[] | null; stack?: string } } } };
+  const q =
+    input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
+  const res = await fetchRequestHandler({
+    endpoint: '/api/trpc',
+    req: new Request(`http://localhost/api/trpc/boom${q}`),
+    router: testRouter,
+    createContext: () => ctx,
+    onError: () => {},
+  });
+  const body = (await res.json()) as {
+    error: {
+      json: {
+        message: string;
+        data: {
+          code: string;
+          appCode: string | null;
+          problems: { path: string; message: string }[] | null;
+          stack?: string;
+        };
+      };
+    };
+  };
   return body.error.json;
 }
 
 async function overRest(err: unknown) {
   const res = problemResponse(toProblem(err));
-  return { status: res.status, contentType: res.headers.get('content-type'), body: (await res.json()) as { type: string; code: string; detail: string; problems?: { path: string; message: string }[] } };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    body: (await res.json()) as {
+      type: string;
+      code: string;
+      detail: string;
+      problems?: { path: string; message: string }[];
+    },
+  };
 }
 
 describe('one error model: every code means the same over tRPC, REST and the CLI', () => {
@@ -46,7 +80,12 @@ describe('one error model: every code means the same over tRPC, REST and the CLI
       const rest = await overRest(err);
       expect(rest.status).toBe(spec.http);
       expect(rest.contentType).toBe('application/problem+json');
-      expect(rest.body).toMatchObject({ code, type: problemType(code), detail: `because of ${code}`, problems });
+      expect(rest.body).toMatchObject({
+        code,
+        type: problemType(code),
+        detail: `because of ${code}`,
+        problems,
+      });
       // what the CLI exits with when the server answers this problem
       expect(cliExitFor(rest.body.code, rest.status)).toBe(spec.cli);
     });
@@ -55,7 +94,11 @@ describe('one error model: every code means the same over tRPC, REST and the CLI
   it('domain errors carry their code and field paths as data (never parsed from the message)', async () => {
     const cases: [unknown, ErrorCode, { path: string; message: string }[] | null][] = [
       [new NotFoundError('run'), 'not_found', null],
-      [new InvalidInputError('schedule.cron', 'has 61 in the minute field'), 'validation_failed', [{ path: 'schedule.cron', message: 'has 61 in the minute field' }]],
+      [
+        new InvalidInputError('schedule.cron', 'has 61 in the minute field'),
+        'validation_failed',
+        [{ path: 'schedule.cron', message: 'has 61 in the minute field' }],
+      ],
       [new ConflictError('name taken'), 'conflict', null],
       [new PolicyError('host not allowed'), 'policy_denied', null],
       [new SecretKeyError('POOLBENCH_SECRET_KEY is not set'), 'unavailable', null],
@@ -72,7 +115,14 @@ describe('one error model: every code means the same over tRPC, REST and the CLI
   it('an invalid scenario names full request paths, the same over tRPC and REST', async () => {
     const err = (() => {
       try {
-        parseScenario({ template: 'sustained', params: { vus: 0, durationMs: 1000 }, requests: [{ path: '/x' }] }, 'scenario');
+        parseScenario(
+          {
+            template: 'sustained',
+            params: { vus: 0, durationMs: 1000 },
+            requests: [{ path: '/x' }],
+          },
+          'scenario',
+        );
       } catch (e) {
         return e;
       }
@@ -85,7 +135,10 @@ describe('one error model: every code means the same over tRPC, REST and the CLI
 
   it('input validation by the procedure itself answers validation problems with paths', async () => {
     const trpc = await overTrpc(null, { n: 9 });
-    expect(trpc.data).toMatchObject({ code: 'BAD_REQUEST', problems: [{ path: 'n', message: expect.stringContaining('5') }] });
+    expect(trpc.data).toMatchObject({
+      code: 'BAD_REQUEST',
+      problems: [{ path: 'n', message: expect.stringContaining('5') }],
+    });
   });
 
   it('anything else is internal over both, without its text', async () => {

@@ -7,7 +7,9 @@ type Sweeper = ReturnType<typeof startLifecycleSweeper>;
 const g = globalThis as unknown as { __poolbenchSweeper?: Sweeper };
 
 const line = (level: 'info' | 'warn') => (obj: object, msg: string) =>
-  console[level === 'warn' ? 'warn' : 'log'](JSON.stringify({ level, time: Date.now(), component: 'lifecycle-sweeper', msg, ...obj }));
+  console[level === 'warn' ? 'warn' : 'log'](
+    JSON.stringify({ level, time: Date.now(), component: 'lifecycle-sweeper', msg, ...obj }),
+  );
 
 /**
  * The web app sweeps too: a run whose only worker was killed must still end `aborted_system`

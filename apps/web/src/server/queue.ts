@@ -6,5 +6,7 @@ const g = globalThis as unknown as { __poolbenchRunQueue?: Queue };
 
 /** One producer queue per server process. */
 export function runQueue(): Queue {
-  return (g.__poolbenchRunQueue ??= createRunQueue(producerConnection(env.REDIS_URL).on('error', () => {})));
+  return (g.__poolbenchRunQueue ??= createRunQueue(
+    producerConnection(env.REDIS_URL).on('error', () => {}),
+  ));
 }

@@ -31,29 +31,92 @@ export interface TeamFixture {
 
 /** A team with one user per role and one of everything, built straight in the database. */
 export async function makeTeam(db: Db, label: string): Promise<TeamFixture> {
-  const team = await db.team.create({ data: { name: `Team ${label}`, slug: `${label}-${randomBytes(3).toString('hex')}` } });
+  const team = await db.team.create({
+    data: { name: `Team ${label}`, slug: `${label}-${randomBytes(3).toString('hex')}` },
+  });
   const users = {} as TeamFixture['users'];
   for (const role of ['owner', 'admin', 'member', 'viewer'] as Role[]) {
     const id = `${label}-${role}-${randomBytes(3).toString('hex')}`;
     const email = `${id}@example.test`;
     await db.user.create({ data: { id, name: `${label} ${role}`, email } });
     const sessionId = `s-${id}`;
-    await db.session.create({ data: { id: sessionId, token: `t-${id}`, userId: id, expiresAt: new Date(Date.now() + 3600_000), activeTeamId: team.id } });
+    await db.session.create({
+      data: {
+        id: sessionId,
+        token: `t-${id}`,
+        userId: id,
+        expiresAt: new Date(Date.now() + 3600_000),
+        activeTeamId: team.id,
+      },
+    });
     const m = await db.membership.create({ data: { teamId: team.id, userId: id, role } });
     users[role] = { id, email, sessionId, membershipId: m.id };
   }
   const target = await db.target.create({
-    data: { teamId: team.id, name: 'Lab', kind: 'managed', baseUrls: [], managed: { program: 'lab-target' }, requestDefaults: { method: 'GET', path: '/health' }, secretHeaderNames: [], readinessPath: '/ready' },
+    data: {
+      teamId: team.id,
+      name: 'Lab',
+      kind: 'managed',
+      baseUrls: [],
+      managed: { program: 'lab-target' },
+      requestDefaults: { method: 'GET', path: '/health' },
+      secretHeaderNames: [],
+      readinessPath: '/ready',
+    },
   });
-  const pc = await db.poolConfig.create({ data: { teamId: team.id, targetId: target.id, name: 'lazy', strategy: 'lazy', params: {}, instanceCount: 1 } });
-  const sc = await db.scenario.create({ data: { teamId: team.id, name: 'burst', ...scenarioRowData({ ...SCENARIO, thresholds: [] }) } });
-  const launched = await launchExperiment(db, { teamId: team.id, targetId: target.id, poolConfigIds: [pc.id], scenarioIds: [sc.id], repeats: 2, name: 'exp', createdById: users.owner.id });
-  const inv = await db.invitation.create({ data: { teamId: team.id, role: 'member', tokenHash: hashToken(`tok-${label}-${randomBytes(8).toString('hex')}`), expiresAt: new Date(Date.now() + 3600_000), createdById: users.owner.id } });
-  const host = await db.allowedHost.create({ data: { teamId: team.id, pattern: `${label}.example.test`, createdById: users.owner.id } });
-  const schedule = await db.schedule.create({ data: { teamId: team.id, name: 'nightly', sourceExperimentId: launched.experimentId, cron: '0 3 * * *' } });
+  const pc = await db.poolConfig.create({
+    data: {
+      teamId: team.id,
+      targetId: target.id,
+      name: 'lazy',
+      strategy: 'lazy',
+      params: {},
+      instanceCount: 1,
+    },
+  });
+  const sc = await db.scenario.create({
+    data: { teamId: team.id, name: 'burst', ...scenarioRowData({ ...SCENARIO, thresholds: [] }) },
+  });
+  const launched = await launchExperiment(db, {
+    teamId: team.id,
+    targetId: target.id,
+    poolConfigIds: [pc.id],
+    scenarioIds: [sc.id],
+    repeats: 2,
+    name: 'exp',
+    createdById: users.owner.id,
+  });
+  const inv = await db.invitation.create({
+    data: {
+      teamId: team.id,
+      role: 'member',
+      tokenHash: hashToken(`tok-${label}-${randomBytes(8).toString('hex')}`),
+      expiresAt: new Date(Date.now() + 3600_000),
+      createdById: users.owner.id,
+    },
+  });
+  const host = await db.allowedHost.create({
+    data: { teamId: team.id, pattern: `${label}.example.test`, createdById: users.owner.id },
+  });
+  const schedule = await db.schedule.create({
+    data: {
+      teamId: team.id,
+      name: 'nightly',
+      sourceExperimentId: launched.experimentId,
+      cron: '0 3 * * *',
+    },
+  });
   return {
-    teamId: team.id, users, targetId: target.id, poolConfigId: pc.id, scenarioId: sc.id, experimentId: launched.experimentId, runIds: launched.runIds,
-    invitationId: inv.id, allowedHostId: host.id, scheduleId: schedule.id,
+    teamId: team.id,
+    users,
+    targetId: target.id,
+    poolConfigId: pc.id,
+    scenarioId: sc.id,
+    experimentId: launched.experimentId,
+    runIds: launched.runIds,
+    invitationId: inv.id,
+    allowedHostId: host.id,
+    scheduleId: schedule.id,
   };
 }
 
@@ -77,7 +140,12 @@ export function makeServices() {
   };
 }
 
-export function callerFor(db: Db, services: ReturnType<typeof makeServices>, user: { id: string; email: string; sessionId: string } | null, activeTeamId: string | null = null) {
+export function callerFor(
+  db: Db,
+  services: ReturnType<typeof makeServices>,
+  user: { id: string; email: string; sessionId: string } | null,
+  activeTeamId: string | null = null,
+) {
   const ctx: Context = {
     db,
     redis: () => services.redis,

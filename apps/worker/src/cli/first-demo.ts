@@ -22,18 +22,32 @@ const queue = createRunQueue(redis, env.QUEUE_PREFIX);
 const baseUrl = (process.env.POOLBENCH_URL ?? 'http://localhost:3000').replace(/\/$/, '');
 
 try {
-  const team = await db.team.findUnique({ where: { slug: DEMO_TEAM_SLUG }, select: { id: true, _count: { select: { experiments: true } } } });
+  const team = await db.team.findUnique({
+    where: { slug: DEMO_TEAM_SLUG },
+    select: { id: true, _count: { select: { experiments: true } } },
+  });
   if (!team) throw new DemoError('demo team missing: the seed did not run');
   if (team._count.experiments > 0) {
     console.log('first-demo: the demo team already has experiments; nothing to do');
   } else {
-    const launched = await launchDemoExperiment(db, queue, { repeats: REPEATS, name: (title) => `Demo: ${title}` });
-    console.log(`first-demo: queued ${launched.runIds.length} runs of experiment ${launched.experimentId} (${baseUrl}/experiments/${launched.experimentId})`);
+    const launched = await launchDemoExperiment(db, queue, {
+      repeats: REPEATS,
+      name: (title) => `Demo: ${title}`,
+    });
+    console.log(
+      `first-demo: queued ${launched.runIds.length} runs of experiment ${launched.experimentId} (${baseUrl}/experiments/${launched.experimentId})`,
+    );
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
-      const runs = await db.run.findMany({ where: { experimentId: launched.experimentId }, select: { status: true } });
+      const runs = await db.run.findMany({
+        where: { experimentId: launched.experimentId },
+        select: { status: true },
+      });
       if (runs.every((r) => TERMINAL_RUN_STATUSES.includes(r.status))) break;
-      if (Date.now() > deadline) throw new DemoError(`the demo experiment did not finish in ${WAIT_MS / 60_000} min; no share link made`);
+      if (Date.now() > deadline)
+        throw new DemoError(
+          `the demo experiment did not finish in ${WAIT_MS / 60_000} min; no share link made`,
+        );
       await new Promise((r) => setTimeout(r, 2000));
     }
     // the token format and its stored sha256 are the web app's (apps/web share-links/token.ts):
@@ -41,7 +55,14 @@ try {
     const token = randomBytes(32).toString('base64url');
     const user = await db.user.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true } });
     await db.shareLink.create({
-      data: { teamId: launched.teamId, kind: 'experiment', experimentId: launched.experimentId, tokenHash: createHash('sha256').update(token).digest('hex'), title: 'Demo: seed 004 experiment', createdById: user?.id ?? null },
+      data: {
+        teamId: launched.teamId,
+        kind: 'experiment',
+        experimentId: launched.experimentId,
+        tokenHash: createHash('sha256').update(token).digest('hex'),
+        title: 'Demo: seed 004 experiment',
+        createdById: user?.id ?? null,
+      },
     });
     console.log(`first-demo: finished; share link (signed out): ${baseUrl}/share/${token}`);
   }

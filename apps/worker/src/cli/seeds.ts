@@ -19,7 +19,8 @@ const fail = (msg: string): never => {
 };
 const seeds = (process.env.SEEDS ?? '').split(/[,\s]+/).filter(Boolean);
 const scaleParsed = process.env.SCALE ? ScaleSchema.safeParse(Number(process.env.SCALE)) : null;
-if (scaleParsed && !scaleParsed.success) fail(`SCALE: ${scaleParsed.error.issues[0]?.message ?? 'invalid'} (got "${process.env.SCALE}")`);
+if (scaleParsed && !scaleParsed.success)
+  fail(`SCALE: ${scaleParsed.error.issues[0]?.message ?? 'invalid'} (got "${process.env.SCALE}")`);
 const scale = scaleParsed?.success ? scaleParsed.data : undefined;
 const TERMINAL = ['completed', 'failed', 'canceled'];
 
@@ -27,9 +28,16 @@ const db = createDb({ url: env.DATABASE_URL, applicationName: 'poolbench-seeds' 
 const redis = producerConnection(env.REDIS_URL);
 const queue = createRunQueue(redis, env.QUEUE_PREFIX);
 try {
-  const team = (await db.team.findUnique({ where: { slug: DEMO_TEAM_SLUG } })) ?? fail('demo team missing: run `make up` (it seeds the database)');
-  const target = (await db.target.findFirst({ where: { teamId: team.id, name: LAB_TARGET_NAME, archivedAt: null } })) ?? fail('lab target missing: run `make up`');
-  const live = await db.worker.count({ where: { lastSeenAt: { gte: new Date(Date.now() - 15_000) }, stoppedAt: null } });
+  const team =
+    (await db.team.findUnique({ where: { slug: DEMO_TEAM_SLUG } })) ??
+    fail('demo team missing: run `make up` (it seeds the database)');
+  const target =
+    (await db.target.findFirst({
+      where: { teamId: team.id, name: LAB_TARGET_NAME, archivedAt: null },
+    })) ?? fail('lab target missing: run `make up`');
+  const live = await db.worker.count({
+    where: { lastSeenAt: { gte: new Date(Date.now() - 15_000) }, stoppedAt: null },
+  });
   if (live === 0) fail('no worker is running: start everything with `make up`');
   const startLoad = loadavg()[0]!.toFixed(2);
   const t0 = Date.now();
@@ -41,15 +49,29 @@ try {
   }
   const { reproductionId, launched: list } = launched!;
   const estimate = list.reduce((ms, l) => ms + l.plan.estimatedMs, 0);
-  console.log(`seeds: reproduction ${reproductionId}: ${list.length} experiments, ${list.reduce((n, l) => n + l.plan.runs, 0)} runs, at most ~${Math.round(estimate / 60_000)} min of load`);
-  for (const l of list) console.log(`seeds:   ${l.plan.preset.seed} ${l.launch.experimentId} ${l.plan.preset.title} (scale ${l.plan.preset.scale}, ${l.plan.runs} runs, ${l.plan.preset.hypotheses.length} claims)${l.launch.enqueued ? '' : ` NOT ENQUEUED: ${l.launch.queueMessage}`}`);
+  console.log(
+    `seeds: reproduction ${reproductionId}: ${list.length} experiments, ${list.reduce((n, l) => n + l.plan.runs, 0)} runs, at most ~${Math.round(estimate / 60_000)} min of load`,
+  );
+  for (const l of list)
+    console.log(
+      `seeds:   ${l.plan.preset.seed} ${l.launch.experimentId} ${l.plan.preset.title} (scale ${l.plan.preset.scale}, ${l.plan.runs} runs, ${l.plan.preset.hypotheses.length} claims)${l.launch.enqueued ? '' : ` NOT ENQUEUED: ${l.launch.queueMessage}`}`,
+    );
 
   const ids = list.map((l) => l.launch.experimentId);
   let last = '';
   for (;;) {
-    const exps = await db.experiment.findMany({ where: { id: { in: ids } }, select: { status: true, hypotheses: { select: { status: true } } } });
-    const runs = await db.run.groupBy({ by: ['status'], where: { experimentId: { in: ids } }, _count: true });
-    const done = exps.filter((e) => TERMINAL.includes(e.status) && e.hypotheses.every((h) => h.status !== 'pending')).length;
+    const exps = await db.experiment.findMany({
+      where: { id: { in: ids } },
+      select: { status: true, hypotheses: { select: { status: true } } },
+    });
+    const runs = await db.run.groupBy({
+      by: ['status'],
+      where: { experimentId: { in: ids } },
+      _count: true,
+    });
+    const done = exps.filter(
+      (e) => TERMINAL.includes(e.status) && e.hypotheses.every((h) => h.status !== 'pending'),
+    ).length;
     const line = `seeds: ${done}/${ids.length} experiments decided; runs ${runs.map((r) => `${r.status} ${r._count}`).join(', ')}`;
     if (line !== last) console.log(`${line} (${Math.round((Date.now() - t0) / 1000)} s)`);
     last = line;
@@ -57,7 +79,8 @@ try {
     await new Promise((r) => setTimeout(r, 2000));
   }
 
-  const result = (await seedResults(db, team.id, reproductionId)) ?? fail('the reproduction disappeared');
+  const result =
+    (await seedResults(db, team.id, reproductionId)) ?? fail('the reproduction disappeared');
   const command = `make seeds${seeds.length ? ` SEEDS=${seeds.join(',')}` : ''}${scale !== undefined ? ` SCALE=${scale}` : ''}`;
   const section = seedsMarkdown(result, {
     command,

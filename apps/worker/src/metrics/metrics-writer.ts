@@ -19,7 +19,10 @@ export class MetricsWriter {
 
   constructor(
     private readonly db: Db,
-    private readonly opts: { intervalMs?: number; onError?: (err: unknown, pending: number) => void } = {},
+    private readonly opts: {
+      intervalMs?: number;
+      onError?: (err: unknown, pending: number) => void;
+    } = {},
   ) {}
 
   start(): void {
@@ -55,8 +58,10 @@ export class MetricsWriter {
       const samples = this.samples.splice(0);
       if (seconds.length === 0 && samples.length === 0) return;
       try {
-        if (seconds.length) await this.db.runSecond.createMany({ data: seconds, skipDuplicates: true });
-        if (samples.length) await this.db.resourceSample.createMany({ data: samples, skipDuplicates: true });
+        if (seconds.length)
+          await this.db.runSecond.createMany({ data: seconds, skipDuplicates: true });
+        if (samples.length)
+          await this.db.resourceSample.createMany({ data: samples, skipDuplicates: true });
         this.written.seconds += seconds.length;
         this.written.samples += samples.length;
         this.failures = 0;

@@ -1,5 +1,12 @@
 import { openSecret, parseScheduleNotification, type Db } from '@poolbench/db';
-import { canonicalIp, endpointsOf, hasUrlCredentials, redactUrl, specialLabel, touchesLinkLocalOrMetadata } from '@poolbench/scenarios/net';
+import {
+  canonicalIp,
+  endpointsOf,
+  hasUrlCredentials,
+  redactUrl,
+  specialLabel,
+  touchesLinkLocalOrMetadata,
+} from '@poolbench/scenarios/net';
 import type { Logger } from 'pino';
 import { RunError } from '../runs/run-error';
 import { checkAllowed, resolveHostNames } from '../targets/allowlist';
@@ -26,7 +33,11 @@ export async function checkWebhookHost(host: string, patterns: string[]): Promis
     const ip = canonicalIp(addr);
     if (!ip) throw new RunError('target_not_allowed', `${host} (${addr}) is not an IP address`);
     const metadata = touchesLinkLocalOrMetadata({ v: ip.v, n: ip.n, len: ip.v === 4 ? 32 : 128 });
-    if (metadata) throw new RunError('target_not_allowed', `webhooks to ${host} (${addr}) are never allowed: it is ${metadata}`);
+    if (metadata)
+      throw new RunError(
+        'target_not_allowed',
+        `webhooks to ${host} (${addr}) are never allowed: it is ${metadata}`,
+      );
     if (specialLabel(ip) === null) continue;
     checkAllowed([{ host: resolved!.host, addresses: [addr] }], patterns);
   }
@@ -43,10 +54,23 @@ export interface DeliverOptions {
 }
 
 /** Sends one webhook request; resolves with the HTTP status, throws on anything else. */
-async function send(url: string, body: string, secret: string, deliveryId: string, event: string, patterns: string[], now: Date, timeoutMs: number): Promise<number> {
+async function send(
+  url: string,
+  body: string,
+  secret: string,
+  deliveryId: string,
+  event: string,
+  patterns: string[],
+  now: Date,
+  timeoutMs: number,
+): Promise<number> {
   const { protocol } = new URL(url);
-  if (hasUrlCredentials(url)) throw new PermanentDeliveryError('the webhook URL carries credentials; set a URL without user:password@');
-  if (protocol !== 'https:' && protocol !== 'http:') throw new PermanentDeliveryError(`the webhook URL must be http or https, not ${protocol}`);
+  if (hasUrlCredentials(url))
+    throw new PermanentDeliveryError(
+      'the webhook URL carries credentials; set a URL without user:password@',
+    );
+  if (protocol !== 'https:' && protocol !== 'http:')
+    throw new PermanentDeliveryError(`the webhook URL must be http or https, not ${protocol}`);
   const { host, port } = endpointsOf([url])[0]!;
   const address = await checkWebhookHost(host, patterns);
   const t = Math.floor(now.getTime() / 1000);
@@ -74,7 +98,12 @@ async function send(url: string, body: string, secret: string, deliveryId: strin
  * a timeout) is retried with backoff up to MAX_ATTEMPTS, then failed with the last error.
  * Delivery is at least once: receivers dedupe on X-PoolBench-Delivery.
  */
-export async function deliverDueNotifications(db: Db, log: Pick<Logger, 'info' | 'warn'>, opts: DeliverOptions, limit = 5): Promise<number> {
+export async function deliverDueNotifications(
+  db: Db,
+  log: Pick<Logger, 'info' | 'warn'>,
+  opts: DeliverOptions,
+  limit = 5,
+): Promise<number> {
   const now = opts.now?.() ?? new Date();
   const claimed = await db.$queryRaw<Array<{ id: string }>>`
     UPDATE "ScheduleNotification" SET status = 'sending', "claimedAt" = ${now}, attempts = attempts + 1
@@ -88,8 +117,17 @@ export async function deliverDueNotifications(db: Db, log: Pick<Logger, 'info' |
     const row = await db.scheduleNotification.findUniqueOrThrow({
       where: { id },
       select: {
-        id: true, attempts: true, payload: true,
-        schedule: { select: { webhookUrlSealed: true, webhookSecretSealed: true, webhookFormat: true, team: { select: { allowedHosts: { select: { pattern: true } } } } } },
+        id: true,
+        attempts: true,
+        payload: true,
+        schedule: {
+          select: {
+            webhookUrlSealed: true,
+            webhookSecretSealed: true,
+            webhookFormat: true,
+            team: { select: { allowedHosts: { select: { pattern: true } } } },
+          },
+        },
       },
     });
     const n = parseScheduleNotification(row);
@@ -99,11 +137,21 @@ export async function deliverDueNotifications(db: Db, log: Pick<Logger, 'info' |
     let permanent = false;
     try {
       if (!n.payload) throw new PermanentDeliveryError('the stored payload does not parse');
-      if (!s.webhookUrlSealed || !s.webhookSecretSealed) throw new PermanentDeliveryError('the schedule no longer has a webhook');
+      if (!s.webhookUrlSealed || !s.webhookSecretSealed)
+        throw new PermanentDeliveryError('the schedule no longer has a webhook');
       const url = openSecret<string>(s.webhookUrlSealed, opts.secretKey);
       const secret = openSecret<string>(s.webhookSecretSealed, opts.secretKey);
       const body = webhookBody(n.payload, s.webhookFormat, opts.appUrl, n.id);
-      status = await send(url, body, secret, n.id, n.payload.event, s.team.allowedHosts.map((h) => h.pattern), now, opts.timeoutMs ?? 10_000);
+      status = await send(
+        url,
+        body,
+        secret,
+        n.id,
+        n.payload.event,
+        s.team.allowedHosts.map((h) => h.pattern),
+        now,
+        opts.timeoutMs ?? 10_000,
+      );
       if (status < 200 || status >= 300) error = `the webhook answered HTTP ${status}`;
     } catch (err) {
       permanent = err instanceof PermanentDeliveryError;
@@ -127,11 +175,20 @@ export async function deliverDueNotifications(db: Db, log: Pick<Logger, 'info' |
         lastError: error,
         deliveredAt: done ? now : null,
         claimedAt: null,
-        nextAttemptAt: done || giveUp ? null : new Date(now.getTime() + BACKOFF_MS[Math.min(n.attempts - 1, BACKOFF_MS.length - 1)]!),
+        nextAttemptAt:
+          done || giveUp
+            ? null
+            : new Date(
+                now.getTime() + BACKOFF_MS[Math.min(n.attempts - 1, BACKOFF_MS.length - 1)]!,
+              ),
       },
     });
     if (done) log.info({ notificationId: id, status }, 'webhook delivered');
-    else log.warn({ notificationId: id, attempt: n.attempts, error, giveUp }, 'webhook delivery failed');
+    else
+      log.warn(
+        { notificationId: id, attempt: n.attempts, error, giveUp },
+        'webhook delivery failed',
+      );
   }
   return claimed.length;
 }

@@ -13,7 +13,8 @@ export function signBody(secret: string, body: string, unixSeconds: number): str
   return `t=${unixSeconds},v1=${mac}`;
 }
 
-const pct = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(Math.abs(v) < 10 ? 1 : 0)} %`;
+const pct = (v: number) =>
+  `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(Math.abs(v) < 10 ? 1 : 0)} %`;
 
 /** One line per regressed metric: "p99 latency +210 % [+180 %, +240 %] (pool × scenario)". */
 export function regressionLines(p: NotificationPayload): string[] {
@@ -21,7 +22,9 @@ export function regressionLines(p: NotificationPayload): string[] {
     c.metrics
       .filter((m) => m.verdict === 'worse')
       .map((m) => {
-        const ch = m.changePercent ? ` ${pct(m.changePercent.estimate)} [${pct(m.changePercent.lower)}, ${pct(m.changePercent.upper)}]` : '';
+        const ch = m.changePercent
+          ? ` ${pct(m.changePercent.estimate)} [${pct(m.changePercent.lower)}, ${pct(m.changePercent.upper)}]`
+          : '';
         return `${m.label}${ch} (${c.poolConfig} × ${c.scenario}, ${c.candidateRuns} vs ${c.baselineRuns} runs)`;
       }),
   );
@@ -35,9 +38,15 @@ const OUTCOME_WORDS: Record<NotificationPayload['outcome'], string> = {
 };
 
 /** The request body: PoolBench's JSON (links made absolute), or a Slack incoming-webhook message. */
-export function webhookBody(p: NotificationPayload, format: 'generic' | 'slack', appUrl: string, deliveryId: string): string {
+export function webhookBody(
+  p: NotificationPayload,
+  format: 'generic' | 'slack',
+  appUrl: string,
+  deliveryId: string,
+): string {
   const url = `${appUrl.replace(/\/$/, '')}${p.experiment.path}`;
-  if (format === 'generic') return JSON.stringify({ ...p, delivery: deliveryId, experiment: { ...p.experiment, url } });
+  if (format === 'generic')
+    return JSON.stringify({ ...p, delivery: deliveryId, experiment: { ...p.experiment, url } });
   const head = `*${p.schedule.name}*: ${OUTCOME_WORDS[p.outcome]} ${p.baseline ? `\`${p.baseline}\`` : '(none set)'} · <${url}|${p.experiment.name}>`;
   const lines = regressionLines(p).map((l) => `• ${l}`);
   return JSON.stringify({ text: [head, ...lines].join('\n') });

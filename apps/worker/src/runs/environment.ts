@@ -23,7 +23,12 @@ async function versionOf(bin: string, args: string[]): Promise<string> {
  * What a reader needs to judge whether two runs are comparable: the tools' versions and the
  * machine (CPU model and count, memory, load when the run started).
  */
-export async function environmentFingerprint(opts: { k6Bin: string; labTargetBin?: string; workerId: string; poolbenchVersion: string }) {
+export async function environmentFingerprint(opts: {
+  k6Bin: string;
+  labTargetBin?: string;
+  workerId: string;
+  poolbenchVersion: string;
+}) {
   const c = cpus();
   const [k6, lab] = await Promise.all([
     versionOf(opts.k6Bin, ['version']),

@@ -39,11 +39,19 @@ export interface Outcome {
 export function completedOutcome(thresholds: readonly ThresholdOutcome[]): Outcome {
   const failed = thresholds.filter((t) => !t.pass);
   if (failed.length === 0) return { status: 'succeeded', errorCode: null, errorMessage: null };
-  const list = failed.map((t) => `${t.metric} ${t.expr} (observed ${t.observed === null ? 'nothing' : roundObserved(t.observed)})`).join('; ');
+  const list = failed
+    .map(
+      (t) =>
+        `${t.metric} ${t.expr} (observed ${t.observed === null ? 'nothing' : roundObserved(t.observed)})`,
+    )
+    .join('; ');
   return {
     status: 'thresholds_failed',
     errorCode: 'thresholds_failed',
-    errorMessage: `${failed.length} of ${thresholds.length} thresholds failed: ${list}`.slice(0, 2000),
+    errorMessage: `${failed.length} of ${thresholds.length} thresholds failed: ${list}`.slice(
+      0,
+      2000,
+    ),
   };
 }
 
@@ -59,13 +67,32 @@ export function outcomeFromK6(e: K6Ending): Outcome {
         errorMessage: `the run exceeded its wall-clock limit of ${Math.round(e.timeoutMs / 1000)} s (scenario length + margin); partial data kept`,
       };
     case 'aborted':
-      if (e.abortReason === 'shutdown') return { status: 'aborted_system', errorCode: 'worker_shutdown', errorMessage: 'the worker was shut down during the run; partial data kept' };
-      if (e.abortReason === 'lost') return { status: 'aborted_system', errorCode: 'worker_lost', errorMessage: 'the run was ended elsewhere while it ran (its heartbeat was lost); partial data kept' };
-      return { status: 'canceled', errorCode: 'canceled', errorMessage: 'canceled by a user; partial data kept' };
+      if (e.abortReason === 'shutdown')
+        return {
+          status: 'aborted_system',
+          errorCode: 'worker_shutdown',
+          errorMessage: 'the worker was shut down during the run; partial data kept',
+        };
+      if (e.abortReason === 'lost')
+        return {
+          status: 'aborted_system',
+          errorCode: 'worker_lost',
+          errorMessage:
+            'the run was ended elsewhere while it ran (its heartbeat was lost); partial data kept',
+        };
+      return {
+        status: 'canceled',
+        errorCode: 'canceled',
+        errorMessage: 'canceled by a user; partial data kept',
+      };
     case 'k6_error': {
       const tail = e.stderrTail.slice(-5).join(' | ');
       const message = `k6 ended with exit code ${e.exitCode ?? 'unknown'}${e.k6Error ? ` (${e.k6Error})` : ''}${tail ? `: ${tail}` : ''}`;
-      return { status: 'failed', errorCode: 'k6_error', errorMessage: redactUrlsIn(message).slice(0, 2000) };
+      return {
+        status: 'failed',
+        errorCode: 'k6_error',
+        errorMessage: redactUrlsIn(message).slice(0, 2000),
+      };
     }
   }
 }
@@ -75,8 +102,14 @@ function roundObserved(v: number): string {
 }
 
 /** The final status of a run that failed before or around k6 (preparation errors, exceptions). */
-export function outcomeFromError(code: string, message: string, abortReason: AbortReason | null): Outcome {
-  if (abortReason === 'shutdown') return { status: 'aborted_system', errorCode: 'worker_shutdown', errorMessage: message };
-  if (abortReason === 'cancel' || code === 'canceled') return { status: 'canceled', errorCode: 'canceled', errorMessage: message };
+export function outcomeFromError(
+  code: string,
+  message: string,
+  abortReason: AbortReason | null,
+): Outcome {
+  if (abortReason === 'shutdown')
+    return { status: 'aborted_system', errorCode: 'worker_shutdown', errorMessage: message };
+  if (abortReason === 'cancel' || code === 'canceled')
+    return { status: 'canceled', errorCode: 'canceled', errorMessage: message };
   return { status: 'failed', errorCode: code, errorMessage: message };
 }

@@ -4,7 +4,12 @@ import { RunError } from './run-error';
 import { checkMonitorDsn } from '../targets/monitor-dsn';
 import { resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
 import { ensureLabData, type LabSetup } from '../targets/managed-target';
-import { labDatabaseUrlFor, runEnvironment, startLabTarget, type LabTargetDeps } from '../targets/start-lab-target';
+import {
+  labDatabaseUrlFor,
+  runEnvironment,
+  startLabTarget,
+  type LabTargetDeps,
+} from '../targets/start-lab-target';
 import type { ProcessRegistry } from '../targets/process-registry';
 import { prepareUrlTarget } from '../targets/url-target';
 import { pinManagedUrls } from './distributed/pin-managed-urls';
@@ -34,18 +39,33 @@ export interface PrepareDeps extends Pick<LabTargetDeps, 'labMariadbUrl' | 'runt
   listenHost?: string;
 }
 
-type RunWithTarget = Pick<Run, 'id'> & { target: ParsedTarget<Target>; team: { allowedHosts: { pattern: string }[] } };
+type RunWithTarget = Pick<Run, 'id'> & {
+  target: ParsedTarget<Target>;
+  team: { allowedHosts: { pattern: string }[] };
+};
 
 /**
  * Gets the run's target ready for load: a managed target is started by us with the pool config (so
  * a cold start is a real cold start); a URL target is prepared through its apply hook and
  * readiness path. Either way the addresses are checked against the team's allowlist before any load.
  */
-export async function prepareTarget(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
-  return run.target.kind === 'managed' ? prepareManaged(run, poolConfig, deps, signal) : prepareUrl(run, poolConfig, deps, signal);
+export async function prepareTarget(
+  run: RunWithTarget,
+  poolConfig: PoolConfig,
+  deps: PrepareDeps,
+  signal: AbortSignal,
+): Promise<PreparedTarget> {
+  return run.target.kind === 'managed'
+    ? prepareManaged(run, poolConfig, deps, signal)
+    : prepareUrl(run, poolConfig, deps, signal);
 }
 
-async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
+async function prepareManaged(
+  run: RunWithTarget,
+  poolConfig: PoolConfig,
+  deps: PrepareDeps,
+  signal: AbortSignal,
+): Promise<PreparedTarget> {
   const setup: LabSetup = { ...LAB_SETUP, ...run.target.managed?.setup };
   // The target's environment (runtime, database, link RTT, role limit, CPU, nginx) with the pool config's overrides.
   const environment = runEnvironment(run.target.managed?.environment, poolConfig);
@@ -58,8 +78,14 @@ async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: 
     return {
       baseUrls,
       network,
-      sources: started.instances.map((i) => ({ index: i.index, pid: i.child.pid, metricsUrl: `${i.baseUrl}/metrics` })),
-      monitor: started.mariadbUser ? new MariaDbActivityMonitor(databaseUrl, started.mariadbUser) : new DbActivityMonitor(databaseUrl, `pb-${run.id.slice(-10)}-`),
+      sources: started.instances.map((i) => ({
+        index: i.index,
+        pid: i.child.pid,
+        metricsUrl: `${i.baseUrl}/metrics`,
+      })),
+      monitor: started.mariadbUser
+        ? new MariaDbActivityMonitor(databaseUrl, started.mariadbUser)
+        : new DbActivityMonitor(databaseUrl, `pb-${run.id.slice(-10)}-`),
       secretHeaders: {},
       stop: started.stop,
     };
@@ -69,23 +95,40 @@ async function prepareManaged(run: RunWithTarget, poolConfig: PoolConfig, deps: 
   }
 }
 
-async function prepareUrl(run: RunWithTarget, poolConfig: PoolConfig, deps: PrepareDeps, signal: AbortSignal): Promise<PreparedTarget> {
+async function prepareUrl(
+  run: RunWithTarget,
+  poolConfig: PoolConfig,
+  deps: PrepareDeps,
+  signal: AbortSignal,
+): Promise<PreparedTarget> {
   const baseUrls = run.target.baseUrls;
   const patterns = run.team.allowedHosts.map((h) => h.pattern);
   // The apply hook and the metrics endpoint are called by the worker too: same allowlist, same pins.
-  const sideUrls = (['applyHookUrl', 'metricsUrl'] as const).flatMap((f) => (run.target[f] ? [[f, run.target[f]] as [string, string]] : []));
-  const network = await resolveAndPin({ loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]), probeUrls: sideUrls, patterns });
+  const sideUrls = (['applyHookUrl', 'metricsUrl'] as const).flatMap((f) =>
+    run.target[f] ? [[f, run.target[f]] as [string, string]] : [],
+  );
+  const network = await resolveAndPin({
+    loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]),
+    probeUrls: sideUrls,
+    patterns,
+  });
   let secrets: { headers?: Record<string, string>; monitorDsn?: string } = {};
   if (run.target.secretsEncrypted) {
     try {
       secrets = openSecret(run.target.secretsEncrypted);
     } catch (err) {
-      throw new RunError('secret_unavailable', `the target's secrets cannot be opened on this worker (${(err as Error).message}); check POOLBENCH_SECRET_KEY`);
+      throw new RunError(
+        'secret_unavailable',
+        `the target's secrets cannot be opened on this worker (${(err as Error).message}); check POOLBENCH_SECRET_KEY`,
+      );
     }
   }
   let monitor: DbActivityMonitor | null = null;
   if (secrets.monitorDsn) {
-    const checked = await checkMonitorDsn(secrets.monitorDsn, { patterns, ownDatabaseUrl: deps.ownDatabaseUrl });
+    const checked = await checkMonitorDsn(secrets.monitorDsn, {
+      patterns,
+      ownDatabaseUrl: deps.ownDatabaseUrl,
+    });
     network.pins.push(checked.pin);
     monitor = new DbActivityMonitor(checked.config, null);
   }
@@ -102,7 +145,9 @@ async function prepareUrl(run: RunWithTarget, poolConfig: PoolConfig, deps: Prep
   return {
     baseUrls,
     network,
-    sources: run.target.metricsUrl ? [{ index: 0, metricsUrl: run.target.metricsUrl, pins: network.pins }] : [],
+    sources: run.target.metricsUrl
+      ? [{ index: 0, metricsUrl: run.target.metricsUrl, pins: network.pins }]
+      : [],
     monitor,
     secretHeaders: secrets.headers ?? {},
     stop: async () => {},

@@ -4,7 +4,13 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { parseRun, parseTarget, type Db } from '@poolbench/db';
 import { publishRunEvent } from '@poolbench/queue';
-import { claimRun, finishRun, heartbeatRun, markRunning, type TerminalStatus } from '@poolbench/runs';
+import {
+  claimRun,
+  finishRun,
+  heartbeatRun,
+  markRunning,
+  type TerminalStatus,
+} from '@poolbench/runs';
 import { evaluateThresholds, generateScenario, RunJobSchema } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError, toRunError } from './run-error';
@@ -21,7 +27,11 @@ import { ResourceSampler, type ResourceRow } from '../sampling/resource-sampler'
 import { toResourceSampleRow } from '../sampling/sample-row';
 import { MetricsWriter } from '../metrics/metrics-writer';
 import type { WorkerMetrics } from '../ops/ops-server';
-import { isDistributedRun, processDistributedRun, type DistributedConfig } from './distributed/process-distributed-run';
+import {
+  isDistributedRun,
+  processDistributedRun,
+  type DistributedConfig,
+} from './distributed/process-distributed-run';
 
 export interface RunDeps {
   db: Db;
@@ -64,10 +74,16 @@ export interface RunOutcome {
  * BullMQ's per-job signal: `worker.cancelJob(runId, 'cancel')` for a user's cancel,
  * `cancelAllJobs('shutdown')` when the shutdown grace is over. Nothing here re-runs a load test.
  */
-export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortSignal): Promise<RunOutcome> {
+export async function processRun(
+  jobData: unknown,
+  deps: RunDeps,
+  signal: AbortSignal,
+): Promise<RunOutcome> {
   const parsed = RunJobSchema.safeParse(jobData);
   if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
+    const why = parsed.error.issues
+      .map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`)
+      .join('; ');
     throw new UnrecoverableError(`invalid run job payload: ${why}`);
   }
   const { runId } = parsed.data;
@@ -86,7 +102,8 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
   const own = new AbortController();
   const runSignal = AbortSignal.any([signal, own.signal]);
   const abortReason = () => (runSignal.aborted ? (String(runSignal.reason) as AbortReason) : null);
-  const publish = (e: Parameters<typeof publishRunEvent>[1]) => publishRunEvent(deps.redis, e).catch(() => {});
+  const publish = (e: Parameters<typeof publishRunEvent>[1]) =>
+    publishRunEvent(deps.redis, e).catch(() => {});
   const hb = setInterval(() => {
     heartbeatRun(db, runId, workerId)
       .then(({ alive, cancelRequested }) => {
@@ -106,14 +123,23 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     },
   });
   let finalStatus: TerminalStatus = 'failed';
-  const finish = async (outcome: Outcome, data: Omit<Parameters<typeof finishRun>[3], 'status' | 'errorCode' | 'errorMessage'> = {}) => {
+  const finish = async (
+    outcome: Outcome,
+    data: Omit<Parameters<typeof finishRun>[3], 'status' | 'errorCode' | 'errorMessage'> = {},
+  ) => {
     finalStatus = outcome.status;
     if (abortReason() === 'lost') {
       log.warn('run was ended elsewhere while running; not overwriting its status');
       return;
     }
     await finishRun(db, runId, workerId, { ...outcome, ...data });
-    void publish({ type: 'status', runId, status: outcome.status, atMs: Date.now(), ...(outcome.errorMessage ? { message: outcome.errorMessage.slice(0, 2000) } : {}) });
+    void publish({
+      type: 'status',
+      runId,
+      status: outcome.status,
+      atMs: Date.now(),
+      ...(outcome.errorMessage ? { message: outcome.errorMessage.slice(0, 2000) } : {}),
+    });
   };
   try {
     void publish({ type: 'status', runId, status: 'preparing', atMs: Date.now() });
@@ -123,7 +149,12 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     });
     const run = { ...parseRun(row), target: parseTarget(row.target) };
     const plan = planRun(run);
-    target = await prepareTarget(run, plan.poolConfig, { ...deps.config, registry: deps.registry }, runSignal);
+    target = await prepareTarget(
+      run,
+      plan.poolConfig,
+      { ...deps.config, registry: deps.registry },
+      runSignal,
+    );
 
     // The script that runs: k6 resolves nothing itself (hosts pinned to the checked addresses),
     // and a URL target's non-secret headers go on every request.
@@ -139,7 +170,9 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       poolbenchVersion: deps.config.poolbenchVersion,
     });
     const recorded = { ...environment, network: { pins: pinsForRecord(target.network) } };
-    if (!(await markRunning(db, runId, workerId, { script: generated.script, environment: recorded }))) {
+    if (
+      !(await markRunning(db, runId, workerId, { script: generated.script, environment: recorded }))
+    ) {
       throw new RunError('canceled', 'the run was ended by someone else before load started');
     }
     void publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
@@ -148,14 +181,19 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     const t0 = Math.floor(Date.now() / 1000);
     const resourceByUnix = new Map<number, ResourceRow>();
     const allTotals: ResourceRow[] = [];
-    sampler = new ResourceSampler(target.sources, target.monitor, (rows) => {
-      writer.addSamples(rows.map((r) => toResourceSampleRow(runId, t0, r)));
-      const total = rows.find((r) => r.instance === -1);
-      if (total) {
-        resourceByUnix.set(total.unixSecond, total);
-        allTotals.push(total);
-      }
-    }, (err) => log.warn({ err: String(err) }, 'sampler error'));
+    sampler = new ResourceSampler(
+      target.sources,
+      target.monitor,
+      (rows) => {
+        writer.addSamples(rows.map((r) => toResourceSampleRow(runId, t0, r)));
+        const total = rows.find((r) => r.instance === -1);
+        if (total) {
+          resourceByUnix.set(total.unixSecond, total);
+          allTotals.push(total);
+        }
+      },
+      (err) => log.warn({ err: String(err) }, 'sampler error'),
+    );
     sampler.start();
     writer.start();
 
@@ -165,7 +203,9 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       script: generated.script,
       env: { BASE_URLS: target.baseUrls.join(',') },
       // Secret headers travel in k6's environment, never in the stored script or its command line.
-      secretEnv: Object.keys(target.secretHeaders).length ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(target.secretHeaders) } : undefined,
+      secretEnv: Object.keys(target.secretHeaders).length
+        ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(target.secretHeaders) }
+        : undefined,
       signal: runSignal,
       timeoutMs,
       stopGraceMs: 4000,
@@ -174,7 +214,13 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
       onSpawn: ({ pid }) => {
         k6Pid = pid;
         log.info({ pid }, 'k6 started');
-        deps.registry.add({ pid, ownerPid: process.pid, runId, kind: 'k6', exe: deps.config.k6Bin });
+        deps.registry.add({
+          pid,
+          ownerPid: process.pid,
+          runId,
+          kind: 'k6',
+          exe: deps.config.k6Bin,
+        });
       },
       onSecond: (bucket) => {
         if (firstLoad) {
@@ -183,7 +229,12 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
         }
         const row = bucketToRow(runId, t0, bucket);
         writer.addSeconds([row]);
-        void publish({ type: 'second', runId, atMs: Date.now(), point: toSeriesPoint(row, resourceByUnix.get(bucket.ts)) });
+        void publish({
+          type: 'second',
+          runId,
+          atMs: Date.now(),
+          point: toSeriesPoint(row, resourceByUnix.get(bucket.ts)),
+        });
       },
     });
     if (k6Pid) deps.registry.remove(k6Pid);
@@ -191,14 +242,21 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
 
     await sampler.stop();
     sampler = null;
-    const summary = buildSummary(result, allTotals.filter((r) => r.unixSecond >= t0));
+    const summary = buildSummary(
+      result,
+      allTotals.filter((r) => r.unixSecond >= t0),
+    );
     const thresholds = evaluateThresholds(
       plan.scenario.thresholds,
-      thresholdContextFromSummary(result.summary, summary.durationMs > 0 ? summary.durationMs / 1000 : undefined),
+      thresholdContextFromSummary(
+        result.summary,
+        summary.durationMs > 0 ? summary.durationMs / 1000 : undefined,
+      ),
     );
     const outcome = outcomeFromK6({ ...result, abortReason: abortReason(), timeoutMs, thresholds });
     const unwritten = await writer.flush();
-    if (unwritten > 0) outcome.errorMessage = `${outcome.errorMessage ? `${outcome.errorMessage}; ` : ''}${unwritten} per-second rows could not be stored`;
+    if (unwritten > 0)
+      outcome.errorMessage = `${outcome.errorMessage ? `${outcome.errorMessage}; ` : ''}${unwritten} per-second rows could not be stored`;
     await finish(outcome, {
       summary,
       thresholdResults: thresholds,
@@ -212,12 +270,16 @@ export async function processRun(jobData: unknown, deps: RunDeps, signal: AbortS
     if (re.code === 'internal_error') log.error({ err }, 'run failed unexpectedly');
     else log.warn({ code: re.code, msg: re.message }, 'run failed');
     await writer.flush(10_000).catch(() => {});
-    await finish(outcomeFromError(re.code, re.message, abortReason())).catch((e) => log.error({ err: String(e) }, 'could not record the run failure'));
+    await finish(outcomeFromError(re.code, re.message, abortReason())).catch((e) =>
+      log.error({ err: String(e) }, 'could not record the run failure'),
+    );
     return { runId, status: finalStatus, reason: re.message };
   } finally {
     clearInterval(hb);
     await sampler?.stop();
-    await target?.stop().catch((err) => log.warn({ err: String(err) }, 'stopping the target failed'));
+    await target
+      ?.stop()
+      .catch((err) => log.warn({ err: String(err) }, 'stopping the target failed'));
     deps.active.delete(runId);
     deps.metrics.runsActive.dec();
     deps.metrics.runsFinished.inc({ status: finalStatus });

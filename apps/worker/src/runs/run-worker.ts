@@ -10,7 +10,11 @@ import { processSegmentJob } from './distributed/process-segment-job';
  * stale-run sweeper with the data it stored. The processor takes BullMQ's per-job AbortSignal
  * (three parameters), so `cancelJob(runId)` and `cancelAllJobs()` reach the run.
  */
-export function createRunWorker(connection: Redis, deps: RunDeps, opts: { concurrency: number; prefix?: string }): Worker {
+export function createRunWorker(
+  connection: Redis,
+  deps: RunDeps,
+  opts: { concurrency: number; prefix?: string },
+): Worker {
   const worker = new Worker(
     RUN_QUEUE,
     (job, token, signal) =>
@@ -19,15 +23,17 @@ export function createRunWorker(connection: Redis, deps: RunDeps, opts: { concur
         ? processSegmentJob(job, token, deps, signal ?? new AbortController().signal)
         : processRun(job.data, deps, signal ?? new AbortController().signal),
     {
-    connection,
-    prefix: opts.prefix,
-    concurrency: opts.concurrency,
-    maxStalledCount: 0,
-    stalledInterval: 15_000,
-    lockDuration: 30_000,
-    autorun: false,
+      connection,
+      prefix: opts.prefix,
+      concurrency: opts.concurrency,
+      maxStalledCount: 0,
+      stalledInterval: 15_000,
+      lockDuration: 30_000,
+      autorun: false,
     },
   );
-  worker.on('failed', (job, err) => deps.log.warn({ jobId: job?.id, err: err.message }, 'run job failed'));
+  worker.on('failed', (job, err) =>
+    deps.log.warn({ jobId: job?.id, err: err.message }, 'run job failed'),
+  );
   return worker;
 }

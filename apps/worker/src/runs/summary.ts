@@ -1,9 +1,15 @@
-import { buildRunSummary, loadTimeMs, type ResourceTotalsRow, type RunSummary } from '@poolbench/stats';
+import {
+  buildRunSummary,
+  loadTimeMs,
+  type ResourceTotalsRow,
+  type RunSummary,
+} from '@poolbench/stats';
 import type { K6RunResult, K6Second } from '@poolbench/k6';
 import type { RunSecondRow } from '../metrics/metrics-writer';
 
 // The stored-row summary (runs whose worker died) is @poolbench/runs' finalizeFromStored, with the same builder.
-export const b64ToBytes = (s: string | undefined) => (s ? new Uint8Array(Buffer.from(s, 'base64')) : null);
+export const b64ToBytes = (s: string | undefined) =>
+  s ? new Uint8Array(Buffer.from(s, 'base64')) : null;
 
 /** One decoded k6 second as a RunSecond row; `second` counts from the unix second k6 started in. */
 export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRow {
@@ -42,10 +48,20 @@ export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRo
 }
 
 /** Summary of a finished run from the load engine's merged histograms and counters, over its load phase. */
-export function buildSummary(k6: Pick<K6RunResult, 'summary' | 'load'>, resourceTotals: readonly ResourceTotalsRow[]): RunSummary {
+export function buildSummary(
+  k6: Pick<K6RunResult, 'summary' | 'load'>,
+  resourceTotals: readonly ResourceTotalsRow[],
+): RunSummary {
   const s = k6.summary;
   // Without the end line's load phase (k6 killed) the load seconds' span is the best we have.
   return buildRunSummary({
-    counters: s, trends: s.trends, seconds: s.seconds, vusMax: s.vusMax, vusAllocatedMax: s.vusAllocatedMax, loadMs: loadTimeMs(k6.load, null, s.loadSeconds ?? []), load: k6.load, resources: resourceTotals,
+    counters: s,
+    trends: s.trends,
+    seconds: s.seconds,
+    vusMax: s.vusMax,
+    vusAllocatedMax: s.vusAllocatedMax,
+    loadMs: loadTimeMs(k6.load, null, s.loadSeconds ?? []),
+    load: k6.load,
+    resources: resourceTotals,
   });
 }

@@ -30,7 +30,12 @@ export class DbActivityMonitor implements DbActivitySource {
   async read(): Promise<DbActivity | null> {
     try {
       if (!this.client) {
-        const c = new pg.Client({ ...(typeof this.dsn === 'string' ? { connectionString: this.dsn } : this.dsn), application_name: 'poolbench-monitor', connectionTimeoutMillis: 2000, statement_timeout: 2000 });
+        const c = new pg.Client({
+          ...(typeof this.dsn === 'string' ? { connectionString: this.dsn } : this.dsn),
+          application_name: 'poolbench-monitor',
+          connectionTimeoutMillis: 2000,
+          statement_timeout: 2000,
+        });
         c.on('error', () => {
           this.client = null;
         });
@@ -38,7 +43,9 @@ export class DbActivityMonitor implements DbActivitySource {
         this.client = c;
       }
       // The lab target's readiness probe uses its own ':probe' connection: not part of any pool.
-      const filter = this.appNamePrefix ? `application_name LIKE $1 || '%' AND application_name NOT LIKE '%:probe'` : `usename = current_user AND datname = current_database() AND pid <> pg_backend_pid()`;
+      const filter = this.appNamePrefix
+        ? `application_name LIKE $1 || '%' AND application_name NOT LIKE '%:probe'`
+        : `usename = current_user AND datname = current_database() AND pid <> pg_backend_pid()`;
       const params = this.appNamePrefix ? [this.appNamePrefix] : [];
       const { rows } = await this.client.query<{ state: string | null; n: string }>(
         `SELECT state, count(*)::text AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND ${filter} GROUP BY state`,
@@ -50,7 +57,13 @@ export class DbActivityMonitor implements DbActivitySource {
       const by = (s: string) => Number(rows.find((r) => r.state === s)?.n ?? 0);
       const total = rows.reduce((n, r) => n + Number(r.n), 0);
       const sessionsTotal = sessions.rows[0]?.sessions ? Number(sessions.rows[0].sessions) : null;
-      return { active: by('active'), idle: by('idle'), idleInTx: by('idle in transaction') + by('idle in transaction (aborted)'), total, sessionsTotal };
+      return {
+        active: by('active'),
+        idle: by('idle'),
+        idleInTx: by('idle in transaction') + by('idle in transaction (aborted)'),
+        total,
+        sessionsTotal,
+      };
     } catch {
       await this.close();
       return null;

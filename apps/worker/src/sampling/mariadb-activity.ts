@@ -27,9 +27,17 @@ export class MariaDbActivityMonitor implements DbActivitySource {
         "SELECT SUM(COMMAND = 'Sleep') AS idle, SUM(COMMAND <> 'Sleep') AS active, COUNT(*) AS total FROM information_schema.PROCESSLIST WHERE USER = ?",
         [this.user],
       );
-      const [status] = await this.conn.query<mysql.RowDataPacket[]>("SHOW GLOBAL STATUS LIKE 'Connections'");
+      const [status] = await this.conn.query<mysql.RowDataPacket[]>(
+        "SHOW GLOBAL STATUS LIKE 'Connections'",
+      );
       const r = rows[0];
-      return { active: Number(r?.active ?? 0), idle: Number(r?.idle ?? 0), idleInTx: 0, total: Number(r?.total ?? 0), sessionsTotal: status[0] ? Number(status[0].Value) : null };
+      return {
+        active: Number(r?.active ?? 0),
+        idle: Number(r?.idle ?? 0),
+        idleInTx: 0,
+        total: Number(r?.total ?? 0),
+        sessionsTotal: status[0] ? Number(status[0].Value) : null,
+      };
     } catch {
       await this.close();
       return null;

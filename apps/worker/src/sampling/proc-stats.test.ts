@@ -5,7 +5,10 @@ import { readProc } from './proc-stats';
 // A target of several processes is measured as all of them, without counting shared pages once
 // per process: checked against the kernel's own per-process numbers.
 describe('readProc over a process tree', () => {
-  const tree = spawn('sh', ['-c', 'sleep 30 & sleep 30 & sleep 30 & wait'], { stdio: 'ignore', detached: true });
+  const tree = spawn('sh', ['-c', 'sleep 30 & sleep 30 & sleep 30 & wait'], {
+    stdio: 'ignore',
+    detached: true,
+  });
   afterAll(() => {
     try {
       process.kill(-tree.pid!, 'SIGKILL');
@@ -16,12 +19,20 @@ describe('readProc over a process tree', () => {
 
   it('sums CPU over the descendants and memory as PSS, below the RSS sum and above any one process', async () => {
     const { readFileSync, readdirSync } = await import('node:fs');
-    const kids = () => readdirSync(`/proc/${tree.pid}/task`).flatMap((t) => readFileSync(`/proc/${tree.pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+    const kids = () =>
+      readdirSync(`/proc/${tree.pid}/task`).flatMap((t) =>
+        readFileSync(`/proc/${tree.pid}/task/${t}/children`, 'utf8')
+          .split(' ')
+          .filter(Boolean)
+          .map(Number),
+      );
     for (let i = 0; i < 50 && kids().length < 3; i++) await new Promise((r) => setTimeout(r, 20));
     const pids = [tree.pid!, ...kids()];
     expect(pids).toHaveLength(4);
-    const rss = (p: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))![1]) * 1024;
-    const pss = (p: number) => Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))![1]) * 1024;
+    const rss = (p: number) =>
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))![1]) * 1024;
+    const pss = (p: number) =>
+      Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))![1]) * 1024;
     const r = (await readProc(tree.pid!))!;
     const rssSum = pids.reduce((a, p) => a + rss(p), 0);
     const pssSum = pids.reduce((a, p) => a + pss(p), 0);
@@ -36,7 +47,8 @@ describe('readProc over a process tree', () => {
     try {
       await new Promise((r) => setTimeout(r, 50));
       const { readFileSync } = await import('node:fs');
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${one.pid}/status`, 'utf8'))![1]) * 1024;
+      const rss =
+        Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${one.pid}/status`, 'utf8'))![1]) * 1024;
       expect((await readProc(one.pid!))!.rssBytes).toBe(rss);
     } finally {
       one.kill('SIGKILL');

@@ -22,7 +22,10 @@ export interface ProcReading {
 
 async function readOne(pid: number): Promise<{ cpuSeconds: number; rssBytes: number } | null> {
   try {
-    const [stat, status] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8'), readFile(`/proc/${pid}/status`, 'utf8')]);
+    const [stat, status] = await Promise.all([
+      readFile(`/proc/${pid}/stat`, 'utf8'),
+      readFile(`/proc/${pid}/status`, 'utf8'),
+    ]);
     // comm may contain spaces and parentheses: fields start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime + stime, plus cutime + cstime: children it has reaped (a recycled PHP-FPM child) still count.
@@ -37,7 +40,9 @@ async function readOne(pid: number): Promise<{ cpuSeconds: number; rssBytes: num
 async function childrenOf(pid: number): Promise<number[]> {
   try {
     const tasks = await readdir(`/proc/${pid}/task`);
-    const lists = await Promise.all(tasks.map((t) => readFile(`/proc/${pid}/task/${t}/children`, 'utf8').catch(() => '')));
+    const lists = await Promise.all(
+      tasks.map((t) => readFile(`/proc/${pid}/task/${t}/children`, 'utf8').catch(() => '')),
+    );
     return lists.flatMap((l) => l.split(' ').filter(Boolean).map(Number));
   } catch {
     return [];

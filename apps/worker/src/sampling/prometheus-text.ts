@@ -21,7 +21,11 @@ export function parsePrometheusText(text: string): PromSamples {
 }
 
 /** Sum of a metric over all its series, optionally only those whose labels match. */
-export function sumOf(s: PromSamples, name: string, where: (labels: Record<string, string>) => boolean = () => true): number | null {
+export function sumOf(
+  s: PromSamples,
+  name: string,
+  where: (labels: Record<string, string>) => boolean = () => true,
+): number | null {
   const list = s.get(name);
   if (!list || list.length === 0) return null;
   let sum = 0;

@@ -26,7 +26,9 @@ describe('ResourceSampler labels', () => {
     const startMs = (Math.floor(Date.now() / 1000) + 2) * 1000;
     const child = spawn(process.execPath, ['-e', BURNER, String(startMs)], { stdio: 'ignore' });
     const rows: ResourceRow[] = [];
-    const sampler = new ResourceSampler([{ index: 0, pid: child.pid }], null, (r) => rows.push(...r.filter((x) => x.instance === 0)));
+    const sampler = new ResourceSampler([{ index: 0, pid: child.pid }], null, (r) =>
+      rows.push(...r.filter((x) => x.instance === 0)),
+    );
     try {
       await sleep(300); // past node's own start-up
       sampler.start();
@@ -36,11 +38,16 @@ describe('ResourceSampler labels', () => {
       child.kill('SIGKILL');
     }
     const cpuAt = new Map(rows.map((r) => [r.unixSecond - startMs / 1000, r.cpuPercent]));
-    const seen = [-1, 0, 1, 2, 3, 4, 5, 6].map((s) => `${s}:${Math.round(cpuAt.get(s) ?? -1)}`).join(' ');
+    const seen = [-1, 0, 1, 2, 3, 4, 5, 6]
+      .map((s) => `${s}:${Math.round(cpuAt.get(s) ?? -1)}`)
+      .join(' ');
     // Two cores shared with other work: a busy second may get well under a full core, so the
     // check is the pattern (busy rows clearly above every idle row), not an absolute level.
     const idlePeak = Math.max(...[1, 2, 5].map((s) => cpuAt.get(s) ?? 100));
     expect(idlePeak, `idle seconds 1, 2, 5 (${seen})`).toBeLessThan(8);
-    for (const s of [0, 3, 4]) expect(cpuAt.get(s) ?? 0, `second ${s} is busy (${seen})`).toBeGreaterThan(Math.max(12, 3 * idlePeak));
+    for (const s of [0, 3, 4])
+      expect(cpuAt.get(s) ?? 0, `second ${s} is busy (${seen})`).toBeGreaterThan(
+        Math.max(12, 3 * idlePeak),
+      );
   }, 20_000);
 });

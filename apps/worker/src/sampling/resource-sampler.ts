@@ -38,7 +38,8 @@ interface PrevState {
   upCreated?: number;
 }
 
-const delta = (cur: number | null, prev: number | undefined) => (cur === null || prev === undefined ? null : Math.max(0, cur - prev));
+const delta = (cur: number | null, prev: number | undefined) =>
+  cur === null || prev === undefined ? null : Math.max(0, cur - prev);
 
 // A last reading at stop over a shorter interval than this is too coarse for CPU (/proc counts in 10 ms ticks).
 const MIN_FINAL_INTERVAL_MS = 250;
@@ -87,7 +88,8 @@ export class ResourceSampler {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.inflight;
-    if (this.lastReadingMs !== null && Date.now() - this.lastReadingMs >= MIN_FINAL_INTERVAL_MS) await this.run();
+    if (this.lastReadingMs !== null && Date.now() - this.lastReadingMs >= MIN_FINAL_INTERVAL_MS)
+      await this.run();
     await this.db?.close();
   }
 
@@ -99,10 +101,14 @@ export class ResourceSampler {
   /** One reading; returns the rows it closed (none for the baseline reading). */
   async tick(): Promise<ResourceRow[]> {
     const now = Date.now();
-    const label = this.lastReadingMs === null ? null : Math.floor((this.lastReadingMs + now) / 2000);
+    const label =
+      this.lastReadingMs === null ? null : Math.floor((this.lastReadingMs + now) / 2000);
     this.lastReadingMs = now;
     const unixSecond = label ?? Math.floor(now / 1000);
-    const [perInstance, activity] = await Promise.all([Promise.all(this.sources.map((s) => this.sampleOne(s, unixSecond))), this.db?.read() ?? null]);
+    const [perInstance, activity] = await Promise.all([
+      Promise.all(this.sources.map((s) => this.sampleOne(s, unixSecond))),
+      this.db?.read() ?? null,
+    ]);
     const rows = [...perInstance, this.total(unixSecond, perInstance, activity)];
     // The baseline closes no interval; a late tick whose midpoint falls in an already labelled
     // second would duplicate that row's key.
@@ -133,7 +139,11 @@ export class ResourceSampler {
           row.rssBytes = rss;
           if (cpu !== null) {
             const now = Date.now();
-            if (prev.promCpu) row.cpuPercent = Math.max(0, ((cpu - prev.promCpu.v) / ((now - prev.promCpu.atMs) / 1000)) * 100);
+            if (prev.promCpu)
+              row.cpuPercent = Math.max(
+                0,
+                ((cpu - prev.promCpu.v) / ((now - prev.promCpu.atMs) / 1000)) * 100,
+              );
             next.promCpu = { v: cpu, atMs: now };
           }
         }
@@ -154,7 +164,13 @@ export class ResourceSampler {
         row.poolAcquireTimeouts = delta(timeouts, prev.timeouts);
         row.poolConnsCreated = delta(created, prev.created);
         row.dbTooManyClients = delta(tooMany, prev.tooMany);
-        Object.assign(next, { waitSum: waitSum ?? undefined, waitCount: waitCount ?? undefined, timeouts: timeouts ?? undefined, created: created ?? undefined, tooMany: tooMany ?? undefined });
+        Object.assign(next, {
+          waitSum: waitSum ?? undefined,
+          waitCount: waitCount ?? undefined,
+          timeouts: timeouts ?? undefined,
+          created: created ?? undefined,
+          tooMany: tooMany ?? undefined,
+        });
         Object.assign(next, upstreamPool(prom, prev, row));
       }
     }
@@ -168,7 +184,23 @@ export class ResourceSampler {
       const vals = rows.map((r) => r[k]).filter((v): v is number => typeof v === 'number');
       return vals.length ? vals.reduce((a, b) => a + b, 0) : null;
     };
-    for (const k of ['cpuPercent', 'rssBytes', 'poolTotal', 'poolIdle', 'poolInUse', 'poolConstructing', 'poolMax', 'poolWaitCount', 'poolAcquireTimeouts', 'poolConnsCreated', 'dbTooManyClients', 'upstreamOpen', 'upstreamInUse', 'upstreamMax', 'upstreamConnsCreated'] as const) {
+    for (const k of [
+      'cpuPercent',
+      'rssBytes',
+      'poolTotal',
+      'poolIdle',
+      'poolInUse',
+      'poolConstructing',
+      'poolMax',
+      'poolWaitCount',
+      'poolAcquireTimeouts',
+      'poolConnsCreated',
+      'dbTooManyClients',
+      'upstreamOpen',
+      'upstreamInUse',
+      'upstreamMax',
+      'upstreamConnsCreated',
+    ] as const) {
       t[k] = sum(k);
     }
     const waits = rows.map((r) => r.poolWaitMs).filter((v): v is number => v !== null);
@@ -181,7 +213,8 @@ export class ResourceSampler {
       t.dbIdleInTx = activity.idleInTx;
       t.dbTotal = activity.total;
       if (activity.sessionsTotal !== null) {
-        if (this.prevSessions !== null) t.dbNewConns = Math.max(0, activity.sessionsTotal - this.prevSessions);
+        if (this.prevSessions !== null)
+          t.dbNewConns = Math.max(0, activity.sessionsTotal - this.prevSessions);
         this.prevSessions = activity.sessionsTotal;
       }
     }
@@ -205,7 +238,11 @@ function upstreamPool(prom: PromSamples, prev: PrevState, row: ResourceRow): Pre
   row.upstreamWaitMs = dSum !== null && dCount ? (dSum / dCount) * 1000 : dCount === 0 ? 0 : null;
   const created = sumOf(prom, 'labtarget_upstream_conns_created_total');
   row.upstreamConnsCreated = delta(created, prev.upCreated);
-  return { upWaitSum: waitSum ?? undefined, upWaitCount: waitCount ?? undefined, upCreated: created ?? undefined };
+  return {
+    upWaitSum: waitSum ?? undefined,
+    upWaitCount: waitCount ?? undefined,
+    upCreated: created ?? undefined,
+  };
 }
 
 function emptyRow(unixSecond: number, instance: number): ResourceRow {

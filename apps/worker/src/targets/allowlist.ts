@@ -1,6 +1,14 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { canonicalIp, cidrContains, formatIp, parseCidr, parseIp, specialLabel, touchesLinkLocalOrMetadata } from '@poolbench/scenarios/net';
+import {
+  canonicalIp,
+  cidrContains,
+  formatIp,
+  parseCidr,
+  parseIp,
+  specialLabel,
+  touchesLinkLocalOrMetadata,
+} from '@poolbench/scenarios/net';
 import { RunError } from '../runs/run-error';
 
 export interface ResolvedHost {
@@ -33,7 +41,10 @@ export async function resolveHostNames(hosts: string[]): Promise<ResolvedHost[]>
         const res = await lookup(host, { all: true });
         return { host, addresses: [...new Set(res.map((r) => canonical(r.address)))] };
       } catch (err) {
-        throw new RunError('target_unresolvable', `cannot resolve ${host}: ${(err as Error).message}`);
+        throw new RunError(
+          'target_unresolvable',
+          `cannot resolve ${host}: ${(err as Error).message}`,
+        );
       }
     }),
   );
@@ -49,16 +60,28 @@ export async function resolveHosts(baseUrls: string[]): Promise<ResolvedHost[]> 
  * not special-purpose (so a public name cannot be pointed at internal ranges by DNS). Link-local
  * and cloud metadata addresses are never allowed, whatever an (old) allowlist entry says.
  */
-export function checkAllowed(resolved: ResolvedHost[], patterns: string[], opts: { allowLoopback?: boolean } = {}): void {
+export function checkAllowed(
+  resolved: ResolvedHost[],
+  patterns: string[],
+  opts: { allowLoopback?: boolean } = {},
+): void {
   const cidrs = patterns.map((p) => parseCidr(p)).filter((c) => c !== null);
   for (const r of resolved) {
     const nameOk = hostMatches(r.host, patterns);
     for (const addr of r.addresses) {
       const ip = canonicalIp(addr);
-      if (!ip) throw new RunError('target_not_allowed', `load to ${r.host} (${addr}) is not allowed: not an IP address`);
+      if (!ip)
+        throw new RunError(
+          'target_not_allowed',
+          `load to ${r.host} (${addr}) is not allowed: not an IP address`,
+        );
       const label = specialLabel(ip);
       const metadata = touchesLinkLocalOrMetadata({ v: ip.v, n: ip.n, len: ip.v === 4 ? 32 : 128 });
-      if (metadata) throw new RunError('target_not_allowed', `load to ${r.host} (${addr}) is never allowed: it is ${metadata}`);
+      if (metadata)
+        throw new RunError(
+          'target_not_allowed',
+          `load to ${r.host} (${addr}) is never allowed: it is ${metadata}`,
+        );
       if (opts.allowLoopback && label === 'loopback') continue;
       if (cidrs.some((c) => cidrContains(c, ip))) continue;
       if (nameOk && label === null) continue;

@@ -23,7 +23,11 @@ export function spawnManaged(
 ): ManagedChild {
   // Its own group (stop() ends grandchildren too), and SIGKILL from the kernel if the worker dies.
   const wrapped = dieWithParent(cmd, args);
-  const proc = spawn(wrapped.cmd, wrapped.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
+  const proc = spawn(wrapped.cmd, wrapped.args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: opts.env ?? process.env,
+  });
   if (proc.pid === undefined) {
     throw new Error(`could not start ${cmd}`);
   }

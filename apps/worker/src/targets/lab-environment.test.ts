@@ -15,10 +15,18 @@ import { loadEnv, runtimeBinsOf } from '../env';
 // measured where it takes effect, not read back from a config.
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const BIN = join(REPO, 'apps/lab-target/bin/lab-target');
-const LAB_DB = process.env.LAB_DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab';
+const LAB_DB =
+  process.env.LAB_DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab';
 const registry = new ProcessRegistry(mkdtempSync(join(tmpdir(), 'pb-labenv-')));
 const workerEnv = loadEnv();
-const deps = { labTargetBin: BIN, labDatabaseUrl: LAB_DB, labMariadbUrl: workerEnv.LAB_MARIADB_URL, runtimeBins: runtimeBinsOf(workerEnv), readyTimeoutMs: 30_000, registry };
+const deps = {
+  labTargetBin: BIN,
+  labDatabaseUrl: LAB_DB,
+  labMariadbUrl: workerEnv.LAB_MARIADB_URL,
+  runtimeBins: runtimeBinsOf(workerEnv),
+  readyTimeoutMs: 30_000,
+  registry,
+};
 const signal = new AbortController().signal;
 const stops: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -27,9 +35,21 @@ afterAll(async () => {
 
 let n = 0;
 async function start(config: PoolConfigInput, targetEnvironment: unknown = {}) {
-  await ensureLabData(BIN, LAB_DB, { rows: 1000, fields: 10, roles: 10, permissions: 20, shards: 4 });
+  await ensureLabData(BIN, LAB_DB, {
+    rows: 1000,
+    fields: 10,
+    roles: 10,
+    permissions: 20,
+    shards: 4,
+  });
   const parsed = PoolConfigSchema.parse(config);
-  const t = await startLabTarget({ id: `labenvtest${process.pid}x${n++}` }, runEnvironment(targetEnvironment, parsed), parsed, deps, signal);
+  const t = await startLabTarget(
+    { id: `labenvtest${process.pid}x${n++}` },
+    runEnvironment(targetEnvironment, parsed),
+    parsed,
+    deps,
+    signal,
+  );
   stops.push(t.stop);
   return t;
 }
@@ -51,11 +71,16 @@ describe('managed target environment (real lab target, Postgres, nginx)', () => 
   it('database link RTT: every query pays the added round trip (target default, overridden per pool config)', async () => {
     // per-request opens a connection per /health: several round trips (TCP, TLS-less startup, auth, ping)
     const plain = await start({ strategy: 'lazy', params: { maxConns: 2 } });
-    const slow = await start({ strategy: 'lazy', params: { maxConns: 2 }, environment: { dbLinkRttMs: 80 } }, { dbLinkRttMs: 0 });
+    const slow = await start(
+      { strategy: 'lazy', params: { maxConns: 2 }, environment: { dbLinkRttMs: 80 } },
+      { dbLinkRttMs: 0 },
+    );
     const url = (t: typeof plain) => `${t.loadUrls[0]}/health`;
     await timeMs(url(plain));
     await timeMs(url(slow)); // connection set-up paid once
-    const fast = Math.max(...(await Promise.all([0, 1, 2].map(() => timeMs(url(plain))))).map((r) => r.ms));
+    const fast = Math.max(
+      ...(await Promise.all([0, 1, 2].map(() => timeMs(url(plain))))).map((r) => r.ms),
+    );
     const delayed = [];
     for (let i = 0; i < 3; i++) delayed.push((await timeMs(url(slow))).ms);
     expect(Math.min(...delayed)).toBeGreaterThanOrEqual(75); // one ping = one round trip
@@ -64,12 +89,19 @@ describe('managed target environment (real lab target, Postgres, nginx)', () => 
 
   it('role connection limit: the target meets SQLSTATE 53300, and the role is gone after the run', async () => {
     const t = await start({ strategy: 'per-request' }, { roleConnectionLimit: 2 });
-    const results = await Promise.all(Array.from({ length: 30 }, () => fetch(`${t.loadUrls[0]}/health`).then((r) => r.status)));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => fetch(`${t.loadUrls[0]}/health`).then((r) => r.status)),
+    );
     expect(results.filter((s) => s !== 200).length).toBeGreaterThan(0);
     expect(await metric(t.loadUrls[0]!, 'labtarget_db_too_many_clients_total')).toBeGreaterThan(0);
     const c = new pg.Client({ connectionString: LAB_DB });
     await c.connect();
-    const roles = async () => (await c.query(`SELECT rolname, rolconnlimit FROM pg_roles WHERE rolname LIKE 'pb_limited_labenvtest${process.pid}%'`)).rows;
+    const roles = async () =>
+      (
+        await c.query(
+          `SELECT rolname, rolconnlimit FROM pg_roles WHERE rolname LIKE 'pb_limited_labenvtest${process.pid}%'`,
+        )
+      ).rows;
     expect(await roles()).toEqual([expect.objectContaining({ rolconnlimit: 2 })]);
     await t.stop();
     expect(await roles()).toEqual([]);
@@ -78,9 +110,12 @@ describe('managed target environment (real lab target, Postgres, nginx)', () => 
 
   it('CPU limit: each instance reports GOMAXPROCS from the runtime', async () => {
     const t = await start({ strategy: 'lazy', instanceCount: 2, environment: { cpuLimit: 1 } });
-    for (const i of t.instances) expect(await metric(i.baseUrl, 'go_sched_gomaxprocs_threads')).toBe(1);
+    for (const i of t.instances)
+      expect(await metric(i.baseUrl, 'go_sched_gomaxprocs_threads')).toBe(1);
     const free = await start({ strategy: 'lazy' });
-    expect(await metric(free.instances[0]!.baseUrl, 'go_sched_gomaxprocs_threads')).toBeGreaterThan(1);
+    expect(await metric(free.instances[0]!.baseUrl, 'go_sched_gomaxprocs_threads')).toBeGreaterThan(
+      1,
+    );
   });
 
   it('nginx balancing: one load URL, nginx in the path (header and access log), both instances served', async () => {
@@ -95,7 +130,9 @@ describe('managed target environment (real lab target, Postgres, nginx)', () => 
       await res.arrayBuffer();
     }
     expect([...seen].sort()).toEqual(['0', '1']);
-    const logged = readFileSync(t.balancer!.accessLog, 'utf8').split('\n').filter((l) => l.includes('GET /health'));
+    const logged = readFileSync(t.balancer!.accessLog, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('GET /health'));
     expect(logged.length).toBe(10);
     const pids = [t.instances[0]!.child.pid];
     await t.stop();
@@ -105,7 +142,11 @@ describe('managed target environment (real lab target, Postgres, nginx)', () => 
   });
 
   it('blob store delay: a new upstream connection pays it, a kept-alive one does not', async () => {
-    const t = await start({ strategy: 'lazy', params: { upstreamConns: 1 }, environment: { blobstoreDelayMs: 300 } });
+    const t = await start({
+      strategy: 'lazy',
+      params: { upstreamConns: 1 },
+      environment: { blobstoreDelayMs: 300 },
+    });
     const body = new Uint8Array(1024);
     const first = await timeMs(`${t.loadUrls[0]}/upload`, { method: 'POST', body });
     const second = await timeMs(`${t.loadUrls[0]}/upload`, { method: 'POST', body });
@@ -115,6 +156,8 @@ describe('managed target environment (real lab target, Postgres, nginx)', () => 
   });
 
   it('refuses a stored environment that does not validate, naming the field', async () => {
-    await expect(start({ strategy: 'lazy' }, { cpuLimit: 0 })).rejects.toThrow(/environment\.cpuLimit: must be at least 1/);
+    await expect(start({ strategy: 'lazy' }, { cpuLimit: 0 })).rejects.toThrow(
+      /environment\.cpuLimit: must be at least 1/,
+    );
   });
 });

@@ -60,19 +60,36 @@ export async function startLabEnvironment(opts: {
       const u = new URL(databaseUrl);
       const port = await freePort();
       // Half the round trip each way, in µs so odd values stay exact.
-      const proxy = spawnManaged(opts.bin, ['linkproxy', `--listen=127.0.0.1:${port}`, `--upstream=${u.hostname}:${u.port || (opts.database === 'mariadb' ? 3306 : 5432)}`, `--delay=${env.dbLinkRttMs * 500}us`], {
-        registry: opts.registry,
-        runId: opts.runId,
-        kind: 'linkproxy',
-      });
+      const proxy = spawnManaged(
+        opts.bin,
+        [
+          'linkproxy',
+          `--listen=127.0.0.1:${port}`,
+          `--upstream=${u.hostname}:${u.port || (opts.database === 'mariadb' ? 3306 : 5432)}`,
+          `--delay=${env.dbLinkRttMs * 500}us`,
+        ],
+        {
+          registry: opts.registry,
+          runId: opts.runId,
+          kind: 'linkproxy',
+        },
+      );
       helpers.push(proxy);
-      await waitTcp(port, { timeoutMs: opts.timeoutMs, signal: opts.signal, child: proxy, what: 'database link proxy' });
+      await waitTcp(port, {
+        timeoutMs: opts.timeoutMs,
+        signal: opts.signal,
+        child: proxy,
+        what: 'database link proxy',
+      });
       u.hostname = '127.0.0.1';
       u.port = String(port);
       databaseUrl = u.toString();
     }
-    const blobstoreArgs = env.blobstoreDelayMs ? [`--handshake-delay=${env.blobstoreDelayMs}ms`] : [];
-    const targetEnv: Record<string, string> = env.cpuLimit !== undefined ? { GOMAXPROCS: String(env.cpuLimit) } : {};
+    const blobstoreArgs = env.blobstoreDelayMs
+      ? [`--handshake-delay=${env.blobstoreDelayMs}ms`]
+      : [];
+    const targetEnv: Record<string, string> =
+      env.cpuLimit !== undefined ? { GOMAXPROCS: String(env.cpuLimit) } : {};
     return { databaseUrl, blobstoreArgs, targetEnv, mariadbUser, stop };
   } catch (err) {
     await stop();

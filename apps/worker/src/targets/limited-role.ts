@@ -14,7 +14,10 @@ export interface LimitedRole {
 }
 
 async function withClient<T>(databaseUrl: string, f: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: databaseUrl, application_name: 'poolbench-worker-roles' });
+  const c = new pg.Client({
+    connectionString: databaseUrl,
+    application_name: 'poolbench-worker-roles',
+  });
   await c.connect();
   try {
     return await f(c);
@@ -31,19 +34,33 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * lab data like the owner would. Its comment names the worker (host:pid) that made it, so roles
  * left behind by a worker killed with -9 are dropped by the next one on that host.
  */
-export async function createLimitedRole(adminUrl: string, runId: string, limit: number): Promise<LimitedRole> {
-  const name = `${PREFIX}${runId.toLowerCase().replace(/[^a-z0-9]/g, '').slice(-20)}`;
+export async function createLimitedRole(
+  adminUrl: string,
+  runId: string,
+  limit: number,
+): Promise<LimitedRole> {
+  const name = `${PREFIX}${runId
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(-20)}`;
   const password = randomBytes(18).toString('hex');
   try {
     await withClient(adminUrl, async (c) => {
       await sweepOrphanRoles(c);
       await c.query(`DROP ROLE IF EXISTS ${ident(name)}`);
-      await c.query(`CREATE ROLE ${ident(name)} LOGIN PASSWORD '${password}' CONNECTION LIMIT ${Math.trunc(limit)}`);
+      await c.query(
+        `CREATE ROLE ${ident(name)} LOGIN PASSWORD '${password}' CONNECTION LIMIT ${Math.trunc(limit)}`,
+      );
       await c.query(`GRANT pg_read_all_data, pg_write_all_data TO ${ident(name)}`);
-      await c.query(`COMMENT ON ROLE ${ident(name)} IS '${hostname().replace(/'/g, '')}:${process.pid}'`);
+      await c.query(
+        `COMMENT ON ROLE ${ident(name)} IS '${hostname().replace(/'/g, '')}:${process.pid}'`,
+      );
     });
   } catch (err) {
-    throw new RunError('target_setup_failed', `could not create the run's database role with CONNECTION LIMIT ${limit}: ${(err as Error).message}`);
+    throw new RunError(
+      'target_setup_failed',
+      `could not create the run's database role with CONNECTION LIMIT ${limit}: ${(err as Error).message}`,
+    );
   }
   const u = new URL(adminUrl);
   u.username = name;
@@ -57,7 +74,9 @@ export async function createLimitedRole(adminUrl: string, runId: string, limit: 
 
 async function dropRole(c: pg.Client, name: string): Promise<void> {
   // A role with sessions cannot be dropped; the target is stopped by now, stragglers are ended.
-  await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [name]);
+  await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [
+    name,
+  ]);
   await c.query(`DROP ROLE IF EXISTS ${ident(name)}`);
 }
 
@@ -67,6 +86,7 @@ async function sweepOrphanRoles(c: pg.Client): Promise<void> {
   );
   for (const r of rows) {
     const [host, pid] = (r.owner ?? '').split(':');
-    if (host === hostname() && pid && Number(pid) !== process.pid && !isAlive(Number(pid))) await dropRole(c, r.rolname).catch(() => {});
+    if (host === hostname() && pid && Number(pid) !== process.pid && !isAlive(Number(pid)))
+      await dropRole(c, r.rolname).catch(() => {});
   }
 }

@@ -43,18 +43,34 @@ export interface StartedManagedTarget {
  * shape per worker process, not per run.
  */
 const preparedShapes = new Set<string>();
-export async function ensureLabData(bin: string, databaseUrl: string, setup: LabSetup, signal?: AbortSignal): Promise<void> {
+export async function ensureLabData(
+  bin: string,
+  databaseUrl: string,
+  setup: LabSetup,
+  signal?: AbortSignal,
+): Promise<void> {
   const key = JSON.stringify([databaseUrl, setup]);
   if (preparedShapes.has(key)) return;
   try {
     await pExecFile(
       bin,
-      ['setup', `--database-url=${databaseUrl}`, `--rows=${setup.rows}`, `--fields=${setup.fields}`, `--roles=${setup.roles}`, `--permissions=${setup.permissions}`, `--shards=${setup.shards}`],
+      [
+        'setup',
+        `--database-url=${databaseUrl}`,
+        `--rows=${setup.rows}`,
+        `--fields=${setup.fields}`,
+        `--roles=${setup.roles}`,
+        `--permissions=${setup.permissions}`,
+        `--shards=${setup.shards}`,
+      ],
       { signal, timeout: 300_000 },
     );
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    throw new RunError('target_setup_failed', `lab data set-up failed: ${(e.stderr ?? e.message).trim().split('\n').slice(-3).join(' ')}`);
+    throw new RunError(
+      'target_setup_failed',
+      `lab data set-up failed: ${(e.stderr ?? e.message).trim().split('\n').slice(-3).join(' ')}`,
+    );
   }
   preparedShapes.add(key);
 }
@@ -97,11 +113,20 @@ export async function startManagedTarget(opts: {
     const upstreamArgs: string[] = [];
     if (opts.launcher.withBlobstore) {
       const blobPort = await freePort();
-      blobstore = spawnManaged(opts.bin, ['blobstore', `--listen=127.0.0.1:${blobPort}`, '--tls-self-signed', ...(opts.blobstoreArgs ?? [])], {
-        registry: opts.registry,
-        runId: opts.runId,
-        kind: 'blobstore',
-      });
+      blobstore = spawnManaged(
+        opts.bin,
+        [
+          'blobstore',
+          `--listen=127.0.0.1:${blobPort}`,
+          '--tls-self-signed',
+          ...(opts.blobstoreArgs ?? []),
+        ],
+        {
+          registry: opts.registry,
+          runId: opts.runId,
+          kind: 'blobstore',
+        },
+      );
       started.push(blobstore);
       upstreamArgs.push(`--upstream-url=https://127.0.0.1:${blobPort}`, '--upstream-insecure');
     }
@@ -120,18 +145,47 @@ export async function startManagedTarget(opts: {
           `--instance-id=${index}`,
           `--application-name=${applicationName}`,
         ],
-        { registry: opts.registry, runId: opts.runId, kind: 'lab-target', env: opts.targetEnv && Object.keys(opts.targetEnv).length > 0 ? { ...process.env, ...opts.targetEnv } : undefined },
+        {
+          registry: opts.registry,
+          runId: opts.runId,
+          kind: 'lab-target',
+          env:
+            opts.targetEnv && Object.keys(opts.targetEnv).length > 0
+              ? { ...process.env, ...opts.targetEnv }
+              : undefined,
+        },
       );
       started.push(child);
-      instances.push({ index, port, baseUrl: `http://${hostInUrl}:${port}`, child, applicationName });
+      instances.push({
+        index,
+        port,
+        baseUrl: `http://${hostInUrl}:${port}`,
+        child,
+        applicationName,
+      });
     }
     await Promise.all(
-      instances.map((i) => waitReady(`${i.baseUrl}/ready`, { timeoutMs: opts.readyTimeoutMs, signal: opts.signal, child: i.child, what: `lab target instance ${i.index}` })),
+      instances.map((i) =>
+        waitReady(`${i.baseUrl}/ready`, {
+          timeoutMs: opts.readyTimeoutMs,
+          signal: opts.signal,
+          child: i.child,
+          what: `lab target instance ${i.index}`,
+        }),
+      ),
     );
     let loadUrls = instances.map((i) => i.baseUrl);
     let balancer: StartedManagedTarget['balancer'] = null;
     if (opts.balancing === 'nginx') {
-      const nginx = await startNginx({ bin: opts.nginxBin, runId: opts.runId, upstreamPorts: instances.map((i) => i.port), registry: opts.registry, signal: opts.signal, timeoutMs: opts.readyTimeoutMs, host: hostInUrl });
+      const nginx = await startNginx({
+        bin: opts.nginxBin,
+        runId: opts.runId,
+        upstreamPorts: instances.map((i) => i.port),
+        registry: opts.registry,
+        signal: opts.signal,
+        timeoutMs: opts.readyTimeoutMs,
+        host: hostInUrl,
+      });
       extraStops.push(nginx.stop);
       loadUrls = [nginx.baseUrl];
       balancer = { baseUrl: nginx.baseUrl, accessLog: nginx.accessLog };

@@ -1,7 +1,12 @@
 import mysql from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../env';
-import { createMariaDbRunUser, mysqlOptions, runUserName, type MariaDbRunUser } from './mariadb-user';
+import {
+  createMariaDbRunUser,
+  mysqlOptions,
+  runUserName,
+  type MariaDbRunUser,
+} from './mariadb-user';
 import { isAlive } from './process-registry';
 
 // The run's own MariaDB user on the real server: attribution, the connection limit, least
@@ -16,7 +21,10 @@ const admin = () => mysql.createConnection(mysqlOptions(ADMIN));
 const userExists = async (user: string) => {
   const c = await admin();
   try {
-    const [rows] = await c.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM mysql.user WHERE User = ?', [user]);
+    const [rows] = await c.query<mysql.RowDataPacket[]>(
+      'SELECT COUNT(*) AS n FROM mysql.user WHERE User = ?',
+      [user],
+    );
     return Number(rows[0]!.n) > 0;
   } finally {
     await c.end();
@@ -40,7 +48,10 @@ describe('a MariaDB user per run', () => {
     expect(third).toBe(1226);
     const [rows] = await a.query<mysql.RowDataPacket[]>('SELECT DATABASE() AS db');
     expect(rows[0]!.db).toBe(new URL(ADMIN).pathname.slice(1));
-    const other = await a.query('SELECT * FROM mysql.user').then(() => 'read', (e: { errno?: number }) => e.errno);
+    const other = await a.query('SELECT * FROM mysql.user').then(
+      () => 'read',
+      (e: { errno?: number }) => e.errno,
+    );
     expect(other).toBe(1142); // SELECT command denied
     await a.end();
     await b.end();

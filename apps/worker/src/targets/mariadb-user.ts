@@ -14,23 +14,40 @@ export interface MariaDbRunUser {
 /** mysql2 options from a mysql:// (or mariadb://) URL. */
 export function mysqlOptions(url: string): mysql.ConnectionOptions {
   const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  return { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database: u.pathname.replace(/^\//, '') || undefined, connectTimeout: 5000 };
+  return {
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database: u.pathname.replace(/^\//, '') || undefined,
+    connectTimeout: 5000,
+  };
 }
 
 /** `pb_<host>_<worker pid>_<run>`: MariaDB keeps no comment on a user, so the name says who made it. */
 const hostTag = () => createHash('sha1').update(hostname()).digest('hex').slice(0, 6);
-export const runUserName = (runId: string, pid = process.pid) => `pb_${hostTag()}_${pid}_${runId.toLowerCase().replace(/[^a-z0-9]/g, '').slice(-10)}`;
+export const runUserName = (runId: string, pid = process.pid) =>
+  `pb_${hostTag()}_${pid}_${runId
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(-10)}`;
 
 async function dropUser(c: mysql.Connection, user: string): Promise<void> {
   // Sessions still open (a killed instance's) go first, or DROP USER leaves them running.
-  const [rows] = await c.query<mysql.RowDataPacket[]>('SELECT ID FROM information_schema.PROCESSLIST WHERE USER = ?', [user]);
+  const [rows] = await c.query<mysql.RowDataPacket[]>(
+    'SELECT ID FROM information_schema.PROCESSLIST WHERE USER = ?',
+    [user],
+  );
   for (const r of rows) await c.query(`KILL ${Number(r.ID)}`).catch(() => {});
   await c.query('DROP USER IF EXISTS ?@?', [user, '127.0.0.1']);
 }
 
 /** Users left by a worker of this host that died (kill -9) before it could drop them. */
 export async function sweepOrphanUsers(c: mysql.Connection): Promise<string[]> {
-  const [rows] = await c.query<mysql.RowDataPacket[]>("SELECT User FROM mysql.user WHERE User LIKE ?", [`pb\\_${hostTag()}\\_%`]);
+  const [rows] = await c.query<mysql.RowDataPacket[]>(
+    'SELECT User FROM mysql.user WHERE User LIKE ?',
+    [`pb\\_${hostTag()}\\_%`],
+  );
   const dropped: string[] = [];
   for (const r of rows) {
     const pid = Number(String(r.User).split('_')[2]);
@@ -47,7 +64,11 @@ export async function sweepOrphanUsers(c: mysql.Connection): Promise<string[]> {
  * user (the DB-side connection chart counts this user's sessions), and a role connection limit is
  * the user's MAX_USER_CONNECTIONS (refusals: error 1203). Dropped with the run.
  */
-export async function createMariaDbRunUser(adminUrl: string, runId: string, connectionLimit?: number): Promise<MariaDbRunUser> {
+export async function createMariaDbRunUser(
+  adminUrl: string,
+  runId: string,
+  connectionLimit?: number,
+): Promise<MariaDbRunUser> {
   const opts = mysqlOptions(adminUrl);
   const user = runUserName(runId);
   const password = randomBytes(18).toString('base64url');
@@ -57,14 +78,23 @@ export async function createMariaDbRunUser(adminUrl: string, runId: string, conn
     try {
       await sweepOrphanUsers(conn);
       await conn.query('DROP USER IF EXISTS ?@?', [user, '127.0.0.1']);
-      await conn.query(`CREATE USER ?@? IDENTIFIED BY ?${connectionLimit !== undefined ? ` WITH MAX_USER_CONNECTIONS ${Math.trunc(connectionLimit)}` : ''}`, [user, '127.0.0.1', password]);
+      await conn.query(
+        `CREATE USER ?@? IDENTIFIED BY ?${connectionLimit !== undefined ? ` WITH MAX_USER_CONNECTIONS ${Math.trunc(connectionLimit)}` : ''}`,
+        [user, '127.0.0.1', password],
+      );
       // the lab data only: read and write, nothing else on the server
-      await conn.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON \`${db.replace(/`/g, '')}\`.* TO ?@?`, [user, '127.0.0.1']);
+      await conn.query(
+        `GRANT SELECT, INSERT, UPDATE, DELETE ON \`${db.replace(/`/g, '')}\`.* TO ?@?`,
+        [user, '127.0.0.1'],
+      );
     } finally {
       await conn.end().catch(() => {});
     }
   } catch (err) {
-    throw new RunError('target_setup_failed', `could not create the run's MariaDB user: ${(err as Error).message}`);
+    throw new RunError(
+      'target_setup_failed',
+      `could not create the run's MariaDB user: ${(err as Error).message}`,
+    );
   }
   const u = new URL(adminUrl.replace(/^mariadb:/, 'mysql:'));
   u.username = user;

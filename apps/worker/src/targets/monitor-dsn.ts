@@ -1,5 +1,11 @@
 import type pg from 'pg';
-import { canonicalIp, hasUrlCredentials, redactUrl, specialLabel, type PinnedHost } from '@poolbench/scenarios/net';
+import {
+  canonicalIp,
+  hasUrlCredentials,
+  redactUrl,
+  specialLabel,
+  type PinnedHost,
+} from '@poolbench/scenarios/net';
 import { RunError } from '../runs/run-error';
 import { checkAllowed, resolveHostNames } from './allowlist';
 
@@ -16,13 +22,23 @@ function partsOf(dsn: string, what: string): DsnParts & { url: URL } {
   } catch {
     throw new RunError('target_not_allowed', `${what} is not a postgres:// URL`);
   }
-  if (!/^postgres(ql)?:$/.test(url.protocol)) throw new RunError('target_not_allowed', `${what} must be a postgres:// or postgresql:// URL`);
+  if (!/^postgres(ql)?:$/.test(url.protocol))
+    throw new RunError('target_not_allowed', `${what} must be a postgres:// or postgresql:// URL`);
   // host=/socket/dir or hostaddr= in the query would bypass the host we check.
   for (const key of ['host', 'hostaddr', 'port', 'service']) {
-    if (url.searchParams.has(key)) throw new RunError('target_not_allowed', `${what}: the "${key}" parameter is not allowed; put host and port in the URL itself`);
+    if (url.searchParams.has(key))
+      throw new RunError(
+        'target_not_allowed',
+        `${what}: the "${key}" parameter is not allowed; put host and port in the URL itself`,
+      );
   }
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase() || 'localhost';
-  return { url, host, port: url.port ? Number(url.port) : 5432, database: decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username) };
+  return {
+    url,
+    host,
+    port: url.port ? Number(url.port) : 5432,
+    database: decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username),
+  };
 }
 
 const isLoopback = (addr: string) => specialLabel(addr) === 'loopback';
@@ -34,7 +50,10 @@ const ipKey = (a: string) => String(canonicalIp(a)?.n ?? a);
  * (same server address and port, or the same database name on loopback), so a team member cannot
  * point the worker's monitor at the database that holds every team's data.
  */
-export async function checkMonitorDsn(dsn: string, opts: { patterns: string[]; ownDatabaseUrl: string }): Promise<{ config: pg.ClientConfig; pin: PinnedHost }> {
+export async function checkMonitorDsn(
+  dsn: string,
+  opts: { patterns: string[]; ownDatabaseUrl: string },
+): Promise<{ config: pg.ClientConfig; pin: PinnedHost }> {
   const m = partsOf(dsn, 'monitorDsn');
   const own = partsOf(opts.ownDatabaseUrl, 'DATABASE_URL');
   const [target] = await resolveHostNames([m.host]);
@@ -44,15 +63,27 @@ export async function checkMonitorDsn(dsn: string, opts: { patterns: string[]; o
   const sameAddr = target.addresses.some((a) => ownAddrs.has(ipKey(a)));
   const bothLoopback = target.addresses.some(isLoopback) && ownHost.addresses.some(isLoopback);
   if (m.port === own.port && (sameAddr || bothLoopback)) {
-    throw new RunError('target_not_allowed', `monitorDsn points at PoolBench's own database server (${m.host}:${m.port}); monitor the target's database instead`);
+    throw new RunError(
+      'target_not_allowed',
+      `monitorDsn points at PoolBench's own database server (${m.host}:${m.port}); monitor the target's database instead`,
+    );
   }
   if (m.database === own.database && (sameAddr || target.addresses.some(isLoopback))) {
-    throw new RunError('target_not_allowed', `monitorDsn points at PoolBench's own database "${m.database}"; monitor the target's database instead`);
+    throw new RunError(
+      'target_not_allowed',
+      `monitorDsn points at PoolBench's own database "${m.database}"; monitor the target's database instead`,
+    );
   }
   checkAllowed([target], opts.patterns);
   const address = target.addresses[0]!;
   const sslmode = m.url.searchParams.get('sslmode');
-  const ssl = !sslmode || sslmode === 'disable' ? false : { rejectUnauthorized: sslmode === 'verify-ca' || sslmode === 'verify-full', servername: canonicalIp(m.host) ? undefined : m.host };
+  const ssl =
+    !sslmode || sslmode === 'disable'
+      ? false
+      : {
+          rejectUnauthorized: sslmode === 'verify-ca' || sslmode === 'verify-full',
+          servername: canonicalIp(m.host) ? undefined : m.host,
+        };
   return {
     pin: { host: m.host, port: m.port, address },
     // Connect to the pinned address; TLS still names (and verifies) the original host.

@@ -22,7 +22,10 @@ export interface NginxBalancer {
 export function findNginx(explicit?: string): string {
   const bin = explicit ?? NGINX_CANDIDATES.find((p) => existsSync(p));
   if (!bin || !existsSync(bin)) {
-    throw new RunError('target_setup_failed', 'balancing "nginx" needs nginx on the worker host (apt-get install nginx-light; scripts/setup.sh installs it)');
+    throw new RunError(
+      'target_setup_failed',
+      'balancing "nginx" needs nginx on the worker host (apt-get install nginx-light; scripts/setup.sh installs it)',
+    );
   }
   return bin;
 }
@@ -70,7 +73,15 @@ ${upstreams.map((p) => `    server ${host}:${p};`).join('\n')}
  * `host` (as it goes in a URL, IPv6 in brackets) is where the instances listen and nginx listens too:
  * loopback, or the worker's advertised address when other workers' k6 send the load (distributed runs).
  */
-export async function startNginx(opts: { bin?: string; runId: string; upstreamPorts: number[]; registry: ProcessRegistry; signal: AbortSignal; timeoutMs: number; host?: string }): Promise<NginxBalancer> {
+export async function startNginx(opts: {
+  bin?: string;
+  runId: string;
+  upstreamPorts: number[];
+  registry: ProcessRegistry;
+  signal: AbortSignal;
+  timeoutMs: number;
+  host?: string;
+}): Promise<NginxBalancer> {
   const host = opts.host ?? '127.0.0.1';
   const bin = findNginx(opts.bin);
   const dir = mkdtempSync(join(tmpdir(), 'pb-nginx-'));
@@ -78,13 +89,23 @@ export async function startNginx(opts: { bin?: string; runId: string; upstreamPo
   const port = await freePort();
   const conf = join(dir, 'nginx.conf');
   writeFileSync(conf, config(dir, port, opts.upstreamPorts, host));
-  const child = spawnManaged(bin, ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')], { registry: opts.registry, runId: opts.runId, kind: 'nginx' });
+  const child = spawnManaged(bin, ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')], {
+    registry: opts.registry,
+    runId: opts.runId,
+    kind: 'nginx',
+  });
   const stop = async () => {
     await child.stop();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitTcp(port, { host: host.replace(/^\[|\]$/g, ''), timeoutMs: opts.timeoutMs, signal: opts.signal, child, what: 'nginx' });
+    await waitTcp(port, {
+      host: host.replace(/^\[|\]$/g, ''),
+      timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
+      child,
+      what: 'nginx',
+    });
   } catch (err) {
     await stop();
     throw err;

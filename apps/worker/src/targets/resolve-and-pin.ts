@@ -1,4 +1,12 @@
-import { endpointsOf, hasUrlCredentials, k6BlacklistFor, k6HostsFor, redactUrl, URL_CREDENTIALS_MESSAGE, type PinnedHost } from '@poolbench/scenarios/net';
+import {
+  endpointsOf,
+  hasUrlCredentials,
+  k6BlacklistFor,
+  k6HostsFor,
+  redactUrl,
+  URL_CREDENTIALS_MESSAGE,
+  type PinnedHost,
+} from '@poolbench/scenarios/net';
 import { RunError } from '../runs/run-error';
 import { checkAllowed, resolveHostNames } from './allowlist';
 
@@ -18,7 +26,11 @@ export type NamedUrls = Array<[field: string, url: string]>;
 /** Old rows may still carry user:pass@ in a URL: refused, never sent, never echoed. */
 export function refuseUrlCredentials(urls: NamedUrls): void {
   for (const [field, url] of urls) {
-    if (hasUrlCredentials(url)) throw new RunError('target_not_allowed', `${field}: ${URL_CREDENTIALS_MESSAGE} (${redactUrl(url)})`);
+    if (hasUrlCredentials(url))
+      throw new RunError(
+        'target_not_allowed',
+        `${field}: ${URL_CREDENTIALS_MESSAGE} (${redactUrl(url)})`,
+      );
   }
 }
 
@@ -27,19 +39,31 @@ export function refuseUrlCredentials(urls: NamedUrls): void {
  * the first address it resolved to. Everything after this (probes, k6, the monitor) connects to
  * the pinned address: a name that resolves elsewhere later changes nothing for the run.
  */
-export async function resolveAndPin(opts: { loadUrls: NamedUrls; probeUrls: NamedUrls; patterns: string[]; allowLoopback?: boolean }): Promise<RunNetworkPlan> {
+export async function resolveAndPin(opts: {
+  loadUrls: NamedUrls;
+  probeUrls: NamedUrls;
+  patterns: string[];
+  allowLoopback?: boolean;
+}): Promise<RunNetworkPlan> {
   const all = [...opts.loadUrls, ...opts.probeUrls];
   refuseUrlCredentials(all);
   const resolved = await resolveHostNames(all.map(([, u]) => new URL(u).hostname));
   checkAllowed(resolved, opts.patterns, { allowLoopback: opts.allowLoopback });
   const addressOf = new Map(resolved.map((r) => [r.host, r.addresses[0]!]));
-  const pinsOf = (urls: NamedUrls) => endpointsOf(urls.map(([, u]) => u)).map((e) => ({ ...e, address: addressOf.get(e.host)! }));
+  const pinsOf = (urls: NamedUrls) =>
+    endpointsOf(urls.map(([, u]) => u)).map((e) => ({ ...e, address: addressOf.get(e.host)! }));
   const loadPins = pinsOf(opts.loadUrls);
   const pins = pinsOf(all);
-  return { pins, k6Hosts: k6HostsFor(loadPins), k6Blacklist: k6BlacklistFor(loadPins.map((p) => p.address)) };
+  return {
+    pins,
+    k6Hosts: k6HostsFor(loadPins),
+    k6Blacklist: k6BlacklistFor(loadPins.map((p) => p.address)),
+  };
 }
 
 /** The small JSON stored with the run (environment.network) and shown on the run page. */
-export function pinsForRecord(plan: RunNetworkPlan): Array<{ host: string; port: number; address: string }> {
+export function pinsForRecord(
+  plan: RunNetworkPlan,
+): Array<{ host: string; port: number; address: string }> {
   return plan.pins.map(({ host, port, address }) => ({ host, port, address }));
 }

@@ -21,12 +21,20 @@ export interface RuntimeLauncher {
 }
 
 function need(path: string, what: string, how: string): string {
-  if (path.includes('/') && !existsSync(path)) throw new RunError('target_setup_failed', `the ${what} is missing on this worker (${path}); ${how}`);
+  if (path.includes('/') && !existsSync(path))
+    throw new RunError(
+      'target_setup_failed',
+      `the ${what} is missing on this worker (${path}); ${how}`,
+    );
   return path;
 }
 
 /** How one instance of the runtime is started: every runtime takes the lab target's `serve` flags. */
-export function runtimeLauncher(runtime: Runtime, env: LabEnvironment, bins: RuntimeBins): RuntimeLauncher {
+export function runtimeLauncher(
+  runtime: Runtime,
+  env: LabEnvironment,
+  bins: RuntimeBins,
+): RuntimeLauncher {
   switch (runtime) {
     case 'go':
       return { cmd: bins.labTargetBin, prefix: ['serve'], withBlobstore: true };
@@ -34,12 +42,28 @@ export function runtimeLauncher(runtime: Runtime, env: LabEnvironment, bins: Run
       return {
         cmd: bins.javaBin,
         // C1 only: a JVM that starts in about a second, as a container with a small CPU budget would run it.
-        prefix: ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Xms64m', ...(env.cpuLimit !== undefined ? [`-XX:ActiveProcessorCount=${env.cpuLimit}`] : []), '-jar', need(bins.hikariJar, 'java-hikari jar', 'run scripts/setup.sh (it builds it with Maven)'), 'serve'],
+        prefix: [
+          '-XX:+UseSerialGC',
+          '-XX:TieredStopAtLevel=1',
+          '-Xms64m',
+          ...(env.cpuLimit !== undefined ? [`-XX:ActiveProcessorCount=${env.cpuLimit}`] : []),
+          '-jar',
+          need(bins.hikariJar, 'java-hikari jar', 'run scripts/setup.sh (it builds it with Maven)'),
+          'serve',
+        ],
         withBlobstore: false,
       };
     case 'bun':
-      return { cmd: need(bins.bunBin, 'bun binary', 'run scripts/setup.sh (npm installs it)'), prefix: [need(bins.bunServer, 'bun lab target', 'check out apps/lab-targets/bun'), 'serve'], withBlobstore: false };
+      return {
+        cmd: need(bins.bunBin, 'bun binary', 'run scripts/setup.sh (npm installs it)'),
+        prefix: [need(bins.bunServer, 'bun lab target', 'check out apps/lab-targets/bun'), 'serve'],
+        withBlobstore: false,
+      };
     case 'php-fpm':
-      return { cmd: need(bins.phpLauncher, 'php-fpm lab target', 'check out apps/lab-targets/php-fpm'), prefix: ['serve'], withBlobstore: false };
+      return {
+        cmd: need(bins.phpLauncher, 'php-fpm lab target', 'check out apps/lab-targets/php-fpm'),
+        prefix: ['serve'],
+        withBlobstore: false,
+      };
   }
 }

@@ -1,4 +1,13 @@
-import { databaseOf, LabEnvironmentSchema, resolveLabEnvironment, runtimeArgs, runtimeOf, runtimeProblems, type LabEnvironment, type PoolConfig } from '@poolbench/scenarios';
+import {
+  databaseOf,
+  LabEnvironmentSchema,
+  resolveLabEnvironment,
+  runtimeArgs,
+  runtimeOf,
+  runtimeProblems,
+  type LabEnvironment,
+  type PoolConfig,
+} from '@poolbench/scenarios';
 import { RunError } from '../runs/run-error';
 import { startLabEnvironment } from './lab-environment';
 import { startManagedTarget, type StartedManagedTarget } from './managed-target';
@@ -22,18 +31,30 @@ export function runEnvironment(targetEnvironment: unknown, poolConfig: PoolConfi
   // Stored JSON is parsed where it is read: a target saved by an older version must not slip through.
   const stored = LabEnvironmentSchema.safeParse(targetEnvironment ?? {});
   if (!stored.success) {
-    const why = stored.error.issues.map((i) => `environment.${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new RunError('invalid_snapshot', `the target's environment is invalid (${why}); edit the target`);
+    const why = stored.error.issues
+      .map((i) => `environment.${i.path.join('.')}: ${i.message}`)
+      .join('; ');
+    throw new RunError(
+      'invalid_snapshot',
+      `the target's environment is invalid (${why}); edit the target`,
+    );
   }
   const environment = resolveLabEnvironment(stored.data, poolConfig.environment);
   // Checked at save and at launch too; a snapshot from before a runtime changed is caught here.
   const problems = runtimeProblems(poolConfig, environment);
-  if (problems.length > 0) throw new RunError('invalid_snapshot', problems.map((p) => `${p.path}: ${p.message}`).join('; '));
+  if (problems.length > 0)
+    throw new RunError(
+      'invalid_snapshot',
+      problems.map((p) => `${p.path}: ${p.message}`).join('; '),
+    );
   return environment;
 }
 
 /** The lab database the run's runtime reads. */
-export function labDatabaseUrlFor(environment: LabEnvironment, deps: Pick<LabTargetDeps, 'labDatabaseUrl' | 'labMariadbUrl'>): string {
+export function labDatabaseUrlFor(
+  environment: LabEnvironment,
+  deps: Pick<LabTargetDeps, 'labDatabaseUrl' | 'labMariadbUrl'>,
+): string {
   return databaseOf(environment) === 'mariadb' ? deps.labMariadbUrl : deps.labDatabaseUrl;
 }
 

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { RunError } from '../runs/run-error';
 
-const Headers = z.record(z.string().regex(/^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/, 'is not a valid header name'), z.string().max(4096).regex(/^[\t\x20-\x7e]*$/, 'must be printable ASCII'));
+const Headers = z.record(
+  z.string().regex(/^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/, 'is not a valid header name'),
+  z
+    .string()
+    .max(4096)
+    .regex(/^[\t\x20-\x7e]*$/, 'must be printable ASCII'),
+);
 
 const WithHeaders = z.looseObject({ headers: z.unknown().optional() });
 
@@ -15,7 +21,10 @@ export function targetHeadersOf(requestDefaults: unknown): Record<string, string
   if (raw === undefined || raw === null) return {};
   const parsed = Headers.safeParse(raw);
   if (!parsed.success) {
-    throw new RunError('invalid_snapshot', `target headers are invalid: ${parsed.error.issues.map((i) => `headers.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new RunError(
+      'invalid_snapshot',
+      `target headers are invalid: ${parsed.error.issues.map((i) => `headers.${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data;
 }

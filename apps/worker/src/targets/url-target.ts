@@ -31,17 +31,30 @@ export async function prepareUrlTarget(opts: {
         timeoutMs: 30_000,
       });
     } catch (err) {
-      if (err instanceof ProbeRedirectError) throw new RunError('apply_hook_failed', `apply hook failed: ${err.message}`);
-      throw new RunError('apply_hook_failed', `apply hook ${hook} did not answer: ${(err as Error).message}`);
+      if (err instanceof ProbeRedirectError)
+        throw new RunError('apply_hook_failed', `apply hook failed: ${err.message}`);
+      throw new RunError(
+        'apply_hook_failed',
+        `apply hook ${hook} did not answer: ${(err as Error).message}`,
+      );
     }
     if (res.status < 200 || res.status >= 300) {
-      throw new RunError('apply_hook_failed', `apply hook ${hook} answered HTTP ${res.status}: ${res.text}`);
+      throw new RunError(
+        'apply_hook_failed',
+        `apply hook ${hook} answered HTTP ${res.status}: ${res.text}`,
+      );
     }
   }
   if (opts.readinessPath) {
     await Promise.all(
       opts.baseUrls.map((u) =>
-        waitReady(new URL(opts.readinessPath!, u).toString(), { timeoutMs: opts.readyTimeoutMs, signal: opts.signal, what: `target ${redactUrl(u)}`, headers: opts.headers, pins }),
+        waitReady(new URL(opts.readinessPath!, u).toString(), {
+          timeoutMs: opts.readyTimeoutMs,
+          signal: opts.signal,
+          what: `target ${redactUrl(u)}`,
+          headers: opts.headers,
+          pins,
+        }),
       ),
     );
   }

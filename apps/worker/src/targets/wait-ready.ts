@@ -10,7 +10,14 @@ import { pinnedFetch, ProbeRedirectError } from './pinned-fetch';
  */
 export async function waitReady(
   url: string,
-  opts: { timeoutMs: number; signal: AbortSignal; child?: ManagedChild; what: string; headers?: Record<string, string>; pins?: PinnedHost[] },
+  opts: {
+    timeoutMs: number;
+    signal: AbortSignal;
+    child?: ManagedChild;
+    what: string;
+    headers?: Record<string, string>;
+    pins?: PinnedHost[];
+  },
 ): Promise<void> {
   const deadline = Date.now() + opts.timeoutMs;
   let exited = false;
@@ -19,17 +26,33 @@ export async function waitReady(
   });
   let last = 'no answer';
   while (Date.now() < deadline) {
-    if (opts.signal.aborted) throw new RunError('canceled', `${opts.what}: aborted while waiting for readiness`);
-    if (exited) throw new RunError('target_exited', `${opts.what} exited before it was ready: ${opts.child?.tail() || 'no output'}`);
+    if (opts.signal.aborted)
+      throw new RunError('canceled', `${opts.what}: aborted while waiting for readiness`);
+    if (exited)
+      throw new RunError(
+        'target_exited',
+        `${opts.what} exited before it was ready: ${opts.child?.tail() || 'no output'}`,
+      );
     try {
-      const res = await pinnedFetch(url, opts.pins ?? [], { timeoutMs: 2000, headers: opts.headers, signal: opts.signal });
+      const res = await pinnedFetch(url, opts.pins ?? [], {
+        timeoutMs: 2000,
+        headers: opts.headers,
+        signal: opts.signal,
+      });
       if (res.status >= 200 && res.status < 300) return;
       last = `HTTP ${res.status} ${res.text}`;
     } catch (err) {
-      if (err instanceof ProbeRedirectError) throw new RunError('target_not_ready', `${opts.what} readiness check failed: ${err.message}`);
+      if (err instanceof ProbeRedirectError)
+        throw new RunError(
+          'target_not_ready',
+          `${opts.what} readiness check failed: ${err.message}`,
+        );
       last = (err as Error).message;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new RunError('target_not_ready', `${opts.what} was not ready within ${Math.round(opts.timeoutMs / 1000)} s (${redactUrl(url)}: ${last})`);
+  throw new RunError(
+    'target_not_ready',
+    `${opts.what} was not ready within ${Math.round(opts.timeoutMs / 1000)} s (${redactUrl(url)}: ${last})`,
+  );
 }

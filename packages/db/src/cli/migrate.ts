@@ -30,11 +30,14 @@ async function waitForSchema(timeoutS: number): Promise<void> {
 try {
   if (waitArg) {
     const s = waitArg.includes('=') ? Number(waitArg.split('=')[1]) : 600;
-    if (!Number.isInteger(s) || s <= 0) throw new Error(`--wait takes whole seconds > 0, got "${waitArg.split('=')[1]}"`);
+    if (!Number.isInteger(s) || s <= 0)
+      throw new Error(`--wait takes whole seconds > 0, got "${waitArg.split('=')[1]}"`);
     await waitForSchema(s);
   } else {
     const r = await migrate({ log: (m) => console.log(`[db] ${m}`) });
-    console.log(`[db] migrations: ${r.applied.length} applied, ${r.alreadyApplied.length} already up to date`);
+    console.log(
+      `[db] migrations: ${r.applied.length} applied, ${r.alreadyApplied.length} already up to date`,
+    );
   }
 } catch (err) {
   console.error(`[db] migrate failed: ${err instanceof Error ? err.message : String(err)}`);

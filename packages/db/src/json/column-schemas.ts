@@ -11,7 +11,17 @@ import { LabEnvironmentSchema } from '@poolbench/scenarios';
 const num = z.number();
 const numOrNull = z.number().nullable();
 
-const HdrStatsSchema = z.looseObject({ count: num, min: num, max: num, mean: num, p50: num, p90: num, p95: num, p99: num, p999: num });
+const HdrStatsSchema = z.looseObject({
+  count: num,
+  min: num,
+  max: num,
+  mean: num,
+  p50: num,
+  p90: num,
+  p95: num,
+  p99: num,
+  p999: num,
+});
 const ResourceSummarySchema = z.looseObject({
   cpuMeanPercent: numOrNull,
   cpuPeakPercent: numOrNull,
@@ -51,9 +61,10 @@ export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
   loadEndMs: numOrNull.optional(),
 });
 
-
 /** Run.thresholdResults (`evaluateThresholds`). */
-export const ThresholdResultsSchema = z.array(z.looseObject({ metric: z.string(), expr: z.string(), observed: numOrNull, pass: z.boolean() }));
+export const ThresholdResultsSchema = z.array(
+  z.looseObject({ metric: z.string(), expr: z.string(), observed: numOrNull, pass: z.boolean() }),
+);
 
 /** Run.environment: what a reader needs to judge whether two runs are comparable (worker's fingerprint). */
 export const RunEnvironmentSchema = z.looseObject({
@@ -92,7 +103,9 @@ export const PoolEnvironmentColumnSchema = LabEnvironmentSchema;
 /** Scenario.params: the scenario without its template id and thresholds (see scenario-row.ts). */
 export const ScenarioParamsSchema = z.record(z.string(), z.unknown());
 /** Scenario.thresholds, as stored (validated with the scenario by ScenarioSchema at save). */
-export const ScenarioThresholdsSchema = z.array(z.looseObject({ metric: z.string(), expr: z.string() }));
+export const ScenarioThresholdsSchema = z.array(
+  z.looseObject({ metric: z.string(), expr: z.string() }),
+);
 
 /** Run.scenarioSnapshot: the scenario row as it was at launch. */
 export const ScenarioSnapshotSchema = z.looseObject({
@@ -103,10 +116,20 @@ export const ScenarioSnapshotSchema = z.looseObject({
   thresholds: ScenarioThresholdsSchema.optional(),
 });
 
-export const LabSetupColumnSchema = z.object({ rows: num, fields: num, roles: num, permissions: num, shards: num });
+export const LabSetupColumnSchema = z.object({
+  rows: num,
+  fields: num,
+  roles: num,
+  permissions: num,
+  shards: num,
+});
 
 /** Target.managed: which program a managed target runs and its data-set flags. */
-export const TargetManagedSchema = z.looseObject({ program: z.string(), setup: LabSetupColumnSchema.partial().optional(), environment: LabEnvironmentSchema.optional() });
+export const TargetManagedSchema = z.looseObject({
+  program: z.string(),
+  setup: LabSetupColumnSchema.partial().optional(),
+  environment: LabEnvironmentSchema.optional(),
+});
 
 /** Target.requestDefaults: the default request of a target's scenarios. */
 export const RequestDefaultsColumnSchema = z.looseObject({
@@ -127,7 +150,16 @@ export const TargetSnapshotSchema = z.looseObject({
 });
 
 /** Any JSON value (IdempotencyKey.responseBody stores the answer as it was sent). */
-export const JsonValueSchema: z.ZodType<Prisma.JsonValue> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]));
+export const JsonValueSchema: z.ZodType<Prisma.JsonValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(JsonValueSchema),
+    z.record(z.string(), JsonValueSchema),
+  ]),
+);
 
 /** RunSecond.statusCounts: responses per HTTP status in that second. */
 export const StatusCountsSchema = z.record(z.string(), num);

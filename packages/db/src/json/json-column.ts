@@ -15,7 +15,9 @@ export interface CorruptJsonReport extends JsonColumnRef {
 type Reporter = (report: CorruptJsonReport) => void;
 
 const logReporter: Reporter = (r) => {
-  console.warn(`[db] ${r.model}.${r.column} of ${r.model.toLowerCase()} ${r.id} does not parse (${r.problems.join('; ')}); shown as missing`);
+  console.warn(
+    `[db] ${r.model}.${r.column} of ${r.model.toLowerCase()} ${r.id} does not parse (${r.problems.join('; ')}); shown as missing`,
+  );
 };
 let reporter: Reporter = logReporter;
 
@@ -24,14 +26,20 @@ export function onCorruptJson(next: Reporter | null): void {
   reporter = next ?? logReporter;
 }
 
-const problemsOf = (err: z.ZodError) => err.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`);
+const problemsOf = (err: z.ZodError) =>
+  err.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`);
 
 /**
  * The one read point of a JSON column: the value parsed by its schema, or `fallback` when it no
  * longer parses (an old or hand-edited row). A corrupt row is reported with its id and column
  * and never crashes the page that reads it.
  */
-export function readJson<S extends z.ZodType, F = null>(schema: S, value: unknown, ref: JsonColumnRef, fallback: F = null as F): z.output<S> | F {
+export function readJson<S extends z.ZodType, F = null>(
+  schema: S,
+  value: unknown,
+  ref: JsonColumnRef,
+  fallback: F = null as F,
+): z.output<S> | F {
   if (value === null || value === undefined) return fallback;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
@@ -44,9 +52,16 @@ export function readJson<S extends z.ZodType, F = null>(schema: S, value: unknow
  * so nothing unreadable is ever written. Throws naming the column (a bug, not user input: user
  * input was validated by the request's own schema before it got here).
  */
-export function writeJson<S extends z.ZodType>(schema: S, value: unknown, ref: { model: string; column: string }): Prisma.InputJsonValue {
+export function writeJson<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  ref: { model: string; column: string },
+): Prisma.InputJsonValue {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`refusing to store ${ref.model}.${ref.column}: ${problemsOf(parsed.error).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `refusing to store ${ref.model}.${ref.column}: ${problemsOf(parsed.error).join('; ')}`,
+    );
   // Prisma's JSON input type is structural over JSON values; the schema above has just checked it.
   return parsed.data as Prisma.InputJsonValue;
 }

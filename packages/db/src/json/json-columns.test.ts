@@ -1,15 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRunSummary, createHistogram, histogramStatsMs, type RunSummary } from '@poolbench/stats';
+import {
+  buildRunSummary,
+  createHistogram,
+  histogramStatsMs,
+  type RunSummary,
+} from '@poolbench/stats';
 import { createDb, type Db } from '../client';
 import { seed } from '../seed';
 import { withTempDatabase } from '../test-db';
 import { onCorruptJson, type CorruptJsonReport } from './json-column';
-import { parseIdempotencyKey, parsePoolConfig, parseRun, parseRunSecond, parseScenarioRow, parseTarget } from './parse-rows';
+import {
+  parseIdempotencyKey,
+  parsePoolConfig,
+  parseRun,
+  parseRunSecond,
+  parseScenarioRow,
+  parseTarget,
+} from './parse-rows';
 import { toJson } from './to-json';
 import { scenarioRowData } from '../services/scenario-row';
 
 const SUMMARY: RunSummary = buildRunSummary({
-  counters: { requests: 300, failed: 2, status: { '200': 298, '503': 2 }, dataSentBytes: 3000, dataReceivedBytes: 9000, iterations: 300, droppedIterations: 0 },
+  counters: {
+    requests: 300,
+    failed: 2,
+    status: { '200': 298, '503': 2 },
+    dataSentBytes: 3000,
+    dataReceivedBytes: 9000,
+    iterations: 300,
+    droppedIterations: 0,
+  },
   trends: { http_req_duration: histogramStatsMs(createHistogram()) },
   seconds: 3,
   vusMax: 5,
@@ -17,11 +37,47 @@ const SUMMARY: RunSummary = buildRunSummary({
   load: { startMs: 1_700_000_000_000, endMs: 1_700_000_002_000 },
   resources: [],
 });
-const ENV = { poolbenchVersion: '0.1.0', k6Version: 'k6 v1.8.1', labTargetVersion: null, nodeVersion: 'v20', workerId: 'w1', host: 'h', kernel: '6', cpuModel: 'cpu', cpuCount: 2, memoryBytes: 1, loadAvg1mAtStart: 0.1, startedAt: '2026-11-23T00:00:00.000Z', network: { pins: [{ host: '127.0.0.1', port: 1, address: '127.0.0.1' }] } };
+const ENV = {
+  poolbenchVersion: '0.1.0',
+  k6Version: 'k6 v1.8.1',
+  labTargetVersion: null,
+  nodeVersion: 'v20',
+  workerId: 'w1',
+  host: 'h',
+  kernel: '6',
+  cpuModel: 'cpu',
+  cpuCount: 2,
+  memoryBytes: 1,
+  loadAvg1mAtStart: 0.1,
+  startedAt: '2026-11-23T00:00:00.000Z',
+  network: { pins: [{ host: '127.0.0.1', port: 1, address: '127.0.0.1' }] },
+};
 const THRESHOLDS = [{ metric: 'http_req_failed', expr: 'rate<0.01', observed: 0.0067, pass: true }];
-const PC_SNAP = { id: 'pc1', name: 'lazy', strategy: 'lazy', params: { maxConns: 4 }, instanceCount: 1 };
-const SC_SNAP = { id: 'sc1', name: 'burst', templateId: 'sustained', params: { params: { vus: 1, durationMs: 1000 }, requests: [{ path: '/health' }] }, thresholds: [{ metric: 'http_req_failed', expr: 'rate<0.01' }] };
-const T_SNAP = { id: 't1', name: 'Lab', kind: 'managed', baseUrls: [], managed: { program: 'lab-target', setup: { rows: 100, fields: 1, roles: 1, permissions: 1, shards: 1 } }, requestDefaults: { method: 'GET', path: '/health' } };
+const PC_SNAP = {
+  id: 'pc1',
+  name: 'lazy',
+  strategy: 'lazy',
+  params: { maxConns: 4 },
+  instanceCount: 1,
+};
+const SC_SNAP = {
+  id: 'sc1',
+  name: 'burst',
+  templateId: 'sustained',
+  params: { params: { vus: 1, durationMs: 1000 }, requests: [{ path: '/health' }] },
+  thresholds: [{ metric: 'http_req_failed', expr: 'rate<0.01' }],
+};
+const T_SNAP = {
+  id: 't1',
+  name: 'Lab',
+  kind: 'managed',
+  baseUrls: [],
+  managed: {
+    program: 'lab-target',
+    setup: { rows: 100, fields: 1, roles: 1, permissions: 1, shards: 1 },
+  },
+  requestDefaults: { method: 'GET', path: '/health' },
+};
 
 describe('typed JSON columns: one schema per column, parsed where read, checked where written', () => {
   let db: Db;
@@ -38,12 +94,25 @@ describe('typed JSON columns: one schema per column, parsed where read, checked 
     onCorruptJson((r) => reports.push(r));
     const pc = await db.poolConfig.findFirstOrThrow({ where: { teamId: ids.teamId } });
     const sc = await db.scenario.findFirstOrThrow({ where: { teamId: ids.teamId } });
-    const e = await db.experiment.create({ data: { teamId: ids.teamId, targetId: ids.targetId, name: 'json', repeats: 1 } });
+    const e = await db.experiment.create({
+      data: { teamId: ids.teamId, targetId: ids.targetId, name: 'json', repeats: 1 },
+    });
     const run = await db.run.create({
       data: {
-        teamId: ids.teamId, experimentId: e.id, targetId: ids.targetId, poolConfigId: pc.id, scenarioId: sc.id, repeatIndex: 0, sequence: 0, status: 'succeeded',
-        poolConfigSnapshot: toJson.poolConfigSnapshot(PC_SNAP), scenarioSnapshot: toJson.scenarioSnapshot(SC_SNAP), targetSnapshot: toJson.targetSnapshot(T_SNAP),
-        environment: toJson.runEnvironment(ENV), summary: toJson.runSummary(SUMMARY), thresholdResults: toJson.thresholdResults(THRESHOLDS),
+        teamId: ids.teamId,
+        experimentId: e.id,
+        targetId: ids.targetId,
+        poolConfigId: pc.id,
+        scenarioId: sc.id,
+        repeatIndex: 0,
+        sequence: 0,
+        status: 'succeeded',
+        poolConfigSnapshot: toJson.poolConfigSnapshot(PC_SNAP),
+        scenarioSnapshot: toJson.scenarioSnapshot(SC_SNAP),
+        targetSnapshot: toJson.targetSnapshot(T_SNAP),
+        environment: toJson.runEnvironment(ENV),
+        summary: toJson.runSummary(SUMMARY),
+        thresholdResults: toJson.thresholdResults(THRESHOLDS),
       },
     });
     runId = run.id;
@@ -66,19 +135,62 @@ describe('typed JSON columns: one schema per column, parsed where read, checked 
   });
 
   it('Scenario, PoolConfig, Target, RunSecond and IdempotencyKey columns round-trip', async () => {
-    const scenario = { template: 'sustained', params: { vus: 2, durationMs: 5000 }, requests: [{ path: '/work', query: { ms: '5' } }], thresholds: [{ metric: 'http_req_duration', expr: 'p(95)<500', abortOnFail: false }] };
-    const sc = parseScenarioRow(await db.scenario.create({ data: { teamId: ids.teamId, name: 'round trip', ...scenarioRowData(scenario) } }));
+    const scenario = {
+      template: 'sustained',
+      params: { vus: 2, durationMs: 5000 },
+      requests: [{ path: '/work', query: { ms: '5' } }],
+      thresholds: [{ metric: 'http_req_duration', expr: 'p(95)<500', abortOnFail: false }],
+    };
+    const sc = parseScenarioRow(
+      await db.scenario.create({
+        data: { teamId: ids.teamId, name: 'round trip', ...scenarioRowData(scenario) },
+      }),
+    );
     expect({ template: sc.templateId, ...sc.params, thresholds: sc.thresholds }).toEqual(scenario);
-    const pc = parsePoolConfig(await db.poolConfig.create({ data: { teamId: ids.teamId, targetId: ids.targetId, name: 'rt', strategy: 'elastic', params: toJson.poolParams({ minConns: 2, maxConns: 8 }), instanceCount: 2 } }));
+    const pc = parsePoolConfig(
+      await db.poolConfig.create({
+        data: {
+          teamId: ids.teamId,
+          targetId: ids.targetId,
+          name: 'rt',
+          strategy: 'elastic',
+          params: toJson.poolParams({ minConns: 2, maxConns: 8 }),
+          instanceCount: 2,
+        },
+      }),
+    );
     expect(pc.params).toEqual({ minConns: 2, maxConns: 8 });
     const t = parseTarget(await db.target.findUniqueOrThrow({ where: { id: ids.targetId } }));
     expect(t.managed).toMatchObject({ program: 'lab-target', setup: { rows: 10_000 } });
     expect(t.requestDefaults).toEqual({ method: 'GET', path: '/health' });
-    await db.runSecond.create({ data: { runId, second: 0, ts: new Date(), requests: 3, failed: 1, statusCounts: { '200': 2, '503': 1 }, bytesSent: 1n, bytesReceived: 1n, iterations: 3, droppedIterations: 0, vus: 1, vusMax: 1 } });
+    await db.runSecond.create({
+      data: {
+        runId,
+        second: 0,
+        ts: new Date(),
+        requests: 3,
+        failed: 1,
+        statusCounts: { '200': 2, '503': 1 },
+        bytesSent: 1n,
+        bytesReceived: 1n,
+        iterations: 3,
+        droppedIterations: 0,
+        vus: 1,
+        vusMax: 1,
+      },
+    });
     const s = parseRunSecond(await db.runSecond.findFirstOrThrow({ where: { runId } }));
     expect(s.statusCounts).toEqual({ '200': 2, '503': 1 });
     const body = { id: 'e1', nested: [1, 'two', null, { ok: true }] };
-    const k = await db.idempotencyKey.create({ data: { teamId: ids.teamId, key: 'k1', requestHash: 'h', statusCode: 201, responseBody: toJson.responseBody(body) } });
+    const k = await db.idempotencyKey.create({
+      data: {
+        teamId: ids.teamId,
+        key: 'k1',
+        requestHash: 'h',
+        statusCode: 201,
+        responseBody: toJson.responseBody(body),
+      },
+    });
     expect(parseIdempotencyKey(k).responseBody).toEqual(body);
     expect(reports).toEqual([]);
   });
@@ -97,18 +209,55 @@ describe('typed JSON columns: one schema per column, parsed where read, checked 
     expect(r.thresholdResults).toBeNull();
     expect(r.poolConfigSnapshot).toEqual({}); // a not-null snapshot reads like an empty (old) one
     expect(r.scenarioSnapshot).toEqual(SC_SNAP); // the intact columns of the row still read
-    expect(reports.map((x) => `${x.model}.${x.column}#${x.id}`).sort()).toEqual(['Run.environment', 'Run.poolConfigSnapshot', 'Run.summary', 'Run.thresholdResults'].map((c) => `${c}#${runId}`));
+    expect(reports.map((x) => `${x.model}.${x.column}#${x.id}`).sort()).toEqual(
+      ['Run.environment', 'Run.poolConfigSnapshot', 'Run.summary', 'Run.thresholdResults'].map(
+        (c) => `${c}#${runId}`,
+      ),
+    );
     expect(reports.find((x) => x.column === 'summary')!.problems.join(' ')).toContain('requests');
     reports.length = 0;
 
-    const sc = await db.scenario.create({ data: { teamId: ids.teamId, name: 'corrupt', templateId: 'sustained', params: [], thresholds: 'none' } });
-    const t = await db.target.create({ data: { teamId: ids.teamId, name: 'corrupt', kind: 'managed', baseUrls: [], managed: 5, requestDefaults: 'GET /', secretHeaderNames: [] } });
-    const pc = await db.poolConfig.create({ data: { teamId: ids.teamId, targetId: ids.targetId, name: 'corrupt', strategy: 'lazy', params: { maxConns: 'ten' }, instanceCount: 1 } });
+    const sc = await db.scenario.create({
+      data: {
+        teamId: ids.teamId,
+        name: 'corrupt',
+        templateId: 'sustained',
+        params: [],
+        thresholds: 'none',
+      },
+    });
+    const t = await db.target.create({
+      data: {
+        teamId: ids.teamId,
+        name: 'corrupt',
+        kind: 'managed',
+        baseUrls: [],
+        managed: 5,
+        requestDefaults: 'GET /',
+        secretHeaderNames: [],
+      },
+    });
+    const pc = await db.poolConfig.create({
+      data: {
+        teamId: ids.teamId,
+        targetId: ids.targetId,
+        name: 'corrupt',
+        strategy: 'lazy',
+        params: { maxConns: 'ten' },
+        instanceCount: 1,
+      },
+    });
     expect(parseScenarioRow(sc)).toMatchObject({ params: {}, thresholds: [] });
     expect(parseTarget(t)).toMatchObject({ managed: null, requestDefaults: {} });
     expect(parsePoolConfig(pc).params).toEqual({});
     expect(reports.map((x) => `${x.model}.${x.column}#${x.id}`).sort()).toEqual(
-      [`PoolConfig.params#${pc.id}`, `Scenario.params#${sc.id}`, `Scenario.thresholds#${sc.id}`, `Target.managed#${t.id}`, `Target.requestDefaults#${t.id}`].sort(),
+      [
+        `PoolConfig.params#${pc.id}`,
+        `Scenario.params#${sc.id}`,
+        `Scenario.thresholds#${sc.id}`,
+        `Target.managed#${t.id}`,
+        `Target.requestDefaults#${t.id}`,
+      ].sort(),
     );
   });
 });

@@ -9,15 +9,29 @@ import { describe, expect, it } from 'vitest';
  * and parse-rows.ts), so every other reader gets a type the schema has checked.
  */
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-const ROOTS = ['apps/web/src', 'apps/web/e2e', 'apps/worker/src', 'apps/worker/test', 'apps/cli/src', 'packages'];
-const PARSE_POINTS = new Set(['packages/db/src/json/json-column.ts', 'packages/db/src/json/parse-rows.ts']);
+const ROOTS = [
+  'apps/web/src',
+  'apps/web/e2e',
+  'apps/worker/src',
+  'apps/worker/test',
+  'apps/cli/src',
+  'packages',
+];
+const PARSE_POINTS = new Set([
+  'packages/db/src/json/json-column.ts',
+  'packages/db/src/json/parse-rows.ts',
+]);
 const SKIP = /(^|\/)(node_modules|generated|\.next|dist)(\/|$)/;
 
-const COLUMNS = 'summary|environment|thresholdResults|poolConfigSnapshot|scenarioSnapshot|targetSnapshot|requestDefaults|managed|selection|responseBody|statusCounts|params|thresholds';
+const COLUMNS =
+  'summary|environment|thresholdResults|poolConfigSnapshot|scenarioSnapshot|targetSnapshot|requestDefaults|managed|selection|responseBody|statusCounts|params|thresholds';
 const RULES: [string, RegExp][] = [
   ['as never', /\bas never\b/],
   ['Prisma JSON input cast', /as (unknown as )?Prisma\.(InputJsonValue|JsonValue|JsonObject)/],
-  ['JSON column cast', new RegExp(`\\.(${COLUMNS})\\b\\)?(\\s*\\?\\?\\s*[^)]{0,20}\\))?\\s+as\\s+(?!const\\b)`)],
+  [
+    'JSON column cast',
+    new RegExp(`\\.(${COLUMNS})\\b\\)?(\\s*\\?\\?\\s*[^)]{0,20}\\))?\\s+as\\s+(?!const\\b)`),
+  ],
 ];
 
 function* sourceFiles(dir: string): Generator<string> {
@@ -39,7 +53,8 @@ export function findJsonCasts(): string[] {
         .split('\n')
         .forEach((line, i) => {
           if (/^\s*(\*|\/\/|\/\*)/.test(line)) return; // prose, not code
-          for (const [rule, re] of RULES) if (re.test(line)) found.push(`${rel}:${i + 1} ${rule}: ${line.trim().slice(0, 140)}`);
+          for (const [rule, re] of RULES)
+            if (re.test(line)) found.push(`${rel}:${i + 1} ${rule}: ${line.trim().slice(0, 140)}`);
         });
     }
   }
@@ -52,8 +67,17 @@ describe('no JSON casts outside the parse points', () => {
   });
 
   it('would catch each kind of cast', () => {
-    const lines = ['const s = run.summary as RunSummary;', 'x(cfg as never);', "data: { params: p as Prisma.InputJsonValue }", 'const rd = (t.requestDefaults ?? {}) as { path?: string };'];
-    for (const line of lines) expect(RULES.some(([, re]) => re.test(line)), line).toBe(true);
+    const lines = [
+      'const s = run.summary as RunSummary;',
+      'x(cfg as never);',
+      'data: { params: p as Prisma.InputJsonValue }',
+      'const rd = (t.requestDefaults ?? {}) as { path?: string };',
+    ];
+    for (const line of lines)
+      expect(
+        RULES.some(([, re]) => re.test(line)),
+        line,
+      ).toBe(true);
     expect(RULES.some(([, re]) => re.test("const t = { metric: 'x' } as const;"))).toBe(false);
   });
 });

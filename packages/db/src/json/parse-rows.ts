@@ -22,12 +22,17 @@ interface ColumnSpec<S extends z.ZodType = z.ZodType, F = unknown> {
   schema: S;
   fallback: F;
 }
-const col = <S extends z.ZodType, F>(schema: S, fallback: F): ColumnSpec<S, F> => ({ schema, fallback });
+const col = <S extends z.ZodType, F>(schema: S, fallback: F): ColumnSpec<S, F> => ({
+  schema,
+  fallback,
+});
 type Specs = Record<string, ColumnSpec>;
 type Out<C> = C extends ColumnSpec<infer S, infer F> ? z.output<S> | F : never;
 
 /** A row with its JSON columns (those it selected) replaced by their parsed values. */
-export type ParsedRow<R, S extends Specs> = { [K in keyof R]: K extends keyof S ? Out<S[K]> : R[K] };
+export type ParsedRow<R, S extends Specs> = {
+  [K in keyof R]: K extends keyof S ? Out<S[K]> : R[K];
+};
 
 /** Non-null columns fall back to their empty value, so a corrupt snapshot reads like an old one. */
 const RUN = {
@@ -38,9 +43,18 @@ const RUN = {
   scenarioSnapshot: col(ScenarioSnapshotSchema, ScenarioSnapshotSchema.parse({})),
   targetSnapshot: col(TargetSnapshotSchema, TargetSnapshotSchema.parse({})),
 };
-const SCENARIO = { params: col(ScenarioParamsSchema, ScenarioParamsSchema.parse({})), thresholds: col(ScenarioThresholdsSchema, ScenarioThresholdsSchema.parse([])) };
-const POOL_CONFIG = { params: col(PoolParamsSchema, PoolParamsSchema.parse({})), environment: col(PoolEnvironmentColumnSchema, null) };
-const TARGET = { managed: col(TargetManagedSchema, null), requestDefaults: col(RequestDefaultsColumnSchema, RequestDefaultsColumnSchema.parse({})) };
+const SCENARIO = {
+  params: col(ScenarioParamsSchema, ScenarioParamsSchema.parse({})),
+  thresholds: col(ScenarioThresholdsSchema, ScenarioThresholdsSchema.parse([])),
+};
+const POOL_CONFIG = {
+  params: col(PoolParamsSchema, PoolParamsSchema.parse({})),
+  environment: col(PoolEnvironmentColumnSchema, null),
+};
+const TARGET = {
+  managed: col(TargetManagedSchema, null),
+  requestDefaults: col(RequestDefaultsColumnSchema, RequestDefaultsColumnSchema.parse({})),
+};
 const RUN_SECOND = { statusCounts: col(StatusCountsSchema, StatusCountsSchema.parse({})) };
 const IDEMPOTENCY_KEY = { responseBody: col(JsonValueSchema, null) };
 const SCHEDULE_NOTIFICATION = { payload: col(NotificationPayloadSchema, null) };
@@ -48,9 +62,15 @@ const SCHEDULE_NOTIFICATION = { payload: col(NotificationPayloadSchema, null) };
 function parseRow<S extends Specs>(model: string, specs: S) {
   return <R extends object>(row: R): ParsedRow<R, S> => {
     const out: Record<string, unknown> = Object.fromEntries(Object.entries(row));
-    const id = 'id' in row ? String(row.id) : 'runId' in row && 'second' in row ? `${String(row.runId)}@${String(row.second)}` : '(no id selected)';
+    const id =
+      'id' in row
+        ? String(row.id)
+        : 'runId' in row && 'second' in row
+          ? `${String(row.runId)}@${String(row.second)}`
+          : '(no id selected)';
     for (const [column, spec] of Object.entries(specs)) {
-      if (column in out) out[column] = readJson(spec.schema, out[column], { model, column, id }, spec.fallback);
+      if (column in out)
+        out[column] = readJson(spec.schema, out[column], { model, column, id }, spec.fallback);
     }
     // The parse point: every JSON column of the row has just been parsed by its schema.
     return out as ParsedRow<R, S>;

@@ -21,7 +21,11 @@ export function startTestServer(bin = TEST_SERVER_BIN): Promise<TestServer> {
     }, 10_000);
     child.once('error', (err) => {
       clearTimeout(timer);
-      reject(new Error(`cannot start ${bin}: ${err.message}; run "bash packages/k6/scripts/build-k6.sh"`));
+      reject(
+        new Error(
+          `cannot start ${bin}: ${err.message}; run "bash packages/k6/scripts/build-k6.sh"`,
+        ),
+      );
     });
     createInterface({ input: child.stdout }).once('line', (url) => {
       clearTimeout(timer);

@@ -1,8 +1,13 @@
 import { parseRun, type Db } from '@poolbench/db';
 import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
-import { decideHypothesis, hypothesisRepeatsNeeded, runMetric, type HypothesisRule, type RunSummary } from '@poolbench/stats';
+import {
+  decideHypothesis,
+  hypothesisRepeatsNeeded,
+  runMetric,
+  type HypothesisRule,
+  type RunSummary,
+} from '@poolbench/stats';
 import { windowSummaries } from '../summaries/window-summaries';
-
 
 /**
  * Decides every hypothesis of a finished experiment (status holds / does_not_hold / unresolved,
@@ -14,22 +19,38 @@ import { windowSummaries } from '../summaries/window-summaries';
  * same answer, so concurrent callers are harmless. Returns how many hypotheses it decided.
  */
 export async function decideExperimentHypotheses(db: Db, experimentId: string): Promise<number> {
-  const exp = await db.experiment.findUnique({ where: { id: experimentId }, select: { finishedAt: true, hypotheses: { orderBy: { position: 'asc' } } } });
+  const exp = await db.experiment.findUnique({
+    where: { id: experimentId },
+    select: { finishedAt: true, hypotheses: { orderBy: { position: 'asc' } } },
+  });
   if (!exp || exp.finishedAt === null || exp.hypotheses.length === 0) return 0;
   const rows = await db.run.findMany({
     where: { experimentId, status: { in: [...MEASURED_RUN_STATUSES] } },
-    select: { id: true, poolConfigId: true, scenarioId: true, poolConfigSnapshot: true, summary: true },
+    select: {
+      id: true,
+      poolConfigId: true,
+      scenarioId: true,
+      poolConfigSnapshot: true,
+      summary: true,
+    },
     orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }],
   });
   const runs = rows.map(parseRun);
   type UsableRun = (typeof runs)[number];
   const windows = new Map<string, Map<string, RunSummary | null>>();
-  const summariesOver = async (cellRuns: UsableRun[], window: { from: number; to: number } | null) => {
+  const summariesOver = async (
+    cellRuns: UsableRun[],
+    window: { from: number; to: number } | null,
+  ) => {
     if (!window) return cellRuns.map((r) => r.summary);
     const key = `${window.from}:${window.to}`;
     let byRun = windows.get(key);
     if (!byRun) {
-      byRun = await windowSummaries(db, runs.map((r) => ({ id: r.id, finished: true })), window);
+      byRun = await windowSummaries(
+        db,
+        runs.map((r) => ({ id: r.id, finished: true })),
+        window,
+      );
       windows.set(key, byRun);
     }
     return cellRuns.map((r) => byRun!.get(r.id) ?? null);
@@ -37,10 +58,12 @@ export async function decideExperimentHypotheses(db: Db, experimentId: string): 
   const decidedAt = new Date();
   for (const h of exp.hypotheses) {
     const def = runMetric(h.metric);
-    const cellRuns = (poolConfigId: string, scenarioId: string) => runs.filter((r) => r.poolConfigId === poolConfigId && r.scenarioId === scenarioId);
+    const cellRuns = (poolConfigId: string, scenarioId: string) =>
+      runs.filter((r) => r.poolConfigId === poolConfigId && r.scenarioId === scenarioId);
     const baseRuns = cellRuns(h.basePoolConfigId, h.baseScenarioId);
     const candRuns = cellRuns(h.candidatePoolConfigId, h.candidateScenarioId);
-    const window = h.windowFrom !== null && h.windowTo !== null ? { from: h.windowFrom, to: h.windowTo } : null;
+    const window =
+      h.windowFrom !== null && h.windowTo !== null ? { from: h.windowFrom, to: h.windowTo } : null;
     // A run without a value for the metric (or without data in the window) is not a sample of the cell.
     const usable = async (list: UsableRun[]) => {
       const summaries = await summariesOver(list, window);
@@ -52,12 +75,29 @@ export async function decideExperimentHypotheses(db: Db, experimentId: string): 
     };
     const base = await usable(baseRuns);
     const cand = await usable(candRuns);
-    const rule: HypothesisRule = { metric: h.metric, expect: h.expect as HypothesisRule['expect'], band: h.band, bandUnit: h.bandUnit as HypothesisRule['bandUnit'] };
+    const rule: HypothesisRule = {
+      metric: h.metric,
+      expect: h.expect as HypothesisRule['expect'],
+      band: h.band,
+      bandUnit: h.bandUnit as HypothesisRule['bandUnit'],
+    };
     const candidateName = candRuns[0]?.poolConfigSnapshot.name || 'the candidate';
     const d = def
-      ? decideHypothesis(base.map((x) => x.value), cand.map((x) => x.value), rule, { candidateName })
+      ? decideHypothesis(
+          base.map((x) => x.value),
+          cand.map((x) => x.value),
+          rule,
+          { candidateName },
+        )
       : null;
-    const repeatsNeeded = d && d.status === 'unresolved' && base.length > 0 && cand.length > 0 ? hypothesisRepeatsNeeded(base.map((x) => x.value), cand.map((x) => x.value), rule) : null;
+    const repeatsNeeded =
+      d && d.status === 'unresolved' && base.length > 0 && cand.length > 0
+        ? hypothesisRepeatsNeeded(
+            base.map((x) => x.value),
+            cand.map((x) => x.value),
+            rule,
+          )
+        : null;
     await db.hypothesis.update({
       where: { id: h.id },
       data: {
@@ -82,7 +122,10 @@ export async function decideExperimentHypotheses(db: Db, experimentId: string): 
  * that ended the last run died before it got there, or the experiment was extended and finished
  * again). The lifecycle sweeper calls it, so no finished experiment keeps a pending claim.
  */
-export async function decideOverdueHypotheses(db: Db, opts: { limit?: number } = {}): Promise<string[]> {
+export async function decideOverdueHypotheses(
+  db: Db,
+  opts: { limit?: number } = {},
+): Promise<string[]> {
   const rows = await db.$queryRaw<Array<{ id: string }>>`
     SELECT DISTINCT e.id FROM "Experiment" e JOIN "Hypothesis" h ON h."experimentId" = e.id
      WHERE e."finishedAt" IS NOT NULL AND (h."decidedAt" IS NULL OR h."decidedAt" < e."finishedAt")

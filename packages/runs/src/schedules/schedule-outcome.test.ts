@@ -17,8 +17,17 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
     dispose = t.dispose;
     db = createDb({ url: t.url, max: 4 });
     ids = await seed(db);
-    A = (await db.poolConfig.findFirstOrThrow({ where: { teamId: ids.teamId, name: { startsWith: '004' } }, orderBy: { name: 'asc' } })).id;
-    S = (await db.scenario.findFirstOrThrow({ where: { teamId: ids.teamId, name: { startsWith: '004' } } })).id;
+    A = (
+      await db.poolConfig.findFirstOrThrow({
+        where: { teamId: ids.teamId, name: { startsWith: '004' } },
+        orderBy: { name: 'asc' },
+      })
+    ).id;
+    S = (
+      await db.scenario.findFirstOrThrow({
+        where: { teamId: ids.teamId, name: { startsWith: '004' } },
+      })
+    ).id;
   });
   afterAll(async () => {
     await db?.$disconnect();
@@ -29,7 +38,10 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
     for (const [i, id] of runIds.entries()) {
       await claimRun(db, id, 'w');
       await markRunning(db, id, 'w', { script: 's', environment: {} });
-      await finishRun(db, id, 'w', { status: 'succeeded', summary: summaryWith(p99 * (1 + (i % 5) / 100), 1000) });
+      await finishRun(db, id, 'w', {
+        status: 'succeeded',
+        summary: summaryWith(p99 * (1 + (i % 5) / 100), 1000),
+      });
     }
   };
   const notification = async (experimentId: string) => {
@@ -39,14 +51,45 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
 
   let scheduleId: string;
   it('setup: a baseline "nightly" of 5 runs at p99 30 ms and a schedule compared with it, with a webhook', async () => {
-    const base = await launchExperiment(db, { teamId: ids.teamId, targetId: ids.targetId, poolConfigIds: [A], scenarioIds: [S], repeats: 5, name: 'base' });
+    const base = await launchExperiment(db, {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      poolConfigIds: [A],
+      scenarioIds: [S],
+      repeats: 5,
+      name: 'base',
+    });
     await runAll(base.runIds, 30);
-    await db.baseline.create({ data: { teamId: ids.teamId, name: 'nightly', targetId: ids.targetId, scenarioId: S, experimentId: base.experimentId, poolConfigId: A } });
-    const def = await launchExperiment(db, { teamId: ids.teamId, targetId: ids.targetId, poolConfigIds: [A], scenarioIds: [S], repeats: 5, name: 'def' });
+    await db.baseline.create({
+      data: {
+        teamId: ids.teamId,
+        name: 'nightly',
+        targetId: ids.targetId,
+        scenarioId: S,
+        experimentId: base.experimentId,
+        poolConfigId: A,
+      },
+    });
+    const def = await launchExperiment(db, {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      poolConfigIds: [A],
+      scenarioIds: [S],
+      repeats: 5,
+      name: 'def',
+    });
     await db.run.deleteMany({ where: { experimentId: def.experimentId } });
     scheduleId = (
       await db.schedule.create({
-        data: { teamId: ids.teamId, name: 'nightly check', sourceExperimentId: def.experimentId, cron: '0 3 * * *', baselineName: 'nightly', webhookUrlSealed: new Uint8Array([1, 2, 3]), webhookHost: 'hooks.example.com' },
+        data: {
+          teamId: ids.teamId,
+          name: 'nightly check',
+          sourceExperimentId: def.experimentId,
+          cron: '0 3 * * *',
+          baselineName: 'nightly',
+          webhookUrlSealed: new Uint8Array([1, 2, 3]),
+          webhookHost: 'hooks.example.com',
+        },
       })
     ).id;
   });
@@ -63,7 +106,11 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
     await runAll(l.runIds.slice(-1), 90);
     const n = await notification(l.experimentId);
     expect(n).toMatchObject({ outcome: 'regression', status: 'pending', scheduleId });
-    expect(n!.payload).toMatchObject({ event: 'schedule.regression', baseline: 'nightly', experiment: { path: `/experiments/${l.experimentId}` } });
+    expect(n!.payload).toMatchObject({
+      event: 'schedule.regression',
+      baseline: 'nightly',
+      experiment: { path: `/experiments/${l.experimentId}` },
+    });
     const cell = n!.payload!.cells[0]!;
     expect(cell).toMatchObject({ baselineRuns: 5, candidateRuns: 5, regression: true });
     const p99 = cell.metrics.find((m) => m.key === 'p99Ms')!;
@@ -71,33 +118,57 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
     expect(p99.changePercent!.estimate).toBeGreaterThan(150);
     // deciding again changes nothing: one notification per experiment
     expect(await decideScheduleOutcome(db, l.experimentId)).toBeNull();
-    expect(await db.scheduleNotification.count({ where: { experimentId: l.experimentId } })).toBe(1);
+    expect(await db.scheduleNotification.count({ where: { experimentId: l.experimentId } })).toBe(
+      1,
+    );
   });
 
   it('a firing like the baseline passes and needs no webhook call (notifyOn = regression)', async () => {
     const l = await fireSchedule('same');
     await runAll(l.runIds, 30);
-    expect(await notification(l.experimentId)).toMatchObject({ outcome: 'pass', status: 'not_needed', nextAttemptAt: null });
+    expect(await notification(l.experimentId)).toMatchObject({
+      outcome: 'pass',
+      status: 'not_needed',
+      nextAttemptAt: null,
+    });
   });
 
   it('without a baseline of that name: no-baseline, sent when notifyOn = always; nothing without a webhook', async () => {
-    await db.schedule.update({ where: { id: scheduleId }, data: { baselineName: 'weekly', notifyOn: 'always' } });
+    await db.schedule.update({
+      where: { id: scheduleId },
+      data: { baselineName: 'weekly', notifyOn: 'always' },
+    });
     const l = await fireSchedule('nobase');
     await runAll(l.runIds, 90);
-    expect(await notification(l.experimentId)).toMatchObject({ outcome: 'no-baseline', status: 'pending' });
-    await db.schedule.update({ where: { id: scheduleId }, data: { baselineName: 'nightly', webhookUrlSealed: null } });
+    expect(await notification(l.experimentId)).toMatchObject({
+      outcome: 'no-baseline',
+      status: 'pending',
+    });
+    await db.schedule.update({
+      where: { id: scheduleId },
+      data: { baselineName: 'nightly', webhookUrlSealed: null },
+    });
     const m = await fireSchedule('nohook');
     await runAll(m.runIds, 90);
-    expect(await notification(m.experimentId)).toMatchObject({ outcome: 'regression', status: 'not_needed' });
+    expect(await notification(m.experimentId)).toMatchObject({
+      outcome: 'regression',
+      status: 'not_needed',
+    });
   });
 
   it('the sweeper decides a finished scheduled experiment that was left undecided (its worker died first)', async () => {
-    await db.schedule.update({ where: { id: scheduleId }, data: { webhookUrlSealed: new Uint8Array([1]), notifyOn: 'regression' } });
+    await db.schedule.update({
+      where: { id: scheduleId },
+      data: { webhookUrlSealed: new Uint8Array([1]), notifyOn: 'regression' },
+    });
     const l = await fireSchedule('orphan');
     await runAll(l.runIds, 90);
     await db.scheduleNotification.delete({ where: { experimentId: l.experimentId } });
     expect(await decideOverdueScheduleOutcomes(db)).toEqual([l.experimentId]);
-    expect(await notification(l.experimentId)).toMatchObject({ outcome: 'regression', status: 'pending' });
+    expect(await notification(l.experimentId)).toMatchObject({
+      outcome: 'regression',
+      status: 'pending',
+    });
     expect(await decideOverdueScheduleOutcomes(db)).toEqual([]);
   });
 });

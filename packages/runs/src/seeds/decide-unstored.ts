@@ -1,5 +1,9 @@
 import { parseRun, type Db } from '@poolbench/db';
-import { MEASURED_RUN_STATUSES, presetHypothesisStatement, type Preset } from '@poolbench/scenarios';
+import {
+  MEASURED_RUN_STATUSES,
+  presetHypothesisStatement,
+  type Preset,
+} from '@poolbench/scenarios';
 import { decideHypothesis, runMetric } from '@poolbench/stats';
 import type { SeedClaimResult } from './seed-results';
 
@@ -8,27 +12,48 @@ import type { SeedClaimResult } from './seed-results';
  * them), its preset's claims decided from the stored runs with the same rule
  * (`decideHypothesis`), said so in the reason. Stored decisions always win over this.
  */
-export async function decideUnstored(db: Db, experimentId: string, preset: Preset): Promise<SeedClaimResult[]> {
+export async function decideUnstored(
+  db: Db,
+  experimentId: string,
+  preset: Preset,
+): Promise<SeedClaimResult[]> {
   const exp = await db.experiment.findUniqueOrThrow({
     where: { id: experimentId },
     select: {
       poolConfigs: { select: { poolConfig: { select: { id: true, name: true } } } },
       scenarios: { select: { scenario: { select: { id: true, presetId: true } } } },
-      runs: { where: { status: { in: [...MEASURED_RUN_STATUSES] } }, select: { poolConfigId: true, scenarioId: true, summary: true } },
+      runs: {
+        where: { status: { in: [...MEASURED_RUN_STATUSES] } },
+        select: { poolConfigId: true, scenarioId: true, summary: true },
+      },
     },
   });
   const runs = exp.runs.map(parseRun);
-  const pcId = (name: string) => exp.poolConfigs.find((p) => p.poolConfig.name.split(' · ')[1] === name)?.poolConfig.id;
-  const scId = (id: string) => exp.scenarios.find((s) => s.scenario.presetId === `${preset.id}#${id}`)?.scenario.id;
+  const pcId = (name: string) =>
+    exp.poolConfigs.find((p) => p.poolConfig.name.split(' · ')[1] === name)?.poolConfig.id;
+  const scId = (id: string) =>
+    exp.scenarios.find((s) => s.scenario.presetId === `${preset.id}#${id}`)?.scenario.id;
   const label = (id: string) => preset.scenarios.find((s) => s.id === id)?.label ?? id;
   return preset.hypotheses.map((h) => {
-    const cell = (c: { poolConfig: string; scenario: string }) => ({ poolConfigId: pcId(c.poolConfig) ?? '?', scenarioId: scId(c.scenario) ?? '?' });
+    const cell = (c: { poolConfig: string; scenario: string }) => ({
+      poolConfigId: pcId(c.poolConfig) ?? '?',
+      scenarioId: scId(c.scenario) ?? '?',
+    });
     const base = cell(h.base);
     const cand = cell(h.candidate);
     const metric = runMetric(h.metric)!;
     const values = (c: typeof base) =>
-      runs.filter((r) => r.poolConfigId === c.poolConfigId && r.scenarioId === c.scenarioId && r.summary).map((r) => metric.value(r.summary!) ?? NaN);
-    const d = decideHypothesis(values(base), values(cand), { metric: h.metric, expect: h.expect, band: h.band, bandUnit: h.bandUnit }, { candidateName: h.candidate.poolConfig });
+      runs
+        .filter(
+          (r) => r.poolConfigId === c.poolConfigId && r.scenarioId === c.scenarioId && r.summary,
+        )
+        .map((r) => metric.value(r.summary!) ?? NaN);
+    const d = decideHypothesis(
+      values(base),
+      values(cand),
+      { metric: h.metric, expect: h.expect, band: h.band, bandUnit: h.bandUnit },
+      { candidateName: h.candidate.poolConfig },
+    );
     return {
       claim: h.claim ?? null,
       statement: presetHypothesisStatement(h, label),

@@ -4,7 +4,12 @@ import { createRunQueue, producerConnection } from '@poolbench/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchSeeds, reproductionOf, seedPresets } from './launch-seeds';
 import { seedResults } from './seed-results';
-import { replaceSeedsResults, seedsMarkdown, SEEDS_RESULTS_END, SEEDS_RESULTS_START } from './seeds-markdown';
+import {
+  replaceSeedsResults,
+  seedsMarkdown,
+  SEEDS_RESULTS_END,
+  SEEDS_RESULTS_START,
+} from './seeds-markdown';
 
 describe('launchSeeds: the seeds through the product launch path (real Postgres, Redis)', () => {
   let db: Db;
@@ -27,30 +32,65 @@ describe('launchSeeds: the seeds through the product launch path (real Postgres,
   });
 
   it('launches one experiment per seed preset: claimed cells x 5 interleaved repeats, claims stored as hypotheses, jobs enqueued', async () => {
-    const { reproductionId, launched } = await launchSeeds({ db, queue }, ids.teamId, ids.targetId, { seeds: ['004', '001'] }, new Date('2026-11-24T00:10:00Z'));
+    const { reproductionId, launched } = await launchSeeds(
+      { db, queue },
+      ids.teamId,
+      ids.targetId,
+      { seeds: ['004', '001'] },
+      new Date('2026-11-24T00:10:00Z'),
+    );
     expect(reproductionId).toBe('20261124-001000');
     // seed 001 has two presets: the Go emulation (link RTT) and the real stacks on MariaDB (docs/runtimes.md)
-    expect(launched.map((l) => l.plan.preset.id)).toEqual(['seed-001-large-result-sets', 'seed-001-runtimes-mariadb', 'seed-004-per-request-vs-shared-pool']);
+    expect(launched.map((l) => l.plan.preset.id)).toEqual([
+      'seed-001-large-result-sets',
+      'seed-001-runtimes-mariadb',
+      'seed-004-per-request-vs-shared-pool',
+    ]);
     const s004 = launched.find((l) => l.plan.preset.seed === '004')!;
-    const exp = await db.experiment.findUniqueOrThrow({ where: { id: s004.launch.experimentId }, include: { hypotheses: { orderBy: { position: 'asc' } }, runs: { orderBy: { sequence: 'asc' } } } });
+    const exp = await db.experiment.findUniqueOrThrow({
+      where: { id: s004.launch.experimentId },
+      include: {
+        hypotheses: { orderBy: { position: 'asc' } },
+        runs: { orderBy: { sequence: 'asc' } },
+      },
+    });
     expect(reproductionOf(exp.name)).toBe(reproductionId);
     expect(exp.repeats).toBe(5);
     // only the c=100 scenario carries claims; three configs, interleaved A B C A B C
     expect(exp.runs).toHaveLength(15);
-    expect(exp.runs.slice(0, 6).map((r) => parseRun(r).poolConfigSnapshot.name?.split(' · ')[1])).toEqual([
-      'open/close per request', 'new pool per request', 'shared pool (max 20, min 5)', 'open/close per request', 'new pool per request', 'shared pool (max 20, min 5)',
+    expect(
+      exp.runs.slice(0, 6).map((r) => parseRun(r).poolConfigSnapshot.name?.split(' · ')[1]),
+    ).toEqual([
+      'open/close per request',
+      'new pool per request',
+      'shared pool (max 20, min 5)',
+      'open/close per request',
+      'new pool per request',
+      'shared pool (max 20, min 5)',
     ]);
-    expect(exp.runs[0]!.poolConfigSnapshot).toMatchObject({ environment: { roleConnectionLimit: 40 } });
+    expect(exp.runs[0]!.poolConfigSnapshot).toMatchObject({
+      environment: { roleConnectionLimit: 40 },
+    });
     expect(exp.hypotheses.map((h) => [h.metric, h.expect, h.band, h.status])).toEqual([
-      ['rps', 'better', 5, 'pending'], ['rps', 'better', 5, 'pending'], ['errorRate', 'better', 1, 'pending'],
+      ['rps', 'better', 5, 'pending'],
+      ['rps', 'better', 5, 'pending'],
+      ['errorRate', 'better', 1, 'pending'],
     ]);
     expect(exp.hypotheses[0]!.claim).toContain('467 vs 116 req/s');
     const jobs = await Promise.all(s004.launch.runIds.map((id) => queue.getJob(id)));
     expect(jobs.every(Boolean)).toBe(true);
 
     // a second reproduction reuses the rows it made (same preset content), with new experiments
-    const again = await launchSeeds({ db, queue }, ids.teamId, ids.targetId, { seeds: ['004'] }, new Date('2026-11-24T00:20:00Z'));
-    const cfg = await db.poolConfig.count({ where: { targetId: ids.targetId, name: { contains: ' · seeds ×' } } });
+    const again = await launchSeeds(
+      { db, queue },
+      ids.teamId,
+      ids.targetId,
+      { seeds: ['004'] },
+      new Date('2026-11-24T00:20:00Z'),
+    );
+    const cfg = await db.poolConfig.count({
+      where: { targetId: ids.targetId, name: { contains: ' · seeds ×' } },
+    });
     expect(cfg).toBe(3 + 4 + 3); // seed 004, seed 001's emulation, seed 001 on Go/Bun/PHP-FPM
     expect(again.launched[0]!.launch.experimentId).not.toBe(s004.launch.experimentId);
 
@@ -60,11 +100,15 @@ describe('launchSeeds: the seeds through the product launch path (real Postgres,
     const r = (await seedResults(db, ids.teamId, reproductionId))!;
     expect(r.experiments.map((e) => e.seed)).toEqual(['001', '001', '004']);
     const h = exp.hypotheses[0]!;
-    expect(r.experiments[2]!.claims[0]!.comparePath).toBe(`/compare?items=c.${exp.id}.${h.basePoolConfigId}.${h.baseScenarioId},c.${exp.id}.${h.candidatePoolConfigId}.${h.candidateScenarioId}&baseline=0`);
+    expect(r.experiments[2]!.claims[0]!.comparePath).toBe(
+      `/compare?items=c.${exp.id}.${h.basePoolConfigId}.${h.baseScenarioId},c.${exp.id}.${h.candidatePoolConfigId}.${h.candidateScenarioId}&baseline=0`,
+    );
   });
 
   it('refuses an unknown seed, naming it', () => {
-    expect(() => seedPresets({ seeds: ['004', '007'] })).toThrow('seeds: unknown seed 007 (known: 000, 001, 002, 003, 004)');
+    expect(() => seedPresets({ seeds: ['004', '007'] })).toThrow(
+      'seeds: unknown seed 007 (known: 000, 001, 002, 003, 004)',
+    );
     expect(seedPresets({ seeds: ['002'], scale: 1 })[0]!.scale).toBe(1);
   });
 });
@@ -76,17 +120,50 @@ describe('seedsMarkdown', () => {
         reproductionId: '20261124-001000',
         experiments: [
           {
-            presetId: 'p', seed: '004', title: 't', experimentId: 'exp1', experimentName: 'n', status: 'completed', createdAt: new Date(), finishedAt: new Date(),
+            presetId: 'p',
+            seed: '004',
+            title: 't',
+            experimentId: 'exp1',
+            experimentName: 'n',
+            status: 'completed',
+            createdAt: new Date(),
+            finishedAt: new Date(),
             claims: [
-              { claim: 'Shared | faster (seed: 467 vs 116 req/s).', statement: 's1', status: 'holds', change: 3206.4, low: 2900, high: 3500, changeUnit: 'percent', p: 0.0079, reason: 'beyond the band', comparePath: '/compare?items=a', decidedBy: 'stored' },
-              { claim: null, statement: 's2', status: 'unresolved', change: -1.83, low: -3.1, high: 0.2, changeUnit: 'units', p: 0.2, reason: 'p ≥ 0.05', comparePath: '/compare?items=b', decidedBy: 'stored' },
+              {
+                claim: 'Shared | faster (seed: 467 vs 116 req/s).',
+                statement: 's1',
+                status: 'holds',
+                change: 3206.4,
+                low: 2900,
+                high: 3500,
+                changeUnit: 'percent',
+                p: 0.0079,
+                reason: 'beyond the band',
+                comparePath: '/compare?items=a',
+                decidedBy: 'stored',
+              },
+              {
+                claim: null,
+                statement: 's2',
+                status: 'unresolved',
+                change: -1.83,
+                low: -3.1,
+                high: 0.2,
+                changeUnit: 'units',
+                p: 0.2,
+                reason: 'p ≥ 0.05',
+                comparePath: '/compare?items=b',
+                decidedBy: 'stored',
+              },
             ],
           },
         ],
       },
       { command: 'make seeds SEEDS=004', machine: '2 × cpu', elapsedS: 300, load: '1.00 / 2.00' },
     );
-    expect(md).toContain('| 004 | `exp1` (completed) | Shared \\| faster (seed: 467 vs 116 req/s). | **holds** | +3,206 % (+2,900 … +3,500 %) | 0.008 | beyond the band | [compare](/compare?items=a) |');
+    expect(md).toContain(
+      '| 004 | `exp1` (completed) | Shared \\| faster (seed: 467 vs 116 req/s). | **holds** | +3,206 % (+2,900 … +3,500 %) | 0.008 | beyond the band | [compare](/compare?items=a) |',
+    );
     expect(md).toContain('| **unresolved** | −1.83 (−3.10 … +0.20) | 0.200 |');
     expect(md).toContain('Totals: 1 hold, 0 do not hold, 1 unresolved.');
     const doc = `# Seeds\n\nintro\n\n${SEEDS_RESULTS_START}\nold\n${SEEDS_RESULTS_END}\n\ntail\n`;

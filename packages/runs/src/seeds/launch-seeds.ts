@@ -1,5 +1,14 @@
 import { scenarioRowData, scenarioToColumns, toJson, type Db } from '@poolbench/db';
-import { applyScale, canonicalJson, listPresets, resolvePresetHypotheses, seedPlan, type Hypothesis, type Preset, type SeedPlan } from '@poolbench/scenarios';
+import {
+  applyScale,
+  canonicalJson,
+  listPresets,
+  resolvePresetHypotheses,
+  seedPlan,
+  type Hypothesis,
+  type Preset,
+  type SeedPlan,
+} from '@poolbench/scenarios';
 import type { Queue } from 'bullmq';
 import { launchAndEnqueue, type QueuedLaunch } from '../launch-and-enqueue';
 import type { LaunchExperimentInput } from '../launch-experiment';
@@ -32,19 +41,38 @@ export function seedPresets(opts: Pick<SeedsOptions, 'seeds' | 'scale'> = {}): P
   const all = listPresets();
   const wanted = (opts.seeds ?? []).filter(Boolean);
   const unknown = wanted.filter((s) => !all.some((p) => p.seed === s));
-  if (unknown.length > 0) throw new RangeError(`seeds: unknown seed ${unknown.join(', ')} (known: ${[...new Set(all.map((p) => p.seed))].join(', ')})`);
-  return all.filter((p) => wanted.length === 0 || wanted.includes(p.seed)).map((p) => applyScale(p, opts.scale ?? p.seedsScale));
+  if (unknown.length > 0)
+    throw new RangeError(
+      `seeds: unknown seed ${unknown.join(', ')} (known: ${[...new Set(all.map((p) => p.seed))].join(', ')})`,
+    );
+  return all
+    .filter((p) => wanted.length === 0 || wanted.includes(p.seed))
+    .map((p) => applyScale(p, opts.scale ?? p.seedsScale));
 }
 
 const scaleText = (s: number) => `×${s}`;
 
-async function ensureScenario(db: Db, teamId: string, preset: Preset, ps: Preset['scenarios'][number]): Promise<string> {
+async function ensureScenario(
+  db: Db,
+  teamId: string,
+  preset: Preset,
+  ps: Preset['scenarios'][number],
+): Promise<string> {
   const name = `${preset.seed} · ${ps.label} · seeds ${scaleText(preset.scale)}`;
   const cols = scenarioToColumns(ps.scenario);
-  const found = await db.scenario.findFirst({ where: { teamId, name, archivedAt: null }, select: { id: true, templateId: true, params: true, thresholds: true } });
-  if (found && canonicalJson([found.templateId, found.params, found.thresholds]) === canonicalJson([cols.templateId, cols.params, cols.thresholds])) return found.id;
+  const found = await db.scenario.findFirst({
+    where: { teamId, name, archivedAt: null },
+    select: { id: true, templateId: true, params: true, thresholds: true },
+  });
+  if (
+    found &&
+    canonicalJson([found.templateId, found.params, found.thresholds]) ===
+      canonicalJson([cols.templateId, cols.params, cols.thresholds])
+  )
+    return found.id;
   // A preset changed since the row was made: keep history on the archived row, start a new one.
-  if (found) await db.scenario.update({ where: { id: found.id }, data: { archivedAt: new Date() } });
+  if (found)
+    await db.scenario.update({ where: { id: found.id }, data: { archivedAt: new Date() } });
   const row = await db.scenario.create({
     data: { teamId, name, ...scenarioRowData(ps.scenario), presetId: `${preset.id}#${ps.id}` },
     select: { id: true },
@@ -52,7 +80,13 @@ async function ensureScenario(db: Db, teamId: string, preset: Preset, ps: Preset
   return row.id;
 }
 
-async function ensurePoolConfig(db: Db, teamId: string, targetId: string, preset: Preset, pc: Preset['poolConfigs'][number]): Promise<string> {
+async function ensurePoolConfig(
+  db: Db,
+  teamId: string,
+  targetId: string,
+  preset: Preset,
+  pc: Preset['poolConfigs'][number],
+): Promise<string> {
   const name = `${preset.seed} · ${pc.name} · seeds ${scaleText(preset.scale)}`;
   // compared as stored: the column values toJson writes, keys in canonical order (jsonb reorders them)
   const want = {
@@ -61,9 +95,22 @@ async function ensurePoolConfig(db: Db, teamId: string, targetId: string, preset
     instanceCount: pc.config.instanceCount,
     environment: pc.config.environment ? toJson.poolEnvironment(pc.config.environment) : null,
   };
-  const found = await db.poolConfig.findFirst({ where: { targetId, name, archivedAt: null }, select: { id: true, strategy: true, params: true, instanceCount: true, environment: true } });
-  if (found && canonicalJson({ strategy: found.strategy, params: found.params, instanceCount: found.instanceCount, environment: found.environment }) === canonicalJson(want)) return found.id;
-  if (found) await db.poolConfig.update({ where: { id: found.id }, data: { archivedAt: new Date() } });
+  const found = await db.poolConfig.findFirst({
+    where: { targetId, name, archivedAt: null },
+    select: { id: true, strategy: true, params: true, instanceCount: true, environment: true },
+  });
+  if (
+    found &&
+    canonicalJson({
+      strategy: found.strategy,
+      params: found.params,
+      instanceCount: found.instanceCount,
+      environment: found.environment,
+    }) === canonicalJson(want)
+  )
+    return found.id;
+  if (found)
+    await db.poolConfig.update({ where: { id: found.id }, data: { archivedAt: new Date() } });
   const row = await db.poolConfig.create({
     data: {
       teamId,
@@ -85,15 +132,23 @@ async function ensurePoolConfig(db: Db, teamId: string, targetId: string, preset
  * pre-registered hypotheses, enqueued like any other experiment. Used by `make seeds` and the
  * Seeds page's Reproduce button alike.
  */
-export async function launchSeeds(deps: { db: Db; queue: Queue }, teamId: string, targetId: string, opts: SeedsOptions = {}, now = new Date()): Promise<{ reproductionId: string; launched: LaunchedSeed[] }> {
+export async function launchSeeds(
+  deps: { db: Db; queue: Queue },
+  teamId: string,
+  targetId: string,
+  opts: SeedsOptions = {},
+  now = new Date(),
+): Promise<{ reproductionId: string; launched: LaunchedSeed[] }> {
   const reproductionId = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   const launched: LaunchedSeed[] = [];
   for (const preset of seedPresets(opts)) {
     const plan = seedPlan(preset);
     const scenarioIds = new Map<string, string>();
-    for (const s of plan.scenarios) scenarioIds.set(s.id, await ensureScenario(deps.db, teamId, preset, s));
+    for (const s of plan.scenarios)
+      scenarioIds.set(s.id, await ensureScenario(deps.db, teamId, preset, s));
     const poolConfigIds = new Map<string, string>();
-    for (const c of plan.poolConfigs) poolConfigIds.set(c.name, await ensurePoolConfig(deps.db, teamId, targetId, preset, c));
+    for (const c of plan.poolConfigs)
+      poolConfigIds.set(c.name, await ensurePoolConfig(deps.db, teamId, targetId, preset, c));
     // `hypotheses` is the launch input of the hypotheses work (docs/hypotheses.md); typed here too
     // so this file does not depend on the order the two branches are merged in.
     const input: LaunchExperimentInput & { hypotheses: Hypothesis[] } = {

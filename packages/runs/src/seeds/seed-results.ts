@@ -40,53 +40,79 @@ export interface SeedReproduction {
  * The product's answers for one reproduction of the seeds (the latest of the team when no id is
  * given): each seed experiment with its hypotheses as the compare service decided them.
  */
-export async function seedResults(db: Db, teamId: string, reproductionId?: string): Promise<SeedReproduction | null> {
+export async function seedResults(
+  db: Db,
+  teamId: string,
+  reproductionId?: string,
+): Promise<SeedReproduction | null> {
   let id = reproductionId ?? null;
   if (!id) {
-    const latest = await db.experiment.findFirst({ where: { teamId, name: { startsWith: SEEDS_PREFIX } }, orderBy: { createdAt: 'desc' }, select: { name: true } });
+    const latest = await db.experiment.findFirst({
+      where: { teamId, name: { startsWith: SEEDS_PREFIX } },
+      orderBy: { createdAt: 'desc' },
+      select: { name: true },
+    });
     id = latest ? reproductionOf(latest.name) : null;
   }
   if (!id) return null;
   const experiments = await db.experiment.findMany({
     where: { teamId, name: { startsWith: `${SEEDS_PREFIX}${id} · ` } },
     orderBy: { createdAt: 'asc' },
-    select: { id: true, name: true, status: true, presetId: true, createdAt: true, finishedAt: true, hypotheses: { orderBy: { position: 'asc' } } },
+    select: {
+      id: true,
+      name: true,
+      status: true,
+      presetId: true,
+      createdAt: true,
+      finishedAt: true,
+      hypotheses: { orderBy: { position: 'asc' } },
+    },
   });
   if (experiments.length === 0) return null;
   const presets = new Map(listPresets().map((p) => [p.id, p]));
   return {
     reproductionId: id,
-    experiments: await Promise.all(experiments.map(async (e) => {
-      const preset = e.presetId ? presets.get(e.presetId) : undefined;
-      const ended = ['completed', 'failed', 'canceled'].includes(e.status);
-      const unstored = e.hypotheses.length === 0 && preset && preset.hypotheses.length > 0 && ended ? await decideUnstored(db, e.id, preset) : null;
-      return {
-        presetId: e.presetId ?? '',
-        seed: preset?.seed ?? '?',
-        title: preset?.title ?? e.name,
-        experimentId: e.id,
-        experimentName: e.name,
-        status: e.status,
-        createdAt: e.createdAt,
-        finishedAt: e.finishedAt,
-        claims: unstored ?? e.hypotheses.map((h) => {
-          const items = `c.${e.id}.${h.basePoolConfigId}.${h.baseScenarioId},c.${e.id}.${h.candidatePoolConfigId}.${h.candidateScenarioId}`;
-          const window = h.windowFrom !== null && h.windowTo !== null ? `&from=${h.windowFrom}&to=${h.windowTo}` : '';
-          return {
-            claim: h.claim,
-            statement: h.statement,
-            status: h.status,
-            change: h.change,
-            low: h.low,
-            high: h.high,
-            changeUnit: h.changeUnit,
-            p: h.p,
-            reason: h.reason,
-            comparePath: `/compare?items=${items}&baseline=0${window}`,
-            decidedBy: 'stored' as const,
-          };
-        }),
-      };
-    })),
+    experiments: await Promise.all(
+      experiments.map(async (e) => {
+        const preset = e.presetId ? presets.get(e.presetId) : undefined;
+        const ended = ['completed', 'failed', 'canceled'].includes(e.status);
+        const unstored =
+          e.hypotheses.length === 0 && preset && preset.hypotheses.length > 0 && ended
+            ? await decideUnstored(db, e.id, preset)
+            : null;
+        return {
+          presetId: e.presetId ?? '',
+          seed: preset?.seed ?? '?',
+          title: preset?.title ?? e.name,
+          experimentId: e.id,
+          experimentName: e.name,
+          status: e.status,
+          createdAt: e.createdAt,
+          finishedAt: e.finishedAt,
+          claims:
+            unstored ??
+            e.hypotheses.map((h) => {
+              const items = `c.${e.id}.${h.basePoolConfigId}.${h.baseScenarioId},c.${e.id}.${h.candidatePoolConfigId}.${h.candidateScenarioId}`;
+              const window =
+                h.windowFrom !== null && h.windowTo !== null
+                  ? `&from=${h.windowFrom}&to=${h.windowTo}`
+                  : '';
+              return {
+                claim: h.claim,
+                statement: h.statement,
+                status: h.status,
+                change: h.change,
+                low: h.low,
+                high: h.high,
+                changeUnit: h.changeUnit,
+                p: h.p,
+                reason: h.reason,
+                comparePath: `/compare?items=${items}&baseline=0${window}`,
+                decidedBy: 'stored' as const,
+              };
+            }),
+        };
+      }),
+    ),
   };
 }

@@ -3,20 +3,34 @@ import type { SeedReproduction } from './seed-results';
 export const SEEDS_RESULTS_START = '<!-- seeds:results:start -->';
 export const SEEDS_RESULTS_END = '<!-- seeds:results:end -->';
 
-const VERDICT: Record<string, string> = { holds: '**holds**', does_not_hold: '**does not hold**', unresolved: '**unresolved**', pending: 'pending (not decided)' };
+const VERDICT: Record<string, string> = {
+  holds: '**holds**',
+  does_not_hold: '**does not hold**',
+  unresolved: '**unresolved**',
+  pending: 'pending (not decided)',
+};
 
 function num(x: number, digits: number): string {
-  return x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return x.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
 }
 const signed = (x: number, d: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${num(Math.abs(x), d)}`;
 
 /** "−15 % (−40 … +3 %)" or "−1.8 points (−3.0 … −0.5)": the product's change with its interval. */
-export function changeText(c: { change: number | null; low: number | null; high: number | null; changeUnit: string | null }): string {
+export function changeText(c: {
+  change: number | null;
+  low: number | null;
+  high: number | null;
+  changeUnit: string | null;
+}): string {
   if (c.change === null) return 'n/a';
   const pct = c.changeUnit === 'percent';
   const d = pct ? 0 : Math.abs(c.change) < 10 ? 2 : 1;
   const unit = pct ? ' %' : '';
-  const interval = c.low !== null && c.high !== null ? ` (${signed(c.low, d)} … ${signed(c.high, d)}${unit})` : '';
+  const interval =
+    c.low !== null && c.high !== null ? ` (${signed(c.low, d)} … ${signed(c.high, d)}${unit})` : '';
   return `${signed(c.change, d)}${unit}${interval}`;
 }
 
@@ -24,34 +38,49 @@ const pText = (p: number | null) => (p === null ? 'n/a' : p < 0.001 ? '< 0.001' 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The results section of docs/seeds.md, from the product's stored decisions. */
-export function seedsMarkdown(r: SeedReproduction, meta: { command: string; machine: string; elapsedS: number; load: string; baseUrl?: string }): string {
+export function seedsMarkdown(
+  r: SeedReproduction,
+  meta: { command: string; machine: string; elapsedS: number; load: string; baseUrl?: string },
+): string {
   const lines: string[] = [];
   const counts = { holds: 0, does_not_hold: 0, unresolved: 0, pending: 0 };
   for (const e of r.experiments) for (const c of e.claims) counts[c.status]++;
   lines.push(`## Latest reproduction: ${r.reproductionId}`);
   lines.push('');
-  lines.push(`Command: \`${meta.command}\`, ${num(meta.elapsedS / 60, 1)} min. Machine: ${meta.machine}. 1-minute load average at start / end: ${meta.load} (the machine is shared; spreads include other work).`);
+  lines.push(
+    `Command: \`${meta.command}\`, ${num(meta.elapsedS / 60, 1)} min. Machine: ${meta.machine}. 1-minute load average at start / end: ${meta.load} (the machine is shared; spreads include other work).`,
+  );
   const all = r.experiments.flatMap((e) => e.claims);
   const fromRuns = all.filter((c) => c.decidedBy === 'runs').length;
   const how =
     fromRuns === 0
       ? "Verdicts are the product's: each hypothesis was stored with its experiment before the first run and decided by `@poolbench/stats` when the experiment ended (docs/hypotheses.md)."
       : `${fromRuns === all.length ? 'No' : 'Some'} hypotheses were stored with these experiments (the build that launched them could not store them yet): the preset's claims, fixed in code before the runs, were decided from the stored runs with the same rule (\`decideHypothesis\` in \`@poolbench/stats\`); each such row says so.`;
-  lines.push(`${how} Totals: ${counts.holds} hold, ${counts.does_not_hold} do not hold, ${counts.unresolved} unresolved${counts.pending ? `, ${counts.pending} not decided` : ''}.`);
+  lines.push(
+    `${how} Totals: ${counts.holds} hold, ${counts.does_not_hold} do not hold, ${counts.unresolved} unresolved${counts.pending ? `, ${counts.pending} not decided` : ''}.`,
+  );
   lines.push('');
-  lines.push('| seed | experiment | claim (seed\'s numbers) | product verdict | change (interval) | p | why | compare |');
+  lines.push(
+    "| seed | experiment | claim (seed's numbers) | product verdict | change (interval) | p | why | compare |",
+  );
   lines.push('|---|---|---|---|---|---|---|---|');
   for (const e of r.experiments) {
-    if (e.claims.length === 0) lines.push(`| ${e.seed} | \`${e.experimentId}\` (${e.status}) | — | no hypotheses stored | | | | |`);
+    if (e.claims.length === 0)
+      lines.push(
+        `| ${e.seed} | \`${e.experimentId}\` (${e.status}) | — | no hypotheses stored | | | | |`,
+      );
     for (const c of e.claims) {
       const link = `${meta.baseUrl ?? ''}${c.comparePath}`;
-      lines.push(`| ${e.seed} | \`${e.experimentId}\` (${e.status}) | ${esc(c.claim ?? c.statement)} | ${VERDICT[c.status]} | ${changeText(c)} | ${pText(c.p)} | ${esc(c.reason ?? '')} | [compare](${link}) |`);
+      lines.push(
+        `| ${e.seed} | \`${e.experimentId}\` (${e.status}) | ${esc(c.claim ?? c.statement)} | ${VERDICT[c.status]} | ${changeText(c)} | ${pText(c.p)} | ${esc(c.reason ?? '')} | [compare](${link}) |`,
+      );
     }
   }
   lines.push('');
   lines.push('Formal statements (what was tested, generated from the fields):');
   lines.push('');
-  for (const e of r.experiments) for (const c of e.claims) lines.push(`- ${e.seed}: ${esc(c.statement)}`);
+  for (const e of r.experiments)
+    for (const c of e.claims) lines.push(`- ${e.seed}: ${esc(c.statement)}`);
   return lines.join('\n');
 }
 
@@ -60,5 +89,7 @@ export function replaceSeedsResults(doc: string, section: string): string {
   const block = `${SEEDS_RESULTS_START}\n${section.trim()}\n${SEEDS_RESULTS_END}`;
   const i = doc.indexOf(SEEDS_RESULTS_START);
   const j = doc.indexOf(SEEDS_RESULTS_END);
-  return i >= 0 && j > i ? doc.slice(0, i) + block + doc.slice(j + SEEDS_RESULTS_END.length) : `${doc.trimEnd()}\n\n${block}\n`;
+  return i >= 0 && j > i
+    ? doc.slice(0, i) + block + doc.slice(j + SEEDS_RESULTS_END.length)
+    : `${doc.trimEnd()}\n\n${block}\n`;
 }

@@ -13,9 +13,27 @@ describe('merging generator seconds (real Postgres)', () => {
     dispose = t.dispose;
     db = createDb({ url: t.url, max: 2 });
     const ids = await seed(db);
-    const exp = await db.experiment.create({ data: { teamId: ids.teamId, targetId: ids.targetId, name: 'segments', repeats: 1, loadGenerators: 3 } });
+    const exp = await db.experiment.create({
+      data: {
+        teamId: ids.teamId,
+        targetId: ids.targetId,
+        name: 'segments',
+        repeats: 1,
+        loadGenerators: 3,
+      },
+    });
     const run = await db.run.create({
-      data: { teamId: ids.teamId, experimentId: exp.id, targetId: ids.targetId, repeatIndex: 0, sequence: 0, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, loadGenerators: 3 },
+      data: {
+        teamId: ids.teamId,
+        experimentId: exp.id,
+        targetId: ids.targetId,
+        repeatIndex: 0,
+        sequence: 0,
+        poolConfigSnapshot: {},
+        scenarioSnapshot: {},
+        targetSnapshot: {},
+        loadGenerators: 3,
+      },
     });
     runId = run.id;
   });
@@ -26,7 +44,22 @@ describe('merging generator seconds (real Postgres)', () => {
 
   const write = (gen: number, second: number, requests: number, vusAllocated: number | null = 5) =>
     db.runSecond.create({
-      data: { runId, second, segment: segmentKey(gen), ts: new Date(t0.getTime() + second * 1000), requests, failed: 0, statusCounts: { '200': requests }, bytesSent: 1n, bytesReceived: 2n, iterations: requests, droppedIterations: 0, vus: 2, vusMax: 5, vusAllocated },
+      data: {
+        runId,
+        second,
+        segment: segmentKey(gen),
+        ts: new Date(t0.getTime() + second * 1000),
+        requests,
+        failed: 0,
+        statusCounts: { '200': requests },
+        bytesSent: 1n,
+        bytesReceived: 2n,
+        iterations: requests,
+        droppedIterations: 0,
+        vus: 2,
+        vusMax: 5,
+        vusAllocated,
+      },
     });
 
   it('a second is closed only when every generator has written a later one, however late one of them is', async () => {
@@ -44,7 +77,11 @@ describe('merging generator seconds (real Postgres)', () => {
     expect(live.map((r) => [r.second, r.requests, r.vusAllocated])).toEqual([[0, 30, 15]]);
     // the final merge rewrites every second, idempotently
     const all = await mergeSegmentSeconds(db, runId);
-    expect(all.map((r) => [r.second, r.requests])).toEqual([[0, 30], [1, 27], [2, 10]]);
+    expect(all.map((r) => [r.second, r.requests])).toEqual([
+      [0, 30],
+      [1, 27],
+      [2, 10],
+    ]);
     expect(await db.runSecond.count({ where: { runId, segment: 'all' } })).toBe(3);
   });
 });

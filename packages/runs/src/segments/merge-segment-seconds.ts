@@ -5,21 +5,37 @@ import { mergeStoredHistograms } from '@poolbench/stats/stored';
 /** RunSecond.segment of a load generator's own rows; the run's merged rows keep 'all'. */
 export const segmentKey = (index: number) => `gen:${index}`;
 
-const HIST = ['durationHist', 'waitingHist', 'connectingHist', 'tlsHist', 'blockedHist', 'iterationHist'] as const;
+const HIST = [
+  'durationHist',
+  'waitingHist',
+  'connectingHist',
+  'tlsHist',
+  'blockedHist',
+  'iterationHist',
+] as const;
 type SecondRow = Prisma.RunSecondGetPayload<object>;
 
-const bytesOf = (h: ReturnType<typeof mergeStoredHistograms>) => (h.totalCount > 0 ? new Uint8Array(Buffer.from(encodeHistogram(h), 'base64')) : null);
+const bytesOf = (h: ReturnType<typeof mergeStoredHistograms>) =>
+  h.totalCount > 0 ? new Uint8Array(Buffer.from(encodeHistogram(h), 'base64')) : null;
 
 /**
  * One second of the run from its generators' rows of that second: counts add, histograms merge
  * exactly (HDR, bucket by bucket), and the percentiles are read from the merged histogram, never
  * averaged. Pure, so tests can compare it with an independent merge.
  */
-export function mergeSecondRows(runId: string, second: number, rows: SecondRow[]): Prisma.RunSecondCreateManyInput {
+export function mergeSecondRows(
+  runId: string,
+  second: number,
+  rows: SecondRow[],
+): Prisma.RunSecondCreateManyInput {
   const statusCounts: Record<string, number> = {};
-  for (const r of rows) for (const [k, v] of Object.entries(parseRunSecond(r).statusCounts ?? {})) statusCounts[k] = (statusCounts[k] ?? 0) + v;
+  for (const r of rows)
+    for (const [k, v] of Object.entries(parseRunSecond(r).statusCounts ?? {}))
+      statusCounts[k] = (statusCounts[k] ?? 0) + v;
   const sum = (f: (r: SecondRow) => number) => rows.reduce((a, r) => a + f(r), 0);
-  const hists = Object.fromEntries(HIST.map((c) => [c, mergeStoredHistograms(rows.map((r) => r[c]))])) as Record<(typeof HIST)[number], ReturnType<typeof mergeStoredHistograms>>;
+  const hists = Object.fromEntries(
+    HIST.map((c) => [c, mergeStoredHistograms(rows.map((r) => r[c]))]),
+  ) as Record<(typeof HIST)[number], ReturnType<typeof mergeStoredHistograms>>;
   const d = histogramStatsMs(hists.durationHist);
   return {
     runId,
@@ -36,7 +52,9 @@ export function mergeSecondRows(runId: string, second: number, rows: SecondRow[]
     vus: sum((r) => r.vus),
     vusMax: sum((r) => r.vusMax),
     // allocated VUs add up like the others; unknown when no generator recorded them (older k6 output)
-    vusAllocated: rows.some((r) => r.vusAllocated !== null) ? sum((r) => r.vusAllocated ?? 0) : null,
+    vusAllocated: rows.some((r) => r.vusAllocated !== null)
+      ? sum((r) => r.vusAllocated ?? 0)
+      : null,
     p50Ms: d?.p50 ?? null,
     p90Ms: d?.p90 ?? null,
     p95Ms: d?.p95 ?? null,
@@ -62,8 +80,16 @@ export function mergeSecondRows(runId: string, second: number, rows: SecondRow[]
  * nothing yet. The live chart merges only these, so a live second already has its final counts
  * however late a loaded generator writes (a clock-based guess was wrong under load).
  */
-export async function closedSecondsBefore(db: Db, runId: string, count: number): Promise<number | null> {
-  const latest = await db.runSecond.groupBy({ by: ['segment'], where: { runId, segment: { startsWith: 'gen:' } }, _max: { second: true } });
+export async function closedSecondsBefore(
+  db: Db,
+  runId: string,
+  count: number,
+): Promise<number | null> {
+  const latest = await db.runSecond.groupBy({
+    by: ['segment'],
+    where: { runId, segment: { startsWith: 'gen:' } },
+    _max: { second: true },
+  });
   if (latest.length < count) return null;
   return Math.min(...latest.map((l) => l._max.second ?? -Infinity));
 }
@@ -73,15 +99,27 @@ export async function closedSecondsBefore(db: Db, runId: string, count: number):
  * (every second when omitted). Idempotent: a second merged live and again at the end, after a
  * late generator row arrived, ends up with the complete merge. Returns the merged rows.
  */
-export async function mergeSegmentSeconds(db: Db, runId: string, window: { from?: number; to?: number } = {}): Promise<Prisma.RunSecondCreateManyInput[]> {
-  const second = { ...(window.from !== undefined ? { gte: window.from } : {}), ...(window.to !== undefined ? { lt: window.to } : {}) };
-  const rows = await db.runSecond.findMany({ where: { runId, segment: { startsWith: 'gen:' }, second }, orderBy: { second: 'asc' } });
+export async function mergeSegmentSeconds(
+  db: Db,
+  runId: string,
+  window: { from?: number; to?: number } = {},
+): Promise<Prisma.RunSecondCreateManyInput[]> {
+  const second = {
+    ...(window.from !== undefined ? { gte: window.from } : {}),
+    ...(window.to !== undefined ? { lt: window.to } : {}),
+  };
+  const rows = await db.runSecond.findMany({
+    where: { runId, segment: { startsWith: 'gen:' }, second },
+    orderBy: { second: 'asc' },
+  });
   const bySecond = new Map<number, SecondRow[]>();
   for (const r of rows) bySecond.set(r.second, [...(bySecond.get(r.second) ?? []), r]);
   const merged = [...bySecond.entries()].map(([s, rs]) => mergeSecondRows(runId, s, rs));
   if (merged.length === 0) return [];
   await db.$transaction([
-    db.runSecond.deleteMany({ where: { runId, segment: 'all', second: { in: merged.map((m) => m.second) } } }),
+    db.runSecond.deleteMany({
+      where: { runId, segment: 'all', second: { in: merged.map((m) => m.second) } },
+    }),
     db.runSecond.createMany({ data: merged }),
   ]);
   return merged;

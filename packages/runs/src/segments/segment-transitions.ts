@@ -9,11 +9,25 @@ export const ACTIVE_SEGMENT_STATUSES: RunSegmentStatus[] = ['joined', 'ready', '
 export type SegmentEnd = Extract<RunSegmentStatus, 'succeeded' | 'failed' | 'canceled'>;
 
 /** The leader (the worker that claimed the run) creates every segment and takes segment 0. */
-export async function createSegments(db: Db, runId: string, count: number, leaderWorkerId: string): Promise<void> {
+export async function createSegments(
+  db: Db,
+  runId: string,
+  count: number,
+  leaderWorkerId: string,
+): Promise<void> {
   const now = new Date();
   await db.runSegment.createMany({
     data: Array.from({ length: count }, (_, index) =>
-      index === 0 ? { runId, index, status: 'joined' as const, workerId: leaderWorkerId, joinedAt: now, heartbeatAt: now } : { runId, index },
+      index === 0
+        ? {
+            runId,
+            index,
+            status: 'joined' as const,
+            workerId: leaderWorkerId,
+            joinedAt: now,
+            heartbeatAt: now,
+          }
+        : { runId, index },
     ),
     skipDuplicates: true,
   });
@@ -25,7 +39,12 @@ export type JoinResult = 'joined' | 'same_worker' | 'gone';
  * pending → joined by a worker that holds no other segment of this run (a worker takes at most one
  * segment of a run, so N segments always run on N distinct workers), while the run is preparing.
  */
-export async function joinSegment(db: Db, runId: string, index: number, workerId: string): Promise<JoinResult> {
+export async function joinSegment(
+  db: Db,
+  runId: string,
+  index: number,
+  workerId: string,
+): Promise<JoinResult> {
   const n = await db.$executeRaw`
     UPDATE "RunSegment" s SET status = 'joined', "workerId" = ${workerId}, "joinedAt" = now(), "heartbeatAt" = now()
      WHERE s."runId" = ${runId} AND s.index = ${index} AND s.status = 'pending'
@@ -38,24 +57,49 @@ export async function joinSegment(db: Db, runId: string, index: number, workerId
 }
 
 /** joined → ready: this generator reached the target and has its script; segment 0 also publishes the target's URLs. */
-export async function markSegmentReady(db: Db, runId: string, index: number, workerId: string, baseUrls: string[] = []): Promise<boolean> {
-  const r = await db.runSegment.updateMany({ where: { runId, index, workerId, status: 'joined' }, data: { status: 'ready', readyAt: new Date(), heartbeatAt: new Date(), baseUrls } });
+export async function markSegmentReady(
+  db: Db,
+  runId: string,
+  index: number,
+  workerId: string,
+  baseUrls: string[] = [],
+): Promise<boolean> {
+  const r = await db.runSegment.updateMany({
+    where: { runId, index, workerId, status: 'joined' },
+    data: { status: 'ready', readyAt: new Date(), heartbeatAt: new Date(), baseUrls },
+  });
   return r.count === 1;
 }
 
 /** The start barrier: once every segment is ready, all get the same start instant (only then does any k6 start). */
-export async function scheduleSegmentsStart(db: Db, runId: string, count: number, startAt: Date): Promise<boolean> {
+export async function scheduleSegmentsStart(
+  db: Db,
+  runId: string,
+  count: number,
+  startAt: Date,
+): Promise<boolean> {
   return db.$transaction(async (tx) => {
     const ready = await tx.runSegment.count({ where: { runId, status: 'ready', startAt: null } });
     if (ready !== count) return false;
-    const r = await tx.runSegment.updateMany({ where: { runId, status: 'ready', startAt: null }, data: { startAt } });
+    const r = await tx.runSegment.updateMany({
+      where: { runId, status: 'ready', startAt: null },
+      data: { startAt },
+    });
     return r.count === count;
   });
 }
 
 /** ready → running, when this generator's k6 is started. */
-export async function markSegmentRunning(db: Db, runId: string, index: number, workerId: string): Promise<boolean> {
-  const r = await db.runSegment.updateMany({ where: { runId, index, workerId, status: 'ready', startAt: { not: null } }, data: { status: 'running', heartbeatAt: new Date() } });
+export async function markSegmentRunning(
+  db: Db,
+  runId: string,
+  index: number,
+  workerId: string,
+): Promise<boolean> {
+  const r = await db.runSegment.updateMany({
+    where: { runId, index, workerId, status: 'ready', startAt: { not: null } },
+    data: { status: 'running', heartbeatAt: new Date() },
+  });
   return r.count === 1;
 }
 
@@ -76,18 +120,45 @@ export async function heartbeatSegment(
   runId: string,
   index: number,
   workerId: string,
-  stats: { cpuAvgPercent?: number; cpuMaxPercent?: number; rssMaxBytes?: bigint; requests?: number } = {},
-): Promise<{ alive: boolean; runStatus: string | null; cancelRequested: boolean; segments: SegmentView[] }> {
-  const r = await db.runSegment.updateMany({ where: { runId, index, workerId, status: { in: ACTIVE_SEGMENT_STATUSES } }, data: { heartbeatAt: new Date(), ...stats } });
+  stats: {
+    cpuAvgPercent?: number;
+    cpuMaxPercent?: number;
+    rssMaxBytes?: bigint;
+    requests?: number;
+  } = {},
+): Promise<{
+  alive: boolean;
+  runStatus: string | null;
+  cancelRequested: boolean;
+  segments: SegmentView[];
+}> {
+  const r = await db.runSegment.updateMany({
+    where: { runId, index, workerId, status: { in: ACTIVE_SEGMENT_STATUSES } },
+    data: { heartbeatAt: new Date(), ...stats },
+  });
   const [run, segments] = await Promise.all([
     db.run.findUnique({ where: { id: runId }, select: { status: true, cancelRequestedAt: true } }),
     db.runSegment.findMany({
       where: { runId },
       orderBy: { index: 'asc' },
-      select: { index: true, status: true, workerId: true, heartbeatAt: true, startAt: true, baseUrls: true, errorCode: true, errorMessage: true },
+      select: {
+        index: true,
+        status: true,
+        workerId: true,
+        heartbeatAt: true,
+        startAt: true,
+        baseUrls: true,
+        errorCode: true,
+        errorMessage: true,
+      },
     }),
   ]);
-  return { alive: r.count === 1, runStatus: run?.status ?? null, cancelRequested: !!run?.cancelRequestedAt, segments };
+  return {
+    alive: r.count === 1,
+    runStatus: run?.status ?? null,
+    cancelRequested: !!run?.cancelRequestedAt,
+    segments,
+  };
 }
 
 export interface SegmentFinish {
@@ -103,31 +174,63 @@ export interface SegmentFinish {
 }
 
 /** An active segment this worker owns ends; false when it already ended (e.g. canceled by the leader). */
-export async function finishSegment(db: Db, runId: string, index: number, workerId: string, data: SegmentFinish): Promise<boolean> {
+export async function finishSegment(
+  db: Db,
+  runId: string,
+  index: number,
+  workerId: string,
+  data: SegmentFinish,
+): Promise<boolean> {
   const r = await db.runSegment.updateMany({
     where: { runId, index, workerId, status: { in: ACTIVE_SEGMENT_STATUSES } },
-    data: { ...data, errorCode: data.errorCode ?? null, errorMessage: data.errorMessage ?? null, finishedAt: new Date() },
+    data: {
+      ...data,
+      errorCode: data.errorCode ?? null,
+      errorMessage: data.errorMessage ?? null,
+      finishedAt: new Date(),
+    },
   });
   return r.count === 1;
 }
 
 /** Segments not yet running are canceled (the run gave up waiting, or failed before load). */
-export async function cancelWaitingSegments(db: Db, runId: string, reason: string): Promise<number> {
+export async function cancelWaitingSegments(
+  db: Db,
+  runId: string,
+  reason: string,
+): Promise<number> {
   const r = await db.runSegment.updateMany({
     where: { runId, status: { in: ['pending', 'joined', 'ready'] } },
-    data: { status: 'canceled', finishedAt: new Date(), errorCode: 'canceled', errorMessage: reason },
+    data: {
+      status: 'canceled',
+      finishedAt: new Date(),
+      errorCode: 'canceled',
+      errorMessage: reason,
+    },
   });
   return r.count;
 }
 
 /** Segments whose worker stopped sending heartbeats (killed, partitioned) end failed, naming that worker. */
-export async function failSilentSegments(db: Db, runId: string, staleAfterMs: number): Promise<{ index: number; workerId: string | null }[]> {
+export async function failSilentSegments(
+  db: Db,
+  runId: string,
+  staleAfterMs: number,
+): Promise<{ index: number; workerId: string | null }[]> {
   const cutoff = new Date(Date.now() - staleAfterMs);
-  const silent = await db.runSegment.findMany({ where: { runId, status: { in: ACTIVE_SEGMENT_STATUSES }, heartbeatAt: { lt: cutoff } }, select: { index: true, workerId: true } });
+  const silent = await db.runSegment.findMany({
+    where: { runId, status: { in: ACTIVE_SEGMENT_STATUSES }, heartbeatAt: { lt: cutoff } },
+    select: { index: true, workerId: true },
+  });
   const failed: { index: number; workerId: string | null }[] = [];
   for (const s of silent) {
     const r = await db.runSegment.updateMany({
-      where: { runId, index: s.index, status: { in: ACTIVE_SEGMENT_STATUSES }, heartbeatAt: { lt: cutoff } },
+      where: {
+        runId,
+        index: s.index,
+        status: { in: ACTIVE_SEGMENT_STATUSES },
+        heartbeatAt: { lt: cutoff },
+      },
       data: {
         status: 'failed',
         finishedAt: new Date(),

@@ -1,10 +1,23 @@
 import { readJson, StatusCountsSchema, type Db } from '@poolbench/db';
-import { buildRunSummary, histogramStatsMs, loadTimeMs, sumStoredSeconds, type Histogram, type ResourceTotalsRow, type RunSummary, type StoredSecondCounters } from '@poolbench/stats';
+import {
+  buildRunSummary,
+  histogramStatsMs,
+  loadTimeMs,
+  sumStoredSeconds,
+  type Histogram,
+  type ResourceTotalsRow,
+  type RunSummary,
+  type StoredSecondCounters,
+} from '@poolbench/stats';
 import { runHistograms } from './run-histograms';
 
 type Window = { from: number; to: number };
 
-type SecondRow = Omit<StoredSecondCounters, 'statusCounts'> & { runId: string; ts: Date; statusCounts: unknown };
+type SecondRow = Omit<StoredSecondCounters, 'statusCounts'> & {
+  runId: string;
+  ts: Date;
+  statusCounts: unknown;
+};
 type ResourceRow = ResourceTotalsRow & { runId: string };
 interface LoadRow {
   id: string;
@@ -58,9 +71,23 @@ export async function windowSummaries(
     runHistograms(db, runs, window, 'blockedHist'),
   ]);
   const resByRun = byRun(resources);
-  const loadOf = new Map(loads.map((l) => [l.id, l.loadStartMs !== null && l.loadEndMs !== null ? { startMs: l.loadStartMs, endMs: l.loadEndMs } : null]));
+  const loadOf = new Map(
+    loads.map((l) => [
+      l.id,
+      l.loadStartMs !== null && l.loadEndMs !== null
+        ? { startMs: l.loadStartMs, endMs: l.loadEndMs }
+        : null,
+    ]),
+  );
   for (const [runId, raw] of byRun(seconds)) {
-    const rows = raw.map((r) => ({ ...r, statusCounts: readJson(StatusCountsSchema, r.statusCounts, { model: 'RunSecond', column: 'statusCounts', id: `${runId}@${r.second}` }) }));
+    const rows = raw.map((r) => ({
+      ...r,
+      statusCounts: readJson(StatusCountsSchema, r.statusCounts, {
+        model: 'RunSecond',
+        column: 'statusCounts',
+        id: `${runId}@${r.second}`,
+      }),
+    }));
     const { counters, vusMax, loadSeconds } = sumStoredSeconds(rows);
     // Elapsed second 0 is the unix second of any row minus its elapsed second.
     const t0Ms = rows[0]!.ts.getTime() - rows[0]!.second * 1000;
@@ -70,9 +97,16 @@ export async function windowSummaries(
     out.set(
       runId,
       buildRunSummary({
-        counters, vusMax, seconds: rows.length, load, resources: resByRun.get(runId) ?? [],
+        counters,
+        vusMax,
+        seconds: rows.length,
+        load,
+        resources: resByRun.get(runId) ?? [],
         loadMs: loadTimeMs(load, t0Ms, loadSeconds, window),
-        trends: { http_req_duration: d ? histogramStatsMs(d) : null, http_req_blocked: b ? histogramStatsMs(b) : null },
+        trends: {
+          http_req_duration: d ? histogramStatsMs(d) : null,
+          http_req_blocked: b ? histogramStatsMs(b) : null,
+        },
       }),
     );
   }

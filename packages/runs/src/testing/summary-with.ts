@@ -11,7 +11,15 @@ export function summaryWith(p99: number, rps: number) {
   h.recordValue(Math.round(p99 * 1000));
   const requests = Math.round(rps * 5);
   return buildRunSummary({
-    counters: { requests, failed: 0, status: { '200': requests }, dataSentBytes: 0, dataReceivedBytes: 0, iterations: requests, droppedIterations: 0 },
+    counters: {
+      requests,
+      failed: 0,
+      status: { '200': requests },
+      dataSentBytes: 0,
+      dataReceivedBytes: 0,
+      iterations: requests,
+      droppedIterations: 0,
+    },
     trends: { http_req_duration: histogramStatsMs(h) },
     seconds: 5,
     vusMax: 10,

@@ -13,7 +13,12 @@ export type BalancingMode = (typeof BALANCING_MODES)[number];
 /** The program that serves the lab target's HTTP contract (docs/runtimes.md). */
 export const RUNTIMES = ['go', 'java-hikari', 'bun', 'php-fpm'] as const;
 export type Runtime = (typeof RUNTIMES)[number];
-export const RUNTIME_LABELS: Record<Runtime, string> = { go: 'Go (pgx / database/sql)', 'java-hikari': 'Java + HikariCP', bun: 'Bun (Bun.sql)', 'php-fpm': 'PHP-FPM + nginx (PDO)' };
+export const RUNTIME_LABELS: Record<Runtime, string> = {
+  go: 'Go (pgx / database/sql)',
+  'java-hikari': 'Java + HikariCP',
+  bun: 'Bun (Bun.sql)',
+  'php-fpm': 'PHP-FPM + nginx (PDO)',
+};
 
 /** The lab database a managed target reads: the worker's Postgres, or its MariaDB (seed 001's MySQL). */
 export const LAB_DATABASES = ['postgres', 'mariadb'] as const;
@@ -36,18 +41,26 @@ export const LabEnvironmentSchema = z.strictObject({
   /** GOMAXPROCS of each target instance: the CPU limit without cgroups (seed 002's GOMAXPROCS=1) */
   cpuLimit: int(1, 64).optional(),
   /** how load reaches several instances: k6 round robin over their URLs, or a real nginx in front (seeds 000 and 002) */
-  balancing: z.enum(BALANCING_MODES, { error: `must be one of ${BALANCING_MODES.join(', ')}` }).optional(),
+  balancing: z
+    .enum(BALANCING_MODES, { error: `must be one of ${BALANCING_MODES.join(', ')}` })
+    .optional(),
   /** the program serving the target (absent = go, the reference lab target) */
   runtime: z.enum(RUNTIMES, { error: `must be one of ${RUNTIMES.join(', ')}` }).optional(),
   /** the lab database (absent = postgres) */
-  database: z.enum(LAB_DATABASES, { error: `must be one of ${LAB_DATABASES.join(', ')}` }).optional(),
+  database: z
+    .enum(LAB_DATABASES, { error: `must be one of ${LAB_DATABASES.join(', ')}` })
+    .optional(),
 });
 export type LabEnvironment = z.infer<typeof LabEnvironmentSchema>;
 
 /** The run's environment: the target's defaults, then the pool config's fields on top. */
-export function resolveLabEnvironment(target: LabEnvironment | null | undefined, poolConfig: LabEnvironment | null | undefined): LabEnvironment {
+export function resolveLabEnvironment(
+  target: LabEnvironment | null | undefined,
+  poolConfig: LabEnvironment | null | undefined,
+): LabEnvironment {
   const out: LabEnvironment = { ...(target ?? {}) };
-  for (const [k, v] of Object.entries(poolConfig ?? {})) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  for (const [k, v] of Object.entries(poolConfig ?? {}))
+    if (v !== undefined) (out as Record<string, unknown>)[k] = v;
   return out;
 }
 
@@ -57,9 +70,11 @@ export function describeLabEnvironment(env: LabEnvironment | null | undefined): 
   const parts: string[] = [];
   if (env.runtime !== undefined && env.runtime !== 'go') parts.push(RUNTIME_LABELS[env.runtime]);
   if (env.database === 'mariadb') parts.push('MariaDB');
-  if (env.blobstoreDelayMs !== undefined) parts.push(`blob store +${env.blobstoreDelayMs} ms per connection`);
+  if (env.blobstoreDelayMs !== undefined)
+    parts.push(`blob store +${env.blobstoreDelayMs} ms per connection`);
   if (env.dbLinkRttMs !== undefined) parts.push(`database link RTT ${env.dbLinkRttMs} ms`);
-  if (env.roleConnectionLimit !== undefined) parts.push(`role connection limit ${env.roleConnectionLimit}`);
+  if (env.roleConnectionLimit !== undefined)
+    parts.push(`role connection limit ${env.roleConnectionLimit}`);
   if (env.cpuLimit !== undefined) parts.push(`GOMAXPROCS ${env.cpuLimit}`);
   if (env.balancing === 'nginx') parts.push('nginx in front');
   return parts.join(', ');

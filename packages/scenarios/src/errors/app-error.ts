@@ -35,17 +35,24 @@ export class AppError<C extends string = ErrorCode> extends Error {
 
 /** An input error on one field: the message says "<path>: <reason>", the path also travels as data. */
 export function fieldError(path: string, reason: string): AppError<'validation_failed'> {
-  return new AppError('validation_failed', path ? `${path}: ${reason}` : reason, { problems: [{ path, message: reason }] });
+  return new AppError('validation_failed', path ? `${path}: ${reason}` : reason, {
+    problems: [{ path, message: reason }],
+  });
 }
 
 /** Prefix every problem path (a nested schema's problems under the request field that holds it). */
 export function prefixProblems(problems: readonly FieldProblem[], prefix: string): FieldProblem[] {
   if (!prefix) return [...problems];
-  return problems.map((p) => ({ path: p.path ? `${prefix}.${p.path}` : prefix, message: p.message }));
+  return problems.map((p) => ({
+    path: p.path ? `${prefix}.${p.path}` : prefix,
+    message: p.message,
+  }));
 }
 
 /** Whatever was thrown, as an AppError; anything unknown is `internal` and keeps its cause for the log. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError && Object.hasOwn(ERROR_CODES, err.code)) return err as AppError;
-  return new AppError('internal', 'something went wrong on the server; the error was logged', { cause: err });
+  return new AppError('internal', 'something went wrong on the server; the error was logged', {
+    cause: err,
+  });
 }

@@ -24,26 +24,44 @@ export interface CellNames {
   scenario: string;
 }
 
-const cellText = (c: CellNames, sameScenario: boolean) => (sameScenario ? c.poolConfig : `${c.poolConfig} under ${c.scenario}`);
+const cellText = (c: CellNames, sameScenario: boolean) =>
+  sameScenario ? c.poolConfig : `${c.poolConfig} under ${c.scenario}`;
 
 /**
  * One line a person reads before the run: "shared has a higher throughput than per-request by at
  * least 5 % (scenario: burst, seconds 0–10)".
  */
-export function hypothesisStatement(h: Pick<Hypothesis, 'metric' | 'expect' | 'band' | 'bandUnit' | 'window'>, base: CellNames, candidate: CellNames): string {
+export function hypothesisStatement(
+  h: Pick<Hypothesis, 'metric' | 'expect' | 'band' | 'bandUnit' | 'window'>,
+  base: CellNames,
+  candidate: CellNames,
+): string {
   const m = HYPOTHESIS_METRICS[h.metric];
   const same = base.scenario === candidate.scenario;
   const b = cellText(base, same);
   const c = cellText(candidate, same);
-  const where = [same ? `scenario ${base.scenario}` : null, h.window ? `seconds ${h.window.from}–${h.window.to}` : null].filter(Boolean).join(', ');
+  const where = [
+    same ? `scenario ${base.scenario}` : null,
+    h.window ? `seconds ${h.window.from}–${h.window.to}` : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const tail = where ? ` (${where})` : '';
-  if (h.expect === 'equivalent') return `${c} and ${b} have the same ${m.noun} within ±${bandText(h)}${tail}`;
+  if (h.expect === 'equivalent')
+    return `${c} and ${b} have the same ${m.noun} within ±${bandText(h)}${tail}`;
   // better/worse follow the metric's direction: better throughput is higher, better latency lower.
   const higher = (h.expect === 'better') === m.higherIsBetter;
   return `${c} has a ${higher ? 'higher' : 'lower'} ${m.noun} than ${b} by at least ${bandText(h)}${tail}`;
 }
 
 /** The statement of a preset's hypothesis, named by the preset's own pool config names and scenario labels. */
-export function presetHypothesisStatement(h: PresetHypothesis, scenarioLabel: (id: string) => string = (id) => id): string {
-  return hypothesisStatement(h, { poolConfig: h.base.poolConfig, scenario: scenarioLabel(h.base.scenario) }, { poolConfig: h.candidate.poolConfig, scenario: scenarioLabel(h.candidate.scenario) });
+export function presetHypothesisStatement(
+  h: PresetHypothesis,
+  scenarioLabel: (id: string) => string = (id) => id,
+): string {
+  return hypothesisStatement(
+    h,
+    { poolConfig: h.base.poolConfig, scenario: scenarioLabel(h.base.scenario) },
+    { poolConfig: h.candidate.poolConfig, scenario: scenarioLabel(h.candidate.scenario) },
+  );
 }

@@ -14,9 +14,15 @@ export function resolvePresetHypotheses(
     const cell = (side: 'base' | 'candidate') => {
       const c = h[side];
       const poolConfigId = poolConfigIdByName.get(c.poolConfig);
-      if (!poolConfigId) throw new RangeError(`hypotheses.${i}.${side}.poolConfig: "${c.poolConfig}" is not a pool config of this preset`);
+      if (!poolConfigId)
+        throw new RangeError(
+          `hypotheses.${i}.${side}.poolConfig: "${c.poolConfig}" is not a pool config of this preset`,
+        );
       const scenarioId = scenarioIdByPresetId.get(c.scenario);
-      if (!scenarioId) throw new RangeError(`hypotheses.${i}.${side}.scenario: "${c.scenario}" is not a scenario of this preset`);
+      if (!scenarioId)
+        throw new RangeError(
+          `hypotheses.${i}.${side}.scenario: "${c.scenario}" is not a scenario of this preset`,
+        );
       return { poolConfigId, scenarioId };
     };
     const { base: _b, candidate: _c, ...rest } = h;

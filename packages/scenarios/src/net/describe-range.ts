@@ -16,14 +16,29 @@ function count(n: bigint): string {
  * What one allowlist entry allows, for people: "127.0.0.0/24 — 256 addresses, loopback".
  * Host name patterns allow public addresses only (a name never covers a special range).
  */
-export function describeAllowPattern(pattern: string): { addresses: string; size: bigint | null; label: string; broad: boolean } {
+export function describeAllowPattern(pattern: string): {
+  addresses: string;
+  size: bigint | null;
+  label: string;
+  broad: boolean;
+} {
   const c = parseCidr(pattern);
   if (!c) {
-    return { addresses: pattern.startsWith('*.') ? 'every name under this domain' : 'this host name', size: null, label: 'public addresses only', broad: false };
+    return {
+      addresses: pattern.startsWith('*.') ? 'every name under this domain' : 'this host name',
+      size: null,
+      label: 'public addresses only',
+      broad: false,
+    };
   }
   const size = cidrSize(c);
   const label = c.len === 0 ? 'every address' : rangeLabel(c);
-  return { addresses: `${count(size)} address${size === 1n ? '' : 'es'}`, size, label, broad: isBroad(c) };
+  return {
+    addresses: `${count(size)} address${size === 1n ? '' : 'es'}`,
+    size,
+    label,
+    broad: isBroad(c),
+  };
 }
 
 /** Why an allowlist entry is refused outright, or null. */
@@ -31,5 +46,7 @@ export function forbiddenAllowReason(pattern: string): string | null {
   const c = parseCidr(pattern);
   if (!c) return null;
   const why = touchesLinkLocalOrMetadata(c);
-  return why ? `includes ${why}: cloud metadata services live there, so it can never be allowed` : null;
+  return why
+    ? `includes ${why}: cloud metadata services live there, so it can never be allowed`
+    : null;
 }

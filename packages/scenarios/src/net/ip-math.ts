@@ -44,7 +44,8 @@ function parseV6(s: string): bigint {
   const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+  const groups =
+    tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
   return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g || '0', 16)), 0n);
 }
 
@@ -59,11 +60,13 @@ export function parseIp(raw: string): IpNum | null {
 
 export function formatIp(ip: IpNum): string {
   if (ip.v === 4) return [24n, 16n, 8n, 0n].map((sh) => String((ip.n >> sh) & 0xffn)).join('.');
-  const groups = [...Array(8).keys()].map((i) => ((ip.n >> BigInt((7 - i) * 16)) & 0xffffn).toString(16));
+  const groups = [...Array(8).keys()].map((i) =>
+    ((ip.n >> BigInt((7 - i) * 16)) & 0xffffn).toString(16),
+  );
   // Compress the longest run of zero groups (RFC 5952).
   let best = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== '0') {
       i++;
       continue;
@@ -126,8 +129,16 @@ export function complementCidrs(keep: IpNum[], v: 4 | 6): Cidr[] {
     if (len === bits) return;
     const half = 1n << BigInt(bits - len - 1);
     const hi = n + half;
-    walk(n, len + 1, inside.filter((k) => k < hi));
-    walk(hi, len + 1, inside.filter((k) => k >= hi));
+    walk(
+      n,
+      len + 1,
+      inside.filter((k) => k < hi),
+    );
+    walk(
+      hi,
+      len + 1,
+      inside.filter((k) => k >= hi),
+    );
   };
   walk(0n, 0, kept);
   return out;

@@ -11,7 +11,11 @@ interface Capture {
   hits: Array<{ path: string; headers: Record<string, string | string[] | undefined> }>;
 }
 const captures: Capture[] = [];
-async function capture(host: string, port: number, redirectTo?: string): Promise<Capture & { port: number }> {
+async function capture(
+  host: string,
+  port: number,
+  redirectTo?: string,
+): Promise<Capture & { port: number }> {
   const hits: Capture['hits'] = [];
   const server = createServer((req, res) => {
     hits.push({ path: req.url ?? '', headers: req.headers });
@@ -31,7 +35,12 @@ afterAll(() => {
   for (const c of captures) c.server.close();
 });
 
-const fixed = { template: 'fixed-requests', params: { requests: 4, concurrency: 1 }, requests: [{ path: '/work' }], readyPath: '/ready' };
+const fixed = {
+  template: 'fixed-requests',
+  params: { requests: 4, concurrency: 1 },
+  requests: [{ path: '/work' }],
+  readyPath: '/ready',
+};
 
 describe('k6 network options (real k6)', () => {
   it('does not follow a redirect to another address and keeps the secret header at its origin', async () => {
@@ -50,12 +59,20 @@ describe('k6 network options (real k6)', () => {
     const origin = await capture('127.0.0.1', 0);
     const other = await capture('127.0.0.2', origin.port);
     const pins = [{ host: 'pinned.test', port: origin.port, address: '127.0.0.1' }];
-    const g = generateScenario(fixed, { hosts: k6HostsFor(pins), targetHeaders: { 'X-Plain': 'p1' } });
+    const g = generateScenario(fixed, {
+      hosts: k6HostsFor(pins),
+      targetHeaders: { 'X-Plain': 'p1' },
+    });
     const r = await k6Run(g.script, [`http://pinned.test:${origin.port}`], {
       extraArgs: () => ['--blacklist-ip', k6BlacklistFor(['127.0.0.1']).join(',')],
     });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    expect(origin.hits.filter((h) => h.path === '/work').map((h) => h.headers['x-plain'])).toEqual(['p1', 'p1', 'p1', 'p1']);
+    expect(origin.hits.filter((h) => h.path === '/work').map((h) => h.headers['x-plain'])).toEqual([
+      'p1',
+      'p1',
+      'p1',
+      'p1',
+    ]);
     expect(other.hits).toEqual([]);
   });
 
@@ -66,10 +83,14 @@ describe('k6 network options (real k6)', () => {
     const g = generateScenario(fixed, { hosts: k6HostsFor(pins) });
     const blacklist = ['--blacklist-ip', k6BlacklistFor(['127.0.0.1']).join(',')];
     // localhost would resolve to 127.0.0.1 through DNS: not a checked name, so not reached.
-    const byName = await k6Run(g.script, [`http://localhost:${origin.port}`], { extraArgs: () => blacklist });
+    const byName = await k6Run(g.script, [`http://localhost:${origin.port}`], {
+      extraArgs: () => blacklist,
+    });
     expect(byName.code).not.toBe(0);
     expect(byName.stderr + byName.stdout).toMatch(/blacklist|does not answer/i);
-    const neighbour = await k6Run(g.script, [`http://127.0.0.2:${origin.port}`], { extraArgs: () => blacklist });
+    const neighbour = await k6Run(g.script, [`http://127.0.0.2:${origin.port}`], {
+      extraArgs: () => blacklist,
+    });
     expect(neighbour.code).not.toBe(0);
     expect(origin.hits).toEqual([]);
     expect(other.hits).toEqual([]);

@@ -24,7 +24,8 @@ export function endpointsOf(urls: string[]): Array<{ host: string; port: number 
   return [...seen.values()];
 }
 
-const hostPort = (address: string, port: number) => (address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`);
+const hostPort = (address: string, port: number) =>
+  address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
 
 /**
  * k6's `hosts` option for a run: each name:port the run uses → the address the worker checked,

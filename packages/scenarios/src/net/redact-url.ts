@@ -16,11 +16,16 @@ export function redactUrl(raw: string): string {
   }
 }
 
-const URL_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]*@)?([^\s?#"'<>]*)(\?[^\s#"'<>]*)?(#[^\s"'<>]*)?/gi;
+const URL_IN_TEXT =
+  /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]*@)?([^\s?#"'<>]*)(\?[^\s#"'<>]*)?(#[^\s"'<>]*)?/gi;
 
 /** Redacts every scheme://… URL inside free text (error messages, k6 stderr). */
 export function redactUrlsIn(text: string): string {
-  return text.replace(URL_IN_TEXT, (_m, scheme: string, _user: string | undefined, rest: string, query: string | undefined) => `${scheme}${rest}${query ? '?…' : ''}`);
+  return text.replace(
+    URL_IN_TEXT,
+    (_m, scheme: string, _user: string | undefined, rest: string, query: string | undefined) =>
+      `${scheme}${rest}${query ? '?…' : ''}`,
+  );
 }
 
 /** True when a URL carries a user name or password. */
@@ -33,4 +38,5 @@ export function hasUrlCredentials(raw: string): boolean {
   }
 }
 
-export const URL_CREDENTIALS_MESSAGE = 'credentials in URLs are not allowed; use a secret header such as Authorization';
+export const URL_CREDENTIALS_MESSAGE =
+  'credentials in URLs are not allowed; use a secret header such as Authorization';

@@ -45,9 +45,17 @@ export const SPECIAL_RANGES: ReadonlyArray<{ cidr: string; label: string }> = [
 ];
 
 /** Cloud instance metadata services: never allowed, whatever the allowlist says. */
-export const METADATA_ADDRESSES: readonly string[] = ['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254'];
+export const METADATA_ADDRESSES: readonly string[] = [
+  '169.254.169.254',
+  '169.254.170.2',
+  '100.100.100.200',
+  'fd00:ec2::254',
+];
 
-const PARSED: Array<{ c: Cidr; label: string }> = SPECIAL_RANGES.map((r) => ({ c: parseCidr(r.cidr)!, label: r.label }));
+const PARSED: Array<{ c: Cidr; label: string }> = SPECIAL_RANGES.map((r) => ({
+  c: parseCidr(r.cidr)!,
+  label: r.label,
+}));
 
 /**
  * The special-purpose label of an address, most specific range first, or null for a public
@@ -68,7 +76,11 @@ export const isSpecial = (addr: string) => specialLabel(addr) !== null;
 export function touchesLinkLocalOrMetadata(c: Cidr): string | null {
   for (const cidr of ['169.254.0.0/16', 'fe80::/10']) {
     const ll = parseCidr(cidr)!;
-    if (ll.v === c.v && (cidrContains(ll, { v: c.v, n: c.n }) || cidrContains(c, { v: ll.v, n: ll.n }))) return `link-local ${cidr}`;
+    if (
+      ll.v === c.v &&
+      (cidrContains(ll, { v: c.v, n: c.n }) || cidrContains(c, { v: ll.v, n: ll.n }))
+    )
+      return `link-local ${cidr}`;
   }
   for (const a of METADATA_ADDRESSES) {
     const ip = parseIp(a)!;
@@ -82,9 +94,17 @@ export function touchesLinkLocalOrMetadata(c: Cidr): string | null {
  * "public and special-purpose (…)" when it spans both.
  */
 export function rangeLabel(c: Cidr): string {
-  const within = PARSED.filter((r) => r.c.len <= c.len && cidrContains(r.c, { v: c.v, n: c.n })).sort((a, b) => b.c.len - a.c.len)[0];
+  const within = PARSED.filter(
+    (r) => r.c.len <= c.len && cidrContains(r.c, { v: c.v, n: c.n }),
+  ).sort((a, b) => b.c.len - a.c.len)[0];
   if (within) return within.label;
-  const inside = [...new Set(PARSED.filter((r) => r.c.len > c.len && cidrContains(c, { v: r.c.v, n: r.c.n })).map((r) => r.label))];
+  const inside = [
+    ...new Set(
+      PARSED.filter((r) => r.c.len > c.len && cidrContains(c, { v: r.c.v, n: r.c.n })).map(
+        (r) => r.label,
+      ),
+    ),
+  ];
   if (inside.length === 0) return 'public';
   return `public and special-purpose (${inside.slice(0, 3).join(', ')}${inside.length > 3 ? ', …' : ''})`;
 }

@@ -25,7 +25,9 @@ async function start(args: string[]): Promise<LabTarget> {
 describe('the lab target accepts poolConfigToArgs output', () => {
   const configs = [
     ...POOL_STRATEGIES.map((strategy) => ({ name: `${strategy} defaults`, config: { strategy } })),
-    ...listPresets().flatMap((p) => p.poolConfigs.map((c) => ({ name: `${p.id}: ${c.name}`, config: c.config }))),
+    ...listPresets().flatMap((p) =>
+      p.poolConfigs.map((c) => ({ name: `${p.id}: ${c.name}`, config: c.config })),
+    ),
   ];
   it.each(configs)('$name', async ({ config }) => {
     const t = await start(poolConfigToArgs(config));
@@ -33,7 +35,9 @@ describe('the lab target accepts poolConfigToArgs output', () => {
   });
 
   it('and rejects what our schema rejects (sanity check that the check above can fail)', async () => {
-    await expect(start(['--strategy=elastic', '--min-conns=9', '--max-conns=3'])).rejects.toThrow(/exited with code 2.*min-conns/s);
+    await expect(start(['--strategy=elastic', '--min-conns=9', '--max-conns=3'])).rejects.toThrow(
+      /exited with code 2.*min-conns/s,
+    );
   });
 });
 
@@ -48,7 +52,9 @@ describe('presets run end to end against the lab target', () => {
       const r = await k6Run(generateScenario(scenario).script, [t.url]);
       await t.stop();
       expect(r.summary?.metrics.iterations?.count, config.strategy).toBe(50);
-      expect(r.summary?.metrics.http_req_failed?.passes, `${config.strategy} failed requests`).toBe(0);
+      expect(r.summary?.metrics.http_req_failed?.passes, `${config.strategy} failed requests`).toBe(
+        0,
+      );
     }
   });
 
@@ -61,7 +67,12 @@ describe('presets run end to end against the lab target', () => {
       const [a, b] = [await start(poolConfigToArgs(config)), await start(poolConfigToArgs(config))];
       await Promise.all([waitReady(a.url), waitReady(b.url)]);
       const r = await k6Run(
-        generateScenario({ template: 'fixed-requests', params: { requests: 40, concurrency: 10 }, requests, readyPath: '/ready' }).script,
+        generateScenario({
+          template: 'fixed-requests',
+          params: { requests: 40, concurrency: 10 },
+          requests,
+          readyPath: '/ready',
+        }).script,
         [a.url, b.url],
       );
       await Promise.all([a.stop(), b.stop()]);

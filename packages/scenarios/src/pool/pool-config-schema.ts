@@ -64,7 +64,11 @@ const pooledCommon = {
   upstreamConns: p.upstreamConns(),
 };
 
-const minLeMax = { message: 'must not be greater than maxConns', path: ['minConns'], when: whenNumbers('minConns', 'maxConns') };
+const minLeMax = {
+  message: 'must not be greater than maxConns',
+  path: ['minConns'],
+  when: whenNumbers('minConns', 'maxConns'),
+};
 
 const paramsByStrategy = {
   'per-request': z.strictObject({
@@ -104,11 +108,16 @@ const paramsByStrategy = {
       checkIntervalMs: p.checkIntervalMs(),
     })
     .refine((v) => v.minConns <= v.maxConns, minLeMax)
-    .refine((v) => v.initialConns === undefined || (v.initialConns >= v.minConns && v.initialConns <= v.maxConns), {
-      message: 'must be between minConns and maxConns',
-      path: ['initialConns'],
-      when: whenNumbers('minConns', 'maxConns'),
-    }),
+    .refine(
+      (v) =>
+        v.initialConns === undefined ||
+        (v.initialConns >= v.minConns && v.initialConns <= v.maxConns),
+      {
+        message: 'must be between minConns and maxConns',
+        path: ['initialConns'],
+        when: whenNumbers('minConns', 'maxConns'),
+      },
+    ),
   priority: z.strictObject({ ...pooledCommon }),
   partitioned: z.strictObject({ ...pooledCommon, shards: p.shards() }),
   borrowing: z.strictObject({ ...pooledCommon, secondaryMaxConns: p.secondaryMaxConns() }),
@@ -132,18 +141,73 @@ const environment = LabEnvironmentSchema.optional();
 export const PoolConfigSchema = z.discriminatedUnion(
   'strategy',
   [
-    z.strictObject({ strategy: z.literal('per-request'), params: paramsByStrategy['per-request'].prefault({}), instanceCount, environment }),
-    z.strictObject({ strategy: z.literal('pool-per-request'), params: paramsByStrategy['pool-per-request'].prefault({}), instanceCount, environment }),
-    z.strictObject({ strategy: z.literal('lazy'), params: paramsByStrategy['lazy'].prefault({}), instanceCount, environment }),
-    z.strictObject({ strategy: z.literal('prewarm'), params: paramsByStrategy['prewarm'].prefault({}), instanceCount, environment }),
-    z.strictObject({ strategy: z.literal('fixed'), params: paramsByStrategy['fixed'].prefault({}), instanceCount, environment }),
-    z.strictObject({ strategy: z.literal('elastic'), params: paramsByStrategy['elastic'].prefault({}), instanceCount, environment }),
-    z.strictObject({ strategy: z.literal('adaptive'), params: paramsByStrategy['adaptive'].prefault({}), instanceCount, environment }),
-    z.strictObject({ strategy: z.literal('priority'), params: paramsByStrategy['priority'].prefault({}), instanceCount, environment }),
-    z.strictObject({ strategy: z.literal('partitioned'), params: paramsByStrategy['partitioned'].prefault({}), instanceCount, environment }),
-    z.strictObject({ strategy: z.literal('borrowing'), params: paramsByStrategy['borrowing'].prefault({}), instanceCount, environment }),
+    z.strictObject({
+      strategy: z.literal('per-request'),
+      params: paramsByStrategy['per-request'].prefault({}),
+      instanceCount,
+      environment,
+    }),
+    z.strictObject({
+      strategy: z.literal('pool-per-request'),
+      params: paramsByStrategy['pool-per-request'].prefault({}),
+      instanceCount,
+      environment,
+    }),
+    z.strictObject({
+      strategy: z.literal('lazy'),
+      params: paramsByStrategy['lazy'].prefault({}),
+      instanceCount,
+      environment,
+    }),
+    z.strictObject({
+      strategy: z.literal('prewarm'),
+      params: paramsByStrategy['prewarm'].prefault({}),
+      instanceCount,
+      environment,
+    }),
+    z.strictObject({
+      strategy: z.literal('fixed'),
+      params: paramsByStrategy['fixed'].prefault({}),
+      instanceCount,
+      environment,
+    }),
+    z.strictObject({
+      strategy: z.literal('elastic'),
+      params: paramsByStrategy['elastic'].prefault({}),
+      instanceCount,
+      environment,
+    }),
+    z.strictObject({
+      strategy: z.literal('adaptive'),
+      params: paramsByStrategy['adaptive'].prefault({}),
+      instanceCount,
+      environment,
+    }),
+    z.strictObject({
+      strategy: z.literal('priority'),
+      params: paramsByStrategy['priority'].prefault({}),
+      instanceCount,
+      environment,
+    }),
+    z.strictObject({
+      strategy: z.literal('partitioned'),
+      params: paramsByStrategy['partitioned'].prefault({}),
+      instanceCount,
+      environment,
+    }),
+    z.strictObject({
+      strategy: z.literal('borrowing'),
+      params: paramsByStrategy['borrowing'].prefault({}),
+      instanceCount,
+      environment,
+    }),
   ],
-  { error: (iss) => (iss.code === 'invalid_union' ? `strategy must be one of ${POOL_STRATEGIES.join(', ')}` : undefined) },
+  {
+    error: (iss) =>
+      iss.code === 'invalid_union'
+        ? `strategy must be one of ${POOL_STRATEGIES.join(', ')}`
+        : undefined,
+  },
 );
 
 export type PoolConfig = z.infer<typeof PoolConfigSchema>;

@@ -8,56 +8,147 @@ const parse = (c: PoolConfigInput) => PoolConfigSchema.parse(c);
 describe('what each runtime can honour (docs/runtimes.md)', () => {
   it('refuses a strategy the runtime does not implement, naming the runtime, the database and what it supports', () => {
     expect(runtimeProblems(parse({ strategy: 'adaptive' }), { runtime: 'bun' })).toEqual([
-      { path: 'strategy', message: 'adaptive is not supported by the bun runtime on Postgres (supported: per-request, lazy, fixed, prewarm)' },
+      {
+        path: 'strategy',
+        message:
+          'adaptive is not supported by the bun runtime on Postgres (supported: per-request, lazy, fixed, prewarm)',
+      },
     ]);
-    expect(runtimeProblems(parse({ strategy: 'priority' }), { runtime: 'go', database: 'mariadb' })[0]?.message).toMatch(/not supported by the go runtime on MariaDB/);
-    expect(runtimeProblems(parse({ strategy: 'lazy' }), { runtime: 'php-fpm' })[0]?.message).toMatch(/php-fpm runtime .*supported: per-request, fixed/);
-    expect(runtimeProblems(parse({ strategy: 'adaptive', params: { minConns: 4, maxConns: 20 } }), { runtime: 'java-hikari' })).toEqual([]);
+    expect(
+      runtimeProblems(parse({ strategy: 'priority' }), { runtime: 'go', database: 'mariadb' })[0]
+        ?.message,
+    ).toMatch(/not supported by the go runtime on MariaDB/);
+    expect(
+      runtimeProblems(parse({ strategy: 'lazy' }), { runtime: 'php-fpm' })[0]?.message,
+    ).toMatch(/php-fpm runtime .*supported: per-request, fixed/);
+    expect(
+      runtimeProblems(parse({ strategy: 'adaptive', params: { minConns: 4, maxConns: 20 } }), {
+        runtime: 'java-hikari',
+      }),
+    ).toEqual([]);
   });
 
   it('refuses a param the runtime cannot honour once it differs from the default, and only then', () => {
     // Hikari's housekeeper period is not a pool property
-    expect(runtimeProblems(parse({ strategy: 'fixed', params: { healthCheckPeriodMs: 5000 } }), { runtime: 'java-hikari' })).toEqual([
-      { path: 'params.healthCheckPeriodMs', message: 'the java-hikari runtime cannot honour health-check period with strategy fixed; leave it at its default (docs/runtimes.md)' },
+    expect(
+      runtimeProblems(parse({ strategy: 'fixed', params: { healthCheckPeriodMs: 5000 } }), {
+        runtime: 'java-hikari',
+      }),
+    ).toEqual([
+      {
+        path: 'params.healthCheckPeriodMs',
+        message:
+          'the java-hikari runtime cannot honour health-check period with strategy fixed; leave it at its default (docs/runtimes.md)',
+      },
     ]);
     expect(runtimeProblems(parse({ strategy: 'fixed' }), { runtime: 'java-hikari' })).toEqual([]);
     // PHP-FPM has no acquire timeout (a request waits in FPM's queue)
-    expect(runtimeProblems(parse({ strategy: 'fixed', params: { acquireTimeoutMs: 200 } }), { runtime: 'php-fpm' })[0]?.path).toBe('params.acquireTimeoutMs');
+    expect(
+      runtimeProblems(parse({ strategy: 'fixed', params: { acquireTimeoutMs: 200 } }), {
+        runtime: 'php-fpm',
+      })[0]?.path,
+    ).toBe('params.acquireTimeoutMs');
     // Bun.sql takes a statement timeout on Postgres only
-    expect(runtimeProblems(parse({ strategy: 'lazy', params: { statementTimeoutMs: 500 } }), { runtime: 'bun' })).toEqual([]);
-    expect(runtimeProblems(parse({ strategy: 'lazy', params: { statementTimeoutMs: 500 } }), { runtime: 'bun', database: 'mariadb' })[0]?.message).toMatch(/on MariaDB/);
+    expect(
+      runtimeProblems(parse({ strategy: 'lazy', params: { statementTimeoutMs: 500 } }), {
+        runtime: 'bun',
+      }),
+    ).toEqual([]);
+    expect(
+      runtimeProblems(parse({ strategy: 'lazy', params: { statementTimeoutMs: 500 } }), {
+        runtime: 'bun',
+        database: 'mariadb',
+      })[0]?.message,
+    ).toMatch(/on MariaDB/);
     // maxConns on per-request is pm.max_children for PHP, meaningless for Go
-    expect(runtimeProblems(parse({ strategy: 'per-request', params: { maxConns: 8 } }), { runtime: 'php-fpm' })).toEqual([]);
-    expect(runtimeProblems(parse({ strategy: 'per-request', params: { maxConns: 8 } }), { runtime: 'go' })[0]?.path).toBe('params.maxConns');
+    expect(
+      runtimeProblems(parse({ strategy: 'per-request', params: { maxConns: 8 } }), {
+        runtime: 'php-fpm',
+      }),
+    ).toEqual([]);
+    expect(
+      runtimeProblems(parse({ strategy: 'per-request', params: { maxConns: 8 } }), {
+        runtime: 'go',
+      })[0]?.path,
+    ).toBe('params.maxConns');
   });
 
   it("refuses values below the runtime pool's own minimums instead of letting it raise them silently", () => {
-    expect(runtimeProblems(parse({ strategy: 'elastic', params: { idleTimeoutMs: 2000 } }), { runtime: 'java-hikari' })).toEqual([
-      { path: 'params.idleTimeoutMs', message: "must be at least 10000 ms on the java-hikari runtime (HikariCP's idleTimeout minimum)" },
+    expect(
+      runtimeProblems(parse({ strategy: 'elastic', params: { idleTimeoutMs: 2000 } }), {
+        runtime: 'java-hikari',
+      }),
+    ).toEqual([
+      {
+        path: 'params.idleTimeoutMs',
+        message:
+          "must be at least 10000 ms on the java-hikari runtime (HikariCP's idleTimeout minimum)",
+      },
     ]);
-    expect(runtimeProblems(parse({ strategy: 'prewarm', params: { keepaliveMs: 30_000, maxLifetimeMs: 0 } }), { runtime: 'java-hikari' })).toEqual([]);
-    expect(runtimeProblems(parse({ strategy: 'fixed', params: { acquireTimeoutMs: 100 } }), { runtime: 'java-hikari' })[0]?.message).toMatch(/at least 250 ms.*0 turns it off/);
+    expect(
+      runtimeProblems(
+        parse({ strategy: 'prewarm', params: { keepaliveMs: 30_000, maxLifetimeMs: 0 } }),
+        { runtime: 'java-hikari' },
+      ),
+    ).toEqual([]);
+    expect(
+      runtimeProblems(parse({ strategy: 'fixed', params: { acquireTimeoutMs: 100 } }), {
+        runtime: 'java-hikari',
+      })[0]?.message,
+    ).toMatch(/at least 250 ms.*0 turns it off/);
     // the Go target takes them as they are
-    expect(runtimeProblems(parse({ strategy: 'elastic', params: { idleTimeoutMs: 2000 } }), { runtime: 'go' })).toEqual([]);
+    expect(
+      runtimeProblems(parse({ strategy: 'elastic', params: { idleTimeoutMs: 2000 } }), {
+        runtime: 'go',
+      }),
+    ).toEqual([]);
   });
 
   it('refuses environment fields that need a runtime it is not', () => {
     const env: LabEnvironment = { runtime: 'bun', cpuLimit: 1, blobstoreDelayMs: 20 };
-    expect(runtimeProblems(parse({ strategy: 'lazy' }), env).map((p) => p.path)).toEqual(['environment.cpuLimit', 'environment.blobstoreDelayMs']);
-    expect(runtimeProblems(parse({ strategy: 'lazy' }), { runtime: 'go', cpuLimit: 1, blobstoreDelayMs: 20 })).toEqual([]);
+    expect(runtimeProblems(parse({ strategy: 'lazy' }), env).map((p) => p.path)).toEqual([
+      'environment.cpuLimit',
+      'environment.blobstoreDelayMs',
+    ]);
+    expect(
+      runtimeProblems(parse({ strategy: 'lazy' }), {
+        runtime: 'go',
+        cpuLimit: 1,
+        blobstoreDelayMs: 20,
+      }),
+    ).toEqual([]);
   });
 
   it('passes a runtime only the flags it honours', () => {
     const cfg = parse({ strategy: 'fixed', params: { maxConns: 7 } });
-    expect(runtimeArgs(cfg, { runtime: 'php-fpm' })).toEqual(['--strategy=fixed', '--max-conns=7', '--connect-timeout=5000ms', '--statement-timeout=0ms']);
+    expect(runtimeArgs(cfg, { runtime: 'php-fpm' })).toEqual([
+      '--strategy=fixed',
+      '--max-conns=7',
+      '--connect-timeout=5000ms',
+      '--statement-timeout=0ms',
+    ]);
     expect(runtimeArgs(cfg, { runtime: 'go' })).toContain('--health-check-period=60000ms');
-    expect(runtimeArgs(cfg, { runtime: 'java-hikari' })).not.toContain('--health-check-period=60000ms');
+    expect(runtimeArgs(cfg, { runtime: 'java-hikari' })).not.toContain(
+      '--health-check-period=60000ms',
+    );
   });
 
   it('checks a stored config against its target: the pool config overrides the target runtime', () => {
-    expect(poolConfigProblemsOnTarget({ strategy: 'adaptive', params: {} }, { runtime: 'bun' })[0]?.path).toBe('strategy');
-    expect(poolConfigProblemsOnTarget({ strategy: 'adaptive', params: {}, environment: { runtime: 'java-hikari' } }, { runtime: 'bun' })).toEqual([]);
+    expect(
+      poolConfigProblemsOnTarget({ strategy: 'adaptive', params: {} }, { runtime: 'bun' })[0]?.path,
+    ).toBe('strategy');
+    expect(
+      poolConfigProblemsOnTarget(
+        { strategy: 'adaptive', params: {}, environment: { runtime: 'java-hikari' } },
+        { runtime: 'bun' },
+      ),
+    ).toEqual([]);
     expect(poolConfigProblemsOnTarget({ strategy: 'nope' }, {})[0]?.path).toBe('strategy');
-    expect(poolConfigProblemsOnTarget({ strategy: 'fixed' }, { runtime: 'cobol' })).toEqual([{ path: 'target.environment', message: "the target's environment is invalid; edit the target" }]);
+    expect(poolConfigProblemsOnTarget({ strategy: 'fixed' }, { runtime: 'cobol' })).toEqual([
+      {
+        path: 'target.environment',
+        message: "the target's environment is invalid; edit the target",
+      },
+    ]);
   });
 });

@@ -1,7 +1,18 @@
-import { LabEnvironmentSchema, resolveLabEnvironment, type LabDatabase, type LabEnvironment, type Runtime } from '../environment/lab-environment-schema';
+import {
+  LabEnvironmentSchema,
+  resolveLabEnvironment,
+  type LabDatabase,
+  type LabEnvironment,
+  type Runtime,
+} from '../environment/lab-environment-schema';
 import type { ValidationProblem } from '../validate-scenario';
 import { POOL_PARAM_DEFS, type PoolParamKey } from './param-defs';
-import { POOL_PARAMS_SCHEMAS, PoolConfigSchema, type PoolConfig, type PoolStrategy } from './pool-config-schema';
+import {
+  POOL_PARAMS_SCHEMAS,
+  PoolConfigSchema,
+  type PoolConfig,
+  type PoolStrategy,
+} from './pool-config-schema';
 import { validatePoolConfig } from './validate-pool-config';
 import { poolConfigToArgs } from './pool-config-to-args';
 import { poolStrategyMeta } from './strategy-meta';
@@ -25,14 +36,38 @@ export interface RuntimeCapabilities {
   upload: boolean;
 }
 
-const ALL: readonly PoolStrategy[] = ['per-request', 'pool-per-request', 'lazy', 'prewarm', 'fixed', 'elastic', 'adaptive', 'priority', 'partitioned', 'borrowing'];
-const HIKARI: readonly PoolStrategy[] = ['fixed', 'elastic', 'prewarm', 'partitioned', 'priority', 'borrowing', 'adaptive'];
+const ALL: readonly PoolStrategy[] = [
+  'per-request',
+  'pool-per-request',
+  'lazy',
+  'prewarm',
+  'fixed',
+  'elastic',
+  'adaptive',
+  'priority',
+  'partitioned',
+  'borrowing',
+];
+const HIKARI: readonly PoolStrategy[] = [
+  'fixed',
+  'elastic',
+  'prewarm',
+  'partitioned',
+  'priority',
+  'borrowing',
+  'adaptive',
+];
 const without = (strategy: PoolStrategy, ...drop: PoolParamKey[]): readonly PoolParamKey[] =>
-  (Object.keys(POOL_PARAMS_SCHEMAS[strategy].shape) as PoolParamKey[]).filter((k) => !drop.includes(k));
+  (Object.keys(POOL_PARAMS_SCHEMAS[strategy].shape) as PoolParamKey[]).filter(
+    (k) => !drop.includes(k),
+  );
 
 export const RUNTIME_CAPABILITIES: Record<Runtime, RuntimeCapabilities> = {
   go: {
-    strategies: { postgres: ALL, mariadb: ['per-request', 'pool-per-request', 'lazy', 'fixed', 'elastic', 'prewarm'] },
+    strategies: {
+      postgres: ALL,
+      mariadb: ['per-request', 'pool-per-request', 'lazy', 'fixed', 'elastic', 'prewarm'],
+    },
     params: { 'per-request': without('per-request', 'maxConns') },
     cpuLimit: true,
     upload: true,
@@ -40,24 +75,53 @@ export const RUNTIME_CAPABILITIES: Record<Runtime, RuntimeCapabilities> = {
   'java-hikari': {
     strategies: { postgres: HIKARI, mariadb: HIKARI },
     // Hikari's housekeeper runs every 30 s (not a pool property); there is no /upload.
-    params: Object.fromEntries(HIKARI.map((s) => [s, without(s, 'healthCheckPeriodMs', 'upstreamConns')])),
+    params: Object.fromEntries(
+      HIKARI.map((s) => [s, without(s, 'healthCheckPeriodMs', 'upstreamConns')]),
+    ),
     // HikariCP's own lower bounds: it would silently raise smaller values, which is not what was asked for
     floors: {
       idleTimeoutMs: { min: 10_000, why: "HikariCP's idleTimeout minimum" },
       maxLifetimeMs: { min: 30_000, zeroAllowed: true, why: "HikariCP's maxLifetime minimum" },
       keepaliveMs: { min: 30_000, why: "HikariCP's keepaliveTime minimum" },
-      acquireTimeoutMs: { min: 250, zeroAllowed: true, why: "HikariCP's connectionTimeout minimum" },
+      acquireTimeoutMs: {
+        min: 250,
+        zeroAllowed: true,
+        why: "HikariCP's connectionTimeout minimum",
+      },
     },
     cpuLimit: true,
     upload: false,
   },
   bun: {
-    strategies: { postgres: ['per-request', 'lazy', 'fixed', 'prewarm'], mariadb: ['per-request', 'lazy', 'fixed', 'prewarm'] },
+    strategies: {
+      postgres: ['per-request', 'lazy', 'fixed', 'prewarm'],
+      mariadb: ['per-request', 'lazy', 'fixed', 'prewarm'],
+    },
     params: {
       'per-request': ['connectTimeoutMs', 'statementTimeoutMs'],
-      lazy: ['maxConns', 'acquireTimeoutMs', 'connectTimeoutMs', 'idleTimeoutMs', 'maxLifetimeMs', 'statementTimeoutMs'],
-      fixed: ['maxConns', 'acquireTimeoutMs', 'connectTimeoutMs', 'maxLifetimeMs', 'statementTimeoutMs'],
-      prewarm: ['maxConns', 'acquireTimeoutMs', 'connectTimeoutMs', 'maxLifetimeMs', 'statementTimeoutMs', 'keepaliveMs'],
+      lazy: [
+        'maxConns',
+        'acquireTimeoutMs',
+        'connectTimeoutMs',
+        'idleTimeoutMs',
+        'maxLifetimeMs',
+        'statementTimeoutMs',
+      ],
+      fixed: [
+        'maxConns',
+        'acquireTimeoutMs',
+        'connectTimeoutMs',
+        'maxLifetimeMs',
+        'statementTimeoutMs',
+      ],
+      prewarm: [
+        'maxConns',
+        'acquireTimeoutMs',
+        'connectTimeoutMs',
+        'maxLifetimeMs',
+        'statementTimeoutMs',
+        'keepaliveMs',
+      ],
     },
     onlyOn: { statementTimeoutMs: 'postgres' },
     cpuLimit: false,
@@ -65,7 +129,10 @@ export const RUNTIME_CAPABILITIES: Record<Runtime, RuntimeCapabilities> = {
   },
   'php-fpm': {
     strategies: { postgres: ['per-request', 'fixed'], mariadb: ['per-request', 'fixed'] },
-    params: { 'per-request': ['maxConns', 'connectTimeoutMs', 'statementTimeoutMs'], fixed: ['maxConns', 'connectTimeoutMs', 'statementTimeoutMs'] },
+    params: {
+      'per-request': ['maxConns', 'connectTimeoutMs', 'statementTimeoutMs'],
+      fixed: ['maxConns', 'connectTimeoutMs', 'statementTimeoutMs'],
+    },
     cpuLimit: false,
     upload: false,
   },
@@ -78,7 +145,11 @@ export function databaseOf(env: LabEnvironment | null | undefined): LabDatabase 
   return env?.database ?? 'postgres';
 }
 
-function honoured(runtime: Runtime, database: LabDatabase, strategy: PoolStrategy): Set<PoolParamKey> {
+function honoured(
+  runtime: Runtime,
+  database: LabDatabase,
+  strategy: PoolStrategy,
+): Set<PoolParamKey> {
   const caps = RUNTIME_CAPABILITIES[runtime];
   const keys = caps.params?.[strategy] ?? without(strategy);
   return new Set(keys.filter((k) => !caps.onlyOn?.[k] || caps.onlyOn[k] === database));
@@ -95,7 +166,12 @@ export function runtimeProblems(config: PoolConfig, env: LabEnvironment): Valida
   const caps = RUNTIME_CAPABILITIES[runtime];
   const supported = caps.strategies[database];
   if (!supported.includes(config.strategy)) {
-    return [{ path: 'strategy', message: `${config.strategy} is not supported by the ${runtime} runtime on ${database === 'mariadb' ? 'MariaDB' : 'Postgres'} (supported: ${supported.join(', ')})` }];
+    return [
+      {
+        path: 'strategy',
+        message: `${config.strategy} is not supported by the ${runtime} runtime on ${database === 'mariadb' ? 'MariaDB' : 'Postgres'} (supported: ${supported.join(', ')})`,
+      },
+    ];
   }
   const out: ValidationProblem[] = [];
   const ok = honoured(runtime, database, config.strategy);
@@ -104,16 +180,40 @@ export function runtimeProblems(config: PoolConfig, env: LabEnvironment): Valida
   for (const key of Object.keys(POOL_PARAM_DEFS) as PoolParamKey[]) {
     const value = params[key];
     if (value === undefined || ok.has(key) || value === defaults.get(key)) continue;
-    const where = caps.onlyOn?.[key] ? ` on ${database === 'mariadb' ? 'MariaDB' : 'Postgres'}` : '';
-    out.push({ path: `params.${key}`, message: `the ${runtime} runtime cannot honour ${POOL_PARAM_DEFS[key].label.toLowerCase()} with strategy ${config.strategy}${where}; leave it at its default (docs/runtimes.md)` });
+    const where = caps.onlyOn?.[key]
+      ? ` on ${database === 'mariadb' ? 'MariaDB' : 'Postgres'}`
+      : '';
+    out.push({
+      path: `params.${key}`,
+      message: `the ${runtime} runtime cannot honour ${POOL_PARAM_DEFS[key].label.toLowerCase()} with strategy ${config.strategy}${where}; leave it at its default (docs/runtimes.md)`,
+    });
   }
-  for (const [key, floor] of Object.entries(caps.floors ?? {}) as Array<[PoolParamKey, { min: number; zeroAllowed?: boolean; why: string }]>) {
+  for (const [key, floor] of Object.entries(caps.floors ?? {}) as Array<
+    [PoolParamKey, { min: number; zeroAllowed?: boolean; why: string }]
+  >) {
     const value = params[key];
-    if (value === undefined || !ok.has(key) || value >= floor.min || (value === 0 && floor.zeroAllowed)) continue;
-    out.push({ path: `params.${key}`, message: `must be at least ${floor.min} ms on the ${runtime} runtime (${floor.why})${floor.zeroAllowed ? '; 0 turns it off' : ''}` });
+    if (
+      value === undefined ||
+      !ok.has(key) ||
+      value >= floor.min ||
+      (value === 0 && floor.zeroAllowed)
+    )
+      continue;
+    out.push({
+      path: `params.${key}`,
+      message: `must be at least ${floor.min} ms on the ${runtime} runtime (${floor.why})${floor.zeroAllowed ? '; 0 turns it off' : ''}`,
+    });
   }
-  if (env.cpuLimit !== undefined && !caps.cpuLimit) out.push({ path: 'environment.cpuLimit', message: `the ${runtime} runtime has no CPU limit setting` });
-  if (env.blobstoreDelayMs !== undefined && !caps.upload) out.push({ path: 'environment.blobstoreDelayMs', message: `the ${runtime} runtime has no /upload, so no blob store` });
+  if (env.cpuLimit !== undefined && !caps.cpuLimit)
+    out.push({
+      path: 'environment.cpuLimit',
+      message: `the ${runtime} runtime has no CPU limit setting`,
+    });
+  if (env.blobstoreDelayMs !== undefined && !caps.upload)
+    out.push({
+      path: 'environment.blobstoreDelayMs',
+      message: `the ${runtime} runtime has no /upload, so no blob store`,
+    });
   return out;
 }
 
@@ -131,11 +231,20 @@ export function runtimeArgs(config: PoolConfig, env: LabEnvironment): string[] {
  * A stored pool config checked against the managed target it runs on: its own schema first, then
  * what the resolved runtime and database can honour. Used at save, at launch and by the worker.
  */
-export function poolConfigProblemsOnTarget(raw: unknown, targetEnvironment: unknown): ValidationProblem[] {
+export function poolConfigProblemsOnTarget(
+  raw: unknown,
+  targetEnvironment: unknown,
+): ValidationProblem[] {
   const own = validatePoolConfig(raw);
   if (own.length > 0) return own;
   const config = PoolConfigSchema.parse(raw);
   const target = LabEnvironmentSchema.safeParse(targetEnvironment ?? {});
-  if (!target.success) return [{ path: 'target.environment', message: "the target's environment is invalid; edit the target" }];
+  if (!target.success)
+    return [
+      {
+        path: 'target.environment',
+        message: "the target's environment is invalid; edit the target",
+      },
+    ];
   return runtimeProblems(config, resolveLabEnvironment(target.data, config.environment));
 }

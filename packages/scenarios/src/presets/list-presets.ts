@@ -16,7 +16,18 @@ import { seed003 } from './seed-003';
 import { seed003Hikari } from './seed-003-hikari';
 import { seed004 } from './seed-004';
 
-const DEFINITIONS: PresetDefinition[] = [seed000Tc1, seed000Tc2, seed000Tc3, seed000Tc4, seed001, seed001Runtimes, seed002, seed003, seed003Hikari, seed004];
+const DEFINITIONS: PresetDefinition[] = [
+  seed000Tc1,
+  seed000Tc2,
+  seed000Tc3,
+  seed000Tc4,
+  seed001,
+  seed001Runtimes,
+  seed002,
+  seed003,
+  seed003Hikari,
+  seed004,
+];
 
 function build(def: PresetDefinition, scale: number): Preset {
   const { build: make, ...meta } = def;
@@ -29,7 +40,10 @@ function build(def: PresetDefinition, scale: number): Preset {
       scenario: ScenarioSchema.parse(s.scenario),
       estimatedDurationMs: generateScenario(s.scenario).estimatedDurationMs,
     })),
-    poolConfigs: built.poolConfigs.map((p) => ({ name: p.name, config: PoolConfigSchema.parse(p.config) })),
+    poolConfigs: built.poolConfigs.map((p) => ({
+      name: p.name,
+      config: PoolConfigSchema.parse(p.config),
+    })),
     hypotheses: def.hypotheses.map((h) => PresetHypothesisSchema.parse(h)),
   };
 }
@@ -46,7 +60,9 @@ export function presetIds(): string[] {
 /** A preset by id at a scale (default: its default scale); undefined for an unknown id. */
 export function getPreset(id: string, scale?: number): Preset | undefined {
   const def = DEFINITIONS.find((d) => d.id === id);
-  return def ? build(def, ScaleInputSchema.parse({ scale: scale ?? def.defaultScale }).scale) : undefined;
+  return def
+    ? build(def, ScaleInputSchema.parse({ scale: scale ?? def.defaultScale }).scale)
+    : undefined;
 }
 
 /**

@@ -4,7 +4,10 @@ import type { Preset } from './preset-schema';
 import type { PresetHypothesis } from '../hypotheses/hypothesis-schema';
 
 /** Presets are code: `build(scale)` returns the scenarios and pool configs at that scale. */
-export interface PresetDefinition extends Omit<Preset, 'scale' | 'scenarios' | 'poolConfigs' | 'hypotheses'> {
+export interface PresetDefinition extends Omit<
+  Preset,
+  'scale' | 'scenarios' | 'poolConfigs' | 'hypotheses'
+> {
   /** by pool config name and preset scenario id, the same at every scale */
   hypotheses: PresetHypothesis[];
   build(scale: number): {

@@ -9,12 +9,15 @@ import { PresetSchema } from './preset-schema';
 const presets = listPresets();
 const at1 = presets.map((p) => applyScale(p, 1));
 /** A params object of any template, read by key (the templates' params differ). */
-const rec = (o: object | undefined): Record<string, unknown> => Object.fromEntries(Object.entries(o ?? {}));
+const rec = (o: object | undefined): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o ?? {}));
 const paramsOf = (p: Preset, i = 0) => rec(p.scenarios[i]?.scenario.params);
 
 describe('presets', () => {
   it('cover every seed experiment, each valid against PresetSchema', () => {
-    expect(new Set(presets.map((p) => p.seed))).toEqual(new Set(['000', '001', '002', '003', '004']));
+    expect(new Set(presets.map((p) => p.seed))).toEqual(
+      new Set(['000', '001', '002', '003', '004']),
+    );
     expect(presets.filter((p) => p.seed === '000').map((p) => p.id)).toHaveLength(4);
     for (const p of [...presets, ...at1]) expect(PresetSchema.safeParse(p).success).toBe(true);
   });
@@ -24,7 +27,9 @@ describe('presets', () => {
       for (const s of p.scenarios) {
         if (s.scenario.template === 'fixed-requests') continue;
         const expected = p.seed === '002' ? [5000, 5000] : [20_000, 60_000];
-        expect(s.estimatedDurationMs, `${p.id}/${s.id}`).toBeGreaterThanOrEqual(expected[0] as number);
+        expect(s.estimatedDurationMs, `${p.id}/${s.id}`).toBeGreaterThanOrEqual(
+          expected[0] as number,
+        );
         expect(s.estimatedDurationMs, `${p.id}/${s.id}`).toBeLessThanOrEqual(expected[1] as number);
       }
     }
@@ -35,29 +40,51 @@ describe('presets', () => {
     expect(paramsOf(byId('seed-000-tc1'))).toMatchObject({ vus: 100 });
     expect(byId('seed-000-tc1').scenarios[0]?.estimatedDurationMs).toBe(160_000);
     expect(byId('seed-000-tc2').scenarios[0]?.estimatedDurationMs).toBe(510_000);
-    expect(byId('seed-000-tc2').scenarios[0]?.scenario.requests[0]?.body).toMatchObject({ kind: 'bytes', sizeBytes: 1024 * 1024 });
+    expect(byId('seed-000-tc2').scenarios[0]?.scenario.requests[0]?.body).toMatchObject({
+      kind: 'bytes',
+      sizeBytes: 1024 * 1024,
+    });
     expect(paramsOf(byId('seed-000-tc3'))).toMatchObject({ spikeVUs: 250, spikes: 2 });
     expect(byId('seed-000-tc3').scenarios[0]?.estimatedDurationMs).toBe(480_000);
     expect(paramsOf(byId('seed-000-tc4'))).toMatchObject({ vus: 100, durationMs: 900_000 });
     expect(byId('seed-001').scenarios.map((s) => s.scenario.requests[0]?.query)).toEqual([
-      { rows: 10_000, fields: 40 }, { rows: 5_000, fields: 40 }, { rows: 1_000, fields: 50 },
+      { rows: 10_000, fields: 40 },
+      { rows: 5_000, fields: 40 },
+      { rows: 1_000, fields: 50 },
     ]);
-    expect(byId('seed-001').scenarios.map((s) => s.estimatedDurationMs)).toEqual([420_000, 420_000, 390_000]);
+    expect(byId('seed-001').scenarios.map((s) => s.estimatedDurationMs)).toEqual([
+      420_000, 420_000, 390_000,
+    ]);
     const s002 = byId('seed-002');
     expect(s002.scenarios.map((s) => rec(s.scenario.params).ratePerSec)).toEqual([500, 1000, 2000]);
-    expect(s002.poolConfigs.map((c) => [c.config.instanceCount, rec(c.config.params).maxConns])).toEqual([
-      [1, 1], [1, 5], [1, 10], [3, 1], [3, 5], [3, 10],
+    expect(
+      s002.poolConfigs.map((c) => [c.config.instanceCount, rec(c.config.params).maxConns]),
+    ).toEqual([
+      [1, 1],
+      [1, 5],
+      [1, 10],
+      [3, 1],
+      [3, 5],
+      [3, 10],
     ]);
     const s003 = byId('seed-003');
     expect(new Set(s003.poolConfigs.map((c) => c.config.strategy))).toEqual(
       new Set(['fixed', 'elastic', 'partitioned', 'priority', 'borrowing', 'prewarm', 'adaptive']),
     );
     expect(paramsOf(s003)).toMatchObject({ baselineVUs: 400, spikeVUs: 2000 });
-    expect(s003.poolConfigs.find((c) => c.config.strategy === 'adaptive')?.config.params).toMatchObject({
-      minConns: 40, maxConns: 150, growStep: 10, shrinkStep: 5, growWaitThresholdMs: 100, shrinkIdleMs: 300_000,
+    expect(
+      s003.poolConfigs.find((c) => c.config.strategy === 'adaptive')?.config.params,
+    ).toMatchObject({
+      minConns: 40,
+      maxConns: 150,
+      growStep: 10,
+      shrinkStep: 5,
+      growWaitThresholdMs: 100,
+      shrinkIdleMs: 300_000,
     });
     expect(byId('seed-004').scenarios.map((s) => s.scenario.params)).toMatchObject([
-      { requests: 10_000, concurrency: 1 }, { requests: 10_000, concurrency: 100 },
+      { requests: 10_000, concurrency: 1 },
+      { requests: 10_000, concurrency: 100 },
     ]);
   });
 
@@ -66,11 +93,14 @@ describe('presets', () => {
     expect(paramsOf(tc1)).toMatchObject({ vus: 50, holdMs: 77_500 });
     const s004 = applyScale('seed-004-per-request-vs-shared-pool', 0.01);
     expect(s004.scenarios.map((s) => s.scenario.params)).toMatchObject([
-      { requests: 100, concurrency: 1 }, { requests: 100, concurrency: 100 },
+      { requests: 100, concurrency: 1 },
+      { requests: 100, concurrency: 100 },
     ]);
     const s003 = applyScale('seed-003-seven-strategies-burst', 0.1);
     expect(s003.scenarios[0]?.scenario.requests.map((r) => r.weight)).toEqual([3, 1]);
-    expect(s003.poolConfigs.find((c) => c.config.strategy === 'fixed')?.config.params).toMatchObject({ maxConns: 5, acquireTimeoutMs: 5000 });
+    expect(
+      s003.poolConfigs.find((c) => c.config.strategy === 'fixed')?.config.params,
+    ).toMatchObject({ maxConns: 5, acquireTimeoutMs: 5000 });
   });
 
   it('rejects a scale outside (0, 1] naming the field, and unknown presets', () => {
@@ -92,7 +122,10 @@ describe.concurrent('every preset scenario passes k6 inspect', () => {
   for (const p of [...presets, ...at1]) {
     for (const s of p.scenarios) {
       it(`${p.id} ${s.id} @ scale ${p.scale}`, async () => {
-        const r = await k6Inspect(generateScenario(s.scenario).script, 'http://127.0.0.1:9,http://127.0.0.1:10');
+        const r = await k6Inspect(
+          generateScenario(s.scenario).script,
+          'http://127.0.0.1:9,http://127.0.0.1:10',
+        );
         expect(r.stderr).not.toMatch(/level=error/);
         expect(r.code).toBe(0);
       });

@@ -48,8 +48,23 @@ export const seed000Tc1: PresetDefinition = {
   defaultScale: 0.25,
   seedsScale: 0.05,
   hypotheses: [
-    { base: cell(LAZY, 'tc1'), candidate: cell(PREWARM, 'tc1'), metric: 'maxMs', expect: 'better', band: 5, claim: "Prewarming cuts the cold-start burst's max latency, on pure loopback (seed: −72 %, 20.69 → 5.74 s)." },
-    { base: cell(LAZY_NET, 'tc1'), candidate: cell(PREWARM_NET, 'tc1'), metric: 'maxMs', expect: 'better', band: 5, claim: `Prewarming cuts the cold-start burst's max latency, with ${NET_MS} ms of emulated network per new connection (seed: −72 %, 20.69 → 5.74 s).` },
+    {
+      base: cell(LAZY, 'tc1'),
+      candidate: cell(PREWARM, 'tc1'),
+      metric: 'maxMs',
+      expect: 'better',
+      band: 5,
+      claim:
+        "Prewarming cuts the cold-start burst's max latency, on pure loopback (seed: −72 %, 20.69 → 5.74 s).",
+    },
+    {
+      base: cell(LAZY_NET, 'tc1'),
+      candidate: cell(PREWARM_NET, 'tc1'),
+      metric: 'maxMs',
+      expect: 'better',
+      band: 5,
+      claim: `Prewarming cuts the cold-start burst's max latency, with ${NET_MS} ms of emulated network per new connection (seed: −72 %, 20.69 → 5.74 s).`,
+    },
   ],
   build: (s) => ({
     scenarios: [
@@ -59,7 +74,12 @@ export const seed000Tc1: PresetDefinition = {
         original: '0 -> 100 VUs, 2 min 40 s, 20 KB upload',
         scenario: {
           template: 'cold-start-burst',
-          params: { vus: scaleCount(100, s), rampUpMs: scaleMs(5000, s, 0), holdMs: scaleMs(155_000, s), thinkTimeMs: THINK_MS },
+          params: {
+            vus: scaleCount(100, s),
+            rampUpMs: scaleMs(5000, s, 0),
+            holdMs: scaleMs(155_000, s),
+            thinkTimeMs: THINK_MS,
+          },
           requests: [upload(20 * KB, '20KB')],
           readyPath: '/ready',
         },
@@ -67,8 +87,22 @@ export const seed000Tc1: PresetDefinition = {
     ],
     poolConfigs: [
       ...lazyVsPrewarm(scaleCount(100, s)),
-      { name: LAZY_NET, config: { strategy: 'lazy', params: { upstreamConns: scaleCount(100, s) }, environment: { blobstoreDelayMs: NET_MS } } },
-      { name: PREWARM_NET, config: { strategy: 'prewarm', params: { upstreamConns: scaleCount(100, s) }, environment: { blobstoreDelayMs: NET_MS } } },
+      {
+        name: LAZY_NET,
+        config: {
+          strategy: 'lazy',
+          params: { upstreamConns: scaleCount(100, s) },
+          environment: { blobstoreDelayMs: NET_MS },
+        },
+      },
+      {
+        name: PREWARM_NET,
+        config: {
+          strategy: 'prewarm',
+          params: { upstreamConns: scaleCount(100, s) },
+          environment: { blobstoreDelayMs: NET_MS },
+        },
+      },
     ],
   }),
 };
@@ -81,7 +115,15 @@ export const seed000Tc2: PresetDefinition = {
     'Original (Table I, TC2): "Gradual Ramp-up Load, 0 -> 150 VUs, 8 min 30 s, 1 MB". Both strategies failed about 55 % of requests (55.16 % lazy, 54.48 % prewarm): bandwidth-bound. Stage split (three 2 min ramps of 50 VUs, 2 min hold, 30 s ramp-down) is ours; the write-up gives only the totals.',
   defaultScale: 0.1,
   hypotheses: [
-    { base: cell(LAZY, 'tc2'), candidate: cell(PREWARM, 'tc2'), metric: 'rps', expect: 'equivalent', band: 5, claim: 'With 1 MB uploads the pool strategy does not decide the outcome: both failed alike (seed: 55.16 % vs 54.48 % errors, blamed on bandwidth or disk), so lazy and prewarm should move the same data.' },
+    {
+      base: cell(LAZY, 'tc2'),
+      candidate: cell(PREWARM, 'tc2'),
+      metric: 'rps',
+      expect: 'equivalent',
+      band: 5,
+      claim:
+        'With 1 MB uploads the pool strategy does not decide the outcome: both failed alike (seed: 55.16 % vs 54.48 % errors, blamed on bandwidth or disk), so lazy and prewarm should move the same data.',
+    },
   ],
   build: (s) => ({
     scenarios: [
@@ -119,7 +161,15 @@ export const seed000Tc3: PresetDefinition = {
     'Original (Table I, TC3): "Spike Test, 0 -> 250 VUs (2x spike), 8 min, 20 KB". Reported 39.94 req/s (prewarm) vs 39.49 req/s (lazy), 19 287 vs 19 110 successful requests. Baseline height (50 VUs) and phase lengths (30 s ramp, 100 s baseline, 10 s spike ramps, 55 s spikes) are ours; the write-up gives only peak, spike count and total.',
   defaultScale: 0.1,
   hypotheses: [
-    { base: cell(LAZY, 'tc3'), candidate: cell(PREWARM, 'tc3'), metric: 'rps', expect: 'equivalent', band: 5, claim: 'Under spikes prewarm and lazy reach the same throughput (seed: 39.94 vs 39.49 req/s, +1.1 %, which the write-up reads as prewarm being "more consistent").' },
+    {
+      base: cell(LAZY, 'tc3'),
+      candidate: cell(PREWARM, 'tc3'),
+      metric: 'rps',
+      expect: 'equivalent',
+      band: 5,
+      claim:
+        'Under spikes prewarm and lazy reach the same throughput (seed: 39.94 vs 39.49 req/s, +1.1 %, which the write-up reads as prewarm being "more consistent").',
+    },
   ],
   build: (s) => ({
     scenarios: [
@@ -158,10 +208,34 @@ export const seed000Tc4: PresetDefinition = {
   seedsScale: 0.015,
   hypotheses: [
     // The bench compared RSS growth during the load (1 MB floor); a run's RSS peak is the nearest run metric.
-    { base: cell(PREWARM, 'tc4'), candidate: cell(LAZY, 'tc4'), metric: 'rssPeakBytes', expect: 'worse', band: 5, claim: "Under sustained load lazy's memory creeps while prewarm's stays flat (seed: lazy 10 → 16 MB over 15 min)." },
-    { base: cell(PREWARM, 'tc4'), candidate: cell(LAZY, 'tc4'), metric: 'cpuPeakPercent', expect: 'worse', band: 5, claim: "Under sustained load lazy's CPU spikes while prewarm's stays flat (seed: spikes to ~70 % vs ~25 %)." },
+    {
+      base: cell(PREWARM, 'tc4'),
+      candidate: cell(LAZY, 'tc4'),
+      metric: 'rssPeakBytes',
+      expect: 'worse',
+      band: 5,
+      claim:
+        "Under sustained load lazy's memory creeps while prewarm's stays flat (seed: lazy 10 → 16 MB over 15 min).",
+    },
+    {
+      base: cell(PREWARM, 'tc4'),
+      candidate: cell(LAZY, 'tc4'),
+      metric: 'cpuPeakPercent',
+      expect: 'worse',
+      band: 5,
+      claim:
+        "Under sustained load lazy's CPU spikes while prewarm's stays flat (seed: spikes to ~70 % vs ~25 %).",
+    },
     // The bench read RSS 1 s after /ready; the run's mean RSS is the nearest run metric.
-    { base: cell(LAZY, 'tc4'), candidate: cell(PREWARM, 'tc4'), metric: 'rssMeanBytes', expect: 'worse', band: 5, claim: 'Idle, prewarm holds more memory than lazy (seed: ~13 vs ~9 MB, with a ~32 MB start-up peak).' },
+    {
+      base: cell(LAZY, 'tc4'),
+      candidate: cell(PREWARM, 'tc4'),
+      metric: 'rssMeanBytes',
+      expect: 'worse',
+      band: 5,
+      claim:
+        'Idle, prewarm holds more memory than lazy (seed: ~13 vs ~9 MB, with a ~32 MB start-up peak).',
+    },
   ],
   build: (s) => ({
     scenarios: [
@@ -171,7 +245,11 @@ export const seed000Tc4: PresetDefinition = {
         original: '100 VUs constant, 15 min, 20 KB upload',
         scenario: {
           template: 'sustained',
-          params: { vus: scaleCount(100, s), durationMs: scaleMs(900_000, s), thinkTimeMs: THINK_MS },
+          params: {
+            vus: scaleCount(100, s),
+            durationMs: scaleMs(900_000, s),
+            thinkTimeMs: THINK_MS,
+          },
           requests: [upload(20 * KB, '20KB')],
           readyPath: '/ready',
         },

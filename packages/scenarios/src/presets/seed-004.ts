@@ -30,24 +30,76 @@ export const seed004: PresetDefinition = {
   seed: '004',
   description:
     'Original: "ab -n 10000 http://localhost:8000/health" (-c 1) and "ab -n 10000 -c 100" against GET /health, which pings Postgres. Open+close per request: 63 % / 71 % failed ("FATAL: sorry, too many clients already", SQLSTATE 53300), 44 / 116 req/s; new pgxpool per request (MaxConns 100, MinConns 5): 0 % / 6.4 % failed, 18 / 20 req/s; one shared pgxpool (MaxConns 20, MinConns 5, MaxConnIdleTime 30 min, MaxConnLifetime 1 h): 0 % failed, 257 / 467 req/s.',
-  scaling: 'The request count is multiplied by scale; concurrency 1 and 100 and the pool settings are kept, because "too many clients" depends on 100 concurrent connections against Postgres\' absolute limit.',
+  scaling:
+    'The request count is multiplied by scale; concurrency 1 and 100 and the pool settings are kept, because "too many clients" depends on 100 concurrent connections against Postgres\' absolute limit.',
   defaultScale: 0.1,
   seedsScale: 0.05,
   repeats: 5,
   hypotheses: [
-    { base: c100(PER_REQUEST), candidate: c100(SHARED), metric: 'rps', expect: 'better', band: 5, claim: 'One shared pool serves more requests per second than open+close per request (seed: 467 vs 116 req/s, 4×).' },
-    { base: c100(POOL_PER_REQUEST), candidate: c100(SHARED), metric: 'rps', expect: 'better', band: 5, claim: 'One shared pool serves more requests per second than a pool per request (seed: 467 vs 20 req/s, 23×).' },
-    { base: c100(PER_REQUEST), candidate: c100(SHARED), metric: 'errorRate', expect: 'better', band: 1, claim: 'Open+close per request fails (seed 71 %, SQLSTATE 53300), one shared pool does not (0 %).' },
+    {
+      base: c100(PER_REQUEST),
+      candidate: c100(SHARED),
+      metric: 'rps',
+      expect: 'better',
+      band: 5,
+      claim:
+        'One shared pool serves more requests per second than open+close per request (seed: 467 vs 116 req/s, 4×).',
+    },
+    {
+      base: c100(POOL_PER_REQUEST),
+      candidate: c100(SHARED),
+      metric: 'rps',
+      expect: 'better',
+      band: 5,
+      claim:
+        'One shared pool serves more requests per second than a pool per request (seed: 467 vs 20 req/s, 23×).',
+    },
+    {
+      base: c100(PER_REQUEST),
+      candidate: c100(SHARED),
+      metric: 'errorRate',
+      expect: 'better',
+      band: 1,
+      claim:
+        'Open+close per request fails (seed 71 %, SQLSTATE 53300), one shared pool does not (0 %).',
+    },
   ],
   build: (s) => ({
     scenarios: [
-      { id: 'ab-c1', label: `${scaleCount(10_000, s, 1)} requests at concurrency 1`, original: 'ab -n 10000 -c 1', scenario: abScenario(s, 1) },
-      { id: 'ab-c100', label: `${scaleCount(10_000, s, 100)} requests at concurrency 100`, original: 'ab -n 10000 -c 100', scenario: abScenario(s, 100) },
+      {
+        id: 'ab-c1',
+        label: `${scaleCount(10_000, s, 1)} requests at concurrency 1`,
+        original: 'ab -n 10000 -c 1',
+        scenario: abScenario(s, 1),
+      },
+      {
+        id: 'ab-c100',
+        label: `${scaleCount(10_000, s, 100)} requests at concurrency 100`,
+        original: 'ab -n 10000 -c 100',
+        scenario: abScenario(s, 100),
+      },
     ],
     poolConfigs: [
-      { name: PER_REQUEST, config: { strategy: 'per-request', environment: { roleConnectionLimit: ROLE_LIMIT } } },
-      { name: POOL_PER_REQUEST, config: { strategy: 'pool-per-request', params: { maxConns: 100, minConns: 5 }, environment: { roleConnectionLimit: ROLE_LIMIT } } },
-      { name: SHARED, config: { strategy: 'elastic', params: { maxConns: 20, minConns: 5, idleTimeoutMs: 1_800_000, maxLifetimeMs: 3_600_000 }, environment: { roleConnectionLimit: ROLE_LIMIT } } },
+      {
+        name: PER_REQUEST,
+        config: { strategy: 'per-request', environment: { roleConnectionLimit: ROLE_LIMIT } },
+      },
+      {
+        name: POOL_PER_REQUEST,
+        config: {
+          strategy: 'pool-per-request',
+          params: { maxConns: 100, minConns: 5 },
+          environment: { roleConnectionLimit: ROLE_LIMIT },
+        },
+      },
+      {
+        name: SHARED,
+        config: {
+          strategy: 'elastic',
+          params: { maxConns: 20, minConns: 5, idleTimeoutMs: 1_800_000, maxLifetimeMs: 3_600_000 },
+          environment: { roleConnectionLimit: ROLE_LIMIT },
+        },
+      },
     ],
   }),
 };

@@ -20,12 +20,30 @@ export interface SeedPlan {
  * name, in the preset's order, `preset.repeats` times each, interleaved.
  */
 export function seedPlan(preset: Preset): SeedPlan {
-  const configNames = new Set(preset.hypotheses.flatMap((h) => [h.base.poolConfig, h.candidate.poolConfig]));
-  const scenarioIds = new Set(preset.hypotheses.flatMap((h) => [h.base.scenario, h.candidate.scenario]));
+  const configNames = new Set(
+    preset.hypotheses.flatMap((h) => [h.base.poolConfig, h.candidate.poolConfig]),
+  );
+  const scenarioIds = new Set(
+    preset.hypotheses.flatMap((h) => [h.base.scenario, h.candidate.scenario]),
+  );
   const poolConfigs = preset.poolConfigs.filter((c) => configNames.has(c.name));
   const scenarios = preset.scenarios.filter((s) => scenarioIds.has(s.id));
-  const missing = [...configNames].filter((n) => !poolConfigs.some((c) => c.name === n)).concat([...scenarioIds].filter((id) => !scenarios.some((s) => s.id === id)));
-  if (missing.length > 0) throw new RangeError(`${preset.id}: hypotheses name cells the preset does not have: ${missing.join(', ')}`);
-  const perRep = scenarios.reduce((ms, s) => ms + (s.estimatedDurationMs + RUN_OVERHEAD_MS) * poolConfigs.length, 0);
-  return { preset, poolConfigs, scenarios, runs: poolConfigs.length * scenarios.length * preset.repeats, estimatedMs: perRep * preset.repeats };
+  const missing = [...configNames]
+    .filter((n) => !poolConfigs.some((c) => c.name === n))
+    .concat([...scenarioIds].filter((id) => !scenarios.some((s) => s.id === id)));
+  if (missing.length > 0)
+    throw new RangeError(
+      `${preset.id}: hypotheses name cells the preset does not have: ${missing.join(', ')}`,
+    );
+  const perRep = scenarios.reduce(
+    (ms, s) => ms + (s.estimatedDurationMs + RUN_OVERHEAD_MS) * poolConfigs.length,
+    0,
+  );
+  return {
+    preset,
+    poolConfigs,
+    scenarios,
+    runs: poolConfigs.length * scenarios.length * preset.repeats,
+    estimatedMs: perRep * preset.repeats,
+  };
 }

@@ -1,18 +1,48 @@
 import { z } from 'zod';
-import { fieldShape, seriesPointOf, SERIES_COUNT_FIELDS, SERIES_GAUGE_FIELDS, SERIES_LATENCY_FIELDS, SERIES_RESOURCE_FIELDS, type SeriesLoadRow, type SeriesResourceRow } from './series-fields';
+import {
+  fieldShape,
+  seriesPointOf,
+  SERIES_COUNT_FIELDS,
+  SERIES_GAUGE_FIELDS,
+  SERIES_LATENCY_FIELDS,
+  SERIES_RESOURCE_FIELDS,
+  type SeriesLoadRow,
+  type SeriesResourceRow,
+} from './series-fields';
 
 /** Run lifecycle, identical to the RunStatus enum in the database. */
-export const RUN_STATUSES = ['queued', 'preparing', 'running', 'succeeded', 'thresholds_failed', 'failed', 'canceled', 'timed_out', 'aborted_system'] as const;
+export const RUN_STATUSES = [
+  'queued',
+  'preparing',
+  'running',
+  'succeeded',
+  'thresholds_failed',
+  'failed',
+  'canceled',
+  'timed_out',
+  'aborted_system',
+] as const;
 export const RunStatusSchema = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
-export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'thresholds_failed', 'failed', 'canceled', 'timed_out', 'aborted_system'];
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [
+  'succeeded',
+  'thresholds_failed',
+  'failed',
+  'canceled',
+  'timed_out',
+  'aborted_system',
+];
 /**
  * Runs whose load ran to its end, so their numbers are valid measurements. A run whose thresholds
  * failed is a failure to the user (k6's exit code 99) but measured the system as well as a
  * succeeded one did: statistics, comparisons and pivots count both.
  */
-export const MEASURED_RUN_STATUSES = ['succeeded', 'thresholds_failed'] as const satisfies readonly RunStatus[];
-export const isMeasuredRunStatus = (s: string): boolean => (MEASURED_RUN_STATUSES as readonly string[]).includes(s);
+export const MEASURED_RUN_STATUSES = [
+  'succeeded',
+  'thresholds_failed',
+] as const satisfies readonly RunStatus[];
+export const isMeasuredRunStatus = (s: string): boolean =>
+  (MEASURED_RUN_STATUSES as readonly string[]).includes(s);
 
 const runId = z.string().min(1);
 /** epoch milliseconds, UTC */
@@ -41,7 +71,10 @@ export const SeriesPointSchema = z.object({
 export type SeriesPoint = z.infer<typeof SeriesPointSchema>;
 
 /** One chart point from a second's load row and its summed resource row: the worker's live events and the web's history build it alike. */
-export const toSeriesPoint = (load: SeriesLoadRow, resource: SeriesResourceRow | null | undefined): SeriesPoint => seriesPointOf(load, resource) as SeriesPoint;
+export const toSeriesPoint = (
+  load: SeriesLoadRow,
+  resource: SeriesResourceRow | null | undefined,
+): SeriesPoint => seriesPointOf(load, resource) as SeriesPoint;
 
 export const LiveSecondEventSchema = z.object({
   type: z.literal('second'),

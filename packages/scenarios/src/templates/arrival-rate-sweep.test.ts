@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ArrivalRateSweepParamsSchema, sweepStepWindows } from './arrival-rate-sweep';
 
-const params = (p: Record<string, unknown>) => ArrivalRateSweepParamsSchema.parse({ startRatePerSec: 100, stepRatePerSec: 100, preAllocatedVUs: 10, ...p });
+const params = (p: Record<string, unknown>) =>
+  ArrivalRateSweepParamsSchema.parse({
+    startRatePerSec: 100,
+    stepRatePerSec: 100,
+    preAllocatedVUs: 10,
+    ...p,
+  });
 
 describe('sweepStepWindows', () => {
   it('gives each step the whole seconds inside its hold, whatever fraction of a second the load started at', () => {

@@ -14,7 +14,11 @@ export const ArrivalRateSweepParamsSchema = z
   .strictObject({
     startRatePerSec: ratePerSec(),
     stepRatePerSec: ratePerSec(),
-    steps: z.number().int('must be a whole number').min(2, 'must be at least 2').max(LIMITS.maxSweepSteps, `must be at most ${LIMITS.maxSweepSteps}`),
+    steps: z
+      .number()
+      .int('must be a whole number')
+      .min(2, 'must be at least 2')
+      .max(LIMITS.maxSweepSteps, `must be at most ${LIMITS.maxSweepSteps}`),
     stepDurationMs: durationMs({ min: 1000 }),
     /** time to move from one rate to the next; 0 jumps at once */
     stepRampMs: durationMs().default(0),
@@ -67,7 +71,13 @@ export function sweepStepWindows(p: ArrivalRateSweepParams): SweepStepWindow[] {
     const b = a + p.stepDurationMs / 1000;
     const inner = { fromSec: Math.ceil(a) + 1, toSec: Math.floor(b) };
     if (inner.toSec > inner.fromSec) return { index, ratePerSec, ...inner, includesEdges: false };
-    return { index, ratePerSec, fromSec: Math.round(a), toSec: Math.max(Math.round(a) + 1, Math.round(b)), includesEdges: true };
+    return {
+      index,
+      ratePerSec,
+      fromSec: Math.round(a),
+      toSec: Math.max(Math.round(a) + 1, Math.round(b)),
+      includesEdges: true,
+    };
   });
 }
 

@@ -2,7 +2,11 @@ import type { z } from 'zod';
 import { LIMITS } from '../limits';
 
 /** Adds an issue when a template's total run time exceeds the limit, naming the field to shorten. */
-export function checkTotalDuration(totalMs: number, ctx: z.core.$RefinementCtx<unknown>, path: string[]): void {
+export function checkTotalDuration(
+  totalMs: number,
+  ctx: z.core.$RefinementCtx<unknown>,
+  path: string[],
+): void {
   if (totalMs > LIMITS.maxDurationMs) {
     ctx.addIssue({
       code: 'custom',

@@ -10,7 +10,11 @@ import { ms, sec, type TemplatePlan } from './template-plan';
  */
 export const FixedRequestsParamsSchema = z
   .strictObject({
-    requests: z.number().int('must be a whole number').min(1, 'must be at least 1').max(LIMITS.maxRequests, `must be at most ${LIMITS.maxRequests}`),
+    requests: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(LIMITS.maxRequests, `must be at most ${LIMITS.maxRequests}`),
     concurrency: vus(),
     maxDurationMs: durationMs({ min: 1000 }).default(10 * 60 * 1000),
     thinkTimeMs: thinkTimeMs(),

@@ -15,9 +15,17 @@ export const RampUpParamsSchema = z
     thinkTimeMs: thinkTimeMs(),
   })
   .superRefine((p, ctx) => {
-    checkTotalDuration(p.stages.reduce((s, st) => s + st.durationMs, 0), ctx, ['stages']);
+    checkTotalDuration(
+      p.stages.reduce((s, st) => s + st.durationMs, 0),
+      ctx,
+      ['stages'],
+    );
     if (p.startVUs === 0 && p.stages.every((s) => s.targetVUs === 0)) {
-      ctx.addIssue({ code: 'custom', path: ['stages'], message: 'at least one stage must target more than 0 VUs' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['stages'],
+        message: 'at least one stage must target more than 0 VUs',
+      });
     }
   });
 

@@ -28,13 +28,51 @@ export interface TemplateInfo {
 
 /** Labels and descriptions for the UI's template picker. */
 export const TEMPLATES: Record<TemplateId, TemplateInfo> = {
-  'cold-start-burst': { id: 'cold-start-burst', label: 'Cold-start burst', model: 'closed', description: '0 to N VUs almost at once against a freshly started target, then hold (seed 000 TC1).' },
-  'ramp-up': { id: 'ramp-up', label: 'Ramp-up', model: 'closed', description: 'VUs follow linear stages (seed 000 TC2, seed 001).' },
-  spike: { id: 'spike', label: 'Spike', model: 'closed', description: 'Baseline VUs with k spikes of a given height and length (seed 000 TC3, seed 003 bursts).' },
-  sustained: { id: 'sustained', label: 'Sustained', model: 'closed', description: 'Constant VUs for a long time to expose memory creep and CPU drift (seed 000 TC4).' },
-  'constant-arrival-rate': { id: 'constant-arrival-rate', label: 'Constant arrival rate', model: 'open', description: 'Fixed requests per second regardless of latency, like Vegeta (seed 002).' },
-  'fixed-requests': { id: 'fixed-requests', label: 'Fixed request count', model: 'closed', description: 'N requests at concurrency C, like ab -n N -c C (seed 004).' },
-  'arrival-rate-sweep': { id: 'arrival-rate-sweep', label: 'Arrival-rate sweep', model: 'open', description: 'Steps of increasing request rate to find where latency or errors break.' },
+  'cold-start-burst': {
+    id: 'cold-start-burst',
+    label: 'Cold-start burst',
+    model: 'closed',
+    description:
+      '0 to N VUs almost at once against a freshly started target, then hold (seed 000 TC1).',
+  },
+  'ramp-up': {
+    id: 'ramp-up',
+    label: 'Ramp-up',
+    model: 'closed',
+    description: 'VUs follow linear stages (seed 000 TC2, seed 001).',
+  },
+  spike: {
+    id: 'spike',
+    label: 'Spike',
+    model: 'closed',
+    description:
+      'Baseline VUs with k spikes of a given height and length (seed 000 TC3, seed 003 bursts).',
+  },
+  sustained: {
+    id: 'sustained',
+    label: 'Sustained',
+    model: 'closed',
+    description:
+      'Constant VUs for a long time to expose memory creep and CPU drift (seed 000 TC4).',
+  },
+  'constant-arrival-rate': {
+    id: 'constant-arrival-rate',
+    label: 'Constant arrival rate',
+    model: 'open',
+    description: 'Fixed requests per second regardless of latency, like Vegeta (seed 002).',
+  },
+  'fixed-requests': {
+    id: 'fixed-requests',
+    label: 'Fixed request count',
+    model: 'closed',
+    description: 'N requests at concurrency C, like ab -n N -c C (seed 004).',
+  },
+  'arrival-rate-sweep': {
+    id: 'arrival-rate-sweep',
+    label: 'Arrival-rate sweep',
+    model: 'open',
+    description: 'Steps of increasing request rate to find where latency or errors break.',
+  },
 };
 
 export const TEMPLATE_PARAMS = {
@@ -64,7 +102,9 @@ export function planTemplate<T extends TemplateId>(template: T, params: ParamsOf
 }
 
 /** A template id with its own params: what a parsed scenario is, for planning. */
-export type TemplateWithParams = { [T in TemplateId]: { template: T; params: ParamsOf<T> } }[TemplateId];
+export type TemplateWithParams = {
+  [T in TemplateId]: { template: T; params: ParamsOf<T> };
+}[TemplateId];
 
 /** The plan of a parsed scenario: the switch narrows template and params together, no casts. */
 export function planScenario(s: TemplateWithParams): TemplatePlan {

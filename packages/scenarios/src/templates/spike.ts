@@ -13,7 +13,11 @@ export const SpikeParamsSchema = z
   .strictObject({
     baselineVUs: vus(0),
     spikeVUs: vus(),
-    spikes: z.number().int('must be a whole number').min(1, 'must be at least 1').max(LIMITS.maxSpikes, `must be at most ${LIMITS.maxSpikes}`),
+    spikes: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(LIMITS.maxSpikes, `must be at most ${LIMITS.maxSpikes}`),
     rampToBaselineMs: durationMs().default(1000),
     baselineMs: durationMs({ min: 1000 }),
     spikeRampMs: durationMs().default(1000),
@@ -30,7 +34,11 @@ export const SpikeParamsSchema = z
 export type SpikeParams = z.infer<typeof SpikeParamsSchema>;
 
 function spikeTotalMs(p: SpikeParams): number {
-  return p.rampToBaselineMs + p.baselineMs + p.spikes * (2 * p.spikeRampMs + p.spikeHoldMs + p.baselineMs);
+  return (
+    p.rampToBaselineMs +
+    p.baselineMs +
+    p.spikes * (2 * p.spikeRampMs + p.spikeHoldMs + p.baselineMs)
+  );
 }
 
 export function planSpike(p: SpikeParams): TemplatePlan {

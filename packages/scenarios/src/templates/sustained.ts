@@ -14,7 +14,12 @@ export type SustainedParams = z.infer<typeof SustainedParamsSchema>;
 export function planSustained(p: SustainedParams): TemplatePlan {
   return {
     scenarios: {
-      sustained: { executor: 'constant-vus', vus: p.vus, duration: ms(p.durationMs), gracefulStop: GRACEFUL_STOP },
+      sustained: {
+        executor: 'constant-vus',
+        vus: p.vus,
+        duration: ms(p.durationMs),
+        gracefulStop: GRACEFUL_STOP,
+      },
     },
     estimatedDurationMs: p.durationMs,
     profile: [

@@ -29,16 +29,32 @@ export interface K6Result {
   summary?: { metrics: Record<string, Record<string, unknown>> };
 }
 
-function exec(args: string[], timeoutMs: number, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function exec(
+  args: string[],
+  timeoutMs: number,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(k6Binary(), args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), ...env } }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      k6Binary(),
+      args,
+      {
+        timeout: timeoutMs,
+        maxBuffer: 16 * 1024 * 1024,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), ...env },
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
-async function withScript<T>(script: string, fn: (dir: string, file: string) => Promise<T>): Promise<T> {
+async function withScript<T>(
+  script: string,
+  fn: (dir: string, file: string) => Promise<T>,
+): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'pb-scenarios-'));
   try {
     const file = join(dir, 'script.js');
@@ -50,20 +66,59 @@ async function withScript<T>(script: string, fn: (dir: string, file: string) => 
 }
 
 /** `k6 inspect --execution-requirements`: parses the script and validates its execution plan. */
-export function k6Inspect(script: string, baseUrls = 'http://127.0.0.1:9'): Promise<{ code: number; stdout: string; stderr: string }> {
+export function k6Inspect(
+  script: string,
+  baseUrls = 'http://127.0.0.1:9',
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return withScript(script, (_dir, file) =>
-    exec(['inspect', '--execution-requirements', '--include-system-env-vars=false', '-e', `BASE_URLS=${baseUrls}`, file], 30_000),
+    exec(
+      [
+        'inspect',
+        '--execution-requirements',
+        '--include-system-env-vars=false',
+        '-e',
+        `BASE_URLS=${baseUrls}`,
+        file,
+      ],
+      30_000,
+    ),
   );
 }
 
 /** `k6 run` bounded in time, with the summary export parsed. */
 /** `env` is k6's process environment (read by the script only with --include-system-env-vars, set when env is given). */
-export function k6Run(script: string, baseUrls: string[], opts: { timeoutMs?: number; extraArgs?: (dir: string) => string[]; env?: Record<string, string> } = {}): Promise<K6Result> {
+export function k6Run(
+  script: string,
+  baseUrls: string[],
+  opts: {
+    timeoutMs?: number;
+    extraArgs?: (dir: string) => string[];
+    env?: Record<string, string>;
+  } = {},
+): Promise<K6Result> {
   return withScript(script, async (dir, file) => {
     const summaryFile = join(dir, 'summary.json');
     const extra = opts.extraArgs?.(dir) ?? [];
-    const flags = opts.env ? SAFE_FLAGS.map((f) => (f === '--include-system-env-vars=false' ? '--include-system-env-vars=true' : f)) : SAFE_FLAGS;
-    const r = await exec(['run', ...flags, '--quiet', '--summary-export', summaryFile, ...extra, '-e', `BASE_URLS=${baseUrls.join(',')}`, file], opts.timeoutMs ?? 30_000, opts.env);
+    const flags = opts.env
+      ? SAFE_FLAGS.map((f) =>
+          f === '--include-system-env-vars=false' ? '--include-system-env-vars=true' : f,
+        )
+      : SAFE_FLAGS;
+    const r = await exec(
+      [
+        'run',
+        ...flags,
+        '--quiet',
+        '--summary-export',
+        summaryFile,
+        ...extra,
+        '-e',
+        `BASE_URLS=${baseUrls.join(',')}`,
+        file,
+      ],
+      opts.timeoutMs ?? 30_000,
+      opts.env,
+    );
     let summary: K6Result['summary'];
     try {
       summary = JSON.parse(await readFile(summaryFile, 'utf8')) as K6Result['summary'];

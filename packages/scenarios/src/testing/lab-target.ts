@@ -3,23 +3,33 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const REPO_BIN = fileURLToPath(new URL('../../../../apps/lab-target/bin/lab-target', import.meta.url));
+const REPO_BIN = fileURLToPath(
+  new URL('../../../../apps/lab-target/bin/lab-target', import.meta.url),
+);
 
 /** Test database; `lab-target setup` creates it if missing. */
 export const LAB_DATABASE_URL =
-  process.env.LAB_TEST_DATABASE_URL ?? 'postgres://poolbench:poolbench@127.0.0.1:54329/poolbench_test_scenarios';
+  process.env.LAB_TEST_DATABASE_URL ??
+  'postgres://poolbench:poolbench@127.0.0.1:54329/poolbench_test_scenarios';
 
 export function labTargetBinary(): string {
   const candidates = [process.env.LAB_TARGET_BIN, REPO_BIN].filter((x): x is string => !!x);
   const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`no lab-target binary: looked at ${candidates.join(', ')}. Build it with "bash apps/lab-target/scripts/build.sh"`);
+  if (!found)
+    throw new Error(
+      `no lab-target binary: looked at ${candidates.join(', ')}. Build it with "bash apps/lab-target/scripts/build.sh"`,
+    );
   return found;
 }
 
 export function labTargetSetup(): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(labTargetBinary(), ['setup', `--database-url=${LAB_DATABASE_URL}`, '--rows=200', '--fields=5'], { timeout: 30_000 }, (err, _out, stderr) =>
-      err ? reject(new Error(`lab-target setup failed: ${stderr}`)) : resolve(),
+    execFile(
+      labTargetBinary(),
+      ['setup', `--database-url=${LAB_DATABASE_URL}`, '--rows=200', '--fields=5'],
+      { timeout: 30_000 },
+      (err, _out, stderr) =>
+        err ? reject(new Error(`lab-target setup failed: ${stderr}`)) : resolve(),
     );
   });
 }
@@ -36,12 +46,20 @@ export interface LabTarget {
 export function startLabTarget(poolArgs: string[]): Promise<LabTarget> {
   const child: ChildProcess = spawn(
     labTargetBinary(),
-    ['serve', ...poolArgs, '--listen=127.0.0.1:0', `--database-url=${LAB_DATABASE_URL}`, '--instance-id=1'],
+    [
+      'serve',
+      ...poolArgs,
+      '--listen=127.0.0.1:0',
+      `--database-url=${LAB_DATABASE_URL}`,
+      '--instance-id=1',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
@@ -62,7 +80,11 @@ export function startLabTarget(poolArgs: string[]): Promise<LabTarget> {
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`lab-target exited with code ${code} for ${poolArgs.join(' ')}: ${stderr.trim()}`));
+      reject(
+        new Error(
+          `lab-target exited with code ${code} for ${poolArgs.join(' ')}: ${stderr.trim()}`,
+        ),
+      );
     });
   });
 }

@@ -29,7 +29,14 @@ export async function startRecordingServer(): Promise<RecordingServer> {
     });
     req.on('end', () => {
       const u = new URL(req.url ?? '/', 'http://x');
-      requests.push({ method: req.method ?? '', path: u.pathname, query: u.searchParams, headers: req.headers, bodyBytes, atMs: Date.now() });
+      requests.push({
+        method: req.method ?? '',
+        path: u.pathname,
+        query: u.searchParams,
+        headers: req.headers,
+        bodyBytes,
+        atMs: Date.now(),
+      });
       res.writeHead(u.pathname === '/fail' ? 503 : 200, { 'content-type': 'application/json' });
       res.end('{"ok":true}');
     });

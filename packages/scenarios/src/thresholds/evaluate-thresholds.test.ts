@@ -10,10 +10,18 @@ import { startRecordingServer, type RecordingServer } from '../testing/recording
 /** k6's end-of-test verdicts of one metric: threshold expression → failed. */
 const K6Verdicts = z.record(z.string(), z.boolean()).optional();
 
-const t = (metric: Threshold['metric'], expr: string): Threshold => ThresholdSchema.parse({ metric, expr });
+const t = (metric: Threshold['metric'], expr: string): Threshold =>
+  ThresholdSchema.parse({ metric, expr });
 
 function ctx(over: Partial<ThresholdContext> = {}): ThresholdContext {
-  const trends: Record<string, number> = { avg: 120, min: 3, max: 900, med: 100, 'p(95)': 480, 'p(99.9)': 850 };
+  const trends: Record<string, number> = {
+    avg: 120,
+    min: 3,
+    max: 900,
+    med: 100,
+    'p(95)': 480,
+    'p(99.9)': 850,
+  };
   return {
     trend: (_m, stat) => trends[typeof stat === 'object' ? `p(${stat.p})` : stat],
     rate: (m) => (m === 'http_req_failed' ? 0.02 : undefined),
@@ -55,12 +63,27 @@ describe('evaluateThresholds', () => {
   });
 
   it('treats metrics without samples as k6 v1.8 does', () => {
-    const empty: ThresholdContext = { trend: () => undefined, rate: () => undefined, count: () => undefined, durationSec: 5 };
+    const empty: ThresholdContext = {
+      trend: () => undefined,
+      rate: () => undefined,
+      count: () => undefined,
+      durationSec: 5,
+    };
     const r = evaluateThresholds(
-      [t('http_req_duration', 'p(95)>100'), t('http_req_duration', 'max<1'), t('http_req_failed', 'rate>0.5'), t('dropped_iterations', 'count>0')],
+      [
+        t('http_req_duration', 'p(95)>100'),
+        t('http_req_duration', 'max<1'),
+        t('http_req_failed', 'rate>0.5'),
+        t('dropped_iterations', 'count>0'),
+      ],
       empty,
     );
-    expect(r.map((x) => [x.observed, x.pass])).toEqual([[0, false], [0, true], [null, true], [0, false]]);
+    expect(r.map((x) => [x.observed, x.pass])).toEqual([
+      [0, false],
+      [0, true],
+      [null, true],
+      [0, false],
+    ]);
   });
 });
 
@@ -99,7 +122,10 @@ describe('evaluateThresholds agrees with k6 on a real run', () => {
       return !failed;
     });
     const reqs = summary.metrics.http_reqs as { count: number; rate: number };
-    const ours = evaluateThresholds(thresholds, thresholdContextFromK6Summary(summary, reqs.count / reqs.rate));
+    const ours = evaluateThresholds(
+      thresholds,
+      thresholdContextFromK6Summary(summary, reqs.count / reqs.rate),
+    );
     expect(ours.map((x) => x.pass)).toEqual(k6Verdicts);
     // not a vacuous agreement: both verdicts occur
     expect(new Set(k6Verdicts)).toEqual(new Set([true, false]));

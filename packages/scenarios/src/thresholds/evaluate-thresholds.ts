@@ -33,12 +33,18 @@ export interface ThresholdResult {
 
 function compare(a: number, op: Operator, b: number): boolean {
   switch (op) {
-    case '<': return a < b;
-    case '<=': return a <= b;
-    case '>': return a > b;
-    case '>=': return a >= b;
-    case '==': return a === b;
-    case '!=': return a !== b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    case '==':
+      return a === b;
+    case '!=':
+      return a !== b;
   }
 }
 
@@ -46,7 +52,10 @@ function compare(a: number, op: Operator, b: number): boolean {
  * Evaluates thresholds with k6's meaning. Metrics without samples behave as in k6 v1.8: trends
  * and counters count as 0, a rate metric without samples is not evaluated and passes.
  */
-export function evaluateThresholds(thresholds: readonly Threshold[], ctx: ThresholdContext): ThresholdResult[] {
+export function evaluateThresholds(
+  thresholds: readonly Threshold[],
+  ctx: ThresholdContext,
+): ThresholdResult[] {
   return thresholds.map((input) => {
     const t = ThresholdSchema.parse(input);
     const parsed = parseThresholdExpr(t.expr);
@@ -59,7 +68,8 @@ export function evaluateThresholds(thresholds: readonly Threshold[], ctx: Thresh
         break;
       case 'rate':
         observed = ctx.rate(t.metric);
-        if (observed === undefined) return { metric: t.metric, expr: t.expr, observed: null, pass: true };
+        if (observed === undefined)
+          return { metric: t.metric, expr: t.expr, observed: null, pass: true };
         break;
       case 'counter': {
         const count = ctx.count(t.metric) ?? 0;

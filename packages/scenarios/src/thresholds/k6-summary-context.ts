@@ -10,13 +10,17 @@ function statKey(stat: TrendStat): string {
   return typeof stat === 'object' ? `p(${stat.p})` : stat;
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 
 /**
  * A ThresholdContext over a k6 summary export. Percentiles other than those in the script's
  * summaryTrendStats are not in the export and read as undefined.
  */
-export function thresholdContextFromK6Summary(summary: K6SummaryExport, durationSec: number): ThresholdContext {
+export function thresholdContextFromK6Summary(
+  summary: K6SummaryExport,
+  durationSec: number,
+): ThresholdContext {
   const m = (name: ThresholdMetric) => summary.metrics[name];
   return {
     trend: (metric, stat) => num(m(metric)?.[statKey(stat)]),

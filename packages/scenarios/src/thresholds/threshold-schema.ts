@@ -37,11 +37,13 @@ export interface ParsedExpr {
 }
 
 // The subset of k6's threshold grammar we accept: `<aggregation> <op> <number>`.
-const EXPR_RE = /^\s*(avg|min|max|med|rate|count|p\(\s*(\d+(?:\.\d+)?)\s*\))\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*$/;
+const EXPR_RE =
+  /^\s*(avg|min|max|med|rate|count|p\(\s*(\d+(?:\.\d+)?)\s*\))\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*$/;
 
 export function parseThresholdExpr(expr: string): ParsedExpr | string {
   const m = EXPR_RE.exec(expr);
-  if (!m) return 'must look like "<aggregation> <operator> <number>", e.g. "p(95)<500" or "rate<0.01"; operators < <= > >= == !=';
+  if (!m)
+    return 'must look like "<aggregation> <operator> <number>", e.g. "p(95)<500" or "rate<0.01"; operators < <= > >= == !=';
   const [, agg, pct, op, num] = m;
   let aggregation: Aggregation;
   if (pct !== undefined) {
@@ -67,29 +69,37 @@ export const ThresholdSchema = z
     expr: z.string().max(64, 'must be at most 64 characters'),
     abortOnFail: z.boolean().default(false),
   })
-  .superRefine((t, ctx) => {
-    const parsed = parseThresholdExpr(t.expr);
-    if (typeof parsed === 'string') {
-      ctx.addIssue({ code: 'custom', path: ['expr'], message: parsed });
-      return;
-    }
-    if (!(THRESHOLD_METRICS as readonly string[]).includes(t.metric)) return;
-    const kind = metricKind(t.metric);
-    if (!aggregationFits(kind, parsed.aggregation)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['expr'],
-        message: `${t.metric} is a ${kind} metric: use ${ALLOWED_AGGREGATIONS[kind]}`,
-      });
-    }
-  }, { when: (p) => typeof (p.value as { expr?: unknown } | undefined)?.expr === 'string' });
+  .superRefine(
+    (t, ctx) => {
+      const parsed = parseThresholdExpr(t.expr);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', path: ['expr'], message: parsed });
+        return;
+      }
+      if (!(THRESHOLD_METRICS as readonly string[]).includes(t.metric)) return;
+      const kind = metricKind(t.metric);
+      if (!aggregationFits(kind, parsed.aggregation)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['expr'],
+          message: `${t.metric} is a ${kind} metric: use ${ALLOWED_AGGREGATIONS[kind]}`,
+        });
+      }
+    },
+    { when: (p) => typeof (p.value as { expr?: unknown } | undefined)?.expr === 'string' },
+  );
 
 export type Threshold = z.infer<typeof ThresholdSchema>;
 
-export const ThresholdListSchema = z.array(ThresholdSchema).max(32, 'at most 32 thresholds').default([]);
+export const ThresholdListSchema = z
+  .array(ThresholdSchema)
+  .max(32, 'at most 32 thresholds')
+  .default([]);
 
 /** k6 `options.thresholds` for a threshold list. */
-export function thresholdsToK6(thresholds: Threshold[]): Record<string, Array<string | { threshold: string; abortOnFail: boolean }>> {
+export function thresholdsToK6(
+  thresholds: Threshold[],
+): Record<string, Array<string | { threshold: string; abortOnFail: boolean }>> {
   const out: Record<string, Array<string | { threshold: string; abortOnFail: boolean }>> = {};
   for (const t of thresholds) {
     const list = (out[t.metric] ??= []);

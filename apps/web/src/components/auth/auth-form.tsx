@@ -9,12 +9,14 @@ import { Alert } from '~/components/ui/feedback';
 import { Field, Input } from '~/components/ui/form';
 import { DEFAULT_NEXT, safeNext } from '~/lib/safe-next';
 
-
 export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const router = useRouter();
   const params = useSearchParams();
   // only same-origin paths, so ?next= cannot send people elsewhere after signing in
-  const next = safeNext(params.get('next'), typeof window === 'undefined' ? 'http://localhost' : window.location.origin);
+  const next = safeNext(
+    params.get('next'),
+    typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
+  );
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -33,10 +35,15 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         if (!/^\S+@\S+\.\S+$/.test(email)) return setError('Enter a valid email address.');
         if (password.length < 8) return setError('The password needs at least 8 characters.');
         setBusy(true);
-        const res = signUp ? await authClient.signUp.email({ name: name.trim(), email, password }) : await authClient.signIn.email({ email, password });
+        const res = signUp
+          ? await authClient.signUp.email({ name: name.trim(), email, password })
+          : await authClient.signIn.email({ email, password });
         setBusy(false);
         if (res.error) {
-          setError(res.error.message ?? (signUp ? 'Could not create the account.' : 'Wrong email or password.'));
+          setError(
+            res.error.message ??
+              (signUp ? 'Could not create the account.' : 'Wrong email or password.'),
+          );
           return;
         }
         router.push(next);
@@ -44,21 +51,57 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       }}
     >
       <div>
-        <h1 className="text-xl font-semibold tracking-tight">{signUp ? 'Create your account' : 'Sign in to PoolBench'}</h1>
-        <p className="mt-1 text-sm text-slate-500">{signUp ? 'You get a team of your own; invite colleagues later.' : 'Welcome back.'}</p>
+        <h1 className="text-xl font-semibold tracking-tight">
+          {signUp ? 'Create your account' : 'Sign in to PoolBench'}
+        </h1>
+        <p className="mt-1 text-sm text-slate-500">
+          {signUp ? 'You get a team of your own; invite colleagues later.' : 'Welcome back.'}
+        </p>
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
-      {signUp ? <Field label="Name">{(p) => <Input {...p} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />}</Field> : null}
-      <Field label="Email">{(p) => <Input {...p} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+      {signUp ? (
+        <Field label="Name">
+          {(p) => (
+            <Input
+              {...p}
+              autoComplete="name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+          )}
+        </Field>
+      ) : null}
+      <Field label="Email">
+        {(p) => (
+          <Input
+            {...p}
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        )}
+      </Field>
       <Field label="Password" help={signUp ? 'At least 8 characters.' : undefined}>
-        {(p) => <Input {...p} type="password" autoComplete={signUp ? 'new-password' : 'current-password'} value={password} onChange={(e) => setPassword(e.target.value)} />}
+        {(p) => (
+          <Input
+            {...p}
+            type="password"
+            autoComplete={signUp ? 'new-password' : 'current-password'}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        )}
       </Field>
       <Button type="submit" className="w-full" loading={busy}>
         {signUp ? 'Create account' : 'Sign in'}
       </Button>
       <p className="text-center text-sm text-slate-500">
         {signUp ? 'Already have an account? ' : 'New to PoolBench? '}
-        <Link className="font-medium text-brand-700 hover:underline" href={`${signUp ? '/sign-in' : '/sign-up'}${next !== DEFAULT_NEXT ? `?next=${encodeURIComponent(next)}` : ''}`}>
+        <Link
+          className="font-medium text-brand-700 hover:underline"
+          href={`${signUp ? '/sign-in' : '/sign-up'}${next !== DEFAULT_NEXT ? `?next=${encodeURIComponent(next)}` : ''}`}
+        >
           {signUp ? 'Sign in' : 'Create an account'}
         </Link>
       </p>

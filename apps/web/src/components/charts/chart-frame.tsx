@@ -11,7 +11,23 @@ import { ChartPlaceholder, useFrameSlot } from './one-per-frame';
  * A titled chart card with a "download PNG" button; the chart inside is any SVG chart. With a
  * `slot` inside `<FrameSlots>`, the chart draws when its frame comes (see one-per-frame.tsx).
  */
-export function ChartFrame({ title, unit, children, className, height = 'h-56', testId, slot }: { title: string; unit?: string; children: React.ReactNode; className?: string; height?: string; testId?: string; slot?: number }) {
+export function ChartFrame({
+  title,
+  unit,
+  children,
+  className,
+  height = 'h-56',
+  testId,
+  slot,
+}: {
+  title: string;
+  unit?: string;
+  children: React.ReactNode;
+  className?: string;
+  height?: string;
+  testId?: string;
+  slot?: number;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const ready = useFrameSlot(slot);
   return (
@@ -27,7 +43,10 @@ export function ChartFrame({ title, unit, children, className, height = 'h-56', 
             className="rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
             aria-label={`Download ${title} as PNG`}
             title="Download PNG"
-            onClick={() => ref.current && void downloadChartPng(ref.current, title.toLowerCase().replace(/\W+/g, '-'))}
+            onClick={() =>
+              ref.current &&
+              void downloadChartPng(ref.current, title.toLowerCase().replace(/\W+/g, '-'))
+            }
           >
             <ImageDown className="size-4" />
           </button>

@@ -31,7 +31,15 @@ export function FrameSlots({ shown, children }: { shown: number; children: React
  * Hook and provider in one, for a part of a page that mounts when its data is there; its
  * `data-charts-drawn` says when every chart has had its frame (tests wait for it).
  */
-export function OnePerFrame({ count, children, testId }: { count: number; children: React.ReactNode; testId?: string }) {
+export function OnePerFrame({
+  count,
+  children,
+  testId,
+}: {
+  count: number;
+  children: React.ReactNode;
+  testId?: string;
+}) {
   const shown = useOnePerFrame(count);
   return (
     <div className="contents" data-testid={testId} data-charts-drawn={shown >= count}>

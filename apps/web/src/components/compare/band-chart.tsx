@@ -1,7 +1,16 @@
 'use client';
 
 import { memo, useMemo } from 'react';
-import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { SeriesPointOut } from '~/lib/compare/series-metrics';
 import { GROUP_COLORS, tick } from './format-metric';
 
@@ -11,7 +20,15 @@ const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };
  * One metric over elapsed time for every group: the median of the repeats as a line and their
  * min-max as a band. All charts share a syncId, so hovering one shows the same second everywhere.
  */
-export const BandChart = memo(function BandChart({ points, labels, format }: { points: SeriesPointOut[]; labels: string[]; format: (v: number) => string }) {
+export const BandChart = memo(function BandChart({
+  points,
+  labels,
+  format,
+}: {
+  points: SeriesPointOut[];
+  labels: string[];
+  format: (v: number) => string;
+}) {
   const data = useMemo(
     () =>
       points.map((p) => {
@@ -34,15 +51,35 @@ export const BandChart = memo(function BandChart({ points, labels, format }: { p
           contentStyle={{ fontSize: 12, borderRadius: 8 }}
           labelFormatter={(s) => `${s} s`}
           formatter={(v, name) => {
-            if (Array.isArray(v)) return [`${format(Number(v[0]))} – ${format(Number(v[1]))}`, String(name)];
+            if (Array.isArray(v))
+              return [`${format(Number(v[0]))} – ${format(Number(v[1]))}`, String(name)];
             return [typeof v === 'number' ? format(v) : String(v), String(name)];
           }}
         />
         {labels.map((l, gi) => (
-          <Area key={`b${gi}`} dataKey={`b${gi}`} name={`${l} min–max`} stroke="none" fill={GROUP_COLORS[gi % GROUP_COLORS.length]} fillOpacity={0.14} isAnimationActive={false} connectNulls legendType="none" />
+          <Area
+            key={`b${gi}`}
+            dataKey={`b${gi}`}
+            name={`${l} min–max`}
+            stroke="none"
+            fill={GROUP_COLORS[gi % GROUP_COLORS.length]}
+            fillOpacity={0.14}
+            isAnimationActive={false}
+            connectNulls
+            legendType="none"
+          />
         ))}
         {labels.map((l, gi) => (
-          <Line key={`m${gi}`} dataKey={`m${gi}`} name={`${l} median`} stroke={GROUP_COLORS[gi % GROUP_COLORS.length]} strokeWidth={1.75} dot={false} isAnimationActive={false} connectNulls />
+          <Line
+            key={`m${gi}`}
+            dataKey={`m${gi}`}
+            name={`${l} median`}
+            stroke={GROUP_COLORS[gi % GROUP_COLORS.length]}
+            strokeWidth={1.75}
+            dot={false}
+            isAnimationActive={false}
+            connectNulls
+          />
         ))}
       </ComposedChart>
     </ResponsiveContainer>

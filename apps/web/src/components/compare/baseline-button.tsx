@@ -8,7 +8,17 @@ import { Button } from '~/components/ui/button';
 import type { CompareItem } from '~/lib/compare/selection';
 
 /** Marks a run or a cell as the baseline `name` of its target and scenario. */
-export function SetBaselineButton({ item, name = 'main', size = 'md', label }: { item: CompareItem; name?: string; size?: 'sm' | 'md'; label?: string }) {
+export function SetBaselineButton({
+  item,
+  name = 'main',
+  size = 'md',
+  label,
+}: {
+  item: CompareItem;
+  name?: string;
+  size?: 'sm' | 'md';
+  label?: string;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const set = useMutation(
@@ -20,8 +30,23 @@ export function SetBaselineButton({ item, name = 'main', size = 'md', label }: {
     }),
   );
   return (
-    <Button variant={set.isSuccess ? 'ghost' : 'secondary'} size={size} loading={set.isPending} onClick={() => set.mutate({ name, item })} title={set.isError ? messageOf(set.error) : `Use as the '${name}' baseline for its target and scenario`}>
-      <Flag className="size-4" /> {set.isSuccess ? `Baseline '${name}' set` : set.isError ? 'Could not set baseline' : (label ?? 'Set as baseline')}
+    <Button
+      variant={set.isSuccess ? 'ghost' : 'secondary'}
+      size={size}
+      loading={set.isPending}
+      onClick={() => set.mutate({ name, item })}
+      title={
+        set.isError
+          ? messageOf(set.error)
+          : `Use as the '${name}' baseline for its target and scenario`
+      }
+    >
+      <Flag className="size-4" />{' '}
+      {set.isSuccess
+        ? `Baseline '${name}' set`
+        : set.isError
+          ? 'Could not set baseline'
+          : (label ?? 'Set as baseline')}
     </Button>
   );
 }

@@ -16,10 +16,20 @@ export function ComparePage() {
   if (items.length < 2 || params.get('edit')) {
     return (
       <>
-        <PageHeader title="Compare" description="Pick 2–6 pool configs (experiment cells with all their repeats) or single runs. PoolBench says which is faster, by how much, and whether the difference is real." />
+        <PageHeader
+          title="Compare"
+          description="Pick 2–6 pool configs (experiment cells with all their repeats) or single runs. PoolBench says which is faster, by how much, and whether the difference is real."
+        />
         <ComparePicker initial={items} />
       </>
     );
   }
-  return <CompareView key={params.toString()} items={items} baseline={baseline} window={windowFromParams(params)} />;
+  return (
+    <CompareView
+      key={params.toString()}
+      items={items}
+      baseline={baseline}
+      window={windowFromParams(params)}
+    />
+  );
 }

@@ -26,33 +26,75 @@ import { SpectrumChart } from './spectrum-chart';
 import { WindowPicker, windowQuery, type TimeWindow } from './window-picker';
 import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
 
-const unitFormat = (unit: string) => (v: number) => (unit === 'ms' ? formatValue(v, 'ms') : unit === '%' ? `${v.toFixed(v < 10 ? 1 : 0)}%` : v.toLocaleString('en-US', { maximumFractionDigits: v < 10 ? 1 : 0 }));
+const unitFormat = (unit: string) => (v: number) =>
+  unit === 'ms'
+    ? formatValue(v, 'ms')
+    : unit === '%'
+      ? `${v.toFixed(v < 10 ? 1 : 0)}%`
+      : v.toLocaleString('en-US', { maximumFractionDigits: v < 10 ? 1 : 0 });
 
-export function CompareView({ items, baseline, window }: { items: CompareItem[]; baseline: number | null; window: TimeWindow | null }) {
+export function CompareView({
+  items,
+  baseline,
+  window,
+}: {
+  items: CompareItem[];
+  baseline: number | null;
+  window: TimeWindow | null;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const { can } = useRole();
   const selection: Selection = { items, baseline, window };
   const q = useQuery(trpc.compare.get.queryOptions({ selection }));
   // the repeats estimate is a bootstrap per inconclusive verdict: asked for only when there is one
-  const inconclusive = q.data?.rows.some((r) => r.comparisons.some((x) => x?.verdict === 'inconclusive')) ?? false;
-  const rq = useQuery({ ...trpc.compare.repeatsNeeded.queryOptions({ selection }), enabled: inconclusive, staleTime: 60_000 });
+  const inconclusive =
+    q.data?.rows.some((r) => r.comparisons.some((x) => x?.verdict === 'inconclusive')) ?? false;
+  const rq = useQuery({
+    ...trpc.compare.repeatsNeeded.queryOptions({ selection }),
+    enabled: inconclusive,
+    staleTime: 60_000,
+  });
   if (q.isPending) return <LoadingBlock rows={8} label="Comparing" />;
   if (q.isError) {
     // a comparison linked from another of the user's teams names that team (first item decides)
     const first = items[0];
-    const owner = first ? (first.kind === 'run' ? { kind: 'run' as const, id: first.runId } : { kind: 'experiment' as const, id: first.experimentId }) : { kind: 'experiment' as const, id: null };
-    return <NotFoundOrElsewhere kind={owner.kind} id={owner.id} title="Could not compare" error={q.error} />;
+    const owner = first
+      ? first.kind === 'run'
+        ? { kind: 'run' as const, id: first.runId }
+        : { kind: 'experiment' as const, id: first.experimentId }
+      : { kind: 'experiment' as const, id: null };
+    return (
+      <NotFoundOrElsewhere
+        kind={owner.kind}
+        id={owner.id}
+        title="Could not compare"
+        error={q.error}
+      />
+    );
   }
   const c = q.data;
   const labels = c.groups.map((g) => g.label);
   const exportQuery = `items=${itemsToParam(items)}${baseline !== null ? `&baseline=${baseline}` : ''}${windowQuery(window)}`;
-  const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId) ? c.groups[0]! : null;
-  const go = (next: CompareItem[], b: number | null, w: TimeWindow | null = window) => router.push(`/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}${windowQuery(w)}`);
+  const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId)
+    ? c.groups[0]!
+    : null;
+  const go = (next: CompareItem[], b: number | null, w: TimeWindow | null = window) =>
+    router.push(
+      `/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}${windowQuery(w)}`,
+    );
   // the upstream pool only where a target used one (the lab target reports zeros for every other endpoint)
-  const seriesShown = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null && (!m.key.startsWith('upstream') || v.max > 0))));
-  const runningExperiments = inconclusive ? (rq.data?.experiments.filter((e) => e.running) ?? []) : [];
-  const missingSaved = c.availableBaselines.filter((b) => !items.some((i) => itemKey(i) === itemKey(b.item)));
+  const seriesShown = SERIES_METRICS.filter((m) =>
+    c.series[m.key].some((p) =>
+      p.values.some((v) => v !== null && (!m.key.startsWith('upstream') || v.max > 0)),
+    ),
+  );
+  const runningExperiments = inconclusive
+    ? (rq.data?.experiments.filter((e) => e.running) ?? [])
+    : [];
+  const missingSaved = c.availableBaselines.filter(
+    (b) => !items.some((i) => itemKey(i) === itemKey(b.item)),
+  );
   return (
     <>
       <PageHeader
@@ -61,34 +103,69 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
         description={`${c.groups[0]!.targetName} · ${[...new Set(c.groups.map((g) => g.scenarioName))].join(', ')} · ${c.groups.reduce((a, g) => a + g.repeats, 0)} runs${window ? ` · seconds ${window.from}–${window.to} of each` : c.durationSeconds ? ` · ${c.durationSeconds} s each` : ''}`}
         actions={
           <>
-            <Link href={`/compare?edit=1&items=${itemsToParam(items)}`} className={buttonClass('ghost')}>
+            <Link
+              href={`/compare?edit=1&items=${itemsToParam(items)}`}
+              className={buttonClass('ghost')}
+            >
               <Pencil className="size-4" /> Change
             </Link>
-            <a href={`/api/exports/comparison?format=csv&${exportQuery}`} className={buttonClass('secondary')} download>
+            <a
+              href={`/api/exports/comparison?format=csv&${exportQuery}`}
+              className={buttonClass('secondary')}
+              download
+            >
               <Download className="size-4" /> CSV
             </a>
-            <a href={`/api/exports/comparison?format=json&${exportQuery}`} className={buttonClass('secondary')} download>
+            <a
+              href={`/api/exports/comparison?format=json&${exportQuery}`}
+              className={buttonClass('secondary')}
+              download
+            >
               <Download className="size-4" /> JSON
             </a>
-            <a href={`/api/exports/comparison?format=html&${exportQuery}`} className={buttonClass('secondary')} download data-testid="export-html">
+            <a
+              href={`/api/exports/comparison?format=html&${exportQuery}`}
+              className={buttonClass('secondary')}
+              download
+              data-testid="export-html"
+            >
               <FileCode2 className="size-4" /> Report
             </a>
-            {can('member') ? <ShareButton target={{ kind: 'comparison', selection: { items, baseline: c.baselineIndex, window } }} defaultTitle={labels.join(' vs ')} /> : null}
+            {can('member') ? (
+              <ShareButton
+                target={{
+                  kind: 'comparison',
+                  selection: { items, baseline: c.baselineIndex, window },
+                }}
+                defaultTitle={labels.join(' vs ')}
+              />
+            ) : null}
           </>
         }
       />
 
       <div className="mb-5 grid gap-3 sm:grid-cols-2 xl:grid-cols-3" data-testid="compare-groups">
         {c.groups.map((g, i) => (
-          <div key={g.key} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" style={{ borderTop: `3px solid ${GROUP_COLORS[i % GROUP_COLORS.length]}` }}>
+          <div
+            key={g.key}
+            className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+            style={{ borderTop: `3px solid ${GROUP_COLORS[i % GROUP_COLORS.length]}` }}
+          >
             <div className="flex items-start justify-between gap-2">
               <div className="min-w-0">
                 <div className="flex items-center gap-2 font-semibold text-slate-900">
                   {g.label}
-                  {i === c.baselineIndex ? <Badge tone="brand">{c.savedBaseline && c.savedBaseline.index === i && baseline === null ? `baseline · ${c.savedBaseline.name}` : 'baseline'}</Badge> : null}
+                  {i === c.baselineIndex ? (
+                    <Badge tone="brand">
+                      {c.savedBaseline && c.savedBaseline.index === i && baseline === null
+                        ? `baseline · ${c.savedBaseline.name}`
+                        : 'baseline'}
+                    </Badge>
+                  ) : null}
                 </div>
                 <div className="mt-0.5 text-xs text-slate-500">
-                  {g.strategy ?? 'pool'} · {g.scenarioName} · {g.repeats} {g.repeats === 1 ? 'run' : 'runs'} · {g.requests.toLocaleString('en-US')} requests
+                  {g.strategy ?? 'pool'} · {g.scenarioName} · {g.repeats}{' '}
+                  {g.repeats === 1 ? 'run' : 'runs'} · {g.requests.toLocaleString('en-US')} requests
                 </div>
                 <div className="text-xs text-slate-400">
                   <Link className="hover:underline" href={`/experiments/${g.experimentId}`}>
@@ -103,17 +180,28 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
                   Use as baseline here
                 </Button>
               ) : null}
-              {can('member') ? <SetBaselineButton size="sm" item={items[i]!} label="Save as 'main'" /> : null}
+              {can('member') ? (
+                <SetBaselineButton size="sm" item={items[i]!} label="Save as 'main'" />
+              ) : null}
             </div>
           </div>
         ))}
       </div>
 
       {missingSaved.length > 0 ? (
-        <Alert tone="info" className="mb-4" title="A saved baseline exists for this target and scenario">
+        <Alert
+          tone="info"
+          className="mb-4"
+          title="A saved baseline exists for this target and scenario"
+        >
           <div className="flex flex-wrap items-center gap-2">
             {missingSaved.slice(0, 3).map((b) => (
-              <Button key={b.id} size="sm" variant="secondary" onClick={() => go([b.item, ...items].slice(0, 6), 0)}>
+              <Button
+                key={b.id}
+                size="sm"
+                variant="secondary"
+                onClick={() => go([b.item, ...items].slice(0, 6), 0)}
+              >
                 <Flag className="size-4" /> Compare against &apos;{b.name}&apos; ({b.label})
               </Button>
             ))}
@@ -131,7 +219,11 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
         </div>
       ) : null}
 
-      <WindowPicker window={window} durationSeconds={c.spanSeconds} onChange={(w) => go(items, baseline, w)} />
+      <WindowPicker
+        window={window}
+        durationSeconds={c.spanSeconds}
+        onChange={(w) => go(items, baseline, w)}
+      />
 
       <Card className="mb-6">
         <CardHeader
@@ -140,48 +232,76 @@ export function CompareView({ items, baseline, window }: { items: CompareItem[];
         />
         {runningExperiments.length > 0 ? (
           <Alert tone="info" className="mx-4 mt-3">
-            {runningExperiments.map((e) => e.name).join(', ')} {runningExperiments.length === 1 ? 'is' : 'are'} still running: the runs still to come (added repeats too) count here once they finish.
+            {runningExperiments.map((e) => e.name).join(', ')}{' '}
+            {runningExperiments.length === 1 ? 'is' : 'are'} still running: the runs still to come
+            (added repeats too) count here once they finish.
           </Alert>
         ) : null}
-        <ComparisonTable c={c} repeats={{ view: rq.data, pending: inconclusive && rq.isPending }} canExtend={can('member')} />
+        <ComparisonTable
+          c={c}
+          repeats={{ view: rq.data, pending: inconclusive && rq.isPending }}
+          canExtend={can('member')}
+        />
       </Card>
 
       <Card className="mb-6">
-        <CardHeader title="All requests" description="Percentiles over every request of every repeat, from merged per-second histograms. Descriptive: requests inside a run are correlated, so these are not tested." />
+        <CardHeader
+          title="All requests"
+          description="Percentiles over every request of every repeat, from merged per-second histograms. Descriptive: requests inside a run are correlated, so these are not tested."
+        />
         <MergedTable c={c} />
       </Card>
 
       <OnePerFrame count={1 + seriesShown.length} testId="compare-chart-area">
-      <div className="mb-6 grid gap-4 lg:grid-cols-3">
-        <ChartFrame slot={0} title="Latency by percentile" unit="ms · log scales" className="lg:col-span-1" height="h-64" testId="chart-spectrum">
-          <SpectrumChart spectrum={c.spectrum} labels={labels} />
-        </ChartFrame>
-        {sameExperiment ? (
-          <div className="lg:col-span-2">
-            <PivotCard experimentId={sameExperiment.experimentId} experimentName={sameExperiment.experimentName} />
-          </div>
-        ) : null}
-      </div>
-
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-base font-semibold text-slate-900">Over time</h2>
-        <div className="flex flex-wrap items-center gap-4 text-xs text-slate-600">
-          {c.groups.map((g, i) => (
-            <span key={g.key} className="inline-flex items-center gap-1.5">
-              <i className="inline-block h-2.5 w-4 rounded-sm" style={{ background: GROUP_COLORS[i % GROUP_COLORS.length] }} />
-              {g.label}
-            </span>
-          ))}
-          <span className="text-slate-400">line: median of repeats · band: min–max</span>
-        </div>
-      </div>
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="compare-charts">
-        {seriesShown.map((m, i) => (
-          <ChartFrame key={m.key} slot={1 + i} title={m.label} unit={m.unit} testId={`chart-${m.key}`}>
-            <BandChart points={c.series[m.key]} labels={labels} format={unitFormat(m.unit)} />
+        <div className="mb-6 grid gap-4 lg:grid-cols-3">
+          <ChartFrame
+            slot={0}
+            title="Latency by percentile"
+            unit="ms · log scales"
+            className="lg:col-span-1"
+            height="h-64"
+            testId="chart-spectrum"
+          >
+            <SpectrumChart spectrum={c.spectrum} labels={labels} />
           </ChartFrame>
-        ))}
-      </div>
+          {sameExperiment ? (
+            <div className="lg:col-span-2">
+              <PivotCard
+                experimentId={sameExperiment.experimentId}
+                experimentName={sameExperiment.experimentName}
+              />
+            </div>
+          ) : null}
+        </div>
+
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+          <h2 className="text-base font-semibold text-slate-900">Over time</h2>
+          <div className="flex flex-wrap items-center gap-4 text-xs text-slate-600">
+            {c.groups.map((g, i) => (
+              <span key={g.key} className="inline-flex items-center gap-1.5">
+                <i
+                  className="inline-block h-2.5 w-4 rounded-sm"
+                  style={{ background: GROUP_COLORS[i % GROUP_COLORS.length] }}
+                />
+                {g.label}
+              </span>
+            ))}
+            <span className="text-slate-400">line: median of repeats · band: min–max</span>
+          </div>
+        </div>
+        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="compare-charts">
+          {seriesShown.map((m, i) => (
+            <ChartFrame
+              key={m.key}
+              slot={1 + i}
+              title={m.label}
+              unit={m.unit}
+              testId={`chart-${m.key}`}
+            >
+              <BandChart points={c.series[m.key]} labels={labels} format={unitFormat(m.unit)} />
+            </ChartFrame>
+          ))}
+        </div>
       </OnePerFrame>
     </>
   );

@@ -3,7 +3,15 @@
 import { ArrowDown, ArrowUp, Info } from 'lucide-react';
 import type { ComparisonView as Comparison } from '~/lib/trpc/types';
 import { cn } from '~/lib/cn';
-import { GROUP_COLORS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatCoverage, formatP, formatValue } from './format-metric';
+import {
+  GROUP_COLORS,
+  VERDICT_LABEL,
+  VERDICT_STYLE,
+  formatChange,
+  formatCoverage,
+  formatP,
+  formatValue,
+} from './format-metric';
 import { RepeatsHint, RepeatsHintPending } from './repeats-hint';
 import { extendOffers, type RepeatsNeededView } from './repeats-offers';
 
@@ -17,7 +25,15 @@ const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wid
  * verdict, once `repeats` has arrived, the repeats per side that would likely resolve it and, for
  * members (`canExtend`), "Add repeats" for the finished experiments of the two cells.
  */
-export function ComparisonTable({ c, repeats, canExtend = false }: { c: Comparison; repeats?: { view: RepeatsNeededView | undefined; pending: boolean }; canExtend?: boolean }) {
+export function ComparisonTable({
+  c,
+  repeats,
+  canExtend = false,
+}: {
+  c: Comparison;
+  repeats?: { view: RepeatsNeededView | undefined; pending: boolean };
+  canExtend?: boolean;
+}) {
   const b = c.baselineIndex;
   // an answer computed for another baseline (never expected) is not shown under this one
   const view = repeats?.view && repeats.view.baselineIndex === b ? repeats.view : undefined;
@@ -25,7 +41,10 @@ export function ComparisonTable({ c, repeats, canExtend = false }: { c: Comparis
     const g = c.groups[groupIndex]!;
     const estimate = view?.cells.find((x) => x.groupKey === g.key && x.metric === metric);
     if (!estimate) return repeats?.pending ? <RepeatsHintPending /> : null;
-    const offers = canExtend && estimate.repeatsPerSide !== null ? extendOffers(c.groups[b]!, g, estimate.repeatsPerSide, view!.experiments) : [];
+    const offers =
+      canExtend && estimate.repeatsPerSide !== null
+        ? extendOffers(c.groups[b]!, g, estimate.repeatsPerSide, view!.experiments)
+        : [];
     return <RepeatsHint perSide={estimate.repeatsPerSide} offers={offers} />;
   };
   const others = c.groups.map((g, i) => ({ g, i })).filter(({ i }) => i !== b);
@@ -39,18 +58,33 @@ export function ComparisonTable({ c, repeats, canExtend = false }: { c: Comparis
             </th>
             <th scope="col" className={cn(th, 'border-l border-slate-200 text-right')}>
               <span className="inline-flex items-center gap-1.5">
-                <i className="inline-block size-2.5 rounded-sm" style={{ background: GROUP_COLORS[b % GROUP_COLORS.length] }} />
+                <i
+                  className="inline-block size-2.5 rounded-sm"
+                  style={{ background: GROUP_COLORS[b % GROUP_COLORS.length] }}
+                />
                 {c.groups[b]!.label}
               </span>
-              <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">baseline · median [min–max]</div>
+              <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">
+                baseline · median [min–max]
+              </div>
             </th>
             {others.map(({ g, i }) => (
-              <th key={g.key} scope="col" colSpan={2} className={cn(th, 'border-l border-slate-200 text-right')}>
+              <th
+                key={g.key}
+                scope="col"
+                colSpan={2}
+                className={cn(th, 'border-l border-slate-200 text-right')}
+              >
                 <span className="inline-flex items-center gap-1.5">
-                  <i className="inline-block size-2.5 rounded-sm" style={{ background: GROUP_COLORS[i % GROUP_COLORS.length] }} />
+                  <i
+                    className="inline-block size-2.5 rounded-sm"
+                    style={{ background: GROUP_COLORS[i % GROUP_COLORS.length] }}
+                  />
                   {g.label}
                 </span>
-                <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">median · Δ% [interval] coverage · p · n</div>
+                <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">
+                  median · Δ% [interval] coverage · p · n
+                </div>
               </th>
             ))}
           </tr>
@@ -60,17 +94,32 @@ export function ComparisonTable({ c, repeats, canExtend = false }: { c: Comparis
             const base = r.cells[b]!;
             return (
               <tr key={r.key} className="hover:bg-slate-50/60" data-testid={`metric-${r.key}`}>
-                <th scope="row" className="whitespace-nowrap px-4 py-2.5 text-left font-medium text-slate-800">
+                <th
+                  scope="row"
+                  className="whitespace-nowrap px-4 py-2.5 text-left font-medium text-slate-800"
+                >
                   <span className="inline-flex items-center gap-1.5">
                     {r.label}
-                    {r.direction === 'higher-is-better' ? <ArrowUp className="size-3 text-slate-400" aria-label="higher is better" /> : <ArrowDown className="size-3 text-slate-400" aria-label="lower is better" />}
+                    {r.direction === 'higher-is-better' ? (
+                      <ArrowUp className="size-3 text-slate-400" aria-label="higher is better" />
+                    ) : (
+                      <ArrowDown className="size-3 text-slate-400" aria-label="lower is better" />
+                    )}
                   </span>
-                  {!r.tested ? <div className="text-xs font-normal text-slate-400">shown, never tested</div> : null}
+                  {!r.tested ? (
+                    <div className="text-xs font-normal text-slate-400">shown, never tested</div>
+                  ) : null}
                 </th>
                 <td className="whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right">
-                  <div className="font-medium text-slate-900">{formatValue(base.median, r.unit)}</div>
+                  <div className="font-medium text-slate-900">
+                    {formatValue(base.median, r.unit)}
+                  </div>
                   <div className="text-xs text-slate-500">
-                    {base.n === 0 ? 'no data' : base.n > 1 ? `${formatValue(base.min, r.unit)} – ${formatValue(base.max, r.unit)} · n=${base.n}` : 'single run'}
+                    {base.n === 0
+                      ? 'no data'
+                      : base.n > 1
+                        ? `${formatValue(base.min, r.unit)} – ${formatValue(base.max, r.unit)} · n=${base.n}`
+                        : 'single run'}
                   </div>
                 </td>
                 {others.map(({ g, i }) => {
@@ -78,30 +127,70 @@ export function ComparisonTable({ c, repeats, canExtend = false }: { c: Comparis
                   const ch = formatChange(cmp?.changePercent);
                   const v = cmp?.verdict ?? null;
                   return [
-                    <td key={`${g.key}-v`} className="whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right">
-                      <div className="font-medium text-slate-900">{formatValue(cmp?.median, r.unit)}</div>
+                    <td
+                      key={`${g.key}-v`}
+                      className="whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right"
+                    >
+                      <div className="font-medium text-slate-900">
+                        {formatValue(cmp?.median, r.unit)}
+                      </div>
                       <div className="text-xs text-slate-500">
                         {r.tested ? (
                           <>
-                            <span className={cn('font-medium', v ? VERDICT_STYLE[v].tw.split(' ').find((x) => x.startsWith('text-')) : '')}>{ch.estimate}</span> {ch.interval}
-                            {ch.interval ? <span data-testid="interval-coverage"> {formatCoverage(cmp?.achievedConfidence)}</span> : null} · p {formatP(cmp?.pValue)} · n={cmp?.n ?? 0}
+                            <span
+                              className={cn(
+                                'font-medium',
+                                v
+                                  ? VERDICT_STYLE[v].tw
+                                      .split(' ')
+                                      .find((x) => x.startsWith('text-'))
+                                  : '',
+                              )}
+                            >
+                              {ch.estimate}
+                            </span>{' '}
+                            {ch.interval}
+                            {ch.interval ? (
+                              <span data-testid="interval-coverage">
+                                {' '}
+                                {formatCoverage(cmp?.achievedConfidence)}
+                              </span>
+                            ) : null}{' '}
+                            · p {formatP(cmp?.pValue)} · n={cmp?.n ?? 0}
                           </>
                         ) : (
                           `n=${cmp?.n ?? 0}`
                         )}
                       </div>
                     </td>,
-                    <td key={`${g.key}-verdict`} className="whitespace-nowrap px-3 py-2.5 text-right">
+                    <td
+                      key={`${g.key}-verdict`}
+                      className="whitespace-nowrap px-3 py-2.5 text-right"
+                    >
                       {r.tested && v ? (
                         <>
-                          <span title={cmp?.reason ?? undefined} data-testid="verdict" className={cn('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', VERDICT_STYLE[v].tw)}>
+                          <span
+                            title={cmp?.reason ?? undefined}
+                            data-testid="verdict"
+                            className={cn(
+                              'inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
+                              VERDICT_STYLE[v].tw,
+                            )}
+                          >
                             {VERDICT_LABEL[v]}
-                            {cmp?.lowRequests ? <Info className="size-3" aria-label="fewer than 1,000 requests in a run" /> : null}
+                            {cmp?.lowRequests ? (
+                              <Info
+                                className="size-3"
+                                aria-label="fewer than 1,000 requests in a run"
+                              />
+                            ) : null}
                           </span>
                           {v === 'inconclusive' ? hint(i, r.key) : null}
                         </>
                       ) : (
-                        <span className="text-xs text-slate-400">{r.tested ? '—' : 'not tested'}</span>
+                        <span className="text-xs text-slate-400">
+                          {r.tested ? '—' : 'not tested'}
+                        </span>
                       )}
                     </td>,
                   ];

@@ -17,7 +17,12 @@ export function RunActions({ runId, title }: { runId: string; title: string }) {
       <Link href={`/compare?edit=1&items=r.${runId}`} className={buttonClass('secondary')}>
         <GitCompareArrows className="size-4" /> Compare
       </Link>
-      <a href={`/api/exports/runs/${runId}?format=csv`} className={buttonClass('ghost')} download title="Per-second series as CSV">
+      <a
+        href={`/api/exports/runs/${runId}?format=csv`}
+        className={buttonClass('ghost')}
+        download
+        title="Per-second series as CSV"
+      >
         <Download className="size-4" /> CSV
       </a>
       {can('member') ? <SetBaselineButton item={{ kind: 'run', runId }} /> : null}
@@ -27,22 +32,46 @@ export function RunActions({ runId, title }: { runId: string; title: string }) {
 }
 
 /** Buttons on an experiment's page: compare all its configs (cells with measured runs), share it. */
-export function ExperimentActions({ e }: { e: { id: string; name: string; poolConfigs: Array<{ id: string }>; scenarios: Array<{ id: string }>; runs: Array<{ poolConfigId: string | null; scenarioId: string | null; status: string }> } }) {
+export function ExperimentActions({
+  e,
+}: {
+  e: {
+    id: string;
+    name: string;
+    poolConfigs: Array<{ id: string }>;
+    scenarios: Array<{ id: string }>;
+    runs: Array<{ poolConfigId: string | null; scenarioId: string | null; status: string }>;
+  };
+}) {
   const { can } = useRole();
   const cells: CompareItem[] = e.poolConfigs.flatMap((pc) =>
     e.scenarios
-      .filter((s) => e.runs.some((r) => r.poolConfigId === pc.id && r.scenarioId === s.id && isMeasuredRunStatus(r.status)))
-      .map((s) => ({ kind: 'cell' as const, experimentId: e.id, poolConfigId: pc.id, scenarioId: s.id })),
+      .filter((s) =>
+        e.runs.some(
+          (r) => r.poolConfigId === pc.id && r.scenarioId === s.id && isMeasuredRunStatus(r.status),
+        ),
+      )
+      .map((s) => ({
+        kind: 'cell' as const,
+        experimentId: e.id,
+        poolConfigId: pc.id,
+        scenarioId: s.id,
+      })),
   );
   if (cells.length === 0) return null;
   return (
     <>
       {cells.length >= 2 ? (
-        <Link href={`/compare?items=${itemsToParam(cells.slice(0, 6))}`} className={buttonClass('primary')}>
+        <Link
+          href={`/compare?items=${itemsToParam(cells.slice(0, 6))}`}
+          className={buttonClass('primary')}
+        >
           <GitCompareArrows className="size-4" /> Compare configs
         </Link>
       ) : null}
-      {can('member') ? <ShareButton target={{ kind: 'experiment', experimentId: e.id }} defaultTitle={e.name} /> : null}
+      {can('member') ? (
+        <ShareButton target={{ kind: 'experiment', experimentId: e.id }} defaultTitle={e.name} />
+      ) : null}
     </>
   );
 }

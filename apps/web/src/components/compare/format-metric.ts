@@ -7,7 +7,9 @@ export function formatValue(v: number | null | undefined, unit: string): string 
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';
   switch (unit) {
     case 'ms':
-      return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)} ms`;
+      return v >= 1000
+        ? `${(v / 1000).toFixed(2)} s`
+        : `${v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)} ms`;
     case 'req/s':
       return `${v.toLocaleString('en-US', { maximumFractionDigits: v < 100 ? 1 : 0 })} req/s`;
     case '%':
@@ -21,9 +23,12 @@ export function formatValue(v: number | null | undefined, unit: string): string 
   }
 }
 
-export function formatChange(c: { estimate: number; lower: number; upper: number } | null | undefined): { estimate: string; interval: string } {
+export function formatChange(
+  c: { estimate: number; lower: number; upper: number } | null | undefined,
+): { estimate: string; interval: string } {
   if (!c) return { estimate: '—', interval: '' };
-  const f = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(Math.abs(x) < 10 ? 1 : 0)} %`;
+  const f = (x: number) =>
+    `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(Math.abs(x) < 10 ? 1 : 0)} %`;
   return { estimate: f(c.estimate), interval: `[${f(c.lower)}, ${f(c.upper)}]` };
 }
 
@@ -33,7 +38,12 @@ export function formatP(p: number | null | undefined): string {
   return p.toFixed(p < 0.01 ? 3 : 2);
 }
 
-export const VERDICT_LABEL: Record<Verdict, string> = { better: 'Better', worse: 'Worse', 'no-change': 'No change', inconclusive: 'Inconclusive' };
+export const VERDICT_LABEL: Record<Verdict, string> = {
+  better: 'Better',
+  worse: 'Worse',
+  'no-change': 'No change',
+  inconclusive: 'Inconclusive',
+};
 /** Tailwind classes and raw colours (for the offline report) per verdict. */
 export const VERDICT_STYLE: Record<Verdict, { tw: string; fg: string; bg: string }> = {
   better: { tw: 'bg-emerald-50 text-emerald-700 ring-emerald-200', fg: '#047857', bg: '#ecfdf5' },

@@ -9,7 +9,13 @@ import { LoadingBlock } from '~/components/ui/feedback';
 import { VERDICT_LABEL, formatValue, pivotCellColor } from './format-metric';
 
 /** An experiment as a matrix: pool configs x scenarios, each cell one metric's median. */
-export function PivotCard({ experimentId, experimentName }: { experimentId: string; experimentName: string }) {
+export function PivotCard({
+  experimentId,
+  experimentName,
+}: {
+  experimentId: string;
+  experimentName: string;
+}) {
   const trpc = useTRPC();
   const [metric, setMetric] = useState('p95Ms');
   const q = useQuery(trpc.compare.pivot.queryOptions({ experimentId, metric }));
@@ -18,9 +24,14 @@ export function PivotCard({ experimentId, experimentName }: { experimentId: stri
     <Card data-testid="pivot">
       <CardHeader
         title={`${experimentName}: matrix`}
-        description={`Median of the repeats per pool config and scenario. Each cell is tested against ${p?.rows[0]?.name ?? "the first pool config"} in its column (one value per run, 5 % floor, not adjusted across cells): only a verdict that holds is coloured.`}
+        description={`Median of the repeats per pool config and scenario. Each cell is tested against ${p?.rows[0]?.name ?? 'the first pool config'} in its column (one value per run, 5 % floor, not adjusted across cells): only a verdict that holds is coloured.`}
         actions={
-          <select aria-label="Pivot metric" value={metric} onChange={(e) => setMetric(e.target.value)} className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm">
+          <select
+            aria-label="Pivot metric"
+            value={metric}
+            onChange={(e) => setMetric(e.target.value)}
+            className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm"
+          >
             {RUN_METRICS.map((m) => (
               <option key={m.key} value={m.key}>
                 {m.label}
@@ -54,11 +65,21 @@ export function PivotCard({ experimentId, experimentName }: { experimentId: stri
                     <div className="text-xs font-normal text-slate-500">{r.strategy}</div>
                   </th>
                   {r.cells.map((c, ci) => (
-                    <td key={ci} className="px-4 py-2.5 text-right font-medium text-slate-900" style={{ background: pivotCellColor(c.verdict) }} data-testid="pivot-cell" data-verdict={c.verdict ?? 'reference'}>
+                    <td
+                      key={ci}
+                      className="px-4 py-2.5 text-right font-medium text-slate-900"
+                      style={{ background: pivotCellColor(c.verdict) }}
+                      data-testid="pivot-cell"
+                      data-verdict={c.verdict ?? 'reference'}
+                    >
                       {formatValue(c.median, p.unit)}
                       <div className="text-xs font-normal text-slate-600">
                         n={c.n}
-                        {c.verdict ? ` · ${VERDICT_LABEL[c.verdict]}` : r === p.rows[0] ? ' · reference' : ''}
+                        {c.verdict
+                          ? ` · ${VERDICT_LABEL[c.verdict]}`
+                          : r === p.rows[0]
+                            ? ' · reference'
+                            : ''}
                       </div>
                     </td>
                   ))}

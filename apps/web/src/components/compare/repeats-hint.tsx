@@ -10,18 +10,36 @@ const HOW =
  * Under an Inconclusive verdict: how many repeats per side would likely resolve it (null: not
  * even 50, the most an experiment may repeat), and "Add repeats" for the experiments that can take them.
  */
-export function RepeatsHint({ perSide, offers }: { perSide: number | null; offers: ExtendOffer[] }) {
+export function RepeatsHint({
+  perSide,
+  offers,
+}: {
+  perSide: number | null;
+  offers: ExtendOffer[];
+}) {
   return (
-    <div className="ml-auto mt-1 max-w-56 whitespace-normal text-xs text-amber-800" data-testid="repeats-needed" title={HOW}>
+    <div
+      className="ml-auto mt-1 max-w-56 whitespace-normal text-xs text-amber-800"
+      data-testid="repeats-needed"
+      title={HOW}
+    >
       {perSide !== null ? (
         <p>≈ {perSide} repeats per side would likely resolve this</p>
       ) : (
-        <p>more than 50 repeats per side would be needed: the difference sits at the edge of the floor</p>
+        <p>
+          more than 50 repeats per side would be needed: the difference sits at the edge of the
+          floor
+        </p>
       )}
       {perSide !== null && offers.length > 0 ? (
         <div className="mt-1 flex flex-col items-end gap-1">
           {offers.map((o) => (
-            <AddRepeatsButton key={o.experimentId} experimentId={o.experimentId} experimentName={o.experimentName} addRepeats={o.addRepeats} />
+            <AddRepeatsButton
+              key={o.experimentId}
+              experimentId={o.experimentId}
+              experimentName={o.experimentName}
+              addRepeats={o.addRepeats}
+            />
           ))}
         </div>
       ) : null}

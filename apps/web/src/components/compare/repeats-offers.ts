@@ -16,7 +16,12 @@ export interface ExtendOffer {
  * what the side with fewer runs still lacks (at least one: the estimate may equal the runs there
  * are when the adjustment across metrics held the verdict back), within the experiment's limit.
  */
-export function extendOffers(baseline: Group, candidate: Group, perSide: number, experiments: RepeatsNeededView['experiments']): ExtendOffer[] {
+export function extendOffers(
+  baseline: Group,
+  candidate: Group,
+  perSide: number,
+  experiments: RepeatsNeededView['experiments'],
+): ExtendOffer[] {
   const have = new Map<string, number>();
   for (const g of [baseline, candidate]) {
     if (g.kind !== 'cell') continue;
@@ -26,7 +31,11 @@ export function extendOffers(baseline: Group, candidate: Group, perSide: number,
   for (const [id, runs] of have) {
     const e = experiments.find((x) => x.id === id);
     if (!e || e.running || e.maxAddRepeats < 1) continue;
-    offers.push({ experimentId: id, experimentName: e.name, addRepeats: Math.min(e.maxAddRepeats, Math.max(1, perSide - runs)) });
+    offers.push({
+      experimentId: id,
+      experimentName: e.name,
+      addRepeats: Math.min(e.maxAddRepeats, Math.max(1, perSide - runs)),
+    });
   }
   return offers;
 }

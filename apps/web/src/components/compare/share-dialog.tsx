@@ -11,51 +11,104 @@ import { Alert } from '~/components/ui/feedback';
 import { Field, Input, Label, Select } from '~/components/ui/form';
 import type { Selection } from '~/lib/compare/selection';
 
-export type ShareTargetInput = { kind: 'run'; runId: string } | { kind: 'experiment'; experimentId: string } | { kind: 'comparison'; selection: Selection };
+export type ShareTargetInput =
+  | { kind: 'run'; runId: string }
+  | { kind: 'experiment'; experimentId: string }
+  | { kind: 'comparison'; selection: Selection };
 
 /** Creates a share link; the URL (with its token) is shown once, here. */
-export function ShareButton({ target, defaultTitle, size = 'md' }: { target: ShareTargetInput; defaultTitle: string; size?: 'sm' | 'md' }) {
+export function ShareButton({
+  target,
+  defaultTitle,
+  size = 'md',
+}: {
+  target: ShareTargetInput;
+  defaultTitle: string;
+  size?: 'sm' | 'md';
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [title, setTitle] = useState(defaultTitle);
   const [expires, setExpires] = useState('30');
   const [copied, setCopied] = useState(false);
-  const create = useMutation(trpc.shareLink.create.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.shareLink.list.queryKey() }) }));
+  const create = useMutation(
+    trpc.shareLink.create.mutationOptions({
+      onSuccess: () => qc.invalidateQueries({ queryKey: trpc.shareLink.list.queryKey() }),
+    }),
+  );
   const problems = problemsOf(create.error);
-  const url = create.data ? `${typeof window === 'undefined' ? '' : window.location.origin}${create.data.path}` : null;
+  const url = create.data
+    ? `${typeof window === 'undefined' ? '' : window.location.origin}${create.data.path}`
+    : null;
   return (
     <>
-      <Button variant="secondary" size={size} onClick={() => { create.reset(); setCopied(false); setOpen(true); }}>
+      <Button
+        variant="secondary"
+        size={size}
+        onClick={() => {
+          create.reset();
+          setCopied(false);
+          setOpen(true);
+        }}
+      >
         <Link2 className="size-4" /> Share
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} title="Share read-only results" description="Anyone with the link sees these results without signing in: no scripts, target addresses or other team data.">
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title="Share read-only results"
+        description="Anyone with the link sees these results without signing in: no scripts, target addresses or other team data."
+      >
         {url ? (
           <div className="space-y-3">
             <Label htmlFor="share-url">Share link</Label>
             <div className="flex gap-2">
-              <Input id="share-url" readOnly value={url} data-testid="share-url" className="min-w-0 flex-1 bg-slate-50 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+              <Input
+                id="share-url"
+                readOnly
+                value={url}
+                data-testid="share-url"
+                className="min-w-0 flex-1 bg-slate-50 font-mono text-xs"
+                onFocus={(e) => e.currentTarget.select()}
+              />
               <Button
                 variant="secondary"
                 onClick={() => {
                   void navigator.clipboard?.writeText(url).then(() => setCopied(true));
                 }}
               >
-                {copied ? <Check className="size-4" /> : <Copy className="size-4" />} {copied ? 'Copied' : 'Copy'}
+                {copied ? <Check className="size-4" /> : <Copy className="size-4" />}{' '}
+                {copied ? 'Copied' : 'Copy'}
               </Button>
             </div>
-            <p className="text-xs text-slate-500">This is the only time the link is shown; PoolBench stores a hash of it. Revoke it any time in Settings → Share links.</p>
+            <p className="text-xs text-slate-500">
+              This is the only time the link is shown; PoolBench stores a hash of it. Revoke it any
+              time in Settings → Share links.
+            </p>
           </div>
         ) : (
           <form
             className="space-y-4"
             onSubmit={(e) => {
               e.preventDefault();
-              create.mutate({ target, title, expiresInDays: expires === 'never' ? null : Number(expires) });
+              create.mutate({
+                target,
+                title,
+                expiresInDays: expires === 'never' ? null : Number(expires),
+              });
             }}
           >
             <Field label="Title" error={problems.title}>
-              {(p) => <Input {...p} value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} required />}
+              {(p) => (
+                <Input
+                  {...p}
+                  value={title}
+                  maxLength={120}
+                  onChange={(e) => setTitle(e.target.value)}
+                  required
+                />
+              )}
             </Field>
             <Field label="Expires">
               {(p) => (
@@ -68,7 +121,9 @@ export function ShareButton({ target, defaultTitle, size = 'md' }: { target: Sha
                 </Select>
               )}
             </Field>
-            {create.isError && !problems.title ? <Alert tone="error">{messageOf(create.error)}</Alert> : null}
+            {create.isError && !problems.title ? (
+              <Alert tone="error">{messageOf(create.error)}</Alert>
+            ) : null}
             <div className="flex justify-end gap-2">
               <Button variant="ghost" onClick={() => setOpen(false)}>
                 Cancel

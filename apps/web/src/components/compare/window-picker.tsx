@@ -19,14 +19,21 @@ export function windowFromParams(params: URLSearchParams): TimeWindow | null {
 export const windowQuery = (w: TimeWindow | null) => (w ? `&from=${w.from}&to=${w.to}` : '');
 
 /** What a user typed, checked; errors name the field and the reason. */
-export function checkWindow(fromText: string, toText: string, durationSeconds: number): { window: TimeWindow } | { errors: { from?: string; to?: string } } {
+export function checkWindow(
+  fromText: string,
+  toText: string,
+  durationSeconds: number,
+): { window: TimeWindow } | { errors: { from?: string; to?: string } } {
   const errors: { from?: string; to?: string } = {};
   const from = Number(fromText);
   const to = Number(toText);
-  if (fromText.trim() === '' || !Number.isInteger(from) || from < 0) errors.from = 'From must be a whole number of seconds, 0 or more';
-  if (toText.trim() === '' || !Number.isInteger(to) || to < 1) errors.to = 'To must be a whole number of seconds, 1 or more';
+  if (fromText.trim() === '' || !Number.isInteger(from) || from < 0)
+    errors.from = 'From must be a whole number of seconds, 0 or more';
+  if (toText.trim() === '' || !Number.isInteger(to) || to < 1)
+    errors.to = 'To must be a whole number of seconds, 1 or more';
   else if (!errors.from && to <= from) errors.to = `To must be after From (${from} s)`;
-  else if (!errors.from && durationSeconds > 0 && from >= durationSeconds) errors.from = `From must be before the end of the runs (${durationSeconds} s)`;
+  else if (!errors.from && durationSeconds > 0 && from >= durationSeconds)
+    errors.from = `From must be before the end of the runs (${durationSeconds} s)`;
   return errors.from || errors.to ? { errors } : { window: { from, to } };
 }
 
@@ -34,7 +41,15 @@ export function checkWindow(fromText: string, toText: string, durationSeconds: n
  * Restricts the whole comparison (the statistics, all-requests percentiles and charts) to seconds
  * [from, to) of every run: the cold start alone, or the steady state without the warm-up.
  */
-export function WindowPicker({ window, durationSeconds, onChange }: { window: TimeWindow | null; durationSeconds: number; onChange: (w: TimeWindow | null) => void }) {
+export function WindowPicker({
+  window,
+  durationSeconds,
+  onChange,
+}: {
+  window: TimeWindow | null;
+  durationSeconds: number;
+  onChange: (w: TimeWindow | null) => void;
+}) {
   const [from, setFrom] = useState(String(window?.from ?? 0));
   const [to, setTo] = useState(String(window?.to ?? durationSeconds));
   const [errors, setErrors] = useState<{ from?: string; to?: string }>({});
@@ -64,14 +79,32 @@ export function WindowPicker({ window, durationSeconds, onChange }: { window: Ti
           <Crop className="size-4 text-slate-500" aria-hidden /> Time window
         </div>
         <div className="text-xs text-slate-500" data-testid="window-state">
-          {window ? `Seconds ${window.from}–${window.to} of every run: statistics, percentiles and charts` : `Whole runs (${durationSeconds} s)`}
+          {window
+            ? `Seconds ${window.from}–${window.to} of every run: statistics, percentiles and charts`
+            : `Whole runs (${durationSeconds} s)`}
         </div>
       </div>
       <Field label="From (s)" error={errors.from} className="w-32">
-        {(p) => <Input {...p} inputMode="numeric" value={from} onChange={(e) => setFrom(e.target.value)} name="from" />}
+        {(p) => (
+          <Input
+            {...p}
+            inputMode="numeric"
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+            name="from"
+          />
+        )}
       </Field>
       <Field label="To (s)" error={errors.to} className="w-32">
-        {(p) => <Input {...p} inputMode="numeric" value={to} onChange={(e) => setTo(e.target.value)} name="to" />}
+        {(p) => (
+          <Input
+            {...p}
+            inputMode="numeric"
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+            name="to"
+          />
+        )}
       </Field>
       <Button type="submit" variant="secondary">
         Apply

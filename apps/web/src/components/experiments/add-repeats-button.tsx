@@ -10,7 +10,15 @@ import { ConfirmButton } from '~/components/ui/confirm-button';
  * "Add repeats" for one finished experiment (experiment.extend, like the hypotheses card): asks
  * first, because it queues `addRepeats` more runs of every cell of the experiment.
  */
-export function AddRepeatsButton({ experimentId, experimentName, addRepeats }: { experimentId: string; experimentName: string; addRepeats: number }) {
+export function AddRepeatsButton({
+  experimentId,
+  experimentName,
+  addRepeats,
+}: {
+  experimentId: string;
+  experimentName: string;
+  addRepeats: number;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const extend = useMutation(
@@ -27,7 +35,10 @@ export function AddRepeatsButton({ experimentId, experimentName, addRepeats }: {
     return (
       <span className="text-xs text-slate-600" role="status">
         Added {addRepeats} {runs} to{' '}
-        <Link href={`/experiments/${experimentId}`} className="font-medium text-brand-700 hover:underline">
+        <Link
+          href={`/experiments/${experimentId}`}
+          className="font-medium text-brand-700 hover:underline"
+        >
           {experimentName}
         </Link>
         .

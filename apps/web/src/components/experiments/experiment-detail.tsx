@@ -18,17 +18,33 @@ import { ExperimentActions } from '~/components/compare/detail-actions';
 import { ProgressBar } from './progress-bar';
 import { HypothesesCard } from './hypotheses-card';
 
-export function ExperimentDetail({ id, queueUnavailable = false }: { id: string; queueUnavailable?: boolean }) {
+export function ExperimentDetail({
+  id,
+  queueUnavailable = false,
+}: {
+  id: string;
+  queueUnavailable?: boolean;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { can } = useRole();
   const q = useQuery({
     ...trpc.experiment.get.queryOptions({ id }),
-    refetchInterval: (query) => (query.state.data && query.state.data.progress.done < query.state.data.progress.total ? 2000 : false),
+    refetchInterval: (query) =>
+      query.state.data && query.state.data.progress.done < query.state.data.progress.total
+        ? 2000
+        : false,
   });
-  const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSettled: () => qc.invalidateQueries({ queryKey: trpc.experiment.get.queryKey({ id }) }) }));
+  const cancel = useMutation(
+    trpc.run.cancel.mutationOptions({
+      onSettled: () => qc.invalidateQueries({ queryKey: trpc.experiment.get.queryKey({ id }) }),
+    }),
+  );
   if (q.isPending) return <LoadingBlock rows={6} />;
-  if (q.isError) return <NotFoundOrElsewhere kind="experiment" id={id} title="Experiment not found" error={q.error} />;
+  if (q.isError)
+    return (
+      <NotFoundOrElsewhere kind="experiment" id={id} title="Experiment not found" error={q.error} />
+    );
   const e = q.data;
   const active = e.runs.filter((r) => !TERMINAL_RUN_STATUSES.includes(r.status as RunStatus));
   return (
@@ -41,33 +57,40 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
           <>
             <ExperimentActions e={e} />
             {can('member') && active.length > 0 ? (
-            <ConfirmButton
-              variant="secondary"
-              loading={cancel.isPending}
-              question={`Cancel the ${active.length} unfinished runs?`}
-              detail="Finished runs and the data of running ones are kept."
-              confirmLabel="Cancel runs"
-              cancelLabel="Keep running"
-              onConfirm={() => {
-                for (const r of active) cancel.mutate({ id: r.id });
-              }}
-            >
-              <Square className="size-4" /> Cancel remaining
-            </ConfirmButton>
+              <ConfirmButton
+                variant="secondary"
+                loading={cancel.isPending}
+                question={`Cancel the ${active.length} unfinished runs?`}
+                detail="Finished runs and the data of running ones are kept."
+                confirmLabel="Cancel runs"
+                cancelLabel="Keep running"
+                onConfirm={() => {
+                  for (const r of active) cancel.mutate({ id: r.id });
+                }}
+              >
+                <Square className="size-4" /> Cancel remaining
+              </ConfirmButton>
             ) : null}
           </>
         }
       />
-      {cancel.isError ? <Alert tone="error" className="mb-4">{messageOf(cancel.error)}</Alert> : null}
+      {cancel.isError ? (
+        <Alert tone="error" className="mb-4">
+          {messageOf(cancel.error)}
+        </Alert>
+      ) : null}
       {queueUnavailable && e.status === 'queued' ? (
         <Alert tone="warning" className="mb-4" title="Saved, waiting for the run queue">
-          The run queue (Redis) did not answer when this experiment was launched. Its runs are saved as queued and start by themselves when the queue is back.
+          The run queue (Redis) did not answer when this experiment was launched. Its runs are saved
+          as queued and start by themselves when the queue is back.
         </Alert>
       ) : null}
       <Card className="mb-6">
         <CardBody className="flex flex-wrap items-center gap-6">
           <div className="min-w-64 flex-1">
-            <p className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">Progress</p>
+            <p className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">
+              Progress
+            </p>
             <ProgressBar byStatus={e.progress.byStatus} total={e.progress.total} />
           </div>
           {Object.entries(e.progress.byStatus).map(([s, n]) => (
@@ -77,17 +100,37 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
           ))}
         </CardBody>
       </Card>
-      <HypothesesCard experimentId={e.id} hypotheses={e.hypotheses} finished={e.runs.length > 0 && e.progress.done === e.progress.total} />
-      {e.runs.length === 0 ? <Alert tone="info">This is a saved definition used by a schedule; it has no runs of its own.</Alert> : null}
+      <HypothesesCard
+        experimentId={e.id}
+        hypotheses={e.hypotheses}
+        finished={e.runs.length > 0 && e.progress.done === e.progress.total}
+      />
+      {e.runs.length === 0 ? (
+        <Alert tone="info">
+          This is a saved definition used by a schedule; it has no runs of its own.
+        </Alert>
+      ) : null}
       <Card>
-        <CardHeader title="Run matrix" description="Rows are pool configs, columns scenarios; each chip is one repeat in execution order." />
+        <CardHeader
+          title="Run matrix"
+          description="Rows are pool configs, columns scenarios; each chip is one repeat in execution order."
+        />
         <CardBody className="overflow-x-auto p-0">
           <table className="min-w-full text-sm">
             <thead>
               <tr className="bg-slate-50">
-                <th scope="col" className="px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">Pool config</th>
+                <th
+                  scope="col"
+                  className="px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
+                >
+                  Pool config
+                </th>
                 {e.scenarios.map((s) => (
-                  <th key={s.id} scope="col" className="px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                  <th
+                    key={s.id}
+                    scope="col"
+                    className="px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
+                  >
                     {s.name}
                   </th>
                 ))}
@@ -101,7 +144,9 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
                     <div className="text-xs font-normal text-slate-500">{pc.strategy}</div>
                   </th>
                   {e.scenarios.map((s) => {
-                    const cell = e.runs.filter((r) => r.poolConfigId === pc.id && r.scenarioId === s.id).sort((a, b) => a.repeatIndex - b.repeatIndex);
+                    const cell = e.runs
+                      .filter((r) => r.poolConfigId === pc.id && r.scenarioId === s.id)
+                      .sort((a, b) => a.repeatIndex - b.repeatIndex);
                     return (
                       <td key={s.id} className="px-4 py-3">
                         <div className="flex flex-wrap gap-2">
@@ -115,15 +160,25 @@ export function ExperimentDetail({ id, queueUnavailable = false }: { id: string;
                                 className="rounded-lg border border-slate-200 px-2.5 py-2 hover:border-brand-300 hover:bg-brand-50/40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
                               >
                                 <div className="flex items-center gap-2">
-                                  <span className="text-xs font-medium text-slate-500">#{r.repeatIndex + 1}</span>
+                                  <span className="text-xs font-medium text-slate-500">
+                                    #{r.repeatIndex + 1}
+                                  </span>
                                   <RunStatusBadge status={r.status as RunStatus} />
                                 </div>
                                 {isMeasuredRunStatus(r.status) ? (
                                   <div className="mt-1 text-xs tabular-nums text-slate-600">
-                                    {formatNumber(sum?.rps, 0)} req/s · p95 {formatMs(sum?.latency?.p95)}
+                                    {formatNumber(sum?.rps, 0)} req/s · p95{' '}
+                                    {formatMs(sum?.latency?.p95)}
                                   </div>
                                 ) : null}
-                                {r.errorMessage ? <div className="mt-1 max-w-48 truncate text-xs text-red-700" title={r.errorMessage}>{r.errorMessage}</div> : null}
+                                {r.errorMessage ? (
+                                  <div
+                                    className="mt-1 max-w-48 truncate text-xs text-red-700"
+                                    title={r.errorMessage}
+                                  >
+                                    {r.errorMessage}
+                                  </div>
+                                ) : null}
                               </Link>
                             );
                           })}

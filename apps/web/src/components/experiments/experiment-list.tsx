@@ -38,12 +38,17 @@ export function ExperimentList() {
   ) : null;
   return (
     <>
-      <PageHeader title="Experiments" description="A matrix of pool configs × scenarios × repeats, run interleaved on the worker fleet." actions={action} />
+      <PageHeader
+        title="Experiments"
+        description="A matrix of pool configs × scenarios × repeats, run interleaved on the worker fleet."
+        actions={action}
+      />
       {q.isPending ? <LoadingBlock /> : null}
       {q.isError ? <Alert tone="error">{messageOf(q.error)}</Alert> : null}
       {q.isSuccess && items.length === 0 ? (
         <EmptyState icon={FlaskConical} title="No experiments yet" action={action}>
-          Pick a target, two or more pool configs and a scenario, and PoolBench runs them interleaved with repeats.
+          Pick a target, two or more pool configs and a scenario, and PoolBench runs them
+          interleaved with repeats.
         </EmptyState>
       ) : null}
       {items.length > 0 ? (
@@ -64,22 +69,45 @@ export function ExperimentList() {
               return (
                 <tr key={e.id} className="hover:bg-slate-50/60">
                   <Td className="font-medium text-slate-900">
-                    <Link href={`/experiments/${e.id}`} className="hover:text-brand-700 hover:underline">
+                    <Link
+                      href={`/experiments/${e.id}`}
+                      className="hover:text-brand-700 hover:underline"
+                    >
                       {e.name}
                     </Link>
-                    {e.scheduleId ? <Badge tone="blue" className="ml-2">scheduled</Badge> : null}
-                    {active ? <Badge tone="blue" className="ml-2">in progress</Badge> : null}
+                    {e.scheduleId ? (
+                      <Badge tone="blue" className="ml-2">
+                        scheduled
+                      </Badge>
+                    ) : null}
+                    {active ? (
+                      <Badge tone="blue" className="ml-2">
+                        in progress
+                      </Badge>
+                    ) : null}
                     {e.progress.byStatus.thresholds_failed ? (
                       <span data-testid="experiment-thresholds-failed">
-                        <Badge tone="red" className="ml-2">{e.progress.byStatus.thresholds_failed} thresholds failed</Badge>
+                        <Badge tone="red" className="ml-2">
+                          {e.progress.byStatus.thresholds_failed} thresholds failed
+                        </Badge>
                       </span>
                     ) : null}
                     {e.commit || e.branch ? (
-                      <div className="mt-0.5 text-xs font-normal text-slate-500" data-testid="experiment-ci-origin">
+                      <div
+                        className="mt-0.5 text-xs font-normal text-slate-500"
+                        data-testid="experiment-ci-origin"
+                      >
                         {e.branch ? <span>{e.branch}</span> : null}
-                        {e.commit ? <span className="ml-1 font-mono">@{e.commit.slice(0, 10)}</span> : null}
+                        {e.commit ? (
+                          <span className="ml-1 font-mono">@{e.commit.slice(0, 10)}</span>
+                        ) : null}
                         {e.buildUrl ? (
-                          <a href={e.buildUrl} target="_blank" rel="noopener noreferrer" className="ml-2 text-brand-700 hover:underline">
+                          <a
+                            href={e.buildUrl}
+                            target="_blank"
+                            rel="noopener noreferrer"
+                            className="ml-2 text-brand-700 hover:underline"
+                          >
                             CI job
                           </a>
                         ) : null}
@@ -88,11 +116,14 @@ export function ExperimentList() {
                   </Td>
                   <Td>{e.target.name}</Td>
                   <Td className="text-xs text-slate-600">
-                    {plural(e.poolConfigCount, 'config')} × {plural(e.scenarioCount, 'scenario')} × {plural(e.repeats, 'repeat')}
+                    {plural(e.poolConfigCount, 'config')} × {plural(e.scenarioCount, 'scenario')} ×{' '}
+                    {plural(e.repeats, 'repeat')}
                   </Td>
                   <Td>
                     <ProgressBar byStatus={e.progress.byStatus} total={e.progress.total} />
-                    {!active && (e.progress.byStatus.failed ?? 0) > 0 ? <span className="sr-only">some runs failed</span> : null}
+                    {!active && (e.progress.byStatus.failed ?? 0) > 0 ? (
+                      <span className="sr-only">some runs failed</span>
+                    ) : null}
                   </Td>
                   <Td data-testid="experiment-outcome">
                     <Outcome status={e.status} active={active} hypotheses={e.hypotheses} />
@@ -106,7 +137,11 @@ export function ExperimentList() {
       ) : null}
       {q.hasNextPage ? (
         <div className="mt-4 flex justify-center">
-          <Button variant="secondary" onClick={() => void q.fetchNextPage()} loading={q.isFetchingNextPage}>
+          <Button
+            variant="secondary"
+            onClick={() => void q.fetchNextPage()}
+            loading={q.isFetchingNextPage}
+          >
             Load more
           </Button>
         </div>
@@ -115,14 +150,38 @@ export function ExperimentList() {
   );
 }
 
-const STATUS_TONE: Record<string, BadgeTone> = { completed: 'green', failed: 'red', canceled: 'neutral', running: 'blue', queued: 'neutral' };
+const STATUS_TONE: Record<string, BadgeTone> = {
+  completed: 'green',
+  failed: 'red',
+  canceled: 'neutral',
+  running: 'blue',
+  queued: 'neutral',
+};
 
 /** The experiment's outcome: its status, and how its pre-registered hypotheses came out. */
-function Outcome({ status, active, hypotheses: h }: { status: string; active: boolean; hypotheses: { total: number; holds: number; doesNotHold: number; unresolved: number; pending: number } }) {
+function Outcome({
+  status,
+  active,
+  hypotheses: h,
+}: {
+  status: string;
+  active: boolean;
+  hypotheses: {
+    total: number;
+    holds: number;
+    doesNotHold: number;
+    unresolved: number;
+    pending: number;
+  };
+}) {
   return (
     <div className="flex flex-wrap items-center gap-1">
       {active ? null : <Badge tone={STATUS_TONE[status] ?? 'neutral'}>{status}</Badge>}
-      {h.holds ? <Badge tone="green">{h.holds} {h.holds === 1 ? 'claim holds' : 'claims hold'}</Badge> : null}
+      {h.holds ? (
+        <Badge tone="green">
+          {h.holds} {h.holds === 1 ? 'claim holds' : 'claims hold'}
+        </Badge>
+      ) : null}
       {h.doesNotHold ? <Badge tone="red">{h.doesNotHold} not holding</Badge> : null}
       {h.unresolved ? <Badge tone="amber">{h.unresolved} unresolved</Badge> : null}
       {h.pending && !active ? <Badge tone="neutral">{h.pending} pending</Badge> : null}

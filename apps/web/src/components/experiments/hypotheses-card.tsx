@@ -24,7 +24,8 @@ const STATUS: Record<string, { label: string; tone: BadgeTone }> = {
   unresolved: { label: 'Unresolved', tone: 'amber' },
 };
 
-const signed = (v: number) => `${v > 0 ? '+' : v < 0 ? '−' : ''}${formatNumber(Math.abs(v), Math.abs(v) < 10 ? 1 : 0)}`;
+const signed = (v: number) =>
+  `${v > 0 ? '+' : v < 0 ? '−' : ''}${formatNumber(Math.abs(v), Math.abs(v) < 10 ? 1 : 0)}`;
 /** percent of the base, or the metric's own unit (percentage points for rates given in %) */
 const unitText = (changeUnit: string | null, metric: HypothesisMetric) => {
   if (changeUnit === 'percent') return ' %';
@@ -37,7 +38,15 @@ const unitText = (changeUnit: string | null, metric: HypothesisMetric) => {
  * unresolved with the change, its interval, p and the reason), and, once the experiment has
  * finished, "Add repeats" to resolve what is still open without starting over.
  */
-export function HypothesesCard({ experimentId, finished, hypotheses }: { experimentId: string; finished: boolean; hypotheses: HypothesesAnswer }) {
+export function HypothesesCard({
+  experimentId,
+  finished,
+  hypotheses,
+}: {
+  experimentId: string;
+  finished: boolean;
+  hypotheses: HypothesesAnswer;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { can } = useRole();
@@ -67,7 +76,11 @@ export function HypothesesCard({ experimentId, finished, hypotheses }: { experim
           {items.map((h) => {
             const s = STATUS[h.status] ?? STATUS.pending!;
             return (
-              <li key={h.id} className="flex flex-wrap items-start gap-3 px-4 py-3" data-testid="hypothesis">
+              <li
+                key={h.id}
+                className="flex flex-wrap items-start gap-3 px-4 py-3"
+                data-testid="hypothesis"
+              >
                 <Badge tone={s.tone}>{s.label}</Badge>
                 <div className="min-w-64 flex-1 text-sm">
                   <p className="font-medium text-slate-900">{h.statement}</p>
@@ -76,17 +89,30 @@ export function HypothesesCard({ experimentId, finished, hypotheses }: { experim
                     <p className="mt-1 tabular-nums text-slate-700">
                       Change {signed(h.change)}
                       {unitText(h.changeUnit, h.metric)}
-                      {h.low !== null && h.high !== null ? ` [${signed(h.low)}, ${signed(h.high)}]` : ''}
-                      {h.p !== null ? ` · p = ${h.p < 0.001 ? '< 0.001' : formatNumber(h.p, 3)}` : ''} · {h.runsUsed} runs
+                      {h.low !== null && h.high !== null
+                        ? ` [${signed(h.low)}, ${signed(h.high)}]`
+                        : ''}
+                      {h.p !== null
+                        ? ` · p = ${h.p < 0.001 ? '< 0.001' : formatNumber(h.p, 3)}`
+                        : ''}{' '}
+                      · {h.runsUsed} runs
                     </p>
                   ) : null}
                   {h.reason ? <p className="text-slate-600">{h.reason}</p> : null}
                   {h.status === 'unresolved' && h.repeatsNeeded !== null ? (
-                    <p className="text-amber-800">About {h.repeatsNeeded} repeats per side would likely resolve this at the spread observed.</p>
+                    <p className="text-amber-800">
+                      About {h.repeatsNeeded} repeats per side would likely resolve this at the
+                      spread observed.
+                    </p>
                   ) : null}
-                  {h.decidedAt ? <p className="text-xs text-slate-400">decided {formatDateTime(h.decidedAt)}</p> : null}
+                  {h.decidedAt ? (
+                    <p className="text-xs text-slate-400">decided {formatDateTime(h.decidedAt)}</p>
+                  ) : null}
                 </div>
-                <Link href={h.comparePath} className="text-sm font-medium text-brand-700 hover:underline">
+                <Link
+                  href={h.comparePath}
+                  className="text-sm font-medium text-brand-700 hover:underline"
+                >
                   Compare the two cells
                 </Link>
               </li>
@@ -103,15 +129,30 @@ export function HypothesesCard({ experimentId, finished, hypotheses }: { experim
           >
             <label className="text-sm text-slate-700">
               Add repeats of every cell
-              <Input aria-label="Repeats to add" type="number" min={1} max={49} value={repeats} onChange={(ev) => setRepeats(ev.target.value)} className="mt-1 w-24" />
+              <Input
+                aria-label="Repeats to add"
+                type="number"
+                min={1}
+                max={49}
+                value={repeats}
+                onChange={(ev) => setRepeats(ev.target.value)}
+                className="mt-1 w-24"
+              />
             </label>
             <Button type="submit" variant="secondary" loading={extend.isPending}>
               Add repeats
             </Button>
-            <span className="text-xs text-slate-500">New runs are interleaved and appended; the hypotheses are decided again over all repeats.</span>
+            <span className="text-xs text-slate-500">
+              New runs are interleaved and appended; the hypotheses are decided again over all
+              repeats.
+            </span>
           </form>
         ) : null}
-        {extend.isError ? <Alert tone="error" className="m-4">{messageOf(extend.error)}</Alert> : null}
+        {extend.isError ? (
+          <Alert tone="error" className="m-4">
+            {messageOf(extend.error)}
+          </Alert>
+        ) : null}
       </CardBody>
     </Card>
   );

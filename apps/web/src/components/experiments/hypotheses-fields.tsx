@@ -1,7 +1,13 @@
 'use client';
 
 import { Plus, X } from 'lucide-react';
-import { Controller, useFieldArray, type Control, type FieldErrors, type UseFormTrigger } from 'react-hook-form';
+import {
+  Controller,
+  useFieldArray,
+  type Control,
+  type FieldErrors,
+  type UseFormTrigger,
+} from 'react-hook-form';
 import { HYPOTHESIS_METRIC_KEYS, HYPOTHESIS_METRICS, MAX_HYPOTHESES } from '@poolbench/scenarios';
 import type { ExperimentFormInput } from '~/lib/schemas/experiment';
 import { Button } from '~/components/ui/button';
@@ -13,7 +19,8 @@ interface Named {
   name: string;
 }
 
-const key = (c: { poolConfigId: string; scenarioId: string } | undefined) => (c ? `${c.poolConfigId}|${c.scenarioId}` : '');
+const key = (c: { poolConfigId: string; scenarioId: string } | undefined) =>
+  c ? `${c.poolConfigId}|${c.scenarioId}` : '';
 const cellOf = (v: string) => {
   const [poolConfigId = '', scenarioId = ''] = v.split('|');
   return { poolConfigId, scenarioId };
@@ -23,9 +30,26 @@ const cellOf = (v: string) => {
  * The experiment form's hypotheses: claims about two of the chosen cells, stated before the first
  * run (pre-registration) and decided when the experiment ends (docs/hypotheses.md).
  */
-export function HypothesesFields({ control, errors, trigger, configs, scenarios }: { control: Control<ExperimentFormInput>; errors: FieldErrors<ExperimentFormInput>; trigger: UseFormTrigger<ExperimentFormInput>; configs: Named[]; scenarios: Named[] }) {
+export function HypothesesFields({
+  control,
+  errors,
+  trigger,
+  configs,
+  scenarios,
+}: {
+  control: Control<ExperimentFormInput>;
+  errors: FieldErrors<ExperimentFormInput>;
+  trigger: UseFormTrigger<ExperimentFormInput>;
+  configs: Named[];
+  scenarios: Named[];
+}) {
   const { fields, append, remove } = useFieldArray({ control, name: 'hypotheses' });
-  const cells = configs.flatMap((c) => scenarios.map((s) => ({ value: key({ poolConfigId: c.id, scenarioId: s.id }), label: scenarios.length > 1 ? `${c.name} · ${s.name}` : c.name })));
+  const cells = configs.flatMap((c) =>
+    scenarios.map((s) => ({
+      value: key({ poolConfigId: c.id, scenarioId: s.id }),
+      label: scenarios.length > 1 ? `${c.name} · ${s.name}` : c.name,
+    })),
+  );
   const canAdd = cells.length >= 2 && fields.length < MAX_HYPOTHESES;
   const err = errors.hypotheses;
   return (
@@ -38,59 +62,122 @@ export function HypothesesFields({ control, errors, trigger, configs, scenarios 
         {fields.map((f, i) => {
           const e = err?.[i];
           return (
-            <fieldset key={f.id} className="grid gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-2" aria-label={`Hypothesis ${i + 1}`}>
-              <Field label="Candidate" error={e?.candidate?.message ?? e?.candidate?.poolConfigId?.message}>
+            <fieldset
+              key={f.id}
+              className="grid gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-2"
+              aria-label={`Hypothesis ${i + 1}`}
+            >
+              <Field
+                label="Candidate"
+                error={e?.candidate?.message ?? e?.candidate?.poolConfigId?.message}
+              >
                 {(p) => (
-                  <Controller control={control} name={`hypotheses.${i}.candidate`} render={({ field }) => (
-                    <Select {...p} value={key(field.value)} onChange={(ev) => field.onChange(cellOf(ev.target.value))}>
-                      {cells.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
-                    </Select>
-                  )} />
+                  <Controller
+                    control={control}
+                    name={`hypotheses.${i}.candidate`}
+                    render={({ field }) => (
+                      <Select
+                        {...p}
+                        value={key(field.value)}
+                        onChange={(ev) => field.onChange(cellOf(ev.target.value))}
+                      >
+                        {cells.map((c) => (
+                          <option key={c.value} value={c.value}>
+                            {c.label}
+                          </option>
+                        ))}
+                      </Select>
+                    )}
+                  />
                 )}
               </Field>
               <Field label="Against (base)" error={e?.base?.poolConfigId?.message}>
                 {(p) => (
-                  <Controller control={control} name={`hypotheses.${i}.base`} render={({ field }) => (
-                    <Select
-                      {...p}
-                      value={key(field.value)}
-                      onChange={(ev) => {
-                        field.onChange(cellOf(ev.target.value));
-                        // "must be a different cell than base" sits on the candidate: check it again
-                        if (errors.hypotheses?.[i]?.candidate) void trigger(`hypotheses.${i}.candidate`);
-                      }}
-                    >
-                      {cells.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
-                    </Select>
-                  )} />
+                  <Controller
+                    control={control}
+                    name={`hypotheses.${i}.base`}
+                    render={({ field }) => (
+                      <Select
+                        {...p}
+                        value={key(field.value)}
+                        onChange={(ev) => {
+                          field.onChange(cellOf(ev.target.value));
+                          // "must be a different cell than base" sits on the candidate: check it again
+                          if (errors.hypotheses?.[i]?.candidate)
+                            void trigger(`hypotheses.${i}.candidate`);
+                        }}
+                      >
+                        {cells.map((c) => (
+                          <option key={c.value} value={c.value}>
+                            {c.label}
+                          </option>
+                        ))}
+                      </Select>
+                    )}
+                  />
                 )}
               </Field>
               <Field label="Metric" error={e?.metric?.message}>
                 {(p) => (
-                  <Controller control={control} name={`hypotheses.${i}.metric`} render={({ field }) => (
-                    <Select {...p} value={field.value} onChange={(ev) => field.onChange(ev.target.value)}>
-                      {HYPOTHESIS_METRIC_KEYS.map((m) => <option key={m} value={m}>{HYPOTHESIS_METRICS[m].label}</option>)}
-                    </Select>
-                  )} />
+                  <Controller
+                    control={control}
+                    name={`hypotheses.${i}.metric`}
+                    render={({ field }) => (
+                      <Select
+                        {...p}
+                        value={field.value}
+                        onChange={(ev) => field.onChange(ev.target.value)}
+                      >
+                        {HYPOTHESIS_METRIC_KEYS.map((m) => (
+                          <option key={m} value={m}>
+                            {HYPOTHESIS_METRICS[m].label}
+                          </option>
+                        ))}
+                      </Select>
+                    )}
+                  />
                 )}
               </Field>
               <div className="grid grid-cols-[1fr_7rem] gap-3">
                 <Field label="Expect" error={e?.expect?.message}>
                   {(p) => (
-                    <Controller control={control} name={`hypotheses.${i}.expect`} render={({ field }) => (
-                      <Select {...p} value={field.value} onChange={(ev) => field.onChange(ev.target.value)}>
-                        <option value="better">better by at least</option>
-                        <option value="worse">worse by at least</option>
-                        <option value="equivalent">the same within ±</option>
-                      </Select>
-                    )} />
+                    <Controller
+                      control={control}
+                      name={`hypotheses.${i}.expect`}
+                      render={({ field }) => (
+                        <Select
+                          {...p}
+                          value={field.value}
+                          onChange={(ev) => field.onChange(ev.target.value)}
+                        >
+                          <option value="better">better by at least</option>
+                          <option value="worse">worse by at least</option>
+                          <option value="equivalent">the same within ±</option>
+                        </Select>
+                      )}
+                    />
                   )}
                 </Field>
-                <Field label="Band" help="% of the base (points for error rate)" error={e?.band?.message ?? e?.bandUnit?.message}>
+                <Field
+                  label="Band"
+                  help="% of the base (points for error rate)"
+                  error={e?.band?.message ?? e?.bandUnit?.message}
+                >
                   {(p) => (
-                    <Controller control={control} name={`hypotheses.${i}.band`} render={({ field }) => (
-                      <NumberInput {...p} min={0} value={field.value} onValue={field.onChange} onBlur={field.onBlur} name={field.name} />
-                    )} />
+                    <Controller
+                      control={control}
+                      name={`hypotheses.${i}.band`}
+                      render={({ field }) => (
+                        <NumberInput
+                          {...p}
+                          min={0}
+                          value={field.value}
+                          onValue={field.onChange}
+                          onBlur={field.onBlur}
+                          name={field.name}
+                        />
+                      )}
+                    />
                   )}
                 </Field>
               </div>
@@ -102,14 +189,30 @@ export function HypothesesFields({ control, errors, trigger, configs, scenarios 
             </fieldset>
           );
         })}
-        {err?.message || err?.root?.message ? <p className="text-xs font-medium text-red-700" role="alert">{err.message ?? err.root?.message}</p> : null}
-        {cells.length < 2 ? <p className="text-sm text-slate-500">Choose at least two cells (pool configs × scenarios) to state a hypothesis about them.</p> : null}
+        {err?.message || err?.root?.message ? (
+          <p className="text-xs font-medium text-red-700" role="alert">
+            {err.message ?? err.root?.message}
+          </p>
+        ) : null}
+        {cells.length < 2 ? (
+          <p className="text-sm text-slate-500">
+            Choose at least two cells (pool configs × scenarios) to state a hypothesis about them.
+          </p>
+        ) : null}
         {canAdd ? (
           <Button
             type="button"
             variant="secondary"
             size="sm"
-            onClick={() => append({ base: cellOf(cells[0]!.value), candidate: cellOf(cells[1]!.value), metric: 'p99Ms', expect: 'better', band: 5 })}
+            onClick={() =>
+              append({
+                base: cellOf(cells[0]!.value),
+                candidate: cellOf(cells[1]!.value),
+                metric: 'p99Ms',
+                expect: 'better',
+                band: 5,
+              })
+            }
           >
             <Plus className="size-4" /> Add a hypothesis
           </Button>

@@ -10,12 +10,32 @@ import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 
 // the managed lab target with its defaults: the one-click first step (same as the target form's default)
-const LAB_TARGET = { kind: 'managed', name: 'Lab target', requestDefaults: { method: 'GET', path: '/work' } } as const;
+const LAB_TARGET = {
+  kind: 'managed',
+  name: 'Lab target',
+  requestDefaults: { method: 'GET', path: '/work' },
+} as const;
 
-function Step({ n, title, done, testId, children }: { n: number; title: string; done: boolean; testId: string; children: React.ReactNode }) {
+function Step({
+  n,
+  title,
+  done,
+  testId,
+  children,
+}: {
+  n: number;
+  title: string;
+  done: boolean;
+  testId: string;
+  children: React.ReactNode;
+}) {
   return (
     <li className="flex items-start gap-3 py-3" data-testid={testId} data-done={done}>
-      {done ? <CheckCircle2 className="mt-0.5 size-5 text-emerald-600" aria-hidden /> : <Circle className="mt-0.5 size-5 text-slate-300" aria-hidden />}
+      {done ? (
+        <CheckCircle2 className="mt-0.5 size-5 text-emerald-600" aria-hidden />
+      ) : (
+        <Circle className="mt-0.5 size-5 text-slate-300" aria-hidden />
+      )}
       <div className="flex-1">
         <div className="text-sm font-medium text-slate-900">
           {n}. {title} <span className="sr-only">{done ? '(done)' : '(not done)'}</span>
@@ -34,43 +54,92 @@ export function OnboardingSteps() {
   const q = useQuery(trpc.onboarding.get.queryOptions());
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.onboarding.get.queryKey() });
   const createTarget = useMutation(trpc.target.create.mutationOptions({ onSettled: refresh }));
-  const addPresets = useMutation(trpc.onboarding.addPresets.mutationOptions({ onSettled: refresh }));
+  const addPresets = useMutation(
+    trpc.onboarding.addPresets.mutationOptions({ onSettled: refresh }),
+  );
   if (!q.data) return null;
   const o = q.data;
   const error = createTarget.error ?? addPresets.error;
   return (
     <Card className="mb-6" data-testid="onboarding">
-      <CardHeader title="Get to your first answer" description="Three steps from an empty team to a comparison of pool configs, measured by the real worker." />
+      <CardHeader
+        title="Get to your first answer"
+        description="Three steps from an empty team to a comparison of pool configs, measured by the real worker."
+      />
       <CardBody>
-        {error ? <Alert tone="error" className="mb-2">{messageOf(error)}</Alert> : null}
+        {error ? (
+          <Alert tone="error" className="mb-2">
+            {messageOf(error)}
+          </Alert>
+        ) : null}
         <ol className="divide-y divide-slate-100">
-          <Step n={1} title="Create the lab target" done={Boolean(o.labTarget)} testId="onboarding-target">
+          <Step
+            n={1}
+            title="Create the lab target"
+            done={Boolean(o.labTarget)}
+            testId="onboarding-target"
+          >
             {o.labTarget ? (
-              <>Managed lab target <b>{o.labTarget.name}</b>: PoolBench starts it for every run with the pool config applied.</>
+              <>
+                Managed lab target <b>{o.labTarget.name}</b>: PoolBench starts it for every run with
+                the pool config applied.
+              </>
             ) : can('admin') ? (
-              <Button size="sm" className="mt-1" loading={createTarget.isPending} onClick={() => createTarget.mutate(LAB_TARGET)}>
+              <Button
+                size="sm"
+                className="mt-1"
+                loading={createTarget.isPending}
+                onClick={() => createTarget.mutate(LAB_TARGET)}
+              >
                 Create the lab target
               </Button>
             ) : (
               'Ask an admin of this team to create it.'
             )}
           </Step>
-          <Step n={2} title="Add the seed presets" done={o.presets.applied > 0} testId="onboarding-presets">
+          <Step
+            n={2}
+            title="Add the seed presets"
+            done={o.presets.applied > 0}
+            testId="onboarding-presets"
+          >
             {o.presets.applied > 0 ? (
               `${o.presets.applied} of ${o.presets.total} seed presets added as scenarios with their pool configs.`
             ) : o.labTarget && can('member') ? (
-              <Button size="sm" className="mt-1" loading={addPresets.isPending} onClick={() => addPresets.mutate({ targetId: o.labTarget!.id })}>
+              <Button
+                size="sm"
+                className="mt-1"
+                loading={addPresets.isPending}
+                onClick={() => addPresets.mutate({ targetId: o.labTarget!.id })}
+              >
                 Add all {o.presets.total} seed presets
               </Button>
             ) : (
               'Reproductions of known pool problems (cold start, per-request connections, …), ready to run once the lab target exists.'
             )}
           </Step>
-          <Step n={3} title="Run the first experiment" done={Boolean(o.firstExperiment)} testId="onboarding-experiment">
+          <Step
+            n={3}
+            title="Run the first experiment"
+            done={Boolean(o.firstExperiment)}
+            testId="onboarding-experiment"
+          >
             {o.firstExperiment ? (
-              <>First experiment: <a className="text-brand-700 hover:underline" href={`/experiments/${o.firstExperiment.id}`}>{o.firstExperiment.name}</a></>
+              <>
+                First experiment:{' '}
+                <a
+                  className="text-brand-700 hover:underline"
+                  href={`/experiments/${o.firstExperiment.id}`}
+                >
+                  {o.firstExperiment.name}
+                </a>
+              </>
             ) : o.labTarget && o.presets.applied > 0 && can('member') ? (
-              <ButtonLink size="sm" className="mt-1" href={`/experiments/new?targetId=${o.labTarget.id}`}>
+              <ButtonLink
+                size="sm"
+                className="mt-1"
+                href={`/experiments/new?targetId=${o.labTarget.id}`}
+              >
                 Start an experiment
               </ButtonLink>
             ) : (

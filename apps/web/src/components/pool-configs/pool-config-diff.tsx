@@ -11,8 +11,16 @@ import { Table, Td, Th } from '~/components/ui/table';
 import { formatParam } from './format-param';
 
 /** Effective values (defaults filled in by the shared schema), so the diff shows what runs get. */
-function effective(c: { strategy: string; params: Record<string, number>; instanceCount: number }): Record<string, number | undefined> {
-  const parsed = PoolConfigSchema.safeParse({ strategy: c.strategy, params: c.params, instanceCount: c.instanceCount });
+function effective(c: {
+  strategy: string;
+  params: Record<string, number>;
+  instanceCount: number;
+}): Record<string, number | undefined> {
+  const parsed = PoolConfigSchema.safeParse({
+    strategy: c.strategy,
+    params: c.params,
+    instanceCount: c.instanceCount,
+  });
   return parsed.success ? parsed.data.params : c.params;
 }
 
@@ -20,9 +28,13 @@ export function PoolConfigDiff({ targetId, a, b }: { targetId: string; a: string
   const trpc = useTRPC();
   const qa = useQuery(trpc.poolConfig.get.queryOptions({ id: a }));
   const qb = useQuery(trpc.poolConfig.get.queryOptions({ id: b }));
-  const crumbs = [{ href: '/targets', label: 'Targets' }, { href: `/targets/${targetId}`, label: 'Target' }];
+  const crumbs = [
+    { href: '/targets', label: 'Targets' },
+    { href: `/targets/${targetId}`, label: 'Target' },
+  ];
   if (qa.isPending || qb.isPending) return <LoadingBlock rows={6} />;
-  if (qa.isError || qb.isError) return <Alert tone="error">{messageOf(qa.error ?? qb.error)}</Alert>;
+  if (qa.isError || qb.isError)
+    return <Alert tone="error">{messageOf(qa.error ?? qb.error)}</Alert>;
   const A = qa.data;
   const B = qb.data;
   const ea = effective(A);
@@ -42,12 +54,20 @@ export function PoolConfigDiff({ targetId, a, b }: { targetId: string; a: string
   const rows: Array<[string, string, string]> = [
     ['Strategy', A.strategy, B.strategy],
     ['Instances', String(A.instanceCount), String(B.instanceCount)],
-    ...keys.map((k): [string, string, string] => [label(k)?.label ?? k, ea[k] === undefined ? '—' : formatParam(label(k)?.unit, ea[k]), eb[k] === undefined ? '—' : formatParam(label(k)?.unit, eb[k])]),
+    ...keys.map((k): [string, string, string] => [
+      label(k)?.label ?? k,
+      ea[k] === undefined ? '—' : formatParam(label(k)?.unit, ea[k]),
+      eb[k] === undefined ? '—' : formatParam(label(k)?.unit, eb[k]),
+    ]),
   ];
   const changed = rows.filter((r) => r[1] !== r[2]).length;
   return (
     <>
-      <PageHeader crumbs={crumbs} title="Compare pool configs" description={`${changed} of ${rows.length} settings differ. Defaults are filled in, so this is what each run applies.`} />
+      <PageHeader
+        crumbs={crumbs}
+        title="Compare pool configs"
+        description={`${changed} of ${rows.length} settings differ. Defaults are filled in, so this is what each run applies.`}
+      />
       <Table>
         <thead>
           <tr>

@@ -26,7 +26,12 @@ export interface PoolConfigInitial {
   instanceCount: number;
 }
 
-const UNIT_LABEL: Record<string, string> = { ms: 'ms', connections: 'conns', count: '', shards: 'shards' };
+const UNIT_LABEL: Record<string, string> = {
+  ms: 'ms',
+  connections: 'conns',
+  count: '',
+  shards: 'shards',
+};
 
 interface PoolConfigFormValues {
   name: string;
@@ -38,13 +43,28 @@ interface PoolConfigFormValues {
 /** Only params the user set are sent; the schema fills in the documented defaults. */
 export const toPoolConfigSave = (v: PoolConfigFormValues) => ({
   name: v.name,
-  config: { strategy: v.strategy, params: Object.fromEntries(Object.entries(v.params).filter(([, x]) => x !== undefined)), instanceCount: v.instanceCount },
+  config: {
+    strategy: v.strategy,
+    params: Object.fromEntries(Object.entries(v.params).filter(([, x]) => x !== undefined)),
+    instanceCount: v.instanceCount,
+  },
 });
 /** `config.params.maxConns` (the request path) is the form's `params.maxConns`. */
-export const poolConfigField = (path: string) => (path === 'name' ? path : path.startsWith('config.') ? path.slice('config.'.length) : null);
-const resolver = serverSchemaResolver<PoolConfigFormValues, z.output<typeof PoolConfigSaveSchema>>(PoolConfigSaveSchema, toPoolConfigSave, poolConfigField);
+export const poolConfigField = (path: string) =>
+  path === 'name' ? path : path.startsWith('config.') ? path.slice('config.'.length) : null;
+const resolver = serverSchemaResolver<PoolConfigFormValues, z.output<typeof PoolConfigSaveSchema>>(
+  PoolConfigSaveSchema,
+  toPoolConfigSave,
+  poolConfigField,
+);
 
-export function PoolConfigForm({ targetId, initial }: { targetId: string; initial?: PoolConfigInitial }) {
+export function PoolConfigForm({
+  targetId,
+  initial,
+}: {
+  targetId: string;
+  initial?: PoolConfigInitial;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const router = useRouter();
@@ -52,7 +72,12 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
     // The server's own schema: a parameter's problem shows while typing (as before) and clears as soon as it is fixed.
     resolver,
     mode: 'onChange',
-    defaultValues: { name: initial?.name ?? '', strategy: (initial?.strategy as PoolStrategy | undefined) ?? 'lazy', params: initial?.params ?? {}, instanceCount: initial?.instanceCount ?? 1 },
+    defaultValues: {
+      name: initial?.name ?? '',
+      strategy: (initial?.strategy as PoolStrategy | undefined) ?? 'lazy',
+      params: initial?.params ?? {},
+      instanceCount: initial?.instanceCount ?? 1,
+    },
   });
   const { control, register, setValue, getValues, formState } = form;
   const err = (path: string) => fieldError(formState.errors, path);
@@ -73,18 +98,27 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
   const create = useMutation(trpc.poolConfig.create.mutationOptions({ onSuccess: done }));
   const update = useMutation(trpc.poolConfig.update.mutationOptions({ onSuccess: done }));
   const m = initial ? update : create;
-  useServerErrors(m.error, form.setError, (path) => poolConfigField(path) as FieldPath<PoolConfigFormValues> | null);
-  const onSubmit = form.handleSubmit((valid) => (initial ? update.mutate({ id: initial.id, ...valid }) : create.mutate({ targetId, ...valid })));
+  useServerErrors(
+    m.error,
+    form.setError,
+    (path) => poolConfigField(path) as FieldPath<PoolConfigFormValues> | null,
+  );
+  const onSubmit = form.handleSubmit((valid) =>
+    initial ? update.mutate({ id: initial.id, ...valid }) : create.mutate({ targetId, ...valid }),
+  );
 
   return (
-    <form
-      className="space-y-6"
-      noValidate
-      onSubmit={(e) => void onSubmit(e)}
-    >
-      {m.isError ? <Alert tone="error" title="Could not save the pool config">{messageOf(m.error)}</Alert> : null}
+    <form className="space-y-6" noValidate onSubmit={(e) => void onSubmit(e)}>
+      {m.isError ? (
+        <Alert tone="error" title="Could not save the pool config">
+          {messageOf(m.error)}
+        </Alert>
+      ) : null}
       <Card>
-        <CardHeader title="Strategy" description="How the target manages its database (and upstream) connections." />
+        <CardHeader
+          title="Strategy"
+          description="How the target manages its database (and upstream) connections."
+        />
         <CardBody>
           <fieldset>
             <legend className="sr-only">Pool strategy</legend>
@@ -94,15 +128,26 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
                   key={s.strategy}
                   className={cn(
                     'cursor-pointer rounded-lg border p-3 text-left transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500',
-                    strategy === s.strategy ? 'border-brand-500 bg-brand-50/60 ring-1 ring-brand-500' : 'border-slate-200 hover:border-slate-300',
+                    strategy === s.strategy
+                      ? 'border-brand-500 bg-brand-50/60 ring-1 ring-brand-500'
+                      : 'border-slate-200 hover:border-slate-300',
                   )}
                 >
-                  <input type="radio" name="strategy" value={s.strategy} checked={strategy === s.strategy} onChange={() => switchStrategy(s.strategy)} className="sr-only" />
+                  <input
+                    type="radio"
+                    name="strategy"
+                    value={s.strategy}
+                    checked={strategy === s.strategy}
+                    onChange={() => switchStrategy(s.strategy)}
+                    className="sr-only"
+                  />
                   <span className="flex items-center justify-between">
                     <span className="text-sm font-semibold text-slate-900">{s.label}</span>
                     <code className="text-[10px] text-slate-400">{s.strategy}</code>
                   </span>
-                  <span className="mt-1 line-clamp-3 block text-xs text-slate-500">{s.description}</span>
+                  <span className="mt-1 line-clamp-3 block text-xs text-slate-500">
+                    {s.description}
+                  </span>
                 </label>
               ))}
             </div>
@@ -110,24 +155,57 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
         </CardBody>
       </Card>
       <Card>
-        <CardHeader title={`${meta.label} parameters`} description="Leave a field empty to use the default shown." />
+        <CardHeader
+          title={`${meta.label} parameters`}
+          description="Leave a field empty to use the default shown."
+        />
         <CardBody className="space-y-5">
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="Name" error={err('name')}>
-              {(p) => <Input {...p} {...register('name')} placeholder={`${strategy} ${params.maxConns ?? ''}`.trim()} />}
+              {(p) => (
+                <Input
+                  {...p}
+                  {...register('name')}
+                  placeholder={`${strategy} ${params.maxConns ?? ''}`.trim()}
+                />
+              )}
             </Field>
-            <Field label="Instances" help="Target processes started per run, each with these settings." error={err('instanceCount')}>
-              {(p) => <Controller control={control} name="instanceCount" render={({ field }) => <NumberInput {...p} min={1} max={16} value={field.value} onValue={field.onChange} onBlur={field.onBlur} />} />}
+            <Field
+              label="Instances"
+              help="Target processes started per run, each with these settings."
+              error={err('instanceCount')}
+            >
+              {(p) => (
+                <Controller
+                  control={control}
+                  name="instanceCount"
+                  render={({ field }) => (
+                    <NumberInput
+                      {...p}
+                      min={1}
+                      max={16}
+                      value={field.value}
+                      onValue={field.onChange}
+                      onBlur={field.onBlur}
+                    />
+                  )}
+                />
+              )}
             </Field>
           </div>
-          {meta.params.length === 0 ? <p className="text-sm text-slate-500">This strategy has no parameters.</p> : null}
+          {meta.params.length === 0 ? (
+            <p className="text-sm text-slate-500">This strategy has no parameters.</p>
+          ) : null}
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {meta.params.map((pm) => (
               <Field
                 key={pm.key}
                 label={
                   <span>
-                    {pm.label} {UNIT_LABEL[pm.unit] ? <span className="font-normal text-slate-400">({UNIT_LABEL[pm.unit]})</span> : null}
+                    {pm.label}{' '}
+                    {UNIT_LABEL[pm.unit] ? (
+                      <span className="font-normal text-slate-400">({UNIT_LABEL[pm.unit]})</span>
+                    ) : null}
                   </span>
                 }
                 help={pm.help}
@@ -138,7 +216,15 @@ export function PoolConfigForm({ targetId, initial }: { targetId: string; initia
                     control={control}
                     name={`params.${pm.key}`}
                     render={({ field }) => (
-                      <NumberInput {...p} min={pm.min} max={pm.max} placeholder={pm.default !== undefined ? `default ${pm.default}` : 'derived'} value={field.value} onValue={field.onChange} onBlur={field.onBlur} />
+                      <NumberInput
+                        {...p}
+                        min={pm.min}
+                        max={pm.max}
+                        placeholder={pm.default !== undefined ? `default ${pm.default}` : 'derived'}
+                        value={field.value}
+                        onValue={field.onChange}
+                        onBlur={field.onBlur}
+                      />
                     )}
                   />
                 )}

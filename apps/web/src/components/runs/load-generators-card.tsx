@@ -29,16 +29,27 @@ export function waitingLine(count: number, segments: GeneratorRow[]): string {
 const pct = (v: number | null) => (v === null ? '—' : `${v.toFixed(0)} %`);
 
 /** Each load generator of a distributed run: its worker, req/s, start skew, CPU and memory. */
-export function LoadGeneratorsCard({ count, segments }: { count: number; segments: GeneratorRow[] }) {
+export function LoadGeneratorsCard({
+  count,
+  segments,
+}: {
+  count: number;
+  segments: GeneratorRow[];
+}) {
   const hot = segments.filter((s) => (s.cpuMaxPercent ?? 0) > GENERATOR_CPU_WARN_PERCENT);
   return (
     <Card className="mb-6">
-      <CardHeader title={`Load generators (${count})`} description="One k6 execution segment per worker; their seconds are merged exactly into the charts above." />
+      <CardHeader
+        title={`Load generators (${count})`}
+        description="One k6 execution segment per worker; their seconds are merged exactly into the charts above."
+      />
       <CardBody>
         {hot.length > 0 ? (
-          <Alert tone="warning" className="mb-3" title="A load generator was busy" >
+          <Alert tone="warning" className="mb-3" title="A load generator was busy">
             <span data-testid="generator-cpu-warning">
-              Generator {hot.map((s) => s.index).join(', ')} used more than {GENERATOR_CPU_WARN_PERCENT} % of a CPU core: latency and throughput may be limited by the generator, not the target. Add generators or give them more CPU.
+              Generator {hot.map((s) => s.index).join(', ')} used more than{' '}
+              {GENERATOR_CPU_WARN_PERCENT} % of a CPU core: latency and throughput may be limited by
+              the generator, not the target. Add generators or give them more CPU.
             </span>
           </Alert>
         ) : null}
@@ -56,16 +67,32 @@ export function LoadGeneratorsCard({ count, segments }: { count: number; segment
           </thead>
           <tbody>
             {segments.map((s) => (
-              <tr key={s.index} className="border-t border-slate-100" title={s.errorMessage ?? undefined}>
+              <tr
+                key={s.index}
+                className="border-t border-slate-100"
+                title={s.errorMessage ?? undefined}
+              >
                 <td className="py-1 pr-3 tabular-nums">{s.index}</td>
                 <td className="py-1 pr-3 font-mono text-xs">{s.workerId ?? '—'}</td>
                 <td className="py-1 pr-3">{s.status}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{s.loadMs ? (s.requests / (s.loadMs / 1000)).toFixed(1) : s.requests > 0 ? `${s.requests} req` : '—'}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{s.startSkewMs === null ? '—' : formatDuration(s.startSkewMs)}</td>
-                <td className={`py-1 pr-3 text-right tabular-nums ${(s.cpuMaxPercent ?? 0) > GENERATOR_CPU_WARN_PERCENT ? 'font-semibold text-amber-700' : ''}`}>
+                <td className="py-1 pr-3 text-right tabular-nums">
+                  {s.loadMs
+                    ? (s.requests / (s.loadMs / 1000)).toFixed(1)
+                    : s.requests > 0
+                      ? `${s.requests} req`
+                      : '—'}
+                </td>
+                <td className="py-1 pr-3 text-right tabular-nums">
+                  {s.startSkewMs === null ? '—' : formatDuration(s.startSkewMs)}
+                </td>
+                <td
+                  className={`py-1 pr-3 text-right tabular-nums ${(s.cpuMaxPercent ?? 0) > GENERATOR_CPU_WARN_PERCENT ? 'font-semibold text-amber-700' : ''}`}
+                >
                   {pct(s.cpuAvgPercent)} / {pct(s.cpuMaxPercent)}
                 </td>
-                <td className="py-1 text-right tabular-nums">{s.rssMaxBytes === null ? '—' : formatBytes(s.rssMaxBytes)}</td>
+                <td className="py-1 text-right tabular-nums">
+                  {s.rssMaxBytes === null ? '—' : formatBytes(s.rssMaxBytes)}
+                </td>
               </tr>
             ))}
           </tbody>

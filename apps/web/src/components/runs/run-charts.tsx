@@ -1,13 +1,44 @@
 'use client';
 
 import { memo, useMemo } from 'react';
-import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Area,
+  AreaChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { SeriesPoint } from '@poolbench/scenarios';
 import { Card } from '~/components/ui/card';
-import { ChartPlaceholder, FrameSlots, useFrameSlot, useOnePerFrame } from '~/components/charts/one-per-frame';
+import {
+  ChartPlaceholder,
+  FrameSlots,
+  useFrameSlot,
+  useOnePerFrame,
+} from '~/components/charts/one-per-frame';
 
-const PALETTE = ['#1f57d6', '#0ea5e9', '#f59e0b', '#ef4444', '#10b981', '#8b5cf6', '#64748b', '#ec4899'];
-const STATUS_COLORS: Record<string, string> = { '2': '#10b981', '3': '#0ea5e9', '4': '#f59e0b', '5': '#ef4444', '0': '#64748b' };
+const PALETTE = [
+  '#1f57d6',
+  '#0ea5e9',
+  '#f59e0b',
+  '#ef4444',
+  '#10b981',
+  '#8b5cf6',
+  '#64748b',
+  '#ec4899',
+];
+const STATUS_COLORS: Record<string, string> = {
+  '2': '#10b981',
+  '3': '#0ea5e9',
+  '4': '#f59e0b',
+  '5': '#ef4444',
+  '0': '#64748b',
+};
 
 interface SeriesDef {
   key: string;
@@ -17,7 +48,21 @@ interface SeriesDef {
 
 const CHART_COUNT = 10;
 
-function ChartCard({ slot, title, unit, children, empty, testId }: { slot: number; title: string; unit?: string; children: React.ReactNode; empty?: boolean; testId?: string }) {
+function ChartCard({
+  slot,
+  title,
+  unit,
+  children,
+  empty,
+  testId,
+}: {
+  slot: number;
+  title: string;
+  unit?: string;
+  children: React.ReactNode;
+  empty?: boolean;
+  testId?: string;
+}) {
   const ready = useFrameSlot(slot);
   return (
     <Card className="p-4" data-testid={testId}>
@@ -26,7 +71,15 @@ function ChartCard({ slot, title, unit, children, empty, testId }: { slot: numbe
         {unit ? <span className="text-xs text-slate-400">{unit}</span> : null}
       </div>
       <div className="h-48">
-        {empty ? <div className="grid h-full place-items-center text-xs text-slate-400">No samples for this run</div> : ready ? children : <ChartPlaceholder />}
+        {empty ? (
+          <div className="grid h-full place-items-center text-xs text-slate-400">
+            No samples for this run
+          </div>
+        ) : ready ? (
+          children
+        ) : (
+          <ChartPlaceholder />
+        )}
       </div>
     </Card>
   );
@@ -34,87 +87,236 @@ function ChartCard({ slot, title, unit, children, empty, testId }: { slot: numbe
 
 const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };
 
-function Lines({ data, series, format }: { data: Array<Record<string, number | null>>; series: SeriesDef[]; format?: (v: number) => string }) {
+function Lines({
+  data,
+  series,
+  format,
+}: {
+  data: Array<Record<string, number | null>>;
+  series: SeriesDef[];
+  format?: (v: number) => string;
+}) {
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="#f1f5f9" vertical={false} />
         <XAxis dataKey="second" type="number" domain={['dataMin', 'dataMax']} unit="s" {...axis} />
         <YAxis width={48} tickFormatter={format} {...axis} />
-        <Tooltip formatter={(v) => (typeof v === 'number' && format ? format(v) : v)} labelFormatter={(s) => `${s} s`} contentStyle={{ fontSize: 12 }} />
+        <Tooltip
+          formatter={(v) => (typeof v === 'number' && format ? format(v) : v)}
+          labelFormatter={(s) => `${s} s`}
+          contentStyle={{ fontSize: 12 }}
+        />
         <Legend wrapperStyle={{ fontSize: 11 }} iconSize={8} />
         {series.map((s, i) => (
-          <Line key={s.key} dataKey={s.key} name={s.label} stroke={s.color ?? PALETTE[i % PALETTE.length]} dot={false} strokeWidth={1.75} isAnimationActive={false} connectNulls />
+          <Line
+            key={s.key}
+            dataKey={s.key}
+            name={s.label}
+            stroke={s.color ?? PALETTE[i % PALETTE.length]}
+            dot={false}
+            strokeWidth={1.75}
+            isAnimationActive={false}
+            connectNulls
+          />
         ))}
       </LineChart>
     </ResponsiveContainer>
   );
 }
 
-const has = (points: SeriesPoint[], keys: Array<keyof SeriesPoint>) => points.some((p) => keys.some((k) => p[k] !== null && p[k] !== undefined));
+const has = (points: SeriesPoint[], keys: Array<keyof SeriesPoint>) =>
+  points.some((p) => keys.some((k) => p[k] !== null && p[k] !== undefined));
 
 /** The run's charts; memoised so a live second only re-renders when the points change. */
 export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoint[] }) {
   const data = useMemo(
-    () => points.map((p) => ({ ...p, ok: p.requests - p.failed, rssMiB: p.rssBytes === null ? null : p.rssBytes / 2 ** 20 })) as unknown as Array<Record<string, number | null>>,
+    () =>
+      points.map((p) => ({
+        ...p,
+        ok: p.requests - p.failed,
+        rssMiB: p.rssBytes === null ? null : p.rssBytes / 2 ** 20,
+      })) as unknown as Array<Record<string, number | null>>,
     [points],
   );
   const statusData = useMemo(() => {
     const keys = new Set<string>();
     for (const p of points) for (const k of Object.keys(p.statusCounts)) keys.add(k);
     const sorted = [...keys].sort();
-    return { keys: sorted, rows: points.map((p) => ({ second: p.second, ...Object.fromEntries(sorted.map((k) => [k, p.statusCounts[k] ?? 0])) })) };
+    return {
+      keys: sorted,
+      rows: points.map((p) => ({
+        second: p.second,
+        ...Object.fromEntries(sorted.map((k) => [k, p.statusCounts[k] ?? 0])),
+      })),
+    };
   }, [points]);
 
   const shown = useOnePerFrame(CHART_COUNT);
   return (
     <FrameSlots shown={shown}>
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="run-charts" data-points={points.length} data-charts-drawn={shown >= CHART_COUNT}>
-      <ChartCard slot={0} title="Throughput" unit="requests / s" testId="chart-throughput">
-        <Lines data={data} series={[{ key: 'requests', label: 'requests', color: '#1f57d6' }, { key: 'failed', label: 'failed', color: '#ef4444' }]} />
-      </ChartCard>
-      <ChartCard slot={1} title="Latency" unit="ms">
-        <Lines data={data} series={[{ key: 'p50Ms', label: 'p50' }, { key: 'p95Ms', label: 'p95' }, { key: 'p99Ms', label: 'p99' }, { key: 'maxMs', label: 'max', color: '#94a3b8' }]} format={(v) => v.toFixed(v < 10 ? 1 : 0)} />
-      </ChartCard>
-      <ChartCard slot={2} title="Responses by status" unit="per s" empty={statusData.keys.length === 0}>
-        <ResponsiveContainer width="100%" height="100%">
-          <AreaChart data={statusData.rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid stroke="#f1f5f9" vertical={false} />
-            <XAxis dataKey="second" type="number" domain={['dataMin', 'dataMax']} unit="s" {...axis} />
-            <YAxis width={48} {...axis} />
-            <Tooltip labelFormatter={(s) => `${s} s`} contentStyle={{ fontSize: 12 }} />
-            <Legend wrapperStyle={{ fontSize: 11 }} iconSize={8} />
-            {statusData.keys.map((k) => (
-              <Area key={k} dataKey={k} name={k === '0' ? 'no response' : k} stackId="s" stroke={STATUS_COLORS[k[0] ?? '0'] ?? '#64748b'} fill={STATUS_COLORS[k[0] ?? '0'] ?? '#64748b'} fillOpacity={0.35} isAnimationActive={false} />
-            ))}
-          </AreaChart>
-        </ResponsiveContainer>
-      </ChartCard>
-      <ChartCard slot={3} title="Virtual users" unit="VUs" testId="chart-vus">
-        {/* allocated (k6's vus_max) beside active: arrival-rate runs keep most VUs idle between iterations */}
-        <Lines data={data} series={has(points, ['vusAllocated']) ? [{ key: 'vus', label: 'active', color: '#8b5cf6' }, { key: 'vusAllocated', label: 'allocated', color: '#94a3b8' }] : [{ key: 'vus', label: 'VUs', color: '#8b5cf6' }]} />
-      </ChartCard>
-      <ChartCard slot={4} title="Connection set-up" unit="p95 ms" empty={!has(points, ['connectingP95Ms', 'blockedP95Ms'])}>
-        <Lines data={data} series={[{ key: 'connectingP95Ms', label: 'connecting p95' }, { key: 'blockedP95Ms', label: 'blocked p95', color: '#f59e0b' }]} format={(v) => v.toFixed(v < 10 ? 2 : 0)} />
-      </ChartCard>
-      <ChartCard slot={5} title="Target CPU" unit="% of one core" empty={!has(points, ['cpuPercent'])}>
-        <Lines data={data} series={[{ key: 'cpuPercent', label: 'CPU', color: '#0ea5e9' }]} format={(v) => v.toFixed(0)} />
-      </ChartCard>
-      <ChartCard slot={6} title="Target memory" unit="RSS, MiB" empty={!has(points, ['rssBytes'])}>
-        <Lines data={data} series={[{ key: 'rssMiB', label: 'RSS', color: '#10b981' }]} format={(v) => v.toFixed(v < 10 ? 1 : 0)} />
-      </ChartCard>
-      <ChartCard slot={7} title="Pool" unit="connections" empty={!has(points, ['poolInUse', 'poolIdle', 'poolWaitCount'])}>
-        <Lines data={data} series={[{ key: 'poolInUse', label: 'in use', color: '#1f57d6' }, { key: 'poolIdle', label: 'idle', color: '#10b981' }, { key: 'poolWaitCount', label: 'waiting', color: '#ef4444' }]} />
-      </ChartCard>
-      <ChartCard slot={8} title="Database connections" unit="connections" empty={!has(points, ['dbActive', 'dbIdle', 'dbTotal'])}>
-        <Lines data={data} series={[{ key: 'dbTotal', label: 'total', color: '#64748b' }, { key: 'dbActive', label: 'active', color: '#1f57d6' }, { key: 'dbIdle', label: 'idle', color: '#10b981' }]} />
-      </ChartCard>
-      {points.some((p) => (p.upstreamOpen ?? 0) > 0 || (p.upstreamInUse ?? 0) > 0) ? (
-        // the target's HTTP client pool towards its upstream (seed 000's POST /upload): shown when the target reports it
-        <ChartCard slot={9} title="Upstream HTTP pool" unit="connections · wait ms" testId="chart-upstream">
-          <Lines data={data} series={[{ key: 'upstreamOpen', label: 'open', color: '#64748b' }, { key: 'upstreamInUse', label: 'in use', color: '#1f57d6' }, { key: 'upstreamWaitMs', label: 'conn wait ms', color: '#ef4444' }]} />
+      <div
+        className="grid gap-4 md:grid-cols-2 xl:grid-cols-3"
+        data-testid="run-charts"
+        data-points={points.length}
+        data-charts-drawn={shown >= CHART_COUNT}
+      >
+        <ChartCard slot={0} title="Throughput" unit="requests / s" testId="chart-throughput">
+          <Lines
+            data={data}
+            series={[
+              { key: 'requests', label: 'requests', color: '#1f57d6' },
+              { key: 'failed', label: 'failed', color: '#ef4444' },
+            ]}
+          />
         </ChartCard>
-      ) : null}
+        <ChartCard slot={1} title="Latency" unit="ms">
+          <Lines
+            data={data}
+            series={[
+              { key: 'p50Ms', label: 'p50' },
+              { key: 'p95Ms', label: 'p95' },
+              { key: 'p99Ms', label: 'p99' },
+              { key: 'maxMs', label: 'max', color: '#94a3b8' },
+            ]}
+            format={(v) => v.toFixed(v < 10 ? 1 : 0)}
+          />
+        </ChartCard>
+        <ChartCard
+          slot={2}
+          title="Responses by status"
+          unit="per s"
+          empty={statusData.keys.length === 0}
+        >
+          <ResponsiveContainer width="100%" height="100%">
+            <AreaChart data={statusData.rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+              <CartesianGrid stroke="#f1f5f9" vertical={false} />
+              <XAxis
+                dataKey="second"
+                type="number"
+                domain={['dataMin', 'dataMax']}
+                unit="s"
+                {...axis}
+              />
+              <YAxis width={48} {...axis} />
+              <Tooltip labelFormatter={(s) => `${s} s`} contentStyle={{ fontSize: 12 }} />
+              <Legend wrapperStyle={{ fontSize: 11 }} iconSize={8} />
+              {statusData.keys.map((k) => (
+                <Area
+                  key={k}
+                  dataKey={k}
+                  name={k === '0' ? 'no response' : k}
+                  stackId="s"
+                  stroke={STATUS_COLORS[k[0] ?? '0'] ?? '#64748b'}
+                  fill={STATUS_COLORS[k[0] ?? '0'] ?? '#64748b'}
+                  fillOpacity={0.35}
+                  isAnimationActive={false}
+                />
+              ))}
+            </AreaChart>
+          </ResponsiveContainer>
+        </ChartCard>
+        <ChartCard slot={3} title="Virtual users" unit="VUs" testId="chart-vus">
+          {/* allocated (k6's vus_max) beside active: arrival-rate runs keep most VUs idle between iterations */}
+          <Lines
+            data={data}
+            series={
+              has(points, ['vusAllocated'])
+                ? [
+                    { key: 'vus', label: 'active', color: '#8b5cf6' },
+                    { key: 'vusAllocated', label: 'allocated', color: '#94a3b8' },
+                  ]
+                : [{ key: 'vus', label: 'VUs', color: '#8b5cf6' }]
+            }
+          />
+        </ChartCard>
+        <ChartCard
+          slot={4}
+          title="Connection set-up"
+          unit="p95 ms"
+          empty={!has(points, ['connectingP95Ms', 'blockedP95Ms'])}
+        >
+          <Lines
+            data={data}
+            series={[
+              { key: 'connectingP95Ms', label: 'connecting p95' },
+              { key: 'blockedP95Ms', label: 'blocked p95', color: '#f59e0b' },
+            ]}
+            format={(v) => v.toFixed(v < 10 ? 2 : 0)}
+          />
+        </ChartCard>
+        <ChartCard
+          slot={5}
+          title="Target CPU"
+          unit="% of one core"
+          empty={!has(points, ['cpuPercent'])}
+        >
+          <Lines
+            data={data}
+            series={[{ key: 'cpuPercent', label: 'CPU', color: '#0ea5e9' }]}
+            format={(v) => v.toFixed(0)}
+          />
+        </ChartCard>
+        <ChartCard
+          slot={6}
+          title="Target memory"
+          unit="RSS, MiB"
+          empty={!has(points, ['rssBytes'])}
+        >
+          <Lines
+            data={data}
+            series={[{ key: 'rssMiB', label: 'RSS', color: '#10b981' }]}
+            format={(v) => v.toFixed(v < 10 ? 1 : 0)}
+          />
+        </ChartCard>
+        <ChartCard
+          slot={7}
+          title="Pool"
+          unit="connections"
+          empty={!has(points, ['poolInUse', 'poolIdle', 'poolWaitCount'])}
+        >
+          <Lines
+            data={data}
+            series={[
+              { key: 'poolInUse', label: 'in use', color: '#1f57d6' },
+              { key: 'poolIdle', label: 'idle', color: '#10b981' },
+              { key: 'poolWaitCount', label: 'waiting', color: '#ef4444' },
+            ]}
+          />
+        </ChartCard>
+        <ChartCard
+          slot={8}
+          title="Database connections"
+          unit="connections"
+          empty={!has(points, ['dbActive', 'dbIdle', 'dbTotal'])}
+        >
+          <Lines
+            data={data}
+            series={[
+              { key: 'dbTotal', label: 'total', color: '#64748b' },
+              { key: 'dbActive', label: 'active', color: '#1f57d6' },
+              { key: 'dbIdle', label: 'idle', color: '#10b981' },
+            ]}
+          />
+        </ChartCard>
+        {points.some((p) => (p.upstreamOpen ?? 0) > 0 || (p.upstreamInUse ?? 0) > 0) ? (
+          // the target's HTTP client pool towards its upstream (seed 000's POST /upload): shown when the target reports it
+          <ChartCard
+            slot={9}
+            title="Upstream HTTP pool"
+            unit="connections · wait ms"
+            testId="chart-upstream"
+          >
+            <Lines
+              data={data}
+              series={[
+                { key: 'upstreamOpen', label: 'open', color: '#64748b' },
+                { key: 'upstreamInUse', label: 'in use', color: '#1f57d6' },
+                { key: 'upstreamWaitMs', label: 'conn wait ms', color: '#ef4444' },
+              ]}
+            />
+          </ChartCard>
+        ) : null}
       </div>
     </FrameSlots>
   );

@@ -24,7 +24,12 @@ import dynamic from 'next/dynamic';
 import { RunSummary, ThresholdList } from './run-summary';
 
 /** What the scenario card shows of a snapshot's params (any template): its params and request paths. */
-const ScenarioShown = z.looseObject({ params: z.record(z.string(), z.unknown()).optional(), requests: z.array(z.looseObject({ method: z.string().optional(), path: z.string().optional() })).optional() });
+const ScenarioShown = z.looseObject({
+  params: z.record(z.string(), z.unknown()).optional(),
+  requests: z
+    .array(z.looseObject({ method: z.string().optional(), path: z.string().optional() }))
+    .optional(),
+});
 import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
 import { RunNetworkLine, withoutNetwork } from './run-network';
@@ -39,7 +44,8 @@ const RunCharts = dynamic(() => import('./run-charts').then((m) => m.RunCharts),
 /** Units are in the key names (house rule), so values can be shown in human units. */
 function formatValue(key: string, v: unknown): string {
   if (typeof v === 'number' && /Bytes$/.test(key)) return formatBytes(v);
-  if (typeof v === 'number' && /Ms$/.test(key)) return `${formatDuration(v)}${v >= 1000 ? ` (${v.toLocaleString('en-US')} ms)` : ''}`;
+  if (typeof v === 'number' && /Ms$/.test(key))
+    return `${formatDuration(v)}${v >= 1000 ? ` (${v.toLocaleString('en-US')} ms)` : ''}`;
   if (typeof v === 'object' && v !== null) return JSON.stringify(v);
   return String(v);
 }
@@ -59,21 +65,46 @@ function KeyValues({ data }: { data: Record<string, unknown> }) {
   );
 }
 
-function Notes({ runId, initial, editable }: { runId: string; initial: string; editable: boolean }) {
+function Notes({
+  runId,
+  initial,
+  editable,
+}: {
+  runId: string;
+  initial: string;
+  editable: boolean;
+}) {
   const trpc = useTRPC();
   const [notes, setNotes] = useState(initial);
   const save = useMutation(trpc.run.updateNotes.mutationOptions());
   return (
     <div className="space-y-2">
-      <label htmlFor="run-notes" className="sr-only">Notes</label>
-      <Textarea id="run-notes" rows={4} value={notes} readOnly={!editable} onChange={(e) => setNotes(e.target.value)} placeholder={editable ? 'What changed, what you saw, what to try next…' : 'No notes.'} />
+      <label htmlFor="run-notes" className="sr-only">
+        Notes
+      </label>
+      <Textarea
+        id="run-notes"
+        rows={4}
+        value={notes}
+        readOnly={!editable}
+        onChange={(e) => setNotes(e.target.value)}
+        placeholder={editable ? 'What changed, what you saw, what to try next…' : 'No notes.'}
+      />
       {editable ? (
         <div className="flex items-center gap-3">
-          <Button size="sm" variant="secondary" loading={save.isPending} disabled={notes === initial && !save.isSuccess} onClick={() => save.mutate({ id: runId, notes })}>
+          <Button
+            size="sm"
+            variant="secondary"
+            loading={save.isPending}
+            disabled={notes === initial && !save.isSuccess}
+            onClick={() => save.mutate({ id: runId, notes })}
+          >
             Save notes
           </Button>
           {save.isSuccess ? <span className="text-xs text-emerald-700">Saved</span> : null}
-          {save.isError ? <span className="text-xs text-red-700">{messageOf(save.error)}</span> : null}
+          {save.isError ? (
+            <span className="text-xs text-red-700">{messageOf(save.error)}</span>
+          ) : null}
         </div>
       ) : null}
     </div>
@@ -87,14 +118,21 @@ export function RunDetail({ id }: { id: string }) {
   const run = useQuery({
     ...trpc.run.get.queryOptions({ id }),
     // The stream carries status changes; this slower poll also catches a worker that went quiet.
-    refetchInterval: (q) => (q.state.data && !TERMINAL_RUN_STATUSES.includes(q.state.data.status as RunStatus) ? 5000 : false),
+    refetchInterval: (q) =>
+      q.state.data && !TERMINAL_RUN_STATUSES.includes(q.state.data.status as RunStatus)
+        ? 5000
+        : false,
   });
-  const onStatus = useCallback(() => void qc.invalidateQueries({ queryKey: trpc.run.get.queryKey({ id }) }), [qc, trpc, id]);
+  const onStatus = useCallback(
+    () => void qc.invalidateQueries({ queryKey: trpc.run.get.queryKey({ id }) }),
+    [qc, trpc, id],
+  );
   const live = useRunSeries(id, onStatus);
   const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSettled: onStatus }));
 
   if (run.isPending) return <LoadingBlock rows={8} />;
-  if (run.isError) return <NotFoundOrElsewhere kind="run" id={id} title="Run not found" error={run.error} />;
+  if (run.isError)
+    return <NotFoundOrElsewhere kind="run" id={id} title="Run not found" error={run.error} />;
   const r = run.data;
   const status = r.status as RunStatus;
   const terminal = TERMINAL_RUN_STATUSES.includes(status);
@@ -102,45 +140,84 @@ export function RunDetail({ id }: { id: string }) {
   const sc = r.scenarioSnapshot;
   const scParams = ScenarioShown.safeParse(sc.params ?? {}).data;
   const script = r.script;
-  const elapsedMs = r.startedAt ? (r.finishedAt ? new Date(r.finishedAt).getTime() : Date.now()) - new Date(r.startedAt).getTime() : null;
+  const elapsedMs = r.startedAt
+    ? (r.finishedAt ? new Date(r.finishedAt).getTime() : Date.now()) -
+      new Date(r.startedAt).getTime()
+    : null;
 
   return (
     <>
       <PageHeader
-        crumbs={[{ href: '/runs', label: 'Runs' }, { href: `/experiments/${r.experiment.id}`, label: r.experiment.name }]}
+        crumbs={[
+          { href: '/runs', label: 'Runs' },
+          { href: `/experiments/${r.experiment.id}`, label: r.experiment.name },
+        ]}
         title={
           <span className="flex flex-wrap items-center gap-3">
-            {pc.name ?? 'Run'} × {sc.name ?? 'scenario'} <span className="text-base font-normal text-slate-400">#{r.repeatIndex + 1}</span>
+            {pc.name ?? 'Run'} × {sc.name ?? 'scenario'}{' '}
+            <span className="text-base font-normal text-slate-400">#{r.repeatIndex + 1}</span>
             <RunStatusBadge status={status} />
           </span>
         }
         description={`${r.target.name} · queued ${formatDateTime(r.queuedAt)}${r.startedAt ? ` · started ${formatDateTime(r.startedAt)}` : ''}${elapsedMs !== null ? ` · ${formatDuration(elapsedMs)}` : ''}`}
         actions={
-          terminal ? <RunActions runId={id} title={`${pc.name ?? 'Run'} × ${sc.name ?? 'scenario'} #${r.repeatIndex + 1}`} /> : can('member') ? (
-            <ConfirmButton variant="secondary" loading={cancel.isPending} disabled={Boolean(r.cancelRequestedAt)} question="Cancel this run?" detail="Its data so far is kept." confirmLabel="Cancel run" cancelLabel="Keep running" onConfirm={() => cancel.mutate({ id })}>
-              <Square className="size-4" /> {r.cancelRequestedAt ? 'Cancel requested' : 'Cancel run'}
+          terminal ? (
+            <RunActions
+              runId={id}
+              title={`${pc.name ?? 'Run'} × ${sc.name ?? 'scenario'} #${r.repeatIndex + 1}`}
+            />
+          ) : can('member') ? (
+            <ConfirmButton
+              variant="secondary"
+              loading={cancel.isPending}
+              disabled={Boolean(r.cancelRequestedAt)}
+              question="Cancel this run?"
+              detail="Its data so far is kept."
+              confirmLabel="Cancel run"
+              cancelLabel="Keep running"
+              onConfirm={() => cancel.mutate({ id })}
+            >
+              <Square className="size-4" />{' '}
+              {r.cancelRequestedAt ? 'Cancel requested' : 'Cancel run'}
             </ConfirmButton>
           ) : null
         }
       />
-      {cancel.isError ? <Alert tone="error" className="mb-4">{messageOf(cancel.error)}</Alert> : null}
+      {cancel.isError ? (
+        <Alert tone="error" className="mb-4">
+          {messageOf(cancel.error)}
+        </Alert>
+      ) : null}
       {r.errorMessage || r.errorCode ? (
-        <Alert tone="error" className="mb-4" title={`Run ${status.replace('_', ' ')}${r.errorCode ? ` (${r.errorCode})` : ''}`}>
+        <Alert
+          tone="error"
+          className="mb-4"
+          title={`Run ${status.replace('_', ' ')}${r.errorCode ? ` (${r.errorCode})` : ''}`}
+        >
           {r.errorMessage}
         </Alert>
       ) : null}
       {r.secondsPrunedAt ? (
         <Alert tone="info" className="mb-4" title="Per-second data removed by the team's retention">
-          On {formatDateTime(r.secondsPrunedAt)} this run's per-second charts were removed (Settings → Data retention). Its summary and merged histograms are kept, so it still counts in whole-run comparisons.
+          On {formatDateTime(r.secondsPrunedAt)} this run's per-second charts were removed (Settings
+          → Data retention). Its summary and merged histograms are kept, so it still counts in
+          whole-run comparisons.
         </Alert>
       ) : null}
       {!terminal ? (
         <div className="mb-4 flex items-center gap-2 text-sm text-slate-600" aria-live="polite">
-          <Radio className={live.connected ? 'size-4 animate-pulse text-emerald-600' : 'size-4 text-slate-400'} aria-hidden />
+          <Radio
+            className={
+              live.connected ? 'size-4 animate-pulse text-emerald-600' : 'size-4 text-slate-400'
+            }
+            aria-hidden
+          />
           {status === 'queued'
             ? 'Waiting for a free worker…'
             : status === 'preparing'
-              ? r.loadGenerators > 1 ? waitingLine(r.loadGenerators, r.segments) : 'Starting the target with this pool config…'
+              ? r.loadGenerators > 1
+                ? waitingLine(r.loadGenerators, r.segments)
+                : 'Starting the target with this pool config…'
               : live.connected
                 ? `Live · ${live.points.length} s received`
                 : (live.error ?? 'Connecting…')}
@@ -149,7 +226,12 @@ export function RunDetail({ id }: { id: string }) {
 
       {terminal && r.summary ? (
         <section aria-labelledby="summary-h" className="mb-6">
-          <h2 id="summary-h" className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500">Summary</h2>
+          <h2
+            id="summary-h"
+            className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500"
+          >
+            Summary
+          </h2>
           <RunSummary summary={r.summary} />
         </section>
       ) : null}
@@ -157,37 +239,67 @@ export function RunDetail({ id }: { id: string }) {
 
       <section aria-labelledby="charts-h" className="mb-6">
         <div className="mb-3 flex items-baseline justify-between">
-          <h2 id="charts-h" className="text-sm font-semibold uppercase tracking-wide text-slate-500">Per second</h2>
-          {live.downsampled ? <span className="text-xs text-slate-500">Long run: each point pair shows the min and max of a time bucket, nothing is cut off.</span> : null}
+          <h2
+            id="charts-h"
+            className="text-sm font-semibold uppercase tracking-wide text-slate-500"
+          >
+            Per second
+          </h2>
+          {live.downsampled ? (
+            <span className="text-xs text-slate-500">
+              Long run: each point pair shows the min and max of a time bucket, nothing is cut off.
+            </span>
+          ) : null}
         </div>
         {live.points.length === 0 && status !== 'running' ? (
-          <Card className="grid h-40 place-items-center text-sm text-slate-500">{terminal ? 'This run recorded no per-second data.' : 'Charts start when the load starts.'}</Card>
+          <Card className="grid h-40 place-items-center text-sm text-slate-500">
+            {terminal
+              ? 'This run recorded no per-second data.'
+              : 'Charts start when the load starts.'}
+          </Card>
         ) : (
           <RunCharts points={live.points} />
         )}
       </section>
 
-      {r.loadGenerators > 1 ? <LoadGeneratorsCard count={r.loadGenerators} segments={r.segments} /> : null}
+      {r.loadGenerators > 1 ? (
+        <LoadGeneratorsCard count={r.loadGenerators} segments={r.segments} />
+      ) : null}
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader title="Thresholds" />
-          <CardBody>{terminal ? <ThresholdList raw={r.thresholdResults} /> : <p className="text-sm text-slate-500">Evaluated when the run ends.</p>}</CardBody>
+          <CardBody>
+            {terminal ? (
+              <ThresholdList raw={r.thresholdResults} />
+            ) : (
+              <p className="text-sm text-slate-500">Evaluated when the run ends.</p>
+            )}
+          </CardBody>
         </Card>
         <Card>
-          <CardHeader title="Notes" description={can('member') ? 'Visible to the whole team.' : undefined} />
+          <CardHeader
+            title="Notes"
+            description={can('member') ? 'Visible to the whole team.' : undefined}
+          />
           <CardBody>
             <Notes runId={r.id} initial={r.notes ?? ''} editable={can('member')} />
           </CardBody>
         </Card>
         <Card>
-          <CardHeader title={`Pool config: ${pc.name ?? '—'}`} description={`${pc.strategy ?? '?'}${pc.instanceCount && pc.instanceCount > 1 ? ` × ${pc.instanceCount} instances` : ''} (snapshot at launch)`} />
+          <CardHeader
+            title={`Pool config: ${pc.name ?? '—'}`}
+            description={`${pc.strategy ?? '?'}${pc.instanceCount && pc.instanceCount > 1 ? ` × ${pc.instanceCount} instances` : ''} (snapshot at launch)`}
+          />
           <CardBody>
             <KeyValues data={pc.params ?? {}} />
           </CardBody>
         </Card>
         <Card>
-          <CardHeader title={`Scenario: ${sc.name ?? '—'}`} description={`${sc.templateId ?? '?'} (snapshot at launch)`} />
+          <CardHeader
+            title={`Scenario: ${sc.name ?? '—'}`}
+            description={`${sc.templateId ?? '?'} (snapshot at launch)`}
+          />
           <CardBody>
             <KeyValues data={scParams?.params ?? {}} />
             {scParams?.requests ? (
@@ -198,19 +310,36 @@ export function RunDetail({ id }: { id: string }) {
           </CardBody>
         </Card>
         <Card>
-          <CardHeader title="Environment" description="Fingerprint of the worker, k6 and target for this run." />
+          <CardHeader
+            title="Environment"
+            description="Fingerprint of the worker, k6 and target for this run."
+          />
           <CardBody>
             <RunNetworkLine environment={r.environment} />
-            <KeyValues data={{ ...(r.workerId ? { worker: r.workerId } : {}), ...withoutNetwork(r.environment) }} />
+            <KeyValues
+              data={{
+                ...(r.workerId ? { worker: r.workerId } : {}),
+                ...withoutNetwork(r.environment),
+              }}
+            />
           </CardBody>
         </Card>
         <Card>
           <CardHeader title="Generated k6 script" />
-          <CardBody>{script ? <CodeBlock code={script} label="script.js" maxHeight="max-h-80" /> : <p className="text-sm text-slate-500">Not available.</p>}</CardBody>
+          <CardBody>
+            {script ? (
+              <CodeBlock code={script} label="script.js" maxHeight="max-h-80" />
+            ) : (
+              <p className="text-sm text-slate-500">Not available.</p>
+            )}
+          </CardBody>
         </Card>
       </div>
       <p className="mt-6 text-xs text-slate-400">
-        Run {r.id} · <Link href={`/runs?targetId=${r.target.id}`} className="hover:underline">more runs on {r.target.name}</Link>
+        Run {r.id} ·{' '}
+        <Link href={`/runs?targetId=${r.target.id}`} className="hover:underline">
+          more runs on {r.target.name}
+        </Link>
       </p>
     </>
   );

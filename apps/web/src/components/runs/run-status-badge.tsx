@@ -18,7 +18,11 @@ export function RunStatusBadge({ status }: { status: RunStatus }) {
   const l = LOOK[status] ?? { tone: 'neutral' as const, label: status };
   return (
     <Badge tone={l.tone}>
-      {l.spin ? <Loader2 className="size-3 animate-spin" aria-hidden /> : <span className="size-1.5 rounded-full bg-current" aria-hidden />}
+      {l.spin ? (
+        <Loader2 className="size-3 animate-spin" aria-hidden />
+      ) : (
+        <span className="size-1.5 rounded-full bg-current" aria-hidden />
+      )}
       <span data-testid="run-status">{l.label}</span>
     </Badge>
   );

@@ -17,7 +17,12 @@ export interface LiveState {
  * arrives, so the memoised charts do not redraw on connection or status events.
  */
 export function useRunSeries(runId: string, onStatus: (s: RunStatus) => void): LiveState {
-  const [state, setState] = useState<LiveState>({ points: [], connected: false, downsampled: false, error: null });
+  const [state, setState] = useState<LiveState>({
+    points: [],
+    connected: false,
+    downsampled: false,
+    error: null,
+  });
   const onStatusRef = useRef(onStatus);
   onStatusRef.current = onStatus;
 
@@ -27,11 +32,16 @@ export function useRunSeries(runId: string, onStatus: (s: RunStatus) => void): L
     const publish = (patch: Partial<LiveState>) => {
       if (!closed) setState((s) => ({ ...s, ...patch }));
     };
-    const publishPoints = (patch: Partial<LiveState> = {}) => publish({ ...patch, points: [...bySecond.values()].sort((a, b) => a.second - b.second) });
+    const publishPoints = (patch: Partial<LiveState> = {}) =>
+      publish({ ...patch, points: [...bySecond.values()].sort((a, b) => a.second - b.second) });
     const es = new EventSource(`/api/runs/${runId}/events`);
     es.addEventListener('open', () => publish({ connected: true, error: null }));
     es.addEventListener('snapshot', (e) => {
-      const data = JSON.parse((e as MessageEvent<string>).data) as { status: RunStatus | null; points: SeriesPoint[]; downsampled: boolean };
+      const data = JSON.parse((e as MessageEvent<string>).data) as {
+        status: RunStatus | null;
+        points: SeriesPoint[];
+        downsampled: boolean;
+      };
       for (const p of data.points) bySecond.set(p.second, p);
       publishPoints({ downsampled: data.downsampled });
       if (data.status && TERMINAL_RUN_STATUSES.includes(data.status)) es.close();

@@ -25,13 +25,23 @@ export interface PresetCard {
 function previewAt(id: string, scale: number) {
   try {
     const p = applyScale(id, scale);
-    return { ok: true as const, durationMs: p.scenarios.reduce((a, s) => a + s.estimatedDurationMs, 0), scenarios: p.scenarios.length };
+    return {
+      ok: true as const,
+      durationMs: p.scenarios.reduce((a, s) => a + s.estimatedDurationMs, 0),
+      scenarios: p.scenarios.length,
+    };
   } catch (e) {
     return { ok: false as const, error: e instanceof Error ? e.message : 'invalid scale' };
   }
 }
 
-export function ApplyPresetDialog({ preset, onClose }: { preset: PresetCard | null; onClose: () => void }) {
+export function ApplyPresetDialog({
+  preset,
+  onClose,
+}: {
+  preset: PresetCard | null;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const router = useRouter();
@@ -45,7 +55,14 @@ export function ApplyPresetDialog({ preset, onClose }: { preset: PresetCard | nu
     trpc.scenario.applyPreset.mutationOptions({
       onSuccess: async (r) => {
         await qc.invalidateQueries();
-        const q = new URLSearchParams({ targetId: r.targetId, scenarioIds: r.scenarioIds.join(','), poolConfigIds: r.poolConfigIds.join(','), repeats: String(r.repeats), presetId: r.presetId, name: r.title });
+        const q = new URLSearchParams({
+          targetId: r.targetId,
+          scenarioIds: r.scenarioIds.join(','),
+          poolConfigIds: r.poolConfigIds.join(','),
+          repeats: String(r.repeats),
+          presetId: r.presetId,
+          name: r.title,
+        });
         onClose();
         router.push(`/experiments/new?${q.toString()}`);
       },
@@ -53,17 +70,31 @@ export function ApplyPresetDialog({ preset, onClose }: { preset: PresetCard | nu
   );
   const chosenTarget = targetId || targets.data?.[0]?.id || '';
   return (
-    <Dialog open={preset !== null} onClose={onClose} title={preset ? `Use preset: ${preset.title}` : ''} description="Creates the preset's scenarios (and pool configs) and opens a ready experiment.">
+    <Dialog
+      open={preset !== null}
+      onClose={onClose}
+      title={preset ? `Use preset: ${preset.title}` : ''}
+      description="Creates the preset's scenarios (and pool configs) and opens a ready experiment."
+    >
       {preset ? (
         <form
           className="space-y-4"
           onSubmit={(e) => {
             e.preventDefault();
-            apply.mutate({ presetId: preset.id, scale, targetId: chosenTarget, createPoolConfigs: createConfigs });
+            apply.mutate({
+              presetId: preset.id,
+              scale,
+              targetId: chosenTarget,
+              createPoolConfigs: createConfigs,
+            });
           }}
         >
           {apply.isError ? <Alert tone="error">{messageOf(apply.error)}</Alert> : null}
-          {targets.data?.length === 0 ? <Alert tone="warning">Create a target first: the preset's pool configs belong to one.</Alert> : null}
+          {targets.data?.length === 0 ? (
+            <Alert tone="warning">
+              Create a target first: the preset's pool configs belong to one.
+            </Alert>
+          ) : null}
           <Field label="Target">
             {(p) => (
               <Select {...p} value={chosenTarget} onChange={(e) => setTargetId(e.target.value)}>
@@ -78,13 +109,29 @@ export function ApplyPresetDialog({ preset, onClose }: { preset: PresetCard | nu
           <Field
             label="Scale"
             help={`${preset.scaling} 1 = the seed's original parameters; default ${preset.defaultScale}.`}
-            error={preview && !preview.ok ? 'must be greater than 0 and at most 1' : (problemsOf(apply.error).scale ?? null)}
+            error={
+              preview && !preview.ok
+                ? 'must be greater than 0 and at most 1'
+                : (problemsOf(apply.error).scale ?? null)
+            }
           >
-            {(p) => <Input {...p} inputMode="decimal" placeholder={String(preset.defaultScale)} value={scaleText} onChange={(e) => setScaleText(e.target.value)} />}
+            {(p) => (
+              <Input
+                {...p}
+                inputMode="decimal"
+                placeholder={String(preset.defaultScale)}
+                value={scaleText}
+                onChange={(e) => setScaleText(e.target.value)}
+              />
+            )}
           </Field>
           {preview?.ok ? (
-            <p className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="preset-estimate">
-              {preview.scenarios} scenario{preview.scenarios === 1 ? '' : 's'}, about <strong>{formatDuration(preview.durationMs)}</strong> of load per run.
+            <p
+              className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700"
+              data-testid="preset-estimate"
+            >
+              {preview.scenarios} scenario{preview.scenarios === 1 ? '' : 's'}, about{' '}
+              <strong>{formatDuration(preview.durationMs)}</strong> of load per run.
             </p>
           ) : null}
           <Checkbox
@@ -97,7 +144,11 @@ export function ApplyPresetDialog({ preset, onClose }: { preset: PresetCard | nu
             <Button variant="secondary" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={apply.isPending} disabled={!chosenTarget || !preview?.ok}>
+            <Button
+              type="submit"
+              loading={apply.isPending}
+              disabled={!chosenTarget || !preview?.ok}
+            >
               Create and set up experiment
             </Button>
           </div>

@@ -5,7 +5,13 @@ import { Plus, Trash2 } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useMemo, useRef, useState } from 'react';
 import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
-import { generateScenario, THRESHOLD_METRICS, TEMPLATES, TEMPLATE_IDS, type TemplateId } from '@poolbench/scenarios';
+import {
+  generateScenario,
+  THRESHOLD_METRICS,
+  TEMPLATES,
+  TEMPLATE_IDS,
+  type TemplateId,
+} from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useServerErrors } from '~/lib/forms/server-errors';
@@ -21,7 +27,14 @@ import { DurationInput } from '~/components/ui/duration-input';
 import { ProfileChart } from './profile-chart';
 import { TEMPLATE_DEFAULTS, paramLabel, paramUnit } from './template-defaults';
 import { ScenarioRequestFields } from './scenario-request-fields';
-import { scenarioField, scenarioResolver, seedOf, toScenario, type ScenarioFormValues, type ScenarioSave } from './scenario-form-values';
+import {
+  scenarioField,
+  scenarioResolver,
+  seedOf,
+  toScenario,
+  type ScenarioFormValues,
+  type ScenarioSave,
+} from './scenario-form-values';
 
 export interface ScenarioInitial {
   id: string;
@@ -31,7 +44,15 @@ export interface ScenarioInitial {
 
 type Stage = { durationMs?: number; targetVUs?: number };
 
-export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { initial?: ScenarioInitial; defaultTemplate?: TemplateId; defaultRequest?: { method: string; path: string } }) {
+export function ScenarioEditor({
+  initial,
+  defaultTemplate,
+  defaultRequest,
+}: {
+  initial?: ScenarioInitial;
+  defaultTemplate?: TemplateId;
+  defaultRequest?: { method: string; path: string };
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const router = useRouter();
@@ -45,7 +66,16 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
       name: initial?.name ?? '',
       template: firstTemplate,
       params: s0?.params ?? TEMPLATE_DEFAULTS[firstTemplate],
-      requests: s0 ? s0.requests : [{ method: defaultRequest?.method ?? 'GET', path: defaultRequest?.path ?? '/work', query: defaultRequest ? [] : [{ key: 'ms', value: '5' }], weight: 1 }],
+      requests: s0
+        ? s0.requests
+        : [
+            {
+              method: defaultRequest?.method ?? 'GET',
+              path: defaultRequest?.path ?? '/work',
+              query: defaultRequest ? [] : [{ key: 'ms', value: '5' }],
+              weight: 1,
+            },
+          ],
       thresholds: s0?.thresholds ?? [{ metric: 'http_req_failed', expr: 'rate<0.01' }],
       readyPath: s0?.readyPath ?? '/ready',
     },
@@ -62,7 +92,10 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
 
   // the form keeps nested values in place, so what changed is judged by content
   const valuesKey = JSON.stringify(values);
-  const scenario = useMemo(() => toScenario(JSON.parse(valuesKey) as ScenarioFormValues), [valuesKey]);
+  const scenario = useMemo(
+    () => toScenario(JSON.parse(valuesKey) as ScenarioFormValues),
+    [valuesKey],
+  );
   const generated = useMemo(() => {
     try {
       return generateScenario(scenario);
@@ -78,30 +111,60 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
   const create = useMutation(trpc.scenario.create.mutationOptions({ onSuccess: done }));
   const update = useMutation(trpc.scenario.update.mutationOptions({ onSuccess: done }));
   const m = initial ? update : create;
-  useServerErrors(m.error, form.setError, (path) => scenarioField(path) as FieldPath<ScenarioFormValues> | null);
+  useServerErrors(
+    m.error,
+    form.setError,
+    (path) => scenarioField(path) as FieldPath<ScenarioFormValues> | null,
+  );
   const stages = Array.isArray(params.stages) ? (params.stages as Stage[]) : null;
-  const setStages = (next: Stage[]) => setValue('params.stages', next, { shouldValidate: true, shouldDirty: true });
+  const setStages = (next: Stage[]) =>
+    setValue('params.stages', next, { shouldValidate: true, shouldDirty: true });
   const switchTemplate = (t: TemplateId) => {
     paramsBy.current[template] = getValues('params');
     setValue('template', t);
-    setValue('params', paramsBy.current[t] ?? TEMPLATE_DEFAULTS[t], { shouldValidate: formState.isSubmitted });
+    setValue('params', paramsBy.current[t] ?? TEMPLATE_DEFAULTS[t], {
+      shouldValidate: formState.isSubmitted,
+    });
   };
   // `valid` is ScenarioSaveSchema's output: exactly what the server parses
-  const onSubmit = form.handleSubmit((valid) => (initial ? update.mutate({ id: initial.id, ...valid }) : create.mutate(valid)));
+  const onSubmit = form.handleSubmit((valid) =>
+    initial ? update.mutate({ id: initial.id, ...valid }) : create.mutate(valid),
+  );
 
   return (
-    <form className="grid gap-6 lg:grid-cols-[1fr_22rem]" noValidate onSubmit={(e) => void onSubmit(e)}>
+    <form
+      className="grid gap-6 lg:grid-cols-[1fr_22rem]"
+      noValidate
+      onSubmit={(e) => void onSubmit(e)}
+    >
       <div className="space-y-6">
-        {m.isError ? <Alert tone="error" title="Could not save the scenario">{messageOf(m.error)}</Alert> : null}
+        {m.isError ? (
+          <Alert tone="error" title="Could not save the scenario">
+            {messageOf(m.error)}
+          </Alert>
+        ) : null}
         <Card>
-          <CardHeader title="Template" description="The shape of the load. Parameters below change with it." />
+          <CardHeader
+            title="Template"
+            description="The shape of the load. Parameters below change with it."
+          />
           <CardBody className="space-y-4">
             <Field label="Name" error={err('name')}>
-              {(p) => <Input {...p} {...register('name')} placeholder={`${TEMPLATES[template].label} · 50 VUs`} />}
+              {(p) => (
+                <Input
+                  {...p}
+                  {...register('name')}
+                  placeholder={`${TEMPLATES[template].label} · 50 VUs`}
+                />
+              )}
             </Field>
             <Field label="Template" help={TEMPLATES[template].description}>
               {(p) => (
-                <Select {...p} value={template} onChange={(e) => switchTemplate(e.target.value as TemplateId)}>
+                <Select
+                  {...p}
+                  value={template}
+                  onChange={(e) => switchTemplate(e.target.value as TemplateId)}
+                >
                   {TEMPLATE_IDS.map((t) => (
                     <option key={t} value={t}>
                       {TEMPLATES[t].label} ({TEMPLATES[t].model} model)
@@ -114,14 +177,39 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
               {Object.entries(params)
                 .filter(([, v]) => !Array.isArray(v))
                 .map(([k]) => (
-                  <Field key={`${template}.${k}`} label={<span>{paramLabel(k)} {paramUnit(k) ? <span className="font-normal text-slate-400">({paramUnit(k)})</span> : null}</span>} error={err(`params.${k}`)}>
+                  <Field
+                    key={`${template}.${k}`}
+                    label={
+                      <span>
+                        {paramLabel(k)}{' '}
+                        {paramUnit(k) ? (
+                          <span className="font-normal text-slate-400">({paramUnit(k)})</span>
+                        ) : null}
+                      </span>
+                    }
+                    error={err(`params.${k}`)}
+                  >
                     {(p) => (
                       <Controller
                         control={control}
                         name={`params.${k}`}
                         render={({ field }) => {
                           const v = typeof field.value === 'number' ? field.value : undefined;
-                          return k.endsWith('Ms') ? <DurationInput {...p} value={v} onValue={field.onChange} onBlur={field.onBlur} /> : <NumberInput {...p} value={v} onValue={field.onChange} onBlur={field.onBlur} />;
+                          return k.endsWith('Ms') ? (
+                            <DurationInput
+                              {...p}
+                              value={v}
+                              onValue={field.onChange}
+                              onBlur={field.onBlur}
+                            />
+                          ) : (
+                            <NumberInput
+                              {...p}
+                              value={v}
+                              onValue={field.onChange}
+                              onBlur={field.onBlur}
+                            />
+                          );
                         }}
                       />
                     )}
@@ -132,21 +220,55 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
               <div>
                 <div className="mb-2 flex items-center justify-between">
                   <span className="text-sm font-medium text-slate-800">Stages</span>
-                  <Button size="sm" variant="ghost" onClick={() => setStages([...stages, { durationMs: 10_000, targetVUs: 10 }])}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => setStages([...stages, { durationMs: 10_000, targetVUs: 10 }])}
+                  >
                     <Plus className="size-3.5" /> Add stage
                   </Button>
                 </div>
-                {err('params.stages') ? <p className="mb-2 text-xs text-red-700">{err('params.stages')}</p> : null}
+                {err('params.stages') ? (
+                  <p className="mb-2 text-xs text-red-700">{err('params.stages')}</p>
+                ) : null}
                 <div className="space-y-2">
                   {stages.map((st, i) => (
                     <div key={i} className="grid grid-cols-[1fr_1fr_auto] items-end gap-2">
-                      <Field label={`Stage ${i + 1} duration`} error={err(`params.stages.${i}.durationMs`)}>
-                        {(p) => <DurationInput {...p} value={st.durationMs} onValue={(v) => setStages(stages.map((x, j) => (j === i ? { ...x, durationMs: v } : x)))} />}
+                      <Field
+                        label={`Stage ${i + 1} duration`}
+                        error={err(`params.stages.${i}.durationMs`)}
+                      >
+                        {(p) => (
+                          <DurationInput
+                            {...p}
+                            value={st.durationMs}
+                            onValue={(v) =>
+                              setStages(
+                                stages.map((x, j) => (j === i ? { ...x, durationMs: v } : x)),
+                              )
+                            }
+                          />
+                        )}
                       </Field>
                       <Field label="Target VUs" error={err(`params.stages.${i}.targetVUs`)}>
-                        {(p) => <NumberInput {...p} value={st.targetVUs} onValue={(v) => setStages(stages.map((x, j) => (j === i ? { ...x, targetVUs: v } : x)))} />}
+                        {(p) => (
+                          <NumberInput
+                            {...p}
+                            value={st.targetVUs}
+                            onValue={(v) =>
+                              setStages(
+                                stages.map((x, j) => (j === i ? { ...x, targetVUs: v } : x)),
+                              )
+                            }
+                          />
+                        )}
                       </Field>
-                      <Button variant="danger-ghost" size="sm" aria-label={`Remove stage ${i + 1}`} onClick={() => setStages(stages.filter((_, j) => j !== i))}>
+                      <Button
+                        variant="danger-ghost"
+                        size="sm"
+                        aria-label={`Remove stage ${i + 1}`}
+                        onClick={() => setStages(stages.filter((_, j) => j !== i))}
+                      >
                         <Trash2 className="size-4" />
                       </Button>
                     </div>
@@ -164,25 +286,49 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
             title="Thresholds"
             description="Pass/fail checks k6 evaluates over the whole run, e.g. p(95)<500 on http_req_duration (ms)."
             actions={
-              <Button size="sm" variant="ghost" onClick={() => thresholds.append({ metric: 'http_req_duration', expr: 'p(95)<500' })}>
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() =>
+                  thresholds.append({ metric: 'http_req_duration', expr: 'p(95)<500' })
+                }
+              >
                 <Plus className="size-3.5" /> Add threshold
               </Button>
             }
           />
           <CardBody className="space-y-2">
-            {thresholds.fields.length === 0 ? <p className="text-sm text-slate-500">No thresholds: every run that completes passes.</p> : null}
+            {thresholds.fields.length === 0 ? (
+              <p className="text-sm text-slate-500">
+                No thresholds: every run that completes passes.
+              </p>
+            ) : null}
             {thresholds.fields.map((t, i) => (
               <div key={t.id} className="grid grid-cols-[1fr_1fr_auto] items-start gap-2">
-                <Select aria-label={`Threshold ${i + 1} metric`} {...register(`thresholds.${i}.metric`)}>
+                <Select
+                  aria-label={`Threshold ${i + 1} metric`}
+                  {...register(`thresholds.${i}.metric`)}
+                >
                   {THRESHOLD_METRICS.map((mm) => (
                     <option key={mm}>{mm}</option>
                   ))}
                 </Select>
                 <div>
-                  <Input aria-label={`Threshold ${i + 1} expression`} aria-invalid={Boolean(err(`thresholds.${i}.expr`))} {...register(`thresholds.${i}.expr`)} />
-                  {err(`thresholds.${i}.expr`) ? <p className="mt-1 text-xs text-red-700">{err(`thresholds.${i}.expr`)}</p> : null}
+                  <Input
+                    aria-label={`Threshold ${i + 1} expression`}
+                    aria-invalid={Boolean(err(`thresholds.${i}.expr`))}
+                    {...register(`thresholds.${i}.expr`)}
+                  />
+                  {err(`thresholds.${i}.expr`) ? (
+                    <p className="mt-1 text-xs text-red-700">{err(`thresholds.${i}.expr`)}</p>
+                  ) : null}
                 </div>
-                <Button variant="danger-ghost" size="sm" aria-label={`Remove threshold ${i + 1}`} onClick={() => thresholds.remove(i)}>
+                <Button
+                  variant="danger-ghost"
+                  size="sm"
+                  aria-label={`Remove threshold ${i + 1}`}
+                  onClick={() => thresholds.remove(i)}
+                >
                   <Trash2 className="size-4" />
                 </Button>
               </div>
@@ -206,9 +352,20 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
 
       <aside className="space-y-4 lg:sticky lg:top-6 lg:self-start">
         <Card>
-          <CardHeader title="Load profile" description={generated ? `${formatDuration(generated.estimatedDurationMs)} · up to ${generated.maxVUs} VUs` : 'Fix the parameters to see the profile'} />
+          <CardHeader
+            title="Load profile"
+            description={
+              generated
+                ? `${formatDuration(generated.estimatedDurationMs)} · up to ${generated.maxVUs} VUs`
+                : 'Fix the parameters to see the profile'
+            }
+          />
           <CardBody>
-            {generated ? <ProfileChart profile={generated.profile} height={180} axes /> : <div className="grid h-[180px] place-items-center text-sm text-slate-400">—</div>}
+            {generated ? (
+              <ProfileChart profile={generated.profile} height={180} axes />
+            ) : (
+              <div className="grid h-[180px] place-items-center text-sm text-slate-400">—</div>
+            )}
           </CardBody>
         </Card>
         <Card>
@@ -216,13 +373,24 @@ export function ScenarioEditor({ initial, defaultTemplate, defaultRequest }: { i
             title="Generated k6 script"
             description="Read-only: scripts are generated from templates, no user code runs on workers."
             actions={
-              <Button size="sm" variant="secondary" onClick={() => setShowScript(!showScript)} aria-expanded={showScript}>
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => setShowScript(!showScript)}
+                aria-expanded={showScript}
+              >
                 {showScript ? 'Hide' : 'Preview'}
               </Button>
             }
           />
           {showScript ? (
-            <CardBody>{generated ? <CodeBlock code={generated.script} label="script.js" maxHeight="max-h-[28rem]" /> : <p className={cn('text-sm text-slate-500')}>The scenario is not valid yet.</p>}</CardBody>
+            <CardBody>
+              {generated ? (
+                <CodeBlock code={generated.script} label="script.js" maxHeight="max-h-[28rem]" />
+              ) : (
+                <p className={cn('text-sm text-slate-500')}>The scenario is not valid yet.</p>
+              )}
+            </CardBody>
           ) : null}
         </Card>
       </aside>

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolverOptions } from 'react-hook-form';
 import { TEMPLATE_DEFAULTS } from './template-defaults';
-import { scenarioField, scenarioResolver, seedOf, type ScenarioFormValues } from './scenario-form-values';
+import {
+  scenarioField,
+  scenarioResolver,
+  seedOf,
+  type ScenarioFormValues,
+} from './scenario-form-values';
 
-const options: ResolverOptions<ScenarioFormValues> = { fields: {}, names: [], shouldUseNativeValidation: false };
+const options: ResolverOptions<ScenarioFormValues> = {
+  fields: {},
+  names: [],
+  shouldUseNativeValidation: false,
+};
 const values = (patch: Partial<ScenarioFormValues> = {}): ScenarioFormValues => ({
   name: 'burst',
   template: 'cold-start-burst',
@@ -14,28 +23,48 @@ const values = (patch: Partial<ScenarioFormValues> = {}): ScenarioFormValues => 
   ...patch,
 });
 
-describe('the scenario editor checks with the server\'s ScenarioSaveSchema', () => {
+describe("the scenario editor checks with the server's ScenarioSaveSchema", () => {
   it('valid values resolve to the body scenario.create parses (query numbers as numbers)', async () => {
     const r = await scenarioResolver(values(), undefined, options);
     expect(r.errors).toEqual({});
-    expect(r.values).toMatchObject({ name: 'burst', scenario: { template: 'cold-start-burst', params: { vus: 50 }, requests: [{ path: '/work', query: { ms: 5 } }] } });
+    expect(r.values).toMatchObject({
+      name: 'burst',
+      scenario: {
+        template: 'cold-start-burst',
+        params: { vus: 50 },
+        requests: [{ path: '/work', query: { ms: 5 } }],
+      },
+    });
   });
 
   it('puts each problem on the editor field it is about', async () => {
     const r = await scenarioResolver(
-      values({ name: ' ', params: { ...TEMPLATE_DEFAULTS['cold-start-burst'], vus: 0, holdMs: Number.NaN }, requests: [{ method: 'GET', path: 'work', query: [], bodyBytes: -1, weight: 1 }], thresholds: [{ metric: 'http_req_duration', expr: 'p(95) soon' }] }),
+      values({
+        name: ' ',
+        params: { ...TEMPLATE_DEFAULTS['cold-start-burst'], vus: 0, holdMs: Number.NaN },
+        requests: [{ method: 'GET', path: 'work', query: [], bodyBytes: -1, weight: 1 }],
+        thresholds: [{ metric: 'http_req_duration', expr: 'p(95) soon' }],
+      }),
       undefined,
       options,
     );
     const e = r.errors as Record<string, unknown>;
     expect(e.name).toMatchObject({ message: 'is required' });
-    expect(e.params).toMatchObject({ vus: { message: expect.any(String) }, holdMs: { message: expect.any(String) } });
-    expect(e.requests).toMatchObject([{ path: { message: expect.stringContaining('/') }, bodyBytes: { message: expect.any(String) } }]);
+    expect(e.params).toMatchObject({
+      vus: { message: expect.any(String) },
+      holdMs: { message: expect.any(String) },
+    });
+    expect(e.requests).toMatchObject([
+      {
+        path: { message: expect.stringContaining('/') },
+        bodyBytes: { message: expect.any(String) },
+      },
+    ]);
     expect(e.thresholds).toMatchObject([{ expr: { message: expect.any(String) } }]);
     expect(e.scenario).toBeUndefined(); // never under the request's own path
   });
 
-  it('maps the server\'s request paths to editor fields (null: no field for it)', () => {
+  it("maps the server's request paths to editor fields (null: no field for it)", () => {
     expect(scenarioField('scenario.requests.2.body.sizeBytes')).toBe('requests.2.bodyBytes');
     expect(scenarioField('scenario.requests.0.query.ms.randomInt.min')).toBe('requests.0.query');
     expect(scenarioField('scenario.params.stages.1.targetVUs')).toBe('params.stages.1.targetVUs');
@@ -46,7 +75,16 @@ describe('the scenario editor checks with the server\'s ScenarioSaveSchema', () 
   });
 
   it('opens a stored scenario, and an older row it cannot read as a new one', () => {
-    expect(seedOf({ template: 'sustained', params: { vus: 3 }, requests: [{ path: '/x', body: { kind: 'bytes', sizeBytes: 10 } }] })).toMatchObject({ template: 'sustained', requests: [{ method: 'GET', path: '/x', bodyBytes: 10, weight: 1, query: [] }] });
+    expect(
+      seedOf({
+        template: 'sustained',
+        params: { vus: 3 },
+        requests: [{ path: '/x', body: { kind: 'bytes', sizeBytes: 10 } }],
+      }),
+    ).toMatchObject({
+      template: 'sustained',
+      requests: [{ method: 'GET', path: '/x', bodyBytes: 10, weight: 1, query: [] }],
+    });
     expect(seedOf({ template: 'no-such-template' })).toBeNull();
   });
 });

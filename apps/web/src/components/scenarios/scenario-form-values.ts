@@ -51,7 +51,13 @@ export function seedOf(scenario: unknown) {
       weight: r.weight ?? 1,
     };
   });
-  return { template: s.template, params: s.params, requests, thresholds: s.thresholds?.map((t) => ({ metric: t.metric, expr: t.expr })), readyPath: s.readyPath };
+  return {
+    template: s.template,
+    params: s.params,
+    requests,
+    thresholds: s.thresholds?.map((t) => ({ metric: t.metric, expr: t.expr })),
+    readyPath: s.readyPath,
+  };
 }
 
 /** The scenario the values describe (ScenarioSchema's input); numbers in query values stay numbers. */
@@ -64,7 +70,11 @@ export function toScenario(v: ScenarioFormValues) {
     requests: v.requests.map((r) => ({
       method: r.method,
       path: r.path,
-      query: Object.fromEntries(r.query.filter((q) => q.key).map((q) => [q.key, /^-?\d+(\.\d+)?$/.test(q.value) ? Number(q.value) : q.value])),
+      query: Object.fromEntries(
+        r.query
+          .filter((q) => q.key)
+          .map((q) => [q.key, /^-?\d+(\.\d+)?$/.test(q.value) ? Number(q.value) : q.value]),
+      ),
       ...(r.bodyBytes ? { body: { kind: 'bytes', sizeBytes: r.bodyBytes } } : {}),
       weight: r.weight ?? 1,
     })),
@@ -86,11 +96,16 @@ export function scenarioField(path: string): string | null {
   if (p === 'requests' || p === 'readyPath') return p;
   const thr = /^thresholds\.(\d+)\.(metric|expr)\b/.exec(p);
   if (thr) return `thresholds.${thr[1]}.${thr[2]}`;
-  if (/^params\.stages(\.\d+\.(durationMs|targetVUs))?$/.test(p) || /^params\.[^.]+$/.test(p)) return p;
+  if (/^params\.stages(\.\d+\.(durationMs|targetVUs))?$/.test(p) || /^params\.[^.]+$/.test(p))
+    return p;
   return null;
 }
 
 export type ScenarioSave = z.output<typeof ScenarioSaveSchema>;
 
 /** The server's ScenarioSaveSchema as the editor's resolver. */
-export const scenarioResolver = serverSchemaResolver<ScenarioFormValues, ScenarioSave>(ScenarioSaveSchema, toSaveInput, scenarioField);
+export const scenarioResolver = serverSchemaResolver<ScenarioFormValues, ScenarioSave>(
+  ScenarioSaveSchema,
+  toSaveInput,
+  scenarioField,
+);

@@ -25,10 +25,24 @@ export function ScenariosPage() {
   const { can } = useRole();
   const scenarios = useQuery(trpc.scenario.list.queryOptions());
   const presets = useQuery(trpc.scenario.presets.queryOptions());
-  const archive = useMutation(trpc.scenario.archive.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.scenario.list.queryKey() }) }));
+  const archive = useMutation(
+    trpc.scenario.archive.mutationOptions({
+      onSuccess: () => qc.invalidateQueries({ queryKey: trpc.scenario.list.queryKey() }),
+    }),
+  );
   const [preset, setPreset] = useState<PresetCard | null>(null);
   const templateProfiles = useMemo(
-    () => Object.fromEntries(TEMPLATE_IDS.map((t) => [t, generateScenario({ template: t, params: TEMPLATE_DEFAULTS[t], requests: [{ path: '/' }] })])),
+    () =>
+      Object.fromEntries(
+        TEMPLATE_IDS.map((t) => [
+          t,
+          generateScenario({
+            template: t,
+            params: TEMPLATE_DEFAULTS[t],
+            requests: [{ path: '/' }],
+          }),
+        ]),
+      ),
     [],
   );
 
@@ -47,14 +61,21 @@ export function ScenariosPage() {
       />
 
       <section aria-labelledby="presets-h" className="mb-10">
-        <h2 id="presets-h" className="mb-3 flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-slate-500">
+        <h2
+          id="presets-h"
+          className="mb-3 flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-slate-500"
+        >
           <Sparkles className="size-4" /> Seed presets
         </h2>
         {presets.isPending ? <LoadingBlock rows={2} /> : null}
         {presets.isError ? <Alert tone="error">{messageOf(presets.error)}</Alert> : null}
         <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
           {presets.data?.map((p) => (
-            <article key={p.id} className="flex flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={`preset-${p.id}`}>
+            <article
+              key={p.id}
+              className="flex flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+              data-testid={`preset-${p.id}`}
+            >
               <div className="flex items-center gap-2">
                 <Badge tone="violet">Seed {p.seed}</Badge>
                 <span className="text-xs text-slate-500">{p.repeats} repeats</span>
@@ -62,7 +83,9 @@ export function ScenariosPage() {
               <h3 className="mt-2 text-sm font-semibold text-slate-900">{p.title}</h3>
               <p className="mt-1 line-clamp-3 flex-1 text-xs text-slate-500">{p.description}</p>
               <p className="mt-2 text-xs text-slate-600">
-                {p.poolConfigs.map((c) => c.name).join(' vs ')} · {formatDuration(p.scenarios.reduce((a, s) => a + s.estimatedDurationMs, 0))} per run at scale {p.defaultScale}
+                {p.poolConfigs.map((c) => c.name).join(' vs ')} ·{' '}
+                {formatDuration(p.scenarios.reduce((a, s) => a + s.estimatedDurationMs, 0))} per run
+                at scale {p.defaultScale}
               </p>
               {can('member') ? (
                 <Button size="sm" variant="secondary" className="mt-3" onClick={() => setPreset(p)}>
@@ -75,12 +98,19 @@ export function ScenariosPage() {
       </section>
 
       <section aria-labelledby="yours-h" className="mb-10">
-        <h2 id="yours-h" className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500">
+        <h2
+          id="yours-h"
+          className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500"
+        >
           Your scenarios
         </h2>
         {scenarios.isPending ? <LoadingBlock /> : null}
         {scenarios.isError ? <Alert tone="error">{messageOf(scenarios.error)}</Alert> : null}
-        {archive.isError ? <Alert tone="error" className="mb-3">{messageOf(archive.error)}</Alert> : null}
+        {archive.isError ? (
+          <Alert tone="error" className="mb-3">
+            {messageOf(archive.error)}
+          </Alert>
+        ) : null}
         {scenarios.data?.length === 0 ? (
           <EmptyState icon={Layers} title="No scenarios yet">
             Use a seed preset above or start from a template below.
@@ -101,20 +131,38 @@ export function ScenariosPage() {
               {scenarios.data.map((s) => (
                 <tr key={s.id}>
                   <Td className="font-medium text-slate-900">
-                    <Link href={`/scenarios/${s.id}`} className="hover:text-brand-700 hover:underline">
+                    <Link
+                      href={`/scenarios/${s.id}`}
+                      className="hover:text-brand-700 hover:underline"
+                    >
                       {s.name}
                     </Link>
-                    {s.presetId ? <Badge tone="violet" className="ml-2">preset</Badge> : null}
+                    {s.presetId ? (
+                      <Badge tone="violet" className="ml-2">
+                        preset
+                      </Badge>
+                    ) : null}
                   </Td>
-                  <Td>{TEMPLATES[s.templateId as keyof typeof TEMPLATES]?.label ?? s.templateId}</Td>
+                  <Td>
+                    {TEMPLATES[s.templateId as keyof typeof TEMPLATES]?.label ?? s.templateId}
+                  </Td>
                   <Td className="tabular-nums">{formatDuration(s.estimatedDurationMs)}</Td>
                   <Td className="tabular-nums">{s.maxVUs ?? '—'}</Td>
                   <Td className="text-right">
-                    <ButtonLink size="sm" variant="ghost" href={`/scenarios/${s.id}`} aria-label={`Open ${s.name}`}>
+                    <ButtonLink
+                      size="sm"
+                      variant="ghost"
+                      href={`/scenarios/${s.id}`}
+                      aria-label={`Open ${s.name}`}
+                    >
                       <Pencil className="size-3.5" />
                     </ButtonLink>
                     {can('member') ? (
-                      <RowDeleteButton label={`Archive ${s.name}`} question={`Archive ${s.name}?`} onConfirm={() => archive.mutate({ id: s.id })} />
+                      <RowDeleteButton
+                        label={`Archive ${s.name}`}
+                        question={`Archive ${s.name}?`}
+                        onConfirm={() => archive.mutate({ id: s.id })}
+                      />
                     ) : null}
                   </Td>
                 </tr>
@@ -125,7 +173,10 @@ export function ScenariosPage() {
       </section>
 
       <section aria-labelledby="templates-h">
-        <h2 id="templates-h" className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500">
+        <h2
+          id="templates-h"
+          className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500"
+        >
           Templates
         </h2>
         <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
@@ -136,8 +187,12 @@ export function ScenariosPage() {
               className="group rounded-xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-300 hover:shadow focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
             >
               <div className="flex items-center justify-between">
-                <h3 className="text-sm font-semibold text-slate-900 group-hover:text-brand-700">{TEMPLATES[t].label}</h3>
-                <Badge tone={TEMPLATES[t].model === 'open' ? 'amber' : 'blue'}>{TEMPLATES[t].model}</Badge>
+                <h3 className="text-sm font-semibold text-slate-900 group-hover:text-brand-700">
+                  {TEMPLATES[t].label}
+                </h3>
+                <Badge tone={TEMPLATES[t].model === 'open' ? 'amber' : 'blue'}>
+                  {TEMPLATES[t].model}
+                </Badge>
               </div>
               <div className="my-3 rounded-md bg-slate-50">
                 <ProfileChart profile={templateProfiles[t]!.profile} height={72} />

@@ -20,14 +20,25 @@ type Values = z.input<typeof ScheduleUpdateSchema>;
 const FIELDS = ['name', 'cron', 'timezone', 'repeats'] as const;
 
 /** Edit a schedule in place: the cron is explained in words and its next fire times shown as you type. */
-export function ScheduleEditDialog({ schedule, onClose }: { schedule: { id: string; name: string; cron: string; timezone: string; repeats: number }; onClose: () => void }) {
+export function ScheduleEditDialog({
+  schedule,
+  onClose,
+}: {
+  schedule: { id: string; name: string; cron: string; timezone: string; repeats: number };
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const form = useForm<Values, unknown, z.output<typeof ScheduleUpdateSchema>>({
     resolver: zodResolver(ScheduleUpdateSchema),
     mode: 'onTouched',
     reValidateMode: 'onChange',
-    defaultValues: { name: schedule.name, cron: schedule.cron, timezone: schedule.timezone, repeats: schedule.repeats },
+    defaultValues: {
+      name: schedule.name,
+      cron: schedule.cron,
+      timezone: schedule.timezone,
+      repeats: schedule.repeats,
+    },
   });
   const [cron, timezone] = useWatch({ control: form.control, name: ['cron', 'timezone'] });
   const preview = useMemo(() => previewCron(cron, timezone, 3), [cron, timezone]);
@@ -42,17 +53,43 @@ export function ScheduleEditDialog({ schedule, onClose }: { schedule: { id: stri
   useServerErrors(save.error, form.setError, (path) => FIELDS.find((f) => f === path) ?? null);
   const errors = form.formState.errors;
   return (
-    <Dialog open onClose={onClose} title={`Edit ${schedule.name}`} description="Experiments it already started keep their settings; workers pick up a new cron at their next sync.">
-      <form className="space-y-4" noValidate onSubmit={(e) => void form.handleSubmit((v) => save.mutate({ id: schedule.id, ...v }))(e)}>
-        {save.isError && !Object.keys(errors).length ? <Alert tone="error">{messageOf(save.error)}</Alert> : null}
+    <Dialog
+      open
+      onClose={onClose}
+      title={`Edit ${schedule.name}`}
+      description="Experiments it already started keep their settings; workers pick up a new cron at their next sync."
+    >
+      <form
+        className="space-y-4"
+        noValidate
+        onSubmit={(e) => void form.handleSubmit((v) => save.mutate({ id: schedule.id, ...v }))(e)}
+      >
+        {save.isError && !Object.keys(errors).length ? (
+          <Alert tone="error">{messageOf(save.error)}</Alert>
+        ) : null}
         <Field label="Name" error={errors.name?.message}>
           {(p) => <Input {...p} {...form.register('name')} />}
         </Field>
         <div className="grid grid-cols-2 gap-3">
-          <Field label="Cron" help="minute hour day month weekday" error={preview.ok ? errors.cron?.message : preview.field === 'cron' ? preview.error : errors.cron?.message}>
+          <Field
+            label="Cron"
+            help="minute hour day month weekday"
+            error={
+              preview.ok
+                ? errors.cron?.message
+                : preview.field === 'cron'
+                  ? preview.error
+                  : errors.cron?.message
+            }
+          >
             {(p) => <Input {...p} {...form.register('cron')} className="font-mono" />}
           </Field>
-          <Field label="Time zone" error={!preview.ok && preview.field === 'timezone' ? preview.error : errors.timezone?.message}>
+          <Field
+            label="Time zone"
+            error={
+              !preview.ok && preview.field === 'timezone' ? preview.error : errors.timezone?.message
+            }
+          >
             {(p) => <Input {...p} {...form.register('timezone')} />}
           </Field>
         </div>
@@ -61,9 +98,27 @@ export function ScheduleEditDialog({ schedule, onClose }: { schedule: { id: stri
             {preview.description}; next: {preview.next.map((n) => formatDateTime(n)).join(', ')}
           </p>
         ) : null}
-        <Field label="Repeats" help="of every cell, in each experiment the schedule starts" error={errors.repeats?.message}>
+        <Field
+          label="Repeats"
+          help="of every cell, in each experiment the schedule starts"
+          error={errors.repeats?.message}
+        >
           {(p) => (
-            <Controller control={form.control} name="repeats" render={({ field }) => <NumberInput {...p} min={1} max={50} value={field.value} onValue={field.onChange} onBlur={field.onBlur} name={field.name} />} />
+            <Controller
+              control={form.control}
+              name="repeats"
+              render={({ field }) => (
+                <NumberInput
+                  {...p}
+                  min={1}
+                  max={50}
+                  value={field.value}
+                  onValue={field.onChange}
+                  onBlur={field.onBlur}
+                  name={field.name}
+                />
+              )}
+            />
           )}
         </Field>
         <div className="flex justify-end gap-2">

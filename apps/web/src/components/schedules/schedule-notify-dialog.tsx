@@ -13,7 +13,13 @@ import { Dialog } from '~/components/ui/dialog';
 import { Alert } from '~/components/ui/feedback';
 import { Checkbox, Field, Input, Select } from '~/components/ui/form';
 
-const FIELDS = ['baselineName', 'notifyOn', 'webhookFormat', 'webhookUrl', 'webhookSecret'] as const;
+const FIELDS = [
+  'baselineName',
+  'notifyOn',
+  'webhookFormat',
+  'webhookUrl',
+  'webhookSecret',
+] as const;
 
 export interface NotifySettings {
   id: string;
@@ -29,7 +35,13 @@ export interface NotifySettings {
  * stored webhook URL and secret are never shown (the URL of a Slack webhook is a credential): the
  * host stands for them, and empty fields keep them.
  */
-export function ScheduleNotifyDialog({ schedule, onClose }: { schedule: NotifySettings; onClose: () => void }) {
+export function ScheduleNotifyDialog({
+  schedule,
+  onClose,
+}: {
+  schedule: NotifySettings;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const baselines = useQuery(trpc.baseline.list.queryOptions({ targetId: schedule.targetId }));
@@ -66,12 +78,31 @@ export function ScheduleNotifyDialog({ schedule, onClose }: { schedule: NotifySe
       title={`Notifications of ${schedule.name}`}
       description="When all runs of a firing ended, each cell is compared with the baseline of this name (same test as the compare view and the CI gate); a regression is sent to the webhook, signed with HMAC-SHA256."
     >
-      <form className="space-y-4" noValidate onSubmit={(e) => void form.handleSubmit((v) => save.mutate({ id: schedule.id, ...v }))(e)}>
-        {save.isError && !Object.keys(errors).length ? <Alert tone="error">{messageOf(save.error)}</Alert> : null}
-        <Field label="Compare with baseline" help={names.length ? `Baselines of this target: ${names.join(', ')}` : 'No baselines saved for this target yet: save one from the compare view.'} error={errors.baselineName?.message}>
+      <form
+        className="space-y-4"
+        noValidate
+        onSubmit={(e) => void form.handleSubmit((v) => save.mutate({ id: schedule.id, ...v }))(e)}
+      >
+        {save.isError && !Object.keys(errors).length ? (
+          <Alert tone="error">{messageOf(save.error)}</Alert>
+        ) : null}
+        <Field
+          label="Compare with baseline"
+          help={
+            names.length
+              ? `Baselines of this target: ${names.join(', ')}`
+              : 'No baselines saved for this target yet: save one from the compare view.'
+          }
+          error={errors.baselineName?.message}
+        >
           {(p) => (
             <>
-              <Input {...p} {...form.register('baselineName')} list="notify-baselines" placeholder="e.g. nightly" />
+              <Input
+                {...p}
+                {...form.register('baselineName')}
+                list="notify-baselines"
+                placeholder="e.g. nightly"
+              />
               <datalist id="notify-baselines">
                 {names.map((n) => (
                   <option key={n} value={n} />
@@ -91,10 +122,23 @@ export function ScheduleNotifyDialog({ schedule, onClose }: { schedule: NotifySe
         <Field
           label="Webhook URL"
           optional
-          help={stored ? `A webhook to ${stored.host} is set; leave empty to keep it.` : 'Where the JSON (or Slack message) is POSTed. Internal addresses need the team allowlist; redirects are not followed.'}
+          help={
+            stored
+              ? `A webhook to ${stored.host} is set; leave empty to keep it.`
+              : 'Where the JSON (or Slack message) is POSTed. Internal addresses need the team allowlist; redirects are not followed.'
+          }
           error={errors.webhookUrl?.message}
         >
-          {(p) => <Input {...p} {...form.register('webhookUrl')} type="url" autoComplete="off" placeholder={stored ? `•••• ${stored.host}` : 'https://hooks.slack.com/services/…'} disabled={remove} />}
+          {(p) => (
+            <Input
+              {...p}
+              {...form.register('webhookUrl')}
+              type="url"
+              autoComplete="off"
+              placeholder={stored ? `•••• ${stored.host}` : 'https://hooks.slack.com/services/…'}
+              disabled={remove}
+            />
+          )}
         </Field>
         <div className="grid grid-cols-2 gap-3">
           <Field label="Format" error={errors.webhookFormat?.message}>
@@ -105,11 +149,33 @@ export function ScheduleNotifyDialog({ schedule, onClose }: { schedule: NotifySe
               </Select>
             )}
           </Field>
-          <Field label="Signing secret" help={stored ? 'Leave empty to keep the stored one.' : 'At least 16 characters; the receiver checks X-PoolBench-Signature with it.'} error={errors.webhookSecret?.message}>
-            {(p) => <Input {...p} {...form.register('webhookSecret')} type="password" autoComplete="new-password" disabled={remove} />}
+          <Field
+            label="Signing secret"
+            help={
+              stored
+                ? 'Leave empty to keep the stored one.'
+                : 'At least 16 characters; the receiver checks X-PoolBench-Signature with it.'
+            }
+            error={errors.webhookSecret?.message}
+          >
+            {(p) => (
+              <Input
+                {...p}
+                {...form.register('webhookSecret')}
+                type="password"
+                autoComplete="new-password"
+                disabled={remove}
+              />
+            )}
           </Field>
         </div>
-        {stored ? <Checkbox {...form.register('removeWebhook')} label="Remove the webhook" description="The comparison still runs and shows in the list." /> : null}
+        {stored ? (
+          <Checkbox
+            {...form.register('removeWebhook')}
+            label="Remove the webhook"
+            description="The comparison still runs and shows in the list."
+          />
+        ) : null}
         <div className="flex justify-end gap-2">
           <Button type="button" variant="ghost" onClick={onClose}>
             Cancel

@@ -2,8 +2,18 @@ import Link from 'next/link';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
 import { Table, Td, Th } from '~/components/ui/table';
 
-const VERDICT_TONE: Record<string, BadgeTone> = { holds: 'green', does_not_hold: 'red', unresolved: 'amber', pending: 'neutral' };
-const VERDICT_LABEL: Record<string, string> = { holds: 'holds', does_not_hold: 'does not hold', unresolved: 'unresolved', pending: 'pending' };
+const VERDICT_TONE: Record<string, BadgeTone> = {
+  holds: 'green',
+  does_not_hold: 'red',
+  unresolved: 'amber',
+  pending: 'neutral',
+};
+const VERDICT_LABEL: Record<string, string> = {
+  holds: 'holds',
+  does_not_hold: 'does not hold',
+  unresolved: 'unresolved',
+  pending: 'pending',
+};
 
 interface Claim {
   claim: string;
@@ -20,7 +30,8 @@ interface Result {
   comparePath: string;
 }
 
-const n = (x: number, d: number) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const n = (x: number, d: number) =>
+  x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const signed = (x: number, d: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${n(Math.abs(x), d)}`;
 
 function change(r: Result): string {
@@ -52,12 +63,30 @@ export function ClaimVerdicts({ claims, results }: { claims: Claim[]; results: R
               <Td className="whitespace-normal">
                 <div className="text-slate-900">{c.claim}</div>
                 <div className="mt-0.5 text-xs text-slate-500">{c.statement}</div>
-                {r?.reason ? <div className="mt-0.5 text-xs text-slate-500">Why: {r.reason}</div> : null}
+                {r?.reason ? (
+                  <div className="mt-0.5 text-xs text-slate-500">Why: {r.reason}</div>
+                ) : null}
               </Td>
-              <Td>{r ? <Badge tone={VERDICT_TONE[r.status] ?? 'neutral'}>{VERDICT_LABEL[r.status] ?? r.status}</Badge> : <span className="text-xs text-slate-400">—</span>}</Td>
+              <Td>
+                {r ? (
+                  <Badge tone={VERDICT_TONE[r.status] ?? 'neutral'}>
+                    {VERDICT_LABEL[r.status] ?? r.status}
+                  </Badge>
+                ) : (
+                  <span className="text-xs text-slate-400">—</span>
+                )}
+              </Td>
               <Td className="tabular-nums">{r ? change(r) : '—'}</Td>
-              <Td className="tabular-nums">{r?.p === null || r?.p === undefined ? '—' : r.p < 0.001 ? '< 0.001' : n(r.p, 3)}</Td>
-              <Td>{r ? <Link className="text-brand-700 hover:underline" href={r.comparePath}>compare</Link> : null}</Td>
+              <Td className="tabular-nums">
+                {r?.p === null || r?.p === undefined ? '—' : r.p < 0.001 ? '< 0.001' : n(r.p, 3)}
+              </Td>
+              <Td>
+                {r ? (
+                  <Link className="text-brand-700 hover:underline" href={r.comparePath}>
+                    compare
+                  </Link>
+                ) : null}
+              </Td>
             </tr>
           );
         })}

@@ -18,9 +18,15 @@ export function SeedsPage() {
   const qc = useQueryClient();
   const { can } = useRole();
   const overview = useQuery({ ...trpc.seeds.overview.queryOptions(), refetchInterval: 5000 });
-  const reproduce = useMutation(trpc.seeds.reproduce.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.seeds.overview.queryKey() }) }));
+  const reproduce = useMutation(
+    trpc.seeds.reproduce.mutationOptions({
+      onSuccess: () => qc.invalidateQueries({ queryKey: trpc.seeds.overview.queryKey() }),
+    }),
+  );
   const data = overview.data;
-  const minutes = data ? Math.round(data.presets.reduce((ms, p) => ms + p.estimatedMs, 0) / 60_000) : null;
+  const minutes = data
+    ? Math.round(data.presets.reduce((ms, p) => ms + p.estimatedMs, 0) / 60_000)
+    : null;
   const action = can('member') ? (
     <Button loading={reproduce.isPending} onClick={() => reproduce.mutate({})}>
       <Sprout className="size-4" /> Reproduce
@@ -34,10 +40,20 @@ export function SeedsPage() {
         description={`The five write-ups PoolBench was built from, each a preset whose claims are hypotheses decided by the product. Reproduce launches every seed experiment through the queue, 5 interleaved repeats (up to ~${minutes ?? '…'} min of load), like make seeds.`}
         actions={action}
       />
-      {reproduce.isError ? <Alert tone="error" className="mb-4" title="Could not start the reproduction">{messageOf(reproduce.error)}</Alert> : null}
+      {reproduce.isError ? (
+        <Alert tone="error" className="mb-4" title="Could not start the reproduction">
+          {messageOf(reproduce.error)}
+        </Alert>
+      ) : null}
       {reproduce.data ? (
-        <Alert tone="success" className="mb-4" title={`Reproduction ${reproduce.data.reproductionId} started`}>
-          {reproduce.data.experimentIds.length} experiments queued{reproduce.data.enqueued ? '' : ' (the queue is unavailable: they start when it is back)'}. Verdicts appear below when each experiment ends.
+        <Alert
+          tone="success"
+          className="mb-4"
+          title={`Reproduction ${reproduce.data.reproductionId} started`}
+        >
+          {reproduce.data.experimentIds.length} experiments queued
+          {reproduce.data.enqueued ? '' : ' (the queue is unavailable: they start when it is back)'}
+          . Verdicts appear below when each experiment ends.
         </Alert>
       ) : null}
       {overview.isPending ? <LoadingBlock /> : null}
@@ -45,11 +61,16 @@ export function SeedsPage() {
       {data && !latest ? (
         <div className="mb-6">
           <EmptyState icon={Sprout} title="No reproduction yet" action={action}>
-            Nothing has reproduced the seeds for this team yet. Reproduce runs them here; <code>make seeds</code> does the same from a shell.
+            Nothing has reproduced the seeds for this team yet. Reproduce runs them here;{' '}
+            <code>make seeds</code> does the same from a shell.
           </EmptyState>
         </div>
       ) : null}
-      {latest ? <p className="mb-4 text-sm text-slate-600" data-testid="seeds-reproduction">Latest reproduction: <span className="font-mono">{latest.reproductionId}</span></p> : null}
+      {latest ? (
+        <p className="mb-4 text-sm text-slate-600" data-testid="seeds-reproduction">
+          Latest reproduction: <span className="font-mono">{latest.reproductionId}</span>
+        </p>
+      ) : null}
       <div className="space-y-6">
         {data?.presets.map((p) => {
           const exp = latest?.experiments.find((e) => e.presetId === p.id) ?? null;
@@ -65,9 +86,14 @@ export function SeedsPage() {
               />
               <CardBody className="space-y-3">
                 <div className="flex flex-wrap items-center gap-3 text-xs text-slate-500">
-                  <span>{p.claims.length} claims · {p.runs} runs at scale {p.seedsScale}</span>
+                  <span>
+                    {p.claims.length} claims · {p.runs} runs at scale {p.seedsScale}
+                  </span>
                   {exp ? (
-                    <Link className="text-brand-700 hover:underline" href={`/experiments/${exp.experimentId}`}>
+                    <Link
+                      className="text-brand-700 hover:underline"
+                      href={`/experiments/${exp.experimentId}`}
+                    >
                       experiment {exp.experimentId} ({exp.status})
                     </Link>
                   ) : (

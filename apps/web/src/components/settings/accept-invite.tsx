@@ -22,7 +22,12 @@ export function AcceptInvite({ token }: { token: string }) {
     }),
   );
   if (inv.isPending) return <Spinner label="Checking the invitation" />;
-  if (inv.isError) return <Alert tone="error" title="This invitation cannot be used">{messageOf(inv.error)}</Alert>;
+  if (inv.isError)
+    return (
+      <Alert tone="error" title="This invitation cannot be used">
+        {messageOf(inv.error)}
+      </Alert>
+    );
   return (
     <div className="space-y-4">
       <h1 className="text-xl font-semibold">Join {inv.data.teamName}</h1>
@@ -31,7 +36,11 @@ export function AcceptInvite({ token }: { token: string }) {
       </p>
       {inv.data.accepted ? <Alert tone="warning">This invitation was already used.</Alert> : null}
       {accept.isError ? <Alert tone="error">{messageOf(accept.error)}</Alert> : null}
-      <Button onClick={() => accept.mutate({ token })} loading={accept.isPending} disabled={inv.data.accepted}>
+      <Button
+        onClick={() => accept.mutate({ token })}
+        loading={accept.isPending}
+        disabled={inv.data.accepted}
+      >
         Accept and join
       </Button>
     </div>

@@ -47,7 +47,10 @@ export function Allowlist() {
   const p = preview(pattern);
   return (
     <Card>
-      <CardHeader title="Allowlist" description="Hosts and networks URL targets may send load to. Managed lab targets run on this machine and need no entry. Link-local ranges (cloud metadata) can never be allowed." />
+      <CardHeader
+        title="Allowlist"
+        description="Hosts and networks URL targets may send load to. Managed lab targets run on this machine and need no entry. Link-local ranges (cloud metadata) can never be allowed."
+      />
       <CardBody className="space-y-4">
         {can('admin') ? (
           <form
@@ -59,22 +62,56 @@ export function Allowlist() {
           >
             <Field
               label="Host, *.domain, IP or CIDR"
-              help={p ? (p.forbidden ? `Refused: ${p.forbidden}` : `Allows ${p.addresses}, ${p.label}`) : undefined}
-              error={problems.pattern ?? (add.isError && !problems.pattern && !problems.confirmBroad ? messageOf(add.error) : null)}
+              help={
+                p
+                  ? p.forbidden
+                    ? `Refused: ${p.forbidden}`
+                    : `Allows ${p.addresses}, ${p.label}`
+                  : undefined
+              }
+              error={
+                problems.pattern ??
+                (add.isError && !problems.pattern && !problems.confirmBroad
+                  ? messageOf(add.error)
+                  : null)
+              }
             >
-              {(f) => <Input {...f} value={pattern} onChange={(e) => { setPattern(e.target.value); setConfirmBroad(false); }} placeholder="api.staging.example.com or 10.0.0.0/8" />}
+              {(f) => (
+                <Input
+                  {...f}
+                  value={pattern}
+                  onChange={(e) => {
+                    setPattern(e.target.value);
+                    setConfirmBroad(false);
+                  }}
+                  placeholder="api.staging.example.com or 10.0.0.0/8"
+                />
+              )}
             </Field>
             <Field label="Note" optional>
-              {(f) => <Input {...f} value={note} onChange={(e) => setNote(e.target.value)} placeholder="staging cluster" />}
+              {(f) => (
+                <Input
+                  {...f}
+                  value={note}
+                  onChange={(e) => setNote(e.target.value)}
+                  placeholder="staging cluster"
+                />
+              )}
             </Field>
             <Button type="submit" loading={add.isPending} className="sm:mt-6">
               <Plus className="size-4" /> Allow
             </Button>
             {p?.broad || problems.confirmBroad ? (
               <label className="col-span-full flex items-center gap-2 text-sm text-amber-800">
-                <input type="checkbox" checked={confirmBroad} onChange={(e) => setConfirmBroad(e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={confirmBroad}
+                  onChange={(e) => setConfirmBroad(e.target.checked)}
+                />
                 I understand this allows {p?.addresses ?? 'a very wide range of addresses'}
-                {problems.confirmBroad ? <span className="text-red-700">({problems.confirmBroad})</span> : null}
+                {problems.confirmBroad ? (
+                  <span className="text-red-700">({problems.confirmBroad})</span>
+                ) : null}
               </label>
             ) : null}
           </form>
@@ -82,7 +119,11 @@ export function Allowlist() {
           <p className="text-sm text-slate-500">Only admins change the allowlist.</p>
         )}
         {list.isPending ? <LoadingBlock rows={2} /> : null}
-        {list.data?.length === 0 ? <p className="text-sm text-slate-500">Nothing allowed yet: URL targets cannot be created until a host is allowed.</p> : null}
+        {list.data?.length === 0 ? (
+          <p className="text-sm text-slate-500">
+            Nothing allowed yet: URL targets cannot be created until a host is allowed.
+          </p>
+        ) : null}
         {list.data && list.data.length > 0 ? (
           <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
             {list.data.map((h) => (
@@ -93,7 +134,12 @@ export function Allowlist() {
                   {h.note ? <span className="ml-2 text-xs text-slate-500">{h.note}</span> : null}
                 </span>
                 {can('admin') ? (
-                  <Button size="sm" variant="danger-ghost" aria-label={`Remove ${h.pattern}`} onClick={() => remove.mutate({ id: h.id })}>
+                  <Button
+                    size="sm"
+                    variant="danger-ghost"
+                    aria-label={`Remove ${h.pattern}`}
+                    onClick={() => remove.mutate({ id: h.id })}
+                  >
                     <Trash2 className="size-3.5" />
                   </Button>
                 ) : null}

@@ -52,8 +52,11 @@ export function ApiTokens() {
         title="API tokens"
         description={
           <>
-            Tokens let CI start experiments and read results through the <Link className="text-brand-700 underline" href="/docs/api">REST API</Link> and the{' '}
-            <code>poolbench</code> CLI. They act for the whole team.
+            Tokens let CI start experiments and read results through the{' '}
+            <Link className="text-brand-700 underline" href="/docs/api">
+              REST API
+            </Link>{' '}
+            and the <code>poolbench</code> CLI. They act for the whole team.
           </>
         }
       />
@@ -63,17 +66,30 @@ export function ApiTokens() {
           onSubmit={(e) => {
             e.preventDefault();
             setCreated(null);
-            create.mutate({ name, scopes, expiresInDays: expiry === 'never' ? null : Number(expiry) });
+            create.mutate({
+              name,
+              scopes,
+              expiresInDays: expiry === 'never' ? null : Number(expiry),
+            });
           }}
         >
           <Field label="Name" help="Where it is used, e.g. github-actions." error={problems.name}>
-            {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} placeholder="github-actions" />}
+            {(p) => (
+              <Input
+                {...p}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                placeholder="github-actions"
+              />
+            )}
           </Field>
           <Field label="Expires" error={problems.expiresInDays}>
             {(p) => (
               <Select {...p} value={expiry} onChange={(e) => setExpiry(e.target.value)}>
                 {EXPIRY.map((x) => (
-                  <option key={x.label} value={x.days === null ? 'never' : String(x.days)}>{x.label}</option>
+                  <option key={x.label} value={x.days === null ? 'never' : String(x.days)}>
+                    {x.label}
+                  </option>
                 ))}
               </Select>
             )}
@@ -89,16 +105,26 @@ export function ApiTokens() {
                 label={<code>{s}</code>}
                 description={SCOPE_HELP[s]}
                 checked={scopes.includes(s)}
-                onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+                onChange={(e) =>
+                  setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))
+                }
               />
             ))}
-            {problems.scopes ? <p className="text-xs font-medium text-red-700" role="alert">{problems.scopes}</p> : null}
+            {problems.scopes ? (
+              <p className="text-xs font-medium text-red-700" role="alert">
+                {problems.scopes}
+              </p>
+            ) : null}
           </fieldset>
         </form>
-        {create.isError && Object.keys(problems).length === 0 ? <Alert tone="error">{messageOf(create.error)}</Alert> : null}
+        {create.isError && Object.keys(problems).length === 0 ? (
+          <Alert tone="error">{messageOf(create.error)}</Alert>
+        ) : null}
         {created ? (
           <div className="space-y-1" data-testid="new-api-token">
-            <Alert tone="success" title={`Token "${created.name}" created`}>Copy it now: it is stored only as a hash and will not be shown again.</Alert>
+            <Alert tone="success" title={`Token "${created.name}" created`}>
+              Copy it now: it is stored only as a hash and will not be shown again.
+            </Alert>
             <CodeBlock code={created.token} label="API token" />
           </div>
         ) : null}
@@ -116,7 +142,9 @@ export function ApiTokens() {
                 <Th>Created by</Th>
                 <Th>Last used</Th>
                 <Th>Expires</Th>
-                <Th className="text-right"><span className="sr-only">Actions</span></Th>
+                <Th className="text-right">
+                  <span className="sr-only">Actions</span>
+                </Th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -126,24 +154,53 @@ export function ApiTokens() {
                   <tr key={t.id} className={t.revokedAt || expired ? 'opacity-60' : undefined}>
                     <Td className="font-medium text-slate-900">
                       {t.name}
-                      <span className="block text-xs font-normal text-slate-500">created {formatDateTime(t.createdAt)}</span>
+                      <span className="block text-xs font-normal text-slate-500">
+                        created {formatDateTime(t.createdAt)}
+                      </span>
                     </Td>
-                    <Td><code className="font-mono text-xs">{t.prefix}…{t.last4}</code></Td>
+                    <Td>
+                      <code className="font-mono text-xs">
+                        {t.prefix}…{t.last4}
+                      </code>
+                    </Td>
                     <Td className="space-x-1">
                       {/* a scope the creator's current role no longer allows is refused with 403 */}
                       {t.scopes.map((s) => (
-                        <Badge key={s} tone={t.createdByRole && !scopeAllowedFor(t.createdByRole, s as ApiScope) ? 'amber' : undefined}>
+                        <Badge
+                          key={s}
+                          tone={
+                            t.createdByRole && !scopeAllowedFor(t.createdByRole, s as ApiScope)
+                              ? 'amber'
+                              : undefined
+                          }
+                        >
                           {s}
-                          {t.createdByRole && !scopeAllowedFor(t.createdByRole, s as ApiScope) ? ' (inactive)' : ''}
+                          {t.createdByRole && !scopeAllowedFor(t.createdByRole, s as ApiScope)
+                            ? ' (inactive)'
+                            : ''}
                         </Badge>
                       ))}
                     </Td>
                     <Td data-testid="token-creator">
                       <span className="block">{t.createdBy ?? 'deleted user'}</span>
-                      {t.createdByEmail ? <span className="block text-xs text-slate-500">{t.createdByEmail}</span> : null}
-                      {t.createdByRole ? <Badge>{t.createdByRole}</Badge> : <Badge tone="red">left the team: token no longer valid</Badge>}
+                      {t.createdByEmail ? (
+                        <span className="block text-xs text-slate-500">{t.createdByEmail}</span>
+                      ) : null}
+                      {t.createdByRole ? (
+                        <Badge>{t.createdByRole}</Badge>
+                      ) : (
+                        <Badge tone="red">left the team: token no longer valid</Badge>
+                      )}
                     </Td>
-                    <Td>{t.lastUsedAt ? <span title={formatDateTime(t.lastUsedAt)}>{formatRelative(t.lastUsedAt, now)}</span> : 'never'}</Td>
+                    <Td>
+                      {t.lastUsedAt ? (
+                        <span title={formatDateTime(t.lastUsedAt)}>
+                          {formatRelative(t.lastUsedAt, now)}
+                        </span>
+                      ) : (
+                        'never'
+                      )}
+                    </Td>
                     <Td>{t.expiresAt ? formatDateTime(t.expiresAt) : 'never'}</Td>
                     <Td className="text-right">
                       {t.revokedAt ? (
@@ -151,7 +208,12 @@ export function ApiTokens() {
                       ) : expired ? (
                         <Badge tone="amber">expired</Badge>
                       ) : (
-                        <Button size="sm" variant="danger-ghost" loading={revoke.isPending && revoke.variables?.id === t.id} onClick={() => revoke.mutate({ id: t.id })}>
+                        <Button
+                          size="sm"
+                          variant="danger-ghost"
+                          loading={revoke.isPending && revoke.variables?.id === t.id}
+                          onClick={() => revoke.mutate({ id: t.id })}
+                        >
                           Revoke
                         </Button>
                       )}

@@ -20,7 +20,11 @@ export function Retention() {
   useEffect(() => {
     if (info.data) setDays(info.data.retentionDays === null ? '' : String(info.data.retentionDays));
   }, [info.data]);
-  const save = useMutation(trpc.team.setRetention.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.team.retention.queryKey() }) }));
+  const save = useMutation(
+    trpc.team.setRetention.mutationOptions({
+      onSuccess: () => qc.invalidateQueries({ queryKey: trpc.team.retention.queryKey() }),
+    }),
+  );
   const problems = problemsOf(save.error);
   const parsed = days.trim() === '' ? null : Number(days);
   return (
@@ -45,22 +49,44 @@ export function Retention() {
                 <Field
                   label="Keep per-second data for (days)"
                   help="Empty keeps it forever."
-                  error={problems.retentionDays ?? (save.isError && !problems.retentionDays ? messageOf(save.error) : null)}
+                  error={
+                    problems.retentionDays ??
+                    (save.isError && !problems.retentionDays ? messageOf(save.error) : null)
+                  }
                   className="w-64"
                 >
-                  {(f) => <Input {...f} inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value)} placeholder="forever" />}
+                  {(f) => (
+                    <Input
+                      {...f}
+                      inputMode="numeric"
+                      value={days}
+                      onChange={(e) => setDays(e.target.value)}
+                      placeholder="forever"
+                    />
+                  )}
                 </Field>
-                <Button type="submit" loading={save.isPending} className="mt-6" disabled={parsed !== null && Number.isNaN(parsed)}>
+                <Button
+                  type="submit"
+                  loading={save.isPending}
+                  className="mt-6"
+                  disabled={parsed !== null && Number.isNaN(parsed)}
+                >
                   Save
                 </Button>
               </form>
             ) : (
               <p className="text-sm text-slate-600">
-                Per-second data is kept {info.data.retentionDays === null ? 'forever' : `for ${info.data.retentionDays} days after a run finishes`}. Only admins change this.
+                Per-second data is kept{' '}
+                {info.data.retentionDays === null
+                  ? 'forever'
+                  : `for ${info.data.retentionDays} days after a run finishes`}
+                . Only admins change this.
               </p>
             )}
             <p className="text-sm text-slate-500" data-testid="retention-pruned">
-              {info.data.prunedRuns === 0 ? 'No run has lost its per-second data yet.' : `${info.data.prunedRuns} run(s) keep only their summary.`}
+              {info.data.prunedRuns === 0
+                ? 'No run has lost its per-second data yet.'
+                : `${info.data.prunedRuns} run(s) keep only their summary.`}
             </p>
           </>
         ) : null}

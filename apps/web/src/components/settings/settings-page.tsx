@@ -35,11 +35,26 @@ function Members() {
   const err = change.error ?? remove.error;
   return (
     <Card>
-      <CardHeader title="Members" description="Viewers read, members run experiments, admins manage targets, the allowlist and members." />
+      <CardHeader
+        title="Members"
+        description="Viewers read, members run experiments, admins manage targets, the allowlist and members."
+      />
       <CardBody className="p-0">
-        {err ? <Alert tone="error" className="m-4">{messageOf(err)}</Alert> : null}
-        {members.isPending ? <div className="p-4"><LoadingBlock rows={2} /></div> : null}
-        {members.isError ? <Alert tone="error" className="m-4">{messageOf(members.error)}</Alert> : null}
+        {err ? (
+          <Alert tone="error" className="m-4">
+            {messageOf(err)}
+          </Alert>
+        ) : null}
+        {members.isPending ? (
+          <div className="p-4">
+            <LoadingBlock rows={2} />
+          </div>
+        ) : null}
+        {members.isError ? (
+          <Alert tone="error" className="m-4">
+            {messageOf(members.error)}
+          </Alert>
+        ) : null}
         {members.data ? (
           <Table className="rounded-none border-0 shadow-none">
             <thead>
@@ -48,21 +63,36 @@ function Members() {
                 <Th>Email</Th>
                 <Th>Role</Th>
                 <Th>Joined</Th>
-                <Th className="text-right"><span className="sr-only">Actions</span></Th>
+                <Th className="text-right">
+                  <span className="sr-only">Actions</span>
+                </Th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {members.data.map((m) => (
                 <tr key={m.membershipId}>
                   <Td className="font-medium text-slate-900">
-                    {m.name} {m.id === me.data?.user.id ? <Badge className="ml-1">you</Badge> : null}
+                    {m.name}{' '}
+                    {m.id === me.data?.user.id ? <Badge className="ml-1">you</Badge> : null}
                   </Td>
                   <Td>{m.email}</Td>
                   <Td>
                     {can('admin') ? (
-                      <Select aria-label={`Role of ${m.name}`} className="h-8 w-32" value={m.role} onChange={(e) => change.mutate({ membershipId: m.membershipId, role: e.target.value as Role })}>
+                      <Select
+                        aria-label={`Role of ${m.name}`}
+                        className="h-8 w-32"
+                        value={m.role}
+                        onChange={(e) =>
+                          change.mutate({
+                            membershipId: m.membershipId,
+                            role: e.target.value as Role,
+                          })
+                        }
+                      >
                         {ROLES.map((r) => (
-                          <option key={r} value={r}>{r}</option>
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
                         ))}
                       </Select>
                     ) : (
@@ -72,7 +102,11 @@ function Members() {
                   <Td className="text-xs text-slate-500">{formatDateTime(m.joinedAt)}</Td>
                   <Td className="text-right">
                     {can('admin') && m.id !== me.data?.user.id ? (
-                      <RowDeleteButton label={`Remove ${m.name}`} question={`Remove ${m.name} from the team?`} onConfirm={() => remove.mutate({ membershipId: m.membershipId })} />
+                      <RowDeleteButton
+                        label={`Remove ${m.name}`}
+                        question={`Remove ${m.name} from the team?`}
+                        onConfirm={() => remove.mutate({ membershipId: m.membershipId })}
+                      />
                     ) : null}
                   </Td>
                 </tr>
@@ -97,7 +131,10 @@ function Invitations() {
   const link = invite.data ? `${window.location.origin}/invite/${invite.data.token}` : null;
   return (
     <Card>
-      <CardHeader title="Invitations" description="Invite by link. The link is shown once and expires after 7 days; only its hash is stored." />
+      <CardHeader
+        title="Invitations"
+        description="Invite by link. The link is shown once and expires after 7 days; only its hash is stored."
+      />
       <CardBody className="space-y-4">
         <form
           className="grid items-end gap-3 sm:grid-cols-[1fr_10rem_auto]"
@@ -106,13 +143,28 @@ function Invitations() {
             invite.mutate({ role, email });
           }}
         >
-          <Field label="Email" optional help="Only this address can accept, if given." error={problemsOf(invite.error).email}>
-            {(p) => <Input {...p} type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="colleague@example.com" />}
+          <Field
+            label="Email"
+            optional
+            help="Only this address can accept, if given."
+            error={problemsOf(invite.error).email}
+          >
+            {(p) => (
+              <Input
+                {...p}
+                type="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                placeholder="colleague@example.com"
+              />
+            )}
           </Field>
           <Field label="Role" help={ROLE_HELP[role]}>
             {(p) => (
               <Select {...p} value={role} onChange={(e) => setRole(e.target.value as Role)}>
-                {ROLES.map((r) => <option key={r}>{r}</option>)}
+                {ROLES.map((r) => (
+                  <option key={r}>{r}</option>
+                ))}
               </Select>
             )}
           </Field>
@@ -120,10 +172,14 @@ function Invitations() {
             <Link2 className="size-4" /> Create link
           </Button>
         </form>
-        {invite.isError && !problemsOf(invite.error).email ? <Alert tone="error">{messageOf(invite.error)}</Alert> : null}
+        {invite.isError && !problemsOf(invite.error).email ? (
+          <Alert tone="error">{messageOf(invite.error)}</Alert>
+        ) : null}
         {link ? (
           <div className="space-y-1">
-            <Alert tone="success" title="Invitation link created">Copy it now: it will not be shown again.</Alert>
+            <Alert tone="success" title="Invitation link created">
+              Copy it now: it will not be shown again.
+            </Alert>
             <CodeBlock code={link} label="Invitation link" />
           </div>
         ) : null}
@@ -132,10 +188,17 @@ function Invitations() {
             {list.data.map((i) => (
               <li key={i.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
                 <span>
-                  <Badge tone="brand">{i.role}</Badge> <span className="ml-1 text-slate-700">{i.email ?? 'anyone with the link'}</span>
-                  <span className="ml-2 text-xs text-slate-500">expires {formatDateTime(i.expiresAt)}</span>
+                  <Badge tone="brand">{i.role}</Badge>{' '}
+                  <span className="ml-1 text-slate-700">{i.email ?? 'anyone with the link'}</span>
+                  <span className="ml-2 text-xs text-slate-500">
+                    expires {formatDateTime(i.expiresAt)}
+                  </span>
                 </span>
-                <Button size="sm" variant="danger-ghost" onClick={() => revoke.mutate({ id: i.id })}>
+                <Button
+                  size="sm"
+                  variant="danger-ghost"
+                  onClick={() => revoke.mutate({ id: i.id })}
+                >
                   Revoke
                 </Button>
               </li>
@@ -149,12 +212,14 @@ function Invitations() {
   );
 }
 
-
 export function SettingsPage() {
   const { can, role } = useRole();
   return (
     <>
-      <PageHeader title="Settings" description={role ? `Your role in this team: ${role}.` : undefined} />
+      <PageHeader
+        title="Settings"
+        description={role ? `Your role in this team: ${role}.` : undefined}
+      />
       <div className="space-y-6">
         <Members />
         {can('admin') ? <Invitations /> : null}

@@ -19,19 +19,31 @@ export function ShareLinksSettings() {
   const qc = useQueryClient();
   const { can } = useRole();
   const q = useQuery(trpc.shareLink.list.queryOptions());
-  const revoke = useMutation(trpc.shareLink.revoke.mutationOptions({ onSettled: () => qc.invalidateQueries({ queryKey: trpc.shareLink.list.queryKey() }) }));
+  const revoke = useMutation(
+    trpc.shareLink.revoke.mutationOptions({
+      onSettled: () => qc.invalidateQueries({ queryKey: trpc.shareLink.list.queryKey() }),
+    }),
+  );
   return (
     <Card data-testid="share-links">
-      <CardHeader title="Share links" description="Read-only links to runs, comparisons and experiments that work without signing in. Tokens are shown once and stored as hashes; revoking takes effect immediately." />
+      <CardHeader
+        title="Share links"
+        description="Read-only links to runs, comparisons and experiments that work without signing in. Tokens are shown once and stored as hashes; revoking takes effect immediately."
+      />
       <CardBody className="p-0">
-        {revoke.isError ? <Alert tone="error" className="m-4">{messageOf(revoke.error)}</Alert> : null}
+        {revoke.isError ? (
+          <Alert tone="error" className="m-4">
+            {messageOf(revoke.error)}
+          </Alert>
+        ) : null}
         {q.isPending ? (
           <div className="p-4">
             <LoadingBlock rows={2} />
           </div>
         ) : !q.data?.length ? (
           <div className="flex items-center gap-3 px-5 py-6 text-sm text-slate-500">
-            <Link2 className="size-4" /> No share links yet. Use “Share” on a run, an experiment or a comparison.
+            <Link2 className="size-4" /> No share links yet. Use “Share” on a run, an experiment or
+            a comparison.
           </div>
         ) : (
           <table className="min-w-full text-sm">
@@ -50,19 +62,36 @@ export function ShareLinksSettings() {
                 <tr key={l.id} data-testid="share-link-row">
                   <td className="px-5 py-3 font-medium text-slate-900">
                     {l.title}
-                    <div className="text-xs font-normal text-slate-500">created {formatDateTime(l.createdAt)}</div>
+                    <div className="text-xs font-normal text-slate-500">
+                      created {formatDateTime(l.createdAt)}
+                    </div>
                   </td>
                   <td className="px-4 py-3 capitalize text-slate-600">{l.kind}</td>
                   <td className="px-4 py-3">
                     <Badge tone={STATE_TONE[l.state]}>{l.state}</Badge>
                   </td>
                   <td className="px-4 py-3 text-slate-600">
-                    {l.accessCount}× {l.lastAccessedAt ? <span className="text-xs text-slate-400">· {formatRelative(l.lastAccessedAt)}</span> : null}
+                    {l.accessCount}×{' '}
+                    {l.lastAccessedAt ? (
+                      <span className="text-xs text-slate-400">
+                        · {formatRelative(l.lastAccessedAt)}
+                      </span>
+                    ) : null}
                   </td>
-                  <td className="px-4 py-3 text-slate-600">{l.expiresAt ? formatDateTime(l.expiresAt) : 'never'}</td>
+                  <td className="px-4 py-3 text-slate-600">
+                    {l.expiresAt ? formatDateTime(l.expiresAt) : 'never'}
+                  </td>
                   <td className="px-4 py-3 text-right">
                     {can('member') && l.state === 'active' ? (
-                      <ConfirmButton variant="danger-ghost" size="sm" loading={revoke.isPending && revoke.variables?.id === l.id} question={`Revoke the link "${l.title}"?`} detail="Anyone who opens it afterwards gets 404. This cannot be undone." confirmLabel="Revoke link" onConfirm={() => revoke.mutate({ id: l.id })}>
+                      <ConfirmButton
+                        variant="danger-ghost"
+                        size="sm"
+                        loading={revoke.isPending && revoke.variables?.id === l.id}
+                        question={`Revoke the link "${l.title}"?`}
+                        detail="Anyone who opens it afterwards gets 404. This cannot be undone."
+                        confirmLabel="Revoke link"
+                        onConfirm={() => revoke.mutate({ id: l.id })}
+                      >
                         Revoke
                       </ConfirmButton>
                     ) : null}

@@ -1,6 +1,16 @@
 'use client';
 
-import { Activity, CalendarClock, FlaskConical, GitCompareArrows, Layers, LineChart, Server, Settings, Sprout } from 'lucide-react';
+import {
+  Activity,
+  CalendarClock,
+  FlaskConical,
+  GitCompareArrows,
+  Layers,
+  LineChart,
+  Server,
+  Settings,
+  Sprout,
+} from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { cn } from '~/lib/cn';

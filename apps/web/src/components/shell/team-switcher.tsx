@@ -25,14 +25,26 @@ export function TeamSwitcher() {
     router.refresh();
   };
   const switchTeam = useMutation(trpc.team.switch.mutationOptions({ onSuccess: afterSwitch }));
-  const create = useMutation(trpc.team.create.mutationOptions({ onSuccess: async () => { setCreating(false); setName(''); await afterSwitch(); } }));
+  const create = useMutation(
+    trpc.team.create.mutationOptions({
+      onSuccess: async () => {
+        setCreating(false);
+        setName('');
+        await afterSwitch();
+      },
+    }),
+  );
 
   if (me.isPending) return <Skeleton className="h-14 w-full" />;
-  if (me.isError) return <p className="text-xs text-red-700">Teams unavailable: {messageOf(me.error)}</p>;
+  if (me.isError)
+    return <p className="text-xs text-red-700">Teams unavailable: {messageOf(me.error)}</p>;
   const active = me.data.active;
   return (
     <div>
-      <label htmlFor="team-switcher" className="mb-1 block text-[11px] font-semibold uppercase tracking-wider text-slate-400">
+      <label
+        htmlFor="team-switcher"
+        className="mb-1 block text-[11px] font-semibold uppercase tracking-wider text-slate-400"
+      >
         Team
       </label>
       <div className="relative">
@@ -40,7 +52,11 @@ export function TeamSwitcher() {
           id="team-switcher"
           className="h-10 w-full appearance-none rounded-md border border-slate-200 bg-slate-50 pl-3 pr-8 text-sm font-medium text-slate-800 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30"
           value={active?.id ?? ''}
-          onChange={(e) => (e.target.value === '__new' ? setCreating(true) : switchTeam.mutate({ teamId: e.target.value }))}
+          onChange={(e) =>
+            e.target.value === '__new'
+              ? setCreating(true)
+              : switchTeam.mutate({ teamId: e.target.value })
+          }
           disabled={switchTeam.isPending}
         >
           {me.data.teams.map((t) => (
@@ -50,14 +66,22 @@ export function TeamSwitcher() {
           ))}
           <option value="__new">+ New team…</option>
         </select>
-        <ChevronsUpDown className="pointer-events-none absolute right-2.5 top-3 size-4 text-slate-400" aria-hidden />
+        <ChevronsUpDown
+          className="pointer-events-none absolute right-2.5 top-3 size-4 text-slate-400"
+          aria-hidden
+        />
       </div>
       {active ? (
         <div className="mt-1.5">
           <Badge tone={active.role === 'viewer' ? 'neutral' : 'brand'}>{active.role}</Badge>
         </div>
       ) : null}
-      <Dialog open={creating} onClose={() => setCreating(false)} title="New team" description="You will be its owner. Targets, runs and members are separate per team.">
+      <Dialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        title="New team"
+        description="You will be its owner. Targets, runs and members are separate per team."
+      >
         <form
           className="space-y-4"
           onSubmit={(e) => {
@@ -65,8 +89,16 @@ export function TeamSwitcher() {
             create.mutate({ name });
           }}
         >
-          <Field label="Team name" error={problemsOf(create.error).name ?? (create.error && !problemsOf(create.error).name ? messageOf(create.error) : null)}>
-            {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} autoFocus />}
+          <Field
+            label="Team name"
+            error={
+              problemsOf(create.error).name ??
+              (create.error && !problemsOf(create.error).name ? messageOf(create.error) : null)
+            }
+          >
+            {(p) => (
+              <Input {...p} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+            )}
           </Field>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={() => setCreating(false)}>

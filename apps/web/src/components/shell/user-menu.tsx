@@ -10,10 +10,19 @@ import { focusRing } from '~/components/ui/button';
 export function UserMenu({ user }: { user: { name: string; email: string } }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
-  const initials = user.name.split(/\s+/).map((p) => p[0]).join('').slice(0, 2).toUpperCase() || '?';
+  const initials =
+    user.name
+      .split(/\s+/)
+      .map((p) => p[0])
+      .join('')
+      .slice(0, 2)
+      .toUpperCase() || '?';
   return (
     <div className="flex items-center gap-2.5">
-      <div className="grid size-8 shrink-0 place-items-center rounded-full bg-slate-800 text-xs font-semibold text-white" aria-hidden>
+      <div
+        className="grid size-8 shrink-0 place-items-center rounded-full bg-slate-800 text-xs font-semibold text-white"
+        aria-hidden
+      >
         {initials}
       </div>
       <div className="min-w-0 flex-1">
@@ -25,7 +34,10 @@ export function UserMenu({ user }: { user: { name: string; email: string } }) {
         aria-label="Sign out"
         title="Sign out"
         disabled={busy}
-        className={cn('rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800', focusRing)}
+        className={cn(
+          'rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800',
+          focusRing,
+        )}
         onClick={async () => {
           setBusy(true);
           await authClient.signOut();

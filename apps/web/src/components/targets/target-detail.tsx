@@ -41,7 +41,12 @@ export function TargetDetail({ id }: { id: string }) {
   );
 
   if (target.isPending) return <LoadingBlock rows={5} />;
-  if (target.isError) return <Alert tone="error" title="Target not found">{messageOf(target.error)}</Alert>;
+  if (target.isError)
+    return (
+      <Alert tone="error" title="Target not found">
+        {messageOf(target.error)}
+      </Alert>
+    );
   const t = target.data;
   const rd = t.requestDefaults;
   const setup = t.managed?.setup;
@@ -53,7 +58,10 @@ export function TargetDetail({ id }: { id: string }) {
         crumbs={[{ href: '/targets', label: 'Targets' }]}
         title={
           <span className="flex items-center gap-3">
-            {t.name} <Badge tone={t.kind === 'managed' ? 'violet' : 'blue'}>{t.kind === 'managed' ? 'Managed lab target' : 'URL target'}</Badge>
+            {t.name}{' '}
+            <Badge tone={t.kind === 'managed' ? 'violet' : 'blue'}>
+              {t.kind === 'managed' ? 'Managed lab target' : 'URL target'}
+            </Badge>
           </span>
         }
         actions={
@@ -62,14 +70,25 @@ export function TargetDetail({ id }: { id: string }) {
               <ButtonLink variant="secondary" href={`/targets/${t.id}/edit`}>
                 <Pencil className="size-4" /> Edit
               </ButtonLink>
-              <ConfirmButton variant="danger-ghost" loading={archiveTarget.isPending} question={`Archive ${t.name}?`} detail="Its runs stay." confirmLabel="Archive" onConfirm={() => archiveTarget.mutate({ id: t.id })}>
+              <ConfirmButton
+                variant="danger-ghost"
+                loading={archiveTarget.isPending}
+                question={`Archive ${t.name}?`}
+                detail="Its runs stay."
+                confirmLabel="Archive"
+                onConfirm={() => archiveTarget.mutate({ id: t.id })}
+              >
                 <Trash2 className="size-4" /> Archive
               </ConfirmButton>
             </>
           ) : null
         }
       />
-      {mutErr ? <Alert tone="error" className="mb-4">{messageOf(mutErr)}</Alert> : null}
+      {mutErr ? (
+        <Alert tone="error" className="mb-4">
+          {messageOf(mutErr)}
+        </Alert>
+      ) : null}
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Card>
@@ -79,7 +98,11 @@ export function TargetDetail({ id }: { id: string }) {
               actions={
                 <>
                   {picked.length === 2 ? (
-                    <ButtonLink size="sm" variant="secondary" href={`/targets/${t.id}/pool-configs/diff?a=${picked[0]}&b=${picked[1]}`}>
+                    <ButtonLink
+                      size="sm"
+                      variant="secondary"
+                      href={`/targets/${t.id}/pool-configs/diff?a=${picked[0]}&b=${picked[1]}`}
+                    >
                       <GitCompare className="size-4" /> Compare
                     </ButtonLink>
                   ) : null}
@@ -92,18 +115,31 @@ export function TargetDetail({ id }: { id: string }) {
               }
             />
             <CardBody className="p-0">
-              {configs.isPending ? <div className="p-5"><LoadingBlock rows={2} /></div> : null}
-              {configs.isError ? <Alert tone="error" className="m-5">{messageOf(configs.error)}</Alert> : null}
+              {configs.isPending ? (
+                <div className="p-5">
+                  <LoadingBlock rows={2} />
+                </div>
+              ) : null}
+              {configs.isError ? (
+                <Alert tone="error" className="m-5">
+                  {messageOf(configs.error)}
+                </Alert>
+              ) : null}
               {configs.data?.length === 0 ? (
                 <div className="p-5">
-                  <EmptyState title="No pool configs yet">Add at least two (for example lazy and prewarm) to compare them in an experiment.</EmptyState>
+                  <EmptyState title="No pool configs yet">
+                    Add at least two (for example lazy and prewarm) to compare them in an
+                    experiment.
+                  </EmptyState>
                 </div>
               ) : null}
               {configs.data && configs.data.length > 0 ? (
                 <Table className="rounded-none border-0 shadow-none">
                   <thead>
                     <tr>
-                      <Th className="w-8"><span className="sr-only">Compare</span></Th>
+                      <Th className="w-8">
+                        <span className="sr-only">Compare</span>
+                      </Th>
                       <Th>Name</Th>
                       <Th>Strategy</Th>
                       <Th>Parameters</Th>
@@ -122,38 +158,74 @@ export function TargetDetail({ id }: { id: string }) {
                               aria-label={`Compare ${c.name}`}
                               className="accent-brand-600"
                               checked={picked.includes(c.id)}
-                              onChange={(e) => setPicked(e.target.checked ? [...picked, c.id].slice(-2) : picked.filter((x) => x !== c.id))}
+                              onChange={(e) =>
+                                setPicked(
+                                  e.target.checked
+                                    ? [...picked, c.id].slice(-2)
+                                    : picked.filter((x) => x !== c.id),
+                                )
+                              }
                             />
                           </Td>
                           <Td className="font-medium text-slate-900">{c.name}</Td>
                           <Td>
                             <Badge tone="brand">{meta?.label ?? c.strategy}</Badge>
-                            {c.instanceCount > 1 ? <span className="ml-2 text-xs text-slate-500">× {c.instanceCount} instances</span> : null}
+                            {c.instanceCount > 1 ? (
+                              <span className="ml-2 text-xs text-slate-500">
+                                × {c.instanceCount} instances
+                              </span>
+                            ) : null}
                           </Td>
                           <Td className="whitespace-normal">
                             <div className="flex max-w-md flex-wrap gap-1">
-                              {params.length === 0 ? <span className="text-xs text-slate-500">defaults</span> : null}
+                              {params.length === 0 ? (
+                                <span className="text-xs text-slate-500">defaults</span>
+                              ) : null}
                               {params.slice(0, 4).map(([k, v]) => {
                                 const pm = meta?.params.find((p) => p.key === k);
                                 return (
-                                  <span key={k} className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] text-slate-700">
-                                    {pm?.label ?? k} <strong className="font-semibold">{formatParam(pm?.unit, v)}</strong>
+                                  <span
+                                    key={k}
+                                    className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] text-slate-700"
+                                  >
+                                    {pm?.label ?? k}{' '}
+                                    <strong className="font-semibold">
+                                      {formatParam(pm?.unit, v)}
+                                    </strong>
                                   </span>
                                 );
                               })}
-                              {params.length > 4 ? <span className="px-1 py-0.5 text-[11px] text-slate-500">+{params.length - 4} more</span> : null}
+                              {params.length > 4 ? (
+                                <span className="px-1 py-0.5 text-[11px] text-slate-500">
+                                  +{params.length - 4} more
+                                </span>
+                              ) : null}
                             </div>
                           </Td>
                           <Td className="text-right">
                             {can('member') ? (
                               <div className="flex justify-end gap-1">
-                                <ButtonLink size="sm" variant="ghost" href={`/targets/${t.id}/pool-configs/${c.id}`} aria-label={`Edit ${c.name}`}>
+                                <ButtonLink
+                                  size="sm"
+                                  variant="ghost"
+                                  href={`/targets/${t.id}/pool-configs/${c.id}`}
+                                  aria-label={`Edit ${c.name}`}
+                                >
                                   <Pencil className="size-3.5" />
                                 </ButtonLink>
-                                <Button size="sm" variant="ghost" aria-label={`Duplicate ${c.name}`} onClick={() => duplicate.mutate({ id: c.id })}>
+                                <Button
+                                  size="sm"
+                                  variant="ghost"
+                                  aria-label={`Duplicate ${c.name}`}
+                                  onClick={() => duplicate.mutate({ id: c.id })}
+                                >
                                   <Copy className="size-3.5" />
                                 </Button>
-                                <RowDeleteButton label={`Archive ${c.name}`} question={`Archive ${c.name}?`} onConfirm={() => archive.mutate({ id: c.id })} />
+                                <RowDeleteButton
+                                  label={`Archive ${c.name}`}
+                                  question={`Archive ${c.name}?`}
+                                  onConfirm={() => archive.mutate({ id: c.id })}
+                                />
                               </div>
                             ) : null}
                           </Td>
@@ -174,24 +246,42 @@ export function TargetDetail({ id }: { id: string }) {
                 <Row label="Default request">
                   <span className="font-mono text-xs">
                     {rd.method ?? 'GET'} {rd.path ?? '/'}
-                    {rd.query && Object.keys(rd.query).length > 0 ? `?${new URLSearchParams(rd.query).toString()}` : ''}
+                    {rd.query && Object.keys(rd.query).length > 0
+                      ? `?${new URLSearchParams(rd.query).toString()}`
+                      : ''}
                   </span>
                 </Row>
                 {t.kind === 'url' ? (
                   <>
                     <Row label="Base URLs">
                       {t.baseUrls.map((u) => (
-                        <div key={u} className="font-mono text-xs">{u}</div>
+                        <div key={u} className="font-mono text-xs">
+                          {u}
+                        </div>
                       ))}
                     </Row>
                     <Row label="Readiness">{t.readinessPath ?? '—'}</Row>
                     <Row label="Metrics">{t.metricsUrl ?? '—'}</Row>
                     <Row label="Apply hook">{t.applyHookUrl ?? '—'}</Row>
-                    <Row label="Secret headers">{t.secretHeaderNames.length ? t.secretHeaderNames.map((h) => <Badge key={h} className="mr-1">{h}: set</Badge>) : '—'}</Row>
+                    <Row label="Secret headers">
+                      {t.secretHeaderNames.length
+                        ? t.secretHeaderNames.map((h) => (
+                            <Badge key={h} className="mr-1">
+                              {h}: set
+                            </Badge>
+                          ))
+                        : '—'}
+                    </Row>
                     <Row label="DB monitor DSN">{t.hasMonitorDsn ? <Badge>set</Badge> : '—'}</Row>
                   </>
                 ) : (
-                  <Row label="Data set">{setup ? Object.entries(setup).map(([k, v]) => `${k} ${(v ?? 0).toLocaleString('en-US')}`).join(' · ') : 'defaults'}</Row>
+                  <Row label="Data set">
+                    {setup
+                      ? Object.entries(setup)
+                          .map(([k, v]) => `${k} ${(v ?? 0).toLocaleString('en-US')}`)
+                          .join(' · ')
+                      : 'defaults'}
+                  </Row>
                 )}
               </dl>
               <TestConnection targetId={t.id} disabled={!can('member')} />
@@ -199,12 +289,18 @@ export function TargetDetail({ id }: { id: string }) {
           </Card>
           <Card>
             <CardBody className="space-y-2 text-sm">
-              <Link className="font-medium text-brand-700 hover:underline" href={`/runs?targetId=${t.id}`}>
+              <Link
+                className="font-medium text-brand-700 hover:underline"
+                href={`/runs?targetId=${t.id}`}
+              >
                 Runs on this target →
               </Link>
               {can('member') ? (
                 <div>
-                  <Link className="font-medium text-brand-700 hover:underline" href={`/experiments/new?targetId=${t.id}`}>
+                  <Link
+                    className="font-medium text-brand-700 hover:underline"
+                    href={`/experiments/new?targetId=${t.id}`}
+                  >
                     New experiment on this target →
                   </Link>
                 </div>

@@ -1,5 +1,10 @@
 import type { LabEnvironment } from '@poolbench/scenarios';
-import { DEFAULT_LAB_SETUP, TargetInputSchema, type TargetInput, type TargetValues } from '~/lib/schemas/target';
+import {
+  DEFAULT_LAB_SETUP,
+  TargetInputSchema,
+  type TargetInput,
+  type TargetValues,
+} from '~/lib/schemas/target';
 import { serverSchemaResolver } from '~/lib/forms/server-schema-resolver';
 import { compactEnvironment } from './lab-environment-fields';
 
@@ -23,8 +28,21 @@ export interface TargetFormValues {
 
 /** The body of target.create (and `target` of target.update) the values describe. */
 export function toTargetInput(v: TargetFormValues): TargetInput {
-  const requestDefaults = { method: v.requestDefaults.method as 'GET', path: v.requestDefaults.path, query: Object.fromEntries(v.requestDefaults.query.filter((q) => q.key).map((q) => [q.key, q.value])) };
-  if (v.kind === 'managed') return { kind: 'managed', name: v.name, requestDefaults, setup: { ...DEFAULT_LAB_SETUP, ...v.setup }, environment: compactEnvironment(v.environment) };
+  const requestDefaults = {
+    method: v.requestDefaults.method as 'GET',
+    path: v.requestDefaults.path,
+    query: Object.fromEntries(
+      v.requestDefaults.query.filter((q) => q.key).map((q) => [q.key, q.value]),
+    ),
+  };
+  if (v.kind === 'managed')
+    return {
+      kind: 'managed',
+      name: v.name,
+      requestDefaults,
+      setup: { ...DEFAULT_LAB_SETUP, ...v.setup },
+      environment: compactEnvironment(v.environment),
+    };
   return {
     kind: 'url',
     name: v.name,
@@ -52,4 +70,8 @@ export function targetField(path: string): string | null {
 }
 
 /** The server's TargetInputSchema as the form's resolver. */
-export const targetResolver = serverSchemaResolver<TargetFormValues, TargetValues>(TargetInputSchema, toTargetInput, targetField);
+export const targetResolver = serverSchemaResolver<TargetFormValues, TargetValues>(
+  TargetInputSchema,
+  toTargetInput,
+  targetField,
+);

@@ -25,7 +25,12 @@ export interface TargetFormInitial {
   id: string;
   kind: Kind;
   name: string;
-  requestDefaults: { method?: string; path?: string; query?: Record<string, string>; headers?: Record<string, string> };
+  requestDefaults: {
+    method?: string;
+    path?: string;
+    query?: Record<string, string>;
+    headers?: Record<string, string>;
+  };
   setup?: Partial<Record<keyof typeof DEFAULT_LAB_SETUP, number>>;
   environment?: LabEnvironment;
   baseUrls: string[];
@@ -58,7 +63,11 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
     defaultValues: {
       kind: initial?.kind ?? 'managed',
       name: initial?.name ?? '',
-      requestDefaults: { method: d.method ?? 'GET', path: d.path ?? '/health', query: Object.entries(d.query ?? {}).map(([key, value]) => ({ key, value })) },
+      requestDefaults: {
+        method: d.method ?? 'GET',
+        path: d.path ?? '/health',
+        query: Object.entries(d.query ?? {}).map(([key, value]) => ({ key, value })),
+      },
       setup: { ...DEFAULT_LAB_SETUP, ...initial?.setup },
       environment: initial?.environment ?? {},
       baseUrls: (initial?.baseUrls ?? []).join('\n'),
@@ -75,7 +84,10 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
   });
   const { control, register, setValue, formState } = form;
   const err = (path: string) => fieldError(formState.errors, path);
-  const [kind, method, path, environment] = useWatch({ control, name: ['kind', 'requestDefaults.method', 'requestDefaults.path', 'environment'] });
+  const [kind, method, path, environment] = useWatch({
+    control,
+    name: ['kind', 'requestDefaults.method', 'requestDefaults.path', 'environment'],
+  });
   const query = useFieldArray({ control, name: 'requestDefaults.query' });
 
   const onDone = async (t: { id: string }) => {
@@ -85,31 +97,67 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
   const create = useMutation(trpc.target.create.mutationOptions({ onSuccess: onDone }));
   const update = useMutation(trpc.target.update.mutationOptions({ onSuccess: onDone }));
   const mutation = editing ? update : create;
-  useServerErrors(mutation.error, form.setError, (p) => targetField(p) as FieldPath<TargetFormValues> | null);
+  useServerErrors(
+    mutation.error,
+    form.setError,
+    (p) => targetField(p) as FieldPath<TargetFormValues> | null,
+  );
   // `valid` is TargetInputSchema's output: exactly what the server parses
-  const onSubmit = form.handleSubmit((valid) => (initial ? update.mutate({ id: initial.id, target: valid }) : create.mutate(valid)));
+  const onSubmit = form.handleSubmit((valid) =>
+    initial ? update.mutate({ id: initial.id, target: valid }) : create.mutate(valid),
+  );
 
   const endpoint = LAB_ENDPOINTS.find((e) => e.method === method && e.path === path);
   return (
-    <form
-      className="space-y-6"
-      noValidate
-      onSubmit={(e) => void onSubmit(e)}
-    >
-      {mutation.isError ? <Alert tone="error" title={editing ? 'Could not save the target' : 'Could not create the target'}>{messageOf(mutation.error)}</Alert> : null}
+    <form className="space-y-6" noValidate onSubmit={(e) => void onSubmit(e)}>
+      {mutation.isError ? (
+        <Alert
+          tone="error"
+          title={editing ? 'Could not save the target' : 'Could not create the target'}
+        >
+          {messageOf(mutation.error)}
+        </Alert>
+      ) : null}
       <Card>
         <CardHeader title="Kind and name" />
         <CardBody className="space-y-5">
           {!editing ? (
             <fieldset>
-              <legend className="mb-2 text-sm font-medium text-slate-800">What do you want to benchmark?</legend>
+              <legend className="mb-2 text-sm font-medium text-slate-800">
+                What do you want to benchmark?
+              </legend>
               <div className="grid gap-3 sm:grid-cols-2">
-                {([
-                  ['managed', 'Managed lab target', 'PoolBench starts the Go lab target for every run with the pool config applied: real cold starts, CPU and memory from /proc.'],
-                  ['url', 'URL target', 'Your own service at one or more base URLs. Pool configs are applied through an optional apply hook; metrics come from Prometheus.'],
-                ] as const).map(([k, title, body]) => (
-                  <label key={k} className={cn('cursor-pointer rounded-lg border p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500', kind === k ? 'border-brand-500 bg-brand-50/60 ring-1 ring-brand-500' : 'border-slate-200 hover:border-slate-300')}>
-                    <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => setValue('kind', k)} className="sr-only" />
+                {(
+                  [
+                    [
+                      'managed',
+                      'Managed lab target',
+                      'PoolBench starts the Go lab target for every run with the pool config applied: real cold starts, CPU and memory from /proc.',
+                    ],
+                    [
+                      'url',
+                      'URL target',
+                      'Your own service at one or more base URLs. Pool configs are applied through an optional apply hook; metrics come from Prometheus.',
+                    ],
+                  ] as const
+                ).map(([k, title, body]) => (
+                  <label
+                    key={k}
+                    className={cn(
+                      'cursor-pointer rounded-lg border p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500',
+                      kind === k
+                        ? 'border-brand-500 bg-brand-50/60 ring-1 ring-brand-500'
+                        : 'border-slate-200 hover:border-slate-300',
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name="kind"
+                      value={k}
+                      checked={kind === k}
+                      onChange={() => setValue('kind', k)}
+                      className="sr-only"
+                    />
                     <span className="block text-sm font-semibold text-slate-900">{title}</span>
                     <span className="mt-1 block text-xs text-slate-500">{body}</span>
                   </label>
@@ -118,13 +166,22 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
             </fieldset>
           ) : null}
           <Field label="Name" error={err('name')}>
-            {(p) => <Input {...p} {...register('name')} placeholder={kind === 'managed' ? 'Lab target' : 'Orders API (staging)'} />}
+            {(p) => (
+              <Input
+                {...p}
+                {...register('name')}
+                placeholder={kind === 'managed' ? 'Lab target' : 'Orders API (staging)'}
+              />
+            )}
           </Field>
         </CardBody>
       </Card>
 
       <Card>
-        <CardHeader title="Default request" description="Scenarios start from this request; each scenario can change it." />
+        <CardHeader
+          title="Default request"
+          description="Scenarios start from this request; each scenario can change it."
+        />
         <CardBody className="space-y-5">
           {kind === 'managed' ? (
             <Field label="Endpoint" help={endpoint?.help}>
@@ -158,25 +215,51 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
                 )}
               </Field>
               <Field label="Path" error={err('requestDefaults.path')}>
-                {(p) => <Input {...p} {...register('requestDefaults.path')} placeholder="/api/orders" />}
+                {(p) => (
+                  <Input {...p} {...register('requestDefaults.path')} placeholder="/api/orders" />
+                )}
               </Field>
             </div>
           )}
           <div>
             <div className="mb-2 flex items-center justify-between">
               <span className="text-sm font-medium text-slate-800">Query parameters</span>
-              <Button size="sm" variant="ghost" onClick={() => query.append({ key: '', value: '' })}>
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => query.append({ key: '', value: '' })}
+              >
                 <Plus className="size-3.5" /> Add parameter
               </Button>
             </div>
-            {err('requestDefaults.query') ? <p className="mb-2 text-xs text-red-700">{err('requestDefaults.query')}</p> : null}
-            {query.fields.length === 0 ? <p className="text-xs text-slate-500">None. {kind === 'managed' ? 'For example ms=5 on /work holds a connection for 5 ms.' : ''}</p> : null}
+            {err('requestDefaults.query') ? (
+              <p className="mb-2 text-xs text-red-700">{err('requestDefaults.query')}</p>
+            ) : null}
+            {query.fields.length === 0 ? (
+              <p className="text-xs text-slate-500">
+                None.{' '}
+                {kind === 'managed' ? 'For example ms=5 on /work holds a connection for 5 ms.' : ''}
+              </p>
+            ) : null}
             <div className="space-y-2">
               {query.fields.map((q, i) => (
                 <div key={q.id} className="flex gap-2">
-                  <Input aria-label={`Parameter ${i + 1} name`} placeholder="name" {...register(`requestDefaults.query.${i}.key`)} />
-                  <Input aria-label={`Parameter ${i + 1} value`} placeholder="value" {...register(`requestDefaults.query.${i}.value`)} />
-                  <Button variant="danger-ghost" size="sm" aria-label={`Remove parameter ${i + 1}`} onClick={() => query.remove(i)}>
+                  <Input
+                    aria-label={`Parameter ${i + 1} name`}
+                    placeholder="name"
+                    {...register(`requestDefaults.query.${i}.key`)}
+                  />
+                  <Input
+                    aria-label={`Parameter ${i + 1} value`}
+                    placeholder="value"
+                    {...register(`requestDefaults.query.${i}.value`)}
+                  />
+                  <Button
+                    variant="danger-ghost"
+                    size="sm"
+                    aria-label={`Remove parameter ${i + 1}`}
+                    onClick={() => query.remove(i)}
+                  >
                     <Trash2 className="size-4" />
                   </Button>
                 </div>
@@ -188,20 +271,48 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
 
       {kind === 'managed' ? (
         <Card>
-          <CardHeader title="Lab data set" description="Passed to `lab-target setup` before each run's target starts." />
+          <CardHeader
+            title="Lab data set"
+            description="Passed to `lab-target setup` before each run's target starts."
+          />
           <CardBody className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
             {SETUP_FIELDS.map((f) => (
               <Field key={f.key} label={f.label} help={f.help} error={err(`setup.${f.key}`)}>
-                {(p) => <Controller control={control} name={`setup.${f.key}`} render={({ field }) => <NumberInput {...p} value={field.value} onValue={field.onChange} onBlur={field.onBlur} />} />}
+                {(p) => (
+                  <Controller
+                    control={control}
+                    name={`setup.${f.key}`}
+                    render={({ field }) => (
+                      <NumberInput
+                        {...p}
+                        value={field.value}
+                        onValue={field.onChange}
+                        onBlur={field.onBlur}
+                      />
+                    )}
+                  />
+                )}
               </Field>
             ))}
           </CardBody>
         </Card>
       ) : null}
       {kind === 'managed' ? (
-        <LabEnvironmentFields value={environment} onChange={(v: LabEnvironment) => setValue('environment', v, { shouldValidate: true, shouldDirty: true })} err={err} />
+        <LabEnvironmentFields
+          value={environment}
+          onChange={(v: LabEnvironment) =>
+            setValue('environment', v, { shouldValidate: true, shouldDirty: true })
+          }
+          err={err}
+        />
       ) : (
-        <UrlTargetFields control={control} register={register} err={err} editing={editing} hasMonitorDsn={initial?.hasMonitorDsn ?? false} />
+        <UrlTargetFields
+          control={control}
+          register={register}
+          err={err}
+          editing={editing}
+          hasMonitorDsn={initial?.hasMonitorDsn ?? false}
+        />
       )}
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={() => router.back()}>

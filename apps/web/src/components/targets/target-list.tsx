@@ -22,22 +22,40 @@ export function TargetList() {
   ) : null;
   return (
     <>
-      <PageHeader title="Targets" description="The systems under test. Managed targets are started by PoolBench for each run; URL targets are your own services." actions={newButton} />
+      <PageHeader
+        title="Targets"
+        description="The systems under test. Managed targets are started by PoolBench for each run; URL targets are your own services."
+        actions={newButton}
+      />
       {targets.isPending ? <LoadingBlock /> : null}
-      {targets.isError ? <Alert tone="error" title="Could not load targets">{messageOf(targets.error)}</Alert> : null}
+      {targets.isError ? (
+        <Alert tone="error" title="Could not load targets">
+          {messageOf(targets.error)}
+        </Alert>
+      ) : null}
       {targets.data?.length === 0 ? (
         <EmptyState icon={Server} title="No targets yet" action={newButton}>
-          {can('admin') ? 'Start with the managed lab target: PoolBench builds and starts it for every run with the pool config applied.' : 'Ask an admin of this team to add a target.'}
+          {can('admin')
+            ? 'Start with the managed lab target: PoolBench builds and starts it for every run with the pool config applied.'
+            : 'Ask an admin of this team to add a target.'}
         </EmptyState>
       ) : null}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {targets.data?.map((t) => {
           const rd = t.requestDefaults;
           return (
-            <Link key={t.id} href={`/targets/${t.id}`} className="group rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-300 hover:shadow focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+            <Link
+              key={t.id}
+              href={`/targets/${t.id}`}
+              className="group rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-300 hover:shadow focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+            >
               <div className="flex items-start justify-between gap-2">
-                <h2 className="font-semibold text-slate-900 group-hover:text-brand-700">{t.name}</h2>
-                <Badge tone={t.kind === 'managed' ? 'violet' : 'blue'}>{t.kind === 'managed' ? 'Managed' : 'URL'}</Badge>
+                <h2 className="font-semibold text-slate-900 group-hover:text-brand-700">
+                  {t.name}
+                </h2>
+                <Badge tone={t.kind === 'managed' ? 'violet' : 'blue'}>
+                  {t.kind === 'managed' ? 'Managed' : 'URL'}
+                </Badge>
               </div>
               <p className="mt-2 truncate font-mono text-xs text-slate-500">
                 {rd.method ?? 'GET'} {t.kind === 'url' ? `${t.baseUrls[0] ?? ''}` : ''}

@@ -14,11 +14,20 @@ export function TestConnection({ targetId, disabled }: { targetId: string; disab
   const r = test.data;
   return (
     <div className="space-y-3">
-      <Button variant="secondary" onClick={() => test.mutate({ id: targetId })} loading={test.isPending} disabled={disabled}>
+      <Button
+        variant="secondary"
+        onClick={() => test.mutate({ id: targetId })}
+        loading={test.isPending}
+        disabled={disabled}
+      >
         <PlugZap className="size-4" /> Test connection
       </Button>
       {test.isError ? <Alert tone="error">{messageOf(test.error)}</Alert> : null}
-      {r?.kind === 'managed' ? <Alert tone="info" title="Started per run">{r.message}</Alert> : null}
+      {r?.kind === 'managed' ? (
+        <Alert tone="info" title="Started per run">
+          {r.message}
+        </Alert>
+      ) : null}
       {r?.kind === 'url' ? (
         <div className="rounded-lg border border-slate-200 p-3 text-sm">
           <div className="flex flex-wrap items-center gap-2">

@@ -1,6 +1,15 @@
 'use client';
 
-import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { formatValue, tick } from '~/components/compare/format-metric';
 import type { RouterOutputs } from '~/lib/trpc/types';
 
@@ -14,7 +23,15 @@ const shortDate = (d: Date) => new Date(d).toISOString().slice(5, 16).replace('T
  * with its date), the baseline's median as a dashed line, and a red dot where the metric's verdict
  * against the baseline is worse.
  */
-export function TrendChart({ series, metric, unit }: { series: Series; metric: TrendMetricKey; unit: string }) {
+export function TrendChart({
+  series,
+  metric,
+  unit,
+}: {
+  series: Series;
+  metric: TrendMetricKey;
+  unit: string;
+}) {
   const data = series.points.map((p, i) => ({
     i,
     label: `${shortDate(p.createdAt)}${p.commit ? ` · ${p.commit.slice(0, 7)}` : ''}`,
@@ -28,17 +45,48 @@ export function TrendChart({ series, metric, unit }: { series: Series; metric: T
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="#f1f5f9" />
-        <XAxis dataKey="i" type="number" domain={[-0.5, Math.max(0.5, data.length - 0.5)]} ticks={data.map((d) => d.i)} tickFormatter={(i: number) => data[i]?.label ?? ''} tick={{ fontSize: 10, fill: '#64748b' }} stroke="#cbd5e1" />
-        <YAxis domain={['auto', 'auto']} width={48} tickFormatter={tick} tick={{ fontSize: 11, fill: '#64748b' }} stroke="#cbd5e1" />
+        <XAxis
+          dataKey="i"
+          type="number"
+          domain={[-0.5, Math.max(0.5, data.length - 0.5)]}
+          ticks={data.map((d) => d.i)}
+          tickFormatter={(i: number) => data[i]?.label ?? ''}
+          tick={{ fontSize: 10, fill: '#64748b' }}
+          stroke="#cbd5e1"
+        />
+        <YAxis
+          domain={['auto', 'auto']}
+          width={48}
+          tickFormatter={tick}
+          tick={{ fontSize: 11, fill: '#64748b' }}
+          stroke="#cbd5e1"
+        />
         <Tooltip
           contentStyle={{ fontSize: 12, borderRadius: 8 }}
           labelFormatter={(_, payload) => {
             const d = payload?.[0]?.payload as (typeof data)[number] | undefined;
-            return d ? `${d.name} (${d.label}, ${d.n} runs)${d.verdict ? ` · ${d.verdict} vs baseline` : ''}` : '';
+            return d
+              ? `${d.name} (${d.label}, ${d.n} runs)${d.verdict ? ` · ${d.verdict} vs baseline` : ''}`
+              : '';
           }}
-          formatter={(v) => [typeof v === 'number' ? formatValue(v, unit) : String(v), 'median of runs']}
+          formatter={(v) => [
+            typeof v === 'number' ? formatValue(v, unit) : String(v),
+            'median of runs',
+          ]}
         />
-        {base !== null ? <ReferenceLine y={base} stroke="#64748b" strokeDasharray="6 4" label={{ value: `baseline ${series.baseline!.name}`, position: 'insideTopRight', fontSize: 11, fill: '#64748b' }} /> : null}
+        {base !== null ? (
+          <ReferenceLine
+            y={base}
+            stroke="#64748b"
+            strokeDasharray="6 4"
+            label={{
+              value: `baseline ${series.baseline!.name}`,
+              position: 'insideTopRight',
+              fontSize: 11,
+              fill: '#64748b',
+            }}
+          />
+        ) : null}
         <Line
           dataKey="value"
           stroke="#2563eb"
@@ -48,7 +96,18 @@ export function TrendChart({ series, metric, unit }: { series: Series; metric: T
           dot={(props: { cx?: number; cy?: number; index?: number }) => {
             const d = data[props.index ?? 0];
             const worse = d?.verdict === 'worse';
-            return <circle key={props.index} cx={props.cx} cy={props.cy} r={worse ? 6 : 3.5} fill={worse ? '#dc2626' : '#2563eb'} stroke="#fff" strokeWidth={1.5} data-testid={worse ? 'trend-regression' : 'trend-point'} />;
+            return (
+              <circle
+                key={props.index}
+                cx={props.cx}
+                cy={props.cy}
+                r={worse ? 6 : 3.5}
+                fill={worse ? '#dc2626' : '#2563eb'}
+                stroke="#fff"
+                strokeWidth={1.5}
+                data-testid={worse ? 'trend-regression' : 'trend-point'}
+              />
+            );
           }}
         />
       </LineChart>

@@ -32,26 +32,42 @@ export function TrendsPage() {
   const cells = useQuery(trpc.trend.cells.queryOptions());
   const key = sp.get('cell') ?? '';
   const list = cells.data ?? [];
-  const cell = list.find((c) => `${c.targetId}.${c.scenarioId}.${c.poolConfigId}` === key) ?? list[0];
+  const cell =
+    list.find((c) => `${c.targetId}.${c.scenarioId}.${c.poolConfigId}` === key) ?? list[0];
   const baseline = sp.get('baseline');
   const series = useQuery({
-    ...trpc.trend.series.queryOptions(cell ? { targetId: cell.targetId, scenarioId: cell.scenarioId, poolConfigId: cell.poolConfigId, baseline } : { targetId: '', scenarioId: '', poolConfigId: '' }),
+    ...trpc.trend.series.queryOptions(
+      cell
+        ? {
+            targetId: cell.targetId,
+            scenarioId: cell.scenarioId,
+            poolConfigId: cell.poolConfigId,
+            baseline,
+          }
+        : { targetId: '', scenarioId: '', poolConfigId: '' },
+    ),
     enabled: Boolean(cell),
   });
   const go = (params: Record<string, string | null>) => {
     const next = new URLSearchParams(sp.toString());
-    for (const [k, v] of Object.entries(params)) if (v) next.set(k, v); else next.delete(k);
+    for (const [k, v] of Object.entries(params))
+      if (v) next.set(k, v);
+      else next.delete(k);
     router.replace(`/trends?${next.toString()}`);
   };
 
   return (
     <>
-      <PageHeader title="Trends" description="One pool config under one scenario, experiment after experiment: medians of its runs against the baseline, regressions marked." />
+      <PageHeader
+        title="Trends"
+        description="One pool config under one scenario, experiment after experiment: medians of its runs against the baseline, regressions marked."
+      />
       {cells.isPending ? <LoadingBlock /> : null}
       {cells.isError ? <Alert tone="error">{messageOf(cells.error)}</Alert> : null}
       {cells.isSuccess && list.length === 0 ? (
         <EmptyState icon={LineChartIcon} title="No measured runs yet">
-          Trends appear once experiments have finished runs. A schedule or a CI pipeline adds a point each time it runs.
+          Trends appear once experiments have finished runs. A schedule or a CI pipeline adds a
+          point each time it runs.
         </EmptyState>
       ) : null}
       {cell ? (
@@ -59,9 +75,16 @@ export function TrendsPage() {
           <CardBody className="grid gap-4 sm:grid-cols-[1fr_14rem]">
             <Field label="Target · scenario · pool config">
               {(p) => (
-                <Select {...p} value={`${cell.targetId}.${cell.scenarioId}.${cell.poolConfigId}`} onChange={(e) => go({ cell: e.target.value, baseline: null })}>
+                <Select
+                  {...p}
+                  value={`${cell.targetId}.${cell.scenarioId}.${cell.poolConfigId}`}
+                  onChange={(e) => go({ cell: e.target.value, baseline: null })}
+                >
                   {list.map((c) => (
-                    <option key={`${c.targetId}.${c.scenarioId}.${c.poolConfigId}`} value={`${c.targetId}.${c.scenarioId}.${c.poolConfigId}`}>
+                    <option
+                      key={`${c.targetId}.${c.scenarioId}.${c.poolConfigId}`}
+                      value={`${c.targetId}.${c.scenarioId}.${c.poolConfigId}`}
+                    >
                       {c.targetName} · {c.scenarioName} · {c.poolConfigName} ({c.runs} runs)
                     </option>
                   ))}
@@ -70,9 +93,18 @@ export function TrendsPage() {
             </Field>
             <Field label="Baseline">
               {(p) => (
-                <Select {...p} value={series.data?.baseline?.name ?? ''} onChange={(e) => go({ baseline: e.target.value || null })} disabled={!series.data?.baselineNames.length}>
+                <Select
+                  {...p}
+                  value={series.data?.baseline?.name ?? ''}
+                  onChange={(e) => go({ baseline: e.target.value || null })}
+                  disabled={!series.data?.baselineNames.length}
+                >
                   {series.data?.baselineNames.length ? null : <option value="">none saved</option>}
-                  {series.data?.baselineNames.map((n) => <option key={n} value={n}>{n}</option>)}
+                  {series.data?.baselineNames.map((n) => (
+                    <option key={n} value={n}>
+                      {n}
+                    </option>
+                  ))}
                 </Select>
               )}
             </Field>
@@ -84,13 +116,17 @@ export function TrendsPage() {
         <>
           {!series.data.baseline ? (
             <Alert tone="info" className="mb-4">
-              No baseline with runs of this pool config: points are drawn, but nothing is compared. Save one from an experiment's compare view (or with the CLI's --save-baseline).
+              No baseline with runs of this pool config: points are drawn, but nothing is compared.
+              Save one from an experiment's compare view (or with the CLI's --save-baseline).
             </Alert>
           ) : null}
           <div className="grid gap-6 lg:grid-cols-2" data-testid="trend-charts">
             {METRICS.map((m) => (
               <Card key={m.key}>
-                <CardHeader title={m.label} description={`median of each experiment's runs, ${m.unit}${series.data.baseline ? `; dashed: baseline ${series.data.baseline.name} (${formatValue(series.data.baseline.medians[m.key], m.unit)})` : ''}`} />
+                <CardHeader
+                  title={m.label}
+                  description={`median of each experiment's runs, ${m.unit}${series.data.baseline ? `; dashed: baseline ${series.data.baseline.name} (${formatValue(series.data.baseline.medians[m.key], m.unit)})` : ''}`}
+                />
                 <CardBody className="h-64">
                   <TrendChart series={series.data} metric={m.key} unit={m.unit} />
                 </CardBody>
@@ -98,16 +134,43 @@ export function TrendsPage() {
             ))}
           </div>
           <Card className="mt-6">
-            <CardHeader title="Experiments" description="A regression is a verdict of worse against the baseline on a charted metric (Mann–Whitney U, Hodges–Lehmann interval, the metric's practical floor), per metric, not corrected across the four." />
+            <CardHeader
+              title="Experiments"
+              description="A regression is a verdict of worse against the baseline on a charted metric (Mann–Whitney U, Hodges–Lehmann interval, the metric's practical floor), per metric, not corrected across the four."
+            />
             <CardBody className="p-0">
               <ul className="divide-y divide-slate-100 text-sm">
                 {[...series.data.points].reverse().map((p) => (
-                  <li key={p.experimentId} className="flex flex-wrap items-center gap-3 px-4 py-2.5" data-testid="trend-experiment">
-                    <Link href={`/experiments/${p.experimentId}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">{p.name}</Link>
-                    <span className="text-xs text-slate-500">{new Date(p.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC · {p.runs} runs</span>
-                    {p.branch || p.commit ? <span className="font-mono text-xs text-slate-500">{p.branch}{p.commit ? `@${p.commit.slice(0, 10)}` : ''}</span> : null}
+                  <li
+                    key={p.experimentId}
+                    className="flex flex-wrap items-center gap-3 px-4 py-2.5"
+                    data-testid="trend-experiment"
+                  >
+                    <Link
+                      href={`/experiments/${p.experimentId}`}
+                      className="font-medium text-slate-900 hover:text-brand-700 hover:underline"
+                    >
+                      {p.name}
+                    </Link>
+                    <span className="text-xs text-slate-500">
+                      {new Date(p.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC ·{' '}
+                      {p.runs} runs
+                    </span>
+                    {p.branch || p.commit ? (
+                      <span className="font-mono text-xs text-slate-500">
+                        {p.branch}
+                        {p.commit ? `@${p.commit.slice(0, 10)}` : ''}
+                      </span>
+                    ) : null}
                     {p.isBaseline ? <Badge tone="blue">baseline</Badge> : null}
-                    {p.regression ? <Badge tone="red">regression: {METRICS.filter((m) => p.metrics[m.key].verdict === 'worse').map((m) => m.label).join(', ')}</Badge> : null}
+                    {p.regression ? (
+                      <Badge tone="red">
+                        regression:{' '}
+                        {METRICS.filter((m) => p.metrics[m.key].verdict === 'worse')
+                          .map((m) => m.label)
+                          .join(', ')}
+                      </Badge>
+                    ) : null}
                     {series.data.baseline && !p.isBaseline ? (
                       <Link
                         className="text-xs text-brand-700 hover:underline"
@@ -116,14 +179,25 @@ export function TrendsPage() {
                         Compare with baseline
                       </Link>
                     ) : null}
-                    {p.buildUrl ? <a href={p.buildUrl} target="_blank" rel="noopener noreferrer" className="text-xs text-brand-700 hover:underline">CI job</a> : null}
+                    {p.buildUrl ? (
+                      <a
+                        href={p.buildUrl}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="text-xs text-brand-700 hover:underline"
+                      >
+                        CI job
+                      </a>
+                    ) : null}
                   </li>
                 ))}
               </ul>
             </CardBody>
           </Card>
         </>
-      ) : series.isPending && cell ? <LoadingBlock /> : null}
+      ) : series.isPending && cell ? (
+        <LoadingBlock />
+      ) : null}
     </>
   );
 }

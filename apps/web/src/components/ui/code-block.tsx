@@ -5,15 +5,33 @@ import { useState } from 'react';
 import { cn } from '~/lib/cn';
 import { focusRing } from './button';
 
-export function CodeBlock({ code, label, className, maxHeight = 'max-h-96' }: { code: string; label: string; className?: string; maxHeight?: string }) {
+export function CodeBlock({
+  code,
+  label,
+  className,
+  maxHeight = 'max-h-96',
+}: {
+  code: string;
+  label: string;
+  className?: string;
+  maxHeight?: string;
+}) {
   const [copied, setCopied] = useState(false);
   return (
-    <div className={cn('relative overflow-hidden rounded-lg border border-slate-800 bg-slate-950', className)}>
+    <div
+      className={cn(
+        'relative overflow-hidden rounded-lg border border-slate-800 bg-slate-950',
+        className,
+      )}
+    >
       <div className="flex items-center justify-between border-b border-slate-800 px-3 py-1.5 text-xs text-slate-400">
         <span>{label}</span>
         <button
           type="button"
-          className={cn('inline-flex items-center gap-1 rounded px-1.5 py-0.5 hover:bg-slate-800 hover:text-slate-200', focusRing)}
+          className={cn(
+            'inline-flex items-center gap-1 rounded px-1.5 py-0.5 hover:bg-slate-800 hover:text-slate-200',
+            focusRing,
+          )}
           onClick={() => {
             void navigator.clipboard?.writeText(code).then(() => {
               setCopied(true);
@@ -25,7 +43,14 @@ export function CodeBlock({ code, label, className, maxHeight = 'max-h-96' }: { 
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <pre className={cn('overflow-auto p-3 font-mono text-xs leading-relaxed text-slate-200', maxHeight)} tabIndex={0} aria-label={label}>
+      <pre
+        className={cn(
+          'overflow-auto p-3 font-mono text-xs leading-relaxed text-slate-200',
+          maxHeight,
+        )}
+        tabIndex={0}
+        aria-label={label}
+      >
         <code>{code}</code>
       </pre>
     </div>

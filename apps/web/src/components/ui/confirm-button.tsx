@@ -21,7 +21,14 @@ export function ConfirmButton({
   onConfirm,
   children,
   ...button
-}: Omit<ButtonProps, 'onClick'> & { question: string; detail?: string; confirmLabel: string; cancelLabel?: string; confirmVariant?: ButtonVariant; onConfirm: () => void }) {
+}: Omit<ButtonProps, 'onClick'> & {
+  question: string;
+  detail?: string;
+  confirmLabel: string;
+  cancelLabel?: string;
+  confirmVariant?: ButtonVariant;
+  onConfirm: () => void;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>

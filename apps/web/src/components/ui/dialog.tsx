@@ -6,7 +6,21 @@ import { focusRing } from './button';
 import { cn } from '~/lib/cn';
 
 /** Native <dialog>: focus trap, Escape and the inert background come from the browser. */
-export function Dialog({ open, onClose, title, description, children, wide }: { open: boolean; onClose: () => void; title: string; description?: string; children: React.ReactNode; wide?: boolean }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  wide,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description?: string;
+  children: React.ReactNode;
+  wide?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -19,7 +33,10 @@ export function Dialog({ open, onClose, title, description, children, wide }: { 
       ref={ref}
       onClose={onClose}
       aria-labelledby="dialog-title"
-      className={cn('m-auto w-full rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40', wide ? 'max-w-3xl' : 'max-w-lg')}
+      className={cn(
+        'm-auto w-full rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40',
+        wide ? 'max-w-3xl' : 'max-w-lg',
+      )}
     >
       {open ? (
         <div>
@@ -30,7 +47,12 @@ export function Dialog({ open, onClose, title, description, children, wide }: { 
               </h2>
               {description ? <p className="mt-0.5 text-sm text-slate-500">{description}</p> : null}
             </div>
-            <button type="button" onClick={onClose} className={cn('rounded p-1 text-slate-500 hover:bg-slate-100', focusRing)} aria-label="Close">
+            <button
+              type="button"
+              onClick={onClose}
+              className={cn('rounded p-1 text-slate-500 hover:bg-slate-100', focusRing)}
+              aria-label="Close"
+            >
               <X className="size-4" />
             </button>
           </div>

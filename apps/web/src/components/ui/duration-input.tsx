@@ -8,12 +8,20 @@ import { Input } from './form';
  * A duration field that takes `30s`, `2m`, `1m30s` or plain milliseconds and hands on milliseconds
  * (NaN for text that is not a duration, so the schema reports the field).
  */
-export function DurationInput({ value, onValue, ...rest }: Omit<React.InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type'> & { value: number | undefined; onValue: (ms: number | undefined) => void }) {
+export function DurationInput({
+  value,
+  onValue,
+  ...rest
+}: Omit<React.InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type'> & {
+  value: number | undefined;
+  onValue: (ms: number | undefined) => void;
+}) {
   const [text, setText] = useState(() => formatDurationInput(value));
   // a value set from outside (template switch, preset) replaces the text unless it already means it
   useEffect(() => {
     const mine = parseDurationMs(text);
-    if (mine !== value && !(mine === null && Number.isNaN(value))) setText(formatDurationInput(value));
+    if (mine !== value && !(mine === null && Number.isNaN(value)))
+      setText(formatDurationInput(value));
   }, [value]);
   return (
     <Input

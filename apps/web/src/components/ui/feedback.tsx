@@ -8,10 +8,25 @@ const TONES = {
   error: { box: 'border-red-200 bg-red-50 text-red-900', Icon: XCircle },
 } as const;
 
-export function Alert({ tone = 'info', title, children, className, action }: { tone?: keyof typeof TONES; title?: React.ReactNode; children?: React.ReactNode; className?: string; action?: React.ReactNode }) {
+export function Alert({
+  tone = 'info',
+  title,
+  children,
+  className,
+  action,
+}: {
+  tone?: keyof typeof TONES;
+  title?: React.ReactNode;
+  children?: React.ReactNode;
+  className?: string;
+  action?: React.ReactNode;
+}) {
   const { box, Icon } = TONES[tone];
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={cn('flex gap-3 rounded-lg border px-4 py-3 text-sm', box, className)}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={cn('flex gap-3 rounded-lg border px-4 py-3 text-sm', box, className)}
+    >
       <Icon className="mt-0.5 size-4 shrink-0" aria-hidden />
       <div className="min-w-0 flex-1">
         {title ? <p className="font-medium">{title}</p> : null}
@@ -45,7 +60,17 @@ export function LoadingBlock({ rows = 3, label = 'Loading' }: { rows?: number; l
   );
 }
 
-export function EmptyState({ icon: Icon, title, children, action }: { icon?: React.ComponentType<{ className?: string }>; title: string; children?: React.ReactNode; action?: React.ReactNode }) {
+export function EmptyState({
+  icon: Icon,
+  title,
+  children,
+  action,
+}: {
+  icon?: React.ComponentType<{ className?: string }>;
+  title: string;
+  children?: React.ReactNode;
+  action?: React.ReactNode;
+}) {
   return (
     <div className="flex flex-col items-center justify-center rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
       {Icon ? (

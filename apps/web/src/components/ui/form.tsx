@@ -12,11 +12,18 @@ export function Input({ className, ...rest }: React.InputHTMLAttributes<HTMLInpu
   return <input className={cn(control, 'h-9', className)} {...rest} />;
 }
 
-export function Textarea({ className, ...rest }: React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function Textarea({
+  className,
+  ...rest
+}: React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return <textarea className={cn(control, 'py-2', className)} {...rest} />;
 }
 
-export function Select({ className, children, ...rest }: React.SelectHTMLAttributes<HTMLSelectElement>) {
+export function Select({
+  className,
+  children,
+  ...rest
+}: React.SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <select className={cn(control, 'h-9 pr-8', className)} {...rest}>
       {children}
@@ -45,12 +52,17 @@ export function Field({
   error?: string | null;
   className?: string;
   optional?: boolean;
-  children: (p: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => React.ReactNode;
+  children: (p: {
+    id: string;
+    'aria-invalid': boolean;
+    'aria-describedby'?: string;
+  }) => React.ReactNode;
 }) {
   const id = useId();
   const helpId = `${id}-help`;
   const errId = `${id}-err`;
-  const describedBy = [error ? errId : null, help ? helpId : null].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [error ? errId : null, help ? helpId : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={cn('space-y-1.5', className)}>
       <Label htmlFor={id}>
@@ -72,11 +84,27 @@ export function Field({
   );
 }
 
-export function Checkbox({ label, description, className, ...rest }: React.InputHTMLAttributes<HTMLInputElement> & { label: React.ReactNode; description?: React.ReactNode }) {
+export function Checkbox({
+  label,
+  description,
+  className,
+  ...rest
+}: React.InputHTMLAttributes<HTMLInputElement> & {
+  label: React.ReactNode;
+  description?: React.ReactNode;
+}) {
   const id = useId();
   return (
     <div className={cn('flex items-start gap-2.5', className)}>
-      <input id={id} type="checkbox" className={cn('mt-0.5 size-4 rounded border-slate-300 text-brand-600 accent-brand-600', focusRing)} {...rest} />
+      <input
+        id={id}
+        type="checkbox"
+        className={cn(
+          'mt-0.5 size-4 rounded border-slate-300 text-brand-600 accent-brand-600',
+          focusRing,
+        )}
+        {...rest}
+      />
       <div className="text-sm">
         <label htmlFor={id} className="font-medium text-slate-800">
           {label}
@@ -88,7 +116,14 @@ export function Checkbox({ label, description, className, ...rest }: React.Input
 }
 
 /** Number input that keeps what the user typed and reports NaN as undefined (zod then says "required"). */
-export function NumberInput({ value, onValue, ...rest }: Omit<React.InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type'> & { value: number | undefined; onValue: (v: number | undefined) => void }) {
+export function NumberInput({
+  value,
+  onValue,
+  ...rest
+}: Omit<React.InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type'> & {
+  value: number | undefined;
+  onValue: (v: number | undefined) => void;
+}) {
   return (
     <Input
       type="number"

@@ -2,7 +2,12 @@ import { cn } from '~/lib/cn';
 
 export function Table({ className, children }: { className?: string; children: React.ReactNode }) {
   return (
-    <div className={cn('overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm', className)}>
+    <div
+      className={cn(
+        'overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm',
+        className,
+      )}
+    >
       <table className="min-w-full divide-y divide-slate-200 text-sm">{children}</table>
     </div>
   );
@@ -10,7 +15,14 @@ export function Table({ className, children }: { className?: string; children: R
 
 export function Th({ className, children, ...rest }: React.ThHTMLAttributes<HTMLTableCellElement>) {
   return (
-    <th scope="col" className={cn('bg-slate-50 px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500', className)} {...rest}>
+    <th
+      scope="col"
+      className={cn(
+        'bg-slate-50 px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500',
+        className,
+      )}
+      {...rest}
+    >
       {children}
     </th>
   );

@@ -5,7 +5,12 @@ import { IdSchema } from '~/lib/schemas/ids';
 export const CompareItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('run'), runId: IdSchema }),
   /** an experiment cell: one pool config x one scenario with all its repeats */
-  z.object({ kind: z.literal('cell'), experimentId: IdSchema, poolConfigId: IdSchema, scenarioId: IdSchema }),
+  z.object({
+    kind: z.literal('cell'),
+    experimentId: IdSchema,
+    poolConfigId: IdSchema,
+    scenarioId: IdSchema,
+  }),
 ]);
 export type CompareItem = z.infer<typeof CompareItemSchema>;
 
@@ -13,7 +18,10 @@ const METRIC_KEYS = RUN_METRICS.map((m) => m.key) as [string, ...string[]];
 
 /** What a comparison shows; a share link stores exactly this. */
 export const SelectionSchema = z.object({
-  items: z.array(CompareItemSchema).min(2, 'pick at least 2 runs or cells').max(6, 'pick at most 6 runs or cells'),
+  items: z
+    .array(CompareItemSchema)
+    .min(2, 'pick at least 2 runs or cells')
+    .max(6, 'pick at most 6 runs or cells'),
   /** index into items of the baseline; when absent a saved baseline among the items wins, else the first */
   baseline: z.number().int().min(0).max(5).nullish(),
   /** metric keys for the table; all when absent */
@@ -26,11 +34,16 @@ export const SelectionSchema = z.object({
 });
 export type Selection = z.infer<typeof SelectionSchema>;
 
-export const itemKey = (i: CompareItem) => (i.kind === 'run' ? `run:${i.runId}` : `cell:${i.experimentId}:${i.poolConfigId}:${i.scenarioId}`);
+export const itemKey = (i: CompareItem) =>
+  i.kind === 'run' ? `run:${i.runId}` : `cell:${i.experimentId}:${i.poolConfigId}:${i.scenarioId}`;
 
 /** Compact URL form: `r.<id>` or `c.<experimentId>.<poolConfigId>.<scenarioId>`, comma-separated. */
 export function itemsToParam(items: CompareItem[]): string {
-  return items.map((i) => (i.kind === 'run' ? `r.${i.runId}` : `c.${i.experimentId}.${i.poolConfigId}.${i.scenarioId}`)).join(',');
+  return items
+    .map((i) =>
+      i.kind === 'run' ? `r.${i.runId}` : `c.${i.experimentId}.${i.poolConfigId}.${i.scenarioId}`,
+    )
+    .join(',');
 }
 
 export function itemsFromParam(param: string | null | undefined): CompareItem[] {
@@ -39,7 +52,8 @@ export function itemsFromParam(param: string | null | undefined): CompareItem[] 
   for (const part of param.split(',')) {
     const [k, a, b, c] = part.split('.');
     if (k === 'r' && a) out.push({ kind: 'run', runId: a });
-    else if (k === 'c' && a && b && c) out.push({ kind: 'cell', experimentId: a, poolConfigId: b, scenarioId: c });
+    else if (k === 'c' && a && b && c)
+      out.push({ kind: 'cell', experimentId: a, poolConfigId: b, scenarioId: c });
   }
   return out;
 }

@@ -19,7 +19,6 @@ export const SERIES_METRICS = [
 ] as const;
 export type SeriesMetricKey = (typeof SERIES_METRICS)[number]['key'];
 
-
 /** One band point: the median across a config's repeats and their min and max. */
 export type Band = { med: number; min: number; max: number } | null;
 export interface SeriesPointOut {

@@ -10,6 +10,7 @@ export function fieldError(errors: FieldErrors, path: string): string | null {
   const own: unknown = Reflect.get(e, 'message');
   if (typeof own === 'string' && own) return own;
   const root: unknown = Reflect.get(e, 'root');
-  const rootMessage: unknown = root && typeof root === 'object' ? Reflect.get(root, 'message') : undefined;
+  const rootMessage: unknown =
+    root && typeof root === 'object' ? Reflect.get(root, 'message') : undefined;
   return typeof rootMessage === 'string' && rootMessage ? rootMessage : null;
 }

@@ -7,7 +7,11 @@ import { problemsOf } from '~/lib/trpc/errors';
  * server-side error lands under its field and clears like any other when the field changes.
  * `toField` maps a server path to a form path (null: not a field of this form).
  */
-export function useServerErrors<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>, toField: (path: string) => FieldPath<T> | null) {
+export function useServerErrors<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  toField: (path: string) => FieldPath<T> | null,
+) {
   useEffect(() => {
     for (const [path, message] of Object.entries(problemsOf(error))) {
       const field = toField(path);

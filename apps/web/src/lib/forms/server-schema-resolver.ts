@@ -38,7 +38,8 @@ export function serverSchemaResolver<TForm extends FieldValues, TOut>(
     const result = await resolve(values, context, { ...options, shouldUseNativeValidation: false });
     if (Object.keys(result.errors).length === 0) return result;
     const onFields: Record<string, FieldError> = {};
-    for (const [path, error] of flatten(result.errors)) onFields[toField(path) ?? FORM_ROOT] ??= error;
+    for (const [path, error] of flatten(result.errors))
+      onFields[toField(path) ?? FORM_ROOT] ??= error;
     return { values: {}, errors: toNestErrors(onFields, options) };
   };
 }

@@ -11,5 +11,9 @@ export function useRole() {
   const trpc = useTRPC();
   const me = useQuery(trpc.team.me.queryOptions());
   const role = me.data?.active?.role ?? null;
-  return { role, can: (min: Role) => role !== null && RANK[role] >= RANK[min], loading: me.isPending };
+  return {
+    role,
+    can: (min: Role) => role !== null && RANK[role] >= RANK[min],
+    loading: me.isPending,
+  };
 }

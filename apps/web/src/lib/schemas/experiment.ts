@@ -8,12 +8,27 @@ export const RUN_OVERHEAD_MS = 5000;
 export const ExperimentDefinitionSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters'),
   targetId: IdSchema,
-  poolConfigIds: z.array(IdSchema).min(1, 'choose at least one pool config').max(20, 'at most 20 pool configs'),
-  scenarioIds: z.array(IdSchema).min(1, 'choose at least one scenario').max(20, 'at most 20 scenarios'),
-  repeats: z.number({ error: 'is required (a whole number from 1 to 50)' }).int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50'),
+  poolConfigIds: z
+    .array(IdSchema)
+    .min(1, 'choose at least one pool config')
+    .max(20, 'at most 20 pool configs'),
+  scenarioIds: z
+    .array(IdSchema)
+    .min(1, 'choose at least one scenario')
+    .max(20, 'at most 20 scenarios'),
+  repeats: z
+    .number({ error: 'is required (a whole number from 1 to 50)' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(50, 'must be at most 50'),
   order: z.enum(['interleaved', 'blocked']).default('interleaved'),
   // Workers each run is split across (k6 execution segments, merged exactly); snapshotted per run.
-  loadGenerators: z.number().int('must be a whole number').min(1, 'must be at least 1').max(16, 'must be at most 16').default(1),
+  loadGenerators: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(16, 'must be at most 16')
+    .default(1),
   presetId: z.string().max(120).nullish(),
   // Pre-registered claims about the chosen cells, decided when the experiment ends (docs/hypotheses.md).
   hypotheses: HypothesesSchema.default([]),
@@ -31,7 +46,11 @@ export const ScheduleUpdateSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters'),
   cron: z.string().trim().min(9, 'must have five fields, e.g. "0 3 * * *"').max(120),
   timezone: z.string().trim().min(1, 'is required').max(64),
-  repeats: z.number({ error: 'is required (a whole number from 1 to 50)' }).int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50'),
+  repeats: z
+    .number({ error: 'is required (a whole number from 1 to 50)' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(50, 'must be at most 50'),
 });
 
 /** The schedule part of the experiment form: the cron and time zone checked in words, each under its own field. */
@@ -42,7 +61,12 @@ const ScheduleFieldsSchema = z.object({
 });
 const CheckedScheduleFieldsSchema = ScheduleFieldsSchema.superRefine((s, ctx) => {
   const p = previewCron(s.cron, s.timezone, 1);
-  if (!p.ok) ctx.addIssue({ code: 'custom', path: [p.field ?? 'cron'], message: p.error ?? 'is not a valid cron expression' });
+  if (!p.ok)
+    ctx.addIssue({
+      code: 'custom',
+      path: [p.field ?? 'cron'],
+      message: p.error ?? 'is not a valid cron expression',
+    });
 });
 
 /**
@@ -54,6 +78,8 @@ const formBase = ExperimentDefinitionSchema.extend({
   mode: z.enum(['now', 'schedule']),
 });
 export const ExperimentFormSchema = formBase.extend({ schedule: ScheduleFieldsSchema });
-export const ScheduledExperimentFormSchema = formBase.extend({ schedule: CheckedScheduleFieldsSchema });
+export const ScheduledExperimentFormSchema = formBase.extend({
+  schedule: CheckedScheduleFieldsSchema,
+});
 export type ExperimentFormInput = z.input<typeof ExperimentFormSchema>;
 export type ExperimentFormOutput = z.output<typeof ExperimentFormSchema>;

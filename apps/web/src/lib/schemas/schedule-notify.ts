@@ -25,8 +25,17 @@ export const ScheduleNotifySchema = z.object({
     .trim()
     .max(2048, 'must be at most 2048 characters')
     .refine((v) => v === '' || isHttpUrl(v), 'must be an http:// or https:// URL')
-    .refine((v) => v === '' || !hasUrlCredentials(v), 'must not carry user:password@; the secret below signs every request'),
-  webhookSecret: z.string().max(200, 'must be at most 200 characters').refine((v) => v === '' || v.length >= 16, 'must be at least 16 characters (or empty to keep the stored one)'),
+    .refine(
+      (v) => v === '' || !hasUrlCredentials(v),
+      'must not carry user:password@; the secret below signs every request',
+    ),
+  webhookSecret: z
+    .string()
+    .max(200, 'must be at most 200 characters')
+    .refine(
+      (v) => v === '' || v.length >= 16,
+      'must be at least 16 characters (or empty to keep the stored one)',
+    ),
   removeWebhook: z.boolean(),
 });
 export type ScheduleNotifyInput = z.input<typeof ScheduleNotifySchema>;

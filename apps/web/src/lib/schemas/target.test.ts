@@ -3,7 +3,14 @@ import { TargetInputSchema } from './target';
 
 describe('TargetInputSchema', () => {
   it('text that is not a URL is a problem of its field, not a crash of the parse (new URL threw "Invalid URL")', () => {
-    const r = TargetInputSchema.safeParse({ kind: 'url', name: 'x', baseUrls: ['not a url'], requestDefaults: {}, metricsUrl: 'nope', readinessPath: 'ready' });
+    const r = TargetInputSchema.safeParse({
+      kind: 'url',
+      name: 'x',
+      baseUrls: ['not a url'],
+      requestDefaults: {},
+      metricsUrl: 'nope',
+      readinessPath: 'ready',
+    });
     expect(r.success).toBe(false);
     expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       ['baseUrls.0', 'must be a URL like https://api.example.com'],
@@ -14,7 +21,19 @@ describe('TargetInputSchema', () => {
   });
 
   it('an empty optional URL or path means none', () => {
-    const r = TargetInputSchema.parse({ kind: 'url', name: 'x', baseUrls: ['http://127.0.0.1:1'], requestDefaults: {}, metricsUrl: '', applyHookUrl: ' ', readinessPath: '' });
-    expect(r).toMatchObject({ metricsUrl: undefined, applyHookUrl: undefined, readinessPath: undefined });
+    const r = TargetInputSchema.parse({
+      kind: 'url',
+      name: 'x',
+      baseUrls: ['http://127.0.0.1:1'],
+      requestDefaults: {},
+      metricsUrl: '',
+      applyHookUrl: ' ',
+      readinessPath: '',
+    });
+    expect(r).toMatchObject({
+      metricsUrl: undefined,
+      applyHookUrl: undefined,
+      readinessPath: undefined,
+    });
   });
 });

@@ -17,7 +17,10 @@ function makeQueryClient() {
         // Authorization and not-found answers will not change by retrying.
         retry: (count, err) => {
           const code = (err as { data?: { code?: string } }).data?.code;
-          return !['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'BAD_REQUEST'].includes(code ?? '') && count < 2;
+          return (
+            !['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'BAD_REQUEST'].includes(code ?? '') &&
+            count < 2
+          );
         },
       },
     },
@@ -29,7 +32,12 @@ export function TRPCReactProvider({ children }: { children: React.ReactNode }) {
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       links: [
-        loggerLink({ enabled: (op) => process.env.NODE_ENV === 'development' && op.direction === 'down' && op.result instanceof Error }),
+        loggerLink({
+          enabled: (op) =>
+            process.env.NODE_ENV === 'development' &&
+            op.direction === 'down' &&
+            op.result instanceof Error,
+        }),
         httpBatchLink({ url: '/api/trpc', transformer: superjson }),
       ],
     }),

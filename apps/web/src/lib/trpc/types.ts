@@ -5,4 +5,7 @@ import type { AppRouter } from '~/server/api/root';
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 /** A comparison as the compare view and the share page show it. */
-export type ComparisonView = Omit<RouterOutputs['compare']['get'], 'savedBaseline' | 'availableBaselines'>;
+export type ComparisonView = Omit<
+  RouterOutputs['compare']['get'],
+  'savedBaseline' | 'availableBaselines'
+>;

@@ -20,68 +20,212 @@ interface Case {
 }
 
 const id = (x: string) => ({ id: x });
-const def = (f: TeamFixture) => ({ name: 'e', targetId: f.targetId, poolConfigIds: [f.poolConfigId], scenarioIds: [f.scenarioId], repeats: 1 });
-const managed = { kind: 'managed', name: 'New lab', requestDefaults: { method: 'GET', path: '/health' } };
+const def = (f: TeamFixture) => ({
+  name: 'e',
+  targetId: f.targetId,
+  poolConfigIds: [f.poolConfigId],
+  scenarioIds: [f.scenarioId],
+  repeats: 1,
+});
+const managed = {
+  kind: 'managed',
+  name: 'New lab',
+  requestDefaults: { method: 'GET', path: '/health' },
+};
 
 const CASES: Record<string, Case> = {
   'team.me': { min: 'signed-in', other: { none: 'reads only the caller' } },
   'team.switch': { min: 'signed-in', input: (f) => ({ teamId: f.teamId }), other: 'not-found' },
-  'team.locate': { min: 'signed-in', input: (f) => ({ kind: 'run', id: f.runIds[0] }), other: 'not-found' },
-  'team.create': { min: 'signed-in', input: () => ({ name: 'Another team' }), other: { none: 'creates a new team' } },
+  'team.locate': {
+    min: 'signed-in',
+    input: (f) => ({ kind: 'run', id: f.runIds[0] }),
+    other: 'not-found',
+  },
+  'team.create': {
+    min: 'signed-in',
+    input: () => ({ name: 'Another team' }),
+    other: { none: 'creates a new team' },
+  },
   'team.members': { min: 'viewer', other: { none: 'scoped to the active team' } },
-  'team.changeRole': { min: 'admin', input: (f) => ({ membershipId: f.users.member.membershipId, role: 'viewer' }), other: 'not-found' },
-  'team.removeMember': { min: 'admin', input: (f) => ({ membershipId: f.users.viewer.membershipId }), other: 'not-found' },
+  'team.changeRole': {
+    min: 'admin',
+    input: (f) => ({ membershipId: f.users.member.membershipId, role: 'viewer' }),
+    other: 'not-found',
+  },
+  'team.removeMember': {
+    min: 'admin',
+    input: (f) => ({ membershipId: f.users.viewer.membershipId }),
+    other: 'not-found',
+  },
   'team.invitations': { min: 'admin', other: { none: 'scoped to the active team' } },
-  'team.invite': { min: 'admin', input: () => ({ role: 'member' }), other: { none: 'creates in the active team' } },
+  'team.invite': {
+    min: 'admin',
+    input: () => ({ role: 'member' }),
+    other: { none: 'creates in the active team' },
+  },
   'team.revokeInvitation': { min: 'admin', input: (f) => id(f.invitationId), other: 'not-found' },
-  'team.invitation': { min: 'signed-in', input: () => ({ token: 'x'.repeat(32) }), other: { none: 'looked up by secret token, not id' } },
-  'team.acceptInvitation': { min: 'signed-in', input: () => ({ token: 'y'.repeat(32) }), other: { none: 'looked up by secret token, not id' } },
+  'team.invitation': {
+    min: 'signed-in',
+    input: () => ({ token: 'x'.repeat(32) }),
+    other: { none: 'looked up by secret token, not id' },
+  },
+  'team.acceptInvitation': {
+    min: 'signed-in',
+    input: () => ({ token: 'y'.repeat(32) }),
+    other: { none: 'looked up by secret token, not id' },
+  },
   'team.allowlist': { min: 'viewer', other: { none: 'scoped to the active team' } },
-  'team.allow': { min: 'admin', input: () => ({ pattern: 'db.example.test' }), other: { none: 'creates in the active team' } },
+  'team.allow': {
+    min: 'admin',
+    input: () => ({ pattern: 'db.example.test' }),
+    other: { none: 'creates in the active team' },
+  },
   'team.retention': { min: 'viewer', other: { none: 'scoped to the active team' } },
-  'team.setRetention': { min: 'admin', input: () => ({ retentionDays: 30 }), other: { none: 'changes the active team only' } },
+  'team.setRetention': {
+    min: 'admin',
+    input: () => ({ retentionDays: 30 }),
+    other: { none: 'changes the active team only' },
+  },
   'team.disallow': { min: 'admin', input: (f) => id(f.allowedHostId), other: 'not-found' },
 
   'target.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
   'target.get': { min: 'viewer', input: (f) => id(f.targetId), other: 'not-found' },
-  'target.create': { min: 'admin', input: () => managed, other: { none: 'creates in the active team' } },
-  'target.update': { min: 'admin', input: (f) => ({ id: f.targetId, target: managed }), other: 'not-found' },
+  'target.create': {
+    min: 'admin',
+    input: () => managed,
+    other: { none: 'creates in the active team' },
+  },
+  'target.update': {
+    min: 'admin',
+    input: (f) => ({ id: f.targetId, target: managed }),
+    other: 'not-found',
+  },
   'target.archive': { min: 'admin', input: (f) => id(f.targetId), other: 'not-found' },
   'target.testConnection': { min: 'member', input: (f) => id(f.targetId), other: 'not-found' },
 
-  'poolConfig.list': { min: 'viewer', input: (f) => ({ targetId: f.targetId }), other: 'not-found' },
+  'poolConfig.list': {
+    min: 'viewer',
+    input: (f) => ({ targetId: f.targetId }),
+    other: 'not-found',
+  },
   'poolConfig.get': { min: 'viewer', input: (f) => id(f.poolConfigId), other: 'not-found' },
-  'poolConfig.create': { min: 'member', input: (f) => ({ targetId: f.targetId, name: 'prewarm', config: { strategy: 'prewarm', params: {} } }), other: 'not-found' },
-  'poolConfig.update': { min: 'member', input: (f) => ({ id: f.poolConfigId, name: 'lazy', config: { strategy: 'lazy', params: { maxConns: 5 } } }), other: 'not-found' },
+  'poolConfig.create': {
+    min: 'member',
+    input: (f) => ({
+      targetId: f.targetId,
+      name: 'prewarm',
+      config: { strategy: 'prewarm', params: {} },
+    }),
+    other: 'not-found',
+  },
+  'poolConfig.update': {
+    min: 'member',
+    input: (f) => ({
+      id: f.poolConfigId,
+      name: 'lazy',
+      config: { strategy: 'lazy', params: { maxConns: 5 } },
+    }),
+    other: 'not-found',
+  },
   'poolConfig.duplicate': { min: 'member', input: (f) => id(f.poolConfigId), other: 'not-found' },
   'poolConfig.archive': { min: 'member', input: (f) => id(f.poolConfigId), other: 'not-found' },
 
   'scenario.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
   'scenario.get': { min: 'viewer', input: (f) => id(f.scenarioId), other: 'not-found' },
-  'scenario.create': { min: 'member', input: () => ({ name: 'another', scenario: SCENARIO }), other: { none: 'creates in the active team' } },
-  'scenario.update': { min: 'member', input: (f) => ({ id: f.scenarioId, name: 'burst', scenario: SCENARIO }), other: 'not-found' },
+  'scenario.create': {
+    min: 'member',
+    input: () => ({ name: 'another', scenario: SCENARIO }),
+    other: { none: 'creates in the active team' },
+  },
+  'scenario.update': {
+    min: 'member',
+    input: (f) => ({ id: f.scenarioId, name: 'burst', scenario: SCENARIO }),
+    other: 'not-found',
+  },
   'scenario.archive': { min: 'member', input: (f) => id(f.scenarioId), other: 'not-found' },
   'scenario.presets': { min: 'viewer', other: { none: 'static preset catalogue' } },
-  'scenario.applyPreset': { min: 'member', input: (f) => ({ presetId: 'seed-000-tc1-cold-start-burst', scale: 0.125, targetId: f.targetId }), other: 'not-found' },
+  'scenario.applyPreset': {
+    min: 'member',
+    input: (f) => ({
+      presetId: 'seed-000-tc1-cold-start-burst',
+      scale: 0.125,
+      targetId: f.targetId,
+    }),
+    other: 'not-found',
+  },
 
-  'experiment.list': { min: 'viewer', input: () => ({}), other: { none: 'scoped to the active team' } },
+  'experiment.list': {
+    min: 'viewer',
+    input: () => ({}),
+    other: { none: 'scoped to the active team' },
+  },
   'experiment.get': { min: 'viewer', input: (f) => id(f.experimentId), other: 'not-found' },
-  'experiment.estimate': { min: 'viewer', input: (f) => ({ poolConfigIds: [f.poolConfigId], scenarioIds: [f.scenarioId], repeats: 2 }), other: 'not-found' },
+  'experiment.estimate': {
+    min: 'viewer',
+    input: (f) => ({ poolConfigIds: [f.poolConfigId], scenarioIds: [f.scenarioId], repeats: 2 }),
+    other: 'not-found',
+  },
   'experiment.launch': { min: 'member', input: def, other: 'not-found' },
-  'experiment.schedule': { min: 'member', input: (f) => ({ definition: def(f), schedule: { name: 's', cron: '0 3 * * *' } }), other: 'not-found' },
+  'experiment.schedule': {
+    min: 'member',
+    input: (f) => ({ definition: def(f), schedule: { name: 's', cron: '0 3 * * *' } }),
+    other: 'not-found',
+  },
   'trend.cells': { min: 'viewer', other: { none: 'scoped to the active team' } },
-  'trend.series': { min: 'viewer', input: (f) => ({ targetId: f.targetId, scenarioId: f.scenarioId, poolConfigId: f.poolConfigId }), other: 'not-found' },
+  'trend.series': {
+    min: 'viewer',
+    input: (f) => ({
+      targetId: f.targetId,
+      scenarioId: f.scenarioId,
+      poolConfigId: f.poolConfigId,
+    }),
+    other: 'not-found',
+  },
   'experiment.hypotheses': { min: 'viewer', input: (f) => id(f.experimentId), other: 'not-found' },
-  'experiment.setHypotheses': { min: 'member', input: (f) => ({ id: f.experimentId, hypotheses: [] }), other: 'not-found' },
-  'experiment.extend': { min: 'member', input: (f) => ({ id: f.experimentId, addRepeats: 1 }), other: 'not-found' },
+  'experiment.setHypotheses': {
+    min: 'member',
+    input: (f) => ({ id: f.experimentId, hypotheses: [] }),
+    other: 'not-found',
+  },
+  'experiment.extend': {
+    min: 'member',
+    input: (f) => ({ id: f.experimentId, addRepeats: 1 }),
+    other: 'not-found',
+  },
 
-  'schedule.update': { min: 'member', input: (f) => ({ id: f.scheduleId, name: 'nightly', cron: '0 4 * * *', timezone: 'UTC', repeats: 5 }), other: 'not-found' },
+  'schedule.update': {
+    min: 'member',
+    input: (f) => ({
+      id: f.scheduleId,
+      name: 'nightly',
+      cron: '0 4 * * *',
+      timezone: 'UTC',
+      repeats: 5,
+    }),
+    other: 'not-found',
+  },
   'schedule.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
-  'schedule.preview': { min: 'signed-in', input: () => ({ cron: '0 3 * * *' }), other: { none: 'pure computation on the input' } },
+  'schedule.preview': {
+    min: 'signed-in',
+    input: () => ({ cron: '0 3 * * *' }),
+    other: { none: 'pure computation on the input' },
+  },
   'schedule.pause': { min: 'member', input: (f) => id(f.scheduleId), other: 'not-found' },
   'schedule.resume': { min: 'member', input: (f) => id(f.scheduleId), other: 'not-found' },
   'schedule.delete': { min: 'member', input: (f) => id(f.scheduleId), other: 'not-found' },
-  'schedule.setNotify': { min: 'member', input: (f) => ({ id: f.scheduleId, baselineName: 'nightly', notifyOn: 'regression', webhookFormat: 'generic', webhookUrl: 'https://hooks.example.com/x', webhookSecret: 'a-secret-of-16-chars', removeWebhook: false }), other: 'not-found' },
+  'schedule.setNotify': {
+    min: 'member',
+    input: (f) => ({
+      id: f.scheduleId,
+      baselineName: 'nightly',
+      notifyOn: 'regression',
+      webhookFormat: 'generic',
+      webhookUrl: 'https://hooks.example.com/x',
+      webhookSecret: 'a-secret-of-16-chars',
+      removeWebhook: false,
+    }),
+    other: 'not-found',
+  },
   'schedule.runNow': { min: 'member', input: (f) => id(f.scheduleId), other: 'not-found' },
 
   'run.list': { min: 'viewer', input: (f) => ({ experimentId: f.experimentId }), other: 'empty' },
@@ -90,23 +234,81 @@ const CASES: Record<string, Case> = {
   'run.sweepSteps': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },
   'run.cancel': { min: 'member', input: (f) => id(f.runIds[1]!), other: 'not-found' },
   'seeds.overview': { min: 'viewer', other: { none: 'scoped to the active team' } },
-  'seeds.reproduce': { min: 'member', input: () => ({ seeds: ['004'] }), other: { none: "launches on the active team's own managed target" } },
-  'run.updateNotes': { min: 'member', input: (f) => ({ id: f.runIds[0]!, notes: 'n' }), other: 'not-found' },
+  'seeds.reproduce': {
+    min: 'member',
+    input: () => ({ seeds: ['004'] }),
+    other: { none: "launches on the active team's own managed target" },
+  },
+  'run.updateNotes': {
+    min: 'member',
+    input: (f) => ({ id: f.runIds[0]!, notes: 'n' }),
+    other: 'not-found',
+  },
   'apiToken.list': { min: 'admin', other: { none: 'scoped to the active team' } },
-  'apiToken.create': { min: 'admin', input: () => ({ name: 'ci', scopes: ['runs:read'] }), other: { none: 'creates in the active team' } },
+  'apiToken.create': {
+    min: 'admin',
+    input: () => ({ name: 'ci', scopes: ['runs:read'] }),
+    other: { none: 'creates in the active team' },
+  },
   'apiToken.revoke': { min: 'admin', input: (f) => id(`tok-${f.teamId}`), other: 'not-found' },
 
-  'compare.get': { min: 'viewer', input: (f) => ({ selection: { items: [{ kind: 'run', runId: f.runIds[0]! }, { kind: 'run', runId: f.runIds[1]! }] } }), other: 'not-found' },
-  'compare.repeatsNeeded': { min: 'viewer', input: (f) => ({ selection: { items: [{ kind: 'run', runId: f.runIds[0]! }, { kind: 'run', runId: f.runIds[1]! }] } }), other: 'not-found' },
-  'compare.pivot': { min: 'viewer', input: (f) => ({ experimentId: f.experimentId }), other: 'not-found' },
-  'compare.candidates': { min: 'viewer', input: () => ({}), other: { none: 'scoped to the active team' } },
-  'baseline.list': { min: 'viewer', input: () => ({}), other: { none: 'scoped to the active team' } },
-  'baseline.set': { min: 'member', input: (f) => ({ name: 'main', item: { kind: 'run', runId: f.runIds[0]! } }), other: 'not-found' },
+  'compare.get': {
+    min: 'viewer',
+    input: (f) => ({
+      selection: {
+        items: [
+          { kind: 'run', runId: f.runIds[0]! },
+          { kind: 'run', runId: f.runIds[1]! },
+        ],
+      },
+    }),
+    other: 'not-found',
+  },
+  'compare.repeatsNeeded': {
+    min: 'viewer',
+    input: (f) => ({
+      selection: {
+        items: [
+          { kind: 'run', runId: f.runIds[0]! },
+          { kind: 'run', runId: f.runIds[1]! },
+        ],
+      },
+    }),
+    other: 'not-found',
+  },
+  'compare.pivot': {
+    min: 'viewer',
+    input: (f) => ({ experimentId: f.experimentId }),
+    other: 'not-found',
+  },
+  'compare.candidates': {
+    min: 'viewer',
+    input: () => ({}),
+    other: { none: 'scoped to the active team' },
+  },
+  'baseline.list': {
+    min: 'viewer',
+    input: () => ({}),
+    other: { none: 'scoped to the active team' },
+  },
+  'baseline.set': {
+    min: 'member',
+    input: (f) => ({ name: 'main', item: { kind: 'run', runId: f.runIds[0]! } }),
+    other: 'not-found',
+  },
   'baseline.remove': { min: 'member', input: (f) => id(`bl-${f.teamId}`), other: 'not-found' },
   'shareLink.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
   'onboarding.get': { min: 'viewer', other: { none: 'scoped to the active team' } },
-  'onboarding.addPresets': { min: 'member', input: (f) => ({ targetId: f.targetId }), other: 'not-found' },
-  'shareLink.create': { min: 'member', input: (f) => ({ target: { kind: 'run', runId: f.runIds[0]! }, title: 'shared' }), other: 'not-found' },
+  'onboarding.addPresets': {
+    min: 'member',
+    input: (f) => ({ targetId: f.targetId }),
+    other: 'not-found',
+  },
+  'shareLink.create': {
+    min: 'member',
+    input: (f) => ({ target: { kind: 'run', runId: f.runIds[0]! }, title: 'shared' }),
+    other: 'not-found',
+  },
   'shareLink.revoke': { min: 'member', input: (f) => id(`sl-${f.teamId}`), other: 'not-found' },
 };
 
@@ -115,7 +317,9 @@ const BELOW: Partial<Record<Role, Role>> = { member: 'viewer', admin: 'member', 
 type Caller = ReturnType<typeof callerFor>;
 function call(caller: Caller, path: string, input: unknown): Promise<unknown> {
   const [ns, name] = path.split('.') as [string, string];
-  const fn = (caller as unknown as Record<string, Record<string, (i: unknown) => Promise<unknown>>>)[ns]![name]!;
+  const fn = (
+    caller as unknown as Record<string, Record<string, (i: unknown) => Promise<unknown>>>
+  )[ns]![name]!;
   return fn(input);
 }
 
@@ -141,9 +345,38 @@ describe('authorization of every procedure (real Postgres)', () => {
     A = await makeTeam(db, 'a');
     B = await makeTeam(db, 'b');
     for (const f of [A, B]) {
-      await db.apiToken.create({ data: { id: `tok-${f.teamId}`, teamId: f.teamId, name: 'fixture', prefix: 'pb_x', tokenHash: `hash-${f.teamId}`, last4: 'xxxx', scopes: ['runs:read'], createdById: f.users.owner.id } });
-      await db.baseline.create({ data: { id: `bl-${f.teamId}`, teamId: f.teamId, name: 'fixture', targetId: f.targetId, scenarioId: f.scenarioId, runId: f.runIds[0]! } });
-      await db.shareLink.create({ data: { id: `sl-${f.teamId}`, teamId: f.teamId, kind: 'run', tokenHash: `share-${f.teamId}`, runId: f.runIds[0]!, title: 'fixture' } });
+      await db.apiToken.create({
+        data: {
+          id: `tok-${f.teamId}`,
+          teamId: f.teamId,
+          name: 'fixture',
+          prefix: 'pb_x',
+          tokenHash: `hash-${f.teamId}`,
+          last4: 'xxxx',
+          scopes: ['runs:read'],
+          createdById: f.users.owner.id,
+        },
+      });
+      await db.baseline.create({
+        data: {
+          id: `bl-${f.teamId}`,
+          teamId: f.teamId,
+          name: 'fixture',
+          targetId: f.targetId,
+          scenarioId: f.scenarioId,
+          runId: f.runIds[0]!,
+        },
+      });
+      await db.shareLink.create({
+        data: {
+          id: `sl-${f.teamId}`,
+          teamId: f.teamId,
+          kind: 'run',
+          tokenHash: `share-${f.teamId}`,
+          runId: f.runIds[0]!,
+          title: 'fixture',
+        },
+      });
     }
   });
   afterAll(async () => {
@@ -157,22 +390,41 @@ describe('authorization of every procedure (real Postgres)', () => {
   });
 
   it.each(Object.entries(CASES))('%s: signed out -> UNAUTHORIZED', async (path, c) => {
-    expect(await codeOf(call(callerFor(db, services, null), path, c.input?.(A)))).toBe('UNAUTHORIZED');
+    expect(await codeOf(call(callerFor(db, services, null), path, c.input?.(A)))).toBe(
+      'UNAUTHORIZED',
+    );
   });
 
-  it.each(Object.entries(CASES).filter(([, c]) => c.min !== 'signed-in' && BELOW[c.min as Role]))('%s: role below the minimum -> FORBIDDEN', async (path, c) => {
-    const below = BELOW[c.min as Role]!;
-    expect(await codeOf(call(callerFor(db, services, A.users[below], A.teamId), path, c.input?.(A)))).toBe('FORBIDDEN');
-  });
+  it.each(Object.entries(CASES).filter(([, c]) => c.min !== 'signed-in' && BELOW[c.min as Role]))(
+    '%s: role below the minimum -> FORBIDDEN',
+    async (path, c) => {
+      const below = BELOW[c.min as Role]!;
+      expect(
+        await codeOf(call(callerFor(db, services, A.users[below], A.teamId), path, c.input?.(A))),
+      ).toBe('FORBIDDEN');
+    },
+  );
 
-  it.each(Object.entries(CASES).filter(([, c]) => c.other === 'not-found'))("%s: another team's ids -> NOT_FOUND", async (path, c) => {
-    expect(await codeOf(call(callerFor(db, services, A.users.owner, A.teamId), path, c.input!(B)))).toBe('NOT_FOUND');
-  });
+  it.each(Object.entries(CASES).filter(([, c]) => c.other === 'not-found'))(
+    "%s: another team's ids -> NOT_FOUND",
+    async (path, c) => {
+      expect(
+        await codeOf(call(callerFor(db, services, A.users.owner, A.teamId), path, c.input!(B))),
+      ).toBe('NOT_FOUND');
+    },
+  );
 
-  it.each(Object.entries(CASES).filter(([, c]) => c.other === 'empty'))("%s: another team's ids -> nothing", async (path, c) => {
-    const res = (await call(callerFor(db, services, A.users.owner, A.teamId), path, c.input!(B))) as { items: unknown[] };
-    expect(res.items).toEqual([]);
-  });
+  it.each(Object.entries(CASES).filter(([, c]) => c.other === 'empty'))(
+    "%s: another team's ids -> nothing",
+    async (path, c) => {
+      const res = (await call(
+        callerFor(db, services, A.users.owner, A.teamId),
+        path,
+        c.input!(B),
+      )) as { items: unknown[] };
+      expect(res.items).toEqual([]);
+    },
+  );
 
   it('a user who is not a member of any team is FORBIDDEN from team procedures', async () => {
     await db.user.create({ data: { id: 'loner', name: 'Loner', email: 'loner@example.test' } });
@@ -183,7 +435,15 @@ describe('authorization of every procedure (real Postgres)', () => {
   it("a link to another of my teams' objects names that team; teams I am not in stay NOT_FOUND", async () => {
     const both = { id: 'both-teams', email: 'both@example.test', sessionId: 's-both-teams' };
     await db.user.create({ data: { id: both.id, name: 'Both', email: both.email } });
-    await db.session.create({ data: { id: both.sessionId, token: 't-both-teams', userId: both.id, expiresAt: new Date(Date.now() + 3600_000), activeTeamId: A.teamId } });
+    await db.session.create({
+      data: {
+        id: both.sessionId,
+        token: 't-both-teams',
+        userId: both.id,
+        expiresAt: new Date(Date.now() + 3600_000),
+        activeTeamId: A.teamId,
+      },
+    });
     await db.membership.create({ data: { teamId: A.teamId, userId: both.id, role: 'member' } });
     await db.membership.create({ data: { teamId: B.teamId, userId: both.id, role: 'viewer' } });
     const inA = callerFor(db, services, both, A.teamId);
@@ -191,14 +451,39 @@ describe('authorization of every procedure (real Postgres)', () => {
     expect(await codeOf(inA.run.get({ id: B.runIds[0]! }))).toBe('NOT_FOUND');
     // ... and says whose it is, so the user can switch
     const teamB = await db.team.findUniqueOrThrow({ where: { id: B.teamId } });
-    for (const [kind, id] of [['run', B.runIds[0]!], ['experiment', B.experimentId], ['target', B.targetId], ['scenario', B.scenarioId], ['schedule', B.scheduleId]] as const) {
-      expect(await inA.team.locate({ kind, id })).toEqual({ teamId: B.teamId, teamName: teamB.name });
+    for (const [kind, id] of [
+      ['run', B.runIds[0]!],
+      ['experiment', B.experimentId],
+      ['target', B.targetId],
+      ['scenario', B.scenarioId],
+      ['schedule', B.scheduleId],
+    ] as const) {
+      expect(await inA.team.locate({ kind, id })).toEqual({
+        teamId: B.teamId,
+        teamName: teamB.name,
+      });
     }
     await inA.team.switch({ teamId: B.teamId });
-    expect((await callerFor(db, services, both, B.teamId).run.get({ id: B.runIds[0]! })).id).toBe(B.runIds[0]);
+    expect((await callerFor(db, services, both, B.teamId).run.get({ id: B.runIds[0]! })).id).toBe(
+      B.runIds[0],
+    );
     // A's owner is not in B: no team name, no hint that the run exists
-    expect(await codeOf(callerFor(db, services, A.users.owner, A.teamId).team.locate({ kind: 'run', id: B.runIds[0]! }))).toBe('NOT_FOUND');
-    expect(await codeOf(callerFor(db, services, A.users.owner, A.teamId).team.locate({ kind: 'run', id: 'does-not-exist' }))).toBe('NOT_FOUND');
+    expect(
+      await codeOf(
+        callerFor(db, services, A.users.owner, A.teamId).team.locate({
+          kind: 'run',
+          id: B.runIds[0]!,
+        }),
+      ),
+    ).toBe('NOT_FOUND');
+    expect(
+      await codeOf(
+        callerFor(db, services, A.users.owner, A.teamId).team.locate({
+          kind: 'run',
+          id: 'does-not-exist',
+        }),
+      ),
+    ).toBe('NOT_FOUND');
   });
 
   it('an active team id the user does not belong to is ignored, never trusted', async () => {
@@ -208,8 +493,22 @@ describe('authorization of every procedure (real Postgres)', () => {
 
   it('reads succeed for the least role that may make them', async () => {
     for (const [path, c] of Object.entries(CASES)) {
-      if (c.min !== 'viewer' || path.startsWith('run.') === false && !['target.get', 'poolConfig.list', 'experiment.get', 'experiment.estimate', 'scenario.get'].includes(path)) continue;
-      expect(await codeOf(call(callerFor(db, services, A.users.viewer, A.teamId), path, c.input?.(A))), path).toBe('OK');
+      if (
+        c.min !== 'viewer' ||
+        (path.startsWith('run.') === false &&
+          ![
+            'target.get',
+            'poolConfig.list',
+            'experiment.get',
+            'experiment.estimate',
+            'scenario.get',
+          ].includes(path))
+      )
+        continue;
+      expect(
+        await codeOf(call(callerFor(db, services, A.users.viewer, A.teamId), path, c.input?.(A))),
+        path,
+      ).toBe('OK');
     }
   });
 });

@@ -10,7 +10,19 @@ import { httpOriginOf, originsOf } from './origin-check';
 const APP_ORIGINS = originsOf([env.BETTER_AUTH_URL, env.POOLBENCH_URL, ...env.TRUSTED_ORIGINS]);
 
 /** `overHttp`: the /api/trpc route, whose mutations get the Origin check; server components pass false. */
-export async function createContext(opts: { headers: Headers; overHttp?: boolean }): Promise<Context> {
+export async function createContext(opts: {
+  headers: Headers;
+  overHttp?: boolean;
+}): Promise<Context> {
   const s = await getSession(opts.headers);
-  return { db, redis, runQueue, secretKey, user: s?.user ?? null, sessionId: s?.sessionId ?? null, activeTeamId: s?.activeTeamId ?? null, ...(opts.overHttp ? { http: httpOriginOf(opts.headers, APP_ORIGINS) } : {}) };
+  return {
+    db,
+    redis,
+    runQueue,
+    secretKey,
+    user: s?.user ?? null,
+    sessionId: s?.sessionId ?? null,
+    activeTeamId: s?.activeTeamId ?? null,
+    ...(opts.overHttp ? { http: httpOriginOf(opts.headers, APP_ORIGINS) } : {}),
+  };
 }

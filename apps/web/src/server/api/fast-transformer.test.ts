@@ -8,11 +8,28 @@ class Point {
 const shared = { a: 1 };
 
 describe('fastSuperjson', () => {
-  const plain = [null, 'x', 0, 1.5, -3, true, [], {}, [1, 'a', null, { b: [2, 3] }], { points: Array.from({ length: 600 }, (_, i) => ({ t: i, p95: i * 1.5, rps: null })) }, Object.create(null) as object];
-  it.each(plain.map((v) => [JSON.stringify(v)?.slice(0, 40), v]))('gives exactly what superjson gives for plain JSON: %s', (_, v) => {
-    expect(isPlainJson(v)).toBe(true);
-    expect(JSON.stringify(fastSuperjson.serialize(v))).toBe(JSON.stringify(superjson.serialize(v)));
-  });
+  const plain = [
+    null,
+    'x',
+    0,
+    1.5,
+    -3,
+    true,
+    [],
+    {},
+    [1, 'a', null, { b: [2, 3] }],
+    { points: Array.from({ length: 600 }, (_, i) => ({ t: i, p95: i * 1.5, rps: null })) },
+    Object.create(null) as object,
+  ];
+  it.each(plain.map((v) => [JSON.stringify(v)?.slice(0, 40), v]))(
+    'gives exactly what superjson gives for plain JSON: %s',
+    (_, v) => {
+      expect(isPlainJson(v)).toBe(true);
+      expect(JSON.stringify(fastSuperjson.serialize(v))).toBe(
+        JSON.stringify(superjson.serialize(v)),
+      );
+    },
+  );
 
   const special: [string, unknown][] = [
     ['a Date', { at: new Date(0) }],
@@ -32,7 +49,10 @@ describe('fastSuperjson', () => {
     expect(isPlainJson(v)).toBe(false);
     const out = fastSuperjson.serialize(v);
     expect(out).toEqual(superjson.serialize(v));
-    const wire = (x: unknown): Parameters<typeof superjson.deserialize>[0] => JSON.parse(JSON.stringify(x));
-    expect(fastSuperjson.deserialize(wire(out))).toEqual(superjson.deserialize(wire(superjson.serialize(v))));
+    const wire = (x: unknown): Parameters<typeof superjson.deserialize>[0] =>
+      JSON.parse(JSON.stringify(x));
+    expect(fastSuperjson.deserialize(wire(out))).toEqual(
+      superjson.deserialize(wire(superjson.serialize(v))),
+    );
   });
 });

@@ -32,6 +32,7 @@ export function isPlainJson(v: unknown, seen: Set<object> = new Set()): v is Pla
  * else (a Date, a Map, undefined …) goes through superjson as before.
  */
 export const fastSuperjson = {
-  serialize: (v: unknown): SuperJsonPayload => (isPlainJson(v) ? { json: v } : superjson.serialize(v)),
+  serialize: (v: unknown): SuperJsonPayload =>
+    isPlainJson(v) ? { json: v } : superjson.serialize(v),
   deserialize: superjson.deserialize.bind(superjson),
 } satisfies { serialize: (v: unknown) => unknown; deserialize: (v: never) => unknown };

@@ -9,7 +9,11 @@ import { serverCaller } from './server-caller';
  * names that team with a switch button. Anything else not found (no such id, or a team the user is
  * not in) is the 404 page, as before.
  */
-export async function orNotFoundUnlessElsewhere(kind: LocatableKind, id: string, p: Promise<unknown>): Promise<void> {
+export async function orNotFoundUnlessElsewhere(
+  kind: LocatableKind,
+  id: string,
+  p: Promise<unknown>,
+): Promise<void> {
   try {
     await p;
   } catch (e) {

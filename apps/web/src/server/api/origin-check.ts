@@ -23,7 +23,11 @@ export function originsOf(urls: readonly (string | undefined)[]): string[] {
 }
 
 export function httpOriginOf(headers: Headers, allowedOrigins: readonly string[]): HttpOrigin {
-  return { origin: headers.get('origin'), hasCookies: (headers.get('cookie') ?? '').trim() !== '', allowedOrigins };
+  return {
+    origin: headers.get('origin'),
+    hasCookies: (headers.get('cookie') ?? '').trim() !== '',
+    allowedOrigins,
+  };
 }
 
 /**
@@ -34,7 +38,9 @@ export function httpOriginOf(headers: Headers, allowedOrigins: readonly string[]
  */
 export function originRefusal(req: HttpOrigin): string | null {
   if (req.origin === null) {
-    return req.hasCookies ? 'this request has no Origin header; changes are accepted only from PoolBench pages in a browser (or with an API token on /api/v1)' : null;
+    return req.hasCookies
+      ? 'this request has no Origin header; changes are accepted only from PoolBench pages in a browser (or with an API token on /api/v1)'
+      : null;
   }
   let origin: string;
   try {

@@ -16,13 +16,29 @@ import type { locateObject } from '~/server/services/teams/locate-object';
 import type { createTeam } from '~/server/services/teams/create-team';
 import type { listMembers } from '~/server/services/teams/list-members';
 import type { changeMemberRole, removeMember } from '~/server/services/teams/change-member';
-import type { acceptInvitation, createInvitation, describeInvitation, listInvitations, revokeInvitation } from '~/server/services/teams/invitations';
-import type { addAllowedHost, listAllowedHosts, removeAllowedHost } from '~/server/services/teams/allowlist';
+import type {
+  acceptInvitation,
+  createInvitation,
+  describeInvitation,
+  listInvitations,
+  revokeInvitation,
+} from '~/server/services/teams/invitations';
+import type {
+  addAllowedHost,
+  listAllowedHosts,
+  removeAllowedHost,
+} from '~/server/services/teams/allowlist';
 import type { getRetention, setRetention } from '~/server/services/teams/retention';
 import type { archiveTarget, getTarget, listTargets } from '~/server/services/targets/read-targets';
 import type { createTarget, updateTarget } from '~/server/services/targets/save-target';
 import type { testTargetConnection } from '~/server/services/targets/test-connection';
-import type { archiveScenario, createScenario, getScenario, listScenarios, updateScenario } from '~/server/services/scenarios/scenarios';
+import type {
+  archiveScenario,
+  createScenario,
+  getScenario,
+  listScenarios,
+  updateScenario,
+} from '~/server/services/scenarios/scenarios';
 import type { applyPreset } from '~/server/services/scenarios/apply-preset';
 import type { listPresetCards } from '~/server/services/scenarios/list-presets-view';
 import type { listRuns } from '~/server/services/runs/list-runs';
@@ -35,10 +51,21 @@ import type { Comparison } from '~/server/services/compare/build-comparison';
 import type { experimentPivot } from '~/server/services/compare/pivot';
 import type { listCandidates } from '~/server/services/compare/list-candidates';
 import type { cachedRepeatsNeeded } from '~/server/services/compare/cached-repeats-needed';
-import type { getExperiment, listExperiments } from '~/server/services/experiments/read-experiments';
+import type {
+  getExperiment,
+  listExperiments,
+} from '~/server/services/experiments/read-experiments';
 import type { estimateExperiment } from '~/server/services/experiments/estimate-experiment';
 import type { startExperiment } from '~/server/services/experiments/start-experiment';
-import type { createSchedule, deleteSchedule, listSchedules, runScheduleNow, setScheduleNotify, setSchedulePaused, updateSchedule } from '~/server/services/schedules/schedules';
+import type {
+  createSchedule,
+  deleteSchedule,
+  listSchedules,
+  runScheduleNow,
+  setScheduleNotify,
+  setSchedulePaused,
+  updateSchedule,
+} from '~/server/services/schedules/schedules';
 import type { previewCron } from '~/lib/schemas/cron';
 import type { SessionUser } from './context';
 import type * as ApiToken from './routers/api-token.types';
@@ -67,33 +94,59 @@ type Out<S extends z.ZodType> = z.output<S>;
 
 describe('output schemas match what the services return', () => {
   it('apiToken', () => {
-    expectTypeOf<Ret<typeof listApiTokens>>().toEqualTypeOf<Out<typeof ApiToken.ApiTokenListSchema>>();
-    expectTypeOf<Ret<typeof createApiToken>>().toEqualTypeOf<Out<typeof ApiToken.ApiTokenCreatedSchema>>();
-    expectTypeOf<Ret<typeof revokeApiToken>>().toEqualTypeOf<Out<typeof ApiToken.ApiTokenRevokedSchema>>();
+    expectTypeOf<Ret<typeof listApiTokens>>().toEqualTypeOf<
+      Out<typeof ApiToken.ApiTokenListSchema>
+    >();
+    expectTypeOf<Ret<typeof createApiToken>>().toEqualTypeOf<
+      Out<typeof ApiToken.ApiTokenCreatedSchema>
+    >();
+    expectTypeOf<Ret<typeof revokeApiToken>>().toEqualTypeOf<
+      Out<typeof ApiToken.ApiTokenRevokedSchema>
+    >();
   });
 
   it('baseline', () => {
-    expectTypeOf<Ret<typeof listBaselines>>().toEqualTypeOf<Out<typeof Baseline.BaselineListSchema>>();
+    expectTypeOf<Ret<typeof listBaselines>>().toEqualTypeOf<
+      Out<typeof Baseline.BaselineListSchema>
+    >();
     expectTypeOf<Ret<typeof setBaseline>>().toEqualTypeOf<Out<typeof Baseline.BaselineSetSchema>>();
-    expectTypeOf<Ret<typeof deleteBaseline>>().toEqualTypeOf<Out<typeof Baseline.BaselineRemovedSchema>>();
+    expectTypeOf<Ret<typeof deleteBaseline>>().toEqualTypeOf<
+      Out<typeof Baseline.BaselineRemovedSchema>
+    >();
   });
 
   it('shareLink', () => {
-    expectTypeOf<Ret<typeof createShareLink>>().toEqualTypeOf<Out<typeof ShareLink.ShareLinkCreatedSchema>>();
-    expectTypeOf<Ret<typeof listShareLinks>>().toEqualTypeOf<Out<typeof ShareLink.ShareLinkListSchema>>();
-    expectTypeOf<Ret<typeof revokeShareLink>>().toEqualTypeOf<Out<typeof ShareLink.ShareLinkRevokedSchema>>();
+    expectTypeOf<Ret<typeof createShareLink>>().toEqualTypeOf<
+      Out<typeof ShareLink.ShareLinkCreatedSchema>
+    >();
+    expectTypeOf<Ret<typeof listShareLinks>>().toEqualTypeOf<
+      Out<typeof ShareLink.ShareLinkListSchema>
+    >();
+    expectTypeOf<Ret<typeof revokeShareLink>>().toEqualTypeOf<
+      Out<typeof ShareLink.ShareLinkRevokedSchema>
+    >();
   });
 
   it('team', () => {
     // team.me is put together in the router from these three
-    expectTypeOf<{ user: SessionUser; teams: Ret<typeof listMyTeams>; active: Ret<typeof resolveTeam> }>().toEqualTypeOf<Out<typeof Team.MeSchema>>();
+    expectTypeOf<{
+      user: SessionUser;
+      teams: Ret<typeof listMyTeams>;
+      active: Ret<typeof resolveTeam>;
+    }>().toEqualTypeOf<Out<typeof Team.MeSchema>>();
     expectTypeOf<Ret<typeof locateObject>>().toEqualTypeOf<Out<typeof Team.LocatedSchema>>();
     expectTypeOf<Ret<typeof createTeam>>().toEqualTypeOf<Out<typeof Team.TeamCreatedSchema>>();
     expectTypeOf<Ret<typeof listMembers>>().toEqualTypeOf<Out<typeof Team.MembersSchema>>();
     expectTypeOf<Ret<typeof listInvitations>>().toEqualTypeOf<Out<typeof Team.InvitationsSchema>>();
-    expectTypeOf<Ret<typeof createInvitation>>().toEqualTypeOf<Out<typeof Team.InvitationCreatedSchema>>();
-    expectTypeOf<Ret<typeof describeInvitation>>().toEqualTypeOf<Out<typeof Team.InvitationSchema>>();
-    expectTypeOf<Ret<typeof acceptInvitation>>().toEqualTypeOf<Out<typeof Team.InvitationAcceptedSchema>>();
+    expectTypeOf<Ret<typeof createInvitation>>().toEqualTypeOf<
+      Out<typeof Team.InvitationCreatedSchema>
+    >();
+    expectTypeOf<Ret<typeof describeInvitation>>().toEqualTypeOf<
+      Out<typeof Team.InvitationSchema>
+    >();
+    expectTypeOf<Ret<typeof acceptInvitation>>().toEqualTypeOf<
+      Out<typeof Team.InvitationAcceptedSchema>
+    >();
     expectTypeOf<Ret<typeof listAllowedHosts>>().toEqualTypeOf<Out<typeof Team.AllowlistSchema>>();
     expectTypeOf<Ret<typeof addAllowedHost>>().toEqualTypeOf<Out<typeof Team.AllowedSchema>>();
     expectTypeOf<Ret<typeof getRetention>>().toEqualTypeOf<Out<typeof Team.RetentionSchema>>();
@@ -110,18 +163,36 @@ describe('output schemas match what the services return', () => {
     expectTypeOf<Ret<typeof getTarget>>().toEqualTypeOf<Out<typeof Target.TargetViewSchema>>();
     expectTypeOf<Ret<typeof createTarget>>().toEqualTypeOf<Out<typeof Target.TargetViewSchema>>();
     expectTypeOf<Ret<typeof updateTarget>>().toEqualTypeOf<Out<typeof Target.TargetViewSchema>>();
-    expectTypeOf<Ret<typeof archiveTarget>>().toEqualTypeOf<Out<typeof Target.TargetArchivedSchema>>();
-    expectTypeOf<Ret<typeof testTargetConnection>>().toEqualTypeOf<Out<typeof Target.ConnectionTestSchema>>();
+    expectTypeOf<Ret<typeof archiveTarget>>().toEqualTypeOf<
+      Out<typeof Target.TargetArchivedSchema>
+    >();
+    expectTypeOf<Ret<typeof testTargetConnection>>().toEqualTypeOf<
+      Out<typeof Target.ConnectionTestSchema>
+    >();
   });
 
   it('scenario', () => {
-    expectTypeOf<Ret<typeof listScenarios>>().toEqualTypeOf<Out<typeof Scenario.ScenarioListSchema>>();
-    expectTypeOf<Ret<typeof getScenario>>().toEqualTypeOf<Out<typeof Scenario.ScenarioViewSchema>>();
-    expectTypeOf<Ret<typeof createScenario>>().toEqualTypeOf<Out<typeof Scenario.ScenarioViewSchema>>();
-    expectTypeOf<Ret<typeof updateScenario>>().toEqualTypeOf<Out<typeof Scenario.ScenarioViewSchema>>();
-    expectTypeOf<Ret<typeof archiveScenario>>().toEqualTypeOf<Out<typeof Scenario.ScenarioArchivedSchema>>();
-    expectTypeOf<Ret<typeof listPresetCards>>().toEqualTypeOf<Out<typeof Scenario.PresetCardsSchema>>();
-    expectTypeOf<Ret<typeof applyPreset>>().toEqualTypeOf<Out<typeof Scenario.PresetAppliedSchema>>();
+    expectTypeOf<Ret<typeof listScenarios>>().toEqualTypeOf<
+      Out<typeof Scenario.ScenarioListSchema>
+    >();
+    expectTypeOf<Ret<typeof getScenario>>().toEqualTypeOf<
+      Out<typeof Scenario.ScenarioViewSchema>
+    >();
+    expectTypeOf<Ret<typeof createScenario>>().toEqualTypeOf<
+      Out<typeof Scenario.ScenarioViewSchema>
+    >();
+    expectTypeOf<Ret<typeof updateScenario>>().toEqualTypeOf<
+      Out<typeof Scenario.ScenarioViewSchema>
+    >();
+    expectTypeOf<Ret<typeof archiveScenario>>().toEqualTypeOf<
+      Out<typeof Scenario.ScenarioArchivedSchema>
+    >();
+    expectTypeOf<Ret<typeof listPresetCards>>().toEqualTypeOf<
+      Out<typeof Scenario.PresetCardsSchema>
+    >();
+    expectTypeOf<Ret<typeof applyPreset>>().toEqualTypeOf<
+      Out<typeof Scenario.PresetAppliedSchema>
+    >();
   });
 
   it('run', () => {
@@ -135,31 +206,65 @@ describe('output schemas match what the services return', () => {
 
   it('compare', () => {
     // compare.get adds the saved baseline it used and the ones it could offer to the comparison
-    expectTypeOf<Comparison>().toEqualTypeOf<Omit<Out<typeof Compare.ComparisonViewSchema>, 'savedBaseline' | 'availableBaselines'>>();
+    expectTypeOf<Comparison>().toEqualTypeOf<
+      Omit<Out<typeof Compare.ComparisonViewSchema>, 'savedBaseline' | 'availableBaselines'>
+    >();
     expectTypeOf<Ret<typeof experimentPivot>>().toEqualTypeOf<Out<typeof Compare.PivotSchema>>();
-    expectTypeOf<Ret<typeof listCandidates>>().toEqualTypeOf<Out<typeof Compare.CandidatesSchema>>();
-    expectTypeOf<Ret<typeof cachedRepeatsNeeded>>().toEqualTypeOf<Out<typeof Compare.RepeatsNeededSchema>>();
+    expectTypeOf<Ret<typeof listCandidates>>().toEqualTypeOf<
+      Out<typeof Compare.CandidatesSchema>
+    >();
+    expectTypeOf<Ret<typeof cachedRepeatsNeeded>>().toEqualTypeOf<
+      Out<typeof Compare.RepeatsNeededSchema>
+    >();
   });
 
   it('experiment', () => {
-    expectTypeOf<Ret<typeof listExperiments>>().toEqualTypeOf<Out<typeof Experiment.ExperimentListSchema>>();
-    expectTypeOf<Ret<typeof getExperiment>>().toEqualTypeOf<Out<typeof Experiment.ExperimentDetailSchema>>();
-    expectTypeOf<Ret<typeof estimateExperiment>>().toEqualTypeOf<Out<typeof Experiment.ExperimentEstimateSchema>>();
-    expectTypeOf<Ret<typeof startExperiment>>().toEqualTypeOf<Out<typeof Experiment.ExperimentLaunchedSchema>>();
-    expectTypeOf<Ret<typeof createSchedule>>().toEqualTypeOf<Out<typeof Experiment.ScheduleCreatedSchema>>();
+    expectTypeOf<Ret<typeof listExperiments>>().toEqualTypeOf<
+      Out<typeof Experiment.ExperimentListSchema>
+    >();
+    expectTypeOf<Ret<typeof getExperiment>>().toEqualTypeOf<
+      Out<typeof Experiment.ExperimentDetailSchema>
+    >();
+    expectTypeOf<Ret<typeof estimateExperiment>>().toEqualTypeOf<
+      Out<typeof Experiment.ExperimentEstimateSchema>
+    >();
+    expectTypeOf<Ret<typeof startExperiment>>().toEqualTypeOf<
+      Out<typeof Experiment.ExperimentLaunchedSchema>
+    >();
+    expectTypeOf<Ret<typeof createSchedule>>().toEqualTypeOf<
+      Out<typeof Experiment.ScheduleCreatedSchema>
+    >();
     expectTypeOf<Ret<typeof trendSeries>>().toEqualTypeOf<Out<typeof Trend.TrendSeriesSchema>>();
     expectTypeOf<Ret<typeof trendCells>>().toEqualTypeOf<Out<typeof Trend.TrendCellsSchema>>();
-    expectTypeOf<Ret<typeof readHypotheses>>().toEqualTypeOf<Out<typeof Hypothesis.HypothesesAnswerSchema>>();
-    expectTypeOf<Ret<typeof setHypotheses>>().toEqualTypeOf<Out<typeof Hypothesis.HypothesesAnswerSchema>>();
+    expectTypeOf<Ret<typeof readHypotheses>>().toEqualTypeOf<
+      Out<typeof Hypothesis.HypothesesAnswerSchema>
+    >();
+    expectTypeOf<Ret<typeof setHypotheses>>().toEqualTypeOf<
+      Out<typeof Hypothesis.HypothesesAnswerSchema>
+    >();
   });
 
   it('schedule', () => {
-    expectTypeOf<Ret<typeof listSchedules>>().toEqualTypeOf<Out<typeof Schedule.ScheduleListSchema>>();
-    expectTypeOf<ReturnType<typeof previewCron>>().toEqualTypeOf<Out<typeof Schedule.CronPreviewSchema>>();
-    expectTypeOf<Ret<typeof setSchedulePaused>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
-    expectTypeOf<Ret<typeof deleteSchedule>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
-    expectTypeOf<Ret<typeof updateSchedule>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
-    expectTypeOf<Ret<typeof setScheduleNotify>>().toEqualTypeOf<Out<typeof Schedule.ScheduleDoneSchema>>();
-    expectTypeOf<Ret<typeof runScheduleNow>>().toEqualTypeOf<Out<typeof Schedule.ScheduleRunNowSchema>>();
+    expectTypeOf<Ret<typeof listSchedules>>().toEqualTypeOf<
+      Out<typeof Schedule.ScheduleListSchema>
+    >();
+    expectTypeOf<ReturnType<typeof previewCron>>().toEqualTypeOf<
+      Out<typeof Schedule.CronPreviewSchema>
+    >();
+    expectTypeOf<Ret<typeof setSchedulePaused>>().toEqualTypeOf<
+      Out<typeof Schedule.ScheduleDoneSchema>
+    >();
+    expectTypeOf<Ret<typeof deleteSchedule>>().toEqualTypeOf<
+      Out<typeof Schedule.ScheduleDoneSchema>
+    >();
+    expectTypeOf<Ret<typeof updateSchedule>>().toEqualTypeOf<
+      Out<typeof Schedule.ScheduleDoneSchema>
+    >();
+    expectTypeOf<Ret<typeof setScheduleNotify>>().toEqualTypeOf<
+      Out<typeof Schedule.ScheduleDoneSchema>
+    >();
+    expectTypeOf<Ret<typeof runScheduleNow>>().toEqualTypeOf<
+      Out<typeof Schedule.ScheduleRunNowSchema>
+    >();
   });
 });

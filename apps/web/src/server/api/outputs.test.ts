@@ -9,7 +9,10 @@ import { appRouter } from './root';
 describe('tRPC procedures declare their output schema', () => {
   const procedures = Object.entries(appRouter._def.procedures).map(([path, p]) => {
     const def: unknown = Reflect.get(p, '_def');
-    return { path, typed: typeof def === 'object' && def !== null && Reflect.get(def, 'output') !== undefined };
+    return {
+      path,
+      typed: typeof def === 'object' && def !== null && Reflect.get(def, 'output') !== undefined,
+    };
   });
 
   it('every procedure has .output()', () => {

@@ -21,7 +21,12 @@ const t = initTRPC.context<Context>().create({
         // The stable code of the one error model (ERROR_CODES), the same a REST client sees.
         appCode: cause instanceof AppError ? cause.code : null,
         // Field problems for forms, one entry per path, carried as data by the error itself.
-        problems: cause instanceof z.ZodError ? flattenIssues(cause.issues) : cause instanceof AppError && cause.problems.length ? cause.problems : null,
+        problems:
+          cause instanceof z.ZodError
+            ? flattenIssues(cause.issues)
+            : cause instanceof AppError && cause.problems.length
+              ? cause.problems
+              : null,
       },
     };
   },
@@ -69,9 +74,13 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
 export function teamProcedure(minRole: Role) {
   return protectedProcedure.use(async ({ ctx, next }) => {
     const team = await resolveTeam(ctx.db, ctx.user.id, ctx.activeTeamId);
-    if (!team) throw new TRPCError({ code: 'FORBIDDEN', message: 'you are not a member of any team' });
+    if (!team)
+      throw new TRPCError({ code: 'FORBIDDEN', message: 'you are not a member of any team' });
     if (!hasRole(team.role, minRole)) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: `this needs the ${minRole} role; you are ${team.role} in ${team.name}` });
+      throw new TRPCError({
+        code: 'FORBIDDEN',
+        message: `this needs the ${minRole} role; you are ${team.role} in ${team.name}`,
+      });
     }
     return next({ ctx: { ...ctx, team } });
   });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveCliBundle } from './serve-cli-bundle';
 
-const get = (dir: string, headers: Record<string, string> = {}, method = 'GET') => serveCliBundle(new Request('http://pb.test/api/v1/cli/poolbench.mjs', { method, headers }), dir);
+const get = (dir: string, headers: Record<string, string> = {}, method = 'GET') =>
+  serveCliBundle(new Request('http://pb.test/api/v1/cli/poolbench.mjs', { method, headers }), dir);
 const sha = (s: string) => createHash('sha256').update(s).digest();
 
 function bundleDir(code: string, version = '1.2.3') {

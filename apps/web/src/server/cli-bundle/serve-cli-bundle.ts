@@ -23,7 +23,9 @@ async function loadBundle(dir: string): Promise<Bundle | null> {
   const key = `${path}:${info.size}:${info.mtimeMs}`;
   if (cached?.key === key) return cached;
   const bytes = await readFile(path);
-  const manifest = await readFile(join(dir, MANIFEST_FILE), 'utf8').then((t) => JSON.parse(t) as { version?: unknown }).catch(() => null);
+  const manifest = await readFile(join(dir, MANIFEST_FILE), 'utf8')
+    .then((t) => JSON.parse(t) as { version?: unknown })
+    .catch(() => null);
   const version = typeof manifest?.version === 'string' ? manifest.version : 'unknown';
   cached = { key, bytes, sha256: createHash('sha256').update(bytes).digest('hex'), version };
   return cached;
@@ -46,7 +48,12 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 export async function serveCliBundle(req: Request, dir: string): Promise<Response> {
   const bundle = await loadBundle(dir);
   if (!bundle) {
-    return problemResponse(new ProblemError('unavailable', `this server has no CLI bundle (${join(dir, CLI_BUNDLE_FILE)}); build it with "npx turbo run build --filter=@poolbench/cli" (make up does) and retry`));
+    return problemResponse(
+      new ProblemError(
+        'unavailable',
+        `this server has no CLI bundle (${join(dir, CLI_BUNDLE_FILE)}); build it with "npx turbo run build --filter=@poolbench/cli" (make up does) and retry`,
+      ),
+    );
   }
   const etag = `"sha256-${bundle.sha256}"`;
   const headers = {
@@ -55,12 +62,16 @@ export async function serveCliBundle(req: Request, dir: string): Promise<Respons
     'X-PoolBench-CLI-Version': bundle.version,
     'Repr-Digest': `sha-256=:${Buffer.from(bundle.sha256, 'hex').toString('base64')}:`,
   };
-  if (matches(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+  if (matches(req.headers.get('if-none-match'), etag))
+    return new Response(null, { status: 304, headers });
   const full = {
     ...headers,
     'Content-Type': 'text/javascript; charset=utf-8',
     'Content-Length': String(bundle.bytes.length),
     'Content-Disposition': `inline; filename="${CLI_BUNDLE_FILE}"`,
   };
-  return new Response(req.method === 'HEAD' ? null : new Uint8Array(bundle.bytes), { status: 200, headers: full });
+  return new Response(req.method === 'HEAD' ? null : new Uint8Array(bundle.bytes), {
+    status: 200,
+    headers: full,
+  });
 }

@@ -3,7 +3,10 @@ import type { Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
-import { insertSyntheticRun, syntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
+import {
+  insertSyntheticRun,
+  syntheticExperiment,
+} from '~/server/services/compare/testing/synthetic-runs';
 import type { RestDeps } from './deps';
 import { handleRest } from './handle-rest';
 
@@ -25,25 +28,61 @@ describe('compare with a pool config of the same experiment (base=)', () => {
   let slow: { id: string; name: string };
 
   const get = async (q: string) => {
-    const res = await handleRest(new Request(`http://pb.test/api/v1/experiments/${experimentId}/compare?${q}`, { headers: { Authorization: `Bearer ${token}` } }), deps);
+    const res = await handleRest(
+      new Request(`http://pb.test/api/v1/experiments/${experimentId}/compare?${q}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      }),
+      deps,
+    );
     return { status: res.status, body: (await res.json()) as Json };
   };
 
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_rest_base'));
     services = makeServices();
-    deps = { db, redis: () => services.redis, queue: () => services.queue, baseUrl: 'http://pb.test', rateLimit: { limit: 1000, windowMs: 60_000 } };
+    deps = {
+      db,
+      redis: () => services.redis,
+      queue: () => services.queue,
+      baseUrl: 'http://pb.test',
+      rateLimit: { limit: 1000, windowMs: 60_000 },
+    };
     A = await makeTeam(db, 'a');
-    token = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'ci', scopes: ['runs:read'], expiresInDays: 1 })).token;
+    token = (
+      await createApiToken(db, {
+        teamId: A.teamId,
+        userId: A.users.admin.id,
+        name: 'ci',
+        scopes: ['runs:read'],
+        expiresInDays: 1,
+      })
+    ).token;
     // one experiment, two pool configs interleaved: "1 conn" is twice as slow as "10 conn"
-    const e = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['10 conn', '1 conn'], 5);
+    const e = await syntheticExperiment(
+      db,
+      A.teamId,
+      A.targetId,
+      A.scenarioId,
+      ['10 conn', '1 conn'],
+      5,
+    );
     experimentId = e.experimentId;
     [fast, slow] = e.poolConfigs as [typeof fast, typeof slow];
     for (let r = 0; r < 5; r++) {
       for (const [i, pc] of e.poolConfigs.entries()) {
         await insertSyntheticRun(db, {
-          teamId: A.teamId, experimentId, targetId: A.targetId, scenarioId: A.scenarioId, poolConfigId: pc.id, poolConfigName: pc.name,
-          scenarioName: 'burst', repeatIndex: r, seconds: 20, latencyMs: i === 0 ? 10 : 20, rps: 50, seed: 10 * r + i,
+          teamId: A.teamId,
+          experimentId,
+          targetId: A.targetId,
+          scenarioId: A.scenarioId,
+          poolConfigId: pc.id,
+          poolConfigName: pc.name,
+          scenarioName: 'burst',
+          repeatIndex: r,
+          seconds: 20,
+          latencyMs: i === 0 ? 10 : 20,
+          rps: 50,
+          seed: 10 * r + i,
         });
       }
     }
@@ -82,9 +121,20 @@ describe('compare with a pool config of the same experiment (base=)', () => {
   it('an unknown base, or base with baseline, is 422 naming the field', async () => {
     const unknown = await get('base=nope');
     expect(unknown.status).toBe(422);
-    expect(unknown.body.problems).toEqual([{ path: 'base', message: `"nope" is not a pool config of this experiment; it has "${fast.name}", "${slow.name}"` }]);
+    expect(unknown.body.problems).toEqual([
+      {
+        path: 'base',
+        message: `"nope" is not a pool config of this experiment; it has "${fast.name}", "${slow.name}"`,
+      },
+    ]);
     const both = await get(`base=${fast.id}&baseline=main`);
     expect(both.status).toBe(422);
-    expect(both.body.problems).toEqual([{ path: 'base', message: 'give baseline (a saved baseline) or base (a pool config of this experiment), not both' }]);
+    expect(both.body.problems).toEqual([
+      {
+        path: 'base',
+        message:
+          'give baseline (a saved baseline) or base (a pool config of this experiment), not both',
+      },
+    ]);
   });
 });

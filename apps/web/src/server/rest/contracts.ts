@@ -5,8 +5,18 @@ import { IdSchema } from '~/lib/schemas/ids';
 import { RunProgressSchema } from '~/server/api/routers/experiment.types';
 import { HypothesisFields } from '~/server/api/routers/hypothesis.types';
 import { hasUrlCredentials } from '@poolbench/scenarios/net';
-import { HYPOTHESIS_BAND_UNITS, HYPOTHESIS_EXPECTS, HYPOTHESIS_METRIC_KEYS, MAX_HYPOTHESES } from '@poolbench/scenarios';
-import { ChangeEstimateSchema, DirectionSchema, SecondsWindowSchema, VerdictSchema } from '~/server/api/routers/compare.types';
+import {
+  HYPOTHESIS_BAND_UNITS,
+  HYPOTHESIS_EXPECTS,
+  HYPOTHESIS_METRIC_KEYS,
+  MAX_HYPOTHESES,
+} from '@poolbench/scenarios';
+import {
+  ChangeEstimateSchema,
+  DirectionSchema,
+  SecondsWindowSchema,
+  VerdictSchema,
+} from '~/server/api/routers/compare.types';
 
 /**
  * Request and response contracts of the REST API. The OpenAPI document is generated from these
@@ -16,15 +26,19 @@ import { ChangeEstimateSchema, DirectionSchema, SecondsWindowSchema, VerdictSche
  * `~/server/api/routers/*.types.ts`.
  */
 
-export const ProblemSchema = z
-  .object({
-    type: z.string().describe('URI naming the problem type: https://poolbench.dev/problems/<code>'),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z.string().describe('stable machine-readable code, e.g. token_revoked, scope_missing, validation_failed'),
-    problems: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('one entry per invalid field'),
-  });
+export const ProblemSchema = z.object({
+  type: z.string().describe('URI naming the problem type: https://poolbench.dev/problems/<code>'),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z
+    .string()
+    .describe('stable machine-readable code, e.g. token_revoked, scope_missing, validation_failed'),
+  problems: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .optional()
+    .describe('one entry per invalid field'),
+});
 
 const IdOrName = z.string().trim().min(1, 'is required').max(120).describe('id or exact name');
 const LoadGeneratorsSchema = z
@@ -32,30 +46,71 @@ const LoadGeneratorsSchema = z
   .int('must be a whole number')
   .min(1, 'must be at least 1')
   .max(16, 'must be at most 16')
-  .describe('workers (load generators) each run is split across with k6 execution segments; merged exactly');
+  .describe(
+    'workers (load generators) each run is split across with k6 execution segments; merged exactly',
+  );
 const HypothesisCellRef = z.strictObject({
   poolConfig: IdOrName.describe('a pool config of the experiment, by id or exact name'),
-  scenario: IdOrName.optional().describe('a scenario of the experiment, by id or exact name; may be left out when it has one'),
+  scenario: IdOrName.optional().describe(
+    'a scenario of the experiment, by id or exact name; may be left out when it has one',
+  ),
 });
 export const RestHypothesisSchema = z
   .strictObject({
     base: HypothesisCellRef,
     candidate: HypothesisCellRef,
-    metric: z.enum(HYPOTHESIS_METRIC_KEYS, { error: `must be one of ${HYPOTHESIS_METRIC_KEYS.join(', ')}` }),
-    expect: z.enum(HYPOTHESIS_EXPECTS, { error: 'must be better, worse or equivalent' }).describe('candidate against base'),
-    band: z.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000').describe('better/worse by at least this much, or equivalent within ±this'),
-    bandUnit: z.enum(HYPOTHESIS_BAND_UNITS).optional().describe('percent of the base (default) or absolute in the metric\'s unit; error rates are percentage points'),
-    window: z.object({ from: z.number().int().min(0), to: z.number().int().min(1) }).nullish().describe('elapsed seconds [from, to) of every run, as the compare view\'s window'),
+    metric: z.enum(HYPOTHESIS_METRIC_KEYS, {
+      error: `must be one of ${HYPOTHESIS_METRIC_KEYS.join(', ')}`,
+    }),
+    expect: z
+      .enum(HYPOTHESIS_EXPECTS, { error: 'must be better, worse or equivalent' })
+      .describe('candidate against base'),
+    band: z
+      .number()
+      .min(0, 'must be at least 0')
+      .max(1000, 'must be at most 1000')
+      .describe('better/worse by at least this much, or equivalent within ±this'),
+    bandUnit: z
+      .enum(HYPOTHESIS_BAND_UNITS)
+      .optional()
+      .describe(
+        "percent of the base (default) or absolute in the metric's unit; error rates are percentage points",
+      ),
+    window: z
+      .object({ from: z.number().int().min(0), to: z.number().int().min(1) })
+      .nullish()
+      .describe("elapsed seconds [from, to) of every run, as the compare view's window"),
     claim: z.string().trim().max(500).optional().describe('the claim in your own words'),
   })
-  .describe('a claim stated before the runs start and decided when the experiment ends (docs/hypotheses.md)');
+  .describe(
+    'a claim stated before the runs start and decided when the experiment ends (docs/hypotheses.md)',
+  );
 export type RestHypothesis = z.output<typeof RestHypothesisSchema>;
-const RestHypothesesSchema = z.array(RestHypothesisSchema).max(MAX_HYPOTHESES, `at most ${MAX_HYPOTHESES} hypotheses per experiment`);
+const RestHypothesesSchema = z
+  .array(RestHypothesisSchema)
+  .max(MAX_HYPOTHESES, `at most ${MAX_HYPOTHESES} hypotheses per experiment`);
 
 /** Where a CI-started experiment came from; the CLI fills these from the CI's own variables. */
 const CiOriginFields = {
-  commit: z.string().trim().min(1, 'is empty').max(64, 'must be at most 64 characters').regex(/^[A-Za-z0-9._/-]+$/, 'must be a commit id or ref (letters, digits, . _ / -)').optional().describe('the commit the experiment tests, e.g. a git SHA'),
-  branch: z.string().trim().min(1, 'is empty').max(255, 'must be at most 255 characters').refine((b) => ![...b].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f), 'must not contain control characters').optional().describe('the branch (or merge request ref) it came from'),
+  commit: z
+    .string()
+    .trim()
+    .min(1, 'is empty')
+    .max(64, 'must be at most 64 characters')
+    .regex(/^[A-Za-z0-9._/-]+$/, 'must be a commit id or ref (letters, digits, . _ / -)')
+    .optional()
+    .describe('the commit the experiment tests, e.g. a git SHA'),
+  branch: z
+    .string()
+    .trim()
+    .min(1, 'is empty')
+    .max(255, 'must be at most 255 characters')
+    .refine(
+      (b) => ![...b].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f),
+      'must not contain control characters',
+    )
+    .optional()
+    .describe('the branch (or merge request ref) it came from'),
   buildUrl: z
     .string()
     .trim()
@@ -67,78 +122,126 @@ const CiOriginFields = {
     .describe('the CI job that started it (linked from the experiment list)'),
 };
 
-const RepeatsSchema = z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50');
+const RepeatsSchema = z
+  .number()
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(50, 'must be at most 50');
 
-export const StartSavedSchema = z
-  .strictObject({
-    kind: z.literal('saved'),
-    experiment: IdOrName.describe('id or exact name of a saved experiment; its definition starts again as a new experiment'),
-    name: z.string().trim().min(1).max(120).optional().describe('name of the new experiment (default: the saved one\'s)'),
-    repeats: RepeatsSchema.optional().describe('override the saved number of repeats'),
-    loadGenerators: LoadGeneratorsSchema.optional().describe('override the saved number of load generators per run'),
-    hypotheses: RestHypothesesSchema.optional().describe('override the saved experiment\'s hypotheses (default: the same claims)'),
-    ...CiOriginFields,
-  });
+export const StartSavedSchema = z.strictObject({
+  kind: z.literal('saved'),
+  experiment: IdOrName.describe(
+    'id or exact name of a saved experiment; its definition starts again as a new experiment',
+  ),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(120)
+    .optional()
+    .describe("name of the new experiment (default: the saved one's)"),
+  repeats: RepeatsSchema.optional().describe('override the saved number of repeats'),
+  loadGenerators: LoadGeneratorsSchema.optional().describe(
+    'override the saved number of load generators per run',
+  ),
+  hypotheses: RestHypothesesSchema.optional().describe(
+    "override the saved experiment's hypotheses (default: the same claims)",
+  ),
+  ...CiOriginFields,
+});
 
 export const StartInlineSchema = z
   .strictObject({
     kind: z.literal('inline'),
     name: z.string().trim().min(1).max(120).default('CI run'),
     target: IdOrName.describe('id or exact name of a target of the team'),
-    poolConfigs: z.array(IdOrName).min(1, 'choose at least one pool config').max(20).describe('ids or names of pool configs of that target'),
+    poolConfigs: z
+      .array(IdOrName)
+      .min(1, 'choose at least one pool config')
+      .max(20)
+      .describe('ids or names of pool configs of that target'),
     scenarioId: IdSchema.optional().describe('a saved scenario; or give `scenario`'),
-    scenario: ScenarioSchema.optional().describe('template and parameters; saved as a scenario row, reused when the same scenario was sent before'),
-    scenarioName: z.string().trim().min(1).max(120).optional().describe('name of the scenario row for an inline scenario (default: api-<hash of its content>)'),
-    repeats: RepeatsSchema.default(5).describe('default 5: fewer than 4 per side can never give a verdict'),
+    scenario: ScenarioSchema.optional().describe(
+      'template and parameters; saved as a scenario row, reused when the same scenario was sent before',
+    ),
+    scenarioName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(120)
+      .optional()
+      .describe(
+        'name of the scenario row for an inline scenario (default: api-<hash of its content>)',
+      ),
+    repeats: RepeatsSchema.default(5).describe(
+      'default 5: fewer than 4 per side can never give a verdict',
+    ),
     order: z.enum(['interleaved', 'blocked']).default('interleaved'),
     loadGenerators: LoadGeneratorsSchema.default(1),
     hypotheses: RestHypothesesSchema.optional(),
     ...CiOriginFields,
   })
-  .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), { message: 'give exactly one of scenarioId and scenario', path: ['scenario'] });
+  .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), {
+    message: 'give exactly one of scenarioId and scenario',
+    path: ['scenario'],
+  });
 
-export const StartExperimentSchema = z.discriminatedUnion('kind', [StartSavedSchema, StartInlineSchema]);
+export const StartExperimentSchema = z.discriminatedUnion('kind', [
+  StartSavedSchema,
+  StartInlineSchema,
+]);
 export type StartExperiment = z.output<typeof StartExperimentSchema>;
 
 const Ref = z.object({ id: z.string(), name: z.string() });
 const NullableRef = Ref.nullable();
 const Iso = z.string().describe('UTC timestamp, ISO 8601');
 
-export const ExperimentSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    status: z.enum(['queued', 'running', 'completed', 'failed', 'canceled']),
-    finished: z.boolean().describe('every run reached a terminal status'),
-    repeats: z.number().int(),
-    createdAt: Iso,
-    finishedAt: Iso.nullable(),
-    target: Ref,
-    poolConfigs: z.array(Ref),
-    scenarios: z.array(Ref),
-    progress: RunProgressSchema,
-    runs: z.array(
-      z.object({
-        id: z.string(),
-        status: RunStatusSchema,
-        poolConfigId: z.string().nullable(),
-        scenarioId: z.string().nullable(),
-        repeatIndex: z.number().int(),
-        sequence: z.number().int(),
-        startedAt: Iso.nullable(),
-        finishedAt: Iso.nullable(),
-        errorMessage: z.string().nullable(),
-      }),
+export const ExperimentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'canceled']),
+  finished: z.boolean().describe('every run reached a terminal status'),
+  repeats: z.number().int(),
+  createdAt: Iso,
+  finishedAt: Iso.nullable(),
+  target: Ref,
+  poolConfigs: z.array(Ref),
+  scenarios: z.array(Ref),
+  progress: RunProgressSchema,
+  runs: z.array(
+    z.object({
+      id: z.string(),
+      status: RunStatusSchema,
+      poolConfigId: z.string().nullable(),
+      scenarioId: z.string().nullable(),
+      repeatIndex: z.number().int(),
+      sequence: z.number().int(),
+      startedAt: Iso.nullable(),
+      finishedAt: Iso.nullable(),
+      errorMessage: z.string().nullable(),
+    }),
+  ),
+  commit: z.string().nullable(),
+  branch: z.string().nullable(),
+  buildUrl: z.string().nullable(),
+  hypotheses: z
+    .array(z.object({ ...HypothesisFields, decidedAt: Iso.nullable() }))
+    .describe('pre-registered claims and their decisions (pending until the experiment ends)'),
+  webUrl: z.string(),
+  notice: z
+    .string()
+    .optional()
+    .describe(
+      'set on start when the run queue was unavailable: the runs are stored as queued and start when it is back',
     ),
-    commit: z.string().nullable(),
-    branch: z.string().nullable(),
-    buildUrl: z.string().nullable(),
-    hypotheses: z.array(z.object({ ...HypothesisFields, decidedAt: Iso.nullable() })).describe('pre-registered claims and their decisions (pending until the experiment ends)'),
-    webUrl: z.string(),
-    notice: z.string().optional().describe('set on start when the run queue was unavailable: the runs are stored as queued and start when it is back'),
-  });
+});
 
-const LatencySchema = z.looseObject({ p50: z.number(), p95: z.number(), p99: z.number(), max: z.number() });
+const LatencySchema = z.looseObject({
+  p50: z.number(),
+  p95: z.number(),
+  p99: z.number(),
+  max: z.number(),
+});
 export const RunSummarySchema = z
   .looseObject({
     requests: z.number(),
@@ -148,41 +251,57 @@ export const RunSummarySchema = z
     durationMs: z.number(),
     latency: LatencySchema.nullable(),
   })
-  .describe('Run.summary from merged per-second histograms (times in ms); more fields than listed may be present');
+  .describe(
+    'Run.summary from merged per-second histograms (times in ms); more fields than listed may be present',
+  );
 
-export const ThresholdResultSchema = z.object({ metric: z.string(), expr: z.string(), observed: z.number().nullable(), pass: z.boolean() });
+export const ThresholdResultSchema = z.object({
+  metric: z.string(),
+  expr: z.string(),
+  observed: z.number().nullable(),
+  pass: z.boolean(),
+});
 
-export const RunSchema = z
-  .object({
-    id: z.string(),
-    experimentId: z.string(),
-    status: RunStatusSchema,
-    poolConfig: NullableRef,
-    scenario: NullableRef,
-    repeatIndex: z.number().int(),
-    queuedAt: Iso,
-    startedAt: Iso.nullable(),
-    finishedAt: Iso.nullable(),
-    errorCode: z.string().nullable(),
-    errorMessage: z.string().nullable(),
-    summary: RunSummarySchema.nullable(),
-    thresholdResults: z.array(ThresholdResultSchema).nullable(),
-    loadGenerators: z.number().int().describe('workers the run was split across; 1 = one k6'),
-    segments: z
-      .array(
-        z.object({
-          index: z.number().int().describe('k6 execution segment index/loadGenerators'),
-          workerId: z.string().nullable(),
-          status: z.string(),
-          requests: z.number().int(),
-          startSkewMs: z.number().nullable().describe('this generator\'s load start minus the earliest generator\'s'),
-          cpuMaxPercent: z.number().nullable().describe('the generator\'s own k6 CPU, % of one core (> 80: the numbers may be the generator\'s)'),
-          rssMaxBytes: z.number().nullable(),
-        }),
-      )
-      .describe('one entry per load generator of a distributed run; empty for a run on one generator'),
-    webUrl: z.string(),
-  });
+export const RunSchema = z.object({
+  id: z.string(),
+  experimentId: z.string(),
+  status: RunStatusSchema,
+  poolConfig: NullableRef,
+  scenario: NullableRef,
+  repeatIndex: z.number().int(),
+  queuedAt: Iso,
+  startedAt: Iso.nullable(),
+  finishedAt: Iso.nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  summary: RunSummarySchema.nullable(),
+  thresholdResults: z.array(ThresholdResultSchema).nullable(),
+  loadGenerators: z.number().int().describe('workers the run was split across; 1 = one k6'),
+  segments: z
+    .array(
+      z.object({
+        index: z.number().int().describe('k6 execution segment index/loadGenerators'),
+        workerId: z.string().nullable(),
+        status: z.string(),
+        requests: z.number().int(),
+        startSkewMs: z
+          .number()
+          .nullable()
+          .describe("this generator's load start minus the earliest generator's"),
+        cpuMaxPercent: z
+          .number()
+          .nullable()
+          .describe(
+            "the generator's own k6 CPU, % of one core (> 80: the numbers may be the generator's)",
+          ),
+        rssMaxBytes: z.number().nullable(),
+      }),
+    )
+    .describe(
+      'one entry per load generator of a distributed run; empty for a run on one generator',
+    ),
+  webUrl: z.string(),
+});
 
 const MetricValueSchema = z.object({
   key: z.string(),
@@ -194,82 +313,132 @@ const MetricValueSchema = z.object({
   max: z.number().nullable(),
 });
 
-export const ExperimentSummarySchema = z
-  .object({
-    experimentId: z.string(),
-    status: z.string(),
-    finished: z.boolean(),
-    cells: z.array(
-      z.object({
-        poolConfig: NullableRef,
-        scenario: NullableRef,
-        runs: z.number().int(),
-        succeeded: z.number().int().describe('runs that measured: succeeded, or ran to their end with a failed threshold (status thresholds_failed)'),
-        metrics: z.array(MetricValueSchema).describe('one value per measured run, summarized across repeats'),
-        thresholds: z.object({ passed: z.number().int(), failed: z.number().int(), failures: z.array(ThresholdResultSchema.extend({ runId: z.string() })) }),
-      }),
-    ),
-    thresholdsFailed: z.boolean(),
-  });
-
-export const ComparisonSchema = z
-  .object({
-    experimentId: z.string(),
-    baseline: z.string().describe('baseline name, e.g. main; with `base`: the name of that pool config'),
-    base: NullableRef.describe('the pool config of this experiment every other one was compared with (the `base` parameter); null: compared with the saved baseline `baseline`'),
-    gatedOn: z
-      .array(z.enum(TESTED_RUN_METRIC_KEYS as [TestedRunMetricKey, ...TestedRunMetricKey[]]))
-      .describe('the tested metrics compared, with p-values adjusted across them (Benjamini–Hochberg): every tested metric, or the ones the `metrics` parameter chose; `outcome` rests on these alone'),
-    window: SecondsWindowSchema
-      .nullable()
-      .describe('the elapsed seconds [from, to) of every run the comparison is over; null: whole runs'),
-    outcome: z.enum(['pass', 'regression', 'no-baseline', 'incomplete']).describe('regression: some tested metric of some cell is worse than its baseline; no-baseline: some cell has none of this name; incomplete: some cell has no succeeded run yet'),
-    cells: z.array(
-      z.object({
-        poolConfig: NullableRef,
-        scenario: NullableRef,
-        baseline: z
-          .object({ id: z.string(), experimentId: z.string().nullable(), runId: z.string().nullable(), poolConfig: NullableRef, runs: z.number().int() })
-          .nullable()
-          .describe('null: no baseline of this name for the target and scenario'),
-        candidateRuns: z.number().int(),
-        regression: z.boolean(),
-        metrics: z.array(
-          z.object({
-            key: z.string(),
-            label: z.string(),
-            unit: z.string(),
-            direction: DirectionSchema,
-            verdict: VerdictSchema,
-            baselineMedian: z.number().nullable(),
-            candidateMedian: z.number().nullable(),
-            changePercent: ChangeEstimateSchema.nullable().describe('Hodges–Lehmann change with its interval, in percent'),
-            confidence: z.number(),
-            pValue: z.number().nullable(),
-            insufficient: z.boolean(),
-            lowRequests: z.boolean(),
-            reason: z.string(),
-          }),
+export const ExperimentSummarySchema = z.object({
+  experimentId: z.string(),
+  status: z.string(),
+  finished: z.boolean(),
+  cells: z.array(
+    z.object({
+      poolConfig: NullableRef,
+      scenario: NullableRef,
+      runs: z.number().int(),
+      succeeded: z
+        .number()
+        .int()
+        .describe(
+          'runs that measured: succeeded, or ran to their end with a failed threshold (status thresholds_failed)',
         ),
+      metrics: z
+        .array(MetricValueSchema)
+        .describe('one value per measured run, summarized across repeats'),
+      thresholds: z.object({
+        passed: z.number().int(),
+        failed: z.number().int(),
+        failures: z.array(ThresholdResultSchema.extend({ runId: z.string() })),
       }),
-    ),
-  });
-
-export const SaveBaselineSchema = z
-  .strictObject({
-    name: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9._/-]+$/, 'letters, digits, . _ / - only').default('main'),
-    experimentId: IdSchema,
-    poolConfig: IdOrName.optional().describe('which pool config of the experiment is the reference; required when it has several'),
-  });
-
-export const BaselinesSchema = z
-  .object({ baselines: z.array(z.object({ id: z.string(), name: z.string(), target: Ref, scenario: Ref, experimentId: z.string().nullable(), poolConfig: NullableRef })) });
-
-export const ExtendExperimentSchema = z.strictObject({
-  addRepeats: z.number({ error: 'is required (a whole number)' }).int('must be a whole number').min(1, 'must be at least 1').max(49, 'must be at most 49').describe('repeats of every cell to add'),
+    }),
+  ),
+  thresholdsFailed: z.boolean(),
 });
 
-export const CreateShareSchema = z
-  .strictObject({ expiresInDays: z.number().int().min(1).max(365).optional() });
+export const ComparisonSchema = z.object({
+  experimentId: z.string(),
+  baseline: z
+    .string()
+    .describe('baseline name, e.g. main; with `base`: the name of that pool config'),
+  base: NullableRef.describe(
+    'the pool config of this experiment every other one was compared with (the `base` parameter); null: compared with the saved baseline `baseline`',
+  ),
+  gatedOn: z
+    .array(z.enum(TESTED_RUN_METRIC_KEYS as [TestedRunMetricKey, ...TestedRunMetricKey[]]))
+    .describe(
+      'the tested metrics compared, with p-values adjusted across them (Benjamini–Hochberg): every tested metric, or the ones the `metrics` parameter chose; `outcome` rests on these alone',
+    ),
+  window: SecondsWindowSchema.nullable().describe(
+    'the elapsed seconds [from, to) of every run the comparison is over; null: whole runs',
+  ),
+  outcome: z
+    .enum(['pass', 'regression', 'no-baseline', 'incomplete'])
+    .describe(
+      'regression: some tested metric of some cell is worse than its baseline; no-baseline: some cell has none of this name; incomplete: some cell has no succeeded run yet',
+    ),
+  cells: z.array(
+    z.object({
+      poolConfig: NullableRef,
+      scenario: NullableRef,
+      baseline: z
+        .object({
+          id: z.string(),
+          experimentId: z.string().nullable(),
+          runId: z.string().nullable(),
+          poolConfig: NullableRef,
+          runs: z.number().int(),
+        })
+        .nullable()
+        .describe('null: no baseline of this name for the target and scenario'),
+      candidateRuns: z.number().int(),
+      regression: z.boolean(),
+      metrics: z.array(
+        z.object({
+          key: z.string(),
+          label: z.string(),
+          unit: z.string(),
+          direction: DirectionSchema,
+          verdict: VerdictSchema,
+          baselineMedian: z.number().nullable(),
+          candidateMedian: z.number().nullable(),
+          changePercent: ChangeEstimateSchema.nullable().describe(
+            'Hodges–Lehmann change with its interval, in percent',
+          ),
+          confidence: z.number(),
+          pValue: z.number().nullable(),
+          insufficient: z.boolean(),
+          lowRequests: z.boolean(),
+          reason: z.string(),
+        }),
+      ),
+    }),
+  ),
+});
+
+export const SaveBaselineSchema = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._/-]+$/, 'letters, digits, . _ / - only')
+    .default('main'),
+  experimentId: IdSchema,
+  poolConfig: IdOrName.optional().describe(
+    'which pool config of the experiment is the reference; required when it has several',
+  ),
+});
+
+export const BaselinesSchema = z.object({
+  baselines: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      target: Ref,
+      scenario: Ref,
+      experimentId: z.string().nullable(),
+      poolConfig: NullableRef,
+    }),
+  ),
+});
+
+export const ExtendExperimentSchema = z.strictObject({
+  addRepeats: z
+    .number({ error: 'is required (a whole number)' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(49, 'must be at most 49')
+    .describe('repeats of every cell to add'),
+});
+
+export const CreateShareSchema = z.strictObject({
+  expiresInDays: z.number().int().min(1).max(365).optional(),
+});
 
 export const ShareLinkSchema = z.object({ url: z.string(), expiresAt: Iso.nullable() });

@@ -5,5 +5,11 @@ import { redis } from '~/server/redis';
 import { DEFAULT_RATE_LIMIT, type RestDeps } from './deps';
 
 export function defaultRestDeps(): RestDeps {
-  return { db, redis, queue: runQueue, baseUrl: env.BETTER_AUTH_URL.replace(/\/$/, ''), rateLimit: DEFAULT_RATE_LIMIT };
+  return {
+    db,
+    redis,
+    queue: runQueue,
+    baseUrl: env.BETTER_AUTH_URL.replace(/\/$/, ''),
+    rateLimit: DEFAULT_RATE_LIMIT,
+  };
 }

@@ -2,7 +2,12 @@ import { authenticateApiToken } from '~/server/services/api-tokens/authenticate-
 import { SCOPE_MIN_ROLE, scopeAllowedFor } from '~/lib/api-scopes';
 import { IdSchema } from '~/lib/schemas/ids';
 import type { RestDeps } from './deps';
-import { IDEMPOTENCY_KEY_RE, requestHash, withIdempotency, type StoredResponse } from './idempotency';
+import {
+  IDEMPOTENCY_KEY_RE,
+  requestHash,
+  withIdempotency,
+  type StoredResponse,
+} from './idempotency';
 import { matchOperation } from './operations';
 import { ProblemError, problemResponse } from './problem';
 import { rateLimit, type RateLimitResult } from './rate-limit';
@@ -11,22 +16,44 @@ import { toProblem } from './to-problem';
 export const API_PREFIX = '/api/v1';
 
 const AUTH_DETAIL = {
-  malformed: ['token_malformed', 'the token is not a PoolBench API token (pb_…); check for a typo or a truncated copy'],
+  malformed: [
+    'token_malformed',
+    'the token is not a PoolBench API token (pb_…); check for a typo or a truncated copy',
+  ],
   unknown: ['token_unknown', 'no such API token; create one in Settings → API tokens'],
-  revoked: ['token_revoked', 'this API token was revoked; create a new one in Settings → API tokens'],
-  expired: ['token_expired', 'this API token has expired; create a new one in Settings → API tokens'],
-  creator_removed: ['token_creator_removed', 'the person who created this API token is no longer a member of its team, so the token is no longer valid; a current admin must create a new one in Settings → API tokens'],
+  revoked: [
+    'token_revoked',
+    'this API token was revoked; create a new one in Settings → API tokens',
+  ],
+  expired: [
+    'token_expired',
+    'this API token has expired; create a new one in Settings → API tokens',
+  ],
+  creator_removed: [
+    'token_creator_removed',
+    'the person who created this API token is no longer a member of its team, so the token is no longer valid; a current admin must create a new one in Settings → API tokens',
+  ],
 } as const;
 
 function rateHeaders(r: RateLimitResult | null): Record<string, string> {
-  return r ? { 'RateLimit-Limit': String(r.limit), 'RateLimit-Remaining': String(r.remaining), 'RateLimit-Reset': String(r.resetSec) } : {};
+  return r
+    ? {
+        'RateLimit-Limit': String(r.limit),
+        'RateLimit-Remaining': String(r.remaining),
+        'RateLimit-Reset': String(r.resetSec),
+      }
+    : {};
 }
 
 function respond(res: StoredResponse, headers: Record<string, string>): Response {
   const problem = res.status >= 400;
   return new Response(JSON.stringify(res.body), {
     status: res.status,
-    headers: { 'Content-Type': problem ? 'application/problem+json' : 'application/json', 'Cache-Control': 'no-store', ...headers },
+    headers: {
+      'Content-Type': problem ? 'application/problem+json' : 'application/json',
+      'Cache-Control': 'no-store',
+      ...headers,
+    },
   });
 }
 
@@ -35,34 +62,61 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
   let limits: RateLimitResult | null = null;
   try {
     const url = new URL(req.url);
-    const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
+    const path = url.pathname.startsWith(API_PREFIX)
+      ? url.pathname.slice(API_PREFIX.length)
+      : url.pathname;
     const match = matchOperation(req.method, path);
-    if (match === null) throw new ProblemError('not_found', `no API route ${req.method} ${url.pathname}; see /api/openapi.json`);
-    if (match === 'method') throw new ProblemError('method_not_allowed', `${req.method} is not supported on ${url.pathname}`);
+    if (match === null)
+      throw new ProblemError(
+        'not_found',
+        `no API route ${req.method} ${url.pathname}; see /api/openapi.json`,
+      );
+    if (match === 'method')
+      throw new ProblemError(
+        'method_not_allowed',
+        `${req.method} is not supported on ${url.pathname}`,
+      );
     const { op, params } = match;
 
     const auth = req.headers.get('authorization') ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(auth)?.[1];
     if (!token) {
-      throw new ProblemError('token_missing', 'send an API token as "Authorization: Bearer pb_…"', { headers: { 'WWW-Authenticate': 'Bearer realm="poolbench"' } });
+      throw new ProblemError('token_missing', 'send an API token as "Authorization: Bearer pb_…"', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="poolbench"' },
+      });
     }
     const principal = await authenticateApiToken(deps.db, token);
     if (typeof principal === 'string') {
       const [code, detail] = AUTH_DETAIL[principal];
-      throw new ProblemError(code, detail, { headers: { 'WWW-Authenticate': 'Bearer realm="poolbench", error="invalid_token"' } });
+      throw new ProblemError(code, detail, {
+        headers: { 'WWW-Authenticate': 'Bearer realm="poolbench", error="invalid_token"' },
+      });
     }
 
     try {
-      limits = await rateLimit(deps.redis(), principal.tokenId, deps.rateLimit.limit, deps.rateLimit.windowMs);
+      limits = await rateLimit(
+        deps.redis(),
+        principal.tokenId,
+        deps.rateLimit.limit,
+        deps.rateLimit.windowMs,
+      );
     } catch {
       limits = null; // Redis down: reads still work; a start then fails on enqueue with a clear error
     }
     if (limits && !limits.allowed) {
-      throw new ProblemError('rate_limited', `this token may make ${limits.limit} requests per ${deps.rateLimit.windowMs / 1000} s; retry in ${limits.resetSec} s`, {
-        headers: { 'Retry-After': String(limits.resetSec) },
-      });
+      throw new ProblemError(
+        'rate_limited',
+        `this token may make ${limits.limit} requests per ${deps.rateLimit.windowMs / 1000} s; retry in ${limits.resetSec} s`,
+        {
+          headers: { 'Retry-After': String(limits.resetSec) },
+        },
+      );
     }
-    if (!principal.scopes.includes(op.scope)) throw new ProblemError('scope_missing', `this needs a token with the ${op.scope} scope; this one has ${principal.scopes.join(', ') || 'none'}`);
+    if (!principal.scopes.includes(op.scope))
+      throw new ProblemError(
+        'scope_missing',
+        `this needs a token with the ${op.scope} scope; this one has ${principal.scopes.join(', ') || 'none'}`,
+      );
     if (!scopeAllowedFor(principal.creatorRole, op.scope)) {
       throw new ProblemError(
         'creator_role_insufficient',
@@ -84,15 +138,34 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
       }
     }
     const body = op.body ? op.body.parse(raw) : undefined;
-    const run = async (): Promise<StoredResponse> => ({ status: op.status, body: await op.handle({ deps, principal, params, query, body }) });
+    const run = async (): Promise<StoredResponse> => ({
+      status: op.status,
+      body: await op.handle({ deps, principal, params, query, body }),
+    });
 
     const key = req.headers.get('idempotency-key');
     if (op.idempotent && key !== null) {
       if (!IDEMPOTENCY_KEY_RE.test(key)) {
-        throw new ProblemError('validation_failed', 'Idempotency-Key must be 1 to 200 printable ASCII characters', { problems: [{ path: 'Idempotency-Key', message: 'must be 1 to 200 printable ASCII characters' }] });
+        throw new ProblemError(
+          'validation_failed',
+          'Idempotency-Key must be 1 to 200 printable ASCII characters',
+          {
+            problems: [
+              { path: 'Idempotency-Key', message: 'must be 1 to 200 printable ASCII characters' },
+            ],
+          },
+        );
       }
-      const res = await withIdempotency(deps.db, { teamId: principal.teamId, key, requestHash: requestHash(req.method, path, raw) }, run, deps.idempotency);
-      return respond(res, { ...rateHeaders(limits), ...(res.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
+      const res = await withIdempotency(
+        deps.db,
+        { teamId: principal.teamId, key, requestHash: requestHash(req.method, path, raw) },
+        run,
+        deps.idempotency,
+      );
+      return respond(res, {
+        ...rateHeaders(limits),
+        ...(res.replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+      });
     }
     return respond(await run(), rateHeaders(limits));
   } catch (err) {

@@ -13,8 +13,21 @@ function summary(ms: number) {
   const h = createHistogram();
   for (let i = 0; i < 100; i++) h.recordValue(Math.round(ms * 1000));
   return buildRunSummary({
-    counters: { requests: 100, failed: 0, status: { '200': 100 }, dataSentBytes: 0, dataReceivedBytes: 0, iterations: 100, droppedIterations: 0 },
-    trends: { http_req_duration: histogramStatsMs(h) }, seconds: 2, vusMax: 5, loadMs: 2000, load: { startMs: 1_700_000_000_000, endMs: 1_700_000_002_000 }, resources: [],
+    counters: {
+      requests: 100,
+      failed: 0,
+      status: { '200': 100 },
+      dataSentBytes: 0,
+      dataReceivedBytes: 0,
+      iterations: 100,
+      droppedIterations: 0,
+    },
+    trends: { http_req_duration: histogramStatsMs(h) },
+    seconds: 2,
+    vusMax: 5,
+    loadMs: 2000,
+    load: { startMs: 1_700_000_000_000, endMs: 1_700_000_002_000 },
+    resources: [],
   });
 }
 
@@ -29,18 +42,47 @@ describe('REST + tRPC: hypotheses stated with the experiment, decided when it en
   let fast: string;
   const call = (method: string, path: string, body?: unknown) =>
     handleRest(
-      new Request(`http://pb.test/api/v1${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) }),
+      new Request(`http://pb.test/api/v1${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }),
       deps,
     );
 
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_rest_hypotheses'));
     services = makeServices();
-    deps = { db, redis: () => services.redis, queue: () => services.queue, baseUrl: 'http://pb.test', rateLimit: { limit: 1000, windowMs: 60_000 } };
+    deps = {
+      db,
+      redis: () => services.redis,
+      queue: () => services.queue,
+      baseUrl: 'http://pb.test',
+      rateLimit: { limit: 1000, windowMs: 60_000 },
+    };
     A = await makeTeam(db, 'hypa');
     B = await makeTeam(db, 'hypb');
-    fast = (await db.poolConfig.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'prewarmed', strategy: 'lazy', params: toJson.poolParams({}), instanceCount: 1 } })).id;
-    token = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'ci', scopes: ['runs:read', 'runs:write'], expiresInDays: 30 })).token;
+    fast = (
+      await db.poolConfig.create({
+        data: {
+          teamId: A.teamId,
+          targetId: A.targetId,
+          name: 'prewarmed',
+          strategy: 'lazy',
+          params: toJson.poolParams({}),
+          instanceCount: 1,
+        },
+      })
+    ).id;
+    token = (
+      await createApiToken(db, {
+        teamId: A.teamId,
+        userId: A.users.admin.id,
+        name: 'ci',
+        scopes: ['runs:read', 'runs:write'],
+        expiresInDays: 30,
+      })
+    ).token;
   });
   afterAll(async () => {
     await services?.close();
@@ -48,33 +90,84 @@ describe('REST + tRPC: hypotheses stated with the experiment, decided when it en
   });
 
   const inline = (extra: Record<string, unknown>) => ({
-    kind: 'inline', target: A.targetId, poolConfigs: ['lazy', 'prewarmed'], repeats: 4, scenarioId: A.scenarioId, ...extra,
+    kind: 'inline',
+    target: A.targetId,
+    poolConfigs: ['lazy', 'prewarmed'],
+    repeats: 4,
+    scenarioId: A.scenarioId,
+    ...extra,
   });
-  const claim = { base: { poolConfig: 'lazy' }, candidate: { poolConfig: 'prewarmed' }, metric: 'p99Ms', expect: 'better', band: 20, claim: 'prewarming cuts p99 by a fifth' };
+  const claim = {
+    base: { poolConfig: 'lazy' },
+    candidate: { poolConfig: 'prewarmed' },
+    metric: 'p99Ms',
+    expect: 'better',
+    band: 20,
+    claim: 'prewarming cuts p99 by a fifth',
+  };
 
   it('POST /experiments takes hypotheses by pool config name; GET shows them pending; a wrong name is named', async () => {
     const res = await call('POST', '/experiments', inline({ hypotheses: [claim] }));
     expect(res.status).toBe(201);
     const e = await res.json();
     expect(e.hypotheses).toEqual([
-      expect.objectContaining({ position: 0, metric: 'p99Ms', expect: 'better', band: 20, bandUnit: 'percent', status: 'pending', claim: 'prewarming cuts p99 by a fifth', decidedAt: null, base: { poolConfigId: A.poolConfigId, scenarioId: A.scenarioId }, candidate: { poolConfigId: fast, scenarioId: A.scenarioId } }),
+      expect.objectContaining({
+        position: 0,
+        metric: 'p99Ms',
+        expect: 'better',
+        band: 20,
+        bandUnit: 'percent',
+        status: 'pending',
+        claim: 'prewarming cuts p99 by a fifth',
+        decidedAt: null,
+        base: { poolConfigId: A.poolConfigId, scenarioId: A.scenarioId },
+        candidate: { poolConfigId: fast, scenarioId: A.scenarioId },
+      }),
     ]);
-    expect(e.hypotheses[0].statement).toMatch(/prewarmed has a lower p99 latency than lazy by at least 20 %/);
-    expect(e.hypotheses[0].comparePath).toBe(`/compare?items=c.${e.id}.${A.poolConfigId}.${A.scenarioId},c.${e.id}.${fast}.${A.scenarioId}&baseline=0`);
+    expect(e.hypotheses[0].statement).toMatch(
+      /prewarmed has a lower p99 latency than lazy by at least 20 %/,
+    );
+    expect(e.hypotheses[0].comparePath).toBe(
+      `/compare?items=c.${e.id}.${A.poolConfigId}.${A.scenarioId},c.${e.id}.${fast}.${A.scenarioId}&baseline=0`,
+    );
 
-    const bad = await call('POST', '/experiments', inline({ hypotheses: [{ ...claim, candidate: { poolConfig: 'nope' } }] }));
+    const bad = await call(
+      'POST',
+      '/experiments',
+      inline({ hypotheses: [{ ...claim, candidate: { poolConfig: 'nope' } }] }),
+    );
     expect(bad.status).toBe(422);
-    expect((await bad.json()).problems).toEqual([{ path: 'hypotheses.0.candidate.poolConfig', message: '"nope" is not one of the experiment\'s pool configs (lazy, prewarmed)' }]);
+    expect((await bad.json()).problems).toEqual([
+      {
+        path: 'hypotheses.0.candidate.poolConfig',
+        message: '"nope" is not one of the experiment\'s pool configs (lazy, prewarmed)',
+      },
+    ]);
     // a saved rerun tests the same claims
-    const again = await (await call('POST', '/experiments', { kind: 'saved', experiment: e.id })).json();
-    expect(again.hypotheses.map((h: { statement: string }) => h.statement)).toEqual(e.hypotheses.map((h: { statement: string }) => h.statement));
+    const again = await (
+      await call('POST', '/experiments', { kind: 'saved', experiment: e.id })
+    ).json();
+    expect(again.hypotheses.map((h: { statement: string }) => h.statement)).toEqual(
+      e.hypotheses.map((h: { statement: string }) => h.statement),
+    );
   });
 
   it('decided when the last run ends (holds with 4 vs 4), then extend adds repeats and they go back to pending', async () => {
     const e = await (await call('POST', '/experiments', inline({ hypotheses: [claim] }))).json();
     const member = callerFor(db, services, A.users.member, A.teamId);
     // pre-registration: editable while queued
-    const edited = await member.experiment.setHypotheses({ id: e.id, hypotheses: [{ base: { poolConfigId: A.poolConfigId, scenarioId: A.scenarioId }, candidate: { poolConfigId: fast, scenarioId: A.scenarioId }, metric: 'p99Ms', expect: 'better', band: 20 }] });
+    const edited = await member.experiment.setHypotheses({
+      id: e.id,
+      hypotheses: [
+        {
+          base: { poolConfigId: A.poolConfigId, scenarioId: A.scenarioId },
+          candidate: { poolConfigId: fast, scenarioId: A.scenarioId },
+          metric: 'p99Ms',
+          expect: 'better',
+          band: 20,
+        },
+      ],
+    });
     expect(edited).toMatchObject({ preRegistered: false, items: [{ status: 'pending' }] });
     const extendEarly = await call('POST', `/experiments/${e.id}/extend`, { addRepeats: 1 });
     expect(extendEarly.status).toBe(422);
@@ -83,11 +176,20 @@ describe('REST + tRPC: hypotheses stated with the experiment, decided when it en
     for (const r of e.runs as Array<{ id: string; poolConfigId: string }>) {
       await claimRun(db, r.id, 'w');
       await markRunning(db, r.id, 'w', { script: 's', environment: {} });
-      await finishRun(db, r.id, 'w', { status: 'succeeded', summary: summary(r.poolConfigId === fast ? 10 + Math.random() : 40 + Math.random()) });
+      await finishRun(db, r.id, 'w', {
+        status: 'succeeded',
+        summary: summary(r.poolConfigId === fast ? 10 + Math.random() : 40 + Math.random()),
+      });
     }
-    await expect(member.experiment.setHypotheses({ id: e.id, hypotheses: [] })).rejects.toThrow(/pre-registered/);
+    await expect(member.experiment.setHypotheses({ id: e.id, hypotheses: [] })).rejects.toThrow(
+      /pre-registered/,
+    );
     const done = await (await call('GET', `/experiments/${e.id}`)).json();
-    expect(done.hypotheses[0]).toMatchObject({ status: 'holds', changeUnit: 'percent', runsUsed: 8 });
+    expect(done.hypotheses[0]).toMatchObject({
+      status: 'holds',
+      changeUnit: 'percent',
+      runsUsed: 8,
+    });
     expect(done.hypotheses[0].change).toBeLessThan(-70);
     expect(done.hypotheses[0].p).toBeLessThan(0.05);
     expect(done.hypotheses[0].decidedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -102,18 +204,36 @@ describe('REST + tRPC: hypotheses stated with the experiment, decided when it en
   });
 
   it("another team's experiment is not found through REST extend or tRPC", async () => {
-    expect((await call('POST', `/experiments/${B.experimentId}/extend`, { addRepeats: 1 })).status).toBe(404);
-    await expect(callerFor(db, services, A.users.owner, A.teamId).experiment.hypotheses({ id: B.experimentId })).rejects.toThrow();
+    expect(
+      (await call('POST', `/experiments/${B.experimentId}/extend`, { addRepeats: 1 })).status,
+    ).toBe(404);
+    await expect(
+      callerFor(db, services, A.users.owner, A.teamId).experiment.hypotheses({
+        id: B.experimentId,
+      }),
+    ).rejects.toThrow();
   });
 
   it('both start kinds record commit, branch and build URL; a bad one names its field; the list shows them with the outcome', async () => {
-    const ci = { commit: '3f2a9c1e', branch: 'feature/pool-size', buildUrl: 'https://github.com/acme/api/actions/runs/42' };
-    const e = await (await call('POST', '/experiments', inline({ hypotheses: [claim], ...ci }))).json();
+    const ci = {
+      commit: '3f2a9c1e',
+      branch: 'feature/pool-size',
+      buildUrl: 'https://github.com/acme/api/actions/runs/42',
+    };
+    const e = await (
+      await call('POST', '/experiments', inline({ hypotheses: [claim], ...ci }))
+    ).json();
     expect(e).toMatchObject(ci);
-    const again = await (await call('POST', '/experiments', { kind: 'saved', experiment: e.id, commit: 'aaaa1111' })).json();
+    const again = await (
+      await call('POST', '/experiments', { kind: 'saved', experiment: e.id, commit: 'aaaa1111' })
+    ).json();
     expect(again).toMatchObject({ commit: 'aaaa1111', branch: null, buildUrl: null });
     for (const [field, value, message] of [
-      ['buildUrl', 'https://user:secret@ci.example.com/1', 'must not contain credentials (user:password@)'],
+      [
+        'buildUrl',
+        'https://user:secret@ci.example.com/1',
+        'must not contain credentials (user:password@)',
+      ],
       ['buildUrl', 'javascript:alert(1)', 'must start with http:// or https://'],
       ['commit', 'abc; rm -rf /', 'must be a commit id or ref (letters, digits, . _ / -)'],
     ] as const) {
@@ -123,6 +243,9 @@ describe('REST + tRPC: hypotheses stated with the experiment, decided when it en
     }
     const list = await callerFor(db, services, A.users.viewer, A.teamId).experiment.list({});
     const row = list.items.find((x) => x.id === e.id)!;
-    expect(row).toMatchObject({ ...ci, hypotheses: { total: 1, pending: 1, holds: 0, doesNotHold: 0, unresolved: 0 } });
+    expect(row).toMatchObject({
+      ...ci,
+      hypotheses: { total: 1, pending: 1, holds: 0, doesNotHold: 0, unresolved: 0 },
+    });
   });
 });

@@ -17,9 +17,23 @@ describe('Idempotency-Key on POST /api/v1/experiments (real Postgres and Redis)'
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_idem'));
     services = makeServices();
-    deps = { db, redis: () => services.redis, queue: () => services.queue, baseUrl: 'http://pb.test', rateLimit: { limit: 1000, windowMs: 60_000 } };
+    deps = {
+      db,
+      redis: () => services.redis,
+      queue: () => services.queue,
+      baseUrl: 'http://pb.test',
+      rateLimit: { limit: 1000, windowMs: 60_000 },
+    };
     A = await makeTeam(db, 'a');
-    token = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'ci', scopes: ['runs:read', 'runs:write'], expiresInDays: 1 })).token;
+    token = (
+      await createApiToken(db, {
+        teamId: A.teamId,
+        userId: A.users.admin.id,
+        name: 'ci',
+        scopes: ['runs:read', 'runs:write'],
+        expiresInDays: 1,
+      })
+    ).token;
   });
   afterAll(async () => {
     await services?.close();
@@ -27,7 +41,18 @@ describe('Idempotency-Key on POST /api/v1/experiments (real Postgres and Redis)'
   });
 
   const start = (key: string, body: unknown) =>
-    handleRest(new Request('http://pb.test/api/v1/experiments', { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }), deps);
+    handleRest(
+      new Request('http://pb.test/api/v1/experiments', {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Idempotency-Key': key,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      }),
+      deps,
+    );
 
   it('two concurrent starts with the same key create one experiment and one set of jobs', async () => {
     const body = { kind: 'saved', experiment: A.experimentId, name: 'concurrent' };
@@ -35,7 +60,9 @@ describe('Idempotency-Key on POST /api/v1/experiments (real Postgres and Redis)'
     const bodies = await Promise.all(responses.map((r) => r.json()));
     expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     expect(new Set(bodies.map((b) => b.id)).size).toBe(1);
-    expect(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(4);
+    expect(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(
+      4,
+    );
     expect(await db.experiment.count({ where: { teamId: A.teamId, name: 'concurrent' } })).toBe(1);
     const runIds = bodies[0].runs.map((r: { id: string }) => r.id);
     const jobs = await services.queue.getJobs(['waiting', 'prioritized', 'delayed', 'active']);
@@ -45,7 +72,11 @@ describe('Idempotency-Key on POST /api/v1/experiments (real Postgres and Redis)'
   it('a later retry with the same key and body returns the stored response', async () => {
     const body = { kind: 'saved', experiment: A.experimentId, name: 'retried' };
     const first = await (await start('ci-run-2', body)).json();
-    const again = await start('ci-run-2', { name: 'retried', experiment: A.experimentId, kind: 'saved' }); // same JSON, other key order
+    const again = await start('ci-run-2', {
+      name: 'retried',
+      experiment: A.experimentId,
+      kind: 'saved',
+    }); // same JSON, other key order
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect((await again.json()).id).toBe(first.id);
     expect(await db.experiment.count({ where: { teamId: A.teamId, name: 'retried' } })).toBe(1);

@@ -21,8 +21,18 @@ export const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,200}$/;
 /** sha256 of the method, path and body with sorted keys, so key order in JSON does not matter. */
 export function requestHash(method: string, path: string, body: unknown): string {
   const canonical = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
-  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(canonical(body) ?? null)}`).digest('hex');
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(`${method} ${path}\n${JSON.stringify(canonical(body) ?? null)}`)
+    .digest('hex');
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -46,27 +56,51 @@ export async function withIdempotency(
   const deadline = Date.now() + waitMs;
 
   for (;;) {
-    const { count } = await db.idempotencyKey.createMany({ data: [{ teamId: input.teamId, key: input.key, requestHash: input.requestHash }], skipDuplicates: true });
+    const { count } = await db.idempotencyKey.createMany({
+      data: [{ teamId: input.teamId, key: input.key, requestHash: input.requestHash }],
+      skipDuplicates: true,
+    });
     if (count === 1) return { ...(await runAndStore(db, where, run)), replayed: false };
 
-    const row = await db.idempotencyKey.findUnique({ where, select: { id: true, requestHash: true, statusCode: true, responseBody: true, createdAt: true } });
+    const row = await db.idempotencyKey.findUnique({
+      where,
+      select: {
+        id: true,
+        requestHash: true,
+        statusCode: true,
+        responseBody: true,
+        createdAt: true,
+      },
+    });
     if (!row) continue; // the first request failed and released the key: try to take it
     if (row.requestHash !== input.requestHash) {
-      throw new ProblemError('idempotency_key_reused', 'this Idempotency-Key was already used for a different request; use a new key for a new request');
+      throw new ProblemError(
+        'idempotency_key_reused',
+        'this Idempotency-Key was already used for a different request; use a new key for a new request',
+      );
     }
-    if (row.statusCode !== null) return { status: row.statusCode, body: row.responseBody, replayed: true };
+    if (row.statusCode !== null)
+      return { status: row.statusCode, body: row.responseBody, replayed: true };
     if (Date.now() - row.createdAt.getTime() > staleMs) {
       await db.idempotencyKey.deleteMany({ where: { id: row.id, statusCode: null } });
       continue;
     }
     if (Date.now() >= deadline) {
-      throw new ProblemError('idempotency_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly', { headers: { 'Retry-After': '2' } });
+      throw new ProblemError(
+        'idempotency_in_progress',
+        'a request with this Idempotency-Key is still being processed; retry shortly',
+        { headers: { 'Retry-After': '2' } },
+      );
     }
     await sleep(pollMs);
   }
 }
 
-async function runAndStore(db: Db, where: Prisma.IdempotencyKeyWhereUniqueInput, run: () => Promise<StoredResponse>): Promise<StoredResponse> {
+async function runAndStore(
+  db: Db,
+  where: Prisma.IdempotencyKeyWhereUniqueInput,
+  run: () => Promise<StoredResponse>,
+): Promise<StoredResponse> {
   let result: StoredResponse;
   try {
     result = await run();
@@ -81,6 +115,13 @@ async function runAndStore(db: Db, where: Prisma.IdempotencyKeyWhereUniqueInput,
     }
   }
   if (result.status >= 500) await db.idempotencyKey.delete({ where }).catch(() => {});
-  else await db.idempotencyKey.update({ where, data: { statusCode: result.status, responseBody: toJson.responseBody(JSON.parse(JSON.stringify(result.body ?? null))) } });
+  else
+    await db.idempotencyKey.update({
+      where,
+      data: {
+        statusCode: result.status,
+        responseBody: toJson.responseBody(JSON.parse(JSON.stringify(result.body ?? null))),
+      },
+    });
   return result;
 }

@@ -12,21 +12,36 @@ type Json = Record<string, unknown>;
  * there (prefixed with the owner's name) and the refs rewritten.
  */
 function schemaOf(s: z.ZodType, io: 'input' | 'output', owner = 'Inline', components?: Json): Json {
-  const { $schema: _ignored, $defs, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  const {
+    $schema: _ignored,
+    $defs,
+    ...rest
+  } = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
   if (!$defs) return rest;
   if (!components) throw new Error(`schema of ${owner} is recursive; pass components`);
   const rewrite = (v: unknown): unknown =>
     Array.isArray(v)
       ? v.map(rewrite)
       : v && typeof v === 'object'
-        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' ? x.replace('#/$defs/', `#/components/schemas/${owner}_`) : rewrite(x)]))
+        ? Object.fromEntries(
+            Object.entries(v).map(([k, x]) => [
+              k,
+              k === '$ref' && typeof x === 'string'
+                ? x.replace('#/$defs/', `#/components/schemas/${owner}_`)
+                : rewrite(x),
+            ]),
+          )
         : v;
-  for (const [name, def] of Object.entries($defs as Json)) components[`${owner}_${name}`] = rewrite(def);
+  for (const [name, def] of Object.entries($defs as Json))
+    components[`${owner}_${name}`] = rewrite(def);
   return rewrite(rest) as Json;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ref('Problem') } },
+});
 
 /**
  * OpenAPI 3.1 document generated from the operation table and its zod schemas. OpenAPI 3.1
@@ -38,27 +53,58 @@ export function buildOpenApi(serverUrl = ''): Json {
   for (const o of OPERATIONS) {
     if (o.body && o.bodyName) schemas[o.bodyName] = schemaOf(o.body, 'input', o.bodyName, schemas);
     schemas[o.responseName] = schemaOf(o.response, 'output', o.responseName, schemas);
-    const pathParams = [...o.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1]!, in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 64 } }));
+    const pathParams = [...o.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1]!,
+      in: 'path',
+      required: true,
+      schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 64 },
+    }));
     const queryParams = o.query
       ? Object.entries(o.query.shape).map(([name, s]) => {
           const js = schemaOf(s as z.ZodType, 'input');
-          return { name, in: 'query', required: !(s as z.ZodType).safeParse(undefined).success, schema: js, ...(js.description ? { description: js.description } : {}) };
+          return {
+            name,
+            in: 'query',
+            required: !(s as z.ZodType).safeParse(undefined).success,
+            schema: js,
+            ...(js.description ? { description: js.description } : {}),
+          };
         })
       : [];
     const headers = o.idempotent
-      ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'retries with the same key and body return the first response (header Idempotent-Replayed: true) instead of acting again', schema: { type: 'string', minLength: 1, maxLength: 200 } }]
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'retries with the same key and body return the first response (header Idempotent-Replayed: true) instead of acting again',
+            schema: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        ]
       : [];
     const responses: Json = {
-      [String(o.status)]: { description: 'OK', content: { 'application/json': { schema: ref(o.responseName) } } },
+      [String(o.status)]: {
+        description: 'OK',
+        content: { 'application/json': { schema: ref(o.responseName) } },
+      },
       '401': problem('missing, malformed, unknown, revoked or expired token (code token_*)'),
-      '403': problem('the token lacks the scope (scope_missing) or team policy forbids it (policy_denied)'),
-      '404': problem('no such resource in the token\'s team (not_found)'),
+      '403': problem(
+        'the token lacks the scope (scope_missing) or team policy forbids it (policy_denied)',
+      ),
+      '404': problem("no such resource in the token's team (not_found)"),
       '422': problem('invalid input (validation_failed, with problems[] per field)'),
-      '429': { ...problem('rate limit of the token exceeded (rate_limited); see Retry-After'), headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds' } } },
+      '429': {
+        ...problem('rate limit of the token exceeded (rate_limited); see Retry-After'),
+        headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds' } },
+      },
       '500': problem('unexpected server error (internal)'),
     };
     if (o.body) responses['400'] = problem('the body is not JSON (invalid_json)');
-    if (o.idempotent || o.method === 'POST') responses['409'] = problem('conflict with existing state, or the same Idempotency-Key is still in progress');
+    if (o.idempotent || o.method === 'POST')
+      responses['409'] = problem(
+        'conflict with existing state, or the same Idempotency-Key is still in progress',
+      );
     (paths[o.path] ??= {})[o.method.toLowerCase()] = {
       operationId: o.operationId,
       summary: o.summary,
@@ -66,7 +112,14 @@ export function buildOpenApi(serverUrl = ''): Json {
       security: [{ bearer: [] }],
       'x-required-scope': o.scope,
       parameters: [...pathParams, ...queryParams, ...headers],
-      ...(o.body && o.bodyName ? { requestBody: { required: true, content: { 'application/json': { schema: ref(o.bodyName) } } } } : {}),
+      ...(o.body && o.bodyName
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: ref(o.bodyName) } },
+            },
+          }
+        : {}),
       responses,
     };
   }
@@ -79,7 +132,13 @@ export function buildOpenApi(serverUrl = ''): Json {
     },
     servers: [{ url: `${serverUrl}${API_PREFIX}` }],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'a PoolBench API token, pb_ followed by 38 characters' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'a PoolBench API token, pb_ followed by 38 characters',
+        },
+      },
       schemas,
     },
     paths,

@@ -12,7 +12,16 @@ import { saveBaseline } from '~/server/services/ci/save-baseline';
 import { startCiExperiment } from '~/server/services/ci/start-ci-experiment';
 import { createCiShareLink } from '~/server/services/ci/create-share-link';
 import {
-  BaselinesSchema, ComparisonSchema, CreateShareSchema, ExperimentSchema, ExtendExperimentSchema, ExperimentSummarySchema, RunSchema, SaveBaselineSchema, ShareLinkSchema, StartExperimentSchema,
+  BaselinesSchema,
+  ComparisonSchema,
+  CreateShareSchema,
+  ExperimentSchema,
+  ExtendExperimentSchema,
+  ExperimentSummarySchema,
+  RunSchema,
+  SaveBaselineSchema,
+  ShareLinkSchema,
+  StartExperimentSchema,
 } from './contracts';
 import type { RestDeps } from './deps';
 
@@ -49,7 +58,12 @@ function op<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined>(
   o: Omit<Operation, 'handle' | 'body' | 'query'> & {
     body?: B;
     query?: Q;
-    handle(ctx: OperationContext<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodObject ? z.output<Q> : undefined>): Promise<unknown>;
+    handle(
+      ctx: OperationContext<
+        B extends z.ZodType ? z.output<B> : undefined,
+        Q extends z.ZodObject ? z.output<Q> : undefined
+      >,
+    ): Promise<unknown>;
   },
 ): Operation {
   return o;
@@ -57,7 +71,12 @@ function op<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined>(
 
 const GateMetricsParam = z
   .string()
-  .transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+  )
   .superRefine((keys, ctx) => {
     const problem = gateMetricsProblem(keys);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -72,97 +91,224 @@ const WindowSecond = (what: string) =>
   z
     .preprocess(
       (v) => (v === '' ? undefined : v), // `from=` is absent, not 0
-      z.coerce.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').min(0, 'must be 0 or more').optional(),
+      z.coerce
+        .number({ error: 'must be a whole number of seconds' })
+        .int('must be a whole number of seconds')
+        .min(0, 'must be 0 or more')
+        .optional(),
     )
-    .describe(`${what} of the elapsed-seconds window [from, to) of every run that the comparison is over, e.g. from=10 to leave out a 10-second warm-up; give both or neither. Default: whole runs`);
+    .describe(
+      `${what} of the elapsed-seconds window [from, to) of every run that the comparison is over, e.g. from=10 to leave out a 10-second warm-up; give both or neither. Default: whole runs`,
+    );
 
 const CompareQuery = z
   .object({
-    baseline: z.string().trim().min(1).max(64).optional().describe('baseline name, e.g. main (the default when `base` is not given)'),
+    baseline: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('baseline name, e.g. main (the default when `base` is not given)'),
     base: z
       .string()
       .trim()
       .min(1)
       .max(200)
       .optional()
-      .describe('instead of a saved baseline: a pool config (id or name) of this experiment that every other pool config is compared with, scenario by scenario (gate config A against config B inside one experiment)'),
+      .describe(
+        'instead of a saved baseline: a pool config (id or name) of this experiment that every other pool config is compared with, scenario by scenario (gate config A against config B inside one experiment)',
+      ),
     metrics: GateMetricsParam,
     from: WindowSecond('first second'),
     to: WindowSecond('end (exclusive)'),
   })
   .superRefine((q, ctx) => {
-    if (q.base !== undefined && q.baseline !== undefined) ctx.addIssue({ code: 'custom', path: ['base'], message: 'give baseline (a saved baseline) or base (a pool config of this experiment), not both' });
-    if ((q.from === undefined) !== (q.to === undefined)) ctx.addIssue({ code: 'custom', path: [q.from === undefined ? 'from' : 'to'], message: 'give from and to together' });
-    else if (q.from !== undefined && q.to !== undefined && q.to <= q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${q.from})` });
+    if (q.base !== undefined && q.baseline !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['base'],
+        message:
+          'give baseline (a saved baseline) or base (a pool config of this experiment), not both',
+      });
+    if ((q.from === undefined) !== (q.to === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [q.from === undefined ? 'from' : 'to'],
+        message: 'give from and to together',
+      });
+    else if (q.from !== undefined && q.to !== undefined && q.to <= q.from)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${q.from})` });
   });
 
 export const OPERATIONS: Operation[] = [
   op({
-    method: 'POST', path: '/experiments', operationId: 'startExperiment', scope: 'runs:write', idempotent: true, status: 201,
+    method: 'POST',
+    path: '/experiments',
+    operationId: 'startExperiment',
+    scope: 'runs:write',
+    idempotent: true,
+    status: 201,
     summary: 'Start an experiment',
-    description: 'From a saved experiment (by id or name) or inline: target + pool configs + a scenario (saved id, or template and parameters). Send an `Idempotency-Key` header so a retried CI step never starts a second load test.',
-    body: StartExperimentSchema, bodyName: 'StartExperiment', response: ExperimentSchema, responseName: 'Experiment',
+    description:
+      'From a saved experiment (by id or name) or inline: target + pool configs + a scenario (saved id, or template and parameters). Send an `Idempotency-Key` header so a retried CI step never starts a second load test.',
+    body: StartExperimentSchema,
+    bodyName: 'StartExperiment',
+    response: ExperimentSchema,
+    responseName: 'Experiment',
     handle: async ({ deps, principal, body }) => {
-      const launched = await startCiExperiment({ db: deps.db, queue: deps.queue() }, { teamId: principal.teamId, userId: principal.createdById, body });
-      const view = await experimentView(deps.db, principal.teamId, launched.experimentId, deps.baseUrl);
+      const launched = await startCiExperiment(
+        { db: deps.db, queue: deps.queue() },
+        { teamId: principal.teamId, userId: principal.createdById, body },
+      );
+      const view = await experimentView(
+        deps.db,
+        principal.teamId,
+        launched.experimentId,
+        deps.baseUrl,
+      );
       return launched.enqueued ? view : { ...view, notice: launched.queueMessage };
     },
   }),
   op({
-    method: 'GET', path: '/experiments/{id}', operationId: 'getExperiment', scope: 'runs:read', status: 200,
-    summary: 'Experiment status and its runs', response: ExperimentSchema, responseName: 'Experiment',
-    handle: ({ deps, principal, params }) => experimentView(deps.db, principal.teamId, params.id!, deps.baseUrl),
+    method: 'GET',
+    path: '/experiments/{id}',
+    operationId: 'getExperiment',
+    scope: 'runs:read',
+    status: 200,
+    summary: 'Experiment status and its runs',
+    response: ExperimentSchema,
+    responseName: 'Experiment',
+    handle: ({ deps, principal, params }) =>
+      experimentView(deps.db, principal.teamId, params.id!, deps.baseUrl),
   }),
   op({
-    method: 'GET', path: '/experiments/{id}/summary', operationId: 'getExperimentSummary', scope: 'runs:read', status: 200,
+    method: 'GET',
+    path: '/experiments/{id}/summary',
+    operationId: 'getExperimentSummary',
+    scope: 'runs:read',
+    status: 200,
     summary: 'Metrics per pool config x scenario across repeats, and threshold results',
-    response: ExperimentSummarySchema, responseName: 'ExperimentSummary',
-    handle: ({ deps, principal, params }) => experimentSummary(deps.db, principal.teamId, params.id!),
+    response: ExperimentSummarySchema,
+    responseName: 'ExperimentSummary',
+    handle: ({ deps, principal, params }) =>
+      experimentSummary(deps.db, principal.teamId, params.id!),
   }),
   op({
-    method: 'GET', path: '/experiments/{id}/compare', operationId: 'compareExperiment', scope: 'runs:read', status: 200,
-    summary: 'Compare every cell with a named baseline, or with one pool config of the same experiment',
-    description: 'Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor, p-values adjusted across the compared metrics with Benjamini-Hochberg). A verdict needs at least 4 succeeded runs per side. `metrics` limits the comparison to the metrics you gate on; `gatedOn` in the answer lists them. `from`/`to` compare only those seconds of every run (each run\'s metrics are recomputed from its stored seconds in the window); `window` in the answer says which. With `base=<pool config>` every other pool config is compared with that one inside this experiment (no saved baseline needed); `base` in the answer names it.',
-    query: CompareQuery, response: ComparisonSchema, responseName: 'Comparison',
+    method: 'GET',
+    path: '/experiments/{id}/compare',
+    operationId: 'compareExperiment',
+    scope: 'runs:read',
+    status: 200,
+    summary:
+      'Compare every cell with a named baseline, or with one pool config of the same experiment',
+    description:
+      "Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor, p-values adjusted across the compared metrics with Benjamini-Hochberg). A verdict needs at least 4 succeeded runs per side. `metrics` limits the comparison to the metrics you gate on; `gatedOn` in the answer lists them. `from`/`to` compare only those seconds of every run (each run's metrics are recomputed from its stored seconds in the window); `window` in the answer says which. With `base=<pool config>` every other pool config is compared with that one inside this experiment (no saved baseline needed); `base` in the answer names it.",
+    query: CompareQuery,
+    response: ComparisonSchema,
+    responseName: 'Comparison',
     handle: ({ deps, principal, params, query }) => {
-      const window = query.from !== undefined && query.to !== undefined ? { from: query.from, to: query.to } : null;
+      const window =
+        query.from !== undefined && query.to !== undefined
+          ? { from: query.from, to: query.to }
+          : null;
       return query.base !== undefined
-        ? compareWithPoolConfig(deps.db, principal.teamId, params.id!, query.base, query.metrics, window)
-        : compareWithBaseline(deps.db, principal.teamId, params.id!, query.baseline ?? 'main', query.metrics, window);
+        ? compareWithPoolConfig(
+            deps.db,
+            principal.teamId,
+            params.id!,
+            query.base,
+            query.metrics,
+            window,
+          )
+        : compareWithBaseline(
+            deps.db,
+            principal.teamId,
+            params.id!,
+            query.baseline ?? 'main',
+            query.metrics,
+            window,
+          );
     },
   }),
   op({
-    method: 'POST', path: '/experiments/{id}/share', operationId: 'createShareLink', scope: 'runs:write', status: 201,
+    method: 'POST',
+    path: '/experiments/{id}/share',
+    operationId: 'createShareLink',
+    scope: 'runs:write',
+    status: 201,
     summary: 'Create a read-only share link for the experiment',
-    body: CreateShareSchema, bodyName: 'CreateShareLink', response: ShareLinkSchema, responseName: 'ShareLink',
-    handle: ({ deps, principal, params, body }) => createCiShareLink(deps.db, { teamId: principal.teamId, userId: principal.createdById, experimentId: params.id!, baseUrl: deps.baseUrl, ...body }),
+    body: CreateShareSchema,
+    bodyName: 'CreateShareLink',
+    response: ShareLinkSchema,
+    responseName: 'ShareLink',
+    handle: ({ deps, principal, params, body }) =>
+      createCiShareLink(deps.db, {
+        teamId: principal.teamId,
+        userId: principal.createdById,
+        experimentId: params.id!,
+        baseUrl: deps.baseUrl,
+        ...body,
+      }),
   }),
   op({
-    method: 'POST', path: '/experiments/{id}/extend', operationId: 'extendExperiment', scope: 'runs:write', idempotent: true, status: 200,
+    method: 'POST',
+    path: '/experiments/{id}/extend',
+    operationId: 'extendExperiment',
+    scope: 'runs:write',
+    idempotent: true,
+    status: 200,
     summary: 'Add repeats to a finished experiment',
-    description: 'Every cell gets `addRepeats` more runs, interleaved and appended to the same experiment (same snapshots as its earlier runs); its hypotheses are decided again over all repeats when the new runs end. Refused while runs are still to go. Send an `Idempotency-Key` so a retried step adds them once.',
-    body: ExtendExperimentSchema, bodyName: 'ExtendExperiment', response: ExperimentSchema, responseName: 'Experiment',
+    description:
+      'Every cell gets `addRepeats` more runs, interleaved and appended to the same experiment (same snapshots as its earlier runs); its hypotheses are decided again over all repeats when the new runs end. Refused while runs are still to go. Send an `Idempotency-Key` so a retried step adds them once.',
+    body: ExtendExperimentSchema,
+    bodyName: 'ExtendExperiment',
+    response: ExperimentSchema,
+    responseName: 'Experiment',
     handle: async ({ deps, principal, params, body }) => {
-      const r = await extendTeamExperiment({ db: deps.db, queue: deps.queue() }, principal.teamId, params.id!, body.addRepeats);
+      const r = await extendTeamExperiment(
+        { db: deps.db, queue: deps.queue() },
+        principal.teamId,
+        params.id!,
+        body.addRepeats,
+      );
       const view = await experimentView(deps.db, principal.teamId, r.experimentId, deps.baseUrl);
       return r.enqueued ? view : { ...view, notice: r.queueMessage ?? undefined };
     },
   }),
   op({
-    method: 'GET', path: '/runs/{id}', operationId: 'getRun', scope: 'runs:read', status: 200,
-    summary: 'Run status, summary and threshold results', response: RunSchema, responseName: 'Run',
-    handle: ({ deps, principal, params }) => runView(deps.db, principal.teamId, params.id!, deps.baseUrl),
+    method: 'GET',
+    path: '/runs/{id}',
+    operationId: 'getRun',
+    scope: 'runs:read',
+    status: 200,
+    summary: 'Run status, summary and threshold results',
+    response: RunSchema,
+    responseName: 'Run',
+    handle: ({ deps, principal, params }) =>
+      runView(deps.db, principal.teamId, params.id!, deps.baseUrl),
   }),
   op({
-    method: 'POST', path: '/baselines', operationId: 'saveBaseline', scope: 'runs:write', status: 200,
+    method: 'POST',
+    path: '/baselines',
+    operationId: 'saveBaseline',
+    scope: 'runs:write',
+    status: 200,
     summary: 'Make an experiment the named baseline (e.g. main) of its target and scenarios',
-    body: SaveBaselineSchema, bodyName: 'SaveBaseline', response: BaselinesSchema, responseName: 'Baselines',
-    handle: ({ deps, principal, body }) => saveBaseline(deps.db, { teamId: principal.teamId, userId: principal.createdById, ...body }),
+    body: SaveBaselineSchema,
+    bodyName: 'SaveBaseline',
+    response: BaselinesSchema,
+    responseName: 'Baselines',
+    handle: ({ deps, principal, body }) =>
+      saveBaseline(deps.db, { teamId: principal.teamId, userId: principal.createdById, ...body }),
   }),
 ];
 
 /** Matches `/experiments/abc/summary` against the templates; params are checked by the handler. */
-export function matchOperation(method: string, path: string): { op: Operation; params: Record<string, string> } | 'method' | null {
+export function matchOperation(
+  method: string,
+  path: string,
+): { op: Operation; params: Record<string, string> } | 'method' | null {
   const parts = path.split('/').filter(Boolean);
   let pathMatched = false;
   for (const o of OPERATIONS) {
@@ -170,7 +316,8 @@ export function matchOperation(method: string, path: string): { op: Operation; p
     if (tpl.length !== parts.length) continue;
     const params: Record<string, string> = {};
     const ok = tpl.every((t, i) => {
-      if (t.startsWith('{')) return (params[t.slice(1, -1)] = decodeURIComponent(parts[i]!)), true;
+      if (t.startsWith('{'))
+        return ((params[t.slice(1, -1)] = decodeURIComponent(parts[i]!)), true);
       return t === parts[i];
     });
     if (!ok) continue;

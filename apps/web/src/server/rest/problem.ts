@@ -1,7 +1,15 @@
-import { AppError, ERROR_CODES, problemType, type ErrorCode, type FieldProblem } from '@poolbench/scenarios/errors';
+import {
+  AppError,
+  ERROR_CODES,
+  problemType,
+  type ErrorCode,
+  type FieldProblem,
+} from '@poolbench/scenarios/errors';
 
 /** Stable error codes of the REST API (the shared table's HTTP column); clients branch on `code`, never on the text. */
-export const PROBLEM_CODES = Object.fromEntries(Object.entries(ERROR_CODES).map(([code, spec]) => [code, spec.http])) as { [C in ErrorCode]: (typeof ERROR_CODES)[C]['http'] };
+export const PROBLEM_CODES = Object.fromEntries(
+  Object.entries(ERROR_CODES).map(([code, spec]) => [code, spec.http]),
+) as { [C in ErrorCode]: (typeof ERROR_CODES)[C]['http'] };
 export type ProblemCode = ErrorCode;
 
 export interface ProblemBody {
@@ -15,7 +23,11 @@ export interface ProblemBody {
 
 /** An AppError raised by the REST layer itself (auth, routing, idempotency); the mapper treats it like any other. */
 export class ProblemError extends AppError {
-  constructor(code: ProblemCode, detail: string, extra: { problems?: FieldProblem[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ProblemCode,
+    detail: string,
+    extra: { problems?: FieldProblem[]; headers?: Record<string, string> } = {},
+  ) {
     super(code, detail, extra);
     this.name = 'ProblemError';
   }
@@ -38,6 +50,11 @@ export function problemResponse(p: AppError, headers: Record<string, string> = {
   const body = problemBody(p);
   return new Response(JSON.stringify(body), {
     status: body.status,
-    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...headers, ...p.headers },
+    headers: {
+      'Content-Type': 'application/problem+json',
+      'Cache-Control': 'no-store',
+      ...headers,
+      ...p.headers,
+    },
   });
 }

@@ -10,17 +10,58 @@ import { revokeApiToken } from '~/server/services/api-tokens/revoke-api-token';
 import type { RestDeps } from './deps';
 import { handleRest } from './handle-rest';
 import { buildOpenApi } from './openapi';
-import { insertSyntheticRun, syntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
+import {
+  insertSyntheticRun,
+  syntheticExperiment,
+} from '~/server/services/compare/testing/synthetic-runs';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** A summary as the worker writes it; only the fields the metrics read matter here. */
 function summary(p99: number, rps: number) {
   return {
-    requests: 5000, failed: 0, errorRate: 0, rps, durationMs: 5000, seconds: 5, bytesSent: 1, bytesReceived: 1, iterations: 5000, droppedIterations: 0, vusMax: 10, statusCounts: { '200': 5000 },
-    latency: { count: 5000, min: 1, mean: p99 / 3, stdev: 1, p50: p99 / 4, p90: p99 / 2, p95: p99 / 1.5, p99, p999: p99 * 1.5, max: p99 * 2 },
-    waiting: null, connecting: null, tlsHandshaking: null, blocked: null, iteration: null,
-    resources: { cpuMeanPercent: null, cpuPeakPercent: null, rssMeanBytes: null, rssPeakBytes: null, poolWaitMsMean: null, poolWaitMsPeak: null, poolInUsePeak: null, poolAcquireTimeouts: null, dbConnectionsPeak: null, dbNewConnsTotal: null, dbTooManyClients: null },
+    requests: 5000,
+    failed: 0,
+    errorRate: 0,
+    rps,
+    durationMs: 5000,
+    seconds: 5,
+    bytesSent: 1,
+    bytesReceived: 1,
+    iterations: 5000,
+    droppedIterations: 0,
+    vusMax: 10,
+    statusCounts: { '200': 5000 },
+    latency: {
+      count: 5000,
+      min: 1,
+      mean: p99 / 3,
+      stdev: 1,
+      p50: p99 / 4,
+      p90: p99 / 2,
+      p95: p99 / 1.5,
+      p99,
+      p999: p99 * 1.5,
+      max: p99 * 2,
+    },
+    waiting: null,
+    connecting: null,
+    tlsHandshaking: null,
+    blocked: null,
+    iteration: null,
+    resources: {
+      cpuMeanPercent: null,
+      cpuPeakPercent: null,
+      rssMeanBytes: null,
+      rssPeakBytes: null,
+      poolWaitMsMean: null,
+      poolWaitMsPeak: null,
+      poolInUsePeak: null,
+      poolAcquireTimeouts: null,
+      dbConnectionsPeak: null,
+      dbNewConnsTotal: null,
+      dbTooManyClients: null,
+    },
   };
 }
 
@@ -36,11 +77,19 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   let baselineExperimentId: string;
   const doc = buildOpenApi('http://pb.test');
 
-  const call = (method: string, path: string, opts: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {}) =>
+  const call = (
+    method: string,
+    path: string,
+    opts: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+  ) =>
     handleRest(
       new Request(`http://pb.test/api/v1${path}`, {
         method,
-        headers: { ...(opts.token === null ? {} : { Authorization: `Bearer ${opts.token ?? writeToken}` }), 'Content-Type': 'application/json', ...opts.headers },
+        headers: {
+          ...(opts.token === null ? {} : { Authorization: `Bearer ${opts.token ?? writeToken}` }),
+          'Content-Type': 'application/json',
+          ...opts.headers,
+        },
         ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
       }),
       deps,
@@ -49,16 +98,63 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_rest'));
     services = makeServices();
-    deps = { db, redis: () => services.redis, queue: () => services.queue, baseUrl: 'http://pb.test', rateLimit: { limit: 1000, windowMs: 60_000 } };
+    deps = {
+      db,
+      redis: () => services.redis,
+      queue: () => services.queue,
+      baseUrl: 'http://pb.test',
+      rateLimit: { limit: 1000, windowMs: 60_000 },
+    };
     A = await makeTeam(db, 'a');
     B = await makeTeam(db, 'b');
-    writeToken = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'ci', scopes: ['runs:read', 'runs:write'], expiresInDays: 30 })).token;
-    readToken = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'read', scopes: ['runs:read'], expiresInDays: null })).token;
+    writeToken = (
+      await createApiToken(db, {
+        teamId: A.teamId,
+        userId: A.users.admin.id,
+        name: 'ci',
+        scopes: ['runs:read', 'runs:write'],
+        expiresInDays: 30,
+      })
+    ).token;
+    readToken = (
+      await createApiToken(db, {
+        teamId: A.teamId,
+        userId: A.users.admin.id,
+        name: 'read',
+        scopes: ['runs:read'],
+        expiresInDays: null,
+      })
+    ).token;
     // a finished baseline experiment (4 repeats) and finished candidate runs, so compare has data
-    const base = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'main', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
+    const base = await db.experiment.create({
+      data: {
+        teamId: A.teamId,
+        targetId: A.targetId,
+        name: 'main',
+        repeats: 4,
+        status: 'completed',
+        poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] },
+        scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] },
+      },
+    });
     baselineExperimentId = base.id;
     for (let i = 0; i < 4; i++) {
-      await db.run.create({ data: { teamId: A.teamId, experimentId: base.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: { id: A.poolConfigId, name: 'lazy' }, scenarioSnapshot: { id: A.scenarioId, name: 'burst' }, targetSnapshot: {}, status: 'succeeded', summary: toJson.runSummary(summary(10 + i * 0.1, 1000)) } });
+      await db.run.create({
+        data: {
+          teamId: A.teamId,
+          experimentId: base.id,
+          targetId: A.targetId,
+          poolConfigId: A.poolConfigId,
+          scenarioId: A.scenarioId,
+          repeatIndex: i,
+          sequence: i,
+          poolConfigSnapshot: { id: A.poolConfigId, name: 'lazy' },
+          scenarioSnapshot: { id: A.scenarioId, name: 'burst' },
+          targetSnapshot: {},
+          status: 'succeeded',
+          summary: toJson.runSummary(summary(10 + i * 0.1, 1000)),
+        },
+      });
     }
   });
   afterAll(async () => {
@@ -74,21 +170,54 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   // Valid input for every operation in the document; an operation without one fails the test.
-  const examples: Record<string, () => { path: string; body?: unknown; headers?: Record<string, string> }> = {
+  const examples: Record<
+    string,
+    () => { path: string; body?: unknown; headers?: Record<string, string> }
+  > = {
     startExperiment: () => ({
       path: '/experiments',
-      body: { kind: 'inline', name: 'pr-1', target: 'Lab', poolConfigs: ['lazy'], scenario: { template: 'constant-arrival-rate', params: { ratePerSec: 50, durationMs: 2000, preAllocatedVUs: 5 }, requests: [{ method: 'GET', path: '/work', query: { ms: 50 } }] }, repeats: 4 },
+      body: {
+        kind: 'inline',
+        name: 'pr-1',
+        target: 'Lab',
+        poolConfigs: ['lazy'],
+        scenario: {
+          template: 'constant-arrival-rate',
+          params: { ratePerSec: 50, durationMs: 2000, preAllocatedVUs: 5 },
+          requests: [{ method: 'GET', path: '/work', query: { ms: 50 } }],
+        },
+        repeats: 4,
+      },
       headers: { 'Idempotency-Key': `doc-${Date.now()}` },
     }),
     getExperiment: () => ({ path: `/experiments/${A.experimentId}` }),
     getExperimentSummary: () => ({ path: `/experiments/${baselineExperimentId}/summary` }),
     compareExperiment: () => ({ path: `/experiments/${A.experimentId}/compare?baseline=main` }),
-    createShareLink: () => ({ path: `/experiments/${A.experimentId}/share`, body: { expiresInDays: 7 } }),
+    createShareLink: () => ({
+      path: `/experiments/${A.experimentId}/share`,
+      body: { expiresInDays: 7 },
+    }),
     getRun: () => ({ path: `/runs/${A.runIds[0]}` }),
-    saveBaseline: () => ({ path: '/baselines', body: { name: 'main', experimentId: baselineExperimentId } }),
-    extendExperiment: () => ({ path: `/experiments/${baselineExperimentId}/extend`, body: { addRepeats: 1 }, headers: { 'Idempotency-Key': `ext-${Date.now()}` } }),
+    saveBaseline: () => ({
+      path: '/baselines',
+      body: { name: 'main', experimentId: baselineExperimentId },
+    }),
+    extendExperiment: () => ({
+      path: `/experiments/${baselineExperimentId}/extend`,
+      body: { addRepeats: 1 },
+      headers: { 'Idempotency-Key': `ext-${Date.now()}` },
+    }),
   };
-  const ORDER = ['saveBaseline', 'startExperiment', 'getExperiment', 'getExperimentSummary', 'compareExperiment', 'createShareLink', 'getRun', 'extendExperiment'];
+  const ORDER = [
+    'saveBaseline',
+    'startExperiment',
+    'getExperiment',
+    'getExperimentSummary',
+    'compareExperiment',
+    'createShareLink',
+    'getRun',
+    'extendExperiment',
+  ];
 
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
@@ -99,7 +228,13 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   };
 
   const compareDoc = (doc.paths as Json)['/experiments/{id}/compare'] as Json;
-  const ops = Object.entries(doc.paths as Json).flatMap(([p, methods]) => Object.entries(methods as Json).map(([m, o]) => ({ path: p, method: m.toUpperCase(), op: o as Json })));
+  const ops = Object.entries(doc.paths as Json).flatMap(([p, methods]) =>
+    Object.entries(methods as Json).map(([m, o]) => ({
+      path: p,
+      method: m.toUpperCase(),
+      op: o as Json,
+    })),
+  );
 
   it('has an example for every documented operation', () => {
     expect(ops.map((o) => o.op.operationId).sort()).toEqual(Object.keys(examples).sort());
@@ -123,14 +258,36 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   it('starts a saved experiment by name, and the same inline scenario twice reuses one scenario row', async () => {
-    const saved = await call('POST', '/experiments', { body: { kind: 'saved', experiment: 'exp', repeats: 1 } });
+    const saved = await call('POST', '/experiments', {
+      body: { kind: 'saved', experiment: 'exp', repeats: 1 },
+    });
     expect(saved.status).toBe(201);
     const e = await saved.json();
     expect(e.repeats).toBe(1);
-    expect((await db.experiment.findUnique({ where: { id: e.id } }))!.sourceId).toBe(A.experimentId);
-    const inline = { kind: 'inline', target: A.targetId, poolConfigs: [A.poolConfigId], scenario: { template: 'spike', params: { baselineVUs: 1, spikeVUs: 4, spikes: 1, baselineMs: 1000, spikeHoldMs: 1000 }, requests: [{ path: '/health' }] } };
+    expect((await db.experiment.findUnique({ where: { id: e.id } }))!.sourceId).toBe(
+      A.experimentId,
+    );
+    const inline = {
+      kind: 'inline',
+      target: A.targetId,
+      poolConfigs: [A.poolConfigId],
+      scenario: {
+        template: 'spike',
+        params: { baselineVUs: 1, spikeVUs: 4, spikes: 1, baselineMs: 1000, spikeHoldMs: 1000 },
+        requests: [{ path: '/health' }],
+      },
+    };
     const one = await call('POST', '/experiments', { body: inline });
-    const two = await call('POST', '/experiments', { body: { ...inline, scenario: { requests: [{ path: '/health' }], params: inline.scenario.params, template: 'spike' } } });
+    const two = await call('POST', '/experiments', {
+      body: {
+        ...inline,
+        scenario: {
+          requests: [{ path: '/health' }],
+          params: inline.scenario.params,
+          template: 'spike',
+        },
+      },
+    });
     expect([one.status, two.status], await one.clone().text()).toEqual([201, 201]);
     const [b1, b2] = [await one.json(), await two.json()];
     expect(b1.scenarios[0].id).toBe(b2.scenarios[0].id);
@@ -139,10 +296,15 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   it('write operations need runs:write (403 scope_missing), reads work with runs:read', async () => {
-    const res = await call('POST', '/baselines', { token: readToken, body: { experimentId: baselineExperimentId } });
+    const res = await call('POST', '/baselines', {
+      token: readToken,
+      body: { experimentId: baselineExperimentId },
+    });
     expect(res.status).toBe(403);
     expect((await res.json()).code).toBe('scope_missing');
-    expect((await call('GET', `/experiments/${A.experimentId}`, { token: readToken })).status).toBe(200);
+    expect((await call('GET', `/experiments/${A.experimentId}`, { token: readToken })).status).toBe(
+      200,
+    );
   });
 
   it("another team's ids are 404 not_found", async () => {
@@ -154,12 +316,33 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
 
   it('bad, revoked and expired tokens are 401 with distinct codes', async () => {
     const typo = writeToken.slice(0, -1) + (writeToken.endsWith('a') ? 'b' : 'a');
-    expect((await (await call('GET', `/runs/${A.runIds[0]}`, { token: typo })).json()).code).toBe('token_malformed');
-    expect((await (await call('GET', `/runs/${A.runIds[0]}`, { token: 'nope' })).json()).code).toBe('token_malformed');
-    const t = await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'short-lived', scopes: ['runs:read'], expiresInDays: 1 });
-    await db.apiToken.update({ where: { id: t.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await (await call('GET', `/runs/${A.runIds[0]}`, { token: t.token })).json()).code).toBe('token_expired');
-    const r = await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'revoked', scopes: ['runs:read'], expiresInDays: null });
+    expect((await (await call('GET', `/runs/${A.runIds[0]}`, { token: typo })).json()).code).toBe(
+      'token_malformed',
+    );
+    expect((await (await call('GET', `/runs/${A.runIds[0]}`, { token: 'nope' })).json()).code).toBe(
+      'token_malformed',
+    );
+    const t = await createApiToken(db, {
+      teamId: A.teamId,
+      userId: A.users.admin.id,
+      name: 'short-lived',
+      scopes: ['runs:read'],
+      expiresInDays: 1,
+    });
+    await db.apiToken.update({
+      where: { id: t.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(
+      (await (await call('GET', `/runs/${A.runIds[0]}`, { token: t.token })).json()).code,
+    ).toBe('token_expired');
+    const r = await createApiToken(db, {
+      teamId: A.teamId,
+      userId: A.users.admin.id,
+      name: 'revoked',
+      scopes: ['runs:read'],
+      expiresInDays: null,
+    });
     expect((await call('GET', `/runs/${A.runIds[0]}`, { token: r.token })).status).toBe(200);
     await revokeApiToken(db, A.teamId, r.id);
     const res = await call('GET', `/runs/${A.runIds[0]}`, { token: r.token });
@@ -168,7 +351,14 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   it('validation problems name the field', async () => {
-    const res = await call('POST', '/experiments', { body: { kind: 'inline', target: 'Lab', poolConfigs: ['lazy'], scenario: { template: 'spike', params: {} , requests: [] } } });
+    const res = await call('POST', '/experiments', {
+      body: {
+        kind: 'inline',
+        target: 'Lab',
+        poolConfigs: ['lazy'],
+        scenario: { template: 'spike', params: {}, requests: [] },
+      },
+    });
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(body.code).toBe('validation_failed');
@@ -183,9 +373,21 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   it('rate limits per token with 429 and Retry-After', async () => {
-    const t = await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'limited', scopes: ['runs:read'], expiresInDays: null });
+    const t = await createApiToken(db, {
+      teamId: A.teamId,
+      userId: A.users.admin.id,
+      name: 'limited',
+      scopes: ['runs:read'],
+      expiresInDays: null,
+    });
     const limited = { ...deps, rateLimit: { limit: 3, windowMs: 60_000 } };
-    const get = () => handleRest(new Request(`http://pb.test/api/v1/runs/${A.runIds[0]}`, { headers: { Authorization: `Bearer ${t.token}` } }), limited);
+    const get = () =>
+      handleRest(
+        new Request(`http://pb.test/api/v1/runs/${A.runIds[0]}`, {
+          headers: { Authorization: `Bearer ${t.token}` },
+        }),
+        limited,
+      );
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await get()).status);
     // the window may roll over between requests; then the 4th is allowed and a 5th is not needed
@@ -199,9 +401,34 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   it('compare reports worse p99 with the change and its interval', async () => {
-    const cand = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'pr', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
+    const cand = await db.experiment.create({
+      data: {
+        teamId: A.teamId,
+        targetId: A.targetId,
+        name: 'pr',
+        repeats: 4,
+        status: 'completed',
+        poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] },
+        scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] },
+      },
+    });
     for (let i = 0; i < 4; i++) {
-      await db.run.create({ data: { teamId: A.teamId, experimentId: cand.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'succeeded', summary: toJson.runSummary(summary(20 + i * 0.1, 1000)) } });
+      await db.run.create({
+        data: {
+          teamId: A.teamId,
+          experimentId: cand.id,
+          targetId: A.targetId,
+          poolConfigId: A.poolConfigId,
+          scenarioId: A.scenarioId,
+          repeatIndex: i,
+          sequence: i,
+          poolConfigSnapshot: {},
+          scenarioSnapshot: {},
+          targetSnapshot: {},
+          status: 'succeeded',
+          summary: toJson.runSummary(summary(20 + i * 0.1, 1000)),
+        },
+      });
     }
     const body = await (await call('GET', `/experiments/${cand.id}/compare`)).json();
     expect(body.outcome).toBe('regression');
@@ -218,26 +445,72 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   it('metrics=p99Ms gates on p99 alone: a lone 4-vs-4 regression that the correction over every metric leaves inconclusive', async () => {
-    const cand = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'pr-p99', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
+    const cand = await db.experiment.create({
+      data: {
+        teamId: A.teamId,
+        targetId: A.targetId,
+        name: 'pr-p99',
+        repeats: 4,
+        status: 'completed',
+        poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] },
+        scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] },
+      },
+    });
     for (let i = 0; i < 4; i++) {
       // the baseline's runs with only p99 doubled: p50, p95, throughput and errors identical
       const s = summary(10 + i * 0.1, 1000);
-      await db.run.create({ data: { teamId: A.teamId, experimentId: cand.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'succeeded', summary: toJson.runSummary({ ...s, latency: { ...s.latency, p99: 20 + i * 0.1 } }) } });
+      await db.run.create({
+        data: {
+          teamId: A.teamId,
+          experimentId: cand.id,
+          targetId: A.targetId,
+          poolConfigId: A.poolConfigId,
+          scenarioId: A.scenarioId,
+          repeatIndex: i,
+          sequence: i,
+          poolConfigSnapshot: {},
+          scenarioSnapshot: {},
+          targetSnapshot: {},
+          status: 'succeeded',
+          summary: toJson.runSummary({ ...s, latency: { ...s.latency, p99: 20 + i * 0.1 } }),
+        },
+      });
     }
     const compareRef = compareDoc.get.responses['200'].content['application/json'].schema.$ref;
     const all = await (await call('GET', `/experiments/${cand.id}/compare?baseline=main`)).json();
     check(compareRef, all);
-    expect(all.gatedOn).toEqual(['rps', 'p50Ms', 'p95Ms', 'p99Ms', 'errorRate', 'connectP95Ms', 'cpuMeanPercent', 'cpuPeakPercent', 'rssMeanBytes', 'rssPeakBytes', 'poolWaitMsMean']);
-    expect(all.cells[0].metrics.find((m: { key: string }) => m.key === 'p99Ms').verdict).toBe('inconclusive');
+    expect(all.gatedOn).toEqual([
+      'rps',
+      'p50Ms',
+      'p95Ms',
+      'p99Ms',
+      'errorRate',
+      'connectP95Ms',
+      'cpuMeanPercent',
+      'cpuPeakPercent',
+      'rssMeanBytes',
+      'rssPeakBytes',
+      'poolWaitMsMean',
+    ]);
+    expect(all.cells[0].metrics.find((m: { key: string }) => m.key === 'p99Ms').verdict).toBe(
+      'inconclusive',
+    );
     expect(all.outcome).toBe('pass');
 
-    const gated = await (await call('GET', `/experiments/${cand.id}/compare?baseline=main&metrics=p99Ms`)).json();
+    const gated = await (
+      await call('GET', `/experiments/${cand.id}/compare?baseline=main&metrics=p99Ms`)
+    ).json();
     check(compareRef, gated);
     expect(gated.gatedOn).toEqual(['p99Ms']);
-    expect(gated.cells[0].metrics.map((m: { key: string; verdict: string }) => [m.key, m.verdict])).toEqual([['p99Ms', 'worse']]);
+    expect(
+      gated.cells[0].metrics.map((m: { key: string; verdict: string }) => [m.key, m.verdict]),
+    ).toEqual([['p99Ms', 'worse']]);
     expect(gated.outcome).toBe('regression');
     // repeated keys and spaces after commas are harmless
-    expect((await (await call('GET', `/experiments/${cand.id}/compare?metrics=p99Ms,%20p99Ms`)).json()).gatedOn).toEqual(['p99Ms']);
+    expect(
+      (await (await call('GET', `/experiments/${cand.id}/compare?metrics=p99Ms,%20p99Ms`)).json())
+        .gatedOn,
+    ).toEqual(['p99Ms']);
   });
 
   it.each([
@@ -245,7 +518,10 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     ['maxMs', '"maxMs" is shown but never tested'],
     ['', 'choose at least one metric'],
   ])('metrics=%j is 422 naming the field and listing the valid keys', async (metrics, reason) => {
-    const res = await call('GET', `/experiments/${A.experimentId}/compare?metrics=${encodeURIComponent(metrics)}`);
+    const res = await call(
+      'GET',
+      `/experiments/${A.experimentId}/compare?metrics=${encodeURIComponent(metrics)}`,
+    );
     expect(res.status).toBe(422);
     const body = await res.json();
     check(compareDoc.get.responses['422'].content['application/problem+json'].schema.$ref, body);
@@ -255,29 +531,64 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   it('from/to compare only those seconds of every run: a slower cold start alone is no regression after the warm-up', async () => {
-    const sc = await db.scenario.create({ data: { teamId: A.teamId, name: 'windowed', templateId: 'sustained', params: {}, thresholds: [] } });
+    const sc = await db.scenario.create({
+      data: {
+        teamId: A.teamId,
+        name: 'windowed',
+        templateId: 'sustained',
+        params: {},
+        thresholds: [],
+      },
+    });
     const runs = async (name: string, coldStartFactor: number, seed: number) => {
       const e = await syntheticExperiment(db, A.teamId, A.targetId, sc.id, [name], 5);
       for (let r = 0; r < 5; r++) {
         await insertSyntheticRun(db, {
-          teamId: A.teamId, experimentId: e.experimentId, targetId: A.targetId, scenarioId: sc.id, poolConfigId: e.poolConfigs[0]!.id, poolConfigName: name,
-          scenarioName: 'windowed', repeatIndex: r, seconds: 40, latencyMs: 10, rps: 50, coldStartFactor, seed: seed + r,
+          teamId: A.teamId,
+          experimentId: e.experimentId,
+          targetId: A.targetId,
+          scenarioId: sc.id,
+          poolConfigId: e.poolConfigs[0]!.id,
+          poolConfigName: name,
+          scenarioName: 'windowed',
+          repeatIndex: r,
+          seconds: 40,
+          latencyMs: 10,
+          rps: 50,
+          coldStartFactor,
+          seed: seed + r,
         });
       }
       return e;
     };
     const base = await runs('lazy', 0.1, 100);
-    await db.baseline.create({ data: { teamId: A.teamId, targetId: A.targetId, scenarioId: sc.id, name: 'warm', experimentId: base.experimentId, poolConfigId: base.poolConfigs[0]!.id } });
+    await db.baseline.create({
+      data: {
+        teamId: A.teamId,
+        targetId: A.targetId,
+        scenarioId: sc.id,
+        name: 'warm',
+        experimentId: base.experimentId,
+        poolConfigId: base.poolConfigs[0]!.id,
+      },
+    });
     const cand = await runs('cold', 2, 200); // the first 10 s up to 21x slower, the same after
     const compareRef = compareDoc.get.responses['200'].content['application/json'].schema.$ref;
 
-    const whole = await (await call('GET', `/experiments/${cand.experimentId}/compare?baseline=warm&metrics=p95Ms`)).json();
+    const whole = await (
+      await call('GET', `/experiments/${cand.experimentId}/compare?baseline=warm&metrics=p95Ms`)
+    ).json();
     check(compareRef, whole);
     expect(whole.window).toBeNull();
     expect(whole.cells[0].metrics[0]).toMatchObject({ key: 'p95Ms', verdict: 'worse' });
     expect(whole.outcome).toBe('regression');
 
-    const steady = await (await call('GET', `/experiments/${cand.experimentId}/compare?baseline=warm&metrics=p95Ms&from=10&to=40`)).json();
+    const steady = await (
+      await call(
+        'GET',
+        `/experiments/${cand.experimentId}/compare?baseline=warm&metrics=p95Ms&from=10&to=40`,
+      )
+    ).json();
     check(compareRef, steady);
     expect(steady.window).toEqual({ from: 10, to: 40 });
     expect(steady.cells[0].metrics[0].verdict).not.toBe('worse');
@@ -300,20 +611,61 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   it('a run whose thresholds failed is thresholds_failed in run and experiment payloads (documented enum), yet measured for compare', async () => {
-    const e = await db.experiment.create({ data: { teamId: A.teamId, targetId: A.targetId, name: 'thresholds', repeats: 4, status: 'completed', poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] }, scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] } } });
+    const e = await db.experiment.create({
+      data: {
+        teamId: A.teamId,
+        targetId: A.targetId,
+        name: 'thresholds',
+        repeats: 4,
+        status: 'completed',
+        poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] },
+        scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] },
+      },
+    });
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const r = await db.run.create({ data: { teamId: A.teamId, experimentId: e.id, targetId: A.targetId, poolConfigId: A.poolConfigId, scenarioId: A.scenarioId, repeatIndex: i, sequence: i, poolConfigSnapshot: {}, scenarioSnapshot: {}, targetSnapshot: {}, status: 'thresholds_failed', errorCode: 'thresholds_failed', errorMessage: '1 of 1 thresholds failed', thresholdResults: [{ metric: 'http_req_duration', expr: 'p(99)<1', observed: 10, pass: false }], summary: toJson.runSummary(summary(10 + i * 0.1, 1000)) } });
+      const r = await db.run.create({
+        data: {
+          teamId: A.teamId,
+          experimentId: e.id,
+          targetId: A.targetId,
+          poolConfigId: A.poolConfigId,
+          scenarioId: A.scenarioId,
+          repeatIndex: i,
+          sequence: i,
+          poolConfigSnapshot: {},
+          scenarioSnapshot: {},
+          targetSnapshot: {},
+          status: 'thresholds_failed',
+          errorCode: 'thresholds_failed',
+          errorMessage: '1 of 1 thresholds failed',
+          thresholdResults: [
+            { metric: 'http_req_duration', expr: 'p(99)<1', observed: 10, pass: false },
+          ],
+          summary: toJson.runSummary(summary(10 + i * 0.1, 1000)),
+        },
+      });
       ids.push(r.id);
     }
     const runRes = await call('GET', `/runs/${ids[0]}`);
     const run = await runRes.json();
     expect(run.status).toBe('thresholds_failed');
-    check(((doc.paths as Json)['/runs/{id}'] as Json).get.responses['200'].content['application/json'].schema.$ref, run);
+    check(
+      ((doc.paths as Json)['/runs/{id}'] as Json).get.responses['200'].content['application/json']
+        .schema.$ref,
+      run,
+    );
     const exp = await (await call('GET', `/experiments/${e.id}`)).json();
     expect(exp.progress.byStatus).toEqual({ thresholds_failed: 4 });
-    expect(exp.runs.map((r: { status: string }) => r.status)).toEqual(Array(4).fill('thresholds_failed'));
-    check(((doc.paths as Json)['/experiments/{id}'] as Json).get.responses['200'].content['application/json'].schema.$ref, exp);
+    expect(exp.runs.map((r: { status: string }) => r.status)).toEqual(
+      Array(4).fill('thresholds_failed'),
+    );
+    check(
+      ((doc.paths as Json)['/experiments/{id}'] as Json).get.responses['200'].content[
+        'application/json'
+      ].schema.$ref,
+      exp,
+    );
     const sum = await (await call('GET', `/experiments/${e.id}/summary`)).json();
     expect(sum.thresholdsFailed).toBe(true);
     expect(sum.cells[0].succeeded).toBe(4);

@@ -16,16 +16,34 @@ describe('REST: load generators per run (distributed runs)', () => {
   let token: string;
   const call = (method: string, path: string, body?: unknown) =>
     handleRest(
-      new Request(`http://pb.test/api/v1${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) }),
+      new Request(`http://pb.test/api/v1${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }),
       deps,
     );
 
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_rest_segments'));
     services = makeServices();
-    deps = { db, redis: () => services.redis, queue: () => services.queue, baseUrl: 'http://pb.test', rateLimit: { limit: 1000, windowMs: 60_000 } };
+    deps = {
+      db,
+      redis: () => services.redis,
+      queue: () => services.queue,
+      baseUrl: 'http://pb.test',
+      rateLimit: { limit: 1000, windowMs: 60_000 },
+    };
     A = await makeTeam(db, 'seg');
-    token = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'ci', scopes: ['runs:read', 'runs:write'], expiresInDays: 30 })).token;
+    token = (
+      await createApiToken(db, {
+        teamId: A.teamId,
+        userId: A.users.admin.id,
+        name: 'ci',
+        scopes: ['runs:read', 'runs:write'],
+        expiresInDays: 30,
+      })
+    ).token;
   });
   afterAll(async () => {
     await services?.close();
@@ -33,21 +51,55 @@ describe('REST: load generators per run (distributed runs)', () => {
   });
 
   const inline = (extra: Record<string, unknown>) => ({
-    kind: 'inline', target: A.targetId, poolConfigs: [A.poolConfigId], repeats: 1,
-    scenario: { template: 'constant-arrival-rate', params: { ratePerSec: 30, durationMs: 2000, preAllocatedVUs: 3 }, requests: [{ path: '/health' }] }, ...extra,
+    kind: 'inline',
+    target: A.targetId,
+    poolConfigs: [A.poolConfigId],
+    repeats: 1,
+    scenario: {
+      template: 'constant-arrival-rate',
+      params: { ratePerSec: 30, durationMs: 2000, preAllocatedVUs: 3 },
+      requests: [{ path: '/health' }],
+    },
+    ...extra,
   });
 
   it('both start kinds take loadGenerators (1-16) and snapshot it into every run; out of range names the field', async () => {
-    const started = await (await call('POST', '/experiments', inline({ loadGenerators: 3 }))).json();
-    expect(await db.run.findMany({ where: { experimentId: started.id }, select: { loadGenerators: true } })).toEqual([{ loadGenerators: 3 }]);
-    expect((await db.experiment.findUniqueOrThrow({ where: { id: started.id } })).loadGenerators).toBe(3);
-    const again = await (await call('POST', '/experiments', { kind: 'saved', experiment: started.id, loadGenerators: 2 })).json();
-    expect(await db.run.findMany({ where: { experimentId: again.id }, select: { loadGenerators: true } })).toEqual([{ loadGenerators: 2 }]);
-    const same = await (await call('POST', '/experiments', { kind: 'saved', experiment: started.id })).json();
-    expect(await db.run.findMany({ where: { experimentId: same.id }, select: { loadGenerators: true } })).toEqual([{ loadGenerators: 3 }]);
+    const started = await (
+      await call('POST', '/experiments', inline({ loadGenerators: 3 }))
+    ).json();
+    expect(
+      await db.run.findMany({
+        where: { experimentId: started.id },
+        select: { loadGenerators: true },
+      }),
+    ).toEqual([{ loadGenerators: 3 }]);
+    expect(
+      (await db.experiment.findUniqueOrThrow({ where: { id: started.id } })).loadGenerators,
+    ).toBe(3);
+    const again = await (
+      await call('POST', '/experiments', {
+        kind: 'saved',
+        experiment: started.id,
+        loadGenerators: 2,
+      })
+    ).json();
+    expect(
+      await db.run.findMany({
+        where: { experimentId: again.id },
+        select: { loadGenerators: true },
+      }),
+    ).toEqual([{ loadGenerators: 2 }]);
+    const same = await (
+      await call('POST', '/experiments', { kind: 'saved', experiment: started.id })
+    ).json();
+    expect(
+      await db.run.findMany({ where: { experimentId: same.id }, select: { loadGenerators: true } }),
+    ).toEqual([{ loadGenerators: 3 }]);
     const bad = await call('POST', '/experiments', inline({ loadGenerators: 17 }));
     expect(bad.status).toBe(422);
-    expect((await bad.json()).problems).toEqual([{ path: 'loadGenerators', message: 'must be at most 16' }]);
+    expect((await bad.json()).problems).toEqual([
+      { path: 'loadGenerators', message: 'must be at most 16' },
+    ]);
   });
 
   it('GET /runs/{id} returns segments [{index, workerId, requests, startSkewMs}] for a distributed run, [] otherwise', async () => {
@@ -56,15 +108,37 @@ describe('REST: load generators per run (distributed runs)', () => {
     expect(before).toMatchObject({ loadGenerators: 1, segments: [] });
     await db.run.update({ where: { id: runId }, data: { loadGenerators: 2 } });
     await createSegments(db, runId, 2, 'gen-a');
-    await db.runSegment.update({ where: { runId_index: { runId, index: 0 } }, data: { requests: 1500, startSkewMs: 0, cpuMaxPercent: 91.5, rssMaxBytes: 5_000_000n } });
-    await db.runSegment.update({ where: { runId_index: { runId, index: 1 } }, data: { workerId: 'gen-b', requests: 1498, startSkewMs: 12.5 } });
+    await db.runSegment.update({
+      where: { runId_index: { runId, index: 0 } },
+      data: { requests: 1500, startSkewMs: 0, cpuMaxPercent: 91.5, rssMaxBytes: 5_000_000n },
+    });
+    await db.runSegment.update({
+      where: { runId_index: { runId, index: 1 } },
+      data: { workerId: 'gen-b', requests: 1498, startSkewMs: 12.5 },
+    });
     const res = await call('GET', `/runs/${runId}`);
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.loadGenerators).toBe(2);
     expect(body.segments).toEqual([
-      { index: 0, workerId: 'gen-a', status: 'joined', requests: 1500, startSkewMs: 0, cpuMaxPercent: 91.5, rssMaxBytes: 5_000_000 },
-      { index: 1, workerId: 'gen-b', status: 'pending', requests: 1498, startSkewMs: 12.5, cpuMaxPercent: null, rssMaxBytes: null },
+      {
+        index: 0,
+        workerId: 'gen-a',
+        status: 'joined',
+        requests: 1500,
+        startSkewMs: 0,
+        cpuMaxPercent: 91.5,
+        rssMaxBytes: 5_000_000,
+      },
+      {
+        index: 1,
+        workerId: 'gen-b',
+        status: 'pending',
+        requests: 1498,
+        startSkewMs: 12.5,
+        cpuMaxPercent: null,
+        rssMaxBytes: null,
+      },
     ]);
   });
 });

@@ -9,7 +9,11 @@ import { AppError, toAppError } from '@poolbench/scenarios/errors';
 export function toProblem(err: unknown): AppError {
   if (err instanceof z.ZodError) {
     const problems = flattenIssues(err.issues);
-    return new AppError('validation_failed', problems.map((p) => `${p.path || '(body)'}: ${p.message}`).join('; '), { problems, cause: err });
+    return new AppError(
+      'validation_failed',
+      problems.map((p) => `${p.path || '(body)'}: ${p.message}`).join('; '),
+      { problems, cause: err },
+    );
   }
   const app = toAppError(err);
   if (app.code === 'internal' && app !== err) console.error('[rest] unexpected error', err);

@@ -32,17 +32,39 @@ describe("API tokens follow their creator's current membership and role", () => 
     );
   const start = () =>
     call('POST', '/experiments', {
-      kind: 'inline', name: `pr-${++n}`, target: 'Lab', poolConfigs: ['lazy'], repeats: 1,
-      scenario: { template: 'constant-arrival-rate', params: { ratePerSec: 50, durationMs: 2000, preAllocatedVUs: 5 }, requests: [{ method: 'GET', path: '/work' }] },
+      kind: 'inline',
+      name: `pr-${++n}`,
+      target: 'Lab',
+      poolConfigs: ['lazy'],
+      repeats: 1,
+      scenario: {
+        template: 'constant-arrival-rate',
+        params: { ratePerSec: 50, durationMs: 2000, preAllocatedVUs: 5 },
+        requests: [{ method: 'GET', path: '/work' }],
+      },
     });
   const owner = () => callerFor(db, services, A.users.owner, A.teamId);
 
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_token_creator'));
     services = makeServices();
-    deps = { db, redis: () => services.redis, queue: () => services.queue, baseUrl: 'http://pb.test', rateLimit: { limit: 1000, windowMs: 60_000 } };
+    deps = {
+      db,
+      redis: () => services.redis,
+      queue: () => services.queue,
+      baseUrl: 'http://pb.test',
+      rateLimit: { limit: 1000, windowMs: 60_000 },
+    };
     A = await makeTeam(db, 'a');
-    token = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'ci', scopes: ['runs:read', 'runs:write'], expiresInDays: 30 })).token;
+    token = (
+      await createApiToken(db, {
+        teamId: A.teamId,
+        userId: A.users.admin.id,
+        name: 'ci',
+        scopes: ['runs:read', 'runs:write'],
+        expiresInDays: 30,
+      })
+    ).token;
   });
   afterAll(async () => {
     await services?.close();
@@ -53,7 +75,11 @@ describe("API tokens follow their creator's current membership and role", () => 
     const res = await start();
     expect(res.status, await res.clone().text()).toBe(201);
     const [listed] = await listApiTokens(db, A.teamId);
-    expect(listed).toMatchObject({ createdBy: 'a admin', createdByEmail: A.users.admin.email, createdByRole: 'admin' });
+    expect(listed).toMatchObject({
+      createdBy: 'a admin',
+      createdByEmail: A.users.admin.email,
+      createdByRole: 'admin',
+    });
   });
 
   it('a creator demoted to viewer: writes are 403 creator_role_insufficient, reads still work', async () => {
@@ -66,7 +92,9 @@ describe("API tokens follow their creator's current membership and role", () => 
     expect(body.detail).toContain('runs:write');
     expect(body.detail).toContain('at least member');
     expect(body.detail).toContain('now viewer');
-    expect((await call('POST', '/baselines', { name: 'main', experimentId: A.experimentId })).status).toBe(403);
+    expect(
+      (await call('POST', '/baselines', { name: 'main', experimentId: A.experimentId })).status,
+    ).toBe(403);
     expect((await call('GET', `/experiments/${A.experimentId}`)).status).toBe(200);
     expect((await listApiTokens(db, A.teamId))[0]!.createdByRole).toBe('viewer');
   });

@@ -4,17 +4,25 @@ import { contentSecurityPolicy, HSTS, securityHeaders, SHARE_HEADERS } from './h
 describe('security headers', () => {
   it('app routes: nonce CSP with strict-dynamic, no inline scripts, no framing, nosniff, referrer policy, permissions', () => {
     const h = securityHeaders('/runs', { nonce: 'abc123', https: false });
-    expect(h['Content-Security-Policy']).toContain("script-src 'self' 'nonce-abc123' 'strict-dynamic'");
+    expect(h['Content-Security-Policy']).toContain(
+      "script-src 'self' 'nonce-abc123' 'strict-dynamic'",
+    );
     expect(h['Content-Security-Policy']).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
     expect(h['Content-Security-Policy']).toContain("frame-ancestors 'none'");
     expect(h['Content-Security-Policy']).toContain("object-src 'none'");
-    expect(h).toMatchObject({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin', 'X-Frame-Options': 'DENY' });
+    expect(h).toMatchObject({
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'strict-origin-when-cross-origin',
+      'X-Frame-Options': 'DENY',
+    });
     expect(h['Permissions-Policy']).toContain('camera=()');
     expect(h['Strict-Transport-Security']).toBeUndefined();
   });
 
   it('HSTS only over https; development allows eval and the HMR socket', () => {
-    expect(securityHeaders('/', { nonce: 'n', https: true })['Strict-Transport-Security']).toBe(HSTS);
+    expect(securityHeaders('/', { nonce: 'n', https: true })['Strict-Transport-Security']).toBe(
+      HSTS,
+    );
     expect(contentSecurityPolicy('n', { dev: true })).toContain("'unsafe-eval'");
     expect(contentSecurityPolicy('n')).not.toContain('ws:');
   });

@@ -11,11 +11,13 @@ export const SHARE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   // results only: no scripts at all, styles and SVG inline
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 } as const;
 
 /** Browser features the app never uses, switched off for it and anything it might embed. */
-export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), browsing-topics=()';
+export const PERMISSIONS_POLICY =
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), browsing-topics=()';
 
 /** One year, the minimum for HSTS preload lists; only ever sent over https (see `securityHeaders`). */
 export const HSTS = 'max-age=31536000; includeSubDomains';
@@ -50,7 +52,10 @@ export function contentSecurityPolicy(nonce: string, opts: { dev?: boolean } = {
  * Every header for one response. `https`: the request reached us (or our TLS-terminating proxy)
  * over https; HSTS is sent only then, and browsers ignore it over plain http anyway.
  */
-export function securityHeaders(pathname: string, opts: { nonce: string; https: boolean; dev?: boolean }): Record<string, string> {
+export function securityHeaders(
+  pathname: string,
+  opts: { nonce: string; https: boolean; dev?: boolean },
+): Record<string, string> {
   const base: Record<string, string> = isSharePath(pathname)
     ? { ...SHARE_HEADERS }
     : {

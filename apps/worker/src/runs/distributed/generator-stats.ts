@@ -23,7 +23,8 @@ export class GeneratorStats {
           this.cpuMaxPercent = Math.max(this.cpuMaxPercent ?? 0, cpu);
         }
         this.prev = cur;
-        if (this.rssMaxBytes === undefined || BigInt(cur.rssBytes) > this.rssMaxBytes) this.rssMaxBytes = BigInt(cur.rssBytes);
+        if (this.rssMaxBytes === undefined || BigInt(cur.rssBytes) > this.rssMaxBytes)
+          this.rssMaxBytes = BigInt(cur.rssBytes);
       });
     }, 1000);
     this.timer.unref();

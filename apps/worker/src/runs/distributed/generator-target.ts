@@ -9,7 +9,10 @@ export interface GeneratorTarget {
   secretHeaders: Record<string, string>;
 }
 
-type RunWithTarget = Pick<Run, 'id'> & { target: ParsedTarget<Target>; team: { allowedHosts: { pattern: string }[] } };
+type RunWithTarget = Pick<Run, 'id'> & {
+  target: ParsedTarget<Target>;
+  team: { allowedHosts: { pattern: string }[] };
+};
 
 /**
  * What a generator other than the leader sends load to. A managed target was started once, by
@@ -17,18 +20,34 @@ type RunWithTarget = Pick<Run, 'id'> & { target: ParsedTarget<Target>; team: { a
  * the team's allowlist and pinned again on this worker, as every worker does before any load. The
  * apply hook ran once, on the leader.
  */
-export async function prepareGeneratorTarget(run: RunWithTarget, leaderBaseUrls: string[]): Promise<GeneratorTarget> {
+export async function prepareGeneratorTarget(
+  run: RunWithTarget,
+  leaderBaseUrls: string[],
+): Promise<GeneratorTarget> {
   if (run.target.kind === 'managed') {
-    return { baseUrls: leaderBaseUrls, network: await pinManagedUrls(leaderBaseUrls), secretHeaders: {} };
+    return {
+      baseUrls: leaderBaseUrls,
+      network: await pinManagedUrls(leaderBaseUrls),
+      secretHeaders: {},
+    };
   }
   const patterns = run.team.allowedHosts.map((h) => h.pattern);
-  const network = await resolveAndPin({ loadUrls: run.target.baseUrls.map((u, i) => [`baseUrls.${i}`, u]), probeUrls: [], patterns });
+  const network = await resolveAndPin({
+    loadUrls: run.target.baseUrls.map((u, i) => [`baseUrls.${i}`, u]),
+    probeUrls: [],
+    patterns,
+  });
   let headers: Record<string, string> = {};
   if (run.target.secretsEncrypted) {
     try {
-      headers = (openSecret(run.target.secretsEncrypted) as { headers?: Record<string, string> }).headers ?? {};
+      headers =
+        (openSecret(run.target.secretsEncrypted) as { headers?: Record<string, string> }).headers ??
+        {};
     } catch (err) {
-      throw new RunError('secret_unavailable', `the target's secrets cannot be opened on this worker (${(err as Error).message}); check POOLBENCH_SECRET_KEY`);
+      throw new RunError(
+        'secret_unavailable',
+        `the target's secrets cannot be opened on this worker (${(err as Error).message}); check POOLBENCH_SECRET_KEY`,
+      );
     }
   }
   return { baseUrls: run.target.baseUrls, network, secretHeaders: headers };

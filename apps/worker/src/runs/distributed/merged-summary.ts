@@ -1,5 +1,10 @@
 import { readJson, StatusCountsSchema, type Prisma } from '@poolbench/db';
-import { SummaryAccumulator, type K6Summary, type SecondLine, type TrendMetric } from '@poolbench/k6';
+import {
+  SummaryAccumulator,
+  type K6Summary,
+  type SecondLine,
+  type TrendMetric,
+} from '@poolbench/k6';
 
 const COLUMN_OF: Record<TrendMetric, keyof Prisma.RunSecondCreateManyInput> = {
   http_req_duration: 'durationHist',
@@ -19,7 +24,10 @@ export function summaryFromMergedRows(rows: Prisma.RunSecondCreateManyInput[]): 
   const acc = new SummaryAccumulator();
   for (const r of [...rows].sort((a, b) => a.second - b.second)) {
     const hist: SecondLine['hist'] = {};
-    for (const [metric, col] of Object.entries(COLUMN_OF) as [TrendMetric, keyof Prisma.RunSecondCreateManyInput][]) {
+    for (const [metric, col] of Object.entries(COLUMN_OF) as [
+      TrendMetric,
+      keyof Prisma.RunSecondCreateManyInput,
+    ][]) {
       const bytes = r[col] as Uint8Array | null | undefined;
       if (bytes && bytes.length > 0) hist[metric] = Buffer.from(bytes).toString('base64');
     }
@@ -32,7 +40,13 @@ export function summaryFromMergedRows(rows: Prisma.RunSecondCreateManyInput[]): 
       hist,
       requests: r.requests,
       failed: r.failed,
-      status: readJson(StatusCountsSchema, r.statusCounts, { model: 'RunSecond', column: 'statusCounts', id: `${r.runId}/${r.second}` }, {}) ?? {},
+      status:
+        readJson(
+          StatusCountsSchema,
+          r.statusCounts,
+          { model: 'RunSecond', column: 'statusCounts', id: `${r.runId}/${r.second}` },
+          {},
+        ) ?? {},
       dataSentBytes: Number(r.bytesSent),
       dataReceivedBytes: Number(r.bytesReceived),
       iterations: r.iterations,

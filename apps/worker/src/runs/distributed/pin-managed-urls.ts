@@ -10,6 +10,13 @@ import { resolveAndPin, type RunNetworkPlan } from '../../targets/resolve-and-pi
 export async function pinManagedUrls(baseUrls: string[]): Promise<RunNetworkPlan> {
   const hosts = [...new Set(baseUrls.map((u) => new URL(u).hostname))];
   const resolved = await resolveHostNames(hosts);
-  const exact = resolved.flatMap((r) => r.addresses.map((a) => (a.includes(':') ? `${a}/128` : `${a}/32`)));
-  return resolveAndPin({ loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]), probeUrls: [], patterns: exact, allowLoopback: true });
+  const exact = resolved.flatMap((r) =>
+    r.addresses.map((a) => (a.includes(':') ? `${a}/128` : `${a}/32`)),
+  );
+  return resolveAndPin({
+    loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]),
+    probeUrls: [],
+    patterns: exact,
+    allowLoopback: true,
+  });
 }

@@ -19,9 +19,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * pin the target on this worker, report ready, wait for the common start instant, run the
  * segment. The leader ends the run; this job only ends its segment.
  */
-export async function processSegmentJob(job: Pick<Job, 'data' | 'moveToDelayed'>, token: string | undefined, deps: RunDeps, signal: AbortSignal): Promise<RunOutcome> {
+export async function processSegmentJob(
+  job: Pick<Job, 'data' | 'moveToDelayed'>,
+  token: string | undefined,
+  deps: RunDeps,
+  signal: AbortSignal,
+): Promise<RunOutcome> {
   const parsed = RunJobSchema.safeParse(job.data);
-  if (!parsed.success || parsed.data.segment === undefined) throw new UnrecoverableError('invalid segment job payload');
+  if (!parsed.success || parsed.data.segment === undefined)
+    throw new UnrecoverableError('invalid segment job payload');
   const { runId, segment } = parsed.data;
   const { db, workerId } = deps;
   const cfg = { ...DEFAULTS, ...deps.config.distributed };
@@ -32,7 +38,8 @@ export async function processSegmentJob(job: Pick<Job, 'data' | 'moveToDelayed'>
     await job.moveToDelayed(Date.now() + 1000, token);
     throw new DelayedError();
   }
-  if (joined === 'gone') return { runId, status: 'skipped', reason: `segment ${segment} not joinable` };
+  if (joined === 'gone')
+    return { runId, status: 'skipped', reason: `segment ${segment} not joinable` };
   deps.active.add(`${runId}#${segment}`);
   const own = new AbortController();
   const runSignal = AbortSignal.any([signal, own.signal]);
@@ -44,18 +51,27 @@ export async function processSegmentJob(job: Pick<Job, 'data' | 'moveToDelayed'>
     if (!hb.alive) return own.abort('run_ended');
     if (hb.runStatus !== 'preparing' && hb.runStatus !== 'running') return own.abort('run_ended');
     const leader = hb.segments.find((s) => s.index === 0);
-    if (leader && leader.status !== 'joined' && leader.baseUrls.length > 0) leaderUrls = leader.baseUrls;
+    if (leader && leader.status !== 'joined' && leader.baseUrls.length > 0)
+      leaderUrls = leader.baseUrls;
     startAt = hb.segments.find((s) => s.index === segment)?.startAt ?? null;
   };
-  const prepHb = setInterval(() => void beat().catch((err) => log.warn({ err: String(err) }, 'segment heartbeat failed')), Math.min(deps.config.heartbeatMs, 250));
+  const prepHb = setInterval(
+    () => void beat().catch((err) => log.warn({ err: String(err) }, 'segment heartbeat failed')),
+    Math.min(deps.config.heartbeatMs, 250),
+  );
   try {
-    const row = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } } });
+    const row = await db.run.findUniqueOrThrow({
+      where: { id: runId },
+      include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } },
+    });
     const run = { ...parseRun(row), target: parseTarget(row.target) };
     const plan = planRun(run);
     const until = Date.now() + cfg.joinTimeoutMs + deps.config.readyTimeoutMs;
     while (!leaderUrls) {
-      if (runSignal.aborted) throw new RunError('canceled', 'the run ended before its target was ready');
-      if (Date.now() > until) throw new RunError('target_not_ready', 'the leading worker never published a ready target');
+      if (runSignal.aborted)
+        throw new RunError('canceled', 'the run ended before its target was ready');
+      if (Date.now() > until)
+        throw new RunError('target_not_ready', 'the leading worker never published a ready target');
       await sleep(100);
     }
     const target = await prepareGeneratorTarget(run, leaderUrls);
@@ -63,26 +79,56 @@ export async function processSegmentJob(job: Pick<Job, 'data' | 'moveToDelayed'>
       hosts: target.network.k6Hosts,
       targetHeaders: run.target.kind === 'url' ? targetHeadersOf(run.target.requestDefaults) : {},
     });
-    if (!(await markSegmentReady(db, runId, segment, workerId))) throw new RunError('canceled', 'the segment was ended before it was ready');
+    if (!(await markSegmentReady(db, runId, segment, workerId)))
+      throw new RunError('canceled', 'the segment was ended before it was ready');
     while (!startAt) {
       if (runSignal.aborted) throw new RunError('canceled', 'the run ended before load started');
-      if (Date.now() > until) throw new RunError('timed_out', 'no start instant came from the leading worker');
+      if (Date.now() > until)
+        throw new RunError('timed_out', 'no start instant came from the leading worker');
       await sleep(50);
     }
     clearInterval(prepHb);
     const gen = await runGenerator({
-      db, log, registry: deps.registry, runId, index: segment, count: run.loadGenerators, workerId, startAt, script: generated.script,
-      baseUrls: target.baseUrls, blacklistIps: target.network.k6Blacklist, secretHeaders: target.secretHeaders, k6Bin: deps.config.k6Bin,
-      timeoutMs: k6TimeoutMs(generated.estimatedDurationMs, deps.config.timeoutMarginMs), heartbeatMs: deps.config.heartbeatMs,
-      staleAfterMs: cfg.staleAfterMs, signal: runSignal,
+      db,
+      log,
+      registry: deps.registry,
+      runId,
+      index: segment,
+      count: run.loadGenerators,
+      workerId,
+      startAt,
+      script: generated.script,
+      baseUrls: target.baseUrls,
+      blacklistIps: target.network.k6Blacklist,
+      secretHeaders: target.secretHeaders,
+      k6Bin: deps.config.k6Bin,
+      timeoutMs: k6TimeoutMs(generated.estimatedDurationMs, deps.config.timeoutMarginMs),
+      heartbeatMs: deps.config.heartbeatMs,
+      staleAfterMs: cfg.staleAfterMs,
+      signal: runSignal,
     });
     log.info({ status: gen.status, requests: gen.result.summary.requests }, 'segment finished');
-    return { runId, status: gen.status === 'succeeded' ? 'succeeded' : gen.status === 'canceled' ? 'canceled' : 'failed' };
+    return {
+      runId,
+      status:
+        gen.status === 'succeeded'
+          ? 'succeeded'
+          : gen.status === 'canceled'
+            ? 'canceled'
+            : 'failed',
+    };
   } catch (err) {
-    const re = err instanceof RunError ? err : new RunError('internal_error', (err as Error)?.message ?? String(err));
+    const re =
+      err instanceof RunError
+        ? err
+        : new RunError('internal_error', (err as Error)?.message ?? String(err));
     log.warn({ code: re.code, msg: re.message }, 'segment failed');
     const status = re.code === 'canceled' ? 'canceled' : 'failed';
-    await finishSegment(db, runId, segment, workerId, { status, errorCode: re.code, errorMessage: re.message }).catch(() => {});
+    await finishSegment(db, runId, segment, workerId, {
+      status,
+      errorCode: re.code,
+      errorMessage: re.message,
+    }).catch(() => {});
     return { runId, status, reason: re.message };
   } finally {
     clearInterval(prepHb);

@@ -1,7 +1,14 @@
 import type { Logger } from 'pino';
 import type { Db } from '@poolbench/db';
 import { runK6, type K6RunResult, type K6Second } from '@poolbench/k6';
-import { failSilentSegments, finishSegment, heartbeatSegment, markSegmentRunning, segmentKey, type SegmentEnd } from '@poolbench/runs';
+import {
+  failSilentSegments,
+  finishSegment,
+  heartbeatSegment,
+  markSegmentRunning,
+  segmentKey,
+  type SegmentEnd,
+} from '@poolbench/runs';
 import { MetricsWriter } from '../../metrics/metrics-writer';
 import type { ProcessRegistry } from '../../targets/process-registry';
 import { bucketToRow } from '../summary';
@@ -55,12 +62,19 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
   const stats = new GeneratorStats();
   let requests = 0;
   const beat = async () => {
-    const hb = await heartbeatSegment(g.db, g.runId, g.index, g.workerId, { ...stats.snapshot(), requests });
+    const hb = await heartbeatSegment(g.db, g.runId, g.index, g.workerId, {
+      ...stats.snapshot(),
+      requests,
+    });
     if (!hb.alive) return own.abort('lost');
     if (hb.cancelRequested) return own.abort('cancel');
     if (hb.runStatus !== 'preparing' && hb.runStatus !== 'running') return own.abort('run_ended');
-    const silent = (await failSilentSegments(g.db, g.runId, g.staleAfterMs)).find((s) => s.index !== g.index);
-    const peer = silent ? { ...silent, errorMessage: 'stopped sending heartbeats' } : hb.segments.find((s) => s.index !== g.index && s.status === 'failed');
+    const silent = (await failSilentSegments(g.db, g.runId, g.staleAfterMs)).find(
+      (s) => s.index !== g.index,
+    );
+    const peer = silent
+      ? { ...silent, errorMessage: 'stopped sending heartbeats' }
+      : hb.segments.find((s) => s.index !== g.index && s.status === 'failed');
     if (peer) {
       failedPeer = { index: peer.index, workerId: peer.workerId, message: peer.errorMessage };
       own.abort('peer_failed');
@@ -68,14 +82,20 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
   };
   let beating: Promise<void> | null = null;
   // Beats well inside the stale limit, so a slow statement never makes a live generator look dead.
-  const hb = setInterval(() => {
-    beating ??= beat()
-      .catch((err) => g.log.warn({ err: String(err) }, 'segment heartbeat failed'))
-      .finally(() => (beating = null));
-  }, Math.min(g.heartbeatMs, Math.floor(g.staleAfterMs / 3)));
+  const hb = setInterval(
+    () => {
+      beating ??= beat()
+        .catch((err) => g.log.warn({ err: String(err) }, 'segment heartbeat failed'))
+        .finally(() => (beating = null));
+    },
+    Math.min(g.heartbeatMs, Math.floor(g.staleAfterMs / 3)),
+  );
 
   const t0 = Math.floor(g.startAt.getTime() / 1000);
-  const writer = new MetricsWriter(g.db, { onError: (err, pending) => g.log.warn({ err: String(err), pending }, 'segment write failed; buffered') });
+  const writer = new MetricsWriter(g.db, {
+    onError: (err, pending) =>
+      g.log.warn({ err: String(err), pending }, 'segment write failed; buffered'),
+  });
   writer.start();
   let k6Pid: number | undefined;
   try {
@@ -83,7 +103,9 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
     const result = await runK6({
       script: g.script,
       env: { BASE_URLS: g.baseUrls.join(','), POOLBENCH_START_AT_MS: String(g.startAt.getTime()) },
-      secretEnv: Object.keys(g.secretHeaders).length ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(g.secretHeaders) } : undefined,
+      secretEnv: Object.keys(g.secretHeaders).length
+        ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(g.secretHeaders) }
+        : undefined,
       signal,
       timeoutMs: g.timeoutMs + Math.max(0, g.startAt.getTime() - Date.now()),
       // A stopped segment must stop sending load fast: its peers count on it (< 5 s).
@@ -109,7 +131,11 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
     // Set by the heartbeat closure, which TypeScript's narrowing cannot see.
     const peer = failedPeer as GeneratorResult['failedPeer'];
     const status: SegmentEnd =
-      result.endReason === 'completed' && unwritten === 0 ? 'succeeded' : stoppedBy === 'peer_failed' || stoppedBy === 'cancel' || stoppedBy === 'run_ended' ? 'canceled' : 'failed';
+      result.endReason === 'completed' && unwritten === 0
+        ? 'succeeded'
+        : stoppedBy === 'peer_failed' || stoppedBy === 'cancel' || stoppedBy === 'run_ended'
+          ? 'canceled'
+          : 'failed';
     const errorMessage =
       status === 'succeeded'
         ? null
@@ -121,10 +147,14 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
     const firstTs = result.summary.loadSeconds?.[0];
     await finishSegment(g.db, g.runId, g.index, g.workerId, {
       status,
-      errorCode: status === 'succeeded' ? null : stoppedBy ?? result.endReason,
+      errorCode: status === 'succeeded' ? null : (stoppedBy ?? result.endReason),
       errorMessage,
       requests: result.summary.requests,
-      loadStartedAt: result.load ? new Date(result.load.startMs) : firstTs !== undefined ? new Date(firstTs * 1000) : null,
+      loadStartedAt: result.load
+        ? new Date(result.load.startMs)
+        : firstTs !== undefined
+          ? new Date(firstTs * 1000)
+          : null,
       loadMs: result.load ? result.load.endMs - result.load.startMs : null,
       cpuAvgPercent: stats.cpuAvgPercent ?? null,
       cpuMaxPercent: stats.cpuMaxPercent ?? null,

@@ -32,15 +32,29 @@ export async function waitForGenerators(db: Db, o: WaitOptions): Promise<Date> {
   const until = Date.now() + o.joinTimeoutMs;
   let lastMessageAt = 0;
   for (;;) {
-    if (o.signal.aborted) throw new RunError('canceled', 'the run was stopped while it waited for its load generators; no load was sent');
+    if (o.signal.aborted)
+      throw new RunError(
+        'canceled',
+        'the run was stopped while it waited for its load generators; no load was sent',
+      );
     const silent = await failSilentSegments(db, o.runId, o.staleAfterMs);
     if (silent.length) {
       const s = silent[0]!;
-      throw new RunError('segment_failed', `segment ${s.index} (worker ${s.workerId ?? 'unknown'}) stopped sending heartbeats before load started; no load was sent`);
+      throw new RunError(
+        'segment_failed',
+        `segment ${s.index} (worker ${s.workerId ?? 'unknown'}) stopped sending heartbeats before load started; no load was sent`,
+      );
     }
-    const segs = await db.runSegment.findMany({ where: { runId: o.runId }, select: { status: true, index: true, workerId: true, errorMessage: true } });
+    const segs = await db.runSegment.findMany({
+      where: { runId: o.runId },
+      select: { status: true, index: true, workerId: true, errorMessage: true },
+    });
     const bad = segs.find((s) => s.status === 'failed');
-    if (bad) throw new RunError('segment_failed', `segment ${bad.index} (worker ${bad.workerId ?? 'unknown'}) failed before load started: ${bad.errorMessage ?? 'unknown error'}; no load was sent`);
+    if (bad)
+      throw new RunError(
+        'segment_failed',
+        `segment ${bad.index} (worker ${bad.workerId ?? 'unknown'}) failed before load started: ${bad.errorMessage ?? 'unknown error'}; no load was sent`,
+      );
     if (segs.filter((s) => s.status === 'ready').length === o.count) {
       const startAt = new Date(Date.now() + o.startLeadMs);
       if (await scheduleSegmentsStart(db, o.runId, o.count, startAt)) return startAt;
@@ -63,11 +77,18 @@ export async function waitForGenerators(db: Db, o: WaitOptions): Promise<Date> {
 }
 
 /** After its own k6 ended, the leader waits until every other segment ended too (or fell silent). */
-export async function waitForSegmentsEnd(db: Db, runId: string, staleAfterMs: number, timeoutMs: number): Promise<void> {
+export async function waitForSegmentsEnd(
+  db: Db,
+  runId: string,
+  staleAfterMs: number,
+  timeoutMs: number,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     await failSilentSegments(db, runId, staleAfterMs);
-    const active = await db.runSegment.count({ where: { runId, status: { in: ['joined', 'ready', 'running'] } } });
+    const active = await db.runSegment.count({
+      where: { runId, status: { in: ['joined', 'ready', 'running'] } },
+    });
     if (active === 0) return;
     await new Promise((r) => setTimeout(r, 250));
   }

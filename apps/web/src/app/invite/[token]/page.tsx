@@ -17,7 +17,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         ) : (
           <div className="space-y-4 text-center">
             <h1 className="text-xl font-semibold">You have been invited to a PoolBench team</h1>
-            <p className="text-sm text-slate-500">Sign in or create an account to accept the invitation.</p>
+            <p className="text-sm text-slate-500">
+              Sign in or create an account to accept the invitation.
+            </p>
             <div className="flex justify-center gap-2">
               <Link className={buttonClass('secondary')} href={`/sign-in?next=${next}`}>
                 Sign in

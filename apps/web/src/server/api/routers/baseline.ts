@@ -7,7 +7,12 @@ import { setBaseline } from '~/server/services/baselines/set-baseline';
 import { listBaselines } from '~/server/services/baselines/list-baselines';
 import { deleteBaseline } from '~/server/services/baselines/delete-baseline';
 
-export const BaselineNameSchema = z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters').regex(/^[\w.\-/]+$/, 'letters, digits, - _ . / only');
+export const BaselineNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(40, 'must be at most 40 characters')
+  .regex(/^[\w.\-/]+$/, 'letters, digits, - _ . / only');
 
 export const baselineRouter = {
   list: teamProcedure('viewer')
@@ -18,5 +23,8 @@ export const baselineRouter = {
     .input(z.object({ name: BaselineNameSchema.default('main'), item: CompareItemSchema }))
     .output(BaselineSetSchema)
     .mutation(({ ctx, input }) => setBaseline(ctx.db, ctx.team.id, ctx.user.id, input)),
-  remove: teamProcedure('member').input(ByIdSchema).output(BaselineRemovedSchema).mutation(({ ctx, input }) => deleteBaseline(ctx.db, ctx.team.id, input.id)),
+  remove: teamProcedure('member')
+    .input(ByIdSchema)
+    .output(BaselineRemovedSchema)
+    .mutation(({ ctx, input }) => deleteBaseline(ctx.db, ctx.team.id, input.id)),
 };

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { RUN_METRICS } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
-import { CandidatesSchema, ComparisonViewSchema, PivotSchema, RepeatsNeededSchema } from './compare.types';
+import {
+  CandidatesSchema,
+  ComparisonViewSchema,
+  PivotSchema,
+  RepeatsNeededSchema,
+} from './compare.types';
 import { SelectionSchema } from '~/lib/compare/selection';
 import { cachedComparison } from '~/server/services/compare/cached-comparison';
 import { experimentPivot } from '~/server/services/compare/pivot';
@@ -15,16 +20,37 @@ const METRIC_KEYS = RUN_METRICS.map((m) => m.key) as [string, ...string[]];
 export const compareRouter = {
   /** The compare view; without an explicit baseline a saved one among the items is used. */
   get: teamProcedure('viewer')
-    .input(z.object({ selection: SelectionSchema, maxPoints: z.number().int().min(20).max(2000).default(300) }))
+    .input(
+      z.object({
+        selection: SelectionSchema,
+        maxPoints: z.number().int().min(20).max(2000).default(300),
+      }),
+    )
     .output(ComparisonViewSchema)
     .query(async ({ ctx, input }) => {
       const { selection } = input;
-      const { groups, baselineIndex, saved } = await resolveBaseline(ctx.db, ctx.team.id, selection);
-      const { comparison } = await cachedComparison(ctx.db, ctx.team.id, selection, { maxPoints: input.maxPoints, baselineIndex, groups });
+      const { groups, baselineIndex, saved } = await resolveBaseline(
+        ctx.db,
+        ctx.team.id,
+        selection,
+      );
+      const { comparison } = await cachedComparison(ctx.db, ctx.team.id, selection, {
+        maxPoints: input.maxPoints,
+        baselineIndex,
+        groups,
+      });
       return {
         ...comparison,
-        savedBaseline: saved?.index !== null && saved?.index !== undefined ? { index: saved.index, name: saved.name } : null,
-        availableBaselines: (saved?.available ?? []).map((b) => ({ id: b.id, name: b.name, label: b.label, item: b.item })),
+        savedBaseline:
+          saved?.index !== null && saved?.index !== undefined
+            ? { index: saved.index, name: saved.name }
+            : null,
+        availableBaselines: (saved?.available ?? []).map((b) => ({
+          id: b.id,
+          name: b.name,
+          label: b.label,
+          item: b.item,
+        })),
       };
     }),
   /**
@@ -39,7 +65,9 @@ export const compareRouter = {
   pivot: teamProcedure('viewer')
     .input(z.object({ experimentId: IdSchema, metric: z.enum(METRIC_KEYS).default('p95Ms') }))
     .output(PivotSchema)
-    .query(({ ctx, input }) => experimentPivot(ctx.db, ctx.team.id, input.experimentId, input.metric)),
+    .query(({ ctx, input }) =>
+      experimentPivot(ctx.db, ctx.team.id, input.experimentId, input.metric),
+    ),
   candidates: teamProcedure('viewer')
     .input(z.object({ experimentId: IdSchema.nullish() }))
     .output(CandidatesSchema)

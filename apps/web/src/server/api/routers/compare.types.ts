@@ -12,11 +12,25 @@ export const VERDICTS = ['better', 'worse', 'no-change', 'inconclusive'] as cons
 export const VerdictSchema = z.enum(VERDICTS);
 export const DirectionSchema = z.enum(['lower-is-better', 'higher-is-better']);
 /** Hodges–Lehmann change with its interval, in percent */
-export const ChangeEstimateSchema = z.object({ estimate: z.number(), lower: z.number(), upper: z.number() });
+export const ChangeEstimateSchema = z.object({
+  estimate: z.number(),
+  lower: z.number(),
+  upper: z.number(),
+});
 export const SecondsWindowSchema = z.object({ from: z.number().int(), to: z.number().int() });
 
 const n = z.number().nullable();
-const HdrStatsMsSchema = z.object({ count: z.number(), min: z.number(), max: z.number(), mean: z.number(), p50: z.number(), p90: z.number(), p95: z.number(), p99: z.number(), p999: z.number() });
+const HdrStatsMsSchema = z.object({
+  count: z.number(),
+  min: z.number(),
+  max: z.number(),
+  mean: z.number(),
+  p50: z.number(),
+  p90: z.number(),
+  p95: z.number(),
+  p99: z.number(),
+  p999: z.number(),
+});
 
 const CandidateCellSchema = z.object({
   median: n,
@@ -72,7 +86,12 @@ export const ComparisonViewSchema = z.object({
       comparisons: z.array(CandidateCellSchema.nullable()),
     }),
   ),
-  warnings: z.array(z.object({ code: z.enum(['few-repeats', 'low-requests', 'environment-differs', 'not-tested']), message: z.string() })),
+  warnings: z.array(
+    z.object({
+      code: z.enum(['few-repeats', 'low-requests', 'environment-differs', 'not-tested']),
+      message: z.string(),
+    }),
+  ),
   spectrum: z.array(z.object({ percentile: z.number(), values: z.array(n) })),
   series: z.record(z.enum(SERIES_KEYS), SeriesSchema),
   window: SecondsWindowSchema.nullable(),
@@ -81,7 +100,9 @@ export const ComparisonViewSchema = z.object({
   /** the saved baseline among the items that was used because none was chosen */
   savedBaseline: z.object({ index: z.number().int(), name: z.string() }).nullable(),
   /** saved baselines of the items' targets and scenarios that were not picked */
-  availableBaselines: z.array(z.object({ id: z.string(), name: z.string(), label: z.string(), item: CompareItemSchema })),
+  availableBaselines: z.array(
+    z.object({ id: z.string(), name: z.string(), label: z.string(), item: CompareItemSchema }),
+  ),
 });
 
 export const PivotSchema = z.object({
@@ -95,7 +116,9 @@ export const PivotSchema = z.object({
       id: z.string(),
       name: z.string(),
       strategy: z.string().nullable(),
-      cells: z.array(z.object({ median: n, n: z.number().int(), verdict: VerdictSchema.nullable() })),
+      cells: z.array(
+        z.object({ median: n, n: z.number().int(), verdict: VerdictSchema.nullable() }),
+      ),
     }),
   ),
 });
@@ -107,9 +130,25 @@ export const CandidatesSchema = z.array(
     createdAt: z.date(),
     target: RefSchema,
     cells: z.array(
-      z.object({ experimentId: z.string(), poolConfigId: z.string(), scenarioId: z.string(), poolConfigName: z.string(), strategy: z.string().nullable(), scenarioName: z.string(), runs: z.number().int() }),
+      z.object({
+        experimentId: z.string(),
+        poolConfigId: z.string(),
+        scenarioId: z.string(),
+        poolConfigName: z.string(),
+        strategy: z.string().nullable(),
+        scenarioName: z.string(),
+        runs: z.number().int(),
+      }),
     ),
-    runs: z.array(z.object({ id: z.string(), repeatIndex: z.number().int(), poolConfigName: z.string(), scenarioName: z.string(), finishedAt: z.date().nullable() })),
+    runs: z.array(
+      z.object({
+        id: z.string(),
+        repeatIndex: z.number().int(),
+        poolConfigName: z.string(),
+        scenarioName: z.string(),
+        finishedAt: z.date().nullable(),
+      }),
+    ),
   }),
 );
 
@@ -125,5 +164,13 @@ export const RepeatsNeededSchema = z.object({
     }),
   ),
   /** the compared cells' experiments, read on every call */
-  experiments: z.array(z.object({ id: z.string(), name: z.string(), repeats: z.number().int(), running: z.boolean(), maxAddRepeats: z.number().int() })),
+  experiments: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      repeats: z.number().int(),
+      running: z.boolean(),
+      maxAddRepeats: z.number().int(),
+    }),
+  ),
 });

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { ExperimentDefinitionSchema, ScheduleInputSchema } from '~/lib/schemas/experiment';
 import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
-import { ExperimentDetailSchema, ExperimentEstimateSchema, ExperimentLaunchedSchema, ExperimentListSchema, ScheduleCreatedSchema } from './experiment.types';
+import {
+  ExperimentDetailSchema,
+  ExperimentEstimateSchema,
+  ExperimentLaunchedSchema,
+  ExperimentListSchema,
+  ScheduleCreatedSchema,
+} from './experiment.types';
 import { estimateExperiment } from '~/server/services/experiments/estimate-experiment';
 import { startExperiment } from '~/server/services/experiments/start-experiment';
 import { getExperiment, listExperiments } from '~/server/services/experiments/read-experiments';
@@ -13,32 +19,80 @@ import { extendTeamExperiment, setHypotheses } from '~/server/services/experimen
 
 export const experimentRouter = {
   list: teamProcedure('viewer')
-    .input(z.object({ cursor: IdSchema.nullish(), limit: z.number().int().min(1).max(100).default(25) }))
+    .input(
+      z.object({ cursor: IdSchema.nullish(), limit: z.number().int().min(1).max(100).default(25) }),
+    )
     .output(ExperimentListSchema)
     .query(({ ctx, input }) => listExperiments(ctx.db, ctx.team.id, input)),
-  get: teamProcedure('viewer').input(ByIdSchema).output(ExperimentDetailSchema).query(({ ctx, input }) => getExperiment(ctx.db, ctx.team.id, input.id)),
+  get: teamProcedure('viewer')
+    .input(ByIdSchema)
+    .output(ExperimentDetailSchema)
+    .query(({ ctx, input }) => getExperiment(ctx.db, ctx.team.id, input.id)),
   estimate: teamProcedure('viewer')
-    .input(z.object({ poolConfigIds: z.array(IdSchema).max(20), scenarioIds: z.array(IdSchema).max(20), repeats: z.number().int().min(1).max(50) }))
+    .input(
+      z.object({
+        poolConfigIds: z.array(IdSchema).max(20),
+        scenarioIds: z.array(IdSchema).max(20),
+        repeats: z.number().int().min(1).max(50),
+      }),
+    )
     .output(ExperimentEstimateSchema)
     .query(({ ctx, input }) => estimateExperiment(ctx.db, ctx.team.id, input)),
   launch: teamProcedure('member')
     .input(ExperimentDefinitionSchema)
     .output(ExperimentLaunchedSchema)
-    .mutation(({ ctx, input }) => startExperiment({ db: ctx.db, queue: ctx.runQueue() }, { teamId: ctx.team.id, userId: ctx.user.id, def: input })),
+    .mutation(({ ctx, input }) =>
+      startExperiment(
+        { db: ctx.db, queue: ctx.runQueue() },
+        { teamId: ctx.team.id, userId: ctx.user.id, def: input },
+      ),
+    ),
   schedule: teamProcedure('member')
     .input(z.object({ definition: ExperimentDefinitionSchema, schedule: ScheduleInputSchema }))
     .output(ScheduleCreatedSchema)
-    .mutation(({ ctx, input }) => createSchedule(ctx.db, { teamId: ctx.team.id, userId: ctx.user.id, def: input.definition, ...input.schedule })),
+    .mutation(({ ctx, input }) =>
+      createSchedule(ctx.db, {
+        teamId: ctx.team.id,
+        userId: ctx.user.id,
+        def: input.definition,
+        ...input.schedule,
+      }),
+    ),
   hypotheses: teamProcedure('viewer')
     .input(ByIdSchema)
     .output(HypothesesAnswerSchema)
-    .query(async ({ ctx, input }) => (await getExperiment(ctx.db, ctx.team.id, input.id)).hypotheses),
+    .query(
+      async ({ ctx, input }) => (await getExperiment(ctx.db, ctx.team.id, input.id)).hypotheses,
+    ),
   setHypotheses: teamProcedure('member')
     .input(z.object({ id: IdSchema, hypotheses: HypothesesSchema }))
     .output(HypothesesAnswerSchema)
     .mutation(({ ctx, input }) => setHypotheses(ctx.db, ctx.team.id, input.id, input.hypotheses)),
   extend: teamProcedure('member')
-    .input(z.object({ id: IdSchema, addRepeats: z.number({ error: 'is required (a whole number)' }).int('must be a whole number').min(1, 'must be at least 1').max(49, 'must be at most 49') }))
-    .output(z.object({ experimentId: z.string(), runIds: z.array(z.string()), enqueued: z.boolean(), queueMessage: z.string().nullable() }))
-    .mutation(({ ctx, input }) => extendTeamExperiment({ db: ctx.db, queue: ctx.runQueue() }, ctx.team.id, input.id, input.addRepeats)),
+    .input(
+      z.object({
+        id: IdSchema,
+        addRepeats: z
+          .number({ error: 'is required (a whole number)' })
+          .int('must be a whole number')
+          .min(1, 'must be at least 1')
+          .max(49, 'must be at most 49'),
+      }),
+    )
+    .output(
+      z.object({
+        experimentId: z.string(),
+        runIds: z.array(z.string()),
+        enqueued: z.boolean(),
+        queueMessage: z.string().nullable(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      extendTeamExperiment(
+        { db: ctx.db, queue: ctx.runQueue() },
+        ctx.team.id,
+        input.id,
+        input.addRepeats,
+      ),
+    ),
 };

@@ -13,7 +13,11 @@ export const RunProgressSchema = z.object({
 });
 
 /** Where a CI-started experiment came from (null for the rest). */
-export const CiOriginSchema = z.object({ commit: z.string().nullable(), branch: z.string().nullable(), buildUrl: z.string().nullable() });
+export const CiOriginSchema = z.object({
+  commit: z.string().nullable(),
+  branch: z.string().nullable(),
+  buildUrl: z.string().nullable(),
+});
 
 export const ExperimentListSchema = z.object({
   items: z.array(
@@ -26,7 +30,13 @@ export const ExperimentListSchema = z.object({
       presetId: z.string().nullable(),
       scheduleId: z.string().nullable(),
       ...CiOriginSchema.shape,
-      hypotheses: z.object({ total: z.number().int(), holds: z.number().int(), doesNotHold: z.number().int(), unresolved: z.number().int(), pending: z.number().int() }),
+      hypotheses: z.object({
+        total: z.number().int(),
+        holds: z.number().int(),
+        doesNotHold: z.number().int(),
+        unresolved: z.number().int(),
+        pending: z.number().int(),
+      }),
       target: Ref,
       poolConfigCount: z.number().int(),
       scenarioCount: z.number().int(),
@@ -65,7 +75,12 @@ export const ExperimentDetailSchema = z.object({
   hypotheses: HypothesesAnswerSchema,
 });
 
-export const ExperimentEstimateSchema = z.object({ runCount: z.number().int(), loadMs: z.number(), overheadMs: z.number(), totalMs: z.number() });
+export const ExperimentEstimateSchema = z.object({
+  runCount: z.number().int(),
+  loadMs: z.number(),
+  overheadMs: z.number(),
+  totalMs: z.number(),
+});
 
 export const ExperimentLaunchedSchema = z.object({
   experimentId: z.string(),

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { HypothesisStatus } from '@poolbench/db';
-import { HYPOTHESIS_BAND_UNITS, HYPOTHESIS_EXPECTS, HYPOTHESIS_METRIC_KEYS } from '@poolbench/scenarios';
+import {
+  HYPOTHESIS_BAND_UNITS,
+  HYPOTHESIS_EXPECTS,
+  HYPOTHESIS_METRIC_KEYS,
+} from '@poolbench/scenarios';
 
 const Cell = z.object({ poolConfigId: z.string(), scenarioId: z.string() });
 
@@ -11,8 +15,13 @@ const Cell = z.object({ poolConfigId: z.string(), scenarioId: z.string() });
 export const HypothesisFields = {
   id: z.string(),
   position: z.number().int(),
-  statement: z.string().describe('the claim in words, generated from its fields and the cells\' names'),
-  claim: z.string().nullable().describe('the author\'s own words (e.g. a seed\'s sentence with its numbers)'),
+  statement: z
+    .string()
+    .describe("the claim in words, generated from its fields and the cells' names"),
+  claim: z
+    .string()
+    .nullable()
+    .describe("the author's own words (e.g. a seed's sentence with its numbers)"),
   base: Cell,
   candidate: Cell,
   metric: z.enum(HYPOTHESIS_METRIC_KEYS),
@@ -20,18 +29,35 @@ export const HypothesisFields = {
   band: z.number(),
   bandUnit: z.enum(HYPOTHESIS_BAND_UNITS),
   window: z.object({ from: z.number().int(), to: z.number().int() }).nullable(),
-  status: z.enum(HypothesisStatus).describe('pending until the experiment ends; then holds, does_not_hold or unresolved'),
-  change: z.number().nullable().describe('Hodges-Lehmann change of the candidate against the base, in changeUnit'),
+  status: z
+    .enum(HypothesisStatus)
+    .describe('pending until the experiment ends; then holds, does_not_hold or unresolved'),
+  change: z
+    .number()
+    .nullable()
+    .describe('Hodges-Lehmann change of the candidate against the base, in changeUnit'),
   low: z.number().nullable(),
   high: z.number().nullable(),
-  changeUnit: z.string().nullable().describe('percent, or the metric\'s unit (percentage points for error rates)'),
+  changeUnit: z
+    .string()
+    .nullable()
+    .describe("percent, or the metric's unit (percentage points for error rates)"),
   p: z.number().nullable().describe('Mann-Whitney p'),
   reason: z.string().nullable().describe('why, in one sentence'),
-  repeatsNeeded: z.number().int().nullable().describe('unresolved: about this many repeats per side would likely resolve it at the observed spread'),
+  repeatsNeeded: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'unresolved: about this many repeats per side would likely resolve it at the observed spread',
+    ),
   runsUsed: z.number().int().describe('runs the decision used (both cells)'),
   comparePath: z.string().describe('the compare view of the two cells, relative to the app'),
 };
-export const HypothesisViewSchema = z.object({ ...HypothesisFields, decidedAt: z.date().nullable() });
+export const HypothesisViewSchema = z.object({
+  ...HypothesisFields,
+  decidedAt: z.date().nullable(),
+});
 export type HypothesisView = z.infer<typeof HypothesisViewSchema>;
 
 export const HypothesesAnswerSchema = z.object({

@@ -6,7 +6,9 @@ import { applyAllPresets, getOnboarding } from '~/server/services/onboarding/onb
 
 export const onboardingRouter = {
   /** The active team's first steps, each done or not from its own rows. */
-  get: teamProcedure('viewer').output(OnboardingSchema).query(({ ctx }) => getOnboarding(ctx.db, ctx.team.id)),
+  get: teamProcedure('viewer')
+    .output(OnboardingSchema)
+    .query(({ ctx }) => getOnboarding(ctx.db, ctx.team.id)),
   /** One click: every seed preset the team does not have yet, on its lab target. */
   addPresets: teamProcedure('member')
     .input(z.object({ targetId: IdSchema }))

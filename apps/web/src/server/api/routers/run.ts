@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { RunStatusSchema } from '@poolbench/scenarios';
 import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
-import { RunCanceledSchema, RunDetailSchema, RunListSchema, RunNotesSavedSchema, RunSeriesSchema, SweepStepsSchema } from './run.types';
+import {
+  RunCanceledSchema,
+  RunDetailSchema,
+  RunListSchema,
+  RunNotesSavedSchema,
+  RunSeriesSchema,
+  SweepStepsSchema,
+} from './run.types';
 import { listRuns } from '~/server/services/runs/list-runs';
 import { getRun } from '~/server/services/runs/get-run';
 import { cachedRunSeries } from '~/server/services/runs/cached-run-series';
@@ -28,16 +35,37 @@ export const runRouter = {
     )
     .output(RunListSchema)
     .query(({ ctx, input }) => listRuns(ctx.db, ctx.team.id, input)),
-  get: teamProcedure('viewer').input(ByIdSchema).output(RunDetailSchema).query(({ ctx, input }) => getRun(ctx.db, ctx.team.id, input.id)),
+  get: teamProcedure('viewer')
+    .input(ByIdSchema)
+    .output(RunDetailSchema)
+    .query(({ ctx, input }) => getRun(ctx.db, ctx.team.id, input.id)),
   /** per-step results of an arrival-rate sweep; null for other templates */
-  sweepSteps: teamProcedure('viewer').input(ByIdSchema).output(SweepStepsSchema).query(({ ctx, input }) => sweepSteps(ctx.db, ctx.team.id, input.id)),
+  sweepSteps: teamProcedure('viewer')
+    .input(ByIdSchema)
+    .output(SweepStepsSchema)
+    .query(({ ctx, input }) => sweepSteps(ctx.db, ctx.team.id, input.id)),
   series: teamProcedure('viewer')
-    .input(z.object({ id: IdSchema, maxPoints: z.number().int().min(20).max(5000).default(RUN_CHART_MAX_POINTS) }))
+    .input(
+      z.object({
+        id: IdSchema,
+        maxPoints: z.number().int().min(20).max(5000).default(RUN_CHART_MAX_POINTS),
+      }),
+    )
     .output(RunSeriesSchema)
     .query(({ ctx, input }) => cachedRunSeries(ctx.db, ctx.team.id, input.id, input.maxPoints)),
-  cancel: teamProcedure('member').input(ByIdSchema).output(RunCanceledSchema).mutation(({ ctx, input }) => cancelRun({ db: ctx.db, queue: ctx.runQueue(), redis: ctx.redis() }, ctx.team.id, input.id)),
+  cancel: teamProcedure('member')
+    .input(ByIdSchema)
+    .output(RunCanceledSchema)
+    .mutation(({ ctx, input }) =>
+      cancelRun({ db: ctx.db, queue: ctx.runQueue(), redis: ctx.redis() }, ctx.team.id, input.id),
+    ),
   updateNotes: teamProcedure('member')
-    .input(z.object({ id: IdSchema, notes: z.string().max(10_000, 'must be at most 10,000 characters') }))
+    .input(
+      z.object({
+        id: IdSchema,
+        notes: z.string().max(10_000, 'must be at most 10,000 characters'),
+      }),
+    )
     .output(RunNotesSavedSchema)
     .mutation(({ ctx, input }) => updateRunNotes(ctx.db, ctx.team.id, input)),
 };

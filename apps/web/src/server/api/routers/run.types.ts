@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { PoolConfigSnapshotSchema, RunEnvironmentSchema, RunSegmentStatus, RunSummarySchema, ScenarioSnapshotSchema, TargetKind, TargetSnapshotSchema, ThresholdResultsSchema } from '@poolbench/db';
+import {
+  PoolConfigSnapshotSchema,
+  RunEnvironmentSchema,
+  RunSegmentStatus,
+  RunSummarySchema,
+  ScenarioSnapshotSchema,
+  TargetKind,
+  TargetSnapshotSchema,
+  ThresholdResultsSchema,
+} from '@poolbench/db';
 import { SeriesPointSchema } from '@poolbench/scenarios';
 import { RefSchema as Ref, RunRowFields } from './shared.types';
 
@@ -86,6 +95,10 @@ export const SweepStepsSchema = z
   })
   .nullable();
 
-export const RunSeriesSchema = z.object({ points: z.array(SeriesPointSchema), totalSeconds: z.number().int(), downsampled: z.boolean() });
+export const RunSeriesSchema = z.object({
+  points: z.array(SeriesPointSchema),
+  totalSeconds: z.number().int(),
+  downsampled: z.boolean(),
+});
 export const RunCanceledSchema = z.object({ status: z.enum(['canceled', 'cancel_requested']) });
 export const RunNotesSavedSchema = z.void();

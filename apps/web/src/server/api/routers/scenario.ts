@@ -3,20 +3,55 @@ import { ScaleSchema } from '@poolbench/scenarios';
 import { ScenarioSaveSchema } from '~/lib/schemas/scenario';
 import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
-import { PresetAppliedSchema, PresetCardsSchema, ScenarioArchivedSchema, ScenarioListSchema, ScenarioViewSchema } from './scenario.types';
-import { archiveScenario, createScenario, getScenario, listScenarios, updateScenario } from '~/server/services/scenarios/scenarios';
+import {
+  PresetAppliedSchema,
+  PresetCardsSchema,
+  ScenarioArchivedSchema,
+  ScenarioListSchema,
+  ScenarioViewSchema,
+} from './scenario.types';
+import {
+  archiveScenario,
+  createScenario,
+  getScenario,
+  listScenarios,
+  updateScenario,
+} from '~/server/services/scenarios/scenarios';
 import { applyPreset } from '~/server/services/scenarios/apply-preset';
 import { listPresetCards } from '~/server/services/scenarios/list-presets-view';
 
 export const scenarioRouter = {
-  list: teamProcedure('viewer').output(ScenarioListSchema).query(({ ctx }) => listScenarios(ctx.db, ctx.team.id)),
-  get: teamProcedure('viewer').input(ByIdSchema).output(ScenarioViewSchema).query(({ ctx, input }) => getScenario(ctx.db, ctx.team.id, input.id)),
-  create: teamProcedure('member').input(ScenarioSaveSchema).output(ScenarioViewSchema).mutation(({ ctx, input }) => createScenario(ctx.db, ctx.team.id, input)),
-  update: teamProcedure('member').input(ScenarioSaveSchema.extend({ id: IdSchema })).output(ScenarioViewSchema).mutation(({ ctx, input }) => updateScenario(ctx.db, ctx.team.id, input)),
-  archive: teamProcedure('member').input(ByIdSchema).output(ScenarioArchivedSchema).mutation(({ ctx, input }) => archiveScenario(ctx.db, ctx.team.id, input.id)),
-  presets: teamProcedure('viewer').output(PresetCardsSchema).query(() => listPresetCards()),
+  list: teamProcedure('viewer')
+    .output(ScenarioListSchema)
+    .query(({ ctx }) => listScenarios(ctx.db, ctx.team.id)),
+  get: teamProcedure('viewer')
+    .input(ByIdSchema)
+    .output(ScenarioViewSchema)
+    .query(({ ctx, input }) => getScenario(ctx.db, ctx.team.id, input.id)),
+  create: teamProcedure('member')
+    .input(ScenarioSaveSchema)
+    .output(ScenarioViewSchema)
+    .mutation(({ ctx, input }) => createScenario(ctx.db, ctx.team.id, input)),
+  update: teamProcedure('member')
+    .input(ScenarioSaveSchema.extend({ id: IdSchema }))
+    .output(ScenarioViewSchema)
+    .mutation(({ ctx, input }) => updateScenario(ctx.db, ctx.team.id, input)),
+  archive: teamProcedure('member')
+    .input(ByIdSchema)
+    .output(ScenarioArchivedSchema)
+    .mutation(({ ctx, input }) => archiveScenario(ctx.db, ctx.team.id, input.id)),
+  presets: teamProcedure('viewer')
+    .output(PresetCardsSchema)
+    .query(() => listPresetCards()),
   applyPreset: teamProcedure('member')
-    .input(z.object({ presetId: z.string().min(1).max(120), scale: ScaleSchema, targetId: IdSchema, createPoolConfigs: z.boolean().default(true) }))
+    .input(
+      z.object({
+        presetId: z.string().min(1).max(120),
+        scale: ScaleSchema,
+        targetId: IdSchema,
+        createPoolConfigs: z.boolean().default(true),
+      }),
+    )
     .output(PresetAppliedSchema)
     .mutation(({ ctx, input }) => applyPreset(ctx.db, ctx.team.id, input)),
 };

@@ -33,7 +33,15 @@ export const PresetCardsSchema = z.array(
     scaling: z.string(),
     defaultScale: z.number(),
     repeats: z.number().int(),
-    scenarios: z.array(z.object({ id: z.string(), label: z.string(), original: z.string(), template: z.enum(TEMPLATE_IDS), estimatedDurationMs: z.number() })),
+    scenarios: z.array(
+      z.object({
+        id: z.string(),
+        label: z.string(),
+        original: z.string(),
+        template: z.enum(TEMPLATE_IDS),
+        estimatedDurationMs: z.number(),
+      }),
+    ),
     poolConfigs: z.array(z.object({ name: z.string(), strategy: z.enum(POOL_STRATEGIES) })),
   }),
 );

@@ -2,20 +2,40 @@ import { z } from 'zod';
 import { ByIdSchema } from '~/lib/schemas/ids';
 import { previewCron } from '~/lib/schemas/cron';
 import { protectedProcedure, teamProcedure } from '../trpc';
-import { CronPreviewSchema, ScheduleDoneSchema, ScheduleListSchema, ScheduleRunNowSchema } from './schedule.types';
-import { deleteSchedule, listSchedules, runScheduleNow, setScheduleNotify, setSchedulePaused, updateSchedule } from '~/server/services/schedules/schedules';
+import {
+  CronPreviewSchema,
+  ScheduleDoneSchema,
+  ScheduleListSchema,
+  ScheduleRunNowSchema,
+} from './schedule.types';
+import {
+  deleteSchedule,
+  listSchedules,
+  runScheduleNow,
+  setScheduleNotify,
+  setSchedulePaused,
+  updateSchedule,
+} from '~/server/services/schedules/schedules';
 import { ScheduleNotifySchema } from '~/lib/schemas/schedule-notify';
 import { IdSchema } from '~/lib/schemas/ids';
 import { ScheduleUpdateSchema } from '~/lib/schemas/experiment';
 
 export const scheduleRouter = {
-  list: teamProcedure('viewer').output(ScheduleListSchema).query(({ ctx }) => listSchedules(ctx.db, ctx.team.id)),
+  list: teamProcedure('viewer')
+    .output(ScheduleListSchema)
+    .query(({ ctx }) => listSchedules(ctx.db, ctx.team.id)),
   preview: protectedProcedure
     .input(z.object({ cron: z.string().max(120), timezone: z.string().max(64).default('UTC') }))
     .output(CronPreviewSchema)
     .query(({ input }) => previewCron(input.cron, input.timezone)),
-  pause: teamProcedure('member').input(ByIdSchema).output(ScheduleDoneSchema).mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, true)),
-  resume: teamProcedure('member').input(ByIdSchema).output(ScheduleDoneSchema).mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, false)),
+  pause: teamProcedure('member')
+    .input(ByIdSchema)
+    .output(ScheduleDoneSchema)
+    .mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, true)),
+  resume: teamProcedure('member')
+    .input(ByIdSchema)
+    .output(ScheduleDoneSchema)
+    .mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, false)),
   update: teamProcedure('member')
     .input(ScheduleUpdateSchema.extend({ id: IdSchema }))
     .output(ScheduleDoneSchema)
@@ -24,6 +44,14 @@ export const scheduleRouter = {
     .input(ScheduleNotifySchema.extend({ id: IdSchema }))
     .output(ScheduleDoneSchema)
     .mutation(({ ctx, input }) => setScheduleNotify(ctx.db, ctx.secretKey, ctx.team.id, input)),
-  runNow: teamProcedure('member').input(ByIdSchema).output(ScheduleRunNowSchema).mutation(({ ctx, input }) => runScheduleNow({ db: ctx.db, queue: ctx.runQueue() }, ctx.team.id, input.id)),
-  delete: teamProcedure('member').input(ByIdSchema).output(ScheduleDoneSchema).mutation(({ ctx, input }) => deleteSchedule(ctx.db, ctx.team.id, input.id)),
+  runNow: teamProcedure('member')
+    .input(ByIdSchema)
+    .output(ScheduleRunNowSchema)
+    .mutation(({ ctx, input }) =>
+      runScheduleNow({ db: ctx.db, queue: ctx.runQueue() }, ctx.team.id, input.id),
+    ),
+  delete: teamProcedure('member')
+    .input(ByIdSchema)
+    .output(ScheduleDoneSchema)
+    .mutation(({ ctx, input }) => deleteSchedule(ctx.db, ctx.team.id, input.id)),
 };

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { ExperimentStatus, NotificationStatus, ScheduleNotifyOn, WebhookFormat } from '@poolbench/db';
+import {
+  ExperimentStatus,
+  NotificationStatus,
+  ScheduleNotifyOn,
+  WebhookFormat,
+} from '@poolbench/db';
 import { RefSchema } from './shared.types';
 
 /** Response schemas of the schedule procedures (documenso's `.types.ts` pattern). */
@@ -28,7 +33,9 @@ export const ScheduleListSchema = z.array(
       target: RefSchema,
       _count: z.object({ poolConfigs: z.number().int(), scenarios: z.number().int() }),
     }),
-    experiments: z.array(z.object({ id: z.string(), createdAt: z.date(), status: z.enum(ExperimentStatus) })),
+    experiments: z.array(
+      z.object({ id: z.string(), createdAt: z.date(), status: z.enum(ExperimentStatus) }),
+    ),
     baselineName: z.string().nullable(),
     notifyOn: z.enum(ScheduleNotifyOn),
     /** only the host: the URL itself is a credential and never leaves the server */
@@ -47,7 +54,9 @@ export const ScheduleListSchema = z.array(
       })
       .nullable(),
     preview: CronPreviewSchema,
-    lastExperiment: z.object({ id: z.string(), createdAt: z.date(), status: z.enum(ExperimentStatus) }).nullable(),
+    lastExperiment: z
+      .object({ id: z.string(), createdAt: z.date(), status: z.enum(ExperimentStatus) })
+      .nullable(),
   }),
 );
 

@@ -5,9 +5,23 @@ import { SeedsOverviewSchema, SeedsReproducedSchema } from './seeds.types';
 import { reproduceSeeds, seedsOverview } from '~/server/services/seeds/seeds';
 
 export const seedsRouter = {
-  overview: teamProcedure('viewer').output(SeedsOverviewSchema).query(({ ctx }) => seedsOverview(ctx.db, ctx.team.id)),
+  overview: teamProcedure('viewer')
+    .output(SeedsOverviewSchema)
+    .query(({ ctx }) => seedsOverview(ctx.db, ctx.team.id)),
   reproduce: teamProcedure('member')
-    .input(z.object({ seeds: z.array(z.enum(SEED_IDS, { error: `must be one of ${SEED_IDS.join(', ')}` })).max(5).optional() }))
+    .input(
+      z.object({
+        seeds: z
+          .array(z.enum(SEED_IDS, { error: `must be one of ${SEED_IDS.join(', ')}` }))
+          .max(5)
+          .optional(),
+      }),
+    )
     .output(SeedsReproducedSchema)
-    .mutation(({ ctx, input }) => reproduceSeeds({ db: ctx.db, queue: ctx.runQueue() }, { teamId: ctx.team.id, userId: ctx.user.id, seeds: input.seeds })),
+    .mutation(({ ctx, input }) =>
+      reproduceSeeds(
+        { db: ctx.db, queue: ctx.runQueue() },
+        { teamId: ctx.team.id, userId: ctx.user.id, seeds: input.seeds },
+      ),
+    ),
 };

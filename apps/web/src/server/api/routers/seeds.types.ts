@@ -51,4 +51,8 @@ export const SeedsOverviewSchema = z.object({
 });
 export type SeedsOverview = z.infer<typeof SeedsOverviewSchema>;
 
-export const SeedsReproducedSchema = z.object({ reproductionId: z.string(), experimentIds: z.array(z.string()), enqueued: z.boolean() });
+export const SeedsReproducedSchema = z.object({
+  reproductionId: z.string(),
+  experimentIds: z.array(z.string()),
+  enqueued: z.boolean(),
+});

@@ -22,7 +22,9 @@ export const TargetViewSchema = z.object({
   updatedAt: z.date(),
 });
 
-export const TargetListSchema = z.array(TargetViewSchema.extend({ poolConfigCount: z.number().int(), runCount: z.number().int() }));
+export const TargetListSchema = z.array(
+  TargetViewSchema.extend({ poolConfigCount: z.number().int(), runCount: z.number().int() }),
+);
 
 export const ConnectionTestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('managed'), message: z.string() }),

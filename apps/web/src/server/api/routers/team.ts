@@ -2,7 +2,20 @@ import { z } from 'zod';
 import { RoleSchema } from '~/lib/schemas/role';
 import { IdSchema } from '~/lib/schemas/ids';
 import { protectedProcedure, teamProcedure } from '../trpc';
-import { AllowedSchema, AllowlistSchema, DoneSchema, InvitationAcceptedSchema, InvitationCreatedSchema, InvitationSchema, InvitationsSchema, LocatedSchema, MembersSchema, MeSchema, RetentionSchema, TeamCreatedSchema } from './team.types';
+import {
+  AllowedSchema,
+  AllowlistSchema,
+  DoneSchema,
+  InvitationAcceptedSchema,
+  InvitationCreatedSchema,
+  InvitationSchema,
+  InvitationsSchema,
+  LocatedSchema,
+  MembersSchema,
+  MeSchema,
+  RetentionSchema,
+  TeamCreatedSchema,
+} from './team.types';
 import { listMyTeams } from '~/server/services/teams/list-my-teams';
 import { resolveTeam } from '~/server/services/teams/resolve-team';
 import { switchTeam } from '~/server/services/teams/switch-team';
@@ -11,8 +24,18 @@ import { locateObject } from '~/server/services/teams/locate-object';
 import { createTeam } from '~/server/services/teams/create-team';
 import { listMembers } from '~/server/services/teams/list-members';
 import { changeMemberRole, removeMember } from '~/server/services/teams/change-member';
-import { acceptInvitation, createInvitation, describeInvitation, listInvitations, revokeInvitation } from '~/server/services/teams/invitations';
-import { addAllowedHost, listAllowedHosts, removeAllowedHost } from '~/server/services/teams/allowlist';
+import {
+  acceptInvitation,
+  createInvitation,
+  describeInvitation,
+  listInvitations,
+  revokeInvitation,
+} from '~/server/services/teams/invitations';
+import {
+  addAllowedHost,
+  listAllowedHosts,
+  removeAllowedHost,
+} from '~/server/services/teams/allowlist';
 import { getRetention, MAX_RETENTION_DAYS, setRetention } from '~/server/services/teams/retention';
 
 const TokenSchema = z.object({ token: z.string().min(16).max(128) });
@@ -24,46 +47,139 @@ export const teamRouter = {
     teams: await listMyTeams(ctx.db, ctx.user.id),
     active: await resolveTeam(ctx.db, ctx.user.id, ctx.activeTeamId),
   })),
-  switch: protectedProcedure.input(z.object({ teamId: IdSchema })).output(DoneSchema).mutation(({ ctx, input }) =>
-    switchTeam(ctx.db, { userId: ctx.user.id, sessionId: ctx.sessionId ?? '', teamId: input.teamId }),
-  ),
+  switch: protectedProcedure
+    .input(z.object({ teamId: IdSchema }))
+    .output(DoneSchema)
+    .mutation(({ ctx, input }) =>
+      switchTeam(ctx.db, {
+        userId: ctx.user.id,
+        sessionId: ctx.sessionId ?? '',
+        teamId: input.teamId,
+      }),
+    ),
   /** Which of my teams holds the object a link points to (NOT_FOUND for teams I am not in). */
-  locate: protectedProcedure.input(z.object({ kind: z.enum(LOCATABLE_KINDS), id: IdSchema })).output(LocatedSchema).query(({ ctx, input }) => locateObject(ctx.db, ctx.user.id, input)),
-  create: protectedProcedure.input(z.object({ name: z.string().trim().min(1, 'is required').max(80) })).output(TeamCreatedSchema).mutation(async ({ ctx, input }) => {
-    const team = await createTeam(ctx.db, { userId: ctx.user.id, name: input.name });
-    if (ctx.sessionId) await switchTeam(ctx.db, { userId: ctx.user.id, sessionId: ctx.sessionId, teamId: team.id });
-    return team;
-  }),
-  members: teamProcedure('viewer').output(MembersSchema).query(({ ctx }) => listMembers(ctx.db, ctx.team.id)),
+  locate: protectedProcedure
+    .input(z.object({ kind: z.enum(LOCATABLE_KINDS), id: IdSchema }))
+    .output(LocatedSchema)
+    .query(({ ctx, input }) => locateObject(ctx.db, ctx.user.id, input)),
+  create: protectedProcedure
+    .input(z.object({ name: z.string().trim().min(1, 'is required').max(80) }))
+    .output(TeamCreatedSchema)
+    .mutation(async ({ ctx, input }) => {
+      const team = await createTeam(ctx.db, { userId: ctx.user.id, name: input.name });
+      if (ctx.sessionId)
+        await switchTeam(ctx.db, {
+          userId: ctx.user.id,
+          sessionId: ctx.sessionId,
+          teamId: team.id,
+        });
+      return team;
+    }),
+  members: teamProcedure('viewer')
+    .output(MembersSchema)
+    .query(({ ctx }) => listMembers(ctx.db, ctx.team.id)),
   changeRole: teamProcedure('admin')
     .input(z.object({ membershipId: IdSchema, role: RoleSchema }))
     .output(DoneSchema)
-    .mutation(({ ctx, input }) => changeMemberRole(ctx.db, { teamId: ctx.team.id, userId: ctx.user.id, role: ctx.team.role }, input)),
+    .mutation(({ ctx, input }) =>
+      changeMemberRole(
+        ctx.db,
+        { teamId: ctx.team.id, userId: ctx.user.id, role: ctx.team.role },
+        input,
+      ),
+    ),
   removeMember: teamProcedure('admin')
     .input(z.object({ membershipId: IdSchema }))
     .output(DoneSchema)
-    .mutation(({ ctx, input }) => removeMember(ctx.db, { teamId: ctx.team.id, userId: ctx.user.id, role: ctx.team.role }, input)),
-  invitations: teamProcedure('admin').output(InvitationsSchema).query(({ ctx }) => listInvitations(ctx.db, ctx.team.id)),
+    .mutation(({ ctx, input }) =>
+      removeMember(
+        ctx.db,
+        { teamId: ctx.team.id, userId: ctx.user.id, role: ctx.team.role },
+        input,
+      ),
+    ),
+  invitations: teamProcedure('admin')
+    .output(InvitationsSchema)
+    .query(({ ctx }) => listInvitations(ctx.db, ctx.team.id)),
   invite: teamProcedure('admin')
-    .input(z.object({ role: RoleSchema, email: z.union([z.literal(''), z.string().email('must be an email address')]).optional() }))
+    .input(
+      z.object({
+        role: RoleSchema,
+        email: z.union([z.literal(''), z.string().email('must be an email address')]).optional(),
+      }),
+    )
     .output(InvitationCreatedSchema)
-    .mutation(({ ctx, input }) => createInvitation(ctx.db, { teamId: ctx.team.id, createdById: ctx.user.id, actorRole: ctx.team.role, role: input.role, email: input.email || null })),
-  revokeInvitation: teamProcedure('admin').input(z.object({ id: IdSchema })).output(DoneSchema).mutation(({ ctx, input }) => revokeInvitation(ctx.db, { teamId: ctx.team.id, invitationId: input.id })),
+    .mutation(({ ctx, input }) =>
+      createInvitation(ctx.db, {
+        teamId: ctx.team.id,
+        createdById: ctx.user.id,
+        actorRole: ctx.team.role,
+        role: input.role,
+        email: input.email || null,
+      }),
+    ),
+  revokeInvitation: teamProcedure('admin')
+    .input(z.object({ id: IdSchema }))
+    .output(DoneSchema)
+    .mutation(({ ctx, input }) =>
+      revokeInvitation(ctx.db, { teamId: ctx.team.id, invitationId: input.id }),
+    ),
   /** The invitation a link points at (team name, role), for the accept page. */
-  invitation: protectedProcedure.input(TokenSchema).output(InvitationSchema).query(({ ctx, input }) => describeInvitation(ctx.db, input.token)),
-  acceptInvitation: protectedProcedure.input(TokenSchema).output(InvitationAcceptedSchema).mutation(({ ctx, input }) =>
-    acceptInvitation(ctx.db, { token: input.token, userId: ctx.user.id, userEmail: ctx.user.email, sessionId: ctx.sessionId }),
-  ),
-  allowlist: teamProcedure('viewer').output(AllowlistSchema).query(({ ctx }) => listAllowedHosts(ctx.db, ctx.team.id)),
+  invitation: protectedProcedure
+    .input(TokenSchema)
+    .output(InvitationSchema)
+    .query(({ ctx, input }) => describeInvitation(ctx.db, input.token)),
+  acceptInvitation: protectedProcedure
+    .input(TokenSchema)
+    .output(InvitationAcceptedSchema)
+    .mutation(({ ctx, input }) =>
+      acceptInvitation(ctx.db, {
+        token: input.token,
+        userId: ctx.user.id,
+        userEmail: ctx.user.email,
+        sessionId: ctx.sessionId,
+      }),
+    ),
+  allowlist: teamProcedure('viewer')
+    .output(AllowlistSchema)
+    .query(({ ctx }) => listAllowedHosts(ctx.db, ctx.team.id)),
   allow: teamProcedure('admin')
-    .input(z.object({ pattern: z.string().min(1, 'is required').max(253), note: z.string().max(200).optional(), confirmBroad: z.boolean().default(false) }))
+    .input(
+      z.object({
+        pattern: z.string().min(1, 'is required').max(253),
+        note: z.string().max(200).optional(),
+        confirmBroad: z.boolean().default(false),
+      }),
+    )
     .output(AllowedSchema)
-    .mutation(({ ctx, input }) => addAllowedHost(ctx.db, { teamId: ctx.team.id, createdById: ctx.user.id, pattern: input.pattern, note: input.note ?? null, confirmBroad: input.confirmBroad })),
+    .mutation(({ ctx, input }) =>
+      addAllowedHost(ctx.db, {
+        teamId: ctx.team.id,
+        createdById: ctx.user.id,
+        pattern: input.pattern,
+        note: input.note ?? null,
+        confirmBroad: input.confirmBroad,
+      }),
+    ),
   /** How long per-second data is kept (null = forever) and how many runs lost theirs so far. */
-  retention: teamProcedure('viewer').output(RetentionSchema).query(({ ctx }) => getRetention(ctx.db, ctx.team.id)),
+  retention: teamProcedure('viewer')
+    .output(RetentionSchema)
+    .query(({ ctx }) => getRetention(ctx.db, ctx.team.id)),
   setRetention: teamProcedure('admin')
-    .input(z.object({ retentionDays: z.number().int('must be a whole number of days').min(1, 'must be at least 1 day').max(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} days`).nullable() }))
+    .input(
+      z.object({
+        retentionDays: z
+          .number()
+          .int('must be a whole number of days')
+          .min(1, 'must be at least 1 day')
+          .max(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} days`)
+          .nullable(),
+      }),
+    )
     .output(RetentionSchema)
     .mutation(({ ctx, input }) => setRetention(ctx.db, ctx.team.id, input.retentionDays)),
-  disallow: teamProcedure('admin').input(z.object({ id: IdSchema })).output(DoneSchema).mutation(({ ctx, input }) => removeAllowedHost(ctx.db, { teamId: ctx.team.id, id: input.id })),
+  disallow: teamProcedure('admin')
+    .input(z.object({ id: IdSchema }))
+    .output(DoneSchema)
+    .mutation(({ ctx, input }) => removeAllowedHost(ctx.db, { teamId: ctx.team.id, id: input.id })),
 };

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { RoleSchema } from '~/lib/schemas/role';
 
 /** Response schemas of the team procedures (documenso's `.types.ts` pattern). */
-const TeamWithRoleSchema = z.object({ id: z.string(), name: z.string(), slug: z.string(), role: RoleSchema });
+const TeamWithRoleSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  role: RoleSchema,
+});
 
 export const MeSchema = z.object({
   user: z.object({ id: z.string(), name: z.string(), email: z.string() }),
@@ -15,16 +20,47 @@ export const LocatedSchema = z.object({ teamId: z.string(), teamName: z.string()
 export const TeamCreatedSchema = z.object({ id: z.string(), slug: z.string() });
 
 export const MembersSchema = z.array(
-  z.object({ membershipId: z.string(), role: RoleSchema, joinedAt: z.date(), id: z.string(), name: z.string(), email: z.string() }),
+  z.object({
+    membershipId: z.string(),
+    role: RoleSchema,
+    joinedAt: z.date(),
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+  }),
 );
 
-export const InvitationsSchema = z.array(z.object({ id: z.string(), email: z.string().nullable(), role: RoleSchema, expiresAt: z.date(), createdAt: z.date() }));
+export const InvitationsSchema = z.array(
+  z.object({
+    id: z.string(),
+    email: z.string().nullable(),
+    role: RoleSchema,
+    expiresAt: z.date(),
+    createdAt: z.date(),
+  }),
+);
 /** The only answer that carries the invitation token (only its hash is stored). */
-export const InvitationCreatedSchema = z.object({ id: z.string(), expiresAt: z.date(), token: z.string() });
-export const InvitationSchema = z.object({ teamName: z.string(), role: RoleSchema, accepted: z.boolean() });
+export const InvitationCreatedSchema = z.object({
+  id: z.string(),
+  expiresAt: z.date(),
+  token: z.string(),
+});
+export const InvitationSchema = z.object({
+  teamName: z.string(),
+  role: RoleSchema,
+  accepted: z.boolean(),
+});
 export const InvitationAcceptedSchema = z.object({ teamId: z.string() });
 
-export const AllowlistSchema = z.array(z.object({ id: z.string(), pattern: z.string(), note: z.string().nullable(), createdAt: z.date(), allows: z.string() }));
+export const AllowlistSchema = z.array(
+  z.object({
+    id: z.string(),
+    pattern: z.string(),
+    note: z.string().nullable(),
+    createdAt: z.date(),
+    allows: z.string(),
+  }),
+);
 export const AllowedSchema = z.object({ id: z.string(), pattern: z.string() });
 
 export const RetentionSchema = z.object({

@@ -2,16 +2,37 @@ import { z } from 'zod';
 import { RefSchema as Ref } from './shared.types';
 
 const Verdict = z.enum(['better', 'worse', 'no-change', 'inconclusive']);
-const MetricPoint = z.object({ median: z.number().nullable(), n: z.number().int(), verdict: Verdict.nullable() });
-const TrendMetrics = z.object({ p95Ms: MetricPoint, p99Ms: MetricPoint, rps: MetricPoint, errorRate: MetricPoint });
-const Medians = z.object({ p95Ms: z.number().nullable(), p99Ms: z.number().nullable(), rps: z.number().nullable(), errorRate: z.number().nullable() });
+const MetricPoint = z.object({
+  median: z.number().nullable(),
+  n: z.number().int(),
+  verdict: Verdict.nullable(),
+});
+const TrendMetrics = z.object({
+  p95Ms: MetricPoint,
+  p99Ms: MetricPoint,
+  rps: MetricPoint,
+  errorRate: MetricPoint,
+});
+const Medians = z.object({
+  p95Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+  rps: z.number().nullable(),
+  errorRate: z.number().nullable(),
+});
 
 /** Response schemas of the trend procedures (documenso's `.types.ts` pattern). */
 export const TrendSeriesSchema = z.object({
   target: Ref,
   scenario: Ref,
   poolConfig: Ref,
-  baseline: z.object({ name: z.string(), experimentId: z.string(), runs: z.number().int(), medians: Medians }).nullable(),
+  baseline: z
+    .object({
+      name: z.string(),
+      experimentId: z.string(),
+      runs: z.number().int(),
+      medians: Medians,
+    })
+    .nullable(),
   baselineNames: z.array(z.string()),
   points: z.array(
     z.object({
@@ -31,5 +52,13 @@ export const TrendSeriesSchema = z.object({
 });
 
 export const TrendCellsSchema = z.array(
-  z.object({ targetId: z.string(), targetName: z.string(), scenarioId: z.string(), scenarioName: z.string(), poolConfigId: z.string(), poolConfigName: z.string(), runs: z.number().int() }),
+  z.object({
+    targetId: z.string(),
+    targetName: z.string(),
+    scenarioId: z.string(),
+    scenarioName: z.string(),
+    poolConfigId: z.string(),
+    poolConfigName: z.string(),
+    runs: z.number().int(),
+  }),
 );

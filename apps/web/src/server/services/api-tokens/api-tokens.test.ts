@@ -39,8 +39,20 @@ describe('API tokens in the database (real Postgres)', () => {
   afterAll(async () => dispose?.());
 
   it('stores only the sha256 hash: the token appears in no column of any ApiToken row', async () => {
-    const created = await Promise.all([1, 2, 3].map((i) => createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: `ci-${i}`, scopes: ['runs:read'], expiresInDays: 30 })));
-    const rows = (await db.$queryRawUnsafe<{ row: unknown }[]>('SELECT row_to_json(t) AS row FROM "ApiToken" t')).map((r) => JSON.stringify(r.row));
+    const created = await Promise.all(
+      [1, 2, 3].map((i) =>
+        createApiToken(db, {
+          teamId: A.teamId,
+          userId: A.users.admin.id,
+          name: `ci-${i}`,
+          scopes: ['runs:read'],
+          expiresInDays: 30,
+        }),
+      ),
+    );
+    const rows = (
+      await db.$queryRawUnsafe<{ row: unknown }[]>('SELECT row_to_json(t) AS row FROM "ApiToken" t')
+    ).map((r) => JSON.stringify(r.row));
     expect(rows).toHaveLength(3);
     for (const { token } of created) {
       const secret = token.slice(3, 35); // the random part
@@ -48,7 +60,8 @@ describe('API tokens in the database (real Postgres)', () => {
         expect(row).not.toContain(token);
         expect(row).not.toContain(secret);
         // nothing longer than the shown prefix/last4 leaks either
-        for (let i = 0; i + 12 <= secret.length; i++) expect(row).not.toContain(secret.slice(i, i + 12));
+        for (let i = 0; i + 12 <= secret.length; i++)
+          expect(row).not.toContain(secret.slice(i, i + 12));
       }
       const hash = createHash('sha256').update(token).digest('hex');
       expect(rows.filter((r) => r.includes(hash))).toHaveLength(1);
@@ -59,14 +72,27 @@ describe('API tokens in the database (real Postgres)', () => {
   });
 
   it('authenticates with the full token and throttles lastUsedAt writes', async () => {
-    const { token, id } = await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'auth', scopes: ['runs:read', 'runs:write'], expiresInDays: null });
+    const { token, id } = await createApiToken(db, {
+      teamId: A.teamId,
+      userId: A.users.admin.id,
+      name: 'auth',
+      scopes: ['runs:read', 'runs:write'],
+      expiresInDays: null,
+    });
     const t0 = new Date('2030-01-01T00:00:00Z');
     const p = await authenticateApiToken(db, token, t0);
-    expect(p).toMatchObject({ tokenId: id, teamId: A.teamId, scopes: ['runs:read', 'runs:write'], createdById: A.users.admin.id });
+    expect(p).toMatchObject({
+      tokenId: id,
+      teamId: A.teamId,
+      scopes: ['runs:read', 'runs:write'],
+      createdById: A.users.admin.id,
+    });
     await authenticateApiToken(db, token, new Date(t0.getTime() + 30_000));
     expect((await db.apiToken.findUnique({ where: { id } }))!.lastUsedAt).toEqual(t0);
     await authenticateApiToken(db, token, new Date(t0.getTime() + 61_000));
-    expect((await db.apiToken.findUnique({ where: { id } }))!.lastUsedAt).toEqual(new Date(t0.getTime() + 61_000));
+    expect((await db.apiToken.findUnique({ where: { id } }))!.lastUsedAt).toEqual(
+      new Date(t0.getTime() + 61_000),
+    );
     expect(await authenticateApiToken(db, generateApiToken())).toBe('unknown');
   });
 });

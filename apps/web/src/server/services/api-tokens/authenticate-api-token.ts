@@ -21,22 +21,52 @@ export type AuthFailure = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'cre
 /** lastUsedAt is written at most once a minute per token, so polling CI jobs do not hammer one row. */
 export const LAST_USED_THROTTLE_MS = 60_000;
 
-export async function authenticateApiToken(db: Db, token: string, now = new Date()): Promise<ApiPrincipal | AuthFailure> {
+export async function authenticateApiToken(
+  db: Db,
+  token: string,
+  now = new Date(),
+): Promise<ApiPrincipal | AuthFailure> {
   if (!isWellFormedApiToken(token)) return 'malformed';
   const row = await db.apiToken.findUnique({
     where: { tokenHash: hashApiToken(token) },
-    select: { id: true, teamId: true, scopes: true, createdById: true, expiresAt: true, revokedAt: true, lastUsedAt: true },
+    select: {
+      id: true,
+      teamId: true,
+      scopes: true,
+      createdById: true,
+      expiresAt: true,
+      revokedAt: true,
+      lastUsedAt: true,
+    },
   });
   if (!row) return 'unknown';
   if (row.revokedAt) return 'revoked';
   if (row.expiresAt && row.expiresAt <= now) return 'expired';
-  const membership = await db.membership.findUnique({ where: { teamId_userId: { teamId: row.teamId, userId: row.createdById } }, select: { role: true } });
+  const membership = await db.membership.findUnique({
+    where: { teamId_userId: { teamId: row.teamId, userId: row.createdById } },
+    select: { role: true },
+  });
   if (!membership) return 'creator_removed';
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_THROTTLE_MS) {
     // conditional, so concurrent requests write once; a failed write must not fail the request
     await db.apiToken
-      .updateMany({ where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_THROTTLE_MS) } }] }, data: { lastUsedAt: now } })
+      .updateMany({
+        where: {
+          id: row.id,
+          OR: [
+            { lastUsedAt: null },
+            { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_THROTTLE_MS) } },
+          ],
+        },
+        data: { lastUsedAt: now },
+      })
       .catch(() => {});
   }
-  return { tokenId: row.id, teamId: row.teamId, scopes: row.scopes as ApiScope[], createdById: row.createdById, creatorRole: membership.role };
+  return {
+    tokenId: row.id,
+    teamId: row.teamId,
+    scopes: row.scopes as ApiScope[],
+    createdById: row.createdById,
+    creatorRole: membership.role,
+  };
 }

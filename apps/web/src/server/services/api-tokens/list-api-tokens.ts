@@ -8,13 +8,27 @@ import type { Db, Role } from '@poolbench/db';
 export async function listApiTokens(db: Db, teamId: string) {
   const rows = await db.apiToken.findMany({
     where: { teamId },
-    select: { id: true, name: true, prefix: true, last4: true, scopes: true, expiresAt: true, lastUsedAt: true, revokedAt: true, createdAt: true, createdById: true },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      last4: true,
+      scopes: true,
+      expiresAt: true,
+      lastUsedAt: true,
+      revokedAt: true,
+      createdAt: true,
+      createdById: true,
+    },
     orderBy: [{ revokedAt: { sort: 'desc', nulls: 'first' } }, { createdAt: 'desc' }],
   });
   const ids = [...new Set(rows.map((r) => r.createdById))];
   const [users, memberships] = await Promise.all([
     db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, email: true } }),
-    db.membership.findMany({ where: { teamId, userId: { in: ids } }, select: { userId: true, role: true } }),
+    db.membership.findMany({
+      where: { teamId, userId: { in: ids } },
+      select: { userId: true, role: true },
+    }),
   ]);
   const userOf = new Map(users.map((u) => [u.id, u]));
   const roleOf = new Map<string, Role>(memberships.map((m) => [m.userId, m.role]));

@@ -2,12 +2,27 @@ import { parseRun, type Db, type Prisma } from '@poolbench/db';
 import type { CompareItem } from '~/lib/compare/selection';
 
 /** The team's baselines, optionally for one target and scenario, newest first. */
-export async function listBaselines(db: Db, teamId: string, filter: { targetId?: string | null; scenarioId?: string | null } = {}) {
-  const where: Prisma.BaselineWhereInput = { teamId, ...(filter.targetId ? { targetId: filter.targetId } : {}), ...(filter.scenarioId ? { scenarioId: filter.scenarioId } : {}) };
+export async function listBaselines(
+  db: Db,
+  teamId: string,
+  filter: { targetId?: string | null; scenarioId?: string | null } = {},
+) {
+  const where: Prisma.BaselineWhereInput = {
+    teamId,
+    ...(filter.targetId ? { targetId: filter.targetId } : {}),
+    ...(filter.scenarioId ? { scenarioId: filter.scenarioId } : {}),
+  };
   const rows = await db.baseline.findMany({
     where,
     select: {
-      id: true, name: true, targetId: true, scenarioId: true, runId: true, experimentId: true, poolConfigId: true, updatedAt: true,
+      id: true,
+      name: true,
+      targetId: true,
+      scenarioId: true,
+      runId: true,
+      experimentId: true,
+      poolConfigId: true,
+      updatedAt: true,
       target: { select: { name: true } },
       scenario: { select: { name: true } },
       poolConfig: { select: { name: true } },
@@ -20,7 +35,14 @@ export async function listBaselines(db: Db, teamId: string, filter: { targetId?:
     ...b,
     item: (b.runId
       ? { kind: 'run', runId: b.runId }
-      : { kind: 'cell', experimentId: b.experimentId!, poolConfigId: b.poolConfigId!, scenarioId: b.scenarioId }) as CompareItem,
-    label: run ? `${parseRun(run).poolConfigSnapshot.name ?? 'run'} #${run.repeatIndex + 1}` : `${b.poolConfig?.name ?? 'cell'} (${b.experiment?.name ?? 'experiment'})`,
+      : {
+          kind: 'cell',
+          experimentId: b.experimentId!,
+          poolConfigId: b.poolConfigId!,
+          scenarioId: b.scenarioId,
+        }) as CompareItem,
+    label: run
+      ? `${parseRun(run).poolConfigSnapshot.name ?? 'run'} #${run.repeatIndex + 1}`
+      : `${b.poolConfig?.name ?? 'cell'} (${b.experiment?.name ?? 'experiment'})`,
   }));
 }

@@ -22,8 +22,22 @@ describe('caches of finished-run data', () => {
   let runId: string;
   let run2 = '';
   const limiter = () => new GuessLimiter(null, 5, 60, 'pbtest-page-cache');
-  const page = (token: string, etag?: string) => sharedPageResponse({ db, limiter: limiter() }, token, new Headers(etag ? { 'if-none-match': etag } : {}));
-  const base = () => ({ teamId: A.teamId, experimentId: exp.experimentId, targetId: A.targetId, scenarioId: A.scenarioId, scenarioName: 'burst', seconds: 30, rps: 50, latencyMs: 12 });
+  const page = (token: string, etag?: string) =>
+    sharedPageResponse(
+      { db, limiter: limiter() },
+      token,
+      new Headers(etag ? { 'if-none-match': etag } : {}),
+    );
+  const base = () => ({
+    teamId: A.teamId,
+    experimentId: exp.experimentId,
+    targetId: A.targetId,
+    scenarioId: A.scenarioId,
+    scenarioName: 'burst',
+    seconds: 30,
+    rps: 50,
+    latencyMs: 12,
+  });
 
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_page_cache'));
@@ -31,7 +45,13 @@ describe('caches of finished-run data', () => {
     A = await makeTeam(db, 'a');
     B = await makeTeam(db, 'b');
     exp = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['lazy'], 2);
-    runId = await insertSyntheticRun(db, { ...base(), poolConfigId: exp.poolConfigs[0]!.id, poolConfigName: 'lazy', repeatIndex: 0, seed: 1 });
+    runId = await insertSyntheticRun(db, {
+      ...base(),
+      poolConfigId: exp.poolConfigs[0]!.id,
+      poolConfigName: 'lazy',
+      repeatIndex: 0,
+      seed: 1,
+    });
   });
   afterAll(async () => {
     await services?.close();
@@ -40,7 +60,10 @@ describe('caches of finished-run data', () => {
   const owner = () => callerFor(db, services, A.users.owner, A.teamId);
 
   it('the share page has an ETag; If-None-Match with it is 304 without the page; a revoked link is 404 even then', async () => {
-    const link = await owner().shareLink.create({ target: { kind: 'run', runId }, title: 'cached run' });
+    const link = await owner().shareLink.create({
+      target: { kind: 'run', runId },
+      title: 'cached run',
+    });
     const first = await page(link.token);
     expect(first.status).toBe(200);
     const etag = first.headers.get('etag')!;
@@ -48,7 +71,11 @@ describe('caches of finished-run data', () => {
     expect(first.headers.get('cache-control')).toBe('private, no-cache');
     const html = await first.text();
     const again = await page(link.token);
-    expect([again.status, again.headers.get('etag'), await again.text()]).toEqual([200, etag, html]);
+    expect([again.status, again.headers.get('etag'), await again.text()]).toEqual([
+      200,
+      etag,
+      html,
+    ]);
     const revalidated = await page(link.token, etag);
     expect(revalidated.status).toBe(304);
     expect(await revalidated.text()).toBe('');
@@ -61,24 +88,44 @@ describe('caches of finished-run data', () => {
   });
 
   it('an experiment extended with more runs gets a new ETag and shows them', async () => {
-    const link = await owner().shareLink.create({ target: { kind: 'experiment', experimentId: exp.experimentId }, title: 'cached experiment' });
+    const link = await owner().shareLink.create({
+      target: { kind: 'experiment', experimentId: exp.experimentId },
+      title: 'cached experiment',
+    });
     const before = await page(link.token);
     const etag = before.headers.get('etag')!;
     expect(await before.text()).toContain('1 run');
-    run2 = await insertSyntheticRun(db, { ...base(), poolConfigId: exp.poolConfigs[0]!.id, poolConfigName: 'lazy', repeatIndex: 1, seed: 2, latencyMs: 30 });
+    run2 = await insertSyntheticRun(db, {
+      ...base(),
+      poolConfigId: exp.poolConfigs[0]!.id,
+      poolConfigName: 'lazy',
+      repeatIndex: 1,
+      seed: 2,
+      latencyMs: 30,
+    });
     const after = await page(link.token, etag);
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
     expect(await after.text()).toContain('2 runs');
   });
 
-  it('retention pruning a run\'s seconds invalidates its cached series, comparison and page', async () => {
-    const link = await owner().shareLink.create({ target: { kind: 'run', runId }, title: 'pruned run' });
+  it("retention pruning a run's seconds invalidates its cached series, comparison and page", async () => {
+    const link = await owner().shareLink.create({
+      target: { kind: 'run', runId },
+      title: 'pruned run',
+    });
     const before = await page(link.token);
     const etag = before.headers.get('etag')!;
     const series = await owner().run.series({ id: runId });
     expect(series.points.length).toBeGreaterThan(0);
-    const cmp = await owner().compare.get({ selection: { items: [{ kind: 'run', runId }, { kind: 'run', runId: run2 }] } });
+    const cmp = await owner().compare.get({
+      selection: {
+        items: [
+          { kind: 'run', runId },
+          { kind: 'run', runId: run2 },
+        ],
+      },
+    });
     const points = (c: typeof cmp) => JSON.stringify(c.series).length;
     const seriesBefore = points(cmp);
 
@@ -89,7 +136,18 @@ describe('caches of finished-run data', () => {
 
     expect((await owner().run.series({ id: runId })).points).toEqual([]);
     // the comparison no longer draws the pruned seconds
-    expect(points(await owner().compare.get({ selection: { items: [{ kind: 'run', runId }, { kind: 'run', runId: run2 }] } }))).toBeLessThan(seriesBefore);
+    expect(
+      points(
+        await owner().compare.get({
+          selection: {
+            items: [
+              { kind: 'run', runId },
+              { kind: 'run', runId: run2 },
+            ],
+          },
+        }),
+      ),
+    ).toBeLessThan(seriesBefore);
     const after = await page(link.token, etag);
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
@@ -97,28 +155,62 @@ describe('caches of finished-run data', () => {
 
   it('another team cannot read a run or comparison that is in the cache', async () => {
     await owner().run.series({ id: runId });
-    await owner().compare.get({ selection: { items: [{ kind: 'run', runId }, { kind: 'run', runId: run2 }] } });
+    await owner().compare.get({
+      selection: {
+        items: [
+          { kind: 'run', runId },
+          { kind: 'run', runId: run2 },
+        ],
+      },
+    });
     const other = callerFor(db, services, B.users.owner, B.teamId);
     await expect(other.run.series({ id: runId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(other.compare.get({ selection: { items: [{ kind: 'run', runId }, { kind: 'run', runId: run2 }] } })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      other.compare.get({
+        selection: {
+          items: [
+            { kind: 'run', runId },
+            { kind: 'run', runId: run2 },
+          ],
+        },
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('the experiment pivot is cached until a run is added, and only for the experiment\'s team', async () => {
+  it("the experiment pivot is cached until a run is added, and only for the experiment's team", async () => {
     const e2 = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['one', 'two'], 2);
-    const add = (i: number, rep: number) => insertSyntheticRun(db, { ...base(), experimentId: e2.experimentId, poolConfigId: e2.poolConfigs[i]!.id, poolConfigName: e2.poolConfigs[i]!.name, repeatIndex: rep, seed: 10 + i + rep });
+    const add = (i: number, rep: number) =>
+      insertSyntheticRun(db, {
+        ...base(),
+        experimentId: e2.experimentId,
+        poolConfigId: e2.poolConfigs[i]!.id,
+        poolConfigName: e2.poolConfigs[i]!.name,
+        repeatIndex: rep,
+        seed: 10 + i + rep,
+      });
     await add(0, 0);
     await add(1, 0);
-    const n = async () => (await cachedExperimentPivot(db, A.teamId, e2.experimentId, 'p95Ms')).rows.map((r) => r.cells[0]!.n);
+    const n = async () =>
+      (await cachedExperimentPivot(db, A.teamId, e2.experimentId, 'p95Ms')).rows.map(
+        (r) => r.cells[0]!.n,
+      );
     expect(await n()).toEqual([1, 1]);
     expect(await n()).toEqual([1, 1]);
     await add(1, 1);
     expect(await n()).toEqual([1, 2]);
-    await expect(cachedExperimentPivot(db, B.teamId, e2.experimentId, 'p95Ms')).rejects.toMatchObject({ name: 'NotFoundError' });
+    await expect(
+      cachedExperimentPivot(db, B.teamId, e2.experimentId, 'p95Ms'),
+    ).rejects.toMatchObject({ name: 'NotFoundError' });
   });
 
   it('views of one link arriving at once are all counted (one row update at a time)', async () => {
-    const link = await owner().shareLink.create({ target: { kind: 'run', runId: run2 }, title: 'counted' });
-    const statuses = await Promise.all(Array.from({ length: 20 }, () => page(link.token).then((r) => r.status)));
+    const link = await owner().shareLink.create({
+      target: { kind: 'run', runId: run2 },
+      title: 'counted',
+    });
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () => page(link.token).then((r) => r.status)),
+    );
     expect(statuses.every((s) => s === 200)).toBe(true);
     let count = 0;
     for (let i = 0; i < 50 && count < 20; i++) {

@@ -16,26 +16,33 @@ export async function cellVerdicts(
   gateMetrics: readonly TestedRunMetricKey[] | undefined,
   window: { from: number; to: number } | null,
 ) {
-  const cmp = await buildComparison(db, teamId, { items: [reference, candidate], baseline: 0, window }, { maxPoints: 1, ...(gateMetrics ? { gateMetrics } : {}) });
+  const cmp = await buildComparison(
+    db,
+    teamId,
+    { items: [reference, candidate], baseline: 0, window },
+    { maxPoints: 1, ...(gateMetrics ? { gateMetrics } : {}) },
+  );
   const metrics = cmp.rows.flatMap((row) => {
     const m = row.comparisons[1];
     if (!row.tested || !m?.verdict) return [];
-    return [{
-      key: row.key,
-      label: row.label,
-      unit: row.unit,
-      direction: row.direction,
-      verdict: m.verdict,
-      baselineMedian: row.cells[0]?.median ?? null,
-      candidateMedian: m.median,
-      changePercent: m.changePercent,
-      // the coverage the interval really has (90 % with 3 vs 3 runs), not the nominal 95 %
-      confidence: m.achievedConfidence ?? 0.95,
-      pValue: m.pValue,
-      insufficient: m.insufficient,
-      lowRequests: m.lowRequests,
-      reason: m.reason ?? '',
-    }];
+    return [
+      {
+        key: row.key,
+        label: row.label,
+        unit: row.unit,
+        direction: row.direction,
+        verdict: m.verdict,
+        baselineMedian: row.cells[0]?.median ?? null,
+        candidateMedian: m.median,
+        changePercent: m.changePercent,
+        // the coverage the interval really has (90 % with 3 vs 3 runs), not the nominal 95 %
+        confidence: m.achievedConfidence ?? 0.95,
+        pValue: m.pValue,
+        insufficient: m.insufficient,
+        lowRequests: m.lowRequests,
+        reason: m.reason ?? '',
+      },
+    ];
   });
   return { referenceRuns: cmp.groups[0]?.repeats ?? 0, metrics };
 }

@@ -23,28 +23,84 @@ export async function compareWithBaseline(
   /** compare only these elapsed seconds [from, to) of every run */
   window: { from: number; to: number } | null = null,
 ) {
-  const gatedOn = gateMetrics ? TESTED_RUN_METRIC_KEYS.filter((k) => gateMetrics.includes(k)) : [...TESTED_RUN_METRIC_KEYS];
+  const gatedOn = gateMetrics
+    ? TESTED_RUN_METRIC_KEYS.filter((k) => gateMetrics.includes(k))
+    : [...TESTED_RUN_METRIC_KEYS];
   const e = await experimentCells(db, teamId, experimentId);
   const baselines = await db.baseline.findMany({
-    where: { teamId, targetId: e.targetId, name: baselineName, scenarioId: { in: e.cells.flatMap((c) => (c.scenario ? [c.scenario.id] : [])) } },
-    select: { id: true, experimentId: true, runId: true, poolConfigId: true, scenarioId: true, poolConfig: { select: { id: true, name: true } } },
+    where: {
+      teamId,
+      targetId: e.targetId,
+      name: baselineName,
+      scenarioId: { in: e.cells.flatMap((c) => (c.scenario ? [c.scenario.id] : [])) },
+    },
+    select: {
+      id: true,
+      experimentId: true,
+      runId: true,
+      poolConfigId: true,
+      scenarioId: true,
+      poolConfig: { select: { id: true, name: true } },
+    },
   });
   const cells = [];
   for (const c of e.cells) {
     const b = baselines.find((x) => x.scenarioId === c.scenario?.id);
     const candidateRuns = usable(c.runs).length;
-    const baseItem: CompareItem | null = !b ? null : b.runId ? { kind: 'run', runId: b.runId } : b.experimentId && b.poolConfigId ? { kind: 'cell', experimentId: b.experimentId, poolConfigId: b.poolConfigId, scenarioId: b.scenarioId } : null;
+    const baseItem: CompareItem | null = !b
+      ? null
+      : b.runId
+        ? { kind: 'run', runId: b.runId }
+        : b.experimentId && b.poolConfigId
+          ? {
+              kind: 'cell',
+              experimentId: b.experimentId,
+              poolConfigId: b.poolConfigId,
+              scenarioId: b.scenarioId,
+            }
+          : null;
     if (!b || !baseItem || !c.poolConfig || !c.scenario) {
-      cells.push({ poolConfig: c.poolConfig, scenario: c.scenario, baseline: null, candidateRuns, regression: false, metrics: [] });
+      cells.push({
+        poolConfig: c.poolConfig,
+        scenario: c.scenario,
+        baseline: null,
+        candidateRuns,
+        regression: false,
+        metrics: [],
+      });
       continue;
     }
-    const baseline = { id: b.id, experimentId: b.experimentId, runId: b.runId, poolConfig: b.poolConfig };
+    const baseline = {
+      id: b.id,
+      experimentId: b.experimentId,
+      runId: b.runId,
+      poolConfig: b.poolConfig,
+    };
     if (candidateRuns === 0) {
       // nothing measured yet (or every run failed): no verdict, and the outcome says incomplete
-      cells.push({ poolConfig: c.poolConfig, scenario: c.scenario, baseline: { ...baseline, runs: 0 }, candidateRuns, regression: false, metrics: [] });
+      cells.push({
+        poolConfig: c.poolConfig,
+        scenario: c.scenario,
+        baseline: { ...baseline, runs: 0 },
+        candidateRuns,
+        regression: false,
+        metrics: [],
+      });
       continue;
     }
-    const cmp = await cellVerdicts(db, teamId, baseItem, { kind: 'cell', experimentId: e.id, poolConfigId: c.poolConfig.id, scenarioId: c.scenario.id }, gateMetrics ? gatedOn : undefined, window);
+    const cmp = await cellVerdicts(
+      db,
+      teamId,
+      baseItem,
+      {
+        kind: 'cell',
+        experimentId: e.id,
+        poolConfigId: c.poolConfig.id,
+        scenarioId: c.scenario.id,
+      },
+      gateMetrics ? gatedOn : undefined,
+      window,
+    );
     const metrics = cmp.metrics;
     cells.push({
       poolConfig: c.poolConfig,
@@ -55,12 +111,22 @@ export async function compareWithBaseline(
       metrics,
     });
   }
-  const outcome: 'pass' | 'regression' | 'no-baseline' | 'incomplete' = cells.some((c) => c.regression)
+  const outcome: 'pass' | 'regression' | 'no-baseline' | 'incomplete' = cells.some(
+    (c) => c.regression,
+  )
     ? 'regression'
     : cells.some((c) => !c.baseline)
       ? 'no-baseline'
       : cells.some((c) => c.candidateRuns === 0)
         ? 'incomplete'
         : 'pass';
-  return { experimentId: e.id, baseline: baselineName, base: null, gatedOn, window, outcome, cells };
+  return {
+    experimentId: e.id,
+    baseline: baselineName,
+    base: null,
+    gatedOn,
+    window,
+    outcome,
+    cells,
+  };
 }

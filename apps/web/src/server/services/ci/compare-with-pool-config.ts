@@ -19,33 +19,72 @@ export async function compareWithPoolConfig(
   gateMetrics?: readonly TestedRunMetricKey[],
   window: { from: number; to: number } | null = null,
 ) {
-  const gatedOn = gateMetrics ? TESTED_RUN_METRIC_KEYS.filter((k) => gateMetrics.includes(k)) : [...TESTED_RUN_METRIC_KEYS];
+  const gatedOn = gateMetrics
+    ? TESTED_RUN_METRIC_KEYS.filter((k) => gateMetrics.includes(k))
+    : [...TESTED_RUN_METRIC_KEYS];
   const e = await experimentCells(db, teamId, experimentId);
-  const configs = [...new Map(e.cells.flatMap((c) => (c.poolConfig ? [[c.poolConfig.id, c.poolConfig] as const] : []))).values()];
+  const configs = [
+    ...new Map(
+      e.cells.flatMap((c) => (c.poolConfig ? [[c.poolConfig.id, c.poolConfig] as const] : [])),
+    ).values(),
+  ];
   const base = configs.find((p) => p.id === baseRef) ?? configs.find((p) => p.name === baseRef);
-  if (!base) throw new InvalidInputError('base', `"${baseRef}" is not a pool config of this experiment; it has ${configs.map((p) => `"${p.name}"`).join(', ')}`);
-  if (configs.length < 2) throw new InvalidInputError('base', `the experiment has only the pool config "${base.name}"; gating one config against another needs at least two`);
+  if (!base)
+    throw new InvalidInputError(
+      'base',
+      `"${baseRef}" is not a pool config of this experiment; it has ${configs.map((p) => `"${p.name}"`).join(', ')}`,
+    );
+  if (configs.length < 2)
+    throw new InvalidInputError(
+      'base',
+      `the experiment has only the pool config "${base.name}"; gating one config against another needs at least two`,
+    );
 
   const cells = [];
   for (const c of e.cells) {
     if (!c.poolConfig || !c.scenario || c.poolConfig.id === base.id) continue;
-    const ref = e.cells.find((x) => x.poolConfig?.id === base.id && x.scenario?.id === c.scenario!.id)!;
+    const ref = e.cells.find(
+      (x) => x.poolConfig?.id === base.id && x.scenario?.id === c.scenario!.id,
+    )!;
     const candidateRuns = usable(c.runs).length;
     const baseline = { id: base.id, experimentId: e.id, runId: null, poolConfig: base };
     if (candidateRuns === 0 || usable(ref.runs).length === 0) {
-      cells.push({ poolConfig: c.poolConfig, scenario: c.scenario, baseline: { ...baseline, runs: usable(ref.runs).length }, candidateRuns, regression: false, metrics: [] });
+      cells.push({
+        poolConfig: c.poolConfig,
+        scenario: c.scenario,
+        baseline: { ...baseline, runs: usable(ref.runs).length },
+        candidateRuns,
+        regression: false,
+        metrics: [],
+      });
       continue;
     }
     const cmp = await cellVerdicts(
       db,
       teamId,
       { kind: 'cell', experimentId: e.id, poolConfigId: base.id, scenarioId: c.scenario.id },
-      { kind: 'cell', experimentId: e.id, poolConfigId: c.poolConfig.id, scenarioId: c.scenario.id },
+      {
+        kind: 'cell',
+        experimentId: e.id,
+        poolConfigId: c.poolConfig.id,
+        scenarioId: c.scenario.id,
+      },
       gateMetrics ? gatedOn : undefined,
       window,
     );
-    cells.push({ poolConfig: c.poolConfig, scenario: c.scenario, baseline: { ...baseline, runs: cmp.referenceRuns }, candidateRuns, regression: cmp.metrics.some((m) => m.verdict === 'worse'), metrics: cmp.metrics });
+    cells.push({
+      poolConfig: c.poolConfig,
+      scenario: c.scenario,
+      baseline: { ...baseline, runs: cmp.referenceRuns },
+      candidateRuns,
+      regression: cmp.metrics.some((m) => m.verdict === 'worse'),
+      metrics: cmp.metrics,
+    });
   }
-  const outcome: 'pass' | 'regression' | 'incomplete' = cells.some((c) => c.regression) ? 'regression' : cells.some((c) => c.candidateRuns === 0 || c.baseline.runs === 0) ? 'incomplete' : 'pass';
+  const outcome: 'pass' | 'regression' | 'incomplete' = cells.some((c) => c.regression)
+    ? 'regression'
+    : cells.some((c) => c.candidateRuns === 0 || c.baseline.runs === 0)
+      ? 'incomplete'
+      : 'pass';
   return { experimentId: e.id, baseline: base.name, base, gatedOn, window, outcome, cells };
 }

@@ -7,7 +7,8 @@ export interface CellRun {
   id: string;
   status: string;
   summary: RunSummary | null;
-  thresholdResults: { metric: string; expr: string; observed: number | null; pass: boolean }[] | null;
+  thresholdResults:
+    { metric: string; expr: string; observed: number | null; pass: boolean }[] | null;
 }
 
 export interface Cell {
@@ -21,10 +22,28 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
   const e = await db.experiment.findFirst({
     where: { id: experimentId, teamId },
     select: {
-      id: true, status: true, targetId: true,
-      poolConfigs: { orderBy: { position: 'asc' }, select: { poolConfig: { select: { id: true, name: true } } } },
-      scenarios: { orderBy: { position: 'asc' }, select: { scenario: { select: { id: true, name: true } } } },
-      runs: { orderBy: { sequence: 'asc' }, select: { id: true, status: true, poolConfigId: true, scenarioId: true, summary: true, thresholdResults: true } },
+      id: true,
+      status: true,
+      targetId: true,
+      poolConfigs: {
+        orderBy: { position: 'asc' },
+        select: { poolConfig: { select: { id: true, name: true } } },
+      },
+      scenarios: {
+        orderBy: { position: 'asc' },
+        select: { scenario: { select: { id: true, name: true } } },
+      },
+      runs: {
+        orderBy: { sequence: 'asc' },
+        select: {
+          id: true,
+          status: true,
+          poolConfigId: true,
+          scenarioId: true,
+          summary: true,
+          thresholdResults: true,
+        },
+      },
     },
   });
   if (!e) throw new NotFoundError('experiment');
@@ -37,7 +56,12 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
         runs: e.runs
           .filter((r) => r.poolConfigId === poolConfig.id && r.scenarioId === scenario.id)
           .map(parseRun)
-          .map((r) => ({ id: r.id, status: r.status, summary: r.summary, thresholdResults: r.thresholdResults })),
+          .map((r) => ({
+            id: r.id,
+            status: r.status,
+            summary: r.summary,
+            thresholdResults: r.thresholdResults,
+          })),
       });
     }
   }
@@ -49,4 +73,5 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
  * Statistics use measured runs only (succeeded, or ran to the end with a failed threshold): a failed
  * or canceled run measured something else.
  */
-export const usable = (runs: CellRun[]) => runs.filter((r) => isMeasuredRunStatus(r.status) && r.summary);
+export const usable = (runs: CellRun[]) =>
+  runs.filter((r) => isMeasuredRunStatus(r.status) && r.summary);

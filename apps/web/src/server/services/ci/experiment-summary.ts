@@ -8,23 +8,40 @@ export async function experimentSummary(db: Db, teamId: string, experimentId: st
   const cells = e.cells.map((c) => {
     const ok = usable(c.runs);
     const metrics = RUN_METRICS.map((d) => {
-      const values = ok.map((r) => d.value(r.summary!)).filter((v): v is number => v !== null && Number.isFinite(v));
+      const values = ok
+        .map((r) => d.value(r.summary!))
+        .filter((v): v is number => v !== null && Number.isFinite(v));
       return {
-        key: d.key, label: d.label, unit: d.unit, n: values.length,
+        key: d.key,
+        label: d.label,
+        unit: d.unit,
+        n: values.length,
         median: values.length ? median(values) : null,
         min: values.length ? Math.min(...values) : null,
         max: values.length ? Math.max(...values) : null,
       };
     });
-    const results = c.runs.flatMap((r) => (r.thresholdResults ?? []).map((t) => ({ ...t, runId: r.id })));
+    const results = c.runs.flatMap((r) =>
+      (r.thresholdResults ?? []).map((t) => ({ ...t, runId: r.id })),
+    );
     return {
       poolConfig: c.poolConfig,
       scenario: c.scenario,
       runs: c.runs.length,
       succeeded: ok.length,
       metrics,
-      thresholds: { passed: results.filter((t) => t.pass).length, failed: results.filter((t) => !t.pass).length, failures: results.filter((t) => !t.pass) },
+      thresholds: {
+        passed: results.filter((t) => t.pass).length,
+        failed: results.filter((t) => !t.pass).length,
+        failures: results.filter((t) => !t.pass),
+      },
     };
   });
-  return { experimentId: e.id, status: e.status, finished: e.finished, cells, thresholdsFailed: cells.some((c) => c.thresholds.failed > 0) };
+  return {
+    experimentId: e.id,
+    status: e.status,
+    finished: e.finished,
+    cells,
+    thresholdsFailed: cells.some((c) => c.thresholds.failed > 0),
+  };
 }

@@ -13,20 +13,36 @@ interface Named {
  * name, the scenario optional when the experiment has one. Resolved against the experiment's own
  * pool configs and scenarios; an unknown or ambiguous name is an error naming its field.
  */
-export function resolveRestHypotheses(list: RestHypothesis[] | undefined, configs: Named[], scenarios: Named[]): Hypothesis[] | undefined {
+export function resolveRestHypotheses(
+  list: RestHypothesis[] | undefined,
+  configs: Named[],
+  scenarios: Named[],
+): Hypothesis[] | undefined {
   if (!list) return undefined;
   const pick = (rows: Named[], ref: string | undefined, path: string, what: string): string => {
     if (ref === undefined) {
       if (rows.length === 1) return rows[0]!.id;
-      throw new InvalidInputError(path, `is required: the experiment has ${rows.length} ${what}s (${rows.map((r) => r.name).join(', ')})`);
+      throw new InvalidInputError(
+        path,
+        `is required: the experiment has ${rows.length} ${what}s (${rows.map((r) => r.name).join(', ')})`,
+      );
     }
     const row = rows.find((r) => r.id === ref) ?? rows.find((r) => r.name === ref);
-    if (!row) throw new InvalidInputError(path, `"${ref}" is not one of the experiment's ${what}s (${rows.map((r) => r.name).join(', ')})`);
+    if (!row)
+      throw new InvalidInputError(
+        path,
+        `"${ref}" is not one of the experiment's ${what}s (${rows.map((r) => r.name).join(', ')})`,
+      );
     return row.id;
   };
   return list.map((h, i) => {
     const cell = (side: 'base' | 'candidate') => ({
-      poolConfigId: pick(configs, h[side].poolConfig, `hypotheses.${i}.${side}.poolConfig`, 'pool config'),
+      poolConfigId: pick(
+        configs,
+        h[side].poolConfig,
+        `hypotheses.${i}.${side}.poolConfig`,
+        'pool config',
+      ),
       scenarioId: pick(scenarios, h[side].scenario, `hypotheses.${i}.${side}.scenario`, 'scenario'),
     });
     const { base: _b, candidate: _c, ...rest } = h;
@@ -35,10 +51,25 @@ export function resolveRestHypotheses(list: RestHypothesis[] | undefined, config
 }
 
 /** A saved experiment's pool configs and scenarios, for resolving hypotheses of its rerun. */
-export async function experimentCells(db: Db, experimentId: string): Promise<{ configs: Named[]; scenarios: Named[] }> {
+export async function experimentCells(
+  db: Db,
+  experimentId: string,
+): Promise<{ configs: Named[]; scenarios: Named[] }> {
   const e = await db.experiment.findUniqueOrThrow({
     where: { id: experimentId },
-    select: { poolConfigs: { orderBy: { position: 'asc' }, select: { poolConfig: { select: { id: true, name: true } } } }, scenarios: { orderBy: { position: 'asc' }, select: { scenario: { select: { id: true, name: true } } } } },
+    select: {
+      poolConfigs: {
+        orderBy: { position: 'asc' },
+        select: { poolConfig: { select: { id: true, name: true } } },
+      },
+      scenarios: {
+        orderBy: { position: 'asc' },
+        select: { scenario: { select: { id: true, name: true } } },
+      },
+    },
   });
-  return { configs: e.poolConfigs.map((p) => p.poolConfig), scenarios: e.scenarios.map((s) => s.scenario) };
+  return {
+    configs: e.poolConfigs.map((p) => p.poolConfig),
+    scenarios: e.scenarios.map((s) => s.scenario),
+  };
 }

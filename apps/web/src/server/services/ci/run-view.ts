@@ -2,15 +2,39 @@ import { parseRun, type Db } from '@poolbench/db';
 import { NotFoundError } from '../errors';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const ref = (s: { id?: string; name?: string }) => (s.id && s.name ? { id: s.id, name: s.name } : null);
+const ref = (s: { id?: string; name?: string }) =>
+  s.id && s.name ? { id: s.id, name: s.name } : null;
 
 export async function runView(db: Db, teamId: string, id: string, baseUrl: string) {
   const row = await db.run.findFirst({
     where: { id, teamId },
     select: {
-      id: true, experimentId: true, status: true, repeatIndex: true, queuedAt: true, startedAt: true, finishedAt: true, errorCode: true, errorMessage: true,
-      summary: true, thresholdResults: true, poolConfigSnapshot: true, scenarioSnapshot: true, loadGenerators: true,
-      segments: { orderBy: { index: 'asc' }, select: { index: true, workerId: true, status: true, requests: true, startSkewMs: true, cpuMaxPercent: true, rssMaxBytes: true } },
+      id: true,
+      experimentId: true,
+      status: true,
+      repeatIndex: true,
+      queuedAt: true,
+      startedAt: true,
+      finishedAt: true,
+      errorCode: true,
+      errorMessage: true,
+      summary: true,
+      thresholdResults: true,
+      poolConfigSnapshot: true,
+      scenarioSnapshot: true,
+      loadGenerators: true,
+      segments: {
+        orderBy: { index: 'asc' },
+        select: {
+          index: true,
+          workerId: true,
+          status: true,
+          requests: true,
+          startSkewMs: true,
+          cpuMaxPercent: true,
+          rssMaxBytes: true,
+        },
+      },
     },
   });
   if (!row) throw new NotFoundError('run');
@@ -31,7 +55,10 @@ export async function runView(db: Db, teamId: string, id: string, baseUrl: strin
     summary: r.summary,
     thresholdResults: r.thresholdResults,
     loadGenerators: r.loadGenerators,
-    segments: r.segments.map((s) => ({ ...s, rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes) })),
+    segments: r.segments.map((s) => ({
+      ...s,
+      rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes),
+    })),
     webUrl: `${baseUrl}/runs/${r.id}`,
   };
 }

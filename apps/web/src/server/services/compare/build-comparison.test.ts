@@ -24,27 +24,73 @@ describe('buildComparison (real Postgres)', () => {
     A = await makeTeam(db, 'a');
     B = await makeTeam(db, 'b');
     exp = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['lazy', 'prewarm'], 3);
-    const base = { teamId: A.teamId, experimentId: exp.experimentId, targetId: A.targetId, scenarioId: A.scenarioId, scenarioName: 'burst', seconds: 12, rps: 50 };
+    const base = {
+      teamId: A.teamId,
+      experimentId: exp.experimentId,
+      targetId: A.targetId,
+      scenarioId: A.scenarioId,
+      scenarioName: 'burst',
+      seconds: 12,
+      rps: 50,
+    };
     for (let r = 0; r < 3; r++) {
-      lazy.push(await insertSyntheticRun(db, { ...base, poolConfigId: exp.poolConfigs[0]!.id, poolConfigName: 'lazy', repeatIndex: r, latencyMs: 20, seed: 10 + r }));
+      lazy.push(
+        await insertSyntheticRun(db, {
+          ...base,
+          poolConfigId: exp.poolConfigs[0]!.id,
+          poolConfigName: 'lazy',
+          repeatIndex: r,
+          latencyMs: 20,
+          seed: 10 + r,
+        }),
+      );
       prewarm.push(
         await insertSyntheticRun(db, {
-          ...base, poolConfigId: exp.poolConfigs[1]!.id, poolConfigName: 'prewarm', repeatIndex: r, latencyMs: 10, seed: 20 + r,
+          ...base,
+          poolConfigId: exp.poolConfigs[1]!.id,
+          poolConfigName: 'prewarm',
+          repeatIndex: r,
+          latencyMs: 10,
+          seed: 20 + r,
           // one run measured on another machine
-          ...(r === 2 ? { environment: { cpuModel: 'Other CPU', cpuCount: 8, k6Version: 'k6 v1.8.1', labTargetVersion: 'lab 0.1.0' } } : {}),
+          ...(r === 2
+            ? {
+                environment: {
+                  cpuModel: 'Other CPU',
+                  cpuCount: 8,
+                  k6Version: 'k6 v1.8.1',
+                  labTargetVersion: 'lab 0.1.0',
+                },
+              }
+            : {}),
         }),
       );
     }
   });
   afterAll(async () => dispose?.());
 
-  const cells = () => exp.poolConfigs.map((pc) => ({ kind: 'cell' as const, experimentId: exp.experimentId, poolConfigId: pc.id, scenarioId: A.scenarioId }));
+  const cells = () =>
+    exp.poolConfigs.map((pc) => ({
+      kind: 'cell' as const,
+      experimentId: exp.experimentId,
+      poolConfigId: pc.id,
+      scenarioId: A.scenarioId,
+    }));
 
   it('compares cells with the stats package, one value per run, and says why a verdict is weak', async () => {
     const c = await buildComparison(db, A.teamId, { items: cells() });
-    expect(c.groups.map((g) => [g.label, g.repeats])).toEqual([['lazy', 3], ['prewarm', 3]]);
-    const summaries = async (ids: string[]) => (await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, summary: true } })).map((r) => parseRun(r).summary);
-    const expected = compareRunGroups({ label: 'lazy', summaries: await summaries(lazy) }, { label: 'prewarm', summaries: await summaries(prewarm) });
+    expect(c.groups.map((g) => [g.label, g.repeats])).toEqual([
+      ['lazy', 3],
+      ['prewarm', 3],
+    ]);
+    const summaries = async (ids: string[]) =>
+      (
+        await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, summary: true } })
+      ).map((r) => parseRun(r).summary);
+    const expected = compareRunGroups(
+      { label: 'lazy', summaries: await summaries(lazy) },
+      { label: 'prewarm', summaries: await summaries(prewarm) },
+    );
     const p95 = c.rows.find((r) => r.key === 'p95Ms')!.comparisons[1]!;
     const exp95 = expected.metrics.find((m) => m.def.key === 'p95Ms')!;
     expect(p95.changePercent).toEqual(exp95.changePercent);
@@ -57,11 +103,17 @@ describe('buildComparison (real Postgres)', () => {
     const max = c.rows.find((r) => r.key === 'maxMs')!;
     expect(max.tested).toBe(false);
     expect(max.comparisons[1]!.verdict).toBeNull();
-    expect(c.warnings.map((w) => w.code).sort()).toEqual(['environment-differs', 'few-repeats', 'low-requests']);
+    expect(c.warnings.map((w) => w.code).sort()).toEqual([
+      'environment-differs',
+      'few-repeats',
+      'low-requests',
+    ]);
     expect(c.warnings.find((w) => w.code === 'environment-differs')!.message).toContain('cpuModel');
     // all-requests percentiles from merged histograms
     expect(c.groups[0]!.merged!.count).toBe(c.groups[0]!.requests);
-    expect(c.spectrum.find((s) => s.percentile === 50)!.values[0]!).toBeGreaterThan(c.spectrum.find((s) => s.percentile === 50)!.values[1]!);
+    expect(c.spectrum.find((s) => s.percentile === 50)!.values[0]!).toBeGreaterThan(
+      c.spectrum.find((s) => s.percentile === 50)!.values[1]!,
+    );
   });
 
   it('the matrix tests each cell against the column reference and colours only verdicts that hold', async () => {
@@ -79,7 +131,12 @@ describe('buildComparison (real Postgres)', () => {
 
   it('gateMetrics tests only those metrics, adjusts over them alone and says why the others have no verdict', async () => {
     const all = await buildComparison(db, A.teamId, { items: cells() });
-    const gated = await buildComparison(db, A.teamId, { items: cells() }, { gateMetrics: ['p95Ms'] });
+    const gated = await buildComparison(
+      db,
+      A.teamId,
+      { items: cells() },
+      { gateMetrics: ['p95Ms'] },
+    );
     const p95 = (c: typeof all) => c.rows.find((r) => r.key === 'p95Ms')!.comparisons[1]!;
     // every prewarm run beats every lazy run: the unadjusted 3-vs-3 p, 2 / C(6, 3), with nothing to adjust over
     expect(p95(gated).pValue).toBeCloseTo(2 / 20, 12);
@@ -87,14 +144,21 @@ describe('buildComparison (real Postgres)', () => {
     expect(p95(gated).changePercent).toEqual(p95(all).changePercent);
     const p50 = gated.rows.find((r) => r.key === 'p50Ms')!;
     expect(p50.tested).toBe(true);
-    expect(p50.comparisons[1]).toMatchObject({ verdict: null, pValue: null, reason: 'not among the metrics this comparison is gated on' });
+    expect(p50.comparisons[1]).toMatchObject({
+      verdict: null,
+      pValue: null,
+      reason: 'not among the metrics this comparison is gated on',
+    });
     expect(p50.cells[1]!.median).not.toBeNull(); // still shown
   });
 
   it('bands are the median, min and max across repeats per second, bucketed without losing extremes', async () => {
     const c = await buildComparison(db, A.teamId, { items: cells() }, { maxPoints: 500 });
     const rows = await readSeconds(db, lazy, null);
-    const at3 = rows.filter((r) => r.second === 3).map((r) => r.requests).sort((a, b) => a - b);
+    const at3 = rows
+      .filter((r) => r.second === 3)
+      .map((r) => r.requests)
+      .sort((a, b) => a - b);
     expect(c.series.rps[3]!.values[0]).toEqual({ med: at3[1], min: at3[0], max: at3[2] });
     expect(c.series.rps).toHaveLength(12);
     // the database connections chart, as on the run page (the synthetic target holds 10)
@@ -108,7 +172,10 @@ describe('buildComparison (real Postgres)', () => {
   it('a time window limits series and merged percentiles', async () => {
     const c = await buildComparison(db, A.teamId, { items: cells(), window: { from: 4, to: 8 } });
     expect(c.series.rps.map((p) => p.second)).toEqual([4, 5, 6, 7]);
-    const rows = (await readSeconds(db, lazy, { from: 4, to: 8 })).reduce((a, r) => a + r.requests, 0);
+    const rows = (await readSeconds(db, lazy, { from: 4, to: 8 })).reduce(
+      (a, r) => a + r.requests,
+      0,
+    );
     expect(c.groups[0]!.merged!.count).toBe(rows);
   });
 
@@ -119,29 +186,48 @@ describe('buildComparison (real Postgres)', () => {
     const row = (x: typeof c, key: string) => x.rows.find((r) => r.key === key)!;
     const med = (vs: number[]) => [...vs].sort((a, b) => a - b)[(vs.length - 1) / 2]!;
     // throughput: requests in the window per second of the window, per run; the cell is their median
-    const perRun = await Promise.all(lazy.map(async (id) => (await readSeconds(db, [id], window)).reduce((a, r) => a + r.requests, 0) / 5));
+    const perRun = await Promise.all(
+      lazy.map(
+        async (id) => (await readSeconds(db, [id], window)).reduce((a, r) => a + r.requests, 0) / 5,
+      ),
+    );
     expect(row(c, 'rps').cells[0]!.median).toBeCloseTo(med(perRun), 9);
     // latency: the cold start is slower than the whole run, and the merged window histogram agrees
-    expect(row(c, 'p95Ms').cells[0]!.median!).toBeGreaterThan(row(whole, 'p95Ms').cells[0]!.median!);
-    expect(row(c, 'p95Ms').cells[0]!.max!).toBeLessThanOrEqual(c.spectrum.find((s) => s.percentile === 100)!.values[0]!);
+    expect(row(c, 'p95Ms').cells[0]!.median!).toBeGreaterThan(
+      row(whole, 'p95Ms').cells[0]!.median!,
+    );
+    expect(row(c, 'p95Ms').cells[0]!.max!).toBeLessThanOrEqual(
+      c.spectrum.find((s) => s.percentile === 100)!.values[0]!,
+    );
     // connection set-up from the stored blocked histograms: ~2.5-3.5 ms in the window, µs after it
     expect(row(c, 'connectP95Ms').cells[0]!.median!).toBeGreaterThan(2);
-    const late = await buildComparison(db, A.teamId, { items: cells(), window: { from: 6, to: 12 } });
+    const late = await buildComparison(db, A.teamId, {
+      items: cells(),
+      window: { from: 6, to: 12 },
+    });
     expect(row(late, 'connectP95Ms').cells[0]!.median!).toBeLessThan(0.1);
     // target resources over the window's samples only (rss grows by 2 kB per second)
-    expect(row(c, 'rssPeakBytes').cells[0]!.median!).toBeLessThan(row(late, 'rssPeakBytes').cells[0]!.median! + 4 * 2 ** 20);
+    expect(row(c, 'rssPeakBytes').cells[0]!.median!).toBeLessThan(
+      row(late, 'rssPeakBytes').cells[0]!.median! + 4 * 2 ** 20,
+    );
     // still compared with the stats package, every run counted
     expect(row(c, 'p95Ms').comparisons[1]!.n).toBe(3);
     expect(row(c, 'p95Ms').comparisons[1]!.changePercent!.estimate).toBeLessThan(-30);
     // a window past the end of every run leaves nothing to compare, and says so
-    const empty = await buildComparison(db, A.teamId, { items: cells(), window: { from: 100, to: 200 } });
+    const empty = await buildComparison(db, A.teamId, {
+      items: cells(),
+      window: { from: 100, to: 200 },
+    });
     expect(row(empty, 'p95Ms').cells[0]!.n).toBe(0);
     expect(row(empty, 'p95Ms').comparisons[1]!.reason).toBe('no values to compare');
   });
 
   it('exports of a windowed comparison carry the per-run summaries over the window', async () => {
     const c = await buildComparison(db, A.teamId, { items: cells(), window: { from: 0, to: 5 } });
-    const json = JSON.parse((await buildExport(db, c, 'json', { title: 't' })).body) as { window: unknown; runs: Array<{ id: string; summary: RunSummary }> };
+    const json = JSON.parse((await buildExport(db, c, 'json', { title: 't' })).body) as {
+      window: unknown;
+      runs: Array<{ id: string; summary: RunSummary }>;
+    };
     expect(json.window).toEqual({ from: 0, to: 5 });
     expect(json.runs).toHaveLength(6);
     for (const r of json.runs) expect(r.summary.seconds).toBe(5);
@@ -150,12 +236,22 @@ describe('buildComparison (real Postgres)', () => {
     expect(c.rows.find((r) => r.key === 'p95Ms')!.cells[0]!.median).toBe(lazyP95);
     const csv = (await buildExport(db, c, 'summary-csv', { title: 't' })).body.trim().split('\n');
     const header = csv[0]!.split(',');
-    const row = csv.slice(1).find((l) => l.includes(lazy[0]!))!.split(',');
+    const row = csv
+      .slice(1)
+      .find((l) => l.includes(lazy[0]!))!
+      .split(',');
     expect(Number(row[header.indexOf('p95Ms')])).toBe(p95(lazy[0]!));
   });
 
   it("another team's runs and cells are NOT_FOUND", async () => {
     await expect(buildComparison(db, B.teamId, { items: cells() })).rejects.toThrow('not found');
-    await expect(buildComparison(db, B.teamId, { items: [{ kind: 'run', runId: lazy[0]! }, { kind: 'run', runId: B.runIds[0]! }] })).rejects.toThrow('not found');
+    await expect(
+      buildComparison(db, B.teamId, {
+        items: [
+          { kind: 'run', runId: lazy[0]! },
+          { kind: 'run', runId: B.runIds[0]! },
+        ],
+      }),
+    ).rejects.toThrow('not found');
   });
 });

@@ -1,5 +1,14 @@
 import type { Db } from '@poolbench/db';
-import { createHistogram, histogramStatsMs, median, percentileMs, RUN_METRICS, type HdrStatsMs, type TestedRunMetricKey, type Verdict } from '@poolbench/stats';
+import {
+  createHistogram,
+  histogramStatsMs,
+  median,
+  percentileMs,
+  RUN_METRICS,
+  type HdrStatsMs,
+  type TestedRunMetricKey,
+  type Verdict,
+} from '@poolbench/stats';
 import type { SeriesMetricKey, SeriesPointOut } from '~/lib/compare/series-metrics';
 import { runHistograms } from './histogram-cache';
 import { seriesBands } from './series-bands';
@@ -8,7 +17,9 @@ import { comparedSummaries, groupComparisons } from './group-statistics';
 import type { Selection } from '~/lib/compare/selection';
 
 /** Percentiles of the spectrum chart; the x axis is log(1 / (1 - p)) so the tail gets room. */
-export const SPECTRUM_PERCENTILES = [0, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100];
+export const SPECTRUM_PERCENTILES = [
+  0, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100,
+];
 const FINGERPRINT_FIELDS = ['cpuModel', 'cpuCount', 'k6Version', 'labTargetVersion'] as const;
 const MIN_REPEATS = 4;
 
@@ -82,17 +93,27 @@ function uniqueLabels(groups: CompareGroup[]): string[] {
   const labels = groups.map((g) => g.label);
   const dup = (l: string) => labels.filter((x) => x === l).length > 1;
   const withScenario = labels.map((l, i) => (dup(l) ? `${l} · ${groups[i]!.scenarioName}` : l));
-  return withScenario.map((l, i) => (withScenario.filter((x) => x === l).length > 1 ? `${l} · ${groups[i]!.experimentName}` : l));
+  return withScenario.map((l, i) =>
+    withScenario.filter((x) => x === l).length > 1 ? `${l} · ${groups[i]!.experimentName}` : l,
+  );
 }
 
 function environmentWarning(groups: CompareGroup[]): ComparisonWarning | null {
   const differing: string[] = [];
   for (const f of FINGERPRINT_FIELDS) {
     const seen = new Set<string>();
-    for (const g of groups) for (const r of g.runs) if (r.environment && r.environment[f] !== undefined && r.environment[f] !== null) seen.add(String(r.environment[f]));
+    for (const g of groups)
+      for (const r of g.runs)
+        if (r.environment && r.environment[f] !== undefined && r.environment[f] !== null)
+          seen.add(String(r.environment[f]));
     if (seen.size > 1) differing.push(`${f} (${[...seen].slice(0, 3).join(' / ')})`);
   }
-  return differing.length ? { code: 'environment-differs', message: `The runs were measured on different environments: ${differing.join('; ')}. Differences may come from the machine, not the config.` } : null;
+  return differing.length
+    ? {
+        code: 'environment-differs',
+        message: `The runs were measured on different environments: ${differing.join('; ')}. Differences may come from the machine, not the config.`,
+      }
+    : null;
 }
 
 /**
@@ -108,7 +129,12 @@ export async function buildComparison(
    * gateMetrics: test only these metrics, p adjusted over them alone (the CI gate's --metrics);
    * groups: the selection's items already loaded with loadGroups (by the same team), not read again
    */
-  opts: { maxPoints?: number; baselineIndex?: number; gateMetrics?: readonly TestedRunMetricKey[]; groups?: CompareGroup[] } = {},
+  opts: {
+    maxPoints?: number;
+    baselineIndex?: number;
+    gateMetrics?: readonly TestedRunMetricKey[];
+    groups?: CompareGroup[];
+  } = {},
 ): Promise<Comparison> {
   const groups = opts.groups ?? (await loadGroups(db, teamId, selection.items));
   const baselineIndex = Math.min(opts.baselineIndex ?? selection.baseline ?? 0, groups.length - 1);
@@ -118,24 +144,44 @@ export async function buildComparison(
 
   let span = Math.max(0, ...groups.flatMap((g) => g.runs.map((r) => r.summary?.seconds ?? 0)));
   if (groups.some((g) => g.runs.some((r) => !r.summary))) {
-    const [m] = await db.$queryRaw<Array<{ s: number | null }>>`SELECT max(second) + 1 AS s FROM "RunSecond" WHERE "runId" = ANY(${allRunIds}::text[])`;
+    const [m] = await db.$queryRaw<
+      Array<{ s: number | null }>
+    >`SELECT max(second) + 1 AS s FROM "RunSecond" WHERE "runId" = ANY(${allRunIds}::text[])`;
     span = Math.max(span, Number(m?.s ?? 0));
   }
   const [bands, hists] = await Promise.all([
-    seriesBands(db, groups.map((g) => ({ runIds: g.runs.map((r) => r.id) })), window, opts.maxPoints ?? 300),
-    runHistograms(db, groups.flatMap((g) => g.runs), window),
+    seriesBands(
+      db,
+      groups.map((g) => ({ runIds: g.runs.map((r) => r.id) })),
+      window,
+      opts.maxPoints ?? 300,
+    ),
+    runHistograms(
+      db,
+      groups.flatMap((g) => g.runs),
+      window,
+    ),
   ]);
   // With a window, every statistic is over that window of each run, like the charts beside it.
   const summaryOf = await comparedSummaries(db, groups, window, hists);
   const comparisons = groupComparisons(groups, baselineIndex, summaryOf, opts.gateMetrics);
   const untestedReason = (d: (typeof RUN_METRICS)[number]) =>
-    !d.tested ? 'shown, never tested: one extreme request says nothing about a config' : opts.gateMetrics && !opts.gateMetrics.some((k) => k === d.key) ? 'not among the metrics this comparison is gated on' : 'no values to compare';
+    !d.tested
+      ? 'shown, never tested: one extreme request says nothing about a config'
+      : opts.gateMetrics && !opts.gateMetrics.some((k) => k === d.key)
+        ? 'not among the metrics this comparison is gated on'
+        : 'no values to compare';
 
   const defs = RUN_METRICS.filter((d) => !selection.metrics || selection.metrics.includes(d.key));
   const rows: MetricRow[] = defs.map((d) => {
     const cells = groups.map((g) => {
-      const vs = g.runs.map((r) => summaryOf(r)).map((x) => (x ? d.value(x) : null)).filter((v): v is number => v !== null && Number.isFinite(v));
-      return vs.length ? { median: median(vs), min: Math.min(...vs), max: Math.max(...vs), n: vs.length } : { median: null, min: null, max: null, n: 0 };
+      const vs = g.runs
+        .map((r) => summaryOf(r))
+        .map((x) => (x ? d.value(x) : null))
+        .filter((v): v is number => v !== null && Number.isFinite(v));
+      return vs.length
+        ? { median: median(vs), min: Math.min(...vs), max: Math.max(...vs), n: vs.length }
+        : { median: null, min: null, max: null, n: 0 };
     });
     return {
       key: d.key,
@@ -148,7 +194,18 @@ export async function buildComparison(
         if (!c) return null;
         const m = c.metrics.find((x) => x.def.key === d.key);
         const cell = { median: cells[gi]!.median, n: cells[gi]!.n };
-        if (!m) return { ...cell, changePercent: null, achievedConfidence: null, pValue: null, verdict: null, reason: untestedReason(d), insufficient: false, lowRequests: false, warnings: [] };
+        if (!m)
+          return {
+            ...cell,
+            changePercent: null,
+            achievedConfidence: null,
+            pValue: null,
+            verdict: null,
+            reason: untestedReason(d),
+            insufficient: false,
+            lowRequests: false,
+            warnings: [],
+          };
         return {
           ...cell,
           changePercent: m.changePercent,
@@ -173,7 +230,10 @@ export async function buildComparison(
     });
   }
   if (groups.some((g) => g.runs.some((r) => (summaryOf(r)?.requests ?? Infinity) < 1000))) {
-    warnings.push({ code: 'low-requests', message: `At least one run had fewer than 1,000 requests${window ? ' in the window' : ''}, so its p99 rests on a handful of requests; read the p99 row with care.` });
+    warnings.push({
+      code: 'low-requests',
+      message: `At least one run had fewer than 1,000 requests${window ? ' in the window' : ''}, so its p99 rests on a handful of requests; read the p99 row with care.`,
+    });
   }
   const env = environmentWarning(groups);
   if (env) warnings.push(env);
@@ -186,7 +246,10 @@ export async function buildComparison(
     }
     return h;
   });
-  const spectrum = SPECTRUM_PERCENTILES.map((p) => ({ percentile: p, values: merged.map((h) => percentileMs(h, p) ?? null) }));
+  const spectrum = SPECTRUM_PERCENTILES.map((p) => ({
+    percentile: p,
+    values: merged.map((h) => percentileMs(h, p) ?? null),
+  }));
   const { series, totals, durationSeconds } = bands;
 
   return {

@@ -17,7 +17,12 @@ export const clearComparisonCache = () => cache.clear();
  * run of another team is NOT_FOUND with a warm cache too. `version` changes whenever what the
  * comparison shows can (see groupsVersion).
  */
-export async function cachedComparison(db: Db, teamId: string, selection: Selection, opts: Opts = {}): Promise<{ comparison: Comparison; version: string }> {
+export async function cachedComparison(
+  db: Db,
+  teamId: string,
+  selection: Selection,
+  opts: Opts = {},
+): Promise<{ comparison: Comparison; version: string }> {
   const groups = opts.groups ?? (await loadGroups(db, teamId, selection.items));
   const { groups: _loaded, ...rest } = opts;
   const { version, cacheable } = await groupsVersion(db, teamId, groups, { selection, opts: rest });

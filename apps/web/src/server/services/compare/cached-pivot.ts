@@ -13,14 +13,32 @@ export const clearPivotCache = () => cache.clear();
  * written once, when it finishes) is the key. The probe is filtered by team like the pivot itself,
  * so another team's experiment is NOT_FOUND however warm the cache is.
  */
-export async function cachedExperimentPivot(db: Db, teamId: string, experimentId: string, metric: string): Promise<Pivot> {
+export async function cachedExperimentPivot(
+  db: Db,
+  teamId: string,
+  experimentId: string,
+  metric: string,
+): Promise<Pivot> {
   if (!pageCacheOn()) return experimentPivot(db, teamId, experimentId, metric);
   const probe = await db.experiment.findFirst({
     where: { id: experimentId, teamId },
     select: {
-      poolConfigs: { select: { position: true, poolConfig: { select: { id: true, name: true, strategy: true } } }, orderBy: { position: 'asc' } },
-      scenarios: { select: { position: true, scenario: { select: { id: true, name: true } } }, orderBy: { position: 'asc' } },
-      runs: { where: { status: { in: [...MEASURED_RUN_STATUSES] } }, select: { id: true, status: true, finishedAt: true, poolConfigId: true, scenarioId: true }, orderBy: { id: 'asc' } },
+      poolConfigs: {
+        select: {
+          position: true,
+          poolConfig: { select: { id: true, name: true, strategy: true } },
+        },
+        orderBy: { position: 'asc' },
+      },
+      scenarios: {
+        select: { position: true, scenario: { select: { id: true, name: true } } },
+        orderBy: { position: 'asc' },
+      },
+      runs: {
+        where: { status: { in: [...MEASURED_RUN_STATUSES] } },
+        select: { id: true, status: true, finishedAt: true, poolConfigId: true, scenarioId: true },
+        orderBy: { id: 'asc' },
+      },
     },
   });
   if (!probe) throw new NotFoundError('experiment');

@@ -10,7 +10,13 @@ export interface RepeatsNeededView {
   baselineIndex: number;
   cells: RepeatsNeededCell[];
   /** the experiments of the compared cells, read on every call: whether repeats can be added now */
-  experiments: Array<{ id: string; name: string; repeats: number; running: boolean; maxAddRepeats: number }>;
+  experiments: Array<{
+    id: string;
+    name: string;
+    repeats: number;
+    running: boolean;
+    maxAddRepeats: number;
+  }>;
 }
 
 // a few dozen small entries per comparison
@@ -23,16 +29,29 @@ export const clearRepeatsNeededCache = () => cache.clear();
  * comparisons. The team-scoped reads run on every call, so another team's ids are NOT_FOUND with a
  * warm cache too; the experiments' state is never cached (extending one changes it at once).
  */
-export async function cachedRepeatsNeeded(db: Db, teamId: string, selection: Selection): Promise<RepeatsNeededView> {
+export async function cachedRepeatsNeeded(
+  db: Db,
+  teamId: string,
+  selection: Selection,
+): Promise<RepeatsNeededView> {
   const { groups, baselineIndex } = await resolveBaseline(db, teamId, selection);
-  const { version, cacheable } = await groupsVersion(db, teamId, groups, { selection, baselineIndex });
+  const { version, cacheable } = await groupsVersion(db, teamId, groups, {
+    selection,
+    baselineIndex,
+  });
   let cells = cacheable ? cache.get(version) : undefined;
   if (!cells) {
     cells = await buildRepeatsNeeded(db, selection, groups, baselineIndex);
     if (cacheable) cache.set(version, cells);
   }
-  const experimentIds = [...new Set(groups.filter((g) => g.item.kind === 'cell').map((g) => g.experimentId))];
-  const experiments = await db.experiment.findMany({ where: { id: { in: experimentIds }, teamId }, select: { id: true, name: true, repeats: true, status: true }, orderBy: { id: 'asc' } });
+  const experimentIds = [
+    ...new Set(groups.filter((g) => g.item.kind === 'cell').map((g) => g.experimentId)),
+  ];
+  const experiments = await db.experiment.findMany({
+    where: { id: { in: experimentIds }, teamId },
+    select: { id: true, name: true, repeats: true, status: true },
+    orderBy: { id: 'asc' },
+  });
   return {
     baselineIndex,
     cells,

@@ -1,5 +1,10 @@
 import type { Db } from '@poolbench/db';
-import { compareRunGroups, type GroupComparison, type RunSummary, type TestedRunMetricKey } from '@poolbench/stats';
+import {
+  compareRunGroups,
+  type GroupComparison,
+  type RunSummary,
+  type TestedRunMetricKey,
+} from '@poolbench/stats';
 import type { CompareGroup, GroupRun } from './load-groups';
 import { windowSummaries } from './window-summaries';
 
@@ -14,7 +19,14 @@ export async function comparedSummaries(
   window: { from: number; to: number } | null,
   durations?: Parameters<typeof windowSummaries>[3],
 ): Promise<(run: GroupRun) => RunSummary | null> {
-  const windowed = window ? await windowSummaries(db, groups.flatMap((g) => g.runs), window, durations) : null;
+  const windowed = window
+    ? await windowSummaries(
+        db,
+        groups.flatMap((g) => g.runs),
+        window,
+        durations,
+      )
+    : null;
   return (run) => (windowed ? (windowed.get(run.id) ?? null) : run.summary);
 }
 
@@ -30,6 +42,13 @@ export function groupComparisons(
 ): Array<GroupComparison | null> {
   const baseline = groups[baselineIndex]!;
   return groups.map((g, gi) =>
-    gi === baselineIndex ? null : compareRunGroups({ label: baseline.label, summaries: baseline.runs.map(summaryOf) }, { label: g.label, summaries: g.runs.map(summaryOf) }, {}, { metrics: gateMetrics }),
+    gi === baselineIndex
+      ? null
+      : compareRunGroups(
+          { label: baseline.label, summaries: baseline.runs.map(summaryOf) },
+          { label: g.label, summaries: g.runs.map(summaryOf) },
+          {},
+          { metrics: gateMetrics },
+        ),
   );
 }

@@ -1,6 +1,10 @@
 import { parseRun, type Db } from '@poolbench/db';
 import type { RunSummary } from '@poolbench/stats';
-import { isMeasuredRunStatus, MEASURED_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import {
+  isMeasuredRunStatus,
+  MEASURED_RUN_STATUSES,
+  TERMINAL_RUN_STATUSES,
+} from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { type CompareItem, itemKey } from '~/lib/compare/selection';
 
@@ -30,8 +34,17 @@ export interface CompareGroup {
 }
 
 const SELECT = {
-  id: true, repeatIndex: true, summary: true, environment: true, status: true, experimentId: true, targetId: true, poolConfigId: true, scenarioId: true,
-  poolConfigSnapshot: true, scenarioSnapshot: true,
+  id: true,
+  repeatIndex: true,
+  summary: true,
+  environment: true,
+  status: true,
+  experimentId: true,
+  targetId: true,
+  poolConfigId: true,
+  scenarioId: true,
+  poolConfigSnapshot: true,
+  scenarioSnapshot: true,
   experiment: { select: { name: true } },
   target: { select: { name: true } },
 } as const;
@@ -41,23 +54,39 @@ const SELECT = {
  * (an id of another team is NOT_FOUND, like a missing one). Only runs with a summary count: a
  * failed or canceled repeat is not a sample of the config.
  */
-export async function loadGroups(db: Db, teamId: string, items: CompareItem[]): Promise<CompareGroup[]> {
+export async function loadGroups(
+  db: Db,
+  teamId: string,
+  items: CompareItem[],
+): Promise<CompareGroup[]> {
   const runIds = items.flatMap((i) => (i.kind === 'run' ? [i.runId] : []));
   const cells = items.filter((i) => i.kind === 'cell');
-  const rows = await db.run.findMany({
-    where: {
-      teamId,
-      OR: [
-        ...(runIds.length ? [{ id: { in: runIds } }] : []),
-        ...cells.map((c) => ({ experimentId: c.experimentId, poolConfigId: c.poolConfigId, scenarioId: c.scenarioId, status: { in: [...MEASURED_RUN_STATUSES] } })),
-      ],
-    },
-    select: SELECT,
-    orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }],
-  }).then((rs) => rs.map(parseRun));
+  const rows = await db.run
+    .findMany({
+      where: {
+        teamId,
+        OR: [
+          ...(runIds.length ? [{ id: { in: runIds } }] : []),
+          ...cells.map((c) => ({
+            experimentId: c.experimentId,
+            poolConfigId: c.poolConfigId,
+            scenarioId: c.scenarioId,
+            status: { in: [...MEASURED_RUN_STATUSES] },
+          })),
+        ],
+      },
+      select: SELECT,
+      orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }],
+    })
+    .then((rs) => rs.map(parseRun));
   return items.map((item) => {
     const mine = rows.filter((r) =>
-      item.kind === 'run' ? r.id === item.runId : r.experimentId === item.experimentId && r.poolConfigId === item.poolConfigId && r.scenarioId === item.scenarioId && isMeasuredRunStatus(r.status),
+      item.kind === 'run'
+        ? r.id === item.runId
+        : r.experimentId === item.experimentId &&
+          r.poolConfigId === item.poolConfigId &&
+          r.scenarioId === item.scenarioId &&
+          isMeasuredRunStatus(r.status),
     );
     const first = mine[0];
     if (!first) throw new NotFoundError(item.kind === 'run' ? 'run' : 'experiment cell');
@@ -77,7 +106,13 @@ export async function loadGroups(db: Db, teamId: string, items: CompareItem[]): 
       targetName: first.target.name,
       poolConfigId: first.poolConfigId,
       scenarioId: first.scenarioId,
-      runs: mine.map((r) => ({ id: r.id, repeatIndex: r.repeatIndex, finished: TERMINAL_RUN_STATUSES.includes(r.status), summary: r.summary, environment: r.environment })),
+      runs: mine.map((r) => ({
+        id: r.id,
+        repeatIndex: r.repeatIndex,
+        finished: TERMINAL_RUN_STATUSES.includes(r.status),
+        summary: r.summary,
+        environment: r.environment,
+      })),
     };
   });
 }

@@ -28,22 +28,43 @@ export interface PivotCell {
  * metric over the cell's succeeded repeats (how seeds 002 and 003 present their results), with
  * its verdict against the column's first pool config (per-run values, Mann–Whitney + floor).
  */
-export async function experimentPivot(db: Db, teamId: string, experimentId: string, metric: string): Promise<Pivot> {
+export async function experimentPivot(
+  db: Db,
+  teamId: string,
+  experimentId: string,
+  metric: string,
+): Promise<Pivot> {
   const def = runMetric(metric);
   if (!def) throw new InvalidInputError('metric', `unknown metric ${metric}`);
   const e = await db.experiment.findFirst({
     where: { id: experimentId, teamId },
     select: {
-      poolConfigs: { select: { position: true, poolConfig: { select: { id: true, name: true, strategy: true } } }, orderBy: { position: 'asc' } },
-      scenarios: { select: { position: true, scenario: { select: { id: true, name: true } } }, orderBy: { position: 'asc' } },
-      runs: { where: { status: { in: [...MEASURED_RUN_STATUSES] } }, select: { id: true, poolConfigId: true, scenarioId: true, summary: true } },
+      poolConfigs: {
+        select: {
+          position: true,
+          poolConfig: { select: { id: true, name: true, strategy: true } },
+        },
+        orderBy: { position: 'asc' },
+      },
+      scenarios: {
+        select: { position: true, scenario: { select: { id: true, name: true } } },
+        orderBy: { position: 'asc' },
+      },
+      runs: {
+        where: { status: { in: [...MEASURED_RUN_STATUSES] } },
+        select: { id: true, poolConfigId: true, scenarioId: true, summary: true },
+      },
     },
   });
   if (!e) throw new NotFoundError('experiment');
   const values = (poolConfigId: string, scenarioId: string) =>
     e.runs
       .map(parseRun)
-      .flatMap((r) => (r.poolConfigId === poolConfigId && r.scenarioId === scenarioId && r.summary ? [r.summary] : []))
+      .flatMap((r) =>
+        r.poolConfigId === poolConfigId && r.scenarioId === scenarioId && r.summary
+          ? [r.summary]
+          : [],
+      )
       .map((s) => def.value(s))
       .filter((v): v is number => v !== null && Number.isFinite(v));
   const pivot: Pivot = {
@@ -52,13 +73,21 @@ export async function experimentPivot(db: Db, teamId: string, experimentId: stri
     unit: def.unit,
     direction: def.direction,
     columns: e.scenarios.map((s) => ({ id: s.scenario.id, name: s.scenario.name })),
-    rows: e.poolConfigs.map(({ poolConfig: pc }) => ({ id: pc.id, name: pc.name, strategy: pc.strategy, cells: [] as PivotCell[] })),
+    rows: e.poolConfigs.map(({ poolConfig: pc }) => ({
+      id: pc.id,
+      name: pc.name,
+      strategy: pc.strategy,
+      cells: [] as PivotCell[],
+    })),
   };
   for (const { scenario } of e.scenarios) {
     const reference = values(e.poolConfigs[0]!.poolConfig.id, scenario.id);
     e.poolConfigs.forEach(({ poolConfig: pc }, ri) => {
       const vs = values(pc.id, scenario.id);
-      const verdict = ri === 0 || !def.tested || vs.length === 0 || reference.length === 0 ? null : compareSamples(reference, vs, { direction: def.direction, ...def.options }).verdict;
+      const verdict =
+        ri === 0 || !def.tested || vs.length === 0 || reference.length === 0
+          ? null
+          : compareSamples(reference, vs, { direction: def.direction, ...def.options }).verdict;
       pivot.rows[ri]!.cells.push({ median: vs.length ? median(vs) : null, n: vs.length, verdict });
     });
   }
@@ -67,5 +96,11 @@ export async function experimentPivot(db: Db, teamId: string, experimentId: stri
 
 /** Every cell of the pivot's experiment with at least one succeeded run, in matrix order. */
 export function pivotCells(p: Pivot, experimentId: string) {
-  return p.rows.flatMap((r) => p.columns.flatMap((c, ci) => (r.cells[ci]!.n > 0 ? [{ kind: 'cell' as const, experimentId, poolConfigId: r.id, scenarioId: c.id }] : [])));
+  return p.rows.flatMap((r) =>
+    p.columns.flatMap((c, ci) =>
+      r.cells[ci]!.n > 0
+        ? [{ kind: 'cell' as const, experimentId, poolConfigId: r.id, scenarioId: c.id }]
+        : [],
+    ),
+  );
 }

@@ -15,7 +15,11 @@ export interface SecondRow {
   poolWaitMs: number | null;
 }
 
-export async function readSeconds(db: Db, runIds: string[], window: { from: number; to: number } | null): Promise<SecondRow[]> {
+export async function readSeconds(
+  db: Db,
+  runIds: string[],
+  window: { from: number; to: number } | null,
+): Promise<SecondRow[]> {
   if (runIds.length === 0) return [];
   const from = window?.from ?? 0;
   const to = window?.to ?? 2_147_483_647;

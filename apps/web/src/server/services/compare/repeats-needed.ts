@@ -22,7 +22,12 @@ const MIN_VALUES = 2;
  * with, the window's values when the selection has one. Expensive (hundreds of simulated tests
  * per metric), which is why the compare view asks for it separately and only when it needs it.
  */
-export async function buildRepeatsNeeded(db: Db, selection: Selection, groups: CompareGroup[], baselineIndex: number): Promise<RepeatsNeededCell[]> {
+export async function buildRepeatsNeeded(
+  db: Db,
+  selection: Selection,
+  groups: CompareGroup[],
+  baselineIndex: number,
+): Promise<RepeatsNeededCell[]> {
   const summaryOf = await comparedSummaries(db, groups, selection.window ?? null);
   const comparisons = groupComparisons(groups, baselineIndex, summaryOf);
   const baseline = groups[baselineIndex]!;
@@ -33,11 +38,23 @@ export async function buildRepeatsNeeded(db: Db, selection: Selection, groups: C
     const group = groups[gi]!;
     const candGroup = { label: group.label, summaries: group.runs.map(summaryOf) };
     for (const m of c.metrics) {
-      if (m.verdict !== 'inconclusive' || (selection.metrics && !selection.metrics.includes(m.def.key))) continue;
-      if (runMetricValues(baseGroup, m.def).length < MIN_VALUES || runMetricValues(candGroup, m.def).length < MIN_VALUES) continue;
+      if (
+        m.verdict !== 'inconclusive' ||
+        (selection.metrics && !selection.metrics.includes(m.def.key))
+      )
+        continue;
+      if (
+        runMetricValues(baseGroup, m.def).length < MIN_VALUES ||
+        runMetricValues(candGroup, m.def).length < MIN_VALUES
+      )
+        continue;
       // one estimate takes up to ~0.2 s of CPU: let other requests in between them
       await new Promise((resolve) => setImmediate(resolve));
-      cells.push({ groupKey: group.key, metric: m.def.key, repeatsPerSide: runMetricRepeatsNeeded(baseGroup, candGroup, m.def) });
+      cells.push({
+        groupKey: group.key,
+        metric: m.def.key,
+        repeatsPerSide: runMetricRepeatsNeeded(baseGroup, candGroup, m.def),
+      });
     }
   }
   return cells;

@@ -11,7 +11,14 @@ import { loadGroups, type CompareGroup } from './load-groups';
 export async function resolveBaseline(db: Db, teamId: string, selection: Selection) {
   const groups: CompareGroup[] = await loadGroups(db, teamId, selection.items);
   const named = selection.baseline !== null && selection.baseline !== undefined;
-  const saved = named ? null : await defaultBaseline(db, teamId, selection.items, groups.map((g) => ({ targetId: g.targetId, scenarioId: g.scenarioId })));
+  const saved = named
+    ? null
+    : await defaultBaseline(
+        db,
+        teamId,
+        selection.items,
+        groups.map((g) => ({ targetId: g.targetId, scenarioId: g.scenarioId })),
+      );
   const baselineIndex = Math.min(selection.baseline ?? saved?.index ?? 0, groups.length - 1);
   return { groups, baselineIndex, saved };
 }

@@ -1,5 +1,9 @@
 import { secondsTsBounds, type Db } from '@poolbench/db';
-import { SERIES_METRICS, type SeriesMetricKey, type SeriesPointOut } from '~/lib/compare/series-metrics';
+import {
+  SERIES_METRICS,
+  type SeriesMetricKey,
+  type SeriesPointOut,
+} from '~/lib/compare/series-metrics';
 
 // SQL expression per series metric, over RunSecond s and its summed ResourceSample r.
 const EXPR: Record<SeriesMetricKey, string> = {
@@ -52,15 +56,30 @@ export async function seriesBands(
   groups: Array<{ runIds: string[] }>,
   window: { from: number; to: number } | null,
   maxPoints: number,
-): Promise<{ series: Record<SeriesMetricKey, SeriesPointOut[]>; totals: Array<{ requests: number; failed: number }>; durationSeconds: number }> {
+): Promise<{
+  series: Record<SeriesMetricKey, SeriesPointOut[]>;
+  totals: Array<{ requests: number; failed: number }>;
+  durationSeconds: number;
+}> {
   const runIds = groups.flatMap((g) => g.runIds);
   const from = window?.from ?? 0;
   const to = window?.to ?? 2_147_483_647;
-  const series = Object.fromEntries(KEYS.map((k) => [k, [] as SeriesPointOut[]])) as Record<SeriesMetricKey, SeriesPointOut[]>;
+  const series = Object.fromEntries(KEYS.map((k) => [k, [] as SeriesPointOut[]])) as Record<
+    SeriesMetricKey,
+    SeriesPointOut[]
+  >;
   const totals = groups.map(() => ({ requests: 0, failed: 0 }));
   if (runIds.length === 0) return { series, totals, durationSeconds: 0 };
   const ts = await secondsTsBounds(db, runIds);
-  const rows = await db.$queryRawUnsafe<Array<{ runId: string; seconds: number[]; requests: number[]; failed: number[]; m: Array<Array<number | null>> }>>(
+  const rows = await db.$queryRawUnsafe<
+    Array<{
+      runId: string;
+      seconds: number[];
+      requests: number[];
+      failed: number[];
+      m: Array<Array<number | null>>;
+    }>
+  >(
     `SELECT "runId", array_agg(second) AS seconds, array_agg(requests) AS requests, array_agg(failed) AS failed,
             ARRAY[${KEYS.map((_, i) => `array_agg(m${i})`).join(', ')}] AS m
        FROM (SELECT s."runId", s.second, s.requests, s.failed, ${KEYS.map((k, i) => `(${EXPR[k]})::float8 AS m${i}`).join(', ')}
@@ -124,7 +143,11 @@ export async function seriesBands(
             nMed++;
           }
         }
-        if (gi === 0) out.push({ second: lo + b * size, values: new Array<SeriesPointOut['values'][number]>(G).fill(null) });
+        if (gi === 0)
+          out.push({
+            second: lo + b * size,
+            values: new Array<SeriesPointOut['values'][number]>(G).fill(null),
+          });
         out[b]!.values[gi] = nMed ? { med: sumMed / nMed, min, max } : null;
       }
     });

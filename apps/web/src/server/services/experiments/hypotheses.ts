@@ -5,8 +5,15 @@ import type { Queue } from 'bullmq';
 import type { HypothesisView } from '~/server/api/routers/hypothesis.types';
 
 /** The compare view of a hypothesis's two cells, base first (the same link the seeds page gives). */
-export function hypothesisComparePath(experimentId: string, h: { base: { poolConfigId: string; scenarioId: string }; candidate: { poolConfigId: string; scenarioId: string } }): string {
-  const cell = (c: { poolConfigId: string; scenarioId: string }) => `c.${experimentId}.${c.poolConfigId}.${c.scenarioId}`;
+export function hypothesisComparePath(
+  experimentId: string,
+  h: {
+    base: { poolConfigId: string; scenarioId: string };
+    candidate: { poolConfigId: string; scenarioId: string };
+  },
+): string {
+  const cell = (c: { poolConfigId: string; scenarioId: string }) =>
+    `c.${experimentId}.${c.poolConfigId}.${c.scenarioId}`;
   return `/compare?items=${cell(h.base)},${cell(h.candidate)}&baseline=0`;
 }
 
@@ -14,7 +21,10 @@ export function hypothesisComparePath(experimentId: string, h: { base: { poolCon
  * An experiment's hypotheses with their decisions, and whether they are fixed yet: once any run
  * left `queued` (a worker took it, so data may exist) they are pre-registered and read-only.
  */
-export async function readHypotheses(db: Db, experimentId: string): Promise<{ preRegistered: boolean; items: HypothesisView[] }> {
+export async function readHypotheses(
+  db: Db,
+  experimentId: string,
+): Promise<{ preRegistered: boolean; items: HypothesisView[] }> {
   const [rows, started] = await Promise.all([
     db.hypothesis.findMany({ where: { experimentId }, orderBy: { position: 'asc' } }),
     db.run.count({ where: { experimentId, preparingAt: { not: null } } }),
@@ -23,7 +33,10 @@ export async function readHypotheses(db: Db, experimentId: string): Promise<{ pr
     preRegistered: started > 0,
     items: rows.map((h) => {
       const base = { poolConfigId: h.basePoolConfigId, scenarioId: h.baseScenarioId };
-      const candidate = { poolConfigId: h.candidatePoolConfigId, scenarioId: h.candidateScenarioId };
+      const candidate = {
+        poolConfigId: h.candidatePoolConfigId,
+        scenarioId: h.candidateScenarioId,
+      };
       return {
         id: h.id,
         position: h.position,
@@ -35,7 +48,10 @@ export async function readHypotheses(db: Db, experimentId: string): Promise<{ pr
         expect: h.expect as HypothesisView['expect'],
         band: h.band,
         bandUnit: h.bandUnit as HypothesisView['bandUnit'],
-        window: h.windowFrom !== null && h.windowTo !== null ? { from: h.windowFrom, to: h.windowTo } : null,
+        window:
+          h.windowFrom !== null && h.windowTo !== null
+            ? { from: h.windowFrom, to: h.windowTo }
+            : null,
         status: h.status,
         change: h.change,
         low: h.low,
@@ -53,15 +69,30 @@ export async function readHypotheses(db: Db, experimentId: string): Promise<{ pr
 }
 
 /** Replaces the hypotheses while every run is queued (pre-registration; see replaceHypotheses). */
-export async function setHypotheses(db: Db, teamId: string, experimentId: string, hypotheses: Hypothesis[]) {
+export async function setHypotheses(
+  db: Db,
+  teamId: string,
+  experimentId: string,
+  hypotheses: Hypothesis[],
+) {
   await replaceHypotheses(db, teamId, experimentId, hypotheses);
   return readHypotheses(db, experimentId);
 }
 
 /** Adds repeats of every cell to a finished experiment (its claims are decided again over all). */
-export async function extendTeamExperiment(deps: { db: Db; queue: Queue }, teamId: string, experimentId: string, addRepeats: number) {
+export async function extendTeamExperiment(
+  deps: { db: Db; queue: Queue },
+  teamId: string,
+  experimentId: string,
+  addRepeats: number,
+) {
   const exists = await deps.db.experiment.count({ where: { id: experimentId, teamId } });
   if (!exists) throw new NotFoundError('experiment');
   const r = await extendExperiment(deps, { teamId, experimentId, addRepeats });
-  return { experimentId: r.experimentId, runIds: r.runIds, enqueued: r.enqueued, queueMessage: r.queueMessage ?? null };
+  return {
+    experimentId: r.experimentId,
+    runIds: r.runIds,
+    enqueued: r.enqueued,
+    queueMessage: r.queueMessage ?? null,
+  };
 }

@@ -26,10 +26,21 @@ describe('launch with the run queue down (real Postgres; Redis unreachable)', ()
     A = await makeTeam(db, 'qd');
     services = makeServices();
     // nothing listens on port 1: every queue command fails at once, as with Redis down
-    dead = producerConnection('redis://127.0.0.1:1', { retryStrategy: () => null, lazyConnect: true }).on('error', () => {});
+    dead = producerConnection('redis://127.0.0.1:1', {
+      retryStrategy: () => null,
+      lazyConnect: true,
+    }).on('error', () => {});
     deadQueue = createRunQueue(dead, 'pb-dead');
     deadQueue.on('error', () => {});
-    token = (await createApiToken(db, { teamId: A.teamId, userId: A.users.admin.id, name: 'ci', scopes: ['runs:read', 'runs:write'], expiresInDays: 1 })).token;
+    token = (
+      await createApiToken(db, {
+        teamId: A.teamId,
+        userId: A.users.admin.id,
+        name: 'ci',
+        scopes: ['runs:read', 'runs:write'],
+        expiresInDays: 1,
+      })
+    ).token;
   });
   afterAll(async () => {
     await deadQueue?.close().catch(() => {});
@@ -39,13 +50,23 @@ describe('launch with the run queue down (real Postgres; Redis unreachable)', ()
   });
 
   it('REST: 201 with a notice, and the same Idempotency-Key three times gives one experiment', async () => {
-    const deps = { db, redis: () => dead, queue: () => deadQueue, baseUrl: 'http://pb.test', rateLimit: { limit: 1000, windowMs: 60_000 } };
+    const deps = {
+      db,
+      redis: () => dead,
+      queue: () => deadQueue,
+      baseUrl: 'http://pb.test',
+      rateLimit: { limit: 1000, windowMs: 60_000 },
+    };
     const body = { kind: 'saved', experiment: A.experimentId, name: 'redis down' };
     const post = () =>
       handleRest(
         new Request('http://pb.test/api/v1/experiments', {
           method: 'POST',
-          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'redis-down-1' },
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': 'redis-down-1',
+          },
           body: JSON.stringify(body),
         }),
         deps,
@@ -55,8 +76,15 @@ describe('launch with the run queue down (real Postgres; Redis unreachable)', ()
     const bodies = await Promise.all(answers.map((r) => r.json()));
     expect(answers.map((r) => r.status)).toEqual([201, 201, 201]);
     expect(new Set(bodies.map((b) => b.id)).size).toBe(1);
-    expect(bodies[0]).toMatchObject({ status: 'queued', notice: expect.stringMatching(/run queue is unavailable.*start when the queue is back/) });
-    expect(answers.map((r) => r.headers.get('Idempotent-Replayed'))).toEqual([null, 'true', 'true']);
+    expect(bodies[0]).toMatchObject({
+      status: 'queued',
+      notice: expect.stringMatching(/run queue is unavailable.*start when the queue is back/),
+    });
+    expect(answers.map((r) => r.headers.get('Idempotent-Replayed'))).toEqual([
+      null,
+      'true',
+      'true',
+    ]);
     expect(await db.experiment.count({ where: { teamId: A.teamId } })).toBe(before + 1);
     const runs = await db.run.findMany({ where: { experimentId: bodies[0].id } });
     expect(runs.every((r) => r.status === 'queued')).toBe(true);
@@ -64,9 +92,18 @@ describe('launch with the run queue down (real Postgres; Redis unreachable)', ()
 
   it('tRPC: the launch answers with enqueued=false and the reason, not an INTERNAL_SERVER_ERROR', async () => {
     const caller = callerFor(db, { ...services, queue: deadQueue }, A.users.member, A.teamId);
-    const result = await caller.experiment.launch({ name: 'ui redis down', targetId: A.targetId, poolConfigIds: [A.poolConfigId], scenarioIds: [A.scenarioId], repeats: 1, order: 'interleaved' });
+    const result = await caller.experiment.launch({
+      name: 'ui redis down',
+      targetId: A.targetId,
+      poolConfigIds: [A.poolConfigId],
+      scenarioIds: [A.scenarioId],
+      repeats: 1,
+      order: 'interleaved',
+    });
     expect(result.enqueued).toBe(false);
     expect(result.queueMessage).toMatch(/start when the queue is back/);
-    expect((await db.experiment.findUniqueOrThrow({ where: { id: result.experimentId } })).status).toBe('queued');
+    expect(
+      (await db.experiment.findUniqueOrThrow({ where: { id: result.experimentId } })).status,
+    ).toBe('queued');
   });
 });

@@ -3,11 +3,24 @@ import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { readHypotheses } from './hypotheses';
 
-export async function listExperiments(db: Db, teamId: string, input: { cursor?: string | null; limit: number }) {
+export async function listExperiments(
+  db: Db,
+  teamId: string,
+  input: { cursor?: string | null; limit: number },
+) {
   const rows = await db.experiment.findMany({
     where: { teamId, runs: { some: {} } },
     select: {
-      id: true, name: true, repeats: true, status: true, createdAt: true, presetId: true, scheduleId: true, commit: true, branch: true, buildUrl: true,
+      id: true,
+      name: true,
+      repeats: true,
+      status: true,
+      createdAt: true,
+      presetId: true,
+      scheduleId: true,
+      commit: true,
+      branch: true,
+      buildUrl: true,
       target: { select: { id: true, name: true } },
       _count: { select: { poolConfigs: true, scenarios: true } },
       runs: { select: { status: true } },
@@ -34,7 +47,13 @@ export async function listExperiments(db: Db, teamId: string, input: { cursor?: 
 /** How an experiment's hypotheses came out, for its row in the list (the outcome column). */
 export function countHypotheses(statuses: HypothesisStatus[]) {
   const count = (s: HypothesisStatus) => statuses.filter((x) => x === s).length;
-  return { total: statuses.length, holds: count('holds'), doesNotHold: count('does_not_hold'), unresolved: count('unresolved'), pending: count('pending') };
+  return {
+    total: statuses.length,
+    holds: count('holds'),
+    doesNotHold: count('does_not_hold'),
+    unresolved: count('unresolved'),
+    pending: count('pending'),
+  };
 }
 
 export function countStatuses(statuses: RunStatus[]) {
@@ -53,13 +72,43 @@ export async function getExperiment(db: Db, teamId: string, id: string) {
   const e = await db.experiment.findFirst({
     where: { id, teamId },
     select: {
-      id: true, name: true, description: true, repeats: true, order: true, status: true, createdAt: true, finishedAt: true, presetId: true, scheduleId: true, commit: true, branch: true, buildUrl: true,
+      id: true,
+      name: true,
+      description: true,
+      repeats: true,
+      order: true,
+      status: true,
+      createdAt: true,
+      finishedAt: true,
+      presetId: true,
+      scheduleId: true,
+      commit: true,
+      branch: true,
+      buildUrl: true,
       target: { select: { id: true, name: true, kind: true } },
-      poolConfigs: { orderBy: { position: 'asc' }, select: { poolConfig: { select: { id: true, name: true, strategy: true } } } },
-      scenarios: { orderBy: { position: 'asc' }, select: { scenario: { select: { id: true, name: true, templateId: true } } } },
+      poolConfigs: {
+        orderBy: { position: 'asc' },
+        select: { poolConfig: { select: { id: true, name: true, strategy: true } } },
+      },
+      scenarios: {
+        orderBy: { position: 'asc' },
+        select: { scenario: { select: { id: true, name: true, templateId: true } } },
+      },
       runs: {
         orderBy: { sequence: 'asc' },
-        select: { id: true, poolConfigId: true, scenarioId: true, repeatIndex: true, sequence: true, status: true, queuedAt: true, startedAt: true, finishedAt: true, summary: true, errorMessage: true },
+        select: {
+          id: true,
+          poolConfigId: true,
+          scenarioId: true,
+          repeatIndex: true,
+          sequence: true,
+          status: true,
+          queuedAt: true,
+          startedAt: true,
+          finishedAt: true,
+          summary: true,
+          errorMessage: true,
+        },
       },
     },
   });

@@ -5,7 +5,10 @@ import type { z } from 'zod';
 import type { ExperimentDefinitionSchema } from '~/lib/schemas/experiment';
 
 /** Creates the experiment with its interleaved runs and enqueues them (see @poolbench/runs). */
-export async function startExperiment(deps: { db: Db; queue: Queue }, input: { teamId: string; userId: string; def: z.output<typeof ExperimentDefinitionSchema> }) {
+export async function startExperiment(
+  deps: { db: Db; queue: Queue },
+  input: { teamId: string; userId: string; def: z.output<typeof ExperimentDefinitionSchema> },
+) {
   return launchAndEnqueue(deps, {
     teamId: input.teamId,
     targetId: input.def.targetId,

@@ -9,34 +9,101 @@ import { renderReportHtml, headline } from './report-html';
 
 export type ExportFormat = 'csv' | 'json' | 'html' | 'summary-csv';
 
-const SERIES_COLUMNS = ['requests', 'failed', 'p50Ms', 'p95Ms', 'p99Ms', 'connectingP95Ms', 'cpuPercent', 'rssBytes', 'poolInUse', 'poolWaitMs'] as const;
+const SERIES_COLUMNS = [
+  'requests',
+  'failed',
+  'p50Ms',
+  'p95Ms',
+  'p99Ms',
+  'connectingP95Ms',
+  'cpuPercent',
+  'rssBytes',
+  'poolInUse',
+  'poolWaitMs',
+] as const;
 
 /**
  * The downloads of a comparison (or a single run, as a one-group comparison): per-second series of
  * every run as CSV, per-run summaries as CSV, everything as JSON, or the offline HTML report. Reads
  * only the comparison's own runs (its groups were already resolved within one team).
  */
-export async function buildExport(db: Db, c: Comparison, format: ExportFormat, meta: { title: string; pivot?: Pivot | null; now?: Date }): Promise<{ body: string; contentType: string; extension: string }> {
+export async function buildExport(
+  db: Db,
+  c: Comparison,
+  format: ExportFormat,
+  meta: { title: string; pivot?: Pivot | null; now?: Date },
+): Promise<{ body: string; contentType: string; extension: string }> {
   if (format === 'html') {
-    return { body: renderReportHtml(c, { title: meta.title, subtitle: headline(c), description: headline(c), generatedAt: meta.now ?? new Date(), pivot: meta.pivot ?? null }), contentType: 'text/html; charset=utf-8', extension: 'html' };
+    return {
+      body: renderReportHtml(c, {
+        title: meta.title,
+        subtitle: headline(c),
+        description: headline(c),
+        generatedAt: meta.now ?? new Date(),
+        pivot: meta.pivot ?? null,
+      }),
+      contentType: 'text/html; charset=utf-8',
+      extension: 'html',
+    };
   }
   const runGroup = new Map<string, string>();
   c.groups.forEach((g) => g.runIds.forEach((id) => runGroup.set(id, g.label)));
   const runIds = [...runGroup.keys()];
-  const summaries = (await db.run.findMany({ where: { id: { in: runIds } }, select: { id: true, repeatIndex: true, summary: true, startedAt: true, finishedAt: true } })).map(parseRun);
+  const summaries = (
+    await db.run.findMany({
+      where: { id: { in: runIds } },
+      select: { id: true, repeatIndex: true, summary: true, startedAt: true, finishedAt: true },
+    })
+  ).map(parseRun);
   // with a window, each run's summary over that window, as the comparison table computed it
-  const windowed = c.window ? await windowSummaries(db, summaries.map((r) => ({ id: r.id, finished: r.finishedAt !== null })), c.window) : null;
-  const summaryOf = (r: (typeof summaries)[number]) => (windowed ? (windowed.get(r.id) ?? null) : r.summary);
+  const windowed = c.window
+    ? await windowSummaries(
+        db,
+        summaries.map((r) => ({ id: r.id, finished: r.finishedAt !== null })),
+        c.window,
+      )
+    : null;
+  const summaryOf = (r: (typeof summaries)[number]) =>
+    windowed ? (windowed.get(r.id) ?? null) : r.summary;
   const summaryRows = summaries.map((r) => {
     const s = summaryOf(r);
-    return [runGroup.get(r.id), r.id, r.repeatIndex + 1, r.startedAt?.toISOString(), s?.requests, s?.failed, ...RUN_METRICS.map((m) => (s ? m.value(s) : null))];
+    return [
+      runGroup.get(r.id),
+      r.id,
+      r.repeatIndex + 1,
+      r.startedAt?.toISOString(),
+      s?.requests,
+      s?.failed,
+      ...RUN_METRICS.map((m) => (s ? m.value(s) : null)),
+    ];
   });
-  const summaryHeader = ['group', 'run_id', 'repeat', 'started_at', 'requests', 'failed', ...RUN_METRICS.map((m) => `${m.key}${m.unit === '%' ? '_percent' : ''}`)];
-  if (format === 'summary-csv') return { body: toCsv(summaryHeader, summaryRows), contentType: 'text/csv; charset=utf-8', extension: 'summary.csv' };
+  const summaryHeader = [
+    'group',
+    'run_id',
+    'repeat',
+    'started_at',
+    'requests',
+    'failed',
+    ...RUN_METRICS.map((m) => `${m.key}${m.unit === '%' ? '_percent' : ''}`),
+  ];
+  if (format === 'summary-csv')
+    return {
+      body: toCsv(summaryHeader, summaryRows),
+      contentType: 'text/csv; charset=utf-8',
+      extension: 'summary.csv',
+    };
   const seconds = await readSeconds(db, runIds, c.window);
   if (format === 'csv') {
     return {
-      body: toCsv(['group', 'run_id', 'second', ...SERIES_COLUMNS], seconds.map((s) => [runGroup.get(s.runId), s.runId, s.second, ...SERIES_COLUMNS.map((k) => s[k])])),
+      body: toCsv(
+        ['group', 'run_id', 'second', ...SERIES_COLUMNS],
+        seconds.map((s) => [
+          runGroup.get(s.runId),
+          s.runId,
+          s.second,
+          ...SERIES_COLUMNS.map((k) => s[k]),
+        ]),
+      ),
       contentType: 'text/csv; charset=utf-8',
       extension: 'series.csv',
     };
@@ -50,8 +117,20 @@ export async function buildExport(db: Db, c: Comparison, format: ExportFormat, m
     table: c.rows,
     warnings: c.warnings,
     spectrum: c.spectrum,
-    runs: summaries.map((r) => ({ id: r.id, group: runGroup.get(r.id), repeat: r.repeatIndex + 1, summary: summaryOf(r) })),
-    seconds: seconds.map((s) => ({ ...s, rssBytes: s.rssBytes === null ? null : Number(s.rssBytes) })),
+    runs: summaries.map((r) => ({
+      id: r.id,
+      group: runGroup.get(r.id),
+      repeat: r.repeatIndex + 1,
+      summary: summaryOf(r),
+    })),
+    seconds: seconds.map((s) => ({
+      ...s,
+      rssBytes: s.rssBytes === null ? null : Number(s.rssBytes),
+    })),
   };
-  return { body: JSON.stringify(json, null, 2), contentType: 'application/json; charset=utf-8', extension: 'json' };
+  return {
+    body: JSON.stringify(json, null, 2),
+    contentType: 'application/json; charset=utf-8',
+    extension: 'json',
+  };
 }

@@ -3,7 +3,9 @@ import { csvField, toCsv } from './csv';
 
 describe('CSV cells (OWASP CSV injection)', () => {
   it('prefixes string cells that start a formula with a quote', () => {
-    expect(csvField('=HYPERLINK("http://evil.example","x")')).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(csvField('=HYPERLINK("http://evil.example","x")')).toBe(
+      `"'=HYPERLINK(""http://evil.example"",""x"")"`,
+    );
     expect(csvField('+1+cmd|calc')).toBe("'+1+cmd|calc");
     expect(csvField('-2+3')).toBe("'-2+3");
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
@@ -28,6 +30,14 @@ describe('CSV cells (OWASP CSV injection)', () => {
   });
 
   it('a row keeps its columns', () => {
-    expect(toCsv(['group', 'delta'], [['=1+1', -4], ['ok', 5]])).toBe("group,delta\r\n'=1+1,-4\r\nok,5\r\n");
+    expect(
+      toCsv(
+        ['group', 'delta'],
+        [
+          ['=1+1', -4],
+          ['ok', 5],
+        ],
+      ),
+    ).toBe("group,delta\r\n'=1+1,-4\r\nok,5\r\n");
   });
 });

@@ -1,4 +1,15 @@
-import { GROUP_COLORS, NINES_TICKS, VERDICT_LABEL, VERDICT_STYLE, formatChange, formatP, formatValue, nines, pivotCellColor, tick } from '~/components/compare/format-metric';
+import {
+  GROUP_COLORS,
+  NINES_TICKS,
+  VERDICT_LABEL,
+  VERDICT_STYLE,
+  formatChange,
+  formatP,
+  formatValue,
+  nines,
+  pivotCellColor,
+  tick,
+} from '~/components/compare/format-metric';
 import type { HypothesisView } from '~/server/api/routers/hypothesis.types';
 import type { Comparison } from '../compare/build-comparison';
 import { SERIES_METRICS } from '~/lib/compare/series-metrics';
@@ -51,12 +62,16 @@ const HYPOTHESIS_STATUS: Record<string, { label: string; color: string }> = {
 };
 
 function hypothesesHtml(hs: HypothesisView[]): string {
-  const num = (v: number) => `${v > 0 ? '+' : v < 0 ? '−' : ''}${Math.abs(v) < 10 ? Math.abs(v).toFixed(1) : Math.abs(v).toFixed(0)}`;
+  const num = (v: number) =>
+    `${v > 0 ? '+' : v < 0 ? '−' : ''}${Math.abs(v) < 10 ? Math.abs(v).toFixed(1) : Math.abs(v).toFixed(0)}`;
   const rows = hs
     .map((h) => {
       const s = HYPOTHESIS_STATUS[h.status] ?? HYPOTHESIS_STATUS.pending!;
       const unit = h.changeUnit === 'percent' ? ' %' : '';
-      const change = h.change !== null ? `${num(h.change)}${unit}${h.low !== null && h.high !== null ? ` [${num(h.low)}, ${num(h.high)}]` : ''}` : '—';
+      const change =
+        h.change !== null
+          ? `${num(h.change)}${unit}${h.low !== null && h.high !== null ? ` [${num(h.low)}, ${num(h.high)}]` : ''}`
+          : '—';
       return `<tr><td><b style="color:${s.color}">${esc(s.label)}</b></td><td>${esc(h.statement)}${h.claim ? `<span class="ci">“${esc(h.claim)}”</span>` : ''}</td><td>${esc(change)}<span class="ci">${h.p !== null ? `p ${esc(formatP(h.p))} · ` : ''}${h.runsUsed} runs</span></td><td>${esc(h.reason ?? 'decided when the experiment ends')}</td></tr>`;
     })
     .join('');
@@ -79,27 +94,41 @@ export function headline(c: Comparison): string {
     const p95 = row('p95Ms')?.comparisons[i];
     const rps = row('rps')?.comparisons[i];
     const bits: string[] = [];
-    if (p95?.changePercent) bits.push(`p95 ${formatChange(p95.changePercent).estimate} (${VERDICT_LABEL[p95.verdict ?? 'inconclusive'].toLowerCase()})`);
+    if (p95?.changePercent)
+      bits.push(
+        `p95 ${formatChange(p95.changePercent).estimate} (${VERDICT_LABEL[p95.verdict ?? 'inconclusive'].toLowerCase()})`,
+      );
     if (rps?.changePercent) bits.push(`throughput ${formatChange(rps.changePercent).estimate}`);
-    parts.push(`${g.label} vs ${base?.label ?? 'baseline'}: ${bits.join(', ') || 'no comparable values'}`);
+    parts.push(
+      `${g.label} vs ${base?.label ?? 'baseline'}: ${bits.join(', ') || 'no comparable values'}`,
+    );
   });
   return `${parts.join('; ')}.`;
 }
 
 function tableHtml(c: Comparison): string {
   const head = c.groups
-    .map((g, i) => (i === c.baselineIndex ? `<th>${esc(g.label)} <span class="tag">baseline</span><br><span class="muted">median [min–max]</span></th>` : `<th>${esc(g.label)}<br><span class="muted">median · Δ% [95% CI] · p · n</span></th><th>verdict</th>`))
+    .map((g, i) =>
+      i === c.baselineIndex
+        ? `<th>${esc(g.label)} <span class="tag">baseline</span><br><span class="muted">median [min–max]</span></th>`
+        : `<th>${esc(g.label)}<br><span class="muted">median · Δ% [95% CI] · p · n</span></th><th>verdict</th>`,
+    )
     .join('');
   const body = c.rows
     .map((r) => {
       const cells = c.groups
         .map((_, i) => {
           const cell = r.cells[i]!;
-          if (i === c.baselineIndex) return `<td>${esc(formatValue(cell.median, r.unit))}<span class="ci">${cell.n === 0 ? 'no data' : cell.n === 1 ? 'single run' : `[${esc(formatValue(cell.min, r.unit))} – ${esc(formatValue(cell.max, r.unit))}] · n=${cell.n}`}</span></td>`;
+          if (i === c.baselineIndex)
+            return `<td>${esc(formatValue(cell.median, r.unit))}<span class="ci">${cell.n === 0 ? 'no data' : cell.n === 1 ? 'single run' : `[${esc(formatValue(cell.min, r.unit))} – ${esc(formatValue(cell.max, r.unit))}] · n=${cell.n}`}</span></td>`;
           const cmp = r.comparisons[i];
           const ch = formatChange(cmp?.changePercent);
           const v = cmp?.verdict;
-          const verdict = !r.tested ? '<span class="muted">not tested</span>' : v ? `<span class="verdict" style="color:${VERDICT_STYLE[v].fg};background:${VERDICT_STYLE[v].bg}" title="${esc(cmp?.reason ?? '')}">${VERDICT_LABEL[v]}</span>` : '—';
+          const verdict = !r.tested
+            ? '<span class="muted">not tested</span>'
+            : v
+              ? `<span class="verdict" style="color:${VERDICT_STYLE[v].fg};background:${VERDICT_STYLE[v].bg}" title="${esc(cmp?.reason ?? '')}">${VERDICT_LABEL[v]}</span>`
+              : '—';
           return `<td>${esc(formatValue(cmp?.median, r.unit))}<span class="ci">${r.tested ? `${esc(ch.estimate)} ${esc(ch.interval)} · p ${esc(formatP(cmp?.pValue))} · n=${cmp?.n ?? 0}` : `n=${cmp?.n ?? 0}`}</span></td><td>${verdict}</td>`;
         })
         .join('');
@@ -112,13 +141,19 @@ function tableHtml(c: Comparison): string {
 function mergedHtml(c: Comparison): string {
   const cols = ['p50', 'p90', 'p95', 'p99', 'p999', 'max'] as const;
   return `<table><thead><tr><th>All requests (merged histograms)</th><th>requests</th>${cols.map((k) => `<th>${k === 'p999' ? 'p99.9' : k}</th>`).join('')}</tr></thead><tbody>${c.groups
-    .map((g) => `<tr><td><span style="color:${GROUP_COLORS[c.groups.indexOf(g) % GROUP_COLORS.length]}">●</span> ${esc(g.label)}</td><td>${g.requests.toLocaleString('en-US')}</td>${cols.map((k) => `<td>${esc(formatValue(g.merged?.[k], 'ms'))}</td>`).join('')}</tr>`)
+    .map(
+      (g) =>
+        `<tr><td><span style="color:${GROUP_COLORS[c.groups.indexOf(g) % GROUP_COLORS.length]}">●</span> ${esc(g.label)}</td><td>${g.requests.toLocaleString('en-US')}</td>${cols.map((k) => `<td>${esc(formatValue(g.merged?.[k], 'ms'))}</td>`).join('')}</tr>`,
+    )
     .join('')}</tbody></table>`;
 }
 
 function pivotHtml(p: Pivot): string {
   return `<table><thead><tr><th>Pool config \\ scenario</th>${p.columns.map((c) => `<th>${esc(c.name)}</th>`).join('')}</tr></thead><tbody>${p.rows
-    .map((r) => `<tr><td>${esc(r.name)}</td>${r.cells.map((x) => `<td style="background:${pivotCellColor(x.verdict)}">${esc(formatValue(x.median, p.unit))}<span class="ci">n=${x.n}${x.verdict ? ` · ${VERDICT_LABEL[x.verdict]}` : ''}</span></td>`).join('')}</tr>`)
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.name)}</td>${r.cells.map((x) => `<td style="background:${pivotCellColor(x.verdict)}">${esc(formatValue(x.median, p.unit))}<span class="ci">n=${x.n}${x.verdict ? ` · ${VERDICT_LABEL[x.verdict]}` : ''}</span></td>`).join('')}</tr>`,
+    )
     .join('')}</tbody></table>`;
 }
 
@@ -136,17 +171,36 @@ export function renderReportHtml(c: Comparison, o: ReportOptions): string {
         return b ? [{ x: p.second, ...b }] : [];
       }),
     }));
-  const charts = SERIES_METRICS.filter((m) => c.series[m.key].some((p) => p.values.some((v) => v !== null && (!m.key.startsWith('upstream') || v.max > 0))))
-    .map((m) => `<div class="chart"><h3>${esc(m.label)} <small>${esc(m.unit)} · median and min–max of repeats</small></h3>${bandChartSvg({ series: series(m.key), format: tick, xLabel: (x) => `${x} s`, ariaLabel: m.label })}</div>`)
+  const charts = SERIES_METRICS.filter((m) =>
+    c.series[m.key].some((p) =>
+      p.values.some((v) => v !== null && (!m.key.startsWith('upstream') || v.max > 0)),
+    ),
+  )
+    .map(
+      (m) =>
+        `<div class="chart"><h3>${esc(m.label)} <small>${esc(m.unit)} · median and min–max of repeats</small></h3>${bandChartSvg({ series: series(m.key), format: tick, xLabel: (x) => `${x} s`, ariaLabel: m.label })}</div>`,
+    )
     .join('');
   const spectrum = c.groups.map((g, gi) => ({
     label: g.label,
     color: GROUP_COLORS[gi % GROUP_COLORS.length]!,
-    points: c.spectrum.filter((s) => s.percentile >= 50 && s.percentile < 100 && s.values[gi] !== null).map((s) => ({ x: nines(s.percentile), med: s.values[gi]!, min: s.values[gi]!, max: s.values[gi]! })),
+    points: c.spectrum
+      .filter((s) => s.percentile >= 50 && s.percentile < 100 && s.values[gi] !== null)
+      .map((s) => ({
+        x: nines(s.percentile),
+        med: s.values[gi]!,
+        min: s.values[gi]!,
+        max: s.values[gi]!,
+      })),
   }));
-  const legend = legendHtml(c.groups.map((g, i) => ({ label: g.label, color: GROUP_COLORS[i % GROUP_COLORS.length]! })));
+  const legend = legendHtml(
+    c.groups.map((g, i) => ({ label: g.label, color: GROUP_COLORS[i % GROUP_COLORS.length]! })),
+  );
   const groupsHtml = c.groups
-    .map((g, i) => `<div class="group" style="--c:${GROUP_COLORS[i % GROUP_COLORS.length]}"><div class="n">${esc(g.label)}${i === c.baselineIndex ? '<span class="tag">baseline</span>' : ''}</div><div class="m">${esc(g.strategy ?? '')} · ${esc(g.scenarioName)} · ${g.repeats} ${g.repeats === 1 ? 'run' : 'runs'}</div><div class="m">${esc(g.experimentName)} on ${esc(g.targetName)}</div></div>`)
+    .map(
+      (g, i) =>
+        `<div class="group" style="--c:${GROUP_COLORS[i % GROUP_COLORS.length]}"><div class="n">${esc(g.label)}${i === c.baselineIndex ? '<span class="tag">baseline</span>' : ''}</div><div class="m">${esc(g.strategy ?? '')} · ${esc(g.scenarioName)} · ${g.repeats} ${g.repeats === 1 ? 'run' : 'runs'}</div><div class="m">${esc(g.experimentName)} on ${esc(g.targetName)}</div></div>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -16,10 +16,23 @@ describe('getHealth (real Postgres and Redis)', () => {
     await services?.close();
     await dispose?.();
   });
-  const worker = (id: string, data: { lastSeenAt?: Date; queueConnected?: boolean; stoppedAt?: Date | null }) =>
+  const worker = (
+    id: string,
+    data: { lastSeenAt?: Date; queueConnected?: boolean; stoppedAt?: Date | null },
+  ) =>
     db.worker.upsert({
       where: { id },
-      create: { id, host: 'h', pid: 1, version: 'v', concurrency: 1, startedAt: new Date(), lastSeenAt: data.lastSeenAt ?? new Date(), queueConnected: data.queueConnected ?? true, stoppedAt: data.stoppedAt ?? null },
+      create: {
+        id,
+        host: 'h',
+        pid: 1,
+        version: 'v',
+        concurrency: 1,
+        startedAt: new Date(),
+        lastSeenAt: data.lastSeenAt ?? new Date(),
+        queueConnected: data.queueConnected ?? true,
+        stoppedAt: data.stoppedAt ?? null,
+      },
       update: data,
     });
   const health = () => getHealth({ db, redis: services.redis, staleAfterMs: 15_000 });

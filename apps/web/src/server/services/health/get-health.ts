@@ -12,18 +12,30 @@ export interface Health {
   worker: ComponentHealth & { count?: number };
 }
 
-const withTimeout = <T,>(p: Promise<T>, ms: number) =>
-  Promise.race([p, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no answer in ${ms} ms`)), ms))]);
+const withTimeout = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([
+    p,
+    new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no answer in ${ms} ms`)), ms)),
+  ]);
 
 /** Health of what the app needs: the database, Redis, and at least one live worker heartbeat. */
-export async function getHealth(deps: { db: Db; redis: Redis; staleAfterMs: number }): Promise<Health> {
+export async function getHealth(deps: {
+  db: Db;
+  redis: Redis;
+  staleAfterMs: number;
+}): Promise<Health> {
   const [dbRes, redisRes] = await Promise.allSettled([
     withTimeout(deps.db.$queryRaw`SELECT 1`, 2000),
     withTimeout(deps.redis.ping(), 2000),
   ]);
-  const dbH: ComponentHealth = dbRes.status === 'fulfilled' ? { ok: true } : { ok: false, detail: String(dbRes.reason?.message ?? dbRes.reason) };
+  const dbH: ComponentHealth =
+    dbRes.status === 'fulfilled'
+      ? { ok: true }
+      : { ok: false, detail: String(dbRes.reason?.message ?? dbRes.reason) };
   const redisH: ComponentHealth =
-    redisRes.status === 'fulfilled' ? { ok: true } : { ok: false, detail: String(redisRes.reason?.message ?? redisRes.reason) };
+    redisRes.status === 'fulfilled'
+      ? { ok: true }
+      : { ok: false, detail: String(redisRes.reason?.message ?? redisRes.reason) };
   let workerH: Health['worker'] = { ok: false, detail: 'database unavailable' };
   if (dbH.ok) {
     // A worker counts when its heartbeat is fresh AND it saw its own queue connection up: a worker
@@ -34,11 +46,22 @@ export async function getHealth(deps: { db: Db; redis: Redis; staleAfterMs: numb
     });
     const count = live.filter((w) => w.queueConnected).length;
     const cut = live.filter((w) => !w.queueConnected).map((w) => w.id);
-    const noQueue = cut.length ? `; ${cut.length} worker(s) cannot reach the queue (Redis): ${cut.join(', ')}` : '';
+    const noQueue = cut.length
+      ? `; ${cut.length} worker(s) cannot reach the queue (Redis): ${cut.join(', ')}`
+      : '';
     workerH =
       count > 0
         ? { ok: true, count, ...(noQueue ? { detail: noQueue.slice(2) } : {}) }
-        : { ok: false, count, detail: `no worker with a heartbeat in the last ${Math.round(deps.staleAfterMs / 1000)} s and a queue connection${noQueue}` };
+        : {
+            ok: false,
+            count,
+            detail: `no worker with a heartbeat in the last ${Math.round(deps.staleAfterMs / 1000)} s and a queue connection${noQueue}`,
+          };
   }
-  return { status: dbH.ok && redisH.ok && workerH.ok ? 'ok' : 'degraded', db: dbH, redis: redisH, worker: workerH };
+  return {
+    status: dbH.ok && redisH.ok && workerH.ok ? 'ok' : 'degraded',
+    db: dbH,
+    redis: redisH,
+    worker: workerH,
+  };
 }

@@ -9,15 +9,30 @@ import { applyPreset } from '../scenarios/apply-preset';
  */
 export async function getOnboarding(db: Db, teamId: string) {
   const [labTarget, presetScenarios, experiment] = await Promise.all([
-    db.target.findFirst({ where: { teamId, kind: 'managed', archivedAt: null }, select: { id: true, name: true }, orderBy: { createdAt: 'asc' } }),
-    db.scenario.findMany({ where: { teamId, presetId: { not: null }, archivedAt: null }, select: { id: true, presetId: true } }),
-    db.experiment.findFirst({ where: { teamId, runs: { some: {} } }, select: { id: true, name: true }, orderBy: { createdAt: 'asc' } }),
+    db.target.findFirst({
+      where: { teamId, kind: 'managed', archivedAt: null },
+      select: { id: true, name: true },
+      orderBy: { createdAt: 'asc' },
+    }),
+    db.scenario.findMany({
+      where: { teamId, presetId: { not: null }, archivedAt: null },
+      select: { id: true, presetId: true },
+    }),
+    db.experiment.findFirst({
+      where: { teamId, runs: { some: {} } },
+      select: { id: true, name: true },
+      orderBy: { createdAt: 'asc' },
+    }),
   ]);
   const applied = new Set(presetScenarios.map((s) => s.presetId!.split('#')[0]));
   const presets = listPresets();
   return {
     labTarget,
-    presets: { applied: presets.filter((p) => applied.has(p.id)).length, total: presets.length, scenarioIds: presetScenarios.map((s) => s.id) },
+    presets: {
+      applied: presets.filter((p) => applied.has(p.id)).length,
+      total: presets.length,
+      scenarioIds: presetScenarios.map((s) => s.id),
+    },
     firstExperiment: experiment,
     done: Boolean(labTarget) && applied.size > 0 && Boolean(experiment),
   };
@@ -28,14 +43,25 @@ export async function getOnboarding(db: Db, teamId: string) {
  * given target) at its default scale; a second click adds nothing.
  */
 export async function applyAllPresets(db: Db, teamId: string, targetId: string) {
-  const target = await db.target.findFirst({ where: { id: targetId, teamId, archivedAt: null }, select: { id: true } });
+  const target = await db.target.findFirst({
+    where: { id: targetId, teamId, archivedAt: null },
+    select: { id: true },
+  });
   if (!target) throw new NotFoundError('target');
-  const have = await db.scenario.findMany({ where: { teamId, presetId: { not: null }, archivedAt: null }, select: { presetId: true } });
+  const have = await db.scenario.findMany({
+    where: { teamId, presetId: { not: null }, archivedAt: null },
+    select: { presetId: true },
+  });
   const applied = new Set(have.map((s) => s.presetId!.split('#')[0]));
   let added = 0;
   for (const p of listPresets()) {
     if (applied.has(p.id)) continue;
-    await applyPreset(db, teamId, { presetId: p.id, scale: p.defaultScale, targetId, createPoolConfigs: true });
+    await applyPreset(db, teamId, {
+      presetId: p.id,
+      scale: p.defaultScale,
+      targetId,
+      createPoolConfigs: true,
+    });
     added++;
   }
   return { added };

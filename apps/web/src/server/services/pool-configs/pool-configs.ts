@@ -3,10 +3,23 @@ import { poolConfigProblemsOnTarget, type PoolConfig } from '@poolbench/scenario
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { envColumn } from './environment-column';
 
-const SELECT = { id: true, targetId: true, name: true, strategy: true, params: true, instanceCount: true, environment: true, createdAt: true, updatedAt: true } satisfies Prisma.PoolConfigSelect;
+const SELECT = {
+  id: true,
+  targetId: true,
+  name: true,
+  strategy: true,
+  params: true,
+  instanceCount: true,
+  environment: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.PoolConfigSelect;
 
 async function assertTarget(db: Db, teamId: string, targetId: string) {
-  const t = await db.target.findFirst({ where: { id: targetId, teamId, archivedAt: null }, select: { id: true, kind: true, managed: true } });
+  const t = await db.target.findFirst({
+    where: { id: targetId, teamId, archivedAt: null },
+    select: { id: true, kind: true, managed: true },
+  });
   if (!t) throw new NotFoundError('target');
   return t;
 }
@@ -20,40 +33,72 @@ async function assertRuntimeCanRun(db: Db, teamId: string, targetId: string, con
 }
 
 async function assertNameFree(db: Db, targetId: string, name: string, exceptId?: string) {
-  const clash = await db.poolConfig.findFirst({ where: { targetId, name, archivedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
+  const clash = await db.poolConfig.findFirst({
+    where: { targetId, name, archivedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw new ConflictError(`this target already has a pool config named "${name}"`);
 }
 
 export async function listPoolConfigs(db: Db, teamId: string, targetId?: string) {
   if (targetId) await assertTarget(db, teamId, targetId);
-  const rows = await db.poolConfig.findMany({ where: { teamId, archivedAt: null, ...(targetId ? { targetId } : {}) }, select: SELECT, orderBy: { createdAt: 'asc' } });
+  const rows = await db.poolConfig.findMany({
+    where: { teamId, archivedAt: null, ...(targetId ? { targetId } : {}) },
+    select: SELECT,
+    orderBy: { createdAt: 'asc' },
+  });
   return rows.map(parsePoolConfig);
 }
 
 export async function getPoolConfig(db: Db, teamId: string, id: string) {
-  const pc = await db.poolConfig.findFirst({ where: { id, teamId, archivedAt: null }, select: SELECT });
+  const pc = await db.poolConfig.findFirst({
+    where: { id, teamId, archivedAt: null },
+    select: SELECT,
+  });
   if (!pc) throw new NotFoundError('pool config');
   return parsePoolConfig(pc);
 }
 
-export async function createPoolConfig(db: Db, teamId: string, input: { targetId: string; name: string; config: PoolConfig }) {
+export async function createPoolConfig(
+  db: Db,
+  teamId: string,
+  input: { targetId: string; name: string; config: PoolConfig },
+) {
   await assertRuntimeCanRun(db, teamId, input.targetId, input.config);
   await assertNameFree(db, input.targetId, input.name);
   const row = await db.poolConfig.create({
-    data: { teamId, targetId: input.targetId, name: input.name, strategy: input.config.strategy, params: toJson.poolParams(input.config.params), instanceCount: input.config.instanceCount, environment: envColumn(input.config.environment) },
+    data: {
+      teamId,
+      targetId: input.targetId,
+      name: input.name,
+      strategy: input.config.strategy,
+      params: toJson.poolParams(input.config.params),
+      instanceCount: input.config.instanceCount,
+      environment: envColumn(input.config.environment),
+    },
     select: SELECT,
   });
   return parsePoolConfig(row);
 }
 
 /** Runs keep snapshots, so editing a config never rewrites history. */
-export async function updatePoolConfig(db: Db, teamId: string, input: { id: string; name: string; config: PoolConfig }) {
+export async function updatePoolConfig(
+  db: Db,
+  teamId: string,
+  input: { id: string; name: string; config: PoolConfig },
+) {
   const pc = await getPoolConfig(db, teamId, input.id);
   await assertRuntimeCanRun(db, teamId, pc.targetId, input.config);
   await assertNameFree(db, pc.targetId, input.name, pc.id);
   const row = await db.poolConfig.update({
     where: { id: pc.id },
-    data: { name: input.name, strategy: input.config.strategy, params: toJson.poolParams(input.config.params), instanceCount: input.config.instanceCount, environment: envColumn(input.config.environment) },
+    data: {
+      name: input.name,
+      strategy: input.config.strategy,
+      params: toJson.poolParams(input.config.params),
+      instanceCount: input.config.instanceCount,
+      environment: envColumn(input.config.environment),
+    },
     select: SELECT,
   });
   return parsePoolConfig(row);
@@ -62,9 +107,25 @@ export async function updatePoolConfig(db: Db, teamId: string, input: { id: stri
 export async function duplicatePoolConfig(db: Db, teamId: string, id: string) {
   const pc = await getPoolConfig(db, teamId, id);
   let name = `${pc.name} (copy)`;
-  for (let i = 2; await db.poolConfig.findFirst({ where: { targetId: pc.targetId, name, archivedAt: null }, select: { id: true } }); i++) name = `${pc.name} (copy ${i})`;
+  for (
+    let i = 2;
+    await db.poolConfig.findFirst({
+      where: { targetId: pc.targetId, name, archivedAt: null },
+      select: { id: true },
+    });
+    i++
+  )
+    name = `${pc.name} (copy ${i})`;
   const row = await db.poolConfig.create({
-    data: { teamId, targetId: pc.targetId, name, strategy: pc.strategy, params: toJson.poolParams(pc.params), instanceCount: pc.instanceCount, environment: envColumn(pc.environment) },
+    data: {
+      teamId,
+      targetId: pc.targetId,
+      name,
+      strategy: pc.strategy,
+      params: toJson.poolParams(pc.params),
+      instanceCount: pc.instanceCount,
+      environment: envColumn(pc.environment),
+    },
     select: SELECT,
   });
   return parsePoolConfig(row);
@@ -72,6 +133,9 @@ export async function duplicatePoolConfig(db: Db, teamId: string, id: string) {
 
 export async function archivePoolConfig(db: Db, teamId: string, id: string) {
   // keeps its name (unique among live rows only), so the name is free for a new config
-  const r = await db.poolConfig.updateMany({ where: { id, teamId, archivedAt: null }, data: { archivedAt: new Date() } });
+  const r = await db.poolConfig.updateMany({
+    where: { id, teamId, archivedAt: null },
+    data: { archivedAt: new Date() },
+  });
   if (r.count === 0) throw new NotFoundError('pool config');
 }

@@ -15,10 +15,19 @@ export const clearRunSeriesCache = () => cache.clear();
  * memory. The team check runs on every call before the cache is looked at: another team's run id
  * is NOT_FOUND however warm the cache is.
  */
-export async function cachedRunSeries(db: Db, teamId: string, runId: string, maxPoints: number): Promise<Series> {
-  const run = await db.run.findFirst({ where: { id: runId, teamId }, select: { status: true, finishedAt: true, secondsPrunedAt: true } });
+export async function cachedRunSeries(
+  db: Db,
+  teamId: string,
+  runId: string,
+  maxPoints: number,
+): Promise<Series> {
+  const run = await db.run.findFirst({
+    where: { id: runId, teamId },
+    select: { status: true, finishedAt: true, secondsPrunedAt: true },
+  });
   if (!run) throw new NotFoundError('run');
-  if (!pageCacheOn() || !TERMINAL_RUN_STATUSES.includes(run.status)) return getRunSeries(db, teamId, runId, maxPoints);
+  if (!pageCacheOn() || !TERMINAL_RUN_STATUSES.includes(run.status))
+    return getRunSeries(db, teamId, runId, maxPoints);
   const key = fingerprint({ runId, maxPoints, run });
   const hit = cache.get(key);
   if (hit) return hit;

@@ -4,10 +4,30 @@ import { isPlainJson } from '~/server/api/fast-transformer';
 import { downsample } from './downsample';
 
 const point = (second: number, p99Ms: number | null, requests = 10): SeriesPoint => ({
-  second, requests, failed: 0, statusCounts: { '200': requests }, droppedIterations: 0, vus: 5,
-  p50Ms: 1, p95Ms: 2, p99Ms, maxMs: p99Ms, meanMs: 1, connectingP95Ms: null, blockedP95Ms: null,
-  cpuPercent: null, rssBytes: null, poolInUse: null, poolIdle: null, poolTotal: null, poolWaitCount: null, poolWaitMs: null,
-  dbActive: null, dbIdle: null, dbTotal: null, dbNewConns: null,
+  second,
+  requests,
+  failed: 0,
+  statusCounts: { '200': requests },
+  droppedIterations: 0,
+  vus: 5,
+  p50Ms: 1,
+  p95Ms: 2,
+  p99Ms,
+  maxMs: p99Ms,
+  meanMs: 1,
+  connectingP95Ms: null,
+  blockedP95Ms: null,
+  cpuPercent: null,
+  rssBytes: null,
+  poolInUse: null,
+  poolIdle: null,
+  poolTotal: null,
+  poolWaitCount: null,
+  poolWaitMs: null,
+  dbActive: null,
+  dbIdle: null,
+  dbTotal: null,
+  dbNewConns: null,
 });
 
 describe('downsample', () => {
@@ -17,7 +37,9 @@ describe('downsample', () => {
   });
 
   it('keeps a 15-minute run under the limit without losing a one-second spike or dip', () => {
-    const pts = Array.from({ length: 900 }, (_, i) => point(i, i === 777 ? 900 : 5, i === 123 ? 0 : 10));
+    const pts = Array.from({ length: 900 }, (_, i) =>
+      point(i, i === 777 ? 900 : 5, i === 123 ? 0 : 10),
+    );
     const out = downsample(pts, 600);
     expect(out.length).toBeLessThanOrEqual(600);
     expect(Math.max(...out.map((p) => p.p99Ms ?? 0))).toBe(900);
@@ -28,7 +50,10 @@ describe('downsample', () => {
   });
 
   it('shares no object between points, so the chart data goes out as plain JSON (no superjson reference bookkeeping)', () => {
-    const out = downsample(Array.from({ length: 900 }, (_, i) => point(i, 5)), 600);
+    const out = downsample(
+      Array.from({ length: 900 }, (_, i) => point(i, 5)),
+      600,
+    );
     expect(isPlainJson(out)).toBe(true);
   });
 

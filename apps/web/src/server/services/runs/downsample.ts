@@ -1,14 +1,43 @@
 import type { SeriesPoint } from '@poolbench/scenarios';
 
-type NumKey = { [K in keyof SeriesPoint]-?: Exclude<SeriesPoint[K], undefined> extends number | null ? K : never }[keyof SeriesPoint];
+type NumKey = {
+  [K in keyof SeriesPoint]-?: Exclude<SeriesPoint[K], undefined> extends number | null ? K : never;
+}[keyof SeriesPoint];
 
 const NUM_KEYS: NumKey[] = [
-  'requests', 'failed', 'droppedIterations', 'vus', 'vusAllocated', 'p50Ms', 'p95Ms', 'p99Ms', 'maxMs', 'meanMs', 'connectingP95Ms', 'blockedP95Ms',
-  'cpuPercent', 'rssBytes', 'poolInUse', 'poolIdle', 'poolTotal', 'poolWaitCount', 'poolWaitMs', 'dbActive', 'dbIdle', 'dbTotal', 'dbNewConns',
-  'upstreamOpen', 'upstreamInUse', 'upstreamWaitMs',
+  'requests',
+  'failed',
+  'droppedIterations',
+  'vus',
+  'vusAllocated',
+  'p50Ms',
+  'p95Ms',
+  'p99Ms',
+  'maxMs',
+  'meanMs',
+  'connectingP95Ms',
+  'blockedP95Ms',
+  'cpuPercent',
+  'rssBytes',
+  'poolInUse',
+  'poolIdle',
+  'poolTotal',
+  'poolWaitCount',
+  'poolWaitMs',
+  'dbActive',
+  'dbIdle',
+  'dbTotal',
+  'dbNewConns',
+  'upstreamOpen',
+  'upstreamInUse',
+  'upstreamWaitMs',
 ].filter((k) => k !== 'second') as NumKey[];
 
-function pick(bucket: SeriesPoint[], key: NumKey, f: (a: number, b: number) => number): number | null {
+function pick(
+  bucket: SeriesPoint[],
+  key: NumKey,
+  f: (a: number, b: number) => number,
+): number | null {
   let out: number | null = null;
   for (const p of bucket) {
     const v = p[key];
@@ -20,7 +49,8 @@ function pick(bucket: SeriesPoint[], key: NumKey, f: (a: number, b: number) => n
 
 function mergeCounts(bucket: SeriesPoint[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const p of bucket) for (const [k, v] of Object.entries(p.statusCounts)) out[k] = (out[k] ?? 0) + v;
+  for (const p of bucket)
+    for (const [k, v] of Object.entries(p.statusCounts)) out[k] = (out[k] ?? 0) + v;
   // per-second average so the chart's y axis keeps its unit (per second)
   for (const k of Object.keys(out)) out[k] = Math.round(out[k]! / bucket.length);
   return out;
@@ -46,7 +76,11 @@ export function downsample(points: SeriesPoint[], maxPoints = RUN_CHART_MAX_POIN
     const bucket = points.slice(i, i + size);
     const first = bucket[0]!;
     const lo = { ...first, statusCounts: mergeCounts(bucket) };
-    const hi = { ...first, second: bucket[Math.floor((bucket.length - 1) / 2) + (bucket.length > 1 ? 1 : 0)]!.second, statusCounts: { ...lo.statusCounts } }; // a copy: a shared object makes superjson record references for every bucket
+    const hi = {
+      ...first,
+      second: bucket[Math.floor((bucket.length - 1) / 2) + (bucket.length > 1 ? 1 : 0)]!.second,
+      statusCounts: { ...lo.statusCounts },
+    }; // a copy: a shared object makes superjson record references for every bucket
     for (const k of NUM_KEYS) {
       (lo as Record<NumKey, number | null>)[k] = pick(bucket, k, Math.min);
       (hi as Record<NumKey, number | null>)[k] = pick(bucket, k, Math.max);

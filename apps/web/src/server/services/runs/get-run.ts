@@ -3,7 +3,10 @@ import { generateScenario } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 
 /** The script the worker stored, or (for a run not started yet) the one its snapshot generates. */
-function scriptOf(run: { script: string | null; scenarioSnapshot: ScenarioSnapshot }): string | null {
+function scriptOf(run: {
+  script: string | null;
+  scenarioSnapshot: ScenarioSnapshot;
+}): string | null {
   if (run.script) return run.script;
   const sc = run.scenarioSnapshot;
   if (!sc.templateId) return null;
@@ -18,12 +21,43 @@ export async function getRun(db: Db, teamId: string, id: string) {
   const run = await db.run.findFirst({
     where: { id, teamId },
     select: {
-      id: true, status: true, repeatIndex: true, sequence: true, createdAt: true, queuedAt: true, preparingAt: true, startedAt: true, finishedAt: true,
-      cancelRequestedAt: true, workerId: true, environment: true, errorCode: true, errorMessage: true, summary: true, thresholdResults: true, notes: true, script: true, secondsPrunedAt: true,
-      poolConfigSnapshot: true, scenarioSnapshot: true, targetSnapshot: true, loadGenerators: true,
+      id: true,
+      status: true,
+      repeatIndex: true,
+      sequence: true,
+      createdAt: true,
+      queuedAt: true,
+      preparingAt: true,
+      startedAt: true,
+      finishedAt: true,
+      cancelRequestedAt: true,
+      workerId: true,
+      environment: true,
+      errorCode: true,
+      errorMessage: true,
+      summary: true,
+      thresholdResults: true,
+      notes: true,
+      script: true,
+      secondsPrunedAt: true,
+      poolConfigSnapshot: true,
+      scenarioSnapshot: true,
+      targetSnapshot: true,
+      loadGenerators: true,
       segments: {
         orderBy: { index: 'asc' },
-        select: { index: true, workerId: true, status: true, requests: true, loadMs: true, startSkewMs: true, cpuAvgPercent: true, cpuMaxPercent: true, rssMaxBytes: true, errorMessage: true },
+        select: {
+          index: true,
+          workerId: true,
+          status: true,
+          requests: true,
+          loadMs: true,
+          startSkewMs: true,
+          cpuAvgPercent: true,
+          cpuMaxPercent: true,
+          rssMaxBytes: true,
+          errorMessage: true,
+        },
       },
       experiment: { select: { id: true, name: true, repeats: true } },
       target: { select: { id: true, name: true, kind: true } },
@@ -32,6 +66,9 @@ export async function getRun(db: Db, teamId: string, id: string) {
   if (!run) throw new NotFoundError('run');
   const parsed = parseRun(run);
   // bigint does not travel as JSON; a generator's memory fits a double exactly enough.
-  const segments = run.segments.map((s) => ({ ...s, rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes) }));
+  const segments = run.segments.map((s) => ({
+    ...s,
+    rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes),
+  }));
   return { ...parsed, segments, script: scriptOf(parsed) };
 }

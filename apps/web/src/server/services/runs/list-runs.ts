@@ -12,7 +12,11 @@ export interface RunFilters {
 }
 
 /** Newest first, keyset pagination (cursor = last id) so new runs never shift a page. */
-export async function listRuns(db: Db, teamId: string, input: RunFilters & { cursor?: string | null; limit: number }) {
+export async function listRuns(
+  db: Db,
+  teamId: string,
+  input: RunFilters & { cursor?: string | null; limit: number },
+) {
   const where: Prisma.RunWhereInput = {
     teamId,
     ...(input.targetId ? { targetId: input.targetId } : {}),
@@ -20,13 +24,30 @@ export async function listRuns(db: Db, teamId: string, input: RunFilters & { cur
     ...(input.scenarioId ? { scenarioId: input.scenarioId } : {}),
     ...(input.experimentId ? { experimentId: input.experimentId } : {}),
     ...(input.status && input.status.length > 0 ? { status: { in: input.status } } : {}),
-    ...(input.from || input.to ? { createdAt: { ...(input.from ? { gte: new Date(input.from) } : {}), ...(input.to ? { lt: new Date(input.to) } : {}) } } : {}),
+    ...(input.from || input.to
+      ? {
+          createdAt: {
+            ...(input.from ? { gte: new Date(input.from) } : {}),
+            ...(input.to ? { lt: new Date(input.to) } : {}),
+          },
+        }
+      : {}),
   };
   const rows = await db.run.findMany({
     where,
     select: {
-      id: true, status: true, repeatIndex: true, sequence: true, createdAt: true, queuedAt: true, startedAt: true, finishedAt: true, summary: true, errorMessage: true,
-      poolConfigSnapshot: true, scenarioSnapshot: true,
+      id: true,
+      status: true,
+      repeatIndex: true,
+      sequence: true,
+      createdAt: true,
+      queuedAt: true,
+      startedAt: true,
+      finishedAt: true,
+      summary: true,
+      errorMessage: true,
+      poolConfigSnapshot: true,
+      scenarioSnapshot: true,
       experiment: { select: { id: true, name: true } },
       target: { select: { id: true, name: true } },
     },

@@ -6,7 +6,8 @@ import { getRunSeries } from './run-series';
 
 const HEARTBEAT_MS = 15_000;
 const encoder = new TextEncoder();
-const frame = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+const frame = (event: string, data: unknown) =>
+  encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
 /**
  * Server-sent events for one run: first a `snapshot` with the stored points (Postgres is the
@@ -14,7 +15,12 @@ const frame = (event: string, data: unknown) => encoder.encode(`event: ${event}\
  * It subscribes before reading the snapshot so nothing falls between the two (the client drops
  * seconds it already has). Closes after a terminal status; comments keep proxies from timing out.
  */
-export function runEventStream(deps: { db: Db; subscriber: () => Redis }, teamId: string, runId: string, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function runEventStream(
+  deps: { db: Db; subscriber: () => Redis },
+  teamId: string,
+  runId: string,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
   let cleanup: () => Promise<void> = async () => {};
   return new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -45,7 +51,8 @@ export function runEventStream(deps: { db: Db; subscriber: () => Redis }, teamId
       signal.addEventListener('abort', () => void cleanup());
       const onEvent = (e: LiveEvent) => {
         send(frame(e.type, e));
-        if (e.type === 'status' && TERMINAL_RUN_STATUSES.includes(e.status)) setTimeout(() => void cleanup(), 250);
+        if (e.type === 'status' && TERMINAL_RUN_STATUSES.includes(e.status))
+          setTimeout(() => void cleanup(), 250);
       };
       try {
         unsubscribe = await subscribeRunEvents(sub, runId, onEvent);
@@ -53,7 +60,14 @@ export function runEventStream(deps: { db: Db; subscriber: () => Redis }, teamId
           deps.db.run.findFirst({ where: { id: runId, teamId }, select: { status: true } }),
           getRunSeries(deps.db, teamId, runId),
         ]);
-        send(frame('snapshot', { status: run?.status ?? null, points: series.points, totalSeconds: series.totalSeconds, downsampled: series.downsampled }));
+        send(
+          frame('snapshot', {
+            status: run?.status ?? null,
+            points: series.points,
+            totalSeconds: series.totalSeconds,
+            downsampled: series.downsampled,
+          }),
+        );
         if (run && TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) await cleanup();
       } catch (e) {
         send(frame('error', { message: e instanceof Error ? e.message : 'stream failed' }));

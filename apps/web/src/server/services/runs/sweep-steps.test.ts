@@ -8,7 +8,13 @@ import { sweepSteps } from './sweep-steps';
 
 const SWEEP = {
   template: 'arrival-rate-sweep',
-  params: { startRatePerSec: 100, stepRatePerSec: 100, steps: 4, stepDurationMs: 5000, preAllocatedVUs: 20 },
+  params: {
+    startRatePerSec: 100,
+    stepRatePerSec: 100,
+    steps: 4,
+    stepDurationMs: 5000,
+    preAllocatedVUs: 20,
+  },
   requests: [{ path: '/work' }],
 };
 
@@ -26,7 +32,18 @@ describe('sweepSteps (real Postgres)', () => {
     B = await makeTeam(db, 'b');
     const cols = scenarioToColumns(SWEEP);
     runId = A.runIds[0]!;
-    await db.run.update({ where: { id: runId }, data: { status: 'succeeded', scenarioSnapshot: toJson.scenarioSnapshot({ name: 'sweep', templateId: cols.templateId, params: cols.params, thresholds: [] }) } });
+    await db.run.update({
+      where: { id: runId },
+      data: {
+        status: 'succeeded',
+        scenarioSnapshot: toJson.scenarioSnapshot({
+          name: 'sweep',
+          templateId: cols.templateId,
+          params: cols.params,
+          thresholds: [],
+        }),
+      },
+    });
     // 4 steps x 5 s: steps 1-3 keep up with ~10 ms latency; step 4 gets 300 of its 400 req/s at 80 ms
     const rows: Prisma.RunSecondCreateManyInput[] = [];
     for (let s = 0; s < 20; s++) {
@@ -34,13 +51,25 @@ describe('sweepSteps (real Postgres)', () => {
       const target = 100 * (step + 1);
       const requests = step === 3 ? 300 : target;
       const h = createHistogram();
-      for (let i = 0; i < requests; i++) h.recordValue((step === 3 ? 80_000 : 10_000) + ((i * 37) % 2000));
+      for (let i = 0; i < requests; i++)
+        h.recordValue((step === 3 ? 80_000 : 10_000) + ((i * 37) % 2000));
       const b64 = encodeHistogram(h);
       // the step's inner seconds (its first second shares time with the previous step)
       if (s % 5 !== 0) encoded[step]!.push(b64);
       rows.push({
-        runId, second: s, ts: new Date(1_700_000_000_000 + s * 1000), requests, failed: step === 3 ? 9 : 0, statusCounts: {}, bytesSent: 0n, bytesReceived: 0n,
-        iterations: requests, droppedIterations: target - requests, vus: 10, vusMax: 10, durationHist: new Uint8Array(Buffer.from(b64, 'base64')),
+        runId,
+        second: s,
+        ts: new Date(1_700_000_000_000 + s * 1000),
+        requests,
+        failed: step === 3 ? 9 : 0,
+        statusCounts: {},
+        bytesSent: 0n,
+        bytesReceived: 0n,
+        iterations: requests,
+        droppedIterations: target - requests,
+        vus: 10,
+        vusMax: 10,
+        durationHist: new Uint8Array(Buffer.from(b64, 'base64')),
       });
     }
     await db.runSecond.createMany({ data: rows });

@@ -48,8 +48,15 @@ export interface SweepSteps {
  * seconds (ramps and boundary seconds left out, see sweepStepWindows) with exact percentiles from
  * the merged per-second histograms. `null` for runs of other templates.
  */
-export async function sweepSteps(db: Db, teamId: string, runId: string): Promise<SweepSteps | null> {
-  const run = await db.run.findFirst({ where: { id: runId, teamId }, select: { scenarioSnapshot: true } });
+export async function sweepSteps(
+  db: Db,
+  teamId: string,
+  runId: string,
+): Promise<SweepSteps | null> {
+  const run = await db.run.findFirst({
+    where: { id: runId, teamId },
+    select: { scenarioSnapshot: true },
+  });
   if (!run) throw new NotFoundError('run');
   const snap = parseRun(run).scenarioSnapshot;
   if (snap.templateId !== 'arrival-rate-sweep') return null;
@@ -58,15 +65,27 @@ export async function sweepSteps(db: Db, teamId: string, runId: string): Promise
   if (!parsed.success) return null; // a snapshot from an older template shape: nothing to split by
   const windows = sweepStepWindows(parsed.data);
   const rows = await db.runSecond.findMany({
-    where: { runId, segment: 'all', second: { gte: windows[0]!.fromSec, lt: windows.at(-1)!.toSec } },
-    select: { second: true, requests: true, failed: true, droppedIterations: true, durationHist: true },
+    where: {
+      runId,
+      segment: 'all',
+      second: { gte: windows[0]!.fromSec, lt: windows.at(-1)!.toSec },
+    },
+    select: {
+      second: true,
+      requests: true,
+      failed: true,
+      droppedIterations: true,
+      durationHist: true,
+    },
     orderBy: { second: 'asc' },
   });
   const steps: SweepStep[] = windows.map((w) => {
     const mine = rows.filter((r) => r.second >= w.fromSec && r.second < w.toSec);
     const requests = mine.reduce((a, r) => a + r.requests, 0);
     const failed = mine.reduce((a, r) => a + r.failed, 0);
-    const h = mine.length ? mergeStoredHistograms(mine.map((r) => r.durationHist)) : createHistogram();
+    const h = mine.length
+      ? mergeStoredHistograms(mine.map((r) => r.durationHist))
+      : createHistogram();
     return {
       index: w.index,
       targetRatePerSec: w.ratePerSec,
@@ -87,11 +106,27 @@ export async function sweepSteps(db: Db, teamId: string, runId: string): Promise
   const firstP99 = steps.find((s) => s.p99Ms !== null)?.p99Ms ?? null;
   for (const s of steps) {
     if (s.seconds === 0) continue;
-    if (s.achievedRatePerSec !== null && s.achievedRatePerSec < BREAK_RULES.minThroughputShare * s.targetRatePerSec) s.breaks.push('throughput');
+    if (
+      s.achievedRatePerSec !== null &&
+      s.achievedRatePerSec < BREAK_RULES.minThroughputShare * s.targetRatePerSec
+    )
+      s.breaks.push('throughput');
     if (s.errorRate !== null && s.errorRate > BREAK_RULES.maxErrorRate) s.breaks.push('errors');
-    if (firstP99 !== null && s.p99Ms !== null && s.index > 0 && s.p99Ms > BREAK_RULES.maxP99Factor * firstP99) s.breaks.push('latency');
+    if (
+      firstP99 !== null &&
+      s.p99Ms !== null &&
+      s.index > 0 &&
+      s.p99Ms > BREAK_RULES.maxP99Factor * firstP99
+    )
+      s.breaks.push('latency');
   }
   const breaking = steps.find((s) => s.breaks.length > 0) ?? null;
-  const held = steps.filter((s) => s.seconds > 0 && (breaking === null || s.index < breaking.index));
-  return { steps, breakingStep: breaking?.index ?? null, sustainedRatePerSec: held.length ? held.at(-1)!.targetRatePerSec : null };
+  const held = steps.filter(
+    (s) => s.seconds > 0 && (breaking === null || s.index < breaking.index),
+  );
+  return {
+    steps,
+    breakingStep: breaking?.index ?? null,
+    sustainedRatePerSec: held.length ? held.at(-1)!.targetRatePerSec : null,
+  };
 }

@@ -10,7 +10,13 @@ export function listPresetCards() {
     scaling: p.scaling,
     defaultScale: p.defaultScale,
     repeats: p.repeats,
-    scenarios: p.scenarios.map((s) => ({ id: s.id, label: s.label, original: s.original, template: s.scenario.template, estimatedDurationMs: s.estimatedDurationMs })),
+    scenarios: p.scenarios.map((s) => ({
+      id: s.id,
+      label: s.label,
+      original: s.original,
+      template: s.scenario.template,
+      estimatedDurationMs: s.estimatedDurationMs,
+    })),
     poolConfigs: p.poolConfigs.map((c) => ({ name: c.name, strategy: c.config.strategy })),
   }));
 }

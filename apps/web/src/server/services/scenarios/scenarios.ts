@@ -3,7 +3,16 @@ import { scenarioFromColumns, scenarioRowData } from '@poolbench/db';
 import { generateScenario, type Scenario } from '@poolbench/scenarios';
 import { ConflictError, NotFoundError } from '../errors';
 
-const SELECT = { id: true, name: true, templateId: true, params: true, thresholds: true, presetId: true, createdAt: true, updatedAt: true } satisfies Prisma.ScenarioSelect;
+const SELECT = {
+  id: true,
+  name: true,
+  templateId: true,
+  params: true,
+  thresholds: true,
+  presetId: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.ScenarioSelect;
 type Row = Prisma.ScenarioGetPayload<{ select: typeof SELECT }>;
 
 /** The row as a ScenarioSchema value plus what the UI shows beside it. */
@@ -18,42 +27,85 @@ function view(row: Row) {
   } catch {
     // a row saved before a schema change: still listed, flagged by the null estimate
   }
-  return { id: row.id, name: row.name, templateId: row.templateId, presetId: row.presetId, createdAt: row.createdAt, updatedAt: row.updatedAt, scenario, estimatedDurationMs, maxVUs };
+  return {
+    id: row.id,
+    name: row.name,
+    templateId: row.templateId,
+    presetId: row.presetId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    scenario,
+    estimatedDurationMs,
+    maxVUs,
+  };
 }
 
 async function assertNameFree(db: Db, teamId: string, name: string, exceptId?: string) {
-  const clash = await db.scenario.findFirst({ where: { teamId, name, archivedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
+  const clash = await db.scenario.findFirst({
+    where: { teamId, name, archivedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw new ConflictError(`a scenario named "${name}" already exists`);
 }
 
 export async function listScenarios(db: Db, teamId: string) {
-  const rows = await db.scenario.findMany({ where: { teamId, archivedAt: null }, select: SELECT, orderBy: { createdAt: 'desc' } });
+  const rows = await db.scenario.findMany({
+    where: { teamId, archivedAt: null },
+    select: SELECT,
+    orderBy: { createdAt: 'desc' },
+  });
   return rows.map(view);
 }
 
 export async function getScenario(db: Db, teamId: string, id: string) {
-  const row = await db.scenario.findFirst({ where: { id, teamId, archivedAt: null }, select: SELECT });
+  const row = await db.scenario.findFirst({
+    where: { id, teamId, archivedAt: null },
+    select: SELECT,
+  });
   if (!row) throw new NotFoundError('scenario');
   return view(row);
 }
 
 const data = (scenario: Scenario) => scenarioRowData(scenario);
 
-export async function createScenario(db: Db, teamId: string, input: { name: string; scenario: Scenario; presetId?: string | null }) {
+export async function createScenario(
+  db: Db,
+  teamId: string,
+  input: { name: string; scenario: Scenario; presetId?: string | null },
+) {
   await assertNameFree(db, teamId, input.name);
-  const row = await db.scenario.create({ data: { teamId, name: input.name, presetId: input.presetId ?? null, ...data(input.scenario) }, select: SELECT });
+  const row = await db.scenario.create({
+    data: { teamId, name: input.name, presetId: input.presetId ?? null, ...data(input.scenario) },
+    select: SELECT,
+  });
   return view(row);
 }
 
-export async function updateScenario(db: Db, teamId: string, input: { id: string; name: string; scenario: Scenario }) {
-  const existing = await db.scenario.findFirst({ where: { id: input.id, teamId, archivedAt: null }, select: { id: true } });
+export async function updateScenario(
+  db: Db,
+  teamId: string,
+  input: { id: string; name: string; scenario: Scenario },
+) {
+  const existing = await db.scenario.findFirst({
+    where: { id: input.id, teamId, archivedAt: null },
+    select: { id: true },
+  });
   if (!existing) throw new NotFoundError('scenario');
   await assertNameFree(db, teamId, input.name, input.id);
-  return view(await db.scenario.update({ where: { id: input.id }, data: { name: input.name, ...data(input.scenario) }, select: SELECT }));
+  return view(
+    await db.scenario.update({
+      where: { id: input.id },
+      data: { name: input.name, ...data(input.scenario) },
+      select: SELECT,
+    }),
+  );
 }
 
 export async function archiveScenario(db: Db, teamId: string, id: string) {
-  const row = await db.scenario.findFirst({ where: { id, teamId, archivedAt: null }, select: { id: true, name: true } });
+  const row = await db.scenario.findFirst({
+    where: { id, teamId, archivedAt: null },
+    select: { id: true, name: true },
+  });
   if (!row) throw new NotFoundError('scenario');
   // keeps its name (unique among live rows only), so the name is free for a new scenario
   await db.scenario.update({ where: { id }, data: { archivedAt: new Date() } });

@@ -4,7 +4,10 @@ import { decideScheduleOutcome } from '@poolbench/runs';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';
-import { insertSyntheticRun, syntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
+import {
+  insertSyntheticRun,
+  syntheticExperiment,
+} from '~/server/services/compare/testing/synthetic-runs';
 
 /**
  * A schedule's outcome (decided in @poolbench/runs when its last run ends) and the CI gate
@@ -23,12 +26,29 @@ describe('a scheduled experiment: the notification and the CI gate agree (real P
 
   // `latency` per pool config: a baseline experiment, then a scheduled one measured against it
   const experiment = async (latency: number[], repeats: number, seed: number) => {
-    const e = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, latency.map((_, i) => `pc${i}`), repeats);
+    const e = await syntheticExperiment(
+      db,
+      A.teamId,
+      A.targetId,
+      A.scenarioId,
+      latency.map((_, i) => `pc${i}`),
+      repeats,
+    );
     for (let r = 0; r < repeats; r++) {
       for (const [i, pc] of e.poolConfigs.entries()) {
         await insertSyntheticRun(db, {
-          teamId: A.teamId, experimentId: e.experimentId, targetId: A.targetId, scenarioId: A.scenarioId, poolConfigId: pc.id, poolConfigName: pc.name,
-          scenarioName: 'burst', repeatIndex: r, seconds: 20, latencyMs: latency[i]!, rps: 50, seed: seed + 10 * r + i,
+          teamId: A.teamId,
+          experimentId: e.experimentId,
+          targetId: A.targetId,
+          scenarioId: A.scenarioId,
+          poolConfigId: pc.id,
+          poolConfigName: pc.name,
+          scenarioName: 'burst',
+          repeatIndex: r,
+          seconds: 20,
+          latencyMs: latency[i]!,
+          rps: 50,
+          seed: seed + 10 * r + i,
         });
       }
     }
@@ -41,19 +61,52 @@ describe('a scheduled experiment: the notification and the CI gate agree (real P
   ] as const)('%s', async (_label, latency, expected) => {
     const base = await experiment([10], 5, 1);
     await db.baseline.upsert({
-      where: { targetId_scenarioId_name: { targetId: A.targetId, scenarioId: A.scenarioId, name: 'nightly' } },
-      create: { teamId: A.teamId, name: 'nightly', targetId: A.targetId, scenarioId: A.scenarioId, experimentId: base.experimentId, poolConfigId: base.poolConfigs[0]!.id },
-      update: { experimentId: base.experimentId, poolConfigId: base.poolConfigs[0]!.id, runId: null },
+      where: {
+        targetId_scenarioId_name: {
+          targetId: A.targetId,
+          scenarioId: A.scenarioId,
+          name: 'nightly',
+        },
+      },
+      create: {
+        teamId: A.teamId,
+        name: 'nightly',
+        targetId: A.targetId,
+        scenarioId: A.scenarioId,
+        experimentId: base.experimentId,
+        poolConfigId: base.poolConfigs[0]!.id,
+      },
+      update: {
+        experimentId: base.experimentId,
+        poolConfigId: base.poolConfigs[0]!.id,
+        runId: null,
+      },
     });
     const fired = await experiment([...latency], 5, 100);
-    const schedule = await db.schedule.create({ data: { teamId: A.teamId, name: 'n', sourceExperimentId: base.experimentId, cron: '0 3 * * *', baselineName: 'nightly' } });
-    await db.experiment.update({ where: { id: fired.experimentId }, data: { scheduleId: schedule.id, finishedAt: new Date() } });
+    const schedule = await db.schedule.create({
+      data: {
+        teamId: A.teamId,
+        name: 'n',
+        sourceExperimentId: base.experimentId,
+        cron: '0 3 * * *',
+        baselineName: 'nightly',
+      },
+    });
+    await db.experiment.update({
+      where: { id: fired.experimentId },
+      data: { scheduleId: schedule.id, finishedAt: new Date() },
+    });
 
     expect(await decideScheduleOutcome(db, fired.experimentId)).toBe(expected);
-    const n = parseScheduleNotification(await db.scheduleNotification.findUniqueOrThrow({ where: { experimentId: fired.experimentId } }));
+    const n = parseScheduleNotification(
+      await db.scheduleNotification.findUniqueOrThrow({
+        where: { experimentId: fired.experimentId },
+      }),
+    );
     const gate = await compareWithBaseline(db, A.teamId, fired.experimentId, 'nightly');
     expect(gate.outcome).toBe(expected);
-    const verdicts = (cells: Array<{ metrics: Array<{ key: string; verdict: string }> }>) => cells.map((c) => Object.fromEntries(c.metrics.map((m) => [m.key, m.verdict])));
+    const verdicts = (cells: Array<{ metrics: Array<{ key: string; verdict: string }> }>) =>
+      cells.map((c) => Object.fromEntries(c.metrics.map((m) => [m.key, m.verdict])));
     expect(verdicts(n.payload!.cells)).toEqual(verdicts(gate.cells));
     expect(n.payload!.cells.map((c) => c.regression)).toEqual(gate.cells.map((c) => c.regression));
   });

@@ -17,16 +17,36 @@ export async function seedsOverview(db: Db, teamId: string) {
       seedsScale: p.seedsScale,
       runs: plan.runs,
       estimatedMs: plan.estimatedMs,
-      claims: p.hypotheses.map((h) => ({ claim: h.claim ?? '', statement: presetHypothesisStatement(h, label) })),
+      claims: p.hypotheses.map((h) => ({
+        claim: h.claim ?? '',
+        statement: presetHypothesisStatement(h, label),
+      })),
     };
   });
   return { presets, latest: await seedResults(db, teamId) };
 }
 
 /** The Reproduce button: the same launch as `make seeds`, on the team's first managed target. */
-export async function reproduceSeeds(deps: { db: Db; queue: Queue }, input: { teamId: string; userId: string; seeds?: string[] }) {
-  const target = await deps.db.target.findFirst({ where: { teamId: input.teamId, kind: 'managed', archivedAt: null }, orderBy: { createdAt: 'asc' }, select: { id: true } });
-  if (!target) throw new NotFoundError('managed target (the seeds run on the lab target: add a managed target first)');
-  const { reproductionId, launched } = await launchSeeds(deps, input.teamId, target.id, { seeds: input.seeds, createdById: input.userId });
-  return { reproductionId, experimentIds: launched.map((l) => l.launch.experimentId), enqueued: launched.every((l) => l.launch.enqueued) };
+export async function reproduceSeeds(
+  deps: { db: Db; queue: Queue },
+  input: { teamId: string; userId: string; seeds?: string[] },
+) {
+  const target = await deps.db.target.findFirst({
+    where: { teamId: input.teamId, kind: 'managed', archivedAt: null },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true },
+  });
+  if (!target)
+    throw new NotFoundError(
+      'managed target (the seeds run on the lab target: add a managed target first)',
+    );
+  const { reproductionId, launched } = await launchSeeds(deps, input.teamId, target.id, {
+    seeds: input.seeds,
+    createdById: input.userId,
+  });
+  return {
+    reproductionId,
+    experimentIds: launched.map((l) => l.launch.experimentId),
+    enqueued: launched.every((l) => l.launch.enqueued),
+  };
 }

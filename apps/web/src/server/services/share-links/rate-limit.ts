@@ -105,7 +105,13 @@ export class GuessLimiter {
  * Only meaningful with `proxyHops` >= 1; with none the header is the client's own word.
  */
 export function clientIp(headers: Headers, proxyHops = 0): string {
-  const entries = (headers.get('x-forwarded-for') ?? '').split(',').map((e) => e.trim()).filter(Boolean);
-  const fromForwarded = entries.length === 0 ? undefined : entries[Math.max(0, entries.length - Math.max(1, proxyHops))];
+  const entries = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const fromForwarded =
+    entries.length === 0
+      ? undefined
+      : entries[Math.max(0, entries.length - Math.max(1, proxyHops))];
   return (fromForwarded || headers.get('x-real-ip') || 'direct').slice(0, 64);
 }

@@ -14,15 +14,42 @@ export interface ResolvedShareLink {
 }
 
 /** The live link for a token, or null when it is unknown, revoked or expired (all look the same). */
-export async function resolveShareLink(db: Db, token: string, opts: { count?: boolean } = {}): Promise<ResolvedShareLink | null> {
+export async function resolveShareLink(
+  db: Db,
+  token: string,
+  opts: { count?: boolean } = {},
+): Promise<ResolvedShareLink | null> {
   if (!SHARE_TOKEN_PATTERN.test(token)) return null;
   const link = await db.shareLink.findUnique({
     where: { tokenHash: hashShareToken(token) },
-    select: { id: true, teamId: true, kind: true, runId: true, experimentId: true, selection: true, title: true, expiresAt: true, revokedAt: true },
+    select: {
+      id: true,
+      teamId: true,
+      kind: true,
+      runId: true,
+      experimentId: true,
+      selection: true,
+      title: true,
+      expiresAt: true,
+      revokedAt: true,
+    },
   });
   if (!link || link.revokedAt || (link.expiresAt && link.expiresAt <= new Date())) return null;
   if (opts.count) await countView(db, link.id);
-  return { id: link.id, teamId: link.teamId, kind: link.kind, runId: link.runId, experimentId: link.experimentId, selection: readJson(SelectionSchema, link.selection, { model: 'ShareLink', column: 'selection', id: link.id }), title: link.title, expiresAt: link.expiresAt };
+  return {
+    id: link.id,
+    teamId: link.teamId,
+    kind: link.kind,
+    runId: link.runId,
+    experimentId: link.experimentId,
+    selection: readJson(SelectionSchema, link.selection, {
+      model: 'ShareLink',
+      column: 'selection',
+      id: link.id,
+    }),
+    title: link.title,
+    expiresAt: link.expiresAt,
+  };
 }
 
 // Views counted while a link's UPDATE is in flight, added by the next one: under load one row
@@ -39,7 +66,11 @@ function countView(db: Db, id: string): Promise<unknown> {
   }
   const entry = { n: 0 };
   counting.set(id, entry);
-  const write = (n: number) => db.shareLink.update({ where: { id }, data: { accessCount: { increment: n }, lastAccessedAt: new Date() } });
+  const write = (n: number) =>
+    db.shareLink.update({
+      where: { id },
+      data: { accessCount: { increment: n }, lastAccessedAt: new Date() },
+    });
   const drain = async () => {
     for (;;) {
       // check and delete in one synchronous step: a view arriving later starts a new entry

@@ -3,7 +3,11 @@ import { NotFoundError } from '../errors';
 
 /** Revoking is immediate and final: the next request with the token answers 404. */
 export async function revokeShareLink(db: Db, teamId: string, id: string) {
-  const link = await db.shareLink.findFirst({ where: { id, teamId }, select: { id: true, revokedAt: true } });
+  const link = await db.shareLink.findFirst({
+    where: { id, teamId },
+    select: { id: true, revokedAt: true },
+  });
   if (!link) throw new NotFoundError('share link');
-  if (!link.revokedAt) await db.shareLink.update({ where: { id }, data: { revokedAt: new Date() } });
+  if (!link.revokedAt)
+    await db.shareLink.update({ where: { id }, data: { revokedAt: new Date() } });
 }

@@ -17,27 +17,57 @@ function messagePage(status: number, title: string, text: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · PoolBench</title>
 <style>body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f8fafc;font:15px/1.5 ui-sans-serif,system-ui,sans-serif;color:#0f172a}.b{background:#fff;border:1px solid #e2e8f0;border-radius:14px;padding:32px 36px;max-width:440px;text-align:center}h1{font-size:20px;margin:0 0 8px}p{color:#64748b;margin:0}.c{font-size:44px;font-weight:700;color:#cbd5e1}</style></head>
 <body><div class="b"><div class="c">${status}</div><h1>${esc(title)}</h1><p>${esc(text)}</p></div></body></html>`;
-  return new Response(html, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS, ...(status === 429 ? { 'Retry-After': '600' } : {}) } });
+  return new Response(html, {
+    status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      ...SHARE_HEADERS,
+      ...(status === 429 ? { 'Retry-After': '600' } : {}),
+    },
+  });
 }
 
 /** GET /share/<token>: the shared results as one server-rendered page, working signed out. */
-export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }, token: string, headers: Headers, now = new Date()): Promise<Response> {
+export async function sharedPageResponse(
+  deps: { db: Db; limiter: GuessLimiter },
+  token: string,
+  headers: Headers,
+  now = new Date(),
+): Promise<Response> {
   const view = await openSharedView(deps, token, deps.limiter.clientKey(headers), { count: true });
-  if (view.status === 429) return messagePage(429, 'Too many attempts', view.budget === 'client' ? 'Too many unknown links were opened from your address. Try again in a few minutes.' : 'Too many unknown links were opened recently. Check the link, or try again in a few minutes.');
-  if (view.status === 404) return messagePage(404, 'Link not found', 'This share link does not exist, was revoked, or has expired. Ask its owner for a new one.');
+  if (view.status === 429)
+    return messagePage(
+      429,
+      'Too many attempts',
+      view.budget === 'client'
+        ? 'Too many unknown links were opened from your address. Try again in a few minutes.'
+        : 'Too many unknown links were opened recently. Check the link, or try again in a few minutes.',
+    );
+  if (view.status === 404)
+    return messagePage(
+      404,
+      'Link not found',
+      'This share link does not exist, was revoked, or has expired. Ask its owner for a new one.',
+    );
   // no-cache: a browser revalidates every time (a revoked link must stop showing at once), and
   // gets 304 without the page when nothing it shows changed
   const etag = `"${fingerprint({ v: view.version, link: { id: view.link.id, title: view.link.title, expiresAt: view.link.expiresAt }, pivot: view.pivot, hypotheses: view.hypotheses?.map((h) => [h.status, h.decidedAt]) })}"`;
   const cacheHeaders = { ETag: etag, 'Cache-Control': 'private, no-cache' };
-  if (pageCacheOn() && notModified(headers, etag)) return new Response(null, { status: 304, headers: { ...SHARE_HEADERS, ...cacheHeaders } });
+  if (pageCacheOn() && notModified(headers, etag))
+    return new Response(null, { status: 304, headers: { ...SHARE_HEADERS, ...cacheHeaders } });
   const cached = pageCacheOn() ? pages.get(etag) : undefined;
-  if (cached) return new Response(cached, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS, ...cacheHeaders } });
+  if (cached)
+    return new Response(cached, {
+      headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS, ...cacheHeaders },
+    });
   const base = `/api/share/${token}/export`;
   const html = renderReportHtml(view.comparison, {
     title: view.link.title,
     subtitle: `${view.subtitle} · ${headline(view.comparison)}`,
     description: headline(view.comparison),
-    badge: view.link.expiresAt ? `Shared read-only · expires ${view.link.expiresAt.toISOString().slice(0, 10)}` : 'Shared read-only',
+    badge: view.link.expiresAt
+      ? `Shared read-only · expires ${view.link.expiresAt.toISOString().slice(0, 10)}`
+      : 'Shared read-only',
     generatedAt: now,
     pivot: view.pivot,
     hypotheses: view.hypotheses,
@@ -48,25 +78,58 @@ export async function sharedPageResponse(deps: { db: Db; limiter: GuessLimiter }
     ],
   });
   if (pageCacheOn()) pages.set(etag, html);
-  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS, ...(pageCacheOn() ? cacheHeaders : {}) } });
+  return new Response(html, {
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      ...SHARE_HEADERS,
+      ...(pageCacheOn() ? cacheHeaders : {}),
+    },
+  });
 }
 
 /**
  * GET /api/share/<token>/export?format=…[&run=<id>]: downloads of exactly what the link shows.
  * `run` narrows to one run, and only to a run the link itself shows; any other id is a 404.
  */
-export async function sharedExportResponse(deps: { db: Db; limiter: GuessLimiter }, token: string, url: URL, headers: Headers): Promise<Response> {
+export async function sharedExportResponse(
+  deps: { db: Db; limiter: GuessLimiter },
+  token: string,
+  url: URL,
+  headers: Headers,
+): Promise<Response> {
   const format = parseFormat(url.searchParams.get('format'));
-  if (!format) return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html', SHARE_HEADERS);
-  const view = await openSharedView(deps, token, deps.limiter.clientKey(headers), { maxPoints: 600 });
-  if (view.status === 429) return problem(429, 'too_many_requests', view.budget === 'client' ? 'too many unknown share links from this address' : 'too many unknown share links recently; check the link', { ...SHARE_HEADERS, 'Retry-After': '600' });
+  if (!format)
+    return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html', SHARE_HEADERS);
+  const view = await openSharedView(deps, token, deps.limiter.clientKey(headers), {
+    maxPoints: 600,
+  });
+  if (view.status === 429)
+    return problem(
+      429,
+      'too_many_requests',
+      view.budget === 'client'
+        ? 'too many unknown share links from this address'
+        : 'too many unknown share links recently; check the link',
+      { ...SHARE_HEADERS, 'Retry-After': '600' },
+    );
   if (view.status === 404) return problem(404, 'not_found', 'share link not found', SHARE_HEADERS);
   let c = view.comparison;
   const run = url.searchParams.get('run');
   if (run !== null) {
-    if (!c.groups.some((g) => g.runIds.includes(run))) return problem(404, 'not_found', 'run not found', SHARE_HEADERS);
-    c = await buildComparison(deps.db, view.link.teamId, { items: [{ kind: 'run', runId: run }] }, { maxPoints: 600 });
+    if (!c.groups.some((g) => g.runIds.includes(run)))
+      return problem(404, 'not_found', 'run not found', SHARE_HEADERS);
+    c = await buildComparison(
+      deps.db,
+      view.link.teamId,
+      { items: [{ kind: 'run', runId: run }] },
+      { maxPoints: 600 },
+    );
   }
   const out = await buildExport(deps.db, c, format, { title: view.link.title, pivot: view.pivot });
-  return download(out.body, out.contentType, `${slug(view.link.title)}.${out.extension}`, SHARE_HEADERS);
+  return download(
+    out.body,
+    out.contentType,
+    `${slug(view.link.title)}.${out.extension}`,
+    SHARE_HEADERS,
+  );
 }

@@ -12,7 +12,15 @@ import type { HypothesisView } from '~/server/api/routers/hypothesis.types';
 export type SharedView =
   | { status: 429; budget: 'client' | 'global' }
   | { status: 404 }
-  | { status: 200; link: ResolvedShareLink; comparison: Comparison; pivot: Pivot | null; hypotheses: HypothesisView[] | null; subtitle: string; version: string };
+  | {
+      status: 200;
+      link: ResolvedShareLink;
+      comparison: Comparison;
+      pivot: Pivot | null;
+      hypotheses: HypothesisView[] | null;
+      subtitle: string;
+      version: string;
+    };
 
 const MAX_CELLS = 6;
 
@@ -23,7 +31,12 @@ const MAX_CELLS = 6;
  * and count towards the guessing limits (`GuessLimiter`); `client` is null when no trusted proxy
  * vouches for the caller's address.
  */
-export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, token: string, client: string | null, opts: { count?: boolean; maxPoints?: number } = {}): Promise<SharedView> {
+export async function openSharedView(
+  deps: { db: Db; limiter: GuessLimiter },
+  token: string,
+  client: string | null,
+  opts: { count?: boolean; maxPoints?: number } = {},
+): Promise<SharedView> {
   if (await deps.limiter.blocked(client)) return { status: 429, budget: 'client' };
   const link = await resolveShareLink(deps.db, token, { count: opts.count });
   if (!link) {
@@ -45,7 +58,12 @@ export async function openSharedView(deps: { db: Db; limiter: GuessLimiter }, to
   if (items.length === 0) return { status: 404 };
   try {
     // the token was checked above on this very request; only the data of finished runs is cached
-    const { comparison, version } = await cachedComparison(deps.db, link.teamId, { ...(link.selection ?? {}), items }, { maxPoints: opts.maxPoints ?? 240 });
+    const { comparison, version } = await cachedComparison(
+      deps.db,
+      link.teamId,
+      { ...(link.selection ?? {}), items },
+      { maxPoints: opts.maxPoints ?? 240 },
+    );
     const g = comparison.groups[0]!;
     const runs = comparison.groups.reduce((a, x) => a + x.repeats, 0);
     const subtitle = `${g.targetName} · ${[...new Set(comparison.groups.map((x) => x.scenarioName))].join(', ')} · ${runs} ${runs === 1 ? 'run' : 'runs'}`;

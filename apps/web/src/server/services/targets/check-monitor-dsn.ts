@@ -13,7 +13,11 @@ interface DsnParts {
 function partsOf(dsn: string): DsnParts {
   const url = new URL(dsn);
   for (const key of ['host', 'hostaddr', 'port', 'service']) {
-    if (url.searchParams.has(key)) throw new InvalidInputError('monitorDsn', `the "${key}" parameter is not allowed; put host and port in the URL itself`);
+    if (url.searchParams.has(key))
+      throw new InvalidInputError(
+        'monitorDsn',
+        `the "${key}" parameter is not allowed; put host and port in the URL itself`,
+      );
   }
   return {
     host: url.hostname.replace(/^\[|\]$/g, '').toLowerCase() || 'localhost',
@@ -27,7 +31,9 @@ function partsOf(dsn: string): DsnParts {
 async function addressesOf(host: string): Promise<string[]> {
   if (canonicalIp(host)) return [String(canonicalIp(host)!.n)];
   try {
-    return (await lookup(host, { all: true })).map((r) => String(canonicalIp(r.address)?.n ?? r.address));
+    return (await lookup(host, { all: true })).map((r) =>
+      String(canonicalIp(r.address)?.n ?? r.address),
+    );
   } catch {
     return [];
   }
@@ -48,20 +54,36 @@ const loopback = async (host: string) => {
  * like a base URL, and it may never be PoolBench's own database (same server address and port,
  * or the same database name on loopback).
  */
-export async function checkMonitorDsn(db: Db, teamId: string, dsn: string, ownDatabaseUrl: string): Promise<void> {
+export async function checkMonitorDsn(
+  db: Db,
+  teamId: string,
+  dsn: string,
+  ownDatabaseUrl: string,
+): Promise<void> {
   const m = partsOf(dsn);
   const own = partsOf(ownDatabaseUrl);
   const [mAddrs, ownAddrs] = await Promise.all([addressesOf(m.host), addressesOf(own.host)]);
   const sameAddr = m.host === own.host || mAddrs.some((a) => ownAddrs.includes(a));
   const [mLoop, ownLoop] = await Promise.all([loopback(m.host), loopback(own.host)]);
   if (m.port === own.port && (sameAddr || (mLoop && ownLoop))) {
-    throw new InvalidInputError('monitorDsn', `points at PoolBench's own database server (${m.host}:${m.port}); monitor the target's database instead`);
+    throw new InvalidInputError(
+      'monitorDsn',
+      `points at PoolBench's own database server (${m.host}:${m.port}); monitor the target's database instead`,
+    );
   }
   if (m.database === own.database && (sameAddr || mLoop)) {
-    throw new InvalidInputError('monitorDsn', `points at PoolBench's own database "${m.database}"; monitor the target's database instead`);
+    throw new InvalidInputError(
+      'monitorDsn',
+      `points at PoolBench's own database "${m.database}"; monitor the target's database instead`,
+    );
   }
-  const patterns = (await db.allowedHost.findMany({ where: { teamId }, select: { pattern: true } })).map((r) => r.pattern);
+  const patterns = (
+    await db.allowedHost.findMany({ where: { teamId }, select: { pattern: true } })
+  ).map((r) => r.pattern);
   if (!hostAllowed(m.host, patterns)) {
-    throw new InvalidInputError('monitorDsn', `${m.host} is not on the team allowlist. An admin can add it under Settings → Allowlist.`);
+    throw new InvalidInputError(
+      'monitorDsn',
+      `${m.host} is not on the team allowlist. An admin can add it under Settings → Allowlist.`,
+    );
   }
 }

@@ -23,45 +23,142 @@ describe('managed target environment (real Postgres)', () => {
 
   it('a target stores it, a pool config overrides it, a launched run carries the override', async () => {
     const admin = callerFor(db, services, A.users.admin, A.teamId);
-    const bad = (await admin.target.create({ kind: 'managed', name: 'bad env', requestDefaults: { method: 'GET', path: '/health' }, environment: { cpuLimit: 0 } }).catch((e: unknown) => e)) as TRPCError;
+    const bad = (await admin.target
+      .create({
+        kind: 'managed',
+        name: 'bad env',
+        requestDefaults: { method: 'GET', path: '/health' },
+        environment: { cpuLimit: 0 },
+      })
+      .catch((e: unknown) => e)) as TRPCError;
     expect(bad.code).toBe('BAD_REQUEST');
-    expect((bad.cause as unknown as { issues: Array<{ path: string[]; message: string }> }).issues).toEqual([expect.objectContaining({ path: ['environment', 'cpuLimit'], message: 'must be at least 1' })]);
-    const t = await admin.target.create({ kind: 'managed', name: 'lab with link', requestDefaults: { method: 'GET', path: '/health' }, environment: { dbLinkRttMs: 25, roleConnectionLimit: 40 } });
-    expect((await db.target.findUniqueOrThrow({ where: { id: t.id } })).managed).toMatchObject({ program: 'lab-target', environment: { dbLinkRttMs: 25, roleConnectionLimit: 40 } });
+    expect(
+      (bad.cause as unknown as { issues: Array<{ path: string[]; message: string }> }).issues,
+    ).toEqual([
+      expect.objectContaining({ path: ['environment', 'cpuLimit'], message: 'must be at least 1' }),
+    ]);
+    const t = await admin.target.create({
+      kind: 'managed',
+      name: 'lab with link',
+      requestDefaults: { method: 'GET', path: '/health' },
+      environment: { dbLinkRttMs: 25, roleConnectionLimit: 40 },
+    });
+    expect((await db.target.findUniqueOrThrow({ where: { id: t.id } })).managed).toMatchObject({
+      program: 'lab-target',
+      environment: { dbLinkRttMs: 25, roleConnectionLimit: 40 },
+    });
 
-    const pc = await admin.poolConfig.create({ targetId: t.id, name: 'nginx x3, 1 core', config: { strategy: 'lazy', params: {}, instanceCount: 3, environment: { balancing: 'nginx', cpuLimit: 1 } } });
+    const pc = await admin.poolConfig.create({
+      targetId: t.id,
+      name: 'nginx x3, 1 core',
+      config: {
+        strategy: 'lazy',
+        params: {},
+        instanceCount: 3,
+        environment: { balancing: 'nginx', cpuLimit: 1 },
+      },
+    });
     expect(pc.environment).toEqual({ balancing: 'nginx', cpuLimit: 1 });
     const copy = await admin.poolConfig.duplicate({ id: pc.id });
     expect(copy.environment).toEqual({ balancing: 'nginx', cpuLimit: 1 });
-    const plain = await admin.poolConfig.create({ targetId: t.id, name: 'plain', config: { strategy: 'lazy', params: {}, instanceCount: 1 } });
+    const plain = await admin.poolConfig.create({
+      targetId: t.id,
+      name: 'plain',
+      config: { strategy: 'lazy', params: {}, instanceCount: 1 },
+    });
     expect(plain.environment).toBeNull();
 
-    const launched = await admin.experiment.launch({ name: 'env', targetId: t.id, poolConfigIds: [pc.id], scenarioIds: [A.scenarioId], repeats: 1 });
+    const launched = await admin.experiment.launch({
+      name: 'env',
+      targetId: t.id,
+      poolConfigIds: [pc.id],
+      scenarioIds: [A.scenarioId],
+      repeats: 1,
+    });
     const run = await db.run.findUniqueOrThrow({ where: { id: launched.runIds[0]! } });
-    expect(run.poolConfigSnapshot).toMatchObject({ instanceCount: 3, environment: { balancing: 'nginx', cpuLimit: 1 } });
-    expect(run.targetSnapshot).toMatchObject({ managed: { environment: { dbLinkRttMs: 25, roleConnectionLimit: 40 } } });
+    expect(run.poolConfigSnapshot).toMatchObject({
+      instanceCount: 3,
+      environment: { balancing: 'nginx', cpuLimit: 1 },
+    });
+    expect(run.targetSnapshot).toMatchObject({
+      managed: { environment: { dbLinkRttMs: 25, roleConnectionLimit: 40 } },
+    });
   });
 
   it('a runtime refuses, by name and field, a config it cannot honour: at save, and at launch once the target changed runtime', async () => {
     const admin = callerFor(db, services, A.users.admin, A.teamId);
-    const t = await admin.target.create({ kind: 'managed', name: 'bun target', requestDefaults: { method: 'GET', path: '/health' }, environment: { runtime: 'bun', database: 'mariadb' } });
-    expect((await db.target.findUniqueOrThrow({ where: { id: t.id } })).managed).toMatchObject({ environment: { runtime: 'bun', database: 'mariadb' } });
+    const t = await admin.target.create({
+      kind: 'managed',
+      name: 'bun target',
+      requestDefaults: { method: 'GET', path: '/health' },
+      environment: { runtime: 'bun', database: 'mariadb' },
+    });
+    expect((await db.target.findUniqueOrThrow({ where: { id: t.id } })).managed).toMatchObject({
+      environment: { runtime: 'bun', database: 'mariadb' },
+    });
     type Config = Parameters<typeof admin.poolConfig.create>[0]['config'];
-    const refuse = async (config: Config) => (await admin.poolConfig.create({ targetId: t.id, name: `x${Math.random()}`, config }).then(() => null, (e: unknown) => e)) as TRPCError | null;
+    const refuse = async (config: Config) =>
+      (await admin.poolConfig.create({ targetId: t.id, name: `x${Math.random()}`, config }).then(
+        () => null,
+        (e: unknown) => e,
+      )) as TRPCError | null;
     const adaptive = await refuse({ strategy: 'adaptive', params: {}, instanceCount: 1 });
     expect(adaptive?.code).toBe('BAD_REQUEST');
-    expect(adaptive?.message).toMatch(/config\.strategy.*adaptive is not supported by the bun runtime on MariaDB \(supported: per-request, lazy, fixed, prewarm\)/);
-    const stmt = await refuse({ strategy: 'lazy', params: { statementTimeoutMs: 500 }, instanceCount: 1 });
-    expect(stmt?.message).toMatch(/config\.params\.statementTimeoutMs.*bun runtime cannot honour statement timeout/);
+    expect(adaptive?.message).toMatch(
+      /config\.strategy.*adaptive is not supported by the bun runtime on MariaDB \(supported: per-request, lazy, fixed, prewarm\)/,
+    );
+    const stmt = await refuse({
+      strategy: 'lazy',
+      params: { statementTimeoutMs: 500 },
+      instanceCount: 1,
+    });
+    expect(stmt?.message).toMatch(
+      /config\.params\.statementTimeoutMs.*bun runtime cannot honour statement timeout/,
+    );
     // what it can honour is stored; a config may run on another runtime than its target's
-    const lazy = await admin.poolConfig.create({ targetId: t.id, name: 'bun lazy', config: { strategy: 'lazy', params: { maxConns: 5 }, instanceCount: 1 } });
-    const hikari = await admin.poolConfig.create({ targetId: t.id, name: 'hikari adaptive', config: { strategy: 'adaptive', params: {}, instanceCount: 1, environment: { runtime: 'java-hikari' } } });
-    await admin.experiment.launch({ name: 'ok', targetId: t.id, poolConfigIds: [lazy.id, hikari.id], scenarioIds: [A.scenarioId], repeats: 1 });
+    const lazy = await admin.poolConfig.create({
+      targetId: t.id,
+      name: 'bun lazy',
+      config: { strategy: 'lazy', params: { maxConns: 5 }, instanceCount: 1 },
+    });
+    const hikari = await admin.poolConfig.create({
+      targetId: t.id,
+      name: 'hikari adaptive',
+      config: {
+        strategy: 'adaptive',
+        params: {},
+        instanceCount: 1,
+        environment: { runtime: 'java-hikari' },
+      },
+    });
+    await admin.experiment.launch({
+      name: 'ok',
+      targetId: t.id,
+      poolConfigIds: [lazy.id, hikari.id],
+      scenarioIds: [A.scenarioId],
+      repeats: 1,
+    });
     // the target moves to php-fpm: the bun config can no longer run there, and launch says which one and why
-    await db.target.update({ where: { id: t.id }, data: { managed: { program: 'lab-target', environment: { runtime: 'php-fpm' } } } });
-    const launch = (await admin.experiment.launch({ name: 'no', targetId: t.id, poolConfigIds: [hikari.id, lazy.id], scenarioIds: [A.scenarioId], repeats: 1 }).then(() => null, (e: unknown) => e)) as TRPCError | null;
+    await db.target.update({
+      where: { id: t.id },
+      data: { managed: { program: 'lab-target', environment: { runtime: 'php-fpm' } } },
+    });
+    const launch = (await admin.experiment
+      .launch({
+        name: 'no',
+        targetId: t.id,
+        poolConfigIds: [hikari.id, lazy.id],
+        scenarioIds: [A.scenarioId],
+        repeats: 1,
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )) as TRPCError | null;
     expect(launch?.code).toBe('BAD_REQUEST');
-    expect(launch?.message).toMatch(/pool config "bun lazy": strategy: lazy is not supported by the php-fpm runtime/);
+    expect(launch?.message).toMatch(
+      /pool config "bun lazy": strategy: lazy is not supported by the php-fpm runtime/,
+    );
     expect(await db.experiment.count({ where: { name: 'no' } })).toBe(0);
   });
 });

@@ -11,7 +11,11 @@ describe('where load may go: allowlist entries, target URLs, monitor DSN', () =>
   let services: ReturnType<typeof makeServices>;
   let A: TeamFixture;
   const admin = () => callerFor(db, services, A.users.admin, A.teamId);
-  const fail = (p: Promise<unknown>) => p.then(() => expect.unreachable('should be refused'), (e: unknown) => e as TRPCError);
+  const fail = (p: Promise<unknown>) =>
+    p.then(
+      () => expect.unreachable('should be refused'),
+      (e: unknown) => e as TRPCError,
+    );
 
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_netsec'));
@@ -27,26 +31,42 @@ describe('where load may go: allowlist entries, target URLs, monitor DSN', () =>
     for (const pattern of ['169.254.0.0/16', '169.254.169.254', 'fd00:ec2::254', 'fe80::/10']) {
       const e = await fail(admin().team.allow({ pattern, confirmBroad: true }));
       expect(e.code, pattern).toBe('BAD_REQUEST');
-      expect(e.message, pattern).toMatch(/^pattern: includes (link-local|the cloud metadata address).*can never be allowed/);
+      expect(e.message, pattern).toMatch(
+        /^pattern: includes (link-local|the cloud metadata address).*can never be allowed/,
+      );
     }
   });
 
   it('refuses ranges wider than /8 or /32 unless the admin confirms them, and says what each entry allows', async () => {
     const e = await fail(admin().team.allow({ pattern: '192.0.0.0/2' }));
-    expect(e.message).toMatch(/^confirmBroad: 192\.0\.0\.0\/2 allows 2\^30 addresses \(wider than \/8\); confirm/);
+    expect(e.message).toMatch(
+      /^confirmBroad: 192\.0\.0\.0\/2 allows 2\^30 addresses \(wider than \/8\); confirm/,
+    );
     // Everything includes the metadata service: never, not even confirmed.
-    await expect(fail(admin().team.allow({ pattern: '0.0.0.0/0', confirmBroad: true }))).resolves.toMatchObject({ message: expect.stringMatching(/^pattern: includes link-local/) });
-    await expect(fail(admin().team.allow({ pattern: '2001:db8::/16' }))).resolves.toMatchObject({ message: expect.stringMatching(/^confirmBroad: .*wider than \/32/) });
+    await expect(
+      fail(admin().team.allow({ pattern: '0.0.0.0/0', confirmBroad: true })),
+    ).resolves.toMatchObject({ message: expect.stringMatching(/^pattern: includes link-local/) });
+    await expect(fail(admin().team.allow({ pattern: '2001:db8::/16' }))).resolves.toMatchObject({
+      message: expect.stringMatching(/^confirmBroad: .*wider than \/32/),
+    });
     await admin().team.allow({ pattern: '192.0.0.0/2', confirmBroad: true });
     await admin().team.allow({ pattern: '127.0.0.0/24' });
     const list = await admin().team.allowlist();
     expect(list.find((h) => h.pattern === '127.0.0.0/24')?.allows).toBe('256 addresses, loopback');
-    expect(list.find((h) => h.pattern === '192.0.0.0/2')?.allows).toBe('2^30 addresses, public and special-purpose (IETF protocol assignments, documentation, AS112, …)');
-    expect(list.find((h) => h.pattern === 'netsec.example.test')?.allows).toBe('this host name, public addresses only');
+    expect(list.find((h) => h.pattern === '192.0.0.0/2')?.allows).toBe(
+      '2^30 addresses, public and special-purpose (IETF protocol assignments, documentation, AS112, …)',
+    );
+    expect(list.find((h) => h.pattern === 'netsec.example.test')?.allows).toBe(
+      'this host name, public addresses only',
+    );
   });
 
   const target = (over: Record<string, unknown>) => ({
-    kind: 'url' as const, name: `t-${Math.random()}`, baseUrls: ['http://netsec.example.test'], requestDefaults: { method: 'GET' as const, path: '/' }, ...over,
+    kind: 'url' as const,
+    name: `t-${Math.random()}`,
+    baseUrls: ['http://netsec.example.test'],
+    requestDefaults: { method: 'GET' as const, path: '/' },
+    ...over,
   });
 
   it('refuses credentials in base, hook and metrics URLs, naming the field and pointing at secret headers', async () => {
@@ -57,26 +77,47 @@ describe('where load may go: allowlist entries, target URLs, monitor DSN', () =>
     ] as const) {
       const e = await fail(admin().target.create(target(over)));
       expect(e.code).toBe('BAD_REQUEST');
-      const issues = (e.cause as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues ?? [];
-      expect(issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toContain(`${field}: credentials in URLs are not allowed; use a secret header such as Authorization`);
+      const issues =
+        (e.cause as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues ?? [];
+      expect(issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toContain(
+        `${field}: credentials in URLs are not allowed; use a secret header such as Authorization`,
+      );
     }
     expect(await db.target.count({ where: { teamId: A.teamId, kind: 'url' } })).toBe(0);
   });
 
   it("refuses a monitor DSN at PoolBench's own database or on a host the team did not allow", async () => {
-    const own = new URL(process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench');
+    const own = new URL(
+      process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench',
+    );
     for (const host of ['localhost', '127.0.0.1', own.hostname]) {
       const dsn = `postgresql://x:y@${host}:${own.port || 5432}/other`;
       const e = await fail(admin().target.create(target({ monitorDsn: dsn })));
       expect(e.message).toMatch(/^monitorDsn: points at PoolBench's own database server/);
     }
-    const sameName = await fail(admin().target.create(target({ monitorDsn: `postgresql://x:y@127.0.0.1:6543${own.pathname}` })));
+    const sameName = await fail(
+      admin().target.create(
+        target({ monitorDsn: `postgresql://x:y@127.0.0.1:6543${own.pathname}` }),
+      ),
+    );
     expect(sameName.message).toMatch(/^monitorDsn: points at PoolBench's own database "/);
-    const notAllowed = await fail(admin().target.create(target({ monitorDsn: 'postgresql://x:y@db.elsewhere.test/app' })));
-    expect(notAllowed.message).toMatch(/^monitorDsn: db\.elsewhere\.test is not on the team allowlist/);
-    const viaSocket = await fail(admin().target.create(target({ monitorDsn: 'postgresql://x:y@db.netsec.example.test/app?host=/var/run/postgresql' })));
+    const notAllowed = await fail(
+      admin().target.create(target({ monitorDsn: 'postgresql://x:y@db.elsewhere.test/app' })),
+    );
+    expect(notAllowed.message).toMatch(
+      /^monitorDsn: db\.elsewhere\.test is not on the team allowlist/,
+    );
+    const viaSocket = await fail(
+      admin().target.create(
+        target({
+          monitorDsn: 'postgresql://x:y@db.netsec.example.test/app?host=/var/run/postgresql',
+        }),
+      ),
+    );
     expect(viaSocket.message).toMatch(/^monitorDsn: the "host" parameter is not allowed/);
     await admin().team.allow({ pattern: 'db.netsec.example.test' });
-    await expect(admin().target.create(target({ monitorDsn: 'postgresql://x:y@db.netsec.example.test/app' }))).resolves.toMatchObject({ hasMonitorDsn: true });
+    await expect(
+      admin().target.create(target({ monitorDsn: 'postgresql://x:y@db.netsec.example.test/app' })),
+    ).resolves.toMatchObject({ hasMonitorDsn: true });
   });
 });

@@ -20,7 +20,11 @@ function columns(v: TargetValues) {
       kind: 'managed' as const,
       name: v.name,
       baseUrls: [],
-      managed: toJson.targetManaged({ program: 'lab-target', setup: v.setup, environment: v.environment }),
+      managed: toJson.targetManaged({
+        program: 'lab-target',
+        setup: v.setup,
+        environment: v.environment,
+      }),
       requestDefaults: toJson.requestDefaults(v.requestDefaults),
       secretHeaderNames: [],
       metricsUrl: null,
@@ -28,7 +32,9 @@ function columns(v: TargetValues) {
       readinessPath: '/ready',
     };
   }
-  const plain = Object.fromEntries(v.headers.filter((h) => !h.secret).map((h) => [h.name, h.value]));
+  const plain = Object.fromEntries(
+    v.headers.filter((h) => !h.secret).map((h) => [h.name, h.value]),
+  );
   return {
     kind: 'url' as const,
     name: v.name,
@@ -45,46 +51,95 @@ function columns(v: TargetValues) {
 function sealed(v: Extract<TargetValues, { kind: 'url' }>, key: () => Buffer) {
   const secretHeaders = v.headers.filter((h) => h.secret);
   const missing = secretHeaders.find((h) => h.value === '');
-  if (missing) throw new InvalidInputError(`headers.${v.headers.indexOf(missing)}.value`, 'enter the secret value (stored values are never shown, so all secrets are entered again together)');
-  const payload = { headers: Object.fromEntries(secretHeaders.map((h) => [h.name, h.value])), ...(v.monitorDsn ? { monitorDsn: v.monitorDsn } : {}) };
-  if (secretHeaders.length === 0 && !v.monitorDsn) return { secretsEncrypted: null, hasMonitorDsn: false };
+  if (missing)
+    throw new InvalidInputError(
+      `headers.${v.headers.indexOf(missing)}.value`,
+      'enter the secret value (stored values are never shown, so all secrets are entered again together)',
+    );
+  const payload = {
+    headers: Object.fromEntries(secretHeaders.map((h) => [h.name, h.value])),
+    ...(v.monitorDsn ? { monitorDsn: v.monitorDsn } : {}),
+  };
+  if (secretHeaders.length === 0 && !v.monitorDsn)
+    return { secretsEncrypted: null, hasMonitorDsn: false };
   return { secretsEncrypted: sealSecret(payload, key()), hasMonitorDsn: Boolean(v.monitorDsn) };
 }
 
 async function assertNameFree(db: Db, teamId: string, name: string, exceptId?: string) {
-  const clash = await db.target.findFirst({ where: { teamId, name, archivedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
+  const clash = await db.target.findFirst({
+    where: { teamId, name, archivedAt: null, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw new ConflictError(`a target named "${name}" already exists`);
 }
 
 function urlsOf(v: Extract<TargetValues, { kind: 'url' }>) {
-  return [...v.baseUrls, ...(v.metricsUrl ? [v.metricsUrl] : []), ...(v.applyHookUrl ? [v.applyHookUrl] : [])];
+  return [
+    ...v.baseUrls,
+    ...(v.metricsUrl ? [v.metricsUrl] : []),
+    ...(v.applyHookUrl ? [v.applyHookUrl] : []),
+  ];
 }
 
-export async function createTarget(deps: SaveTargetDeps, teamId: string, v: TargetValues): Promise<TargetView> {
+export async function createTarget(
+  deps: SaveTargetDeps,
+  teamId: string,
+  v: TargetValues,
+): Promise<TargetView> {
   await assertNameFree(deps.db, teamId, v.name);
   const cols = columns(v);
   if (v.kind === 'url') await checkTargetHosts(deps.db, teamId, urlsOf(v));
-  if (v.kind === 'url' && v.monitorDsn) await checkMonitorDsn(deps.db, teamId, v.monitorDsn, deps.ownDatabaseUrl);
-  const secrets = v.kind === 'url' ? sealed(v, deps.secretKey) : { secretsEncrypted: null, hasMonitorDsn: false };
-  return parseTarget(await deps.db.target.create({ data: { teamId, ...cols, managed: cols.managed, ...secrets }, select: TARGET_SELECT }));
+  if (v.kind === 'url' && v.monitorDsn)
+    await checkMonitorDsn(deps.db, teamId, v.monitorDsn, deps.ownDatabaseUrl);
+  const secrets =
+    v.kind === 'url' ? sealed(v, deps.secretKey) : { secretsEncrypted: null, hasMonitorDsn: false };
+  return parseTarget(
+    await deps.db.target.create({
+      data: { teamId, ...cols, managed: cols.managed, ...secrets },
+      select: TARGET_SELECT,
+    }),
+  );
 }
 
 /**
  * Secrets are write-only: unless `replaceSecrets` is set, the sealed blob and secret header names
  * stay as they were (the web app cannot open them to merge).
  */
-export async function updateTarget(deps: SaveTargetDeps, teamId: string, id: string, v: TargetValues): Promise<TargetView> {
-  const existing = await deps.db.target.findFirst({ where: { id, teamId, archivedAt: null }, select: { id: true, kind: true, secretHeaderNames: true } });
+export async function updateTarget(
+  deps: SaveTargetDeps,
+  teamId: string,
+  id: string,
+  v: TargetValues,
+): Promise<TargetView> {
+  const existing = await deps.db.target.findFirst({
+    where: { id, teamId, archivedAt: null },
+    select: { id: true, kind: true, secretHeaderNames: true },
+  });
   if (!existing) throw new NotFoundError('target');
-  if (existing.kind !== v.kind) throw new InvalidInputError('kind', 'the kind of a target cannot change; create a new target instead');
+  if (existing.kind !== v.kind)
+    throw new InvalidInputError(
+      'kind',
+      'the kind of a target cannot change; create a new target instead',
+    );
   await assertNameFree(deps.db, teamId, v.name, id);
   const cols = columns(v);
-  let secrets: { secretsEncrypted?: Uint8Array<ArrayBuffer> | null; hasMonitorDsn?: boolean; secretHeaderNames?: string[] } = {};
+  let secrets: {
+    secretsEncrypted?: Uint8Array<ArrayBuffer> | null;
+    hasMonitorDsn?: boolean;
+    secretHeaderNames?: string[];
+  } = {};
   if (v.kind === 'url') {
     await checkTargetHosts(deps.db, teamId, urlsOf(v));
-    if (v.replaceSecrets && v.monitorDsn) await checkMonitorDsn(deps.db, teamId, v.monitorDsn, deps.ownDatabaseUrl);
+    if (v.replaceSecrets && v.monitorDsn)
+      await checkMonitorDsn(deps.db, teamId, v.monitorDsn, deps.ownDatabaseUrl);
     if (v.replaceSecrets) secrets = sealed(v, deps.secretKey);
     else secrets = { secretHeaderNames: existing.secretHeaderNames };
   }
-  return parseTarget(await deps.db.target.update({ where: { id }, data: { ...cols, managed: cols.managed, ...secrets }, select: TARGET_SELECT }));
+  return parseTarget(
+    await deps.db.target.update({
+      where: { id },
+      data: { ...cols, managed: cols.managed, ...secrets },
+      select: TARGET_SELECT,
+    }),
+  );
 }

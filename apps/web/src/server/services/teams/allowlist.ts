@@ -5,7 +5,11 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 
 /** Each entry with what it allows, e.g. "256 addresses, loopback". */
 export async function listAllowedHosts(db: Db, teamId: string) {
-  const rows = await db.allowedHost.findMany({ where: { teamId }, select: { id: true, pattern: true, note: true, createdAt: true }, orderBy: { pattern: 'asc' } });
+  const rows = await db.allowedHost.findMany({
+    where: { teamId },
+    select: { id: true, pattern: true, note: true, createdAt: true },
+    orderBy: { pattern: 'asc' },
+  });
   return rows.map((r) => {
     const d = describeAllowPattern(r.pattern);
     return { ...r, allows: `${d.addresses}, ${d.label}` };
@@ -16,16 +20,23 @@ export async function listAllowedHosts(db: Db, teamId: string) {
 export function normalizePattern(raw: string): string {
   const p = raw.trim().toLowerCase();
   const [addr, bits, extra] = p.split('/');
-  if (extra !== undefined || !addr) throw new InvalidInputError('pattern', 'use a host, *.domain, an IP or a CIDR like 10.0.0.0/8');
+  if (extra !== undefined || !addr)
+    throw new InvalidInputError('pattern', 'use a host, *.domain, an IP or a CIDR like 10.0.0.0/8');
   if (bits !== undefined) {
     const v = isIP(addr);
     const n = Number(bits);
-    if (!v || !/^\d+$/.test(bits) || !Number.isInteger(n) || n < 0 || n > (v === 4 ? 32 : 128)) throw new InvalidInputError('pattern', 'is not a valid CIDR (e.g. 10.0.0.0/8 or fd00::/8)');
+    if (!v || !/^\d+$/.test(bits) || !Number.isInteger(n) || n < 0 || n > (v === 4 ? 32 : 128))
+      throw new InvalidInputError('pattern', 'is not a valid CIDR (e.g. 10.0.0.0/8 or fd00::/8)');
     return `${addr}/${n}`;
   }
   if (isIP(addr)) return addr;
-  if (!/^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(addr)) {
-    throw new InvalidInputError('pattern', 'is not a valid host name (letters, digits, dots and dashes; *.domain for subdomains)');
+  if (
+    !/^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(addr)
+  ) {
+    throw new InvalidInputError(
+      'pattern',
+      'is not a valid host name (letters, digits, dots and dashes; *.domain for subdomains)',
+    );
   }
   return addr;
 }
@@ -40,16 +51,38 @@ export function checkPatternPolicy(pattern: string, confirmBroad: boolean): void
   const c = parseCidr(pattern);
   const d = describeAllowPattern(pattern);
   if (c && d.broad && !confirmBroad) {
-    throw new InvalidInputError('confirmBroad', `${pattern} allows ${d.addresses} (wider than /${c.v === 4 ? 8 : 32}); confirm that you mean it`);
+    throw new InvalidInputError(
+      'confirmBroad',
+      `${pattern} allows ${d.addresses} (wider than /${c.v === 4 ? 8 : 32}); confirm that you mean it`,
+    );
   }
 }
 
-export async function addAllowedHost(db: Db, input: { teamId: string; createdById: string; pattern: string; note?: string | null; confirmBroad?: boolean }) {
+export async function addAllowedHost(
+  db: Db,
+  input: {
+    teamId: string;
+    createdById: string;
+    pattern: string;
+    note?: string | null;
+    confirmBroad?: boolean;
+  },
+) {
   const pattern = normalizePattern(input.pattern);
   checkPatternPolicy(pattern, input.confirmBroad === true);
-  const exists = await db.allowedHost.findUnique({ where: { teamId_pattern: { teamId: input.teamId, pattern } } });
+  const exists = await db.allowedHost.findUnique({
+    where: { teamId_pattern: { teamId: input.teamId, pattern } },
+  });
   if (exists) throw new ConflictError(`${pattern} is already allowed`);
-  return db.allowedHost.create({ data: { teamId: input.teamId, pattern, note: input.note ?? null, createdById: input.createdById }, select: { id: true, pattern: true } });
+  return db.allowedHost.create({
+    data: {
+      teamId: input.teamId,
+      pattern,
+      note: input.note ?? null,
+      createdById: input.createdById,
+    },
+    select: { id: true, pattern: true },
+  });
 }
 
 export async function removeAllowedHost(db: Db, input: { teamId: string; id: string }) {

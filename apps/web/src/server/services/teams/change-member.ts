@@ -8,7 +8,10 @@ interface Actor {
 }
 
 async function loadTarget(db: Db, actor: Actor, membershipId: string) {
-  const m = await db.membership.findFirst({ where: { id: membershipId, teamId: actor.teamId }, select: { id: true, role: true, userId: true } });
+  const m = await db.membership.findFirst({
+    where: { id: membershipId, teamId: actor.teamId },
+    select: { id: true, role: true, userId: true },
+  });
   if (!m) throw new NotFoundError('member');
   return m;
 }
@@ -16,20 +19,27 @@ async function loadTarget(db: Db, actor: Actor, membershipId: string) {
 async function assertNotLastOwner(db: Db, teamId: string, m: { role: Role }) {
   if (m.role !== 'owner') return;
   const owners = await db.membership.count({ where: { teamId, role: 'owner' } });
-  if (owners <= 1) throw new ConflictError('a team needs at least one owner: make someone else owner first');
+  if (owners <= 1)
+    throw new ConflictError('a team needs at least one owner: make someone else owner first');
 }
 
 /** Admins manage members; only owners may grant or take away the owner role. */
-export async function changeMemberRole(db: Db, actor: Actor, input: { membershipId: string; role: Role }) {
+export async function changeMemberRole(
+  db: Db,
+  actor: Actor,
+  input: { membershipId: string; role: Role },
+) {
   const m = await loadTarget(db, actor, input.membershipId);
-  if ((m.role === 'owner' || input.role === 'owner') && actor.role !== 'owner') throw new PolicyError('only an owner can grant or remove the owner role');
+  if ((m.role === 'owner' || input.role === 'owner') && actor.role !== 'owner')
+    throw new PolicyError('only an owner can grant or remove the owner role');
   if (input.role !== 'owner') await assertNotLastOwner(db, actor.teamId, m);
   await db.membership.update({ where: { id: m.id }, data: { role: input.role } });
 }
 
 export async function removeMember(db: Db, actor: Actor, input: { membershipId: string }) {
   const m = await loadTarget(db, actor, input.membershipId);
-  if (m.role === 'owner' && actor.role !== 'owner') throw new PolicyError('only an owner can remove an owner');
+  if (m.role === 'owner' && actor.role !== 'owner')
+    throw new PolicyError('only an owner can remove an owner');
   await assertNotLastOwner(db, actor.teamId, m);
   await db.membership.delete({ where: { id: m.id } });
 }

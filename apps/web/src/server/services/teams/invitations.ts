@@ -6,8 +6,18 @@ const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The token (>= 128 random bits) is returned once; only its sha256 is stored. */
-export async function createInvitation(db: Db, input: { teamId: string; createdById: string; actorRole: Role; role: Role; email?: string | null }) {
-  if (input.role === 'owner' && input.actorRole !== 'owner') throw new PolicyError('only an owner can invite another owner');
+export async function createInvitation(
+  db: Db,
+  input: {
+    teamId: string;
+    createdById: string;
+    actorRole: Role;
+    role: Role;
+    email?: string | null;
+  },
+) {
+  if (input.role === 'owner' && input.actorRole !== 'owner')
+    throw new PolicyError('only an owner can invite another owner');
   const token = randomBytes(24).toString('base64url');
   const inv = await db.invitation.create({
     data: {
@@ -32,13 +42,29 @@ export async function listInvitations(db: Db, teamId: string) {
 }
 
 export async function revokeInvitation(db: Db, input: { teamId: string; invitationId: string }) {
-  const r = await db.invitation.updateMany({ where: { id: input.invitationId, teamId: input.teamId, revokedAt: null }, data: { revokedAt: new Date() } });
+  const r = await db.invitation.updateMany({
+    where: { id: input.invitationId, teamId: input.teamId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   if (r.count === 0) throw new NotFoundError('invitation');
 }
 
 async function findUsable(db: Db, token: string) {
-  const inv = await db.invitation.findUnique({ where: { tokenHash: hashToken(token) }, select: { id: true, teamId: true, role: true, email: true, expiresAt: true, acceptedAt: true, revokedAt: true, team: { select: { name: true } } } });
-  if (!inv || inv.revokedAt || inv.expiresAt <= new Date()) throw new NotFoundError('invitation (it may have expired or been revoked)');
+  const inv = await db.invitation.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: {
+      id: true,
+      teamId: true,
+      role: true,
+      email: true,
+      expiresAt: true,
+      acceptedAt: true,
+      revokedAt: true,
+      team: { select: { name: true } },
+    },
+  });
+  if (!inv || inv.revokedAt || inv.expiresAt <= new Date())
+    throw new NotFoundError('invitation (it may have expired or been revoked)');
   return inv;
 }
 
@@ -48,16 +74,32 @@ export async function describeInvitation(db: Db, token: string) {
 }
 
 /** Joins the team (idempotent for an existing member: keeps the higher role) and makes it active. */
-export async function acceptInvitation(db: Db, input: { token: string; userId: string; userEmail: string; sessionId: string | null }) {
+export async function acceptInvitation(
+  db: Db,
+  input: { token: string; userId: string; userEmail: string; sessionId: string | null },
+) {
   const inv = await findUsable(db, input.token);
   if (inv.acceptedAt) throw new ConflictError('this invitation was already used');
-  if (inv.email && inv.email.toLowerCase() !== input.userEmail.toLowerCase()) throw new PolicyError(`this invitation is for ${inv.email}; sign in with that address`);
+  if (inv.email && inv.email.toLowerCase() !== input.userEmail.toLowerCase())
+    throw new PolicyError(`this invitation is for ${inv.email}; sign in with that address`);
   await db.$transaction(async (tx) => {
-    const used = await tx.invitation.updateMany({ where: { id: inv.id, acceptedAt: null }, data: { acceptedAt: new Date(), acceptedBy: input.userId } });
+    const used = await tx.invitation.updateMany({
+      where: { id: inv.id, acceptedAt: null },
+      data: { acceptedAt: new Date(), acceptedBy: input.userId },
+    });
     if (used.count === 0) throw new ConflictError('this invitation was already used');
-    const existing = await tx.membership.findUnique({ where: { teamId_userId: { teamId: inv.teamId, userId: input.userId } } });
-    if (!existing) await tx.membership.create({ data: { teamId: inv.teamId, userId: input.userId, role: inv.role } });
-    if (input.sessionId) await tx.session.update({ where: { id: input.sessionId }, data: { activeTeamId: inv.teamId } });
+    const existing = await tx.membership.findUnique({
+      where: { teamId_userId: { teamId: inv.teamId, userId: input.userId } },
+    });
+    if (!existing)
+      await tx.membership.create({
+        data: { teamId: inv.teamId, userId: input.userId, role: inv.role },
+      });
+    if (input.sessionId)
+      await tx.session.update({
+        where: { id: input.sessionId },
+        data: { activeTeamId: inv.teamId },
+      });
   });
   return { teamId: inv.teamId };
 }

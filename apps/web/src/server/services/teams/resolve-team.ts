@@ -8,7 +8,11 @@ export interface ActiveTeam {
 }
 
 /** The session's team if the user is still a member of it, else their oldest membership. */
-export async function resolveTeam(db: Db, userId: string, activeTeamId: string | null): Promise<ActiveTeam | null> {
+export async function resolveTeam(
+  db: Db,
+  userId: string,
+  activeTeamId: string | null,
+): Promise<ActiveTeam | null> {
   const memberships = await db.membership.findMany({
     where: { userId },
     select: { role: true, team: { select: { id: true, name: true, slug: true } } },

@@ -23,7 +23,11 @@ export async function getRetention(db: Db, teamId: string): Promise<RetentionInf
  * (hourly): per-second rows and resource samples of runs finished longer ago are removed;
  * summaries, merged histograms and the runs stay. Removal cannot be undone.
  */
-export async function setRetention(db: Db, teamId: string, retentionDays: number | null): Promise<RetentionInfo> {
+export async function setRetention(
+  db: Db,
+  teamId: string,
+  retentionDays: number | null,
+): Promise<RetentionInfo> {
   await db.team.update({ where: { id: teamId }, data: { retentionDays } });
   return getRetention(db, teamId);
 }

@@ -17,13 +17,20 @@ interface Values {
   values: Record<TrendMetric, number[]>;
 }
 
-const empty = (): Values => ({ runIds: [], values: { p95Ms: [], p99Ms: [], rps: [], errorRate: [] } });
+const empty = (): Values => ({
+  runIds: [],
+  values: { p95Ms: [], p99Ms: [], rps: [], errorRate: [] },
+});
 
 /** Per experiment, the measured runs of one target × scenario × pool config and their metric values. */
 async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentIds?: string[]) {
   const rows = await db.run.findMany({
     where: {
-      teamId, targetId: cell.targetId, scenarioId: cell.scenarioId, poolConfigId: cell.poolConfigId, status: { in: [...MEASURED_RUN_STATUSES] },
+      teamId,
+      targetId: cell.targetId,
+      scenarioId: cell.scenarioId,
+      poolConfigId: cell.poolConfigId,
+      status: { in: [...MEASURED_RUN_STATUSES] },
       ...(experimentIds ? { experimentId: { in: experimentIds } } : {}),
     },
     select: { id: true, experimentId: true, summary: true },
@@ -50,27 +57,60 @@ async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentId
  * decides it). A regression is a verdict of `worse`, per metric: the four are not corrected
  * against each other, so one worse metric is a signal to open the comparison, not a proof.
  */
-export async function trendSeries(db: Db, teamId: string, cell: TrendCellRef, opts: { baseline?: string | null; limit?: number } = {}) {
+export async function trendSeries(
+  db: Db,
+  teamId: string,
+  cell: TrendCellRef,
+  opts: { baseline?: string | null; limit?: number } = {},
+) {
   const [target, scenario, poolConfig] = await Promise.all([
     db.target.findFirst({ where: { id: cell.targetId, teamId }, select: { id: true, name: true } }),
-    db.scenario.findFirst({ where: { id: cell.scenarioId, teamId }, select: { id: true, name: true } }),
-    db.poolConfig.findFirst({ where: { id: cell.poolConfigId, teamId, targetId: cell.targetId }, select: { id: true, name: true } }),
+    db.scenario.findFirst({
+      where: { id: cell.scenarioId, teamId },
+      select: { id: true, name: true },
+    }),
+    db.poolConfig.findFirst({
+      where: { id: cell.poolConfigId, teamId, targetId: cell.targetId },
+      select: { id: true, name: true },
+    }),
   ]);
   if (!target || !scenario || !poolConfig) throw new NotFoundError('trend cell');
   const byExperiment = await cellRuns(db, teamId, cell);
   const experiments = await db.experiment.findMany({
     where: { id: { in: [...byExperiment.keys()] }, teamId },
-    select: { id: true, name: true, createdAt: true, commit: true, branch: true, buildUrl: true, scheduleId: true },
+    select: {
+      id: true,
+      name: true,
+      createdAt: true,
+      commit: true,
+      branch: true,
+      buildUrl: true,
+      scheduleId: true,
+    },
     orderBy: { createdAt: 'desc' },
     take: opts.limit ?? 100,
   });
   experiments.reverse();
 
-  const baselines = await db.baseline.findMany({ where: { teamId, targetId: cell.targetId, scenarioId: cell.scenarioId, experimentId: { not: null } }, select: { name: true, experimentId: true, poolConfigId: true }, orderBy: { name: 'asc' } });
-  const chosen = opts.baseline ? baselines.find((b) => b.name === opts.baseline) : (baselines.find((b) => b.name === 'main') ?? baselines[0]);
-  if (opts.baseline && !chosen) throw new NotFoundError(`baseline "${opts.baseline}" of this target and scenario`);
+  const baselines = await db.baseline.findMany({
+    where: {
+      teamId,
+      targetId: cell.targetId,
+      scenarioId: cell.scenarioId,
+      experimentId: { not: null },
+    },
+    select: { name: true, experimentId: true, poolConfigId: true },
+    orderBy: { name: 'asc' },
+  });
+  const chosen = opts.baseline
+    ? baselines.find((b) => b.name === opts.baseline)
+    : (baselines.find((b) => b.name === 'main') ?? baselines[0]);
+  if (opts.baseline && !chosen)
+    throw new NotFoundError(`baseline "${opts.baseline}" of this target and scenario`);
   // the baseline's runs of this pool config (a baseline saved for another config of the experiment has none)
-  const baseRuns = chosen?.experimentId ? (await cellRuns(db, teamId, cell, [chosen.experimentId])).get(chosen.experimentId) ?? null : null;
+  const baseRuns = chosen?.experimentId
+    ? ((await cellRuns(db, teamId, cell, [chosen.experimentId])).get(chosen.experimentId) ?? null)
+    : null;
 
   const points = experiments.map((e) => {
     const v = byExperiment.get(e.id)!;
@@ -78,9 +118,17 @@ export async function trendSeries(db: Db, teamId: string, cell: TrendCellRef, op
       TREND_METRICS.map((m) => {
         const values = v.values[m];
         let verdict: Verdict | null = null;
-        if (baseRuns && e.id !== chosen?.experimentId && values.length > 0 && baseRuns.values[m].length > 0) {
+        if (
+          baseRuns &&
+          e.id !== chosen?.experimentId &&
+          values.length > 0 &&
+          baseRuns.values[m].length > 0
+        ) {
           const def = runMetric(m)!;
-          verdict = compareSamples(baseRuns.values[m], values, { direction: def.direction, ...def.options }).verdict;
+          verdict = compareSamples(baseRuns.values[m], values, {
+            direction: def.direction,
+            ...def.options,
+          }).verdict;
         }
         return [m, { median: values.length ? median(values) : null, n: values.length, verdict }];
       }),
@@ -99,37 +147,84 @@ export async function trendSeries(db: Db, teamId: string, cell: TrendCellRef, op
       metrics,
     };
   });
-  const baseline = chosen && baseRuns
-    ? {
-        name: chosen.name,
-        experimentId: chosen.experimentId!,
-        runs: baseRuns.runIds.length,
-        medians: Object.fromEntries(TREND_METRICS.map((m) => [m, baseRuns.values[m].length ? median(baseRuns.values[m]) : null])) as Record<TrendMetric, number | null>,
-      }
-    : null;
-  return { target, scenario, poolConfig, baseline, baselineNames: baselines.map((b) => b.name), points };
+  const baseline =
+    chosen && baseRuns
+      ? {
+          name: chosen.name,
+          experimentId: chosen.experimentId!,
+          runs: baseRuns.runIds.length,
+          medians: Object.fromEntries(
+            TREND_METRICS.map((m) => [
+              m,
+              baseRuns.values[m].length ? median(baseRuns.values[m]) : null,
+            ]),
+          ) as Record<TrendMetric, number | null>,
+        }
+      : null;
+  return {
+    target,
+    scenario,
+    poolConfig,
+    baseline,
+    baselineNames: baselines.map((b) => b.name),
+    points,
+  };
 }
 
 /** Every target × scenario × pool config of the team with measured runs: what a trend can be drawn for. */
 export async function trendCells(db: Db, teamId: string) {
   const groups = await db.run.groupBy({
     by: ['targetId', 'scenarioId', 'poolConfigId'],
-    where: { teamId, status: { in: [...MEASURED_RUN_STATUSES] }, scenarioId: { not: null }, poolConfigId: { not: null } },
+    where: {
+      teamId,
+      status: { in: [...MEASURED_RUN_STATUSES] },
+      scenarioId: { not: null },
+      poolConfigId: { not: null },
+    },
     _count: { _all: true },
   });
-  const ids = (k: 'targetId' | 'scenarioId' | 'poolConfigId') => [...new Set(groups.map((g) => g[k]).filter((x): x is string => x !== null))];
+  const ids = (k: 'targetId' | 'scenarioId' | 'poolConfigId') => [
+    ...new Set(groups.map((g) => g[k]).filter((x): x is string => x !== null)),
+  ];
   const [targets, scenarios, configs] = await Promise.all([
-    db.target.findMany({ where: { id: { in: ids('targetId') }, teamId }, select: { id: true, name: true } }),
-    db.scenario.findMany({ where: { id: { in: ids('scenarioId') }, teamId }, select: { id: true, name: true } }),
-    db.poolConfig.findMany({ where: { id: { in: ids('poolConfigId') }, teamId }, select: { id: true, name: true } }),
+    db.target.findMany({
+      where: { id: { in: ids('targetId') }, teamId },
+      select: { id: true, name: true },
+    }),
+    db.scenario.findMany({
+      where: { id: { in: ids('scenarioId') }, teamId },
+      select: { id: true, name: true },
+    }),
+    db.poolConfig.findMany({
+      where: { id: { in: ids('poolConfigId') }, teamId },
+      select: { id: true, name: true },
+    }),
   ]);
-  const name = (rows: Array<{ id: string; name: string }>, id: string | null) => rows.find((r) => r.id === id)?.name;
+  const name = (rows: Array<{ id: string; name: string }>, id: string | null) =>
+    rows.find((r) => r.id === id)?.name;
   return groups
     .flatMap((g) => {
       const t = name(targets, g.targetId);
       const s = name(scenarios, g.scenarioId);
       const p = name(configs, g.poolConfigId);
-      return t && s && p ? [{ targetId: g.targetId, targetName: t, scenarioId: g.scenarioId!, scenarioName: s, poolConfigId: g.poolConfigId!, poolConfigName: p, runs: g._count._all }] : [];
+      return t && s && p
+        ? [
+            {
+              targetId: g.targetId,
+              targetName: t,
+              scenarioId: g.scenarioId!,
+              scenarioName: s,
+              poolConfigId: g.poolConfigId!,
+              poolConfigName: p,
+              runs: g._count._all,
+            },
+          ]
+        : [];
     })
-    .sort((a, b) => a.targetName.localeCompare(b.targetName) || a.scenarioName.localeCompare(b.scenarioName) || a.poolConfigName.localeCompare(b.poolConfigName));
+    .sort(
+      (a, b) =>
+        a.targetName.localeCompare(b.targetName) ||
+        a.scenarioName.localeCompare(b.scenarioName) ||
+        a.poolConfigName.localeCompare(b.poolConfigName),
+    );
 }

@@ -21,7 +21,13 @@ export interface OperationDoc {
   summary: string;
   description?: string;
   'x-required-scope': string;
-  parameters: { name: string; in: string; required: boolean; description?: string; schema: Schema }[];
+  parameters: {
+    name: string;
+    in: string;
+    required: boolean;
+    description?: string;
+    schema: Schema;
+  }[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
 }
@@ -47,13 +53,22 @@ function Fields({ schema, schemas }: { schema: Schema; schemas: Record<string, u
       {variants.map((v, i) => (
         <Table key={i}>
           <thead>
-            <tr><Th>field</Th><Th>type</Th><Th>description</Th></tr>
+            <tr>
+              <Th>field</Th>
+              <Th>type</Th>
+              <Th>description</Th>
+            </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {Object.entries(v.properties ?? {}).map(([name, p]) => (
               <tr key={name}>
-                <Td><code>{name}</code>{v.required?.includes(name) ? <span className="text-red-700">*</span> : null}</Td>
-                <Td><code className="text-xs">{typeOf(p)}</code></Td>
+                <Td>
+                  <code>{name}</code>
+                  {v.required?.includes(name) ? <span className="text-red-700">*</span> : null}
+                </Td>
+                <Td>
+                  <code className="text-xs">{typeOf(p)}</code>
+                </Td>
                 <Td className="text-xs text-slate-600">{p.description ?? ''}</Td>
               </tr>
             ))}
@@ -64,7 +79,17 @@ function Fields({ schema, schemas }: { schema: Schema; schemas: Record<string, u
   );
 }
 
-export function OpenApiOperation({ path, method, op, schemas }: { path: string; method: string; op: OperationDoc; schemas: Record<string, unknown> }) {
+export function OpenApiOperation({
+  path,
+  method,
+  op,
+  schemas,
+}: {
+  path: string;
+  method: string;
+  op: OperationDoc;
+  schemas: Record<string, unknown>;
+}) {
   const body = op.requestBody ? Object.values(op.requestBody.content)[0]?.schema : undefined;
   return (
     <Card id={op.operationId}>
@@ -81,14 +106,24 @@ export function OpenApiOperation({ path, method, op, schemas }: { path: string; 
         {op.parameters.length ? (
           <Table>
             <thead>
-              <tr><Th>parameter</Th><Th>in</Th><Th>type</Th><Th>description</Th></tr>
+              <tr>
+                <Th>parameter</Th>
+                <Th>in</Th>
+                <Th>type</Th>
+                <Th>description</Th>
+              </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {op.parameters.map((p) => (
                 <tr key={`${p.in}-${p.name}`}>
-                  <Td><code>{p.name}</code>{p.required ? <span className="text-red-700">*</span> : null}</Td>
+                  <Td>
+                    <code>{p.name}</code>
+                    {p.required ? <span className="text-red-700">*</span> : null}
+                  </Td>
                   <Td>{p.in}</Td>
-                  <Td><code className="text-xs">{typeOf(p.schema)}</code></Td>
+                  <Td>
+                    <code className="text-xs">{typeOf(p.schema)}</code>
+                  </Td>
                   <Td className="text-xs text-slate-600">{p.description ?? ''}</Td>
                 </tr>
               ))}
@@ -109,7 +144,12 @@ export function OpenApiOperation({ path, method, op, schemas }: { path: string; 
               return (
                 <li key={status}>
                   <code>{status}</code> {r.description}
-                  {s && refName(s) && refName(s) !== 'Problem' ? <> — <code>{refName(s)}</code></> : null}
+                  {s && refName(s) && refName(s) !== 'Problem' ? (
+                    <>
+                      {' '}
+                      — <code>{refName(s)}</code>
+                    </>
+                  ) : null}
                 </li>
               );
             })}
@@ -119,7 +159,15 @@ export function OpenApiOperation({ path, method, op, schemas }: { path: string; 
           <summary className="cursor-pointer text-slate-600">JSON Schemas</summary>
           <CodeBlock
             label={op.operationId}
-            code={JSON.stringify(Object.fromEntries([body, Object.values(op.responses)[0]?.content?.['application/json']?.schema].filter((s): s is Schema => !!s?.$ref).map((s) => [refName(s), schemas[refName(s)!]])), null, 2)}
+            code={JSON.stringify(
+              Object.fromEntries(
+                [body, Object.values(op.responses)[0]?.content?.['application/json']?.schema]
+                  .filter((s): s is Schema => !!s?.$ref)
+                  .map((s) => [refName(s), schemas[refName(s)!]]),
+              ),
+              null,
+              2,
+            )}
           />
         </details>
       </CardBody>

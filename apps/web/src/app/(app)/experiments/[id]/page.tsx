@@ -2,8 +2,16 @@ import { serverCaller } from '~/server/api/server-caller';
 import { orNotFoundUnlessElsewhere } from '~/server/api/or-elsewhere';
 import { ExperimentDetail } from '~/components/experiments/experiment-detail';
 
-export default async function Page({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ queue?: string }> }) {
+export default async function Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ queue?: string }>;
+}) {
   const { id } = await params;
   await orNotFoundUnlessElsewhere('experiment', id, (await serverCaller()).experiment.get({ id }));
-  return <ExperimentDetail id={id} queueUnavailable={(await searchParams).queue === 'unavailable'} />;
+  return (
+    <ExperimentDetail id={id} queueUnavailable={(await searchParams).queue === 'unavailable'} />
+  );
 }

@@ -7,7 +7,11 @@ export default async function ScenarioPage({ params }: { params: Promise<{ id: s
   const s = await orNotFound((await serverCaller()).scenario.get({ id }));
   return (
     <>
-      <PageHeader crumbs={[{ href: '/scenarios', label: 'Scenarios' }]} title={s.name} description="Runs keep a snapshot of the scenario they used, so editing it does not change past results." />
+      <PageHeader
+        crumbs={[{ href: '/scenarios', label: 'Scenarios' }]}
+        title={s.name}
+        description="Runs keep a snapshot of the scenario they used, so editing it does not change past results."
+      />
       <ScenarioEditor initial={{ id: s.id, name: s.name, scenario: s.scenario }} />
     </>
   );

@@ -4,12 +4,20 @@ import { PageHeader } from '~/components/ui/page-header';
 
 export const metadata = { title: 'New scenario' };
 
-export default async function NewScenarioPage({ searchParams }: { searchParams: Promise<{ template?: string }> }) {
+export default async function NewScenarioPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ template?: string }>;
+}) {
   const { template } = await searchParams;
   const t = TEMPLATE_IDS.includes(template as TemplateId) ? (template as TemplateId) : undefined;
   return (
     <>
-      <PageHeader crumbs={[{ href: '/scenarios', label: 'Scenarios' }]} title="New scenario" description="Every field is checked with the same schema the server and the worker use." />
+      <PageHeader
+        crumbs={[{ href: '/scenarios', label: 'Scenarios' }]}
+        title="New scenario"
+        description="Every field is checked with the same schema the server and the worker use."
+      />
       <ScenarioEditor defaultTemplate={t} />
     </>
   );

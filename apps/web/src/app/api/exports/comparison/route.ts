@@ -17,14 +17,20 @@ export async function GET(req: Request) {
   const q = new URL(req.url).searchParams;
   const format = parseFormat(q.get('format'));
   const selection = selectionFromQuery(q);
-  if (!format || !selection) return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html and items=2..6 runs or cells');
+  if (!format || !selection)
+    return problem(
+      400,
+      'bad_request',
+      'needs format=csv|summary-csv|json|html and items=2..6 runs or cells',
+    );
   try {
     const c = await buildComparison(db, team.id, selection, { maxPoints: 600 });
     const title = c.groups.map((g) => g.label).join(' vs ');
     const out = await buildExport(db, c, format, { title });
     return download(out.body, out.contentType, `${slug(title)}.${out.extension}`);
   } catch (e) {
-    if (e instanceof Error && e.name === 'NotFoundError') return problem(404, 'not_found', e.message);
+    if (e instanceof Error && e.name === 'NotFoundError')
+      return problem(404, 'not_found', e.message);
     throw e;
   }
 }

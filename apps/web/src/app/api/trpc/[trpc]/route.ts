@@ -11,7 +11,8 @@ const handler = (req: Request) =>
     router: appRouter,
     createContext: () => createContext({ headers: req.headers, overHttp: true }),
     onError({ error, path }) {
-      if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`tRPC ${path ?? '?'} failed:`, error.cause ?? error);
+      if (error.code === 'INTERNAL_SERVER_ERROR')
+        console.error(`tRPC ${path ?? '?'} failed:`, error.cause ?? error);
     },
   });
 

@@ -7,8 +7,16 @@ export default async function EditTargetPage({ params }: { params: Promise<{ id:
   const t = await orNotFound((await serverCaller()).target.get({ id }));
   return (
     <div className="max-w-4xl">
-      <PageHeader crumbs={[{ href: '/targets', label: 'Targets' }, { href: `/targets/${id}`, label: t.name }]} title={`Edit ${t.name}`} />
-      <TargetForm initial={{ ...t, setup: t.managed?.setup, environment: t.managed?.environment ?? {} }} />
+      <PageHeader
+        crumbs={[
+          { href: '/targets', label: 'Targets' },
+          { href: `/targets/${id}`, label: t.name },
+        ]}
+        title={`Edit ${t.name}`}
+      />
+      <TargetForm
+        initial={{ ...t, setup: t.managed?.setup, environment: t.managed?.environment ?? {} }}
+      />
     </div>
   );
 }

@@ -17,12 +17,18 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   if (!format) return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html');
   if (!team || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return problem(404, 'not_found', 'run not found');
   try {
-    const c = await buildComparison(db, team.id, { items: [{ kind: 'run', runId: id }] }, { maxPoints: 600 });
+    const c = await buildComparison(
+      db,
+      team.id,
+      { items: [{ kind: 'run', runId: id }] },
+      { maxPoints: 600 },
+    );
     const title = `${c.groups[0]!.label} · ${c.groups[0]!.scenarioName}`;
     const out = await buildExport(db, c, format, { title });
     return download(out.body, out.contentType, `${slug(title)}.${out.extension}`);
   } catch (e) {
-    if (e instanceof Error && e.name === 'NotFoundError') return problem(404, 'not_found', 'run not found');
+    if (e instanceof Error && e.name === 'NotFoundError')
+      return problem(404, 'not_found', 'run not found');
     throw e;
   }
 }

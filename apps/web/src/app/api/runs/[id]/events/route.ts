@@ -8,7 +8,10 @@ import { runEventStream } from '~/server/services/runs/run-event-stream';
 export const dynamic = 'force-dynamic';
 
 const problem = (status: number, code: string, detail: string) =>
-  Response.json({ type: 'about:blank', title: code, status, detail }, { status, headers: { 'Content-Type': 'application/problem+json' } });
+  Response.json(
+    { type: 'about:blank', title: code, status, detail },
+    { status, headers: { 'Content-Type': 'application/problem+json' } },
+  );
 
 /** Live events of one run as SSE; authorized by session and team like every procedure. */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
@@ -16,10 +19,23 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const session = await getSession(req.headers);
   if (!session) return problem(401, 'unauthorized', 'sign in first');
   const team = await resolveTeam(db, session.user.id, session.activeTeamId);
-  const run = team && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await db.run.findFirst({ where: { id, teamId: team.id }, select: { id: true } }) : null;
+  const run =
+    team && /^[A-Za-z0-9_-]{1,64}$/.test(id)
+      ? await db.run.findFirst({ where: { id, teamId: team.id }, select: { id: true } })
+      : null;
   if (!team || !run) return problem(404, 'not_found', 'run not found');
-  const stream = runEventStream({ db, subscriber: () => workerConnection(env.REDIS_URL).on('error', () => {}) }, team.id, id, req.signal);
+  const stream = runEventStream(
+    { db, subscriber: () => workerConnection(env.REDIS_URL).on('error', () => {}) },
+    team.id,
+    id,
+    req.signal,
+  );
   return new Response(stream, {
-    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' },
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    },
   });
 }

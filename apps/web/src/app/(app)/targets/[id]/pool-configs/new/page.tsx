@@ -7,7 +7,14 @@ export default async function NewPoolConfigPage({ params }: { params: Promise<{ 
   const t = await orNotFound((await serverCaller()).target.get({ id }));
   return (
     <div className="max-w-5xl">
-      <PageHeader crumbs={[{ href: '/targets', label: 'Targets' }, { href: `/targets/${id}`, label: t.name }]} title="New pool config" description={`Applied to ${t.name} for each run that uses it.`} />
+      <PageHeader
+        crumbs={[
+          { href: '/targets', label: 'Targets' },
+          { href: `/targets/${id}`, label: t.name },
+        ]}
+        title="New pool config"
+        description={`Applied to ${t.name} for each run that uses it.`}
+      />
       <PoolConfigForm targetId={id} />
     </div>
   );
