@@ -11,7 +11,7 @@ describe('merging generator seconds (real Postgres)', () => {
   beforeAll(async () => {
     const t = await withTempDatabase('runs_segments');
     dispose = t.dispose;
-    db = createDb({ url: t.url, max: 2 });
+    db = createDb({ url: t.url, max: 8 });
     const ids = await seed(db);
     const exp = await db.experiment.create({
       data: {
@@ -83,5 +83,24 @@ describe('merging generator seconds (real Postgres)', () => {
       [2, 10],
     ]);
     expect(await db.runSecond.count({ where: { runId, segment: 'all' } })).toBe(3);
+  });
+
+  it('merges of one run running at once (live and final, or two workers) all succeed and agree', async () => {
+    for (let sec = 3; sec < 40; sec++) for (const g of [0, 1, 2]) await write(g, sec, sec + g);
+    // Every overlapping window at once: without serialisation two deletes see no row and both
+    // inserts collide on the primary key (the failure seen on a loaded machine).
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        mergeSegmentSeconds(db, runId, i % 3 === 0 ? {} : { from: 3 + i, to: 40 }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const stored = await db.runSecond.findMany({
+      where: { runId, segment: 'all', second: { gte: 3 } },
+      orderBy: { second: 'asc' },
+    });
+    expect(stored.map((r) => [r.second, r.requests])).toEqual(
+      Array.from({ length: 37 }, (_, i) => [i + 3, 3 * (i + 3) + 3]),
+    );
   });
 });

@@ -96,8 +96,10 @@ export async function closedSecondsBefore(
 
 /**
  * (Re)writes the run's merged 'all' rows from its generators' rows, for seconds in [from, to)
- * (every second when omitted). Idempotent: a second merged live and again at the end, after a
- * late generator row arrived, ends up with the complete merge. Returns the merged rows.
+ * (every second when omitted). Idempotent and safe under concurrency: merges of one run are
+ * serialised by a transaction-scoped advisory lock, and each reads the generators' rows inside
+ * that lock, so a live merge and the final one (or two workers) never both insert a second; the
+ * last one to run writes the complete merge. Returns the merged rows.
  */
 export async function mergeSegmentSeconds(
   db: Db,
@@ -108,19 +110,23 @@ export async function mergeSegmentSeconds(
     ...(window.from !== undefined ? { gte: window.from } : {}),
     ...(window.to !== undefined ? { lt: window.to } : {}),
   };
-  const rows = await db.runSecond.findMany({
-    where: { runId, segment: { startsWith: 'gen:' }, second },
-    orderBy: { second: 'asc' },
-  });
-  const bySecond = new Map<number, SecondRow[]>();
-  for (const r of rows) bySecond.set(r.second, [...(bySecond.get(r.second) ?? []), r]);
-  const merged = [...bySecond.entries()].map(([s, rs]) => mergeSecondRows(runId, s, rs));
-  if (merged.length === 0) return [];
-  await db.$transaction([
-    db.runSecond.deleteMany({
-      where: { runId, segment: 'all', second: { in: merged.map((m) => m.second) } },
-    }),
-    db.runSecond.createMany({ data: merged }),
-  ]);
-  return merged;
+  return db.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext(${`merge-seconds:${runId}`}))) AS l`;
+      const rows = await tx.runSecond.findMany({
+        where: { runId, segment: { startsWith: 'gen:' }, second },
+        orderBy: { second: 'asc' },
+      });
+      const bySecond = new Map<number, SecondRow[]>();
+      for (const r of rows) bySecond.set(r.second, [...(bySecond.get(r.second) ?? []), r]);
+      const merged = [...bySecond.entries()].map(([s, rs]) => mergeSecondRows(runId, s, rs));
+      if (merged.length === 0) return [];
+      await tx.runSecond.deleteMany({
+        where: { runId, segment: 'all', second: { in: merged.map((m) => m.second) } },
+      });
+      await tx.runSecond.createMany({ data: merged });
+      return merged;
+    },
+    { timeout: 60_000, maxWait: 30_000 },
+  );
 }
