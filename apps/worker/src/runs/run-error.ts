@@ -35,9 +35,30 @@ export class RunError extends AppError<RunErrorCode> {
   }
 }
 
-/** Whatever a run threw, as the RunError recorded on it. */
+/**
+ * Whatever a run threw, as the RunError recorded on it. A database error's own text (constraint
+ * and table names, SQL) is for the worker's log, not for the team's run page.
+ */
 export function toRunError(err: unknown): RunError {
   if (err instanceof RunError) return err;
   if (err instanceof K6BinaryError) return new RunError('k6_missing', err.message, err);
+  if (isDatabaseError(err))
+    return new RunError(
+      'internal_error',
+      "PoolBench's database refused a write of this run; the worker's log has the details",
+      err,
+    );
   return new RunError('internal_error', (err as Error)?.message ?? String(err), err);
+}
+
+/** Prisma's errors (known, unknown, validation, driver adapter) and pg's server errors. */
+function isDatabaseError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (/^(Prisma|DriverAdapter)/.test(err.name) || 'clientVersion' in err) return true;
+  return (
+    'severity' in err &&
+    'code' in err &&
+    typeof err.code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(err.code)
+  );
 }

@@ -1,14 +1,18 @@
-import { Worker } from 'bullmq';
+import { UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { RUN_QUEUE } from '@poolbench/scenarios';
-import { processRun, type RunDeps } from './process-run';
+import { RUN_QUEUE, RunJobSchema } from '@poolbench/scenarios';
+import { processRun } from './process-run';
+import { isDistributedRun, processDistributedRun } from './distributed/process-distributed-run';
 import { processSegmentJob } from './distributed/process-segment-job';
+import type { RunDeps } from './run-deps';
 
 /**
- * The BullMQ consumer. maxStalledCount 0: a job whose worker died is failed, never handed to a
- * second worker (load tests are not retried); the run itself is marked aborted_system by the
- * stale-run sweeper with the data it stored. The processor takes BullMQ's per-job AbortSignal
- * (three parameters), so `cancelJob(runId)` and `cancelAllJobs()` reach the run.
+ * The BullMQ consumer, and the one place that decides what a job is: a generator's segment of a
+ * distributed run (its payload names the segment), the leader of a run on several generators, or
+ * a run on one. maxStalledCount 0: a job whose worker died is failed, never handed to a second
+ * worker (load tests are not retried); the run itself is marked aborted_system by the stale-run
+ * sweeper with the data it stored. The processor takes BullMQ's per-job AbortSignal (three
+ * parameters), so `cancelJob(runId)` and `cancelAllJobs()` reach the run.
  */
 export function createRunWorker(
   connection: Redis,
@@ -17,11 +21,20 @@ export function createRunWorker(
 ): Worker {
   const worker = new Worker(
     RUN_QUEUE,
-    (job, token, signal) =>
-      // A distributed run's generator job carries its segment; the run's own job leads (see process-run).
-      (job.data as { segment?: unknown })?.segment !== undefined
-        ? processSegmentJob(job, token, deps, signal ?? new AbortController().signal)
-        : processRun(job.data, deps, signal ?? new AbortController().signal),
+    async (job, token, sig) => {
+      const signal = sig ?? new AbortController().signal;
+      const parsed = RunJobSchema.safeParse(job.data);
+      if (!parsed.success) {
+        const why = parsed.error.issues
+          .map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`)
+          .join('; ');
+        throw new UnrecoverableError(`invalid run job payload: ${why}`);
+      }
+      const { runId, segment } = parsed.data;
+      if (segment !== undefined) return processSegmentJob(job, token, deps, signal);
+      if (await isDistributedRun(deps.db, runId)) return processDistributedRun(runId, deps, signal);
+      return processRun(runId, deps, signal);
+    },
     {
       connection,
       prefix: opts.prefix,

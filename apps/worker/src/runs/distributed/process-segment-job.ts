@@ -3,9 +3,9 @@ import { UnrecoverableError } from 'bullmq';
 import { parseRun, parseTarget } from '@poolbench/db';
 import { finishSegment, heartbeatSegment, joinSegment, markSegmentReady } from '@poolbench/runs';
 import { generateScenario, RunJobSchema } from '@poolbench/scenarios';
-import { RunError } from '../run-error';
+import { RunError, toRunError } from '../run-error';
 import { k6TimeoutMs, planRun } from '../run-plan';
-import type { RunDeps, RunOutcome } from '../process-run';
+import type { RunDeps, RunOutcome } from '../run-deps';
 import { targetHeadersOf } from '../../targets/target-headers';
 import { prepareGeneratorTarget } from './generator-target';
 import { runGenerator } from './run-generator';
@@ -118,10 +118,7 @@ export async function processSegmentJob(
             : 'failed',
     };
   } catch (err) {
-    const re =
-      err instanceof RunError
-        ? err
-        : new RunError('internal_error', (err as Error)?.message ?? String(err));
+    const re = toRunError(err);
     log.warn({ code: re.code, msg: re.message }, 'segment failed');
     const status = re.code === 'canceled' ? 'canceled' : 'failed';
     await finishSegment(db, runId, segment, workerId, {
