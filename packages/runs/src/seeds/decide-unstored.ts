@@ -6,6 +6,7 @@ import {
 } from '@poolbench/scenarios';
 import { decideHypothesis, runMetric } from '@poolbench/stats';
 import type { SeedClaimResult } from './seed-results';
+import { cellPairPath } from '@poolbench/scenarios/links';
 
 /**
  * For a seed experiment that has no stored hypotheses (launched by a build that could not store
@@ -64,7 +65,7 @@ export async function decideUnstored(
       changeUnit: d.changeUnit,
       p: d.p,
       reason: `${d.reason} (decided from the stored runs by make seeds: this build stored no hypotheses with the experiment)`,
-      comparePath: `/compare?items=c.${experimentId}.${base.poolConfigId}.${base.scenarioId},c.${experimentId}.${cand.poolConfigId}.${cand.scenarioId}&baseline=0`,
+      comparePath: cellPairPath(experimentId, base, cand),
       decidedBy: 'runs' as const,
     };
   });

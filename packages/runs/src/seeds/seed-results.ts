@@ -2,6 +2,7 @@ import type { Db } from '@poolbench/db';
 import { listPresets } from '@poolbench/scenarios';
 import { decideUnstored } from './decide-unstored';
 import { reproductionOf, SEEDS_PREFIX } from './launch-seeds';
+import { cellPairPath } from '@poolbench/scenarios/links';
 
 export interface SeedClaimResult {
   claim: string | null;
@@ -92,11 +93,6 @@ export async function seedResults(
           claims:
             unstored ??
             e.hypotheses.map((h) => {
-              const items = `c.${e.id}.${h.basePoolConfigId}.${h.baseScenarioId},c.${e.id}.${h.candidatePoolConfigId}.${h.candidateScenarioId}`;
-              const window =
-                h.windowFrom !== null && h.windowTo !== null
-                  ? `&from=${h.windowFrom}&to=${h.windowTo}`
-                  : '';
               return {
                 claim: h.claim,
                 statement: h.statement,
@@ -107,7 +103,14 @@ export async function seedResults(
                 changeUnit: h.changeUnit,
                 p: h.p,
                 reason: h.reason,
-                comparePath: `/compare?items=${items}&baseline=0${window}`,
+                comparePath: cellPairPath(
+                  e.id,
+                  { poolConfigId: h.basePoolConfigId, scenarioId: h.baseScenarioId },
+                  { poolConfigId: h.candidatePoolConfigId, scenarioId: h.candidateScenarioId },
+                  h.windowFrom !== null && h.windowTo !== null
+                    ? { from: h.windowFrom, to: h.windowTo }
+                    : null,
+                ),
                 decidedBy: 'stored' as const,
               };
             }),

@@ -9,7 +9,8 @@ import { formatDateTime } from '~/lib/format';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { EmptyState, LoadingBlock } from '~/components/ui/feedback';
-import { itemKey, itemsToParam, type CompareItem } from '~/lib/compare/selection';
+import { itemKey, type CompareItem } from '~/lib/compare/selection';
+import { comparePath } from '@poolbench/scenarios/links';
 
 /** Pick 2–6 experiment cells (all repeats of a config) or single runs. */
 export function ComparePicker({ initial }: { initial: CompareItem[] }) {
@@ -37,10 +38,7 @@ export function ComparePicker({ initial }: { initial: CompareItem[] }) {
           compare all repeats of a pool config; the first pick is the baseline unless a saved one is
           among them.
         </p>
-        <Button
-          disabled={picked.length < 2}
-          onClick={() => router.push(`/compare?items=${itemsToParam(picked)}`)}
-        >
+        <Button disabled={picked.length < 2} onClick={() => router.push(comparePath(picked))}>
           <GitCompareArrows className="size-4" /> Compare
         </Button>
       </div>

@@ -14,7 +14,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { ChartFrame } from '~/components/charts/chart-frame';
 import { OnePerFrame } from '~/components/charts/one-per-frame';
 import { SERIES_METRICS } from '~/lib/compare/series-metrics';
-import { itemKey, itemsToParam, type CompareItem, type Selection } from '~/lib/compare/selection';
+import { itemKey, type CompareItem, type Selection } from '~/lib/compare/selection';
 import { BandChart } from './band-chart';
 import { SetBaselineButton } from './baseline-button';
 import { ComparisonTable } from './comparison-table';
@@ -23,8 +23,9 @@ import { MergedTable } from './merged-table';
 import { PivotCard } from './pivot-card';
 import { ShareButton } from './share-dialog';
 import { SpectrumChart } from './spectrum-chart';
-import { WindowPicker, windowQuery, type TimeWindow } from './window-picker';
+import { WindowPicker, type TimeWindow } from './window-picker';
 import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
+import { comparePath, compareQuery } from '@poolbench/scenarios/links';
 
 const unitFormat = (unit: string) => (v: number) =>
   unit === 'ms'
@@ -75,14 +76,12 @@ export function CompareView({
   }
   const c = q.data;
   const labels = c.groups.map((g) => g.label);
-  const exportQuery = `items=${itemsToParam(items)}${baseline !== null ? `&baseline=${baseline}` : ''}${windowQuery(window)}`;
+  const exportQuery = compareQuery(items, { baseline, window });
   const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId)
     ? c.groups[0]!
     : null;
   const go = (next: CompareItem[], b: number | null, w: TimeWindow | null = window) =>
-    router.push(
-      `/compare?items=${itemsToParam(next)}${b !== null ? `&baseline=${b}` : ''}${windowQuery(w)}`,
-    );
+    router.push(comparePath(next, { baseline: b, window: w }));
   // the upstream pool only where a target used one (the lab target reports zeros for every other endpoint)
   const seriesShown = SERIES_METRICS.filter((m) =>
     c.series[m.key].some((p) =>
@@ -103,10 +102,7 @@ export function CompareView({
         description={`${c.groups[0]!.targetName} · ${[...new Set(c.groups.map((g) => g.scenarioName))].join(', ')} · ${c.groups.reduce((a, g) => a + g.repeats, 0)} runs${window ? ` · seconds ${window.from}–${window.to} of each` : c.durationSeconds ? ` · ${c.durationSeconds} s each` : ''}`}
         actions={
           <>
-            <Link
-              href={`/compare?edit=1&items=${itemsToParam(items)}`}
-              className={buttonClass('ghost')}
-            >
+            <Link href={comparePath(items, { edit: true })} className={buttonClass('ghost')}>
               <Pencil className="size-4" /> Change
             </Link>
             <a

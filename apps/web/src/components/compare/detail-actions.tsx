@@ -5,16 +5,20 @@ import Link from 'next/link';
 import { isMeasuredRunStatus } from '@poolbench/scenarios';
 import { useRole } from '~/lib/hooks/use-role';
 import { buttonClass } from '~/components/ui/button';
-import { itemsToParam, type CompareItem } from '~/lib/compare/selection';
+import { type CompareItem } from '~/lib/compare/selection';
 import { SetBaselineButton } from './baseline-button';
 import { ShareButton } from './share-dialog';
+import { comparePath } from '@poolbench/scenarios/links';
 
 /** Buttons on a finished run's page: compare it, make it the baseline, share it, export it. */
 export function RunActions({ runId, title }: { runId: string; title: string }) {
   const { can } = useRole();
   return (
     <>
-      <Link href={`/compare?edit=1&items=r.${runId}`} className={buttonClass('secondary')}>
+      <Link
+        href={comparePath([{ kind: 'run', runId }], { edit: true })}
+        className={buttonClass('secondary')}
+      >
         <GitCompareArrows className="size-4" /> Compare
       </Link>
       <a
@@ -62,10 +66,7 @@ export function ExperimentActions({
   return (
     <>
       {cells.length >= 2 ? (
-        <Link
-          href={`/compare?items=${itemsToParam(cells.slice(0, 6))}`}
-          className={buttonClass('primary')}
-        >
+        <Link href={comparePath(cells.slice(0, 6))} className={buttonClass('primary')}>
           <GitCompareArrows className="size-4" /> Compare configs
         </Link>
       ) : null}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkWindow, windowFromParams, windowQuery } from './window-picker';
+import { compareQuery } from '@poolbench/scenarios/links';
+import { checkWindow, windowFromParams } from './window-picker';
 
 describe('time window input', () => {
   it('reads from/to from the URL, ignoring anything that is not a window', () => {
@@ -11,8 +12,15 @@ describe('time window input', () => {
     expect(windowFromParams(new URLSearchParams('from=60&to=10'))).toBeNull();
     expect(windowFromParams(new URLSearchParams('from=-1&to=10'))).toBeNull();
     expect(windowFromParams(new URLSearchParams('from=1.5&to=10'))).toBeNull();
-    expect(windowQuery({ from: 0, to: 20 })).toBe('&from=0&to=20');
-    expect(windowQuery(null)).toBe('');
+    // the links every page builds read back as the same window
+    const items = [
+      { kind: 'run' as const, runId: 'r1' },
+      { kind: 'run' as const, runId: 'r2' },
+    ];
+    const q = compareQuery(items, { baseline: 1, window: { from: 0, to: 20 } });
+    expect(q).toBe('items=r.r1,r.r2&baseline=1&from=0&to=20');
+    expect(windowFromParams(new URLSearchParams(q))).toEqual({ from: 0, to: 20 });
+    expect(windowFromParams(new URLSearchParams(compareQuery(items)))).toBeNull();
   });
 
   it('names the field and the reason for every bad input', () => {

@@ -16,8 +16,6 @@ export function windowFromParams(params: URLSearchParams): TimeWindow | null {
   return w.to > w.from ? w : null;
 }
 
-export const windowQuery = (w: TimeWindow | null) => (w ? `&from=${w.from}&to=${w.to}` : '');
-
 /** What a user typed, checked; errors name the field and the reason. */
 export function checkWindow(
   fromText: string,

@@ -13,6 +13,7 @@ import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { Field, Select } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { TrendChart, type TrendMetricKey } from './trend-chart';
+import { cellPairPath } from '@poolbench/scenarios/links';
 
 const METRICS: Array<{ key: TrendMetricKey; label: string; unit: string }> = [
   { key: 'p95Ms', label: 'Latency p95', unit: 'ms' },
@@ -174,7 +175,18 @@ export function TrendsPage() {
                     {series.data.baseline && !p.isBaseline ? (
                       <Link
                         className="text-xs text-brand-700 hover:underline"
-                        href={`/compare?items=c.${series.data.baseline.experimentId}.${series.data.poolConfig.id}.${series.data.scenario.id},c.${p.experimentId}.${series.data.poolConfig.id}.${series.data.scenario.id}&baseline=0`}
+                        href={cellPairPath(
+                          series.data.baseline.experimentId,
+                          {
+                            poolConfigId: series.data.poolConfig.id,
+                            scenarioId: series.data.scenario.id,
+                          },
+                          {
+                            experimentId: p.experimentId,
+                            poolConfigId: series.data.poolConfig.id,
+                            scenarioId: series.data.scenario.id,
+                          },
+                        )}
                       >
                         Compare with baseline
                       </Link>

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RUN_METRICS } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
+import { compareItemsFromParam } from '@poolbench/scenarios/links';
 
 export const CompareItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('run'), runId: IdSchema }),
@@ -37,23 +38,6 @@ export type Selection = z.infer<typeof SelectionSchema>;
 export const itemKey = (i: CompareItem) =>
   i.kind === 'run' ? `run:${i.runId}` : `cell:${i.experimentId}:${i.poolConfigId}:${i.scenarioId}`;
 
-/** Compact URL form: `r.<id>` or `c.<experimentId>.<poolConfigId>.<scenarioId>`, comma-separated. */
-export function itemsToParam(items: CompareItem[]): string {
-  return items
-    .map((i) =>
-      i.kind === 'run' ? `r.${i.runId}` : `c.${i.experimentId}.${i.poolConfigId}.${i.scenarioId}`,
-    )
-    .join(',');
-}
-
-export function itemsFromParam(param: string | null | undefined): CompareItem[] {
-  if (!param) return [];
-  const out: CompareItem[] = [];
-  for (const part of param.split(',')) {
-    const [k, a, b, c] = part.split('.');
-    if (k === 'r' && a) out.push({ kind: 'run', runId: a });
-    else if (k === 'c' && a && b && c)
-      out.push({ kind: 'cell', experimentId: a, poolConfigId: b, scenarioId: c });
-  }
-  return out;
-}
+/** The items of a compare URL (`@poolbench/scenarios/links` writes them). */
+export const itemsFromParam = (param: string | null | undefined): CompareItem[] =>
+  compareItemsFromParam(param);

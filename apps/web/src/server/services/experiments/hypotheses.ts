@@ -3,6 +3,7 @@ import { extendExperiment, replaceHypotheses } from '@poolbench/runs';
 import type { Hypothesis } from '@poolbench/scenarios';
 import type { Queue } from 'bullmq';
 import type { HypothesisView } from '~/server/api/routers/hypothesis.types';
+import { cellPairPath } from '@poolbench/scenarios/links';
 
 /** The compare view of a hypothesis's two cells, base first (the same link the seeds page gives). */
 export function hypothesisComparePath(
@@ -12,9 +13,7 @@ export function hypothesisComparePath(
     candidate: { poolConfigId: string; scenarioId: string };
   },
 ): string {
-  const cell = (c: { poolConfigId: string; scenarioId: string }) =>
-    `c.${experimentId}.${c.poolConfigId}.${c.scenarioId}`;
-  return `/compare?items=${cell(h.base)},${cell(h.candidate)}&baseline=0`;
+  return cellPairPath(experimentId, h.base, h.candidate);
 }
 
 /**
