@@ -57,4 +57,5 @@ export {
   type Partition,
 } from './storage-maintenance';
 export { secondsTsBounds } from './seconds-bounds';
+export * from './run-second-columns';
 export * from './json';

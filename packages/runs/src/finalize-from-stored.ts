@@ -1,4 +1,9 @@
-import { parseRunSecond, type Db } from '@poolbench/db';
+import {
+  parseRunSecond,
+  runSecondHistEntries,
+  type Db,
+  type RunSecondHistColumn,
+} from '@poolbench/db';
 import {
   buildRunSummary,
   encodeHistogram,
@@ -15,25 +20,14 @@ import { mergeStoredHistograms } from '@poolbench/stats/stored';
 import type { StoredFinal } from './stale-runs';
 import { mergeSegmentSeconds } from './segments/merge-segment-seconds';
 
-/** Histogram columns of RunSecond, by k6 metric. */
-const HIST_COLUMNS = {
-  http_req_duration: 'durationHist',
-  http_req_waiting: 'waitingHist',
-  http_req_connecting: 'connectingHist',
-  http_req_tls_handshaking: 'tlsHist',
-  http_req_blocked: 'blockedHist',
-  iteration_duration: 'iterationHist',
-} as const;
-type HistMetric = keyof typeof HIST_COLUMNS;
-type HistColumn = (typeof HIST_COLUMNS)[HistMetric];
 type StoredSecond = StoredSecondCounters & { ts: Date | string } & Partial<
-    Record<HistColumn, Uint8Array | null>
+    Record<RunSecondHistColumn, Uint8Array | null>
   >;
 
 /** Exact merge of one histogram column over stored seconds, or null when none has data. */
 function mergeStoredColumn(
-  rows: Partial<Record<HistColumn, Uint8Array | null>>[],
-  col: HistColumn,
+  rows: Partial<Record<RunSecondHistColumn, Uint8Array | null>>[],
+  col: RunSecondHistColumn,
 ): Histogram | null {
   const stored = rows.map((r) => r[col]).filter((b): b is Uint8Array => !!b && b.length > 0);
   return stored.length ? mergeStoredHistograms(stored) : null;
@@ -49,7 +43,7 @@ function summarizeStored(
 ): RunSummary {
   const { counters, vusMax, loadSeconds } = sumStoredSeconds(rows);
   const trends: SummaryTrends = {};
-  for (const [metric, col] of Object.entries(HIST_COLUMNS) as [HistMetric, HistColumn][]) {
+  for (const [metric, col] of runSecondHistEntries()) {
     const merged = mergeStoredColumn(rows, col);
     if (merged) trends[metric] = histogramStatsMs(merged);
   }

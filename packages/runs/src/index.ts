@@ -82,3 +82,4 @@ export {
   type ScheduleOutcome,
 } from './schedules/schedule-outcome';
 export { launchFiring } from './schedules/launch-firing';
+export { runSecondRow, type RunSecondParts } from './segments/run-second-row';

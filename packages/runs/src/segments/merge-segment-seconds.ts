@@ -1,18 +1,12 @@
-import { parseRunSecond, type Db, type Prisma } from '@poolbench/db';
+import { parseRunSecond, RUN_SECOND_HIST_COLUMNS, type Db, type Prisma } from '@poolbench/db';
 import { encodeHistogram, histogramStatsMs } from '@poolbench/stats';
 import { mergeStoredHistograms } from '@poolbench/stats/stored';
+import { runSecondRow, type RunSecondParts } from './run-second-row';
 
 /** RunSecond.segment of a load generator's own rows; the run's merged rows keep 'all'. */
 export const segmentKey = (index: number) => `gen:${index}`;
 
-const HIST = [
-  'durationHist',
-  'waitingHist',
-  'connectingHist',
-  'tlsHist',
-  'blockedHist',
-  'iterationHist',
-] as const;
+const HIST = Object.values(RUN_SECOND_HIST_COLUMNS);
 type SecondRow = Prisma.RunSecondGetPayload<object>;
 
 const bytesOf = (h: ReturnType<typeof mergeStoredHistograms>) =>
@@ -36,41 +30,31 @@ export function mergeSecondRows(
   const hists = Object.fromEntries(
     HIST.map((c) => [c, mergeStoredHistograms(rows.map((r) => r[c]))]),
   ) as Record<(typeof HIST)[number], ReturnType<typeof mergeStoredHistograms>>;
-  const d = histogramStatsMs(hists.durationHist);
-  return {
+  return runSecondRow({
     runId,
     second,
     segment: 'all',
     ts: new Date(Math.min(...rows.map((r) => r.ts.getTime()))),
-    requests: sum((r) => r.requests),
-    failed: sum((r) => r.failed),
-    statusCounts,
-    bytesSent: rows.reduce((a, r) => a + r.bytesSent, 0n),
-    bytesReceived: rows.reduce((a, r) => a + r.bytesReceived, 0n),
-    iterations: sum((r) => r.iterations),
-    droppedIterations: sum((r) => r.droppedIterations),
-    vus: sum((r) => r.vus),
-    vusMax: sum((r) => r.vusMax),
-    // allocated VUs add up like the others; unknown when no generator recorded them (older k6 output)
-    vusAllocated: rows.some((r) => r.vusAllocated !== null)
-      ? sum((r) => r.vusAllocated ?? 0)
-      : null,
-    p50Ms: d?.p50 ?? null,
-    p90Ms: d?.p90 ?? null,
-    p95Ms: d?.p95 ?? null,
-    p99Ms: d?.p99 ?? null,
-    p999Ms: d?.p999 ?? null,
-    maxMs: d?.max ?? null,
-    meanMs: d?.mean ?? null,
-    connectingP95Ms: histogramStatsMs(hists.connectingHist)?.p95 ?? null,
-    blockedP95Ms: histogramStatsMs(hists.blockedHist)?.p95 ?? null,
-    durationHist: bytesOf(hists.durationHist),
-    waitingHist: bytesOf(hists.waitingHist),
-    connectingHist: bytesOf(hists.connectingHist),
-    tlsHist: bytesOf(hists.tlsHist),
-    blockedHist: bytesOf(hists.blockedHist),
-    iterationHist: bytesOf(hists.iterationHist),
-  };
+    counts: {
+      requests: sum((r) => r.requests),
+      failed: sum((r) => r.failed),
+      statusCounts,
+      bytesSent: rows.reduce((a, r) => a + r.bytesSent, 0n),
+      bytesReceived: rows.reduce((a, r) => a + r.bytesReceived, 0n),
+      iterations: sum((r) => r.iterations),
+      droppedIterations: sum((r) => r.droppedIterations),
+      vus: sum((r) => r.vus),
+      vusMax: sum((r) => r.vusMax),
+      // allocated VUs add up like the others; unknown when no generator recorded them
+      vusAllocated: rows.some((r) => r.vusAllocated !== null)
+        ? sum((r) => r.vusAllocated ?? 0)
+        : null,
+    },
+    duration: histogramStatsMs(hists.durationHist),
+    connectingP95Ms: histogramStatsMs(hists.connectingHist)?.p95,
+    blockedP95Ms: histogramStatsMs(hists.blockedHist)?.p95,
+    hists: Object.fromEntries(HIST.map((c) => [c, bytesOf(hists[c])])) as RunSecondParts['hists'],
+  });
 }
 
 /**

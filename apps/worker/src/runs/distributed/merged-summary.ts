@@ -1,4 +1,4 @@
-import { readJson, StatusCountsSchema, type Prisma } from '@poolbench/db';
+import { readJson, RUN_SECOND_HIST_COLUMNS, StatusCountsSchema, type Prisma } from '@poolbench/db';
 import {
   SummaryAccumulator,
   type K6Summary,
@@ -6,14 +6,8 @@ import {
   type TrendMetric,
 } from '@poolbench/k6';
 
-const COLUMN_OF: Record<TrendMetric, keyof Prisma.RunSecondCreateManyInput> = {
-  http_req_duration: 'durationHist',
-  http_req_waiting: 'waitingHist',
-  http_req_connecting: 'connectingHist',
-  http_req_tls_handshaking: 'tlsHist',
-  http_req_blocked: 'blockedHist',
-  iteration_duration: 'iterationHist',
-};
+// k6's trend metrics are exactly RunSecond's histogram columns
+const COLUMN_OF = RUN_SECOND_HIST_COLUMNS satisfies Record<TrendMetric, string>;
 
 /**
  * The run's k6 summary from its merged seconds, through the very accumulator a single k6 feeds,
@@ -26,9 +20,9 @@ export function summaryFromMergedRows(rows: Prisma.RunSecondCreateManyInput[]): 
     const hist: SecondLine['hist'] = {};
     for (const [metric, col] of Object.entries(COLUMN_OF) as [
       TrendMetric,
-      keyof Prisma.RunSecondCreateManyInput,
+      (typeof COLUMN_OF)[TrendMetric],
     ][]) {
-      const bytes = r[col] as Uint8Array | null | undefined;
+      const bytes = r[col];
       if (bytes && bytes.length > 0) hist[metric] = Buffer.from(bytes).toString('base64');
     }
     acc.add({
