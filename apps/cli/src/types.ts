@@ -1,3 +1,4 @@
+import type { HypothesisVerdict } from '@poolbench/scenarios';
 /** The parts of the PoolBench REST API (see /api/openapi.json) the CLI reads. */
 export interface Ref {
   id: string;
@@ -26,16 +27,9 @@ export interface Experiment {
   hypotheses?: ExperimentHypothesis[];
 }
 
-export interface ExperimentHypothesis {
+export interface ExperimentHypothesis extends HypothesisVerdict {
   position: number;
   statement: string;
-  status: 'pending' | 'holds' | 'does_not_hold' | 'unresolved';
-  change: number | null;
-  low: number | null;
-  high: number | null;
-  changeUnit: string | null;
-  p: number | null;
-  reason: string | null;
   repeatsNeeded: number | null;
 }
 

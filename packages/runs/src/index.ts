@@ -70,7 +70,6 @@ export {
   type SeedReproduction,
 } from './seeds/seed-results';
 export {
-  changeText,
   replaceSeedsResults,
   seedsMarkdown,
   SEEDS_RESULTS_END,

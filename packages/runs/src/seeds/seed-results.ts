@@ -1,19 +1,12 @@
 import type { Db } from '@poolbench/db';
-import { listPresets } from '@poolbench/scenarios';
+import { listPresets, type HypothesisVerdict } from '@poolbench/scenarios';
 import { decideUnstored } from './decide-unstored';
 import { reproductionOf, SEEDS_PREFIX } from './launch-seeds';
 import { cellPairPath } from '@poolbench/scenarios/links';
 
-export interface SeedClaimResult {
+export interface SeedClaimResult extends HypothesisVerdict {
   claim: string | null;
   statement: string;
-  status: 'pending' | 'holds' | 'does_not_hold' | 'unresolved';
-  change: number | null;
-  low: number | null;
-  high: number | null;
-  changeUnit: string | null;
-  p: number | null;
-  reason: string | null;
   /** the compare view of the two cells (base first), in the hypothesis's window */
   comparePath: string;
   /** `stored`: decided by the product when the experiment ended; `runs`: no stored hypotheses, decided from the stored runs */

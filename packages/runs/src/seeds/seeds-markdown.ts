@@ -1,4 +1,5 @@
 import type { SeedReproduction } from './seed-results';
+import { verdictChangeText, verdictPText } from '@poolbench/scenarios';
 
 export const SEEDS_RESULTS_START = '<!-- seeds:results:start -->';
 export const SEEDS_RESULTS_END = '<!-- seeds:results:end -->';
@@ -16,25 +17,6 @@ function num(x: number, digits: number): string {
     maximumFractionDigits: digits,
   });
 }
-const signed = (x: number, d: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${num(Math.abs(x), d)}`;
-
-/** "−15 % (−40 … +3 %)" or "−1.8 points (−3.0 … −0.5)": the product's change with its interval. */
-export function changeText(c: {
-  change: number | null;
-  low: number | null;
-  high: number | null;
-  changeUnit: string | null;
-}): string {
-  if (c.change === null) return 'n/a';
-  const pct = c.changeUnit === 'percent';
-  const d = pct ? 0 : Math.abs(c.change) < 10 ? 2 : 1;
-  const unit = pct ? ' %' : '';
-  const interval =
-    c.low !== null && c.high !== null ? ` (${signed(c.low, d)} … ${signed(c.high, d)}${unit})` : '';
-  return `${signed(c.change, d)}${unit}${interval}`;
-}
-
-const pText = (p: number | null) => (p === null ? 'n/a' : p < 0.001 ? '< 0.001' : num(p, 3));
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The results section of docs/seeds.md, from the product's stored decisions. */
@@ -72,7 +54,7 @@ export function seedsMarkdown(
     for (const c of e.claims) {
       const link = `${meta.baseUrl ?? ''}${c.comparePath}`;
       lines.push(
-        `| ${e.seed} | \`${e.experimentId}\` (${e.status}) | ${esc(c.claim ?? c.statement)} | ${VERDICT[c.status]} | ${changeText(c)} | ${pText(c.p)} | ${esc(c.reason ?? '')} | [compare](${link}) |`,
+        `| ${e.seed} | \`${e.experimentId}\` (${e.status}) | ${esc(c.claim ?? c.statement)} | ${VERDICT[c.status]} | ${verdictChangeText(c)} | ${verdictPText(c.p)} | ${esc(c.reason ?? '')} | [compare](${link}) |`,
       );
     }
   }

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
 import { Table, Td, Th } from '~/components/ui/table';
+import { verdictChangeText, verdictPText, type HypothesisVerdict } from '@poolbench/scenarios';
 
 const VERDICT_TONE: Record<string, BadgeTone> = {
   holds: 'green',
@@ -19,28 +20,7 @@ interface Claim {
   claim: string;
   statement: string;
 }
-interface Result {
-  status: string;
-  change: number | null;
-  low: number | null;
-  high: number | null;
-  changeUnit: string | null;
-  p: number | null;
-  reason: string | null;
-  comparePath: string;
-}
-
-const n = (x: number, d: number) =>
-  x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-const signed = (x: number, d: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${n(Math.abs(x), d)}`;
-
-function change(r: Result): string {
-  if (r.change === null) return '—';
-  const pct = r.changeUnit === 'percent';
-  const d = pct ? 0 : 2;
-  const u = pct ? ' %' : '';
-  return `${signed(r.change, d)}${u}${r.low !== null && r.high !== null ? ` (${signed(r.low, d)} … ${signed(r.high, d)}${u})` : ''}`;
-}
+type Result = HypothesisVerdict & { comparePath: string };
 
 /** The seed's claims in its own words (with its numbers), each beside the product's latest verdict. */
 export function ClaimVerdicts({ claims, results }: { claims: Claim[]; results: Result[] | null }) {
@@ -76,10 +56,8 @@ export function ClaimVerdicts({ claims, results }: { claims: Claim[]; results: R
                   <span className="text-xs text-slate-400">—</span>
                 )}
               </Td>
-              <Td className="tabular-nums">{r ? change(r) : '—'}</Td>
-              <Td className="tabular-nums">
-                {r?.p === null || r?.p === undefined ? '—' : r.p < 0.001 ? '< 0.001' : n(r.p, 3)}
-              </Td>
+              <Td className="tabular-nums">{r ? verdictChangeText(r, '—') : '—'}</Td>
+              <Td className="tabular-nums">{verdictPText(r?.p, '—')}</Td>
               <Td>
                 {r ? (
                   <Link className="text-brand-700 hover:underline" href={r.comparePath}>

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { HypothesisStatus } from '@poolbench/db';
 import {
   HYPOTHESIS_BAND_UNITS,
   HYPOTHESIS_EXPECTS,
   HYPOTHESIS_METRIC_KEYS,
+  HypothesisVerdictFields,
 } from '@poolbench/scenarios';
 
 const Cell = z.object({ poolConfigId: z.string(), scenarioId: z.string() });
@@ -29,21 +29,7 @@ export const HypothesisFields = {
   band: z.number(),
   bandUnit: z.enum(HYPOTHESIS_BAND_UNITS),
   window: z.object({ from: z.number().int(), to: z.number().int() }).nullable(),
-  status: z
-    .enum(HypothesisStatus)
-    .describe('pending until the experiment ends; then holds, does_not_hold or unresolved'),
-  change: z
-    .number()
-    .nullable()
-    .describe('Hodges-Lehmann change of the candidate against the base, in changeUnit'),
-  low: z.number().nullable(),
-  high: z.number().nullable(),
-  changeUnit: z
-    .string()
-    .nullable()
-    .describe("percent, or the metric's unit (percentage points for error rates)"),
-  p: z.number().nullable().describe('Mann-Whitney p'),
-  reason: z.string().nullable().describe('why, in one sentence'),
+  ...HypothesisVerdictFields,
   repeatsNeeded: z
     .number()
     .int()

@@ -1,18 +1,11 @@
 import { z } from 'zod';
+import { HypothesisVerdictSchema } from '@poolbench/scenarios';
 
 /** Response schemas of the seeds procedures: the client's types come from here. */
-const num = z.number().nullable();
 
-export const SeedClaimResultSchema = z.object({
+export const SeedClaimResultSchema = HypothesisVerdictSchema.extend({
   claim: z.string().nullable(),
   statement: z.string(),
-  status: z.enum(['pending', 'holds', 'does_not_hold', 'unresolved']),
-  change: num,
-  low: num,
-  high: num,
-  changeUnit: z.string().nullable(),
-  p: num,
-  reason: z.string().nullable(),
   comparePath: z.string(),
   decidedBy: z.enum(['stored', 'runs']),
 });
