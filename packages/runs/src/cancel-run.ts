@@ -4,6 +4,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 import { afterRunEnded } from './hypotheses/after-run-ended';
+import { ACTIVE_RUN_STATUSES, fromStatuses, toStatus } from './run-status-table';
 
 export type CancelOutcome = 'canceled' | 'cancel_requested' | 'already_finished' | 'not_found';
 
@@ -27,9 +28,9 @@ export async function cancelRun(
     await lockExperiment(tx, run.experimentId);
     const now = new Date();
     const queued = await tx.run.updateMany({
-      where: { id: runId, status: 'queued' },
+      where: { id: runId, status: fromStatuses('cancelQueued') },
       data: {
-        status: 'canceled',
+        status: toStatus('cancelQueued', 'canceled'),
         cancelRequestedAt: now,
         finishedAt: now,
         errorCode: 'canceled',
@@ -41,7 +42,7 @@ export async function cancelRun(
       return 'canceled';
     }
     const active = await tx.run.updateMany({
-      where: { id: runId, status: { in: ['preparing', 'running'] } },
+      where: { id: runId, status: { in: [...ACTIVE_RUN_STATUSES] } },
       data: { cancelRequestedAt: now },
     });
     return active.count === 1 ? 'cancel_requested' : 'already_finished';

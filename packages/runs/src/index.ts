@@ -82,3 +82,11 @@ export {
 } from './schedules/schedule-outcome';
 export { launchFiring } from './schedules/launch-firing';
 export { runSecondRow, type RunSecondParts } from './segments/run-second-row';
+export {
+  RUN_TRANSITIONS,
+  ACTIVE_RUN_STATUSES,
+  canTransition,
+  fromStatuses,
+  toStatus,
+  type RunTransition,
+} from './run-status-table';

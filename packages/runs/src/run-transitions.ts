@@ -3,6 +3,7 @@ import type { ThresholdResult } from '@poolbench/scenarios';
 import type { RunSummary } from '@poolbench/stats';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 import { afterRunEnded } from './hypotheses/after-run-ended';
+import { ACTIVE_RUN_STATUSES, fromStatuses, toStatus } from './run-status-table';
 
 /**
  * A worker's transitions of one run. Each is a conditional UPDATE on the current status (and the
@@ -28,8 +29,13 @@ export async function claimRun(db: Db, runId: string, workerId: string): Promise
     await lockExperiment(tx, experimentId);
     const now = new Date();
     const r = await tx.run.updateMany({
-      where: { id: runId, status: 'queued', cancelRequestedAt: null },
-      data: { status: 'preparing', preparingAt: now, heartbeatAt: now, workerId },
+      where: { id: runId, status: fromStatuses('claim'), cancelRequestedAt: null },
+      data: {
+        status: toStatus('claim', 'preparing'),
+        preparingAt: now,
+        heartbeatAt: now,
+        workerId,
+      },
     });
     if (r.count === 1) await refreshExperimentStatus(tx, experimentId);
     return r.count === 1;
@@ -45,9 +51,9 @@ export async function markRunning(
 ): Promise<boolean> {
   const now = new Date();
   const r = await db.run.updateMany({
-    where: { id: runId, status: 'preparing', workerId, cancelRequestedAt: null },
+    where: { id: runId, status: fromStatuses('start'), workerId, cancelRequestedAt: null },
     data: {
-      status: 'running',
+      status: toStatus('start', 'running'),
       startedAt: now,
       heartbeatAt: now,
       script: data.script,
@@ -67,7 +73,7 @@ export async function heartbeatRun(
   workerId: string,
 ): Promise<{ alive: boolean; cancelRequested: boolean }> {
   const rows = await db.run.updateManyAndReturn({
-    where: { id: runId, workerId, status: { in: ['preparing', 'running'] } },
+    where: { id: runId, workerId, status: { in: [...ACTIVE_RUN_STATUSES] } },
     data: { heartbeatAt: new Date() },
     select: { cancelRequestedAt: true },
   });
@@ -99,9 +105,9 @@ export async function finishRun(
   const ended = await db.$transaction(async (tx) => {
     await lockExperiment(tx, experimentId);
     const r = await tx.run.updateMany({
-      where: { id: runId, workerId, status: { in: ['preparing', 'running'] } },
+      where: { id: runId, workerId, status: fromStatuses('finish') },
       data: {
-        status: data.status,
+        status: toStatus('finish', data.status),
         finishedAt: new Date(),
         errorCode: data.errorCode ?? null,
         errorMessage: data.errorMessage ?? null,

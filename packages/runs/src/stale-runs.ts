@@ -5,6 +5,7 @@ import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 import { finalizeFromStored } from './finalize-from-stored';
 import { afterRunEnded } from './hypotheses/after-run-ended';
+import { fromStatuses, toStatus } from './run-status-table';
 
 /** What a run stored before its worker died, turned into its summary (see finalize-from-stored). */
 export interface StoredFinal {
@@ -26,7 +27,7 @@ export async function abortStaleRuns(
 ): Promise<{ runId: string; workerId: string | null }[]> {
   const cutoff = new Date(Date.now() - opts.staleAfterMs);
   const staleWhere = {
-    status: { in: ['preparing' as const, 'running' as const] },
+    status: fromStatuses('abortStale'),
     OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, preparingAt: { lt: cutoff } }],
   };
   const stale = await db.run.findMany({
@@ -49,7 +50,7 @@ export async function abortStaleRuns(
       const r = await tx.run.updateMany({
         where: { id: run.id, ...staleWhere },
         data: {
-          status: 'aborted_system',
+          status: toStatus('abortStale', 'aborted_system'),
           finishedAt: new Date(),
           errorCode: 'worker_lost',
           errorMessage: `${who} stopped sending heartbeats; the run was stopped with the data stored so far and was not re-run`,
