@@ -67,8 +67,18 @@ export function decide(
         )}; nothing to compare with (save one with --save-baseline ${comparison.baseline})`,
     );
   }
-  const regression = comparison?.outcome === 'regression';
+  // a metric worse than its baseline; failed thresholds are the threshold half of the outcome
+  const regression =
+    comparison?.cells.some((c) => c.metrics.some((m) => m.verdict === 'worse')) ?? false;
   const threshold = summary?.thresholdsFailed ?? false;
+  // estimates worse beyond the floor without enough evidence: never reported as a pass
+  const suspected = comparison?.outcome === 'suspected-regression';
+  if (suspected && !regression)
+    for (const c of comparison.cells)
+      for (const m of c.metrics.filter((x) => x.suspected))
+        problems.push(
+          `suspected regression: ${m.label} of ${c.poolConfig?.name ?? '?'} × ${c.scenario?.name ?? '?'}${m.changePercent ? ` ${m.changePercent.estimate.toFixed(0)} % [${m.changePercent.lower.toFixed(0)} %, ${m.changePercent.upper.toFixed(0)} %]` : ''} on ${c.candidateRuns} vs ${c.baseline?.runs ?? 0} runs; add repeats to settle it`,
+        );
   const outcome =
     regression && threshold
       ? 'regression+threshold'
@@ -76,7 +86,9 @@ export function decide(
         ? 'regression'
         : threshold
           ? 'threshold'
-          : 'pass';
+          : suspected
+            ? 'suspected-regression'
+            : 'pass';
   const fails =
     (failOn === 'any' && (regression || threshold)) ||
     (failOn === 'regression' && regression) ||

@@ -72,6 +72,8 @@ export interface MetricComparison {
   unit: string;
   direction: string;
   verdict: 'better' | 'worse' | 'no-change' | 'inconclusive';
+  /** inconclusive, but the estimate is worse beyond the practical floor (absent from older servers) */
+  suspected?: boolean;
   baselineMedian: number | null;
   candidateMedian: number | null;
   changePercent: { estimate: number; lower: number; upper: number } | null;
@@ -92,7 +94,7 @@ export interface Comparison {
   gatedOn?: string[];
   /** the elapsed seconds [from, to) of every run compared; null or absent: whole runs */
   window?: { from: number; to: number } | null;
-  outcome: 'pass' | 'regression' | 'no-baseline' | 'incomplete';
+  outcome: 'pass' | 'regression' | 'suspected-regression' | 'no-baseline' | 'incomplete';
   cells: {
     poolConfig: Ref | null;
     scenario: Ref | null;
@@ -104,7 +106,11 @@ export interface Comparison {
       runs: number;
     } | null;
     candidateRuns: number;
+    /** this cell's part of the outcome (absent from older servers) */
+    state?: 'regression' | 'suspected-regression' | 'pass';
     regression: boolean;
+    /** thresholds the cell's measured runs failed (absent from older servers) */
+    failedThresholds?: { runId: string; metric: string; expr: string; observed: number | null }[];
     metrics: MetricComparison[];
   }[];
 }
@@ -120,6 +126,7 @@ export interface RunResult {
     | 'regression'
     | 'threshold'
     | 'regression+threshold'
+    | 'suspected-regression'
     | 'hypothesis'
     | 'started'
     | 'error';

@@ -18,3 +18,4 @@ export * from './run-metrics';
 export * from './run-metric-keys';
 export * from './decide-hypothesis';
 export * from './repeats-to-resolve';
+export * from './gate-outcome';

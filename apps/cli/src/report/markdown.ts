@@ -19,6 +19,7 @@ const HEADLINE: Record<RunResult['outcome'], string> = {
   regression: '❌ regression',
   threshold: '❌ threshold failed',
   'regression+threshold': '❌ regression and threshold failed',
+  'suspected-regression': '⚠️ suspected regression (not yet settled: add repeats)',
   hypothesis: '❌ a hypothesis did not hold',
   started: '⏳ started',
   error: '⚠️ error',

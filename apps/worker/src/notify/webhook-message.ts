@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { NotificationPayload } from '@poolbench/db';
+import { failedThresholdText } from '@poolbench/stats';
 
 export const SIGNATURE_HEADER = 'X-PoolBench-Signature';
 
@@ -16,22 +17,43 @@ export function signBody(secret: string, body: string, unixSeconds: number): str
 const pct = (v: number) =>
   `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(Math.abs(v) < 10 ? 1 : 0)} %`;
 
-/** One line per regressed metric: "p99 latency +210 % [+180 %, +240 %] (pool × scenario)". */
+const changeText = (m: NotificationPayload['cells'][number]['metrics'][number]) =>
+  m.changePercent
+    ? ` ${pct(m.changePercent.estimate)} [${pct(m.changePercent.lower)}, ${pct(m.changePercent.upper)}]`
+    : '';
+
+/**
+ * One line per regressed or suspect metric and per failed threshold:
+ * "p99 latency +210 % [+180 %, +240 %] (pool × scenario, 5 vs 5 runs)",
+ * "suspected: p95 latency +409 % [−72 %, +1078 %] (…); about 8 repeats per side would settle it",
+ * "threshold failed: http_req_duration p(95)<50 (observed 80) in run abc (pool × scenario)".
+ */
 export function regressionLines(p: NotificationPayload): string[] {
-  return p.cells.flatMap((c) =>
-    c.metrics
+  return p.cells.flatMap((c) => {
+    const where = `${c.poolConfig} × ${c.scenario}, ${c.candidateRuns} vs ${c.baselineRuns} runs`;
+    const worse = c.metrics
       .filter((m) => m.verdict === 'worse')
-      .map((m) => {
-        const ch = m.changePercent
-          ? ` ${pct(m.changePercent.estimate)} [${pct(m.changePercent.lower)}, ${pct(m.changePercent.upper)}]`
-          : '';
-        return `${m.label}${ch} (${c.poolConfig} × ${c.scenario}, ${c.candidateRuns} vs ${c.baselineRuns} runs)`;
-      }),
-  );
+      .map((m) => `${m.label}${changeText(m)} (${where})`);
+    const suspected = c.metrics
+      .filter((m) => m.suspected)
+      .map(
+        (m) =>
+          `suspected: ${m.label}${changeText(m)} (${where}); ${
+            m.repeatsNeeded
+              ? `about ${m.repeatsNeeded} repeats per side would settle it`
+              : 'more repeats than an experiment allows would be needed to settle it'
+          }`,
+      );
+    const thresholds = (c.failedThresholds ?? []).map(
+      (t) => `threshold failed: ${failedThresholdText(t)} (${c.poolConfig} × ${c.scenario})`,
+    );
+    return [...worse, ...suspected, ...thresholds];
+  });
 }
 
 const OUTCOME_WORDS: Record<NotificationPayload['outcome'], string> = {
   regression: 'regressed against baseline',
+  'suspected-regression': 'suspected of regressing (not yet settled) against baseline',
   pass: 'no regression against baseline',
   'no-baseline': 'finished; no baseline to compare with:',
   incomplete: 'finished without enough measured runs to compare with baseline',

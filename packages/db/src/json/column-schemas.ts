@@ -181,8 +181,8 @@ const EstimateSchema = z.looseObject({ estimate: num, lower: num, upper: num });
  * POOLBENCH_URL when it sends.
  */
 export const NotificationPayloadSchema = z.looseObject({
-  event: z.enum(['schedule.regression', 'schedule.finished']),
-  outcome: z.enum(['pass', 'regression', 'no-baseline', 'incomplete']),
+  event: z.enum(['schedule.regression', 'schedule.suspected-regression', 'schedule.finished']),
+  outcome: z.enum(['pass', 'regression', 'suspected-regression', 'no-baseline', 'incomplete']),
   schedule: z.looseObject({ id: z.string(), name: z.string() }),
   experiment: z.looseObject({ id: z.string(), name: z.string(), path: z.string() }),
   target: z.looseObject({ id: z.string(), name: z.string() }),
@@ -193,13 +193,27 @@ export const NotificationPayloadSchema = z.looseObject({
       scenario: z.string(),
       baselineRuns: num,
       candidateRuns: num,
+      /** absent in payloads decided before suspicions and thresholds were part of the outcome */
+      state: z.enum(['regression', 'suspected-regression', 'pass']).optional(),
       regression: z.boolean(),
+      failedThresholds: z
+        .array(
+          z.looseObject({
+            runId: z.string(),
+            metric: z.string(),
+            expr: z.string(),
+            observed: numOrNull,
+          }),
+        )
+        .optional(),
       metrics: z.array(
         z.looseObject({
           key: z.string(),
           label: z.string(),
           unit: z.string(),
           verdict: z.string(),
+          suspected: z.boolean().optional(),
+          repeatsNeeded: z.number().int().nullable().optional(),
           baselineMedian: numOrNull,
           candidateMedian: numOrNull,
           changePercent: EstimateSchema.nullable(),

@@ -171,4 +171,115 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
     });
     expect(await decideOverdueScheduleOutcomes(db)).toEqual([]);
   });
+
+  const endRuns = async (
+    runIds: string[],
+    how: { status: 'succeeded' | 'thresholds_failed' | 'failed'; p99: number }[],
+  ) => {
+    for (const [i, id] of runIds.entries()) {
+      const h = how[i % how.length]!;
+      await claimRun(db, id, 'w');
+      await markRunning(db, id, 'w', { script: 's', environment: {} });
+      await finishRun(db, id, 'w', {
+        status: h.status,
+        summary: summaryWith(h.p99 * (1 + (i % 5) / 100), 1000),
+        ...(h.status === 'thresholds_failed'
+          ? {
+              errorCode: 'thresholds_failed',
+              thresholdResults: [
+                { metric: 'http_req_duration', expr: 'p(95)<50', observed: 80, pass: false },
+                { metric: 'http_req_failed', expr: 'rate<0.01', observed: 0, pass: true },
+              ],
+            }
+          : {}),
+      });
+    }
+  };
+
+  it('about 10x worse on too few runs to decide is a suspected regression, never a pass, and says how many repeats would settle it', async () => {
+    const l = await fireSchedule('ten times');
+    // two measured runs at 10x the baseline; the other three failed before measuring
+    await endRuns(l.runIds, [
+      { status: 'succeeded', p99: 300 },
+      { status: 'succeeded', p99: 300 },
+      { status: 'failed', p99: 300 },
+      { status: 'failed', p99: 300 },
+      { status: 'failed', p99: 300 },
+    ]);
+    const n = await notification(l.experimentId);
+    expect(n).toMatchObject({ outcome: 'suspected-regression', status: 'pending' });
+    expect(n!.payload!.event).toBe('schedule.suspected-regression');
+    const cell = n!.payload!.cells[0]!;
+    expect(cell).toMatchObject({
+      state: 'suspected-regression',
+      candidateRuns: 2,
+      regression: false,
+    });
+    const p99 = cell.metrics.find((m) => m.key === 'p99Ms')!;
+    expect(p99).toMatchObject({ verdict: 'inconclusive', suspected: true });
+    expect(p99.changePercent!.estimate).toBeGreaterThan(500);
+    expect(p99.repeatsNeeded).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a run that failed a threshold makes a regression, named with its run, even when the numbers match the baseline', async () => {
+    const l = await fireSchedule('thresholds');
+    await endRuns(l.runIds, [
+      { status: 'succeeded', p99: 30 },
+      { status: 'thresholds_failed', p99: 30 },
+    ]);
+    const n = await notification(l.experimentId);
+    expect(n).toMatchObject({ outcome: 'regression', status: 'pending' });
+    const cell = n!.payload!.cells[0]!;
+    expect(cell.state).toBe('regression');
+    expect(cell.metrics.some((m) => m.verdict === 'worse')).toBe(false);
+    const failedRuns = (
+      await db.run.findMany({
+        where: { experimentId: l.experimentId, status: 'thresholds_failed' },
+        select: { id: true },
+      })
+    ).map((r) => r.id);
+    expect(failedRuns).toHaveLength(2);
+    expect(cell.failedThresholds).toEqual(
+      failedRuns.map((runId) => ({
+        runId,
+        metric: 'http_req_duration',
+        expr: 'p(95)<50',
+        observed: 80,
+      })),
+    );
+  });
+
+  it("a baseline saved from another pool config is not this config's baseline", async () => {
+    const B = (
+      await db.poolConfig.findFirstOrThrow({
+        where: { teamId: ids.teamId, targetId: ids.targetId, id: { not: A } },
+      })
+    ).id;
+    const other = await launchExperiment(db, {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      poolConfigIds: [A, B],
+      scenarioIds: [S],
+      repeats: 3,
+      name: 'two configs',
+    });
+    await runAll(other.runIds, 30);
+    // saved on B's card: a baseline of B only, though the experiment also ran A
+    await db.baseline.create({
+      data: {
+        teamId: ids.teamId,
+        name: 'b-only',
+        targetId: ids.targetId,
+        scenarioId: S,
+        experimentId: other.experimentId,
+        poolConfigId: B,
+      },
+    });
+    await db.schedule.update({ where: { id: scheduleId }, data: { baselineName: 'b-only' } });
+    const l = await fireSchedule('config A against b-only');
+    await runAll(l.runIds, 30);
+    const n = await notification(l.experimentId);
+    expect(n!.outcome).toBe('no-baseline');
+    expect(n!.payload!.cells[0]).toMatchObject({ baselineRuns: 0, metrics: [] });
+  });
 });

@@ -1,6 +1,15 @@
 import { parseRun, toJson, type Db, type NotificationPayload } from '@poolbench/db';
 import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
-import { compareRunGroups, type RunSummary } from '@poolbench/stats';
+import {
+  cellState,
+  compareRunGroups,
+  gateOutcome,
+  isSuspectedWorse,
+  runMetric,
+  runMetricRepeatsNeeded,
+  type FailedThreshold,
+  type RunSummary,
+} from '@poolbench/stats';
 
 export type ScheduleOutcome = NotificationPayload['outcome'];
 
@@ -8,15 +17,17 @@ export type ScheduleOutcome = NotificationPayload['outcome'];
  * A scheduled experiment's outcome against its schedule's baseline, decided once when its last
  * run ended and stored as a ScheduleNotification (unique per experiment, so the run that ended it,
  * the sweeper and a second worker cannot decide it twice). Each cell (pool config × scenario) is
- * compared with the baseline of that name for the target and the cell's scenario through
- * `compareRunGroups`: the test the compare view and `poolbench run --baseline` use (one value per
- * measured run, Mann-Whitney U, Hodges-Lehmann interval, practical floor, p adjusted across the
- * tested metrics). A regression is a tested metric whose verdict is `worse`; inconclusive is not.
+ * compared with the baseline of that name saved for the same target, scenario and pool config,
+ * through `compareRunGroups`: the test the compare view and `poolbench run --baseline` use. The
+ * outcome follows the one rule of `@poolbench/stats` (`gateOutcome`): a `worse` verdict or a
+ * failed threshold is a regression, an estimate worse beyond the floor without enough evidence is
+ * a suspected regression (with the repeats that would settle it), and each failed threshold is
+ * named with its run.
  *
  * The notification is `pending` (a worker delivers it) when the schedule has a webhook and the
- * outcome is a regression, or on every outcome with notifyOn = always; `not_needed` otherwise.
- * Returns the outcome, or null when there is nothing to decide (not scheduled, runs still going,
- * already decided).
+ * outcome is a regression or a suspected one, or on every outcome with notifyOn = always;
+ * `not_needed` otherwise. Returns the outcome, or null when there is nothing to decide (not
+ * scheduled, runs still going, already decided).
  */
 export async function decideScheduleOutcome(
   db: Db,
@@ -60,7 +71,13 @@ export async function decideScheduleOutcome(
     db.run
       .findMany({
         where: { ...where, status: { in: [...MEASURED_RUN_STATUSES] } },
-        select: { id: true, poolConfigId: true, scenarioId: true, summary: true },
+        select: {
+          id: true,
+          poolConfigId: true,
+          scenarioId: true,
+          summary: true,
+          thresholdResults: true,
+        },
         orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }],
       })
       .then((rows) =>
@@ -72,75 +89,107 @@ export async function decideScheduleOutcome(
   const baselines = schedule.baselineName
     ? await db.baseline.findMany({
         where: { teamId: e.teamId, targetId: e.targetId, name: schedule.baselineName },
-        select: { scenarioId: true, runId: true, experimentId: true, poolConfigId: true },
+        select: {
+          scenarioId: true,
+          runId: true,
+          experimentId: true,
+          poolConfigId: true,
+          run: { select: { poolConfigId: true } },
+        },
       })
     : [];
   const cells: NotificationPayload['cells'] = [];
-  let missingBaseline = !schedule.baselineName;
-  let incomplete = false;
+  const gateCells: Parameters<typeof gateOutcome>[0][number][] = [];
   for (const { poolConfig } of e.poolConfigs) {
     for (const { scenario } of e.scenarios) {
-      const candidate = own
-        .filter((r) => r.poolConfigId === poolConfig.id && r.scenarioId === scenario.id)
-        .map((r) => r.summary);
-      const b = baselines.find((x) => x.scenarioId === scenario.id);
+      const candidateRuns = own.filter(
+        (r) => r.poolConfigId === poolConfig.id && r.scenarioId === scenario.id,
+      );
+      const candidate = candidateRuns.map((r) => r.summary);
+      const failedThresholds: FailedThreshold[] = candidateRuns.flatMap((r) =>
+        (r.thresholdResults ?? [])
+          .filter((t) => !t.pass)
+          .map((t) => ({ runId: r.id, metric: t.metric, expr: t.expr, observed: t.observed })),
+      );
+      // A baseline belongs to the pool config it was saved from: a baseline of another config of
+      // this target and scenario is no baseline for this cell, one that names no config is the
+      // whole experiment's (Trends reads it the same way).
+      const b = baselines.find(
+        (x) =>
+          x.scenarioId === scenario.id &&
+          (x.runId
+            ? x.run?.poolConfigId === poolConfig.id
+            : x.poolConfigId === poolConfig.id || x.poolConfigId === null),
+      );
       let reference: RunSummary[] = [];
       if (b?.runId) reference = (await measured({ id: b.runId })).map((r) => r.summary);
-      else if (b?.experimentId && b.poolConfigId)
+      else if (b?.experimentId)
         reference = (
           await measured({
             experimentId: b.experimentId,
-            poolConfigId: b.poolConfigId,
+            poolConfigId: poolConfig.id,
             scenarioId: b.scenarioId,
           })
         ).map((r) => r.summary);
-      if (!b) missingBaseline = true;
-      if (candidate.length === 0 || (b && reference.length === 0)) incomplete = true;
       const base = {
         poolConfig: poolConfig.name,
         scenario: scenario.name,
         baselineRuns: reference.length,
         candidateRuns: candidate.length,
+        failedThresholds,
       };
       if (!b || candidate.length === 0 || reference.length === 0) {
-        cells.push({ ...base, regression: false, metrics: [] });
+        const state = cellState({ metrics: [], failedThresholds });
+        cells.push({ ...base, state, regression: state === 'regression', metrics: [] });
+        gateCells.push({
+          state,
+          hasBaseline: !!b && reference.length > 0,
+          candidateRuns: candidate.length,
+        });
         continue;
       }
-      const cmp = compareRunGroups(
-        { label: 'baseline', summaries: reference },
-        { label: 'candidate', summaries: candidate },
-      );
-      const metrics = cmp.metrics.map((m) => ({
-        key: m.def.key,
-        label: m.def.label,
-        unit: m.def.unit,
-        verdict: m.verdict,
-        baselineMedian: m.baseline.median,
-        candidateMedian: m.candidate.median,
-        changePercent: m.changePercent
-          ? {
-              estimate: m.changePercent.estimate,
-              lower: m.changePercent.lower,
-              upper: m.changePercent.upper,
-            }
-          : null,
-        confidence: m.achievedConfidence ?? m.confidence,
-        pValue: m.pValue,
-        reason: m.reason,
-      }));
-      cells.push({ ...base, regression: metrics.some((m) => m.verdict === 'worse'), metrics });
+      const baselineGroup = { label: 'baseline', summaries: reference };
+      const candidateGroup = { label: 'candidate', summaries: candidate };
+      const cmp = compareRunGroups(baselineGroup, candidateGroup);
+      const metrics = cmp.metrics.map((m) => {
+        const suspected = isSuspectedWorse(m);
+        const def = runMetric(m.def.key);
+        return {
+          key: m.def.key,
+          label: m.def.label,
+          unit: m.def.unit,
+          verdict: m.verdict,
+          suspected,
+          baselineMedian: m.baseline.median,
+          candidateMedian: m.candidate.median,
+          changePercent: m.changePercent
+            ? {
+                estimate: m.changePercent.estimate,
+                lower: m.changePercent.lower,
+                upper: m.changePercent.upper,
+              }
+            : null,
+          confidence: m.achievedConfidence ?? m.confidence,
+          pValue: m.pValue,
+          reason: m.reason,
+          // what would settle a suspicion: repeats per side at the spread seen so far
+          repeatsNeeded:
+            suspected && def ? runMetricRepeatsNeeded(baselineGroup, candidateGroup, def) : null,
+        };
+      });
+      const state = cellState({ metrics, failedThresholds });
+      cells.push({ ...base, state, regression: state === 'regression', metrics });
+      gateCells.push({ state, hasBaseline: true, candidateRuns: candidate.length });
     }
   }
-  // the same order of precedence as compareWithBaseline (the CI gate)
-  const outcome: ScheduleOutcome = cells.some((c) => c.regression)
-    ? 'regression'
-    : missingBaseline
-      ? 'no-baseline'
-      : incomplete
-        ? 'incomplete'
-        : 'pass';
+  const outcome: ScheduleOutcome = gateOutcome(gateCells);
   const payload: NotificationPayload = {
-    event: outcome === 'regression' ? 'schedule.regression' : 'schedule.finished',
+    event:
+      outcome === 'regression'
+        ? 'schedule.regression'
+        : outcome === 'suspected-regression'
+          ? 'schedule.suspected-regression'
+          : 'schedule.finished',
     outcome,
     schedule: { id: schedule.id, name: schedule.name },
     experiment: { id: e.id, name: e.name, path: `/experiments/${e.id}` },
@@ -151,7 +200,9 @@ export async function decideScheduleOutcome(
   };
   const send =
     schedule.webhookUrlSealed !== null &&
-    (outcome === 'regression' || schedule.notifyOn === 'always');
+    (outcome === 'regression' ||
+      outcome === 'suspected-regression' ||
+      schedule.notifyOn === 'always');
   const created = await db.scheduleNotification.createMany({
     data: [
       {

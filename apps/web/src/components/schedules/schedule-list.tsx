@@ -30,6 +30,7 @@ const OUTCOME: Record<string, { tone: BadgeTone; text: string }> = {
   regression: { tone: 'red', text: 'regression' },
   pass: { tone: 'green', text: 'no regression' },
   'no-baseline': { tone: 'amber', text: 'no baseline' },
+  'suspected-regression': { tone: 'amber', text: 'suspected regression' },
   incomplete: { tone: 'amber', text: 'incomplete' },
 };
 

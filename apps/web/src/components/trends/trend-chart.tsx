@@ -37,6 +37,7 @@ export function TrendChart({
     label: `${shortDate(p.createdAt)}${p.commit ? ` · ${p.commit.slice(0, 7)}` : ''}`,
     value: p.metrics[metric].median,
     verdict: p.metrics[metric].verdict,
+    suspected: p.metrics[metric].suspected,
     name: p.name,
     n: p.metrics[metric].n,
   }));
@@ -96,16 +97,19 @@ export function TrendChart({
           dot={(props: { cx?: number; cy?: number; index?: number }) => {
             const d = data[props.index ?? 0];
             const worse = d?.verdict === 'worse';
+            const suspected = !worse && d?.suspected;
             return (
               <circle
                 key={props.index}
                 cx={props.cx}
                 cy={props.cy}
-                r={worse ? 6 : 3.5}
-                fill={worse ? '#dc2626' : '#2563eb'}
+                r={worse || suspected ? 6 : 3.5}
+                fill={worse ? '#dc2626' : suspected ? '#d97706' : '#2563eb'}
                 stroke="#fff"
                 strokeWidth={1.5}
-                data-testid={worse ? 'trend-regression' : 'trend-point'}
+                data-testid={
+                  worse ? 'trend-regression' : suspected ? 'trend-suspected' : 'trend-point'
+                }
               />
             );
           }}

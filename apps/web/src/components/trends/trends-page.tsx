@@ -137,7 +137,7 @@ export function TrendsPage() {
           <Card className="mt-6">
             <CardHeader
               title="Experiments"
-              description="A regression is a verdict of worse against the baseline on a charted metric (Mann–Whitney U, Hodges–Lehmann interval, the metric's practical floor), per metric, not corrected across the four."
+              description="A regression is a verdict of worse against the baseline on a charted metric (Mann–Whitney U, Hodges–Lehmann interval, the metric's practical floor, per metric, not corrected across the four) or a run that failed a threshold; a suspected regression is an estimate worse beyond the floor on too few runs to decide (amber)."
             />
             <CardBody className="p-0">
               <ul className="divide-y divide-slate-100 text-sm">
@@ -164,10 +164,22 @@ export function TrendsPage() {
                       </span>
                     ) : null}
                     {p.isBaseline ? <Badge tone="blue">baseline</Badge> : null}
-                    {p.regression ? (
+                    {p.state === 'regression' ? (
                       <Badge tone="red">
                         regression:{' '}
-                        {METRICS.filter((m) => p.metrics[m.key].verdict === 'worse')
+                        {[
+                          ...METRICS.filter((m) => p.metrics[m.key].verdict === 'worse').map(
+                            (m) => m.label,
+                          ),
+                          ...p.failedThresholds.map(
+                            (t) => `threshold ${t.metric} ${t.expr} failed`,
+                          ),
+                        ].join(', ')}
+                      </Badge>
+                    ) : p.state === 'suspected-regression' ? (
+                      <Badge tone="amber">
+                        suspected regression:{' '}
+                        {METRICS.filter((m) => p.metrics[m.key].suspected)
                           .map((m) => m.label)
                           .join(', ')}
                       </Badge>

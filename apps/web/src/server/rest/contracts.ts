@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RunStatusSchema, ScenarioSchema } from '@poolbench/scenarios';
-import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
+import { GATE_OUTCOMES, TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
 import { RunProgressSchema } from '~/server/api/routers/experiment.types';
 import { HypothesisFields } from '~/server/api/routers/hypothesis.types';
@@ -358,9 +358,9 @@ export const ComparisonSchema = z.object({
     'the elapsed seconds [from, to) of every run the comparison is over; null: whole runs',
   ),
   outcome: z
-    .enum(['pass', 'regression', 'no-baseline', 'incomplete'])
+    .enum(GATE_OUTCOMES)
     .describe(
-      'regression: some tested metric of some cell is worse than its baseline; no-baseline: some cell has none of this name; incomplete: some cell has no succeeded run yet',
+      'the one outcome rule (docs/outcomes.md), in this order: regression: a tested metric of some cell is worse than its baseline, or a measured run failed a threshold; suspected-regression: no verdict of worse, but some estimate is worse beyond the practical floor while the evidence is not enough (more repeats would settle it); no-baseline: some cell has none of this name for its pool config; incomplete: some cell has no measured run yet; pass: none of these',
     ),
   cells: z.array(
     z.object({
@@ -377,7 +377,20 @@ export const ComparisonSchema = z.object({
         .nullable()
         .describe('null: no baseline of this name for the target and scenario'),
       candidateRuns: z.number().int(),
+      state: z
+        .enum(['regression', 'suspected-regression', 'pass'])
+        .describe("this cell's part of the outcome"),
       regression: z.boolean(),
+      failedThresholds: z
+        .array(
+          z.object({
+            runId: z.string(),
+            metric: z.string(),
+            expr: z.string(),
+            observed: z.number().nullable(),
+          }),
+        )
+        .describe('every threshold a measured run of this cell failed, with the run'),
       metrics: z.array(
         z.object({
           key: z.string(),
@@ -385,6 +398,9 @@ export const ComparisonSchema = z.object({
           unit: z.string(),
           direction: DirectionSchema,
           verdict: VerdictSchema,
+          suspected: z
+            .boolean()
+            .describe('inconclusive, but the estimate is worse beyond the practical floor'),
           baselineMedian: z.number().nullable(),
           candidateMedian: z.number().nullable(),
           changePercent: ChangeEstimateSchema.nullable().describe(

@@ -492,10 +492,13 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
       'rssPeakBytes',
       'poolWaitMsMean',
     ]);
-    expect(all.cells[0].metrics.find((m: { key: string }) => m.key === 'p99Ms').verdict).toBe(
-      'inconclusive',
-    );
-    expect(all.outcome).toBe('pass');
+    expect(all.cells[0].metrics.find((m: { key: string }) => m.key === 'p99Ms')).toMatchObject({
+      verdict: 'inconclusive',
+      suspected: true,
+    });
+    // p99 doubled but not decided after the correction: suspected, never a pass
+    expect(all.outcome).toBe('suspected-regression');
+    expect(all.cells[0].state).toBe('suspected-regression');
 
     const gated = await (
       await call('GET', `/experiments/${cand.id}/compare?baseline=main&metrics=p99Ms`)

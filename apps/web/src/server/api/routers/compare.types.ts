@@ -41,6 +41,7 @@ const CandidateCellSchema = z.object({
   pValue: n,
   verdict: VerdictSchema.nullable(),
   reason: z.string().nullable(),
+  suspectedWorse: z.boolean(),
   insufficient: z.boolean(),
   lowRequests: z.boolean(),
   warnings: z.array(z.string()),

@@ -6,6 +6,8 @@ const MetricPoint = z.object({
   median: z.number().nullable(),
   n: z.number().int(),
   verdict: Verdict.nullable(),
+  /** inconclusive, but worse beyond the floor by its estimate */
+  suspected: z.boolean(),
 });
 const TrendMetrics = z.object({
   p95Ms: MetricPoint,
@@ -45,7 +47,17 @@ export const TrendSeriesSchema = z.object({
       scheduled: z.boolean(),
       runs: z.number().int(),
       isBaseline: z.boolean(),
+      /** the one outcome rule for this point: regression, suspected-regression or pass */
+      state: z.enum(['regression', 'suspected-regression', 'pass']),
       regression: z.boolean(),
+      failedThresholds: z.array(
+        z.object({
+          runId: z.string(),
+          metric: z.string(),
+          expr: z.string(),
+          observed: z.number().nullable(),
+        }),
+      ),
       metrics: TrendMetrics,
     }),
   ),

@@ -32,6 +32,7 @@ export async function cellVerdicts(
         unit: row.unit,
         direction: row.direction,
         verdict: m.verdict,
+        suspected: m.suspectedWorse,
         baselineMedian: row.cells[0]?.median ?? null,
         candidateMedian: m.median,
         changePercent: m.changePercent,

@@ -1,15 +1,21 @@
 import type { Db } from '@poolbench/db';
-import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
+import {
+  cellState,
+  gateOutcome,
+  TESTED_RUN_METRIC_KEYS,
+  type TestedRunMetricKey,
+} from '@poolbench/stats';
 import type { CompareItem } from '~/lib/compare/selection';
 import { cellVerdicts } from './cell-verdicts';
-import { experimentCells, usable } from './experiment-cells';
+import { experimentCells, failedThresholdsOf, usable } from './experiment-cells';
 
 /**
  * Compares every cell (pool config x scenario) of an experiment with the baseline of that name for
  * its target and scenario, through the compare service the UI uses (one value per run, Mann-Whitney
- * U, Hodges-Lehmann interval, practical floor, p adjusted across metrics). A regression is a
- * tested metric whose verdict is `worse`; `inconclusive` is not one: a gate that cries wolf on too
- * few runs gets switched off.
+ * U, Hodges-Lehmann interval, practical floor, p adjusted across metrics). The outcome follows the
+ * one rule of `@poolbench/stats` (`gateOutcome`): a `worse` verdict or a failed threshold is a
+ * regression; an estimate worse beyond the floor without enough evidence is a suspected regression,
+ * never a pass; failed thresholds are named with their runs.
  *
  * `gateMetrics` limits the comparison to those tested metrics (p adjusted over them alone); the
  * answer's `gatedOn` says which metrics the verdict rests on either way.
@@ -47,6 +53,12 @@ export async function compareWithBaseline(
   for (const c of e.cells) {
     const b = baselines.find((x) => x.scenarioId === c.scenario?.id);
     const candidateRuns = usable(c.runs).length;
+    const failedThresholds = failedThresholdsOf(c.runs);
+    const verdictState = (metrics: { verdict: string; suspected: boolean }[]) => {
+      const state = cellState({ metrics, failedThresholds });
+      return { state, regression: state === 'regression', failedThresholds };
+    };
+    const noVerdicts = verdictState([]);
     const baseItem: CompareItem | null = !b
       ? null
       : b.runId
@@ -65,7 +77,7 @@ export async function compareWithBaseline(
         scenario: c.scenario,
         baseline: null,
         candidateRuns,
-        regression: false,
+        ...noVerdicts,
         metrics: [],
       });
       continue;
@@ -83,7 +95,7 @@ export async function compareWithBaseline(
         scenario: c.scenario,
         baseline: { ...baseline, runs: 0 },
         candidateRuns,
-        regression: false,
+        ...noVerdicts,
         metrics: [],
       });
       continue;
@@ -107,19 +119,17 @@ export async function compareWithBaseline(
       scenario: c.scenario,
       baseline: { ...baseline, runs: cmp.referenceRuns },
       candidateRuns,
-      regression: metrics.some((m) => m.verdict === 'worse'),
+      ...verdictState(metrics),
       metrics,
     });
   }
-  const outcome: 'pass' | 'regression' | 'no-baseline' | 'incomplete' = cells.some(
-    (c) => c.regression,
-  )
-    ? 'regression'
-    : cells.some((c) => !c.baseline)
-      ? 'no-baseline'
-      : cells.some((c) => c.candidateRuns === 0)
-        ? 'incomplete'
-        : 'pass';
+  const outcome = gateOutcome(
+    cells.map((c) => ({
+      state: c.state,
+      hasBaseline: c.baseline !== null,
+      candidateRuns: c.candidateRuns,
+    })),
+  );
   return {
     experimentId: e.id,
     baseline: baselineName,

@@ -1,8 +1,13 @@
 import type { Db } from '@poolbench/db';
-import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
+import {
+  cellState,
+  gateOutcome,
+  TESTED_RUN_METRIC_KEYS,
+  type TestedRunMetricKey,
+} from '@poolbench/stats';
 import { InvalidInputError } from '../errors';
 import { cellVerdicts } from './cell-verdicts';
-import { experimentCells, usable } from './experiment-cells';
+import { experimentCells, failedThresholdsOf, usable } from './experiment-cells';
 
 /**
  * Gates config A against config B inside one experiment: every other pool config's cell is
@@ -47,6 +52,11 @@ export async function compareWithPoolConfig(
       (x) => x.poolConfig?.id === base.id && x.scenario?.id === c.scenario!.id,
     )!;
     const candidateRuns = usable(c.runs).length;
+    const failedThresholds = failedThresholdsOf(c.runs);
+    const verdictState = (metrics: { verdict: string; suspected: boolean }[]) => {
+      const state = cellState({ metrics, failedThresholds });
+      return { state, regression: state === 'regression', failedThresholds };
+    };
     const baseline = { id: base.id, experimentId: e.id, runId: null, poolConfig: base };
     if (candidateRuns === 0 || usable(ref.runs).length === 0) {
       cells.push({
@@ -54,7 +64,7 @@ export async function compareWithPoolConfig(
         scenario: c.scenario,
         baseline: { ...baseline, runs: usable(ref.runs).length },
         candidateRuns,
-        regression: false,
+        ...verdictState([]),
         metrics: [],
       });
       continue;
@@ -77,14 +87,17 @@ export async function compareWithPoolConfig(
       scenario: c.scenario,
       baseline: { ...baseline, runs: cmp.referenceRuns },
       candidateRuns,
-      regression: cmp.metrics.some((m) => m.verdict === 'worse'),
+      ...verdictState(cmp.metrics),
       metrics: cmp.metrics,
     });
   }
-  const outcome: 'pass' | 'regression' | 'incomplete' = cells.some((c) => c.regression)
-    ? 'regression'
-    : cells.some((c) => c.candidateRuns === 0 || c.baseline.runs === 0)
-      ? 'incomplete'
-      : 'pass';
+  // the base config is in this experiment: there is always a baseline, maybe without runs yet
+  const outcome = gateOutcome(
+    cells.map((c) => ({
+      state: c.state,
+      hasBaseline: true,
+      candidateRuns: Math.min(c.candidateRuns, c.baseline.runs),
+    })),
+  );
   return { experimentId: e.id, baseline: base.name, base, gatedOn, window, outcome, cells };
 }

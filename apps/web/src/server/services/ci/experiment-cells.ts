@@ -1,5 +1,5 @@
 import { parseRun, type Db } from '@poolbench/db';
-import type { RunSummary } from '@poolbench/stats';
+import type { FailedThreshold, RunSummary } from '@poolbench/stats';
 import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 
@@ -75,3 +75,11 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
  */
 export const usable = (runs: CellRun[]) =>
   runs.filter((r) => isMeasuredRunStatus(r.status) && r.summary);
+
+/** Thresholds the cell's measured runs failed, each with its run. */
+export const failedThresholdsOf = (runs: CellRun[]): FailedThreshold[] =>
+  usable(runs).flatMap((r) =>
+    (r.thresholdResults ?? [])
+      .filter((t) => !t.pass)
+      .map((t) => ({ runId: r.id, metric: t.metric, expr: t.expr, observed: t.observed })),
+  );

@@ -1,5 +1,6 @@
 import type { Db } from '@poolbench/db';
 import {
+  isSuspectedWorse,
   createHistogram,
   histogramStatsMs,
   median,
@@ -31,6 +32,8 @@ export interface CandidateCell {
   achievedConfidence: number | null;
   pValue: number | null;
   verdict: Verdict | null;
+  /** inconclusive, but the estimate is worse beyond the practical floor (a suspected regression) */
+  suspectedWorse: boolean;
   reason: string | null;
   insufficient: boolean;
   lowRequests: boolean;
@@ -201,6 +204,7 @@ export async function buildComparison(
             achievedConfidence: null,
             pValue: null,
             verdict: null,
+            suspectedWorse: false,
             reason: untestedReason(d),
             insufficient: false,
             lowRequests: false,
@@ -212,6 +216,7 @@ export async function buildComparison(
           achievedConfidence: m.changePercent ? m.achievedConfidence : null,
           pValue: m.pValue,
           verdict: m.verdict,
+          suspectedWorse: isSuspectedWorse(m),
           reason: m.reason,
           insufficient: m.insufficient,
           lowRequests: m.lowRequests,

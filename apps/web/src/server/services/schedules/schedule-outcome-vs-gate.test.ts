@@ -25,13 +25,18 @@ describe('a scheduled experiment: the notification and the CI gate agree (real P
   afterAll(async () => dispose?.());
 
   // `latency` per pool config: a baseline experiment, then a scheduled one measured against it
-  const experiment = async (latency: number[], repeats: number, seed: number) => {
+  const experiment = async (
+    latency: number[],
+    repeats: number,
+    seed: number,
+    reuse: { id: string; name: string }[] = [],
+  ) => {
     const e = await syntheticExperiment(
       db,
       A.teamId,
       A.targetId,
       A.scenarioId,
-      latency.map((_, i) => `pc${i}`),
+      latency.map((_, i) => reuse[i] ?? `pc${i}`),
       repeats,
     );
     for (let r = 0; r < repeats; r++) {
@@ -55,9 +60,10 @@ describe('a scheduled experiment: the notification and the CI gate agree (real P
     return e;
   };
 
+  // The firing runs the baseline's own pool config (a schedule re-runs the same configs)
   it.each([
-    ['a regression (one config twice as slow)', [10, 20], 'regression'],
-    ['no regression (same latency, other draws)', [10, 10], 'pass'],
+    ['a regression (the config twice as slow)', [20], 'regression'],
+    ['no regression (same latency, other draws)', [10], 'pass'],
   ] as const)('%s', async (_label, latency, expected) => {
     const base = await experiment([10], 5, 1);
     await db.baseline.upsert({
@@ -82,7 +88,7 @@ describe('a scheduled experiment: the notification and the CI gate agree (real P
         runId: null,
       },
     });
-    const fired = await experiment([...latency], 5, 100);
+    const fired = await experiment([...latency], 5, 100, base.poolConfigs);
     const schedule = await db.schedule.create({
       data: {
         teamId: A.teamId,

@@ -1,6 +1,15 @@
 import { NotFoundError, parseRun, type Db } from '@poolbench/db';
 import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
-import { compareSamples, median, runMetric, type Verdict } from '@poolbench/stats';
+import {
+  cellState,
+  compareSamples,
+  isSuspectedWorse,
+  median,
+  runMetric,
+  type CellState,
+  type FailedThreshold,
+  type Verdict,
+} from '@poolbench/stats';
 
 /** The metrics a trend charts, one value per run (RUN_METRICS), the median over each experiment's runs. */
 export const TREND_METRICS = ['p95Ms', 'p99Ms', 'rps', 'errorRate'] as const;
@@ -15,11 +24,13 @@ export interface TrendCellRef {
 interface Values {
   runIds: string[];
   values: Record<TrendMetric, number[]>;
+  failedThresholds: FailedThreshold[];
 }
 
 const empty = (): Values => ({
   runIds: [],
   values: { p95Ms: [], p99Ms: [], rps: [], errorRate: [] },
+  failedThresholds: [],
 });
 
 /** Per experiment, the measured runs of one target × scenario × pool config and their metric values. */
@@ -33,13 +44,21 @@ async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentId
       status: { in: [...MEASURED_RUN_STATUSES] },
       ...(experimentIds ? { experimentId: { in: experimentIds } } : {}),
     },
-    select: { id: true, experimentId: true, summary: true },
+    select: { id: true, experimentId: true, summary: true, thresholdResults: true },
   });
   const byExperiment = new Map<string, Values>();
   for (const r of rows.map(parseRun)) {
     if (!r.summary) continue;
     const v = byExperiment.get(r.experimentId) ?? empty();
     v.runIds.push(r.id);
+    for (const t of r.thresholdResults ?? [])
+      if (!t.pass)
+        v.failedThresholds.push({
+          runId: r.id,
+          metric: t.metric,
+          expr: t.expr,
+          observed: t.observed,
+        });
     for (const m of TREND_METRICS) {
       const x = runMetric(m)?.value(r.summary);
       if (x !== null && x !== undefined && Number.isFinite(x)) v.values[m].push(x);
@@ -97,6 +116,9 @@ export async function trendSeries(
       teamId,
       targetId: cell.targetId,
       scenarioId: cell.scenarioId,
+      // a baseline belongs to the pool config it was saved from (schedules read it the same way);
+      // one that names no config is the whole experiment's
+      OR: [{ poolConfigId: cell.poolConfigId }, { poolConfigId: null }],
       experimentId: { not: null },
     },
     select: { name: true, experimentId: true, poolConfigId: true },
@@ -107,7 +129,7 @@ export async function trendSeries(
     : (baselines.find((b) => b.name === 'main') ?? baselines[0]);
   if (opts.baseline && !chosen)
     throw new NotFoundError(`baseline "${opts.baseline}" of this target and scenario`);
-  // the baseline's runs of this pool config (a baseline saved for another config of the experiment has none)
+  // the baseline's runs of this pool config
   const baseRuns = chosen?.experimentId
     ? ((await cellRuns(db, teamId, cell, [chosen.experimentId])).get(chosen.experimentId) ?? null)
     : null;
@@ -118,6 +140,7 @@ export async function trendSeries(
       TREND_METRICS.map((m) => {
         const values = v.values[m];
         let verdict: Verdict | null = null;
+        let suspected = false;
         if (
           baseRuns &&
           e.id !== chosen?.experimentId &&
@@ -125,14 +148,27 @@ export async function trendSeries(
           baseRuns.values[m].length > 0
         ) {
           const def = runMetric(m)!;
-          verdict = compareSamples(baseRuns.values[m], values, {
+          const cmp = compareSamples(baseRuns.values[m], values, {
             direction: def.direction,
             ...def.options,
-          }).verdict;
+          });
+          verdict = cmp.verdict;
+          suspected = isSuspectedWorse(cmp);
         }
-        return [m, { median: values.length ? median(values) : null, n: values.length, verdict }];
+        return [
+          m,
+          { median: values.length ? median(values) : null, n: values.length, verdict, suspected },
+        ];
       }),
-    ) as Record<TrendMetric, { median: number | null; n: number; verdict: Verdict | null }>;
+    ) as Record<
+      TrendMetric,
+      { median: number | null; n: number; verdict: Verdict | null; suspected: boolean }
+    >;
+    // the one outcome rule, per point: a worse verdict or a failed threshold, else a suspicion
+    const state: CellState = cellState({
+      metrics: TREND_METRICS.map((m) => metrics[m]),
+      failedThresholds: v.failedThresholds,
+    });
     return {
       experimentId: e.id,
       name: e.name,
@@ -143,7 +179,9 @@ export async function trendSeries(
       scheduled: e.scheduleId !== null,
       runs: v.runIds.length,
       isBaseline: e.id === chosen?.experimentId,
-      regression: TREND_METRICS.some((m) => metrics[m].verdict === 'worse'),
+      state,
+      regression: state === 'regression',
+      failedThresholds: v.failedThresholds,
       metrics,
     };
   });

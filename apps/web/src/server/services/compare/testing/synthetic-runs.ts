@@ -217,22 +217,24 @@ export async function syntheticExperiment(
   teamId: string,
   targetId: string,
   scenarioId: string,
-  configs: string[],
+  configs: Array<string | { id: string; name: string }>,
   repeats: number,
 ) {
-  const pcs = [];
+  const pcs: { id: string; name: string }[] = [];
   for (const name of configs)
     pcs.push(
-      await db.poolConfig.create({
-        data: {
-          teamId,
-          targetId,
-          name: `${name}-${Math.random().toString(36).slice(2, 6)}`,
-          strategy: 'lazy',
-          params: {},
-          instanceCount: 1,
-        },
-      }),
+      typeof name !== 'string'
+        ? name
+        : await db.poolConfig.create({
+            data: {
+              teamId,
+              targetId,
+              name: `${name}-${Math.random().toString(36).slice(2, 6)}`,
+              strategy: 'lazy',
+              params: {},
+              instanceCount: 1,
+            },
+          }),
     );
   const e = await db.experiment.create({
     data: {

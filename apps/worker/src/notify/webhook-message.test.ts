@@ -1,0 +1,62 @@
+import type { NotificationPayload } from '@poolbench/db';
+import { describe, expect, it } from 'vitest';
+import { regressionLines, webhookBody } from './webhook-message';
+
+const payload: NotificationPayload = {
+  event: 'schedule.regression',
+  outcome: 'regression',
+  schedule: { id: 's1', name: 'nightly' },
+  experiment: { id: 'e1', name: 'nightly 12', path: '/experiments/e1' },
+  target: { id: 't1', name: 'Lab' },
+  baseline: 'main',
+  cells: [
+    {
+      poolConfig: 'hikari fixed 10',
+      scenario: 'burst',
+      baselineRuns: 3,
+      candidateRuns: 3,
+      state: 'regression',
+      regression: true,
+      failedThresholds: [
+        { runId: 'r9', metric: 'http_req_duration', expr: 'p(95)<100', observed: 220 },
+      ],
+      metrics: [
+        {
+          key: 'p95Ms',
+          label: 'p95 latency',
+          unit: 'ms',
+          verdict: 'inconclusive',
+          suspected: true,
+          repeatsNeeded: 8,
+          baselineMedian: 23.2,
+          candidateMedian: 220,
+          changePercent: { estimate: 409, lower: -72, upper: 1078 },
+          confidence: 0.9,
+          pValue: 0.1,
+          reason: 'the interval crosses the floor',
+        },
+      ],
+    },
+  ],
+  decidedAt: '2026-11-26T03:00:00.000Z',
+};
+
+describe('webhook message', () => {
+  it('names the suspected metric with its change, interval and the repeats that would settle it, and every failed threshold with its run', () => {
+    expect(regressionLines(payload)).toEqual([
+      'suspected: p95 latency +409 % [−72 %, +1078 %] (hikari fixed 10 × burst, 3 vs 3 runs); about 8 repeats per side would settle it',
+      'threshold failed: http_req_duration p(95)<100 (observed 220) in run r9 (hikari fixed 10 × burst)',
+    ]);
+    const slack = JSON.parse(webhookBody(payload, 'slack', 'https://pb.example', 'd1')) as {
+      text: string;
+    };
+    expect(slack.text).toContain('regressed against baseline `main`');
+    expect(slack.text).toContain('threshold failed: http_req_duration p(95)<100');
+    const generic = JSON.parse(webhookBody(payload, 'generic', 'https://pb.example', 'd1')) as {
+      outcome: string;
+      cells: { failedThresholds: unknown[] }[];
+    };
+    expect(generic.outcome).toBe('regression');
+    expect(generic.cells[0]!.failedThresholds).toHaveLength(1);
+  });
+});
