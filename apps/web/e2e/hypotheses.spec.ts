@@ -66,7 +66,9 @@ test('a hypothesis stated in the form is pre-registered and decided when the exp
     timeout: 60_000,
   });
   await expect(row).toContainText('Holds', { timeout: 5 * 60_000 });
-  await expect(row).toContainText(/Change −\d+ % \[−\d+, −\d+\] · p = [\d.<> ]+ · 8 runs/);
+  await expect(row).toContainText(
+    /Change −\d+ % \[−\d+, −\d+\] · p = [\d.<> ]+ unadjusted · 8 runs/,
+  );
   await expect(row.getByRole('link', { name: 'Compare the two cells' })).toHaveAttribute(
     'href',
     /\/compare\?items=c\./,

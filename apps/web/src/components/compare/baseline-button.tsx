@@ -13,11 +13,14 @@ export function SetBaselineButton({
   name = 'main',
   size = 'md',
   label,
+  scope,
 }: {
   item: CompareItem;
   name?: string;
   size?: 'sm' | 'md';
   label?: string;
+  /** what exactly becomes the baseline, in words: "fixed 2 on Lab, scenario burst" */
+  scope?: string;
 }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -38,7 +41,9 @@ export function SetBaselineButton({
       title={
         set.isError
           ? messageOf(set.error)
-          : `Use as the '${name}' baseline for its target and scenario`
+          : scope
+            ? `Save ${scope} as baseline '${name}': schedules and Trends compare this pool config with it; other configs keep their own baselines`
+            : `Use as the '${name}' baseline of this pool config for its target and scenario`
       }
     >
       <Flag className="size-4" />{' '}

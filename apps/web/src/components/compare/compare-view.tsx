@@ -177,7 +177,12 @@ export function CompareView({
                 </Button>
               ) : null}
               {can('member') ? (
-                <SetBaselineButton size="sm" item={items[i]!} label="Save as 'main'" />
+                <SetBaselineButton
+                  size="sm"
+                  item={items[i]!}
+                  label={`Save ${g.poolConfigName} as 'main'`}
+                  scope={`${g.poolConfigName} on ${g.targetName}, scenario ${g.scenarioName}`}
+                />
               ) : null}
             </div>
           </div>

@@ -83,7 +83,7 @@ export function ComparisonTable({
                   {g.label}
                 </span>
                 <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">
-                  median · Δ% [interval] coverage · p · n
+                  median · Δ% [interval] coverage · p (adjusted across the tested metrics) · n
                 </div>
               </th>
             ))}

@@ -14,6 +14,7 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { Input } from '~/components/ui/form';
+import { suggestedRepeats } from './suggested-repeats';
 
 type HypothesesAnswer = RouterOutputs['experiment']['get']['hypotheses'];
 
@@ -50,7 +51,7 @@ export function HypothesesCard({
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { can } = useRole();
-  const [repeats, setRepeats] = useState('2');
+  const [repeats, setRepeats] = useState(() => String(suggestedRepeats(hypotheses.items)));
   const extend = useMutation(
     trpc.experiment.extend.mutationOptions({
       onSuccess: () => {
@@ -92,9 +93,13 @@ export function HypothesesCard({
                       {h.low !== null && h.high !== null
                         ? ` [${signed(h.low)}, ${signed(h.high)}]`
                         : ''}
-                      {h.p !== null
-                        ? ` · p = ${h.p < 0.001 ? '< 0.001' : formatNumber(h.p, 3)}`
-                        : ''}{' '}
+                      {h.p !== null ? (
+                        <span title="A hypothesis is one question written before the runs, so its p is not adjusted; the compare table tests every metric at once and shows p adjusted across them (Benjamini–Hochberg), which is larger.">
+                          {` · p = ${h.p < 0.001 ? '< 0.001' : formatNumber(h.p, 3)} unadjusted`}
+                        </span>
+                      ) : (
+                        ''
+                      )}{' '}
                       · {h.runsUsed} runs
                     </p>
                   ) : null}
