@@ -9,7 +9,7 @@ export async function listExperiments(
   input: { cursor?: string | null; limit: number },
 ) {
   const rows = await db.experiment.findMany({
-    where: { teamId, runs: { some: {} } },
+    where: { teamId, kind: 'run' },
     select: {
       id: true,
       name: true,

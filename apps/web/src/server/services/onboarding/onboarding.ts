@@ -19,7 +19,7 @@ export async function getOnboarding(db: Db, teamId: string) {
       select: { id: true, presetId: true },
     }),
     db.experiment.findFirst({
-      where: { teamId, runs: { some: {} } },
+      where: { teamId, kind: 'run' },
       select: { id: true, name: true },
       orderBy: { createdAt: 'asc' },
     }),

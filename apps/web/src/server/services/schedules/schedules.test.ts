@@ -176,4 +176,27 @@ describe('editing a schedule (real Postgres)', () => {
       (await db.schedule.findUniqueOrThrow({ where: { id: B.scheduleId } })).webhookUrlSealed,
     ).toBeNull();
   });
+
+  it("a schedule's definition is an experiment of its own kind: never listed, never run", async () => {
+    const member = callerFor(db, services, A.users.member, A.teamId);
+    const created = await member.experiment.schedule({
+      definition: {
+        name: 'weekly definition',
+        targetId: A.targetId,
+        poolConfigIds: [A.poolConfigId],
+        scenarioIds: [A.scenarioId],
+        repeats: 2,
+        order: 'interleaved',
+        loadGenerators: 1,
+      },
+      schedule: { name: 'weekly', cron: '0 4 * * 1', timezone: 'UTC' },
+    });
+    const def = await db.experiment.findFirstOrThrow({
+      where: { schedules: { some: { id: created.id } } },
+      select: { id: true, kind: true, _count: { select: { runs: true } } },
+    });
+    expect(def).toMatchObject({ kind: 'schedule_definition', _count: { runs: 0 } });
+    const listed = await member.experiment.list({ limit: 100 });
+    expect(JSON.stringify(listed)).not.toContain(def.id);
+  });
 });

@@ -9,8 +9,9 @@ import { previewCron } from '~/lib/schemas/cron';
 import { InvalidInputError, NotFoundError } from '../errors';
 
 /**
- * A schedule clones a saved experiment definition on each firing. The definition is an experiment
- * row without runs; the worker registers BullMQ job schedulers from the Schedule table.
+ * A schedule clones a saved experiment definition on each firing. The definition is an Experiment
+ * row of kind `schedule_definition` (it never runs, and no list shows it); the worker registers
+ * BullMQ job schedulers from the Schedule table.
  */
 export async function createSchedule(
   db: Db,
@@ -58,6 +59,7 @@ export async function createSchedule(
         name: def.name,
         repeats: def.repeats,
         order: def.order,
+        kind: 'schedule_definition',
         loadGenerators: def.loadGenerators,
         createdById: input.userId,
         presetId: def.presetId ?? null,
