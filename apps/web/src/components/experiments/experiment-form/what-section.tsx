@@ -1,0 +1,211 @@
+'use client';
+
+import Link from 'next/link';
+import { Controller, useFormContext } from 'react-hook-form';
+import { minPossiblePValue, runsNeededFor } from '@poolbench/stats';
+import type { ExperimentFormInput, ExperimentFormOutput } from '~/lib/schemas/experiment';
+import { formatDuration } from '~/lib/format';
+import { Button } from '~/components/ui/button';
+import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { Field, Input, NumberInput, Select } from '~/components/ui/form';
+import { Picker } from './picker';
+
+/** Significance level of comparisons (the stats package's default). */
+const ALPHA = 0.05;
+/** The fewest repeats per side with which a comparison can reach p < ALPHA at all. */
+const DECISIVE_REPEATS = runsNeededFor(ALPHA);
+/** Default repeats: one more than the least, since the verdict is corrected across metrics. */
+export const DEFAULT_REPEATS = 5;
+
+/** The target, its pool configs, the scenarios and how often each cell runs. */
+export function WhatSection({
+  targets,
+  configs,
+  scenarios,
+  effectiveTarget,
+  chosenConfigs,
+  scenarioIds,
+  repeats,
+}: {
+  targets: { id: string; name: string; kind: string }[];
+  configs: {
+    isPending: boolean;
+    data?: { id: string; name: string; strategy: string; instanceCount: number }[];
+  };
+  scenarios: { id: string; name: string; templateId: string; estimatedDurationMs: number | null }[];
+  effectiveTarget: string;
+  chosenConfigs: string[];
+  scenarioIds: string[];
+  repeats: number | undefined;
+}) {
+  const { control, register, setValue, formState } = useFormContext<
+    ExperimentFormInput,
+    unknown,
+    ExperimentFormOutput
+  >();
+  const errors = formState.errors;
+  return (
+    <Card>
+      <CardHeader title="What to compare" />
+      <CardBody className="space-y-5">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Name" error={errors.name?.message}>
+            {(p) => (
+              <Input {...p} {...register('name')} placeholder="lazy vs prewarm, cold start" />
+            )}
+          </Field>
+          <Field label="Target" error={errors.targetId?.message}>
+            {(p) => (
+              <Select
+                {...p}
+                value={effectiveTarget}
+                onChange={(e) => {
+                  setValue('targetId', e.target.value, {
+                    shouldValidate: formState.isSubmitted,
+                  });
+                  setValue('poolConfigIds', []);
+                }}
+              >
+                {targets.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name} ({t.kind})
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+        </div>
+        {configs.isPending && effectiveTarget ? (
+          <LoadingBlock rows={2} />
+        ) : (
+          <Picker
+            legend="Pool configs"
+            items={(configs.data ?? []).map((c) => ({
+              id: c.id,
+              name: c.name,
+              hint: `${c.strategy}${c.instanceCount > 1 ? ` × ${c.instanceCount}` : ''}`,
+            }))}
+            selected={chosenConfigs}
+            onChange={(ids) => setValue('poolConfigIds', ids, { shouldValidate: true })}
+            error={errors.poolConfigIds?.message}
+            empty={
+              <span>
+                This target has no pool configs.{' '}
+                <Link
+                  className="font-medium text-brand-700 underline"
+                  href={`/targets/${effectiveTarget}/pool-configs/new`}
+                >
+                  Add one
+                </Link>
+                .
+              </span>
+            }
+          />
+        )}
+        <Picker
+          legend="Scenarios"
+          items={scenarios.map((s) => ({
+            id: s.id,
+            name: s.name,
+            hint: `${s.templateId} · ${formatDuration(s.estimatedDurationMs)}`,
+          }))}
+          selected={scenarioIds}
+          onChange={(ids) => setValue('scenarioIds', ids, { shouldValidate: true })}
+          error={errors.scenarioIds?.message}
+          empty={
+            <span>
+              No scenarios yet.{' '}
+              <Link className="font-medium text-brand-700 underline" href="/scenarios">
+                Create one or use a preset
+              </Link>
+              .
+            </span>
+          }
+        />
+        {repeats !== undefined && repeats < DECISIVE_REPEATS ? (
+          <Alert
+            tone="warning"
+            title={`${repeats} ${repeats === 1 ? 'repeat' : 'repeats'} can never give a verdict`}
+            action={
+              <Button
+                type="button"
+                variant="secondary"
+                size="sm"
+                onClick={() => setValue('repeats', DECISIVE_REPEATS, { shouldValidate: true })}
+              >
+                Use {DECISIVE_REPEATS}
+              </Button>
+            }
+          >
+            <span data-testid="repeats-warning">
+              Comparisons use one value per run: with {repeats} per pool config the smallest
+              possible p-value is {minPossiblePValue(repeats, repeats).toPrecision(2)}, so no
+              difference can reach p &lt; {ALPHA}. {DECISIVE_REPEATS} per side is the least that
+              can; {DEFAULT_REPEATS} or more leave room for the correction across metrics.
+            </span>
+          </Alert>
+        ) : null}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="Repeats"
+            help="Each pool config × scenario cell runs this many times; statistics compare runs, not requests."
+            error={errors.repeats?.message}
+          >
+            {(p) => (
+              <Controller
+                control={control}
+                name="repeats"
+                render={({ field }) => (
+                  <NumberInput
+                    {...p}
+                    min={1}
+                    max={50}
+                    value={field.value}
+                    onValue={field.onChange}
+                    onBlur={field.onBlur}
+                    name={field.name}
+                  />
+                )}
+              />
+            )}
+          </Field>
+          <Field
+            label="Load generators"
+            help="Workers each run is split across (k6 execution segments); their seconds merge exactly. 1 = one k6 on one worker."
+            error={errors.loadGenerators?.message}
+          >
+            {(p) => (
+              <Controller
+                control={control}
+                name="loadGenerators"
+                render={({ field }) => (
+                  <NumberInput
+                    {...p}
+                    min={1}
+                    max={16}
+                    value={field.value}
+                    onValue={field.onChange}
+                    onBlur={field.onBlur}
+                    name={field.name}
+                  />
+                )}
+              />
+            )}
+          </Field>
+          <Field
+            label="Order"
+            help="Interleaved (A B A B …) spreads drift of the machine evenly over the configs."
+          >
+            {(p) => (
+              <Select {...p} {...register('order')}>
+                <option value="interleaved">Interleaved (recommended)</option>
+                <option value="blocked">Blocked (A A B B)</option>
+              </Select>
+            )}
+          </Field>
+        </div>
+      </CardBody>
+    </Card>
+  );
+}
