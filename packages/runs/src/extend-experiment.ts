@@ -24,7 +24,8 @@ export const MAX_REPEATS = 50;
  * last new run ends. Hypotheses stay as registered: new data, same claims.
  */
 export async function extendExperiment(
-  deps: { db: Db; queue: Queue },
+  /** queue null: the runs are saved queued and the lifecycle sweeper enqueues them */
+  deps: { db: Db; queue: Queue | null },
   input: { teamId: string; experimentId: string; addRepeats: number },
 ): Promise<QueuedLaunch> {
   const { db } = deps;
@@ -108,5 +109,6 @@ export async function extendExperiment(
     await refreshExperimentStatus(tx, exp.id);
     return { experimentId: exp.id, runIds: rows.map((r) => r.id!), backlog };
   });
+  if (!deps.queue) return { ...launched, enqueued: false };
   return enqueueOrDefer(deps.queue, launched);
 }

@@ -187,6 +187,8 @@ export const NotificationPayloadSchema = z.looseObject({
   experiment: z.looseObject({ id: z.string(), name: z.string(), path: z.string() }),
   target: z.looseObject({ id: z.string(), name: z.string() }),
   baseline: z.string().nullable(),
+  /** repeats per cell the outcome was decided on (more than the schedule's when it settled a suspicion) */
+  repeats: num.optional(),
   cells: z.array(
     z.looseObject({
       poolConfig: z.string(),

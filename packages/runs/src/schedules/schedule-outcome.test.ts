@@ -282,4 +282,42 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
     expect(n!.outcome).toBe('no-baseline');
     expect(n!.payload!.cells[0]).toMatchObject({ baselineRuns: 0, metrics: [] });
   });
+
+  it('settles a suspicion when asked: adds repeats once up to the set number, then decides on all of them', async () => {
+    await db.schedule.update({
+      where: { id: scheduleId },
+      data: { baselineName: 'nightly', settleUpToRepeats: 8 },
+    });
+    const l = await fireSchedule('settle');
+    await endRuns(l.runIds, [
+      { status: 'succeeded', p99: 300 },
+      { status: 'succeeded', p99: 300 },
+      { status: 'failed', p99: 300 },
+      { status: 'failed', p99: 300 },
+      { status: 'failed', p99: 300 },
+    ]);
+    // suspected: not decided yet, the firing grew to 8 repeats with 3 new queued runs
+    expect(await notification(l.experimentId)).toBeNull();
+    const added = await db.run.findMany({
+      where: { experimentId: l.experimentId, status: 'queued' },
+      select: { id: true },
+      orderBy: { sequence: 'asc' },
+    });
+    expect(added).toHaveLength(3);
+    expect((await db.experiment.findUniqueOrThrow({ where: { id: l.experimentId } })).repeats).toBe(
+      8,
+    );
+    await runAll(
+      added.map((r) => r.id),
+      300,
+    );
+    const n = await notification(l.experimentId);
+    expect(n).toMatchObject({ outcome: 'regression', status: 'pending' });
+    expect(n!.payload!.repeats).toBe(8);
+    expect(n!.payload!.cells[0]).toMatchObject({ candidateRuns: 5, state: 'regression' });
+    // decided once: nothing grows again
+    expect((await db.experiment.findUniqueOrThrow({ where: { id: l.experimentId } })).repeats).toBe(
+      8,
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { parseRun, toJson, type Db, type NotificationPayload } from '@poolbench/db';
+import { extendExperiment, MAX_REPEATS } from '../extend-experiment';
 import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
 import {
   cellState,
@@ -24,6 +25,10 @@ export type ScheduleOutcome = NotificationPayload['outcome'];
  * a suspected regression (with the repeats that would settle it), and each failed threshold is
  * named with its run.
  *
+ * With the schedule's `settleUpToRepeats`, a suspected regression is first settled: the firing
+ * grows once to that many repeats per cell (runs saved queued, the sweeper enqueues them) and is
+ * decided when they ended; null is returned meanwhile.
+ *
  * The notification is `pending` (a worker delivers it) when the schedule has a webhook and the
  * outcome is a regression or a suspected one, or on every outcome with notifyOn = always;
  * `not_needed` otherwise. Returns the outcome, or null when there is nothing to decide (not
@@ -41,6 +46,7 @@ export async function decideScheduleOutcome(
       name: true,
       teamId: true,
       targetId: true,
+      repeats: true,
       finishedAt: true,
       target: { select: { id: true, name: true } },
       schedule: {
@@ -50,6 +56,7 @@ export async function decideScheduleOutcome(
           baselineName: true,
           webhookUrlSealed: true,
           notifyOn: true,
+          settleUpToRepeats: true,
         },
       },
       notification: { select: { id: true } },
@@ -183,6 +190,17 @@ export async function decideScheduleOutcome(
     }
   }
   const outcome: ScheduleOutcome = gateOutcome(gateCells);
+  // Settle a suspicion once: every cell gets the schedule's number of repeats, and the firing is
+  // decided again when they ended. Deciding after a fixed, pre-set number of extra repeats (never
+  // "until significant") keeps the error rate of the one test that decides.
+  const settleTo = Math.min(schedule.settleUpToRepeats ?? 0, MAX_REPEATS);
+  if (outcome === 'suspected-regression' && settleTo > e.repeats) {
+    const extended = await extendExperiment(
+      { db, queue: null },
+      { teamId: e.teamId, experimentId: e.id, addRepeats: settleTo - e.repeats },
+    ).catch(() => null);
+    if (extended) return null;
+  }
   const payload: NotificationPayload = {
     event:
       outcome === 'regression'
@@ -195,6 +213,7 @@ export async function decideScheduleOutcome(
     experiment: { id: e.id, name: e.name, path: `/experiments/${e.id}` },
     target: e.target,
     baseline: schedule.baselineName,
+    repeats: e.repeats,
     cells,
     decidedAt: now.toISOString(),
   };

@@ -275,6 +275,7 @@ export function ScheduleList() {
             targetId: notified.sourceExperiment.target.id,
             baselineName: notified.baselineName,
             notifyOn: notified.notifyOn,
+            settleUpToRepeats: notified.settleUpToRepeats,
             webhook: notified.webhook,
           }}
           onClose={() => setNotifying(null)}

@@ -19,6 +19,7 @@ const FIELDS = [
   'webhookFormat',
   'webhookUrl',
   'webhookSecret',
+  'settleUpToRepeats',
 ] as const;
 
 export interface NotifySettings {
@@ -27,6 +28,7 @@ export interface NotifySettings {
   targetId: string;
   baselineName: string | null;
   notifyOn: 'regression' | 'always';
+  settleUpToRepeats: number | null;
   webhook: { host: string; format: 'generic' | 'slack' } | null;
 }
 
@@ -57,6 +59,7 @@ export function ScheduleNotifyDialog({
       webhookUrl: '',
       webhookSecret: '',
       removeWebhook: false,
+      settleUpToRepeats: schedule.settleUpToRepeats,
     },
   });
   const remove = useWatch({ control: form.control, name: 'removeWebhook' });
@@ -116,6 +119,28 @@ export function ScheduleNotifyDialog({
             <Select {...p} {...form.register('notifyOn')}>
               <option value="regression">on a regression</option>
               <option value="always">after every firing (pass, regression, no baseline)</option>
+            </Select>
+          )}
+        </Field>
+        <Field
+          label="When suspected"
+          help="A suspected regression is worse beyond the floor on too few runs to decide. Add repeats once, so each cell has this many, then decide: a fixed number set in advance keeps the test honest."
+          error={errors.settleUpToRepeats?.message}
+        >
+          {(p) => (
+            <Select
+              {...p}
+              {...form.register('settleUpToRepeats', {
+                setValueAs: (v: unknown) => (v === '' || v === null ? null : Number(v)),
+              })}
+              data-testid="settle-select"
+            >
+              <option value="">decide at once</option>
+              {[5, 8, 10, 15, 20].map((n) => (
+                <option key={n} value={n}>
+                  add repeats up to {n} per cell, then decide
+                </option>
+              ))}
             </Select>
           )}
         </Field>

@@ -37,5 +37,16 @@ export const ScheduleNotifySchema = z.object({
       'must be at least 16 characters (or empty to keep the stored one)',
     ),
   removeWebhook: z.boolean(),
+  /**
+   * When a firing is a suspected regression, add repeats once so each cell has this many, then
+   * decide again (docs/outcomes.md); null: decide at once.
+   */
+  settleUpToRepeats: z
+    .number()
+    .int('must be a whole number')
+    .min(2, 'must be at least 2')
+    .max(50, 'must be at most 50 (the most an experiment may repeat)')
+    .nullable()
+    .default(null),
 });
 export type ScheduleNotifyInput = z.input<typeof ScheduleNotifySchema>;

@@ -38,6 +38,8 @@ export const ScheduleListSchema = z.array(
     ),
     baselineName: z.string().nullable(),
     notifyOn: z.enum(ScheduleNotifyOn),
+    /** a suspected regression adds repeats up to this many per cell, once, then decides */
+    settleUpToRepeats: z.number().int().nullable(),
     /** only the host: the URL itself is a credential and never leaves the server */
     webhook: z.object({ host: z.string(), format: z.enum(WebhookFormat) }).nullable(),
     /** the last firing's outcome against the baseline and its webhook delivery */

@@ -100,6 +100,7 @@ export async function listSchedules(db: Db, teamId: string) {
       createdAt: true,
       baselineName: true,
       notifyOn: true,
+      settleUpToRepeats: true,
       webhookHost: true,
       webhookFormat: true,
       sourceExperiment: {
@@ -214,6 +215,7 @@ export async function setScheduleNotify(
     baselineName: input.baselineName || null,
     notifyOn: input.notifyOn,
     webhookFormat: input.webhookFormat,
+    settleUpToRepeats: input.settleUpToRepeats,
   };
   if (input.removeWebhook) {
     await db.schedule.update({
