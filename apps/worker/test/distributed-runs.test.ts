@@ -4,8 +4,8 @@ import { launchAndEnqueue } from '@poolbench/runs';
 import { producerConnection, subscribeRunEvents } from '@poolbench/queue';
 import { histogramStatsMs, mergeHistograms } from '@poolbench/stats';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, waitFor, type World } from './harness';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createWorld, settle, stopChild, waitFor, type World } from './harness';
 import { canMakeNamespaces, makeHosts, type Hosts } from './netns';
 
 /**
@@ -48,31 +48,36 @@ describe.skipIf(!canMakeNamespaces())(
         SEGMENT_JOIN_TIMEOUT_MS: '60000',
       });
     }, 60_000);
-    afterAll(async () => {
-      await w?.dispose();
-      await hosts?.dispose();
-    });
-
-    const startWorkers = async () => {
-      // The new workers reuse the ids: wait until the old ones have exited, or an old one's shutdown
-      // (which marks its Worker row stopped) lands after its successor registered, and a run waits
-      // for a third generator that looks gone (a 90 s timeout seen once under load).
-      const exits = [...workers.values()]
-        .filter((c) => c.exitCode === null && c.signalCode === null)
-        .map((c) => new Promise((r) => c.once('exit', r)).then(() => {}));
-      for (const [, c] of workers)
-        if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
-      await Promise.all(exits);
+    // Whatever a test started is gone before the next one: its workers (SIGKILL, awaited), the
+    // k6 and targets they left, and anything else still running in the namespaces.
+    afterEach(async () => {
       workers.clear();
+      await settle('distributed test', [
+        ['workers', async () => w?.killWorkers()],
+        ['namespace processes', async () => hosts?.killAll()],
+      ]);
+    }, 60_000);
+    // Each teardown runs even if the other failed: the namespaces and the bridge never outlive
+    // the file because the database or the queue would not let go.
+    afterAll(async () => {
+      await settle('distributed runs', [
+        ['hosts', async () => hosts?.dispose(), 60_000],
+        ['world', async () => w?.dispose(), 90_000],
+      ]);
+    }, 180_000);
+
+    /** Three workers, one per namespace, once all three have registered (this generation's pids). */
+    const startWorkers = async () => {
       for (let i = 0; i < 3; i++)
         workers.set(`dist-gen-${i}`, w.startWorker(env(i), { netns: hosts.names[i] }));
+      const pids = [...workers.values()].map((c) => c.pid!);
       await waitFor(
         'three workers registered',
         async () =>
           (await w.db.worker.count({
-            where: { id: { startsWith: 'dist-gen-' }, stoppedAt: null },
+            where: { id: { startsWith: 'dist-gen-' }, stoppedAt: null, pid: { in: pids } },
           })) === 3,
-        60_000,
+        90_000,
       );
     };
     const launch = async (scenarioId: string, poolConfigId: string) => {
@@ -210,8 +215,7 @@ describe.skipIf(!canMakeNamespaces())(
       const victim = (await w.db.runSegment.findFirstOrThrow({ where: { runId, index: 2 } }))
         .workerId!;
       const child = workers.get(victim)!;
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
+      await stopChild(child, 'SIGKILL');
       const killedAt = Date.now();
 
       const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 60_000);
@@ -262,8 +266,7 @@ describe.skipIf(!canMakeNamespaces())(
       const leader = (await w.db.runSegment.findFirstOrThrow({ where: { runId, index: 0 } }))
         .workerId!;
       const child = workers.get(leader)!;
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
+      await stopChild(child, 'SIGKILL');
       const killedAt = Date.now();
 
       const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 60_000);
