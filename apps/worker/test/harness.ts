@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,10 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
   const redisUrl = opts.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
   const prefix = `pbt-${label}-${randomBytes(3).toString('hex')}`;
   const runtimeDir = mkdtempSync(join(tmpdir(), `pb-worker-${label}-`));
+  // the workers' TMPDIR: what a killed worker leaves there (k6 scripts, nginx and PHP-FPM
+  // folders) goes with the world
+  const tmpDir = join(runtimeDir, 'tmp');
+  mkdirSync(tmpDir);
   const conn = (url: string) =>
     producerConnection(url, { enableOfflineQueue: true, maxRetriesPerRequest: null }).on(
       'error',
@@ -53,6 +57,7 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
     ids,
     prefix,
     runtimeDir,
+    tmpDir,
     get queue() {
       return queue;
     },
@@ -95,6 +100,7 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
           REDIS_URL: redisUrl,
           QUEUE_PREFIX: prefix,
           POOLBENCH_RUNTIME_DIR: runtimeDir,
+          TMPDIR: tmpDir,
           WORKER_HEALTH_PORT: '0',
           WORKER_ID: `test-${label}-${started++}`,
           RUN_HEARTBEAT_MS: '500',
@@ -195,6 +201,7 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
       await settle(`world ${label}`, [
         ['kill workers', () => world.killWorkers()],
         ['obliterate queue', () => queue.obliterate({ force: true })],
+        ['delete the prefix keys', () => deleteKeys(redis, `${prefix}:*`)],
         ['close queue', () => queue.close()],
         ['disconnect redis', async () => redis.disconnect()],
         ['disconnect db', () => db.$disconnect()],
@@ -264,6 +271,16 @@ export async function stopChild(
     await within(`pid ${child.pid} exit after SIGKILL`, 5000, exited);
     throw err;
   }
+}
+
+/** Deletes every key matching `pattern` (the schedule queue, live events, anything under the prefix). */
+async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
 }
 
 /**
