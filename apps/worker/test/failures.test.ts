@@ -223,7 +223,7 @@ describe('worker: Postgres unavailable for a few seconds mid-run', () => {
       execFileSync(
         'psql',
         ['-h', '127.0.0.1', '-p', '54329', '-U', 'poolbench', '-d', 'postgres', '-tAc', sql],
-        { env: { ...process.env, PGPASSWORD: 'poolbench' } },
+        { env: { ...process.env, PGPASSWORD: 'poolbench' }, timeout: 15_000 },
       );
     psql(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
     try {

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { settle, within } from './harness';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { settle, within } from './harness';
 
+/** `ip …`, bounded: a hung call cannot block a teardown (it runs synchronously) */
 const ip = (...args: string[]) =>
-  execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 }).toString();
 
 /** Whether this process may create network namespaces (root); the multi-host tests need it. */
 export function canMakeNamespaces(): boolean {
