@@ -1,18 +1,21 @@
 import { expect, test } from '@playwright/test';
 import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { closeE2eDb, e2eDb, finishedExperiment, teamOf } from './synthetic';
+
+test.afterAll(closeE2eDb);
 
 /**
- * Issue 7's definition of done through the real worker: an experiment with lazy and prewarm (cold-start
- * preset scaled to ~20 s, 2 repeats), compare the two configs, share the comparison, open the link
- * signed out in a fresh browser context, revoke it, and the same link answers 404.
+ * Issue 7's definition of done: a finished experiment with lazy and prewarm (cold-start preset
+ * scaled to ~20 s, 2 repeats; synthetic runs stored as the worker stores them), compare the two
+ * configs, share the comparison, open the link signed out in a fresh browser context, revoke it,
+ * and the same link answers 404.
  */
 test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', async ({
   page,
   browser,
   baseURL,
 }) => {
-  test.setTimeout(14 * 60_000);
-  await signUpApi(page.request, baseURL!, 'Grace Hopper');
+  const email = await signUpApi(page.request, baseURL!, 'Grace Hopper');
   const call = trpcOk(page.request, baseURL!);
   // the same setup as the web app's experiment flow, through tRPC
   const target = await call('target.create', {
@@ -36,33 +39,33 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
     targetId: target.id,
     createPoolConfigs: false,
   })) as unknown as { scenarioIds: string[] };
-  const launched = (await call('experiment.launch', {
-    name: 'Cold start: lazy vs prewarm',
+  expect(preset.scenarioIds).toHaveLength(1);
+  const scenario = await e2eDb().scenario.findUniqueOrThrow({
+    where: { id: preset.scenarioIds[0] },
+  });
+  // the runs the worker would have stored: lazy slower than prewarm, 20 s each, 2 repeats
+  const experimentId = await finishedExperiment({
+    teamId: await teamOf(email),
     targetId: target.id,
-    poolConfigIds: [lazy.id, prewarm.id],
-    scenarioIds: preset.scenarioIds,
+    name: 'Cold start: lazy vs prewarm',
+    poolConfigs: [
+      { id: lazy.id, name: 'lazy' },
+      { id: prewarm.id, name: 'prewarm' },
+    ],
+    scenario: { id: scenario.id, name: scenario.name },
     repeats: 2,
-  })) as unknown as { experimentId: string };
-  await expect
-    .poll(
-      async () => {
-        const e = (await call(
-          'experiment.get',
-          { id: launched.experimentId },
-          'query',
-        )) as unknown as { runs: Array<{ status: string }> };
-        const failed = e.runs.filter((r) =>
-          ['failed', 'canceled', 'timed_out', 'aborted_system'].includes(r.status),
-        );
-        if (failed.length) throw new Error(`runs ended ${failed.map((r) => r.status).join(', ')}`);
-        return e.runs.filter((r) => r.status === 'succeeded').length;
-      },
-      { timeout: 10 * 60_000, intervals: [3000] },
-    )
-    .toBe(4);
+    seconds: 20,
+    shape: (i) => (i === 0 ? { latencyMs: 3, rps: 300 } : { latencyMs: 2.5, rps: 320 }),
+  });
+  const runs = (
+    (await call('experiment.get', { id: experimentId }, 'query')) as unknown as {
+      runs: Array<{ status: string }>;
+    }
+  ).runs;
+  expect(runs.map((r) => r.status)).toEqual(Array(4).fill('succeeded'));
 
   // From the experiment page to the comparison of its two configs
-  await page.goto(`/experiments/${launched.experimentId}`);
+  await page.goto(`/experiments/${experimentId}`);
   await page.getByRole('link', { name: 'Compare configs' }).click();
   await expect(page).toHaveURL(/\/compare\?items=c\./, { timeout: 120_000 }); // a dev server compiles the route on first use
   const table = page.getByTestId('comparison-table');

@@ -1,17 +1,22 @@
 import { expect, test } from '@playwright/test';
+import { parseRun, toJson } from '@poolbench/db';
 import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { closeE2eDb, e2eDb, finishedExperiment, teamOf } from './synthetic';
 
 /**
- * Issue 17, charts that show the pool, through the real worker: an upload run (seed 000's POST
- * /upload) charts the lab target's upstream HTTP pool; an arrival-rate run charts allocated VUs
- * beside the active ones and names them in its summary.
+ * Issue 17, charts that show the pool: an upload run (seed 000's POST /upload) charts the lab
+ * target's upstream HTTP pool; an arrival-rate run charts allocated VUs beside the active ones
+ * and names them in its summary. Both runs are synthetic, with the upstream pool and allocated
+ * VUs stored as the worker stores them (that the worker samples them is
+ * apps/worker/test/upstream-pool.test.ts and arrival-rate-vus.test.ts).
  */
+test.afterAll(closeE2eDb);
+
 test('upload runs chart the upstream HTTP pool; arrival-rate runs chart allocated VUs', async ({
   page,
   baseURL,
 }) => {
-  test.setTimeout(5 * 60_000);
-  await signUpApi(page.request, baseURL!, 'Pool Charts');
+  const email = await signUpApi(page.request, baseURL!, 'Pool Charts');
   const call = trpcOk(page.request, baseURL!);
   const target = await call('target.create', {
     kind: 'managed',
@@ -39,27 +44,64 @@ test('upload runs chart the upstream HTTP pool; arrival-rate runs chart allocate
       requests: [{ path: '/health' }],
     },
   });
-  const launched = (await call('experiment.launch', {
-    name: 'Pool charts',
-    targetId: target.id,
-    poolConfigIds: [pc.id],
-    scenarioIds: [upload.id, rate.id],
-    repeats: 1,
-  })) as unknown as { experimentId: string };
-  let runs: Array<{ id: string; status: string; scenarioId: string }> = [];
-  await expect
-    .poll(
-      async () => {
-        runs = (
-          (await call('experiment.get', { id: launched.experimentId }, 'query')) as unknown as {
-            runs: typeof runs;
-          }
-        ).runs;
-        return runs.map((r) => r.status).join(',');
-      },
-      { timeout: 4 * 60_000, intervals: [2000] },
-    )
-    .toBe('succeeded,succeeded');
+  const teamId = await teamOf(email);
+  const db = e2eDb();
+  const runOf = async (scenario: { id: string; name: string }) => {
+    const experimentId = await finishedExperiment({
+      teamId,
+      targetId: target.id,
+      name: `Pool charts: ${scenario.name}`,
+      poolConfigs: [{ id: pc.id, name: 'prewarm' }],
+      scenario,
+      repeats: 1,
+      seconds: 4,
+    });
+    const run = parseRun(await db.run.findFirstOrThrow({ where: { experimentId } }));
+    return { id: run.id, summary: run.summary! };
+  };
+  // the upload run: no database pool, the upstream HTTP pool open, in use and waited for
+  const uploadRun = await runOf({ id: upload.id, name: 'uploads' });
+  await db.resourceSample.updateMany({
+    where: { runId: uploadRun.id, instance: -1 },
+    data: {
+      poolTotal: null,
+      poolIdle: null,
+      poolInUse: null,
+      poolMax: null,
+      poolWaitCount: null,
+      poolWaitMs: null,
+      upstreamOpen: 4,
+      upstreamInUse: 3,
+      upstreamMax: 4,
+      upstreamWaitMs: 0.4,
+    },
+  });
+  await db.run.update({
+    where: { id: uploadRun.id },
+    data: {
+      summary: toJson.runSummary({
+        ...uploadRun.summary,
+        resources: {
+          ...uploadRun.summary.resources,
+          poolWaitMsMean: null,
+          poolInUsePeak: null,
+          upstreamWaitMsMean: 0.4,
+          upstreamInUsePeak: 3,
+        },
+      }),
+    },
+  });
+  // the arrival-rate run: 8 VUs allocated up front, fewer active
+  const vu = await runOf({ id: rate.id, name: 'rate 20/s' });
+  await db.runSecond.updateMany({ where: { runId: vu.id }, data: { vus: 2, vusAllocated: 8 } });
+  await db.run.update({
+    where: { id: vu.id },
+    data: { summary: toJson.runSummary({ ...vu.summary, vusMax: 8, vusAllocatedMax: 8 }) },
+  });
+  const runs = [
+    { id: uploadRun.id, scenarioId: upload.id },
+    { id: vu.id, scenarioId: rate.id },
+  ];
 
   await page.goto(`/runs/${runs.find((r) => r.scenarioId === upload.id)!.id}`);
   const up = page.getByTestId('chart-upstream');

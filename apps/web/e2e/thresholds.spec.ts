@@ -1,17 +1,21 @@
 import { expect, test } from '@playwright/test';
+import { toJson } from '@poolbench/db';
 import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { closeE2eDb, e2eDb, finishedExperiment, teamOf } from './synthetic';
 
 /**
  * Issue 17: a run whose k6 thresholds failed (k6's exit code 99) is a failure wherever a status
  * shows: the run header, the experiment matrix and the runs list (where it can be filtered), the
- * experiment list. Through the real worker, k6 and lab target: no loopback request answers in 1 µs.
+ * experiment list. The run is a synthetic one stored as the worker ends such a run (status,
+ * error and threshold results; the worker's side is test/thresholds.test.ts in apps/worker).
  */
+test.afterAll(closeE2eDb);
+
 test('a failed-threshold run shows as failed on the run header, the experiment matrix and the runs list', async ({
   page,
   baseURL,
 }) => {
-  test.setTimeout(6 * 60_000);
-  await signUpApi(page.request, baseURL!, 'Threshold Tester');
+  const email = await signUpApi(page.request, baseURL!, 'Threshold Tester');
   const call = trpcOk(page.request, baseURL!);
   const target = await call('target.create', {
     kind: 'managed',
@@ -32,28 +36,34 @@ test('a failed-threshold run shows as failed on the run header, the experiment m
       thresholds: [{ metric: 'http_req_duration', expr: 'p(95)<0.001' }],
     },
   });
-  const launched = (await call('experiment.launch', {
-    name: 'Threshold check',
+  const experimentId = await finishedExperiment({
+    teamId: await teamOf(email),
     targetId: target.id,
-    poolConfigIds: [pc.id],
-    scenarioIds: [sc.id],
+    name: 'Threshold check',
+    poolConfigs: [{ id: pc.id, name: 'fixed 4' }],
+    scenario: { id: sc.id, name: 'impossible p95' },
     repeats: 1,
-  })) as unknown as { experimentId: string };
-  let runId = '';
-  await expect
-    .poll(
-      async () => {
-        const e = (await call(
-          'experiment.get',
-          { id: launched.experimentId },
-          'query',
-        )) as unknown as { runs: Array<{ id: string; status: string }> };
-        runId = e.runs[0]?.id ?? '';
-        return e.runs[0]?.status;
-      },
-      { timeout: 4 * 60_000, intervals: [2000] },
-    )
-    .toBe('thresholds_failed');
+    seconds: 3,
+  });
+  const { id: runId } = await e2eDb().run.findFirstOrThrow({ where: { experimentId } });
+  await e2eDb().run.update({
+    where: { id: runId },
+    data: {
+      status: 'thresholds_failed',
+      errorCode: 'thresholds_failed',
+      errorMessage: '1 of 1 thresholds failed: http_req_duration p(95)<0.001 (observed 1.93)',
+      thresholdResults: toJson.thresholdResults([
+        { metric: 'http_req_duration', expr: 'p(95)<0.001', observed: 1.93, pass: false },
+      ]),
+    },
+  });
+  expect(
+    (
+      (await call('experiment.get', { id: experimentId }, 'query')) as unknown as {
+        runs: Array<{ status: string }>;
+      }
+    ).runs.map((r) => r.status),
+  ).toEqual(['thresholds_failed']);
 
   // run header: red "Thresholds failed", never green "Succeeded"
   await page.goto(`/runs/${runId}`);
@@ -63,7 +73,7 @@ test('a failed-threshold run shows as failed on the run header, the experiment m
   await page.screenshot({ path: `${SHOTS}/thresholds-01-run-header.png`, fullPage: true });
 
   // experiment matrix: the run's cell says so, with the failed threshold named
-  await page.goto(`/experiments/${launched.experimentId}`);
+  await page.goto(`/experiments/${experimentId}`);
   const cell = page.getByTestId('matrix-run').first();
   await expect(cell.getByTestId('run-status')).toHaveText('Thresholds failed', { timeout: 60_000 });
   await expect(cell).toContainText('http_req_duration p(95)<0.001');

@@ -1,17 +1,19 @@
 import { expect, test } from '@playwright/test';
 import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { closeE2eDb, finishedExperiment, teamOf } from './synthetic';
 
 /**
- * Issue 17: the trends chart of one scenario × pool config with 3 experiments through the real
- * worker, the first saved as the baseline: three points per chart, the baseline drawn, each
- * experiment listed with its CI origin.
+ * Issue 17: the trends chart of one scenario × pool config with 3 finished experiments (synthetic
+ * runs written as the worker stores them), the first saved as the baseline: three points per
+ * chart, the baseline drawn, each experiment listed with its CI origin.
  */
+test.afterAll(closeE2eDb);
+
 test('trends: three experiments of one cell over time, against the baseline', async ({
   page,
   baseURL,
 }) => {
-  test.setTimeout(8 * 60_000);
-  await signUpApi(page.request, baseURL!, 'Trend Watcher');
+  const email = await signUpApi(page.request, baseURL!, 'Trend Watcher');
   const call = trpcOk(page.request, baseURL!);
   const target = await call('target.create', {
     kind: 'managed',
@@ -31,29 +33,25 @@ test('trends: three experiments of one cell over time, against the baseline', as
       requests: [{ path: '/health' }],
     },
   });
+  const teamId = await teamOf(email);
   const ids: string[] = [];
-  for (const n of [1, 2, 3]) {
-    const l = (await call('experiment.launch', {
-      name: `nightly ${n}`,
-      targetId: target.id,
-      poolConfigIds: [pc.id],
-      scenarioIds: [sc.id],
-      repeats: 4,
-    })) as unknown as { experimentId: string };
-    ids.push(l.experimentId);
-  }
+  for (const n of [1, 2, 3])
+    ids.push(
+      await finishedExperiment({
+        teamId,
+        targetId: target.id,
+        name: `nightly ${n}`,
+        poolConfigs: [{ id: pc.id, name: 'fixed 4' }],
+        scenario: { id: sc.id, name: 'nightly 1 s' },
+        repeats: 4,
+        seed: n * 100,
+      }),
+    );
   for (const id of ids) {
-    await expect
-      .poll(
-        async () => {
-          const e = (await call('experiment.get', { id }, 'query')) as unknown as {
-            progress: { done: number; total: number };
-          };
-          return e.progress.done === e.progress.total;
-        },
-        { timeout: 5 * 60_000, intervals: [2000] },
-      )
-      .toBe(true);
+    const e = (await call('experiment.get', { id }, 'query')) as unknown as {
+      progress: { done: number; total: number };
+    };
+    expect(e.progress).toMatchObject({ done: 4, total: 4 });
   }
   await call('baseline.set', {
     name: 'main',

@@ -1,17 +1,18 @@
 import { parseRun } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, type World } from './harness';
 
 describe('worker: an arrival-rate run records allocated VUs (real Postgres, Redis, k6, lab target)', () => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld('arrival_vus');
-    w.startWorker();
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   it("stores k6's vus_max per second and in the summary, beside the active VUs", async () => {
+    w.startWorker();
     const pc = await w.poolConfig('fixed 4', 'fixed', { maxConns: 4 });
     const sc = await w.scenario('20/s for 3 s, 8 VUs allocated', {
       template: 'constant-arrival-rate',

@@ -3,8 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchAndEnqueue } from '@poolbench/runs';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, waitFor, type World } from './harness';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createWorld, settle, waitFor, type World } from './harness';
 import { canMakeNamespaces } from './netns';
 
 /**
@@ -30,10 +30,19 @@ describe.skipIf(!canMakeNamespaces())(
         data: { teamId: w.ids.teamId, pattern: '127.0.0.1', createdById: w.ids.userId },
       });
     });
+    afterEach(async () => w?.killWorkers());
     afterAll(async () => {
-      server?.close();
-      await w?.dispose();
-    });
+      await settle('distributed url target', [
+        [
+          'http stub',
+          async () => {
+            server?.closeAllConnections();
+            server?.close();
+          },
+        ],
+        ['world', async () => w?.dispose(), 90_000],
+      ]);
+    }, 120_000);
 
     it('the generator that resolves the name to an address outside the allowlist fails its segment; the run sends no load and names it', async () => {
       const port = (server.address() as { port: number }).port;

@@ -1,5 +1,5 @@
 import { launchAndEnqueue } from '@poolbench/runs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, recordedChildren, waitFor, type World } from './harness';
 
 describe('distributed runs: fewer free workers than load generators', () => {
@@ -7,7 +7,8 @@ describe('distributed runs: fewer free workers than load generators', () => {
   beforeAll(async () => {
     w = await createWorld('distwait');
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   it('one worker (concurrency 3) never takes two segments of a run: the run waits visibly, never starts partially, and ends timed_out saying why', async () => {
     w.startWorker({

@@ -1,13 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb, scenarioRowData, seed, toJson, type Db, type RunStatus } from '@poolbench/db';
 import { launchAndEnqueue } from '@poolbench/runs';
 import { withTempDatabase } from '@poolbench/db/testing';
+import { databaseUrl } from '@poolbench/db';
+import pg from 'pg';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -23,10 +25,23 @@ const WORKER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export async function createWorld(label: string, opts: { redisUrl?: string } = {}) {
   const tdb = await withTempDatabase(`worker_${label}`);
   const db = createDb({ url: tdb.url, max: 4 });
-  const ids = await seed(db);
+  let ids: Awaited<ReturnType<typeof seed>>;
+  try {
+    ids = await seed(db);
+  } catch (err) {
+    await settle('create world', [
+      ['db disconnect', () => db.$disconnect()],
+      ['drop database', () => dropDatabase(tdb)],
+    ]).catch(() => {});
+    throw err;
+  }
   const redisUrl = opts.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
   const prefix = `pbt-${label}-${randomBytes(3).toString('hex')}`;
   const runtimeDir = mkdtempSync(join(tmpdir(), `pb-worker-${label}-`));
+  // the workers' TMPDIR: what a killed worker leaves there (k6 scripts, nginx and PHP-FPM
+  // folders) goes with the world
+  const tmpDir = join(runtimeDir, 'tmp');
+  mkdirSync(tmpDir);
   const conn = (url: string) =>
     producerConnection(url, { enableOfflineQueue: true, maxRetriesPerRequest: null }).on(
       'error',
@@ -35,12 +50,14 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
   let redis: Redis = conn(redisUrl);
   let queue: Queue = createRunQueue(redis, prefix).on('error', () => {});
   const workers: ChildProcess[] = [];
+  let started = 0; // worker ids stay unique within a world, also after killWorkers()
 
   const world = {
     db,
     ids,
     prefix,
     runtimeDir,
+    tmpDir,
     get queue() {
       return queue;
     },
@@ -83,8 +100,9 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
           REDIS_URL: redisUrl,
           QUEUE_PREFIX: prefix,
           POOLBENCH_RUNTIME_DIR: runtimeDir,
+          TMPDIR: tmpDir,
           WORKER_HEALTH_PORT: '0',
-          WORKER_ID: `test-${label}-${workers.length}`,
+          WORKER_ID: `test-${label}-${started++}`,
           RUN_HEARTBEAT_MS: '500',
           RUN_STALE_AFTER_MS: '6000',
           SWEEP_INTERVAL_MS: '1000',
@@ -158,21 +176,137 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
       redis = conn(url);
       queue = createRunQueue(redis, prefix).on('error', () => {});
     },
-    async dispose() {
-      for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
-      await new Promise((r) => setTimeout(r, 200));
-      // Targets and k6 of workers a test killed with -9 are swept as the next worker would.
+    /**
+     * Kills every worker this world started (SIGKILL, then waits for each to exit, bounded) and
+     * the k6 and targets they left, as the next worker on the host would. An afterEach calls
+     * it, so a test that failed halfway leaves nothing running for the next one.
+     */
+    async killWorkers() {
+      const errors: string[] = [];
+      await Promise.all(
+        workers
+          .splice(0)
+          .map((c) =>
+            stopChild(c, 'SIGKILL', 10_000).catch((e: Error) => void errors.push(e.message)),
+          ),
+      );
       new ProcessRegistry(runtimeDir).sweepOrphans();
-      await queue.obliterate({ force: true }).catch(() => {});
-      await queue.close().catch(() => {});
-      redis.disconnect();
-      await db.$disconnect();
-      await tdb.dispose();
+      if (errors.length) throw new Error(errors.join('\n'));
+    },
+    /**
+     * Every step runs and is bounded, whatever an earlier one did; the database is dropped with
+     * FORCE even if disconnecting hung. Throws afterwards if a step failed, naming it.
+     */
+    async dispose() {
+      await settle(`world ${label}`, [
+        ['kill workers', () => world.killWorkers()],
+        ['obliterate queue', () => queue.obliterate({ force: true })],
+        ['delete the prefix keys', () => deleteKeys(redis, `${prefix}:*`)],
+        ['close queue', () => queue.close()],
+        ['disconnect redis', async () => redis.disconnect()],
+        ['disconnect db', () => db.$disconnect()],
+        ['drop database', () => dropDatabase(tdb)],
+        ['remove runtime dir', async () => rmSync(runtimeDir, { recursive: true, force: true })],
+      ]);
     },
   };
   return world;
 }
 export type World = Awaited<ReturnType<typeof createWorld>>;
+
+const alive = (c: ChildProcess) => c.exitCode === null && c.signalCode === null;
+
+/** Rejects with `what` if `p` has not settled within `ms`. */
+export async function within<T>(what: string, ms: number, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs every teardown step in order, each bounded (15 s unless given), whether or not an
+ * earlier one failed or hung; throws one error naming every step that failed.
+ */
+export async function settle(
+  what: string,
+  steps: Array<[string, () => Promise<unknown>, number?]>,
+): Promise<void> {
+  const failed: string[] = [];
+  for (const [name, step, ms = 15_000] of steps) {
+    try {
+      await within(name, ms, Promise.resolve().then(step));
+    } catch (err) {
+      failed.push(`${name}: ${(err as Error).message}`);
+    }
+  }
+  if (failed.length) throw new Error(`${what} teardown failed:\n${failed.join('\n')}`);
+}
+
+/**
+ * Sends `signal` to a child and waits for its exit; if it has not exited within `ms`, SIGKILL
+ * and wait again (bounded too). Resolves at once for a child that already exited.
+ */
+export async function stopChild(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+  ms = 15_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => {
+    if (!alive(child)) r({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, sig) => r({ code, signal: sig }));
+  });
+  if (!alive(child)) return exited;
+  child.kill(signal);
+  try {
+    return await within(`pid ${child.pid} exit after ${signal}`, ms, exited);
+  } catch (err) {
+    if (signal === 'SIGKILL') throw err;
+    child.kill('SIGKILL');
+    await within(`pid ${child.pid} exit after SIGKILL`, 5000, exited);
+    throw err;
+  }
+}
+
+/** Deletes every key matching `pattern` (the schedule queue, live events, anything under the prefix). */
+async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+/**
+ * Drops a test database: the helper's own dispose first, and if that failed or hung, a
+ * DROP … WITH (FORCE) on a fresh admin connection, so no poolbench_test_* database is left.
+ */
+async function dropDatabase(tdb: { url: string; dispose: () => Promise<void> }): Promise<void> {
+  try {
+    await within('temp database dispose', 10_000, tdb.dispose());
+    return;
+  } catch {
+    // dropped below
+  }
+  const name = new URL(tdb.url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: databaseUrl(), connectionTimeoutMillis: 5000 });
+  try {
+    await within('connect for drop', 6000, admin.connect());
+    await within(
+      'drop database',
+      10_000,
+      admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    );
+  } finally {
+    await within('admin end', 3000, admin.end()).catch(() => {});
+  }
+}
 
 export function sustained(vus: number, holdMs: number) {
   return {
@@ -248,8 +382,9 @@ export async function tcpProxy(targetPort: number) {
       await closed;
     },
     restore: listen,
+    /** cut(), bounded: a close that waits on a connection never holds a teardown up. */
     async close() {
-      await this.cut();
+      await within('tcp proxy close', 5000, this.cut());
     },
   };
 }

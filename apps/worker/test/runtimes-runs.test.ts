@@ -1,11 +1,13 @@
 import { parseRun, toJson } from '@poolbench/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   createWorld,
   pidsAlive,
   recordedChildren,
+  stopChild,
   sustained,
   waitFor,
   type World,
@@ -34,9 +36,9 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
   let w: World;
   beforeAll(async () => {
     w = await createWorld('runtimes');
-    w.startWorker();
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   const CONFIGS = [
     { name: 'go fixed 4 (postgres)', strategy: 'fixed', environment: { runtime: 'go' } },
@@ -63,6 +65,7 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
   ];
 
   it('every runtime serves its run, and its pool and the database connections move', async () => {
+    w.startWorker();
     const configs = [];
     for (const c of CONFIGS) {
       configs.push(
@@ -137,7 +140,8 @@ describe('worker: a runtime dies with the worker (kill -9)', () => {
   beforeAll(async () => {
     w = await createWorld('runtimeskill');
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   it('PHP-FPM masters, their children, nginx in front and in each instance are all gone', async () => {
     const worker = w.startWorker();
@@ -169,21 +173,29 @@ describe('worker: a runtime dies with the worker (kill -9)', () => {
     // two launchers, each with FPM (master + 3 app children + 1 ops child), its nginx and watchdog
     expect(pids.length).toBeGreaterThanOrEqual(2 * 7 + 2);
     // what each launcher would remove on a clean stop: its folder, shared memory and semaphore
-    const dirs = readdirSync('/tmp')
+    // the worker's TMPDIR is the world's (harness.ts)
+    const dirs = readdirSync(w.tmpDir)
       .filter((d) => d.startsWith('pb-php-'))
+      .map((d) => join(w.tmpDir, d))
       .filter((d) =>
-        pids.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(`/tmp/${d}/`)),
+        pids.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(`${d}/`)),
       );
     expect(dirs).toHaveLength(2);
     const shm = () =>
       execFileSync('ipcs', ['-m']).toString() + execFileSync('ipcs', ['-s']).toString();
     const keys = dirs.map(
       (d) =>
-        `0x${(JSON.parse(readFileSync(`/tmp/${d}/config.json`, 'utf8')) as { shmKey: number }).shmKey.toString(16).padStart(8, '0')}`,
+        `0x${(JSON.parse(readFileSync(`${d}/config.json`, 'utf8')) as { shmKey: number }).shmKey.toString(16).padStart(8, '0')}`,
     );
-    for (const k of keys) expect(shm().split(k).length - 1, k).toBe(2); // a segment and a semaphore
-    worker.kill('SIGKILL');
-    await new Promise((r) => worker.once('exit', r));
+    // a segment and a semaphore each, made by PHP on the first request that touches the counters
+    await waitFor(
+      'shared memory and semaphores made',
+      async () => keys.every((k) => shm().split(k).length - 1 === 2),
+      30_000,
+    ).catch(() => {
+      for (const k of keys) expect(shm().split(k).length - 1, k).toBe(2);
+    });
+    await stopChild(worker, 'SIGKILL');
     await waitFor(
       'every process of the runtime gone',
       async () => pidsAlive(pids).length === 0,
@@ -192,8 +204,7 @@ describe('worker: a runtime dies with the worker (kill -9)', () => {
     // nothing was alive to clean up but the launchers' watchdogs
     await waitFor(
       'folders, shared memory and semaphores removed',
-      async () =>
-        dirs.every((d) => !existsSync(`/tmp/${d}`)) && keys.every((k) => !shm().includes(k)),
+      async () => dirs.every((d) => !existsSync(d)) && keys.every((k) => !shm().includes(k)),
       15_000,
     );
   }, 120_000);

@@ -1,17 +1,18 @@
 import { parseRun } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, sustained, type World } from './harness';
 
 describe('worker: thresholds decide the run outcome (real Postgres, Redis, k6, lab target)', () => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld('thresholds');
-    w.startWorker();
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   it('a run that crossed a threshold ends thresholds_failed with its data kept, and the experiment still completes', async () => {
+    w.startWorker();
     const lazy = await w.poolConfig('lazy 2', 'lazy', { maxConns: 2 });
     // no request over loopback answers in under 1 µs: this threshold must fail, the error-rate one passes
     const sc = await w.scenario('2 s at 2 VUs, impossible p95', {

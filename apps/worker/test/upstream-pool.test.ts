@@ -1,17 +1,18 @@
 import { parseRun } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, type World } from './harness';
 
 describe("worker: the lab target's upstream HTTP pool is sampled (real Postgres, Redis, k6, lab target, blob store)", () => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld('upstream_pool');
-    w.startWorker();
   });
-  afterAll(async () => w?.dispose());
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
 
   it('POST /upload (seed 000) stores the upstream pool per second: open, in use, size, connection wait', async () => {
+    w.startWorker();
     const pc = await w.poolConfig('prewarm, 4 upstream conns', 'prewarm', { upstreamConns: 4 });
     const sc = await w.scenario('uploads, 4 VUs for 3 s', {
       template: 'sustained',
