@@ -1,7 +1,7 @@
 import { parseRun } from '@poolbench/db';
 import { launchAndEnqueue } from '@poolbench/runs';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, waitFor, type World } from './harness';
 
 const RUNS = 20;
@@ -18,6 +18,7 @@ describe('distributed runs: 20 two-generator runs back to back', () => {
   beforeAll(async () => {
     w = await createWorld('dist2x20');
   });
+  afterEach(async () => w?.killWorkers());
   afterAll(async () => w?.dispose());
 
   it(`${RUNS} runs each succeed with 'all' seconds equal to the sum of their segments`, async () => {
