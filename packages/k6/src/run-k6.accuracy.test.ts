@@ -108,7 +108,7 @@ describe('poolbench output against k6 own summary', () => {
 describe('rps is the load phase rate', () => {
   // setup() and teardown() requests are not counted (the output drops their samples), so their
   // time must not be in the denominator either: 2 s of setup and 1 s of teardown made 200/s read ~130/s.
-  it('a constant 200/s for 5 s after a 2 s setup() reads 200/s within 2 %', async () => {
+  it('a constant 200/s for 5 s after a 2 s setup() reads the rate of the 5 s load phase within 2 %', async () => {
     const script = `
       import http from 'k6/http';
       import { sleep } from 'k6';
@@ -121,9 +121,12 @@ describe('rps is the load phase rate', () => {
     const r = await runK6({ script, env: { BASE: server.url }, timeoutMs: 60_000 });
     expect(r.endReason).toBe('completed');
     expect(r.lateSamples).toBe(0);
-    expect(r.summary.droppedIterations).toBe(0);
-    expect(r.summary.requests).toBeGreaterThanOrEqual(995);
-    expect(r.summary.requests).toBeLessThanOrEqual(1001);
+    // 1000 iterations were asked for: made, or dropped when a busy machine could not start them
+    // in time (k6 counts those; they are not requests, and the rate reports what was made)
+    const offered = r.summary.requests + r.summary.droppedIterations;
+    expect(offered).toBeGreaterThanOrEqual(995);
+    expect(offered).toBeLessThanOrEqual(1001);
+    expect(r.summary.requests).toBeGreaterThan(800);
     const summary = buildRunSummary({
       counters: r.summary,
       trends: r.summary.trends,
@@ -136,6 +139,10 @@ describe('rps is the load phase rate', () => {
     expect(r.testDurationMs).toBeGreaterThan(7900); // the output was open through setup and teardown
     expect(summary.durationMs).toBeGreaterThan(4900);
     expect(summary.durationMs).toBeLessThan(5100);
-    expect(Math.abs((summary.rps ?? 0) - 200) / 200, `rps ${summary.rps}`).toBeLessThan(0.02);
+    // the requests made over the 5 s of load, not over the 8 s the test ran (setup and teardown)
+    const made = r.summary.requests / 5;
+    expect(Math.abs((summary.rps ?? 0) - made) / made, `rps ${summary.rps}`).toBeLessThan(0.02);
+    if (r.summary.droppedIterations === 0)
+      expect(Math.abs((summary.rps ?? 0) - 200) / 200, `rps ${summary.rps}`).toBeLessThan(0.02);
   }, 90_000);
 });
