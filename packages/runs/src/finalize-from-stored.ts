@@ -17,12 +17,19 @@ import {
   type SummaryTrends,
 } from '@poolbench/stats';
 import { mergeStoredHistograms } from '@poolbench/stats/stored';
-import type { StoredFinal } from './stale-runs';
 import { mergeSegmentSeconds } from './segments/merge-segment-seconds';
 
 type StoredSecond = StoredSecondCounters & { ts: Date | string } & Partial<
     Record<RunSecondHistColumn, Uint8Array | null>
   >;
+
+/** What a run stored before its worker died, turned into its summary (see finalize-from-stored). */
+export interface StoredFinal {
+  summary: RunSummary;
+  durationHist: Uint8Array<ArrayBuffer> | null;
+  blockedHist: Uint8Array<ArrayBuffer> | null;
+}
+export type FinalizeStored = (db: Db, runId: string) => Promise<StoredFinal | null>;
 
 /** Exact merge of one histogram column over stored seconds, or null when none has data. */
 function mergeStoredColumn(

@@ -1,19 +1,12 @@
 import { toJson, type Db } from '@poolbench/db';
-import type { RunSummary } from '@poolbench/stats';
 import { enqueueRuns } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
-import { finalizeFromStored } from './finalize-from-stored';
+import { finalizeFromStored, type FinalizeStored, type StoredFinal } from './finalize-from-stored';
+
+export type { FinalizeStored, StoredFinal };
 import { afterRunEnded } from './hypotheses/after-run-ended';
 import { fromStatuses, toStatus } from './run-status-table';
-
-/** What a run stored before its worker died, turned into its summary (see finalize-from-stored). */
-export interface StoredFinal {
-  summary: RunSummary;
-  durationHist: Uint8Array<ArrayBuffer> | null;
-  blockedHist: Uint8Array<ArrayBuffer> | null;
-}
-export type FinalizeStored = (db: Db, runId: string) => Promise<StoredFinal | null>;
 
 /**
  * A run in preparing/running whose heartbeat is older than staleAfterMs belongs to a worker that

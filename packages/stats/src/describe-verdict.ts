@@ -1,4 +1,4 @@
-import { type SampleComparison } from './compare-samples';
+import { type SampleComparison } from './sample-comparison';
 
 function signed(v: number, digits: number): string {
   const s = v.toFixed(digits);

@@ -5,7 +5,7 @@ import {
   type Preset,
 } from '@poolbench/scenarios';
 import { decideHypothesis, runMetric } from '@poolbench/stats';
-import type { SeedClaimResult } from './seed-results';
+import type { SeedClaimResult } from './seed-claim';
 import { cellPairPath } from '@poolbench/scenarios/links';
 
 /**

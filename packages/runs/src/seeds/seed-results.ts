@@ -1,17 +1,11 @@
 import type { Db } from '@poolbench/db';
-import { listPresets, type HypothesisVerdict } from '@poolbench/scenarios';
+import { listPresets } from '@poolbench/scenarios';
 import { decideUnstored } from './decide-unstored';
+import type { SeedClaimResult } from './seed-claim';
+
+export type { SeedClaimResult };
 import { reproductionOf, SEEDS_PREFIX } from './launch-seeds';
 import { cellPairPath } from '@poolbench/scenarios/links';
-
-export interface SeedClaimResult extends HypothesisVerdict {
-  claim: string | null;
-  statement: string;
-  /** the compare view of the two cells (base first), in the hypothesis's window */
-  comparePath: string;
-  /** `stored`: decided by the product when the experiment ended; `runs`: no stored hypotheses, decided from the stored runs */
-  decidedBy: 'stored' | 'runs';
-}
 
 export interface SeedExperimentResult {
   presetId: string;
