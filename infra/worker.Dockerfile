@@ -4,9 +4,9 @@
 FROM golang:1.26-bookworm AS go
 WORKDIR /src
 COPY packages/k6 packages/k6
-COPY apps/lab-target apps/lab-target
+COPY apps/lab-targets/go apps/lab-targets/go
 RUN cd packages/k6 && CGO_ENABLED=0 go build -trimpath -o /out/k6 ./cmd/k6 \
- && cd /src/apps/lab-target && CGO_ENABLED=0 go build -trimpath -o /out/lab-target .
+ && cd /src/apps/lab-targets/go && CGO_ENABLED=0 go build -trimpath -o /out/lab-target .
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
@@ -19,7 +19,7 @@ RUN useradd --system --create-home --uid 10001 poolbench
 WORKDIR /app
 COPY --from=deps --chown=poolbench /app /app
 COPY --from=go /out/k6 /app/packages/k6/bin/k6
-COPY --from=go /out/lab-target /app/apps/lab-target/bin/lab-target
+COPY --from=go /out/lab-target /app/apps/lab-targets/go/bin/lab-target
 USER poolbench
 ENV NODE_ENV=production POOLBENCH_RUNTIME_DIR=/tmp/poolbench-worker
 EXPOSE 9464

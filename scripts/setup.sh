@@ -67,7 +67,7 @@ fi
 # --- generated code and binaries (each step skips itself when its inputs did not change)
 node packages/db/scripts/generate.mjs
 bash packages/k6/scripts/build-k6.sh
-bash apps/lab-target/scripts/build.sh
+bash apps/lab-targets/go/scripts/build.sh
 # the java-hikari runtime (JDK 17 + Maven; HikariCP and the JDBC drivers from Maven Central, cached in ~/.m2)
 if command -v java >/dev/null && command -v mvn >/dev/null; then
   bash apps/lab-targets/java-hikari/scripts/build.sh

@@ -1,4 +1,4 @@
-// Prometheus text with the lab target's metric names (apps/lab-target/README.md#metrics), kept by
+// Prometheus text with the lab target's metric names (apps/lab-targets/go/README.md#metrics), kept by
 // the server itself: Bun.sql exposes no pool statistics, so connections are counted from its
 // onconnect/onclose callbacks and leases from the server's own reserve() calls.
 const WAIT_BUCKETS = [

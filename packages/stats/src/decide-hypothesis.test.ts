@@ -18,7 +18,7 @@ interface JudgedCase {
   window?: { from: number; to: number };
   base: number[];
   cand: number[];
-  /** what apps/lab-target/bench/summarize.mjs judge() decided for these values (run on 2026-11-23, before it was deleted) */
+  /** what apps/lab-targets/go/bench/summarize.mjs judge() decided for these values (run on 2026-11-23, before it was deleted) */
   judge: {
     status: string;
     why: string;

@@ -86,7 +86,7 @@ export function hypothesisCompareOptions(
 
 /**
  * Decides a pre-registered hypothesis from one value per run on each side, under the rule the lab
- * bench used (apps/lab-target/bench/summarize.mjs `judge()`, now here so the product decides):
+ * bench used (apps/lab-targets/go/bench/summarize.mjs `judge()`, now here so the product decides):
  * Hodges–Lehmann change with its interval and a two-sided Mann–Whitney p from `compareSamples`,
  * the band as the no-change floor (log scale and ±X % by default; linear scale with an absolute
  * floor for `absolute` bands, e.g. error rates in points).

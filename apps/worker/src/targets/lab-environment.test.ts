@@ -14,7 +14,7 @@ import { loadEnv, runtimeBinsOf } from '../env';
 // Real lab target, Postgres, link proxy, blob store and nginx: each environment setting is
 // measured where it takes effect, not read back from a config.
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-const BIN = join(REPO, 'apps/lab-target/bin/lab-target');
+const BIN = join(REPO, 'apps/lab-targets/go/bin/lab-target');
 const LAB_DB =
   process.env.LAB_DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab';
 const registry = new ProcessRegistry(mkdtempSync(join(tmpdir(), 'pb-labenv-')));

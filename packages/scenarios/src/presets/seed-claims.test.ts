@@ -5,7 +5,7 @@ import { applyScale, listPresets } from './list-presets';
 import { seedPlan } from './seed-plan';
 import { runtimeProblems } from '../pool/runtime-capabilities';
 
-// Every claim apps/lab-target/bench/summarize.mjs judged (before it was deleted), as
+// Every claim apps/lab-targets/go/bench/summarize.mjs judged (before it was deleted), as
 // [preset, base, candidate, metric, expect, band]: the presets must carry each one.
 const BENCH_CLAIMS: Array<[string, string, string, string, string, number]> = [
   [

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const REPO_BIN = fileURLToPath(
-  new URL('../../../../apps/lab-target/bin/lab-target', import.meta.url),
+  new URL('../../../../apps/lab-targets/go/bin/lab-target', import.meta.url),
 );
 
 /** Test database; `lab-target setup` creates it if missing. */
@@ -17,7 +17,7 @@ export function labTargetBinary(): string {
   const found = candidates.find((p) => existsSync(p));
   if (!found)
     throw new Error(
-      `no lab-target binary: looked at ${candidates.join(', ')}. Build it with "bash apps/lab-target/scripts/build.sh"`,
+      `no lab-target binary: looked at ${candidates.join(', ')}. Build it with "bash apps/lab-targets/go/scripts/build.sh"`,
     );
   return found;
 }
