@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   {
@@ -50,6 +51,16 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  // React's rules of hooks and complete effect dependencies, in React components and hooks
+  // (the web app lints from its own folder, so the pattern is not rooted at the repository).
+  {
+    files: ['**/*.tsx', '**/use-*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
 );

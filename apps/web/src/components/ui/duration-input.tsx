@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatDurationInput, parseDurationMs } from '~/lib/parse-duration';
 import { Input } from './form';
 
@@ -17,12 +17,15 @@ export function DurationInput({
   onValue: (ms: number | undefined) => void;
 }) {
   const [text, setText] = useState(() => formatDurationInput(value));
-  // a value set from outside (template switch, preset) replaces the text unless it already means it
-  useEffect(() => {
+  // A value set from outside (template switch, preset) replaces the text unless it already means
+  // it: adjusted while rendering when the value changed, as React advises for state from props.
+  const [seen, setSeen] = useState(value);
+  if (!Object.is(seen, value)) {
+    setSeen(value);
     const mine = parseDurationMs(text);
     if (mine !== value && !(mine === null && Number.isNaN(value)))
       setText(formatDurationInput(value));
-  }, [value]);
+  }
   return (
     <Input
       type="text"
