@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole suite: setup (incl. Chromium), lint, typecheck, unit + integration tests on the real
-# services, then browser tests against the running stack. Prints one closing line.
+# The whole suite: setup (incl. Chromium), formatting, lint, typecheck, unit tests, integration
+# tests on the real services, then browser tests against the running stack. Prints one closing
+# line. docs/testing.md says how the suite is organised and cached.
 # Whatever it starts (services, web, worker) it stops again, pass or fail, so a CI job ends with
 # no process left behind; what was already running (a `make up` stack) stays up.
 set -euo pipefail
@@ -14,15 +15,23 @@ cleanup() {
   if ((own_services)); then infra/services.sh stop || true; fi
 }
 trap cleanup EXIT
+phase() { # name, command...: runs one phase and says how long it took
+  local name=$1 t0=$SECONDS; shift
+  say "$name"
+  "$@"
+  say "$name: $((SECONDS - t0)) s"
+}
 scripts/setup.sh --for-tests
 load_env
-say "lint";       npx turbo run lint --output-logs=errors-only
-say "typecheck";  npx turbo run typecheck --output-logs=errors-only
-say "unit and integration tests"
-npx turbo run test --concurrency=1 --output-logs=full
-say "browser tests"
-# no demo experiment on this start: specs measure their own runs (e2e/first-run.spec.ts queues it itself)
+# prettier's cache (node_modules/.cache/prettier) skips files unchanged since they last passed
+phase "format" npx prettier --check . --log-level warn --cache --cache-strategy content
+phase "lint" npx turbo run lint --output-logs=errors-only
+phase "typecheck" npx turbo run typecheck --output-logs=errors-only
+phase "unit tests" npx turbo run test:unit --output-logs=errors-only
+phase "integration tests" npx turbo run test:integration --concurrency=1 --output-logs=full
+say "starting web and worker for the browser tests"
+# no demo experiment on this start: specs measure their own runs (e2e/first-run.spec.ts queues it
+# itself)
 POOLBENCH_FIRST_DEMO=0 scripts/stack.sh start
-npm run -s test:e2e -w @poolbench/web
-say "CLI and every shell example of docs/ci.md against the running stack"
-npm run -s test:e2e -w @poolbench/cli
+phase "browser tests" npm run -s test:e2e -w @poolbench/web
+phase "CLI and every shell example of docs/ci.md against the running stack" npm run -s test:e2e -w @poolbench/cli
