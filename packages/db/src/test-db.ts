@@ -52,10 +52,12 @@ async function cloneFromTemplate(admin: pg.Client, name: string): Promise<void> 
     }
     await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${tmpl}"`);
     await admin.query(`COMMENT ON DATABASE "${tmpl}" IS '${new Date().toISOString()}'`);
+    // Under the lock nobody is building, so any `_wip` left is from a builder that died.
     for (const r of rows) {
-      if (r.datname === tmpl || r.datname.endsWith('_wip')) continue;
+      if (r.datname.startsWith(tmpl)) continue; // this template, or its `_wip` handled above
       const lastUsed = Date.parse(r.description ?? '');
-      if (Number.isFinite(lastUsed) && Date.now() - lastUsed < UNUSED_TEMPLATE_TTL_MS) continue;
+      const wip = r.datname.endsWith('_wip');
+      if (!wip && Date.now() - lastUsed < UNUSED_TEMPLATE_TTL_MS) continue;
       await admin.query(`ALTER DATABASE "${r.datname}" WITH IS_TEMPLATE false`);
       await admin.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
     }
