@@ -33,6 +33,10 @@ typecheck:
 test:
 	@scripts/test.sh
 
+# The pure tests only (no services needed), cached by turbo: see docs/testing.md.
+test-unit:
+	@npx turbo run test:unit --output-logs=errors-only
+
 bench: up
 	@scripts/bench.sh
 

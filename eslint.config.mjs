@@ -12,6 +12,7 @@ export default tseslint.config(
       '**/dist/**',
       '**/bin/**',
       '**/.data/**',
+      '**/.cache/**',
       '**/test-results/**',
       '**/src/generated/**',
       '**/next-env.d.ts',

@@ -1,7 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, mergeConfig, type ViteUserConfig } from 'vitest/config';
 
 /** Shared Vitest settings: tests sit beside code as x.test.ts; integration tests hit real services. */
-export default defineConfig({
+const shared: ViteUserConfig = defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
@@ -9,3 +9,44 @@ export default defineConfig({
     pool: 'forks',
   },
 });
+export default shared;
+
+/**
+ * A workspace's tests as two Vitest projects (`vitest run --project unit|integration`; plain
+ * `vitest run` runs both):
+ * - `integration`: the files matched by `integration`, the ones that need a real service
+ *   (Postgres, Redis, MariaDB, k6, a lab target, network namespaces) or measure timing; run one
+ *   workspace at a time and never cached;
+ * - `unit`: every other test file; pure, run in parallel with other workspaces and cached by
+ *   turbo on their inputs.
+ * Each file is in exactly one project, so nothing is lost when the two run separately.
+ */
+export function unitAndIntegration(
+  integration: string[],
+  base: ViteUserConfig = shared,
+): ViteUserConfig {
+  // A project that extends the root concatenates `include` lists, so the root keeps none.
+  // A workspace may have no test of one kind: an empty project passes.
+  const { include, ...rest } = base.test ?? {};
+  return mergeConfig(
+    { ...base, test: { ...rest, passWithNoTests: true } },
+    defineConfig({
+      test: {
+        projects: [
+          {
+            extends: true,
+            test: {
+              name: 'unit',
+              include,
+              exclude: [...configDefaults.exclude, ...integration],
+            },
+          },
+          {
+            extends: true,
+            test: { name: 'integration', include: integration },
+          },
+        ],
+      },
+    }),
+  );
+}

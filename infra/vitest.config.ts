@@ -1,5 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { unitAndIntegration } from '../vitest.shared.ts';
 
-export default defineConfig({
-  test: { include: ['*.test.ts'], fileParallelism: false, testTimeout: 30_000 },
-});
+// compose and helm run tools installed outside the repo (docker compose, helm, kubeconform),
+// scripts starts the native services: none of them is reproducible from the repo's files alone.
+export default unitAndIntegration(
+  ['compose.test.ts', 'helm.test.ts', 'scripts.test.ts'],
+  defineConfig({
+    test: { include: ['*.test.ts'], fileParallelism: false, testTimeout: 30_000 },
+  }),
+);

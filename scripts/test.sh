@@ -1,28 +1,58 @@
 #!/usr/bin/env bash
-# The whole suite: setup (incl. Chromium), lint, typecheck, unit + integration tests on the real
-# services, then browser tests against the running stack. Prints one closing line.
-# Whatever it starts (services, web, worker) it stops again, pass or fail, so a CI job ends with
-# no process left behind; what was already running (a `make up` stack) stays up.
+# The whole suite: setup (incl. Chromium), formatting, lint, typecheck, unit tests, integration
+# tests on the real services, then browser tests against the running stack. Prints one closing
+# line. docs/testing.md says how the suite is organised and cached.
+# Whatever it starts (services, web, worker, the background build) it stops again, pass or fail,
+# so a CI job ends with no process left behind; what was already running (a `make up` stack)
+# stays up.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-own_services=0 own_stack=0
+own_services=0 own_stack=0 build_pid=""
 port_busy "${PG_PORT:-54329}" || port_busy "${REDIS_PORT:-63799}" || own_services=1
 port_busy 3000 || own_stack=1
 cleanup() {
+  if [ -n "$build_pid" ]; then kill -TERM -- "-$build_pid" 2>/dev/null || true; fi
   if ((own_stack)); then scripts/stack.sh stop || true; fi
   if ((own_services)); then infra/services.sh stop || true; fi
 }
 trap cleanup EXIT
+phase() { # name, command...: runs one phase and says how long it took
+  local name=$1 t0=$SECONDS; shift
+  say "$name"
+  "$@"
+  say "$name: $((SECONDS - t0)) s"
+}
 scripts/setup.sh --for-tests
 load_env
-say "lint";       npx turbo run lint --output-logs=errors-only
-say "typecheck";  npx turbo run typecheck --output-logs=errors-only
-say "unit and integration tests"
-npx turbo run test --concurrency=1 --output-logs=full
-say "browser tests"
-# no demo experiment on this start: specs measure their own runs (e2e/first-run.spec.ts queues it itself)
+# prettier's cache (node_modules/.cache/prettier) skips files unchanged since they last passed
+phase "format" npx prettier --check . --log-level warn --cache --cache-strategy content
+phase "lint" npx turbo run lint --output-logs=errors-only
+phase "typecheck" npx turbo run typecheck --output-logs=errors-only
+# The production build of web and the CLI bundle runs beside the unit tests (pure, cached) and
+# must be done before the integration tests, which are timing-sensitive and must not share the
+# two cores with `next build`. It starts after typecheck because tsc reads .next/types, which
+# the build writes. Its own process group, so cleanup can stop it with everything it started.
+build_log="$DATA/logs/test-build.log"
+mkdir -p "$DATA/logs"
+build_t0=$SECONDS
+setsid npx turbo run build --filter=@poolbench/web --filter=@poolbench/cli --output-logs=errors-only \
+  >"$build_log" 2>&1 </dev/null &
+build_pid=$!
+say "building web and the CLI bundle in the background (log: .data/logs/test-build.log)"
+phase "unit tests" npx turbo run test:unit --output-logs=errors-only
+say "waiting for the web build"
+if ! wait "$build_pid"; then
+  build_pid=""
+  tail -n 40 "$build_log" >&2
+  die "the web build failed (log: .data/logs/test-build.log)"
+fi
+build_pid=""
+say "web build: $((SECONDS - build_t0)) s after it started"
+phase "integration tests" npx turbo run test:integration --concurrency=1 --output-logs=full
+say "starting web and worker for the browser tests"
+# no demo experiment on this start: specs measure their own runs (e2e/first-run.spec.ts queues it
+# itself); the build above is in turbo's cache, so stack.sh's build replays it
 POOLBENCH_FIRST_DEMO=0 scripts/stack.sh start
-npm run -s test:e2e -w @poolbench/web
-say "CLI and every shell example of docs/ci.md against the running stack"
-npm run -s test:e2e -w @poolbench/cli
+phase "browser tests" npm run -s test:e2e -w @poolbench/web
+phase "CLI and every shell example of docs/ci.md against the running stack" npm run -s test:e2e -w @poolbench/cli

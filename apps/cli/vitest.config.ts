@@ -1,4 +1,4 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
-import shared from '../../vitest.shared.ts';
+import { unitAndIntegration } from '../../vitest.shared.ts';
 
-export default mergeConfig(shared, defineConfig({}));
+// No integration tests here: the CLI's tests against a running stack are vitest.e2e.config.ts.
+export default unitAndIntegration([]);

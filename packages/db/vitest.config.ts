@@ -1,1 +1,10 @@
-export { default } from '../../vitest.shared.ts';
+import { unitAndIntegration } from '../../vitest.shared.ts';
+
+export default unitAndIntegration([
+  'src/drift.test.ts',
+  'src/json/json-columns.test.ts',
+  'src/live-names.test.ts',
+  'src/migrate.test.ts',
+  'src/seed.test.ts',
+  'src/storage-maintenance.test.ts',
+]);

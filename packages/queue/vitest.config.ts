@@ -1,1 +1,3 @@
-export { default } from '../../vitest.shared.ts';
+import { unitAndIntegration } from '../../vitest.shared.ts';
+
+export default unitAndIntegration(['src/run-queue.test.ts']);

@@ -1,1 +1,11 @@
-export { default } from '../../vitest.shared.ts';
+import { unitAndIntegration } from '../../vitest.shared.ts';
+
+// Everything but the source scan of status-writes.test.ts works on Postgres (and Redis).
+export default unitAndIntegration([
+  'src/hypotheses/hypotheses.test.ts',
+  'src/launch-experiment.test.ts',
+  'src/lifecycle.test.ts',
+  'src/schedules/schedule-outcome.test.ts',
+  'src/seeds/launch-seeds.test.ts',
+  'src/segments/merge-segment-seconds.test.ts',
+]);
