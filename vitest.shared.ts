@@ -39,6 +39,13 @@ export function unitAndIntegration(
               name: 'unit',
               include,
               exclude: [...configDefaults.exclude, ...integration],
+              // A test that reaches for a service while filed as a unit test fails at once,
+              // naming why, instead of passing only where the services happen to run.
+              env: {
+                DATABASE_URL: 'postgresql://unit-tests-use-no-database@127.0.0.1:9/none',
+                REDIS_URL: 'redis://unit-tests-use-no-redis@127.0.0.1:9',
+                K6_BIN: '/unit-tests-run-no-k6',
+              },
             },
           },
           {
