@@ -11,10 +11,14 @@ interface Captured {
 const SECRET = 'whsec-e2e-0123456789abcdef';
 
 /**
- * Issue 17, "schedules compare and tell": a schedule compared with the baseline "nightly" (a pool
- * of 8 connections) runs a pool of 1 under 8 VUs that each hold a connection 20 ms: a real
- * regression, measured by the real worker, k6 and lab target, decided when the firing's last run
- * ended, and POSTed to a capture server signed with the secret typed in the browser.
+ * Schedules compare and tell, the way a regression reaches a team: a pool config P (8
+ * connections) runs 4 times and is saved as the baseline "nightly"; then P is edited to 1
+ * connection (the change someone ships) and the nightly schedule fires P with 3 repeats under 8
+ * VUs that each hold a connection 20 ms, with a p95 threshold that now fails. Measured by the real
+ * worker, k6 and lab target, decided when the firing's last run ended by the one outcome rule
+ * (docs/outcomes.md): not a pass, a regression naming the failed thresholds and the p95 change with
+ * its interval, compared with P's own runs from before the edit, marked on Trends, and POSTed to
+ * a capture server signed with the secret typed in the browser.
  */
 test('a schedule whose firing regresses against its baseline calls the webhook, signed', async ({
   page,
@@ -40,15 +44,16 @@ test('a schedule whose firing regresses against its baseline calls the webhook, 
       name: 'Lab',
       requestDefaults: { method: 'GET', path: '/health' },
     });
-    const one = await call('poolConfig.create', {
+    const P = await call('poolConfig.create', {
       targetId: target.id,
-      name: 'pool of 1',
-      config: { strategy: 'fixed', params: { maxConns: 1 } },
-    });
-    const eight = await call('poolConfig.create', {
-      targetId: target.id,
-      name: 'pool of 8',
+      name: 'orders pool',
       config: { strategy: 'fixed', params: { maxConns: 8 } },
+    });
+    // another config of the same target: the baseline saved from P's card is never its baseline
+    const other = await call('poolConfig.create', {
+      targetId: target.id,
+      name: 'reports pool',
+      config: { strategy: 'fixed', params: { maxConns: 4 } },
     });
     const sc = await call('scenario.create', {
       name: '8 VUs holding a connection 20 ms',
@@ -56,13 +61,15 @@ test('a schedule whose firing regresses against its baseline calls the webhook, 
         template: 'sustained',
         params: { vus: 8, durationMs: 3000 },
         requests: [{ path: '/work', query: { ms: '20' } }],
+        // about 20-30 ms with 8 connections; 8 requests queue for 1 connection: ~160 ms
+        thresholds: [{ metric: 'http_req_duration', expr: 'p(95)<100' }],
       },
     });
-    // the baseline: 4 runs of the pool of 8, saved as "nightly"
+    // the baseline: 4 runs of P at 8 connections, saved as "nightly" from P's cell
     const base = (await call('experiment.launch', {
       name: 'baseline',
       targetId: target.id,
-      poolConfigIds: [eight.id],
+      poolConfigIds: [P.id],
       scenarioIds: [sc.id],
       repeats: 4,
     })) as unknown as { experimentId: string };
@@ -84,7 +91,7 @@ test('a schedule whose firing regresses against its baseline calls the webhook, 
       item: {
         kind: 'cell',
         experimentId: base.experimentId,
-        poolConfigId: eight.id,
+        poolConfigId: P.id,
         scenarioId: sc.id,
       },
     });
@@ -94,11 +101,17 @@ test('a schedule whose firing regresses against its baseline calls the webhook, 
       definition: {
         name: 'Nightly pool check',
         targetId: target.id,
-        poolConfigIds: [one.id],
+        poolConfigIds: [P.id, other.id],
         scenarioIds: [sc.id],
-        repeats: 4,
+        repeats: 3,
       },
       schedule: { name: 'Nightly pool check', cron: '0 3 * * *' },
+    });
+    // the regression someone ships: P edited from 8 connections to 1
+    await call('poolConfig.update', {
+      id: P.id,
+      name: 'orders pool',
+      config: { strategy: 'fixed', params: { maxConns: 1 } },
     });
 
     await page.goto('/schedules');
@@ -143,11 +156,20 @@ test('a schedule whose firing regresses against its baseline calls the webhook, 
       event: string;
       outcome: string;
       baseline: string;
-      experiment: { url: string };
+      experiment: { id: string; url: string };
       cells: Array<{
         poolConfig: string;
+        state: string;
         regression: boolean;
-        metrics: Array<{ key: string; verdict: string }>;
+        baselineRuns: number;
+        candidateRuns: number;
+        failedThresholds: Array<{ runId: string; metric: string; expr: string }>;
+        metrics: Array<{
+          key: string;
+          verdict: string;
+          suspected: boolean;
+          changePercent: { estimate: number; lower: number; upper: number } | null;
+        }>;
       }>;
     };
     expect(body).toMatchObject({
@@ -156,8 +178,39 @@ test('a schedule whose firing regresses against its baseline calls the webhook, 
       baseline: 'nightly',
     });
     expect(body.experiment.url).toContain(page.url().split('/').pop()!);
-    expect(body.cells[0]).toMatchObject({ poolConfig: 'pool of 1', regression: true });
-    expect(body.cells[0]!.metrics.find((m) => m.key === 'p95Ms')?.verdict).toBe('worse');
+    const cell = body.cells.find((c) => c.poolConfig === 'orders pool')!;
+    // compared with P's own 4 runs from before the edit, not with another config's
+    expect(cell).toMatchObject({ state: 'regression', regression: true, baselineRuns: 4 });
+    expect(cell.candidateRuns).toBe(3);
+    // every run of the 1-connection pool failed its p95 threshold, each named with its run
+    expect(cell.failedThresholds.length).toBe(3);
+    expect(cell.failedThresholds[0]).toMatchObject({
+      metric: 'http_req_duration',
+      expr: 'p(95)<100',
+    });
+    // p95 is far worse: decided worse, or suspected on 3 vs 4 runs, with its change and interval
+    const p95 = cell.metrics.find((m) => m.key === 'p95Ms')!;
+    expect(p95.verdict === 'worse' || p95.suspected, JSON.stringify(p95)).toBe(true);
+    expect(p95.changePercent!.estimate).toBeGreaterThan(100);
+    expect(p95.changePercent!.upper).toBeGreaterThan(p95.changePercent!.lower);
+    // the baseline saved on P's card is not the other config's: no baseline there, nothing hidden
+    expect(body.cells.find((c) => c.poolConfig === 'reports pool')).toMatchObject({
+      baselineRuns: 0,
+      metrics: [],
+    });
+    // Trends reads the same baseline and marks the firing
+    const trend = (await call(
+      'trend.series',
+      { targetId: target.id, scenarioId: sc.id, poolConfigId: P.id },
+      'query',
+    )) as unknown as {
+      baseline: { experimentId: string; runs: number } | null;
+      points: Array<{ experimentId: string; state: string }>;
+    };
+    expect(trend.baseline).toMatchObject({ experimentId: base.experimentId, runs: 4 });
+    expect(trend.points.find((pt) => pt.experimentId === body.experiment.id)?.state).toBe(
+      'regression',
+    );
 
     await page.goto('/schedules');
     await expect(row.getByTestId('schedule-notification')).toContainText('regression');
