@@ -1,10 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// every temporary folder this file makes is removed when it ends, pass or fail
+const tempDirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const run = (cmd: string[], env: NodeJS.ProcessEnv) =>
@@ -15,7 +26,7 @@ describe('setup scripts fail clearly', () => {
     const srv = createServer().listen(0, '127.0.0.1');
     await new Promise((r) => srv.once('listening', r));
     const port = (srv.address() as { port: number }).port;
-    const data = mkdtempSync(join(tmpdir(), 'pb-svc-'));
+    const data = tempDir('pb-svc-');
     chmodSync(data, 0o777);
     const r = run(['infra/services.sh', 'start'], {
       ...process.env,
@@ -28,7 +39,7 @@ describe('setup scripts fail clearly', () => {
   });
 
   it('not root and Postgres/Redis missing: says exactly what to install', () => {
-    const data = mkdtempSync(join(tmpdir(), 'pb-svc-'));
+    const data = tempDir('pb-svc-');
     chmodSync(data, 0o777);
     const env = {
       PATH: '/usr/bin:/bin',
@@ -76,7 +87,7 @@ describe('the env file', () => {
     );
 
   it('is written with every setting and secrets of its own, readable by its owner only, and kept as it is on a second run', () => {
-    const data = mkdtempSync(join(tmpdir(), 'pb-env-'));
+    const data = tempDir('pb-env-');
     const first = loadEnv(data);
     expect(first.status, first.stderr).toBe(0);
     const [key, url] = first.stdout.trim().split('\n');
@@ -99,7 +110,7 @@ describe('the env file', () => {
   });
 
   it('from an older version keeps its values and gains the settings it lacks', () => {
-    const data = mkdtempSync(join(tmpdir(), 'pb-env-'));
+    const data = tempDir('pb-env-');
     const file = join(data, 'poolbench.env');
     writeFileSync(file, 'NEXT_TELEMETRY_DISABLED=1\nBETTER_AUTH_URL=https://pb.example.com\n', {
       mode: 0o644,

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync, cpSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, cpSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,17 @@ import { spawn } from 'node:child_process';
 import { migrate, MIGRATIONS_DIR, pendingMigrations, readMigrations } from './migrate';
 import { withTempDatabase } from './test-db';
 import type pg from 'pg';
+
+// every temporary folder this file makes is removed when it ends, pass or fail
+const tempDirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('migrator', () => {
   let db: { url: string; client: pg.Client; dispose: () => Promise<void> };
@@ -36,7 +47,7 @@ describe('migrator', () => {
   });
 
   it('refuses a migration edited after it was applied', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pb-mig-'));
+    const dir = tempDir('pb-mig-');
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     const first = readMigrations(dir)[0]!;
     writeFileSync(join(dir, first.name, 'migration.sql'), `${first.sql}\n-- edited\n`);
@@ -46,7 +57,7 @@ describe('migrator', () => {
   });
 
   it('rolls back a failing migration, records it truthfully, and applies the fixed one later', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pb-mig-'));
+    const dir = tempDir('pb-mig-');
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     mkdirSync(join(dir, '29990101000000_broken'));
     writeFileSync(
@@ -73,7 +84,7 @@ describe('migrator', () => {
 
   it('pendingMigrations lists only what this build has and the database lacks, without changing it', async () => {
     expect(await pendingMigrations({ url: db.url })).toEqual([]);
-    const dir = mkdtempSync(join(tmpdir(), 'pb-mig-'));
+    const dir = tempDir('pb-mig-');
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     mkdirSync(join(dir, '29990202000000_next'));
     writeFileSync(
@@ -91,7 +102,7 @@ describe('migrate --wait (the init container of web and worker pods)', () => {
   beforeAll(async () => {
     // An empty database: what a pod sees while its release's migration Job has not run yet.
     db = await withTempDatabase('migwait', {
-      migrationsDir: mkdtempSync(join(tmpdir(), 'pb-mig-empty-')),
+      migrationsDir: tempDir('pb-mig-empty-'),
     });
   });
   afterAll(async () => db?.dispose());

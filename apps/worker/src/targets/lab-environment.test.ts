@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,13 +11,24 @@ import { ProcessRegistry } from './process-registry';
 import { runEnvironment, startLabTarget } from './start-lab-target';
 import { loadEnv, runtimeBinsOf } from '../env';
 
+// every temporary folder this file makes is removed when it ends, pass or fail
+const tempDirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 // Real lab target, Postgres, link proxy, blob store and nginx: each environment setting is
 // measured where it takes effect, not read back from a config.
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const BIN = join(REPO, 'apps/lab-targets/go/bin/lab-target');
 const LAB_DB =
   process.env.LAB_DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab';
-const registry = new ProcessRegistry(mkdtempSync(join(tmpdir(), 'pb-labenv-')));
+const registry = new ProcessRegistry(tempDir('pb-labenv-'));
 const workerEnv = loadEnv();
 const deps = {
   labTargetBin: BIN,

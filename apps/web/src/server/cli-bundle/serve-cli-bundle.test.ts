@@ -1,16 +1,27 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, utimesSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { serveCliBundle } from './serve-cli-bundle';
+
+// every temporary folder this file makes is removed when it ends, pass or fail
+const tempDirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 const get = (dir: string, headers: Record<string, string> = {}, method = 'GET') =>
   serveCliBundle(new Request('http://pb.test/api/v1/cli/poolbench.mjs', { method, headers }), dir);
 const sha = (s: string) => createHash('sha256').update(s).digest();
 
 function bundleDir(code: string, version = '1.2.3') {
-  const dir = mkdtempSync(join(tmpdir(), 'pb-cli-bundle-'));
+  const dir = tempDir('pb-cli-bundle-');
   writeFileSync(join(dir, 'poolbench.mjs'), code);
   writeFileSync(join(dir, 'poolbench.json'), JSON.stringify({ version }));
   return dir;
@@ -61,7 +72,7 @@ describe('serveCliBundle', () => {
   });
 
   it('a server without a built bundle says how to build it (503 problem)', async () => {
-    const res = await get(mkdtempSync(join(tmpdir(), 'pb-cli-none-')));
+    const res = await get(tempDir('pb-cli-none-'));
     expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     const body = await res.json();
