@@ -367,6 +367,28 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect(bad.status).toBe(422);
   });
 
+  it('a name that is not found lists the names there are (a command copied into a new team)', async () => {
+    const res = await call('POST', '/experiments', {
+      body: {
+        kind: 'inline',
+        target: 'Lab',
+        poolConfigs: ['002 · 10 conns x 1 instance'],
+        scenario: {
+          template: 'constant-arrival-rate',
+          params: { ratePerSec: 50, durationMs: 2000, preAllocatedVUs: 5 },
+          requests: [{ method: 'GET', path: '/work' }],
+        },
+        repeats: 4,
+      },
+    });
+    expect(res.status).toBe(404);
+    const body = await res.json();
+    expect(body.code).toBe('not_found');
+    expect(body.detail).toMatch(
+      /pool config "002 · 10 conns x 1 instance" of this target not found; the pool configs of this target are .*"lazy"/,
+    );
+  });
+
   it('records lastUsedAt on use', async () => {
     const row = await db.apiToken.findFirst({ where: { teamId: A.teamId, name: 'ci' } });
     expect(row!.lastUsedAt).not.toBeNull();

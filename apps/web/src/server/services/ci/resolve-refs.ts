@@ -1,5 +1,12 @@
 import type { Db } from '@poolbench/db';
-import { InvalidInputError, NotFoundError } from '../errors';
+import { AppError, InvalidInputError, NotFoundError } from '../errors';
+
+/** `; the targets are "a", "b"` (up to 10): what a name that was not found could have been. */
+function choices(what: string, names: string[]): string {
+  if (names.length === 0) return `; there are no ${what} yet`;
+  const shown = names.slice(0, 10).map((n) => `"${n}"`);
+  return `; the ${what} are ${shown.join(', ')}${names.length > 10 ? `, … (${names.length} in all)` : ''}`;
+}
 
 /** Ids first, then exact names: CI files read better with names, and ids never look like names. */
 export async function resolveTarget(db: Db, teamId: string, idOrName: string) {
@@ -12,7 +19,15 @@ export async function resolveTarget(db: Db, teamId: string, idOrName: string) {
       where: { name: idOrName, teamId, archivedAt: null },
       select: { id: true, name: true },
     }));
-  if (!t) throw new NotFoundError(`target "${idOrName}"`);
+  if (!t) {
+    const all = await db.target.findMany({
+      where: { teamId, archivedAt: null },
+      select: { name: true },
+      orderBy: { name: 'asc' },
+    });
+    const names = all.map((x) => x.name);
+    throw new AppError('not_found', `target "${idOrName}" not found${choices('targets', names)}`);
+  }
   return t;
 }
 
@@ -26,11 +41,22 @@ export async function resolvePoolConfigs(db: Db, teamId: string, targetId: strin
     },
     select: { id: true, name: true },
   });
-  const ids = refs.map((ref) => {
-    const row = rows.find((r) => r.id === ref) ?? rows.find((r) => r.name === ref);
-    if (!row) throw new NotFoundError(`pool config "${ref}" of this target`);
-    return row.id;
-  });
+  const missing = refs.find((ref) => !rows.some((r) => r.id === ref || r.name === ref));
+  if (missing !== undefined) {
+    const all = await db.poolConfig.findMany({
+      where: { teamId, targetId, archivedAt: null },
+      select: { name: true },
+      orderBy: { name: 'asc' },
+    });
+    const names = all.map((x) => x.name);
+    throw new AppError(
+      'not_found',
+      `pool config "${missing}" of this target not found${choices('pool configs of this target', names)}`,
+    );
+  }
+  const ids = refs.map(
+    (ref) => (rows.find((r) => r.id === ref) ?? rows.find((r) => r.name === ref))!.id,
+  );
   if (new Set(ids).size !== ids.length)
     throw new InvalidInputError('poolConfigs', 'names the same pool config twice');
   return ids;
