@@ -34,16 +34,31 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
     await dispose?.();
   });
 
-  const runAll = async (runIds: string[], p99: number) => {
+  /** Ends each run as `how` says (cycling): its status, p99 and, for thresholds_failed, a failed p95. */
+  const endRuns = async (
+    runIds: string[],
+    how: { status: 'succeeded' | 'thresholds_failed' | 'failed'; p99: number }[],
+  ) => {
     for (const [i, id] of runIds.entries()) {
+      const h = how[i % how.length]!;
       await claimRun(db, id, 'w');
       await markRunning(db, id, 'w', { script: 's', environment: {} });
       await finishRun(db, id, 'w', {
-        status: 'succeeded',
-        summary: summaryWith(p99 * (1 + (i % 5) / 100), 1000),
+        status: h.status,
+        summary: summaryWith(h.p99 * (1 + (i % 5) / 100), 1000),
+        ...(h.status === 'thresholds_failed'
+          ? {
+              errorCode: 'thresholds_failed',
+              thresholdResults: [
+                { metric: 'http_req_duration', expr: 'p(95)<50', observed: 80, pass: false },
+                { metric: 'http_req_failed', expr: 'rate<0.01', observed: 0, pass: true },
+              ],
+            }
+          : {}),
       });
     }
   };
+  const runAll = (runIds: string[], p99: number) => endRuns(runIds, [{ status: 'succeeded', p99 }]);
   const notification = async (experimentId: string) => {
     const n = await db.scheduleNotification.findUnique({ where: { experimentId } });
     return n ? parseScheduleNotification(n) : null;
@@ -171,30 +186,6 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
     });
     expect(await decideOverdueScheduleOutcomes(db)).toEqual([]);
   });
-
-  const endRuns = async (
-    runIds: string[],
-    how: { status: 'succeeded' | 'thresholds_failed' | 'failed'; p99: number }[],
-  ) => {
-    for (const [i, id] of runIds.entries()) {
-      const h = how[i % how.length]!;
-      await claimRun(db, id, 'w');
-      await markRunning(db, id, 'w', { script: 's', environment: {} });
-      await finishRun(db, id, 'w', {
-        status: h.status,
-        summary: summaryWith(h.p99 * (1 + (i % 5) / 100), 1000),
-        ...(h.status === 'thresholds_failed'
-          ? {
-              errorCode: 'thresholds_failed',
-              thresholdResults: [
-                { metric: 'http_req_duration', expr: 'p(95)<50', observed: 80, pass: false },
-                { metric: 'http_req_failed', expr: 'rate<0.01', observed: 0, pass: true },
-              ],
-            }
-          : {}),
-      });
-    }
-  };
 
   it('about 10x worse on too few runs to decide is a suspected regression, never a pass, and says how many repeats would settle it', async () => {
     const l = await fireSchedule('ten times');
