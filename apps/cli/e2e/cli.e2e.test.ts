@@ -1,10 +1,21 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// every temporary folder this file makes is removed when it ends, pass or fail
+const tempDirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 /**
  * End to end on the running stack (scripts/stack.sh start): sign up, create a lab target, pool
@@ -18,8 +29,8 @@ const BIN = fileURLToPath(new URL('../bin/poolbench.js', import.meta.url));
 const { version: VERSION } = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
 ) as { version: string };
-const dir = mkdtempSync(join(tmpdir(), 'poolbench-cli-e2e-'));
-const bundleDir = mkdtempSync(join(tmpdir(), 'poolbench-cli-bundle-'));
+const dir = tempDir('poolbench-cli-e2e-');
+const bundleDir = tempDir('poolbench-cli-bundle-');
 const BUNDLE = join(bundleDir, 'poolbench.mjs');
 
 let cookie = '';

@@ -1,9 +1,20 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellBlocks, type DocBlock } from '../src/testing/doc-blocks';
+
+// every temporary folder this file makes is removed when it ends, pass or fail
+const tempDirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 /**
  * docs/ci.md runs as written: every shell example, in order, in one directory, against the running
@@ -13,7 +24,7 @@ import { shellBlocks, type DocBlock } from '../src/testing/doc-blocks';
  * cannot drift from the CLI, the server or the seed names again.
  */
 const BASE = (process.env.POOLBENCH_E2E_URL ?? 'http://localhost:3000').replace(/\/$/, '');
-const cwd = mkdtempSync(join(tmpdir(), 'poolbench-docs-ci-'));
+const cwd = tempDir('poolbench-docs-ci-');
 let cookie = '';
 let token = '';
 let tokenId = '';
