@@ -35,8 +35,6 @@ export interface RunSession {
   /** the job's signal (cancel, shutdown) joined with the heartbeat's findings (cancel flag, lost) */
   signal: AbortSignal;
   abortReason(): AbortReason | null;
-  /** aborts the run's signal from inside (e.g. a failed peer) */
-  abort(reason: AbortReason): void;
   publish(e: RunEvent): void;
   /** per-second and resource rows of this run, batched, retried */
   writer: MetricsWriter;
@@ -107,7 +105,6 @@ export async function runSession(
     log,
     signal,
     abortReason,
-    abort: (reason) => own.abort(reason),
     publish,
     writer,
     onCleanup: (what, fn) => void cleanups.push({ what, fn }),
