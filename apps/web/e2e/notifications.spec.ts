@@ -132,6 +132,12 @@ test('a schedule whose firing regresses against its baseline calls the webhook, 
       dialog.getByText(/baselineName|is required to notify on a regression/),
     ).toBeVisible();
     await dialog.getByLabel('Compare with baseline').fill('nightly');
+    // before anything fires, the dialog lists the baseline each cell will be compared with
+    const cells = dialog.getByTestId('notify-baseline-cells');
+    await expect(
+      cells.getByRole('row', { name: /orders pool .* orders pool in baseline/ }),
+    ).toBeVisible();
+    await expect(cells.getByRole('row', { name: /reports pool .* none/ })).toBeVisible();
     await dialog.getByLabel('Signing secret').fill(SECRET);
     await page.screenshot({ path: `${SHOTS}/32-schedule-notify.png` });
     await dialog.getByRole('button', { name: 'Save notifications' }).click();

@@ -81,6 +81,7 @@ export {
   type ScheduleOutcome,
 } from './schedules/schedule-outcome';
 export { launchFiring } from './schedules/launch-firing';
+export { baselineForCell, type BaselineOwner } from './schedules/baseline-for-cell';
 export { runSecondRow, type RunSecondParts } from './segments/run-second-row';
 export {
   RUN_TRANSITIONS,

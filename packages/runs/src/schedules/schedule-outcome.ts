@@ -1,4 +1,5 @@
 import { parseRun, toJson, type Db, type NotificationPayload } from '@poolbench/db';
+import { baselineForCell } from './baseline-for-cell';
 import { extendExperiment, MAX_REPEATS } from '../extend-experiment';
 import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
 import {
@@ -118,16 +119,10 @@ export async function decideScheduleOutcome(
           .filter((t) => !t.pass)
           .map((t) => ({ runId: r.id, metric: t.metric, expr: t.expr, observed: t.observed })),
       );
-      // A baseline belongs to the pool config it was saved from: a baseline of another config of
-      // this target and scenario is no baseline for this cell, one that names no config is the
-      // whole experiment's (Trends reads it the same way).
-      const b = baselines.find(
-        (x) =>
-          x.scenarioId === scenario.id &&
-          (x.runId
-            ? x.run?.poolConfigId === poolConfig.id
-            : x.poolConfigId === poolConfig.id || x.poolConfigId === null),
-      );
+      const b = baselineForCell(baselines, {
+        scenarioId: scenario.id,
+        poolConfigId: poolConfig.id,
+      });
       let reference: RunSummary[] = [];
       if (b?.runId) reference = (await measured({ id: b.runId })).map((r) => r.summary);
       else if (b?.experimentId)

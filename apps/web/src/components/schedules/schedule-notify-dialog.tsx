@@ -63,6 +63,7 @@ export function ScheduleNotifyDialog({
     },
   });
   const remove = useWatch({ control: form.control, name: 'removeWebhook' });
+  const baselineName = useWatch({ control: form.control, name: 'baselineName' }) ?? '';
   const save = useMutation(
     trpc.schedule.setNotify.mutationOptions({
       onSuccess: async () => {
@@ -114,6 +115,9 @@ export function ScheduleNotifyDialog({
             </>
           )}
         </Field>
+        {baselineName.trim() ? (
+          <BaselineCells scheduleId={schedule.id} baselineName={baselineName.trim()} />
+        ) : null}
         <Field label="Notify" error={errors.notifyOn?.message}>
           {(p) => (
             <Select {...p} {...form.register('notifyOn')}>
@@ -211,5 +215,54 @@ export function ScheduleNotifyDialog({
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** Per cell of the schedule's experiment, the baseline of this name a firing is compared with. */
+function BaselineCells({ scheduleId, baselineName }: { scheduleId: string; baselineName: string }) {
+  const trpc = useTRPC();
+  const cells = useQuery(
+    trpc.schedule.baselineCells.queryOptions(
+      { id: scheduleId, baselineName },
+      { placeholderData: (previous) => previous },
+    ),
+  );
+  if (!cells.data) return null;
+  return (
+    <div
+      className="rounded-md border border-slate-200 p-2 text-xs"
+      data-testid="notify-baseline-cells"
+    >
+      <p className="mb-1 font-medium text-slate-700">
+        Each cell is compared with its own pool config&apos;s baseline &ldquo;{baselineName}&rdquo;:
+      </p>
+      <table className="w-full">
+        <thead className="sr-only">
+          <tr>
+            <th>Pool config</th>
+            <th>Scenario</th>
+            <th>Baseline</th>
+          </tr>
+        </thead>
+        <tbody>
+          {cells.data.map((c) => (
+            <tr key={`${c.poolConfig.id}:${c.scenario.id}`} className="align-top">
+              <td className="pr-2">{c.poolConfig.name}</td>
+              <td className="pr-2 text-slate-500">{c.scenario.name}</td>
+              <td>
+                {c.baseline ? (
+                  <span>
+                    {c.baseline.from}
+                    {c.baseline.experiment ? ` in ${c.baseline.experiment.name}` : ''}
+                  </span>
+                ) : (
+                  <span className="text-amber-700">none: this cell will be “no baseline”</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -205,6 +205,11 @@ const CASES: Record<string, Case> = {
     other: 'not-found',
   },
   'schedule.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'schedule.baselineCells': {
+    min: 'viewer',
+    input: (f) => ({ id: f.scheduleId, baselineName: 'main' }),
+    other: 'not-found',
+  },
   'schedule.preview': {
     min: 'signed-in',
     input: () => ({ cron: '0 3 * * *' }),

@@ -427,7 +427,7 @@ export const SaveBaselineSchema = z.strictObject({
     .default('main'),
   experimentId: IdSchema,
   poolConfig: IdOrName.optional().describe(
-    'which pool config of the experiment is the reference; required when it has several',
+    'save only this pool config of the experiment; without it every config becomes its own baseline',
   ),
 });
 

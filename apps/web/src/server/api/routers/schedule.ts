@@ -4,6 +4,7 @@ import { previewCron } from '~/lib/schemas/cron';
 import { protectedProcedure, teamProcedure } from '../trpc';
 import {
   CronPreviewSchema,
+  ScheduleBaselineCellsSchema,
   ScheduleDoneSchema,
   ScheduleListSchema,
   ScheduleRunNowSchema,
@@ -17,6 +18,7 @@ import {
   updateSchedule,
 } from '~/server/services/schedules/schedules';
 import { ScheduleNotifySchema } from '~/lib/schemas/schedule-notify';
+import { scheduleBaselineCells } from '~/server/services/schedules/schedule-baseline-cells';
 import { IdSchema } from '~/lib/schemas/ids';
 import { ScheduleUpdateSchema } from '~/lib/schemas/experiment';
 
@@ -24,6 +26,13 @@ export const scheduleRouter = {
   list: teamProcedure('viewer')
     .output(ScheduleListSchema)
     .query(({ ctx }) => listSchedules(ctx.db, ctx.team.id)),
+  /** which baseline each cell of a firing would be compared with, for the Notify dialog */
+  baselineCells: teamProcedure('viewer')
+    .input(z.object({ id: IdSchema, baselineName: z.string().trim().max(40) }))
+    .output(ScheduleBaselineCellsSchema)
+    .query(({ ctx, input }) =>
+      scheduleBaselineCells(ctx.db, ctx.team.id, input.id, input.baselineName),
+    ),
   preview: protectedProcedure
     .input(z.object({ cron: z.string().max(120), timezone: z.string().max(64).default('UTC') }))
     .output(CronPreviewSchema)

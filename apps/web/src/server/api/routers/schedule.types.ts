@@ -66,3 +66,19 @@ export const ScheduleListSchema = z.array(
 export const ScheduleDoneSchema = z.void();
 
 export const ScheduleRunNowSchema = z.object({ experimentId: z.string() });
+
+/** Per cell of a schedule's experiment, the baseline a firing will be compared with, or null. */
+export const ScheduleBaselineCellsSchema = z.array(
+  z.object({
+    poolConfig: RefSchema,
+    scenario: RefSchema,
+    baseline: z
+      .object({
+        id: z.string(),
+        savedAt: z.date(),
+        experiment: RefSchema.nullable(),
+        from: z.string(),
+      })
+      .nullable(),
+  }),
+);

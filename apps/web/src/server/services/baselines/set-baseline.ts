@@ -3,8 +3,9 @@ import { InvalidInputError, NotFoundError } from '../errors';
 import type { CompareItem } from '~/lib/compare/selection';
 
 /**
- * Marks a run or an experiment cell as the baseline `name` (e.g. `main`) of its target and
- * scenario: one baseline per (target, scenario, name), so setting it again moves it.
+ * Marks a run or an experiment cell as the baseline `name` (e.g. `main`) of its target, scenario
+ * and pool config: one baseline per (target, scenario, pool config, name), so setting it again
+ * for the same config moves it, and saving it for one config never moves another config's.
  */
 export async function setBaseline(
   db: Db,
@@ -31,15 +32,21 @@ export async function setBaseline(
       'item',
       'the scenario of this run was deleted, so it cannot be a baseline',
     );
+  if (!run.poolConfigId)
+    throw new InvalidInputError(
+      'item',
+      'the pool config of this run was deleted, so it cannot be a baseline',
+    );
   const target =
     item.kind === 'run'
-      ? { runId: item.runId, experimentId: null, poolConfigId: null }
+      ? { runId: item.runId, experimentId: null, poolConfigId: run.poolConfigId }
       : { runId: null, experimentId: item.experimentId, poolConfigId: item.poolConfigId };
   return db.baseline.upsert({
     where: {
-      targetId_scenarioId_name: {
+      targetId_scenarioId_poolConfigId_name: {
         targetId: run.targetId,
         scenarioId: run.scenarioId,
+        poolConfigId: run.poolConfigId,
         name: input.name,
       },
     },

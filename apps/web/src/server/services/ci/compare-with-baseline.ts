@@ -17,6 +17,10 @@ import { experimentCells, failedThresholdsOf, usable } from './experiment-cells'
  * regression; an estimate worse beyond the floor without enough evidence is a suspected regression,
  * never a pass; failed thresholds are named with their runs.
  *
+ * Each cell is compared with its own pool config's baseline. Only where that config has none and
+ * the scenario has exactly one baseline of that name is that other config's used (the answer names
+ * it in `baseline.poolConfig`): a PR experiment may run a renamed copy of the config saved on main.
+ *
  * `gateMetrics` limits the comparison to those tested metrics (p adjusted over them alone); the
  * answer's `gatedOn` says which metrics the verdict rests on either way.
  */
@@ -51,7 +55,7 @@ export async function compareWithBaseline(
   });
   const cells = [];
   for (const c of e.cells) {
-    const b = baselines.find((x) => x.scenarioId === c.scenario?.id);
+    const b = pickBaseline(baselines, c.scenario?.id, c.poolConfig?.id);
     const candidateRuns = usable(c.runs).length;
     const failedThresholds = failedThresholdsOf(c.runs);
     const verdictState = (metrics: { verdict: string; suspected: boolean }[]) => {
@@ -139,4 +143,17 @@ export async function compareWithBaseline(
     outcome,
     cells,
   };
+}
+
+/** The cell's own config's baseline; else the scenario's only one of that name; else none. */
+function pickBaseline<B extends { scenarioId: string; poolConfigId: string | null }>(
+  baselines: B[],
+  scenarioId: string | undefined,
+  poolConfigId: string | undefined,
+): B | undefined {
+  const ofScenario = baselines.filter((x) => x.scenarioId === scenarioId);
+  return (
+    ofScenario.find((x) => x.poolConfigId === poolConfigId) ??
+    (ofScenario.length === 1 ? ofScenario[0] : undefined)
+  );
 }

@@ -4,9 +4,10 @@ import { setBaseline } from '../baselines/set-baseline';
 import { resolvePoolConfigs } from './resolve-refs';
 
 /**
- * Points the named baseline (e.g. `main`) of the experiment's target at one of its cells per
- * scenario: CI on the main branch runs the experiment, then records it as the reference that
- * pull requests are compared with.
+ * Points the named baseline (e.g. `main`) of every pool config of the experiment (or only the one
+ * `poolConfig` names) at that config's cell of each scenario: CI on the main branch runs the
+ * experiment, then records it as the reference that pull requests are compared with, each config
+ * with its own.
  */
 export async function saveBaseline(
   db: Db,
@@ -29,35 +30,35 @@ export async function saveBaseline(
     },
   });
   if (!e) throw new NotFoundError('experiment');
-  let poolConfigId: string;
+  // one baseline per pool config: each config's cell becomes that config's own baseline
+  let configs = e.poolConfigs.map((p) => p.poolConfig);
   if (input.poolConfig) {
-    poolConfigId = (await resolvePoolConfigs(db, input.teamId, e.targetId, [input.poolConfig]))[0]!;
-    if (!e.poolConfigs.some((p) => p.poolConfig.id === poolConfigId))
+    const id = (await resolvePoolConfigs(db, input.teamId, e.targetId, [input.poolConfig]))[0]!;
+    configs = configs.filter((c) => c.id === id);
+    if (!configs.length)
       throw new InvalidInputError('poolConfig', 'is not part of this experiment');
-  } else if (e.poolConfigs.length === 1) {
-    poolConfigId = e.poolConfigs[0]!.poolConfig.id;
-  } else {
-    throw new InvalidInputError(
-      'poolConfig',
-      'the experiment has several pool configs; say which one is the baseline',
-    );
   }
-  const poolConfig = e.poolConfigs.find((p) => p.poolConfig.id === poolConfigId)!.poolConfig;
   const baselines = [];
-  for (const { scenario } of e.scenarios) {
-    // the compare service owns baselines; one per (target, scenario, name), so this moves it
-    const row = await setBaseline(db, input.teamId, input.userId, {
-      name: input.name,
-      item: { kind: 'cell', experimentId: e.id, poolConfigId, scenarioId: scenario.id },
-    });
-    baselines.push({
-      id: row.id,
-      name: row.name,
-      target: e.target,
-      scenario,
-      experimentId: e.id,
-      poolConfig,
-    });
+  for (const poolConfig of configs) {
+    for (const { scenario } of e.scenarios) {
+      const row = await setBaseline(db, input.teamId, input.userId, {
+        name: input.name,
+        item: {
+          kind: 'cell',
+          experimentId: e.id,
+          poolConfigId: poolConfig.id,
+          scenarioId: scenario.id,
+        },
+      });
+      baselines.push({
+        id: row.id,
+        name: row.name,
+        target: e.target,
+        scenario,
+        experimentId: e.id,
+        poolConfig,
+      });
+    }
   }
   return { baselines };
 }

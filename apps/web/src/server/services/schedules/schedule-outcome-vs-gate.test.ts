@@ -68,9 +68,10 @@ describe('a scheduled experiment: the notification and the CI gate agree (real P
     const base = await experiment([10], 5, 1);
     await db.baseline.upsert({
       where: {
-        targetId_scenarioId_name: {
+        targetId_scenarioId_poolConfigId_name: {
           targetId: A.targetId,
           scenarioId: A.scenarioId,
+          poolConfigId: base.poolConfigs[0]!.id,
           name: 'nightly',
         },
       },
