@@ -18,8 +18,9 @@ afterAll(() => {
 
 /**
  * docs/ci.md runs as written: every shell example, in order, in one directory, against the running
- * stack (scripts/stack.sh start, seeded demo team), with a fresh API token made through the same
- * tRPC call as Settings -> API tokens, signed in as the demo user in the demo team. Each example
+ * stack (scripts/stack.sh start), in a team made for the test by signing up, with only what its
+ * first-run guide adds (the lab target, the seed presets), and a fresh API token made through the
+ * same tRPC call as Settings -> API tokens. Each example
  * must end with the exit code its info string promises (```sh exit=1; unmarked: 0). The docs
  * cannot drift from the CLI, the server or the seed names again.
  */
@@ -97,24 +98,32 @@ describe(`docs/ci.md examples against ${BASE}`, () => {
     }
     if (health instanceof Error || !health.ok)
       throw new Error(`PoolBench is not healthy at ${BASE}: start it with scripts/stack.sh start`);
-    // the demo login the seed creates (README, make up): the docs use the demo team's names
-    const res = await fetch(`${BASE}/api/auth/sign-in/email`, {
+    // a brand-new account and team, set up only through its first-run guide (the lab target and
+    // the seed presets, two clicks): the names the docs use must exist in every team, not only
+    // in the demo team the seed fills
+    const email = `docs-ci-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+    const res = await fetch(`${BASE}/api/auth/sign-up/email`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', origin: BASE },
-      body: JSON.stringify({ email: 'demo@poolbench.dev', password: 'poolbench-demo' }),
+      body: JSON.stringify({ name: 'Docs Reader', email, password: 'docs-ci-password-1' }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
     cookie = res.headers
       .getSetCookie()
       .map((c) => c.split(';')[0])
       .join('; ');
-    const me = await trpc<{
-      teams: { id: string; slug: string }[];
-      active: { slug: string } | null;
-    }>('team.me');
-    const demo = me.teams.find((t) => t.slug === 'demo');
-    if (!demo) throw new Error('the demo user is not in the demo team: did the seed run?');
-    if (me.active?.slug !== 'demo') await trpc('team.switch', { teamId: demo.id });
+    const me = await trpc<{ teams: { id: string; slug: string }[]; active: { id: string } | null }>(
+      'team.me',
+    );
+    expect(me.teams).toHaveLength(1);
+    expect(me.teams[0]!.slug).not.toBe('demo');
+    // the onboarding's first step ("Add the lab target") and second ("Add all seed presets")
+    const lab = await trpc<{ id: string }>('target.create', {
+      kind: 'managed',
+      name: 'Lab target',
+      requestDefaults: { method: 'GET', path: '/work' },
+    });
+    await trpc('onboarding.addPresets', { targetId: lab.id });
     const t = await trpc<{ id: string; token: string }>('apiToken.create', {
       name: `docs/ci.md ${new Date().toISOString()}`,
       scopes: ['runs:read', 'runs:write'],
