@@ -76,7 +76,7 @@ function checkOutput(b: DocBlock, out: { stdout: string; stderr: string }) {
   }
   if (b.code.includes('--gate-base')) {
     expect(out.stdout).toContain(
-      'Compared with pool config "002 · 10 conns x 1 instance" of this experiment',
+      'Compared with pool config "10 conns x 1 instance" of this experiment',
     );
     expect(out.stdout).toMatch(/REGRESSION/);
   }

@@ -36,6 +36,7 @@ export interface RunOptions {
 }
 
 export const USAGE = `Usage: poolbench run [options]
+       poolbench cancel <experiment id>   cancel every run of an experiment that has not ended
 
 Start a PoolBench experiment, optionally wait for it and gate on a baseline.
 
@@ -92,6 +93,23 @@ Exit codes: 0 pass (or started, without waiting), 1 regression or threshold fail
 chooses) or a hypothesis did not hold (--fail-on-hypothesis), 2 usage error (bad flags, unknown target/pool config/experiment, invalid scenario),
 3 PoolBench or infrastructure error (unreachable, bad or revoked token, runs that did not succeed,
 timeout).`;
+
+/** The PoolBench address and API token, from the flags or the environment. */
+export function connection(
+  v: { url?: string; token?: string },
+  env: NodeJS.ProcessEnv,
+): { url: string; token: string } {
+  const url = v.url ?? env.POOLBENCH_URL;
+  const token = v.token ?? env.POOLBENCH_TOKEN;
+  if (!url) throw new UsageError('set POOLBENCH_URL (or --url) to your PoolBench address');
+  if (!/^https?:\/\//.test(url))
+    throw new UsageError(`POOLBENCH_URL must start with http:// or https://, got "${url}"`);
+  if (!token)
+    throw new UsageError(
+      'set POOLBENCH_TOKEN (or --token) to an API token from Settings -> API tokens',
+    );
+  return { url, token };
+}
 
 function json(flag: string, text: string): unknown {
   const src = text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text;
@@ -219,15 +237,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
     throw new UsageError((err as Error).message);
   }
   const v = parsed.values;
-  const url = v.url ?? env.POOLBENCH_URL;
-  const token = v.token ?? env.POOLBENCH_TOKEN;
-  if (!url) throw new UsageError('set POOLBENCH_URL (or --url) to your PoolBench address');
-  if (!/^https?:\/\//.test(url))
-    throw new UsageError(`POOLBENCH_URL must start with http:// or https://, got "${url}"`);
-  if (!token)
-    throw new UsageError(
-      'set POOLBENCH_TOKEN (or --token) to an API token from Settings -> API tokens',
-    );
+  const { url, token } = connection(v, env);
   if (!FAIL_ON.includes(v['fail-on'] as FailOn))
     throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')}`);
   const failOnHypothesis = (v['fail-on-hypothesis'] ?? null) as FailOnHypothesis | null;

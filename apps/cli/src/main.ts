@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { parseRunArgs, USAGE, type RunOptions } from './args';
+import { cancelCommand } from './cancel';
 import { createClient } from './client';
 import { EXIT, UsageError, exitForError } from './exit-codes';
 import { decide } from './gate';
@@ -28,6 +29,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (command === '--version' || command === 'version') {
     io.stdout.write(`poolbench ${VERSION}\n`);
     return EXIT.pass;
+  }
+  if (command === 'cancel') {
+    try {
+      return await cancelCommand(rest, io);
+    } catch (err) {
+      io.stderr.write(`poolbench: ${(err as Error).message}\n`);
+      return err instanceof UsageError ? EXIT.usage : exitForError(err);
+    }
   }
   if (command !== 'run') {
     io.stderr.write(`poolbench: unknown command "${command}"\n\n${USAGE}\n`);

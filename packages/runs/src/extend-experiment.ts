@@ -11,6 +11,7 @@ import {
 import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 import { enqueueOrDefer, type QueuedLaunch } from './launch-and-enqueue';
+import { checkFleetLimits, plannedLoadMs } from './fleet-limits';
 
 /** The most repeats an experiment may have, extensions included. */
 export const MAX_REPEATS = 50;
@@ -26,7 +27,13 @@ export const MAX_REPEATS = 50;
 export async function extendExperiment(
   /** queue null: the runs are saved queued and the lifecycle sweeper enqueues them */
   deps: { db: Db; queue: Queue | null },
-  input: { teamId: string; experimentId: string; addRepeats: number },
+  input: {
+    teamId: string;
+    experimentId: string;
+    addRepeats: number;
+    /** as for a launch: refuse more load generators than workers online */
+    requireOnlineGenerators?: boolean;
+  },
 ): Promise<QueuedLaunch> {
   const { db } = deps;
   if (!Number.isInteger(input.addRepeats) || input.addRepeats < 1)
@@ -92,10 +99,20 @@ export async function extendExperiment(
         scenarioSnapshot: toJson.scenarioSnapshot(t.scenarioSnapshot),
         targetSnapshot: toJson.targetSnapshot(t.targetSnapshot),
         loadGenerators: t.loadGenerators,
+        plannedLoadMs: plannedLoadMs(t.scenarioSnapshot),
       });
     }
     if (rows.length === 0)
       throw new InvalidInputError('addRepeats', 'the experiment has no runs to repeat');
+    // an extension is held to the same fleet limits as a launch, counting the runs it already has
+    await checkFleetLimits(tx, {
+      teamId: input.teamId,
+      experimentRuns: runs.length + rows.length,
+      newLoadMs: rows.reduce((a, r) => a + (r.plannedLoadMs ?? 0) * (r.loadGenerators ?? 1), 0),
+      loadGenerators: Math.max(...rows.map((r) => r.loadGenerators ?? 1)),
+      requireOnlineGenerators: input.requireOnlineGenerators ?? false,
+      field: 'addRepeats',
+    });
     const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
     await tx.run.createMany({ data: rows });
     await tx.experiment.update({

@@ -91,3 +91,12 @@ export {
   toStatus,
   type RunTransition,
 } from './run-status-table';
+export {
+  checkFleetLimits,
+  FLEET_LIMIT_DEFAULTS,
+  onlineWorkers,
+  plannedLoadMs,
+  teamFleetLimits,
+  WORKER_ONLINE_WITHIN_MS,
+} from './fleet-limits';
+export { cancelExperiment, type ExperimentCancelOutcome } from './cancel-experiment';

@@ -10,6 +10,7 @@ import {
 import { hasUrlCredentials, redactUrl } from '@poolbench/scenarios/net';
 import { poolConfigProblemsOnTarget, type Hypothesis } from '@poolbench/scenarios';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
+import { checkFleetLimits, plannedLoadMs } from './fleet-limits';
 
 export interface LaunchExperimentInput {
   teamId: string;
@@ -30,6 +31,12 @@ export interface LaunchExperimentInput {
   loadGenerators?: number;
   /** where a CI-started experiment came from (checked by the REST contract and the CLI) */
   ci?: CiOrigin;
+  /**
+   * Refuse more load generators per run than workers online now. Set by people and CI launching
+   * (the UI, REST, the CLI), who can act on the answer; a schedule firing or a harness that
+   * starts its workers after the launch leaves it unset, and its runs wait for generators.
+   */
+  requireOnlineGenerators?: boolean;
 }
 
 export interface CiOrigin {
@@ -187,6 +194,17 @@ export async function launchExperiment(
       },
     });
     await createHypotheses(tx, experimentId, input.hypotheses, orderedConfigs, orderedScenarios);
+    const planned = orderedScenarios.map((s) => plannedLoadMs(s));
+    const runCount = orderedConfigs.length * orderedScenarios.length * input.repeats;
+    await checkFleetLimits(tx, {
+      teamId: input.teamId,
+      experimentRuns: runCount,
+      newLoadMs:
+        planned.reduce((a, b) => a + b, 0) * orderedConfigs.length * input.repeats * loadGenerators,
+      loadGenerators,
+      requireOnlineGenerators: input.requireOnlineGenerators ?? false,
+      field: 'repeats',
+    });
     const tSnap = toJson.targetSnapshot(targetSnapshot(target));
     const cells = runOrder(
       orderedConfigs.length,
@@ -223,6 +241,7 @@ export async function launchExperiment(
         }),
         targetSnapshot: tSnap,
         loadGenerators,
+        plannedLoadMs: planned[cell.scenarioIndex]!,
       };
     });
     const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
@@ -248,6 +267,7 @@ export async function relaunchExperiment(
     hypotheses?: Hypothesis[];
     /** the new experiment's own CI origin (never copied from the saved one) */
     ci?: CiOrigin;
+    requireOnlineGenerators?: boolean;
   },
 ): Promise<LaunchedExperiment> {
   const src = await db.experiment.findFirst({
@@ -276,5 +296,6 @@ export async function relaunchExperiment(
     hypotheses: opts.hypotheses ?? hypothesesOf(src.hypotheses),
     loadGenerators: opts.loadGenerators ?? src.loadGenerators,
     ci: opts.ci,
+    requireOnlineGenerators: opts.requireOnlineGenerators,
   });
 }

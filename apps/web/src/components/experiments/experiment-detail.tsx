@@ -35,8 +35,9 @@ export function ExperimentDetail({
         ? 2000
         : false,
   });
+  // one call for the whole experiment: queued runs at once, active ones through their cancel flag
   const cancel = useMutation(
-    trpc.run.cancel.mutationOptions({
+    trpc.experiment.cancel.mutationOptions({
       onSettled: () => qc.invalidateQueries({ queryKey: trpc.experiment.get.queryKey({ id }) }),
     }),
   );
@@ -64,11 +65,9 @@ export function ExperimentDetail({
                 detail="Finished runs and the data of running ones are kept."
                 confirmLabel="Cancel runs"
                 cancelLabel="Keep running"
-                onConfirm={() => {
-                  for (const r of active) cancel.mutate({ id: r.id });
-                }}
+                onConfirm={() => cancel.mutate({ id: e.id })}
               >
-                <Square className="size-4" /> Cancel remaining
+                <Square className="size-4" /> Cancel experiment
               </ConfirmButton>
             ) : null}
           </>

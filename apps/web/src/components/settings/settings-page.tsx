@@ -20,6 +20,7 @@ import { Table, Td, Th } from '~/components/ui/table';
 import { ApiTokens } from './api-tokens';
 import { Allowlist } from './allowlist-settings';
 import { Retention } from './retention-settings';
+import { FleetLimits } from './fleet-limits-settings';
 import { ShareLinksSettings } from '~/components/share/share-links-settings';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 
@@ -226,6 +227,7 @@ export function SettingsPage() {
         {can('admin') ? <ApiTokens /> : null}
         <Allowlist />
         <ShareLinksSettings />
+        <FleetLimits />
         <Retention />
       </div>
     </>

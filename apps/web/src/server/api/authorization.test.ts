@@ -86,6 +86,12 @@ const CASES: Record<string, Case> = {
     input: () => ({ retentionDays: 30 }),
     other: { none: 'changes the active team only' },
   },
+  'team.fleetLimits': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'team.setFleetLimits': {
+    min: 'admin',
+    input: () => ({ maxRunsPerExperiment: 400, maxQueuedLoadMinutes: null }),
+    other: { none: 'changes the active team only' },
+  },
   'team.disallow': { min: 'admin', input: (f) => id(f.allowedHostId), other: 'not-found' },
 
   'target.list': { min: 'viewer', other: { none: 'scoped to the active team' } },
@@ -187,6 +193,7 @@ const CASES: Record<string, Case> = {
     input: (f) => ({ id: f.experimentId, hypotheses: [] }),
     other: 'not-found',
   },
+  'experiment.cancel': { min: 'member', input: (f) => id(f.experimentId), other: 'not-found' },
   'experiment.extend': {
     min: 'member',
     input: (f) => ({ id: f.experimentId, addRepeats: 1 }),

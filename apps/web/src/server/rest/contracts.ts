@@ -458,3 +458,12 @@ export const CreateShareSchema = z.strictObject({
 });
 
 export const ShareLinkSchema = z.object({ url: z.string(), expiresAt: Iso.nullable() });
+
+export const ExperimentCancelSchema = z.object({
+  canceled: z.number().int().describe('queued runs canceled at once'),
+  cancelRequested: z
+    .number()
+    .int()
+    .describe('runs already preparing or running: flagged, their worker stops them within seconds'),
+  alreadyFinished: z.number().int().describe('runs that had already ended, left as they were'),
+});

@@ -7,6 +7,7 @@ import { compareWithPoolConfig } from '~/server/services/ci/compare-with-pool-co
 import { experimentSummary } from '~/server/services/ci/experiment-summary';
 import { experimentView } from '~/server/services/ci/experiment-view';
 import { extendTeamExperiment } from '~/server/services/experiments/hypotheses';
+import { cancelTeamExperiment } from '~/server/services/experiments/cancel-experiment';
 import { runView } from '~/server/services/ci/run-view';
 import { saveBaseline } from '~/server/services/ci/save-baseline';
 import { startCiExperiment } from '~/server/services/ci/start-ci-experiment';
@@ -15,6 +16,7 @@ import {
   BaselinesSchema,
   ComparisonSchema,
   CreateShareSchema,
+  ExperimentCancelSchema,
   ExperimentSchema,
   ExtendExperimentSchema,
   ExperimentSummarySchema,
@@ -275,6 +277,24 @@ export const OPERATIONS: Operation[] = [
       const view = await experimentView(deps.db, principal.teamId, r.experimentId, deps.baseUrl);
       return r.enqueued ? view : { ...view, notice: r.queueMessage ?? undefined };
     },
+  }),
+  op({
+    method: 'POST',
+    path: '/experiments/{id}/cancel',
+    operationId: 'cancelExperiment',
+    scope: 'runs:write',
+    status: 200,
+    summary: 'Cancel every run of the experiment that has not ended',
+    description:
+      'Queued runs are canceled at once; runs already preparing or running get the cancel flag and stop within seconds. Canceling again (or a finished experiment) changes nothing and answers the counts.',
+    response: ExperimentCancelSchema,
+    responseName: 'ExperimentCancel',
+    handle: ({ deps, principal, params }) =>
+      cancelTeamExperiment(
+        { db: deps.db, queue: deps.queue(), redis: deps.redis() },
+        principal.teamId,
+        params.id!,
+      ),
   }),
   op({
     method: 'GET',

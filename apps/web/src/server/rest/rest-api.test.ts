@@ -207,6 +207,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
       body: { addRepeats: 1 },
       headers: { 'Idempotency-Key': `ext-${Date.now()}` },
     }),
+    cancelExperiment: () => ({ path: `/experiments/${A.experimentId}/cancel` }),
   };
   const ORDER = [
     'saveBaseline',
@@ -217,6 +218,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     'createShareLink',
     'getRun',
     'extendExperiment',
+    'cancelExperiment',
   ];
 
   const ajv = new Ajv2020({ strict: false, allErrors: true });

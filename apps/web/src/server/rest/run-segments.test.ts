@@ -64,6 +64,21 @@ describe('REST: load generators per run (distributed runs)', () => {
   });
 
   it('both start kinds take loadGenerators (1-16) and snapshot it into every run; out of range names the field', async () => {
+    // three workers online: a run may be split across up to three
+    for (const i of [1, 2, 3])
+      await db.worker.upsert({
+        where: { id: `gen-${i}` },
+        create: {
+          id: `gen-${i}`,
+          host: 'h',
+          pid: i,
+          version: 't',
+          concurrency: 1,
+          startedAt: new Date(),
+          lastSeenAt: new Date(),
+        },
+        update: { lastSeenAt: new Date(), stoppedAt: null },
+      });
     const started = await (
       await call('POST', '/experiments', inline({ loadGenerators: 3 }))
     ).json();
@@ -95,6 +110,16 @@ describe('REST: load generators per run (distributed runs)', () => {
     expect(
       await db.run.findMany({ where: { experimentId: same.id }, select: { loadGenerators: true } }),
     ).toEqual([{ loadGenerators: 3 }]);
+    // more generators than workers online is refused by field, with the count, before any run
+    const tooMany = await call('POST', '/experiments', inline({ loadGenerators: 4 }));
+    expect(tooMany.status).toBe(422);
+    expect((await tooMany.json()).problems).toEqual([
+      {
+        path: 'loadGenerators',
+        message:
+          '4 load generators need 4 workers online; 3 are online (start more workers or use at most 3)',
+      },
+    ]);
     const bad = await call('POST', '/experiments', inline({ loadGenerators: 17 }));
     expect(bad.status).toBe(422);
     expect((await bad.json()).problems).toEqual([

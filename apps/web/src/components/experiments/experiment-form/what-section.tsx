@@ -1,7 +1,8 @@
 'use client';
 
 import Link from 'next/link';
-import { Controller, useFormContext } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
+import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { minPossiblePValue, runsNeededFor } from '@poolbench/stats';
 import type { ExperimentFormInput, ExperimentFormOutput } from '~/lib/schemas/experiment';
 import { formatDuration } from '~/lib/format';
@@ -9,6 +10,7 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { Field, Input, NumberInput, Select } from '~/components/ui/form';
+import { useTRPC } from '~/lib/trpc/react';
 import { Picker } from './picker';
 
 /** Significance level of comparisons (the stats package's default). */
@@ -45,6 +47,11 @@ export function WhatSection({
     ExperimentFormOutput
   >();
   const errors = formState.errors;
+  const trpc = useTRPC();
+  // workers online now: more load generators per run than that is refused at launch
+  const fleet = useQuery({ ...trpc.team.fleetLimits.queryOptions(), refetchInterval: 15_000 });
+  const online = fleet.data?.onlineWorkers ?? null;
+  const loadGenerators = useWatch({ control, name: 'loadGenerators' });
   return (
     <Card>
       <CardHeader title="What to compare" />
@@ -172,8 +179,13 @@ export function WhatSection({
           </Field>
           <Field
             label="Load generators"
-            help="Workers each run is split across (k6 execution segments); their seconds merge exactly. 1 = one k6 on one worker."
-            error={errors.loadGenerators?.message}
+            help={`Workers each run is split across (k6 execution segments); their seconds merge exactly. 1 = one k6 on one worker.${online === null ? '' : ` ${online} worker${online === 1 ? '' : 's'} online now.`}`}
+            error={
+              errors.loadGenerators?.message ??
+              (online !== null && (loadGenerators ?? 1) > Math.max(1, online)
+                ? `${loadGenerators} load generators need ${loadGenerators} workers online; ${online} ${online === 1 ? 'is' : 'are'} online, so the launch will be refused`
+                : undefined)
+            }
           >
             {(p) => (
               <Controller

@@ -16,6 +16,7 @@ import { createSchedule } from '~/server/services/schedules/schedules';
 import { HypothesesSchema } from '@poolbench/scenarios';
 import { HypothesesAnswerSchema } from './hypothesis.types';
 import { extendTeamExperiment, setHypotheses } from '~/server/services/experiments/hypotheses';
+import { cancelTeamExperiment } from '~/server/services/experiments/cancel-experiment';
 
 export const experimentRouter = {
   list: teamProcedure('viewer')
@@ -68,6 +69,23 @@ export const experimentRouter = {
     .input(z.object({ id: IdSchema, hypotheses: HypothesesSchema }))
     .output(HypothesesAnswerSchema)
     .mutation(({ ctx, input }) => setHypotheses(ctx.db, ctx.team.id, input.id, input.hypotheses)),
+  /** every run that has not ended: queued ones at once, active ones through their cancel flag */
+  cancel: teamProcedure('member')
+    .input(ByIdSchema)
+    .output(
+      z.object({
+        canceled: z.number().int(),
+        cancelRequested: z.number().int(),
+        alreadyFinished: z.number().int(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      cancelTeamExperiment(
+        { db: ctx.db, queue: ctx.runQueue(), redis: ctx.redis() },
+        ctx.team.id,
+        input.id,
+      ),
+    ),
   extend: teamProcedure('member')
     .input(
       z.object({

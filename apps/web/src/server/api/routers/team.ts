@@ -14,6 +14,7 @@ import {
   MembersSchema,
   MeSchema,
   RetentionSchema,
+  FleetLimitsSchema,
   TeamCreatedSchema,
 } from './team.types';
 import { listMyTeams } from '~/server/services/teams/list-my-teams';
@@ -37,6 +38,11 @@ import {
   removeAllowedHost,
 } from '~/server/services/teams/allowlist';
 import { getRetention, MAX_RETENTION_DAYS, setRetention } from '~/server/services/teams/retention';
+import {
+  FLEET_LIMIT_BOUNDS,
+  getFleetLimits,
+  setFleetLimits,
+} from '~/server/services/teams/fleet-limits';
 
 const TokenSchema = z.object({ token: z.string().min(16).max(128) });
 
@@ -178,6 +184,35 @@ export const teamRouter = {
     )
     .output(RetentionSchema)
     .mutation(({ ctx, input }) => setRetention(ctx.db, ctx.team.id, input.retentionDays)),
+  /** What the team may ask of the load fleet, what it has queued, and the workers online. */
+  fleetLimits: teamProcedure('viewer')
+    .output(FleetLimitsSchema)
+    .query(({ ctx }) => getFleetLimits(ctx.db, ctx.team.id)),
+  setFleetLimits: teamProcedure('admin')
+    .input(
+      z.object({
+        maxRunsPerExperiment: z
+          .number()
+          .int('must be a whole number')
+          .min(1, 'must be at least 1')
+          .max(
+            FLEET_LIMIT_BOUNDS.maxRunsPerExperiment,
+            `must be at most ${FLEET_LIMIT_BOUNDS.maxRunsPerExperiment}`,
+          )
+          .nullable(),
+        maxQueuedLoadMinutes: z
+          .number()
+          .int('must be a whole number of minutes')
+          .min(1, 'must be at least 1 minute')
+          .max(
+            FLEET_LIMIT_BOUNDS.maxQueuedLoadMinutes,
+            `must be at most ${FLEET_LIMIT_BOUNDS.maxQueuedLoadMinutes} minutes (a week)`,
+          )
+          .nullable(),
+      }),
+    )
+    .output(FleetLimitsSchema)
+    .mutation(({ ctx, input }) => setFleetLimits(ctx.db, ctx.team.id, input)),
   disallow: teamProcedure('admin')
     .input(z.object({ id: IdSchema }))
     .output(DoneSchema)

@@ -72,3 +72,20 @@ export const RetentionSchema = z.object({
 
 /** switch, changeRole, removeMember, revokeInvitation and disallow answer nothing */
 export const DoneSchema = z.void();
+
+const FleetLimitValues = z.object({
+  maxRunsPerExperiment: z.number().int(),
+  maxQueuedLoadMinutes: z.number().int(),
+});
+
+/** The team's fleet limits in force, its own settings (null = default), its queue, workers online. */
+export const FleetLimitsSchema = FleetLimitValues.extend({
+  defaults: FleetLimitValues,
+  custom: z.object({
+    maxRunsPerExperiment: z.number().int().nullable(),
+    maxQueuedLoadMinutes: z.number().int().nullable(),
+  }),
+  queuedRuns: z.number().int(),
+  queuedLoadMinutes: z.number().int(),
+  onlineWorkers: z.number().int(),
+});

@@ -29,6 +29,7 @@ export async function startCiExperiment(
       loadGenerators: b.loadGenerators,
       hypotheses,
       ci,
+      requireOnlineGenerators: true,
     });
   }
   const target = await resolveTarget(db, input.teamId, b.target);
@@ -56,5 +57,6 @@ export async function startCiExperiment(
     loadGenerators: b.loadGenerators,
     name: b.name,
     createdById: input.userId,
+    requireOnlineGenerators: true,
   });
 }

@@ -87,7 +87,12 @@ export async function extendTeamExperiment(
 ) {
   const exists = await deps.db.experiment.count({ where: { id: experimentId, teamId } });
   if (!exists) throw new NotFoundError('experiment');
-  const r = await extendExperiment(deps, { teamId, experimentId, addRepeats });
+  const r = await extendExperiment(deps, {
+    teamId,
+    experimentId,
+    addRepeats,
+    requireOnlineGenerators: true,
+  });
   return {
     experimentId: r.experimentId,
     runIds: r.runIds,

@@ -21,5 +21,6 @@ export async function startExperiment(
     createdById: input.userId,
     presetId: input.def.presetId ?? null,
     hypotheses: input.def.hypotheses,
+    requireOnlineGenerators: true,
   });
 }

@@ -1,0 +1,98 @@
+import { InvalidInputError, scenarioFromColumns, type Db, type Prisma } from '@poolbench/db';
+import { planScenario, ScenarioSchema } from '@poolbench/scenarios';
+
+/**
+ * What one team may ask of the shared load fleet (docs/security.md, "A fair fleet"). A team's
+ * admin may set its own values (`team.setLimits`); null there means these defaults.
+ */
+export const FLEET_LIMIT_DEFAULTS = {
+  /** runs one experiment (or one extension's result) may have: 8 configs x 8 scenarios x 7 repeats */
+  maxRunsPerExperiment: 500,
+  /** planned load time the team may have queued at once, in worker-minutes (8 hours) */
+  maxQueuedLoadMinutes: 480,
+} as const;
+
+/** A worker counts as online when its heartbeat is this recent and it reaches the queue. */
+export const WORKER_ONLINE_WITHIN_MS = 30_000;
+
+type Tx = Prisma.TransactionClient | Db;
+
+/** The scenario's planned load time (its length; the cap for fixed-requests), 0 when unknown. */
+export function plannedLoadMs(scenario: { templateId?: string; params?: unknown }): number {
+  const parsed = ScenarioSchema.safeParse(scenarioFromColumns(scenario));
+  if (!parsed.success) return 0;
+  return Math.round(planScenario(parsed.data).estimatedDurationMs);
+}
+
+/** Workers with a fresh heartbeat that see their queue: the ones that can take part in a run. */
+export async function onlineWorkers(db: Tx, now = Date.now()): Promise<number> {
+  return db.worker.count({
+    where: {
+      lastSeenAt: { gte: new Date(now - WORKER_ONLINE_WITHIN_MS) },
+      stoppedAt: null,
+      queueConnected: true,
+    },
+  });
+}
+
+export async function teamFleetLimits(db: Tx, teamId: string) {
+  const team = await db.team.findUnique({
+    where: { id: teamId },
+    select: { maxRunsPerExperiment: true, maxQueuedLoadMinutes: true },
+  });
+  return {
+    maxRunsPerExperiment: team?.maxRunsPerExperiment ?? FLEET_LIMIT_DEFAULTS.maxRunsPerExperiment,
+    maxQueuedLoadMinutes: team?.maxQueuedLoadMinutes ?? FLEET_LIMIT_DEFAULTS.maxQueuedLoadMinutes,
+  };
+}
+
+const minutes = (ms: number) => `${Math.ceil(ms / 60_000)} min`;
+
+/**
+ * Refuses, by field and with the numbers, a launch or extension that would take more of the fleet
+ * than the team may: more runs in one experiment than its limit, more planned load queued than its
+ * limit, or (when asked) more load generators per run than workers online: a run split across
+ * more generators than there are workers holds a worker while it waits for the others, then fails. Runs in the caller's transaction
+ * after a per-team advisory lock, so two launches at once cannot both slip under the limit.
+ */
+export async function checkFleetLimits(
+  tx: Prisma.TransactionClient,
+  input: {
+    teamId: string;
+    /** runs the experiment will have in total after this launch or extension */
+    experimentRuns: number;
+    /** the new runs' planned load, already multiplied by their load generators */
+    newLoadMs: number;
+    loadGenerators: number;
+    /** refuse more load generators than workers online (people and CI launching; not schedules) */
+    requireOnlineGenerators: boolean;
+    /** the field a refusal names: `repeats` for a launch, `addRepeats` for an extension */
+    field: string;
+  },
+): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`fleet:${input.teamId}`}))`;
+  const limits = await teamFleetLimits(tx, input.teamId);
+  if (input.experimentRuns > limits.maxRunsPerExperiment)
+    throw new InvalidInputError(
+      input.field,
+      `this would make ${input.experimentRuns} runs in one experiment; this team's limit is ${limits.maxRunsPerExperiment} (fewer configs, scenarios or repeats, or ask an admin to raise it)`,
+    );
+  if (input.requireOnlineGenerators && input.loadGenerators > 1) {
+    const online = await onlineWorkers(tx);
+    if (input.loadGenerators > online)
+      throw new InvalidInputError(
+        'loadGenerators',
+        `${input.loadGenerators} load generators need ${input.loadGenerators} workers online; ${online} ${online === 1 ? 'is' : 'are'} online (start more workers or use at most ${Math.max(1, online)})`,
+      );
+  }
+  const queued = await tx.$queryRaw<{ ms: bigint | null }[]>`
+    SELECT sum("plannedLoadMs"::bigint * "loadGenerators") AS ms
+    FROM "Run" WHERE "teamId" = ${input.teamId} AND status = 'queued'`;
+  const queuedMs = Number(queued[0]?.ms ?? 0);
+  const limitMs = limits.maxQueuedLoadMinutes * 60_000;
+  if (queuedMs + input.newLoadMs > limitMs)
+    throw new InvalidInputError(
+      input.field,
+      `this would queue ${minutes(input.newLoadMs)} of load on top of the team's ${minutes(queuedMs)} already queued; the team may have at most ${limits.maxQueuedLoadMinutes} min queued (wait, cancel an experiment, or ask an admin to raise it)`,
+    );
+}
