@@ -65,7 +65,7 @@ function sh(
 
 /** What each kind of example must show besides its exit code. */
 function checkOutput(b: DocBlock, out: { stdout: string; stderr: string }) {
-  if (b.code.includes('--json')) {
+  if (b.code.includes('--json > poolbench.json')) {
     // the JSON alone on stdout, and the progress on stderr all the same (no silent CI log)
     const result = JSON.parse(readFileSync(join(cwd, 'poolbench.json'), 'utf8')) as {
       exitCode: number;
@@ -80,6 +80,10 @@ function checkOutput(b: DocBlock, out: { stdout: string; stderr: string }) {
     );
     expect(out.stdout).toMatch(/REGRESSION/);
   }
+  if (b.code.includes('poolbench.mjs cancel'))
+    expect(out.stdout).toMatch(
+      /\d+ queued runs? canceled; \d+ running runs? stops? within seconds/,
+    );
   if (b.exit === 2 || b.exit === 3) {
     // the error is said once, on stderr, prefixed with the program's name
     expect(out.stderr.split('\n').filter((l) => l.startsWith('poolbench: '))).toHaveLength(1);
