@@ -48,7 +48,14 @@ export function parseDuration(flag: string, raw: string): number {
   return Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']!);
 }
 
-export function parseServeFlags(args: string[]): BunConfig {
+/**
+ * `env` supplies the database URL when no `--database-url` is given (`LAB_DATABASE_URL`, as the Go
+ * and Java targets read it): the worker passes the run's password that way, never in argv.
+ */
+export function parseServeFlags(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): BunConfig {
   const cfg: BunConfig = {
     strategy: 'lazy',
     host: '127.0.0.1',
@@ -101,7 +108,14 @@ export function parseServeFlags(args: string[]): BunConfig {
         `unknown flag --${flag}: the bun runtime does not honour it (docs/runtimes.md)`,
       );
   }
-  if (!cfg.databaseUrl) throw new UsageError('--database-url is required');
+  if (!cfg.databaseUrl && env.LAB_DATABASE_URL) {
+    if (!/^(postgres|postgresql|mysql|mariadb):\/\//.test(env.LAB_DATABASE_URL))
+      throw new UsageError(
+        'invalid LAB_DATABASE_URL: must start with postgres://, postgresql://, mysql:// or mariadb://',
+      );
+    cfg.databaseUrl = env.LAB_DATABASE_URL;
+  }
+  if (!cfg.databaseUrl) throw new UsageError('--database-url is required (or LAB_DATABASE_URL)');
   if (!cfg.applicationName) cfg.applicationName = `labtarget-${cfg.instanceId}`;
   return cfg;
 }

@@ -25,7 +25,7 @@ function main(): void {
   }
   let cfg: BunConfig;
   try {
-    cfg = parseServeFlags(rest);
+    cfg = parseServeFlags(rest, process.env);
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`lab-target-bun serve: ${err.message}`);

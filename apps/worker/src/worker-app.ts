@@ -8,6 +8,7 @@ import {
   workerConnection,
 } from '@poolbench/queue';
 import { startLifecycleSweeper } from '@poolbench/runs';
+import { sweepRunUsers } from './targets/sweep-run-users';
 import { RUN_CONTROL_CHANNEL } from '@poolbench/scenarios';
 import pino from 'pino';
 import { runtimeBinsOf, type WorkerEnv } from './env';
@@ -137,6 +138,19 @@ export async function startWorkerApp(env: WorkerEnv) {
       .getJobCounts('waiting', 'prioritized', 'active', 'completed', 'failed', 'delayed')
       .catch(() => null);
     if (counts) for (const [s, n] of Object.entries(counts)) metrics.jobs.set({ state: s }, n);
+    // per-run database users of runs that ended (a worker killed with -9 never dropped them)
+    await sweepRunUsers({
+      db,
+      labDatabaseUrl: env.LAB_DATABASE_URL,
+      labMariadbUrl: env.LAB_MARIADB_URL,
+    }).then(
+      (swept) => {
+        state.ok('lab databases (run users)');
+        if (swept.postgres.length + swept.mariadb.length)
+          log.info(swept, 'dropped database users of ended runs');
+      },
+      (err) => state.failed('lab databases (run users)', err),
+    );
   };
   await sweeper.sweepNow();
   await housekeeping();

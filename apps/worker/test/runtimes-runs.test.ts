@@ -1,6 +1,8 @@
 import { parseRun, toJson } from '@poolbench/db';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import mysql from 'mysql2/promise';
+import { mysqlOptions } from '../src/targets/mariadb-user';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -12,6 +14,9 @@ import {
   waitFor,
   type World,
 } from './harness';
+
+const MARIADB_URL =
+  process.env.LAB_MARIADB_URL ?? 'mysql://poolbench:poolbench@127.0.0.1:33069/poolbench_lab';
 
 /** A process and every descendant, from /proc (PHP-FPM's children are in a session of their own). */
 function tree(pid: number): number[] {
@@ -41,7 +46,12 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
   afterAll(async () => w?.dispose(), 120_000);
 
   const CONFIGS = [
-    { name: 'go fixed 4 (postgres)', strategy: 'fixed', environment: { runtime: 'go' } },
+    {
+      // its own role with a password (pb_limited_<run>), like every MariaDB run's own user
+      name: 'go fixed 4 (postgres)',
+      strategy: 'fixed',
+      environment: { runtime: 'go', roleConnectionLimit: 10 },
+    },
     {
       name: 'java-hikari fixed 4 (postgres)',
       strategy: 'fixed',
@@ -94,6 +104,29 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
       [sc.id],
       1,
     );
+    // While the runs go, every process of each run (target, FPM children, nginx, JVM) is read from
+    // /proc: a database URL with a password in a command line is readable by every local user.
+    const leaks: string[] = [];
+    const seen = new Set<string>();
+    let scanning = true;
+    const scan = (async () => {
+      while (scanning) {
+        for (const child of recordedChildren(w.runtimeDir)) {
+          for (const pid of tree(child.pid)) {
+            let cmdline = '';
+            try {
+              cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+            } catch {
+              continue; // gone
+            }
+            if (child.kind === 'lab-target') seen.add(child.runId);
+            if (/\/\/[^/\s:@]+:[^@\s/]+@/.test(cmdline) || /--database-url/.test(cmdline))
+              leaks.push(`${child.kind} ${pid}: ${cmdline}`);
+          }
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
     for (const id of runIds) {
       const run = parseRun(
         await w.waitForStatus(
@@ -132,6 +165,11 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
         name,
       ).toBe(true);
     }
+    scanning = false;
+    await scan;
+    expect(leaks).toEqual([]);
+    // the scan saw every run's target while it ran (not a scan that found nothing to read)
+    expect([...seen].sort()).toEqual([...runIds].sort());
   }, 400_000);
 });
 
@@ -207,5 +245,29 @@ describe('worker: a runtime dies with the worker (kill -9)', () => {
       async () => dirs.every((d) => !existsSync(d)) && keys.every((k) => !shm().includes(k)),
       15_000,
     );
-  }, 120_000);
+
+    // The run's own MariaDB user (a password with write access to the lab data) outlived the
+    // killed worker. A new worker's sweep drops it once the run is marked ended, judged by the
+    // run's state, not the pid in the name: a user named after a live pid goes too.
+    const suffix = runIds[0]!.slice(-10);
+    const maria = await mysql.createConnection(mysqlOptions(MARIADB_URL));
+    try {
+      const runUsers = async () =>
+        (
+          await maria.query<mysql.RowDataPacket[]>(
+            'SELECT User FROM mysql.user WHERE User LIKE ?',
+            [`pb\\_%\\_${suffix}`],
+          )
+        )[0].map((r) => String(r.User));
+      expect(await runUsers()).toHaveLength(1);
+      const [, host] = (await runUsers())[0]!.split('_');
+      const reused = `pb_${host}_${process.pid}_${suffix}`;
+      await maria.query('CREATE USER ?@? IDENTIFIED BY ?', [reused, '127.0.0.1', 'x-Pw-123456']);
+      w.startWorker();
+      await w.waitForStatus(runIds[0]!, ['aborted_system'], 30_000);
+      await waitFor('the run users dropped', async () => (await runUsers()).length === 0, 15_000);
+    } finally {
+      await maria.end();
+    }
+  }, 150_000);
 });

@@ -1,4 +1,5 @@
 import type { LabEnvironment } from '@poolbench/scenarios';
+import { runProcessEnv } from './target-env';
 import { spawnManaged, type ManagedChild } from './child';
 import { freePort } from './free-port';
 import { createLimitedRole, type LimitedRole } from './limited-role';
@@ -72,6 +73,7 @@ export async function startLabEnvironment(opts: {
           registry: opts.registry,
           runId: opts.runId,
           kind: 'linkproxy',
+          env: runProcessEnv({}),
         },
       );
       helpers.push(proxy);

@@ -4,7 +4,8 @@ import pg from 'pg';
 import { RunError } from '../runs/run-error';
 import { isAlive } from './process-registry';
 
-const PREFIX = 'pb_limited_';
+export const LIMITED_ROLE_PREFIX = 'pb_limited_';
+const PREFIX = LIMITED_ROLE_PREFIX;
 
 export interface LimitedRole {
   /** the lab database URL with this role's credentials */
@@ -68,11 +69,11 @@ export async function createLimitedRole(
   return {
     databaseUrl: u.toString(),
     name,
-    drop: () => withClient(adminUrl, (c) => dropRole(c, name)).catch(() => {}),
+    drop: () => withClient(adminUrl, (c) => dropLimitedRole(c, name)).catch(() => {}),
   };
 }
 
-async function dropRole(c: pg.Client, name: string): Promise<void> {
+export async function dropLimitedRole(c: pg.Client, name: string): Promise<void> {
   // A role with sessions cannot be dropped; the target is stopped by now, stragglers are ended.
   await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [
     name,
@@ -87,6 +88,6 @@ async function sweepOrphanRoles(c: pg.Client): Promise<void> {
   for (const r of rows) {
     const [host, pid] = (r.owner ?? '').split(':');
     if (host === hostname() && pid && Number(pid) !== process.pid && !isAlive(Number(pid)))
-      await dropRole(c, r.rolname).catch(() => {});
+      await dropLimitedRole(c, r.rolname).catch(() => {});
   }
 }

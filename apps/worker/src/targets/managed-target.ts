@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { RuntimeLauncher } from './runtimes';
 import { spawnManaged, type ManagedChild } from './child';
+import { runProcessEnv } from './target-env';
 import { freePort } from './free-port';
 import type { ProcessRegistry } from './process-registry';
 import { RunError } from '../runs/run-error';
@@ -56,14 +57,14 @@ export async function ensureLabData(
       bin,
       [
         'setup',
-        `--database-url=${databaseUrl}`,
         `--rows=${setup.rows}`,
         `--fields=${setup.fields}`,
         `--roles=${setup.roles}`,
         `--permissions=${setup.permissions}`,
         `--shards=${setup.shards}`,
       ],
-      { signal, timeout: 300_000 },
+      // the URL (with its password) by environment, never in argv
+      { signal, timeout: 300_000, env: runProcessEnv({ LAB_DATABASE_URL: databaseUrl }) },
     );
   } catch (err) {
     const e = err as { stderr?: string; message: string };
@@ -125,6 +126,7 @@ export async function startManagedTarget(opts: {
           registry: opts.registry,
           runId: opts.runId,
           kind: 'blobstore',
+          env: runProcessEnv({}),
         },
       );
       started.push(blobstore);
@@ -140,7 +142,6 @@ export async function startManagedTarget(opts: {
           ...opts.launcher.prefix,
           ...opts.poolArgs,
           `--listen=${hostInUrl}:${port}`,
-          `--database-url=${opts.databaseUrl}`,
           ...upstreamArgs,
           `--instance-id=${index}`,
           `--application-name=${applicationName}`,
@@ -149,10 +150,8 @@ export async function startManagedTarget(opts: {
           registry: opts.registry,
           runId: opts.runId,
           kind: 'lab-target',
-          env:
-            opts.targetEnv && Object.keys(opts.targetEnv).length > 0
-              ? { ...process.env, ...opts.targetEnv }
-              : undefined,
+          // the run's database URL (its own user and password) by environment, never in argv
+          env: runProcessEnv({ ...opts.targetEnv, LAB_DATABASE_URL: opts.databaseUrl }),
         },
       );
       started.push(child);

@@ -32,7 +32,10 @@ export const runUserName = (runId: string, pid = process.pid) =>
     .replace(/[^a-z0-9]/g, '')
     .slice(-10)}`;
 
-async function dropUser(c: mysql.Connection, user: string): Promise<void> {
+/** A run user's name; group 1 is the run id suffix. */
+export const RUN_USER_PATTERN = /^pb_[0-9a-f]{6}_\d+_([a-z0-9]+)$/;
+
+export async function dropMariaDbUser(c: mysql.Connection, user: string): Promise<void> {
   // Sessions still open (a killed instance's) go first, or DROP USER leaves them running.
   const [rows] = await c.query<mysql.RowDataPacket[]>(
     'SELECT ID FROM information_schema.PROCESSLIST WHERE USER = ?',
@@ -52,7 +55,7 @@ export async function sweepOrphanUsers(c: mysql.Connection): Promise<string[]> {
   for (const r of rows) {
     const pid = Number(String(r.User).split('_')[2]);
     if (pid && pid !== process.pid && !isAlive(pid)) {
-      await dropUser(c, String(r.User)).catch(() => {});
+      await dropMariaDbUser(c, String(r.User)).catch(() => {});
       dropped.push(String(r.User));
     }
   }
@@ -106,7 +109,7 @@ export async function createMariaDbRunUser(
       const c = await mysql.createConnection(opts).catch(() => null);
       if (!c) return;
       try {
-        await dropUser(c, user);
+        await dropMariaDbUser(c, user);
       } finally {
         await c.end().catch(() => {});
       }
