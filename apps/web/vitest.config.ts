@@ -23,6 +23,7 @@ export default unitAndIntegration(
     'src/server/services/experiments/launch-queue-down.test.ts',
     'src/server/services/health/get-health.test.ts',
     'src/server/services/onboarding/onboarding.test.ts',
+    'src/server/services/runs/run-insights.test.ts',
     'src/server/services/runs/run-series.test.ts',
     'src/server/services/runs/sweep-steps.test.ts',
     'src/server/services/schedules/schedule-outcome-vs-gate.test.ts',

@@ -21,6 +21,13 @@ export interface Experiment {
     scenarioId: string | null;
     repeatIndex: number;
     errorMessage: string | null;
+    /** what makes the run's numbers suspect (absent from servers older than run insights) */
+    insights?: {
+      code: string;
+      severity: 'critical' | 'warning' | 'info';
+      message: string;
+      fix: string;
+    }[];
   }[];
   webUrl: string;
   /** pre-registered claims and their decisions (absent from servers older than hypotheses) */

@@ -19,3 +19,4 @@ export * from './run-metric-keys';
 export * from './decide-hypothesis';
 export * from './repeats-to-resolve';
 export * from './gate-outcome';
+export * from './run-insights';

@@ -6,7 +6,7 @@ import {
   gatedOnLabel,
   windowLabel,
 } from '../format';
-import type { RunResult } from '../types';
+import type { Experiment, RunResult } from '../types';
 import { hypothesisLines } from '../hypothesis-gate';
 
 /** The human-readable result; regressions name the metric, the change and its interval. */
@@ -49,6 +49,7 @@ export function toText(r: RunResult): string {
       lines.push(
         `  THRESHOLD FAILED ${cellLabel(c)}: ${f.metric} ${f.expr} observed ${f.observed ?? 'nothing'} (run ${f.runId})`,
       );
+  lines.push(...insightLines(r.experiment));
   lines.push(...hypothesisLines(r.experiment));
   for (const p of r.problems) lines.push(`  ! ${p}`);
   lines.push(`Result: ${r.outcome} (exit ${r.exitCode})`);
@@ -60,4 +61,20 @@ function runStatusCounts(runs: readonly { status: string }[]): string {
   const by = new Map<string, number>();
   for (const r of runs) by.set(r.status, (by.get(r.status) ?? 0) + 1);
   return [...by].map(([s, n]) => `${n} ${s.replace(/_/g, ' ')}`).join(', ') || 'none';
+}
+
+/**
+ * "INSIGHT critical run #2 (fixed 8): k6 dropped …": the runs whose numbers are suspect, critical and
+ * warning ones only (info is on the run page), one line each, with the fix.
+ */
+export function insightLines(e: Experiment): string[] {
+  const names = new Map(e.poolConfigs.map((p) => [p.id, p.name]));
+  const lines: string[] = [];
+  for (const run of e.runs)
+    for (const i of run.insights ?? [])
+      if (i.severity !== 'info')
+        lines.push(
+          `  INSIGHT ${i.severity} run #${run.repeatIndex + 1} (${names.get(run.poolConfigId ?? '') ?? 'run'}): ${i.message}; fix: ${i.fix}`,
+        );
+  return lines;
 }

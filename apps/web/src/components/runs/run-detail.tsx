@@ -34,6 +34,7 @@ import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
 import { RunNetworkLine, withoutNetwork } from './run-network';
 import { LoadGeneratorsCard, waitingLine } from './load-generators-card';
+import { RunInsightsCard } from './run-insights-card';
 
 // Recharts is loaded after the page, so the summary paints first and hydration stays small.
 const RunCharts = dynamic(() => import('./run-charts').then((m) => m.RunCharts), {
@@ -235,6 +236,7 @@ export function RunDetail({ id }: { id: string }) {
           <RunSummary summary={r.summary} />
         </section>
       ) : null}
+      {terminal ? <RunInsightsCard insights={r.insights} /> : null}
       {terminal && sc.templateId === 'arrival-rate-sweep' ? <SweepStepsCard runId={id} /> : null}
 
       <section aria-labelledby="charts-h" className="mb-6">

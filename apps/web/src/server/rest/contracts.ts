@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { RunStatusSchema, ScenarioSchema } from '@poolbench/scenarios';
-import { GATE_OUTCOMES, TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
+import {
+  GATE_OUTCOMES,
+  INSIGHT_CODES,
+  TESTED_RUN_METRIC_KEYS,
+  type TestedRunMetricKey,
+} from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
 import { RunProgressSchema } from '~/server/api/routers/experiment.types';
 import { HypothesisFields } from '~/server/api/routers/hypothesis.types';
@@ -17,6 +22,14 @@ import {
   SecondsWindowSchema,
   VerdictSchema,
 } from '~/server/api/routers/compare.types';
+
+/** What makes a run's numbers suspect, with a fix (`runInsights` of @poolbench/stats). */
+export const RunInsightSchema = z.object({
+  code: z.enum(INSIGHT_CODES),
+  severity: z.enum(['critical', 'warning', 'info']),
+  message: z.string(),
+  fix: z.string(),
+});
 
 /**
  * Request and response contracts of the REST API. The OpenAPI document is generated from these
@@ -219,6 +232,11 @@ export const ExperimentSchema = z.object({
       startedAt: Iso.nullable(),
       finishedAt: Iso.nullable(),
       errorMessage: z.string().nullable(),
+      insights: z
+        .array(RunInsightSchema)
+        .describe(
+          "what makes the run's numbers suspect, from its stored data (GET /runs/{id} adds the per-second checks)",
+        ),
     }),
   ),
   commit: z.string().nullable(),
@@ -299,6 +317,11 @@ export const RunSchema = z.object({
     )
     .describe(
       'one entry per load generator of a distributed run; empty for a run on one generator',
+    ),
+  insights: z
+    .array(RunInsightSchema)
+    .describe(
+      "what makes the run's numbers suspect (critical: the load asked for was not offered), most severe first; empty when nothing does",
     ),
   webUrl: z.string(),
 });

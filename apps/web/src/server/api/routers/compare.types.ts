@@ -89,7 +89,13 @@ export const ComparisonViewSchema = z.object({
   ),
   warnings: z.array(
     z.object({
-      code: z.enum(['few-repeats', 'low-requests', 'environment-differs', 'not-tested']),
+      code: z.enum([
+        'few-repeats',
+        'low-requests',
+        'environment-differs',
+        'not-tested',
+        'run-insights',
+      ]),
       message: z.string(),
     }),
   ),

@@ -1,3 +1,4 @@
+import { INSIGHT_CODES } from '@poolbench/stats';
 import { z } from 'zod';
 import {
   PoolConfigSnapshotSchema,
@@ -46,6 +47,14 @@ export const RunSegmentViewSchema = z.object({
   errorMessage: z.string().nullable(),
 });
 
+/** What makes a run's numbers suspect, with a fix (`runInsights` of @poolbench/stats). */
+export const RunInsightSchema = z.object({
+  code: z.enum(INSIGHT_CODES),
+  severity: z.enum(['critical', 'warning', 'info']),
+  message: z.string(),
+  fix: z.string(),
+});
+
 export const RunDetailSchema = z.object({
   ...RunRowFields,
   createdAt: z.date(),
@@ -65,6 +74,7 @@ export const RunDetailSchema = z.object({
   targetSnapshot: TargetSnapshotSchema,
   loadGenerators: z.number().int(),
   segments: z.array(RunSegmentViewSchema),
+  insights: z.array(RunInsightSchema),
   experiment: Ref.extend({ repeats: z.number().int() }),
   target: Ref.extend({ kind: z.enum(TargetKind) }),
 });

@@ -1,11 +1,45 @@
-import type { Db } from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
+import { runInsights, type RunInsight } from '@poolbench/stats';
 import { getExperiment } from '../experiments/read-experiments';
+import { insightInputOf } from '../compare/load-groups';
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Each run's insights from what it stored (summary, snapshots, machine), without per-second data. */
+async function insightsByRun(db: Db, experimentId: string): Promise<Map<string, RunInsight[]>> {
+  const rows = await db.run.findMany({
+    where: { experimentId },
+    select: {
+      id: true,
+      summary: true,
+      environment: true,
+      poolConfigSnapshot: true,
+      scenarioSnapshot: true,
+      segments: { select: { cpuMaxPercent: true } },
+    },
+  });
+  return new Map(
+    rows.map(parseRun).map((r) => [
+      r.id,
+      runInsights({
+        summary: r.summary,
+        ...insightInputOf(r.poolConfigSnapshot, r.scenarioSnapshot),
+        cpuCount: num(r.environment?.cpuCount),
+        loadAvg1mAtStart: num(r.environment?.loadAvg1mAtStart),
+        generatorCpuPeaks: r.segments.flatMap((s) =>
+          s.cpuMaxPercent === null ? [] : [s.cpuMaxPercent],
+        ),
+      }),
+    ]),
+  );
+}
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The experiment as the REST API returns it (dates as ISO strings, links absolute). */
 export async function experimentView(db: Db, teamId: string, id: string, baseUrl: string) {
   const e = await getExperiment(db, teamId, id);
+  const insights = await insightsByRun(db, e.id);
   return {
     id: e.id,
     name: e.name,
@@ -28,6 +62,7 @@ export async function experimentView(db: Db, teamId: string, id: string, baseUrl
       startedAt: iso(r.startedAt),
       finishedAt: iso(r.finishedAt),
       errorMessage: r.errorMessage,
+      insights: insights.get(r.id) ?? [],
     })),
     hypotheses: e.hypotheses.items.map((h) => ({ ...h, decidedAt: iso(h.decidedAt) })),
     commit: e.commit,

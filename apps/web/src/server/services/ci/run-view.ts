@@ -1,5 +1,6 @@
 import { parseRun, type Db } from '@poolbench/db';
 import { NotFoundError } from '../errors';
+import { runInsightsOf } from '../runs/run-insights';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const ref = (s: { id?: string; name?: string }) =>
@@ -20,6 +21,7 @@ export async function runView(db: Db, teamId: string, id: string, baseUrl: strin
       errorMessage: true,
       summary: true,
       thresholdResults: true,
+      environment: true,
       poolConfigSnapshot: true,
       scenarioSnapshot: true,
       loadGenerators: true,
@@ -39,6 +41,10 @@ export async function runView(db: Db, teamId: string, id: string, baseUrl: strin
   });
   if (!row) throw new NotFoundError('run');
   const r = parseRun(row);
+  const segments = r.segments.map((s) => ({
+    ...s,
+    rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes),
+  }));
   return {
     id: r.id,
     experimentId: r.experimentId,
@@ -55,10 +61,8 @@ export async function runView(db: Db, teamId: string, id: string, baseUrl: strin
     summary: r.summary,
     thresholdResults: r.thresholdResults,
     loadGenerators: r.loadGenerators,
-    segments: r.segments.map((s) => ({
-      ...s,
-      rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes),
-    })),
+    segments,
+    insights: await runInsightsOf(db, { ...r, segments }),
     webUrl: `${baseUrl}/runs/${r.id}`,
   };
 }

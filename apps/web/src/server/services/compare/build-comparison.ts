@@ -1,3 +1,4 @@
+import { runInsights } from '@poolbench/stats';
 import type { Db } from '@poolbench/db';
 import {
   isSuspectedWorse,
@@ -53,7 +54,7 @@ export interface MetricRow {
 }
 
 export interface ComparisonWarning {
-  code: 'few-repeats' | 'low-requests' | 'environment-differs' | 'not-tested';
+  code: 'few-repeats' | 'low-requests' | 'environment-differs' | 'not-tested' | 'run-insights';
   message: string;
 }
 
@@ -118,6 +119,51 @@ function environmentWarning(groups: CompareGroup[]): ComparisonWarning | null {
       }
     : null;
 }
+
+/**
+ * Per group, the runs whose insights (`runInsights`) say their numbers are suspect: critical and
+ * warning ones, counted by kind ("2 of 5 runs: the load asked for was not offered"). Computed from
+ * the stored summaries and snapshots, without per-second data.
+ */
+function insightsWarning(groups: CompareGroup[], labels: string[]): ComparisonWarning | null {
+  const parts: string[] = [];
+  groups.forEach((g, gi) => {
+    const byCode = new Map<string, { n: number; message: string }>();
+    for (const r of g.runs) {
+      const found = runInsights({
+        summary: r.summary,
+        ...r.insightInput,
+        cpuCount: typeof r.environment?.cpuCount === 'number' ? r.environment.cpuCount : null,
+        loadAvg1mAtStart:
+          typeof r.environment?.loadAvg1mAtStart === 'number'
+            ? r.environment.loadAvg1mAtStart
+            : null,
+      }).filter((i) => i.severity !== 'info');
+      for (const i of found) {
+        const seen = byCode.get(i.code);
+        byCode.set(i.code, { n: (seen?.n ?? 0) + 1, message: seen?.message ?? i.message });
+      }
+    }
+    for (const [code, { n }] of byCode)
+      parts.push(`${labels[gi]}: ${n} of ${g.runs.length} runs ${INSIGHT_LABEL[code] ?? code}`);
+  });
+  return parts.length
+    ? {
+        code: 'run-insights',
+        message: `Some runs' numbers are suspect (see each run's Insights): ${parts.join('; ')}.`,
+      }
+    : null;
+}
+
+const INSIGHT_LABEL: Record<string, string> = {
+  'load-not-offered': 'did not offer the load asked for (dropped iterations)',
+  'vus-exhausted': 'ran out of VUs',
+  'generator-cpu-saturated': 'had a load generator at full CPU',
+  'target-cpu-saturated': "had the target's CPU pinned at its limit",
+  'db-connection-limit': 'met the database connection limit',
+  'coordinated-omission-risk': 'risk coordinated omission',
+  'machine-busy': 'started on a busy machine',
+};
 
 /**
  * The whole compare view for a selection, computed on the server: the statistics table (one value
@@ -242,6 +288,8 @@ export async function buildComparison(
   }
   const env = environmentWarning(groups);
   if (env) warnings.push(env);
+  const insights = insightsWarning(groups, labels);
+  if (insights) warnings.push(insights);
 
   const merged = groups.map((g) => {
     const h = createHistogram();

@@ -1,9 +1,11 @@
-import { parseRun, type Db } from '@poolbench/db';
+import { parseRun, type Db, type PoolConfigSnapshot, type ScenarioSnapshot } from '@poolbench/db';
 import type { RunSummary } from '@poolbench/stats';
 import {
   isMeasuredRunStatus,
   MEASURED_RUN_STATUSES,
+  TEMPLATES,
   TERMINAL_RUN_STATUSES,
+  type TemplateId,
 } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { type CompareItem, itemKey } from '~/lib/compare/selection';
@@ -15,6 +17,14 @@ export interface GroupRun {
   finished: boolean;
   summary: RunSummary | null;
   environment: Record<string, unknown> | null;
+  /** what `runInsights` needs of the snapshots: the load model, the VU cap, the pool */
+  insightInput: {
+    model: 'open' | 'closed' | null;
+    maxVUs: number | null;
+    poolMax: number | null;
+    instanceCount: number | null;
+    targetCpuLimit: number | null;
+  };
 }
 
 export interface CompareGroup {
@@ -112,7 +122,27 @@ export async function loadGroups(
         finished: TERMINAL_RUN_STATUSES.includes(r.status),
         summary: r.summary,
         environment: r.environment,
+        insightInput: insightInputOf(r.poolConfigSnapshot, r.scenarioSnapshot),
       })),
     };
   });
+}
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** The parts of a run's snapshots `runInsights` reads. */
+export function insightInputOf(
+  pc: PoolConfigSnapshot,
+  sc: ScenarioSnapshot,
+): GroupRun['insightInput'] {
+  const template = sc.templateId as TemplateId | undefined;
+  const params = (sc.params ?? {}) as Record<string, unknown>;
+  const t = (params.params ?? {}) as Record<string, unknown>;
+  return {
+    model: template && TEMPLATES[template] ? TEMPLATES[template].model : null,
+    maxVUs: num(t.maxVUs) ?? num(t.preAllocatedVUs),
+    poolMax: num(pc.params?.maxConns),
+    instanceCount: num(pc.instanceCount),
+    targetCpuLimit: num(pc.environment?.cpuLimit),
+  };
 }

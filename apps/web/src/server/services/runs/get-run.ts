@@ -1,6 +1,7 @@
 import { parseRun, scenarioFromColumns, type Db, type ScenarioSnapshot } from '@poolbench/db';
 import { generateScenario } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
+import { runInsightsOf } from './run-insights';
 
 /** The script the worker stored, or (for a run not started yet) the one its snapshot generates. */
 function scriptOf(run: {
@@ -70,5 +71,6 @@ export async function getRun(db: Db, teamId: string, id: string) {
     ...s,
     rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes),
   }));
-  return { ...parsed, segments, script: scriptOf(parsed) };
+  const insights = await runInsightsOf(db, { ...parsed, segments });
+  return { ...parsed, segments, script: scriptOf(parsed), insights };
 }

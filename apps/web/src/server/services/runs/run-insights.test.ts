@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRun, toJson, type Db } from '@poolbench/db';
+import { withTempDatabase } from '~/test/temp-database';
+import { makeTeam, type TeamFixture } from '~/test/fixtures';
+import {
+  insertSyntheticRun,
+  syntheticExperiment,
+} from '~/server/services/compare/testing/synthetic-runs';
+import { runView } from '~/server/services/ci/run-view';
+import { experimentView } from '~/server/services/ci/experiment-view';
+import { buildComparison } from '~/server/services/compare/build-comparison';
+import { getRun } from './get-run';
+
+/**
+ * A run's insights reach every reader from what the run stored: the run page (run.get), REST
+ * GET /runs/{id} and the experiment view (CLI), and the compare view counts them per group.
+ */
+describe('run insights from stored data (real Postgres)', () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  let T: TeamFixture;
+  beforeAll(async () => {
+    ({ db, dispose } = await withTempDatabase('web_run_insights'));
+    T = await makeTeam(db, 'ins');
+  });
+  afterAll(async () => dispose?.());
+
+  it('a run that dropped iterations on a busy machine says so everywhere; a clean one says nothing', async () => {
+    const e = await syntheticExperiment(db, T.teamId, T.targetId, T.scenarioId, ['a', 'b'], 1);
+    const ids: string[] = [];
+    for (const [i, pc] of e.poolConfigs.entries())
+      ids.push(
+        await insertSyntheticRun(db, {
+          teamId: T.teamId,
+          experimentId: e.experimentId,
+          targetId: T.targetId,
+          scenarioId: T.scenarioId,
+          poolConfigId: pc.id,
+          poolConfigName: pc.name,
+          scenarioName: 'burst',
+          repeatIndex: 0,
+          seconds: 20,
+          latencyMs: 10,
+          rps: 50,
+          seed: 7 + i,
+          environment: { cpuCount: 2, loadAvg1mAtStart: 0.3 },
+        }),
+      );
+    const [bad, clean] = ids as [string, string];
+    const row = parseRun(await db.run.findUniqueOrThrow({ where: { id: bad } }));
+    await db.run.update({
+      where: { id: bad },
+      data: {
+        summary: toJson.runSummary({
+          ...row.summary!,
+          iterations: 950,
+          droppedIterations: 50,
+        }),
+        environment: toJson.runEnvironment({ ...row.environment, loadAvg1mAtStart: 6.5 }),
+      },
+    });
+
+    const page = await getRun(db, T.teamId, bad);
+    expect(page.insights.map((i) => i.code)).toEqual(['load-not-offered', 'machine-busy']);
+    expect(page.insights[0]).toMatchObject({ severity: 'critical' });
+    expect(page.insights[0]!.message).toMatch(/dropped 50 of 1000 planned iterations \(5\.0 %\)/);
+    expect(
+      (await getRun(db, T.teamId, clean)).insights.filter((i) => i.severity !== 'info'),
+    ).toEqual([]);
+
+    const rest = await runView(db, T.teamId, bad, 'http://x');
+    expect(rest.insights.map((i) => i.code)).toEqual(['load-not-offered', 'machine-busy']);
+    const exp = await experimentView(db, T.teamId, e.experimentId, 'http://x');
+    expect(exp.runs.find((r) => r.id === bad)!.insights.map((i) => i.code)).toEqual([
+      'load-not-offered',
+      'machine-busy',
+    ]);
+
+    const cmp = await buildComparison(db, T.teamId, {
+      items: e.poolConfigs.map((pc) => ({
+        kind: 'cell' as const,
+        experimentId: e.experimentId,
+        poolConfigId: pc.id,
+        scenarioId: T.scenarioId,
+      })),
+    });
+    const w = cmp.warnings.find((x) => x.code === 'run-insights');
+    expect(w?.message).toMatch(/1 of 1 runs did not offer the load asked for/);
+    expect(w?.message).toMatch(/1 of 1 runs started on a busy machine/);
+  });
+});

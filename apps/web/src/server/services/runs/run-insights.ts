@@ -1,0 +1,47 @@
+import type { Db, PoolConfigSnapshot, RunEnvironment, ScenarioSnapshot } from '@poolbench/db';
+import { TEMPLATES, type TemplateId } from '@poolbench/scenarios';
+import { runInsights, type RunInsight, type RunSummary } from '@poolbench/stats';
+
+/** What `runInsightsOf` reads of a run (a parsed Run row with its segments). */
+export interface InsightRun {
+  id: string;
+  summary: RunSummary | null;
+  environment: RunEnvironment | null;
+  poolConfigSnapshot: PoolConfigSnapshot;
+  scenarioSnapshot: ScenarioSnapshot;
+  segments?: Array<{ cpuMaxPercent: number | null }>;
+}
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/**
+ * A run's insights (`runInsights` of @poolbench/stats) from what it stored: its summary, the
+ * scenario's load model and VU cap, the pool config, the machine it ran on, the generators' CPU and
+ * its per-second requests and median latency. One database read (the per-second rows).
+ */
+export async function runInsightsOf(db: Db, run: InsightRun): Promise<RunInsight[]> {
+  if (!run.summary) return [];
+  const template = run.scenarioSnapshot.templateId as TemplateId | undefined;
+  const params = (run.scenarioSnapshot.params ?? {}) as Record<string, unknown>;
+  const tParams = (params.params ?? params) as Record<string, unknown>;
+  const seconds = await db.runSecond.findMany({
+    where: { runId: run.id, segment: 'all' },
+    select: { requests: true, p50Ms: true },
+    orderBy: { second: 'asc' },
+  });
+  const env = run.poolConfigSnapshot.environment ?? null;
+  return runInsights({
+    summary: run.summary,
+    model: template && TEMPLATES[template] ? TEMPLATES[template].model : null,
+    maxVUs: num(tParams.maxVUs) ?? num(tParams.preAllocatedVUs),
+    poolMax: num(run.poolConfigSnapshot.params?.maxConns),
+    instanceCount: num(run.poolConfigSnapshot.instanceCount),
+    targetCpuLimit: num(env?.cpuLimit),
+    cpuCount: num(run.environment?.cpuCount),
+    loadAvg1mAtStart: num(run.environment?.loadAvg1mAtStart),
+    generatorCpuPeaks: (run.segments ?? []).flatMap((s) =>
+      s.cpuMaxPercent === null ? [] : [s.cpuMaxPercent],
+    ),
+    seconds,
+  });
+}

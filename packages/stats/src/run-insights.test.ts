@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { RunSummary } from './run-summary';
+import { runInsights, type RunInsightInput } from './run-insights';
+
+const summary = (over: Partial<RunSummary> = {}, res: Partial<RunSummary['resources']> = {}) =>
+  ({
+    requests: 2400,
+    failed: 0,
+    errorRate: 0,
+    rps: 80,
+    durationMs: 30_000,
+    seconds: 30,
+    bytesSent: 0,
+    bytesReceived: 0,
+    iterations: 2400,
+    droppedIterations: 0,
+    vusMax: 10,
+    vusAllocatedMax: 10,
+    statusCounts: { '200': 2400 },
+    latency: null,
+    waiting: null,
+    connecting: null,
+    tlsHandshaking: null,
+    blocked: null,
+    iteration: null,
+    resources: {
+      cpuMeanPercent: 40,
+      cpuPeakPercent: 60,
+      rssMeanBytes: null,
+      rssPeakBytes: null,
+      poolWaitMsMean: 0.4,
+      poolWaitMsPeak: 3,
+      poolInUsePeak: 2,
+      poolAcquireTimeouts: 0,
+      dbConnectionsPeak: 2,
+      dbNewConnsTotal: 2,
+      dbTooManyClients: 0,
+      ...res,
+    },
+    ...over,
+  }) as RunSummary;
+
+const base: RunInsightInput = {
+  summary: summary(),
+  model: 'open',
+  maxVUs: 50,
+  poolMax: 2,
+  instanceCount: 1,
+  cpuCount: 2,
+  loadAvg1mAtStart: 0.5,
+};
+const codes = (i: Partial<RunInsightInput>) => runInsights({ ...base, ...i }).map((x) => x.code);
+
+describe('runInsights', () => {
+  it('says nothing about a clean run that stressed its pool', () => {
+    expect(codes({})).toEqual([]);
+  });
+
+  it('dropped iterations: the load asked for was not offered (critical, first), with the share', () => {
+    const r = runInsights({
+      ...base,
+      summary: summary({ iterations: 2376, droppedIterations: 24 }),
+    });
+    expect(r[0]).toMatchObject({ code: 'load-not-offered', severity: 'critical' });
+    expect(r[0]!.message).toMatch(/dropped 24 of 2400 planned iterations \(1\.0 %\)/);
+  });
+
+  it('an arrival-rate run that used every VU it could', () => {
+    expect(codes({ summary: summary({ vusAllocatedMax: 50 }) })).toEqual(['vus-exhausted']);
+    expect(codes({ model: 'closed', summary: summary({ vusAllocatedMax: 50 }) })).toEqual([]);
+  });
+
+  it('80 req/s x 20 ms on a 2-connection pool (~80 % busy) with no wait: the pool was not tested', () => {
+    const r = runInsights({
+      ...base,
+      summary: summary({}, { poolWaitMsPeak: 0, poolWaitMsMean: 0, poolInUsePeak: 2 }),
+    });
+    expect(r.map((x) => x.code)).toEqual(['pool-never-waited']);
+    expect(r[0]!.message).toMatch(/at most 2 of 2 in use/);
+  });
+
+  it("target CPU pinned at its limit: the machine's cores, or the CPU limit, times instances", () => {
+    expect(codes({ summary: summary({}, { cpuMeanPercent: 170, cpuPeakPercent: 195 }) })).toEqual([
+      'target-cpu-saturated',
+    ]);
+    // the same CPU on a 4-core machine is half of it: not pinned
+    expect(
+      codes({ cpuCount: 4, summary: summary({}, { cpuMeanPercent: 170, cpuPeakPercent: 195 }) }),
+    ).toEqual([]);
+    // GOMAXPROCS 1: one core per instance is the limit
+    expect(
+      codes({
+        cpuCount: 4,
+        targetCpuLimit: 1,
+        summary: summary({}, { cpuMeanPercent: 85, cpuPeakPercent: 99 }),
+      }),
+    ).toEqual(['target-cpu-saturated']);
+  });
+
+  it('the database refused connections for its limit', () => {
+    expect(codes({ summary: summary({}, { dbTooManyClients: 3 }) })).toEqual([
+      'db-connection-limit',
+    ]);
+  });
+
+  it('closed model: latency grew 2x while throughput stayed flat -> coordinated omission risk', () => {
+    const seconds = Array.from({ length: 30 }, (_, i) => ({
+      requests: 80,
+      p50Ms: i < 10 ? 10 : i < 20 ? 15 : 20,
+    }));
+    expect(codes({ model: 'closed', seconds })).toEqual(['coordinated-omission-risk']);
+    // throughput fell with the latency: the VUs were waiting, as a closed model should
+    const falling = seconds.map((x, i) => ({ ...x, requests: i < 10 ? 80 : 40 }));
+    expect(codes({ model: 'closed', seconds: falling })).toEqual([]);
+    // an open model offers the load regardless
+    expect(codes({ model: 'open', seconds })).toEqual([]);
+  });
+
+  it('a busy machine and a hot load generator', () => {
+    expect(codes({ loadAvg1mAtStart: 3.5 })).toEqual(['machine-busy']);
+    expect(codes({ generatorCpuPeaks: [40, 97] })).toEqual(['generator-cpu-saturated']);
+  });
+
+  it('no summary, no insights', () => {
+    expect(runInsights({ ...base, summary: null })).toEqual([]);
+  });
+});

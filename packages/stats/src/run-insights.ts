@@ -1,0 +1,175 @@
+import type { RunSummary } from './run-summary';
+
+/**
+ * What makes a run's numbers suspect, or tells that the run did not test what it was meant to,
+ * computed from data every run already stores (its summary, per-second rows, environment,
+ * snapshots). Like a lab notebook's remarks: each has a severity, one line of explanation and a
+ * fix. `critical`: the numbers do not describe the load that was asked for; `warning`: they
+ * describe something else as well (a saturated CPU, a busy machine); `info`: the run is valid but
+ * may not answer the question (the pool never waited).
+ */
+export type InsightSeverity = 'critical' | 'warning' | 'info';
+
+export const INSIGHT_CODES = [
+  'load-not-offered',
+  'vus-exhausted',
+  'generator-cpu-saturated',
+  'target-cpu-saturated',
+  'pool-never-waited',
+  'db-connection-limit',
+  'coordinated-omission-risk',
+  'machine-busy',
+] as const;
+export type InsightCode = (typeof INSIGHT_CODES)[number];
+
+export interface RunInsight {
+  code: InsightCode;
+  severity: InsightSeverity;
+  /** one line: what was seen, with the numbers */
+  message: string;
+  /** what to do about it */
+  fix: string;
+}
+
+export interface RunInsightInput {
+  summary: RunSummary | null;
+  /** the scenario's load model: open (arrival rate) or closed (VUs) */
+  model: 'open' | 'closed' | null;
+  /** arrival-rate runs: the most VUs k6 was allowed to allocate */
+  maxVUs?: number | null;
+  /** the pool config's maximum connections per instance, when it has one */
+  poolMax?: number | null;
+  instanceCount?: number | null;
+  /** GOMAXPROCS-style CPU limit per target instance, when the run set one */
+  targetCpuLimit?: number | null;
+  /** cores of the machine the run was on, and its 1-minute load average when the run started */
+  cpuCount?: number | null;
+  loadAvg1mAtStart?: number | null;
+  /** the load generators' own k6 CPU peaks, % of one core (distributed runs record them) */
+  generatorCpuPeaks?: number[];
+  /** per-second requests and median latency of the load phase, in order */
+  seconds?: Array<{ requests: number; p50Ms: number | null }>;
+}
+
+const pct = (v: number) => `${v >= 10 ? Math.round(v) : v.toFixed(1)} %`;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+export const INSIGHT_SEVERITY_ORDER: Record<InsightSeverity, number> = {
+  critical: 0,
+  warning: 1,
+  info: 2,
+};
+
+/** The run's insights, most severe first. */
+export function runInsights(input: RunInsightInput): RunInsight[] {
+  const out: RunInsight[] = [];
+  const s = input.summary;
+  if (!s) return out;
+
+  // 1. the load asked for was not offered
+  if (s.droppedIterations > 0) {
+    const planned = s.iterations + s.droppedIterations;
+    out.push({
+      code: 'load-not-offered',
+      severity: 'critical',
+      message: `k6 dropped ${s.droppedIterations} of ${planned} planned iterations (${pct((100 * s.droppedIterations) / planned)}): the load asked for was not offered, so latency and throughput describe a lighter load`,
+      fix: 'raise preAllocatedVUs/maxVUs (the target may be slower than the VUs allow), lower the rate, or give the load generator more CPU (pin CPUs, more load generators)',
+    });
+  }
+  const allocated = s.vusAllocatedMax ?? null;
+  if (input.model === 'open' && input.maxVUs && allocated !== null && allocated >= input.maxVUs) {
+    out.push({
+      code: 'vus-exhausted',
+      severity: s.droppedIterations > 0 ? 'warning' : 'info',
+      message: `k6 allocated all ${input.maxVUs} VUs it was allowed: at this rate every VU was waiting on a response at some point`,
+      fix: 'raise maxVUs so slow responses cannot hold the offered rate down',
+    });
+  }
+  const hotGenerators = (input.generatorCpuPeaks ?? []).filter((c) => c >= 90);
+  if (hotGenerators.length) {
+    out.push({
+      code: 'generator-cpu-saturated',
+      severity: 'warning',
+      message: `${hotGenerators.length} load generator(s) peaked at ${pct(Math.max(...hotGenerators))} of a core: k6 itself may have added latency`,
+      fix: 'split the run across more load generators, or pin k6 and the target to separate CPUs',
+    });
+  }
+
+  // 2. the target's CPU, not its pool, set the numbers
+  const cores = input.cpuCount ?? null;
+  const cpuPeak = s.resources.cpuPeakPercent;
+  const cpuMean = s.resources.cpuMeanPercent;
+  if (cores && cpuPeak !== null && cpuMean !== null) {
+    const instances = Math.max(1, input.instanceCount ?? 1);
+    const perInstance = Math.min(input.targetCpuLimit ?? cores, cores);
+    const capacity = 100 * Math.min(cores, instances * perInstance);
+    if (cpuPeak >= 0.9 * capacity && cpuMean >= 0.75 * capacity) {
+      out.push({
+        code: 'target-cpu-saturated',
+        severity: 'warning',
+        message: `the target's CPU was pinned at its limit (mean ${pct(cpuMean)}, peak ${pct(cpuPeak)} of ${pct(capacity)} available): latency reflects the CPU as much as the pool`,
+        fix: 'lower the load, raise the CPU limit, or pin the target to its own CPUs so the pool is what limits',
+      });
+    }
+  }
+
+  // 3. the pool was not what was tested
+  const waitPeak = s.resources.poolWaitMsPeak;
+  const inUsePeak = s.resources.poolInUsePeak;
+  if (waitPeak === 0 && (s.resources.poolAcquireTimeouts ?? 0) === 0 && inUsePeak !== null) {
+    const of = input.poolMax ? ` of ${input.poolMax}` : '';
+    out.push({
+      code: 'pool-never-waited',
+      severity: 'info',
+      message: `no request ever waited for a connection (at most ${inUsePeak}${of} in use at once): this scenario does not stress the pool, so pool configs will look alike`,
+      fix: 'raise the rate or VUs, hold connections longer, or compare smaller pools',
+    });
+  }
+  if ((s.resources.dbTooManyClients ?? 0) > 0) {
+    out.push({
+      code: 'db-connection-limit',
+      severity: 'warning',
+      message: `the database refused ${s.resources.dbTooManyClients} connection attempt(s) for its connection limit: errors and latency include those refusals`,
+      fix: 'raise the database role connection limit or lower pool max × instances below it, unless the limit is what is tested',
+    });
+  }
+
+  // 4. a closed model hides waiting: latency grew while throughput stayed where it was
+  const secs = (input.seconds ?? []).filter((x) => x.requests > 0 && x.p50Ms !== null);
+  if (input.model === 'closed' && secs.length >= 9) {
+    const third = Math.floor(secs.length / 3);
+    const first = secs.slice(0, third);
+    const last = secs.slice(-third);
+    const lat0 = median(first.map((x) => x.p50Ms!));
+    const lat1 = median(last.map((x) => x.p50Ms!));
+    const rps0 = median(first.map((x) => x.requests));
+    const rps1 = median(last.map((x) => x.requests));
+    if (lat0 > 0 && lat1 >= 1.5 * lat0 && rps0 > 0 && Math.abs(rps1 / rps0 - 1) <= 0.1) {
+      out.push({
+        code: 'coordinated-omission-risk',
+        severity: 'warning',
+        message: `median latency grew from ${lat0.toFixed(1)} ms to ${lat1.toFixed(1)} ms while throughput stayed at ~${Math.round(rps1)} req/s: with a fixed number of VUs the extra waiting is not offered as extra load (coordinated omission)`,
+        fix: 'use an arrival-rate scenario (constant-arrival-rate) to measure latency at a fixed offered load',
+      });
+    }
+  }
+
+  // 5. the machine was busy before the run started
+  const load = input.loadAvg1mAtStart ?? null;
+  if (cores && load !== null && load > cores) {
+    out.push({
+      code: 'machine-busy',
+      severity: 'warning',
+      message: `the machine's load average was ${load.toFixed(2)} on ${cores} cores when the run started: other work shared the CPUs with k6 and the target`,
+      fix: 'run when the machine is quiet, or on a dedicated worker; compare against runs made in the same conditions',
+    });
+  }
+
+  return out.sort(
+    (a, b) => INSIGHT_SEVERITY_ORDER[a.severity] - INSIGHT_SEVERITY_ORDER[b.severity],
+  );
+}
