@@ -10,8 +10,9 @@ help:
 	@echo "make test    the same setup (plus Chromium), then lint, typecheck, unit, integration, browser tests"
 	@echo "make down    stop web, worker, Postgres and Redis started by make up"
 	@echo "make bench   benchmarks, results written to docs/benchmarks.md"
-	@echo "make demo    the seed 004 preset end to end through the queue, comparison printed"
-	@echo "make seeds   every seed experiment with its claims through the queue (SEEDS=004,002, SCALE=1); docs/seeds.md"
+	@echo "make demo    the seed 004 preset end to end through the queue, comparison printed (.data/results)"
+	@echo "make seeds   every seed experiment with its claims through the queue (SEEDS=004,002, SCALE=1); .data/results"
+	@echo "             (WRITE_DOCS=1: demo and seeds write docs/benchmarks.md and docs/seeds.md instead)"
 
 setup:
 	@scripts/setup.sh

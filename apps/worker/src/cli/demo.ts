@@ -6,11 +6,12 @@ import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios
 import { compareRunGroups, median, type RunSummary } from '@poolbench/stats';
 import { loadEnv } from '../env';
 import { DemoError, launchDemoExperiment } from './demo-experiment';
+import { saveResults } from './results-file';
 
 /**
  * `make demo`: the seed 004 preset (open/close per request vs one shared pool, ab -c 100, scaled
  * down) as a real experiment through the queue and the running worker, then a comparison from
- * what Postgres stored. Writes the table to docs/benchmarks.md.
+ * what Postgres stored. Writes the table to .data/results (docs/benchmarks.md with WRITE_DOCS=1).
  */
 const REPEATS = 3;
 const env = loadEnv();
@@ -114,10 +115,12 @@ try {
     '',
     'With 3 runs per side the exact Mann–Whitney test cannot reach p < 0.05 (minimum two-sided p = 0.1), so verdicts stay "inconclusive" by design even when every run of one config beats every run of the other; the intervals still show the size of the difference. Use 4 or more repeats for a verdict.',
   ].join('\n');
-  execFileSync(
-    process.execPath,
-    [new URL('../../../../scripts/bench-section.mjs', import.meta.url).pathname, 'demo-seed-004'],
-    { input: section, stdio: ['pipe', 'inherit', 'inherit'] },
+  saveResults('demo-seed-004', section, () =>
+    execFileSync(
+      process.execPath,
+      [new URL('../../../../scripts/bench-section.mjs', import.meta.url).pathname, 'demo-seed-004'],
+      { input: section, stdio: ['pipe', 'inherit', 'inherit'] },
+    ),
   );
 } finally {
   await queue.close();

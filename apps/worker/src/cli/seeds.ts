@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { saveResults } from './results-file';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { createDb, DEMO_TEAM_SLUG, LAB_TARGET_NAME } from '@poolbench/db';
 import { launchSeeds, replaceSeedsResults, seedResults, seedsMarkdown } from '@poolbench/runs';
@@ -89,9 +90,11 @@ try {
     load: `${startLoad} / ${loadavg()[0]!.toFixed(2)}`,
   });
   console.log(`\n${section}\n`);
-  const file = new URL('../../../../docs/seeds.md', import.meta.url);
-  writeFileSync(file, replaceSeedsResults(readFileSync(file, 'utf8'), section));
-  console.log('seeds: docs/seeds.md results section updated');
+  saveResults('seeds', section, () => {
+    const file = new URL('../../../../docs/seeds.md', import.meta.url);
+    writeFileSync(file, replaceSeedsResults(readFileSync(file, 'utf8'), section));
+    console.log('seeds: docs/seeds.md results section updated');
+  });
 } finally {
   await queue.close();
   redis.disconnect();
