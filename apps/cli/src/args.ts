@@ -49,6 +49,8 @@ What to run (one of):
   --scenario-template <name>    ... a template, with
   --scenario-params <json>          its parameters, and
   --request "<METHOD> <path?query>" requests (repeatable; default "GET /")
+  --scenario-name <name>        name of an inline scenario (default: made from its content, e.g.
+                                "Constant arrival rate 40 req/s · GET /work · 3 s · a51a6d")
   --repeats <n>                 repeats per pool config (inline default 5: fewer than 4 per side
                                 can never give a verdict)
   --name <name>                 name of the new experiment
@@ -205,6 +207,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
         scenario: { type: 'string' },
         'scenario-template': { type: 'string' },
         'scenario-params': { type: 'string' },
+        'scenario-name': { type: 'string' },
         request: { type: 'string', multiple: true },
         repeats: { type: 'string' },
         'load-generators': { type: 'string' },
@@ -289,6 +292,10 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
       throw new UsageError('give exactly one of --scenario-id, --scenario or --scenario-template');
     if (v['scenario-params'] && !v['scenario-template'])
       throw new UsageError('--scenario-params goes with --scenario-template');
+    if (v['scenario-name'] && v['scenario-id'])
+      throw new UsageError(
+        '--scenario-name names an inline scenario; --scenario-id uses a saved one',
+      );
     let scenario: unknown;
     if (v.scenario) scenario = json('--scenario', v.scenario);
     else if (v['scenario-template']) {
@@ -303,6 +310,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
       target: v.target,
       poolConfigs: v['pool-config'],
       ...(v['scenario-id'] ? { scenarioId: v['scenario-id'] } : { scenario }),
+      ...(v['scenario-name'] ? { scenarioName: v['scenario-name'] } : {}),
       ...(repeats ? { repeats } : {}),
       ...(loadGenerators ? { loadGenerators } : {}),
       ...(v.name ? { name: v.name } : {}),

@@ -184,7 +184,7 @@ export const StartInlineSchema = z
       .max(120)
       .optional()
       .describe(
-        'name of the scenario row for an inline scenario (default: api-<hash of its content>)',
+        'name of the scenario row for an inline scenario (default: made from its content, e.g. "Constant arrival rate 40 req/s · GET /work · 3 s · a51a6d")',
       ),
     repeats: RepeatsSchema.default(5).describe(
       'default 5: fewer than 4 per side can never give a verdict',

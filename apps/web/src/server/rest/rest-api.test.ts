@@ -293,8 +293,42 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect([one.status, two.status], await one.clone().text()).toEqual([201, 201]);
     const [b1, b2] = [await one.json(), await two.json()];
     expect(b1.scenarios[0].id).toBe(b2.scenarios[0].id);
+    // a readable name from the content, not "api-<hash>"
+    expect(b1.scenarios[0].name).toMatch(
+      /^Spike 1 VUs? · GET \/health · [0-9a-f]{6}$|^Spike · GET \/health · [0-9a-f]{6}$/,
+    );
     // an inline start without repeats gets 5, enough for a verdict (fewer than 4 per side never is)
     expect(b1.repeats).toBe(5);
+
+    // a row saved under the older name keeps its id (its baselines and history), renamed
+    const rate = {
+      ...inline,
+      scenario: {
+        template: 'constant-arrival-rate',
+        params: { ratePerSec: 40, durationMs: 3000, preAllocatedVUs: 5 },
+        requests: [{ path: '/work', query: { ms: 5 } }],
+      },
+    };
+    const first = await (await call('POST', '/experiments', { body: rate })).json();
+    const row = first.scenarios[0] as { id: string; name: string };
+    expect(row.name).toMatch(
+      /^Constant arrival rate 40 req\/s · GET \/work · 3 s · ([0-9a-f]{6})$/,
+    );
+    const hash6 = row.name.slice(-6);
+    const legacyRows = await db.$queryRaw<
+      { name: string }[]
+    >`SELECT name FROM "Scenario" WHERE id = ${row.id}`;
+    expect(legacyRows[0]!.name).toBe(row.name);
+    // pretend it was saved by the previous release, under api-<12 hex of the content hash>
+    const { createHash } = await import('node:crypto');
+    const { canonicalJson, parseScenario } = await import('@poolbench/scenarios');
+    const full = createHash('sha256')
+      .update(canonicalJson(parseScenario(rate.scenario as never, 'scenario')))
+      .digest('hex');
+    expect(full.slice(0, 6)).toBe(hash6);
+    await db.scenario.update({ where: { id: row.id }, data: { name: `api-${full.slice(0, 12)}` } });
+    const again = await (await call('POST', '/experiments', { body: rate })).json();
+    expect(again.scenarios[0]).toEqual(row);
   });
 
   it('write operations need runs:write (403 scope_missing), reads work with runs:read', async () => {

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '@poolbench/db';
 import { scenarioFromColumns, scenarioRowData } from '@poolbench/db';
-import { canonicalJson, parseScenario, type ScenarioInput } from '@poolbench/scenarios';
+import {
+  canonicalJson,
+  parseScenario,
+  TEMPLATES,
+  type ScenarioInput,
+  type TemplateId,
+} from '@poolbench/scenarios';
 import { ConflictError } from '../errors';
 
 /**
@@ -17,11 +23,24 @@ export async function ensureScenario(
 ): Promise<string> {
   const scenario = parseScenario(input, 'scenario');
   const content = canonicalJson(scenario);
-  const rowName = name ?? `api-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
-  const existing = await db.scenario.findFirst({
+  const hash = createHash('sha256').update(content).digest('hex');
+  const rowName = name ?? inlineScenarioName(scenario, hash);
+  let existing = await db.scenario.findFirst({
     where: { teamId, name: rowName, archivedAt: null },
     select: { id: true, templateId: true, params: true, thresholds: true },
   });
+  if (!existing && !name) {
+    // rows saved under the older name `api-<hash>` keep their id (and so their baselines and
+    // history) and take the readable name
+    const legacy = await db.scenario.findFirst({
+      where: { teamId, name: `api-${hash.slice(0, 12)}`, archivedAt: null },
+      select: { id: true, templateId: true, params: true, thresholds: true },
+    });
+    if (legacy && canonicalJson(scenarioFromColumns(legacy)) === content) {
+      await db.scenario.update({ where: { id: legacy.id }, data: { name: rowName } });
+      existing = legacy;
+    }
+  }
   if (existing) {
     if (canonicalJson(scenarioFromColumns(existing)) !== content) {
       throw new ConflictError(
@@ -42,4 +61,34 @@ export async function ensureScenario(
       throw err;
     });
   return created.id;
+}
+
+/**
+ * A readable, stable name for an inline scenario, from its content: template, load, first request,
+ * length and a short content hash (the same content always gets the same name, another content
+ * another one), e.g. "Constant arrival rate 40 req/s · GET /work · 3 s · a51a6d". This is what PR
+ * comments, the Trends picker and the experiment form show.
+ */
+export function inlineScenarioName(scenario: ReturnType<typeof parseScenario>, hash: string) {
+  const p = (scenario.params ?? {}) as Record<string, unknown>;
+  const n = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : null);
+  const template = TEMPLATES[scenario.template as TemplateId]?.label ?? scenario.template;
+  const load =
+    n('ratePerSec') !== null
+      ? `${n('ratePerSec')} req/s`
+      : n('requests') !== null && n('concurrency') !== null
+        ? `${n('requests')} requests × ${n('concurrency')}`
+        : n('vus') !== null
+          ? `${n('vus')} VUs`
+          : null;
+  const reqs =
+    (scenario as { requests?: Array<{ method?: string; path?: string }> }).requests ?? [];
+  const first = reqs[0] ? `${reqs[0].method ?? 'GET'} ${reqs[0].path ?? '/'}` : 'GET /';
+  const request = reqs.length > 1 ? `${first} +${reqs.length - 1}` : first;
+  const ms = n('durationMs') ?? n('maxDurationMs');
+  const length = ms !== null ? `${+(ms / 1000).toFixed(1)} s` : null;
+  const name = [[template, load].filter(Boolean).join(' '), request, length, hash.slice(0, 6)]
+    .filter(Boolean)
+    .join(' · ');
+  return name.length <= 120 ? name : `${name.slice(0, 110)}… ${hash.slice(0, 6)}`;
 }
