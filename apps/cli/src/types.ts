@@ -84,7 +84,10 @@ export interface MetricComparison {
   baselineMedian: number | null;
   candidateMedian: number | null;
   changePercent: { estimate: number; lower: number; upper: number } | null;
+  /** the level asked for (0.95) */
   confidence: number;
+  /** the coverage the interval really has (absent from servers before it was added) */
+  achievedConfidence?: number;
   pValue: number | null;
   insufficient: boolean;
   lowRequests: boolean;

@@ -40,13 +40,13 @@ export function toJUnit(r: RunResult): string {
     }
     for (const m of cell.metrics) {
       const name = `${m.label} vs ${r.comparison!.baseline}`;
-      const detail = `${m.label}: ${formatValue(m.baselineMedian, m.unit)} -> ${formatValue(m.candidateMedian, m.unit)} (against ${againstLabel(r.comparison!)}), change ${formatChange(m.changePercent, m.confidence)}; ${m.reason}; gated on: ${gatedOnLabel(r.comparison!)}; over ${windowLabel(r.comparison!)}`;
+      const detail = `${m.label}: ${formatValue(m.baselineMedian, m.unit)} -> ${formatValue(m.candidateMedian, m.unit)} (against ${againstLabel(r.comparison!)}), change ${formatChange(m.changePercent, m.achievedConfidence ?? m.confidence)}; ${m.reason}; gated on: ${gatedOnLabel(r.comparison!)}; over ${windowLabel(r.comparison!)}`;
       if (m.verdict === 'worse')
         cases.push({
           classname,
           name,
           failure: {
-            message: `${m.label} regressed: ${formatChange(m.changePercent, m.confidence)}`,
+            message: `${m.label} regressed: ${formatChange(m.changePercent, m.achievedConfidence ?? m.confidence)}`,
             body: detail,
           },
         });

@@ -55,7 +55,7 @@ export function toMarkdown(r: RunResult): string {
       }
       for (const m of c.metrics) {
         out.push(
-          `| ${cellText(cellLabel(c))} | ${m.label} | ${formatValue(m.baselineMedian, m.unit)} | ${formatValue(m.candidateMedian, m.unit)} | ${formatChange(m.changePercent, m.confidence)} | ${ICON[m.verdict]} |`,
+          `| ${cellText(cellLabel(c))} | ${m.label} | ${formatValue(m.baselineMedian, m.unit)} | ${formatValue(m.candidateMedian, m.unit)} | ${formatChange(m.changePercent, m.achievedConfidence ?? m.confidence)} | ${ICON[m.verdict]} |`,
         );
       }
     }

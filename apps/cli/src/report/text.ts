@@ -32,7 +32,7 @@ export function toText(r: RunResult): string {
       for (const m of c.metrics) {
         const tag = m.verdict === 'worse' ? 'REGRESSION' : m.verdict.toUpperCase();
         lines.push(
-          `    ${tag.padEnd(12)} ${m.label}: ${formatValue(m.baselineMedian, m.unit)} -> ${formatValue(m.candidateMedian, m.unit)}, change ${formatChange(m.changePercent, m.confidence)}`,
+          `    ${tag.padEnd(12)} ${m.label}: ${formatValue(m.baselineMedian, m.unit)} -> ${formatValue(m.candidateMedian, m.unit)}, change ${formatChange(m.changePercent, m.achievedConfidence ?? m.confidence)}`,
         );
       }
     }

@@ -429,7 +429,14 @@ export const ComparisonSchema = z.object({
           changePercent: ChangeEstimateSchema.nullable().describe(
             'Hodges–Lehmann change with its interval, in percent',
           ),
-          confidence: z.number(),
+          confidence: z
+            .number()
+            .describe('the level the interval was asked for: 0.95 (since the first v1 release)'),
+          achievedConfidence: z
+            .number()
+            .describe(
+              "the coverage the interval really has: below 0.95 when there are too few runs for a 95 % interval (0.9 with 3 vs 3 runs); added in v1, 'confidence' keeps its meaning",
+            ),
           pValue: z.number().nullable(),
           insufficient: z.boolean(),
           lowRequests: z.boolean(),

@@ -3,6 +3,9 @@ import type { TestedRunMetricKey } from '@poolbench/stats';
 import { buildComparison } from '../compare/build-comparison';
 import type { CompareItem } from '~/lib/compare/selection';
 
+/** The level every comparison's interval is asked for (two-sided, α = 0.05). */
+const NOMINAL_CONFIDENCE = 0.95;
+
 /**
  * Verdicts per tested metric of one candidate against one reference (a baseline's runs, or another
  * pool config of the same experiment), through the compare service the UI uses: one value per run,
@@ -36,8 +39,11 @@ export async function cellVerdicts(
         baselineMedian: row.cells[0]?.median ?? null,
         candidateMedian: m.median,
         changePercent: m.changePercent,
-        // the coverage the interval really has (90 % with 3 vs 3 runs), not the nominal 95 %
-        confidence: m.achievedConfidence ?? 0.95,
+        // /api/v1 answered the requested level here from its first release: a field keeps its
+        // meaning within v1, so the coverage the interval really has (90 % with 3 vs 3 runs) is
+        // the added achievedConfidence
+        confidence: NOMINAL_CONFIDENCE,
+        achievedConfidence: m.achievedConfidence ?? NOMINAL_CONFIDENCE,
         pValue: m.pValue,
         insufficient: m.insufficient,
         lowRequests: m.lowRequests,
