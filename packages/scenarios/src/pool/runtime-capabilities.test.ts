@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PoolConfigSchema, type PoolConfigInput } from './pool-config-schema';
-import { poolConfigProblemsOnTarget, runtimeArgs, runtimeProblems } from './runtime-capabilities';
+import {
+  poolConfigProblemsOnTarget,
+  runtimeArgs,
+  runtimeOffer,
+  runtimeProblems,
+} from './runtime-capabilities';
+import { poolStrategyMeta } from './strategy-meta';
+import type { PoolParamKey } from './param-defs';
 import type { LabEnvironment } from '../environment/lab-environment-schema';
 
 const parse = (c: PoolConfigInput) => PoolConfigSchema.parse(c);
@@ -150,5 +157,52 @@ describe('what each runtime can honour (docs/runtimes.md)', () => {
         message: "the target's environment is invalid; edit the target",
       },
     ]);
+  });
+});
+
+describe('runtimeOffer: what a form offers is what the server accepts', () => {
+  it('Java/HikariCP on MariaDB offers no lazy; PHP-FPM only its two strategies and the params it applies', () => {
+    const java = runtimeOffer({ runtime: 'java-hikari', database: 'mariadb' });
+    expect(java.strategies).not.toContain('lazy');
+    expect(java.strategies).toContain('fixed');
+    const php = runtimeOffer({ runtime: 'php-fpm', database: 'mariadb' });
+    expect(php.strategies).toEqual(['per-request', 'fixed']);
+    expect(php.honours('fixed', 'maxConns')).toBe(true);
+    expect(php.honours('fixed', 'acquireTimeoutMs')).toBe(false);
+    expect(php.honours('fixed', 'maxLifetimeMs')).toBe(false);
+    expect(runtimeOffer(null).strategies).toHaveLength(10);
+  });
+
+  it('what a form hides is exactly what the server refuses: strategies not offered, params not honoured', () => {
+    const all = runtimeOffer(null).strategies;
+    for (const runtime of ['go', 'java-hikari', 'bun', 'php-fpm'] as const)
+      for (const database of ['postgres', 'mariadb'] as const) {
+        const env = { runtime, database };
+        const offer = runtimeOffer(env);
+        for (const strategy of all) {
+          const where = `${runtime}/${database}/${strategy}`;
+          if (!offer.strategies.includes(strategy)) {
+            expect(
+              runtimeProblems(parse({ strategy }), env).map((p) => p.path),
+              where,
+            ).toEqual(['strategy']);
+            continue;
+          }
+          for (const p of poolStrategyMeta(strategy).params) {
+            if (p.default === undefined || typeof p.default !== 'number') continue;
+            const config = PoolConfigSchema.safeParse({
+              strategy,
+              params: { [p.key]: p.default + 1 },
+            });
+            if (!config.success) continue; // a value this strategy's own schema refuses
+            const refused = runtimeProblems(config.data, env).some(
+              (x) => x.path === `params.${p.key}` && /cannot honour/.test(x.message),
+            );
+            expect(refused, `${where} ${p.key}`).toBe(
+              !offer.honours(strategy, p.key as PoolParamKey),
+            );
+          }
+        }
+      }
   });
 });

@@ -145,6 +145,24 @@ export function databaseOf(env: LabEnvironment | null | undefined): LabDatabase 
   return env?.database ?? 'postgres';
 }
 
+/**
+ * What a managed target's runtime on its database can do, for forms: the strategies it supports
+ * (in the UI's order) and, per strategy, the params it honours. The server refuses the rest
+ * (`runtimeProblems`), so a form that offers only these cannot meet that refusal.
+ */
+export function runtimeOffer(env: LabEnvironment | null | undefined) {
+  const runtime = runtimeOf(env);
+  const database = databaseOf(env);
+  const supported = RUNTIME_CAPABILITIES[runtime].strategies[database];
+  return {
+    runtime,
+    database,
+    strategies: ALL.filter((s) => supported.includes(s)),
+    honours: (strategy: PoolStrategy, key: PoolParamKey) =>
+      honoured(runtime, database, strategy).has(key),
+  };
+}
+
 function honoured(
   runtime: Runtime,
   database: LabDatabase,

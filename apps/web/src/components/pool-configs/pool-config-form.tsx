@@ -5,13 +5,20 @@ import { useRouter } from 'next/navigation';
 import { useRef } from 'react';
 import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import type { z } from 'zod';
-import { POOL_STRATEGY_META, type PoolStrategy } from '@poolbench/scenarios';
+import {
+  POOL_STRATEGY_META,
+  RUNTIME_LABELS,
+  runtimeOffer,
+  type LabEnvironment,
+  type PoolParamKey,
+  type PoolStrategy,
+} from '@poolbench/scenarios';
 import { PoolConfigSaveSchema } from '~/lib/schemas/pool-config';
 import { serverSchemaResolver } from '~/lib/forms/server-schema-resolver';
 import { useServerErrors } from '~/lib/forms/server-errors';
 import { fieldError } from '~/lib/forms/field-error';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
+import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
@@ -61,10 +68,23 @@ const resolver = serverSchemaResolver<PoolConfigFormValues, z.output<typeof Pool
 export function PoolConfigForm({
   targetId,
   initial,
+  environment,
 }: {
   targetId: string;
   initial?: PoolConfigInitial;
+  /**
+   * A managed target's environment (runtime, database), with the config's own overrides: the
+   * form offers exactly what that runtime supports. Absent for URL targets: every strategy.
+   */
+  environment?: LabEnvironment | null;
 }) {
+  const offer = environment !== undefined ? runtimeOffer(environment) : null;
+  const strategies = offer
+    ? POOL_STRATEGY_META.filter((m) => offer.strategies.includes(m.strategy))
+    : POOL_STRATEGY_META;
+  const defaultStrategy: PoolStrategy = strategies.some((m) => m.strategy === 'lazy')
+    ? 'lazy'
+    : strategies[0]!.strategy;
   const trpc = useTRPC();
   const qc = useQueryClient();
   const router = useRouter();
@@ -74,7 +94,7 @@ export function PoolConfigForm({
     mode: 'onChange',
     defaultValues: {
       name: initial?.name ?? '',
-      strategy: (initial?.strategy as PoolStrategy | undefined) ?? 'lazy',
+      strategy: (initial?.strategy as PoolStrategy | undefined) ?? defaultStrategy,
       params: initial?.params ?? {},
       instanceCount: initial?.instanceCount ?? 1,
     },
@@ -85,6 +105,11 @@ export function PoolConfigForm({
   const paramsBy = useRef<Record<string, PoolConfigFormValues['params']>>({});
   const [strategy, params] = useWatch({ control, name: ['strategy', 'params'] });
   const meta = POOL_STRATEGY_META.find((m) => m.strategy === strategy)!;
+  // only the params this runtime honours (the server refuses a value for the others)
+  const shownParams = offer
+    ? meta.params.filter((pm) => offer.honours(strategy, pm.key as PoolParamKey))
+    : meta.params;
+  const hiddenParams = meta.params.length - shownParams.length;
   const switchStrategy = (next: PoolStrategy) => {
     paramsBy.current[strategy] = getValues('params');
     setValue('strategy', next);
@@ -111,19 +136,32 @@ export function PoolConfigForm({
     <form className="space-y-6" noValidate onSubmit={(e) => void onSubmit(e)}>
       {m.isError ? (
         <Alert tone="error" title="Could not save the pool config">
-          {messageOf(m.error)}
+          {/* problems without a field of this form are spelled out here, not "see below" */}
+          {Object.entries(problemsOf(m.error))
+            .filter(([path]) => !poolConfigField(path))
+            .map(([path, message]) => `${path}: ${message}`)
+            .join('; ') || messageOf(m.error)}
         </Alert>
       ) : null}
       <Card>
         <CardHeader
           title="Strategy"
-          description="How the target manages its database (and upstream) connections."
+          description={
+            offer
+              ? `How the target manages its database connections. ${RUNTIME_LABELS[offer.runtime]} on ${offer.database === 'mariadb' ? 'MariaDB' : 'Postgres'} supports these ${strategies.length} (docs/runtimes.md).`
+              : 'How the target manages its database (and upstream) connections.'
+          }
         />
         <CardBody>
-          <fieldset>
+          <fieldset aria-describedby={err('strategy') ? 'strategy-error' : undefined}>
             <legend className="sr-only">Pool strategy</legend>
+            {err('strategy') ? (
+              <p id="strategy-error" role="alert" className="mb-2 text-sm text-red-700">
+                {err('strategy')}
+              </p>
+            ) : null}
             <div className="grid gap-2 sm:grid-cols-2 xl:grid-cols-3">
-              {POOL_STRATEGY_META.map((s) => (
+              {strategies.map((s) => (
                 <label
                   key={s.strategy}
                   className={cn(
@@ -193,11 +231,18 @@ export function PoolConfigForm({
               )}
             </Field>
           </div>
-          {meta.params.length === 0 ? (
+          {shownParams.length === 0 ? (
             <p className="text-sm text-slate-500">This strategy has no parameters.</p>
           ) : null}
+          {hiddenParams > 0 && offer ? (
+            <p className="text-xs text-slate-500" data-testid="params-not-honoured">
+              {hiddenParams} parameter{hiddenParams === 1 ? ' is' : 's are'} not shown: the{' '}
+              {RUNTIME_LABELS[offer.runtime]} runtime does not apply{' '}
+              {hiddenParams === 1 ? 'it' : 'them'} with this strategy.
+            </p>
+          ) : null}
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-            {meta.params.map((pm) => (
+            {shownParams.map((pm) => (
               <Field
                 key={pm.key}
                 label={

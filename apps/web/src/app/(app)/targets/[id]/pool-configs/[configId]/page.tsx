@@ -21,7 +21,15 @@ export default async function EditPoolConfigPage({
         title={`Edit ${pc.name}`}
         description="Runs already made keep a snapshot of the config they used."
       />
-      <PoolConfigForm targetId={id} initial={pc} />
+      <PoolConfigForm
+        targetId={id}
+        initial={pc}
+        environment={
+          t.kind === 'managed'
+            ? { ...(t.managed?.environment ?? {}), ...(pc.environment ?? {}) }
+            : undefined
+        }
+      />
     </div>
   );
 }

@@ -15,7 +15,10 @@ export default async function NewPoolConfigPage({ params }: { params: Promise<{ 
         title="New pool config"
         description={`Applied to ${t.name} for each run that uses it.`}
       />
-      <PoolConfigForm targetId={id} />
+      <PoolConfigForm
+        targetId={id}
+        environment={t.kind === 'managed' ? (t.managed?.environment ?? null) : undefined}
+      />
     </div>
   );
 }
