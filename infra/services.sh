@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Local Postgres (54329), Redis (63799) and MariaDB (33069) without Docker, data under .data/.
+# Local Postgres (54329), Redis (63799), MariaDB (33069) and Mailpit (SMTP 54025, its web UI and API
+# 54026) without Docker, data under .data/.
 # Usage: infra/services.sh start|stop|status
 # MariaDB is the second lab database (seed 001's MySQL result sets, the runtimes of docs/runtimes.md);
 # it starts with the others when mariadbd is installed, unless POOLBENCH_MARIADB=0.
@@ -11,6 +12,8 @@ DATA="${POOLBENCH_DATA_DIR:-$ROOT/.data}"
 PG_PORT="${PG_PORT:-54329}"
 REDIS_PORT="${REDIS_PORT:-63799}"
 MARIADB_PORT="${MARIADB_PORT:-33069}"
+MAILPIT_SMTP_PORT="${MAILPIT_SMTP_PORT:-54025}"
+MAILPIT_HTTP_PORT="${MAILPIT_HTTP_PORT:-54026}"
 PG_USER=poolbench
 PG_PASSWORD=poolbench
 PG_DB=poolbench
@@ -174,6 +177,30 @@ stop_mariadb() {
   else say "mariadb not running"; fi
 }
 
+mailpit_bin() { [ -x "$DATA/bin/mailpit" ] && echo "$DATA/bin/mailpit"; }
+mailpit_pid() { [ -f "$DATA/mailpit/mailpit.pid" ] && cat "$DATA/mailpit/mailpit.pid"; }
+mailpit_running() { local p; p=$(mailpit_pid 2>/dev/null) && [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
+start_mailpit() {
+  if mailpit_running; then say "mailpit already running on $MAILPIT_SMTP_PORT"; return; fi
+  local bin; bin=$(mailpit_bin) || { say "mailpit not built (scripts/setup.sh builds it): mail is only logged"; return; }
+  mkdir -p "$DATA/mailpit"
+  # its own session, so it outlives this script; messages kept in a file under .data
+  setsid "$bin" --smtp "127.0.0.1:$MAILPIT_SMTP_PORT" --listen "127.0.0.1:$MAILPIT_HTTP_PORT" \
+    --database "$DATA/mailpit/mailpit.db" --smtp-auth-accept-any --smtp-auth-allow-insecure \
+    --disable-version-check >"$DATA/mailpit/mailpit.log" 2>&1 < /dev/null &
+  echo $! > "$DATA/mailpit/mailpit.pid"
+  for _ in $(seq 1 50); do
+    curl -fsS "http://127.0.0.1:$MAILPIT_HTTP_PORT/api/v1/info" >/dev/null 2>&1 && { say "mailpit running: smtp 127.0.0.1:$MAILPIT_SMTP_PORT, http://127.0.0.1:$MAILPIT_HTTP_PORT"; return; }
+    sleep 0.1
+  done
+  die "mailpit failed to start; see $DATA/mailpit/mailpit.log"
+}
+stop_mailpit() {
+  if mailpit_running; then
+    kill "$(mailpit_pid)"; rm -f "$DATA/mailpit/mailpit.pid"; say "mailpit stopped"
+  else say "mailpit not running"; fi
+}
+
 stop_pg() {
   if pg_running; then run_as_pg "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast -w stop >/dev/null; say "postgres stopped"; else say "postgres not running"; fi
 }
@@ -186,8 +213,8 @@ stop_redis() {
 }
 
 case "${1:-}" in
-  start) ensure_binaries; start_pg; start_redis; if mariadb_wanted; then start_mariadb; fi ;;
-  stop) [ -n "$(pg_bindir)" ] && stop_pg; command -v redis-server >/dev/null && stop_redis; [ -n "$(mariadb_bin)" ] && stop_mariadb; true ;;
+  start) ensure_binaries; start_pg; start_redis; if mariadb_wanted; then start_mariadb; fi; start_mailpit ;;
+  stop) [ -n "$(pg_bindir)" ] && stop_pg; command -v redis-server >/dev/null && stop_redis; [ -n "$(mariadb_bin)" ] && stop_mariadb; stop_mailpit; true ;;
   status)
     rc=0
     if [ -n "$(pg_bindir)" ] && pg_running; then say "postgres: running on $PG_PORT"; else say "postgres: stopped"; rc=1; fi

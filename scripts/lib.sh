@@ -26,6 +26,9 @@ load_env() {
   env_default "$f" BETTER_AUTH_SECRET "$(head -c 32 /dev/urandom | base64)"
   env_default "$f" BETTER_AUTH_URL http://localhost:3000
   env_default "$f" POOLBENCH_URL http://localhost:3000
+  # mail (sign-up verification, invitations): the local Mailpit; put your own SMTP server here
+  env_default "$f" SMTP_URL smtp://127.0.0.1:54025
+  env_default "$f" MAIL_FROM "'PoolBench <poolbench@localhost>'"
   env_default "$f" NEXT_TELEMETRY_DISABLED 1
   env_default "$f" TURBO_TELEMETRY_DISABLED 1
   # its path is known only at run time

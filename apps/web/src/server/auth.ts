@@ -4,6 +4,7 @@ import { nextCookies } from 'better-auth/next-js';
 import { db } from './db';
 import { env } from './env';
 import { createTeam } from './services/teams/create-team';
+import { sendVerificationMail } from './services/teams/invitation-mail';
 
 /**
  * Email + password accounts on the Prisma tables of @poolbench/db. Every new user gets a team of
@@ -29,6 +30,19 @@ export const auth = betterAuth({
     customRules: {
       '/sign-in/email': { window: 60, max: 30 },
       '/sign-up/email': { window: 60, max: 30 },
+    },
+  },
+  // Every sign-up gets a verification link by mail (docs/security.md, "Email verification"). An
+  // unverified account works in its own team; an invitation sent to its address needs it verified.
+  emailVerification: {
+    sendOnSignUp: true,
+    autoSignInAfterVerification: true,
+    expiresIn: 24 * 3600,
+    sendVerificationEmail: async ({ user, url }) => {
+      // a mail server that is down must not fail the sign-up: the banner sends the link again
+      await sendVerificationMail(user.email, url).catch((err: unknown) =>
+        console.error(`[mail] verification for ${user.email} not sent: ${String(err)}`),
+      );
     },
   },
   session: {

@@ -25,6 +25,12 @@ const EnvSchema = z.object({
         .map((x) => x.trim())
         .filter(Boolean),
     ),
+  /**
+   * Where PoolBench sends mail (sign-up verification, invitations): smtp://user:pass@host:port or
+   * smtps://…; `make up` points it at the local Mailpit. Unset: mail is written to the log instead.
+   */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(3).default('PoolBench <poolbench@localhost>'),
   /** reverse proxies of yours in front of the app that append to X-Forwarded-For (0: none) */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   WORKER_STALE_AFTER_MS: z.coerce.number().int().positive().default(15_000),

@@ -7,7 +7,12 @@ export const getSession = cache(async (h?: Headers) => {
   const s = await auth.api.getSession({ headers: h ?? (await headers()) });
   if (!s) return null;
   return {
-    user: { id: s.user.id, name: s.user.name, email: s.user.email },
+    user: {
+      id: s.user.id,
+      name: s.user.name,
+      email: s.user.email,
+      emailVerified: s.user.emailVerified === true,
+    },
     sessionId: s.session.id,
     activeTeamId: (s.session as { activeTeamId?: string | null }).activeTeamId ?? null,
   };

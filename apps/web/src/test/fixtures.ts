@@ -143,7 +143,7 @@ export function makeServices() {
 export function callerFor(
   db: Db,
   services: ReturnType<typeof makeServices>,
-  user: { id: string; email: string; sessionId: string } | null,
+  user: { id: string; email: string; sessionId: string; emailVerified?: boolean } | null,
   activeTeamId: string | null = null,
 ) {
   const ctx: Context = {
@@ -151,7 +151,9 @@ export function callerFor(
     redis: () => services.redis,
     runQueue: () => services.queue,
     secretKey: () => services.key,
-    user: user ? { id: user.id, name: user.id, email: user.email } : null,
+    user: user
+      ? { id: user.id, name: user.id, email: user.email, emailVerified: user.emailVerified }
+      : null,
     sessionId: user?.sessionId ?? null,
     activeTeamId,
   };

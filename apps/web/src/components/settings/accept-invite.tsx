@@ -6,6 +6,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
 import { Alert, Spinner } from '~/components/ui/feedback';
+import { VerifyEmailBanner } from '~/components/shell/verify-email-banner';
 
 export function AcceptInvite({ token }: { token: string }) {
   const trpc = useTRPC();
@@ -30,6 +31,7 @@ export function AcceptInvite({ token }: { token: string }) {
     );
   return (
     <div className="space-y-4">
+      <VerifyEmailBanner />
       <h1 className="text-xl font-semibold">Join {inv.data.teamName}</h1>
       <p className="text-sm text-slate-600">
         You are invited as <strong>{inv.data.role}</strong>.

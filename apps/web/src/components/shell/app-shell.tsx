@@ -16,6 +16,7 @@ import { usePathname } from 'next/navigation';
 import { cn } from '~/lib/cn';
 import { focusRing } from '~/components/ui/button';
 import { TeamSwitcher } from './team-switcher';
+import { VerifyEmailBanner } from './verify-email-banner';
 import { UserMenu } from './user-menu';
 
 const NAV = [
@@ -93,7 +94,10 @@ export function AppShell({
         </div>
       </aside>
       <main id="main" className="min-w-0 flex-1">
-        <div className="mx-auto max-w-7xl px-6 py-8 lg:px-8">{children}</div>
+        <div className="mx-auto max-w-7xl px-6 py-8 lg:px-8">
+          <VerifyEmailBanner />
+          {children}
+        </div>
       </main>
     </div>
   );

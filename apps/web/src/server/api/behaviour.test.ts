@@ -215,6 +215,58 @@ describe('procedures against real Postgres and Redis', () => {
     expect((await asViewer.team.me()).active).toMatchObject({ id: A.teamId, role: 'viewer' });
   });
 
+  it('an invitation sent to an address: another account learns nothing; the address must be verified', async () => {
+    const admin = callerFor(db, services, A.users.admin, A.teamId);
+    const inv = await admin.team.invite({ role: 'admin', email: 'Invited@Example.test' });
+    for (const [id, email] of [
+      ['squatter', 'invited@example.test'],
+      ['bearer', 'bearer@example.test'],
+    ] as const) {
+      await db.user.create({ data: { id, name: id, email } });
+      await db.session.create({
+        data: {
+          id: `s-${id}`,
+          token: `t-${id}`,
+          userId: id,
+          expiresAt: new Date(Date.now() + 3600_000),
+        },
+      });
+    }
+    // someone else holding the link: refused without being told the invited address
+    const bearer = callerFor(db, services, {
+      id: 'bearer',
+      email: 'bearer@example.test',
+      sessionId: 's-bearer',
+      emailVerified: true,
+    });
+    const wrong = await bearer.team.acceptInvitation({ token: inv.token }).catch((e: Error) => e);
+    expect(wrong).toMatchObject({ code: 'FORBIDDEN' });
+    expect((wrong as Error).message).toMatch(/sent to another email address/);
+    expect((wrong as Error).message.toLowerCase()).not.toContain('invited@example.test');
+    // an account signed up under the invited address, not verified: refused until it is
+    const unverified = callerFor(db, services, {
+      id: 'squatter',
+      email: 'invited@example.test',
+      sessionId: 's-squatter',
+      emailVerified: false,
+    });
+    await expect(unverified.team.acceptInvitation({ token: inv.token })).rejects.toThrow(
+      /verify your email address first/,
+    );
+    expect(await db.membership.count({ where: { teamId: A.teamId, userId: 'squatter' } })).toBe(0);
+    const verified = callerFor(db, services, {
+      id: 'squatter',
+      email: 'invited@example.test',
+      sessionId: 's-squatter',
+      emailVerified: true,
+    });
+    await verified.team.acceptInvitation({ token: inv.token });
+    expect(
+      (await db.membership.findFirstOrThrow({ where: { teamId: A.teamId, userId: 'squatter' } }))
+        .role,
+    ).toBe('admin');
+  });
+
   it('pool config inputs are validated with the shared schema, with field paths', async () => {
     const member = callerFor(db, services, A.users.member, A.teamId);
     const err = (await member.poolConfig

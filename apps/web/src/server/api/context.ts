@@ -7,6 +7,8 @@ export interface SessionUser {
   id: string;
   name: string;
   email: string;
+  /** the address was verified through the link mailed at sign-up */
+  emailVerified?: boolean;
 }
 
 /** Everything a procedure may touch; tests build the same shape against temp databases. */

@@ -38,6 +38,7 @@ import {
   removeAllowedHost,
 } from '~/server/services/teams/allowlist';
 import { getRetention, MAX_RETENTION_DAYS, setRetention } from '~/server/services/teams/retention';
+import { sendInvitationMail } from '~/server/services/teams/invitation-mail';
 import {
   FLEET_LIMIT_BOUNDS,
   getFleetLimits,
@@ -115,15 +116,27 @@ export const teamRouter = {
       }),
     )
     .output(InvitationCreatedSchema)
-    .mutation(({ ctx, input }) =>
-      createInvitation(ctx.db, {
+    .mutation(async ({ ctx, input }) => {
+      const inv = await createInvitation(ctx.db, {
         teamId: ctx.team.id,
         createdById: ctx.user.id,
         actorRole: ctx.team.role,
         role: input.role,
         email: input.email || null,
-      }),
-    ),
+      });
+      // an invitation for an address is also sent to it; the link is shown to the admin either way
+      if (input.email)
+        await sendInvitationMail(
+          input.email,
+          { ...inv, teamName: ctx.team.name },
+          ctx.user.name,
+        ).catch(
+          // the link is shown to the admin either way; a mail server that is down is logged
+          (err: unknown) =>
+            console.error(`[mail] invitation to ${input.email} not sent: ${String(err)}`),
+        );
+      return inv;
+    }),
   revokeInvitation: teamProcedure('admin')
     .input(z.object({ id: IdSchema }))
     .output(DoneSchema)
@@ -143,6 +156,7 @@ export const teamRouter = {
         token: input.token,
         userId: ctx.user.id,
         userEmail: ctx.user.email,
+        userEmailVerified: ctx.user.emailVerified === true,
         sessionId: ctx.sessionId,
       }),
     ),

@@ -10,7 +10,13 @@ const TeamWithRoleSchema = z.object({
 });
 
 export const MeSchema = z.object({
-  user: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  user: z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    /** verified through the link mailed at sign-up (absent: not known, e.g. a server-side caller) */
+    emailVerified: z.boolean().optional(),
+  }),
   teams: z.array(TeamWithRoleSchema),
   /** null only for a user without any team */
   active: TeamWithRoleSchema.nullable(),

@@ -76,12 +76,28 @@ export async function describeInvitation(db: Db, token: string) {
 /** Joins the team (idempotent for an existing member: keeps the higher role) and makes it active. */
 export async function acceptInvitation(
   db: Db,
-  input: { token: string; userId: string; userEmail: string; sessionId: string | null },
+  input: {
+    token: string;
+    userId: string;
+    userEmail: string;
+    userEmailVerified: boolean;
+    sessionId: string | null;
+  },
 ) {
   const inv = await findUsable(db, input.token);
   if (inv.acceptedAt) throw new ConflictError('this invitation was already used');
-  if (inv.email && inv.email.toLowerCase() !== input.userEmail.toLowerCase())
-    throw new PolicyError(`this invitation is for ${inv.email}; sign in with that address`);
+  if (inv.email) {
+    // the bearer of a link learns nothing about the address it was sent to
+    if (inv.email.toLowerCase() !== input.userEmail.toLowerCase())
+      throw new PolicyError(
+        'this invitation was sent to another email address; sign in with the account of that address',
+      );
+    // a sign-up under the invited address proves nothing until the address is verified
+    if (!input.userEmailVerified)
+      throw new PolicyError(
+        'verify your email address first: open the link in the message PoolBench sent to it (the yellow banner sends it again), then accept this invitation',
+      );
+  }
   await db.$transaction(async (tx) => {
     const used = await tx.invitation.updateMany({
       where: { id: inv.id, acceptedAt: null },
