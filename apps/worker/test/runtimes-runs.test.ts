@@ -137,6 +137,22 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
       );
       const name = run.poolConfigSnapshot.name;
       expect(run.status, `${name}: ${run.errorCode}: ${run.errorMessage}`).toBe('succeeded');
+      // provenance: what served the load, asked of the programs themselves
+      const c = run.environment?.components;
+      const runtime = CONFIGS.find((x) => x.name === name)!.environment;
+      expect(c?.runtime, name).toBe(runtime.runtime);
+      expect(run.environment?.labTargetVersion, name).toMatch(
+        {
+          go: /^lab-target .*\(go/,
+          'java-hikari': /^lab-target-hikari .*\(java /,
+          bun: /\(bun \d/,
+          'php-fpm': /^PHP 8\./,
+        }[runtime.runtime]!,
+      );
+      expect(c?.database, name).toMatch(
+        'database' in runtime && runtime.database === 'mariadb' ? /^MariaDB \d/ : /^PostgreSQL \d/,
+      );
+      if (runtime.runtime === 'php-fpm') expect(c?.nginx, name).toMatch(/nginx\/\d/);
       expect(run.summary?.failed, name).toBe(0);
       // 8 VUs over a pool of 4 at 50 ms a request: ~80 req/s whatever the runtime
       expect(run.summary!.requests, name).toBeGreaterThan(150);

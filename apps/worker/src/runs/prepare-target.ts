@@ -1,3 +1,4 @@
+import type { ComponentVersions } from '../targets/component-versions';
 import { LAB_SETUP, openSecret, type ParsedTarget, type Run, type Target } from '@poolbench/db';
 import type { PoolConfig } from '@poolbench/scenarios';
 import { RunError } from './run-error';
@@ -26,6 +27,8 @@ export interface PreparedTarget {
   secretHeaders: Record<string, string>;
   /** stops what was started for the run (managed targets); a no-op for URL targets */
   stop: () => Promise<void>;
+  /** managed targets: the versions of the runtime, nginx and database server that served the run */
+  versions?: ComponentVersions;
 }
 
 export interface PrepareDeps extends Pick<LabTargetDeps, 'labMariadbUrl' | 'runtimeBins'> {
@@ -88,6 +91,7 @@ async function prepareManaged(
         : new DbActivityMonitor(databaseUrl, `pb-${run.id.slice(-10)}-`),
       secretHeaders: {},
       stop: started.stop,
+      versions: started.versions,
     };
   } catch (err) {
     await started.stop().catch(() => {});

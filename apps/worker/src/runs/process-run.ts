@@ -59,7 +59,14 @@ export async function processRun(
       workerId,
       poolbenchVersion: deps.config.poolbenchVersion,
     });
-    const recorded = { ...environment, network: { pins: pinsForRecord(target.network) } };
+    const recorded = {
+      ...environment,
+      // what served the load: a Java, Bun or PHP run names its runtime, not the Go binary
+      ...(target.versions
+        ? { labTargetVersion: target.versions.labTarget, components: target.versions }
+        : {}),
+      network: { pins: pinsForRecord(target.network) },
+    };
     if (
       !(await markRunning(db, runId, workerId, {
         script: generated.script,

@@ -1,3 +1,4 @@
+import { componentVersions, type ComponentVersions } from './component-versions';
 import {
   databaseOf,
   LabEnvironmentSchema,
@@ -68,7 +69,7 @@ export async function startLabTarget(
   poolConfig: PoolConfig,
   deps: LabTargetDeps,
   signal: AbortSignal,
-): Promise<StartedManagedTarget & { mariadbUser: string | null }> {
+): Promise<StartedManagedTarget & { mariadbUser: string | null; versions: ComponentVersions }> {
   const database = databaseOf(environment);
   const launcher = runtimeLauncher(runtimeOf(environment), environment, deps.runtimeBins);
   const env = await startLabEnvironment({
@@ -98,8 +99,17 @@ export async function startLabTarget(
       nginxBin: deps.nginxBin,
       listenHost: deps.listenHost,
     });
+    const versions = await componentVersions({
+      runtime: runtimeOf(environment),
+      launcher,
+      database,
+      databaseUrl: env.databaseUrl,
+      nginxBin: deps.nginxBin,
+      nginxUsed: environment.balancing === 'nginx',
+    });
     return {
       ...started,
+      versions,
       mariadbUser: env.mariadbUser,
       stop: async () => {
         await started.stop();

@@ -81,6 +81,15 @@ export const RunEnvironmentSchema = z.looseObject({
   loadAvg1mAtStart: num.optional(),
   startedAt: z.string().optional(),
   network: z.unknown().optional(),
+  /** managed runs: the versions of what served the load (runtime, nginx, database server) */
+  components: z
+    .looseObject({
+      labTarget: z.string().optional(),
+      runtime: z.string().optional(),
+      database: z.string().optional(),
+      nginx: z.string().optional(),
+    })
+    .optional(),
 });
 
 /** PoolConfig.params and the params of a pool config snapshot: numbers by parameter name. */

@@ -51,6 +51,18 @@ function formatValue(key: string, v: unknown): string {
   return String(v);
 }
 
+/** The versions of what served the run (runtime, database server, nginx) as rows of their own. */
+function withComponents(env: Record<string, unknown>): Record<string, unknown> {
+  const { components, ...rest } = env as { components?: Record<string, unknown> };
+  if (!components) return rest;
+  return {
+    ...rest,
+    ...(components.runtime ? { runtime: components.runtime } : {}),
+    ...(components.database ? { 'database server': components.database } : {}),
+    ...(components.nginx ? { nginx: components.nginx } : {}),
+  };
+}
+
 function KeyValues({ data }: { data: Record<string, unknown> }) {
   const entries = Object.entries(data);
   if (entries.length === 0) return <p className="text-sm text-slate-500">—</p>;
@@ -321,7 +333,7 @@ export function RunDetail({ id }: { id: string }) {
             <KeyValues
               data={{
                 ...(r.workerId ? { worker: r.workerId } : {}),
-                ...withoutNetwork(r.environment),
+                ...withComponents(withoutNetwork(r.environment)),
               }}
             />
           </CardBody>

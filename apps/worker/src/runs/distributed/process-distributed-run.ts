@@ -150,6 +150,9 @@ export async function processDistributedRun(
     });
     const recorded = {
       ...environment,
+      ...(target.versions
+        ? { labTargetVersion: target.versions.labTarget, components: target.versions }
+        : {}),
       network: { pins: pinsForRecord(target.network) },
       loadGenerators: count,
       startAt: startAt.toISOString(),
