@@ -19,3 +19,11 @@ export * from './run-metric-keys';
 export * from './decide-hypothesis';
 export * from './repeats-to-resolve';
 export * from './gate-outcome';
+export * from './sequential-design';
+export * from './decide-sequential';
+export * from './next-sequential-step';
+export {
+  obrienFlemingSpent,
+  spendingBoundaries,
+  type SpendingBoundary,
+} from './spending-boundaries';
