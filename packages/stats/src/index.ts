@@ -20,3 +20,11 @@ export * from './decide-hypothesis';
 export * from './repeats-to-resolve';
 export * from './gate-outcome';
 export * from './run-insights';
+export * from './sequential-design';
+export * from './decide-sequential';
+export * from './next-sequential-step';
+export {
+  obrienFlemingSpent,
+  spendingBoundaries,
+  type SpendingBoundary,
+} from './spending-boundaries';
