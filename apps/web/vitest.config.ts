@@ -21,6 +21,7 @@ export default unitAndIntegration(
     'src/server/services/compare/repeats-needed.test.ts',
     'src/server/services/compare/window-summaries.test.ts',
     'src/server/services/experiments/launch-queue-down.test.ts',
+    'src/server/services/experiments/until-decided.test.ts',
     'src/server/services/health/get-health.test.ts',
     'src/server/services/onboarding/onboarding.test.ts',
     'src/server/services/runs/run-insights.test.ts',

@@ -185,3 +185,22 @@ describe('parseRunArgs', () => {
     expect(() => parseRequestFlag('health')).toThrow(UsageError);
   });
 });
+
+describe('--until-decided', () => {
+  const env = { POOLBENCH_URL: 'http://pb.test', POOLBENCH_TOKEN: 'pb_x' };
+  const inline = ['--target', 'Lab', '--pool-config', 'a', '--pool-config', 'b'];
+  const tpl = ['--scenario-template', 'constant-arrival-rate', '--scenario-params', '{}'];
+  it('asks the server for an until-decided experiment with that budget', () => {
+    const o = parseRunArgs([...inline, ...tpl, '--until-decided', '15'], env);
+    expect(o.start).toMatchObject({ kind: 'inline', untilDecided: { maxRepeats: 15 } });
+  });
+  it('refuses a budget below the starting repeats, above 50, or with a saved experiment', () => {
+    expect(() => parseRunArgs([...inline, ...tpl, '--until-decided', '3'], env)).toThrow(
+      /from the starting repeats \(5\) to 50/,
+    );
+    expect(() => parseRunArgs([...inline, ...tpl, '--until-decided', '51'], env)).toThrow(/to 50/);
+    expect(() => parseRunArgs(['--experiment', 'x', '--until-decided', '10'], env)).toThrow(
+      /inline experiment/,
+    );
+  });
+});

@@ -54,6 +54,9 @@ What to run (one of):
   --repeats <n>                 repeats per pool config (inline default 5: fewer than 4 per side
                                 can never give a verdict)
   --name <name>                 name of the new experiment
+  --until-decided <n>           inline, two pool configs: after each pair of runs decide the second
+                                against the first (sequential rule), else run one more pair, up to
+                                n repeats per side; --repeats is where it starts (default 5)
   --load-generators <n>         workers each run is split across, 1-16 (k6 execution segments,
                                 merged exactly; default 1, or the saved experiment's)
 
@@ -208,6 +211,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
         'scenario-template': { type: 'string' },
         'scenario-params': { type: 'string' },
         'scenario-name': { type: 'string' },
+        'until-decided': { type: 'string' },
         request: { type: 'string', multiple: true },
         repeats: { type: 'string' },
         'load-generators': { type: 'string' },
@@ -251,6 +255,13 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
 
   const repeats = int('--repeats', v.repeats, 1);
   const loadGenerators = int('--load-generators', v['load-generators'], 1);
+  const untilDecided = int('--until-decided', v['until-decided'], 1);
+  if (untilDecided !== undefined && (untilDecided > 50 || untilDecided < (repeats ?? 5)))
+    throw new UsageError(
+      `--until-decided must be from the starting repeats (${repeats ?? 5}) to 50`,
+    );
+  if (untilDecided !== undefined && v.experiment)
+    throw new UsageError('--until-decided goes with an inline experiment (--target …)');
   if (loadGenerators !== undefined && loadGenerators > 16)
     throw new UsageError('--load-generators must be at most 16');
   const inlineFlags = [
@@ -311,6 +322,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
       poolConfigs: v['pool-config'],
       ...(v['scenario-id'] ? { scenarioId: v['scenario-id'] } : { scenario }),
       ...(v['scenario-name'] ? { scenarioName: v['scenario-name'] } : {}),
+      ...(untilDecided ? { untilDecided: { maxRepeats: untilDecided } } : {}),
       ...(repeats ? { repeats } : {}),
       ...(loadGenerators ? { loadGenerators } : {}),
       ...(v.name ? { name: v.name } : {}),

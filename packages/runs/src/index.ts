@@ -100,3 +100,8 @@ export {
   WORKER_ONLINE_WITHIN_MS,
 } from './fleet-limits';
 export { cancelExperiment, type ExperimentCancelOutcome } from './cancel-experiment';
+export {
+  continueSequential,
+  DEFAULT_SEQUENTIAL_METRICS,
+  type SequentialContinuation,
+} from './sequential/continue-sequential';

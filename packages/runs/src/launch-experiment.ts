@@ -9,6 +9,7 @@ import {
 } from '@poolbench/db';
 import { hasUrlCredentials, redactUrl } from '@poolbench/scenarios/net';
 import { poolConfigProblemsOnTarget, type Hypothesis } from '@poolbench/scenarios';
+import { runMetric } from '@poolbench/stats';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
 import { checkFleetLimits, plannedLoadMs } from './fleet-limits';
 
@@ -37,6 +38,12 @@ export interface LaunchExperimentInput {
    * starts its workers after the launch leaves it unset, and its runs wait for generators.
    */
   requireOnlineGenerators?: boolean;
+  /**
+   * "Until decided, at most maxRepeats per side": two pool configs, one scenario; after each pair
+   * the sequential rule decides the second config against the first on `metrics` (default p95Ms,
+   * rps, errorRate), or the experiment grows by a pair (continueSequential).
+   */
+  untilDecided?: { maxRepeats: number; metrics?: string[] } | null;
 }
 
 export interface CiOrigin {
@@ -115,6 +122,26 @@ export async function launchExperiment(
       `must be an integer from 1 to ${MAX_LOAD_GENERATORS}`,
     );
   }
+  const until = input.untilDecided ?? null;
+  if (until) {
+    if (input.poolConfigIds.length !== 2 || input.scenarioIds.length !== 1)
+      throw new InvalidInputError(
+        'untilDecided',
+        'needs exactly two pool configs (the second is decided against the first) and one scenario',
+      );
+    if (
+      !Number.isInteger(until.maxRepeats) ||
+      until.maxRepeats < input.repeats ||
+      until.maxRepeats > 50
+    )
+      throw new InvalidInputError(
+        'untilDecided.maxRepeats',
+        `must be a whole number from the repeats (${input.repeats}) to 50`,
+      );
+    const unknown = (until.metrics ?? []).filter((m) => !runMetric(m));
+    if (unknown.length)
+      throw new InvalidInputError('untilDecided.metrics', `unknown metric ${unknown.join(', ')}`);
+  }
   if (new Set(input.poolConfigIds).size !== input.poolConfigIds.length)
     throw new InvalidInputError('poolConfigIds', 'contains duplicates');
   if (new Set(input.scenarioIds).size !== input.scenarioIds.length)
@@ -182,6 +209,8 @@ export async function launchExperiment(
         sourceId: input.sourceId ?? null,
         presetId: input.presetId ?? null,
         loadGenerators,
+        untilDecidedMaxRepeats: until?.maxRepeats ?? null,
+        sequentialMetrics: until?.metrics ?? [],
         commit: input.ci?.commit ?? null,
         branch: input.ci?.branch ?? null,
         buildUrl: input.ci?.buildUrl ?? null,
@@ -198,7 +227,10 @@ export async function launchExperiment(
     const runCount = orderedConfigs.length * orderedScenarios.length * input.repeats;
     await checkFleetLimits(tx, {
       teamId: input.teamId,
-      experimentRuns: runCount,
+      // an "until decided" experiment may grow to its budget
+      experimentRuns: until
+        ? orderedConfigs.length * orderedScenarios.length * until.maxRepeats
+        : runCount,
       newLoadMs:
         planned.reduce((a, b) => a + b, 0) * orderedConfigs.length * input.repeats * loadGenerators,
       loadGenerators,
@@ -295,6 +327,9 @@ export async function relaunchExperiment(
     // a copy tests the same claims unless the caller states its own
     hypotheses: opts.hypotheses ?? hypothesesOf(src.hypotheses),
     loadGenerators: opts.loadGenerators ?? src.loadGenerators,
+    untilDecided: src.untilDecidedMaxRepeats
+      ? { maxRepeats: src.untilDecidedMaxRepeats, metrics: src.sequentialMetrics }
+      : null,
     ci: opts.ci,
     requireOnlineGenerators: opts.requireOnlineGenerators,
   });

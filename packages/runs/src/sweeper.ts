@@ -3,6 +3,7 @@ import { createStateLog, type StateLogger } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored } from './stale-runs';
 import { decideOverdueHypotheses } from './hypotheses/decide-hypotheses';
+import { continueOverdueSequential } from './sequential/continue-sequential';
 import { decideOverdueScheduleOutcomes } from './schedules/schedule-outcome';
 
 export interface SweeperOptions {
@@ -39,6 +40,16 @@ export function startLifecycleSweeper(
       state.ok('postgres (stale-run sweep)');
     } catch (err) {
       state.failed('postgres (stale-run sweep)', err);
+    }
+    try {
+      const continued = await continueOverdueSequential(deps.db);
+      if (continued.length)
+        deps.log.warn(
+          { experimentIds: continued },
+          'asked the sequential rule for "until decided" experiments left without its answer',
+        );
+    } catch (err) {
+      deps.log.warn({ err }, 'continuing sequential experiments failed');
     }
     try {
       const decided = await decideOverdueHypotheses(deps.db);

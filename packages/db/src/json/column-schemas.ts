@@ -238,3 +238,25 @@ export const NotificationPayloadSchema = z.looseObject({
   decidedAt: z.string(),
 });
 export type NotificationPayload = z.output<typeof NotificationPayloadSchema>;
+
+/** Experiment.sequentialState: the sequential rule's last answer (`nextSequentialStep`). */
+export const SequentialStateSchema = z.looseObject({
+  /** complete pairs looked at */
+  pairs: z.number().int(),
+  maxPairs: z.number().int(),
+  stop: z.boolean(),
+  decidedAt: z.string().nullable(),
+  metrics: z.array(
+    z.looseObject({
+      name: z.string(),
+      decision: z.string(),
+      reason: z.string(),
+      change: z
+        .looseObject({ estimate: z.number(), lower: z.number(), upper: z.number() })
+        .nullable()
+        .optional(),
+      changeUnit: z.string().optional(),
+    }),
+  ),
+});
+export type SequentialState = z.output<typeof SequentialStateSchema>;

@@ -3,6 +3,7 @@ import { readJson } from './json-column';
 import {
   JsonValueSchema,
   NotificationPayloadSchema,
+  SequentialStateSchema,
   PoolConfigSnapshotSchema,
   PoolEnvironmentColumnSchema,
   PoolParamsSchema,
@@ -58,6 +59,7 @@ const TARGET = {
 const RUN_SECOND = { statusCounts: col(StatusCountsSchema, StatusCountsSchema.parse({})) };
 const IDEMPOTENCY_KEY = { responseBody: col(JsonValueSchema, null) };
 const SCHEDULE_NOTIFICATION = { payload: col(NotificationPayloadSchema, null) };
+const EXPERIMENT = { sequentialState: col(SequentialStateSchema, null) };
 
 function parseRow<S extends Specs>(model: string, specs: S) {
   return <R extends object>(row: R): ParsedRow<R, S> => {
@@ -85,6 +87,7 @@ export const parseTarget = parseRow('Target', TARGET);
 export const parseRunSecond = parseRow('RunSecond', RUN_SECOND);
 export const parseIdempotencyKey = parseRow('IdempotencyKey', IDEMPOTENCY_KEY);
 export const parseScheduleNotification = parseRow('ScheduleNotification', SCHEDULE_NOTIFICATION);
+export const parseExperiment = parseRow('Experiment', EXPERIMENT);
 
 export type ParsedRun<R> = ParsedRow<R, typeof RUN>;
 export type ParsedTarget<R> = ParsedRow<R, typeof TARGET>;

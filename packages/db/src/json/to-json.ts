@@ -28,6 +28,8 @@ export const toJson = {
     writeJson(S.RequestDefaultsColumnSchema, v, { model: 'Target', column: 'requestDefaults' }),
   responseBody: (v: unknown) =>
     writeJson(S.JsonValueSchema, v, { model: 'IdempotencyKey', column: 'responseBody' }),
+  sequentialState: (v: unknown) =>
+    writeJson(S.SequentialStateSchema, v, { model: 'Experiment', column: 'sequentialState' }),
   notificationPayload: (v: unknown) =>
     writeJson(S.NotificationPayloadSchema, v, { model: 'ScheduleNotification', column: 'payload' }),
 };

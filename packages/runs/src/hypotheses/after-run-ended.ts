@@ -1,6 +1,7 @@
 import type { Db } from '@poolbench/db';
 import { decideExperimentHypotheses } from './decide-hypotheses';
 import { decideScheduleOutcome } from '../schedules/schedule-outcome';
+import { continueSequential } from '../sequential/continue-sequential';
 
 /**
  * Called after a transaction that ended a run: when that was the experiment's last run, its
@@ -11,6 +12,10 @@ import { decideScheduleOutcome } from '../schedules/schedule-outcome';
  * what was missed.
  */
 export async function afterRunEnded(db: Db, experimentId: string): Promise<void> {
+  // an "until decided" experiment first asks the sequential rule; when it grows by a pair nothing
+  // else is decided yet (its runs are not all ended any more)
+  const next = await continueSequential(db, experimentId).catch(() => null);
+  if (next?.kind === 'extended') return;
   await decideExperimentHypotheses(db, experimentId).catch(() => 0);
   await decideScheduleOutcome(db, experimentId).catch(() => null);
 }

@@ -17,6 +17,7 @@ import { RunStatusBadge } from '~/components/runs/run-status-badge';
 import { ExperimentActions } from '~/components/compare/detail-actions';
 import { ProgressBar } from './progress-bar';
 import { HypothesesCard } from './hypotheses-card';
+import { SequentialCard } from './sequential-card';
 
 export function ExperimentDetail({
   id,
@@ -99,6 +100,9 @@ export function ExperimentDetail({
           ))}
         </CardBody>
       </Card>
+      {e.sequential ? (
+        <SequentialCard sequential={e.sequential} configs={e.poolConfigs.map((p) => p.name)} />
+      ) : null}
       <HypothesesCard
         experimentId={e.id}
         hypotheses={e.hypotheses}

@@ -32,6 +32,17 @@ export const ExperimentDefinitionSchema = z.object({
   presetId: z.string().max(120).nullish(),
   // Pre-registered claims about the chosen cells, decided when the experiment ends (docs/hypotheses.md).
   hypotheses: HypothesesSchema.default([]),
+  // "Until decided, at most maxRepeats per side" (two configs, one scenario): docs/metrics.md
+  untilDecided: z
+    .object({
+      maxRepeats: z
+        .number()
+        .int('must be a whole number')
+        .min(1, 'must be at least 1')
+        .max(50, 'must be at most 50'),
+      metrics: z.array(z.string().max(40)).max(12).optional(),
+    })
+    .nullish(),
 });
 export type ExperimentDefinition = z.input<typeof ExperimentDefinitionSchema>;
 

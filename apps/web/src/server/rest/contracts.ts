@@ -163,6 +163,19 @@ export const StartSavedSchema = z.strictObject({
   ...CiOriginFields,
 });
 
+export const UntilDecidedSchema = z
+  .strictObject({
+    maxRepeats: RepeatsSchema.describe('at most this many repeats per side'),
+    metrics: z
+      .array(z.enum(TESTED_RUN_METRIC_KEYS))
+      .min(1)
+      .optional()
+      .describe('the metrics decided on (default p95Ms, rps, errorRate); fewer decide sooner'),
+  })
+  .describe(
+    'two pool configs, one scenario: after each pair of runs the sequential rule (docs/metrics.md) decides the second config against the first, or one more pair runs, up to maxRepeats',
+  );
+
 export const StartInlineSchema = z
   .strictObject({
     kind: z.literal('inline'),
@@ -192,6 +205,7 @@ export const StartInlineSchema = z
     order: z.enum(['interleaved', 'blocked']).default('interleaved'),
     loadGenerators: LoadGeneratorsSchema.default(1),
     hypotheses: RestHypothesesSchema.optional(),
+    untilDecided: UntilDecidedSchema.optional(),
     ...CiOriginFields,
   })
   .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), {
@@ -239,6 +253,34 @@ export const ExperimentSchema = z.object({
         ),
     }),
   ),
+  sequential: z
+    .object({
+      maxRepeats: z.number().int(),
+      metrics: z.array(z.string()),
+      state: z
+        .object({
+          pairs: z.number().int(),
+          maxPairs: z.number().int(),
+          stop: z.boolean(),
+          decidedAt: z.string().nullable(),
+          metrics: z.array(
+            z.object({
+              name: z.string(),
+              decision: z.string(),
+              reason: z.string(),
+              change: z
+                .object({ estimate: z.number(), lower: z.number(), upper: z.number() })
+                .nullable()
+                .optional(),
+              changeUnit: z.string().optional(),
+            }),
+          ),
+        })
+        .nullable()
+        .describe("the sequential rule's last answer (null before the first look)"),
+    })
+    .nullable()
+    .describe('an "until decided" experiment: its budget, metrics and decisions; null otherwise'),
   commit: z.string().nullable(),
   branch: z.string().nullable(),
   buildUrl: z.string().nullable(),

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ExperimentStatus, RunOrder, RunSummarySchema, TargetKind } from '@poolbench/db';
+import {
+  ExperimentStatus,
+  RunOrder,
+  RunSummarySchema,
+  SequentialStateSchema,
+  TargetKind,
+} from '@poolbench/db';
 import { RunStatusSchema } from '@poolbench/scenarios';
 import { RefSchema as Ref, RunRowFields } from './shared.types';
 import { HypothesesAnswerSchema } from './hypothesis.types';
@@ -59,6 +65,14 @@ export const ExperimentDetailSchema = z.object({
   presetId: z.string().nullable(),
   scheduleId: z.string().nullable(),
   ...CiOriginSchema.shape,
+  /** "until decided": the budget, the metrics and the sequential rule's last answer */
+  sequential: z
+    .object({
+      maxRepeats: z.number().int(),
+      metrics: z.array(z.string()),
+      state: SequentialStateSchema.nullable(),
+    })
+    .nullable(),
   target: Ref.extend({ kind: z.enum(TargetKind) }),
   poolConfigs: z.array(Ref.extend({ strategy: z.string() })),
   scenarios: z.array(Ref.extend({ templateId: z.string() })),

@@ -44,7 +44,9 @@ export async function experimentView(db: Db, teamId: string, id: string, baseUrl
     id: e.id,
     name: e.name,
     status: e.status,
-    finished: e.progress.done === e.progress.total,
+    // an "until decided" experiment is finished when the rule stopped, not between two pairs
+    finished:
+      e.progress.done === e.progress.total && (!e.sequential || e.sequential.state?.stop === true),
     repeats: e.repeats,
     createdAt: e.createdAt.toISOString(),
     finishedAt: iso(e.finishedAt),
@@ -65,6 +67,7 @@ export async function experimentView(db: Db, teamId: string, id: string, baseUrl
       insights: insights.get(r.id) ?? [],
     })),
     hypotheses: e.hypotheses.items.map((h) => ({ ...h, decidedAt: iso(h.decidedAt) })),
+    sequential: e.sequential,
     commit: e.commit,
     branch: e.branch,
     buildUrl: e.buildUrl,

@@ -57,6 +57,7 @@ export async function startCiExperiment(
     loadGenerators: b.loadGenerators,
     name: b.name,
     createdById: input.userId,
+    untilDecided: b.untilDecided ?? null,
     requireOnlineGenerators: true,
   });
 }

@@ -1,4 +1,4 @@
-import { parseRun, type Db, type HypothesisStatus } from '@poolbench/db';
+import { parseExperiment, parseRun, type Db, type HypothesisStatus } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { readHypotheses } from './hypotheses';
@@ -85,6 +85,9 @@ export async function getExperiment(db: Db, teamId: string, id: string) {
       commit: true,
       branch: true,
       buildUrl: true,
+      untilDecidedMaxRepeats: true,
+      sequentialMetrics: true,
+      sequentialState: true,
       target: { select: { id: true, name: true, kind: true } },
       poolConfigs: {
         orderBy: { position: 'asc' },
@@ -113,8 +116,17 @@ export async function getExperiment(db: Db, teamId: string, id: string) {
     },
   });
   if (!e) throw new NotFoundError('experiment');
+  const { untilDecidedMaxRepeats, sequentialMetrics, sequentialState, ...rest } = e;
   return {
-    ...e,
+    ...rest,
+    // "until decided": the budget, the metrics and the sequential rule's last answer
+    sequential: untilDecidedMaxRepeats
+      ? {
+          maxRepeats: untilDecidedMaxRepeats,
+          metrics: sequentialMetrics,
+          state: parseExperiment({ sequentialState }).sequentialState,
+        }
+      : null,
     poolConfigs: e.poolConfigs.map((p) => p.poolConfig),
     scenarios: e.scenarios.map((s) => s.scenario),
     runs: e.runs.map(parseRun),

@@ -21,6 +21,7 @@ export async function startExperiment(
     createdById: input.userId,
     presetId: input.def.presetId ?? null,
     hypotheses: input.def.hypotheses,
+    untilDecided: input.def.untilDecided ?? null,
     requireOnlineGenerators: true,
   });
 }

@@ -1,0 +1,72 @@
+import { Card, CardBody, CardHeader } from '~/components/ui/card';
+
+interface SequentialView {
+  maxRepeats: number;
+  metrics: string[];
+  state: {
+    pairs: number;
+    stop: boolean;
+    metrics: Array<{
+      name: string;
+      decision: string;
+      reason: string;
+      change?: { estimate: number; lower: number; upper: number } | null;
+      changeUnit?: string;
+    }>;
+  } | null;
+}
+
+const LABEL: Record<string, string> = {
+  better: 'better',
+  worse: 'worse',
+  'no-difference-within-floor': 'no difference (within the floor)',
+  continue: 'not decided yet',
+  'undecided-budget-reached': 'undecided: budget reached',
+};
+
+/**
+ * An "until decided" experiment: after each pair the sequential rule (alpha spent over the looks,
+ * docs/metrics.md "Sequential decisions") decides the second config against the first per metric.
+ */
+export function SequentialCard({
+  sequential,
+  configs,
+}: {
+  sequential: SequentialView;
+  configs: string[];
+}) {
+  const s = sequential.state;
+  return (
+    <Card className="mb-6" data-testid="sequential-card">
+      <CardHeader
+        title={`Until decided, at most ${sequential.maxRepeats} repeats per side`}
+        description={`${configs[1] ?? 'the second config'} against ${configs[0] ?? 'the first'}: after each pair of runs the sequential rule decides each metric or one more pair runs. Looking after every pair is part of the rule, so it does not inflate false positives.`}
+      />
+      <CardBody>
+        {!s ? (
+          <p className="text-sm text-slate-500">
+            The first look comes when the first runs have ended.
+          </p>
+        ) : (
+          <>
+            <p className="mb-2 text-sm text-slate-700">
+              {s.stop ? 'Stopped' : 'Running'} after {s.pairs} pair{s.pairs === 1 ? '' : 's'} of{' '}
+              {sequential.maxRepeats}.
+            </p>
+            <ul className="space-y-1 text-sm">
+              {s.metrics.map((m) => (
+                <li key={m.name}>
+                  <span className="font-medium">{m.name}</span>: {LABEL[m.decision] ?? m.decision}
+                  {m.change
+                    ? ` (${m.change.estimate.toFixed(1)} ${m.changeUnit === 'percent' ? '%' : (m.changeUnit ?? '')} [${m.change.lower.toFixed(1)}, ${m.change.upper.toFixed(1)}])`
+                    : ''}
+                  <span className="block text-xs text-slate-500">{m.reason}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </CardBody>
+    </Card>
+  );
+}

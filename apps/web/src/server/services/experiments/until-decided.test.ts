@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseExperiment, parseRun, toJson, type Db } from '@poolbench/db';
+import { continueSequential, launchExperiment } from '@poolbench/runs';
+import { withTempDatabase } from '~/test/temp-database';
+import { makeTeam, type TeamFixture } from '~/test/fixtures';
+import {
+  insertSyntheticRun,
+  syntheticExperiment,
+} from '~/server/services/compare/testing/synthetic-runs';
+
+/**
+ * "Until decided, at most N repeats per side" on real Postgres: each time every run has ended the
+ * sequential rule is asked; the experiment grows by a pair until each metric is decided or N is
+ * reached. Runs are "measured" by giving them stored summaries of synthetic runs (A ~10 ms, B ~40
+ * ms, the same throughput), so the rule must call B worse on p95 and decide before the budget.
+ */
+describe('until decided (real Postgres)', () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  let T: TeamFixture;
+  beforeAll(async () => {
+    ({ db, dispose } = await withTempDatabase('web_until_decided'));
+    T = await makeTeam(db, 'seq');
+  });
+  afterAll(async () => dispose?.());
+
+  it('grows pair by pair and stops when decided, B worse on p95, within the budget', async () => {
+    // summaries to hand out: 20 synthetic runs per latency, different draws
+    const scratch = await syntheticExperiment(
+      db,
+      T.teamId,
+      T.targetId,
+      T.scenarioId,
+      ['a', 'b'],
+      20,
+    );
+    const summaries: Record<string, unknown[]> = { a: [], b: [] };
+    for (let r = 0; r < 20; r++)
+      for (const [i, pc] of scratch.poolConfigs.entries()) {
+        const id = await insertSyntheticRun(db, {
+          teamId: T.teamId,
+          experimentId: scratch.experimentId,
+          targetId: T.targetId,
+          scenarioId: T.scenarioId,
+          poolConfigId: pc.id,
+          poolConfigName: pc.name,
+          scenarioName: 's',
+          repeatIndex: r,
+          seconds: 10,
+          latencyMs: i === 0 ? 10 : 40,
+          rps: 50,
+          seed: 1000 + 10 * r + i,
+        });
+        summaries[i === 0 ? 'a' : 'b']!.push(
+          parseRun(await db.run.findUniqueOrThrow({ where: { id } })).summary,
+        );
+      }
+    const configs = await Promise.all(
+      ['A', 'B'].map((name) =>
+        db.poolConfig.create({
+          data: { teamId: T.teamId, targetId: T.targetId, name, strategy: 'lazy', params: {} },
+        }),
+      ),
+    );
+    const launched = await launchExperiment(db, {
+      teamId: T.teamId,
+      targetId: T.targetId,
+      poolConfigIds: configs.map((c) => c.id),
+      scenarioIds: [T.scenarioId],
+      repeats: 4,
+      name: 'until decided',
+      untilDecided: { maxRepeats: 15, metrics: ['p95Ms', 'rps'] },
+    });
+    const measureQueued = async () => {
+      const queued = await db.run.findMany({
+        where: { experimentId: launched.experimentId, status: 'queued' },
+      });
+      for (const r of queued) {
+        const pool = r.poolConfigId === configs[0]!.id ? summaries.a! : summaries.b!;
+        await db.run.update({
+          where: { id: r.id },
+          data: {
+            status: 'succeeded',
+            finishedAt: new Date(),
+            summary: toJson.runSummary(pool[r.repeatIndex % pool.length]),
+          },
+        });
+      }
+    };
+    const kinds: string[] = [];
+    for (let guard = 0; guard < 20; guard++) {
+      await measureQueued();
+      const next = await continueSequential(db, launched.experimentId);
+      kinds.push(next.kind);
+      if (next.kind !== 'extended') break;
+      expect(next.addRepeats).toBe(1);
+    }
+    expect(kinds.at(-1)).toBe('stopped');
+    const e = parseExperiment(
+      await db.experiment.findUniqueOrThrow({ where: { id: launched.experimentId } }),
+    );
+    const state = e.sequentialState!;
+    expect(state.stop).toBe(true);
+    expect(e.repeats).toBeLessThanOrEqual(15);
+    // no decision before pair 8 (O'Brien–Fleming spends almost nothing early), one pair per look
+    expect(e.repeats).toBeGreaterThanOrEqual(8);
+    expect(kinds.filter((k) => k === 'extended')).toHaveLength(e.repeats - 4);
+    expect(state.metrics.find((m) => m.name === 'p95Ms')!.decision).toBe('worse');
+    expect(await db.run.count({ where: { experimentId: e.id } })).toBe(2 * e.repeats);
+  });
+
+  it('refuses until-decided without exactly two configs and one scenario, or a budget below the repeats', async () => {
+    const base = {
+      teamId: T.teamId,
+      targetId: T.targetId,
+      poolConfigIds: [T.poolConfigId],
+      scenarioIds: [T.scenarioId],
+      repeats: 4,
+      name: 'x',
+    };
+    await expect(
+      launchExperiment(db, { ...base, untilDecided: { maxRepeats: 10 } }),
+    ).rejects.toMatchObject({ path: 'untilDecided' });
+    const other = await db.poolConfig.create({
+      data: { teamId: T.teamId, targetId: T.targetId, name: 'other', strategy: 'lazy', params: {} },
+    });
+    await expect(
+      launchExperiment(db, {
+        ...base,
+        poolConfigIds: [T.poolConfigId, other.id],
+        untilDecided: { maxRepeats: 3 },
+      }),
+    ).rejects.toMatchObject({ path: 'untilDecided.maxRepeats' });
+  });
+});

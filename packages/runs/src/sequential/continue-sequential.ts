@@ -1,0 +1,116 @@
+import { parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
+import { isMeasuredRunStatus } from '@poolbench/scenarios';
+import { nextSequentialStep, runMetric, runMetricOptions } from '@poolbench/stats';
+import { extendExperiment } from '../extend-experiment';
+
+/** What an "until decided" experiment decides on when it names no metrics. */
+export const DEFAULT_SEQUENTIAL_METRICS = ['p95Ms', 'rps', 'errorRate'] as const;
+
+export type SequentialContinuation =
+  | { kind: 'not-sequential' }
+  | { kind: 'not-finished' }
+  | { kind: 'stopped'; state: SequentialState }
+  | { kind: 'extended'; state: SequentialState; addRepeats: number };
+
+/**
+ * An "until decided, at most N repeats per side" experiment (two pool configs, one scenario): once
+ * all its runs ended, the sequential rule of @poolbench/stats (`nextSequentialStep`, alpha spent
+ * over the looks, so looking after every pair does not inflate false positives) decides the second
+ * config against the first on each metric. It stops when every metric is decided or the budget is
+ * spent; otherwise the experiment grows by the pairs the rule asks for (queued; the lifecycle
+ * sweeper enqueues them), interleaved as always. The answer is stored on the experiment.
+ */
+export async function continueSequential(
+  db: Db,
+  experimentId: string,
+): Promise<SequentialContinuation> {
+  const e = await db.experiment.findUnique({
+    where: { id: experimentId },
+    select: {
+      id: true,
+      teamId: true,
+      repeats: true,
+      untilDecidedMaxRepeats: true,
+      sequentialMetrics: true,
+      poolConfigs: { select: { poolConfigId: true }, orderBy: { position: 'asc' } },
+      runs: {
+        select: {
+          id: true,
+          status: true,
+          poolConfigId: true,
+          repeatIndex: true,
+          summary: true,
+        },
+        orderBy: { sequence: 'asc' },
+      },
+    },
+  });
+  if (!e?.untilDecidedMaxRepeats || e.poolConfigs.length !== 2) return { kind: 'not-sequential' };
+  if (e.runs.some((r) => ['queued', 'preparing', 'running'].includes(r.status)))
+    return { kind: 'not-finished' };
+  const [base, candidate] = e.poolConfigs.map((p) => p.poolConfigId) as [string, string];
+  const runs = e.runs.map(parseRun);
+  const side = (poolConfigId: string) =>
+    Array.from({ length: e.repeats }, (_, i) => {
+      const r = runs.find((x) => x.poolConfigId === poolConfigId && x.repeatIndex === i);
+      return r && isMeasuredRunStatus(r.status) ? r.summary : null;
+    });
+  const [baseRuns, candidateRuns] = [side(base), side(candidate)];
+  const keys = e.sequentialMetrics.length ? e.sequentialMetrics : [...DEFAULT_SEQUENTIAL_METRICS];
+  const metrics = keys.flatMap((key) => {
+    const def = runMetric(key);
+    if (!def) return [];
+    return [
+      {
+        name: def.key,
+        baseline: baseRuns.map((s) => (s ? def.value(s) : null)),
+        candidate: candidateRuns.map((s) => (s ? def.value(s) : null)),
+        options: runMetricOptions(def),
+      },
+    ];
+  });
+  const maxPairs = e.untilDecidedMaxRepeats;
+  const step = nextSequentialStep(metrics, { maxPairs: Math.max(maxPairs, e.repeats) });
+  const state: SequentialState = {
+    pairs: step.pairs,
+    maxPairs,
+    stop: step.stop,
+    decidedAt: step.stop ? new Date().toISOString() : null,
+    metrics: step.perMetric.map((m) => ({
+      name: m.name,
+      decision: m.decision,
+      reason: m.reason,
+      change: m.change
+        ? { estimate: m.change.estimate, lower: m.change.lower, upper: m.change.upper }
+        : null,
+      changeUnit: m.changeUnit,
+    })),
+  };
+  await db.experiment.update({
+    where: { id: e.id },
+    data: { sequentialState: toJson.sequentialState(state) },
+  });
+  const addRepeats = Math.min(step.nextPairs, maxPairs - e.repeats);
+  if (step.stop || addRepeats < 1) return { kind: 'stopped', state };
+  await extendExperiment({ db, queue: null }, { teamId: e.teamId, experimentId: e.id, addRepeats });
+  return { kind: 'extended', state, addRepeats };
+}
+
+/**
+ * "Until decided" experiments that ended without the rule's answer (the process that ended their
+ * last run died before asking): asked now, by the lifecycle sweeper.
+ */
+export async function continueOverdueSequential(db: Db, limit = 20): Promise<string[]> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM "Experiment"
+     WHERE "untilDecidedMaxRepeats" IS NOT NULL AND "finishedAt" IS NOT NULL
+       AND ("sequentialState" IS NULL OR ("sequentialState"->>'stop')::boolean IS NOT TRUE)
+     LIMIT ${limit}`;
+  const continued: string[] = [];
+  for (const r of rows) {
+    const next = await continueSequential(db, r.id).catch(() => null);
+    if (next && next.kind !== 'not-finished' && next.kind !== 'not-sequential')
+      continued.push(r.id);
+  }
+  return continued;
+}
