@@ -153,6 +153,10 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
         'database' in runtime && runtime.database === 'mariadb' ? /^MariaDB \d/ : /^PostgreSQL \d/,
       );
       if (runtime.runtime === 'php-fpm') expect(c?.nginx, name).toMatch(/nginx\/\d/);
+      // what else used the CPU meanwhile, measured over the load phase
+      const d = run.environment?.disturbance;
+      expect(d?.seconds, name).toBeGreaterThan(2);
+      expect(d?.machineCpuPercent, name).toBeGreaterThanOrEqual(d?.outsideCpuPercent ?? Infinity);
       expect(run.summary?.failed, name).toBe(0);
       // 8 VUs over a pool of 4 at 50 ms a request: ~80 req/s whatever the runtime
       expect(run.summary!.requests, name).toBeGreaterThan(150);

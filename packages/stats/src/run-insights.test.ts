@@ -121,6 +121,11 @@ describe('runInsights', () => {
     expect(codes({ generatorCpuPeaks: [40, 97] })).toEqual(['generator-cpu-saturated']);
   });
 
+  it('heavy disturbance: other processes took a quarter of the machine or more', () => {
+    expect(codes({ outsideCpuPercent: 60 })).toEqual(['heavy-disturbance']);
+    expect(codes({ outsideCpuPercent: 40 })).toEqual([]);
+  });
+
   it('no summary, no insights', () => {
     expect(runInsights({ ...base, summary: null })).toEqual([]);
   });

@@ -19,6 +19,7 @@ export const INSIGHT_CODES = [
   'db-connection-limit',
   'coordinated-omission-risk',
   'machine-busy',
+  'heavy-disturbance',
 ] as const;
 export type InsightCode = (typeof INSIGHT_CODES)[number];
 
@@ -47,6 +48,8 @@ export interface RunInsightInput {
   loadAvg1mAtStart?: number | null;
   /** the load generators' own k6 CPU peaks, % of one core (distributed runs record them) */
   generatorCpuPeaks?: number[];
+  /** CPU used during the run outside it (its worker, k6, the target, the database), % of one core */
+  outsideCpuPercent?: number | null;
   /** per-second requests and median latency of the load phase, in order */
   seconds?: Array<{ requests: number; p50Ms: number | null }>;
 }
@@ -166,6 +169,17 @@ export function runInsights(input: RunInsightInput): RunInsight[] {
       severity: 'warning',
       message: `the machine's load average was ${load.toFixed(2)} on ${cores} cores when the run started: other work shared the CPUs with k6 and the target`,
       fix: 'run when the machine is quiet, or on a dedicated worker; compare against runs made in the same conditions',
+    });
+  }
+
+  // 6. other work took a large share of the machine while the run ran
+  const outside = input.outsideCpuPercent ?? null;
+  if (cores && outside !== null && outside >= 25 * cores) {
+    out.push({
+      code: 'heavy-disturbance',
+      severity: 'warning',
+      message: `other processes used ${pct(outside)} of a core on average during the run (${pct(outside / cores)} of the machine's ${cores} cores): its numbers include their interference`,
+      fix: 'stop other work on the machine, run on a dedicated worker, or compare only runs with a similar disturbance',
     });
   }
 

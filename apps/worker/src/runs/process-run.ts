@@ -1,9 +1,10 @@
-import { parseRun, parseTarget } from '@poolbench/db';
+import { parseRun, parseTarget, toJson } from '@poolbench/db';
 import { markRunning } from '@poolbench/runs';
 import { evaluateThresholds, generateScenario } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from './run-error';
 import { environmentFingerprint } from './environment';
+import { startDisturbance } from './disturbance';
 import { outcomeFromK6 } from './outcome';
 import { prepareTarget } from './prepare-target';
 import { k6TimeoutMs, planRun } from './run-plan';
@@ -77,6 +78,8 @@ export async function processRun(
     }
     s.publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
 
+    // what else used the machine's CPU while this run ran (stored with the run's environment)
+    const disturbance = startDisturbance();
     // Seconds are counted from the unix second k6 starts in; resource rows use the same clock.
     const t0 = Math.floor(Date.now() / 1000);
     const sampler = s.startSampler(target, t0);
@@ -126,6 +129,14 @@ export async function processRun(
     deps.metrics.lateSamples.inc(result.lateSamples);
 
     await sampler.stop();
+    const disturbed = disturbance.stop();
+    if (disturbed)
+      await db.run
+        .update({
+          where: { id: runId },
+          data: { environment: toJson.runEnvironment({ ...recorded, disturbance: disturbed }) },
+        })
+        .catch((err: unknown) => s.log.warn({ err }, 'could not record the disturbance'));
     const summary = buildSummary(
       result,
       sampler.totals.filter((r) => r.unixSecond >= t0),

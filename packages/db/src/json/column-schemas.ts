@@ -81,6 +81,17 @@ export const RunEnvironmentSchema = z.looseObject({
   loadAvg1mAtStart: num.optional(),
   startedAt: z.string().optional(),
   network: z.unknown().optional(),
+  /** what else used the machine's CPU during the run (apps/worker/src/runs/disturbance.ts) */
+  disturbance: z
+    .looseObject({
+      outsideCpuPercent: num,
+      machineCpuPercent: num,
+      stealPercent: num,
+      cores: num,
+      loadAvg1mAtEnd: num,
+      seconds: num,
+    })
+    .optional(),
   /** managed runs: the versions of what served the load (runtime, nginx, database server) */
   components: z
     .looseObject({

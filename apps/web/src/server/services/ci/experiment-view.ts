@@ -26,6 +26,7 @@ async function insightsByRun(db: Db, experimentId: string): Promise<Map<string, 
         ...insightInputOf(r.poolConfigSnapshot, r.scenarioSnapshot),
         cpuCount: num(r.environment?.cpuCount),
         loadAvg1mAtStart: num(r.environment?.loadAvg1mAtStart),
+        outsideCpuPercent: num(r.environment?.disturbance?.outsideCpuPercent),
         generatorCpuPeaks: r.segments.flatMap((s) =>
           s.cpuMaxPercent === null ? [] : [s.cpuMaxPercent],
         ),

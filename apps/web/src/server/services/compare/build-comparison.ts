@@ -138,6 +138,11 @@ function insightsWarning(groups: CompareGroup[], labels: string[]): ComparisonWa
           typeof r.environment?.loadAvg1mAtStart === 'number'
             ? r.environment.loadAvg1mAtStart
             : null,
+        outsideCpuPercent:
+          typeof (r.environment?.disturbance as { outsideCpuPercent?: unknown } | undefined)
+            ?.outsideCpuPercent === 'number'
+            ? (r.environment!.disturbance as { outsideCpuPercent: number }).outsideCpuPercent
+            : null,
       }).filter((i) => i.severity !== 'info');
       for (const i of found) {
         const seen = byCode.get(i.code);
@@ -163,6 +168,7 @@ const INSIGHT_LABEL: Record<string, string> = {
   'db-connection-limit': 'met the database connection limit',
   'coordinated-omission-risk': 'risk coordinated omission',
   'machine-busy': 'started on a busy machine',
+  'heavy-disturbance': 'ran beside heavy other work (disturbance)',
 };
 
 /**

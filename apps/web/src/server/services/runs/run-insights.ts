@@ -39,6 +39,7 @@ export async function runInsightsOf(db: Db, run: InsightRun): Promise<RunInsight
     targetCpuLimit: num(env?.cpuLimit),
     cpuCount: num(run.environment?.cpuCount),
     loadAvg1mAtStart: num(run.environment?.loadAvg1mAtStart),
+    outsideCpuPercent: num(run.environment?.disturbance?.outsideCpuPercent),
     generatorCpuPeaks: (run.segments ?? []).flatMap((s) =>
       s.cpuMaxPercent === null ? [] : [s.cpuMaxPercent],
     ),

@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { startDisturbance } from '../src/runs/disturbance';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const BUSY = 'end=$(($(date +%s)+2)); while [ "$(date +%s)" -lt "$end" ]; do :; done';
+
+/**
+ * The disturbance of a run is the machine's CPU minus the worker's own tree and the database
+ * servers. A busy process that is not ours (double-forked, so init adopts it) must count as
+ * outside; the same work done by our own child must not.
+ */
+describe('disturbance: CPU outside the run, from /proc', () => {
+  it("counts a stranger's busy loop as outside, and our own child's as ours", async () => {
+    const d1 = startDisturbance();
+    // the grandchild is reparented when its shell exits: not a descendant of this process
+    spawn('sh', ['-c', `(${BUSY}) & exit 0`], { stdio: 'ignore' });
+    await sleep(2300);
+    const stranger = d1.stop()!;
+    expect(stranger.outsideCpuPercent).toBeGreaterThan(30);
+
+    const d2 = startDisturbance();
+    const own = spawn('sh', ['-c', BUSY], { stdio: 'ignore' });
+    await new Promise((r) => own.on('exit', r));
+    const ours = d2.stop()!;
+    // the child's CPU (at least ~40 % of a core even on a busy machine) is attributed to us
+    expect(ours.machineCpuPercent - ours.outsideCpuPercent).toBeGreaterThan(40);
+    expect(ours.cores).toBeGreaterThan(0);
+    expect(ours.seconds).toBeGreaterThan(1.5);
+  }, 20_000);
+});
