@@ -283,9 +283,22 @@ describe('worker: a runtime dies with the worker (kill -9)', () => {
       const [, host] = (await runUsers())[0]!.split('_');
       const reused = `pb_${host}_${process.pid}_${suffix}`;
       await maria.query('CREATE USER ?@? IDENTIFIED BY ?', [reused, '127.0.0.1', 'x-Pw-123456']);
+      // users of runs this database does not have: an orphan of a dead worker goes, one of a live
+      // worker (another installation on the same lab server) stays
+      const orphan = `pb_${host}_999999_zzorphan01`;
+      const foreign = `pb_${host}_${process.pid}_zzforeign1`;
+      for (const u of [orphan, foreign])
+        await maria.query('CREATE USER ?@? IDENTIFIED BY ?', [u, '127.0.0.1', 'x-Pw-123456']);
+      const exists = async (u: string) =>
+        (
+          await maria.query<mysql.RowDataPacket[]>('SELECT 1 FROM mysql.user WHERE User = ?', [u])
+        )[0].length > 0;
       w.startWorker();
       await w.waitForStatus(runIds[0]!, ['aborted_system'], 30_000);
       await waitFor('the run users dropped', async () => (await runUsers()).length === 0, 15_000);
+      await waitFor('the orphan dropped', async () => !(await exists(orphan)), 15_000);
+      expect(await exists(foreign)).toBe(true);
+      await maria.query('DROP USER ?@?', [foreign, '127.0.0.1']);
     } finally {
       await maria.end();
     }

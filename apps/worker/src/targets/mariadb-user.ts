@@ -25,15 +25,15 @@ export function mysqlOptions(url: string): mysql.ConnectionOptions {
 }
 
 /** `pb_<host>_<worker pid>_<run>`: MariaDB keeps no comment on a user, so the name says who made it. */
-const hostTag = () => createHash('sha1').update(hostname()).digest('hex').slice(0, 6);
+export const hostTag = () => createHash('sha1').update(hostname()).digest('hex').slice(0, 6);
 export const runUserName = (runId: string, pid = process.pid) =>
   `pb_${hostTag()}_${pid}_${runId
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '')
     .slice(-10)}`;
 
-/** A run user's name; group 1 is the run id suffix. */
-export const RUN_USER_PATTERN = /^pb_[0-9a-f]{6}_\d+_([a-z0-9]+)$/;
+/** A run user's name; groups: host tag, worker pid, run id suffix. */
+export const RUN_USER_PATTERN = /^pb_([0-9a-f]{6})_(\d+)_([a-z0-9]+)$/;
 
 export async function dropMariaDbUser(c: mysql.Connection, user: string): Promise<void> {
   // Sessions still open (a killed instance's) go first, or DROP USER leaves them running.

@@ -3,7 +3,9 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { dropLimitedRole, LIMITED_ROLE_PREFIX } from './limited-role';
-import { dropMariaDbUser, mysqlOptions, RUN_USER_PATTERN } from './mariadb-user';
+import { dropMariaDbUser, hostTag, mysqlOptions, RUN_USER_PATTERN } from './mariadb-user';
+import { isAlive } from './process-registry';
+import { hostname } from 'node:os';
 
 /**
  * The run a database user was made for, by the id suffix in its name, or null when no run has it.
@@ -31,7 +33,8 @@ export interface RunUserSweep {
  * <run>` users) whose run has ended: a worker killed with -9 never dropped them, and each holds a
  * password with write access to the lab data. Decided by the run's state in PoolBench's database,
  * not by whether the pid that made it is alive (pids are reused). A user whose run is not in this
- * installation's database is left alone: another installation may share the lab server.
+ * installation's database is left alone while the worker that made it may be alive (another
+ * installation may share the lab server); once that worker is dead it is an orphan and goes too.
  */
 export async function sweepRunUsers(deps: {
   db: Db;
@@ -45,13 +48,20 @@ export async function sweepRunUsers(deps: {
   });
   await c.connect();
   try {
-    const { rows } = await c.query<{ rolname: string }>(
-      `SELECT rolname FROM pg_roles WHERE rolname LIKE $1`,
+    const { rows } = await c.query<{ rolname: string; owner: string | null }>(
+      `SELECT r.rolname, shobj_description(r.oid, 'pg_authid') AS owner FROM pg_roles r WHERE r.rolname LIKE $1`,
       [`${LIMITED_ROLE_PREFIX}%`],
     );
-    for (const { rolname } of rows) {
+    for (const { rolname, owner } of rows) {
       const run = await runOf(deps.db, rolname.slice(LIMITED_ROLE_PREFIX.length));
-      if (run && ended(run.status)) {
+      const [host, pid] = (owner ?? '').split(':');
+      const orphan =
+        !run &&
+        host === hostname() &&
+        !!pid &&
+        Number(pid) !== process.pid &&
+        !isAlive(Number(pid));
+      if ((run && ended(run.status)) || orphan) {
         await dropLimitedRole(c, rolname);
         out.postgres.push(rolname);
       }
@@ -72,8 +82,13 @@ export async function sweepRunUsers(deps: {
         const user = String(r.User);
         const match = RUN_USER_PATTERN.exec(user);
         if (!match) continue;
-        const run = await runOf(deps.db, match[1]!);
-        if (run && ended(run.status)) {
+        const [, host, pid, suffix] = match as unknown as [string, string, string, string];
+        const run = await runOf(deps.db, suffix);
+        // ended here; or gone from this database (its experiment deleted) and made on this host by
+        // a worker that is dead: nobody else can still need it
+        const orphan =
+          !run && host === hostTag() && Number(pid) !== process.pid && !isAlive(Number(pid));
+        if ((run && ended(run.status)) || orphan) {
           await dropMariaDbUser(m, user);
           out.mariadb.push(user);
         }
