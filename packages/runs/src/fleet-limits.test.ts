@@ -1,4 +1,4 @@
-import { createDb, seed, type Db } from '@poolbench/db';
+import { createDb, seed, toJson, type Db } from '@poolbench/db';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection, workerConnection } from '@poolbench/queue';
 import { Worker as BullWorker } from 'bullmq';
@@ -96,7 +96,7 @@ describe('fleet limits, fairness and experiment cancel', () => {
         teamId: team.id,
         name: 's',
         templateId: scenarios[0]!.templateId,
-        params: scenarios[0]!.params as object,
+        params: toJson.scenarioParams(scenarios[0]!.params),
       },
     });
     const first = await launch(team.id, target.id, [pc.id], [sc.id], 2);
@@ -220,7 +220,7 @@ describe('fleet limits, fairness and experiment cancel', () => {
         teamId: other.id,
         name: 's',
         templateId: scenarios[0]!.templateId,
-        params: scenarios[0]!.params as object,
+        params: toJson.scenarioParams(scenarios[0]!.params),
       },
     });
     const small = await launchAndEnqueue(

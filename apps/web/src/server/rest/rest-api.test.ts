@@ -323,7 +323,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     const { createHash } = await import('node:crypto');
     const { canonicalJson, parseScenario } = await import('@poolbench/scenarios');
     const full = createHash('sha256')
-      .update(canonicalJson(parseScenario(rate.scenario as never, 'scenario')))
+      .update(canonicalJson(parseScenario(rate.scenario, 'scenario')))
       .digest('hex');
     expect(full.slice(0, 6)).toBe(hash6);
     await db.scenario.update({ where: { id: row.id }, data: { name: `api-${full.slice(0, 12)}` } });

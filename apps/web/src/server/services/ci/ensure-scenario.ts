@@ -70,7 +70,7 @@ export async function ensureScenario(
  * comments, the Trends picker and the experiment form show.
  */
 export function inlineScenarioName(scenario: ReturnType<typeof parseScenario>, hash: string) {
-  const p = (scenario.params ?? {}) as Record<string, unknown>;
+  const p: Record<string, unknown> = scenario.params ?? {};
   const n = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : null);
   const template = TEMPLATES[scenario.template as TemplateId]?.label ?? scenario.template;
   const load =

@@ -1,11 +1,17 @@
-import { parseRun, type Db, type PoolConfigSnapshot, type ScenarioSnapshot } from '@poolbench/db';
+import {
+  parseRun,
+  scenarioFromColumns,
+  type Db,
+  type PoolConfigSnapshot,
+  type ScenarioSnapshot,
+} from '@poolbench/db';
 import type { RunSummary } from '@poolbench/stats';
 import {
   isMeasuredRunStatus,
   MEASURED_RUN_STATUSES,
+  ScenarioSchema,
   TEMPLATES,
   TERMINAL_RUN_STATUSES,
-  type TemplateId,
 } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { type CompareItem, itemKey } from '~/lib/compare/selection';
@@ -130,16 +136,16 @@ export async function loadGroups(
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-/** The parts of a run's snapshots `runInsights` reads. */
+/** The parts of a run's snapshots `runInsights` reads (the scenario parsed by its schema). */
 export function insightInputOf(
   pc: PoolConfigSnapshot,
   sc: ScenarioSnapshot,
 ): GroupRun['insightInput'] {
-  const template = sc.templateId as TemplateId | undefined;
-  const params = (sc.params ?? {}) as Record<string, unknown>;
-  const t = (params.params ?? {}) as Record<string, unknown>;
+  const parsed = ScenarioSchema.safeParse(scenarioFromColumns(sc));
+  const t: Record<string, unknown> = parsed.success ? parsed.data.params : {};
+  const template = parsed.success ? parsed.data.template : null;
   return {
-    model: template && TEMPLATES[template] ? TEMPLATES[template].model : null,
+    model: template ? TEMPLATES[template].model : null,
     maxVUs: num(t.maxVUs) ?? num(t.preAllocatedVUs),
     poolMax: num(pc.params?.maxConns),
     instanceCount: num(pc.instanceCount),

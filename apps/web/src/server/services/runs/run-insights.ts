@@ -1,5 +1,5 @@
 import type { Db, PoolConfigSnapshot, RunEnvironment, ScenarioSnapshot } from '@poolbench/db';
-import { TEMPLATES, type TemplateId } from '@poolbench/scenarios';
+import { insightInputOf } from '../compare/load-groups';
 import { runInsights, type RunInsight, type RunSummary } from '@poolbench/stats';
 
 /** What `runInsightsOf` reads of a run (a parsed Run row with its segments). */
@@ -21,22 +21,14 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : n
  */
 export async function runInsightsOf(db: Db, run: InsightRun): Promise<RunInsight[]> {
   if (!run.summary) return [];
-  const template = run.scenarioSnapshot.templateId as TemplateId | undefined;
-  const params = (run.scenarioSnapshot.params ?? {}) as Record<string, unknown>;
-  const tParams = (params.params ?? params) as Record<string, unknown>;
   const seconds = await db.runSecond.findMany({
     where: { runId: run.id, segment: 'all' },
     select: { requests: true, p50Ms: true },
     orderBy: { second: 'asc' },
   });
-  const env = run.poolConfigSnapshot.environment ?? null;
   return runInsights({
     summary: run.summary,
-    model: template && TEMPLATES[template] ? TEMPLATES[template].model : null,
-    maxVUs: num(tParams.maxVUs) ?? num(tParams.preAllocatedVUs),
-    poolMax: num(run.poolConfigSnapshot.params?.maxConns),
-    instanceCount: num(run.poolConfigSnapshot.instanceCount),
-    targetCpuLimit: num(env?.cpuLimit),
+    ...insightInputOf(run.poolConfigSnapshot, run.scenarioSnapshot),
     cpuCount: num(run.environment?.cpuCount),
     loadAvg1mAtStart: num(run.environment?.loadAvg1mAtStart),
     outsideCpuPercent: num(run.environment?.disturbance?.outsideCpuPercent),
