@@ -91,7 +91,7 @@ export function ComparePicker({ initial }: { initial: CompareItem[] }) {
                     >
                       <input type="checkbox" checked={has(item)} onChange={() => toggle(item)} />
                       {r.poolConfigName} #{r.repeatIndex + 1}{' '}
-                      <span className="text-slate-400">{r.scenarioName}</span>
+                      <span className="text-slate-500">{r.scenarioName}</span>
                     </label>
                   );
                 })}

@@ -255,7 +255,7 @@ export function RunList() {
                   title={r.poolConfigName}
                 >
                   {r.poolConfigName}{' '}
-                  <span className="text-xs font-normal text-slate-400">#{r.repeatIndex + 1}</span>
+                  <span className="text-xs font-normal text-slate-500">#{r.repeatIndex + 1}</span>
                 </Td>
                 <Td className="max-w-64">
                   <div className="truncate" title={r.scenarioName}>

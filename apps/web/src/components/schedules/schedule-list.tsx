@@ -189,7 +189,7 @@ export function ScheduleList() {
                       </span>
                     </>
                   ) : (
-                    <span className="text-slate-400">not fired yet</span>
+                    <span className="text-slate-500">not fired yet</span>
                   )}
                   {s.lastNotification ? <NotificationLine n={s.lastNotification} /> : null}
                 </Td>
