@@ -68,7 +68,8 @@ export function ExperimentList() {
               const active = e.progress.done < e.progress.total;
               return (
                 <tr key={e.id} className="hover:bg-slate-50/60">
-                  <Td className="font-medium text-slate-900">
+                  {/* name, target, matrix and outcome wrap, so the table fits 1280 px without scrolling */}
+                  <Td className="min-w-48 whitespace-normal font-medium text-slate-900">
                     <Link
                       href={`/experiments/${e.id}`}
                       className="hover:text-brand-700 hover:underline"
@@ -114,8 +115,8 @@ export function ExperimentList() {
                       </div>
                     ) : null}
                   </Td>
-                  <Td>{e.target.name}</Td>
-                  <Td className="text-xs text-slate-600">
+                  <Td className="whitespace-normal">{e.target.name}</Td>
+                  <Td className="whitespace-normal text-xs text-slate-600">
                     {plural(e.poolConfigCount, 'config')} × {plural(e.scenarioCount, 'scenario')} ×{' '}
                     {plural(e.repeats, 'repeat')}
                   </Td>
@@ -125,7 +126,7 @@ export function ExperimentList() {
                       <span className="sr-only">some runs failed</span>
                     ) : null}
                   </Td>
-                  <Td data-testid="experiment-outcome">
+                  <Td className="min-w-28 whitespace-normal" data-testid="experiment-outcome">
                     <Outcome status={e.status} active={active} hypotheses={e.hypotheses} />
                   </Td>
                   <Td className="text-xs text-slate-500">{formatRelative(e.createdAt)}</Td>
