@@ -195,6 +195,9 @@ test('target and pool config forms put each error on its field and clear it when
   await expect(page).not.toHaveURL(/\/targets\/new$/);
   await expect(page).toHaveURL(/\/targets\/[a-z0-9]+$/);
   const targetId = page.url().split('/').pop()!;
+  // a managed target runs only during runs: no connection test that could only say so
+  await expect(page.getByRole('button', { name: 'Test connection' })).toHaveCount(0);
+  await expect(page.getByTestId('managed-no-probe')).toContainText('nothing to probe');
 
   // pool config: a parameter out of range under that parameter, cleared when fixed
   await page.goto(`/targets/${targetId}/pool-configs/new`);

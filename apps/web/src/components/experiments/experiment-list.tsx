@@ -5,11 +5,11 @@ import { FlaskConical, Plus } from 'lucide-react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
-import { useRole } from '~/lib/hooks/use-role';
 import { formatRelative } from '~/lib/format';
 import { plural } from '~/lib/plural';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
@@ -17,7 +17,6 @@ import { ProgressBar } from './progress-bar';
 
 export function ExperimentList() {
   const trpc = useTRPC();
-  const { can } = useRole();
   const q = useInfiniteQuery(
     trpc.experiment.list.infiniteQueryOptions(
       { limit: 25 },
@@ -31,11 +30,21 @@ export function ExperimentList() {
     ),
   );
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];
-  const action = can('member') ? (
-    <ButtonLink href="/experiments/new">
-      <Plus className="size-4" /> New experiment
-    </ButtonLink>
-  ) : null;
+  const action = (
+    <RoleGated
+      min="member"
+      what="start experiments"
+      label={
+        <>
+          <Plus className="size-4" /> New experiment
+        </>
+      }
+    >
+      <ButtonLink href="/experiments/new">
+        <Plus className="size-4" /> New experiment
+      </ButtonLink>
+    </RoleGated>
+  );
   return (
     <>
       <PageHeader

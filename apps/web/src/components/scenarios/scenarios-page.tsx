@@ -11,6 +11,7 @@ import { useRole } from '~/lib/hooks/use-role';
 import { formatDuration } from '~/lib/format';
 import { Badge } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
@@ -52,11 +53,19 @@ export function ScenariosPage() {
         title="Scenarios"
         description="Load shapes generated from validated templates. Start from a template or reproduce a seed write-up in one click."
         actions={
-          can('member') ? (
+          <RoleGated
+            min="member"
+            what="create scenarios"
+            label={
+              <>
+                <Plus className="size-4" /> New scenario
+              </>
+            }
+          >
             <ButtonLink href="/scenarios/new">
               <Plus className="size-4" /> New scenario
             </ButtonLink>
-          ) : null
+          </RoleGated>
         }
       />
 

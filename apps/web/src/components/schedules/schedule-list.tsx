@@ -12,6 +12,7 @@ import { formatDateTime, formatRelative } from '~/lib/format';
 import { plural } from '~/lib/plural';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
@@ -88,9 +89,11 @@ export function ScheduleList() {
   const edited = list.data?.find((s) => s.id === editing);
   const [notifying, setNotifying] = useState<string | null>(null);
   const notified = list.data?.find((s) => s.id === notifying);
-  const action = can('member') ? (
-    <ButtonLink href="/experiments/new">Schedule an experiment</ButtonLink>
-  ) : null;
+  const action = (
+    <RoleGated min="member" what="schedule experiments" label="Schedule an experiment">
+      <ButtonLink href="/experiments/new">Schedule an experiment</ButtonLink>
+    </RoleGated>
+  );
   return (
     <>
       <PageHeader

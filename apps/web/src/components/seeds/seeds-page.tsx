@@ -5,9 +5,9 @@ import { Sprout } from 'lucide-react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
-import { useRole } from '~/lib/hooks/use-role';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
@@ -16,7 +16,6 @@ import { ClaimVerdicts } from './claim-verdicts';
 export function SeedsPage() {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const { can } = useRole();
   const overview = useQuery({ ...trpc.seeds.overview.queryOptions(), refetchInterval: 5000 });
   const reproduce = useMutation(
     trpc.seeds.reproduce.mutationOptions({
@@ -27,11 +26,21 @@ export function SeedsPage() {
   const minutes = data
     ? Math.round(data.presets.reduce((ms, p) => ms + p.estimatedMs, 0) / 60_000)
     : null;
-  const action = can('member') ? (
-    <Button loading={reproduce.isPending} onClick={() => reproduce.mutate({})}>
-      <Sprout className="size-4" /> Reproduce
-    </Button>
-  ) : null;
+  const action = (
+    <RoleGated
+      min="member"
+      what="start runs"
+      label={
+        <>
+          <Sprout className="size-4" /> Reproduce
+        </>
+      }
+    >
+      <Button loading={reproduce.isPending} onClick={() => reproduce.mutate({})}>
+        <Sprout className="size-4" /> Reproduce
+      </Button>
+    </RoleGated>
+  );
   const latest = data?.latest ?? null;
   return (
     <>

@@ -8,6 +8,7 @@ import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { Badge } from '~/components/ui/badge';
 import { ButtonLink } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 
@@ -15,11 +16,21 @@ export function TargetList() {
   const trpc = useTRPC();
   const { can } = useRole();
   const targets = useQuery(trpc.target.list.queryOptions());
-  const newButton = can('admin') ? (
-    <ButtonLink href="/targets/new">
-      <Plus className="size-4" /> New target
-    </ButtonLink>
-  ) : null;
+  const newButton = (
+    <RoleGated
+      min="admin"
+      what="create targets"
+      label={
+        <>
+          <Plus className="size-4" /> New target
+        </>
+      }
+    >
+      <ButtonLink href="/targets/new">
+        <Plus className="size-4" /> New target
+      </ButtonLink>
+    </RoleGated>
+  );
   return (
     <>
       <PageHeader
