@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Sprout } from 'lucide-react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
+import { plural } from '~/lib/plural';
 import { messageOf } from '~/lib/trpc/errors';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
@@ -96,7 +97,8 @@ export function SeedsPage() {
               <CardBody className="space-y-3">
                 <div className="flex flex-wrap items-center gap-3 text-xs text-slate-500">
                   <span>
-                    {p.claims.length} claims · {p.runs} runs at scale {p.seedsScale}
+                    {plural(p.claims.length, 'claim')} · {plural(p.runs, 'run')} at scale{' '}
+                    {p.seedsScale}
                   </span>
                   {exp ? (
                     <Link
