@@ -14,6 +14,7 @@ import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { ProgressBar } from './progress-bar';
+import { GetStartedLink } from '~/components/onboarding/get-started-link';
 
 export function ExperimentList() {
   const trpc = useTRPC();
@@ -58,6 +59,7 @@ export function ExperimentList() {
         <EmptyState icon={FlaskConical} title="No experiments yet" action={action}>
           Pick a target, two or more pool configs and a scenario, and PoolBench runs them
           interleaved with repeats.
+          <GetStartedLink />
         </EmptyState>
       ) : null}
       {items.length > 0 ? (

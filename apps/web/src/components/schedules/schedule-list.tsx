@@ -19,6 +19,7 @@ import { Table, Td, Th } from '~/components/ui/table';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 import { ScheduleEditDialog } from './schedule-edit-dialog';
 import { ScheduleNotifyDialog } from './schedule-notify-dialog';
+import { GetStartedLink } from '~/components/onboarding/get-started-link';
 
 const LAST_TONE: Record<string, BadgeTone> = {
   completed: 'green',
@@ -111,6 +112,7 @@ export function ScheduleList() {
       {list.data?.length === 0 ? (
         <EmptyState icon={CalendarClock} title="No schedules" action={action}>
           In the experiment form, choose “On a schedule” and give a cron expression.
+          <GetStartedLink />
         </EmptyState>
       ) : null}
       {list.data && list.data.length > 0 ? (

@@ -11,6 +11,7 @@ import { ButtonLink } from '~/components/ui/button';
 import { RoleGated } from '~/components/ui/role-gated';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
+import { GetStartedLink } from '~/components/onboarding/get-started-link';
 
 export function TargetList() {
   const trpc = useTRPC();
@@ -49,6 +50,7 @@ export function TargetList() {
           {can('admin')
             ? 'Start with the managed lab target: PoolBench builds and starts it for every run with the pool config applied.'
             : 'Ask an admin of this team to add a target.'}
+          <GetStartedLink />
         </EmptyState>
       ) : null}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
