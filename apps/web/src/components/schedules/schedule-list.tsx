@@ -92,7 +92,7 @@ export function ScheduleList() {
   const notified = list.data?.find((s) => s.id === notifying);
   const action = (
     <RoleGated min="member" what="schedule experiments" label="Schedule an experiment">
-      <ButtonLink href="/experiments/new">Schedule an experiment</ButtonLink>
+      <ButtonLink href="/experiments/new?when=schedule">Schedule an experiment</ButtonLink>
     </RoleGated>
   );
   return (
