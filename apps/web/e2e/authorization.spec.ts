@@ -85,7 +85,11 @@ test("viewers cannot start runs; another team's target is not found (URL and API
     'New experiment',
     /^Viewers cannot start experiments/,
   );
-  await newExperiment.click();
+  // disabled, yet focusable, so keyboard users reach the reason; Enter leads nowhere
+  await expect(newExperiment).toBeDisabled();
+  await newExperiment.focus();
+  await expect(newExperiment).toBeFocused();
+  await viewer.page.keyboard.press('Enter');
   await expect(viewer.page).toHaveURL(/\/experiments$/);
   await viewer.page.screenshot({ path: `${SHOTS}/22-viewer-gated-action.png` });
   await gated('/targets', 'New target', /^Viewers cannot create targets/);
