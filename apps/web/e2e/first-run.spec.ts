@@ -100,7 +100,7 @@ test('a new team is guided: lab target, seed presets, first experiment, each don
   await expect(page).toHaveURL(/\/getting-started$/);
   await expect(page.getByTestId('onboarding-target')).toHaveAttribute('data-done', 'true');
   await expect(page.getByTestId('onboarding-presets')).toHaveAttribute('data-done', 'true');
-  await page.screenshot({ path: `${SHOTS}/first-run-06-getting-started.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/first-run-05b-getting-started.png`, fullPage: true });
 });
 
 test('a link into another of my teams names it and switches; outsiders learn nothing', async ({
