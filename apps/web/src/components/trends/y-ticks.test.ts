@@ -28,6 +28,13 @@ describe('yTicks', () => {
     expect(new Set(ticks.map(format)).size).toBe(ticks.length);
   });
 
+  it('keeps ticks of non-negative values at or above zero', () => {
+    const { ticks, format } = yTicks([0, 0, 0]);
+    expect(ticks[0]).toBe(0);
+    expect(ticks.map(format)).toEqual(['0.0', '0.5', '1.0']);
+    expect(yTicks([0.2, 3]).ticks[0]).toBe(0);
+  });
+
   it('has no ticks without values', () => {
     expect(yTicks([]).ticks).toEqual([]);
   });

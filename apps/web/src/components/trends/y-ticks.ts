@@ -22,15 +22,17 @@ export function yTicks(
   if (finite.length === 0) return { ticks: [], format: String };
   let min = Math.min(...finite);
   let max = Math.max(...finite);
+  // values that cannot be negative (latencies, rates) never get negative ticks
+  const nonNegative = min >= 0;
   if (min === max) {
     const pad = Math.abs(min) * 0.05 || 1;
-    min -= pad;
+    min = nonNegative ? Math.max(0, min - pad) : min - pad;
     max += pad;
   }
   const raw = (max - min) / Math.max(1, count - 1);
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = STEPS.find((s) => s * mag >= raw - 1e-12)! * mag;
-  const lo = Math.floor(min / step + 1e-9);
+  const lo = Math.max(nonNegative ? 0 : -Infinity, Math.floor(min / step + 1e-9));
   const hi = Math.ceil(max / step - 1e-9);
   const d = decimalsOf(step);
   const ticks: number[] = [];
