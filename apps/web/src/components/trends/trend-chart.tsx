@@ -47,6 +47,9 @@ export function TrendChart({
     ...data.flatMap((d) => (typeof d.value === 'number' ? [d.value] : [])),
     ...(base !== null ? [base] : []),
   ]);
+  const [lo, hi] = [y.ticks[0], y.ticks.at(-1)];
+  const nearBottom =
+    base !== null && lo !== undefined && hi !== undefined && base - lo < (hi - lo) * 0.15;
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
@@ -88,7 +91,8 @@ export function TrendChart({
             strokeDasharray="6 4"
             label={{
               value: `baseline ${series.baseline!.name}`,
-              position: 'insideTopRight',
+              // below the line, unless the line runs along the bottom: then above it, clear of the x-axis
+              position: nearBottom ? 'insideBottomRight' : 'insideTopRight',
               fontSize: 11,
               fill: '#64748b',
             }}
