@@ -65,7 +65,7 @@ case "${1:-}:${2:-}" in
       # first start only (the script does nothing once the demo team has an experiment); tests opt out
       if [ "${POOLBENCH_FIRST_DEMO:-1}" != 0 ]; then
         alive first-demo || start_one first-demo node --import tsx apps/worker/src/cli/first-demo.ts
-        say "demo team: on the first start the seed 004 demo experiment runs (about 2 min); its share link is printed to .data/logs/first-demo.log"
+        say "demo team: on the first start the seed 004 demo experiment runs (about 1 min); its share link is printed to .data/logs/first-demo.log"
       fi
     else
       die "PoolBench did not become healthy in 60 s: ${health:-no answer}. See .data/logs/web.log and .data/logs/worker.log"

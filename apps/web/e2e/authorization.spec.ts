@@ -67,6 +67,37 @@ test("viewers cannot start runs; another team's target is not found (URL and API
   await expect(viewer.page.getByText('Viewers cannot start runs')).toBeVisible();
   await expect(viewer.page.getByRole('button', { name: 'Run experiment' })).toHaveCount(0);
   await viewer.page.screenshot({ path: `${SHOTS}/20-viewer-experiment-form.png`, fullPage: true });
+  // Before any form: member-only actions are shown disabled, with the reason on hover (title) and
+  // for assistive technology (accessible description), and they lead nowhere
+  const gated = async (path: string, name: string | RegExp, reason: RegExp) => {
+    await viewer.page.goto(path);
+    // the first of them: an empty page may offer the same action in its header and its body
+    const b = viewer.page.getByRole('button', { name }).first();
+    await expect(b).toHaveAttribute('aria-disabled', 'true');
+    await expect(b).toHaveAccessibleDescription(reason);
+    await expect(b).toHaveAttribute('title', reason);
+    await expect(viewer.page.getByRole('link', { name })).toHaveCount(0);
+    return b;
+  };
+  await gated('/runs', 'New experiment', /^Viewers cannot start experiments/);
+  const newExperiment = await gated(
+    '/experiments',
+    'New experiment',
+    /^Viewers cannot start experiments/,
+  );
+  // disabled, yet focusable, so keyboard users reach the reason; Enter leads nowhere
+  await expect(newExperiment).toBeDisabled();
+  await newExperiment.focus();
+  await expect(newExperiment).toBeFocused();
+  await viewer.page.keyboard.press('Enter');
+  await expect(viewer.page).toHaveURL(/\/experiments$/);
+  await viewer.page.screenshot({ path: `${SHOTS}/22-viewer-gated-action.png` });
+  await gated('/targets', 'New target', /^Viewers cannot create targets/);
+  await gated(`/targets/${targetA}`, 'Add pool config', /^Viewers cannot create pool configs/);
+  await gated('/scenarios', 'New scenario', /^Viewers cannot create scenarios/);
+  await gated('/schedules', 'Schedule an experiment', /^Viewers cannot schedule experiments/);
+  await gated('/seeds', 'Reproduce', /^Viewers cannot start runs/);
+
   const launch = await trpcCall(
     viewer.request,
     base,

@@ -72,6 +72,8 @@ test('a new team is guided: lab target, seed presets, first experiment, each don
   await expect(steps).toBeVisible();
   for (const s of ['onboarding-target', 'onboarding-presets', 'onboarding-experiment'])
     await expect(steps.getByTestId(s)).toHaveAttribute('data-done', 'false');
+  // step 1 names what the lab target is before anyone creates it
+  await expect(steps.getByTestId('onboarding-target')).toContainText('Go on Postgres');
   await page.screenshot({ path: `${SHOTS}/first-run-04-onboarding-empty.png`, fullPage: true });
   await steps.getByRole('button', { name: 'Create the lab target' }).click();
   await expect(steps.getByTestId('onboarding-target')).toHaveAttribute('data-done', 'true');
@@ -89,6 +91,16 @@ test('a new team is guided: lab target, seed presets, first experiment, each don
     presetId: string | null;
   }>;
   expect(scenarios.filter((s) => s.presetId).length).toBeGreaterThan(3);
+
+  // the steps stay reachable from the navigation, not only from the empty runs page
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Get started' })
+    .click();
+  await expect(page).toHaveURL(/\/getting-started$/);
+  await expect(page.getByTestId('onboarding-target')).toHaveAttribute('data-done', 'true');
+  await expect(page.getByTestId('onboarding-presets')).toHaveAttribute('data-done', 'true');
+  await page.screenshot({ path: `${SHOTS}/first-run-05b-getting-started.png`, fullPage: true });
 });
 
 test('a link into another of my teams names it and switches; outsiders learn nothing', async ({

@@ -137,6 +137,51 @@ test('target and pool config forms put each error on its field and clear it when
 
   // managed target: a data-set field and an environment field, each under its own label
   await page.goto('/targets/new');
+  // worded for the chosen runtime and database, and a default request that uses the pool
+  const endpoint = page.getByLabel('Endpoint', { exact: true });
+  await expect(endpoint).toHaveValue('GET /work');
+  await expect(page.getByLabel('Parameter 1 name')).toHaveValue('ms');
+  await expect(page.getByLabel('Parameter 1 value')).toHaveValue('5');
+  await expect(page.getByText('Go (pgx / database/sql) on Postgres')).toBeVisible();
+  await expect(page.getByLabel('CPU limit (cores)')).toHaveAccessibleDescription(/GOMAXPROCS/);
+  await expect(page.getByLabel('Role connection limit')).toHaveAccessibleDescription(
+    /SQLSTATE 53300/,
+  );
+  await expect(endpoint.locator('option', { hasText: 'POST /upload' })).toHaveCount(1);
+  await page.getByLabel('Runtime', { exact: true }).selectOption('java-hikari');
+  await page.getByLabel('Database', { exact: true }).selectOption('mariadb');
+  await expect(page.getByText('Java + HikariCP on MariaDB')).toBeVisible();
+  await expect(endpoint.locator('option', { hasText: 'POST /upload' })).toHaveCount(0);
+  await expect(page.getByLabel(/^Blob store delay/)).toHaveCount(0);
+  await expect(page.getByLabel('CPU limit (cores)')).toHaveAccessibleDescription(
+    /ActiveProcessorCount/,
+  );
+  await expect(page.getByLabel('User connection limit')).toHaveAccessibleDescription(/error 1203/);
+  await expect(page.getByText(/SQLSTATE 53300|between target and Postgres|GOMAXPROCS/)).toHaveCount(
+    0,
+  );
+  // every select is wide enough for its longest option
+  for (const label of ['Endpoint', 'Runtime', 'Database', 'Balancing (several instances)']) {
+    const fits = await page.getByLabel(label, { exact: true }).evaluate((el) => {
+      const select = el as HTMLSelectElement;
+      const probe = document.createElement('span');
+      probe.style.font = getComputedStyle(select).font;
+      probe.style.position = 'absolute';
+      probe.style.whiteSpace = 'nowrap';
+      document.body.append(probe);
+      const widest = Math.max(
+        ...[...select.options].map((o) => {
+          probe.textContent = o.text;
+          return probe.offsetWidth;
+        }),
+      );
+      probe.remove();
+      // padding and the arrow take about 2.5rem
+      return { widest, room: select.clientWidth - 40 };
+    });
+    expect(fits.widest, `${label} options fit`).toBeLessThanOrEqual(fits.room);
+  }
+  await page.screenshot({ path: `${SHOTS}/67-forms-target-java-mariadb.png`, fullPage: true });
   await page.getByLabel('Name', { exact: true }).fill('Lab');
   const rows = page.getByLabel('Rows', { exact: true });
   await rows.fill('5');
@@ -150,6 +195,9 @@ test('target and pool config forms put each error on its field and clear it when
   await expect(page).not.toHaveURL(/\/targets\/new$/);
   await expect(page).toHaveURL(/\/targets\/[a-z0-9]+$/);
   const targetId = page.url().split('/').pop()!;
+  // a managed target runs only during runs: no connection test that could only say so
+  await expect(page.getByRole('button', { name: 'Test connection' })).toHaveCount(0);
+  await expect(page.getByTestId('managed-no-probe')).toContainText('nothing to probe');
 
   // pool config: a parameter out of range under that parameter, cleared when fixed
   await page.goto(`/targets/${targetId}/pool-configs/new`);

@@ -37,6 +37,16 @@ test('schedule an experiment with a readable cron preview, then pause, resume an
     'mutation',
   );
 
+  // "Schedule an experiment" opens the experiment form with scheduling already chosen
+  await page.goto('/schedules');
+  await page.getByRole('link', { name: 'Schedule an experiment' }).first().click();
+  await expect(page).toHaveURL(/\/experiments\/new\?when=schedule$/);
+  await expect(page.getByRole('radio', { name: 'On a schedule' })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+  await expect(page.getByLabel('Cron')).toBeVisible();
+
   await page.goto(
     `/experiments/new?targetId=${targetId}&poolConfigIds=${pc.data!.id as string}&scenarioIds=${sc.data!.id as string}&repeats=2`,
   );
@@ -79,6 +89,12 @@ test('schedule an experiment with a readable cron preview, then pause, resume an
   await expect(edit).toBeHidden();
   await expect(row).toContainText('At 02:30 (Europe/Berlin)');
   await expect(row).toContainText('6 repeats');
+  // the Notify popup is a labelled modal dialog to assistive technology
+  await row.getByRole('button', { name: /^Notifications of/ }).click();
+  const notify = page.getByRole('dialog', { name: 'Notifications of Nightly fixed pool' });
+  await expect(notify).toHaveAttribute('aria-modal', 'true');
+  await page.keyboard.press('Escape');
+  await expect(notify).toBeHidden();
   // an in-app confirmation (no native confirm()): Escape keeps the schedule, the dialog's button deletes it
   page.on('dialog', () => {
     throw new Error('native dialog shown');

@@ -7,6 +7,10 @@ import { getPreset } from '@poolbench/scenarios';
 export class DemoError extends Error {}
 
 const PRESET_ID = 'seed-004-per-request-vs-shared-pool';
+// The demo runs two of the preset's three configs, so it is named for those two, not by the
+// preset's title (which also names the pool per request).
+const CONFIGS = ['open/close per request', 'shared pool (max 20, min 5)'] as const;
+export const DEMO_TITLE = 'Seed 004: connection per request vs shared pool';
 
 /**
  * Launches the seed 004 preset (open/close per request vs one shared pool, ab -c 100, scaled down)
@@ -16,7 +20,7 @@ const PRESET_ID = 'seed-004-per-request-vs-shared-pool';
 export async function launchDemoExperiment(
   db: Db,
   queue: Queue,
-  opts: { repeats: number; name: (presetTitle: string) => string },
+  opts: { repeats: number; name: (title: string) => string },
 ) {
   const preset = getPreset(PRESET_ID);
   if (!preset) throw new DemoError('seed 004 preset missing');
@@ -31,7 +35,7 @@ export async function launchDemoExperiment(
   });
   if (live === 0) throw new DemoError('no worker is running: start everything with `make up`');
   const configs = [];
-  for (const n of ['open/close per request', 'shared pool (max 20, min 5)']) {
+  for (const n of CONFIGS) {
     const name = `${preset.seed} · ${n}`;
     const c = await db.poolConfig.findFirst({ where: { targetId: target.id, name } });
     if (!c) throw new DemoError(`pool config "${name}" missing: run \`make up\``);
@@ -49,7 +53,7 @@ export async function launchDemoExperiment(
       poolConfigIds: configs.map((c) => c.id),
       scenarioIds: [scenario.id],
       repeats: opts.repeats,
-      name: opts.name(preset.title),
+      name: opts.name(DEMO_TITLE),
       presetId: preset.id,
     },
   );

@@ -37,10 +37,10 @@ export function ChartFrame({
           {title}
         </h3>
         <div className="flex items-center gap-2">
-          {unit ? <span className="text-xs text-slate-400">{unit}</span> : null}
+          {unit ? <span className="text-xs text-slate-500">{unit}</span> : null}
           <button
             type="button"
-            className="rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+            className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
             aria-label={`Download ${title} as PNG`}
             title="Download PNG"
             onClick={() =>

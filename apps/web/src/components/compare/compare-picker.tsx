@@ -5,6 +5,7 @@ import { GitCompareArrows } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useTRPC } from '~/lib/trpc/react';
+import { plural } from '~/lib/plural';
 import { formatDateTime } from '~/lib/format';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
@@ -71,7 +72,7 @@ export function ComparePicker({ initial }: { initial: CompareItem[] }) {
                     <span className="font-medium text-slate-900">{c.poolConfigName}</span>
                     <span className="text-slate-500">× {c.scenarioName}</span>
                     <span className="rounded-full bg-slate-100 px-1.5 text-xs text-slate-600">
-                      {c.runs} runs
+                      {plural(c.runs, 'run')}
                     </span>
                   </label>
                 );
@@ -91,7 +92,7 @@ export function ComparePicker({ initial }: { initial: CompareItem[] }) {
                     >
                       <input type="checkbox" checked={has(item)} onChange={() => toggle(item)} />
                       {r.poolConfigName} #{r.repeatIndex + 1}{' '}
-                      <span className="text-slate-400">{r.scenarioName}</span>
+                      <span className="text-slate-500">{r.scenarioName}</span>
                     </label>
                   );
                 })}

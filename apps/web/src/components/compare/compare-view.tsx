@@ -163,7 +163,7 @@ export function CompareView({
                   {g.strategy ?? 'pool'} · {g.scenarioName} · {g.repeats}{' '}
                   {g.repeats === 1 ? 'run' : 'runs'} · {g.requests.toLocaleString('en-US')} requests
                 </div>
-                <div className="text-xs text-slate-400">
+                <div className="text-xs text-slate-500">
                   <Link className="hover:underline" href={`/experiments/${g.experimentId}`}>
                     {g.experimentName}
                   </Link>
@@ -287,7 +287,7 @@ export function CompareView({
                 {g.label}
               </span>
             ))}
-            <span className="text-slate-400">line: median of repeats · band: min–max</span>
+            <span className="text-slate-500">line: median of repeats · band: min–max</span>
           </div>
         </div>
         <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="compare-charts">

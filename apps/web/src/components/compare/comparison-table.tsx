@@ -64,7 +64,7 @@ export function ComparisonTable({
                 />
                 {c.groups[b]!.label}
               </span>
-              <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">
+              <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-500">
                 baseline · median [min–max]
               </div>
             </th>
@@ -82,7 +82,7 @@ export function ComparisonTable({
                   />
                   {g.label}
                 </span>
-                <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-400">
+                <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-500">
                   median · Δ% [interval] coverage · p (adjusted across the tested metrics) · n
                 </div>
               </th>
@@ -107,7 +107,7 @@ export function ComparisonTable({
                     )}
                   </span>
                   {!r.tested ? (
-                    <div className="text-xs font-normal text-slate-400">shown, never tested</div>
+                    <div className="text-xs font-normal text-slate-500">shown, never tested</div>
                   ) : null}
                 </th>
                 <td className="whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right">
@@ -188,7 +188,7 @@ export function ComparisonTable({
                           {v === 'inconclusive' ? hint(i, r.key) : null}
                         </>
                       ) : (
-                        <span className="text-xs text-slate-400">
+                        <span className="text-xs text-slate-500">
                           {r.tested ? '—' : 'not tested'}
                         </span>
                       )}

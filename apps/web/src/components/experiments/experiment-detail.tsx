@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Square } from 'lucide-react';
 import Link from 'next/link';
 import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { plural } from '~/lib/plural';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
@@ -54,7 +55,7 @@ export function ExperimentDetail({
       <PageHeader
         crumbs={[{ href: '/experiments', label: 'Experiments' }]}
         title={e.name}
-        description={`${e.target.name} · ${e.poolConfigs.length} pool configs × ${e.scenarios.length} scenarios × ${e.repeats} repeats, ${e.order} · created ${formatDateTime(e.createdAt)}`}
+        description={`${e.target.name} · ${plural(e.poolConfigs.length, 'pool config')} × ${plural(e.scenarios.length, 'scenario')} × ${plural(e.repeats, 'repeat')}, ${e.order} · created ${formatDateTime(e.createdAt)}`}
         actions={
           <>
             <ExperimentActions e={e} />
@@ -62,7 +63,7 @@ export function ExperimentDetail({
               <ConfirmButton
                 variant="secondary"
                 loading={cancel.isPending}
-                question={`Cancel the ${active.length} unfinished runs?`}
+                question={`Cancel the ${plural(active.length, 'unfinished run')}?`}
                 detail="Finished runs and the data of running ones are kept."
                 confirmLabel="Cancel runs"
                 cancelLabel="Keep running"

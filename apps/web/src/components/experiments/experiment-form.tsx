@@ -72,7 +72,8 @@ export function ExperimentForm() {
       order: 'interleaved',
       loadGenerators: Number(sp.get('loadGenerators') ?? 1) || 1,
       presetId,
-      mode: 'now',
+      // ?when=schedule: opened from the Schedules page's "Schedule an experiment"
+      mode: sp.get('when') === 'schedule' ? 'schedule' : 'now',
       schedule: { name: '', cron: '0 3 * * *', timezone: 'UTC' },
       hypotheses: [],
     },

@@ -5,19 +5,19 @@ import { FlaskConical, Plus } from 'lucide-react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
-import { useRole } from '~/lib/hooks/use-role';
 import { formatRelative } from '~/lib/format';
 import { plural } from '~/lib/plural';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { ProgressBar } from './progress-bar';
+import { GetStartedLink } from '~/components/onboarding/get-started-link';
 
 export function ExperimentList() {
   const trpc = useTRPC();
-  const { can } = useRole();
   const q = useInfiniteQuery(
     trpc.experiment.list.infiniteQueryOptions(
       { limit: 25 },
@@ -31,11 +31,21 @@ export function ExperimentList() {
     ),
   );
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];
-  const action = can('member') ? (
-    <ButtonLink href="/experiments/new">
-      <Plus className="size-4" /> New experiment
-    </ButtonLink>
-  ) : null;
+  const action = (
+    <RoleGated
+      min="member"
+      what="start experiments"
+      label={
+        <>
+          <Plus className="size-4" /> New experiment
+        </>
+      }
+    >
+      <ButtonLink href="/experiments/new">
+        <Plus className="size-4" /> New experiment
+      </ButtonLink>
+    </RoleGated>
+  );
   return (
     <>
       <PageHeader
@@ -49,6 +59,7 @@ export function ExperimentList() {
         <EmptyState icon={FlaskConical} title="No experiments yet" action={action}>
           Pick a target, two or more pool configs and a scenario, and PoolBench runs them
           interleaved with repeats.
+          <GetStartedLink />
         </EmptyState>
       ) : null}
       {items.length > 0 ? (
@@ -68,7 +79,8 @@ export function ExperimentList() {
               const active = e.progress.done < e.progress.total;
               return (
                 <tr key={e.id} className="hover:bg-slate-50/60">
-                  <Td className="font-medium text-slate-900">
+                  {/* name, target, matrix and outcome wrap, so the table fits 1280 px without scrolling */}
+                  <Td className="min-w-48 whitespace-normal font-medium text-slate-900">
                     <Link
                       href={`/experiments/${e.id}`}
                       className="hover:text-brand-700 hover:underline"
@@ -114,8 +126,8 @@ export function ExperimentList() {
                       </div>
                     ) : null}
                   </Td>
-                  <Td>{e.target.name}</Td>
-                  <Td className="text-xs text-slate-600">
+                  <Td className="whitespace-normal">{e.target.name}</Td>
+                  <Td className="whitespace-normal text-xs text-slate-600">
                     {plural(e.poolConfigCount, 'config')} × {plural(e.scenarioCount, 'scenario')} ×{' '}
                     {plural(e.repeats, 'repeat')}
                   </Td>
@@ -125,7 +137,7 @@ export function ExperimentList() {
                       <span className="sr-only">some runs failed</span>
                     ) : null}
                   </Td>
-                  <Td data-testid="experiment-outcome">
+                  <Td className="min-w-28 whitespace-normal" data-testid="experiment-outcome">
                     <Outcome status={e.status} active={active} hypotheses={e.hypotheses} />
                   </Td>
                   <Td className="text-xs text-slate-500">{formatRelative(e.createdAt)}</Td>

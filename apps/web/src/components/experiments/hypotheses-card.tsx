@@ -111,7 +111,7 @@ export function HypothesesCard({
                     </p>
                   ) : null}
                   {h.decidedAt ? (
-                    <p className="text-xs text-slate-400">decided {formatDateTime(h.decidedAt)}</p>
+                    <p className="text-xs text-slate-500">decided {formatDateTime(h.decidedAt)}</p>
                   ) : null}
                 </div>
                 <Link

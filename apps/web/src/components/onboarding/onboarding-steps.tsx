@@ -13,7 +13,7 @@ import { Alert } from '~/components/ui/feedback';
 const LAB_TARGET = {
   kind: 'managed',
   name: 'Lab target',
-  requestDefaults: { method: 'GET', path: '/work' },
+  requestDefaults: { method: 'GET', path: '/work', query: { ms: '5' } },
 } as const;
 
 function Step({
@@ -75,7 +75,7 @@ export function OnboardingSteps() {
         <ol className="divide-y divide-slate-100">
           <Step
             n={1}
-            title="Create the lab target"
+            title="Create the lab target (Go on Postgres)"
             done={Boolean(o.labTarget)}
             testId="onboarding-target"
           >
@@ -85,14 +85,19 @@ export function OnboardingSteps() {
                 the pool config applied.
               </>
             ) : can('admin') ? (
-              <Button
-                size="sm"
-                className="mt-1"
-                loading={createTarget.isPending}
-                onClick={() => createTarget.mutate(LAB_TARGET)}
-              >
-                Create the lab target
-              </Button>
+              <>
+                The reference lab target: a Go program on the worker&apos;s Postgres, started for
+                every run. Java, Bun, PHP and MariaDB are options of a target&apos;s environment.
+                <br />
+                <Button
+                  size="sm"
+                  className="mt-1"
+                  loading={createTarget.isPending}
+                  onClick={() => createTarget.mutate(LAB_TARGET)}
+                >
+                  Create the lab target
+                </Button>
+              </>
             ) : (
               'Ask an admin of this team to create it.'
             )}

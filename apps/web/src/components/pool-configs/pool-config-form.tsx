@@ -181,7 +181,7 @@ export function PoolConfigForm({
                   />
                   <span className="flex items-center justify-between">
                     <span className="text-sm font-semibold text-slate-900">{s.label}</span>
-                    <code className="text-[10px] text-slate-400">{s.strategy}</code>
+                    <code className="text-[10px] text-slate-500">{s.strategy}</code>
                   </span>
                   <span className="mt-1 line-clamp-3 block text-xs text-slate-500">
                     {s.description}
@@ -249,7 +249,7 @@ export function PoolConfigForm({
                   <span>
                     {pm.label}{' '}
                     {UNIT_LABEL[pm.unit] ? (
-                      <span className="font-normal text-slate-400">({UNIT_LABEL[pm.unit]})</span>
+                      <span className="font-normal text-slate-500">({UNIT_LABEL[pm.unit]})</span>
                     ) : null}
                   </span>
                 }

@@ -68,11 +68,11 @@ function ChartCard({
     <Card className="p-4" data-testid={testId}>
       <div className="mb-2 flex items-baseline justify-between">
         <h3 className="text-sm font-semibold text-slate-800">{title}</h3>
-        {unit ? <span className="text-xs text-slate-400">{unit}</span> : null}
+        {unit ? <span className="text-xs text-slate-500">{unit}</span> : null}
       </div>
       <div className="h-48">
         {empty ? (
-          <div className="grid h-full place-items-center text-xs text-slate-400">
+          <div className="grid h-full place-items-center text-xs text-slate-500">
             No samples for this run
           </div>
         ) : ready ? (

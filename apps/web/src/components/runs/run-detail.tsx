@@ -168,7 +168,7 @@ export function RunDetail({ id }: { id: string }) {
         title={
           <span className="flex flex-wrap items-center gap-3">
             {pc.name ?? 'Run'} × {sc.name ?? 'scenario'}{' '}
-            <span className="text-base font-normal text-slate-400">#{r.repeatIndex + 1}</span>
+            <span className="text-base font-normal text-slate-500">#{r.repeatIndex + 1}</span>
             <RunStatusBadge status={status} />
           </span>
         }
@@ -349,7 +349,7 @@ export function RunDetail({ id }: { id: string }) {
           </CardBody>
         </Card>
       </div>
-      <p className="mt-6 text-xs text-slate-400">
+      <p className="mt-6 text-xs text-slate-500">
         Run {r.id} ·{' '}
         <Link href={`/runs?targetId=${r.target.id}`} className="hover:underline">
           more runs on {r.target.name}

@@ -15,6 +15,7 @@ import {
   formatRelative,
 } from '~/lib/format';
 import { Button, ButtonLink } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { Input, Label, Select } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
@@ -93,7 +94,11 @@ export function RunList() {
       <PageHeader
         title="Runs"
         description="Every k6 execution, newest first. Status updates live while runs are active."
-        actions={<ButtonLink href="/experiments/new">New experiment</ButtonLink>}
+        actions={
+          <RoleGated min="member" what="start experiments" label="New experiment">
+            <ButtonLink href="/experiments/new">New experiment</ButtonLink>
+          </RoleGated>
+        }
       />
       <div
         className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-3 lg:grid-cols-6"
@@ -255,7 +260,7 @@ export function RunList() {
                   title={r.poolConfigName}
                 >
                   {r.poolConfigName}{' '}
-                  <span className="text-xs font-normal text-slate-400">#{r.repeatIndex + 1}</span>
+                  <span className="text-xs font-normal text-slate-500">#{r.repeatIndex + 1}</span>
                 </Td>
                 <Td className="max-w-64">
                   <div className="truncate" title={r.scenarioName}>

@@ -162,7 +162,7 @@ export function ThresholdList({ raw }: { raw: unknown }) {
                 <XCircle className="size-4" /> fail
               </span>
             ) : (
-              <span className="text-xs text-slate-400">not evaluated</span>
+              <span className="text-xs text-slate-500">not evaluated</span>
             )}
           </span>
         </li>

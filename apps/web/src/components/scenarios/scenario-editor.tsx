@@ -183,7 +183,7 @@ export function ScenarioEditor({
                       <span>
                         {paramLabel(k)}{' '}
                         {paramUnit(k) ? (
-                          <span className="font-normal text-slate-400">({paramUnit(k)})</span>
+                          <span className="font-normal text-slate-500">({paramUnit(k)})</span>
                         ) : null}
                       </span>
                     }
@@ -364,7 +364,7 @@ export function ScenarioEditor({
             {generated ? (
               <ProfileChart profile={generated.profile} height={180} axes />
             ) : (
-              <div className="grid h-[180px] place-items-center text-sm text-slate-400">—</div>
+              <div className="grid h-[180px] place-items-center text-sm text-slate-500">—</div>
             )}
           </CardBody>
         </Card>

@@ -114,7 +114,7 @@ export function ScenarioRequestFields({
                             set(rows.map((x, j) => (j === qi ? { ...x, key: e.target.value } : x)))
                           }
                         />
-                        <span className="text-slate-400">=</span>
+                        <span className="text-slate-500">=</span>
                         <Input
                           aria-label="Query value"
                           className="h-8 w-24"
@@ -128,7 +128,7 @@ export function ScenarioRequestFields({
                         <button
                           type="button"
                           aria-label="Remove query parameter"
-                          className="rounded p-1 text-slate-400 hover:text-red-600"
+                          className="rounded p-1 text-slate-500 hover:text-red-600"
                           onClick={() => set(rows.filter((_, j) => j !== qi))}
                         >
                           <Trash2 className="size-3.5" />

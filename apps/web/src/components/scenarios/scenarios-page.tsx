@@ -6,11 +6,13 @@ import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { generateScenario, TEMPLATES, TEMPLATE_IDS } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
+import { plural } from '~/lib/plural';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDuration } from '~/lib/format';
 import { Badge } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
@@ -52,11 +54,19 @@ export function ScenariosPage() {
         title="Scenarios"
         description="Load shapes generated from validated templates. Start from a template or reproduce a seed write-up in one click."
         actions={
-          can('member') ? (
+          <RoleGated
+            min="member"
+            what="create scenarios"
+            label={
+              <>
+                <Plus className="size-4" /> New scenario
+              </>
+            }
+          >
             <ButtonLink href="/scenarios/new">
               <Plus className="size-4" /> New scenario
             </ButtonLink>
-          ) : null
+          </RoleGated>
         }
       />
 
@@ -78,7 +88,7 @@ export function ScenariosPage() {
             >
               <div className="flex items-center gap-2">
                 <Badge tone="violet">Seed {p.seed}</Badge>
-                <span className="text-xs text-slate-500">{p.repeats} repeats</span>
+                <span className="text-xs text-slate-500">{plural(p.repeats, 'repeat')}</span>
               </div>
               <h3 className="mt-2 text-sm font-semibold text-slate-900">{p.title}</h3>
               <p className="mt-1 line-clamp-3 flex-1 text-xs text-slate-500">{p.description}</p>

@@ -12,12 +12,14 @@ import { formatDateTime, formatRelative } from '~/lib/format';
 import { plural } from '~/lib/plural';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 import { ScheduleEditDialog } from './schedule-edit-dialog';
 import { ScheduleNotifyDialog } from './schedule-notify-dialog';
+import { GetStartedLink } from '~/components/onboarding/get-started-link';
 
 const LAST_TONE: Record<string, BadgeTone> = {
   completed: 'green',
@@ -88,9 +90,11 @@ export function ScheduleList() {
   const edited = list.data?.find((s) => s.id === editing);
   const [notifying, setNotifying] = useState<string | null>(null);
   const notified = list.data?.find((s) => s.id === notifying);
-  const action = can('member') ? (
-    <ButtonLink href="/experiments/new">Schedule an experiment</ButtonLink>
-  ) : null;
+  const action = (
+    <RoleGated min="member" what="schedule experiments" label="Schedule an experiment">
+      <ButtonLink href="/experiments/new?when=schedule">Schedule an experiment</ButtonLink>
+    </RoleGated>
+  );
   return (
     <>
       <PageHeader
@@ -108,6 +112,7 @@ export function ScheduleList() {
       {list.data?.length === 0 ? (
         <EmptyState icon={CalendarClock} title="No schedules" action={action}>
           In the experiment form, choose “On a schedule” and give a cron expression.
+          <GetStartedLink />
         </EmptyState>
       ) : null}
       {list.data && list.data.length > 0 ? (
@@ -189,7 +194,7 @@ export function ScheduleList() {
                       </span>
                     </>
                   ) : (
-                    <span className="text-slate-400">not fired yet</span>
+                    <span className="text-slate-500">not fired yet</span>
                   )}
                   {s.lastNotification ? <NotificationLine n={s.lastNotification} /> : null}
                 </Td>

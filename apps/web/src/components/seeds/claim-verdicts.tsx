@@ -53,7 +53,7 @@ export function ClaimVerdicts({ claims, results }: { claims: Claim[]; results: R
                     {VERDICT_LABEL[r.status] ?? r.status}
                   </Badge>
                 ) : (
-                  <span className="text-xs text-slate-400">—</span>
+                  <span className="text-xs text-slate-500">—</span>
                 )}
               </Td>
               <Td className="tabular-nums">{r ? verdictChangeText(r, '—') : '—'}</Td>

@@ -4,10 +4,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Sprout } from 'lucide-react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
+import { plural } from '~/lib/plural';
 import { messageOf } from '~/lib/trpc/errors';
-import { useRole } from '~/lib/hooks/use-role';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
@@ -16,7 +17,6 @@ import { ClaimVerdicts } from './claim-verdicts';
 export function SeedsPage() {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const { can } = useRole();
   const overview = useQuery({ ...trpc.seeds.overview.queryOptions(), refetchInterval: 5000 });
   const reproduce = useMutation(
     trpc.seeds.reproduce.mutationOptions({
@@ -27,11 +27,21 @@ export function SeedsPage() {
   const minutes = data
     ? Math.round(data.presets.reduce((ms, p) => ms + p.estimatedMs, 0) / 60_000)
     : null;
-  const action = can('member') ? (
-    <Button loading={reproduce.isPending} onClick={() => reproduce.mutate({})}>
-      <Sprout className="size-4" /> Reproduce
-    </Button>
-  ) : null;
+  const action = (
+    <RoleGated
+      min="member"
+      what="start runs"
+      label={
+        <>
+          <Sprout className="size-4" /> Reproduce
+        </>
+      }
+    >
+      <Button loading={reproduce.isPending} onClick={() => reproduce.mutate({})}>
+        <Sprout className="size-4" /> Reproduce
+      </Button>
+    </RoleGated>
+  );
   const latest = data?.latest ?? null;
   return (
     <>
@@ -87,7 +97,8 @@ export function SeedsPage() {
               <CardBody className="space-y-3">
                 <div className="flex flex-wrap items-center gap-3 text-xs text-slate-500">
                   <span>
-                    {p.claims.length} claims · {p.runs} runs at scale {p.seedsScale}
+                    {plural(p.claims.length, 'claim')} · {plural(p.runs, 'run')} at scale{' '}
+                    {p.seedsScale}
                   </span>
                   {exp ? (
                     <Link

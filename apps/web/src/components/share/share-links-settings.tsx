@@ -73,7 +73,7 @@ export function ShareLinksSettings() {
                   <td className="px-4 py-3 text-slate-600">
                     {l.accessCount}×{' '}
                     {l.lastAccessedAt ? (
-                      <span className="text-xs text-slate-400">
+                      <span className="text-xs text-slate-500">
                         · {formatRelative(l.lastAccessedAt)}
                       </span>
                     ) : null}

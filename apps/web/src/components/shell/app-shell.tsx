@@ -7,6 +7,7 @@ import {
   GitCompareArrows,
   Layers,
   LineChart,
+  Rocket,
   Server,
   Settings,
   Sprout,
@@ -29,6 +30,7 @@ const NAV = [
   { href: '/schedules', label: 'Schedules', icon: CalendarClock },
   { href: '/seeds', label: 'Seeds', icon: Sprout },
   { href: '/settings', label: 'Settings', icon: Settings },
+  { href: '/getting-started', label: 'Get started', icon: Rocket },
 ];
 
 export function AppShell({

@@ -43,7 +43,7 @@ export function TeamSwitcher() {
     <div>
       <label
         htmlFor="team-switcher"
-        className="mb-1 block text-[11px] font-semibold uppercase tracking-wider text-slate-400"
+        className="mb-1 block text-[11px] font-semibold uppercase tracking-wider text-slate-500"
       >
         Team
       </label>

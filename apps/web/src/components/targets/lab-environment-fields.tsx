@@ -3,37 +3,76 @@
 import {
   BALANCING_MODES,
   LAB_DATABASES,
+  RUNTIME_CAPABILITIES,
   RUNTIME_LABELS,
   RUNTIMES,
+  runtimeOffer,
+  type LabDatabase,
   type LabEnvironment,
+  type Runtime,
 } from '@poolbench/scenarios';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Field, NumberInput, Select } from '~/components/ui/form';
 
 type NumKey = 'blobstoreDelayMs' | 'dbLinkRttMs' | 'roleConnectionLimit' | 'cpuLimit';
 
-const NUM_FIELDS: Array<{ key: NumKey; label: string; help: string }> = [
-  {
-    key: 'dbLinkRttMs',
-    label: 'Database link RTT (ms)',
-    help: 'A proxy between target and Postgres adds this round trip (half each way).',
-  },
-  {
-    key: 'blobstoreDelayMs',
-    label: 'Blob store delay per connection (ms)',
-    help: 'Added once per new upstream connection, before its TLS handshake.',
-  },
-  {
-    key: 'roleConnectionLimit',
-    label: 'Role connection limit',
-    help: 'The target connects as a per-run role with this CONNECTION LIMIT (refusals: SQLSTATE 53300).',
-  },
-  {
-    key: 'cpuLimit',
-    label: 'CPU limit (GOMAXPROCS)',
-    help: 'Cores each instance may use at once.',
-  },
-];
+const DATABASE_LABELS: Record<LabDatabase, string> = { postgres: 'Postgres', mariadb: 'MariaDB' };
+
+// how each runtime applies a CPU limit (apps/worker/src/targets): Go by GOMAXPROCS, the JVM by
+// its processor count; the others have no setting, so the field is not offered for them
+const CPU_LIMIT_HOW: Partial<Record<Runtime, string>> = {
+  go: 'Cores each instance may use at once (GOMAXPROCS).',
+  'java-hikari': 'Cores each JVM sees (-XX:ActiveProcessorCount).',
+};
+
+/**
+ * The environment fields the resolved runtime and database can be run under, worded for them:
+ * the blob store exists only behind a runtime with /upload, the CPU limit only where the runtime
+ * has a setting, and the connection limit is Postgres's role limit or MariaDB's user limit.
+ */
+export function environmentNumFields(
+  runtime: Runtime,
+  database: LabDatabase,
+): Array<{ key: NumKey; label: string; help: string }> {
+  const caps = RUNTIME_CAPABILITIES[runtime];
+  const db = DATABASE_LABELS[database];
+  return [
+    {
+      key: 'dbLinkRttMs',
+      label: 'Database link RTT (ms)',
+      help: `A proxy between target and ${db} adds this round trip (half each way).`,
+    },
+    ...(caps.upload
+      ? [
+          {
+            key: 'blobstoreDelayMs' as const,
+            label: 'Blob store delay per connection (ms)',
+            help: 'Added once per new upstream connection of POST /upload, before its TLS handshake.',
+          },
+        ]
+      : []),
+    database === 'mariadb'
+      ? {
+          key: 'roleConnectionLimit',
+          label: 'User connection limit',
+          help: 'The target connects as a per-run user with this MAX_USER_CONNECTIONS (refusals: error 1203; the server-wide limit is error 1040).',
+        }
+      : {
+          key: 'roleConnectionLimit',
+          label: 'Role connection limit',
+          help: 'The target connects as a per-run role with this CONNECTION LIMIT (refusals: SQLSTATE 53300).',
+        },
+    ...(caps.cpuLimit
+      ? [
+          {
+            key: 'cpuLimit' as const,
+            label: 'CPU limit (cores)',
+            help: CPU_LIMIT_HOW[runtime] ?? 'Cores each instance may use at once.',
+          },
+        ]
+      : []),
+  ];
+}
 
 /**
  * The environment the worker builds around a managed target for every run. Empty fields mean
@@ -48,13 +87,25 @@ export function LabEnvironmentFields({
   onChange: (v: LabEnvironment) => void;
   err: (path: string) => string | null;
 }) {
+  const { runtime, database } = runtimeOffer(value);
+  // switching to a runtime that cannot honour a field drops the field instead of leaving a
+  // value the server would refuse
+  const onRuntime = (next: Runtime) => {
+    const c = RUNTIME_CAPABILITIES[next];
+    onChange({
+      ...value,
+      runtime: next,
+      ...(c.cpuLimit ? {} : { cpuLimit: undefined }),
+      ...(c.upload ? {} : { blobstoreDelayMs: undefined }),
+    });
+  };
   return (
     <Card>
       <CardHeader
         title="Environment"
         description="Set up by the worker around the target for every run and torn down with it. Leave empty for plain loopback."
       />
-      <CardBody className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
+      <CardBody className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <Field
           label="Runtime"
           help="The program serving the target; each honours its own strategies and pool settings (docs/runtimes.md)."
@@ -64,9 +115,7 @@ export function LabEnvironmentFields({
             <Select
               {...p}
               value={value.runtime ?? 'go'}
-              onChange={(e) =>
-                onChange({ ...value, runtime: e.target.value as LabEnvironment['runtime'] })
-              }
+              onChange={(e) => onRuntime(e.target.value as Runtime)}
             >
               {RUNTIMES.map((r) => (
                 <option key={r} value={r}>
@@ -91,13 +140,13 @@ export function LabEnvironmentFields({
             >
               {LAB_DATABASES.map((d) => (
                 <option key={d} value={d}>
-                  {d === 'mariadb' ? 'MariaDB' : 'Postgres'}
+                  {DATABASE_LABELS[d]}
                 </option>
               ))}
             </Select>
           )}
         </Field>
-        {NUM_FIELDS.map((f) => (
+        {environmentNumFields(runtime, database).map((f) => (
           <Field
             key={f.key}
             label={f.label}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Copy, GitCompare, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Copy, GitCompare, Pencil, PlugZap, Plus, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { Badge } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
@@ -106,11 +107,20 @@ export function TargetDetail({ id }: { id: string }) {
                       <GitCompare className="size-4" /> Compare
                     </ButtonLink>
                   ) : null}
-                  {can('member') ? (
+                  <RoleGated
+                    min="member"
+                    what="create pool configs"
+                    size="sm"
+                    label={
+                      <>
+                        <Plus className="size-4" /> Add pool config
+                      </>
+                    }
+                  >
                     <ButtonLink size="sm" href={`/targets/${t.id}/pool-configs/new`}>
                       <Plus className="size-4" /> Add pool config
                     </ButtonLink>
-                  ) : null}
+                  </RoleGated>
                 </>
               }
             />
@@ -284,7 +294,26 @@ export function TargetDetail({ id }: { id: string }) {
                   </Row>
                 )}
               </dl>
-              <TestConnection targetId={t.id} disabled={!can('member')} />
+              {t.kind === 'url' ? (
+                <RoleGated
+                  min="member"
+                  what="probe targets"
+                  variant="secondary"
+                  label={
+                    <>
+                      <PlugZap className="size-4" /> Test connection
+                    </>
+                  }
+                >
+                  <TestConnection targetId={t.id} />
+                </RoleGated>
+              ) : (
+                <p className="text-xs text-slate-500" data-testid="managed-no-probe">
+                  No connection test: the worker starts this target for every run and stops it
+                  afterwards, so between runs there is nothing to probe. Each run's page shows its
+                  cold start and its pool.
+                </p>
+              )}
             </CardBody>
           </Card>
           <Card>

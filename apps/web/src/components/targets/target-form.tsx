@@ -14,7 +14,12 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input, NumberInput, Select } from '~/components/ui/form';
-import type { LabEnvironment } from '@poolbench/scenarios';
+import {
+  RUNTIME_CAPABILITIES,
+  RUNTIME_LABELS,
+  runtimeOffer,
+  type LabEnvironment,
+} from '@poolbench/scenarios';
 import { LabEnvironmentFields } from './lab-environment-fields';
 import { targetField, targetResolver, type TargetFormValues } from './target-form-values';
 import { UrlTargetFields } from './url-target-fields';
@@ -49,6 +54,9 @@ const SETUP_FIELDS: Array<{ key: keyof typeof DEFAULT_LAB_SETUP; label: string; 
   { key: 'shards', label: 'Shards', help: 'Shard keys of the data set' },
 ];
 
+// a new managed target's request: one that holds a pool connection, which is what is benchmarked
+const DEFAULT_REQUEST = { method: 'GET', path: '/work', query: [{ key: 'ms', value: '5' }] };
+
 export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -63,11 +71,13 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
     defaultValues: {
       kind: initial?.kind ?? 'managed',
       name: initial?.name ?? '',
-      requestDefaults: {
-        method: d.method ?? 'GET',
-        path: d.path ?? '/health',
-        query: Object.entries(d.query ?? {}).map(([key, value]) => ({ key, value })),
-      },
+      requestDefaults: initial
+        ? {
+            method: d.method ?? 'GET',
+            path: d.path ?? '/work',
+            query: Object.entries(d.query ?? {}).map(([key, value]) => ({ key, value })),
+          }
+        : DEFAULT_REQUEST,
       setup: { ...DEFAULT_LAB_SETUP, ...initial?.setup },
       environment: initial?.environment ?? {},
       baseUrls: (initial?.baseUrls ?? []).join('\n'),
@@ -107,7 +117,13 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
     initial ? update.mutate({ id: initial.id, target: valid }) : create.mutate(valid),
   );
 
-  const endpoint = LAB_ENDPOINTS.find((e) => e.method === method && e.path === path);
+  const offer = runtimeOffer(environment);
+  const endpoints = LAB_ENDPOINTS.filter(
+    (e) => !('upload' in e) || RUNTIME_CAPABILITIES[offer.runtime].upload,
+  );
+  const endpoint = endpoints.find((e) => e.method === method && e.path === path);
+  const runtimeName = RUNTIME_LABELS[offer.runtime];
+  const databaseName = offer.database === 'mariadb' ? 'MariaDB' : 'Postgres';
   return (
     <form className="space-y-6" noValidate onSubmit={(e) => void onSubmit(e)}>
       {mutation.isError ? (
@@ -132,7 +148,7 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
                     [
                       'managed',
                       'Managed lab target',
-                      'PoolBench starts the Go lab target for every run with the pool config applied: real cold starts, CPU and memory from /proc.',
+                      `PoolBench starts the lab target (${runtimeName} on ${databaseName}; change both under Environment) for every run with the pool config applied: real cold starts, CPU and memory from /proc.`,
                     ],
                     [
                       'url',
@@ -155,7 +171,14 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
                       name="kind"
                       value={k}
                       checked={kind === k}
-                      onChange={() => setValue('kind', k)}
+                      onChange={() => {
+                        setValue('kind', k);
+                        // the lab target's /work?ms=5 means nothing to someone else's service
+                        if (k === 'url' && path === DEFAULT_REQUEST.path) {
+                          setValue('requestDefaults.path', '/');
+                          query.replace([]);
+                        }
+                      }}
                       className="sr-only"
                     />
                     <span className="block text-sm font-semibold text-slate-900">{title}</span>
@@ -195,7 +218,10 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
                     setValue('requestDefaults.path', pa);
                   }}
                 >
-                  {LAB_ENDPOINTS.map((ep) => (
+                  {endpoint ? null : (
+                    <option value={`${method} ${path}`}>Choose an endpoint</option>
+                  )}
+                  {endpoints.map((ep) => (
                     <option key={ep.label} value={ep.label}>
                       {ep.label}
                     </option>
@@ -300,9 +326,14 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
       {kind === 'managed' ? (
         <LabEnvironmentFields
           value={environment}
-          onChange={(v: LabEnvironment) =>
-            setValue('environment', v, { shouldValidate: true, shouldDirty: true })
-          }
+          onChange={(v: LabEnvironment) => {
+            setValue('environment', v, { shouldValidate: true, shouldDirty: true });
+            // POST /upload exists only on runtimes with a blob store path
+            if (path === '/upload' && !RUNTIME_CAPABILITIES[runtimeOffer(v).runtime].upload) {
+              setValue('requestDefaults.method', DEFAULT_REQUEST.method);
+              setValue('requestDefaults.path', DEFAULT_REQUEST.path);
+            }
+          }}
           err={err}
         />
       ) : (

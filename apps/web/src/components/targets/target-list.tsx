@@ -8,18 +8,30 @@ import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { Badge } from '~/components/ui/badge';
 import { ButtonLink } from '~/components/ui/button';
+import { RoleGated } from '~/components/ui/role-gated';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
+import { GetStartedLink } from '~/components/onboarding/get-started-link';
 
 export function TargetList() {
   const trpc = useTRPC();
   const { can } = useRole();
   const targets = useQuery(trpc.target.list.queryOptions());
-  const newButton = can('admin') ? (
-    <ButtonLink href="/targets/new">
-      <Plus className="size-4" /> New target
-    </ButtonLink>
-  ) : null;
+  const newButton = (
+    <RoleGated
+      min="admin"
+      what="create targets"
+      label={
+        <>
+          <Plus className="size-4" /> New target
+        </>
+      }
+    >
+      <ButtonLink href="/targets/new">
+        <Plus className="size-4" /> New target
+      </ButtonLink>
+    </RoleGated>
+  );
   return (
     <>
       <PageHeader
@@ -38,6 +50,7 @@ export function TargetList() {
           {can('admin')
             ? 'Start with the managed lab target: PoolBench builds and starts it for every run with the pool config applied.'
             : 'Ask an admin of this team to add a target.'}
+          <GetStartedLink />
         </EmptyState>
       ) : null}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">

@@ -8,7 +8,8 @@ import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Alert } from '~/components/ui/feedback';
 
-export function TestConnection({ targetId, disabled }: { targetId: string; disabled?: boolean }) {
+/** Probes a URL target's first base URL (managed targets run only during runs: nothing to probe). */
+export function TestConnection({ targetId }: { targetId: string }) {
   const trpc = useTRPC();
   const test = useMutation(trpc.target.testConnection.mutationOptions());
   const r = test.data;
@@ -18,16 +19,10 @@ export function TestConnection({ targetId, disabled }: { targetId: string; disab
         variant="secondary"
         onClick={() => test.mutate({ id: targetId })}
         loading={test.isPending}
-        disabled={disabled}
       >
         <PlugZap className="size-4" /> Test connection
       </Button>
       {test.isError ? <Alert tone="error">{messageOf(test.error)}</Alert> : null}
-      {r?.kind === 'managed' ? (
-        <Alert tone="info" title="Started per run">
-          {r.message}
-        </Alert>
-      ) : null}
       {r?.kind === 'url' ? (
         <div className="rounded-lg border border-slate-200 p-3 text-sm">
           <div className="flex flex-wrap items-center gap-2">

@@ -10,7 +10,8 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatValue, tick } from '~/components/compare/format-metric';
+import { formatValue } from '~/components/compare/format-metric';
+import { yTicks } from './y-ticks';
 import type { RouterOutputs } from '~/lib/trpc/types';
 
 type Series = RouterOutputs['trend']['series'];
@@ -42,6 +43,13 @@ export function TrendChart({
     n: p.metrics[metric].n,
   }));
   const base = series.baseline?.medians[metric] ?? null;
+  const y = yTicks([
+    ...data.flatMap((d) => (typeof d.value === 'number' ? [d.value] : [])),
+    ...(base !== null ? [base] : []),
+  ]);
+  const [lo, hi] = [y.ticks[0], y.ticks.at(-1)];
+  const nearBottom =
+    base !== null && lo !== undefined && hi !== undefined && base - lo < (hi - lo) * 0.15;
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
@@ -56,9 +64,10 @@ export function TrendChart({
           stroke="#cbd5e1"
         />
         <YAxis
-          domain={['auto', 'auto']}
-          width={48}
-          tickFormatter={tick}
+          domain={y.ticks.length ? [y.ticks[0]!, y.ticks.at(-1)!] : ['auto', 'auto']}
+          ticks={y.ticks}
+          width={52}
+          tickFormatter={y.format}
           tick={{ fontSize: 11, fill: '#64748b' }}
           stroke="#cbd5e1"
         />
@@ -82,7 +91,8 @@ export function TrendChart({
             strokeDasharray="6 4"
             label={{
               value: `baseline ${series.baseline!.name}`,
-              position: 'insideTopRight',
+              // below the line, unless the line runs along the bottom: then above it, clear of the x-axis
+              position: nearBottom ? 'insideBottomRight' : 'insideTopRight',
               fontSize: 11,
               fill: '#64748b',
             }}

@@ -5,6 +5,7 @@ import { LineChart as LineChartIcon } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useTRPC } from '~/lib/trpc/react';
+import { plural } from '~/lib/plural';
 import { messageOf } from '~/lib/trpc/errors';
 import { formatValue } from '~/components/compare/format-metric';
 import { Badge } from '~/components/ui/badge';
@@ -86,7 +87,8 @@ export function TrendsPage() {
                       key={`${c.targetId}.${c.scenarioId}.${c.poolConfigId}`}
                       value={`${c.targetId}.${c.scenarioId}.${c.poolConfigId}`}
                     >
-                      {c.targetName} · {c.scenarioName} · {c.poolConfigName} ({c.runs} runs)
+                      {c.targetName} · {c.scenarioName} · {c.poolConfigName} (
+                      {plural(c.runs, 'run')})
                     </option>
                   ))}
                 </Select>
@@ -155,7 +157,7 @@ export function TrendsPage() {
                     </Link>
                     <span className="text-xs text-slate-500">
                       {new Date(p.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC ·{' '}
-                      {p.runs} runs
+                      {plural(p.runs, 'run')}
                     </span>
                     {p.branch || p.commit ? (
                       <span className="font-mono text-xs text-slate-500">

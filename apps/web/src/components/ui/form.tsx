@@ -67,7 +67,7 @@ export function Field({
     <div className={cn('space-y-1.5', className)}>
       <Label htmlFor={id}>
         {label}
-        {optional ? <span className="ml-1 font-normal text-slate-400">(optional)</span> : null}
+        {optional ? <span className="ml-1 font-normal text-slate-500">(optional)</span> : null}
       </Label>
       {children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy })}
       {error ? (

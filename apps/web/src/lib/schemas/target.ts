@@ -8,7 +8,7 @@ export const LAB_ENDPOINTS = [
     method: 'GET',
     path: '/health',
     label: 'GET /health',
-    help: 'No database work: measures the HTTP stack alone.',
+    help: 'No database work: measures the HTTP stack alone, the pool is never used.',
   },
   {
     method: 'GET',
@@ -26,7 +26,7 @@ export const LAB_ENDPOINTS = [
     method: 'GET',
     path: '/work',
     label: 'GET /work',
-    help: 'Holds a connection for ?ms= milliseconds: isolates pool behaviour.',
+    help: 'Holds a pool connection for ?ms= milliseconds: isolates pool behaviour.',
   },
   {
     method: 'POST',
@@ -39,6 +39,8 @@ export const LAB_ENDPOINTS = [
     path: '/upload',
     label: 'POST /upload',
     help: 'Streams the body to the blob store through the upstream HTTP pool (seed 000).',
+    /** only runtimes with an upload path (RUNTIME_CAPABILITIES[runtime].upload) serve it */
+    upload: true,
   },
 ] as const;
 

@@ -21,7 +21,7 @@ export function Picker({
   return (
     <fieldset>
       <legend className="mb-2 text-sm font-medium text-slate-800">
-        {legend} <span className="font-normal text-slate-400">({selected.length} selected)</span>
+        {legend} <span className="font-normal text-slate-500">({selected.length} selected)</span>
       </legend>
       {items.length === 0 ? <div className="text-sm text-slate-500">{empty}</div> : null}
       <div className="grid max-h-72 gap-1.5 overflow-y-auto pr-1 sm:grid-cols-2">
