@@ -15,6 +15,7 @@ export default unitAndIntegration(
     'src/server/rest/run-segments.test.ts',
     'src/server/rest/token-creator-access.test.ts',
     'src/server/services/api-tokens/api-tokens.test.ts',
+    'src/server/services/auth/sign-in-limits.test.ts',
     'src/server/services/cache/page-cache.test.ts',
     'src/server/services/compare/build-comparison.test.ts',
     'src/server/services/compare/repeats-needed.test.ts',
