@@ -1,5 +1,6 @@
 import { authenticateApiToken } from '~/server/services/api-tokens/authenticate-api-token';
 import { SCOPE_MIN_ROLE, scopeAllowedFor } from '~/lib/api-scopes';
+import { checkContentLength, readBodyLimited } from '~/server/security/body-limit';
 import { IdSchema } from '~/lib/schemas/ids';
 import type { RestDeps } from './deps';
 import {
@@ -61,6 +62,7 @@ function respond(res: StoredResponse, headers: Record<string, string>): Response
 export async function handleRest(req: Request, deps: RestDeps): Promise<Response> {
   let limits: RateLimitResult | null = null;
   try {
+    checkContentLength(req.headers);
     const url = new URL(req.url);
     const path = url.pathname.startsWith(API_PREFIX)
       ? url.pathname.slice(API_PREFIX.length)
@@ -130,7 +132,7 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
     const query = op.query ? op.query.parse(Object.fromEntries(url.searchParams)) : undefined;
     let raw: unknown = undefined;
     if (op.body) {
-      const text = await req.text();
+      const text = await readBodyLimited(req);
       try {
         raw = text.trim() === '' ? {} : JSON.parse(text);
       } catch {
