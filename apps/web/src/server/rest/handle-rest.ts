@@ -9,12 +9,15 @@ import {
   withIdempotency,
   type StoredResponse,
 } from './idempotency';
-import { matchOperation } from './operations';
+import { allowedMethods, matchOperation } from './operations';
 import { ProblemError, problemResponse } from './problem';
 import { rateLimit, type RateLimitResult } from './rate-limit';
 import { toProblem } from './to-problem';
 
 export const API_PREFIX = '/api/v1';
+/** Set by server.mjs (and only there) to the method of a request Next.js cannot route. */
+export const UNSUPPORTED_METHOD_HEADER = 'x-poolbench-unsupported-method';
+const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 const AUTH_DETAIL = {
   malformed: [
@@ -67,17 +70,26 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
     const path = url.pathname.startsWith(API_PREFIX)
       ? url.pathname.slice(API_PREFIX.length)
       : url.pathname;
-    const match = matchOperation(req.method, path);
+    // server.mjs hands methods Next.js cannot route (TRACE, …) over as a marked GET
+    // (only ever a method Next.js does not route, so the header can do nothing but earn a 405)
+    const marked = req.headers.get(UNSUPPORTED_METHOD_HEADER)?.toUpperCase();
+    const method = marked && !ROUTED_METHODS.includes(marked) ? marked : req.method;
+    const match = matchOperation(method, path);
     if (match === null)
       throw new ProblemError(
         'not_found',
-        `no API route ${req.method} ${url.pathname}; see /api/openapi.json`,
+        `no API route ${method} ${url.pathname}; see /api/openapi.json`,
       );
-    if (match === 'method')
+    if (match === 'method') {
+      const allow = allowedMethods(path).join(', ');
+      if (method === 'OPTIONS')
+        return new Response(null, { status: 204, headers: { Allow: allow } });
       throw new ProblemError(
         'method_not_allowed',
-        `${req.method} is not supported on ${url.pathname}`,
+        `${method} is not supported on ${url.pathname}; it allows ${allow}`,
+        { headers: { Allow: allow } },
       );
+    }
     const { op, params } = match;
 
     const auth = req.headers.get('authorization') ?? '';

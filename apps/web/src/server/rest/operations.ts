@@ -305,6 +305,14 @@ export const OPERATIONS: Operation[] = [
 ];
 
 /** Matches `/experiments/abc/summary` against the templates; params are checked by the handler. */
+/** The methods the operation table has for a path (for `Allow`); empty when no route matches. */
+export function allowedMethods(path: string): string[] {
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+    (m) => m !== 'HEAD' && typeof matchOperation(m, path) === 'object',
+  );
+  return methods.length > 0 ? [...methods, 'OPTIONS'] : [];
+}
+
 export function matchOperation(
   method: string,
   path: string,
