@@ -64,6 +64,21 @@ else
   say "npm packages up to date"
 fi
 
+# --- Schemathesis (PyPI) for the REST API fuzz phase (scripts/fuzz-rest.sh), in a virtualenv of
+# its own under .data; installed once per version, so a second run needs no network
+if [ "$FOR_TESTS" = 1 ]; then
+  ST_VERSION=4.32.5
+  if [ "$("$DATA/schemathesis/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, version $ST_VERSION" ]; then
+    say "installing Schemathesis $ST_VERSION into .data/schemathesis"
+    rm -rf "$DATA/schemathesis"
+    { python3 -m venv "$DATA/schemathesis" \
+      && "$DATA/schemathesis/bin/pip" install -q --disable-pip-version-check "schemathesis==$ST_VERSION"; } \
+      || die "could not install Schemathesis from PyPI (python3 -m venv needs python3-venv)"
+  else
+    say "Schemathesis $ST_VERSION up to date"
+  fi
+fi
+
 # --- generated code and binaries (each step skips itself when its inputs did not change)
 node packages/db/scripts/generate.mjs
 bash packages/k6/scripts/build-k6.sh

@@ -2,6 +2,7 @@
 # The whole suite: setup (incl. Chromium), formatting, lint, typecheck, unit tests, integration
 # tests on the real services, then browser tests against the running stack. Prints one closing
 # line. docs/testing.md says how the suite is organised and cached.
+# Last, Schemathesis against the REST API (scripts/fuzz-rest.sh).
 # Whatever it starts (services, web, worker, the background build) it stops again, pass or fail,
 # so a CI job ends with no process left behind; what was already running (a `make up` stack)
 # stays up.
@@ -56,3 +57,4 @@ say "starting web and worker for the browser tests"
 POOLBENCH_FIRST_DEMO=0 scripts/stack.sh start
 phase "browser tests" npm run -s test:e2e -w @poolbench/web
 phase "CLI and every shell example of docs/ci.md against the running stack" npm run -s test:e2e -w @poolbench/cli
+phase "REST API under Schemathesis (all checks)" scripts/fuzz-rest.sh

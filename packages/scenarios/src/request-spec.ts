@@ -13,6 +13,10 @@ const HEADER_NAME_RE = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
 // Visible ASCII plus space and tab: no CR/LF, so no header injection.
 const HEADER_VALUE_RE = /^[\t\x20-\x7e]*$/;
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+// the same names for JSON Schema, case-insensitive without flags: host → [Hh][Oo][Ss][Tt]
+const RESERVED_HEADERS_PATTERN = `^(${[...RESERVED_HEADERS]
+  .map((h) => [...h].map((c) => (/[a-z]/.test(c) ? `[${c.toUpperCase()}${c}]` : c)).join(''))
+  .join('|')})$`;
 
 export const RandomIntSchema = z
   .strictObject({
@@ -25,9 +29,11 @@ export const RandomIntSchema = z
         message: 'min must not be greater than max',
         path: ['min'],
         when: whenNumbers('min', 'max'),
-      }),
+      })
+      // JSON Schema cannot compare two fields: stated for people and as an extension for tools
+      .meta({ description: 'min ≤ max', 'x-constraint': 'min <= max' }),
   })
-  .describe('a fresh uniformly distributed integer in [min, max] for every request');
+  .describe('a fresh uniformly distributed integer in [min, max] for every request (min ≤ max)');
 
 export const QueryValueSchema = z.union([
   z.string().max(1024, 'must be at most 1024 characters'),
@@ -111,7 +117,8 @@ export const RequestSpecSchema = z
           .refine(
             (h) => !RESERVED_HEADERS.has(h.toLowerCase()),
             'is set by k6 itself and may not be overridden',
-          ),
+          )
+          .meta({ not: { pattern: RESERVED_HEADERS_PATTERN } }),
         z.string().max(4096).regex(HEADER_VALUE_RE, 'must be printable ASCII without line breaks'),
       )
       .default({}),
@@ -133,6 +140,16 @@ export const RequestSpecSchema = z
       const v = p.value as { method?: unknown; body?: { kind?: unknown } } | undefined;
       return typeof v?.method === 'string' && typeof v.body?.kind === 'string';
     },
+  })
+  .meta({
+    // a body only with a method that carries one (method defaults to GET)
+    anyOf: [
+      {
+        required: ['method'],
+        properties: { method: { enum: ['POST', 'PUT', 'PATCH', 'DELETE'] } },
+      },
+      { properties: { body: { properties: { kind: { const: 'none' } } } } },
+    ],
   });
 
 export type RequestSpec = z.infer<typeof RequestSpecSchema>;

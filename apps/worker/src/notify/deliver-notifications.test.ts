@@ -228,12 +228,30 @@ describe('schedule webhooks: delivery (real Postgres, a real HTTP capture server
     expect(got).toHaveLength(0);
     const r = await row(n.id);
     expect(r).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: null });
-    expect(r.lastError).toMatch(/127\.0\.0\.1.*not allowed for this team.*loopback/);
+    expect(r.lastError).toMatch(
+      /^webhook to 127\.0\.0\.1 is not allowed: it is a loopback address; an admin can add 127\.0\.0\.1 /,
+    );
     expect(r.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 5000);
     await expect(checkWebhookHost('169.254.169.254', ['169.254.0.0/16'])).rejects.toThrow(
-      /never allowed/,
+      /^webhook to 169\.254\.169\.254 is never allowed/,
     );
   });
+
+  it.each(['169.254.169.254', '[::ffff:a9fe:a9fe]', '[64:ff9b::a9fe:a9fe]'])(
+    'a never-allowed address (%s) fails at once, without retries',
+    async (host) => {
+      await db.allowedHost.create({
+        data: { teamId: ids.teamId, pattern: '::/0', createdById: ids.userId },
+      });
+      await setWebhook(`http://${host}/latest/meta-data/`, 'generic');
+      const n = await pending();
+      await deliver();
+      expect(got).toHaveLength(0);
+      const r = await row(n.id);
+      expect(r).toMatchObject({ status: 'failed', attempts: 1, nextAttemptAt: null });
+      expect(r.lastError).toMatch(/^webhook to .* is never allowed: it is .*169\.254/);
+    },
+  );
 
   it('redirects are never followed: the next hop was never checked', async () => {
     answer = (path) =>

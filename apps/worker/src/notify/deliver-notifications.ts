@@ -1,15 +1,13 @@
 import { openSecret, parseScheduleNotification, type Db } from '@poolbench/db';
 import {
-  canonicalIp,
   endpointsOf,
   hasUrlCredentials,
   redactUrl,
-  specialLabel,
-  touchesLinkLocalOrMetadata,
+  webhookRefusal,
 } from '@poolbench/scenarios/net';
 import type { Logger } from 'pino';
 import { RunError } from '../runs/run-error';
-import { checkAllowed, resolveHostNames } from '../targets/allowlist';
+import { resolveHostNames } from '../targets/allowlist';
 import { pinnedFetch, ProbeRedirectError } from '../targets/pinned-fetch';
 import { SIGNATURE_HEADER, signBody, webhookBody } from './webhook-message';
 
@@ -22,24 +20,17 @@ const CLAIM_STALE_MS = 120_000;
 class PermanentDeliveryError extends Error {}
 
 /**
- * Where a webhook may go. It is not load, so a public address needs no allowlist entry; an
- * internal one (loopback, private, CGNAT, …) only when the team's allowlist names it by IP or
- * CIDR, exactly like load; link-local and cloud-metadata addresses never. Returns the address to
- * connect to (the first resolved; every one was checked).
+ * Checks every address the webhook host resolves to (`webhookRefusal`: the rule the web app
+ * applies when the webhook is saved) and returns the one to connect to (the first resolved). A
+ * never-allowed address (link-local, metadata) fails the delivery for good; one that needs an
+ * allowlist entry is retried, since an admin may add it.
  */
 export async function checkWebhookHost(host: string, patterns: string[]): Promise<string> {
   const [resolved] = await resolveHostNames([host]);
   for (const addr of resolved!.addresses) {
-    const ip = canonicalIp(addr);
-    if (!ip) throw new RunError('target_not_allowed', `${host} (${addr}) is not an IP address`);
-    const metadata = touchesLinkLocalOrMetadata({ v: ip.v, n: ip.n, len: ip.v === 4 ? 32 : 128 });
-    if (metadata)
-      throw new RunError(
-        'target_not_allowed',
-        `webhooks to ${host} (${addr}) are never allowed: it is ${metadata}`,
-      );
-    if (specialLabel(ip) === null) continue;
-    checkAllowed([{ host: resolved!.host, addresses: [addr] }], patterns);
+    const refusal = webhookRefusal(resolved!.host, addr, patterns);
+    if (refusal?.never) throw new PermanentDeliveryError(refusal.message);
+    if (refusal) throw new RunError('target_not_allowed', refusal.message);
   }
   return resolved!.addresses[0]!;
 }

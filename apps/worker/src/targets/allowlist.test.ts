@@ -68,6 +68,16 @@ describe('allowlist', () => {
     expect(() => checkAllowed([{ host: 'm', addresses: ['fd00:ec2::254'] }], ['fd00::/8'])).toThrow(
       /never allowed.*metadata/,
     );
+    // a NAT64 address reaches the IPv4 in its last 32 bits through the translator
+    expect(() =>
+      checkAllowed([{ host: 'n', addresses: ['64:ff9b::a9fe:a9fe'] }], ['64:ff9b::/96']),
+    ).toThrow(/never allowed.*link-local/);
+    expect(() =>
+      checkAllowed([{ host: 'n', addresses: ['64:ff9b::a00:1'] }], ['192.168.0.0/16']),
+    ).toThrow(/not allowed for this team \(private address\)/);
+    expect(() =>
+      checkAllowed([{ host: 'n', addresses: ['64:ff9b::a00:1'] }], ['10.0.0.0/8']),
+    ).not.toThrow();
   });
 
   it('pins each host to one checked address; k6 may reach exactly those (127.0.0.2 and 10.1.2.4 blocked)', async () => {

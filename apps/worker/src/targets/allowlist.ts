@@ -4,6 +4,7 @@ import {
   canonicalIp,
   cidrContains,
   formatIp,
+  judgedIp,
   parseCidr,
   parseIp,
   specialLabel,
@@ -83,7 +84,7 @@ export function checkAllowed(
           `load to ${r.host} (${addr}) is never allowed: it is ${metadata}`,
         );
       if (opts.allowLoopback && label === 'loopback') continue;
-      if (cidrs.some((c) => cidrContains(c, ip))) continue;
+      if (cidrs.some((c) => cidrContains(c, ip) || cidrContains(c, judgedIp(ip)))) continue;
       if (nameOk && label === null) continue;
       throw new RunError(
         'target_not_allowed',

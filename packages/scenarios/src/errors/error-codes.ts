@@ -11,6 +11,7 @@ export type TrpcCode =
   | 'METHOD_NOT_SUPPORTED'
   | 'CONFLICT'
   | 'UNPROCESSABLE_CONTENT'
+  | 'PAYLOAD_TOO_LARGE'
   | 'TOO_MANY_REQUESTS'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
@@ -71,6 +72,12 @@ export const ERROR_CODES = {
     cli: 'usage',
   },
   invalid_json: { trpc: 'BAD_REQUEST', http: 400, title: 'Invalid JSON', cli: 'usage' },
+  payload_too_large: {
+    trpc: 'PAYLOAD_TOO_LARGE',
+    http: 413,
+    title: 'Request body too large',
+    cli: 'usage',
+  },
   // tRPC answers its own input validation with BAD_REQUEST; ours says the same.
   validation_failed: { trpc: 'BAD_REQUEST', http: 422, title: 'Validation failed', cli: 'usage' },
   rate_limited: { trpc: 'TOO_MANY_REQUESTS', http: 429, title: 'Too many requests', cli: 'infra' },

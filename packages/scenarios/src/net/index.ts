@@ -3,3 +3,4 @@ export * from './special-ranges';
 export * from './redact-url';
 export * from './k6-network';
 export * from './describe-range';
+export * from './webhook-address';

@@ -153,6 +153,56 @@ export function embeddedIpv4(ip: IpNum): IpNum | null {
   return null;
 }
 
+/**
+ * NAT64 prefixes (RFC 6052 well-known 64:ff9b::/96, RFC 8215 local-use 64:ff9b:1::/48): a
+ * translator turns an address there into the IPv4 address in its last 32 bits (the /96 layout).
+ */
+const NAT64_PREFIXES: Cidr[] = [
+  { v: 6, n: 0x64ff9bn << 96n, len: 96 },
+  { v: 6, n: 0x64ff9b0001n << 80n, len: 48 },
+];
+
+/** The IPv4 address a NAT64 address is translated to, or null outside the NAT64 prefixes. */
+export function translatedIpv4(ip: IpNum): IpNum | null {
+  if (ip.v !== 6 || !NAT64_PREFIXES.some((p) => cidrContains(p, ip))) return null;
+  return { v: 4, n: ip.n & 0xffffffffn };
+}
+
+/**
+ * The address a check judges: IPv4-mapped, IPv4-compatible and NAT64 forms by the IPv4 address
+ * they carry or are translated to (a connection to one of them ends up there), anything else as
+ * it is. Unlike `canonicalIp`, a NAT64 address is not what to connect to: the translator is.
+ */
+export function judgedIp(ip: IpNum): IpNum {
+  return embeddedIpv4(ip) ?? translatedIpv4(ip) ?? ip;
+}
+
+/** The IPv4-in-IPv6 prefixes: mapped, compatible, NAT64 well-known and local-use. */
+const IPV4_CARRYING_PREFIXES: Cidr[] = [
+  { v: 6, n: 0xffffn << 32n, len: 96 },
+  { v: 6, n: 0n, len: 96 },
+  ...NAT64_PREFIXES,
+];
+
+/**
+ * The IPv4 ranges an IPv6 range reaches through the IPv4-carrying forms it holds: ::ffff:0:0/96
+ * reaches 0.0.0.0/0, ::ffff:a9fe:a9fe/128 reaches 169.254.169.254/32, ::/0 reaches everything.
+ */
+export function embeddedIpv4Ranges(c: Cidr): Cidr[] {
+  if (c.v !== 6) return [];
+  const out: Cidr[] = [];
+  for (const p of IPV4_CARRYING_PREFIXES) {
+    if (c.len <= p.len && cidrContains(c, { v: 6, n: p.n })) out.push({ v: 4, n: 0n, len: 0 });
+    else if (c.len > p.len && cidrContains(p, { v: 6, n: c.n })) {
+      // below /96 the last 32 bits all vary (only possible inside the /48)
+      out.push(
+        c.len >= 96 ? { v: 4, n: c.n & 0xffffffffn, len: c.len - 96 } : { v: 4, n: 0n, len: 0 },
+      );
+    }
+  }
+  return out;
+}
+
 /** The address a connection really reaches: IPv4-mapped/compatible forms become IPv4. */
 export function canonicalIp(raw: string): IpNum | null {
   const ip = parseIp(raw);

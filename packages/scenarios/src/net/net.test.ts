@@ -23,8 +23,6 @@ describe('special-purpose ranges', () => {
     ['255.255.255.255', 'broadcast'],
     ['::', 'unspecified'],
     ['::1', 'loopback'],
-    ['64:ff9b::7f00:1', 'NAT64'],
-    ['64:ff9b:1::1', 'local NAT64'],
     ['2002:7f00:1::', '6to4'],
     ['2001:0:4136:e378::1', 'Teredo'],
     ['fd00::1', 'unique local'],
@@ -39,11 +37,15 @@ describe('special-purpose ranges', () => {
     ['::ffff:7f00:1', 'loopback'],
     ['::127.0.0.1', 'loopback'],
     ['::ffff:169.254.169.254', 'link-local'],
+    // NAT64 forms by the IPv4 address the translator reaches
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'link-local'],
+    ['64:ff9b:1::a00:1', 'private'],
   ];
   it.each(cases)('%s is %s', (addr, label) => {
     expect(specialLabel(addr)).toBe(label);
   });
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])(
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
     '%s is public',
     (addr) => {
       expect(specialLabel(addr)).toBeNull();
@@ -56,6 +58,27 @@ describe('special-purpose ranges', () => {
     expect(touchesLinkLocalOrMetadata(parseCidr('fd00:ec2::254')!)).toMatch(/metadata/);
     expect(touchesLinkLocalOrMetadata(parseCidr('127.0.0.0/8')!)).toBeNull();
   });
+  it.each([
+    '::ffff:169.254.169.254',
+    '::ffff:a9fe:a9fe/128',
+    '::ffff:0:0/96',
+    '::ffff:a9fe:0/112',
+    '::a9fe:a9fe',
+    '64:ff9b::/96',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::/48',
+    '64:ff9b:1:2::/64',
+    '::/0',
+    '::/64',
+  ])('refuses %s: it reaches link-local IPv4 through an IPv4-in-IPv6 form', (range) => {
+    expect(touchesLinkLocalOrMetadata(parseCidr(range)!)).toMatch(/\(as IPv4 inside IPv6\)$/);
+  });
+  it.each(['::ffff:7f00:0/104', '64:ff9b::a00:0/104', '2001:db8::/32', '::1'])(
+    'allows %s (no link-local IPv4 inside)',
+    (range) => {
+      expect(touchesLinkLocalOrMetadata(parseCidr(range)!)).toBeNull();
+    },
+  );
 });
 
 describe('ip math', () => {

@@ -1,4 +1,12 @@
-import { canonicalIp, cidrContains, parseCidr, parseIp, type Cidr, type IpNum } from './ip-math';
+import {
+  cidrContains,
+  embeddedIpv4Ranges,
+  judgedIp,
+  parseCidr,
+  parseIp,
+  type Cidr,
+  type IpNum,
+} from './ip-math';
 
 /**
  * IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890 and updates), plus the cloud
@@ -59,12 +67,13 @@ const PARSED: Array<{ c: Cidr; label: string }> = SPECIAL_RANGES.map((r) => ({
 
 /**
  * The special-purpose label of an address, most specific range first, or null for a public
- * address. IPv4-mapped/compatible IPv6 forms are judged by the IPv4 address they carry
- * (::ffff:127.0.0.1 is loopback).
+ * address. IPv4-mapped/compatible and NAT64 IPv6 forms are judged by the IPv4 address they carry
+ * (::ffff:127.0.0.1 and 64:ff9b::7f00:1 are loopback).
  */
 export function specialLabel(raw: string | IpNum): string | null {
-  const ip = typeof raw === 'string' ? canonicalIp(raw) : raw;
-  if (!ip) return null;
+  const parsed = typeof raw === 'string' ? parseIp(raw) : raw;
+  if (!parsed) return null;
+  const ip = judgedIp(parsed);
   let best: { c: Cidr; label: string } | null = null;
   for (const r of PARSED) if (cidrContains(r.c, ip) && (!best || r.c.len > best.c.len)) best = r;
   return best?.label ?? null;
@@ -72,8 +81,20 @@ export function specialLabel(raw: string | IpNum): string | null {
 
 export const isSpecial = (addr: string) => specialLabel(addr) !== null;
 
-/** Link-local ranges hold the metadata services: an allowlist may never include them. */
+/**
+ * Link-local ranges hold the metadata services: an allowlist may never include them, nor an IPv6
+ * range whose IPv4-mapped, IPv4-compatible or NAT64 forms reach them (::ffff:a9fe:a9fe/128,
+ * ::ffff:0:0/96, 64:ff9b::/96).
+ */
 export function touchesLinkLocalOrMetadata(c: Cidr): string | null {
+  for (const v4 of embeddedIpv4Ranges(c)) {
+    const why = touchesOwnFamily(v4);
+    if (why) return `${why} (as IPv4 inside IPv6)`;
+  }
+  return touchesOwnFamily(c);
+}
+
+function touchesOwnFamily(c: Cidr): string | null {
   for (const cidr of ['169.254.0.0/16', 'fe80::/10']) {
     const ll = parseCidr(cidr)!;
     if (

@@ -62,11 +62,33 @@ function aggregationFits(kind: MetricKind, a: Aggregation): boolean {
   return a === 'count' || a === 'rate';
 }
 
+// The same grammar as JSON Schema patterns for the OpenAPI document, one per metric kind, so
+// generated clients know what the server accepts. ASCII classes only ([0-9], spaces), since a
+// pattern's \d and \s match more in some languages than in JavaScript; a bit stricter than
+// EXPR_RE (percentiles written with at most two digits before the point).
+const NUM_PATTERN = '-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?';
+const OP_PATTERN = '(<=|>=|==|!=|<|>)';
+const PCT_PATTERN = 'p\\( *(100(\\.0+)?|[0-9]{1,2}(\\.[0-9]+)?) *\\)';
+const exprPattern = (agg: string) => `^ *(${agg}) *${OP_PATTERN} *${NUM_PATTERN} *$`;
+export const EXPR_PATTERNS: Record<MetricKind, string> = {
+  trend: exprPattern(`avg|min|max|med|${PCT_PATTERN}`),
+  rate: exprPattern('rate'),
+  counter: exprPattern('count|rate'),
+};
+const METRICS_OF: Record<MetricKind, readonly string[]> = {
+  trend: TREND_METRICS,
+  rate: RATE_METRICS,
+  counter: COUNTER_METRICS,
+};
+
 /** One k6 threshold, e.g. `{ metric: 'http_req_duration', expr: 'p(95)<500' }` (trend values in ms). */
 export const ThresholdSchema = z
   .strictObject({
     metric: z.enum(THRESHOLD_METRICS, { error: `must be one of ${THRESHOLD_METRICS.join(', ')}` }),
-    expr: z.string().max(64, 'must be at most 64 characters'),
+    expr: z
+      .string()
+      .max(64, 'must be at most 64 characters')
+      .meta({ pattern: exprPattern(`avg|min|max|med|count|rate|${PCT_PATTERN}`) }),
     abortOnFail: z.boolean().default(false),
   })
   .superRefine(
@@ -87,7 +109,16 @@ export const ThresholdSchema = z
       }
     },
     { when: (p) => typeof (p.value as { expr?: unknown } | undefined)?.expr === 'string' },
-  );
+  )
+  .meta({
+    // the aggregation must fit the metric's kind: one branch per kind
+    oneOf: (['trend', 'rate', 'counter'] as const).map((kind) => ({
+      properties: {
+        metric: { enum: [...METRICS_OF[kind]] },
+        expr: { pattern: EXPR_PATTERNS[kind] },
+      },
+    })),
+  });
 
 export type Threshold = z.infer<typeof ThresholdSchema>;
 

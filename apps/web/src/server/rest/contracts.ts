@@ -53,7 +53,20 @@ export const ProblemSchema = z.object({
     .describe('one entry per invalid field'),
 });
 
-const IdOrName = z.string().trim().min(1, 'is required').max(120).describe('id or exact name');
+/**
+ * For JSON Schema: a string that is not blank once trimmed (the server trims, then needs a
+ * character) and has no control characters. ASCII and Unicode spaces, and the BOM, count as
+ * blank, as String.prototype.trim says.
+ */
+export const NOT_BLANK =
+  '^[^\\u0000-\\u001f\\u007f]*[^\\s\\ufeff\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
+const IdOrName = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(120)
+  .meta({ pattern: NOT_BLANK })
+  .describe('id or exact name');
 const LoadGeneratorsSchema = z
   .number()
   .int('must be a whole number')
@@ -122,6 +135,7 @@ const CiOriginFields = {
       (b) => ![...b].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f),
       'must not contain control characters',
     )
+    .meta({ pattern: NOT_BLANK })
     .optional()
     .describe('the branch (or merge request ref) it came from'),
   buildUrl: z
@@ -151,6 +165,7 @@ export const StartSavedSchema = z.strictObject({
     .trim()
     .min(1)
     .max(120)
+    .meta({ pattern: NOT_BLANK })
     .optional()
     .describe("name of the new experiment (default: the saved one's)"),
   repeats: RepeatsSchema.optional().describe('override the saved number of repeats'),
@@ -179,7 +194,7 @@ export const UntilDecidedSchema = z
 export const StartInlineSchema = z
   .strictObject({
     kind: z.literal('inline'),
-    name: z.string().trim().min(1).max(120).default('CI run'),
+    name: z.string().trim().min(1).max(120).meta({ pattern: NOT_BLANK }).default('CI run'),
     target: IdOrName.describe('id or exact name of a target of the team'),
     poolConfigs: z
       .array(IdOrName)
@@ -195,6 +210,7 @@ export const StartInlineSchema = z
       .trim()
       .min(1)
       .max(120)
+      .meta({ pattern: NOT_BLANK })
       .optional()
       .describe(
         'name of the scenario row for an inline scenario (default: made from its content, e.g. "Constant arrival rate 40 req/s · GET /work · 3 s · a51a6d")',
@@ -211,7 +227,8 @@ export const StartInlineSchema = z
   .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), {
     message: 'give exactly one of scenarioId and scenario',
     path: ['scenario'],
-  });
+  })
+  .meta({ oneOf: [{ required: ['scenarioId'] }, { required: ['scenario'] }] });
 
 export const StartExperimentSchema = z.discriminatedUnion('kind', [
   StartSavedSchema,

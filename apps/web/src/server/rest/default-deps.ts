@@ -10,6 +10,6 @@ export function defaultRestDeps(): RestDeps {
     redis,
     queue: runQueue,
     baseUrl: env.BETTER_AUTH_URL.replace(/\/$/, ''),
-    rateLimit: DEFAULT_RATE_LIMIT,
+    rateLimit: { ...DEFAULT_RATE_LIMIT, limit: env.API_RATE_LIMIT_PER_MINUTE },
   };
 }

@@ -1,5 +1,6 @@
 import { authenticateApiToken } from '~/server/services/api-tokens/authenticate-api-token';
 import { SCOPE_MIN_ROLE, scopeAllowedFor } from '~/lib/api-scopes';
+import { checkContentLength, readBodyLimited } from '~/server/security/body-limit';
 import { IdSchema } from '~/lib/schemas/ids';
 import type { RestDeps } from './deps';
 import {
@@ -8,12 +9,15 @@ import {
   withIdempotency,
   type StoredResponse,
 } from './idempotency';
-import { matchOperation } from './operations';
+import { allowedMethods, matchOperation } from './operations';
 import { ProblemError, problemResponse } from './problem';
 import { rateLimit, type RateLimitResult } from './rate-limit';
 import { toProblem } from './to-problem';
 
 export const API_PREFIX = '/api/v1';
+/** Set by server.mjs (and only there) to the method of a request Next.js cannot route. */
+export const UNSUPPORTED_METHOD_HEADER = 'x-poolbench-unsupported-method';
+const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 const AUTH_DETAIL = {
   malformed: [
@@ -61,21 +65,31 @@ function respond(res: StoredResponse, headers: Record<string, string>): Response
 export async function handleRest(req: Request, deps: RestDeps): Promise<Response> {
   let limits: RateLimitResult | null = null;
   try {
+    checkContentLength(req.headers);
     const url = new URL(req.url);
     const path = url.pathname.startsWith(API_PREFIX)
       ? url.pathname.slice(API_PREFIX.length)
       : url.pathname;
-    const match = matchOperation(req.method, path);
+    // server.mjs hands methods Next.js cannot route (TRACE, …) over as a marked GET
+    // (only ever a method Next.js does not route, so the header can do nothing but earn a 405)
+    const marked = req.headers.get(UNSUPPORTED_METHOD_HEADER)?.toUpperCase();
+    const method = marked && !ROUTED_METHODS.includes(marked) ? marked : req.method;
+    const match = matchOperation(method, path);
     if (match === null)
       throw new ProblemError(
         'not_found',
-        `no API route ${req.method} ${url.pathname}; see /api/openapi.json`,
+        `no API route ${method} ${url.pathname}; see /api/openapi.json`,
       );
-    if (match === 'method')
+    if (match === 'method') {
+      const allow = allowedMethods(path).join(', ');
+      if (method === 'OPTIONS')
+        return new Response(null, { status: 204, headers: { Allow: allow } });
       throw new ProblemError(
         'method_not_allowed',
-        `${req.method} is not supported on ${url.pathname}`,
+        `${method} is not supported on ${url.pathname}; it allows ${allow}`,
+        { headers: { Allow: allow } },
       );
+    }
     const { op, params } = match;
 
     const auth = req.headers.get('authorization') ?? '';
@@ -130,7 +144,7 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
     const query = op.query ? op.query.parse(Object.fromEntries(url.searchParams)) : undefined;
     let raw: unknown = undefined;
     if (op.body) {
-      const text = await req.text();
+      const text = await readBodyLimited(req);
       try {
         raw = text.trim() === '' ? {} : JSON.parse(text);
       } catch {

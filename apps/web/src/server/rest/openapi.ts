@@ -59,18 +59,30 @@ export function buildOpenApi(serverUrl = ''): Json {
       required: true,
       schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 64 },
     }));
-    const queryParams = o.query
-      ? Object.entries(o.query.shape).map(([name, s]) => {
-          const js = schemaOf(s as z.ZodType, 'input');
-          return {
-            name,
-            in: 'query',
-            required: !(s as z.ZodType).safeParse(undefined).success,
-            schema: js,
-            ...(js.description ? { description: js.description } : {}),
-          };
-        })
-      : [];
+    const queryParams =
+      o.query && o.queryRules
+        ? [
+            {
+              name: 'query',
+              in: 'query',
+              style: 'form',
+              explode: true,
+              required: false,
+              schema: { ...schemaOf(o.query, 'input'), ...o.queryRules },
+            },
+          ]
+        : o.query
+          ? Object.entries(o.query.shape).map(([name, s]) => {
+              const js = schemaOf(s as z.ZodType, 'input');
+              return {
+                name,
+                in: 'query',
+                required: !(s as z.ZodType).safeParse(undefined).success,
+                schema: js,
+                ...(js.description ? { description: js.description } : {}),
+              };
+            })
+          : [];
     const headers = o.idempotent
       ? [
           {
@@ -79,7 +91,7 @@ export function buildOpenApi(serverUrl = ''): Json {
             required: false,
             description:
               'retries with the same key and body return the first response (header Idempotent-Replayed: true) instead of acting again',
-            schema: { type: 'string', minLength: 1, maxLength: 200 },
+            schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,200}$' },
           },
         ]
       : [];

@@ -20,6 +20,7 @@ import {
   ExperimentSchema,
   ExtendExperimentSchema,
   ExperimentSummarySchema,
+  NOT_BLANK,
   RunSchema,
   SaveBaselineSchema,
   ShareLinkSchema,
@@ -44,6 +45,12 @@ export interface Operation {
   description?: string;
   scope: ApiScope;
   query?: z.ZodObject;
+  /**
+   * Rules across query parameters (JSON Schema keywords such as `not`, `dependentRequired`): the
+   * OpenAPI document then describes the query as one exploded object with these rules, which is
+   * the same query string, so generated clients know the rules too.
+   */
+  queryRules?: Record<string, unknown>;
   body?: z.ZodType;
   /** component names for the OpenAPI document */
   bodyName?: string;
@@ -85,6 +92,9 @@ const GateMetricsParam = z
   })
   .transform((keys) => parseGateMetrics(keys))
   .optional()
+  .meta({
+    pattern: `^ *(${TESTED_RUN_METRIC_KEYS.join('|')}) *(, *(${TESTED_RUN_METRIC_KEYS.join('|')}) *)*$`,
+  })
   .describe(
     `comma-separated tested metrics to gate on, e.g. p99Ms,rps: only these are compared and their p-values adjusted together, which gives fewer runs the power to detect a regression in them (choose them before looking at results). Default: every tested metric. Keys: ${TESTED_RUN_METRIC_KEYS.join(', ')}`,
   );
@@ -110,6 +120,7 @@ const CompareQuery = z
       .trim()
       .min(1)
       .max(64)
+      .meta({ pattern: NOT_BLANK })
       .optional()
       .describe('baseline name, e.g. main (the default when `base` is not given)'),
     base: z
@@ -117,6 +128,7 @@ const CompareQuery = z
       .trim()
       .min(1)
       .max(200)
+      .meta({ pattern: NOT_BLANK })
       .optional()
       .describe(
         'instead of a saved baseline: a pool config (id or name) of this experiment that every other pool config is compared with, scenario by scenario (gate config A against config B inside one experiment)',
@@ -207,6 +219,12 @@ export const OPERATIONS: Operation[] = [
     description:
       "Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor, p-values adjusted across the compared metrics with Benjamini-Hochberg). A verdict needs at least 4 succeeded runs per side. `metrics` limits the comparison to the metrics you gate on; `gatedOn` in the answer lists them. `from`/`to` compare only those seconds of every run (each run's metrics are recomputed from its stored seconds in the window); `window` in the answer says which. With `base=<pool config>` every other pool config is compared with that one inside this experiment (no saved baseline needed); `base` in the answer names it.",
     query: CompareQuery,
+    queryRules: {
+      not: { required: ['baseline', 'base'] },
+      dependentRequired: { from: ['to'], to: ['from'] },
+      description:
+        'baseline or base, not both; from and to together, to after from (the last is checked by the server only)',
+    },
     response: ComparisonSchema,
     responseName: 'Comparison',
     handle: ({ deps, principal, params, query }) => {
@@ -325,6 +343,14 @@ export const OPERATIONS: Operation[] = [
 ];
 
 /** Matches `/experiments/abc/summary` against the templates; params are checked by the handler. */
+/** The methods the operation table has for a path (for `Allow`); empty when no route matches. */
+export function allowedMethods(path: string): string[] {
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+    (m) => m !== 'HEAD' && typeof matchOperation(m, path) === 'object',
+  );
+  return methods.length > 0 ? [...methods, 'OPTIONS'] : [];
+}
+
 export function matchOperation(
   method: string,
   path: string,

@@ -8,7 +8,7 @@ import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
 import { revokeApiToken } from '~/server/services/api-tokens/revoke-api-token';
 import type { RestDeps } from './deps';
-import { handleRest } from './handle-rest';
+import { handleRest, UNSUPPORTED_METHOD_HEADER } from './handle-rest';
 import { buildOpenApi } from './openapi';
 import {
   insertSyntheticRun,
@@ -341,6 +341,32 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect((await call('GET', `/experiments/${A.experimentId}`, { token: readToken })).status).toBe(
       200,
     );
+  });
+
+  it('a method a path does not have is 405 with the Allow of that path; OPTIONS lists it', async () => {
+    const del = await call('DELETE', '/experiments');
+    expect(del.status).toBe(405);
+    expect(del.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await del.json()).code).toBe('method_not_allowed');
+    // TRACE and other methods Next.js cannot route reach the API as a GET marked by server.mjs
+    for (const method of ['TRACE', 'TRACK', 'PROPFIND']) {
+      const res = await call('GET', `/experiments/${A.experimentId}`, {
+        headers: { [UNSUPPORTED_METHOD_HEADER]: method },
+      });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow'), method).toBe('GET, OPTIONS');
+      expect((await res.json()).detail).toBe(
+        `${method} is not supported on /api/v1/experiments/${A.experimentId}; it allows GET, OPTIONS`,
+      );
+    }
+    // the marker can only ever earn a 405: a routed method in it is ignored
+    const spoofed = await call('GET', `/experiments/${A.experimentId}`, {
+      headers: { [UNSUPPORTED_METHOD_HEADER]: 'POST' },
+    });
+    expect(spoofed.status).toBe(200);
+    const options = await call('OPTIONS', '/experiments/x1/compare');
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, OPTIONS');
   });
 
   it("another team's ids are 404 not_found", async () => {
@@ -738,8 +764,9 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   });
 
   it('documents the metrics parameter with its keys', () => {
-    const param = compareDoc.get.parameters.find((p: { name: string }) => p.name === 'metrics');
-    expect(param).toMatchObject({ in: 'query', required: false, schema: { type: 'string' } });
-    expect(param.description).toContain('p99Ms');
+    const query = compareDoc.get.parameters.find((p: { in: string }) => p.in === 'query');
+    expect(query).toMatchObject({ style: 'form', explode: true, required: false });
+    expect(query.schema.properties.metrics).toMatchObject({ type: 'string' });
+    expect(query.schema.properties.metrics.description).toContain('p99Ms');
   });
 });

@@ -29,6 +29,12 @@ describe('CSV cells (OWASP CSV injection)', () => {
     expect(csvField('has, comma')).toBe('"has, comma"');
   });
 
+  it('quotes cells with a semicolon, which `;`-separated spreadsheets split on', () => {
+    expect(csvField('a;=1+1')).toBe('"a;=1+1"');
+    expect(csvField('x;y')).toBe('"x;y"');
+    expect(toCsv(['name'], [['lazy;=cmd|calc']])).toBe('name\r\n"lazy;=cmd|calc"\r\n');
+  });
+
   it('a row keeps its columns', () => {
     expect(
       toCsv(

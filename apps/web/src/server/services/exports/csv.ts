@@ -6,7 +6,7 @@
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
- * One cell: RFC 4180 quoting, and string cells that a spreadsheet would take as a formula get a
+ * One cell: RFC 4180 quoting (also of `;`), and string cells that a spreadsheet would take as a formula get a
  * leading `'`. Only strings are neutralised: a negative number is data (`-3.5` must stay a number
  * a spreadsheet can sum), and numbers are never user-controlled text.
  */
@@ -16,7 +16,9 @@ export function csvField(v: unknown): string {
   if (typeof v === 'bigint') return v.toString();
   let s = v instanceof Date ? v.toISOString() : String(v);
   if (FORMULA_START.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  // `;` too: spreadsheets in locales whose list separator is `;` split on it, and the part
+  // after one (`a;=1+1`) would start a cell of its own, a formula
+  return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function toCsv(header: string[], rows: unknown[][]): string {

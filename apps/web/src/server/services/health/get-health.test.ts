@@ -2,7 +2,10 @@ import type { Db } from '@poolbench/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeServices } from '~/test/fixtures';
 import { withTempDatabase } from '~/test/temp-database';
+import { createDb } from '@poolbench/db';
+import { producerConnection } from '@poolbench/queue';
 import { getHealth } from './get-health';
+import { healthResponse } from './health-response';
 
 describe('getHealth (real Postgres and Redis)', () => {
   let db: Db;
@@ -56,5 +59,45 @@ describe('getHealth (real Postgres and Redis)', () => {
     expect((await health()).worker.ok).toBe(false);
     await worker('w1', { lastSeenAt: new Date(), stoppedAt: new Date() });
     expect((await health()).worker.ok).toBe(false);
+  });
+
+  it('the public answer says which component is down, never why; the log has the details', async () => {
+    const nowhere = 'postgresql://poolbench:secret-pw@127.0.0.1:1/poolbench';
+    const downDb = createDb({ url: nowhere, max: 1 });
+    const downRedis = producerConnection('redis://127.0.0.1:1').on('error', () => {});
+    const logged: string[] = [];
+    try {
+      await worker('w-cut-off-7', {
+        queueConnected: false,
+        lastSeenAt: new Date(),
+        stoppedAt: null,
+      });
+      const cases = [
+        { deps: { db: downDb, redis: services.redis }, down: 'db' },
+        { deps: { db, redis: downRedis }, down: 'redis' },
+        { deps: { db, redis: services.redis }, down: 'worker' },
+      ] as const;
+      for (const c of cases) {
+        logged.length = 0;
+        const res = await healthResponse({ ...c.deps, staleAfterMs: 15_000 }, (m) =>
+          logged.push(m),
+        );
+        expect(res.status, c.down).toBe(503);
+        const text = await res.text();
+        const body = JSON.parse(text) as Record<string, { ok: boolean } | string>;
+        expect(body.status).toBe('degraded');
+        expect(body[c.down]).toMatchObject({ ok: false });
+        expect(text, c.down).not.toMatch(
+          /detail|w-cut-off-7|ECONNREFUSED|127\.0\.0\.1|secret|prisma/i,
+        );
+        expect(logged.join('\n'), c.down).toMatch(
+          c.down === 'worker' ? /w-cut-off-7/ : /down \(.+\)/,
+        );
+      }
+    } finally {
+      downRedis.disconnect();
+      await downDb.$disconnect().catch(() => {});
+      await worker('w-cut-off-7', { stoppedAt: new Date() });
+    }
   });
 });

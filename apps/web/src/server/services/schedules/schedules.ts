@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { ExperimentDefinitionSchema } from '~/lib/schemas/experiment';
 import { previewCron } from '~/lib/schemas/cron';
 import { InvalidInputError, NotFoundError } from '../errors';
+import { checkWebhookUrl } from './check-webhook-url';
 
 /**
  * A schedule clones a saved experiment definition on each firing. The definition is an Experiment
@@ -241,6 +242,7 @@ export async function setScheduleNotify(
       'webhookSecret',
       'is required: every request is signed with it (HMAC-SHA256), so the receiver can tell it came from PoolBench',
     );
+  if (input.webhookUrl) await checkWebhookUrl(db, teamId, input.webhookUrl);
   await db.schedule.update({
     where: { id: s.id },
     data: {

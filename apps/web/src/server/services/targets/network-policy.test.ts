@@ -37,6 +37,73 @@ describe('where load may go: allowlist entries, target URLs, monitor DSN', () =>
     }
   });
 
+  it('judges IPv4-mapped, IPv4-compatible and NAT64 forms by the IPv4 they carry', async () => {
+    for (const pattern of [
+      '::ffff:169.254.169.254',
+      '::ffff:a9fe:a9fe/128',
+      '::ffff:0:0/96',
+      '::a9fe:a9fe',
+      '64:ff9b::/96',
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b:1::/48',
+    ]) {
+      const e = await fail(admin().team.allow({ pattern, confirmBroad: true }));
+      expect(e.code, pattern).toBe('BAD_REQUEST');
+      expect(e.message, pattern).toMatch(
+        /^pattern: includes (link-local 169\.254\.0\.0\/16|the cloud metadata address) \(as IPv4 inside IPv6\).*can never be allowed/,
+      );
+    }
+    // an entry saved before this rule does not let a target reach the metadata service either
+    await db.allowedHost.create({
+      data: { teamId: A.teamId, pattern: '::ffff:0:0/96', createdById: A.users.owner.id },
+    });
+    for (const host of ['[::ffff:a9fe:a9fe]', '[::ffff:169.254.169.254]', '[64:ff9b::a9fe:a9fe]']) {
+      const e = await fail(admin().target.create(target({ baseUrls: [`http://${host}:80`] })));
+      expect(e.message, host).toMatch(/^load to .* is never allowed: it is .*169\.254/);
+    }
+    await db.allowedHost.deleteMany({ where: { teamId: A.teamId, pattern: '::ffff:0:0/96' } });
+    expect(await db.target.count({ where: { teamId: A.teamId, kind: 'url' } })).toBe(0);
+  });
+
+  it('checks webhook URLs when they are saved, with the rule of delivery', async () => {
+    const notify = (webhookUrl: string) =>
+      admin().schedule.setNotify({
+        id: A.scheduleId,
+        notifyOn: 'always',
+        webhookFormat: 'generic',
+        webhookUrl,
+        webhookSecret: 'whsec-0123456789abcdef',
+        baselineName: '',
+        removeWebhook: false,
+        settleUpToRepeats: null,
+      });
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:a9fe:a9fe]/latest/',
+      'http://[64:ff9b::a9fe:a9fe]/latest/',
+    ]) {
+      const e = await fail(notify(url));
+      expect(e.code, url).toBe('BAD_REQUEST');
+      expect(e.message, url).toMatch(
+        /^webhookUrl: webhook to .* is never allowed: it is .*169\.254/,
+      );
+    }
+    const e = await fail(notify('http://127.0.0.2:8080/hook'));
+    expect(e.message).toBe(
+      "webhookUrl: webhook to 127.0.0.2 is not allowed: it is a loopback address; an admin can add 127.0.0.2 to the team's allowed hosts (Settings → Allowlist)",
+    );
+    expect(
+      await db.schedule.findUniqueOrThrow({
+        where: { id: A.scheduleId },
+        select: { webhookHost: true },
+      }),
+    ).toEqual({ webhookHost: null });
+    // allowed by an IP entry, or public: saved
+    await admin().team.allow({ pattern: '127.0.0.2' });
+    await notify('http://127.0.0.2:8080/hook');
+    await notify('http://93.184.216.34/hook');
+  });
+
   it('refuses ranges wider than /8 or /32 unless the admin confirms them, and says what each entry allows', async () => {
     const e = await fail(admin().team.allow({ pattern: '192.0.0.0/2' }));
     expect(e.message).toMatch(

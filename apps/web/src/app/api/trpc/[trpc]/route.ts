@@ -1,19 +1,9 @@
-import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { appRouter } from '~/server/api/root';
 import { createContext } from '~/server/api/create-context';
+import { handleTrpc } from '~/server/api/handle-trpc';
 
 export const dynamic = 'force-dynamic';
 
-const handler = (req: Request) =>
-  fetchRequestHandler({
-    endpoint: '/api/trpc',
-    req,
-    router: appRouter,
-    createContext: () => createContext({ headers: req.headers, overHttp: true }),
-    onError({ error, path }) {
-      if (error.code === 'INTERNAL_SERVER_ERROR')
-        console.error(`tRPC ${path ?? '?'} failed:`, error.cause ?? error);
-    },
-  });
+const handler = (request: Request) =>
+  handleTrpc(request, (req) => createContext({ headers: req.headers, overHttp: true }));
 
 export { handler as GET, handler as POST };

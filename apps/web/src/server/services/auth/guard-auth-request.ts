@@ -1,0 +1,77 @@
+import type { SignInLimiter } from './sign-in-limiter';
+
+/** The only header Better Auth reads the client address from; set here, never taken from clients. */
+export const CLIENT_IP_HEADER = 'x-poolbench-client-ip';
+
+type Handler = (req: Request) => Promise<Response>;
+
+/**
+ * Wraps Better Auth's route handler: passes it the trusted client address (or none), limits
+ * sign-ins with `SignInLimiter`, and answers every refusal of a well-formed sign-up alike (see
+ * `refuseSignUp`).
+ */
+export function guardAuthRequest(handler: Handler, limiter: SignInLimiter): Handler {
+  return async (req) => {
+    const headers = new Headers(req.headers);
+    headers.delete(CLIENT_IP_HEADER);
+    const client = limiter.clientKey(req.headers);
+    if (client !== null) headers.set(CLIENT_IP_HEADER, client);
+    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await req.text();
+    const forward = new Request(req.url, { method: req.method, headers, body });
+    const path = new URL(req.url).pathname;
+    if (req.method === 'POST' && path.endsWith('/sign-in/email')) {
+      const email = emailOf(body);
+      if (email === null) return handler(forward);
+      const verdict = await limiter.check(email, client);
+      if (verdict.retryAfterSeconds !== null) return tooManyAttempts(verdict.retryAfterSeconds);
+      if (verdict.delayMs > 0) await new Promise((r) => setTimeout(r, verdict.delayMs));
+      const res = await handler(forward);
+      if (res.status === 401) await limiter.recordFailure(email, client);
+      else if (res.ok) await limiter.recordSuccess(email, client);
+      return res;
+    }
+    if (req.method === 'POST' && path.endsWith('/sign-up/email')) {
+      return refuseSignUp(await handler(forward));
+    }
+    return handler(forward);
+  };
+}
+
+function emailOf(body: string | undefined): string | null {
+  try {
+    const parsed: unknown = JSON.parse(body ?? '');
+    const email = (parsed as { email?: unknown } | null)?.email;
+    return typeof email === 'string' && email !== '' ? email : null;
+  } catch {
+    return null;
+  }
+}
+
+function tooManyAttempts(retryAfterSeconds: number): Response {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return Response.json(
+    {
+      code: 'TOO_MANY_ATTEMPTS',
+      message: `Too many failed sign-ins from your address. Try again in ${minutes} minutes.`,
+    },
+    { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
+  );
+}
+
+/**
+ * Better Auth answers a sign-up with a taken email 422 USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL,
+ * which tells anyone which emails have accounts. Every refusal of a well-formed sign-up (any 422)
+ * answers the same 400 SIGN_UP_REFUSED here. Errors about the input alone (invalid email,
+ * password length: 400) stay as they are: they say nothing about other accounts. That a sign-up
+ * succeeded remains visible; hiding it needs email verification, which PoolBench does not send.
+ */
+function refuseSignUp(res: Response): Response {
+  if (res.status !== 422) return res;
+  return Response.json(
+    {
+      code: 'SIGN_UP_REFUSED',
+      message: 'Could not create the account. If you already have one, sign in instead.',
+    },
+    { status: 400 },
+  );
+}

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import type { Db } from '@poolbench/db';
+import { withTempDatabase } from '~/test/temp-database';
+import { makeServices } from '~/test/fixtures';
+import { createAuth, type Auth } from './create-auth';
+import { guardAuthRequest } from './guard-auth-request';
+import { SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './sign-in-limiter';
+
+const APP = 'http://localhost:3000';
+const PASSWORD = 'right-password-1';
+const PROXY = '198.51.100.7'; // the address our trusted proxy saw for the attacker
+const VICTIM_IP = '203.0.113.9';
+
+/**
+ * The sign-in and sign-up endpoints as the route serves them (Better Auth behind
+ * `guardAuthRequest`), on real Postgres and Redis: guessing is limited per trusted client and
+ * slowed per account, and nobody's failures refuse someone else's right password.
+ */
+describe('sign-in limits', () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  let services: ReturnType<typeof makeServices>;
+  let auth: Auth;
+
+  const handlerFor = (proxyHops: number, limits: Partial<SignInLimits> = {}) =>
+    guardAuthRequest(
+      auth.handler,
+      new SignInLimiter(
+        () => services.redis,
+        proxyHops,
+        { ...SIGN_IN_LIMITS, baseDelayMs: 1, maxDelayMs: 5, ...limits },
+        `pbtest-sign-in-${randomBytes(4).toString('hex')}`,
+      ),
+    );
+  const post = (
+    handler: (r: Request) => Promise<Response>,
+    path: string,
+    body: unknown,
+    xff?: string,
+  ) =>
+    handler(
+      new Request(`${APP}/api/auth${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: APP,
+          ...(xff ? { 'x-forwarded-for': xff } : {}),
+        },
+        body: JSON.stringify(body),
+      }),
+    );
+  const signIn = (h: (r: Request) => Promise<Response>, email: string, pw: string, xff?: string) =>
+    post(h, '/sign-in/email', { email, password: pw }, xff);
+
+  let n = 0;
+  const newUser = async () => {
+    const email = `victim-${++n}-${randomBytes(3).toString('hex')}@example.test`;
+    const res = await post(handlerFor(0), '/sign-up/email', {
+      name: 'Vic Tim',
+      email,
+      password: PASSWORD,
+    });
+    expect(res.status).toBe(200);
+    return email;
+  };
+
+  beforeAll(async () => {
+    ({ db, dispose } = await withTempDatabase('web_sign_in'));
+    services = makeServices();
+    auth = createAuth({
+      db,
+      secret: 'test-secret-0123456789abcdef',
+      baseURL: APP,
+      trustedOrigins: [APP],
+    });
+  });
+  afterAll(async () => {
+    await services?.close();
+    await dispose?.();
+  });
+
+  it('a rotating X-Forwarded-For does not dodge the per-client limit behind a trusted proxy', async () => {
+    const email = await newUser();
+    const h = handlerFor(1);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await signIn(h, email, 'wrong-guess', `10.0.${i}.1, ${PROXY}`)).status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.slice(5).every((s) => s === 429)).toBe(true);
+    const refused = await signIn(h, email, PASSWORD, `10.9.9.9, ${PROXY}`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe(String(SIGN_IN_LIMITS.windowSeconds));
+    expect(((await refused.json()) as { code: string }).code).toBe('TOO_MANY_ATTEMPTS');
+  });
+
+  it('a forged victim address charges the attacker, and the victim still signs in', async () => {
+    const email = await newUser();
+    const h = handlerFor(1);
+    for (let i = 0; i < 20; i++) await signIn(h, email, 'wrong-guess', `${VICTIM_IP}, ${PROXY}`);
+    expect((await signIn(h, email, PASSWORD, VICTIM_IP)).status).toBe(200);
+    // without trusted proxies the header is ignored altogether
+    const direct = handlerFor(0);
+    for (let i = 0; i < 50; i++) {
+      expect((await signIn(direct, email, 'wrong-guess', VICTIM_IP)).status).toBe(401);
+    }
+    expect((await signIn(direct, email, PASSWORD, VICTIM_IP)).status).toBe(200);
+  });
+
+  it('without the header, 50 wrong passwords do not lock the right one out', async () => {
+    const email = await newUser();
+    const h = handlerFor(0);
+    for (let i = 0; i < 50; i++) expect((await signIn(h, email, `wrong-${i}`)).status).toBe(401);
+    expect((await signIn(h, email, PASSWORD)).status).toBe(200);
+  });
+
+  it('failures on one account slow every sign-in on it down, and refuse no right password', async () => {
+    const email = await newUser();
+    const h = handlerFor(1, { freeAccountFailures: 3, baseDelayMs: 300, maxDelayMs: 600 });
+    const timed = async (pw: string, ip: string) => {
+      const t0 = performance.now();
+      const res = await signIn(h, email, pw, ip);
+      return { status: res.status, ms: performance.now() - t0 };
+    };
+    // each guess from a different (real) address: no client budget is reached
+    for (let i = 0; i < 3; i++) expect((await timed('wrong', `192.0.2.${i}`)).status).toBe(401);
+    const fourth = await timed('wrong', '192.0.2.50');
+    expect(fourth).toMatchObject({ status: 401 });
+    expect(fourth.ms).toBeLessThan(300);
+    const fifth = await timed('wrong', '192.0.2.51');
+    expect(fifth.status).toBe(401);
+    expect(fifth.ms).toBeGreaterThanOrEqual(290);
+    const sixth = await timed('wrong', '192.0.2.52');
+    expect(sixth.ms).toBeGreaterThanOrEqual(590);
+    // the real user, from an address that has not failed: slowed, never refused
+    const victim = await timed(PASSWORD, VICTIM_IP);
+    expect(victim.status).toBe(200);
+    expect(victim.ms).toBeGreaterThanOrEqual(590);
+    // a success clears the account's failures
+    expect((await timed(PASSWORD, VICTIM_IP)).ms).toBeLessThan(300);
+  });
+
+  it('one client failing on many accounts reaches its own budget only', async () => {
+    const emails = await Promise.all([newUser(), newUser(), newUser()]);
+    const h = handlerFor(1, { perClient: 6 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      statuses.push((await signIn(h, emails[i % 3]!, 'wrong', PROXY)).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429, 429]);
+    for (const email of emails)
+      expect((await signIn(h, email, PASSWORD, VICTIM_IP)).status).toBe(200);
+  });
+
+  it('a sign-up with a taken email answers like any refusal, naming no account', async () => {
+    const email = await newUser();
+    const h = handlerFor(0);
+    const res = await post(h, '/sign-up/email', {
+      name: 'Mallory',
+      email,
+      password: 'another-pw-1',
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { code: string; message: string };
+    expect(body.code).toBe('SIGN_UP_REFUSED');
+    expect(body.message).not.toMatch(/exist/i);
+  });
+});
