@@ -16,7 +16,10 @@ export function v1Shapes(doc: Json): Record<string, string> {
       walk(components[name], path, key, depth + 1);
       return;
     }
-    const variants = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
+    const variants = [
+      ...(((schema.anyOf ?? schema.oneOf) as Json[] | undefined) ?? []),
+      ...((schema.allOf as Json[] | undefined) ?? []),
+    ];
     const types = new Set<string>();
     const collect = (s: Json) => {
       if (typeof s.$ref === 'string') {
@@ -29,11 +32,21 @@ export function v1Shapes(doc: Json): Record<string, string> {
       else if (typeof t === 'string') types.add(t);
       else if (s.const !== undefined) types.add(typeof s.const);
       else if (Array.isArray(s.enum)) types.add(typeof s.enum[0]);
-      for (const v of ((s.anyOf ?? s.oneOf) as Json[] | undefined) ?? []) collect(v);
+      for (const v of [
+        ...(((s.anyOf ?? s.oneOf) as Json[] | undefined) ?? []),
+        ...((s.allOf as Json[] | undefined) ?? []),
+      ])
+        collect(v);
     };
     collect(schema);
-    if (path) out[`${key} ${path}`] = [...types].sort().join('|') || 'any';
-    for (const s of [schema, ...(variants ?? [])]) {
+    if (path) {
+      // a oneOf variant that only narrows a field (a pattern, an enum) says nothing of its type
+      const k = `${key} ${path}`;
+      const seen = new Set(out[k] && out[k] !== 'any' ? out[k].split('|') : []);
+      for (const t of types) seen.add(t);
+      out[k] = [...seen].sort().join('|') || 'any';
+    }
+    for (const s of [schema, ...variants]) {
       const resolved =
         typeof s.$ref === 'string' ? (components[s.$ref.split('/').at(-1)!] ?? s) : s;
       for (const [name, p] of Object.entries((resolved.properties ?? {}) as Record<string, Json>))
