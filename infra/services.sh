@@ -188,16 +188,23 @@ start_mailpit() {
   setsid "$bin" --smtp "127.0.0.1:$MAILPIT_SMTP_PORT" --listen "127.0.0.1:$MAILPIT_HTTP_PORT" \
     --database "$DATA/mailpit/mailpit.db" --smtp-auth-accept-any --smtp-auth-allow-insecure \
     --disable-version-check >"$DATA/mailpit/mailpit.log" 2>&1 < /dev/null &
-  echo $! > "$DATA/mailpit/mailpit.pid"
   for _ in $(seq 1 50); do
-    curl -fsS "http://127.0.0.1:$MAILPIT_HTTP_PORT/api/v1/info" >/dev/null 2>&1 && { say "mailpit running: smtp 127.0.0.1:$MAILPIT_SMTP_PORT, http://127.0.0.1:$MAILPIT_HTTP_PORT"; return; }
+    if curl -fsS "http://127.0.0.1:$MAILPIT_HTTP_PORT/api/v1/info" >/dev/null 2>&1; then
+      # the pid of mailpit itself (setsid may have forked), found by its own data file
+      pgrep -f -- "--database $DATA/mailpit/mailpit.db" | head -1 > "$DATA/mailpit/mailpit.pid"
+      say "mailpit running: smtp 127.0.0.1:$MAILPIT_SMTP_PORT, http://127.0.0.1:$MAILPIT_HTTP_PORT"
+      return
+    fi
     sleep 0.1
   done
   die "mailpit failed to start; see $DATA/mailpit/mailpit.log"
 }
 stop_mailpit() {
-  if mailpit_running; then
-    kill "$(mailpit_pid)"; rm -f "$DATA/mailpit/mailpit.pid"; say "mailpit stopped"
+  # by its data file too: only this installation's mailpit, whatever the pid file says
+  if mailpit_running || pgrep -f -- "--database $DATA/mailpit/mailpit.db" >/dev/null; then
+    mailpit_running && kill "$(mailpit_pid)" 2>/dev/null
+    pkill -f -- "--database $DATA/mailpit/mailpit.db" 2>/dev/null || true
+    rm -f "$DATA/mailpit/mailpit.pid"; say "mailpit stopped"
   else say "mailpit not running"; fi
 }
 
