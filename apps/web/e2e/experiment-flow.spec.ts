@@ -18,7 +18,7 @@ test('sign up -> lab target -> pool configs -> cold-start preset -> live experim
   // Managed lab target
   await nav(page, 'Targets');
   await page.getByRole('link', { name: 'New target' }).first().click();
-  await page.getByLabel('Name').fill('Lab target');
+  await page.getByLabel('Name', { exact: true }).fill('Lab target');
   await page.getByLabel('Endpoint').selectOption('GET /work');
   await page.screenshot({ path: `${SHOTS}/02-target-form.png`, fullPage: true });
   await page.getByRole('button', { name: 'Create target' }).click();
