@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { clientIp } from '../share-links/rate-limit';
+import { WindowCounters } from '../../security/window-counters';
 
 export interface SignInLimits {
   /** failed sign-ins one (trusted) client may make on one account per window before it gets 429 */
@@ -31,8 +32,6 @@ export interface SignInVerdict {
   delayMs: number;
 }
 
-const memory = new Map<string, { count: number; resetAt: number }>();
-
 /**
  * Limits password guessing so that nobody can lock anyone else out:
  *
@@ -53,11 +52,15 @@ const memory = new Map<string, { count: number; resetAt: number }>();
  */
 export class SignInLimiter {
   constructor(
-    private readonly redis: (() => Redis) | null,
+    redis: (() => Redis) | null,
     private readonly proxyHops = 0,
     private readonly limits: SignInLimits = SIGN_IN_LIMITS,
     private readonly prefix = 'pb:sign-in',
-  ) {}
+  ) {
+    this.counters = new WindowCounters(redis, limits.windowSeconds);
+  }
+
+  private readonly counters: WindowCounters;
 
   /** The client's address if a trusted proxy vouches for it, else null. */
   clientKey(headers: Headers): string | null {
@@ -66,13 +69,13 @@ export class SignInLimiter {
 
   async check(email: string, client: string | null): Promise<SignInVerdict> {
     const account = accountKey(email);
-    const accountFailures = await this.read(`${this.prefix}:acct:${account}`);
+    const accountFailures = await this.counters.read(`${this.prefix}:acct:${account}`);
     const over = accountFailures - this.limits.freeAccountFailures;
     const delayMs =
       over <= 0 ? 0 : Math.min(this.limits.maxDelayMs, this.limits.baseDelayMs * 2 ** (over - 1));
     if (client !== null) {
-      const own = await this.read(`${this.prefix}:acct:${account}:ip:${client}`);
-      const all = await this.read(`${this.prefix}:ip:${client}`);
+      const own = await this.counters.read(`${this.prefix}:acct:${account}:ip:${client}`);
+      const all = await this.counters.read(`${this.prefix}:ip:${client}`);
       if (own >= this.limits.perAccountClient || all >= this.limits.perClient) {
         return { retryAfterSeconds: this.limits.windowSeconds, delayMs: 0 };
       }
@@ -82,51 +85,17 @@ export class SignInLimiter {
 
   async recordFailure(email: string, client: string | null): Promise<void> {
     const account = accountKey(email);
-    await this.incr(`${this.prefix}:acct:${account}`);
+    await this.counters.incr(`${this.prefix}:acct:${account}`);
     if (client === null) return;
-    await this.incr(`${this.prefix}:acct:${account}:ip:${client}`);
-    await this.incr(`${this.prefix}:ip:${client}`);
+    await this.counters.incr(`${this.prefix}:acct:${account}:ip:${client}`);
+    await this.counters.incr(`${this.prefix}:ip:${client}`);
   }
 
   async recordSuccess(email: string, client: string | null): Promise<void> {
     const account = accountKey(email);
     const keys = [`${this.prefix}:acct:${account}`];
     if (client !== null) keys.push(`${this.prefix}:acct:${account}:ip:${client}`);
-    for (const k of keys) memory.delete(k);
-    try {
-      if (this.redis) await this.redis().del(...keys);
-    } catch {
-      // counters expire with the window
-    }
-  }
-
-  private async read(key: string): Promise<number> {
-    try {
-      if (this.redis) return Number((await this.redis().get(key)) ?? 0);
-    } catch {
-      // fall through to memory
-    }
-    const m = memory.get(key);
-    return m && m.resetAt > Date.now() ? m.count : 0;
-  }
-
-  private async incr(key: string): Promise<number> {
-    try {
-      if (this.redis) {
-        const r = this.redis();
-        const n = await r.incr(key);
-        if (n === 1) await r.expire(key, this.limits.windowSeconds);
-        return n;
-      }
-    } catch {
-      // fall through to memory
-    }
-    const m = memory.get(key);
-    if (!m || m.resetAt <= Date.now()) {
-      memory.set(key, { count: 1, resetAt: Date.now() + this.limits.windowSeconds * 1000 });
-      return 1;
-    }
-    return ++m.count;
+    await this.counters.clear(...keys);
   }
 }
 

@@ -1,12 +1,11 @@
 import type { Redis } from 'ioredis';
+import { WindowCounters } from '../../security/window-counters';
 
 /** Failed token lookups one client may make per window before it gets 429 (only behind trusted proxies). */
 export const GUESS_LIMIT = 20;
 /** Failed token lookups of everyone together per window; past it, unknown tokens answer 429. */
 export const GLOBAL_GUESS_LIMIT = 500;
 export const GUESS_WINDOW_SECONDS = 600;
-
-const memory = new Map<string, { count: number; resetAt: number }>();
 
 /**
  * Rate limit on guessing share tokens. Only failed lookups (unknown, revoked or expired tokens)
@@ -30,13 +29,17 @@ const memory = new Map<string, { count: number; resetAt: number }>();
  */
 export class GuessLimiter {
   constructor(
-    private readonly redis: (() => Redis) | null,
+    redis: (() => Redis) | null,
     private readonly limit = GUESS_LIMIT,
     private readonly windowSeconds = GUESS_WINDOW_SECONDS,
     private readonly prefix = 'pb:share-guess',
     private readonly proxyHops = 0,
     private readonly globalLimit = GLOBAL_GUESS_LIMIT,
-  ) {}
+  ) {
+    this.counters = new WindowCounters(redis, windowSeconds);
+  }
+
+  private readonly counters: WindowCounters;
 
   /** The client's address if a trusted proxy vouches for it, else null (see the class comment). */
   clientKey(headers: Headers): string | null {
@@ -54,7 +57,7 @@ export class GuessLimiter {
   /** True when this (trusted) client used up its own budget; an unknown client is never blocked here. */
   async blocked(client: string | null): Promise<boolean> {
     if (client === null) return false;
-    return (await this.read(this.clientCounter(client))) >= this.limit;
+    return (await this.counters.read(this.clientCounter(client))) >= this.limit;
   }
 
   /**
@@ -62,39 +65,10 @@ export class GuessLimiter {
    * budget, if any, is now exceeded, so the miss is answered 429 instead of 404.
    */
   async recordFailure(client: string | null): Promise<'client' | 'global' | null> {
-    const global = await this.incr(this.globalCounter());
-    const own = client === null ? 0 : await this.incr(this.clientCounter(client));
+    const global = await this.counters.incr(this.globalCounter());
+    const own = client === null ? 0 : await this.counters.incr(this.clientCounter(client));
     if (client !== null && own > this.limit) return 'client';
     return global > this.globalLimit ? 'global' : null;
-  }
-
-  private async read(key: string): Promise<number> {
-    try {
-      if (this.redis) return Number((await this.redis().get(key)) ?? 0);
-    } catch {
-      // fall through to memory
-    }
-    const m = memory.get(key);
-    return m && m.resetAt > Date.now() ? m.count : 0;
-  }
-
-  private async incr(key: string): Promise<number> {
-    try {
-      if (this.redis) {
-        const r = this.redis();
-        const n = await r.incr(key);
-        if (n === 1) await r.expire(key, this.windowSeconds);
-        return n;
-      }
-    } catch {
-      // fall through to memory
-    }
-    const m = memory.get(key);
-    if (!m || m.resetAt <= Date.now()) {
-      memory.set(key, { count: 1, resetAt: Date.now() + this.windowSeconds * 1000 });
-      return 1;
-    }
-    return ++m.count;
   }
 }
 
