@@ -35,6 +35,14 @@ export async function onlineWorkers(db: Tx, now = Date.now()): Promise<number> {
   });
 }
 
+/** The team's queued runs and their planned load (scenario length x load generators), in ms. */
+export async function queuedLoad(db: Tx, teamId: string): Promise<{ runs: number; ms: number }> {
+  const rows = await db.$queryRaw<{ runs: bigint; ms: bigint | null }[]>`
+    SELECT count(*) AS runs, sum("plannedLoadMs"::bigint * "loadGenerators") AS ms
+    FROM "Run" WHERE "teamId" = ${teamId} AND status = 'queued'`;
+  return { runs: Number(rows[0]?.runs ?? 0), ms: Number(rows[0]?.ms ?? 0) };
+}
+
 export async function teamFleetLimits(db: Tx, teamId: string) {
   const team = await db.team.findUnique({
     where: { id: teamId },
@@ -85,10 +93,7 @@ export async function checkFleetLimits(
         `${input.loadGenerators} load generators need ${input.loadGenerators} workers online; ${online} ${online === 1 ? 'is' : 'are'} online (start more workers or use at most ${Math.max(1, online)})`,
       );
   }
-  const queued = await tx.$queryRaw<{ ms: bigint | null }[]>`
-    SELECT sum("plannedLoadMs"::bigint * "loadGenerators") AS ms
-    FROM "Run" WHERE "teamId" = ${input.teamId} AND status = 'queued'`;
-  const queuedMs = Number(queued[0]?.ms ?? 0);
+  const { ms: queuedMs } = await queuedLoad(tx, input.teamId);
   const limitMs = limits.maxQueuedLoadMinutes * 60_000;
   if (queuedMs + input.newLoadMs > limitMs)
     throw new InvalidInputError(

@@ -96,6 +96,7 @@ export {
   FLEET_LIMIT_DEFAULTS,
   onlineWorkers,
   plannedLoadMs,
+  queuedLoad,
   teamFleetLimits,
   WORKER_ONLINE_WITHIN_MS,
 } from './fleet-limits';

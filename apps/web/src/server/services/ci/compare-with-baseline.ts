@@ -6,6 +6,7 @@ import {
   type TestedRunMetricKey,
 } from '@poolbench/stats';
 import type { CompareItem } from '~/lib/compare/selection';
+import { baselineForCell } from '@poolbench/runs';
 import { cellVerdicts } from './cell-verdicts';
 import { experimentCells, failedThresholdsOf, usable } from './experiment-cells';
 
@@ -145,15 +146,12 @@ export async function compareWithBaseline(
   };
 }
 
-/** The cell's own config's baseline; else the scenario's only one of that name; else none. */
-function pickBaseline<B extends { scenarioId: string; poolConfigId: string | null }>(
-  baselines: B[],
-  scenarioId: string | undefined,
-  poolConfigId: string | undefined,
-): B | undefined {
+/** The cell's own config's baseline (the schedules' rule); else the scenario's only one of that name. */
+function pickBaseline<
+  B extends { scenarioId: string; runId: string | null; poolConfigId: string | null },
+>(baselines: B[], scenarioId: string | undefined, poolConfigId: string | undefined): B | undefined {
+  if (!scenarioId) return undefined;
+  const own = poolConfigId ? baselineForCell(baselines, { scenarioId, poolConfigId }) : undefined;
   const ofScenario = baselines.filter((x) => x.scenarioId === scenarioId);
-  return (
-    ofScenario.find((x) => x.poolConfigId === poolConfigId) ??
-    (ofScenario.length === 1 ? ofScenario[0] : undefined)
-  );
+  return own ?? (ofScenario.length === 1 ? ofScenario[0] : undefined);
 }

@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import { FLEET_LIMIT_DEFAULTS, onlineWorkers, teamFleetLimits } from '@poolbench/runs';
+import { FLEET_LIMIT_DEFAULTS, onlineWorkers, queuedLoad, teamFleetLimits } from '@poolbench/runs';
 
 /** Upper bounds an admin may set; the defaults are in FLEET_LIMIT_DEFAULTS (docs/security.md). */
 export const FLEET_LIMIT_BOUNDS = {
@@ -15,9 +15,7 @@ export async function getFleetLimits(db: Db, teamId: string) {
       where: { id: teamId },
       select: { maxRunsPerExperiment: true, maxQueuedLoadMinutes: true },
     }),
-    db.$queryRaw<{ runs: bigint; ms: bigint | null }[]>`
-      SELECT count(*) AS runs, sum("plannedLoadMs"::bigint * "loadGenerators") AS ms
-      FROM "Run" WHERE "teamId" = ${teamId} AND status = 'queued'`,
+    queuedLoad(db, teamId),
     onlineWorkers(db),
   ]);
   return {
@@ -27,8 +25,8 @@ export async function getFleetLimits(db: Db, teamId: string) {
       maxRunsPerExperiment: own?.maxRunsPerExperiment ?? null,
       maxQueuedLoadMinutes: own?.maxQueuedLoadMinutes ?? null,
     },
-    queuedRuns: Number(queued[0]?.runs ?? 0),
-    queuedLoadMinutes: Math.ceil(Number(queued[0]?.ms ?? 0) / 60_000),
+    queuedRuns: queued.runs,
+    queuedLoadMinutes: Math.ceil(queued.ms / 60_000),
     onlineWorkers: online,
   };
 }
