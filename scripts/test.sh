@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole suite: setup (incl. Chromium), formatting, lint, typecheck, unit tests, integration
-# tests on the real services, then browser tests against the running stack. Prints one closing
-# line. docs/testing.md says how the suite is organised and cached.
-# Last, Schemathesis against the REST API (scripts/fuzz-rest.sh).
+# tests on the real services, then browser tests against the running stack, and last Schemathesis
+# against the REST API (scripts/fuzz-rest.sh). Every test runner writes a JUnit report; the
+# suite closes with the sum of them, "tests: N passed, N failed, N skipped"
+# (scripts/test-summary.mjs). docs/testing.md says how the suite is organised and cached.
 # Whatever it starts (services, web, worker, the background build) it stops again, pass or fail,
 # so a CI job ends with no process left behind; what was already running (a `make up` stack)
 # stays up.
@@ -13,9 +14,15 @@ own_services=0 own_stack=0 build_pid=""
 port_busy "${PG_PORT:-54329}" || port_busy "${REDIS_PORT:-63799}" || own_services=1
 port_busy 3000 || own_stack=1
 cleanup() {
+  local rc=$?
   if [ -n "$build_pid" ]; then kill -TERM -- "-$build_pid" 2>/dev/null || true; fi
   if ((own_stack)); then scripts/stack.sh stop || true; fi
   if ((own_services)); then infra/services.sh stop || true; fi
+  # the closing line comes last, after the stop messages; a count of no test fails the suite
+  if ((rc == 0)); then
+    say "test reports"
+    node scripts/test-summary.mjs "$ROOT" || exit 1
+  fi
 }
 trap cleanup EXIT
 phase() { # name, command...: runs one phase and says how long it took
@@ -26,6 +33,10 @@ phase() { # name, command...: runs one phase and says how long it took
 }
 scripts/setup.sh --for-tests
 load_env
+# reports of an earlier suite must not be counted in this one (turbo restores the unit reports of
+# cached unit tests, which ran on the same inputs)
+rm -f apps/*/.cache/junit/*.xml apps/lab-targets/*/.cache/junit/*.xml packages/*/.cache/junit/*.xml \
+  test-results/*.xml
 # prettier's cache (node_modules/.cache/prettier) skips files unchanged since they last passed
 phase "format" npx prettier --check . --log-level warn --cache --cache-strategy content
 phase "lint" npx turbo run lint --output-logs=errors-only
