@@ -28,3 +28,4 @@ export {
   spendingBoundaries,
   type SpendingBoundary,
 } from './spending-boundaries';
+export * from './advisor';
