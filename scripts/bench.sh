@@ -15,6 +15,7 @@ bench "k6 output overhead" bash packages/k6/bench/run.sh
 bench "worker latency and storage" npx tsx apps/worker/bench/run.ts
 bench "distributed runs" npx tsx apps/worker/bench/distributed.ts
 bench "web server time" npx tsx apps/web/bench/run.ts
+bench "advisor against queueing theory" npx tsx apps/worker/bench/advisor.ts
 bench "web pages under load" npx tsx --tsconfig apps/web/tsconfig.json apps/web/bench/pages-under-load.ts
 say "results: docs/benchmarks.md"
 exit $status

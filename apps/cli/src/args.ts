@@ -37,6 +37,7 @@ export interface RunOptions {
 
 export const USAGE = `Usage: poolbench run [options]
        poolbench cancel <experiment id>   cancel every run of an experiment that has not ended
+       poolbench advise [options]         which max pool size to use? (poolbench advise --help)
 
 Start a PoolBench experiment, optionally wait for it and gate on a baseline.
 
@@ -123,6 +124,40 @@ function json(flag: string, text: string): unknown {
   } catch (err) {
     throw new UsageError(`${flag} is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/** The scenario flags, shared by `run` and `advise`: a saved scenario or an inline one. */
+export interface ScenarioFlags {
+  'scenario-id'?: string;
+  scenario?: string;
+  'scenario-template'?: string;
+  'scenario-params'?: string;
+  'scenario-name'?: string;
+  request?: string[];
+}
+
+/** The scenario part of a REST start body: `scenarioId`, or `scenario` (+ `scenarioName`). */
+export function scenarioSource(v: ScenarioFlags): Record<string, unknown> {
+  const sources = [v['scenario-id'], v.scenario, v['scenario-template']].filter(
+    (x) => x !== undefined,
+  ).length;
+  if (sources !== 1)
+    throw new UsageError('give exactly one of --scenario-id, --scenario or --scenario-template');
+  if (v['scenario-params'] && !v['scenario-template'])
+    throw new UsageError('--scenario-params goes with --scenario-template');
+  if (v['scenario-name'] && v['scenario-id'])
+    throw new UsageError(
+      '--scenario-name names an inline scenario; --scenario-id uses a saved one',
+    );
+  if (v['scenario-id']) return { scenarioId: v['scenario-id'] };
+  const scenario = v.scenario
+    ? json('--scenario', v.scenario)
+    : {
+        template: v['scenario-template'],
+        params: v['scenario-params'] ? json('--scenario-params', v['scenario-params']) : {},
+        requests: (v.request?.length ? v.request : ['GET /']).map(parseRequestFlag),
+      };
+  return { scenario, ...(v['scenario-name'] ? { scenarioName: v['scenario-name'] } : {}) };
 }
 
 /** "GET /work?ms=50" -> a request spec; numeric query values become numbers. */
@@ -296,32 +331,12 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
       );
     if (!v['pool-config']?.length)
       throw new UsageError('give at least one --pool-config <id|name>');
-    const sources = [v['scenario-id'], v.scenario, v['scenario-template']].filter(
-      (x) => x !== undefined,
-    ).length;
-    if (sources !== 1)
-      throw new UsageError('give exactly one of --scenario-id, --scenario or --scenario-template');
-    if (v['scenario-params'] && !v['scenario-template'])
-      throw new UsageError('--scenario-params goes with --scenario-template');
-    if (v['scenario-name'] && v['scenario-id'])
-      throw new UsageError(
-        '--scenario-name names an inline scenario; --scenario-id uses a saved one',
-      );
-    let scenario: unknown;
-    if (v.scenario) scenario = json('--scenario', v.scenario);
-    else if (v['scenario-template']) {
-      scenario = {
-        template: v['scenario-template'],
-        params: v['scenario-params'] ? json('--scenario-params', v['scenario-params']) : {},
-        requests: (v.request?.length ? v.request : ['GET /']).map(parseRequestFlag),
-      };
-    }
+    const scenarioRef = scenarioSource(v);
     start = {
       kind: 'inline',
       target: v.target,
       poolConfigs: v['pool-config'],
-      ...(v['scenario-id'] ? { scenarioId: v['scenario-id'] } : { scenario }),
-      ...(v['scenario-name'] ? { scenarioName: v['scenario-name'] } : {}),
+      ...scenarioRef,
       ...(untilDecided ? { untilDecided: { maxRepeats: untilDecided } } : {}),
       ...(repeats ? { repeats } : {}),
       ...(loadGenerators ? { loadGenerators } : {}),

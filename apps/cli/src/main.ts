@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseRunArgs, USAGE, type RunOptions } from './args';
 import { cancelCommand } from './cancel';
+import { adviseCommand } from './advise';
 import { createClient } from './client';
 import { EXIT, UsageError, exitForError } from './exit-codes';
 import { decide } from './gate';
@@ -30,9 +31,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stdout.write(`poolbench ${VERSION}\n`);
     return EXIT.pass;
   }
-  if (command === 'cancel') {
+  if (command === 'cancel' || command === 'advise') {
     try {
-      return await cancelCommand(rest, io);
+      return await (command === 'cancel' ? cancelCommand(rest, io) : adviseCommand(rest, io));
     } catch (err) {
       io.stderr.write(`poolbench: ${(err as Error).message}\n`);
       return err instanceof UsageError ? EXIT.usage : exitForError(err);

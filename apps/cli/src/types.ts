@@ -30,6 +30,8 @@ export interface Experiment {
     }[];
   }[];
   webUrl: string;
+  /** a pool-size advisor's question and answer (absent from servers older than the advisor) */
+  advisor?: { spec: AdvisorSpec; state: AdvisorAnswer | null } | null;
   /** pre-registered claims and their decisions (absent from servers older than hypotheses) */
   hypotheses?: ExperimentHypothesis[];
 }
@@ -142,4 +144,37 @@ export interface RunResult {
     | 'error';
   exitCode: number;
   problems: string[];
+}
+
+export interface AdvisorSpec {
+  knob: string;
+  basePoolConfigName: string;
+  min: number;
+  max: number;
+  objective:
+    { kind: 'slo'; p99Ms: number; errorRate: number; rate: number } | { kind: 'max-throughput' };
+  budgetRuns: number;
+  repeatsPerSetting: number;
+}
+
+export interface AdvisorAnswer {
+  status: 'running' | 'decided' | 'no-setting-meets' | 'budget-exhausted' | 'stopped';
+  recommended: number | null;
+  summary: string;
+  evidence: string[];
+  runsUsed: number;
+  budgetRuns: number;
+  settings: {
+    setting: number;
+    runs: number;
+    meets: number;
+    verdict: string;
+    runsToSettle?: number | null;
+    p99Median?: number | null;
+    rpsMedian?: number | null;
+    errorRateMedian?: number | null;
+    dbConnectionsPeak?: number | null;
+  }[];
+  inDoubt?: { setting: number; runsToSettle: number }[];
+  usl: { sigma: number; kappa: number; peakN: number | null; rSquared: number | null } | null;
 }

@@ -41,9 +41,14 @@ export async function extendExperiment(
   const launched = await db.$transaction(async (tx) => {
     const exp = await tx.experiment.findFirst({
       where: { id: input.experimentId, teamId: input.teamId },
-      select: { id: true, repeats: true, order: true, finishedAt: true },
+      select: { id: true, repeats: true, order: true, finishedAt: true, advisor: true },
     });
     if (!exp) throw new NotFoundError('experiment');
+    if (exp.advisor !== null)
+      throw new InvalidInputError(
+        'addRepeats',
+        'an advisor plans its own runs; start it again with a larger budget instead',
+      );
     await lockExperiment(tx, exp.id);
     const active = await tx.run.count({
       where: { experimentId: exp.id, status: { in: ['queued', 'preparing', 'running'] } },

@@ -12,7 +12,12 @@ export {
   type LaunchExperimentInput,
   type LaunchedExperiment,
 } from './launch-experiment';
-export { launchAndEnqueue, relaunchAndEnqueue, type QueuedLaunch } from './launch-and-enqueue';
+export {
+  launchAndEnqueue,
+  relaunchAndEnqueue,
+  enqueueOrDefer,
+  type QueuedLaunch,
+} from './launch-and-enqueue';
 export {
   claimRun,
   markRunning,
@@ -106,3 +111,17 @@ export {
   DEFAULT_SEQUENTIAL_METRICS,
   type SequentialContinuation,
 } from './sequential/continue-sequential';
+export {
+  launchAdvisor,
+  ADVISOR_KNOBS,
+  MAX_ADVISOR_BUDGET,
+  DEFAULT_ADVISOR_REPEATS,
+  type AdvisorKnob,
+  type LaunchAdvisorInput,
+} from './advisor/launch-advisor';
+export {
+  continueAdvisor,
+  continueOverdueAdvisors,
+  type AdvisorContinuation,
+} from './advisor/continue-advisor';
+export { settingParams, settingName } from './advisor/advisor-runs';

@@ -2,16 +2,23 @@ import {
   createId,
   InvalidInputError,
   NotFoundError,
+  parseExperiment,
   parseTarget,
   runOrder,
   toJson,
   type Db,
 } from '@poolbench/db';
-import { hasUrlCredentials, redactUrl } from '@poolbench/scenarios/net';
 import { poolConfigProblemsOnTarget, type Hypothesis } from '@poolbench/scenarios';
 import { runMetric } from '@poolbench/stats';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
 import { checkFleetLimits, plannedLoadMs } from './fleet-limits';
+import { launchAdvisor } from './advisor/launch-advisor';
+import { targetSnapshot } from './target-snapshot';
+import type { CiOrigin, LaunchedExperiment } from './launch-types';
+
+export type { CiOrigin, LaunchedExperiment } from './launch-types';
+
+export { targetSnapshot } from './target-snapshot';
 
 export interface LaunchExperimentInput {
   teamId: string;
@@ -46,55 +53,7 @@ export interface LaunchExperimentInput {
   untilDecided?: { maxRepeats: number; metrics?: string[] } | null;
 }
 
-export interface CiOrigin {
-  commit?: string | null;
-  branch?: string | null;
-  buildUrl?: string | null;
-}
-
 export const MAX_LOAD_GENERATORS = 16;
-
-export interface LaunchedExperiment {
-  experimentId: string;
-  /** In execution order; enqueue them in this order (jobId = runId). */
-  runIds: string[];
-  /**
-   * The team's runs already queued before this launch: pass it to `enqueueRuns` as `backlog`, so a
-   * team's own backlog lowers its new runs' priority and one team cannot starve the others.
-   */
-  backlog: number;
-}
-
-/** Non-secret view of a target frozen into each run. */
-export function targetSnapshot(t: {
-  id: string;
-  name: string;
-  kind: string;
-  baseUrls: string[];
-  managed: unknown;
-  requestDefaults: unknown;
-  metricsUrl: string | null;
-  applyHookUrl: string | null;
-  readinessPath: string | null;
-  secretHeaderNames: string[];
-  hasMonitorDsn: boolean;
-}) {
-  // Old rows may carry user:pass@ in a URL (refused at save since): never copy it into a run.
-  const clean = (u: string | null) => (u && hasUrlCredentials(u) ? redactUrl(u) : u);
-  return {
-    id: t.id,
-    name: t.name,
-    kind: t.kind,
-    baseUrls: t.baseUrls.map((u) => clean(u)!),
-    managed: t.managed,
-    requestDefaults: t.requestDefaults,
-    metricsUrl: clean(t.metricsUrl),
-    applyHookUrl: clean(t.applyHookUrl),
-    readinessPath: t.readinessPath,
-    secretHeaderNames: t.secretHeaderNames,
-    hasMonitorDsn: t.hasMonitorDsn,
-  };
-}
 
 /**
  * Creates an experiment and all its runs (status queued, with immutable snapshots) in one
@@ -311,6 +270,35 @@ export async function relaunchExperiment(
     },
   });
   if (!src) throw new NotFoundError('experiment');
+  const advisor = parseExperiment(src).advisor;
+  if (advisor) {
+    // an advisor is started again as an advisor: the same search, from its first step
+    return launchAdvisor(db, {
+      teamId: src.teamId,
+      targetId: src.targetId,
+      scenarioId: advisor.scenarioId,
+      basePoolConfigId: advisor.basePoolConfigId,
+      knob: advisor.knob,
+      min: advisor.min,
+      max: advisor.max,
+      objective:
+        advisor.objective.kind === 'slo'
+          ? {
+              kind: 'slo',
+              p99Ms: advisor.objective.p99Ms,
+              errorRate: advisor.objective.errorRate,
+            }
+          : { kind: 'max-throughput' },
+      budgetRuns: advisor.budgetRuns,
+      repeatsPerSetting: advisor.repeatsPerSetting,
+      name: opts.name ?? src.name,
+      createdById: opts.createdById ?? null,
+      scheduleId: opts.scheduleId ?? null,
+      sourceId: src.id,
+      ci: opts.ci,
+      requireOnlineGenerators: opts.requireOnlineGenerators,
+    });
+  }
   return launchExperiment(db, {
     teamId: src.teamId,
     targetId: src.targetId,

@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import { toJson, type Db, type RunEnvironment, type RunStatus } from '@poolbench/db';
 import type { ThresholdResult } from '@poolbench/scenarios';
 import type { RunSummary } from '@poolbench/stats';
@@ -99,6 +100,8 @@ export async function finishRun(
   runId: string,
   workerId: string,
   data: FinishData,
+  /** where runs the experiment grows by after this run (advisor, "until decided") are enqueued */
+  opts: { queue?: Queue } = {},
 ): Promise<boolean> {
   const experimentId = await experimentOf(db, runId);
   if (!experimentId) return false;
@@ -122,6 +125,6 @@ export async function finishRun(
     if (r.count === 1) await refreshExperimentStatus(tx, experimentId);
     return r.count === 1;
   });
-  if (ended) await afterRunEnded(db, experimentId);
+  if (ended) await afterRunEnded(db, experimentId, opts.queue);
   return ended;
 }

@@ -4,6 +4,7 @@ import type { Queue } from 'bullmq';
 import { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored } from './stale-runs';
 import { decideOverdueHypotheses } from './hypotheses/decide-hypotheses';
 import { continueOverdueSequential } from './sequential/continue-sequential';
+import { continueOverdueAdvisors } from './advisor/continue-advisor';
 import { decideOverdueScheduleOutcomes } from './schedules/schedule-outcome';
 
 export interface SweeperOptions {
@@ -50,6 +51,16 @@ export function startLifecycleSweeper(
         );
     } catch (err) {
       deps.log.warn({ err }, 'continuing sequential experiments failed');
+    }
+    try {
+      const advised = await continueOverdueAdvisors(deps.db);
+      if (advised.length)
+        deps.log.warn(
+          { experimentIds: advised },
+          'asked the advisor for the next step of experiments left without it',
+        );
+    } catch (err) {
+      deps.log.warn({ err }, 'continuing advisor experiments failed');
     }
     try {
       const decided = await decideOverdueHypotheses(deps.db);

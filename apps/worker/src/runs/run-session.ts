@@ -167,7 +167,13 @@ export async function runSession(
     if (abortReason() === 'lost') {
       log.warn('run was ended elsewhere while running; not overwriting its status');
     } else {
-      await finishRun(db, runId, workerId, { ...end.outcome, ...end.data });
+      await finishRun(
+        db,
+        runId,
+        workerId,
+        { ...end.outcome, ...end.data },
+        { queue: deps.runQueue },
+      );
       publish({
         type: 'status',
         runId,

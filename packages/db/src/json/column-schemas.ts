@@ -271,3 +271,106 @@ export const SequentialStateSchema = z.looseObject({
   ),
 });
 export type SequentialState = z.output<typeof SequentialStateSchema>;
+
+/** The advisor's objective: an SLO at the scenario's arrival rate, or the highest throughput. */
+export const AdvisorObjectiveSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('slo'),
+    /** p99 latency limit, ms */
+    p99Ms: z.number().positive(),
+    /** error-rate limit as a fraction (0.001 = 0.1 %) */
+    errorRate: z.number().min(0).max(1),
+    /** the offered rate, req/s (the constant-arrival-rate scenario's) */
+    rate: z.number().positive(),
+  }),
+  z.strictObject({ kind: z.literal('max-throughput') }),
+]);
+export type AdvisorObjective = z.output<typeof AdvisorObjectiveSchema>;
+
+/** Experiment.advisor: what the advisor was asked (docs/advisor.md). */
+export const AdvisorSpecSchema = z.looseObject({
+  /** the pool-config parameter searched */
+  knob: z.enum(['maxConns']),
+  basePoolConfigId: z.string(),
+  basePoolConfigName: z.string(),
+  /** the base config as it was at the start; every setting's config is this with the knob set */
+  base: z.looseObject({
+    strategy: z.string(),
+    params: PoolParamsSchema,
+    instanceCount: z.number().int(),
+    environment: PoolEnvironmentColumnSchema.nullable().optional(),
+  }),
+  scenarioId: z.string(),
+  min: z.number().int(),
+  max: z.number().int(),
+  objective: AdvisorObjectiveSchema,
+  budgetRuns: z.number().int(),
+  repeatsPerSetting: z.number().int(),
+});
+export type AdvisorSpec = z.output<typeof AdvisorSpecSchema>;
+
+const numOrNullish = z.number().nullable().optional();
+
+/** Experiment.advisorState: the search's last answer, for the page, REST and the CLI. */
+export const AdvisorStateSchema = z.looseObject({
+  status: z.enum(['running', 'decided', 'no-setting-meets', 'budget-exhausted', 'stopped']),
+  recommended: z.number().int().nullable(),
+  /** one sentence: the answer and its evidence, or why there is none */
+  summary: z.string(),
+  evidence: z.array(z.string()),
+  runsUsed: z.number().int(),
+  budgetRuns: z.number().int(),
+  /** the settings the search ran, ascending, each with its pool config and verdict */
+  settings: z.array(
+    z.looseObject({
+      setting: z.number().int(),
+      poolConfigId: z.string(),
+      runs: z.number().int(),
+      meets: z.number().int(),
+      verdict: z.string(),
+      /** further passing runs that could settle an in-doubt setting */
+      runsToSettle: z.number().int().nullable().optional(),
+      p99Median: numOrNullish,
+      p99Low: numOrNullish,
+      p99High: numOrNullish,
+      rpsMedian: numOrNullish,
+      rpsLow: numOrNullish,
+      rpsHigh: numOrNullish,
+      errorRateMedian: numOrNullish,
+      dbConnectionsPeak: numOrNullish,
+      rssPeakBytes: numOrNullish,
+      poolInUseMean: numOrNullish,
+      reasons: z.array(z.string()).optional(),
+    }),
+  ),
+  /** Universal Scalability Law fit of throughput against the setting, when it could be fitted */
+  usl: z
+    .looseObject({
+      lambda1: z.number(),
+      sigma: z.number(),
+      kappa: z.number(),
+      peakN: z.number().nullable(),
+      rSquared: z.number().nullable(),
+      points: z.array(z.looseObject({ n: z.number(), observed: z.number(), fitted: z.number() })),
+    })
+    .nullable(),
+  uslNote: z.string().nullable().optional(),
+  /** Little's law per setting: mean in-use connections against throughput x mean hold time */
+  littlesLaw: z
+    .array(
+      z.looseObject({
+        setting: z.number().int(),
+        expected: z.number(),
+        observed: z.number(),
+        relativeDifference: z.number().nullable(),
+        agrees: z.boolean(),
+      }),
+    )
+    .optional(),
+  inDoubt: z
+    .array(z.looseObject({ setting: z.number().int(), runsToSettle: z.number().int() }))
+    .optional(),
+  updatedAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type AdvisorState = z.output<typeof AdvisorStateSchema>;

@@ -4,6 +4,8 @@ import {
   JsonValueSchema,
   NotificationPayloadSchema,
   SequentialStateSchema,
+  AdvisorSpecSchema,
+  AdvisorStateSchema,
   PoolConfigSnapshotSchema,
   PoolEnvironmentColumnSchema,
   PoolParamsSchema,
@@ -59,7 +61,11 @@ const TARGET = {
 const RUN_SECOND = { statusCounts: col(StatusCountsSchema, StatusCountsSchema.parse({})) };
 const IDEMPOTENCY_KEY = { responseBody: col(JsonValueSchema, null) };
 const SCHEDULE_NOTIFICATION = { payload: col(NotificationPayloadSchema, null) };
-const EXPERIMENT = { sequentialState: col(SequentialStateSchema, null) };
+const EXPERIMENT = {
+  sequentialState: col(SequentialStateSchema, null),
+  advisor: col(AdvisorSpecSchema, null),
+  advisorState: col(AdvisorStateSchema, null),
+};
 
 function parseRow<S extends Specs>(model: string, specs: S) {
   return <R extends object>(row: R): ParsedRow<R, S> => {

@@ -30,6 +30,10 @@ export const toJson = {
     writeJson(S.JsonValueSchema, v, { model: 'IdempotencyKey', column: 'responseBody' }),
   sequentialState: (v: unknown) =>
     writeJson(S.SequentialStateSchema, v, { model: 'Experiment', column: 'sequentialState' }),
+  advisorSpec: (v: unknown) =>
+    writeJson(S.AdvisorSpecSchema, v, { model: 'Experiment', column: 'advisor' }),
+  advisorState: (v: unknown) =>
+    writeJson(S.AdvisorStateSchema, v, { model: 'Experiment', column: 'advisorState' }),
   notificationPayload: (v: unknown) =>
     writeJson(S.NotificationPayloadSchema, v, { model: 'ScheduleNotification', column: 'payload' }),
 };

@@ -10,7 +10,7 @@ export type SequentialContinuation =
   | { kind: 'not-sequential' }
   | { kind: 'not-finished' }
   | { kind: 'stopped'; state: SequentialState }
-  | { kind: 'extended'; state: SequentialState; addRepeats: number };
+  | { kind: 'extended'; state: SequentialState; addRepeats: number; runIds: string[] };
 
 /**
  * An "until decided, at most N repeats per side" experiment (two pool configs, one scenario): once
@@ -92,8 +92,11 @@ export async function continueSequential(
   });
   const addRepeats = Math.min(step.nextPairs, maxPairs - e.repeats);
   if (step.stop || addRepeats < 1) return { kind: 'stopped', state };
-  await extendExperiment({ db, queue: null }, { teamId: e.teamId, experimentId: e.id, addRepeats });
-  return { kind: 'extended', state, addRepeats };
+  const extended = await extendExperiment(
+    { db, queue: null },
+    { teamId: e.teamId, experimentId: e.id, addRepeats },
+  );
+  return { kind: 'extended', state, addRepeats, runIds: extended.runIds };
 }
 
 /**

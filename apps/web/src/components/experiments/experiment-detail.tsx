@@ -19,6 +19,7 @@ import { ExperimentActions } from '~/components/compare/detail-actions';
 import { ProgressBar } from './progress-bar';
 import { HypothesesCard } from './hypotheses-card';
 import { SequentialCard } from './sequential-card';
+import { AdvisorCard } from '~/components/advisor/advisor-card';
 
 export function ExperimentDetail({
   id,
@@ -32,10 +33,16 @@ export function ExperimentDetail({
   const { can } = useRole();
   const q = useQuery({
     ...trpc.experiment.get.queryOptions({ id }),
-    refetchInterval: (query) =>
-      query.state.data && query.state.data.progress.done < query.state.data.progress.total
-        ? 2000
-        : false,
+    // an advisor or an "until decided" experiment may grow after its runs ended: poll until its
+    // search or rule has stopped too
+    refetchInterval: (query) => {
+      const d = query.state.data;
+      if (!d) return false;
+      const growing =
+        (d.advisor !== null && d.advisor.state?.status === 'running') ||
+        (d.sequential !== null && d.sequential.state?.stop !== true);
+      return d.progress.done < d.progress.total || (growing && d.runs.length > 0) ? 2000 : false;
+    },
   });
   // one call for the whole experiment: queued runs at once, active ones through their cancel flag
   const cancel = useMutation(
@@ -101,6 +108,9 @@ export function ExperimentDetail({
           ))}
         </CardBody>
       </Card>
+      {e.advisor ? (
+        <AdvisorCard experimentId={e.id} spec={e.advisor.spec} state={e.advisor.state} />
+      ) : null}
       {e.sequential ? (
         <SequentialCard sequential={e.sequential} configs={e.poolConfigs.map((p) => p.name)} />
       ) : null}

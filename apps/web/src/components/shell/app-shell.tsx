@@ -1,6 +1,7 @@
 'use client';
 
 import {
+  Gauge,
   Activity,
   CalendarClock,
   FlaskConical,
@@ -24,6 +25,7 @@ const NAV = [
   { href: '/runs', label: 'Runs', icon: Activity },
   { href: '/experiments', label: 'Experiments', icon: FlaskConical },
   { href: '/compare', label: 'Compare', icon: GitCompareArrows },
+  { href: '/advisor', label: 'Advisor', icon: Gauge },
   { href: '/trends', label: 'Trends', icon: LineChart },
   { href: '/scenarios', label: 'Scenarios', icon: Layers },
   { href: '/targets', label: 'Targets', icon: Server },

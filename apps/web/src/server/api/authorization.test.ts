@@ -194,6 +194,24 @@ const CASES: Record<string, Case> = {
     other: 'not-found',
   },
   'experiment.cancel': { min: 'member', input: (f) => id(f.experimentId), other: 'not-found' },
+  'advisor.start': {
+    min: 'member',
+    input: (f) => ({
+      targetId: f.targetId,
+      scenarioId: f.scenarioId,
+      basePoolConfigId: f.poolConfigId,
+      min: 1,
+      max: 4,
+      objective: { kind: 'max-throughput' },
+      budgetRuns: 8,
+    }),
+    other: 'not-found',
+  },
+  'advisor.savePoolConfig': {
+    min: 'member',
+    input: (f) => ({ experimentId: f.experimentId, setting: 2 }),
+    other: 'not-found',
+  },
   'experiment.extend': {
     min: 'member',
     input: (f) => ({ id: f.experimentId, addRepeats: 1 }),

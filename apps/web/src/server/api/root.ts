@@ -13,6 +13,7 @@ import { apiTokenRouter } from './routers/api-token';
 import { onboardingRouter } from './routers/onboarding';
 import { seedsRouter } from './routers/seeds';
 import { trendRouter } from './routers/trend';
+import { advisorRouter } from './routers/advisor';
 
 export const appRouter = router({
   team: teamRouter,
@@ -29,6 +30,7 @@ export const appRouter = router({
   apiToken: apiTokenRouter,
   onboarding: onboardingRouter,
   seeds: seedsRouter,
+  advisor: advisorRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -10,6 +10,7 @@ import { IdSchema } from '~/lib/schemas/ids';
 import { RunProgressSchema } from '~/server/api/routers/experiment.types';
 import { HypothesisFields } from '~/server/api/routers/hypothesis.types';
 import { hasUrlCredentials } from '@poolbench/scenarios/net';
+import { AdvisorSpecSchema, AdvisorStateSchema } from '@poolbench/db';
 import {
   HYPOTHESIS_BAND_UNITS,
   HYPOTHESIS_EXPECTS,
@@ -236,6 +237,61 @@ export const StartExperimentSchema = z.discriminatedUnion('kind', [
 ]);
 export type StartExperiment = z.output<typeof StartExperimentSchema>;
 
+export const StartAdvisorSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(120).meta({ pattern: NOT_BLANK }).optional(),
+    target: IdOrName.describe('id or exact name of a target of the team'),
+    poolConfig: IdOrName.describe(
+      "id or name of the target's pool config whose max pool size is searched; everything else of it stays",
+    ),
+    scenarioId: IdSchema.optional().describe('a saved scenario; or give `scenario`'),
+    scenario: ScenarioSchema.optional().describe(
+      'template and parameters (constant-arrival-rate for an SLO); saved as a scenario row',
+    ),
+    scenarioName: z.string().trim().min(1).max(120).meta({ pattern: NOT_BLANK }).optional(),
+    knob: z.enum(['maxConns']).default('maxConns').describe('the pool-config parameter searched'),
+    min: z.number().int('must be a whole number').min(1).max(1000).describe('smallest setting'),
+    max: z.number().int('must be a whole number').min(2).max(1000).describe('largest setting'),
+    objective: z
+      .discriminatedUnion('kind', [
+        z.strictObject({
+          kind: z.literal('slo'),
+          p99Ms: z.number().positive().max(600_000).describe('p99 latency limit, ms'),
+          errorRate: z
+            .number()
+            .min(0)
+            .max(1)
+            .describe('error-rate limit as a fraction (0.001 = 0.1 %)'),
+        }),
+        z.strictObject({ kind: z.literal('max-throughput') }),
+      ])
+      .describe(
+        "an SLO at the scenario's arrival rate (recommends the smallest setting that meets it), or the highest throughput (the smallest setting not below the best)",
+      ),
+    budgetRuns: z
+      .number()
+      .int('must be a whole number')
+      .min(4)
+      .max(200)
+      .default(24)
+      .describe('the most runs the search may spend'),
+    repeatsPerSetting: z
+      .number()
+      .int('must be a whole number')
+      .min(2)
+      .max(10)
+      .default(3)
+      .describe('runs per setting in each step'),
+    ...CiOriginFields,
+  })
+  .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), {
+    message: 'give exactly one of scenarioId and scenario',
+    path: ['scenario'],
+  })
+  .refine((v) => v.max > v.min, { message: 'must be greater than min', path: ['max'] })
+  .meta({ oneOf: [{ required: ['scenarioId'] }, { required: ['scenario'] }] });
+export type StartAdvisor = z.output<typeof StartAdvisorSchema>;
+
 const Ref = z.object({ id: z.string(), name: z.string() });
 const NullableRef = Ref.nullable();
 const Iso = z.string().describe('UTC timestamp, ISO 8601');
@@ -298,6 +354,12 @@ export const ExperimentSchema = z.object({
     })
     .nullable()
     .describe('an "until decided" experiment: its budget, metrics and decisions; null otherwise'),
+  advisor: z
+    .object({ spec: AdvisorSpecSchema, state: AdvisorStateSchema.nullable() })
+    .nullable()
+    .describe(
+      'a pool-size advisor (docs/advisor.md): what it was asked and its last answer (recommended setting, per-setting verdicts, model fits); null otherwise',
+    ),
   commit: z.string().nullable(),
   branch: z.string().nullable(),
   buildUrl: z.string().nullable(),

@@ -11,6 +11,7 @@ import { cancelTeamExperiment } from '~/server/services/experiments/cancel-exper
 import { runView } from '~/server/services/ci/run-view';
 import { saveBaseline } from '~/server/services/ci/save-baseline';
 import { startCiExperiment } from '~/server/services/ci/start-ci-experiment';
+import { startCiAdvisor } from '~/server/services/ci/start-ci-advisor';
 import { createCiShareLink } from '~/server/services/ci/create-share-link';
 import {
   BaselinesSchema,
@@ -25,6 +26,7 @@ import {
   SaveBaselineSchema,
   ShareLinkSchema,
   StartExperimentSchema,
+  StartAdvisorSchema,
 } from './contracts';
 import type { RestDeps } from './deps';
 
@@ -172,6 +174,34 @@ export const OPERATIONS: Operation[] = [
     responseName: 'Experiment',
     handle: async ({ deps, principal, body }) => {
       const launched = await startCiExperiment(
+        { db: deps.db, queue: deps.queue() },
+        { teamId: principal.teamId, userId: principal.createdById, body },
+      );
+      const view = await experimentView(
+        deps.db,
+        principal.teamId,
+        launched.experimentId,
+        deps.baseUrl,
+      );
+      return launched.enqueued ? view : { ...view, notice: launched.queueMessage };
+    },
+  }),
+  op({
+    method: 'POST',
+    path: '/advisors',
+    operationId: 'startAdvisor',
+    scope: 'runs:write',
+    idempotent: true,
+    status: 201,
+    summary: 'Start the pool-size advisor',
+    description:
+      "Searches the pool config's max pool size over [min, max] for the smallest setting that meets an SLO at the scenario's arrival rate (or the highest throughput), by experiment: a coarse pass, then refinement and repeats where neighbours are close, within `budgetRuns` (docs/advisor.md). Answers the advisor's experiment; poll `GET /experiments/{id}` until `finished`, then read `advisor.state`.",
+    body: StartAdvisorSchema,
+    bodyName: 'StartAdvisor',
+    response: ExperimentSchema,
+    responseName: 'Experiment',
+    handle: async ({ deps, principal, body }) => {
+      const launched = await startCiAdvisor(
         { db: deps.db, queue: deps.queue() },
         { teamId: principal.teamId, userId: principal.createdById, body },
       );

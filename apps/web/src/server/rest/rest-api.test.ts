@@ -208,6 +208,23 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
       headers: { 'Idempotency-Key': `ext-${Date.now()}` },
     }),
     cancelExperiment: () => ({ path: `/experiments/${A.experimentId}/cancel` }),
+    startAdvisor: () => ({
+      path: '/advisors',
+      body: {
+        target: 'Lab',
+        poolConfig: 'lazy',
+        scenario: {
+          template: 'constant-arrival-rate',
+          params: { ratePerSec: 50, durationMs: 2000, preAllocatedVUs: 5 },
+          requests: [{ method: 'GET', path: '/work', query: { ms: 40 } }],
+        },
+        min: 1,
+        max: 4,
+        objective: { kind: 'slo', p99Ms: 100, errorRate: 0.001 },
+        budgetRuns: 8,
+      },
+      headers: { 'Idempotency-Key': `adv-${Date.now()}` },
+    }),
   };
   const ORDER = [
     'saveBaseline',
@@ -219,6 +236,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     'getRun',
     'extendExperiment',
     'cancelExperiment',
+    'startAdvisor',
   ];
 
   const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -4,6 +4,8 @@ import {
   RunOrder,
   RunSummarySchema,
   SequentialStateSchema,
+  AdvisorSpecSchema,
+  AdvisorStateSchema,
   TargetKind,
 } from '@poolbench/db';
 import { RunStatusSchema } from '@poolbench/scenarios';
@@ -73,6 +75,8 @@ export const ExperimentDetailSchema = z.object({
       state: SequentialStateSchema.nullable(),
     })
     .nullable(),
+  /** the pool-size advisor: what it was asked and its last answer (docs/advisor.md) */
+  advisor: z.object({ spec: AdvisorSpecSchema, state: AdvisorStateSchema.nullable() }).nullable(),
   target: Ref.extend({ kind: z.enum(TargetKind) }),
   poolConfigs: z.array(Ref.extend({ strategy: z.string() })),
   scenarios: z.array(Ref.extend({ templateId: z.string() })),

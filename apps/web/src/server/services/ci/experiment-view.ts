@@ -47,7 +47,10 @@ export async function experimentView(db: Db, teamId: string, id: string, baseUrl
     status: e.status,
     // an "until decided" experiment is finished when the rule stopped, not between two pairs
     finished:
-      e.progress.done === e.progress.total && (!e.sequential || e.sequential.state?.stop === true),
+      e.progress.done === e.progress.total &&
+      (!e.sequential || e.sequential.state?.stop === true) &&
+      // an advisor is finished when its search answered or stopped, not between two steps
+      (!e.advisor || (e.advisor.state !== null && e.advisor.state.status !== 'running')),
     repeats: e.repeats,
     createdAt: e.createdAt.toISOString(),
     finishedAt: iso(e.finishedAt),
@@ -69,6 +72,7 @@ export async function experimentView(db: Db, teamId: string, id: string, baseUrl
     })),
     hypotheses: e.hypotheses.items.map((h) => ({ ...h, decidedAt: iso(h.decidedAt) })),
     sequential: e.sequential,
+    advisor: e.advisor,
     commit: e.commit,
     branch: e.branch,
     buildUrl: e.buildUrl,

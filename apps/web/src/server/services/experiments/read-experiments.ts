@@ -88,6 +88,8 @@ export async function getExperiment(db: Db, teamId: string, id: string) {
       untilDecidedMaxRepeats: true,
       sequentialMetrics: true,
       sequentialState: true,
+      advisor: true,
+      advisorState: true,
       target: { select: { id: true, name: true, kind: true } },
       poolConfigs: {
         orderBy: { position: 'asc' },
@@ -116,9 +118,19 @@ export async function getExperiment(db: Db, teamId: string, id: string) {
     },
   });
   if (!e) throw new NotFoundError('experiment');
-  const { untilDecidedMaxRepeats, sequentialMetrics, sequentialState, ...rest } = e;
+  const {
+    untilDecidedMaxRepeats,
+    sequentialMetrics,
+    sequentialState,
+    advisor,
+    advisorState,
+    ...rest
+  } = e;
+  const parsed = parseExperiment({ advisor, advisorState });
   return {
     ...rest,
+    // the pool-size advisor: what it was asked and its last answer (docs/advisor.md)
+    advisor: parsed.advisor ? { spec: parsed.advisor, state: parsed.advisorState } : null,
     // "until decided": the budget, the metrics and the sequential rule's last answer
     sequential: untilDecidedMaxRepeats
       ? {

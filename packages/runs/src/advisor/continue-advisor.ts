@@ -1,0 +1,239 @@
+import {
+  parseExperiment,
+  parseRun,
+  Prisma,
+  toJson,
+  InvalidInputError,
+  type AdvisorState,
+  type Db,
+} from '@poolbench/db';
+import { isMeasuredRunStatus } from '@poolbench/scenarios';
+import type { RunSummary } from '@poolbench/stats';
+import { checkFleetLimits } from '../fleet-limits';
+import { lockExperiment, refreshExperimentStatus } from '../experiment-status';
+import { createAdvisorRuns, withConfigs } from './advisor-runs';
+import { planAdvisorStep, type AdvisorObservation } from './advisor-plan';
+
+export type AdvisorContinuation =
+  | { kind: 'not-advisor' }
+  | { kind: 'not-finished' }
+  | { kind: 'stopped'; state: AdvisorState }
+  | { kind: 'planned'; state: AdvisorState; runIds: string[] };
+
+const ACTIVE = ['queued', 'preparing', 'running'];
+
+/**
+ * An advisor experiment whose runs have all ended: the search (`planAdvisorStep`) reads every
+ * measured run as an observation of its setting and either answers (stored on the experiment) or
+ * plans the next step, whose runs are added queued (the lifecycle sweeper enqueues them). Safe to
+ * call twice at once: the second sees the first's runs under the experiment's lock and stops.
+ */
+export async function continueAdvisor(db: Db, experimentId: string): Promise<AdvisorContinuation> {
+  const row = await db.experiment.findUnique({
+    where: { id: experimentId },
+    select: {
+      id: true,
+      teamId: true,
+      targetId: true,
+      loadGenerators: true,
+      advisor: true,
+      advisorState: true,
+      runs: {
+        select: {
+          id: true,
+          status: true,
+          poolConfigId: true,
+          poolConfigSnapshot: true,
+          scenarioId: true,
+          scenarioSnapshot: true,
+          targetSnapshot: true,
+          repeatIndex: true,
+          sequence: true,
+          summary: true,
+        },
+        orderBy: { sequence: 'asc' },
+      },
+    },
+  });
+  if (!row) return { kind: 'not-advisor' };
+  const e = parseExperiment(row);
+  const spec = e.advisor;
+  if (!spec) return { kind: 'not-advisor' };
+  if (e.runs.some((r) => ACTIVE.includes(r.status))) return { kind: 'not-finished' };
+  if (e.advisorState && e.advisorState.status !== 'running')
+    return { kind: 'stopped', state: e.advisorState };
+  const runs = e.runs.map(parseRun);
+  const observations = await advisorObservations(db, spec.knob, runs);
+  const canceled = runs.some((r) => r.status === 'canceled');
+  let step = planAdvisorStep(spec, observations, runs.length);
+  if (canceled && step.next.length > 0) step = stopStep(step.state, 'the experiment was canceled');
+  const configsOfRuns = new Map<number, string>();
+  for (const r of runs) {
+    const v = r.poolConfigSnapshot.params?.[spec.knob];
+    if (typeof v === 'number' && r.poolConfigId && !configsOfRuns.has(v))
+      configsOfRuns.set(v, r.poolConfigId);
+  }
+  if (step.next.length === 0) {
+    const state = withConfigs(step.state, configsOfRuns);
+    await db.experiment.update({
+      where: { id: e.id },
+      data: { advisorState: toJson.advisorState(state) },
+    });
+    return { kind: 'stopped', state };
+  }
+  const template = runs.find((r) => r.scenarioId === spec.scenarioId) ?? runs[0];
+  if (!template) return { kind: 'not-advisor' };
+  try {
+    const runIds = await db.$transaction(async (tx) => {
+      await lockExperiment(tx, e.id);
+      const now = await tx.run.findMany({
+        where: { experimentId: e.id },
+        select: { status: true },
+      });
+      // another process planned this step already (or runs are active again)
+      if (now.length !== runs.length || now.some((r) => ACTIVE.includes(r.status))) return null;
+      // each setting run before keeps its config
+      const configs = new Map(configsOfRuns);
+      const rows = await createAdvisorRuns(
+        tx,
+        {
+          teamId: e.teamId,
+          experimentId: e.id,
+          targetId: e.targetId,
+          spec,
+          scenario: {
+            id: spec.scenarioId,
+            templateId: template.scenarioSnapshot.templateId ?? '',
+            params: template.scenarioSnapshot.params,
+            snapshot: template.scenarioSnapshot,
+          },
+          targetSnapshot: template.targetSnapshot,
+          loadGenerators: e.loadGenerators,
+          existing: runs,
+          configs,
+        },
+        step.next,
+      );
+      await checkFleetLimits(tx, {
+        teamId: e.teamId,
+        experimentRuns: runs.length + rows.length,
+        newLoadMs: rows.reduce((a, r) => a + (r.plannedLoadMs ?? 0), 0),
+        loadGenerators: 1,
+        requireOnlineGenerators: false,
+        field: 'budgetRuns',
+      });
+      await tx.run.createMany({ data: rows });
+      const state = withConfigs(step.state, configs);
+      await tx.experiment.update({
+        where: { id: e.id },
+        data: {
+          advisorState: toJson.advisorState(state),
+          repeats: Math.max(...countBySetting([...runs, ...rows]).values()),
+        },
+      });
+      await refreshExperimentStatus(tx, e.id);
+      return { ids: rows.map((r) => r.id!), state };
+    });
+    if (!runIds) return { kind: 'not-finished' };
+    return { kind: 'planned', state: runIds.state, runIds: runIds.ids };
+  } catch (err) {
+    // a fleet limit reached between steps ends the search with what it has, saying why
+    if (!(err instanceof InvalidInputError)) throw err;
+    const stopped = stopStep(
+      withConfigs(step.state, configsOfRuns),
+      `the next step was refused: ${err.message}`,
+    );
+    await db.experiment.update({
+      where: { id: e.id },
+      data: { advisorState: toJson.advisorState(stopped.state) },
+    });
+    return { kind: 'stopped', state: stopped.state };
+  }
+}
+
+function countBySetting(rows: Array<{ poolConfigId?: string | null }>): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const r of rows) if (r.poolConfigId) m.set(r.poolConfigId, (m.get(r.poolConfigId) ?? 0) + 1);
+  if (m.size === 0) m.set('', 0);
+  return m;
+}
+
+function stopStep(state: AdvisorState, why: string) {
+  return {
+    next: [] as number[],
+    state: {
+      ...state,
+      status: 'stopped' as const,
+      summary: `Stopped before an answer: ${why}. ${state.summary}`,
+      decidedAt: new Date().toISOString(),
+    },
+  };
+}
+
+/**
+ * Each measured run as an observation of its setting (read from the config it ran with), with
+ * the mean connections in use over its load seconds for Little's law.
+ */
+export async function advisorObservations(
+  db: Db,
+  knob: string,
+  runs: Array<{
+    id: string;
+    status: string;
+    poolConfigSnapshot: { params?: Record<string, number> };
+    summary: RunSummary | null;
+  }>,
+): Promise<AdvisorObservation[]> {
+  const measured = runs.filter((r) => isMeasuredRunStatus(r.status) && r.summary);
+  const inUse = new Map<string, number>();
+  if (measured.length > 0) {
+    // the target's pool (all instances: instance -1) over the seconds that carried load
+    const rows = await db.$queryRaw<Array<{ runId: string; mean: number | null }>>`
+      SELECT rs."runId", avg(rs."poolInUse")::float8 AS mean FROM "ResourceSample" rs
+       WHERE rs."runId" IN (${Prisma.join(measured.map((r) => r.id))})
+         AND rs.instance = -1 AND rs."poolInUse" IS NOT NULL
+         AND rs.second IN (SELECT s.second FROM "RunSecond" s
+                            WHERE s."runId" = rs."runId" AND s.segment = 'all' AND s.requests > 0)
+       GROUP BY rs."runId"`;
+    for (const r of rows) if (r.mean !== null) inUse.set(r.runId, r.mean);
+  }
+  const out: AdvisorObservation[] = [];
+  for (const r of measured) {
+    const setting = r.poolConfigSnapshot.params?.[knob];
+    const s = r.summary;
+    if (typeof setting !== 'number' || !s) continue;
+    out.push({
+      runId: r.id,
+      setting,
+      p99Ms: s.latency?.p99 ?? null,
+      meanMs: s.latency?.mean ?? null,
+      poolWaitMsMean: s.resources.poolWaitMsMean,
+      errorRate: s.errorRate,
+      rps: s.rps,
+      droppedIterations: s.droppedIterations,
+      iterations: s.iterations,
+      poolInUseMean: inUse.get(r.id) ?? null,
+      dbConnectionsPeak: s.resources.dbConnectionsPeak,
+      rssPeakBytes: s.resources.rssPeakBytes,
+    });
+  }
+  return out;
+}
+
+/**
+ * Advisor experiments that ended without the search's next step (the process that ended their
+ * last run died before asking): asked now, by the lifecycle sweeper.
+ */
+export async function continueOverdueAdvisors(db: Db, limit = 20): Promise<string[]> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM "Experiment"
+     WHERE "advisor" IS NOT NULL AND "finishedAt" IS NOT NULL
+       AND ("advisorState" IS NULL OR "advisorState"->>'status' = 'running')
+     LIMIT ${limit}`;
+  const continued: string[] = [];
+  for (const r of rows) {
+    const next = await continueAdvisor(db, r.id).catch(() => null);
+    if (next && next.kind !== 'not-finished' && next.kind !== 'not-advisor') continued.push(r.id);
+  }
+  return continued;
+}

@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import {
+  createId,
+  InvalidInputError,
+  NotFoundError,
+  parsePoolConfig,
+  parseScenarioRow,
+  parseTarget,
+  toJson,
+  type AdvisorSpec,
+  type Db,
+} from '@poolbench/db';
+import {
+  POOL_PARAM_DEFS,
+  poolConfigProblemsOnTarget,
+  validatePoolConfig,
+} from '@poolbench/scenarios';
+import { checkFleetLimits } from '../fleet-limits';
+import type { CiOrigin, LaunchedExperiment } from '../launch-types';
+import { targetSnapshot } from '../target-snapshot';
+import { createAdvisorRuns, settingParams, withConfigs } from './advisor-runs';
+import { planAdvisorStep } from './advisor-plan';
+
+/** where a constant-arrival-rate scenario row keeps its rate (Scenario.params holds the template's params) */
+const RateParamsSchema = z.object({ params: z.object({ ratePerSec: z.number().positive() }) });
+
+export const ADVISOR_KNOBS = ['maxConns'] as const;
+export type AdvisorKnob = (typeof ADVISOR_KNOBS)[number];
+/** The most runs one advisor may spend; the team's fleet limit may be lower. */
+export const MAX_ADVISOR_BUDGET = 200;
+export const DEFAULT_ADVISOR_REPEATS = 3;
+
+export interface LaunchAdvisorInput {
+  teamId: string;
+  targetId: string;
+  scenarioId: string;
+  /** the config whose knob is searched; everything else of it stays as it is */
+  basePoolConfigId: string;
+  knob?: AdvisorKnob;
+  min: number;
+  max: number;
+  /** p99 and error-rate limits at the scenario's arrival rate, or the highest throughput */
+  objective: { kind: 'slo'; p99Ms: number; errorRate: number } | { kind: 'max-throughput' };
+  budgetRuns: number;
+  repeatsPerSetting?: number;
+  name?: string;
+  createdById?: string | null;
+  sourceId?: string | null;
+  scheduleId?: string | null;
+  ci?: CiOrigin;
+  requireOnlineGenerators?: boolean;
+}
+
+/**
+ * Starts a pool-size advisor (docs/advisor.md): an experiment whose runs the advisor's search
+ * plans. The first step (a coarse pass over the range) is queued now; after each step's last run
+ * `continueAdvisor` decides or plans the next, until the answer is decided or the budget is spent.
+ * Refuses by field what cannot be searched: an SLO needs a constant-arrival-rate scenario (its rate
+ * is the rate the SLO holds at), every setting's config must be valid on the target.
+ */
+export async function launchAdvisor(
+  db: Db,
+  input: LaunchAdvisorInput,
+): Promise<LaunchedExperiment> {
+  const knob = input.knob ?? 'maxConns';
+  if (!ADVISOR_KNOBS.includes(knob))
+    throw new InvalidInputError('knob', `must be one of ${ADVISOR_KNOBS.join(', ')}`);
+  const def = POOL_PARAM_DEFS[knob];
+  for (const [field, v] of [
+    ['min', input.min],
+    ['max', input.max],
+  ] as const) {
+    if (!Number.isInteger(v) || v < def.min || v > def.max)
+      throw new InvalidInputError(field, `must be a whole number from ${def.min} to ${def.max}`);
+  }
+  if (input.max <= input.min) throw new InvalidInputError('max', 'must be greater than min');
+  const repeats = input.repeatsPerSetting ?? DEFAULT_ADVISOR_REPEATS;
+  if (!Number.isInteger(repeats) || repeats < 2 || repeats > 10)
+    throw new InvalidInputError('repeatsPerSetting', 'must be a whole number from 2 to 10');
+  if (
+    !Number.isInteger(input.budgetRuns) ||
+    input.budgetRuns < 2 * repeats ||
+    input.budgetRuns > MAX_ADVISOR_BUDGET
+  )
+    throw new InvalidInputError(
+      'budgetRuns',
+      `must be a whole number from ${2 * repeats} (two settings) to ${MAX_ADVISOR_BUDGET}`,
+    );
+  if (input.objective.kind === 'slo') {
+    const { p99Ms, errorRate } = input.objective;
+    if (!Number.isFinite(p99Ms) || p99Ms <= 0 || p99Ms > 600_000)
+      throw new InvalidInputError('objective.p99Ms', 'must be a number of ms above 0');
+    if (!Number.isFinite(errorRate) || errorRate < 0 || errorRate > 1)
+      throw new InvalidInputError('objective.errorRate', 'must be a fraction from 0 to 1');
+  }
+
+  return db.$transaction(async (tx) => {
+    const target = await tx.target.findFirst({
+      where: { id: input.targetId, teamId: input.teamId, archivedAt: null },
+    });
+    if (!target) throw new NotFoundError('target');
+    const baseRow = await tx.poolConfig.findFirst({
+      where: {
+        id: input.basePoolConfigId,
+        teamId: input.teamId,
+        targetId: target.id,
+        archivedAt: null,
+      },
+    });
+    if (!baseRow) throw new NotFoundError('pool config');
+    const base = parsePoolConfig(baseRow);
+    const scenarioRow = await tx.scenario.findFirst({
+      where: { id: input.scenarioId, teamId: input.teamId, archivedAt: null },
+    });
+    if (!scenarioRow) throw new NotFoundError('scenario');
+    const scenario = parseScenarioRow(scenarioRow);
+    let objective: AdvisorSpec['objective'];
+    if (input.objective.kind === 'slo') {
+      const rate = RateParamsSchema.safeParse(scenario.params).data?.params.ratePerSec;
+      if (scenario.templateId !== 'constant-arrival-rate' || rate === undefined)
+        throw new InvalidInputError(
+          'scenarioId',
+          `an SLO holds at a request rate: choose a constant-arrival-rate scenario ("${scenario.name}" is ${scenario.templateId}), or search for the highest throughput`,
+        );
+      objective = { ...input.objective, rate };
+    } else {
+      objective = { kind: 'max-throughput' };
+    }
+    const spec: AdvisorSpec = {
+      knob,
+      basePoolConfigId: base.id,
+      basePoolConfigName: base.name,
+      base: {
+        strategy: base.strategy,
+        params: base.params,
+        instanceCount: base.instanceCount,
+        environment: base.environment ?? null,
+      },
+      scenarioId: scenario.id,
+      min: input.min,
+      max: input.max,
+      objective,
+      budgetRuns: input.budgetRuns,
+      repeatsPerSetting: repeats,
+    };
+    // every setting of the range must be a valid config the target's runtime honours
+    const environment = target.kind === 'managed' ? parseTarget(target).managed?.environment : null;
+    for (const setting of [input.min, input.max]) {
+      const cfg = {
+        strategy: base.strategy,
+        params: settingParams(spec, setting),
+        instanceCount: base.instanceCount,
+        ...(base.environment ? { environment: base.environment } : {}),
+      };
+      // poolConfigProblemsOnTarget validates the config itself first
+      const problems =
+        environment !== null
+          ? poolConfigProblemsOnTarget(cfg, environment)
+          : validatePoolConfig(cfg);
+      if (problems.length > 0)
+        throw new InvalidInputError(
+          setting === input.min ? 'min' : 'max',
+          `pool config "${base.name}" with ${knob} ${setting}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+        );
+    }
+    const first = planAdvisorStep(spec, []);
+    if (first.next.length === 0)
+      throw new InvalidInputError('budgetRuns', 'leaves the search no run to make');
+
+    const experimentId = createId();
+    await tx.experiment.create({
+      data: {
+        id: experimentId,
+        teamId: input.teamId,
+        targetId: target.id,
+        name: input.name ?? `Advisor: ${knob} for ${base.name} on ${scenario.name}`,
+        description: null,
+        repeats,
+        order: 'interleaved',
+        createdById: input.createdById ?? null,
+        sourceId: input.sourceId ?? null,
+        scheduleId: input.scheduleId ?? null,
+        loadGenerators: 1,
+        advisor: toJson.advisorSpec(spec),
+        commit: input.ci?.commit ?? null,
+        branch: input.ci?.branch ?? null,
+        buildUrl: input.ci?.buildUrl ?? null,
+        scenarios: { create: [{ scenarioId: scenario.id, position: 0 }] },
+      },
+    });
+    const configs = new Map<number, string>();
+    const rows = await createAdvisorRuns(
+      tx,
+      {
+        teamId: input.teamId,
+        experimentId,
+        targetId: target.id,
+        spec,
+        scenario: {
+          id: scenario.id,
+          templateId: scenario.templateId,
+          params: scenario.params,
+          snapshot: {
+            id: scenario.id,
+            name: scenario.name,
+            templateId: scenario.templateId,
+            params: scenario.params,
+            thresholds: scenario.thresholds,
+          },
+        },
+        targetSnapshot: targetSnapshot(target),
+        loadGenerators: 1,
+        existing: [],
+        configs,
+      },
+      first.next,
+    );
+    await checkFleetLimits(tx, {
+      teamId: input.teamId,
+      // the advisor may spend its whole budget
+      experimentRuns: input.budgetRuns,
+      newLoadMs: rows.reduce((a, r) => a + (r.plannedLoadMs ?? 0), 0),
+      loadGenerators: 1,
+      requireOnlineGenerators: input.requireOnlineGenerators ?? false,
+      field: 'budgetRuns',
+    });
+    const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
+    await tx.run.createMany({ data: rows });
+    await tx.experiment.update({
+      where: { id: experimentId },
+      data: { advisorState: toJson.advisorState(withConfigs(first.state, configs)) },
+    });
+    return { experimentId, runIds: rows.map((r) => r.id!), backlog };
+  });
+}
