@@ -64,7 +64,7 @@ test('advisor: asked in the form, searches by experiment, answers with its evide
   await expect(page).toHaveURL(/\/experiments\/[a-z0-9]+$/);
   const card = page.getByTestId('advisor-card');
   await expect(card).toBeVisible();
-  await expect(card.getByText('searching')).toBeVisible();
+  await expect(card.getByText('searching', { exact: true })).toBeVisible();
   // the search runs its steps (new runs appear on the page as it plans them) until it answers
   await expect(card.getByTestId('advisor-summary')).not.toContainText('Searching', {
     timeout: 6 * 60_000,
@@ -85,7 +85,7 @@ test('advisor: asked in the form, searches by experiment, answers with its evide
     .first();
   await row.getByRole('button', { name: 'Save as pool config' }).click();
   await expect(card.getByText(/is saved/)).toBeVisible();
-  const listed: unknown = await call('poolConfig.list', { targetId: target.id });
+  const listed: unknown = await call('poolConfig.list', { targetId: target.id }, 'query');
   const names = (Array.isArray(listed) ? listed : []).map((c: { name?: unknown }) =>
     String(c.name),
   );

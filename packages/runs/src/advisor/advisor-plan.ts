@@ -20,6 +20,10 @@ export interface AdvisorStep {
   state: AdvisorState;
 }
 
+/** the search's reason as a sentence of the summary: capitalised, with its full stop */
+const sentence = (s: string) =>
+  s ? `${s[0]!.toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}` : '';
+
 const fmt = (v: number | null | undefined, digits = 1) =>
   v === null || v === undefined ? '–' : v.toFixed(digits);
 
@@ -160,7 +164,7 @@ export function planAdvisorStep(
         ...base,
         status: 'running',
         recommended: null,
-        summary: `Searching: ${plan.next.length} more run${plan.next.length === 1 ? '' : 's'} at ${knob} ${[...new Set(plan.next)].sort((a, b) => a - b).join(', ')}. ${plan.reason}`,
+        summary: `Searching: ${plan.next.length} more run${plan.next.length === 1 ? '' : 's'} at ${knob} ${[...new Set(plan.next)].sort((a, b) => a - b).join(', ')}. ${sentence(plan.reason)}`,
         evidence: evidenceOf(null),
         inDoubt: [],
         decidedAt: null,
@@ -181,8 +185,8 @@ export function planAdvisorStep(
         recommended: rec,
         summary:
           rec === null
-            ? `No ${knob} from ${spec.min} to ${spec.max} ${objective}: ${plan.reason}`
-            : `${knob} ${rec} is the smallest setting that ${objective}: p99 ${fmt(s?.p99Median)} ms [${fmt(s?.p99Low)}, ${fmt(s?.p99High)}] over ${s?.runs ?? 0} runs. ${plan.reason}`,
+            ? `No ${knob} from ${spec.min} to ${spec.max} ${objective}. ${sentence(plan.reason)}`
+            : `${knob} ${rec} is the smallest setting that ${objective}: p99 ${fmt(s?.p99Median)} ms [${fmt(s?.p99Low)}, ${fmt(s?.p99High)}] over ${s?.runs ?? 0} runs. ${sentence(plan.reason)}`,
         evidence: evidenceOf(rec),
         inDoubt: [],
         decidedAt: now,
@@ -195,7 +199,7 @@ export function planAdvisorStep(
       ...base,
       status: 'budget-exhausted',
       recommended: null,
-      summary: `The budget of ${spec.budgetRuns} runs ended before a decision${plan.bestSoFar !== null ? `; the best so far is ${knob} ${plan.bestSoFar}, not yet settled` : ''}. ${plan.inDoubt.map((d) => `${knob} ${d.setting} needs ${d.runsToSettle === null ? 'more' : `about ${d.runsToSettle} more`} runs`).join('; ')}. ${plan.reason}`,
+      summary: `The budget of ${spec.budgetRuns} runs ended before a decision${plan.bestSoFar !== null ? `; the best so far is ${knob} ${plan.bestSoFar}, not yet settled` : ''}. ${plan.inDoubt.map((d) => `${knob} ${d.setting} needs ${d.runsToSettle === null ? 'more' : `about ${d.runsToSettle} more`} runs`).join('; ')}. ${sentence(plan.reason)}`,
       evidence: evidenceOf(null),
       inDoubt: plan.inDoubt.map((d) => ({
         setting: d.setting,

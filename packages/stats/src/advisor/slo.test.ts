@@ -35,9 +35,15 @@ describe('checkRunAgainstSlo', () => {
   it('fails each limit with its reason', () => {
     expect(checkRunAgainstSlo({ ...GOOD, p99Ms: 51 }, SLO).reasons).toEqual(['p99 51 ms > 50 ms']);
     expect(checkRunAgainstSlo({ ...GOOD, errorRate: 0.002 }, SLO).reasons).toEqual([
-      'error rate 0.002 > 0.001',
+      'errors 0.2 % > 0.1 %',
     ]);
-    expect(checkRunAgainstSlo({ ...GOOD, rps: 189 }, SLO).reasons[0]).toContain('not offered');
+    expect(checkRunAgainstSlo({ ...GOOD, rps: 189.49194547707559 }, SLO).reasons).toEqual([
+      '189 req/s < 95 % of 200: the load was not offered',
+    ]);
+    // no float noise in what a person reads
+    expect(
+      checkRunAgainstSlo({ ...GOOD, p99Ms: 1040.895, errorRate: 0.17647058823529413 }, SLO).reasons,
+    ).toEqual(['p99 1040 ms > 50 ms', 'errors 17.6 % > 0.1 %']);
     expect(
       checkRunAgainstSlo({ ...GOOD, droppedIterations: 31, iterations: 2969 }, SLO).reasons,
     ).toEqual(['31 of 3000 iterations dropped (> 1 %)']);

@@ -64,6 +64,9 @@ function usable(value: number | null | undefined, name: string, reasons: string[
  * iterations and the achieved rps is at least MIN_RATE_SHARE of the target rate. A run that lacks
  * one of these numbers (null, NaN, negative) fails, and the reason names the number.
  */
+/** a number as a reason shows it: 3 significant digits, no float noise */
+const round = (v: number) => Number(v.toPrecision(3)).toString();
+
 export function checkRunAgainstSlo(obs: AdvisorObservation, slo: SloObjective): RunCheck {
   const reasons: string[] = [];
   const p99 = usable(obs.p99Ms, 'p99', reasons);
@@ -71,11 +74,13 @@ export function checkRunAgainstSlo(obs: AdvisorObservation, slo: SloObjective): 
   const rps = usable(obs.rps, 'rps', reasons);
   const done = usable(obs.iterations, 'iterations', reasons);
   const dropped = usable(obs.droppedIterations, 'dropped iterations', reasons);
-  if (p99 !== null && p99 > slo.p99Ms) reasons.push(`p99 ${p99} ms > ${slo.p99Ms} ms`);
+  if (p99 !== null && p99 > slo.p99Ms) reasons.push(`p99 ${round(p99)} ms > ${slo.p99Ms} ms`);
   if (errors !== null && errors > slo.errorRate)
-    reasons.push(`error rate ${errors} > ${slo.errorRate}`);
+    reasons.push(`errors ${round(100 * errors)} % > ${round(100 * slo.errorRate)} %`);
   if (rps !== null && rps < MIN_RATE_SHARE * slo.rate)
-    reasons.push(`rps ${rps} < ${MIN_RATE_SHARE} × ${slo.rate}: the load was not offered`);
+    reasons.push(
+      `${round(rps)} req/s < ${100 * MIN_RATE_SHARE} % of ${slo.rate}: the load was not offered`,
+    );
   if (done !== null && dropped !== null) {
     const planned = done + dropped;
     if (planned === 0) reasons.push('no iterations planned');

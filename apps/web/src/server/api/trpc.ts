@@ -9,12 +9,28 @@ import { fastSuperjson } from './fast-transformer';
 import { originRefusal } from './origin-check';
 import { hasRole } from '~/lib/roles';
 
+/** What a client reads of a server failure that is not one of ours (a bug, a database error). */
+export const INTERNAL_MESSAGE =
+  'The server could not complete this request. The error is logged on the server; try again, or tell the operator if it keeps happening.';
+
+/**
+ * The message a client sees: domain errors and validation errors as they are, an unexpected failure
+ * as INTERNAL_MESSAGE, so database errors (query text, column and table names) and stack details
+ * stay on the server (handle-trpc.ts logs them).
+ */
+export function clientMessage(error: TRPCError): string {
+  if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof AppError))
+    return INTERNAL_MESSAGE;
+  return error.message;
+}
+
 const t = initTRPC.context<Context>().create({
   transformer: fastSuperjson,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     return {
       ...shape,
+      message: clientMessage(error),
       data: {
         ...shape.data,
         stack: undefined,
