@@ -20,6 +20,19 @@ export interface AdvisorStep {
   state: AdvisorState;
 }
 
+/**
+ * Why a setting's runs failed, one reason of each kind (the first run's numbers): three runs that
+ * missed the p99 limit read as one "p99 … > …", not three.
+ */
+function reasonKinds(reasons: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const r of reasons) {
+    const kind = r.replace(/[\d.]+/g, '#');
+    if (!seen.has(kind)) seen.set(kind, r);
+  }
+  return [...seen.values()];
+}
+
 /** the search's reason as a sentence of the summary: capitalised, with its full stop */
 const sentence = (s: string) =>
   s ? `${s[0]!.toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}` : '';
@@ -71,7 +84,7 @@ export function planAdvisorStep(
         meets: v?.passes ?? 0,
         verdict: v?.verdict ?? 'in-doubt',
         runsToSettle: v?.runsToSettle ?? null,
-        reasons: [...new Set((v?.failedRuns ?? []).flatMap((f) => f.reasons))],
+        reasons: reasonKinds((v?.failedRuns ?? []).flatMap((f) => f.reasons)),
         p99Median: p99.length ? median(p99) : null,
         p99Low: p99.length ? Math.min(...p99) : null,
         p99High: p99.length ? Math.max(...p99) : null,

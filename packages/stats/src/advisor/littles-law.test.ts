@@ -7,16 +7,19 @@ describe('checkLittlesLaw', () => {
     const r = checkLittlesLaw({ meanInUse: 9.3, throughputPerS: 200, meanHoldMs: 45 });
     expect(r.expected).toBeCloseTo(9, 12);
     expect(r.relativeDifference).toBeCloseTo(0.3 / 9, 12);
-    expect(r.tolerance).toBeCloseTo(0.9, 12);
+    expect(r.tolerance).toBeCloseTo(1.8, 12);
     expect(r.agrees).toBe(true);
   });
 
-  it('disagrees beyond 10 % of λ·W', () => {
+  it('disagrees beyond 20 % of λ·W', () => {
     const r = checkLittlesLaw({ meanInUse: 12, throughputPerS: 200, meanHoldMs: 45 });
     expect(r.agrees).toBe(false);
     expect(r.relativeDifference).toBeCloseTo(1 / 3, 12);
-    expect(checkLittlesLaw({ meanInUse: 8.05, throughputPerS: 200, meanHoldMs: 45 }).agrees).toBe(
+    expect(checkLittlesLaw({ meanInUse: 7.15, throughputPerS: 200, meanHoldMs: 45 }).agrees).toBe(
       false,
+    );
+    expect(checkLittlesLaw({ meanInUse: 7.25, throughputPerS: 200, meanHoldMs: 45 }).agrees).toBe(
+      true,
     );
   });
 

@@ -6,8 +6,14 @@
  * pool counted as hold time) before any pool-size advice is built on it.
  */
 
-/** Relative tolerance: the observed mean may differ from λ·W by this share of λ·W. */
-export const LITTLES_LAW_RELATIVE_TOLERANCE = 0.1;
+/**
+ * Relative tolerance: the observed mean may differ from λ·W by this share of λ·W. 20 %: in a real
+ * run the in-use gauge is sampled once a second (a handful of instants, not a time average) and W
+ * is the request's latency less its pool wait, which also counts the HTTP work around the query;
+ * on the Java/HikariCP lab target at 60 req/s × 40 ms these two put a healthy pool 8 % under and
+ * 8 % over the true 2.4 connections.
+ */
+export const LITTLES_LAW_RELATIVE_TOLERANCE = 0.2;
 /**
  * Absolute floor of the tolerance, in connections: for small L an in-use gauge sampled about
  * once a second counts whole connections, so a few samples can move its mean by a fraction of
