@@ -121,7 +121,7 @@ const fmt = (n: number | null | undefined, digits = 1) =>
 
 /** The advisor's answer as text: the answer, its evidence, and each setting's numbers. */
 export function adviceText(e: Experiment, a: AdvisorAnswer): string {
-  const lines = [`Advisor ${e.name} (${e.id}): ${a.status}`, `  ${e.webUrl}`, '', a.summary];
+  const lines = [`${e.name} (${e.id}): ${a.status}`, `  ${e.webUrl}`, '', a.summary];
   for (const ev of a.evidence) lines.push(`  - ${ev}`);
   lines.push('', `  setting  runs  meets  verdict      p99 ms   req/s    errors %  db conns`);
   for (const s of a.settings)
