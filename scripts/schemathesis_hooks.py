@@ -35,11 +35,29 @@ def _order_random_ints(value):
             _order_random_ints(v)
 
 
+def _whole(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == int(v)
+
+
+def _order_advisor_range(body):
+    # the advisor's range: max above min (1..1000), which JSON Schema cannot compare either
+    if not isinstance(body, dict) or "knob" not in body:
+        return
+    lo, hi = body.get("min"), body.get("max")
+    if _whole(lo) and _whole(hi) and hi <= lo:
+        lo, hi = int(lo), int(hi)
+        lo, hi = hi, lo
+        if hi == lo:
+            lo, hi = (lo - 1, hi) if lo > 1 else (lo, hi + 1)
+        body["min"], body["max"] = lo, hi
+
+
 @schemathesis.hook
 def map_body(ctx, body):
     # randomInt needs min <= max: JSON Schema cannot compare two fields, so the document states
     # it in words (and `x-constraint`) and generated bodies are put in order here.
     _order_random_ints(body)
+    _order_advisor_range(body)
     return body
 
 

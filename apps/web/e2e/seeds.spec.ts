@@ -56,3 +56,25 @@ test("seeds page: claims with the seeds' numbers, latest verdicts, Reproduce que
     timeout: 30_000,
   });
 });
+
+// Seed 002's question, answered by the advisor: one click starts the search on the preset's rows.
+test("seeds page: Ask the advisor starts seed 002's pool-size search", async ({ page }) => {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill('demo@poolbench.dev');
+  await page.getByLabel('Password').fill('poolbench-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/runs$/);
+  await nav(page, 'Seeds');
+  const ask = page.getByTestId('seed-advisor-002');
+  await expect(ask).toContainText('Three instances behind nginx');
+  await ask.getByRole('button', { name: /Ask the advisor: One instance/ }).click();
+  await expect(page).toHaveURL(/\/experiments\/[a-z0-9]+$/);
+  const card = page.getByTestId('advisor-card');
+  await expect(card).toContainText('maxConns of “002 · 10 conns x 1 instance · seeds ×0.25”');
+  await expect(card).toContainText('p99 ≤ 50 ms and errors ≤ 0.10 % at 250 req/s');
+  // the search is minutes of load: stop it; it ends with what it has, saying so
+  await page.getByRole('button', { name: 'Cancel experiment' }).click();
+  await page.getByRole('button', { name: 'Cancel runs' }).click();
+  await expect(card.getByText('stopped', { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(card.getByTestId('advisor-summary')).toContainText('the experiment was canceled');
+});

@@ -125,3 +125,4 @@ export {
   type AdvisorContinuation,
 } from './advisor/continue-advisor';
 export { settingParams, settingName } from './advisor/advisor-runs';
+export { adviseSeed } from './seeds/advise-seed';

@@ -25,6 +25,7 @@ export * from './pool/runtime-capabilities';
 export * from './presets/preset-schema';
 export * from './presets/list-presets';
 export * from './presets/seed-plan';
+export * from './presets/advisor-questions';
 export * from './queue/queue-names';
 export * from './queue/job-schemas';
 export * from './queue/live-event-schema';

@@ -1,8 +1,9 @@
-import { createDb, parseRun, seed, type Db } from '@poolbench/db';
+import { createDb, parseExperiment, parsePoolConfig, parseRun, seed, type Db } from '@poolbench/db';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchSeeds, reproductionOf, seedPresets } from './launch-seeds';
+import { adviseSeed } from './advise-seed';
 import { seedResults } from './seed-results';
 import {
   replaceSeedsResults,
@@ -110,6 +111,42 @@ describe('launchSeeds: the seeds through the product launch path (real Postgres,
       'seeds: unknown seed 007 (known: 000, 001, 002, 003, 004)',
     );
     expect(seedPresets({ seeds: ['002'], scale: 1 })[0]!.scale).toBe(1);
+  });
+  it("answers seed 002's question with the advisor: the preset's rows, its rate, its SLO", async () => {
+    const launched = await adviseSeed(
+      { db, queue },
+      { teamId: ids.teamId, targetId: ids.targetId, questionId: 'seed-002-three-instances' },
+    );
+    expect(launched.enqueued).toBe(true);
+    const e = parseExperiment(
+      await db.experiment.findUniqueOrThrow({
+        where: { id: launched.experimentId },
+        select: { advisor: true, advisorState: true, name: true },
+      }),
+    );
+    expect(e.name).toMatch(/^Seed 002 advisor: Three instances/);
+    expect(e.advisor?.basePoolConfigName).toBe('002 · 10 conns x 3 instances · seeds ×0.25');
+    // the seed's 1000 req/s at the reproduction's scale, and the seed's three instances behind nginx
+    expect(e.advisor?.objective).toEqual({ kind: 'slo', p99Ms: 50, errorRate: 0.001, rate: 250 });
+    expect(e.advisor?.base.instanceCount).toBe(3);
+    expect(e.advisor?.base.environment).toMatchObject({ balancing: 'nginx', cpuLimit: 1 });
+    const first = await db.run.findMany({ where: { experimentId: launched.experimentId } });
+    expect(first.length).toBeGreaterThan(0);
+    for (const r of first) {
+      const snap = parseRun(r).poolConfigSnapshot;
+      expect(snap.instanceCount).toBe(3);
+      const cfg = parsePoolConfig(
+        await db.poolConfig.findUniqueOrThrow({ where: { id: r.poolConfigId! } }),
+      );
+      expect(cfg.archivedAt).not.toBeNull();
+      expect([1, 16]).toContain(cfg.params.maxConns);
+    }
+    await expect(
+      adviseSeed(
+        { db, queue },
+        { teamId: ids.teamId, targetId: ids.targetId, questionId: 'seed-999' },
+      ),
+    ).rejects.toMatchObject({ path: 'question' });
   });
 });
 

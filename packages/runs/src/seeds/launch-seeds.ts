@@ -52,7 +52,7 @@ export function seedPresets(opts: Pick<SeedsOptions, 'seeds' | 'scale'> = {}): P
 
 const scaleText = (s: number) => `×${s}`;
 
-async function ensureScenario(
+export async function ensureScenario(
   db: Db,
   teamId: string,
   preset: Preset,
@@ -80,7 +80,7 @@ async function ensureScenario(
   return row.id;
 }
 
-async function ensurePoolConfig(
+export async function ensurePoolConfig(
   db: Db,
   teamId: string,
   targetId: string,

@@ -13,6 +13,8 @@ import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { ClaimVerdicts } from './claim-verdicts';
+import { SEED_ADVISOR_QUESTIONS } from '@poolbench/scenarios';
+import { useRouter } from 'next/navigation';
 
 export function SeedsPage() {
   const trpc = useTRPC();
@@ -21,6 +23,15 @@ export function SeedsPage() {
   const reproduce = useMutation(
     trpc.seeds.reproduce.mutationOptions({
       onSuccess: () => qc.invalidateQueries({ queryKey: trpc.seeds.overview.queryKey() }),
+    }),
+  );
+  const router = useRouter();
+  const advise = useMutation(
+    trpc.seeds.advise.mutationOptions({
+      onSuccess: async (r) => {
+        await qc.invalidateQueries();
+        router.push(`/experiments/${r.experimentId}${r.enqueued ? '' : '?queue=unavailable'}`);
+      },
     }),
   );
   const data = overview.data;
@@ -112,6 +123,47 @@ export function SeedsPage() {
                   )}
                 </div>
                 <ClaimVerdicts claims={p.claims} results={exp?.claims ?? null} />
+                {SEED_ADVISOR_QUESTIONS.some((q) => q.presetId === p.id) ? (
+                  <div
+                    className="border-t border-slate-100 pt-3"
+                    data-testid={`seed-advisor-${p.seed}`}
+                  >
+                    <p className="mb-2 text-sm font-medium text-slate-800">
+                      Ask the advisor (searches max pool size by experiment, docs/advisor.md)
+                    </p>
+                    <ul className="space-y-2">
+                      {SEED_ADVISOR_QUESTIONS.filter((q) => q.presetId === p.id).map((q) => (
+                        <li key={q.id} className="flex flex-wrap items-center gap-3 text-sm">
+                          <RoleGated
+                            min="member"
+                            what="start runs"
+                            label="Ask"
+                            variant="secondary"
+                            size="sm"
+                          >
+                            <Button
+                              variant="secondary"
+                              size="sm"
+                              loading={advise.isPending && advise.variables?.question === q.id}
+                              onClick={() => advise.mutate({ question: q.id })}
+                              aria-label={`Ask the advisor: ${q.title}`}
+                            >
+                              Ask
+                            </Button>
+                          </RoleGated>
+                          <span className="text-slate-700">
+                            {q.title} (max pool size {q.min}–{q.max}, at most {q.budgetRuns} runs)
+                          </span>
+                        </li>
+                      ))}
+                    </ul>
+                    {advise.isError ? (
+                      <Alert tone="error" className="mt-2">
+                        {messageOf(advise.error)}
+                      </Alert>
+                    ) : null}
+                  </div>
+                ) : null}
               </CardBody>
             </Card>
           );

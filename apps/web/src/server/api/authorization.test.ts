@@ -269,6 +269,11 @@ const CASES: Record<string, Case> = {
     input: () => ({ seeds: ['004'] }),
     other: { none: "launches on the active team's own managed target" },
   },
+  'seeds.advise': {
+    min: 'member',
+    input: () => ({ question: 'seed-002-one-instance' }),
+    other: { none: "launches on the active team's own managed target" },
+  },
   'run.updateNotes': {
     min: 'member',
     input: (f) => ({ id: f.runIds[0]!, notes: 'n' }),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { SEED_IDS } from '@poolbench/scenarios';
+import { SEED_ADVISOR_QUESTION_IDS, SEED_IDS } from '@poolbench/scenarios';
 import { teamProcedure } from '../trpc';
 import { SeedsOverviewSchema, SeedsReproducedSchema } from './seeds.types';
-import { reproduceSeeds, seedsOverview } from '~/server/services/seeds/seeds';
+import { adviseSeedQuestion, reproduceSeeds, seedsOverview } from '~/server/services/seeds/seeds';
 
 export const seedsRouter = {
   overview: teamProcedure('viewer')
@@ -22,6 +22,22 @@ export const seedsRouter = {
       reproduceSeeds(
         { db: ctx.db, queue: ctx.runQueue() },
         { teamId: ctx.team.id, userId: ctx.user.id, seeds: input.seeds },
+      ),
+    ),
+  /** a seed question answered by the pool-size advisor (SEED_ADVISOR_QUESTIONS) */
+  advise: teamProcedure('member')
+    .input(
+      z.object({
+        question: z.enum(SEED_ADVISOR_QUESTION_IDS, {
+          error: `must be one of ${SEED_ADVISOR_QUESTION_IDS.join(', ')}`,
+        }),
+      }),
+    )
+    .output(z.object({ experimentId: z.string(), enqueued: z.boolean() }))
+    .mutation(({ ctx, input }) =>
+      adviseSeedQuestion(
+        { db: ctx.db, queue: ctx.runQueue() },
+        { teamId: ctx.team.id, userId: ctx.user.id, questionId: input.question },
       ),
     ),
 };

@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import { launchSeeds, seedResults } from '@poolbench/runs';
+import { adviseSeed, launchSeeds, seedResults } from '@poolbench/runs';
 import { applyScale, listPresets, presetHypothesisStatement, seedPlan } from '@poolbench/scenarios';
 import type { Queue } from 'bullmq';
 import { NotFoundError } from '../errors';
@@ -27,6 +27,29 @@ export async function seedsOverview(db: Db, teamId: string) {
 }
 
 /** The Reproduce button: the same launch as `make seeds`, on the team's first managed target. */
+/** A seed question answered by the pool-size advisor, on the team's lab target. */
+export async function adviseSeedQuestion(
+  deps: { db: Db; queue: Queue },
+  input: { teamId: string; userId: string; questionId: string },
+) {
+  const target = await deps.db.target.findFirst({
+    where: { teamId: input.teamId, kind: 'managed', archivedAt: null },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true },
+  });
+  if (!target)
+    throw new NotFoundError(
+      'managed target (the seeds run on the lab target: add a managed target first)',
+    );
+  const launched = await adviseSeed(deps, {
+    teamId: input.teamId,
+    targetId: target.id,
+    questionId: input.questionId,
+    createdById: input.userId,
+  });
+  return { experimentId: launched.experimentId, enqueued: launched.enqueued };
+}
+
 export async function reproduceSeeds(
   deps: { db: Db; queue: Queue },
   input: { teamId: string; userId: string; seeds?: string[] },
