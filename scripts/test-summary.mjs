@@ -22,6 +22,10 @@ function reports() {
       for (const f of readdirSync(dir)) if (f.endsWith('.xml')) found.push(join(dir, f));
     }
   }
+  // the infra workspace sits at the root
+  const infra = join(root, 'infra', '.cache', 'junit');
+  if (existsSync(infra))
+    for (const f of readdirSync(infra)) if (f.endsWith('.xml')) found.push(join(infra, f));
   const results = join(root, 'test-results');
   if (existsSync(results)) {
     for (const f of readdirSync(results)) if (f.endsWith('.xml')) found.push(join(results, f));

@@ -36,7 +36,7 @@ load_env
 # reports of an earlier suite must not be counted in this one (turbo restores the unit reports of
 # cached unit tests, which ran on the same inputs)
 rm -f apps/*/.cache/junit/*.xml apps/lab-targets/*/.cache/junit/*.xml packages/*/.cache/junit/*.xml \
-  test-results/*.xml
+  infra/.cache/junit/*.xml test-results/*.xml
 # prettier's cache (node_modules/.cache/prettier) skips files unchanged since they last passed
 phase "format" npx prettier --check . --log-level warn --cache --cache-strategy content
 phase "lint" npx turbo run lint --output-logs=errors-only
