@@ -157,6 +157,16 @@ const CompareQuery = z
       ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${q.from})` });
   });
 
+/** A started experiment as the API shows it, with the queue's notice when its runs wait for it. */
+async function launchedView(
+  deps: RestDeps,
+  teamId: string,
+  launched: { experimentId: string; enqueued: boolean; queueMessage?: string },
+) {
+  const view = await experimentView(deps.db, teamId, launched.experimentId, deps.baseUrl);
+  return launched.enqueued ? view : { ...view, notice: launched.queueMessage };
+}
+
 export const OPERATIONS: Operation[] = [
   op({
     method: 'POST',
@@ -177,13 +187,7 @@ export const OPERATIONS: Operation[] = [
         { db: deps.db, queue: deps.queue() },
         { teamId: principal.teamId, userId: principal.createdById, body },
       );
-      const view = await experimentView(
-        deps.db,
-        principal.teamId,
-        launched.experimentId,
-        deps.baseUrl,
-      );
-      return launched.enqueued ? view : { ...view, notice: launched.queueMessage };
+      return launchedView(deps, principal.teamId, launched);
     },
   }),
   op({
@@ -205,13 +209,7 @@ export const OPERATIONS: Operation[] = [
         { db: deps.db, queue: deps.queue() },
         { teamId: principal.teamId, userId: principal.createdById, body },
       );
-      const view = await experimentView(
-        deps.db,
-        principal.teamId,
-        launched.experimentId,
-        deps.baseUrl,
-      );
-      return launched.enqueued ? view : { ...view, notice: launched.queueMessage };
+      return launchedView(deps, principal.teamId, launched);
     },
   }),
   op({
