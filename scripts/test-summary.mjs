@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Adds up the JUnit reports one `make test` wrote: Vitest per workspace (.cache/junit/unit.xml,
 // integration.xml), Go (go-unit.xml, go-integration.xml), Playwright, the CLI e2e and
-// Schemathesis (test-results/*.xml). Prints one line per report and, last, the suite's closing
-// line "tests: N passed, N failed, N skipped". Exits 1 when a report counts a failure or none
+// Schemathesis (test-results/*.xml). Prints one line per report that holds tests and, last, the
+// suite's closing line in the convention CI readers know, "==== N passed, N failed, N skipped in
+// Ts ====" (T from POOLBENCH_SUITE_SECONDS). Exits 1 when a report counts a failure or none
 // was found, so a suite that ran no test cannot close as a pass.
 //   node scripts/test-summary.mjs <root>
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
@@ -52,13 +53,19 @@ const files = reports();
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const empty = [];
 for (const file of files) {
   const c = countJunit(readFileSync(file, 'utf8'));
   const p = Math.max(0, c.tests - c.failed - c.skipped);
   passed += p;
   failed += c.failed;
   skipped += c.skipped;
-  console.log(`  ${relative(root, file)}: ${p} passed, ${c.failed} failed, ${c.skipped} skipped`);
+  if (c.tests === 0) empty.push(relative(root, file));
+  else
+    console.log(`  ${relative(root, file)}: ${p} passed, ${c.failed} failed, ${c.skipped} skipped`);
 }
-console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+if (empty.length > 0) console.log(`  no test in: ${empty.join(', ')}`);
+const seconds = Number(process.env.POOLBENCH_SUITE_SECONDS);
+const took = Number.isFinite(seconds) && seconds > 0 ? ` in ${seconds}s` : '';
+console.log(`==== ${passed} passed, ${failed} failed, ${skipped} skipped${took} ====`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

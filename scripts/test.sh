@@ -2,7 +2,7 @@
 # The whole suite: setup (incl. Chromium), formatting, lint, typecheck, unit tests, integration
 # tests on the real services, then browser tests against the running stack, and last Schemathesis
 # against the REST API (scripts/fuzz-rest.sh). Every test runner writes a JUnit report; the
-# suite closes with the sum of them, "tests: N passed, N failed, N skipped"
+# suite closes with the sum of them, "==== N passed, N failed, N skipped in Ts ===="
 # (scripts/test-summary.mjs). docs/testing.md says how the suite is organised and cached.
 # Whatever it starts (services, web, worker, the background build) it stops again, pass or fail,
 # so a CI job ends with no process left behind; what was already running (a `make up` stack)
@@ -21,7 +21,7 @@ cleanup() {
   # the closing line comes last, after the stop messages; a count of no test fails the suite
   if ((rc == 0)); then
     say "test reports"
-    node scripts/test-summary.mjs "$ROOT" || exit 1
+    POOLBENCH_SUITE_SECONDS=$SECONDS node scripts/test-summary.mjs "$ROOT" || exit 1
   fi
 }
 trap cleanup EXIT
