@@ -4,6 +4,8 @@ import { PoolConfigSchema } from '../pool/pool-config-schema';
 import { PresetHypothesisSchema } from '../hypotheses/hypothesis-schema';
 import type { PresetDefinition } from './preset-definition';
 import { ScaleSchema, type Preset } from './preset-schema';
+import { poolSizeCollapses, smallestDistinctScale } from './pool-scale';
+import { AppError } from '../errors/app-error';
 import { z } from 'zod';
 
 // Wrapped so a bad scale is reported at path `scale`.
@@ -29,8 +31,21 @@ const DEFINITIONS: PresetDefinition[] = [
   seed004,
 ];
 
+/** What a scale loses of the seed's pool sizes (see poolSizeCollapses). */
+function collapsesAt(def: PresetDefinition, scale: number): string[] {
+  return poolSizeCollapses(def.build(1).poolConfigs, def.build(scale).poolConfigs);
+}
+
 function build(def: PresetDefinition, scale: number): Preset {
   const { build: make, ...meta } = def;
+  const lost = collapsesAt(def, scale);
+  if (lost.length > 0) {
+    const ok = smallestDistinctScale(scale, (s) => collapsesAt(def, s));
+    const message = `at scale ${scale} ${def.id} no longer tells its pool sizes apart: ${lost.join('; ')}${ok === null ? '' : `. The smallest scale that keeps them apart is ${ok}`}`;
+    throw new AppError('validation_failed', `scale: ${message}`, {
+      problems: [{ path: 'scale', message }],
+    });
+  }
   const built = make(scale);
   return {
     ...meta,
@@ -67,7 +82,8 @@ export function getPreset(id: string, scale?: number): Preset | undefined {
 
 /**
  * The preset rebuilt at another scale (0 < scale <= 1; 1 = the seed's original parameters).
- * Throws a ZodError naming `scale` when out of range, an Error for an unknown preset id.
+ * Throws a ZodError naming `scale` when out of range, an AppError (validation_failed, at `scale`)
+ * when the scale makes two pool sizes the seed tells apart equal, an Error for an unknown id.
  */
 export function applyScale(preset: Pick<Preset, 'id'> | string, scale: number): Preset {
   const id = typeof preset === 'string' ? preset : preset.id;

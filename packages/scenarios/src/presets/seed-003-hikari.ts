@@ -29,7 +29,7 @@ export const seed003Hikari: PresetDefinition = {
   scaling:
     "As the Go emulation: VUs, phase lengths, pool sizes and lifetimes scale; query times, the 3:1 mix, the acquire timeout and the adaptive thresholds are kept. Scaled idle timeouts, lifetimes and keepalives below HikariCP's minimums (10 s, 30 s, 30 s) are raised to them.",
   defaultScale: 0.1,
-  seedsScale: 0.03,
+  seedsScale: 0.05,
   repeats: 5,
   hypotheses: SEED_003_HYPOTHESES,
   build: (s) => ({

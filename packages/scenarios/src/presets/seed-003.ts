@@ -174,7 +174,7 @@ export const seed003: PresetDefinition = {
   scaling:
     'VUs, phase lengths, pool sizes and pool lifetimes (idle timeout, max lifetime, keepalive, shrink-after-idle) are multiplied by scale; query times, the 3:1 mix, acquire timeout and the adaptive thresholds are kept.',
   defaultScale: 0.1,
-  seedsScale: 0.03,
+  seedsScale: 0.05,
   repeats: 5,
   // Failure rates in percentage points (1 point floor), as the lab bench judged them.
   hypotheses: SEED_003_HYPOTHESES,
