@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PoolConfigSchema, type PoolConfigInput } from './pool-config-schema';
 import {
+  paramsNotApplied,
   poolConfigProblemsOnTarget,
   runtimeArgs,
   runtimeOffer,
   runtimeProblems,
 } from './runtime-capabilities';
 import { poolStrategyMeta } from './strategy-meta';
-import type { PoolParamKey } from './param-defs';
+import { POOL_PARAM_DEFS, type PoolParamKey } from './param-defs';
 import type { LabEnvironment } from '../environment/lab-environment-schema';
 
 const parse = (c: PoolConfigInput) => PoolConfigSchema.parse(c);
@@ -202,6 +203,42 @@ describe('runtimeOffer: what a form offers is what the server accepts', () => {
               !offer.honours(strategy, p.key as PoolParamKey),
             );
           }
+        }
+      }
+  });
+});
+
+describe('paramsNotApplied: what a run page marks as not applied', () => {
+  it('PHP-FPM applies pool size and timeouts of the connection, not the lifetimes of a pool it has not', () => {
+    const cfg = parse({ strategy: 'fixed', params: { maxConns: 7 } });
+    const shown = paramsNotApplied(cfg.strategy, Object.keys(cfg.params), { runtime: 'php-fpm' });
+    expect(shown.label).toBe('PHP-FPM + nginx (PDO)');
+    expect(shown.keys).toContain('acquireTimeoutMs');
+    expect(shown.keys).not.toContain('maxConns');
+    expect(shown.keys).not.toContain('connectTimeoutMs');
+    // Go applies every param of the strategy
+    expect(paramsNotApplied(cfg.strategy, Object.keys(cfg.params), {}).keys).toEqual([]);
+    // an older snapshot's unknown strategy claims nothing
+    expect(paramsNotApplied('gone', ['maxConns'], { runtime: 'php-fpm' }).keys).toEqual([]);
+  });
+
+  it('a param is marked not applied exactly when the runtime is not passed its flag', () => {
+    const envs: LabEnvironment[] = [
+      {},
+      { database: 'mariadb' },
+      { runtime: 'java-hikari', database: 'mariadb' },
+      { runtime: 'bun' },
+      { runtime: 'bun', database: 'mariadb' },
+      { runtime: 'php-fpm' },
+    ];
+    for (const env of envs)
+      for (const strategy of runtimeOffer(env).strategies) {
+        const cfg = parse({ strategy });
+        const args = runtimeArgs(cfg, env);
+        const notApplied = new Set(paramsNotApplied(strategy, Object.keys(cfg.params), env).keys);
+        for (const key of Object.keys(cfg.params) as PoolParamKey[]) {
+          const passed = args.some((a) => a.startsWith(`--${POOL_PARAM_DEFS[key].flag}=`));
+          expect(passed, `${JSON.stringify(env)} ${strategy} ${key}`).toBe(!notApplied.has(key));
         }
       }
   });

@@ -2,6 +2,7 @@ import {
   LabEnvironmentSchema,
   resolveLabEnvironment,
   type LabDatabase,
+  RUNTIME_LABELS,
   type LabEnvironment,
   type Runtime,
 } from '../environment/lab-environment-schema';
@@ -233,6 +234,25 @@ export function runtimeProblems(config: PoolConfig, env: LabEnvironment): Valida
       message: `the ${runtime} runtime has no /upload, so no blob store`,
     });
   return out;
+}
+
+/**
+ * The params of a managed run's pool config that its runtime did not apply, for run pages: a
+ * config may hold a param the runtime cannot honour only at the strategy's default, and then the
+ * param is not passed and the runtime's own behaviour applies. Unknown strategies (an older
+ * snapshot) report nothing.
+ */
+export function paramsNotApplied(
+  strategy: string | undefined,
+  keys: readonly string[],
+  env: LabEnvironment | null | undefined,
+): { runtime: Runtime; label: string; keys: string[] } {
+  const runtime = runtimeOf(env);
+  const label = RUNTIME_LABELS[runtime];
+  const known = ALL.find((s) => s === strategy);
+  if (!known) return { runtime, label, keys: [] };
+  const ok = honoured(runtime, databaseOf(env), known);
+  return { runtime, label, keys: keys.filter((k) => ![...ok].some((h) => h === k)) };
 }
 
 /** The flags of one instance: the lab-target contract's, only those the runtime honours. */

@@ -75,6 +75,8 @@ export const RunDetailSchema = z.object({
   loadGenerators: z.number().int(),
   segments: z.array(RunSegmentViewSchema),
   insights: z.array(RunInsightSchema),
+  /** managed runs: the pool config's params the runtime did not apply (null for URL targets) */
+  poolParamsNotApplied: z.object({ runtime: z.string(), keys: z.array(z.string()) }).nullable(),
   experiment: Ref.extend({ repeats: z.number().int() }),
   target: Ref.extend({ kind: z.enum(TargetKind) }),
 });

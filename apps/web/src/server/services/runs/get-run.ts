@@ -1,5 +1,10 @@
 import { parseRun, scenarioFromColumns, type Db, type ScenarioSnapshot } from '@poolbench/db';
-import { generateScenario } from '@poolbench/scenarios';
+import {
+  generateScenario,
+  LabEnvironmentSchema,
+  paramsNotApplied,
+  resolveLabEnvironment,
+} from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { runInsightsOf } from './run-insights';
 
@@ -16,6 +21,25 @@ function scriptOf(run: {
   } catch {
     return null; // a snapshot from an older template shape
   }
+}
+
+/**
+ * The snapshot's params a managed run's runtime did not apply (null for URL targets, whose pool
+ * is the service's own): PHP-FPM, for one, has no acquire timeout or idle lifetime to set.
+ */
+function poolParamsNotAppliedOf(run: {
+  poolConfigSnapshot: { strategy?: string; params?: Record<string, number>; environment?: unknown };
+  targetSnapshot: { managed?: { environment?: unknown } | null };
+}): { runtime: string; keys: string[] } | null {
+  const managed = run.targetSnapshot.managed;
+  if (!managed) return null;
+  const pc = run.poolConfigSnapshot;
+  const env = resolveLabEnvironment(
+    LabEnvironmentSchema.safeParse(managed.environment ?? {}).data,
+    LabEnvironmentSchema.safeParse(pc.environment ?? {}).data,
+  );
+  const { label, keys } = paramsNotApplied(pc.strategy, Object.keys(pc.params ?? {}), env);
+  return { runtime: label, keys };
 }
 
 export async function getRun(db: Db, teamId: string, id: string) {
@@ -72,5 +96,11 @@ export async function getRun(db: Db, teamId: string, id: string) {
     rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes),
   }));
   const insights = await runInsightsOf(db, { ...parsed, segments });
-  return { ...parsed, segments, script: scriptOf(parsed), insights };
+  return {
+    ...parsed,
+    segments,
+    script: scriptOf(parsed),
+    insights,
+    poolParamsNotApplied: poolParamsNotAppliedOf(parsed),
+  };
 }

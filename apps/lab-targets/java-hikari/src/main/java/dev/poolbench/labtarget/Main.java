@@ -27,6 +27,30 @@ public final class Main {
         System.exit(run(args));
     }
 
+    /**
+     * What serves a run, as its run page shows it: this program, the JVM, and the pool and the
+     * JDBC drivers on its class path (their versions from the jars' own Maven metadata).
+     */
+    static String versionLine() {
+        return "lab-target-hikari " + VERSION
+                + " (java " + System.getProperty("java.version") + ", " + System.getProperty("java.vm.name")
+                + "; HikariCP " + mavenVersion("com.zaxxer", "HikariCP")
+                + "; MariaDB Connector/J " + mavenVersion("org.mariadb.jdbc", "mariadb-java-client")
+                + "; pgJDBC " + org.postgresql.util.DriverInfo.DRIVER_VERSION + ")";
+    }
+
+    static String mavenVersion(String group, String artifact) {
+        String path = "/META-INF/maven/" + group + "/" + artifact + "/pom.properties";
+        try (java.io.InputStream in = Main.class.getResourceAsStream(path)) {
+            if (in == null) return "unknown";
+            java.util.Properties p = new java.util.Properties();
+            p.load(in);
+            return p.getProperty("version", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
     static int run(String[] args) {
         String cmd = "serve";
         if (args.length > 0 && !args[0].startsWith("-")) {
@@ -37,7 +61,7 @@ public final class Main {
             case "serve":
                 return serve(args);
             case "version":
-                System.out.println("lab-target-hikari " + VERSION + " (java " + System.getProperty("java.version") + ")");
+                System.out.println(versionLine());
                 return 0;
             case "help":
                 System.out.print(USAGE);
