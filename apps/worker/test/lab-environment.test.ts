@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { parseRun, toJson } from '@poolbench/db';
+import { allowedCpus, formatCpuList } from '@poolbench/k6';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createWorld,
@@ -9,6 +11,7 @@ import {
   waitFor,
   type World,
 } from './harness';
+import { planCpuIsolation } from '../src/runs/cpu-isolation';
 
 // The environment travels with the pool config's snapshot through the queue to the worker, and
 // shows in what the run measured.
@@ -125,5 +128,77 @@ describe('worker: environment helpers die with the worker (kill -9)', () => {
       async () => pidsAlive(children.map((c) => c.pid)).length === 0,
       10_000,
     );
+  });
+
+  it('isolation: k6 on its CPUs, the instances, nginx and the link proxy on the others; off shares them', async () => {
+    const expected = planCpuIsolation({ setting: 'auto' });
+    w.startWorker();
+    const config = (
+      name: string,
+      strategy: string,
+      environment: Record<string, unknown>,
+      instanceCount = 1,
+    ) =>
+      w.db.poolConfig.create({
+        data: {
+          teamId: w.ids.teamId,
+          targetId: w.ids.targetId,
+          name,
+          strategy,
+          params: { maxConns: 2 },
+          instanceCount,
+          environment: toJson.poolEnvironment(environment),
+        },
+      });
+    const isolated = await config(
+      'isolated, nginx x2, link 10 ms',
+      'lazy',
+      { dbLinkRttMs: 10, balancing: 'nginx' },
+      2,
+    );
+    const shared = await config('isolation off', 'lazy', { cpuIsolation: 'off' });
+    const sc = await w.scenario('4 s at 2 VUs', sustained(2, 4000));
+    const { runIds } = await w.launch([isolated.id, shared.id], [sc.id], 1);
+    const affinity = (pid: number) =>
+      /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    // every process each run started, read while its k6 sends the load (runs go one at a time)
+    const seen = new Map<string, Map<string, string | undefined>>();
+    await waitFor(
+      'both runs observed under load and ended',
+      async () => {
+        for (const runId of runIds) {
+          if (seen.has(runId)) continue;
+          const c = recordedChildren(w.runtimeDir).filter((x) => x.runId === runId);
+          if (c.some((x) => x.kind === 'k6'))
+            seen.set(runId, new Map(c.map((x) => [x.kind, affinity(x.pid)])));
+        }
+        const ended = await w.db.run.count({
+          where: { id: { in: runIds }, status: { in: ['succeeded', 'failed', 'aborted_system'] } },
+        });
+        return ended === runIds.length;
+      },
+      120_000,
+    );
+    const [isolatedRun, sharedRun] = await Promise.all(
+      runIds.map(async (id) => parseRun(await w.db.run.findUniqueOrThrow({ where: { id } }))),
+    );
+    expect(isolatedRun!.status, isolatedRun!.errorMessage ?? '').toBe('succeeded');
+    expect(isolatedRun!.environment?.cpuIsolation).toEqual(expected);
+    const all = formatCpuList(allowedCpus());
+    const onIsolated = seen.get(isolatedRun!.id)!;
+    expect([...onIsolated.keys()]).toEqual(
+      expect.arrayContaining(['k6', 'lab-target', 'linkproxy', 'nginx']),
+    );
+    if (expected.mode === 'pinned') {
+      expect(onIsolated.get('k6')).toBe(expected.generatorCpus);
+      for (const [kind, cpus] of onIsolated)
+        if (kind !== 'k6') expect(cpus, kind).toBe(expected.targetCpus);
+    }
+    expect(sharedRun!.status).toBe('succeeded');
+    expect(sharedRun!.environment?.cpuIsolation).toEqual({
+      mode: 'off',
+      reason: 'turned off by the target or pool config',
+    });
+    for (const [kind, cpus] of seen.get(sharedRun!.id)!) expect(cpus, kind).toBe(all);
   });
 });

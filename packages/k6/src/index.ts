@@ -12,3 +12,11 @@ export {
 export { SummaryAccumulator, type K6Second, type K6Summary } from './summary-accumulator';
 export { thresholdContextFromSummary } from './threshold-context';
 export { dieWithParent } from './parent-death';
+export {
+  allowedCpus,
+  findTaskset,
+  formatCpuList,
+  onCpus,
+  parseCpuList,
+  TASKSET,
+} from './cpu-affinity';

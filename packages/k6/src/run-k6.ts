@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { buildK6Args } from './k6-args';
 import { dieWithParent } from './parent-death';
+import { onCpus } from './cpu-affinity';
 import { K6BinaryError, assertExecutable, resolveK6Bin } from './k6-binary';
 import { parseOutputLine, type EndLine } from './ndjson-line';
 import { SummaryAccumulator, type K6Second, type K6Summary } from './summary-accumulator';
@@ -42,6 +43,8 @@ export interface RunK6Options {
   summaryExportPath?: string;
   /** distributed runs: this generator's k6 execution segment (see K6ArgsInput) */
   executionSegment?: { segment: string; sequence: string };
+  /** CPUs k6 runs on (a kernel cpu list like "1" or "2-3", via taskset); absent = any */
+  cpus?: string;
 }
 
 export interface K6RunResult {
@@ -156,7 +159,9 @@ function supervise(
   startedAt: Date,
 ): Promise<K6RunResult> {
   return new Promise((resolve, reject) => {
-    const wrapped = dieWithParent(bin, args); // k6 must not outlive a killed worker
+    // k6 must not outlive a killed worker, and stays on its CPUs when the run isolates it
+    const dying = dieWithParent(bin, args);
+    const wrapped = onCpus(dying.cmd, dying.args, opts.cpus);
     const child = spawn(wrapped.cmd, wrapped.args, {
       cwd: home,
       // Own process group, so the caller can kill k6 and anything it starts in one go.

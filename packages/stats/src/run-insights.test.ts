@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from './run-summary';
-import { runInsights, type RunInsightInput } from './run-insights';
+import { cpuListLength, runInsights, type RunInsightInput } from './run-insights';
 
 const summary = (over: Partial<RunSummary> = {}, res: Partial<RunSummary['resources']> = {}) =>
   ({
@@ -95,6 +95,15 @@ describe('runInsights', () => {
         summary: summary({}, { cpuMeanPercent: 85, cpuPeakPercent: 99 }),
       }),
     ).toEqual(['target-cpu-saturated']);
+    // isolated from k6 on CPU 0 of 2: one core is all the target had
+    const oneOfTwo = { cpuMeanPercent: 85, cpuPeakPercent: 98 };
+    expect(codes({ targetCpuList: '0', summary: summary({}, oneOfTwo) })).toEqual([
+      'target-cpu-saturated',
+    ]);
+    expect(codes({ summary: summary({}, oneOfTwo) })).toEqual([]);
+    expect(cpuListLength('0-2,5')).toBe(4);
+    expect(cpuListLength('x')).toBeNull();
+    expect(cpuListLength(undefined)).toBeNull();
   });
 
   it('the database refused connections for its limit', () => {

@@ -43,6 +43,8 @@ export interface RunInsightInput {
   instanceCount?: number | null;
   /** GOMAXPROCS-style CPU limit per target instance, when the run set one */
   targetCpuLimit?: number | null;
+  /** the CPUs the target was pinned to when the run isolated it from k6 (kernel list, "0" or "0-3") */
+  targetCpuList?: string | null;
   /** cores of the machine the run was on, and its 1-minute load average when the run started */
   cpuCount?: number | null;
   loadAvg1mAtStart?: number | null;
@@ -52,6 +54,20 @@ export interface RunInsightInput {
   outsideCpuPercent?: number | null;
   /** per-second requests and median latency of the load phase, in order */
   seconds?: Array<{ requests: number; p50Ms: number | null }>;
+}
+
+/** How many CPUs a kernel cpu list names ("0-2,5" → 4); null when absent or unreadable. */
+export function cpuListLength(list: string | null | undefined): number | null {
+  if (!list) return null;
+  let n = 0;
+  for (const part of list.split(',')) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) return null;
+    const span = (m[2] === undefined ? Number(m[1]) : Number(m[2])) - Number(m[1]) + 1;
+    if (span < 1) return null;
+    n += span;
+  }
+  return n;
 }
 
 const pct = (v: number) => `${v >= 10 ? Math.round(v) : v.toFixed(1)} %`;
@@ -109,7 +125,8 @@ export function runInsights(input: RunInsightInput): RunInsight[] {
   if (cores && cpuPeak !== null && cpuMean !== null) {
     const instances = Math.max(1, input.instanceCount ?? 1);
     const perInstance = Math.min(input.targetCpuLimit ?? cores, cores);
-    const capacity = 100 * Math.min(cores, instances * perInstance);
+    const pinned = cpuListLength(input.targetCpuList) ?? cores;
+    const capacity = 100 * Math.min(cores, pinned, instances * perInstance);
     if (cpuPeak >= 0.9 * capacity && cpuMean >= 0.75 * capacity) {
       out.push({
         code: 'target-cpu-saturated',

@@ -2,6 +2,7 @@ import type { ComponentVersions } from '../targets/component-versions';
 import { LAB_SETUP, openSecret, type ParsedTarget, type Run, type Target } from '@poolbench/db';
 import type { PoolConfig } from '@poolbench/scenarios';
 import { RunError } from './run-error';
+import { planCpuIsolation, targetCpus, type CpuIsolation } from './cpu-isolation';
 import { checkMonitorDsn } from '../targets/monitor-dsn';
 import { resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
 import { ensureLabData, type LabSetup } from '../targets/managed-target';
@@ -29,6 +30,8 @@ export interface PreparedTarget {
   stop: () => Promise<void>;
   /** managed targets: the versions of the runtime, nginx and database server that served the run */
   versions?: ComponentVersions;
+  /** the CPUs k6 and the target got (recorded with the run's environment) */
+  isolation: CpuIsolation;
 }
 
 export interface PrepareDeps extends Pick<LabTargetDeps, 'labMariadbUrl' | 'runtimeBins'> {
@@ -40,6 +43,8 @@ export interface PrepareDeps extends Pick<LabTargetDeps, 'labMariadbUrl' | 'runt
   ownDatabaseUrl: string;
   /** distributed runs: managed targets listen here (WORKER_ADVERTISE_HOST) so other workers' k6 reach them */
   listenHost?: string;
+  /** distributed runs: k6 also runs on other workers, so this one's CPUs are not split */
+  loadOnOtherWorkers?: boolean;
 }
 
 type RunWithTarget = Pick<Run, 'id'> & {
@@ -74,7 +79,16 @@ async function prepareManaged(
   const environment = runEnvironment(run.target.managed?.environment, poolConfig);
   const databaseUrl = labDatabaseUrlFor(environment, deps);
   await ensureLabData(deps.labTargetBin, databaseUrl, setup, signal);
-  const started = await startLabTarget(run, environment, poolConfig, deps, signal);
+  const isolation: CpuIsolation = deps.loadOnOtherWorkers
+    ? { mode: 'unavailable', reason: 'distributed run: k6 runs on several workers' }
+    : planCpuIsolation({ setting: environment.cpuIsolation });
+  const started = await startLabTarget(
+    run,
+    environment,
+    poolConfig,
+    { ...deps, targetCpus: targetCpus(isolation) },
+    signal,
+  );
   try {
     const baseUrls = started.loadUrls;
     const network = await pinManagedUrls(baseUrls);
@@ -92,6 +106,7 @@ async function prepareManaged(
       secretHeaders: {},
       stop: started.stop,
       versions: started.versions,
+      isolation,
     };
   } catch (err) {
     await started.stop().catch(() => {});
@@ -155,5 +170,6 @@ async function prepareUrl(
     monitor,
     secretHeaders: secrets.headers ?? {},
     stop: async () => {},
+    isolation: { mode: 'unavailable', reason: "URL target: its processes are not the worker's" },
   };
 }

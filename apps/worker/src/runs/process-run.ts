@@ -7,6 +7,7 @@ import { environmentFingerprint } from './environment';
 import { startDisturbance } from './disturbance';
 import { outcomeFromK6 } from './outcome';
 import { prepareTarget } from './prepare-target';
+import { generatorCpus } from './cpu-isolation';
 import { k6TimeoutMs, planRun } from './run-plan';
 import { toSeriesPoint } from './series-point';
 import { b64ToBytes, bucketToRow, buildSummary } from './summary';
@@ -67,6 +68,7 @@ export async function processRun(
         ? { labTargetVersion: target.versions.labTarget, components: target.versions }
         : {}),
       network: { pins: pinsForRecord(target.network) },
+      cpuIsolation: target.isolation,
     };
     if (
       !(await markRunning(db, runId, workerId, {
@@ -100,6 +102,7 @@ export async function processRun(
       stopGraceMs: 4000,
       k6Bin: deps.config.k6Bin,
       blacklistIps: target.network.k6Blacklist,
+      cpus: generatorCpus(target.isolation),
       onSpawn: ({ pid }) => {
         k6Pid = pid;
         s.log.info({ pid }, 'k6 started');

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dieWithParent } from '@poolbench/k6';
+import { dieWithParent, onCpus } from '@poolbench/k6';
 import type { ProcessRegistry } from './process-registry';
 
 export interface ManagedChild {
@@ -19,10 +19,19 @@ export interface ManagedChild {
 export function spawnManaged(
   cmd: string,
   args: string[],
-  opts: { registry: ProcessRegistry; runId: string; kind: string; env?: NodeJS.ProcessEnv },
+  opts: {
+    registry: ProcessRegistry;
+    runId: string;
+    kind: string;
+    env?: NodeJS.ProcessEnv;
+    /** CPUs it and its children run on (kernel cpu list, via taskset); absent = any */
+    cpus?: string;
+  },
 ): ManagedChild {
-  // Its own group (stop() ends grandchildren too), and SIGKILL from the kernel if the worker dies.
-  const wrapped = dieWithParent(cmd, args);
+  // Its own group (stop() ends grandchildren too), SIGKILL from the kernel if the worker dies,
+  // and, when the run isolates the target, only the target's CPUs.
+  const dying = dieWithParent(cmd, args);
+  const wrapped = onCpus(dying.cmd, dying.args, opts.cpus);
   const proc = spawn(wrapped.cmd, wrapped.args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

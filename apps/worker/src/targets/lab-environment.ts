@@ -35,6 +35,8 @@ export async function startLabEnvironment(opts: {
   registry: ProcessRegistry;
   signal: AbortSignal;
   timeoutMs: number;
+  /** CPUs of the target's side (the link proxy runs there), when the run isolates it */
+  cpus?: string;
 }): Promise<PreparedLabEnvironment> {
   const env = opts.environment;
   const helpers: ManagedChild[] = [];
@@ -74,6 +76,7 @@ export async function startLabEnvironment(opts: {
           runId: opts.runId,
           kind: 'linkproxy',
           env: runProcessEnv({}),
+          cpus: opts.cpus,
         },
       );
       helpers.push(proxy);

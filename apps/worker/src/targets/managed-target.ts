@@ -99,6 +99,8 @@ export async function startManagedTarget(opts: {
   targetEnv?: Record<string, string>;
   balancing?: 'k6-round-robin' | 'nginx';
   nginxBin?: string;
+  /** CPUs for every process started here (instances, blob store, nginx) when the run isolates them */
+  cpus?: string;
 }): Promise<StartedManagedTarget> {
   const host = opts.listenHost ?? '127.0.0.1';
   const hostInUrl = host.includes(':') ? `[${host}]` : host;
@@ -127,6 +129,7 @@ export async function startManagedTarget(opts: {
           runId: opts.runId,
           kind: 'blobstore',
           env: runProcessEnv({}),
+          cpus: opts.cpus,
         },
       );
       started.push(blobstore);
@@ -152,6 +155,7 @@ export async function startManagedTarget(opts: {
           kind: 'lab-target',
           // the run's database URL (its own user and password) by environment, never in argv
           env: runProcessEnv({ ...opts.targetEnv, LAB_DATABASE_URL: opts.databaseUrl }),
+          cpus: opts.cpus,
         },
       );
       started.push(child);
@@ -184,6 +188,7 @@ export async function startManagedTarget(opts: {
         signal: opts.signal,
         timeoutMs: opts.readyTimeoutMs,
         host: hostInUrl,
+        cpus: opts.cpus,
       });
       extraStops.push(nginx.stop);
       loadUrls = [nginx.baseUrl];

@@ -81,6 +81,8 @@ export async function startNginx(opts: {
   signal: AbortSignal;
   timeoutMs: number;
   host?: string;
+  /** CPUs nginx and its workers run on (the target's, when the run isolates it) */
+  cpus?: string;
 }): Promise<NginxBalancer> {
   const host = opts.host ?? '127.0.0.1';
   const bin = findNginx(opts.bin);
@@ -93,6 +95,7 @@ export async function startNginx(opts: {
     registry: opts.registry,
     runId: opts.runId,
     kind: 'nginx',
+    cpus: opts.cpus,
   });
   const stop = async () => {
     await child.stop();

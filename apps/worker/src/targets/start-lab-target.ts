@@ -25,6 +25,8 @@ export interface LabTargetDeps {
   registry: ProcessRegistry;
   nginxBin?: string;
   listenHost?: string;
+  /** CPUs for the target's processes when the run isolates it from k6 (kernel cpu list) */
+  targetCpus?: string;
 }
 
 /** The run's environment: the target's stored settings (parsed where read) with the pool config's overrides. */
@@ -81,6 +83,7 @@ export async function startLabTarget(
     registry: deps.registry,
     signal,
     timeoutMs: deps.readyTimeoutMs,
+    cpus: deps.targetCpus,
   });
   try {
     const started = await startManagedTarget({
@@ -98,6 +101,7 @@ export async function startLabTarget(
       balancing: environment.balancing,
       nginxBin: deps.nginxBin,
       listenHost: deps.listenHost,
+      cpus: deps.targetCpus,
     });
     const versions = await componentVersions({
       runtime: runtimeOf(environment),

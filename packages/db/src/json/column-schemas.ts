@@ -92,6 +92,16 @@ export const RunEnvironmentSchema = z.looseObject({
       seconds: num,
     })
     .optional(),
+  /** the CPUs k6 and the target got (apps/worker/src/runs/cpu-isolation.ts), or why not */
+  cpuIsolation: z
+    .looseObject({
+      mode: z.enum(['pinned', 'off', 'unavailable']),
+      generatorCpus: z.string().optional(),
+      targetCpus: z.string().optional(),
+      database: z.string().optional(),
+      reason: z.string().optional(),
+    })
+    .optional(),
   /** managed runs: the versions of what served the load (runtime, nginx, database server) */
   components: z
     .looseObject({

@@ -20,6 +20,9 @@ export const RUNTIME_LABELS: Record<Runtime, string> = {
   'php-fpm': 'PHP-FPM + nginx (PDO)',
 };
 
+export const CPU_ISOLATION_MODES = ['auto', 'off'] as const;
+export type CpuIsolationMode = (typeof CPU_ISOLATION_MODES)[number];
+
 /** The lab database a managed target reads: the worker's Postgres, or its MariaDB (seed 001's MySQL). */
 export const LAB_DATABASES = ['postgres', 'mariadb'] as const;
 export type LabDatabase = (typeof LAB_DATABASES)[number];
@@ -46,6 +49,13 @@ export const LabEnvironmentSchema = z.strictObject({
     .optional(),
   /** the program serving the target (absent = go, the reference lab target) */
   runtime: z.enum(RUNTIMES, { error: `must be one of ${RUNTIMES.join(', ')}` }).optional(),
+  /**
+   * load generator and target on separate CPUs where the machine allows (absent = auto); "off"
+   * lets them share every CPU, e.g. to measure what isolation changes
+   */
+  cpuIsolation: z
+    .enum(CPU_ISOLATION_MODES, { error: `must be one of ${CPU_ISOLATION_MODES.join(', ')}` })
+    .optional(),
   /** the lab database (absent = postgres) */
   database: z
     .enum(LAB_DATABASES, { error: `must be one of ${LAB_DATABASES.join(', ')}` })
@@ -70,6 +80,7 @@ export function describeLabEnvironment(env: LabEnvironment | null | undefined): 
   const parts: string[] = [];
   if (env.runtime !== undefined && env.runtime !== 'go') parts.push(RUNTIME_LABELS[env.runtime]);
   if (env.database === 'mariadb') parts.push('MariaDB');
+  if (env.cpuIsolation === 'off') parts.push('CPU isolation off');
   if (env.blobstoreDelayMs !== undefined)
     parts.push(`blob store +${env.blobstoreDelayMs} ms per connection`);
   if (env.dbLinkRttMs !== undefined) parts.push(`database link RTT ${env.dbLinkRttMs} ms`);

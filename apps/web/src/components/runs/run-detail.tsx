@@ -53,27 +53,57 @@ function formatValue(key: string, v: unknown): string {
 
 /** The versions of what served the run (runtime, database server, nginx) as rows of their own. */
 function withComponents(env: Record<string, unknown>): Record<string, unknown> {
-  const { components, ...rest } = env as { components?: Record<string, unknown> };
-  if (!components) return rest;
+  const { components, cpuIsolation, ...rest } = env as {
+    components?: Record<string, unknown>;
+    cpuIsolation?: Record<string, unknown>;
+  };
+  const isolation = cpuIsolation
+    ? {
+        'CPU isolation':
+          cpuIsolation.mode === 'pinned'
+            ? `k6 on CPU ${String(cpuIsolation.generatorCpus)}, target on CPU ${String(cpuIsolation.targetCpus)}; database ${String(cpuIsolation.database ?? 'not pinned')}`
+            : `${String(cpuIsolation.mode)}: ${String(cpuIsolation.reason ?? '')}`,
+      }
+    : {};
+  if (!components) return { ...rest, ...isolation };
   return {
     ...rest,
+    ...isolation,
     ...(components.runtime ? { runtime: components.runtime } : {}),
     ...(components.database ? { 'database server': components.database } : {}),
     ...(components.nginx ? { nginx: components.nginx } : {}),
   };
 }
 
-function KeyValues({ data }: { data: Record<string, unknown> }) {
+function KeyValues({
+  data,
+  notApplied,
+}: {
+  data: Record<string, unknown>;
+  /** keys the run did not apply, and by whom: shown struck through with the reason */
+  notApplied?: { runtime: string; keys: string[] } | null;
+}) {
   const entries = Object.entries(data);
   if (entries.length === 0) return <p className="text-sm text-slate-500">—</p>;
+  const skipped = new Set(notApplied?.keys ?? []);
   return (
     <dl className="grid grid-cols-[minmax(8rem,auto)_1fr] gap-x-4 gap-y-1.5 text-sm">
-      {entries.map(([k, v]) => (
-        <div key={k} className="contents">
-          <dt className="text-slate-500">{k}</dt>
-          <dd className="break-words font-mono text-xs text-slate-800">{formatValue(k, v)}</dd>
-        </div>
-      ))}
+      {entries.map(([k, v]) =>
+        skipped.has(k) ? (
+          <div key={k} className="contents" data-testid="param-not-applied">
+            <dt className="text-slate-500 line-through">{k}</dt>
+            <dd className="break-words text-xs text-slate-500">
+              <span className="font-mono line-through">{formatValue(k, v)}</span> not applied by{' '}
+              {notApplied?.runtime}
+            </dd>
+          </div>
+        ) : (
+          <div key={k} className="contents">
+            <dt className="text-slate-500">{k}</dt>
+            <dd className="break-words font-mono text-xs text-slate-800">{formatValue(k, v)}</dd>
+          </div>
+        ),
+      )}
     </dl>
   );
 }
@@ -306,7 +336,7 @@ export function RunDetail({ id }: { id: string }) {
             description={`${pc.strategy ?? '?'}${pc.instanceCount && pc.instanceCount > 1 ? ` × ${pc.instanceCount} instances` : ''} (snapshot at launch)`}
           />
           <CardBody>
-            <KeyValues data={pc.params ?? {}} />
+            <KeyValues data={pc.params ?? {}} notApplied={r.poolParamsNotApplied} />
           </CardBody>
         </Card>
         <Card>

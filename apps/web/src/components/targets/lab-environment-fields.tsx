@@ -2,6 +2,7 @@
 
 import {
   BALANCING_MODES,
+  CPU_ISOLATION_MODES,
   LAB_DATABASES,
   RUNTIME_CAPABILITIES,
   RUNTIME_LABELS,
@@ -185,6 +186,27 @@ export function LabEnvironmentFields({
             </Select>
           )}
         </Field>
+        <Field
+          label="CPU isolation"
+          help="k6 and the target (its instances, nginx, link proxy) on separate CPUs of the worker, so neither steals the other's time; each run records what it got."
+          error={err('environment.cpuIsolation')}
+        >
+          {(p) => (
+            <Select
+              {...p}
+              value={value.cpuIsolation ?? 'auto'}
+              onChange={(e) =>
+                onChange({
+                  ...value,
+                  cpuIsolation: CPU_ISOLATION_MODES.find((m) => m === e.target.value),
+                })
+              }
+            >
+              <option value="auto">Separate CPUs where possible</option>
+              <option value="off">Off: share every CPU</option>
+            </Select>
+          )}
+        </Field>
       </CardBody>
     </Card>
   );
@@ -194,7 +216,10 @@ export function LabEnvironmentFields({
 export function compactEnvironment(env: LabEnvironment): LabEnvironment {
   return Object.fromEntries(
     Object.entries(env).filter(
-      ([k, v]) => v !== undefined && !(k === 'balancing' && v === 'k6-round-robin'),
+      ([k, v]) =>
+        v !== undefined &&
+        !(k === 'balancing' && v === 'k6-round-robin') &&
+        !(k === 'cpuIsolation' && v === 'auto'),
     ),
   ) as LabEnvironment;
 }

@@ -120,6 +120,7 @@ export async function processDistributedRun(
           ...deps.config,
           registry: deps.registry,
           listenHost: run.target.kind === 'managed' ? cfg.advertiseHost : undefined,
+          loadOnOtherWorkers: true,
         },
         s.signal,
       ),
@@ -154,6 +155,7 @@ export async function processDistributedRun(
         ? { labTargetVersion: target.versions.labTarget, components: target.versions }
         : {}),
       network: { pins: pinsForRecord(target.network) },
+      cpuIsolation: target.isolation,
       loadGenerators: count,
       startAt: startAt.toISOString(),
     };

@@ -25,6 +25,7 @@ async function insightsByRun(db: Db, experimentId: string): Promise<Map<string, 
         summary: r.summary,
         ...insightInputOf(r.poolConfigSnapshot, r.scenarioSnapshot),
         cpuCount: num(r.environment?.cpuCount),
+        targetCpuList: r.environment?.cpuIsolation?.targetCpus ?? null,
         loadAvg1mAtStart: num(r.environment?.loadAvg1mAtStart),
         outsideCpuPercent: num(r.environment?.disturbance?.outsideCpuPercent),
         generatorCpuPeaks: r.segments.flatMap((s) =>

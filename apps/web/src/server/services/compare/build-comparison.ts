@@ -1,5 +1,5 @@
 import { runInsights } from '@poolbench/stats';
-import type { Db } from '@poolbench/db';
+import { RunEnvironmentSchema, type Db } from '@poolbench/db';
 import {
   isSuspectedWorse,
   createHistogram,
@@ -134,6 +134,9 @@ function insightsWarning(groups: CompareGroup[], labels: string[]): ComparisonWa
         summary: r.summary,
         ...r.insightInput,
         cpuCount: typeof r.environment?.cpuCount === 'number' ? r.environment.cpuCount : null,
+        targetCpuList:
+          RunEnvironmentSchema.shape.cpuIsolation.safeParse(r.environment?.cpuIsolation).data
+            ?.targetCpus ?? null,
         loadAvg1mAtStart:
           typeof r.environment?.loadAvg1mAtStart === 'number'
             ? r.environment.loadAvg1mAtStart

@@ -30,6 +30,7 @@ export async function runInsightsOf(db: Db, run: InsightRun): Promise<RunInsight
     summary: run.summary,
     ...insightInputOf(run.poolConfigSnapshot, run.scenarioSnapshot),
     cpuCount: num(run.environment?.cpuCount),
+    targetCpuList: run.environment?.cpuIsolation?.targetCpus ?? null,
     loadAvg1mAtStart: num(run.environment?.loadAvg1mAtStart),
     outsideCpuPercent: num(run.environment?.disturbance?.outsideCpuPercent),
     generatorCpuPeaks: (run.segments ?? []).flatMap((s) =>
