@@ -47,6 +47,25 @@ wait_healthy() {
 # waits for its shutdown grace instead of for a wrapper that exits at once (which left k6, the
 # targets and a `running` run behind).
 start_worker() { start_one worker node --import tsx apps/worker/src/index.ts; }
+
+# What a running process was started from: the web app's build id, and for the worker (which runs
+# its sources through tsx) the commit plus any uncommitted change under apps/worker and packages.
+stamp_of() {
+  case $1 in
+    web) cat apps/web/.next/BUILD_ID 2>/dev/null || echo none ;;
+    worker) { git rev-parse HEAD && git diff HEAD -- apps/worker packages; } 2>/dev/null | sha256sum | cut -d' ' -f1 ;;
+  esac
+}
+# A second `make up` after `git pull` (or an edit) must not leave the old worker running, or the
+# old web server answering with a build whose files were just replaced (its pages fail to load):
+# a process started from something else is restarted. One without a stamp is too.
+restart_if_stale() { # name
+  local name=$1
+  alive "$name" || return 0
+  [ "$(cat "$RUN/$name.stamp" 2>/dev/null)" = "$(stamp_of "$name")" ] && return 0
+  say "$name runs an older build: restarting it"
+  if [ "$name" = worker ]; then stop_worker; else stop_one web 10; fi
+}
 # the worker's grace (WORKER_SHUTDOWN_GRACE_MS, 20 s) + k6's stop (4 s) + writing the end state
 stop_worker() { stop_one worker "${WORKER_STOP_WAIT_S:-40}"; }
 
@@ -58,8 +77,12 @@ case "${1:-}:${2:-}" in
     fi
     say "building the web app and the CLI bundle it serves (cached when unchanged)"
     npx turbo run build --filter=@poolbench/web --filter=@poolbench/cli --output-logs=errors-only
+    restart_if_stale worker
+    restart_if_stale web
     start_worker
+    stamp_of worker > "$RUN/worker.stamp"
     start_one web npm run -s start -w @poolbench/web
+    stamp_of web > "$RUN/web.stamp"
     if health=$(wait_healthy); then
       say "health: $health"
       # first start only (the script does nothing once the demo team has an experiment); tests opt out
@@ -70,7 +93,7 @@ case "${1:-}:${2:-}" in
     else
       die "PoolBench did not become healthy in 60 s: ${health:-no answer}. See .data/logs/web.log and .data/logs/worker.log"
     fi ;;
-  start:worker) load_env; start_worker ;;
+  start:worker) load_env; restart_if_stale worker; start_worker; stamp_of worker > "$RUN/worker.stamp" ;;
   stop:) stop_one first-demo 2; stop_one web 10; stop_worker ;;
   stop:worker) stop_worker ;;
   status:) for n in web worker; do alive $n && say "$n: running (pid $(cat "$RUN/$n.pid"))" || say "$n: stopped"; done ;;

@@ -97,6 +97,7 @@ test('a new team on Java/HikariCP and MariaDB: target, pool configs, experiment,
   await page.getByTestId('matrix-run').first().click();
   await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
   await expect(page.getByTestId('run-summary')).toBeVisible();
+  await expect(page.getByTestId('run-charts')).toHaveAttribute('data-charts-drawn', 'true');
   const provenance = page.getByText(/lab-target-hikari .*\(java \d/);
   await expect(provenance).toContainText(/HikariCP \d+\.\d+\.\d+/);
   await expect(provenance).toContainText(/MariaDB Connector\/J \d/);

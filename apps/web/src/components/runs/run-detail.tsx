@@ -53,10 +53,17 @@ function formatValue(key: string, v: unknown): string {
 
 /** The versions of what served the run (runtime, database server, nginx) as rows of their own. */
 function withComponents(env: Record<string, unknown>): Record<string, unknown> {
-  const { components, cpuIsolation, ...rest } = env as {
+  const { components, cpuIsolation, disturbance, ...rest } = env as {
     components?: Record<string, unknown>;
     cpuIsolation?: Record<string, unknown>;
+    disturbance?: Record<string, unknown>;
   };
+  const pctOf = (v: unknown) => (typeof v === 'number' ? `${Math.round(v)} %` : '?');
+  const disturbed = disturbance
+    ? {
+        disturbance: `${pctOf(disturbance.outsideCpuPercent)} of a core outside the run (machine ${pctOf(disturbance.machineCpuPercent)} of ${String(disturbance.cores ?? '?')} cores, steal ${pctOf(disturbance.stealPercent)}, load average ${typeof disturbance.loadAvg1mAtEnd === 'number' ? disturbance.loadAvg1mAtEnd.toFixed(2) : '?'} at the end, over ${String(disturbance.seconds ?? '?')} s)`,
+      }
+    : {};
   const isolation = cpuIsolation
     ? {
         'CPU isolation':
@@ -65,9 +72,10 @@ function withComponents(env: Record<string, unknown>): Record<string, unknown> {
             : `${String(cpuIsolation.mode)}: ${String(cpuIsolation.reason ?? '')}`,
       }
     : {};
-  if (!components) return { ...rest, ...isolation };
+  if (!components) return { ...rest, ...disturbed, ...isolation };
   return {
     ...rest,
+    ...disturbed,
     ...isolation,
     ...(components.runtime ? { runtime: components.runtime } : {}),
     ...(components.database ? { 'database server': components.database } : {}),
@@ -92,7 +100,7 @@ function KeyValues({
         skipped.has(k) ? (
           <div key={k} className="contents" data-testid="param-not-applied">
             <dt className="text-slate-500 line-through">{k}</dt>
-            <dd className="break-words text-xs text-slate-500">
+            <dd className="min-w-0 text-xs text-slate-500 [overflow-wrap:anywhere]">
               <span className="font-mono line-through">{formatValue(k, v)}</span> not applied by{' '}
               {notApplied?.runtime}
             </dd>
@@ -100,7 +108,9 @@ function KeyValues({
         ) : (
           <div key={k} className="contents">
             <dt className="text-slate-500">{k}</dt>
-            <dd className="break-words font-mono text-xs text-slate-800">{formatValue(k, v)}</dd>
+            <dd className="min-w-0 font-mono text-xs text-slate-800 [overflow-wrap:anywhere]">
+              {formatValue(k, v)}
+            </dd>
           </div>
         ),
       )}
