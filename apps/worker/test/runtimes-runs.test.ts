@@ -144,7 +144,8 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
       expect(run.environment?.labTargetVersion, name).toMatch(
         {
           go: /^lab-target .*\(go/,
-          'java-hikari': /^lab-target-hikari .*\(java \d.*; HikariCP \d+\.\d+\.\d+; MariaDB Connector\/J \d/,
+          'java-hikari':
+            /^lab-target-hikari .*\(java \d.*; HikariCP \d+\.\d+\.\d+; MariaDB Connector\/J \d/,
           bun: /\(bun \d/,
           'php-fpm': /^PHP 8\./,
         }[runtime.runtime]!,
