@@ -77,6 +77,12 @@ describe('runInsights', () => {
     });
     expect(r.map((x) => x.code)).toEqual(['pool-never-waited']);
     expect(r[0]!.message).toMatch(/at most 2 of 2 in use/);
+    // taking an idle connection costs microseconds (a Go pool reports ~0.002 ms): not a wait
+    const idleCost = { poolWaitMsPeak: 0.0022, poolWaitMsMean: 0.0022, poolInUsePeak: 2 };
+    expect(codes({ summary: summary({}, idleCost) })).toEqual(['pool-never-waited']);
+    // one 5 ms wait among 100 requests in a second is 0.05 ms of mean wait: the pool was tested
+    const oneWait = { poolWaitMsPeak: 0.05, poolWaitMsMean: 0.01, poolInUsePeak: 2 };
+    expect(codes({ summary: summary({}, oneWait) })).toEqual([]);
   });
 
   it("target CPU pinned at its limit: the machine's cores, or the CPU limit, times instances", () => {

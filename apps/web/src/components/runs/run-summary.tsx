@@ -112,7 +112,7 @@ export function normalizeThresholds(raw: unknown): ThresholdRow[] {
             : typeof t.pass === 'boolean'
               ? t.pass
               : null,
-      actual: num(t.actual ?? t.value),
+      actual: num(t.observed ?? t.actual ?? t.value),
     }));
   }
   if (typeof raw === 'object') {
@@ -150,7 +150,11 @@ export function ThresholdList({ raw }: { raw: unknown }) {
           <span className="flex items-center gap-2">
             {t.actual !== null && t.actual !== undefined ? (
               <span className="text-xs tabular-nums text-slate-500">
-                {formatNumber(t.actual, 3)}
+                {t.metric.startsWith('insight:')
+                  ? t.actual > 0
+                    ? 'found'
+                    : 'not found'
+                  : formatNumber(t.actual, 3)}
               </span>
             ) : null}
             {t.ok === true ? (
