@@ -97,3 +97,75 @@ test('a failed-threshold run shows as failed on the run header, the experiment m
   ).toHaveText('1 thresholds failed');
   await page.screenshot({ path: `${SHOTS}/thresholds-04-experiment-list.png`, fullPage: true });
 });
+
+/**
+ * An insight as a threshold, through the real worker: a run on a roomy pool shows "pool never
+ * waited"; "Fail future runs on this" adds `insight:pool-never-waited` is "absent" to its
+ * scenario, and the next run of that scenario ends "Thresholds failed" naming it.
+ */
+test('an insight becomes a threshold: the next run of the scenario fails on it', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(5 * 60_000);
+  await signUpApi(page.request, baseURL!, 'Insight Threshold');
+  const call = trpcOk(page.request, baseURL!);
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab',
+    requestDefaults: { method: 'GET', path: '/work' },
+  });
+  const pc = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'prewarm 8',
+    config: { strategy: 'prewarm', params: { maxConns: 8 } },
+  });
+  const sc = await call('scenario.create', {
+    name: 'two users, roomy pool',
+    scenario: {
+      template: 'sustained',
+      params: { vus: 2, durationMs: 2000 },
+      requests: [{ path: '/work', query: { ms: 1 } }],
+    },
+  });
+  const launch = async (name: string) => {
+    const { experimentId } = (await call('experiment.launch', {
+      name,
+      targetId: target.id,
+      poolConfigIds: [pc.id],
+      scenarioIds: [sc.id],
+      repeats: 1,
+    })) as unknown as { experimentId: string };
+    await page.goto(`/experiments/${experimentId}`);
+    const cell = page.getByTestId('matrix-run').first();
+    await expect(cell.getByTestId('run-status')).toHaveText(/Succeeded|Thresholds failed/, {
+      timeout: 120_000,
+    });
+    await cell.click();
+    await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
+  };
+
+  await launch('before the threshold');
+  const insight = page.getByTestId('run-insights').locator('[data-code="pool-never-waited"]');
+  await expect(insight).toBeVisible();
+  await insight.getByRole('button', { name: 'Fail future runs on this' }).click();
+  await expect(insight.getByRole('status')).toContainText(
+    'Added to two users, roomy pool: its next runs fail when this is found',
+  );
+  await page.screenshot({
+    path: `${SHOTS}/thresholds-05-insight-to-threshold.png`,
+    fullPage: true,
+  });
+
+  // the scenario editor lists it under run insights
+  await page.goto(`/scenarios/${sc.id}`);
+  await expect(page.getByLabel('Threshold 1 metric')).toHaveValue('insight:pool-never-waited');
+  await expect(page.getByLabel('Threshold 1 expression')).toHaveValue('absent');
+
+  await launch('after the threshold');
+  await expect(page.getByTestId('run-status').first()).toHaveText('Thresholds failed');
+  const thresholds = page.getByTestId('thresholds');
+  await expect(thresholds).toContainText('insight:pool-never-waited absent');
+  await expect(thresholds).toContainText('found');
+  await page.screenshot({ path: `${SHOTS}/thresholds-06-insight-failed.png`, fullPage: true });
+});

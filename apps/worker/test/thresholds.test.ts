@@ -40,4 +40,31 @@ describe('worker: thresholds decide the run outcome (real Postgres, Redis, k6, l
     const exp = await w.db.experiment.findUniqueOrThrow({ where: { id: experimentId } });
     expect(exp.status).toBe('completed');
   });
+
+  it('an insight as a threshold: a pool that never waited fails "insight:pool-never-waited is absent"', async () => {
+    w.startWorker();
+    // 2 VUs on a pool of 8: no request ever waits for a connection
+    const roomy = await w.poolConfig('prewarm 8', 'prewarm', { maxConns: 8 });
+    const sc = await w.scenario('2 s at 2 VUs, the pool must wait', {
+      ...sustained(2, 2000),
+      thresholds: [
+        { metric: 'insight:pool-never-waited', expr: 'absent' },
+        { metric: 'insight:db-connection-limit', expr: 'absent' },
+        { metric: 'http_req_failed', expr: 'rate<0.5' },
+      ],
+    });
+    const { runIds } = await w.launch([roomy.id], [sc.id], 1);
+    const run = await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES]);
+    expect(run.status, `${run.errorCode}: ${run.errorMessage}`).toBe('thresholds_failed');
+    expect(run.errorMessage).toBe(
+      '1 of 3 thresholds failed: insight:pool-never-waited absent (the run shows it)',
+    );
+    expect(run.thresholdResults).toEqual([
+      { metric: 'insight:pool-never-waited', expr: 'absent', observed: 1, pass: false },
+      { metric: 'insight:db-connection-limit', expr: 'absent', observed: 0, pass: true },
+      expect.objectContaining({ metric: 'http_req_failed', pass: true }),
+    ]);
+    // what the worker judged: an acquire wait of microseconds at most (taking an idle connection)
+    expect(parseRun(run).summary!.resources.poolWaitMsPeak).toBeLessThan(0.05);
+  });
 });

@@ -126,3 +126,9 @@ export {
 } from './advisor/continue-advisor';
 export { settingParams, settingName } from './advisor/advisor-runs';
 export { adviseSeed } from './seeds/advise-seed';
+export {
+  environmentInsightInput,
+  insightInputOf,
+  type InsightEnvironment,
+  type SnapshotInsightInput,
+} from './insights/insight-input';

@@ -40,9 +40,10 @@ export function completedOutcome(thresholds: readonly ThresholdOutcome[]): Outco
   const failed = thresholds.filter((t) => !t.pass);
   if (failed.length === 0) return { status: 'succeeded', errorCode: null, errorMessage: null };
   const list = failed
-    .map(
-      (t) =>
-        `${t.metric} ${t.expr} (observed ${t.observed === null ? 'nothing' : roundObserved(t.observed)})`,
+    .map((t) =>
+      t.metric.startsWith('insight:')
+        ? `${t.metric} ${t.expr} (the run shows it)`
+        : `${t.metric} ${t.expr} (observed ${t.observed === null ? 'nothing' : roundObserved(t.observed)})`,
     )
     .join('; ');
   return {

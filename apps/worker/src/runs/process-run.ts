@@ -8,6 +8,7 @@ import { startDisturbance } from './disturbance';
 import { outcomeFromK6 } from './outcome';
 import { prepareTarget } from './prepare-target';
 import { generatorCpus } from './cpu-isolation';
+import { insightCodesOf } from './insight-codes';
 import { k6TimeoutMs, planRun } from './run-plan';
 import { toSeriesPoint } from './series-point';
 import { b64ToBytes, bucketToRow, buildSummary } from './summary';
@@ -87,6 +88,8 @@ export async function processRun(
     const sampler = s.startSampler(target, t0);
     s.writer.start();
 
+    // requests and median latency per second, for the insights that decide insight thresholds
+    const seen: Array<{ requests: number; p50Ms: number | null }> = [];
     let firstLoad = true;
     let k6Pid: number | undefined;
     s.onCleanup('forget k6', () => k6Pid && deps.registry.remove(k6Pid));
@@ -120,6 +123,7 @@ export async function processRun(
           deps.metrics.enqueueToFirstRequest.observe((Date.now() - run.queuedAt.getTime()) / 1000);
         }
         const row = bucketToRow(runId, t0, bucket);
+        seen.push({ requests: row.requests, p50Ms: row.p50Ms ?? null });
         s.writer.addSeconds([row]);
         s.publish({
           type: 'second',
@@ -150,6 +154,13 @@ export async function processRun(
         result.summary,
         summary.durationMs > 0 ? summary.durationMs / 1000 : undefined,
       ),
+      insightCodesOf({
+        summary,
+        poolConfigSnapshot: run.poolConfigSnapshot,
+        scenarioSnapshot: run.scenarioSnapshot,
+        environment: { ...recorded, ...(disturbed ? { disturbance: disturbed } : {}) },
+        seconds: seen,
+      }),
     );
     return {
       outcome: outcomeFromK6({ ...result, abortReason: s.abortReason(), timeoutMs, thresholds }),

@@ -1,7 +1,12 @@
+import type { InsightCode } from '@poolbench/stats';
 import {
+  insightCodeOf,
+  isInsightMetric,
   metricKind,
   parseThresholdExpr,
   ThresholdSchema,
+  THRESHOLD_METRICS,
+  type AnyThresholdMetric,
   type Operator,
   type Threshold,
   type ThresholdMetric,
@@ -24,7 +29,7 @@ export interface ThresholdContext {
 }
 
 export interface ThresholdResult {
-  metric: ThresholdMetric;
+  metric: AnyThresholdMetric;
   expr: string;
   /** null when there was nothing to compare (see evaluateThresholds) */
   observed: number | null;
@@ -50,29 +55,38 @@ function compare(a: number, op: Operator, b: number): boolean {
 
 /**
  * Evaluates thresholds with k6's meaning. Metrics without samples behave as in k6 v1.8: trends
- * and counters count as 0, a rate metric without samples is not evaluated and passes.
+ * and counters count as 0, a rate metric without samples is not evaluated and passes. Insight
+ * thresholds are judged on `insights`, the codes `runInsights` found in the run (observed 1 when
+ * found, 0 when not); without them (null) they are not evaluated and pass.
  */
 export function evaluateThresholds(
   thresholds: readonly Threshold[],
   ctx: ThresholdContext,
+  insights: readonly InsightCode[] | null = null,
 ): ThresholdResult[] {
   return thresholds.map((input) => {
     const t = ThresholdSchema.parse(input);
+    if (isInsightMetric(t.metric)) {
+      if (insights === null) return { metric: t.metric, expr: t.expr, observed: null, pass: true };
+      const found = insights.includes(insightCodeOf(t.metric));
+      return { metric: t.metric, expr: t.expr, observed: found ? 1 : 0, pass: !found };
+    }
+    const metric = THRESHOLD_METRICS.find((m) => m === t.metric)!;
     const parsed = parseThresholdExpr(t.expr);
     if (typeof parsed === 'string') throw new Error(`threshold ${t.metric} "${t.expr}": ${parsed}`);
     const { aggregation: agg, op, value } = parsed;
     let observed: number | undefined;
-    switch (metricKind(t.metric)) {
+    switch (metricKind(metric)) {
       case 'trend':
-        observed = ctx.trend(t.metric, agg as TrendStat) ?? 0;
+        observed = ctx.trend(metric, agg as TrendStat) ?? 0;
         break;
       case 'rate':
-        observed = ctx.rate(t.metric);
+        observed = ctx.rate(metric);
         if (observed === undefined)
           return { metric: t.metric, expr: t.expr, observed: null, pass: true };
         break;
       case 'counter': {
-        const count = ctx.count(t.metric) ?? 0;
+        const count = ctx.count(metric) ?? 0;
         observed = agg === 'count' ? count : ctx.durationSec > 0 ? count / ctx.durationSec : 0;
         break;
       }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INSIGHT_CODES, type InsightCode } from '@poolbench/stats';
 
 /** Metrics a threshold may name, grouped by k6 metric type (which fixes the allowed aggregations). */
 export const TREND_METRICS = [
@@ -15,6 +16,22 @@ export const THRESHOLD_METRICS = [...TREND_METRICS, ...RATE_METRICS, ...COUNTER_
 
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number];
 export type MetricKind = 'trend' | 'rate' | 'counter';
+
+/**
+ * A run insight as a threshold: `{ metric: 'insight:load-not-offered', expr: 'absent' }` fails the
+ * run when that insight is found in it (evaluated by the worker once the run's data is in, not by
+ * k6). The only expression is "absent".
+ */
+export const INSIGHT_THRESHOLD_METRICS = INSIGHT_CODES.map(
+  (c): `insight:${InsightCode}` => `insight:${c}`,
+);
+export type InsightThresholdMetric = `insight:${InsightCode}`;
+export const INSIGHT_THRESHOLD_EXPR = 'absent';
+export type AnyThresholdMetric = ThresholdMetric | InsightThresholdMetric;
+export const isInsightMetric = (m: string): m is InsightThresholdMetric =>
+  (INSIGHT_THRESHOLD_METRICS as readonly string[]).includes(m);
+export const insightCodeOf = (m: InsightThresholdMetric): InsightCode =>
+  INSIGHT_CODES.find((c) => `insight:${c}` === m)!;
 
 export function metricKind(metric: ThresholdMetric): MetricKind {
   if ((TREND_METRICS as readonly string[]).includes(metric)) return 'trend';
@@ -82,9 +99,10 @@ const METRICS_OF: Record<MetricKind, readonly string[]> = {
 };
 
 /** One k6 threshold, e.g. `{ metric: 'http_req_duration', expr: 'p(95)<500' }` (trend values in ms). */
+const ALL_METRICS = [...THRESHOLD_METRICS, ...INSIGHT_THRESHOLD_METRICS];
 export const ThresholdSchema = z
   .strictObject({
-    metric: z.enum(THRESHOLD_METRICS, { error: `must be one of ${THRESHOLD_METRICS.join(', ')}` }),
+    metric: z.enum(ALL_METRICS, { error: `must be one of ${ALL_METRICS.join(', ')}` }),
     expr: z
       .string()
       .max(64, 'must be at most 64 characters')
@@ -93,13 +111,29 @@ export const ThresholdSchema = z
   })
   .superRefine(
     (t, ctx) => {
+      if (isInsightMetric(t.metric)) {
+        if (t.expr.trim() !== INSIGHT_THRESHOLD_EXPR)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['expr'],
+            message: `an insight threshold's expression is "${INSIGHT_THRESHOLD_EXPR}": the run fails when the insight is found`,
+          });
+        if (t.abortOnFail)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['abortOnFail'],
+            message: 'an insight is found once the run has ended, so it cannot abort the run',
+          });
+        return;
+      }
       const parsed = parseThresholdExpr(t.expr);
       if (typeof parsed === 'string') {
         ctx.addIssue({ code: 'custom', path: ['expr'], message: parsed });
         return;
       }
-      if (!(THRESHOLD_METRICS as readonly string[]).includes(t.metric)) return;
-      const kind = metricKind(t.metric);
+      const k6Metric = THRESHOLD_METRICS.find((m) => m === t.metric);
+      if (!k6Metric) return;
+      const kind = metricKind(k6Metric);
       if (!aggregationFits(kind, parsed.aggregation)) {
         ctx.addIssue({
           code: 'custom',
@@ -111,13 +145,21 @@ export const ThresholdSchema = z
     { when: (p) => typeof (p.value as { expr?: unknown } | undefined)?.expr === 'string' },
   )
   .meta({
-    // the aggregation must fit the metric's kind: one branch per kind
-    oneOf: (['trend', 'rate', 'counter'] as const).map((kind) => ({
-      properties: {
-        metric: { enum: [...METRICS_OF[kind]] },
-        expr: { pattern: EXPR_PATTERNS[kind] },
+    // the aggregation must fit the metric's kind: one branch per kind, and one for insights
+    oneOf: [
+      ...(['trend', 'rate', 'counter'] as const).map((kind) => ({
+        properties: {
+          metric: { enum: [...METRICS_OF[kind]] },
+          expr: { pattern: EXPR_PATTERNS[kind] },
+        },
+      })),
+      {
+        properties: {
+          metric: { enum: [...INSIGHT_THRESHOLD_METRICS] },
+          expr: { pattern: `^ *${INSIGHT_THRESHOLD_EXPR} *$` },
+        },
       },
-    })),
+    ],
   });
 
 export type Threshold = z.infer<typeof ThresholdSchema>;
@@ -127,12 +169,13 @@ export const ThresholdListSchema = z
   .max(32, 'at most 32 thresholds')
   .default([]);
 
-/** k6 `options.thresholds` for a threshold list. */
+/** k6 `options.thresholds` for a threshold list (insight thresholds are the worker's, not k6's). */
 export function thresholdsToK6(
   thresholds: Threshold[],
 ): Record<string, Array<string | { threshold: string; abortOnFail: boolean }>> {
   const out: Record<string, Array<string | { threshold: string; abortOnFail: boolean }>> = {};
   for (const t of thresholds) {
+    if (isInsightMetric(t.metric)) continue;
     const list = (out[t.metric] ??= []);
     list.push(t.abortOnFail ? { threshold: t.expr, abortOnFail: true } : t.expr);
   }

@@ -288,7 +288,12 @@ export function RunDetail({ id }: { id: string }) {
           <RunSummary summary={r.summary} />
         </section>
       ) : null}
-      {terminal ? <RunInsightsCard insights={r.insights} /> : null}
+      {terminal ? (
+        <RunInsightsCard
+          insights={r.insights}
+          scenario={sc.id ? { id: sc.id, name: sc.name ?? 'the scenario' } : null}
+        />
+      ) : null}
       {terminal && sc.templateId === 'arrival-rate-sweep' ? <SweepStepsCard runId={id} /> : null}
 
       <section aria-labelledby="charts-h" className="mb-6">

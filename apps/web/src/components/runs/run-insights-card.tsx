@@ -1,5 +1,13 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
 import { AlertOctagon, AlertTriangle, Info } from 'lucide-react';
+import { INSIGHT_CODES } from '@poolbench/stats';
+import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { RoleGated } from '~/components/ui/role-gated';
+import { messageOf } from '~/lib/trpc/errors';
+import { useTRPC } from '~/lib/trpc/react';
 
 export interface RunInsightView {
   code: string;
@@ -19,7 +27,14 @@ const TONE = {
  * What makes this run's numbers suspect, or shows it did not test what it meant to, each with a
  * fix (docs/insights.md). Nothing is shown for a run with none.
  */
-export function RunInsightsCard({ insights }: { insights: RunInsightView[] }) {
+export function RunInsightsCard({
+  insights,
+  scenario,
+}: {
+  insights: RunInsightView[];
+  /** the run's scenario (its live row): an insight can become one of its thresholds */
+  scenario: { id: string; name: string } | null;
+}) {
   if (insights.length === 0) return null;
   return (
     <Card className="mb-6" data-testid="run-insights">
@@ -40,6 +55,7 @@ export function RunInsightsCard({ insights }: { insights: RunInsightView[] }) {
                     {i.message}
                   </p>
                   <p className="text-slate-600">Fix: {i.fix}</p>
+                  {scenario ? <FailOnInsight code={i.code} scenario={scenario} /> : null}
                 </div>
               </li>
             );
@@ -47,5 +63,48 @@ export function RunInsightsCard({ insights }: { insights: RunInsightView[] }) {
         </ul>
       </CardBody>
     </Card>
+  );
+}
+
+/**
+ * "Fail future runs on this": the insight becomes a threshold of the scenario
+ * (`insight:<code>` is "absent"), so later runs that show it end thresholds_failed.
+ */
+function FailOnInsight({
+  code,
+  scenario,
+}: {
+  code: string;
+  scenario: { id: string; name: string };
+}) {
+  const trpc = useTRPC();
+  const add = useMutation(trpc.scenario.addInsightThreshold.mutationOptions());
+  const known = INSIGHT_CODES.find((c) => c === code);
+  if (!known) return null;
+  const label = 'Fail future runs on this';
+  return (
+    <div className="mt-1 flex flex-wrap items-center gap-2">
+      <RoleGated min="member" what="change scenarios" label={label} variant="secondary" size="sm">
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={add.isPending || add.isSuccess}
+          onClick={() => add.mutate({ id: scenario.id, code: known })}
+        >
+          {label}
+        </Button>
+      </RoleGated>
+      {add.isSuccess ? (
+        <span className="text-xs text-slate-600" role="status">
+          Added to {scenario.name}: its next runs fail when this is found (insight:{code} is
+          absent).
+        </span>
+      ) : null}
+      {add.isError ? (
+        <span className="text-xs text-red-700" role="alert">
+          {messageOf(add.error)}
+        </span>
+      ) : null}
+    </div>
   );
 }

@@ -7,6 +7,9 @@ import { useMemo, useRef, useState } from 'react';
 import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
 import {
   generateScenario,
+  INSIGHT_THRESHOLD_EXPR,
+  INSIGHT_THRESHOLD_METRICS,
+  isInsightMetric,
   THRESHOLD_METRICS,
   TEMPLATES,
   TEMPLATE_IDS,
@@ -307,11 +310,26 @@ export function ScenarioEditor({
               <div key={t.id} className="grid grid-cols-[1fr_1fr_auto] items-start gap-2">
                 <Select
                   aria-label={`Threshold ${i + 1} metric`}
-                  {...register(`thresholds.${i}.metric`)}
+                  {...register(`thresholds.${i}.metric`, {
+                    // an insight threshold has one expression: the run fails when it is found
+                    onChange: (e: React.ChangeEvent<HTMLSelectElement>) => {
+                      if (isInsightMetric(e.target.value))
+                        setValue(`thresholds.${i}.expr`, INSIGHT_THRESHOLD_EXPR, {
+                          shouldValidate: true,
+                        });
+                    },
+                  })}
                 >
-                  {THRESHOLD_METRICS.map((mm) => (
-                    <option key={mm}>{mm}</option>
-                  ))}
+                  <optgroup label="k6 metrics">
+                    {THRESHOLD_METRICS.map((mm) => (
+                      <option key={mm}>{mm}</option>
+                    ))}
+                  </optgroup>
+                  <optgroup label="Run insights (fail when found)">
+                    {INSIGHT_THRESHOLD_METRICS.map((mm) => (
+                      <option key={mm}>{mm}</option>
+                    ))}
+                  </optgroup>
                 </Select>
                 <div>
                   <Input

@@ -148,6 +148,11 @@ const CASES: Record<string, Case> = {
     input: (f) => ({ id: f.scenarioId, name: 'burst', scenario: SCENARIO }),
     other: 'not-found',
   },
+  'scenario.addInsightThreshold': {
+    min: 'member',
+    input: (f) => ({ id: f.scenarioId, code: 'pool-never-waited' }),
+    other: 'not-found',
+  },
   'scenario.archive': { min: 'member', input: (f) => id(f.scenarioId), other: 'not-found' },
   'scenario.presets': { min: 'viewer', other: { none: 'static preset catalogue' } },
   'scenario.applyPreset': {

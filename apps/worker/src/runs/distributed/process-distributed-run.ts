@@ -11,6 +11,7 @@ import {
   recordStartSkew,
 } from '@poolbench/runs';
 import { evaluateThresholds, generateScenario, RunJobSchema } from '@poolbench/scenarios';
+import { insightCodesOf } from '../insight-codes';
 import { thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from '../run-error';
 import { environmentFingerprint } from '../environment';
@@ -223,6 +224,16 @@ export async function processDistributedRun(
         k6Summary,
         summary.durationMs > 0 ? summary.durationMs / 1000 : undefined,
       ),
+      insightCodesOf({
+        summary,
+        poolConfigSnapshot: run.poolConfigSnapshot,
+        scenarioSnapshot: run.scenarioSnapshot,
+        environment: recorded,
+        seconds: merged.map((m) => ({ requests: m.requests, p50Ms: m.p50Ms ?? null })),
+        generatorCpuPeaks: segments.flatMap((g) =>
+          g.cpuMaxPercent === null ? [] : [g.cpuMaxPercent],
+        ),
+      }),
     );
     return {
       outcome: distributedOutcome({

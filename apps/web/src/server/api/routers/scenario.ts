@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ScaleSchema } from '@poolbench/scenarios';
+import { INSIGHT_CODES } from '@poolbench/stats';
 import { ScenarioSaveSchema } from '~/lib/schemas/scenario';
 import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
@@ -11,6 +12,7 @@ import {
   ScenarioViewSchema,
 } from './scenario.types';
 import {
+  addInsightThreshold,
   archiveScenario,
   createScenario,
   getScenario,
@@ -36,6 +38,11 @@ export const scenarioRouter = {
     .input(ScenarioSaveSchema.extend({ id: IdSchema }))
     .output(ScenarioViewSchema)
     .mutation(({ ctx, input }) => updateScenario(ctx.db, ctx.team.id, input)),
+  /** a run insight as a threshold of the scenario ("insight:<code>" is "absent") */
+  addInsightThreshold: teamProcedure('member')
+    .input(z.object({ id: IdSchema, code: z.enum(INSIGHT_CODES) }))
+    .output(ScenarioViewSchema)
+    .mutation(({ ctx, input }) => addInsightThreshold(ctx.db, ctx.team.id, input)),
   archive: teamProcedure('member')
     .input(ByIdSchema)
     .output(ScenarioArchivedSchema)

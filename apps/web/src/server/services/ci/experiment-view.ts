@@ -1,9 +1,7 @@
 import { parseRun, type Db } from '@poolbench/db';
 import { runInsights, type RunInsight } from '@poolbench/stats';
 import { getExperiment } from '../experiments/read-experiments';
-import { insightInputOf } from '../compare/load-groups';
-
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+import { environmentInsightInput, insightInputOf } from '@poolbench/runs';
 
 /** Each run's insights from what it stored (summary, snapshots, machine), without per-second data. */
 async function insightsByRun(db: Db, experimentId: string): Promise<Map<string, RunInsight[]>> {
@@ -24,10 +22,7 @@ async function insightsByRun(db: Db, experimentId: string): Promise<Map<string, 
       runInsights({
         summary: r.summary,
         ...insightInputOf(r.poolConfigSnapshot, r.scenarioSnapshot),
-        cpuCount: num(r.environment?.cpuCount),
-        targetCpuList: r.environment?.cpuIsolation?.targetCpus ?? null,
-        loadAvg1mAtStart: num(r.environment?.loadAvg1mAtStart),
-        outsideCpuPercent: num(r.environment?.disturbance?.outsideCpuPercent),
+        ...environmentInsightInput(r.environment),
         generatorCpuPeaks: r.segments.flatMap((s) =>
           s.cpuMaxPercent === null ? [] : [s.cpuMaxPercent],
         ),

@@ -1,16 +1,9 @@
-import {
-  parseRun,
-  scenarioFromColumns,
-  type Db,
-  type PoolConfigSnapshot,
-  type ScenarioSnapshot,
-} from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
+import { insightInputOf, type SnapshotInsightInput } from '@poolbench/runs';
 import type { RunSummary } from '@poolbench/stats';
 import {
   isMeasuredRunStatus,
   MEASURED_RUN_STATUSES,
-  ScenarioSchema,
-  TEMPLATES,
   TERMINAL_RUN_STATUSES,
 } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
@@ -24,13 +17,7 @@ export interface GroupRun {
   summary: RunSummary | null;
   environment: Record<string, unknown> | null;
   /** what `runInsights` needs of the snapshots: the load model, the VU cap, the pool */
-  insightInput: {
-    model: 'open' | 'closed' | null;
-    maxVUs: number | null;
-    poolMax: number | null;
-    instanceCount: number | null;
-    targetCpuLimit: number | null;
-  };
+  insightInput: SnapshotInsightInput;
 }
 
 export interface CompareGroup {
@@ -132,23 +119,4 @@ export async function loadGroups(
       })),
     };
   });
-}
-
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
-/** The parts of a run's snapshots `runInsights` reads (the scenario parsed by its schema). */
-export function insightInputOf(
-  pc: PoolConfigSnapshot,
-  sc: ScenarioSnapshot,
-): GroupRun['insightInput'] {
-  const parsed = ScenarioSchema.safeParse(scenarioFromColumns(sc));
-  const t: Record<string, unknown> = parsed.success ? parsed.data.params : {};
-  const template = parsed.success ? parsed.data.template : null;
-  return {
-    model: template ? TEMPLATES[template].model : null,
-    maxVUs: num(t.maxVUs) ?? num(t.preAllocatedVUs),
-    poolMax: num(pc.params?.maxConns),
-    instanceCount: num(pc.instanceCount),
-    targetCpuLimit: num(pc.environment?.cpuLimit),
-  };
 }

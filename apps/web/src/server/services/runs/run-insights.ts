@@ -1,5 +1,5 @@
 import type { Db, PoolConfigSnapshot, RunEnvironment, ScenarioSnapshot } from '@poolbench/db';
-import { insightInputOf } from '../compare/load-groups';
+import { environmentInsightInput, insightInputOf } from '@poolbench/runs';
 import { runInsights, type RunInsight, type RunSummary } from '@poolbench/stats';
 
 /** What `runInsightsOf` reads of a run (a parsed Run row with its segments). */
@@ -11,8 +11,6 @@ export interface InsightRun {
   scenarioSnapshot: ScenarioSnapshot;
   segments?: Array<{ cpuMaxPercent: number | null }>;
 }
-
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
  * A run's insights (`runInsights` of @poolbench/stats) from what it stored: its summary, the
@@ -29,10 +27,7 @@ export async function runInsightsOf(db: Db, run: InsightRun): Promise<RunInsight
   return runInsights({
     summary: run.summary,
     ...insightInputOf(run.poolConfigSnapshot, run.scenarioSnapshot),
-    cpuCount: num(run.environment?.cpuCount),
-    targetCpuList: run.environment?.cpuIsolation?.targetCpus ?? null,
-    loadAvg1mAtStart: num(run.environment?.loadAvg1mAtStart),
-    outsideCpuPercent: num(run.environment?.disturbance?.outsideCpuPercent),
+    ...environmentInsightInput(run.environment),
     generatorCpuPeaks: (run.segments ?? []).flatMap((s) =>
       s.cpuMaxPercent === null ? [] : [s.cpuMaxPercent],
     ),

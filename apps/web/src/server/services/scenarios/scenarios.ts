@@ -1,6 +1,12 @@
 import type { Db, Prisma } from '@poolbench/db';
 import { scenarioFromColumns, scenarioRowData } from '@poolbench/db';
-import { generateScenario, type Scenario } from '@poolbench/scenarios';
+import {
+  generateScenario,
+  INSIGHT_THRESHOLD_EXPR,
+  ScenarioSchema,
+  type Scenario,
+} from '@poolbench/scenarios';
+import type { InsightCode } from '@poolbench/stats';
 import { ConflictError, NotFoundError } from '../errors';
 
 const SELECT = {
@@ -109,4 +115,35 @@ export async function archiveScenario(db: Db, teamId: string, id: string) {
   if (!row) throw new NotFoundError('scenario');
   // keeps its name (unique among live rows only), so the name is free for a new scenario
   await db.scenario.update({ where: { id }, data: { archivedAt: new Date() } });
+}
+
+/**
+ * Turns a run insight into a threshold of the scenario: `insight:<code>` is "absent", so later
+ * runs of it end `thresholds_failed` when the insight is found. Adding one that is there already
+ * changes nothing; the whole scenario is checked by its schema (at most 32 thresholds).
+ */
+export async function addInsightThreshold(
+  db: Db,
+  teamId: string,
+  input: { id: string; code: InsightCode },
+) {
+  const row = await db.scenario.findFirst({
+    where: { id: input.id, teamId, archivedAt: null },
+    select: SELECT,
+  });
+  if (!row) throw new NotFoundError('scenario');
+  const scenario = ScenarioSchema.parse(scenarioFromColumns(row));
+  const metric = `insight:${input.code}` as const;
+  if (scenario.thresholds.some((t) => t.metric === metric)) return view(row);
+  const next = ScenarioSchema.parse({
+    ...scenario,
+    thresholds: [...scenario.thresholds, { metric, expr: INSIGHT_THRESHOLD_EXPR }],
+  });
+  return view(
+    await db.scenario.update({
+      where: { id: row.id },
+      data: data(next),
+      select: SELECT,
+    }),
+  );
 }

@@ -1,0 +1,26 @@
+import type { PoolConfigSnapshot, ScenarioSnapshot } from '@poolbench/db';
+import { environmentInsightInput, insightInputOf, type InsightEnvironment } from '@poolbench/runs';
+import { runInsights, type InsightCode, type RunSummary } from '@poolbench/stats';
+
+/**
+ * The insights a finished run's data gives, computed by the worker before it ends the run, so a
+ * scenario's insight thresholds (`insight:<code>` is "absent") decide its status. The same inputs
+ * the run page reads back from the stored run.
+ */
+export function insightCodesOf(parts: {
+  summary: RunSummary;
+  poolConfigSnapshot: PoolConfigSnapshot;
+  scenarioSnapshot: ScenarioSnapshot;
+  environment: InsightEnvironment;
+  /** the load phase's seconds, in order */
+  seconds: Array<{ requests: number; p50Ms: number | null }>;
+  generatorCpuPeaks?: number[];
+}): InsightCode[] {
+  return runInsights({
+    summary: parts.summary,
+    ...insightInputOf(parts.poolConfigSnapshot, parts.scenarioSnapshot),
+    ...environmentInsightInput(parts.environment),
+    generatorCpuPeaks: parts.generatorCpuPeaks ?? [],
+    seconds: parts.seconds,
+  }).map((i) => i.code);
+}
