@@ -15,6 +15,7 @@ import {
 } from 'recharts';
 import type { SeriesPoint } from '@poolbench/scenarios';
 import { Card } from '~/components/ui/card';
+import { yTicks } from '~/components/charts/y-ticks';
 import {
   ChartPlaceholder,
   FrameSlots,
@@ -96,12 +97,27 @@ function Lines({
   series: SeriesDef[];
   format?: (v: number) => string;
 }) {
+  // round ticks whose labels never repeat (a 0.001 ms range no longer reads "0.00, 0.00, 0.00")
+  const y = yTicks(
+    data.flatMap((d) =>
+      series.flatMap((s) => {
+        const v = d[s.key];
+        return typeof v === 'number' ? [v] : [];
+      }),
+    ),
+  );
   return (
     <ResponsiveContainer width="100%" height="100%">
       <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="#f1f5f9" vertical={false} />
         <XAxis dataKey="second" type="number" domain={['dataMin', 'dataMax']} unit="s" {...axis} />
-        <YAxis width={48} tickFormatter={format} {...axis} />
+        <YAxis
+          width={48}
+          domain={y.ticks.length ? [y.ticks[0]!, y.ticks.at(-1)!] : ['auto', 'auto']}
+          ticks={y.ticks.length ? y.ticks : undefined}
+          tickFormatter={y.ticks.length ? y.format : format}
+          {...axis}
+        />
         <Tooltip
           formatter={(v) => (typeof v === 'number' && format ? format(v) : v)}
           labelFormatter={(s) => `${s} s`}

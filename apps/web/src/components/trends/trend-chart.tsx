@@ -11,7 +11,7 @@ import {
   YAxis,
 } from 'recharts';
 import { formatValue } from '~/components/compare/format-metric';
-import { yTicks } from './y-ticks';
+import { yTicks } from '~/components/charts/y-ticks';
 import type { RouterOutputs } from '~/lib/trpc/types';
 
 type Series = RouterOutputs['trend']['series'];

@@ -35,6 +35,14 @@ describe('yTicks', () => {
     expect(yTicks([0.2, 3]).ticks[0]).toBe(0);
   });
 
+  it("a run chart's connection set-up of a few microseconds: distinct labels, not 0.00 four times", () => {
+    const { ticks, format } = yTicks([0.0009, 0.0011, 0.0015, 0.0004]);
+    const labels = ticks.map(format);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(ticks[0]).toBe(0);
+    expect(ticks.at(-1)).toBeGreaterThanOrEqual(0.0015);
+  });
+
   it('has no ticks without values', () => {
     expect(yTicks([]).ticks).toEqual([]);
   });
