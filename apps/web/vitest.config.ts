@@ -26,6 +26,7 @@ export default unitAndIntegration(
     'src/server/services/experiments/until-decided.test.ts',
     'src/server/services/health/get-health.test.ts',
     'src/server/services/onboarding/onboarding.test.ts',
+    'src/server/services/scenarios/insight-threshold.test.ts',
     'src/server/services/runs/run-insights.test.ts',
     'src/server/services/runs/run-series.test.ts',
     'src/server/services/runs/sweep-steps.test.ts',

@@ -7,7 +7,7 @@ import {
   type Scenario,
 } from '@poolbench/scenarios';
 import type { InsightCode } from '@poolbench/stats';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 
 const SELECT = {
   id: true,
@@ -135,14 +135,19 @@ export async function addInsightThreshold(
   const scenario = ScenarioSchema.parse(scenarioFromColumns(row));
   const metric = `insight:${input.code}` as const;
   if (scenario.thresholds.some((t) => t.metric === metric)) return view(row);
-  const next = ScenarioSchema.parse({
+  const next = ScenarioSchema.safeParse({
     ...scenario,
     thresholds: [...scenario.thresholds, { metric, expr: INSIGHT_THRESHOLD_EXPR }],
   });
+  if (!next.success)
+    throw new InvalidInputError(
+      'thresholds',
+      next.error.issues[0]?.message ?? 'the scenario cannot take another threshold',
+    );
   return view(
     await db.scenario.update({
       where: { id: row.id },
-      data: data(next),
+      data: data(next.data),
       select: SELECT,
     }),
   );
