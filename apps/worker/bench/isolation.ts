@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { parseRun, scenarioRowData, toJson } from '@poolbench/db';
 import { applyScale, getPreset } from '@poolbench/scenarios';
+import { iqr, median, quantile } from '@poolbench/stats';
 import { createWorld, waitFor } from '../test/harness';
 
 /**
@@ -14,13 +15,7 @@ import { createWorld, waitFor } from '../test/harness';
 const REPEATS = Number(process.env.BENCH_ISOLATION_REPEATS ?? 10);
 const PRESET = 'seed-002-pool-size-fixed-rate';
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const i = (s.length - 1) * q;
-  const lo = Math.floor(i);
-  return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (i - lo);
-};
-const spread = (xs: number[]) => (quantile(xs, 0.75) - quantile(xs, 0.25)) / quantile(xs, 0.5);
+const spread = (xs: number[]) => iqr(xs) / median(xs);
 
 const w = await createWorld('benchisolation');
 try {
@@ -83,7 +78,7 @@ try {
         ? `k6 CPU ${iso.generatorCpus}, target CPU ${iso.targetCpus}`
         : iso?.mode;
     rows.push(
-      `| ${side.label} (${how}) | ${mine.length} of ${REPEATS} | ${quantile(p99, 0.5).toFixed(1)} | ${quantile(p99, 0.25).toFixed(1)} … ${quantile(p99, 0.75).toFixed(1)} | **${(100 * spread(p99)).toFixed(1)} %** | ${quantile(rps, 0.5).toFixed(1)} | ${(100 * spread(rps)).toFixed(2)} % | ${quantile(outside, 0.5).toFixed(0)} % |`,
+      `| ${side.label} (${how}) | ${mine.length} of ${REPEATS} | ${median(p99).toFixed(1)} | ${quantile(p99, 0.25).toFixed(1)} … ${quantile(p99, 0.75).toFixed(1)} | **${(100 * spread(p99)).toFixed(1)} %** | ${median(rps).toFixed(1)} | ${(100 * spread(rps)).toFixed(2)} % | ${median(outside).toFixed(0)} % |`,
     );
     console.log(rows.at(-1));
   }

@@ -13,6 +13,30 @@ import {
 } from './harness';
 import { planCpuIsolation } from '../src/runs/cpu-isolation';
 
+/** A pool config of the world's team and target with an environment (none when null). */
+function poolConfigIn(
+  w: World,
+  c: {
+    name: string;
+    strategy: string;
+    environment: Record<string, unknown> | null;
+    instanceCount: number;
+    maxConns: number;
+  },
+) {
+  return w.db.poolConfig.create({
+    data: {
+      teamId: w.ids.teamId,
+      targetId: w.ids.targetId,
+      name: c.name,
+      strategy: c.strategy,
+      params: { maxConns: c.maxConns },
+      instanceCount: c.instanceCount,
+      ...(c.environment ? { environment: toJson.poolEnvironment(c.environment) } : {}),
+    },
+  });
+}
+
 // The environment travels with the pool config's snapshot through the queue to the worker, and
 // shows in what the run measured.
 describe('worker: managed target environment through the queue (real Postgres, Redis, k6, lab target, nginx)', () => {
@@ -28,18 +52,7 @@ describe('worker: managed target environment through the queue (real Postgres, R
     strategy: string,
     environment: Record<string, unknown> | null,
     instanceCount = 1,
-  ) =>
-    w.db.poolConfig.create({
-      data: {
-        teamId: w.ids.teamId,
-        targetId: w.ids.targetId,
-        name,
-        strategy,
-        params: { maxConns: 4 },
-        instanceCount,
-        ...(environment ? { environment: toJson.poolEnvironment(environment) } : {}),
-      },
-    });
+  ) => poolConfigIn(w, { name, strategy, environment, instanceCount, maxConns: 4 });
 
   it('link RTT shows in latency, nginx serves several instances, the role limit yields failed requests', async () => {
     w.startWorker();
@@ -138,18 +151,7 @@ describe('worker: environment helpers die with the worker (kill -9)', () => {
       strategy: string,
       environment: Record<string, unknown>,
       instanceCount = 1,
-    ) =>
-      w.db.poolConfig.create({
-        data: {
-          teamId: w.ids.teamId,
-          targetId: w.ids.targetId,
-          name,
-          strategy,
-          params: { maxConns: 2 },
-          instanceCount,
-          environment: toJson.poolEnvironment(environment),
-        },
-      });
+    ) => poolConfigIn(w, { name, strategy, environment, instanceCount, maxConns: 2 });
     const isolated = await config(
       'isolated, nginx x2, link 10 ms',
       'lazy',

@@ -27,13 +27,10 @@ export async function seedsOverview(db: Db, teamId: string) {
 }
 
 /** The Reproduce button: the same launch as `make seeds`, on the team's first managed target. */
-/** A seed question answered by the pool-size advisor, on the team's lab target. */
-export async function adviseSeedQuestion(
-  deps: { db: Db; queue: Queue },
-  input: { teamId: string; userId: string; questionId: string },
-) {
-  const target = await deps.db.target.findFirst({
-    where: { teamId: input.teamId, kind: 'managed', archivedAt: null },
+/** The team's first managed target: where the seeds and their advisor questions run. */
+async function labTargetOf(db: Db, teamId: string) {
+  const target = await db.target.findFirst({
+    where: { teamId, kind: 'managed', archivedAt: null },
     orderBy: { createdAt: 'asc' },
     select: { id: true },
   });
@@ -41,6 +38,15 @@ export async function adviseSeedQuestion(
     throw new NotFoundError(
       'managed target (the seeds run on the lab target: add a managed target first)',
     );
+  return target;
+}
+
+/** A seed question answered by the pool-size advisor, on the team's lab target. */
+export async function adviseSeedQuestion(
+  deps: { db: Db; queue: Queue },
+  input: { teamId: string; userId: string; questionId: string },
+) {
+  const target = await labTargetOf(deps.db, input.teamId);
   const launched = await adviseSeed(deps, {
     teamId: input.teamId,
     targetId: target.id,
@@ -54,15 +60,7 @@ export async function reproduceSeeds(
   deps: { db: Db; queue: Queue },
   input: { teamId: string; userId: string; seeds?: string[] },
 ) {
-  const target = await deps.db.target.findFirst({
-    where: { teamId: input.teamId, kind: 'managed', archivedAt: null },
-    orderBy: { createdAt: 'asc' },
-    select: { id: true },
-  });
-  if (!target)
-    throw new NotFoundError(
-      'managed target (the seeds run on the lab target: add a managed target first)',
-    );
+  const target = await labTargetOf(deps.db, input.teamId);
   const { reproductionId, launched } = await launchSeeds(deps, input.teamId, target.id, {
     seeds: input.seeds,
     createdById: input.userId,
