@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@poolbench/db';
+import { ScenarioSchema } from '@poolbench/scenarios';
 import { withTempDatabase } from '~/test/temp-database';
 import { AppError } from '../errors';
 import { addInsightThreshold, createScenario } from './scenarios';
@@ -16,11 +17,14 @@ describe('addInsightThreshold (real Postgres)', () => {
     const team = await db.team.create({ data: { name: 'T', slug: 'insight-t' } });
     const other = await db.team.create({ data: { name: 'O', slug: 'insight-o' } });
     const base = {
-      template: 'sustained' as const,
+      template: 'sustained',
       params: { vus: 1, durationMs: 1000 },
       requests: [{ path: '/work' }],
     };
-    const sc = await createScenario(db, team.id, { name: 'one', scenario: base });
+    const sc = await createScenario(db, team.id, {
+      name: 'one',
+      scenario: ScenarioSchema.parse(base),
+    });
     const once = await addInsightThreshold(db, team.id, { id: sc.id, code: 'pool-never-waited' });
     const twice = await addInsightThreshold(db, team.id, { id: sc.id, code: 'pool-never-waited' });
     expect(once.scenario.thresholds).toEqual([
@@ -31,13 +35,13 @@ describe('addInsightThreshold (real Postgres)', () => {
     // 32 thresholds is the limit: a 33rd is the user's problem, named, not a server error
     const full = await createScenario(db, team.id, {
       name: 'full',
-      scenario: {
+      scenario: ScenarioSchema.parse({
         ...base,
         thresholds: Array.from({ length: 32 }, (_, i) => ({
-          metric: 'http_req_duration' as const,
+          metric: 'http_req_duration',
           expr: `p(95)<${1000 + i}`,
         })),
-      },
+      }),
     });
     const refused = await addInsightThreshold(db, team.id, {
       id: full.id,
