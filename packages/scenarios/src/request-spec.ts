@@ -18,12 +18,29 @@ const RESERVED_HEADERS_PATTERN = `^(${[...RESERVED_HEADERS]
   .map((h) => [...h].map((c) => (/[a-z]/.test(c) ? `[${c.toUpperCase()}${c}]` : c)).join(''))
   .join('|')})$`;
 
+/**
+ * |min|, |max| ≤ 10^15 keeps max − min + 1 an exact double, so every integer in the range is
+ * drawn with the same probability; a bound past 2^53 would be rounded on its way in anyway.
+ */
+const RANDOM_INT_LIMIT = 1e15;
+const RandomIntBound = z
+  .number()
+  .min(-RANDOM_INT_LIMIT, `must be at least -${RANDOM_INT_LIMIT}`)
+  .max(RANDOM_INT_LIMIT, `must be at most ${RANDOM_INT_LIMIT}`)
+  // zod's int also refuses |n| > 2^53; past the bounds the range is the one problem to name
+  .int({
+    error: (iss) =>
+      typeof iss.input !== 'number' || Math.abs(iss.input) <= RANDOM_INT_LIMIT
+        ? 'must be a whole number'
+        : `must be ${iss.input > 0 ? `at most ${RANDOM_INT_LIMIT}` : `at least -${RANDOM_INT_LIMIT}`}`,
+  });
+
 export const RandomIntSchema = z
   .strictObject({
     randomInt: z
       .strictObject({
-        min: z.number().int('must be a whole number'),
-        max: z.number().int('must be a whole number'),
+        min: RandomIntBound,
+        max: RandomIntBound,
       })
       .refine((r) => r.min <= r.max, {
         message: 'min must not be greater than max',

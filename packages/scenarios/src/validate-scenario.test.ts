@@ -140,6 +140,18 @@ describe('validateScenario', () => {
     ]);
   });
 
+  it('bounds randomInt so every integer of the range stays exact and equally likely', () => {
+    const withRange = (min: number, max: number) =>
+      validateScenario({
+        ...TEMPLATE_EXAMPLES.sustained,
+        requests: [{ path: '/work', query: { n: { randomInt: { min, max } } } }],
+      });
+    expect(withRange(-1e15, 1e15)).toEqual([]);
+    expect(withRange(0, 2 ** 53)).toEqual([
+      { path: 'requests.0.query.n.randomInt.max', message: 'must be at most 1000000000000000' },
+    ]);
+  });
+
   it('parseScenario throws a ScenarioValidationError carrying the problems', () => {
     try {
       parseScenario({ template: 'sustained', params: { vus: 0 }, requests: [] });

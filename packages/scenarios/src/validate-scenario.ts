@@ -8,7 +8,10 @@ export interface ValidationProblem {
   message: string;
 }
 
-/** zod issues -> one problem per field, unknown keys reported under their own path. */
+/**
+ * zod issues -> problems with dotted field paths, unknown keys reported under their own path;
+ * the same message twice at one field (two checks saying the same thing) is listed once.
+ */
 export function flattenIssues(
   issues: readonly z.core.$ZodIssue[],
   prefix: readonly PropertyKey[] = [],
@@ -20,7 +23,9 @@ export function flattenIssues(
       for (const key of issue.keys)
         out.push({ path: [...path, key].join('.'), message: 'is not a known field' });
     } else {
-      out.push({ path: path.join('.'), message: issue.message });
+      const p = path.join('.');
+      if (!out.some((o) => o.path === p && o.message === issue.message))
+        out.push({ path: p, message: issue.message });
     }
   }
   return out;

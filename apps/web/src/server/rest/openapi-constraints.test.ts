@@ -62,6 +62,9 @@ describe('OpenAPI document states the server rules', () => {
     expect(query({ baseline: 'main', base: 'lazy' })).toBe(false);
     expect(query({ from: 10 })).toBe(false);
     expect(query({ from: 10, to: 60 })).toBe(true);
+    // a bound past any run's length is documented as refused, so a fuzzer does not send it
+    expect(query({ from: 0, to: 7200 })).toBe(true);
+    expect(query({ from: 0, to: 9007199254740992 })).toBe(false);
     expect(query({ metrics: 'p99Ms, rps' })).toBe(true);
     expect(query({ metrics: '' })).toBe(false);
     expect(query({ metrics: 'p99Ms,nope' })).toBe(false);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '@poolbench/scenarios';
 import { gateMetricsProblem, parseGateMetrics, TESTED_RUN_METRIC_KEYS } from '@poolbench/stats';
 import type { ApiPrincipal } from '~/server/services/api-tokens/authenticate-api-token';
 import type { ApiScope } from '~/lib/api-scopes';
@@ -101,6 +102,9 @@ const GateMetricsParam = z
     `comma-separated tested metrics to gate on, e.g. p99Ms,rps: only these are compared and their p-values adjusted together, which gives fewer runs the power to detect a regression in them (choose them before looking at results). Default: every tested metric. Keys: ${TESTED_RUN_METRIC_KEYS.join(', ')}`,
   );
 
+/** no run lasts longer, so a window bound past it selects nothing a smaller bound would not */
+const MAX_WINDOW_SECOND = LIMITS.maxDurationMs / 1000;
+
 const WindowSecond = (what: string) =>
   z
     .preprocess(
@@ -109,6 +113,10 @@ const WindowSecond = (what: string) =>
         .number({ error: 'must be a whole number of seconds' })
         .int('must be a whole number of seconds')
         .min(0, 'must be 0 or more')
+        .max(
+          MAX_WINDOW_SECOND,
+          `must be at most ${MAX_WINDOW_SECOND} (a run lasts at most that many seconds)`,
+        )
         .optional(),
     )
     .describe(

@@ -708,6 +708,11 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     ['from=&to=10', 'from', 'give from and to together'],
     ['from=-1&to=10', 'from', 'must be 0 or more'],
     ['from=1.5&to=10', 'from', 'must be a whole number of seconds'],
+    [
+      'from=0&to=9007199254740992',
+      'to',
+      'must be at most 7200 (a run lasts at most that many seconds)',
+    ],
   ])('%s is 422 naming the field', async (q, path, message) => {
     const res = await call('GET', `/experiments/${A.experimentId}/compare?${q}`);
     expect(res.status).toBe(422);
