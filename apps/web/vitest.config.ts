@@ -21,6 +21,7 @@ export default unitAndIntegration(
     'src/server/services/cache/page-cache.test.ts',
     'src/server/services/compare/build-comparison.test.ts',
     'src/server/services/compare/repeats-needed.test.ts',
+    'src/server/services/compare/noise-floor.test.ts',
     'src/server/services/compare/window-summaries.test.ts',
     'src/server/services/experiments/launch-queue-down.test.ts',
     'src/server/services/experiments/until-decided.test.ts',

@@ -3,6 +3,7 @@ import { unitAndIntegration } from '../../vitest.shared.ts';
 // Everything but the source scan of status-writes.test.ts works on Postgres (and Redis).
 export default unitAndIntegration([
   'src/advisor/advisor.test.ts',
+  'src/calibration/noise-floor.test.ts',
   'src/hypotheses/hypotheses.test.ts',
   'src/fleet-limits.test.ts',
   'src/launch-experiment.test.ts',

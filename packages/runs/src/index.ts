@@ -132,3 +132,16 @@ export {
   type InsightEnvironment,
   type SnapshotInsightInput,
 } from './insights/insight-input';
+export {
+  CALIBRATION_RUNS_PER_SIDE,
+  calibrationSides,
+  comparisonNoiseFloors,
+  latestNoiseFloors,
+  launchCalibration,
+  noiseFloorKey,
+  noiseFloorNote,
+  recordNoiseFloor,
+  recordOverdueNoiseFloors,
+  type LaunchCalibrationInput,
+  type StoredNoiseFloor,
+} from './calibration/noise-floor';

@@ -51,6 +51,11 @@ export interface LaunchExperimentInput {
    * rps, errorRate), or the experiment grows by a pair (continueSequential).
    */
   untilDecided?: { maxRepeats: number; metrics?: string[] } | null;
+  /**
+   * An A/A calibration (launchCalibration): one pool config and one scenario, an even number of
+   * repeats; even repeat indexes are side A and odd ones side B.
+   */
+  noiseCalibration?: boolean;
 }
 
 export const MAX_LOAD_GENERATORS = 16;
@@ -100,6 +105,18 @@ export async function launchExperiment(
     const unknown = (until.metrics ?? []).filter((m) => !runMetric(m));
     if (unknown.length)
       throw new InvalidInputError('untilDecided.metrics', `unknown metric ${unknown.join(', ')}`);
+  }
+  if (input.noiseCalibration) {
+    if (input.poolConfigIds.length !== 1 || input.scenarioIds.length !== 1)
+      throw new InvalidInputError(
+        'poolConfigIds',
+        'an A/A calibration runs exactly one pool config on one scenario against itself',
+      );
+    if (input.repeats % 2 !== 0 || until)
+      throw new InvalidInputError(
+        'repeats',
+        'an A/A calibration has an even number of repeats (two sides), and no sequential rule',
+      );
   }
   if (new Set(input.poolConfigIds).size !== input.poolConfigIds.length)
     throw new InvalidInputError('poolConfigIds', 'contains duplicates');
@@ -170,6 +187,7 @@ export async function launchExperiment(
         loadGenerators,
         untilDecidedMaxRepeats: until?.maxRepeats ?? null,
         sequentialMetrics: until?.metrics ?? [],
+        noiseCalibration: input.noiseCalibration ?? false,
         commit: input.ci?.commit ?? null,
         branch: input.ci?.branch ?? null,
         buildUrl: input.ci?.buildUrl ?? null,
@@ -318,6 +336,8 @@ export async function relaunchExperiment(
     untilDecided: src.untilDecidedMaxRepeats
       ? { maxRepeats: src.untilDecidedMaxRepeats, metrics: src.sequentialMetrics }
       : null,
+    // a calibration run again is a new calibration (a new floor when it ends)
+    noiseCalibration: src.noiseCalibration,
     ci: opts.ci,
     requireOnlineGenerators: opts.requireOnlineGenerators,
   });

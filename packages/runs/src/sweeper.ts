@@ -6,6 +6,7 @@ import { decideOverdueHypotheses } from './hypotheses/decide-hypotheses';
 import { continueOverdueSequential } from './sequential/continue-sequential';
 import { continueOverdueAdvisors } from './advisor/continue-advisor';
 import { decideOverdueScheduleOutcomes } from './schedules/schedule-outcome';
+import { recordOverdueNoiseFloors } from './calibration/noise-floor';
 
 export interface SweeperOptions {
   /** a run whose heartbeat is older than this is aborted (worker_lost) */
@@ -61,6 +62,16 @@ export function startLifecycleSweeper(
         );
     } catch (err) {
       deps.log.warn({ err }, 'continuing advisor experiments failed');
+    }
+    try {
+      const recorded = await recordOverdueNoiseFloors(deps.db);
+      if (recorded.length)
+        deps.log.warn(
+          { experimentIds: recorded },
+          'stored the noise floor of A/A calibrations that ended without it',
+        );
+    } catch (err) {
+      deps.log.warn({ err }, 'storing overdue noise floors failed');
     }
     try {
       const decided = await decideOverdueHypotheses(deps.db);

@@ -16,6 +16,8 @@ export * from './run-summary';
 export * from './build-run-summary';
 export * from './run-metrics';
 export * from './run-metric-keys';
+export * from './noise-floor-options';
+export * from './noise-floor';
 export * from './decide-hypothesis';
 export * from './repeats-to-resolve';
 export * from './gate-outcome';

@@ -3,6 +3,8 @@ import type { CompareOptions } from './compare-options';
 import { decideHypothesis, type HypothesisRule } from './decide-hypothesis';
 import { seededRandom } from './seeded-random';
 import { runMetricOptions, runMetricValues, type RunGroup, type RunMetricDef } from './run-metrics';
+import { withNoiseFloor, type NoiseFloors } from './noise-floor-options';
+import type { TestedRunMetricKey } from './run-metric-keys';
 
 export interface RepeatsToResolveOptions {
   /** Largest count per side to try (default 50, the most an experiment may repeat). */
@@ -98,11 +100,14 @@ export function runMetricRepeatsNeeded(
   def: RunMetricDef,
   shared: CompareOptions = {},
   options?: RepeatsToResolveOptions,
+  /** calibrated noise floors, as compareRunGroups was given them */
+  noiseFloors?: NoiseFloors,
 ): number | null {
   return comparisonRepeatsNeeded(
     runMetricValues(baseline, def),
     runMetricValues(candidate, def),
-    runMetricOptions(def, shared),
+    withNoiseFloor(runMetricOptions(def, shared), noiseFloors?.[def.key as TestedRunMetricKey])
+      .options,
     options,
   );
 }

@@ -1,6 +1,7 @@
 import type { CompareOptions } from './compare-options';
 import { compareMetrics, type MetricComparison } from './compare-metrics';
 import type { Direction } from './verdict';
+import { withNoiseFloor, type NoiseFloors } from './noise-floor-options';
 import type { RunSummary } from './run-summary';
 import {
   ABSOLUTE_FLOORS,
@@ -147,7 +148,11 @@ export interface GroupComparison {
   candidate: string;
   /** the tested metrics this comparison was asked for; their p-values are adjusted together */
   gatedOn: TestedRunMetricKey[];
-  metrics: (MetricComparison & { def: RunMetricDef; lowRequests: boolean })[];
+  /**
+   * noiseFloor: the practical floor is the A/A calibration's measured noise floor, which was
+   * larger than the metric's default floor
+   */
+  metrics: (MetricComparison & { def: RunMetricDef; lowRequests: boolean; noiseFloor: boolean })[];
 }
 
 export interface RunGroupScope {
@@ -157,6 +162,11 @@ export interface RunGroupScope {
    * they are chosen before the results are seen. Unknown or untested keys throw a RangeError.
    */
   metrics?: readonly RunMetricKey[];
+  /**
+   * Noise floors an A/A calibration measured (`measureNoiseFloor`): a metric's practical floor is
+   * the larger of its own and the measured one.
+   */
+  noiseFloors?: NoiseFloors;
 }
 
 /** A group's values of one metric, one per run that has it: the sample compareRunGroups tests. */
@@ -188,13 +198,16 @@ export function compareRunGroups(
   const usable = defs.filter(
     (d) => runMetricValues(baseline, d).length > 0 && runMetricValues(candidate, d).length > 0,
   );
+  const floored = usable.map((d) =>
+    withNoiseFloor(runMetricOptions(d, shared), scope.noiseFloors?.[d.key as TestedRunMetricKey]),
+  );
   // compareMetrics spreads the shared options under these again: the same options either way
   const results = compareMetrics(
-    usable.map((d) => ({
+    usable.map((d, i) => ({
       name: d.key,
       baseline: runMetricValues(baseline, d),
       candidate: runMetricValues(candidate, d),
-      options: runMetricOptions(d, shared),
+      options: floored[i]!.options,
     })),
     shared,
   );
@@ -208,6 +221,7 @@ export function compareRunGroups(
       ...r,
       def: usable[i]!,
       lowRequests: fewRequests(baseline, usable[i]!) || fewRequests(candidate, usable[i]!),
+      noiseFloor: floored[i]!.raised,
     })),
   };
 }

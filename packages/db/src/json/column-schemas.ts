@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client';
-import type { RunSummary } from '@poolbench/stats';
+import { TESTED_RUN_METRIC_KEYS, type RunSummary } from '@poolbench/stats';
 import { LabEnvironmentSchema } from '@poolbench/scenarios';
 
 /**
@@ -281,6 +281,18 @@ export const SequentialStateSchema = z.looseObject({
   ),
 });
 export type SequentialState = z.output<typeof SequentialStateSchema>;
+
+/** NoiseFloor.metrics: per metric what an A/A calibration measured (`measureNoiseFloor`). */
+export const NoiseFloorMetricsSchema = z.array(
+  z.looseObject({
+    key: z.enum(TESTED_RUN_METRIC_KEYS),
+    unit: z.enum(['percent', 'absolute']),
+    value: z.number().min(0),
+    estimate: z.number(),
+    n: z.number().int().min(1),
+  }),
+);
+export type NoiseFloorMetrics = z.output<typeof NoiseFloorMetricsSchema>;
 
 /** The advisor's objective: an SLO at the scenario's arrival rate, or the highest throughput. */
 export const AdvisorObjectiveSchema = z.discriminatedUnion('kind', [

@@ -3,6 +3,7 @@ import { readJson } from './json-column';
 import {
   JsonValueSchema,
   NotificationPayloadSchema,
+  NoiseFloorMetricsSchema,
   SequentialStateSchema,
   AdvisorSpecSchema,
   AdvisorStateSchema,
@@ -67,6 +68,8 @@ const EXPERIMENT = {
   advisorState: col(AdvisorStateSchema, null),
 };
 
+const NOISE_FLOOR = { metrics: col(NoiseFloorMetricsSchema, NoiseFloorMetricsSchema.parse([])) };
+
 function parseRow<S extends Specs>(model: string, specs: S) {
   return <R extends object>(row: R): ParsedRow<R, S> => {
     const out: Record<string, unknown> = Object.fromEntries(Object.entries(row));
@@ -94,6 +97,7 @@ export const parseRunSecond = parseRow('RunSecond', RUN_SECOND);
 export const parseIdempotencyKey = parseRow('IdempotencyKey', IDEMPOTENCY_KEY);
 export const parseScheduleNotification = parseRow('ScheduleNotification', SCHEDULE_NOTIFICATION);
 export const parseExperiment = parseRow('Experiment', EXPERIMENT);
+export const parseNoiseFloor = parseRow('NoiseFloor', NOISE_FLOOR);
 
 export type ParsedRun<R> = ParsedRow<R, typeof RUN>;
 export type ParsedTarget<R> = ParsedRow<R, typeof TARGET>;

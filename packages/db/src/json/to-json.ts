@@ -34,6 +34,8 @@ export const toJson = {
     writeJson(S.AdvisorSpecSchema, v, { model: 'Experiment', column: 'advisor' }),
   advisorState: (v: unknown) =>
     writeJson(S.AdvisorStateSchema, v, { model: 'Experiment', column: 'advisorState' }),
+  noiseFloorMetrics: (v: unknown) =>
+    writeJson(S.NoiseFloorMetricsSchema, v, { model: 'NoiseFloor', column: 'metrics' }),
   notificationPayload: (v: unknown) =>
     writeJson(S.NotificationPayloadSchema, v, { model: 'ScheduleNotification', column: 'payload' }),
 };

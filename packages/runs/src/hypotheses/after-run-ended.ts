@@ -5,10 +5,11 @@ import { decideExperimentHypotheses } from './decide-hypotheses';
 import { decideScheduleOutcome } from '../schedules/schedule-outcome';
 import { continueSequential } from '../sequential/continue-sequential';
 import { continueAdvisor } from '../advisor/continue-advisor';
+import { recordNoiseFloor } from '../calibration/noise-floor';
 
 /**
  * Called after a transaction that ended a run: when that was the experiment's last run, its
- * hypotheses are decided now, and a scheduled experiment's outcome against its baseline (which a
+ * hypotheses are decided now, an A/A calibration's noise floor is stored, and a scheduled experiment's outcome against its baseline (which a
  * worker then sends to the schedule's webhook). Outside the transaction on purpose (windowed decisions read every
  * second of every run, which must not hold the experiment's lock); a failure here never undoes
  * the run's end, and the sweeper (decideOverdueHypotheses, decideOverdueScheduleOutcomes) decides
@@ -31,6 +32,7 @@ export async function afterRunEnded(
     if (queue) await enqueueRuns(queue, grown).catch(() => {});
     return;
   }
+  await recordNoiseFloor(db, experimentId).catch(() => null);
   await decideExperimentHypotheses(db, experimentId).catch(() => 0);
   await decideScheduleOutcome(db, experimentId).catch(() => null);
 }

@@ -8,6 +8,7 @@ import {
   type RunSummary,
 } from '@poolbench/stats';
 import { windowSummaries } from '../summaries/window-summaries';
+import { latestNoiseFloors, noiseFloorKey, noiseFloorNote } from '../calibration/noise-floor';
 
 /**
  * Decides every hypothesis of a finished experiment (status holds / does_not_hold / unresolved,
@@ -21,9 +22,22 @@ import { windowSummaries } from '../summaries/window-summaries';
 export async function decideExperimentHypotheses(db: Db, experimentId: string): Promise<number> {
   const exp = await db.experiment.findUnique({
     where: { id: experimentId },
-    select: { finishedAt: true, hypotheses: { orderBy: { position: 'asc' } } },
+    select: {
+      finishedAt: true,
+      teamId: true,
+      targetId: true,
+      hypotheses: { orderBy: { position: 'asc' } },
+    },
   });
   if (!exp || exp.finishedAt === null || exp.hypotheses.length === 0) return 0;
+  const floors = await latestNoiseFloors(
+    db,
+    exp.teamId,
+    exp.hypotheses.flatMap((h) => [
+      { targetId: exp.targetId, scenarioId: h.baseScenarioId },
+      { targetId: exp.targetId, scenarioId: h.candidateScenarioId },
+    ]),
+  );
   const rows = await db.run.findMany({
     where: { experimentId, status: { in: [...MEASURED_RUN_STATUSES] } },
     select: {
@@ -107,7 +121,14 @@ export async function decideExperimentHypotheses(db: Db, experimentId: string): 
         high: d?.interval?.high ?? null,
         changeUnit: d ? d.changeUnit : null,
         p: d?.p ?? null,
-        reason: d ? d.reason : `unknown metric "${h.metric}"`,
+        reason: d
+          ? d.status === 'unresolved'
+            ? `${d.reason}${noiseFloorNote(rule, [
+                floors.get(noiseFloorKey(exp.targetId, h.baseScenarioId)),
+                floors.get(noiseFloorKey(exp.targetId, h.candidateScenarioId)),
+              ])}`
+            : d.reason
+          : `unknown metric "${h.metric}"`,
         repeatsNeeded,
         decidedAt,
         runsUsed: [...base, ...cand].map((x) => x.id),

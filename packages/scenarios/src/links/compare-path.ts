@@ -31,6 +31,8 @@ export interface CompareLinkOptions {
   window?: { from: number; to: number } | null;
   /** open the picker with these items */
   edit?: boolean;
+  /** `default`: every metric's own floor, not the A/A calibration's noise floor */
+  noiseFloor?: 'calibrated' | 'default' | null;
 }
 
 /** The query of the compare view (without `?`): items, then baseline and window when given. */
@@ -40,6 +42,7 @@ export function compareQuery(items: readonly CompareItemRef[], o: CompareLinkOpt
     `items=${compareItemsParam(items)}`,
     ...(o.baseline !== undefined && o.baseline !== null ? [`baseline=${o.baseline}`] : []),
     ...(o.window ? [`from=${o.window.from}`, `to=${o.window.to}`] : []),
+    ...(o.noiseFloor === 'default' ? ['floor=default'] : []),
   ].join('&');
 }
 

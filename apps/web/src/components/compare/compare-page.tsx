@@ -7,7 +7,7 @@ import { ComparePicker } from './compare-picker';
 import { CompareView } from './compare-view';
 import { windowFromParams } from './window-picker';
 
-/** /compare?items=…[&baseline=i][&from=s&to=s]: the picker until 2–6 items are chosen, then the comparison. */
+/** /compare?items=…[&baseline=i][&from=s&to=s][&floor=default]: the picker until 2–6 items are chosen, then the comparison. */
 export function ComparePage() {
   const params = useSearchParams();
   const items = itemsFromParam(params.get('items')).slice(0, 6);
@@ -30,6 +30,7 @@ export function ComparePage() {
       items={items}
       baseline={baseline}
       window={windowFromParams(params)}
+      noiseFloor={params.get('floor') === 'default' ? 'default' : 'calibrated'}
     />
   );
 }

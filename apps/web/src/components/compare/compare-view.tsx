@@ -38,15 +38,18 @@ export function CompareView({
   items,
   baseline,
   window,
+  noiseFloor = 'calibrated',
 }: {
   items: CompareItem[];
   baseline: number | null;
   window: TimeWindow | null;
+  /** whether verdicts use the A/A calibrations' noise floors where they exist */
+  noiseFloor?: 'calibrated' | 'default';
 }) {
   const trpc = useTRPC();
   const router = useRouter();
   const { can } = useRole();
-  const selection: Selection = { items, baseline, window };
+  const selection: Selection = { items, baseline, window, noiseFloor };
   const q = useQuery(trpc.compare.get.queryOptions({ selection }));
   // the repeats estimate is a bootstrap per inconclusive verdict: asked for only when there is one
   const inconclusive =
@@ -76,12 +79,12 @@ export function CompareView({
   }
   const c = q.data;
   const labels = c.groups.map((g) => g.label);
-  const exportQuery = compareQuery(items, { baseline, window });
+  const exportQuery = compareQuery(items, { baseline, window, noiseFloor });
   const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId)
     ? c.groups[0]!
     : null;
   const go = (next: CompareItem[], b: number | null, w: TimeWindow | null = window) =>
-    router.push(comparePath(next, { baseline: b, window: w }));
+    router.push(comparePath(next, { baseline: b, window: w, noiseFloor }));
   // the upstream pool only where a target used one (the lab target reports zeros for every other endpoint)
   const seriesShown = SERIES_METRICS.filter((m) =>
     c.series[m.key].some((p) =>
@@ -131,7 +134,7 @@ export function CompareView({
               <ShareButton
                 target={{
                   kind: 'comparison',
-                  selection: { items, baseline: c.baselineIndex, window },
+                  selection: { items, baseline: c.baselineIndex, window, noiseFloor },
                 }}
                 defaultTitle={labels.join(' vs ')}
               />
@@ -229,7 +232,20 @@ export function CompareView({
       <Card className="mb-6">
         <CardHeader
           title="Comparison"
-          description={`One value per run and metric${window ? `, over seconds ${window.from}–${window.to} of each run` : ''}. Mann–Whitney U with Benjamini–Hochberg adjusted p, Hodges–Lehmann change with its interval (95 % when there are enough runs; the coverage each interval reaches is shown beside it), 5 % practical floor.`}
+          description={`One value per run and metric${window ? `, over seconds ${window.from}–${window.to} of each run` : ''}. Mann–Whitney U with Benjamini–Hochberg adjusted p, Hodges–Lehmann change with its interval (95 % when there are enough runs; the coverage each interval reaches is shown beside it), 5 % practical floor (or the measured A/A noise floor, where larger).`}
+        />
+        <NoiseFloorNote
+          c={c}
+          noiseFloor={noiseFloor}
+          onToggle={() =>
+            router.push(
+              comparePath(items, {
+                baseline,
+                window,
+                noiseFloor: noiseFloor === 'default' ? 'calibrated' : 'default',
+              }),
+            )
+          }
         />
         {runningExperiments.length > 0 ? (
           <Alert tone="info" className="mx-4 mt-3">
@@ -305,5 +321,54 @@ export function CompareView({
         </div>
       </OnePerFrame>
     </>
+  );
+}
+
+/**
+ * Which practical floors the verdicts use: the A/A calibrations' measured noise floors (named, with
+ * their run counts and dates) or every metric's default, with a switch between the two.
+ */
+function NoiseFloorNote({
+  c,
+  noiseFloor,
+  onToggle,
+}: {
+  c: {
+    groups: Array<{ label: string }>;
+    noiseFloors: Array<{ experimentId: string; runsPerSide: number; createdAt: string } | null>;
+  };
+  noiseFloor: 'calibrated' | 'default';
+  onToggle: () => void;
+}) {
+  const used = c.noiseFloors
+    .map((f, i) => (f ? { f, label: c.groups[i]!.label } : null))
+    .filter((x) => x !== null);
+  if (noiseFloor === 'calibrated' && used.length === 0) return null;
+  return (
+    <div data-testid="noise-floor-note">
+      <Alert tone="info" className="mx-4 mt-3">
+        {noiseFloor === 'default' ? (
+          <>Verdicts use every metric&apos;s default floor, not the measured A/A noise floors. </>
+        ) : (
+          <>
+            Practical floors are raised to the noise floor measured by an A/A calibration where it
+            is larger than the default:{' '}
+            {[...new Map(used.map((u) => [u.f.experimentId, u])).values()].map((u, k) => (
+              <span key={u.f.experimentId}>
+                {k > 0 ? '; ' : ''}
+                <Link className="font-medium underline" href={`/experiments/${u.f.experimentId}`}>
+                  {u.f.runsPerSide} vs {u.f.runsPerSide} runs
+                </Link>{' '}
+                of {new Date(u.f.createdAt).toISOString().slice(0, 10)} (for {u.label})
+              </span>
+            ))}
+            . Changes smaller than that are what identical configs show on this machine.{' '}
+          </>
+        )}
+        <button type="button" className="font-medium underline" onClick={onToggle}>
+          {noiseFloor === 'default' ? 'Use the measured noise floors' : 'Use the default floors'}
+        </button>
+      </Alert>
+    </div>
   );
 }

@@ -185,6 +185,15 @@ export function ComparisonTable({
                               />
                             ) : null}
                           </span>
+                          {cmp?.noiseFloor ? (
+                            <div
+                              className="mt-0.5 text-xs text-violet-700"
+                              data-testid="noise-floor"
+                              title="The practical floor of this verdict is the noise floor an A/A calibration measured for this target and scenario (larger than the default)"
+                            >
+                              floor ±{formatNoiseFloor(cmp.noiseFloor, r.unit)} (A/A)
+                            </div>
+                          ) : null}
                           {v === 'inconclusive' ? hint(i, r.key) : null}
                         </>
                       ) : (
@@ -202,4 +211,10 @@ export function ComparisonTable({
       </table>
     </div>
   );
+}
+
+/** A calibrated floor as the table shows it: percent, or the metric's unit for linear metrics. */
+export function formatNoiseFloor(f: { unit: 'percent' | 'absolute'; value: number }, unit: string) {
+  if (f.unit === 'percent') return `${f.value.toFixed(f.value < 10 ? 1 : 0)} %`;
+  return unit === '%' ? `${f.value.toPrecision(2)} points` : formatValue(f.value, unit);
 }

@@ -17,6 +17,7 @@ import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { TestConnection } from './test-connection';
+import { NoiseFloorCard } from './noise-floor-card';
 import { formatParam } from '~/components/pool-configs/format-param';
 import { ConfirmButton } from '~/components/ui/confirm-button';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
@@ -247,6 +248,10 @@ export function TargetDetail({ id }: { id: string }) {
               ) : null}
             </CardBody>
           </Card>
+          <NoiseFloorCard
+            targetId={t.id}
+            poolConfigs={(configs.data ?? []).map((c) => ({ id: c.id, name: c.name }))}
+          />
         </div>
         <div className="space-y-6">
           <Card>

@@ -32,6 +32,12 @@ export const SelectionSchema = z.object({
     .object({ from: z.number().int().min(0), to: z.number().int().min(1) })
     .refine((w) => w.to > w.from, { message: 'to must be after from', path: ['to'] })
     .nullish(),
+  /**
+   * The practical floor of each verdict: `calibrated` (the default) raises a metric's floor to the
+   * noise floor an A/A calibration measured for the groups' target × scenario, where one exists;
+   * `default` keeps every metric's own floor.
+   */
+  noiseFloor: z.enum(['calibrated', 'default']).nullish(),
 });
 export type Selection = z.infer<typeof SelectionSchema>;
 

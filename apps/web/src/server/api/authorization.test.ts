@@ -217,6 +217,21 @@ const CASES: Record<string, Case> = {
     input: (f) => ({ experimentId: f.experimentId, setting: 2 }),
     other: 'not-found',
   },
+  'calibration.start': {
+    min: 'member',
+    input: (f) => ({
+      targetId: f.targetId,
+      poolConfigId: f.poolConfigId,
+      scenarioId: f.scenarioId,
+      runsPerSide: 5,
+    }),
+    other: 'not-found',
+  },
+  'calibration.list': {
+    min: 'viewer',
+    input: (f) => ({ targetId: f.targetId }),
+    other: 'not-found',
+  },
   'experiment.extend': {
     min: 'member',
     input: (f) => ({ id: f.experimentId, addRepeats: 1 }),

@@ -14,6 +14,7 @@ import { onboardingRouter } from './routers/onboarding';
 import { seedsRouter } from './routers/seeds';
 import { trendRouter } from './routers/trend';
 import { advisorRouter } from './routers/advisor';
+import { calibrationRouter } from './routers/calibration';
 
 export const appRouter = router({
   team: teamRouter,
@@ -31,6 +32,7 @@ export const appRouter = router({
   onboarding: onboardingRouter,
   seeds: seedsRouter,
   advisor: advisorRouter,
+  calibration: calibrationRouter,
 });
 
 export type AppRouter = typeof appRouter;

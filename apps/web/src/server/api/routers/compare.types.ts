@@ -44,6 +44,7 @@ const CandidateCellSchema = z.object({
   suspectedWorse: z.boolean(),
   insufficient: z.boolean(),
   lowRequests: z.boolean(),
+  noiseFloor: z.object({ unit: z.enum(['percent', 'absolute']), value: z.number() }).nullable(),
   warnings: z.array(z.string()),
 });
 
@@ -104,6 +105,11 @@ export const ComparisonViewSchema = z.object({
   window: SecondsWindowSchema.nullable(),
   durationSeconds: z.number(),
   spanSeconds: z.number(),
+  noiseFloors: z.array(
+    z
+      .object({ experimentId: z.string(), runsPerSide: z.number().int(), createdAt: z.string() })
+      .nullable(),
+  ),
   /** the saved baseline among the items that was used because none was chosen */
   savedBaseline: z.object({ index: z.number().int(), name: z.string() }).nullable(),
   /** saved baselines of the items' targets and scenarios that were not picked */

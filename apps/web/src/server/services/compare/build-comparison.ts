@@ -15,7 +15,13 @@ import type { SeriesMetricKey, SeriesPointOut } from '~/lib/compare/series-metri
 import { runHistograms } from './histogram-cache';
 import { seriesBands } from './series-bands';
 import { loadGroups, type CompareGroup } from './load-groups';
-import { comparedSummaries, groupComparisons } from './group-statistics';
+import {
+  comparedSummaries,
+  groupComparisons,
+  groupNoiseFloor,
+  loadNoiseFloors,
+} from './group-statistics';
+import type { StoredNoiseFloor } from '@poolbench/runs';
 import type { Selection } from '~/lib/compare/selection';
 
 /** Percentiles of the spectrum chart; the x axis is log(1 / (1 - p)) so the tail gets room. */
@@ -38,6 +44,11 @@ export interface CandidateCell {
   reason: string | null;
   insufficient: boolean;
   lowRequests: boolean;
+  /**
+   * the practical floor, when it is an A/A calibration's measured noise floor (larger than the
+   * metric's default): percent, or the metric's unit when `absolute`
+   */
+  noiseFloor: { unit: 'percent' | 'absolute'; value: number } | null;
   warnings: string[];
 }
 
@@ -91,6 +102,12 @@ export interface Comparison {
   durationSeconds: number;
   /** the longest run's length in seconds, whatever the window */
   spanSeconds: number;
+  /** per group, the A/A calibration whose noise floor its comparisons use (null: none, or turned off) */
+  noiseFloors: Array<{
+    experimentId: string;
+    runsPerSide: number;
+    createdAt: string;
+  } | null>;
 }
 
 function uniqueLabels(groups: CompareGroup[]): string[] {
@@ -192,9 +209,12 @@ export async function buildComparison(
     baselineIndex?: number;
     gateMetrics?: readonly TestedRunMetricKey[];
     groups?: CompareGroup[];
+    /** calibrated noise floors already loaded (loadNoiseFloors) for these groups */
+    noiseFloors?: Map<string, StoredNoiseFloor>;
   } = {},
 ): Promise<Comparison> {
   const groups = opts.groups ?? (await loadGroups(db, teamId, selection.items));
+  const floors = opts.noiseFloors ?? (await loadNoiseFloors(db, teamId, groups, selection));
   const baselineIndex = Math.min(opts.baselineIndex ?? selection.baseline ?? 0, groups.length - 1);
   const labels = uniqueLabels(groups);
   const window = selection.window ?? null;
@@ -222,7 +242,7 @@ export async function buildComparison(
   ]);
   // With a window, every statistic is over that window of each run, like the charts beside it.
   const summaryOf = await comparedSummaries(db, groups, window, hists);
-  const comparisons = groupComparisons(groups, baselineIndex, summaryOf, opts.gateMetrics);
+  const comparisons = groupComparisons(groups, baselineIndex, summaryOf, opts.gateMetrics, floors);
   const untestedReason = (d: (typeof RUN_METRICS)[number]) =>
     !d.tested
       ? 'shown, never tested: one extreme request says nothing about a config'
@@ -263,6 +283,7 @@ export async function buildComparison(
             reason: untestedReason(d),
             insufficient: false,
             lowRequests: false,
+            noiseFloor: null,
             warnings: [],
           };
         return {
@@ -275,6 +296,11 @@ export async function buildComparison(
           reason: m.reason,
           insufficient: m.insufficient,
           lowRequests: m.lowRequests,
+          noiseFloor: m.noiseFloor
+            ? m.floor.absolute !== null && m.scale === 'linear'
+              ? { unit: 'absolute' as const, value: m.floor.absolute }
+              : { unit: 'percent' as const, value: m.floor.percent }
+            : null,
           warnings: m.warnings.map((w) => w.message),
         };
       }),
@@ -342,5 +368,15 @@ export async function buildComparison(
     window,
     durationSeconds,
     spanSeconds: span,
+    noiseFloors: groups.map((g) => {
+      const f = groupNoiseFloor(floors, g);
+      return f
+        ? {
+            experimentId: f.experimentId,
+            runsPerSide: f.runsPerSide,
+            createdAt: f.createdAt.toISOString(),
+          }
+        : null;
+    }),
   };
 }

@@ -4,6 +4,7 @@ import { LruCache } from '../cache/finished-data-cache';
 import { buildComparison, type Comparison } from './build-comparison';
 import { groupsVersion } from './groups-version';
 import { loadGroups } from './load-groups';
+import { loadNoiseFloors } from './group-statistics';
 
 type Opts = NonNullable<Parameters<typeof buildComparison>[3]>;
 
@@ -24,11 +25,21 @@ export async function cachedComparison(
   opts: Opts = {},
 ): Promise<{ comparison: Comparison; version: string }> {
   const groups = opts.groups ?? (await loadGroups(db, teamId, selection.items));
-  const { groups: _loaded, ...rest } = opts;
-  const { version, cacheable } = await groupsVersion(db, teamId, groups, { selection, opts: rest });
+  const { groups: _loaded, noiseFloors: _floors, ...rest } = opts;
+  // a new calibration changes the floors, so they are part of what the version is of
+  const noiseFloors = opts.noiseFloors ?? (await loadNoiseFloors(db, teamId, groups, selection));
+  const { version, cacheable } = await groupsVersion(db, teamId, groups, {
+    selection,
+    opts: rest,
+    floors: [...noiseFloors.values()].map((f) => f.experimentId),
+  });
   const hit = cacheable ? cache.get(version) : undefined;
   if (hit) return { comparison: hit, version };
-  const comparison = await buildComparison(db, teamId, selection, { ...rest, groups });
+  const comparison = await buildComparison(db, teamId, selection, {
+    ...rest,
+    groups,
+    noiseFloors,
+  });
   if (cacheable) cache.set(version, comparison);
   return { comparison, version };
 }

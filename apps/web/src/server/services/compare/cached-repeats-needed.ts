@@ -5,6 +5,7 @@ import { LruCache } from '../cache/finished-data-cache';
 import { groupsVersion } from './groups-version';
 import { buildRepeatsNeeded, type RepeatsNeededCell } from './repeats-needed';
 import { resolveBaseline } from './resolve-baseline';
+import { loadNoiseFloors } from './group-statistics';
 
 export interface RepeatsNeededView {
   baselineIndex: number;
@@ -35,13 +36,15 @@ export async function cachedRepeatsNeeded(
   selection: Selection,
 ): Promise<RepeatsNeededView> {
   const { groups, baselineIndex } = await resolveBaseline(db, teamId, selection);
+  const floors = await loadNoiseFloors(db, teamId, groups, selection);
   const { version, cacheable } = await groupsVersion(db, teamId, groups, {
     selection,
     baselineIndex,
+    floors: [...floors.values()].map((f) => f.experimentId),
   });
   let cells = cacheable ? cache.get(version) : undefined;
   if (!cells) {
-    cells = await buildRepeatsNeeded(db, selection, groups, baselineIndex);
+    cells = await buildRepeatsNeeded(db, selection, groups, baselineIndex, floors);
     if (cacheable) cache.set(version, cells);
   }
   const experimentIds = [

@@ -1,5 +1,11 @@
 import type { Db } from '@poolbench/db';
 import {
+  comparisonNoiseFloors,
+  latestNoiseFloors,
+  noiseFloorKey,
+  type StoredNoiseFloor,
+} from '@poolbench/runs';
+import {
   compareRunGroups,
   type GroupComparison,
   type RunSummary,
@@ -31,14 +37,38 @@ export async function comparedSummaries(
 }
 
 /**
+ * The calibrated noise floors a selection's comparison uses: the latest of each group's target ×
+ * scenario, none when the selection asks for the default floors.
+ */
+export async function loadNoiseFloors(
+  db: Db,
+  teamId: string,
+  groups: CompareGroup[],
+  selection: { noiseFloor?: 'calibrated' | 'default' | null },
+): Promise<Map<string, StoredNoiseFloor>> {
+  if (selection.noiseFloor === 'default') return new Map();
+  return latestNoiseFloors(db, teamId, groups);
+}
+
+/** The calibration whose noise floor applies to a group: its target × scenario's latest. */
+export function groupNoiseFloor(
+  floors: ReadonlyMap<string, StoredNoiseFloor>,
+  g: Pick<CompareGroup, 'targetId' | 'scenarioId'>,
+): StoredNoiseFloor | undefined {
+  return g.scenarioId ? floors.get(noiseFloorKey(g.targetId, g.scenarioId)) : undefined;
+}
+
+/**
  * Every group against the baseline, one value per run per metric (null for the baseline itself).
  * The table's verdicts and the repeats estimates both come from here, so they test the same thing.
+ * `floors`: calibrated noise floors by target × scenario; a pair uses the larger of its two.
  */
 export function groupComparisons(
   groups: CompareGroup[],
   baselineIndex: number,
   summaryOf: (run: GroupRun) => RunSummary | null,
   gateMetrics?: readonly TestedRunMetricKey[],
+  floors: ReadonlyMap<string, StoredNoiseFloor> = new Map(),
 ): Array<GroupComparison | null> {
   const baseline = groups[baselineIndex]!;
   return groups.map((g, gi) =>
@@ -48,7 +78,13 @@ export function groupComparisons(
           { label: baseline.label, summaries: baseline.runs.map(summaryOf) },
           { label: g.label, summaries: g.runs.map(summaryOf) },
           {},
-          { metrics: gateMetrics },
+          {
+            metrics: gateMetrics,
+            noiseFloors: comparisonNoiseFloors([
+              groupNoiseFloor(floors, baseline),
+              groupNoiseFloor(floors, g),
+            ]),
+          },
         ),
   );
 }

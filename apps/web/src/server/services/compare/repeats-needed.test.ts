@@ -197,7 +197,7 @@ describe('repeats needed to resolve inconclusive verdicts (real Postgres)', () =
     const again = await cachedRepeatsNeeded(db, A.teamId, selection);
     expect(again.cells).toBe(first.cells); // served from memory
     const groups = await loadGroups(db, A.teamId, selection.items);
-    expect(again.cells).toEqual(await buildRepeatsNeeded(db, selection, groups, 0));
+    expect(again.cells).toEqual(await buildRepeatsNeeded(db, selection, groups, 0, new Map()));
     // a fourth run of the (now baseline) prewarm cell, as an extended experiment would add
     const spec = {
       teamId: A.teamId,
@@ -219,7 +219,13 @@ describe('repeats needed to resolve inconclusive verdicts (real Postgres)', () =
     const grown = await cachedRepeatsNeeded(db, A.teamId, selection);
     expect(grown.cells).not.toBe(first.cells);
     expect(grown.cells).toEqual(
-      await buildRepeatsNeeded(db, selection, await loadGroups(db, A.teamId, selection.items), 0),
+      await buildRepeatsNeeded(
+        db,
+        selection,
+        await loadGroups(db, A.teamId, selection.items),
+        0,
+        new Map(),
+      ),
     );
   });
 

@@ -1,7 +1,8 @@
 import type { Db } from '@poolbench/db';
 import { runMetricRepeatsNeeded, runMetricValues, type RunMetricKey } from '@poolbench/stats';
 import type { Selection } from '~/lib/compare/selection';
-import { comparedSummaries, groupComparisons } from './group-statistics';
+import { comparisonNoiseFloors, type StoredNoiseFloor } from '@poolbench/runs';
+import { comparedSummaries, groupComparisons, groupNoiseFloor } from './group-statistics';
 import type { CompareGroup } from './load-groups';
 
 export interface RepeatsNeededCell {
@@ -27,9 +28,10 @@ export async function buildRepeatsNeeded(
   selection: Selection,
   groups: CompareGroup[],
   baselineIndex: number,
+  floors: Map<string, StoredNoiseFloor>,
 ): Promise<RepeatsNeededCell[]> {
   const summaryOf = await comparedSummaries(db, groups, selection.window ?? null);
-  const comparisons = groupComparisons(groups, baselineIndex, summaryOf);
+  const comparisons = groupComparisons(groups, baselineIndex, summaryOf, undefined, floors);
   const baseline = groups[baselineIndex]!;
   const baseGroup = { label: baseline.label, summaries: baseline.runs.map(summaryOf) };
   const cells: RepeatsNeededCell[] = [];
@@ -53,7 +55,17 @@ export async function buildRepeatsNeeded(
       cells.push({
         groupKey: group.key,
         metric: m.def.key,
-        repeatsPerSide: runMetricRepeatsNeeded(baseGroup, candGroup, m.def),
+        repeatsPerSide: runMetricRepeatsNeeded(
+          baseGroup,
+          candGroup,
+          m.def,
+          {},
+          undefined,
+          comparisonNoiseFloors([
+            groupNoiseFloor(floors, baseline),
+            groupNoiseFloor(floors, group),
+          ]),
+        ),
       });
     }
   }

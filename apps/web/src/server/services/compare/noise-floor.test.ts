@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRPCError } from '@trpc/server';
+import { toJson, type Db } from '@poolbench/db';
+import { withTempDatabase } from '~/test/temp-database';
+import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
+import type { Selection } from '~/lib/compare/selection';
+import { buildComparison } from './build-comparison';
+import { cachedComparison, clearComparisonCache } from './cached-comparison';
+import { insertSyntheticRun, syntheticExperiment } from './testing/synthetic-runs';
+
+/**
+ * A measured A/A noise floor as the practical floor of the compare view: a 30 % slower p50 is
+ * "worse" under the default 5 % floor and "no change" when a calibration of the same target ×
+ * scenario measured ±60 %; the view names the calibration, `noiseFloor: 'default'` turns it off,
+ * and a new calibration is never hidden by a cached comparison.
+ */
+describe('compare with a calibrated noise floor (real Postgres)', () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  let services: ReturnType<typeof makeServices>;
+  let A: TeamFixture;
+  let B: TeamFixture;
+  let exp: Awaited<ReturnType<typeof syntheticExperiment>>;
+  let calibration: Awaited<ReturnType<typeof syntheticExperiment>>;
+
+  beforeAll(async () => {
+    ({ db, dispose } = await withTempDatabase('web_noise_floor'));
+    services = makeServices();
+    A = await makeTeam(db, 'a');
+    B = await makeTeam(db, 'b');
+    exp = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['lazy', 'fixed'], 6);
+    calibration = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['lazy'], 10);
+    for (let r = 0; r < 6; r++)
+      for (const [i, latencyMs] of [10, 13].entries())
+        await insertSyntheticRun(db, {
+          teamId: A.teamId,
+          experimentId: exp.experimentId,
+          targetId: A.targetId,
+          scenarioId: A.scenarioId,
+          poolConfigId: exp.poolConfigs[i]!.id,
+          poolConfigName: i ? 'fixed' : 'lazy',
+          scenarioName: 'burst',
+          repeatIndex: r,
+          seconds: 12,
+          rps: 50,
+          latencyMs,
+          coldStartFactor: 0,
+          seed: 100 * i + r,
+        });
+  });
+  afterAll(async () => {
+    await services?.close();
+    await dispose?.();
+  });
+
+  const selection = (noiseFloor?: 'default'): Selection => ({
+    items: exp.poolConfigs.map((pc) => ({
+      kind: 'cell' as const,
+      experimentId: exp.experimentId,
+      poolConfigId: pc.id,
+      scenarioId: A.scenarioId,
+    })),
+    baseline: 0,
+    ...(noiseFloor ? { noiseFloor } : {}),
+  });
+  const p50 = (c: Awaited<ReturnType<typeof buildComparison>>) =>
+    c.rows.find((r) => r.key === 'p50Ms')!.comparisons[1]!;
+
+  it('uses the measured floor where it is larger, says so, and can be turned off', async () => {
+    const before = await cachedComparison(db, A.teamId, selection());
+    expect(p50(before.comparison).verdict).toBe('worse');
+    expect(p50(before.comparison).noiseFloor).toBeNull();
+    expect(before.comparison.noiseFloors).toEqual([null, null]);
+
+    await db.noiseFloor.create({
+      data: {
+        experimentId: calibration.experimentId,
+        teamId: A.teamId,
+        targetId: A.targetId,
+        scenarioId: A.scenarioId,
+        poolConfigId: calibration.poolConfigs[0]!.id,
+        runsPerSide: 5,
+        metrics: toJson.noiseFloorMetrics([
+          { key: 'p50Ms', unit: 'percent', value: 60, estimate: 4, n: 5 },
+          // smaller than the default: the default stays
+          { key: 'rps', unit: 'percent', value: 2, estimate: 0.5, n: 5 },
+        ]),
+      },
+    });
+    // the comparison was cached while every run had ended: the new floor is not hidden by it
+    const after = await cachedComparison(db, A.teamId, selection());
+    expect(after.version).not.toBe(before.version);
+    const cell = p50(after.comparison);
+    expect(cell.verdict).toBe('no-change');
+    expect(cell.noiseFloor).toEqual({ unit: 'percent', value: 60 });
+    expect(cell.reason).toContain('60');
+    expect(
+      after.comparison.rows.find((r) => r.key === 'rps')!.comparisons[1]!.noiseFloor,
+    ).toBeNull();
+    expect(after.comparison.noiseFloors[1]).toMatchObject({
+      experimentId: calibration.experimentId,
+      runsPerSide: 5,
+    });
+
+    const off = await buildComparison(db, A.teamId, selection('default'));
+    expect(p50(off).verdict).toBe('worse');
+    expect(off.noiseFloors).toEqual([null, null]);
+    clearComparisonCache();
+  });
+
+  it('calibration.list shows the floor to the team only; start refuses too few runs at the field', async () => {
+    const viewer = callerFor(db, services, A.users.viewer, A.teamId);
+    const list = await viewer.calibration.list({ targetId: A.targetId });
+    expect(list.floors).toHaveLength(1);
+    expect(list.floors[0]).toMatchObject({
+      experimentId: calibration.experimentId,
+      scenarioName: expect.any(String),
+      runsPerSide: 5,
+    });
+    expect(list.floors[0]!.metrics.map((m) => m.key)).toEqual(['p50Ms', 'rps']);
+
+    const other = callerFor(db, services, B.users.owner, B.teamId);
+    await expect(other.calibration.list({ targetId: A.targetId })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+
+    const member = callerFor(db, services, A.users.member, A.teamId);
+    const err = await member.calibration
+      .start({
+        targetId: A.targetId,
+        poolConfigId: exp.poolConfigs[0]!.id,
+        scenarioId: A.scenarioId,
+        runsPerSide: 3,
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TRPCError);
+    expect(JSON.stringify(err)).toContain('runsPerSide');
+  });
+});

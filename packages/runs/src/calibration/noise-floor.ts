@@ -1,0 +1,228 @@
+import {
+  InvalidInputError,
+  parseNoiseFloor,
+  parseRun,
+  toJson,
+  type Db,
+  type NoiseFloorMetrics,
+} from '@poolbench/db';
+import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import {
+  defaultBandUnit,
+  measureNoiseFloor,
+  type HypothesisRule,
+  type NoiseFloors,
+  type RunSummary,
+} from '@poolbench/stats';
+import { launchExperiment, type LaunchExperimentInput } from '../launch-experiment';
+import type { LaunchedExperiment } from '../launch-types';
+
+/** Runs per side of an A/A calibration: 5 is the least that can give p < 0.05 at all. */
+export const CALIBRATION_RUNS_PER_SIDE = { min: 5, max: 25, default: 8 } as const;
+
+export interface LaunchCalibrationInput extends Pick<
+  LaunchExperimentInput,
+  'teamId' | 'targetId' | 'createdById' | 'requireOnlineGenerators' | 'loadGenerators'
+> {
+  poolConfigId: string;
+  scenarioId: string;
+  runsPerSide?: number;
+  name?: string;
+}
+
+/**
+ * An A/A calibration: one pool config on one scenario, 2 × runsPerSide runs in a row; runs with
+ * an even repeat index are side A and odd ones side B, so the sides interleave (A B A B …) exactly
+ * as the two configs of a real comparison do. When it ends, its noise floor is stored
+ * (recordNoiseFloor) for the target × scenario.
+ */
+export async function launchCalibration(
+  db: Db,
+  input: LaunchCalibrationInput,
+): Promise<LaunchedExperiment> {
+  const n = input.runsPerSide ?? CALIBRATION_RUNS_PER_SIDE.default;
+  const { min, max } = CALIBRATION_RUNS_PER_SIDE;
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new InvalidInputError(
+      'runsPerSide',
+      `must be a whole number from ${min} (the least that can show a change at p < 0.05) to ${max}`,
+    );
+  const names = await Promise.all([
+    db.poolConfig.findFirst({
+      where: { id: input.poolConfigId, teamId: input.teamId },
+      select: { name: true },
+    }),
+    db.scenario.findFirst({
+      where: { id: input.scenarioId, teamId: input.teamId },
+      select: { name: true },
+    }),
+  ]);
+  return launchExperiment(db, {
+    teamId: input.teamId,
+    targetId: input.targetId,
+    poolConfigIds: [input.poolConfigId],
+    scenarioIds: [input.scenarioId],
+    repeats: 2 * n,
+    order: 'interleaved',
+    name:
+      input.name ??
+      `A/A calibration · ${names[0]?.name ?? 'pool config'} · ${names[1]?.name ?? 'scenario'}`,
+    description: `The same config run ${2 * n} times, alternating sides A and B, to measure how different identical configs look on this machine.`,
+    createdById: input.createdById ?? null,
+    requireOnlineGenerators: input.requireOnlineGenerators,
+    loadGenerators: input.loadGenerators,
+    noiseCalibration: true,
+  });
+}
+
+/** The two sides of a calibration's runs: even repeat index A, odd B (measured runs only). */
+export function calibrationSides(
+  runs: Array<{ repeatIndex: number; status: string; summary: RunSummary | null }>,
+): { a: (RunSummary | null)[]; b: (RunSummary | null)[] } {
+  const side = (parity: number) =>
+    runs
+      .filter((r) => r.repeatIndex % 2 === parity && isMeasuredRunStatus(r.status))
+      .map((r) => r.summary);
+  return { a: side(0), b: side(1) };
+}
+
+/**
+ * Stores the noise floor of a calibration whose runs have all ended (idempotent: a second call
+ * finds it stored). Nothing is stored for an experiment that is not a calibration, still has runs
+ * to go, or has no metric with an interval (too few measured runs); the answer says which.
+ */
+export async function recordNoiseFloor(
+  db: Db,
+  experimentId: string,
+): Promise<'recorded' | 'exists' | 'not-calibration' | 'not-finished' | 'too-few-runs'> {
+  const e = await db.experiment.findUnique({
+    where: { id: experimentId },
+    select: {
+      id: true,
+      teamId: true,
+      targetId: true,
+      noiseCalibration: true,
+      noiseFloor: { select: { id: true } },
+      poolConfigs: { select: { poolConfigId: true } },
+      scenarios: { select: { scenarioId: true } },
+      runs: { select: { id: true, repeatIndex: true, status: true, summary: true } },
+    },
+  });
+  if (!e?.noiseCalibration) return 'not-calibration';
+  if (e.noiseFloor) return 'exists';
+  if (e.runs.some((r) => !TERMINAL_RUN_STATUSES.includes(r.status))) return 'not-finished';
+  const { a, b } = calibrationSides(e.runs.map(parseRun));
+  const metrics = measureNoiseFloor({ label: 'A', summaries: a }, { label: 'B', summaries: b });
+  if (metrics.length === 0) return 'too-few-runs';
+  await db.noiseFloor
+    .create({
+      data: {
+        experimentId: e.id,
+        teamId: e.teamId,
+        targetId: e.targetId,
+        poolConfigId: e.poolConfigs[0]!.poolConfigId,
+        scenarioId: e.scenarios[0]!.scenarioId,
+        runsPerSide: Math.min(a.length, b.length),
+        metrics: toJson.noiseFloorMetrics(metrics),
+      },
+    })
+    // a concurrent call stored it first: the same floor from the same runs
+    .catch((err: { code?: string }) => {
+      if (err.code !== 'P2002') throw err;
+    });
+  return 'recorded';
+}
+
+/** Calibrations that ended without their floor stored (a crash between the last run and it). */
+export async function recordOverdueNoiseFloors(db: Db, opts: { limit?: number } = {}) {
+  const rows = await db.experiment.findMany({
+    where: { noiseCalibration: true, finishedAt: { not: null }, noiseFloor: null },
+    select: { id: true },
+    take: opts.limit ?? 20,
+  });
+  const recorded: string[] = [];
+  for (const r of rows) if ((await recordNoiseFloor(db, r.id)) === 'recorded') recorded.push(r.id);
+  return recorded;
+}
+
+export interface StoredNoiseFloor {
+  experimentId: string;
+  targetId: string;
+  scenarioId: string;
+  poolConfigId: string;
+  runsPerSide: number;
+  createdAt: Date;
+  metrics: NoiseFloorMetrics;
+}
+
+const cellKey = (targetId: string, scenarioId: string) => `${targetId}\u0000${scenarioId}`;
+
+/**
+ * The latest stored noise floor of each target × scenario asked about, read in the team only.
+ * Keyed by `noiseFloorKey(targetId, scenarioId)`.
+ */
+export async function latestNoiseFloors(
+  db: Db,
+  teamId: string,
+  cells: Array<{ targetId: string; scenarioId: string | null }>,
+): Promise<Map<string, StoredNoiseFloor>> {
+  const wanted = cells.filter((c): c is { targetId: string; scenarioId: string } => !!c.scenarioId);
+  const out = new Map<string, StoredNoiseFloor>();
+  if (!wanted.length) return out;
+  const rows = await db.noiseFloor.findMany({
+    where: {
+      teamId,
+      OR: wanted.map((c) => ({ targetId: c.targetId, scenarioId: c.scenarioId })),
+    },
+    orderBy: { createdAt: 'desc' },
+  });
+  for (const r of rows.map(parseNoiseFloor)) {
+    const k = cellKey(r.targetId, r.scenarioId);
+    if (!out.has(k)) out.set(k, r);
+  }
+  return out;
+}
+export const noiseFloorKey = cellKey;
+
+/**
+ * The floors a comparison of two groups uses: per metric the larger of what the calibrations of
+ * the two groups' target × scenario measured (one side calibrated is enough).
+ */
+export function comparisonNoiseFloors(
+  floors: ReadonlyArray<StoredNoiseFloor | undefined>,
+): NoiseFloors {
+  const out: NoiseFloors = {};
+  for (const f of floors)
+    for (const m of f?.metrics ?? []) {
+      const seen = out[m.key];
+      if (!seen || (seen.unit === m.unit && m.value > seen.value))
+        out[m.key] = { unit: m.unit, value: m.value };
+    }
+  return out;
+}
+
+/**
+ * Why an unresolved hypothesis may stay so, when an A/A calibration of its target × scenario says:
+ * the noise floor of its metric is wider than the change it claims (or, for equivalence, than the
+ * band it must stay inside). '' when no calibration says so. The decision itself never uses the
+ * floor: a pre-registered band is not moved after the fact.
+ */
+export function noiseFloorNote(
+  rule: HypothesisRule,
+  floors: ReadonlyArray<StoredNoiseFloor | undefined>,
+): string {
+  const unit = rule.bandUnit ?? defaultBandUnit(rule.metric);
+  const wanted = unit === 'percent' ? 'percent' : 'absolute';
+  const found = floors
+    .flatMap((f) =>
+      (f?.metrics ?? [])
+        .filter((m) => m.key === rule.metric && m.unit === wanted)
+        .map((m) => ({ m, f: f! })),
+    )
+    .sort((a, b) => b.m.value - a.m.value)[0];
+  if (!found || !(found.m.value > rule.band)) return '';
+  const fmt = (v: number) =>
+    unit === 'percent' ? `${v.toFixed(v < 10 ? 1 : 0)} %` : `${v.toPrecision(2)}`;
+  const what = rule.expect === 'equivalent' ? 'equivalence band' : 'claimed change';
+  return `; the A/A noise floor of ${rule.metric} on this target and scenario is ±${fmt(found.m.value)} (calibration ${found.f.experimentId}, ${found.f.runsPerSide} vs ${found.f.runsPerSide} runs), wider than the ${fmt(rule.band)} ${what}: identical configs differ this much here`;
+}
