@@ -17,6 +17,7 @@ bench "distributed runs" npx tsx apps/worker/bench/distributed.ts
 bench "web server time" npx tsx apps/web/bench/run.ts
 bench "advisor against queueing theory" npx tsx apps/worker/bench/advisor.ts
 bench "CPU isolation A/B" npx tsx apps/worker/bench/isolation.ts
+bench "A/A false-positive rate" npx tsx apps/worker/bench/aa-fpr.ts
 bench "web pages under load" npx tsx --tsconfig apps/web/tsconfig.json apps/web/bench/pages-under-load.ts
 say "results: docs/benchmarks.md"
 exit $status

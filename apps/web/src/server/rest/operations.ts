@@ -111,12 +111,13 @@ const WindowSecond = (what: string) =>
       (v) => (v === '' ? undefined : v), // `from=` is absent, not 0
       z.coerce
         .number({ error: 'must be a whole number of seconds' })
+        .min(0, { error: 'must be 0 or more', abort: true })
+        // zod's int also refuses past 2^53: past the bound, the bound is the one problem to name
+        .max(MAX_WINDOW_SECOND, {
+          error: `must be at most ${MAX_WINDOW_SECOND} (a run lasts at most that many seconds)`,
+          abort: true,
+        })
         .int('must be a whole number of seconds')
-        .min(0, 'must be 0 or more')
-        .max(
-          MAX_WINDOW_SECOND,
-          `must be at most ${MAX_WINDOW_SECOND} (a run lasts at most that many seconds)`,
-        )
         .optional(),
     )
     .describe(
