@@ -4,6 +4,7 @@ import { unitAndIntegration } from '../../vitest.shared.ts';
 export default unitAndIntegration([
   'src/advisor/advisor.test.ts',
   'src/calibration/noise-floor.test.ts',
+  'src/sequential/sequential-hypotheses.test.ts',
   'src/hypotheses/hypotheses.test.ts',
   'src/fleet-limits.test.ts',
   'src/launch-experiment.test.ts',

@@ -46,9 +46,10 @@ export interface LaunchExperimentInput {
    */
   requireOnlineGenerators?: boolean;
   /**
-   * "Until decided, at most maxRepeats per side": two pool configs, one scenario; after each pair
-   * the sequential rule decides the second config against the first on `metrics` (default p95Ms,
-   * rps, errorRate), or the experiment grows by a pair (continueSequential).
+   * "Until decided, at most maxRepeats per side" (continueSequential): with hypotheses, after each
+   * round the sequential rule decides each hypothesis or the experiment grows by a round; without,
+   * two pool configs and one scenario, the second config decided against the first on `metrics`
+   * (default p95Ms, rps, errorRate).
    */
   untilDecided?: { maxRepeats: number; metrics?: string[] } | null;
   /**
@@ -88,10 +89,16 @@ export async function launchExperiment(
   }
   const until = input.untilDecided ?? null;
   if (until) {
-    if (input.poolConfigIds.length !== 2 || input.scenarioIds.length !== 1)
+    const claims = input.hypotheses?.length ?? 0;
+    if (claims === 0 && (input.poolConfigIds.length !== 2 || input.scenarioIds.length !== 1))
       throw new InvalidInputError(
         'untilDecided',
-        'needs exactly two pool configs (the second is decided against the first) and one scenario',
+        'needs hypotheses to decide, or exactly two pool configs (the second is decided against the first) and one scenario',
+      );
+    if (claims > 0 && until.metrics?.length)
+      throw new InvalidInputError(
+        'untilDecided.metrics',
+        'the hypotheses say what is decided: leave metrics out when the experiment has hypotheses',
       );
     if (
       !Number.isInteger(until.maxRepeats) ||

@@ -9,9 +9,11 @@ import { loadEnv } from '../env';
 
 /**
  * `make seeds`: every seed preset as an experiment through the queue (the product's launch path,
- * 5 interleaved repeats of the cells its claims name, the claims as hypotheses), waits until the
- * running worker has finished them, and writes docs/seeds.md's results section from what the
- * product decided. SEEDS=004,002 runs a subset; SCALE=1 the seeds' real lengths.
+ * 5 interleaved repeats of the cells its claims name, the claims as hypotheses, then "until
+ * decided": a round at a time until the sequential rule decides every claim, at most UNTIL_DECIDED
+ * repeats per side, default 15; UNTIL_DECIDED=0 decides once after the 5), waits until the running
+ * worker has finished them, and writes docs/seeds.md's results section from what the product
+ * decided. SEEDS=004,002 runs a subset; SCALE=1 the seeds' real lengths.
  */
 const env = loadEnv();
 const fail = (msg: string): never => {
@@ -23,6 +25,10 @@ const scaleParsed = process.env.SCALE ? ScaleSchema.safeParse(Number(process.env
 if (scaleParsed && !scaleParsed.success)
   fail(`SCALE: ${scaleParsed.error.issues[0]?.message ?? 'invalid'} (got "${process.env.SCALE}")`);
 const scale = scaleParsed?.success ? scaleParsed.data : undefined;
+const untilRaw = process.env.UNTIL_DECIDED ?? '15';
+const untilDecided = Number(untilRaw);
+if (!Number.isInteger(untilDecided) || untilDecided < 0 || untilDecided > 50)
+  fail(`UNTIL_DECIDED: must be a whole number from 0 (decide once) to 50 (got "${untilRaw}")`);
 const TERMINAL = ['completed', 'failed', 'canceled'];
 
 const db = createDb({ url: env.DATABASE_URL, applicationName: 'poolbench-seeds' });
@@ -44,7 +50,11 @@ try {
   const t0 = Date.now();
   let launched;
   try {
-    launched = await launchSeeds({ db, queue }, team.id, target.id, { seeds, scale });
+    launched = await launchSeeds({ db, queue }, team.id, target.id, {
+      seeds,
+      scale,
+      untilDecided: untilDecided || null,
+    });
   } catch (err) {
     fail((err as Error).message);
   }

@@ -277,6 +277,10 @@ export const SequentialStateSchema = z.looseObject({
         .nullable()
         .optional(),
       changeUnit: z.string().optional(),
+      /** the hypothesis (its position) this entry decides, when the rule decides hypotheses */
+      hypothesis: z.number().int().optional(),
+      /** one-sided p of the decided direction (of the smaller one while undecided) */
+      p: z.number().nullable().optional(),
     }),
   ),
 });

@@ -183,11 +183,37 @@ describe('A/A calibration (real Postgres)', () => {
     expect(await recordNoiseFloor(db, normal.experimentId)).toBe('not-calibration');
   });
 
-  it('an unresolved hypothesis whose band is inside the noise floor says so; its decision is unchanged', async () => {
-    const floor = await db.noiseFloor.findFirstOrThrow({
-      where: { teamId: ids.teamId, scenarioId: S },
-      orderBy: { createdAt: 'desc' },
+  it('a calibration that measured too little stores an empty floor: the sweeper is done with it and it hides no earlier floor', async () => {
+    const before = await latestNoiseFloors(db, ids.teamId, [
+      { targetId: ids.targetId, scenarioId: S },
+    ]);
+    const l = await launchCalibration(db, {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      poolConfigId: A,
+      scenarioId: S,
+      runsPerSide: 5,
     });
+    // every run of side B fails: no interval for any metric
+    await runAll(l.runIds, [1, 3, 5, 7, 9]);
+    expect(await recordNoiseFloor(db, l.experimentId)).toBe('exists');
+    const stored = await db.noiseFloor.findUniqueOrThrow({
+      where: { experimentId: l.experimentId },
+    });
+    expect(stored.metrics).toEqual([]);
+    expect(await recordOverdueNoiseFloors(db)).toEqual([]);
+    const after = await latestNoiseFloors(db, ids.teamId, [
+      { targetId: ids.targetId, scenarioId: S },
+    ]);
+    expect(after.get(noiseFloorKey(ids.targetId, S))?.experimentId).toBe(
+      before.get(noiseFloorKey(ids.targetId, S))?.experimentId,
+    );
+  });
+
+  it('an unresolved hypothesis whose band is inside the noise floor says so; its decision is unchanged', async () => {
+    const floor = (
+      await latestNoiseFloors(db, ids.teamId, [{ targetId: ids.targetId, scenarioId: S }])
+    ).get(noiseFloorKey(ids.targetId, S))!;
     const l = await launchExperiment(db, {
       teamId: ids.teamId,
       targetId: ids.targetId,

@@ -88,8 +88,9 @@ export function calibrationSides(
 
 /**
  * Stores the noise floor of a calibration whose runs have all ended (idempotent: a second call
- * finds it stored). Nothing is stored for an experiment that is not a calibration, still has runs
- * to go, or has no metric with an interval (too few measured runs); the answer says which.
+ * finds it stored). Nothing is stored for an experiment that is not a calibration or still has
+ * runs to go; a calibration with no metric that has an interval (too few measured runs) stores an
+ * empty floor, which comparisons skip. The answer says which.
  */
 export async function recordNoiseFloor(
   db: Db,
@@ -113,7 +114,8 @@ export async function recordNoiseFloor(
   if (e.runs.some((r) => !TERMINAL_RUN_STATUSES.includes(r.status))) return 'not-finished';
   const { a, b } = calibrationSides(e.runs.map(parseRun));
   const metrics = measureNoiseFloor({ label: 'A', summaries: a }, { label: 'B', summaries: b });
-  if (metrics.length === 0) return 'too-few-runs';
+  // stored even when empty (too few measured runs, e.g. canceled): the calibration is then done
+  // with, so the sweeper does not look at it again; comparisons skip an empty floor
   await db.noiseFloor
     .create({
       data: {
@@ -130,7 +132,7 @@ export async function recordNoiseFloor(
     .catch((err: { code?: string }) => {
       if (err.code !== 'P2002') throw err;
     });
-  return 'recorded';
+  return metrics.length ? 'recorded' : 'too-few-runs';
 }
 
 /** Calibrations that ended without their floor stored (a crash between the last run and it). */
@@ -173,6 +175,8 @@ export async function latestNoiseFloors(
     where: {
       teamId,
       OR: wanted.map((c) => ({ targetId: c.targetId, scenarioId: c.scenarioId })),
+      // a calibration that measured nothing (too few runs) does not hide an earlier one
+      NOT: { metrics: { equals: [] } },
     },
     orderBy: { createdAt: 'desc' },
   });

@@ -67,6 +67,9 @@ export async function decideUnstored(
       reason: `${d.reason} (decided from the stored runs by make seeds: this build stored no hypotheses with the experiment)`,
       comparePath: cellPairPath(experimentId, base, cand),
       decidedBy: 'runs' as const,
+      runsUsed: values(base).length + values(cand).length,
+      disturbancePercent: null,
+      insights: [],
     };
   });
 }

@@ -178,6 +178,9 @@ describe('seedsMarkdown', () => {
                 reason: 'beyond the band',
                 comparePath: '/compare?items=a',
                 decidedBy: 'stored',
+                runsUsed: 10,
+                disturbancePercent: 12.4,
+                insights: [{ code: 'machine-busy', runs: 3 }],
               },
               {
                 claim: null,
@@ -191,6 +194,9 @@ describe('seedsMarkdown', () => {
                 reason: 'p ≥ 0.05',
                 comparePath: '/compare?items=b',
                 decidedBy: 'stored',
+                runsUsed: 30,
+                disturbancePercent: null,
+                insights: [],
               },
             ],
           },
@@ -199,9 +205,9 @@ describe('seedsMarkdown', () => {
       { command: 'make seeds SEEDS=004', machine: '2 × cpu', elapsedS: 300, load: '1.00 / 2.00' },
     );
     expect(md).toContain(
-      '| 004 | `exp1` (completed) | Shared \\| faster (seed: 467 vs 116 req/s). | **holds** | +3,206 % (+2,900 … +3,500 %) | 0.008 | beyond the band | [compare](/compare?items=a) |',
+      '| 004 | `exp1` (completed) | Shared \\| faster (seed: 467 vs 116 req/s). | **holds** | +3,206 % (+2,900 … +3,500 %) | 0.008 | 10 | 12 % | machine-busy ×3 | beyond the band | [compare](/compare?items=a) |',
     );
-    expect(md).toContain('| **unresolved** | −1.83 (−3.10 … +0.20) | 0.200 |');
+    expect(md).toContain('| **unresolved** | −1.83 (−3.10 … +0.20) | 0.200 | 30 | — | — |');
     expect(md).toContain('Totals: 1 hold, 0 do not hold, 1 unresolved.');
     const doc = `# Seeds\n\nintro\n\n${SEEDS_RESULTS_START}\nold\n${SEEDS_RESULTS_END}\n\ntail\n`;
     const out = replaceSeedsResults(doc, md);

@@ -21,6 +21,12 @@ export interface SeedsOptions {
   seeds?: string[];
   /** one scale for every preset (1 = the seeds' real lengths); each preset's seedsScale when absent */
   scale?: number;
+  /**
+   * "Until decided, at most N repeats per side": after the preset's repeats, each claim is decided
+   * by the sequential rule and the experiment grows a round at a time until every claim is decided
+   * or N is reached. Absent: the preset's repeats, decided once (fixed design).
+   */
+  untilDecided?: number | null;
   createdById?: string | null;
 }
 
@@ -162,6 +168,9 @@ export async function launchSeeds(
       presetId: preset.id,
       createdById: opts.createdById ?? null,
       hypotheses: resolvePresetHypotheses(preset.hypotheses, poolConfigIds, scenarioIds),
+      untilDecided: opts.untilDecided
+        ? { maxRepeats: Math.max(opts.untilDecided, preset.repeats) }
+        : null,
     };
     const launch = await launchAndEnqueue(deps, input);
     launched.push({ plan, launch });

@@ -1,5 +1,7 @@
-import type { Db } from '@poolbench/db';
+import { parseRun, type Db } from '@poolbench/db';
 import { listPresets } from '@poolbench/scenarios';
+import { median, runInsights } from '@poolbench/stats';
+import { environmentInsightInput, insightInputOf } from '../insights/insight-input';
 import { decideUnstored } from './decide-unstored';
 import type { SeedClaimResult } from './seed-claim';
 
@@ -58,6 +60,21 @@ export async function seedResults(
   });
   if (experiments.length === 0) return null;
   const presets = new Map(listPresets().map((p) => [p.id, p]));
+  const evidence = await runEvidence(
+    db,
+    experiments.flatMap((e) => e.hypotheses.flatMap((h) => h.runsUsed)),
+  );
+  const evidenceOf = (runIds: string[]) => {
+    const found = runIds.map((id) => evidence.get(id)).filter((x) => x !== undefined);
+    const outside = found.map((x) => x.outside).filter((v): v is number => v !== null);
+    const codes = new Map<string, number>();
+    for (const x of found) for (const c of x.codes) codes.set(c, (codes.get(c) ?? 0) + 1);
+    return {
+      runsUsed: runIds.length,
+      disturbancePercent: outside.length ? median(outside) : null,
+      insights: [...codes].map(([code, runs]) => ({ code, runs })),
+    };
+  };
   return {
     reproductionId: id,
     experiments: await Promise.all(
@@ -99,10 +116,38 @@ export async function seedResults(
                     : null,
                 ),
                 decidedBy: 'stored' as const,
+                ...evidenceOf(h.runsUsed),
               };
             }),
         };
       }),
     ),
   };
+}
+
+/** Per run: the CPU used outside it and the codes of its warning and critical insights. */
+async function runEvidence(db: Db, runIds: string[]) {
+  const rows = await db.run.findMany({
+    where: { id: { in: [...new Set(runIds)] } },
+    select: {
+      id: true,
+      summary: true,
+      environment: true,
+      poolConfigSnapshot: true,
+      scenarioSnapshot: true,
+    },
+  });
+  return new Map(
+    rows.map(parseRun).map((r) => {
+      const env = environmentInsightInput(r.environment);
+      const codes = runInsights({
+        summary: r.summary,
+        ...insightInputOf(r.poolConfigSnapshot, r.scenarioSnapshot),
+        ...env,
+      })
+        .filter((i) => i.severity !== 'info')
+        .map((i) => i.code);
+      return [r.id, { outside: env.outsideCpuPercent, codes }] as const;
+    }),
+  );
 }

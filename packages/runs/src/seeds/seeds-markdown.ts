@@ -43,18 +43,18 @@ export function seedsMarkdown(
   );
   lines.push('');
   lines.push(
-    "| seed | experiment | claim (seed's numbers) | product verdict | change (interval) | p | why | compare |",
+    "| seed | experiment | claim (seed's numbers) | product verdict | change (interval) | p | runs | disturbance | insights | why | compare |",
   );
-  lines.push('|---|---|---|---|---|---|---|---|');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const e of r.experiments) {
     if (e.claims.length === 0)
       lines.push(
-        `| ${e.seed} | \`${e.experimentId}\` (${e.status}) | — | no hypotheses stored | | | | |`,
+        `| ${e.seed} | \`${e.experimentId}\` (${e.status}) | — | no hypotheses stored | | | | | | | |`,
       );
     for (const c of e.claims) {
       const link = `${meta.baseUrl ?? ''}${c.comparePath}`;
       lines.push(
-        `| ${e.seed} | \`${e.experimentId}\` (${e.status}) | ${esc(c.claim ?? c.statement)} | ${VERDICT[c.status]} | ${verdictChangeText(c)} | ${verdictPText(c.p)} | ${esc(c.reason ?? '')} | [compare](${link}) |`,
+        `| ${e.seed} | \`${e.experimentId}\` (${e.status}) | ${esc(c.claim ?? c.statement)} | ${VERDICT[c.status]} | ${verdictChangeText(c)} | ${verdictPText(c.p)} | ${c.runsUsed} | ${c.disturbancePercent === null ? '—' : `${num(c.disturbancePercent, 0)} %`} | ${c.insights.length ? c.insights.map((i) => `${i.code} ×${i.runs}`).join(', ') : '—'} | ${esc(c.reason ?? '')} | [compare](${link}) |`,
       );
     }
   }

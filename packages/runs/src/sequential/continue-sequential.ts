@@ -1,7 +1,16 @@
 import { parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
 import { isMeasuredRunStatus } from '@poolbench/scenarios';
-import { nextSequentialStep, runMetric, runMetricOptions } from '@poolbench/stats';
+import {
+  hypothesisCompareOptions,
+  nextSequentialStep,
+  runMetric,
+  runMetricOptions,
+  type SequentialMetricDecision,
+  type SequentialMetricSamples,
+  type SequentialStep,
+} from '@poolbench/stats';
 import { extendExperiment } from '../extend-experiment';
+import { hypothesisData, type CellValue } from '../hypotheses/decide-hypotheses';
 
 /** What an "until decided" experiment decides on when it names no metrics. */
 export const DEFAULT_SEQUENTIAL_METRICS = ['p95Ms', 'rps', 'errorRate'] as const;
@@ -13,12 +22,16 @@ export type SequentialContinuation =
   | { kind: 'extended'; state: SequentialState; addRepeats: number; runIds: string[] };
 
 /**
- * An "until decided, at most N repeats per side" experiment (two pool configs, one scenario): once
- * all its runs ended, the sequential rule of @poolbench/stats (`nextSequentialStep`, alpha spent
- * over the looks, so looking after every pair does not inflate false positives) decides the second
- * config against the first on each metric. It stops when every metric is decided or the budget is
- * spent; otherwise the experiment grows by the pairs the rule asks for (queued; the lifecycle
- * sweeper enqueues them), interleaved as always. The answer is stored on the experiment.
+ * An "until decided, at most N repeats per side" experiment: once all its runs ended, the
+ * sequential rule of @poolbench/stats (`nextSequentialStep`, alpha spent over the looks, so
+ * looking after every round does not inflate false positives) decides
+ * - with hypotheses: each hypothesis, its two cells compared with its band as the floor, at its
+ *   own alpha (like the fixed design, which does not adjust across claims); the experiment grows
+ *   until every hypothesis is decided; decideExperimentHypotheses then takes these decisions;
+ * - without (two pool configs, one scenario): the second config against the first on each metric.
+ * It stops when everything is decided or the budget is spent; otherwise the experiment grows by
+ * the rounds the rule asks for (queued; the lifecycle sweeper enqueues them), interleaved as
+ * always. The answer is stored on the experiment.
  */
 export async function continueSequential(
   db: Db,
@@ -33,6 +46,7 @@ export async function continueSequential(
       untilDecidedMaxRepeats: true,
       sequentialMetrics: true,
       poolConfigs: { select: { poolConfigId: true }, orderBy: { position: 'asc' } },
+      hypotheses: { orderBy: { position: 'asc' } },
       runs: {
         select: {
           id: true,
@@ -45,39 +59,63 @@ export async function continueSequential(
       },
     },
   });
-  if (!e?.untilDecidedMaxRepeats || e.poolConfigs.length !== 2) return { kind: 'not-sequential' };
+  if (!e?.untilDecidedMaxRepeats) return { kind: 'not-sequential' };
+  if (e.hypotheses.length === 0 && e.poolConfigs.length !== 2) return { kind: 'not-sequential' };
   if (e.runs.some((r) => ['queued', 'preparing', 'running'].includes(r.status)))
     return { kind: 'not-finished' };
-  const [base, candidate] = e.poolConfigs.map((p) => p.poolConfigId) as [string, string];
-  const runs = e.runs.map(parseRun);
-  const side = (poolConfigId: string) =>
-    Array.from({ length: e.repeats }, (_, i) => {
-      const r = runs.find((x) => x.poolConfigId === poolConfigId && x.repeatIndex === i);
-      return r && isMeasuredRunStatus(r.status) ? r.summary : null;
+  const byRepeat = (xs: CellValue[]) =>
+    Array.from({ length: e.repeats }, (_, i) => xs.find((x) => x.repeatIndex === i)?.value ?? null);
+  let metrics: Array<SequentialMetricSamples & { hypothesis?: number }>;
+  if (e.hypotheses.length) {
+    metrics = (await hypothesisData(db, e.id, e.hypotheses))
+      .filter((d) => d.known)
+      .map((d) => ({
+        name: d.h.statement,
+        hypothesis: d.h.position,
+        baseline: byRepeat(d.base),
+        candidate: byRepeat(d.cand),
+        options: hypothesisCompareOptions(d.rule),
+      }));
+  } else {
+    const [base, candidate] = e.poolConfigs.map((p) => p.poolConfigId) as [string, string];
+    const runs = e.runs.map(parseRun);
+    const side = (poolConfigId: string) =>
+      Array.from({ length: e.repeats }, (_, i) => {
+        const r = runs.find((x) => x.poolConfigId === poolConfigId && x.repeatIndex === i);
+        return r && isMeasuredRunStatus(r.status) ? r.summary : null;
+      });
+    const [baseRuns, candidateRuns] = [side(base), side(candidate)];
+    const keys = e.sequentialMetrics.length ? e.sequentialMetrics : [...DEFAULT_SEQUENTIAL_METRICS];
+    metrics = keys.flatMap((key) => {
+      const def = runMetric(key);
+      if (!def) return [];
+      return [
+        {
+          name: def.key,
+          baseline: baseRuns.map((s) => (s ? def.value(s) : null)),
+          candidate: candidateRuns.map((s) => (s ? def.value(s) : null)),
+          options: runMetricOptions(def),
+        },
+      ];
     });
-  const [baseRuns, candidateRuns] = [side(base), side(candidate)];
-  const keys = e.sequentialMetrics.length ? e.sequentialMetrics : [...DEFAULT_SEQUENTIAL_METRICS];
-  const metrics = keys.flatMap((key) => {
-    const def = runMetric(key);
-    if (!def) return [];
-    return [
-      {
-        name: def.key,
-        baseline: baseRuns.map((s) => (s ? def.value(s) : null)),
-        candidate: candidateRuns.map((s) => (s ? def.value(s) : null)),
-        options: runMetricOptions(def),
-      },
-    ];
-  });
+  }
+  if (metrics.length === 0) return { kind: 'not-sequential' };
   const maxPairs = e.untilDecidedMaxRepeats;
-  const step = nextSequentialStep(metrics, { maxPairs: Math.max(maxPairs, e.repeats) });
+  const design = { maxPairs: Math.max(maxPairs, e.repeats) };
+  // Hypotheses are separate pre-registered claims, each tested at its own alpha as the fixed
+  // design tests them (no adjustment across claims); a comparison's metrics share one alpha.
+  const step = e.hypotheses.length
+    ? combinedSteps(metrics.map((m) => nextSequentialStep([m], design)))
+    : nextSequentialStep(metrics, design);
   const state: SequentialState = {
     pairs: step.pairs,
     maxPairs,
     stop: step.stop,
     decidedAt: step.stop ? new Date().toISOString() : null,
-    metrics: step.perMetric.map((m) => ({
+    metrics: step.perMetric.map((m, i) => ({
       name: m.name,
+      ...(metrics[i]!.hypothesis !== undefined ? { hypothesis: metrics[i]!.hypothesis } : {}),
+      p: decidedP(m),
       decision: m.decision,
       reason: m.reason,
       change: m.change
@@ -116,4 +154,26 @@ export async function continueOverdueSequential(db: Db, limit = 20): Promise<str
       continued.push(r.id);
   }
   return continued;
+}
+
+/** The one-sided p of what the rule decided (of the likelier direction while it has not). */
+function decidedP(m: SequentialMetricDecision): number | null {
+  const look = m.look;
+  if (!look) return null;
+  const lowerBetter = m.direction === 'lower-is-better';
+  if (m.decision === 'better') return lowerBetter ? look.pDecrease : look.pIncrease;
+  if (m.decision === 'worse') return lowerBetter ? look.pIncrease : look.pDecrease;
+  if (m.decision === 'no-difference-within-floor') return look.pWithinFloor;
+  return Math.min(look.pIncrease, look.pDecrease);
+}
+
+/** Separate sequential tests as one: stop when each has stopped, grow by the least any asks for. */
+function combinedSteps(steps: SequentialStep[]): SequentialStep {
+  const open = steps.filter((x) => !x.stop);
+  return {
+    stop: open.length === 0,
+    nextPairs: open.length ? Math.min(...open.map((x) => x.nextPairs)) : 0,
+    pairs: Math.min(...steps.map((x) => x.pairs)),
+    perMetric: steps.flatMap((x) => x.perMetric),
+  };
 }

@@ -112,7 +112,11 @@ export function ExperimentDetail({
         <AdvisorCard experimentId={e.id} spec={e.advisor.spec} state={e.advisor.state} />
       ) : null}
       {e.sequential ? (
-        <SequentialCard sequential={e.sequential} configs={e.poolConfigs.map((p) => p.name)} />
+        <SequentialCard
+          sequential={e.sequential}
+          configs={e.poolConfigs.map((p) => p.name)}
+          byHypotheses={e.hypotheses.items.length > 0}
+        />
       ) : null}
       <HypothesesCard
         experimentId={e.id}

@@ -25,22 +25,30 @@ const LABEL: Record<string, string> = {
 };
 
 /**
- * An "until decided" experiment: after each pair the sequential rule (alpha spent over the looks,
- * docs/metrics.md "Sequential decisions") decides the second config against the first per metric.
+ * An "until decided" experiment: after each pair (round) the sequential rule (alpha spent over the
+ * looks, docs/metrics.md "Sequential decisions") decides the second config against the first per
+ * metric, or, when the experiment has hypotheses, each hypothesis.
  */
 export function SequentialCard({
   sequential,
   configs,
+  byHypotheses = false,
 }: {
   sequential: SequentialView;
   configs: string[];
+  /** the rule decides the experiment's hypotheses (one entry each), not two configs' metrics */
+  byHypotheses?: boolean;
 }) {
   const s = sequential.state;
   return (
     <Card className="mb-6" data-testid="sequential-card">
       <CardHeader
         title={`Until decided, at most ${sequential.maxRepeats} repeats per side`}
-        description={`${configs[1] ?? 'the second config'} against ${configs[0] ?? 'the first'}: after each pair of runs the sequential rule decides each metric or one more pair runs. Looking after every pair is part of the rule, so it does not inflate false positives.`}
+        description={
+          byHypotheses
+            ? 'After each round of runs the sequential rule decides each hypothesis (its band is the floor, each at its own 5 % level) or one more round runs, until every hypothesis is decided or the budget is spent. Looking after every round is part of the rule, so it does not inflate false positives.'
+            : `${configs[1] ?? 'the second config'} against ${configs[0] ?? 'the first'}: after each pair of runs the sequential rule decides each metric or one more pair runs. Looking after every pair is part of the rule, so it does not inflate false positives.`
+        }
       />
       <CardBody>
         {!s ? (

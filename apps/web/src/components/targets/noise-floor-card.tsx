@@ -85,7 +85,6 @@ export function NoiseFloorCard({
                         {m.label}
                       </Th>
                     ))}
-                    <Th>Measured</Th>
                   </tr>
                 </thead>
                 <tbody data-testid="noise-floors">
@@ -93,7 +92,16 @@ export function NoiseFloorCard({
                     <tr key={f.experimentId}>
                       <Td>
                         <div className="font-medium text-slate-800">{f.scenarioName}</div>
-                        <div className="text-xs text-slate-500">{f.poolConfigName}</div>
+                        <div className="text-xs text-slate-500">
+                          {f.poolConfigName} ·{' '}
+                          <Link
+                            className="text-brand-700 hover:underline"
+                            href={`/experiments/${f.experimentId}`}
+                          >
+                            {f.runsPerSide} vs {f.runsPerSide} runs
+                          </Link>{' '}
+                          · {f.createdAt.toISOString().slice(0, 10)}
+                        </div>
                       </Td>
                       {SHOWN.map((m) => {
                         const v = f.metrics.find((x) => x.key === m.key);
@@ -103,17 +111,6 @@ export function NoiseFloorCard({
                           </Td>
                         );
                       })}
-                      <Td className="whitespace-nowrap text-xs">
-                        <Link
-                          className="font-medium text-brand-700 hover:underline"
-                          href={`/experiments/${f.experimentId}`}
-                        >
-                          {f.runsPerSide} vs {f.runsPerSide} runs
-                        </Link>
-                        <div className="text-slate-500">
-                          {f.createdAt.toISOString().slice(0, 10)}
-                        </div>
-                      </Td>
                     </tr>
                   ))}
                 </tbody>
@@ -151,7 +148,7 @@ export function NoiseFloorCard({
             <p className="text-xs text-slate-500">Add a pool config to calibrate with it.</p>
           ) : (
             <form
-              className="grid gap-3 sm:grid-cols-4 sm:items-end"
+              className="grid gap-3 sm:grid-cols-3 sm:items-start"
               aria-label="Start an A/A calibration"
               onSubmit={(e) => {
                 e.preventDefault();
@@ -193,18 +190,22 @@ export function NoiseFloorCard({
                   </Select>
                 )}
               </Field>
-              <Field label="Runs per side" error={problems.runsPerSide ?? problems.repeats}>
+              <Field
+                label="Runs per side"
+                help="5 to 25; the same count as your comparisons use"
+                error={problems.runsPerSide ?? problems.repeats}
+              >
                 {(p) => (
-                  <NumberInput
-                    {...p}
-                    min={5}
-                    max={25}
-                    value={runsPerSide}
-                    onValue={setRunsPerSide}
-                  />
+                  // no min/max here: the server's limit comes back at the field, with its reason
+                  <NumberInput {...p} value={runsPerSide} onValue={setRunsPerSide} />
                 )}
               </Field>
-              <Button type="submit" size="sm" loading={start.isPending}>
+              <Button
+                type="submit"
+                size="sm"
+                className="justify-self-start sm:col-span-3"
+                loading={start.isPending}
+              >
                 <Scale className="size-4" /> Calibrate
                 {runsPerSide ? ` (${2 * runsPerSide} runs)` : ''}
               </Button>
