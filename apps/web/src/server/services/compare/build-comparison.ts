@@ -21,7 +21,7 @@ import {
   groupNoiseFloor,
   loadNoiseFloors,
 } from './group-statistics';
-import type { StoredNoiseFloor } from '@poolbench/runs';
+import { environmentInsightInput, type StoredNoiseFloor } from '@poolbench/runs';
 import type { Selection } from '~/lib/compare/selection';
 
 /** Percentiles of the spectrum chart; the x axis is log(1 / (1 - p)) so the tail gets room. */
@@ -150,19 +150,7 @@ function insightsWarning(groups: CompareGroup[], labels: string[]): ComparisonWa
       const found = runInsights({
         summary: r.summary,
         ...r.insightInput,
-        cpuCount: typeof r.environment?.cpuCount === 'number' ? r.environment.cpuCount : null,
-        targetCpuList:
-          RunEnvironmentSchema.shape.cpuIsolation.safeParse(r.environment?.cpuIsolation).data
-            ?.targetCpus ?? null,
-        loadAvg1mAtStart:
-          typeof r.environment?.loadAvg1mAtStart === 'number'
-            ? r.environment.loadAvg1mAtStart
-            : null,
-        outsideCpuPercent:
-          typeof (r.environment?.disturbance as { outsideCpuPercent?: unknown } | undefined)
-            ?.outsideCpuPercent === 'number'
-            ? (r.environment!.disturbance as { outsideCpuPercent: number }).outsideCpuPercent
-            : null,
+        ...environmentInsightInput(RunEnvironmentSchema.safeParse(r.environment).data),
       }).filter((i) => i.severity !== 'info');
       for (const i of found) {
         const seen = byCode.get(i.code);
