@@ -32,7 +32,7 @@ export const ExperimentDefinitionSchema = z.object({
   presetId: z.string().max(120).nullish(),
   // Pre-registered claims about the chosen cells, decided when the experiment ends (docs/hypotheses.md).
   hypotheses: HypothesesSchema.default([]),
-  // "Until decided, at most maxRepeats per side" (two configs, one scenario): docs/metrics.md
+  // "Until decided, at most maxRepeats per side" (the hypotheses, or two configs and one scenario): docs/metrics.md
   untilDecided: z
     .object({
       maxRepeats: z

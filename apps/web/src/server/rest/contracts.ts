@@ -186,10 +186,12 @@ export const UntilDecidedSchema = z
       .array(z.enum(TESTED_RUN_METRIC_KEYS))
       .min(1)
       .optional()
-      .describe('the metrics decided on (default p95Ms, rps, errorRate); fewer decide sooner'),
+      .describe(
+        'the metrics decided on (default p95Ms, rps, errorRate); fewer decide sooner. Not with hypotheses: they say what is decided',
+      ),
   })
   .describe(
-    'two pool configs, one scenario: after each pair of runs the sequential rule (docs/metrics.md) decides the second config against the first, or one more pair runs, up to maxRepeats',
+    'with hypotheses: after each round the sequential rule (docs/metrics.md) decides each hypothesis, or one more round runs, up to maxRepeats; without: two pool configs, one scenario, the second config decided against the first',
   );
 
 export const StartInlineSchema = z
