@@ -9,7 +9,7 @@ import {
   type StoredNoiseFloor,
 } from '@poolbench/runs';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
-import { compareRunGroups, median } from '@poolbench/stats';
+import { compareRunGroups, median, wilsonInterval } from '@poolbench/stats';
 import { createWorld, waitFor } from '../test/harness';
 
 /**
@@ -104,7 +104,11 @@ try {
   for (const r of fp) for (const p of r.positives) byMetric.set(p, (byMetric.get(p) ?? 0) + 1);
   const floorOf = (key: string) =>
     floors.map((f) => f.metrics.find((m) => m.key === key)?.value).filter((v) => v !== undefined);
-  const pct = (k: number, n: number) => `${k} of ${n} (${((100 * k) / n).toFixed(1)} %)`;
+  // with 40 comparisons the rate is known only so well: its 95 % Wilson interval says how well
+  const pct = (k: number, n: number) => {
+    const w = wilsonInterval(k, n);
+    return `${k} of ${n} (${((100 * k) / n).toFixed(1)} %; 95 % interval ${(100 * w.lower).toFixed(1)} … ${(100 * w.upper).toFixed(1)} %)`;
+  };
   const section = [
     '## A/A: the false-positive rate of the compare view on real runs',
     '',
