@@ -563,6 +563,12 @@ export const ComparisonSchema = z.object({
           pValue: z.number().nullable(),
           insufficient: z.boolean(),
           lowRequests: z.boolean(),
+          noiseFloor: z
+            .object({ unit: z.enum(['percent', 'absolute']), value: z.number() })
+            .nullable()
+            .describe(
+              "the practical floor when it is the noise floor an A/A calibration measured for this target × scenario (larger than the metric's default): percent, or the metric's unit (docs/metrics.md); added in v1",
+            ),
           reason: z.string(),
         }),
       ),

@@ -47,6 +47,7 @@ export async function cellVerdicts(
         pValue: m.pValue,
         insufficient: m.insufficient,
         lowRequests: m.lowRequests,
+        noiseFloor: m.noiseFloor,
         reason: m.reason ?? '',
       },
     ];
