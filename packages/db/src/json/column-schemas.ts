@@ -281,6 +281,8 @@ export const SequentialStateSchema = z.looseObject({
       hypothesis: z.number().int().optional(),
       /** one-sided p of the decided direction (of the smaller one while undecided) */
       p: z.number().nullable().optional(),
+      /** pairs the deciding look (or the latest one) used */
+      lookPairs: z.number().int().optional(),
     }),
   ),
 });

@@ -162,7 +162,8 @@ export async function decideExperimentHypotheses(db: Db, experimentId: string): 
     const seq = sequential?.metrics.find((m) => m.hypothesis === h.position);
     if (d.known && seq) {
       const status = sequentialStatus(rule.expect, seq.decision);
-      const pairs = sequential!.pairs;
+      // the runs of the pairs the deciding look used (later rounds ran for other claims)
+      const pairs = seq.lookPairs ?? sequential!.pairs;
       const used = [...base, ...cand].filter((x) => x.repeatIndex < pairs);
       await db.hypothesis.update({
         where: { id: h.id },

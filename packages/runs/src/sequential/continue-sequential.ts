@@ -116,6 +116,7 @@ export async function continueSequential(
       name: m.name,
       ...(metrics[i]!.hypothesis !== undefined ? { hypothesis: metrics[i]!.hypothesis } : {}),
       p: decidedP(m),
+      ...(m.look ? { lookPairs: m.look.pairs } : {}),
       decision: m.decision,
       reason: m.reason,
       change: m.change

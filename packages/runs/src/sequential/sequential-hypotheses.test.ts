@@ -1,4 +1,4 @@
-import { createDb, seed, type Db } from '@poolbench/db';
+import { createDb, parseExperiment, seed, type Db } from '@poolbench/db';
 import { withTempDatabase } from '@poolbench/db/testing';
 import type { Hypothesis } from '@poolbench/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,9 +100,11 @@ describe('hypotheses decided sequentially (real Postgres)', () => {
     expect(clear!.change).toBeLessThan(-50);
     expect(clear!.p).toBeLessThan(0.05);
     expect(clear!.repeatsNeeded).toBeNull();
-    // the runs of both cells up to the look that decided
-    expect(clear!.runsUsed.length % 2).toBe(0);
-    expect(clear!.runsUsed.length).toBeGreaterThanOrEqual(6);
+    // the runs of both cells up to the look that decided, not the rounds run for later claims
+    const state = parseExperiment(e).sequentialState!;
+    const look = state.metrics.find((m) => m.hypothesis === 0)!.lookPairs!;
+    expect(clear!.runsUsed).toHaveLength(2 * look);
+    expect(look).toBeLessThanOrEqual(e.repeats);
     expect(e.sequentialState).toMatchObject({ stop: true });
   });
 
