@@ -212,5 +212,5 @@ test('target and pool config forms put each error on its field and clear it when
   await page.getByLabel('Name', { exact: true }).fill('lazy 8');
   await page.getByRole('button', { name: 'Create pool config' }).click();
   await expect(page).toHaveURL(new RegExp(`/targets/${targetId}$`));
-  await expect(page.getByText('lazy 8')).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'lazy 8', exact: true })).toBeVisible();
 });
