@@ -14,15 +14,18 @@ describe("worker: the lab target's upstream HTTP pool is sampled (real Postgres,
   it('POST /upload (seed 000) stores the upstream pool per second: open, in use, size, connection wait', async () => {
     w.startWorker();
     const pc = await w.poolConfig('prewarm, 4 upstream conns', 'prewarm', { upstreamConns: 4 });
-    const sc = await w.scenario('uploads, 4 VUs for 3 s', {
+    // The target reports requests in flight as a gauge the worker reads once a second: 8 VUs of
+    // 256 KiB uploads keep the 4 connections busy at almost every instant, so the samples see it
+    // (4 VUs of 20 KiB finished each upload in a few ms and a busy machine's samples missed all).
+    const sc = await w.scenario('uploads, 8 VUs for 3 s', {
       template: 'sustained',
-      params: { vus: 4, durationMs: 3000 },
+      params: { vus: 8, durationMs: 3000 },
       readyPath: '/ready',
       requests: [
         {
           method: 'POST',
           path: '/upload',
-          body: { kind: 'bytes', sizeBytes: 20_480 },
+          body: { kind: 'bytes', sizeBytes: 262_144 },
           timeoutMs: 10_000,
         },
       ],
