@@ -7,41 +7,11 @@ import {
 } from './repeats-to-resolve';
 import { compareRunGroups, runMetric, type RunGroup } from './run-metrics';
 import type { RunSummary } from './run-summary';
+import { summary } from './testing/summary-fixture';
 
 function withPoolWait(poolWaitMsMean: number): RunSummary {
-  return {
-    requests: 2000,
-    failed: 0,
-    errorRate: 0,
-    rps: 200,
-    durationMs: 10_000,
-    seconds: 10,
-    bytesSent: 0,
-    bytesReceived: 0,
-    iterations: 2000,
-    droppedIterations: 0,
-    vusMax: 10,
-    statusCounts: { '200': 2000 },
-    latency: null,
-    waiting: null,
-    connecting: null,
-    tlsHandshaking: null,
-    blocked: null,
-    iteration: null,
-    resources: {
-      cpuMeanPercent: 50,
-      cpuPeakPercent: 80,
-      rssMeanBytes: 1e7,
-      rssPeakBytes: 2e7,
-      poolWaitMsMean,
-      poolWaitMsPeak: 3,
-      poolInUsePeak: 4,
-      poolAcquireTimeouts: 0,
-      dbConnectionsPeak: 5,
-      dbNewConnsTotal: 5,
-      dbTooManyClients: 0,
-    },
-  };
+  const s = summary(200, 10);
+  return { ...s, latency: null, blocked: null, resources: { ...s.resources!, poolWaitMsMean } };
 }
 
 describe('repeats needed to resolve (bootstrap power estimate)', () => {

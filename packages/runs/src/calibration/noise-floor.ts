@@ -178,7 +178,9 @@ export async function latestNoiseFloors(
       // a calibration that measured nothing (too few runs) does not hide an earlier one
       NOT: { metrics: { equals: [] } },
     },
+    // the newest row of each target × scenario only, however many calibrations there were
     orderBy: { createdAt: 'desc' },
+    distinct: ['targetId', 'scenarioId'],
   });
   for (const r of rows.map(parseNoiseFloor)) {
     const k = cellKey(r.targetId, r.scenarioId);
