@@ -1,3 +1,3 @@
 import { unitAndIntegration } from '../../vitest.shared.ts';
 
-export default unitAndIntegration(['src/run-queue.test.ts']);
+export default unitAndIntegration(['src/run-queue.test.ts', 'src/pubsub-hub.test.ts']);

@@ -6,9 +6,20 @@ import {
   type LiveEvent,
 } from '@poolbench/scenarios';
 import { z } from 'zod';
+import type { PubSubHub, Unlisten } from './pubsub-hub';
 
 export async function publishRunEvent(redis: Redis, event: LiveEvent): Promise<void> {
   await redis.publish(runEventsChannel(event.runId), JSON.stringify(event));
+}
+
+/** A run event from its channel's message; null for anything malformed (dropped, never thrown). */
+export function decodeRunEvent(message: string): LiveEvent | null {
+  try {
+    const parsed = LiveEventSchema.safeParse(JSON.parse(message));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -23,12 +34,8 @@ export async function subscribeRunEvents(
   const channel = runEventsChannel(runId);
   const listener = (ch: string, message: string) => {
     if (ch !== channel) return;
-    try {
-      const parsed = LiveEventSchema.safeParse(JSON.parse(message));
-      if (parsed.success) onEvent(parsed.data);
-    } catch {
-      // not JSON: ignore
-    }
+    const event = decodeRunEvent(message);
+    if (event) onEvent(event);
   };
   sub.on('message', listener);
   await sub.subscribe(channel);
@@ -36,6 +43,18 @@ export async function subscribeRunEvents(
     sub.off('message', listener);
     await sub.unsubscribe(channel).catch(() => {});
   };
+}
+
+/** One run's events through the process's shared subscriber (see `createPubSubHub`). */
+export function listenRunEvents(
+  hub: PubSubHub,
+  runId: string,
+  onEvent: (e: LiveEvent) => void,
+): Promise<Unlisten> {
+  return hub.listen(runEventsChannel(runId), (message) => {
+    const event = decodeRunEvent(message);
+    if (event) onEvent(event);
+  });
 }
 
 export const RunControlSchema = z.object({ type: z.literal('cancel'), runId: z.string().min(1) });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { openSecret, type Db } from '@poolbench/db';
 import { ScenarioSchema } from '@poolbench/scenarios';
-import { workerConnection, publishRunEvent } from '@poolbench/queue';
+import { createPubSubHub, workerConnection, publishRunEvent } from '@poolbench/queue';
 import { withTempDatabase } from '~/test/temp-database';
 import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { runEventStream } from '../services/runs/run-event-stream';
@@ -349,12 +349,8 @@ describe('procedures against real Postgres and Redis', () => {
       },
     });
     const abort = new AbortController();
-    const stream = runEventStream(
-      { db, subscriber: () => workerConnection(REDIS_URL) },
-      A.teamId,
-      runId,
-      abort.signal,
-    );
+    const hub = createPubSubHub(() => workerConnection(REDIS_URL));
+    const stream = runEventStream({ db, hub }, A.teamId, runId, abort.signal);
     const reader = stream.getReader();
     const decoder = new TextDecoder();
     let text = '';
@@ -406,5 +402,8 @@ describe('procedures against real Postgres and Redis', () => {
     }
     pub.disconnect();
     expect(text).toMatch(/event: second\ndata: .*"requests":7/);
+    // the closed stream let go of the run's channel
+    expect(hub.channels()).toEqual([]);
+    await hub.close();
   });
 });

@@ -1,7 +1,6 @@
 import type { Db } from '@poolbench/db';
-import { subscribeRunEvents } from '@poolbench/queue';
+import { listenRunEvents, type PubSubHub } from '@poolbench/queue';
 import { TERMINAL_RUN_STATUSES, type LiveEvent, type RunStatus } from '@poolbench/scenarios';
-import type { Redis } from 'ioredis';
 import { getRunSeries } from './run-series';
 
 const HEARTBEAT_MS = 15_000;
@@ -11,12 +10,13 @@ const frame = (event: string, data: unknown) =>
 
 /**
  * Server-sent events for one run: first a `snapshot` with the stored points (Postgres is the
- * source of truth), then every live event from the run's Redis channel on a dedicated subscriber.
+ * source of truth), then every live event from the run's Redis channel, heard through the
+ * process's shared subscriber (one subscription per run however many viewers it has).
  * It subscribes before reading the snapshot so nothing falls between the two (the client drops
  * seconds it already has). Closes after a terminal status; comments keep proxies from timing out.
  */
 export function runEventStream(
-  deps: { db: Db; subscriber: () => Redis },
+  deps: { db: Db; hub: PubSubHub },
   teamId: string,
   runId: string,
   signal: AbortSignal,
@@ -25,7 +25,6 @@ export function runEventStream(
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       let closed = false;
-      const sub = deps.subscriber();
       let unsubscribe: (() => Promise<void>) | null = null;
       const timer = setInterval(() => send(`: keep-alive ${Date.now()}\n\n`), HEARTBEAT_MS);
       cleanup = async () => {
@@ -33,7 +32,6 @@ export function runEventStream(
         closed = true;
         clearInterval(timer);
         await unsubscribe?.().catch(() => {});
-        sub.disconnect();
         try {
           controller.close();
         } catch {
@@ -55,7 +53,9 @@ export function runEventStream(
           setTimeout(() => void cleanup(), 250);
       };
       try {
-        unsubscribe = await subscribeRunEvents(sub, runId, onEvent);
+        unsubscribe = await listenRunEvents(deps.hub, runId, onEvent);
+        // the viewer may have left while Redis confirmed the subscription
+        if (closed) return void (await unsubscribe());
         const [run, series] = await Promise.all([
           deps.db.run.findFirst({ where: { id: runId, teamId }, select: { status: true } }),
           getRunSeries(deps.db, teamId, runId),

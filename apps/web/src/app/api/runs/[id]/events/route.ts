@@ -1,6 +1,5 @@
-import { workerConnection } from '@poolbench/queue';
 import { db } from '~/server/db';
-import { env } from '~/server/env';
+import { pubSubHub } from '~/server/redis';
 import { getSession } from '~/server/session';
 import { resolveTeam } from '~/server/services/teams/resolve-team';
 import { runEventStream } from '~/server/services/runs/run-event-stream';
@@ -24,12 +23,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
       ? await db.run.findFirst({ where: { id, teamId: team.id }, select: { id: true } })
       : null;
   if (!team || !run) return problem(404, 'not_found', 'run not found');
-  const stream = runEventStream(
-    { db, subscriber: () => workerConnection(env.REDIS_URL).on('error', () => {}) },
-    team.id,
-    id,
-    req.signal,
-  );
+  const stream = runEventStream({ db, hub: pubSubHub() }, team.id, id, req.signal);
   return new Response(stream, {
     headers: {
       'Content-Type': 'text/event-stream; charset=utf-8',
