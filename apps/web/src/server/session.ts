@@ -1,10 +1,10 @@
 import { cache } from 'react';
 import { headers } from 'next/headers';
 import { auth } from './auth';
+import { cachedSession, type SessionInfo } from './auth-cache';
 
-/** The signed-in user and session for this request (cached per render), or null. */
-export const getSession = cache(async (h?: Headers) => {
-  const s = await auth.api.getSession({ headers: h ?? (await headers()) });
+async function loadSession(h: Headers): Promise<SessionInfo | null> {
+  const s = await auth.api.getSession({ headers: h });
   if (!s) return null;
   return {
     user: {
@@ -16,4 +16,16 @@ export const getSession = cache(async (h?: Headers) => {
     sessionId: s.session.id,
     activeTeamId: (s.session as { activeTeamId?: string | null }).activeTeamId ?? null,
   };
+}
+
+/**
+ * The signed-in user and session for this request (cached per render, and across requests for
+ * at most `AUTH_CACHE_MAX_MS` under a hash of the cookies), or null. Without cookies there is no
+ * session to look up.
+ */
+export const getSession = cache(async (h?: Headers) => {
+  const hs = h ?? (await headers());
+  const cookie = hs.get('cookie');
+  if (!cookie) return null;
+  return cachedSession(cookie, () => loadSession(hs));
 });

@@ -145,6 +145,8 @@ export function callerFor(
   services: ReturnType<typeof makeServices>,
   user: { id: string; email: string; sessionId: string; emailVerified?: boolean } | null,
   activeTeamId: string | null = null,
+  /** a web process's auth cache (`createProcessAuth`), for tests of revocation */
+  auth: Pick<Context, 'resolveTeam' | 'forgetAuth'> = {},
 ) {
   const ctx: Context = {
     db,
@@ -156,6 +158,7 @@ export function callerFor(
       : null,
     sessionId: user?.sessionId ?? null,
     activeTeamId,
+    ...auth,
   };
   return createCaller(ctx);
 }

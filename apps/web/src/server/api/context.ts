@@ -1,6 +1,8 @@
 import type { Db } from '@poolbench/db';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Owner } from '../services/auth/auth-cache';
+import type { ActiveTeam } from '../services/teams/resolve-team';
 import type { HttpOrigin } from './origin-check';
 
 export interface SessionUser {
@@ -25,4 +27,8 @@ export interface Context {
   activeTeamId: string | null;
   /** set for requests over HTTP (the /api/trpc route); server-side callers have none */
   http?: HttpOrigin;
+  /** `resolveTeam` as the web process caches it; without it every request asks the database */
+  resolveTeam?: (db: Db, userId: string, activeTeamId: string | null) => Promise<ActiveTeam | null>;
+  /** revokes what web processes cache about a user or session (see `forgetAuth`) */
+  forgetAuth?: (owner: Partial<Owner>) => Promise<void>;
 }

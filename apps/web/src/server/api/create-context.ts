@@ -3,6 +3,7 @@ import { redis } from '../redis';
 import { runQueue } from '../queue';
 import { secretKey } from '../secret-key';
 import { getSession } from '../session';
+import { cachedTeam, forgetAuth } from '../auth-cache';
 import { env } from '../env';
 import type { Context } from './context';
 import { httpOriginOf, originsOf } from './origin-check';
@@ -23,6 +24,8 @@ export async function createContext(opts: {
     user: s?.user ?? null,
     sessionId: s?.sessionId ?? null,
     activeTeamId: s?.activeTeamId ?? null,
+    resolveTeam: cachedTeam,
+    forgetAuth,
     ...(opts.overHttp ? { http: httpOriginOf(opts.headers, APP_ORIGINS) } : {}),
   };
 }

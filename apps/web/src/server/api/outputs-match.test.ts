@@ -152,8 +152,10 @@ describe('output schemas match what the services return', () => {
     expectTypeOf<Ret<typeof getRetention>>().toEqualTypeOf<Out<typeof Team.RetentionSchema>>();
     expectTypeOf<Ret<typeof setRetention>>().toEqualTypeOf<Out<typeof Team.RetentionSchema>>();
     expectTypeOf<Ret<typeof switchTeam>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
-    expectTypeOf<Ret<typeof changeMemberRole>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
-    expectTypeOf<Ret<typeof removeMember>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
+    // these two name the member they changed; the router revokes that user's cached auth and
+    // answers nothing
+    expectTypeOf<Ret<typeof changeMemberRole>>().toEqualTypeOf<{ userId: string }>();
+    expectTypeOf<Ret<typeof removeMember>>().toEqualTypeOf<{ userId: string }>();
     expectTypeOf<Ret<typeof revokeInvitation>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
     expectTypeOf<Ret<typeof removeAllowedHost>>().toEqualTypeOf<Out<typeof Team.DoneSchema>>();
   });

@@ -84,12 +84,13 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
 
 /**
  * Team-scoped procedure: the caller's active team (validated against their memberships on every
- * request) and a minimum role. Services then filter every query by ctx.team.id, so ids of other
+ * request, or taken from the process's auth cache for at most `AUTH_CACHE_MAX_MS`) and a minimum
+ * role. Services then filter every query by ctx.team.id, so ids of other
  * teams come back NOT_FOUND and reveal nothing.
  */
 export function teamProcedure(minRole: Role) {
   return protectedProcedure.use(async ({ ctx, next }) => {
-    const team = await resolveTeam(ctx.db, ctx.user.id, ctx.activeTeamId);
+    const team = await (ctx.resolveTeam ?? resolveTeam)(ctx.db, ctx.user.id, ctx.activeTeamId);
     if (!team)
       throw new TRPCError({ code: 'FORBIDDEN', message: 'you are not a member of any team' });
     if (!hasRole(team.role, minRole)) {

@@ -52,18 +52,19 @@ export const teamRouter = {
   me: protectedProcedure.output(MeSchema).query(async ({ ctx }) => ({
     user: ctx.user,
     teams: await listMyTeams(ctx.db, ctx.user.id),
-    active: await resolveTeam(ctx.db, ctx.user.id, ctx.activeTeamId),
+    active: await (ctx.resolveTeam ?? resolveTeam)(ctx.db, ctx.user.id, ctx.activeTeamId),
   })),
   switch: protectedProcedure
     .input(z.object({ teamId: IdSchema }))
     .output(DoneSchema)
-    .mutation(({ ctx, input }) =>
-      switchTeam(ctx.db, {
+    .mutation(async ({ ctx, input }) => {
+      await switchTeam(ctx.db, {
         userId: ctx.user.id,
         sessionId: ctx.sessionId ?? '',
         teamId: input.teamId,
-      }),
-    ),
+      });
+      await ctx.forgetAuth?.({ sessionId: ctx.sessionId });
+    }),
   /** Which of my teams holds the object a link points to (NOT_FOUND for teams I am not in). */
   locate: protectedProcedure
     .input(z.object({ kind: z.enum(LOCATABLE_KINDS), id: IdSchema }))
@@ -80,6 +81,7 @@ export const teamRouter = {
           sessionId: ctx.sessionId,
           teamId: team.id,
         });
+      await ctx.forgetAuth?.({ userId: ctx.user.id, sessionId: ctx.sessionId });
       return team;
     }),
   members: teamProcedure('viewer')
@@ -88,23 +90,25 @@ export const teamRouter = {
   changeRole: teamProcedure('admin')
     .input(z.object({ membershipId: IdSchema, role: RoleSchema }))
     .output(DoneSchema)
-    .mutation(({ ctx, input }) =>
-      changeMemberRole(
+    .mutation(async ({ ctx, input }) => {
+      const member = await changeMemberRole(
         ctx.db,
         { teamId: ctx.team.id, userId: ctx.user.id, role: ctx.team.role },
         input,
-      ),
-    ),
+      );
+      await ctx.forgetAuth?.({ userId: member.userId });
+    }),
   removeMember: teamProcedure('admin')
     .input(z.object({ membershipId: IdSchema }))
     .output(DoneSchema)
-    .mutation(({ ctx, input }) =>
-      removeMember(
+    .mutation(async ({ ctx, input }) => {
+      const member = await removeMember(
         ctx.db,
         { teamId: ctx.team.id, userId: ctx.user.id, role: ctx.team.role },
         input,
-      ),
-    ),
+      );
+      await ctx.forgetAuth?.({ userId: member.userId });
+    }),
   invitations: teamProcedure('admin')
     .output(InvitationsSchema)
     .query(({ ctx }) => listInvitations(ctx.db, ctx.team.id)),
@@ -151,15 +155,17 @@ export const teamRouter = {
   acceptInvitation: protectedProcedure
     .input(TokenSchema)
     .output(InvitationAcceptedSchema)
-    .mutation(({ ctx, input }) =>
-      acceptInvitation(ctx.db, {
+    .mutation(async ({ ctx, input }) => {
+      const accepted = await acceptInvitation(ctx.db, {
         token: input.token,
         userId: ctx.user.id,
         userEmail: ctx.user.email,
         userEmailVerified: ctx.user.emailVerified === true,
         sessionId: ctx.sessionId,
-      }),
-    ),
+      });
+      await ctx.forgetAuth?.({ userId: ctx.user.id, sessionId: ctx.sessionId });
+      return accepted;
+    }),
   allowlist: teamProcedure('viewer')
     .output(AllowlistSchema)
     .query(({ ctx }) => listAllowedHosts(ctx.db, ctx.team.id)),

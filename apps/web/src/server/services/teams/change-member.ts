@@ -23,23 +23,33 @@ async function assertNotLastOwner(db: Db, teamId: string, m: { role: Role }) {
     throw new ConflictError('a team needs at least one owner: make someone else owner first');
 }
 
-/** Admins manage members; only owners may grant or take away the owner role. */
+/**
+ * Admins manage members; only owners may grant or take away the owner role. Returns whose role
+ * changed, for the caller to revoke what is cached about them.
+ */
 export async function changeMemberRole(
   db: Db,
   actor: Actor,
   input: { membershipId: string; role: Role },
-) {
+): Promise<{ userId: string }> {
   const m = await loadTarget(db, actor, input.membershipId);
   if ((m.role === 'owner' || input.role === 'owner') && actor.role !== 'owner')
     throw new PolicyError('only an owner can grant or remove the owner role');
   if (input.role !== 'owner') await assertNotLastOwner(db, actor.teamId, m);
   await db.membership.update({ where: { id: m.id }, data: { role: input.role } });
+  return { userId: m.userId };
 }
 
-export async function removeMember(db: Db, actor: Actor, input: { membershipId: string }) {
+/** Returns who was removed, for the caller to revoke what is cached about them. */
+export async function removeMember(
+  db: Db,
+  actor: Actor,
+  input: { membershipId: string },
+): Promise<{ userId: string }> {
   const m = await loadTarget(db, actor, input.membershipId);
   if (m.role === 'owner' && actor.role !== 'owner')
     throw new PolicyError('only an owner can remove an owner');
   await assertNotLastOwner(db, actor.teamId, m);
   await db.membership.delete({ where: { id: m.id } });
+  return { userId: m.userId };
 }

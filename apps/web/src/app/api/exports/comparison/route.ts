@@ -1,6 +1,6 @@
 import { db } from '~/server/db';
 import { getSession } from '~/server/session';
-import { resolveTeam } from '~/server/services/teams/resolve-team';
+import { cachedTeam } from '~/server/auth-cache';
 import { buildComparison } from '~/server/services/compare/build-comparison';
 import { buildExport } from '~/server/services/exports/build-export';
 import { download, parseFormat, problem, slug } from '~/server/services/exports/http';
@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request) {
   const session = await getSession(req.headers);
   if (!session) return problem(401, 'unauthorized', 'sign in first');
-  const team = await resolveTeam(db, session.user.id, session.activeTeamId);
+  const team = await cachedTeam(db, session.user.id, session.activeTeamId);
   if (!team) return problem(403, 'forbidden', 'you are not a member of any team');
   const q = new URL(req.url).searchParams;
   const format = parseFormat(q.get('format'));

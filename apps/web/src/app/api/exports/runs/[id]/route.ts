@@ -1,6 +1,6 @@
 import { db } from '~/server/db';
 import { getSession } from '~/server/session';
-import { resolveTeam } from '~/server/services/teams/resolve-team';
+import { cachedTeam } from '~/server/auth-cache';
 import { buildComparison } from '~/server/services/compare/build-comparison';
 import { buildExport } from '~/server/services/exports/build-export';
 import { download, parseFormat, problem, slug } from '~/server/services/exports/http';
@@ -12,7 +12,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const { id } = await params;
   const session = await getSession(req.headers);
   if (!session) return problem(401, 'unauthorized', 'sign in first');
-  const team = await resolveTeam(db, session.user.id, session.activeTeamId);
+  const team = await cachedTeam(db, session.user.id, session.activeTeamId);
   const format = parseFormat(new URL(req.url).searchParams.get('format'));
   if (!format) return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html');
   if (!team || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return problem(404, 'not_found', 'run not found');

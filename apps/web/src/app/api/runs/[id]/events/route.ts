@@ -1,7 +1,7 @@
 import { db } from '~/server/db';
 import { pubSubHub } from '~/server/redis';
 import { getSession } from '~/server/session';
-import { resolveTeam } from '~/server/services/teams/resolve-team';
+import { cachedTeam } from '~/server/auth-cache';
 import { runEventStream } from '~/server/services/runs/run-event-stream';
 
 export const dynamic = 'force-dynamic';
@@ -17,7 +17,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const { id } = await params;
   const session = await getSession(req.headers);
   if (!session) return problem(401, 'unauthorized', 'sign in first');
-  const team = await resolveTeam(db, session.user.id, session.activeTeamId);
+  const team = await cachedTeam(db, session.user.id, session.activeTeamId);
   const run =
     team && /^[A-Za-z0-9_-]{1,64}$/.test(id)
       ? await db.run.findFirst({ where: { id, teamId: team.id }, select: { id: true } })

@@ -1,0 +1,34 @@
+import type { Db } from '@poolbench/db';
+import { pubSubHub, redis } from './redis';
+import {
+  authCacheMs,
+  createProcessAuth,
+  type Owner,
+  type ProcessAuth,
+  type SessionInfo,
+} from './services/auth/auth-cache';
+import type { ActiveTeam } from './services/teams/resolve-team';
+
+export type { SessionInfo };
+
+const g = globalThis as unknown as { __poolbenchAuth?: ProcessAuth };
+
+/** This web process's authorization cache (`POOLBENCH_AUTH_CACHE_MS`, at most 2 s; 0 is off). */
+function processAuth(): ProcessAuth {
+  return (g.__poolbenchAuth ??= createProcessAuth({
+    hub: pubSubHub(),
+    publish: (channel, message) => redis().publish(channel, message),
+    ttlMs: authCacheMs(process.env.POOLBENCH_AUTH_CACHE_MS),
+  }));
+}
+
+export const cachedSession = (cookie: string, load: () => Promise<SessionInfo | null>) =>
+  processAuth().session(cookie, load);
+
+export const cachedTeam = (
+  db: Db,
+  userId: string,
+  activeTeamId: string | null,
+): Promise<ActiveTeam | null> => processAuth().team(db, userId, activeTeamId);
+
+export const forgetAuth = (owner: Partial<Owner>) => processAuth().forget(owner);

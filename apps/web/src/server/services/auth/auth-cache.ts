@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '@poolbench/db';
+import type { PubSubHub } from '@poolbench/queue';
+import { z } from 'zod';
+import type { SessionUser } from '../../api/context';
+import { resolveTeam, type ActiveTeam } from '../teams/resolve-team';
+
+/**
+ * How long a request may rely on an earlier request's answer to "who is this and what may they
+ * do": the session behind a cookie, and a user's team and role. Revocation (sign-out, removal
+ * from a team, a lower role) takes effect at the latest this long after it was made, and at once
+ * in the process that made it and in every process that hears of it over Redis.
+ */
+export const AUTH_CACHE_MAX_MS = 2000;
+
+/** `POOLBENCH_AUTH_CACHE_MS` (0 turns the cache off), bounded by `AUTH_CACHE_MAX_MS`. */
+export function authCacheMs(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return AUTH_CACHE_MAX_MS;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) return AUTH_CACHE_MAX_MS;
+  return Math.min(Math.floor(n), AUTH_CACHE_MAX_MS);
+}
+
+interface Entry<V> {
+  value: V;
+  expires: number;
+  userId: string | null;
+  sessionId: string | null;
+}
+
+/** What an entry is about, so that revoking a user or a session can find it. */
+export interface Owner {
+  userId: string | null;
+  sessionId: string | null;
+}
+
+/**
+ * Answers kept for at most `ttlMs`, at most `max` of them (the oldest go first), and forgotten at
+ * once by user or by session. Concurrent misses of one key share a single load. A load that
+ * started before a revocation is not stored: its answer may predate the change.
+ */
+export class AuthCache<V> {
+  private readonly map = new Map<string, Entry<V>>();
+  private readonly loading = new Map<string, Promise<V>>();
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(key: string, load: () => Promise<V>, ownerOf: (v: V) => Owner): Promise<V> {
+    if (this.ttlMs <= 0) return load();
+    const hit = this.map.get(key);
+    if (hit && hit.expires > this.now()) return hit.value;
+    if (hit) this.map.delete(key);
+    const inFlight = this.loading.get(key);
+    if (inFlight) return inFlight;
+    const generation = this.generation;
+    const started = this.now();
+    const p = load()
+      .then((value) => {
+        if (generation === this.generation) {
+          const owner = ownerOf(value);
+          this.map.set(key, { value, expires: started + this.ttlMs, ...owner });
+          while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+        }
+        return value;
+      })
+      .finally(() => {
+        if (this.loading.get(key) === p) this.loading.delete(key);
+      });
+    this.loading.set(key, p);
+    return p;
+  }
+
+  /** Forget every answer about this user or this session (either may be null). */
+  forget(owner: Partial<Owner>): void {
+    this.generation++;
+    this.loading.clear();
+    for (const [key, e] of this.map) {
+      if (
+        (owner.userId && e.userId === owner.userId) ||
+        (owner.sessionId && e.sessionId === owner.sessionId)
+      )
+        this.map.delete(key);
+    }
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+export interface SessionInfo {
+  user: SessionUser;
+  sessionId: string;
+  activeTeamId: string | null;
+}
+
+/** Revocations made in one web process, heard by the others (each forgets at once). */
+export const AUTH_FORGET_CHANNEL = 'poolbench:auth:forget';
+const ForgetSchema = z.object({
+  userId: z.string().min(1).max(200).nullish(),
+  sessionId: z.string().min(1).max(200).nullish(),
+});
+
+export interface ProcessAuth {
+  /** The session behind a request's cookies, cached under a hash of them. */
+  session(cookie: string, load: () => Promise<SessionInfo | null>): Promise<SessionInfo | null>;
+  /** `resolveTeam`, cached per user and chosen team. */
+  team(db: Db, userId: string, activeTeamId: string | null): Promise<ActiveTeam | null>;
+  /**
+   * Forget what this process and every other one hold about a user or a session: after anything
+   * that changes who someone is or what they may do (membership, role, sign-out, team switch).
+   * Local forgetting is immediate; if the publish fails the others are left to the bound.
+   */
+  forget(owner: Partial<Owner>): Promise<void>;
+}
+
+/**
+ * One web process's authorization cache. Its first use starts listening on `AUTH_FORGET_CHANNEL`
+ * without waiting for Redis: while Redis is unreachable (or before it confirms) requests are
+ * still served, and revocations made in other processes then take effect within `ttlMs`.
+ */
+export function createProcessAuth(deps: {
+  hub: PubSubHub;
+  publish: (channel: string, message: string) => Promise<unknown>;
+  ttlMs: number;
+  now?: () => number;
+}): ProcessAuth {
+  const sessions = new AuthCache<SessionInfo | null>(deps.ttlMs, 10_000, deps.now);
+  const teams = new AuthCache<ActiveTeam | null>(deps.ttlMs, 10_000, deps.now);
+  const forgetHere = (owner: Partial<Owner>) => {
+    sessions.forget(owner);
+    teams.forget(owner);
+  };
+  let listening: Promise<unknown> | null = null;
+  const listen = () =>
+    (listening ??= deps.hub
+      .listen(AUTH_FORGET_CHANNEL, (message) => {
+        try {
+          const parsed = ForgetSchema.safeParse(JSON.parse(message));
+          if (parsed.success) forgetHere(parsed.data);
+        } catch {
+          // not JSON: not ours
+        }
+      })
+      .catch(() => null));
+  const cookieKey = (cookie: string) => createHash('sha256').update(cookie).digest('base64url');
+
+  return {
+    session(cookie, load) {
+      listen();
+      return sessions.get(cookieKey(cookie), load, (v) => ({
+        userId: v?.user.id ?? null,
+        sessionId: v?.sessionId ?? null,
+      }));
+    },
+    team(db, userId, activeTeamId) {
+      listen();
+      return teams.get(
+        `${userId}\u0000${activeTeamId ?? ''}`,
+        () => resolveTeam(db, userId, activeTeamId),
+        () => ({ userId, sessionId: null }),
+      );
+    },
+    async forget(owner) {
+      if (!owner.userId && !owner.sessionId) return;
+      forgetHere(owner);
+      await deps
+        .publish(
+          AUTH_FORGET_CHANNEL,
+          JSON.stringify({ userId: owner.userId ?? null, sessionId: owner.sessionId ?? null }),
+        )
+        .catch(() => {});
+    },
+  };
+}
