@@ -54,6 +54,17 @@ describe('getHealth (real Postgres and Redis)', () => {
     expect(await health()).toMatchObject({ status: 'ok', worker: { ok: true, count: 1 } });
   });
 
+  it('a server process that has just started waits for its first Redis connection instead of reporting it down', async () => {
+    const fresh = producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799');
+    try {
+      expect(fresh.status).not.toBe('ready');
+      const h = await getHealth({ db, redis: fresh, staleAfterMs: 15_000 });
+      expect(h.redis).toEqual({ ok: true });
+    } finally {
+      fresh.disconnect();
+    }
+  });
+
   it('a stale or stopped worker does not count', async () => {
     await worker('w1', { lastSeenAt: new Date(Date.now() - 60_000) });
     expect((await health()).worker.ok).toBe(false);
