@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Radio, Square } from 'lucide-react';
 import Link from 'next/link';
 import { useCallback, useState } from 'react';
@@ -30,6 +30,7 @@ const ScenarioShown = z.looseObject({
     .array(z.looseObject({ method: z.string().optional(), path: z.string().optional() }))
     .optional(),
 });
+import { useRunPage, runPageKey } from './use-run-page';
 import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
 import { RunNetworkLine, withoutNetwork } from './run-network';
@@ -128,8 +129,13 @@ function Notes({
   editable: boolean;
 }) {
   const trpc = useTRPC();
+  const qc = useQueryClient();
   const [notes, setNotes] = useState(initial);
-  const save = useMutation(trpc.run.updateNotes.mutationOptions());
+  const save = useMutation(
+    trpc.run.updateNotes.mutationOptions({
+      onSuccess: () => void qc.invalidateQueries({ queryKey: runPageKey(runId) }),
+    }),
+  );
   return (
     <div className="space-y-2">
       <label htmlFor="run-notes" className="sr-only">
@@ -168,25 +174,28 @@ export function RunDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { can } = useRole();
-  const run = useQuery({
-    ...trpc.run.get.queryOptions({ id }),
-    // The stream carries status changes; this slower poll also catches a worker that went quiet.
-    refetchInterval: (q) =>
-      q.state.data && !TERMINAL_RUN_STATUSES.includes(q.state.data.status as RunStatus)
-        ? 5000
-        : false,
-  });
+  const page = useRunPage(id);
   const onStatus = useCallback(
-    () => void qc.invalidateQueries({ queryKey: trpc.run.get.queryKey({ id }) }),
-    [qc, trpc, id],
+    () => void qc.invalidateQueries({ queryKey: runPageKey(id) }),
+    [qc, id],
   );
-  const live = useRunSeries(id, onStatus);
+  const live = useRunSeries(
+    id,
+    onStatus,
+    page.data
+      ? {
+          points: page.data.series.points,
+          downsampled: page.data.series.downsampled,
+          live: !TERMINAL_RUN_STATUSES.includes(page.data.run.status as RunStatus),
+        }
+      : null,
+  );
   const cancel = useMutation(trpc.run.cancel.mutationOptions({ onSettled: onStatus }));
 
-  if (run.isPending) return <LoadingBlock rows={8} />;
-  if (run.isError)
-    return <NotFoundOrElsewhere kind="run" id={id} title="Run not found" error={run.error} />;
-  const r = run.data;
+  if (page.isPending) return <LoadingBlock rows={8} />;
+  if (page.isError)
+    return <NotFoundOrElsewhere kind="run" id={id} title="Run not found" error={page.error} />;
+  const r = page.data.run;
   const status = r.status as RunStatus;
   const terminal = TERMINAL_RUN_STATUSES.includes(status);
   const pc = r.poolConfigSnapshot;

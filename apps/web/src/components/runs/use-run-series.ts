@@ -11,12 +11,17 @@ export interface LiveState {
 }
 
 /**
- * The run's chart points: a snapshot from Postgres, then live seconds over SSE while the run is
- * active (the server closes the stream on a terminal status). Seconds are merged by number, so a
- * point sent twice (snapshot and live) appears once. `points` changes identity only when a second
- * arrives, so the memoised charts do not redraw on connection or status events.
+ * The run's chart points. `initial` is what the page loaded (`useRunPage`); until it is there
+ * nothing is shown. A finished run's points are exactly those. A live run's are merged with the
+ * live seconds of its event stream (snapshot first; the server closes the stream on a terminal
+ * status), by second number, so a point sent twice appears once. `points` changes identity only
+ * when a second arrives, so the memoised charts do not redraw on connection or status events.
  */
-export function useRunSeries(runId: string, onStatus: (s: RunStatus) => void): LiveState {
+export function useRunSeries(
+  runId: string,
+  onStatus: (s: RunStatus) => void,
+  initial: { points: SeriesPoint[]; downsampled: boolean; live: boolean } | null,
+): LiveState {
   const [state, setState] = useState<LiveState>({
     points: [],
     connected: false,
@@ -26,14 +31,26 @@ export function useRunSeries(runId: string, onStatus: (s: RunStatus) => void): L
   const onStatusRef = useRef(onStatus);
   onStatusRef.current = onStatus;
 
+  const loaded = initial !== null;
+  const live = initial?.live ?? false;
+  const initialRef = useRef(initial);
+  initialRef.current = initial;
+
   useEffect(() => {
+    const start = initialRef.current;
+    if (!start) return;
     let closed = false;
-    const bySecond = new Map<number, SeriesPoint>();
+    const bySecond = new Map<number, SeriesPoint>(start.points.map((p) => [p.second, p]));
     const publish = (patch: Partial<LiveState>) => {
       if (!closed) setState((s) => ({ ...s, ...patch }));
     };
     const publishPoints = (patch: Partial<LiveState> = {}) =>
       publish({ ...patch, points: [...bySecond.values()].sort((a, b) => a.second - b.second) });
+    publishPoints({ downsampled: start.downsampled, connected: false, error: null });
+    if (!start.live)
+      return () => {
+        closed = true;
+      };
     const es = new EventSource(`/api/runs/${runId}/events`);
     es.addEventListener('open', () => publish({ connected: true, error: null }));
     es.addEventListener('snapshot', (e) => {
@@ -65,6 +82,8 @@ export function useRunSeries(runId: string, onStatus: (s: RunStatus) => void): L
       closed = true;
       es.close();
     };
-  }, [runId]);
+    // restarts from the page's data when it first arrives and when the run ends; a live run's
+    // slower page polls do not reopen the stream
+  }, [runId, loaded, live]);
   return state;
 }

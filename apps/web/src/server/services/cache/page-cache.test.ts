@@ -6,6 +6,9 @@ import { insertSyntheticRun, syntheticExperiment } from '../compare/testing/synt
 import { GuessLimiter } from '../share-links/rate-limit';
 import { sharedPageResponse } from '../share-links/shared-response';
 import { cachedExperimentPivot } from '../compare/cached-pivot';
+import { runPageBytes } from '../runs/run-page-data';
+import { gunzipSync } from 'node:zlib';
+import superjson from 'superjson';
 
 /**
  * The caches of finished-run data (share page, compare view, run series) on real Postgres and
@@ -218,5 +221,46 @@ describe('caches of finished-run data', () => {
       if (count < 20) await new Promise((r) => setTimeout(r, 50));
     }
     expect(count).toBe(20);
+  });
+
+  it("a finished run's page is tRPC's run.get and run.series, served as the same bytes until its row changes", async () => {
+    const open = (b: { gzip: Buffer }) =>
+      superjson.deserialize(JSON.parse(gunzipSync(b.gzip).toString('utf8')));
+    const first = await runPageBytes(db, A.teamId, runId, 300);
+    expect(first.finished).toBe(true);
+    // ground truth: what the procedures send, through the same transformer
+    expect(open(first)).toEqual({
+      run: await owner().run.get({ id: runId }),
+      series: await owner().run.series({ id: runId, maxPoints: 300 }),
+    });
+    const again = await runPageBytes(db, A.teamId, runId, 300);
+    expect(again.etag).toBe(first.etag);
+    expect(again.gzip).toBe(first.gzip); // from memory, not recomputed
+    expect((await runPageBytes(db, A.teamId, runId, 100)).etag).not.toBe(first.etag);
+
+    await owner().run.updateNotes({ id: runId, notes: 'pool warmed by hand' });
+    const edited = await runPageBytes(db, A.teamId, runId, 300);
+    expect(edited.etag).not.toBe(first.etag);
+    expect(open(edited)).toMatchObject({ run: { notes: 'pool warmed by hand' } });
+
+    await db.target.update({ where: { id: A.targetId }, data: { name: 'renamed target' } });
+    const renamed = await runPageBytes(db, A.teamId, runId, 300);
+    expect(renamed.etag).not.toBe(edited.etag);
+    expect(open(renamed)).toMatchObject({ run: { target: { name: 'renamed target' } } });
+
+    // another team's id is not found however warm the cache
+    await expect(runPageBytes(db, B.teamId, runId, 300)).rejects.toThrow(/not found/i);
+  });
+
+  it("a live run's page is computed on every request and never kept", async () => {
+    const live = A.runIds[0]!;
+    await db.run.update({
+      where: { id: live },
+      data: { status: 'running', startedAt: new Date() },
+    });
+    const a = await runPageBytes(db, A.teamId, live, 300);
+    const b = await runPageBytes(db, A.teamId, live, 300);
+    expect(a.finished).toBe(false);
+    expect(b.gzip).not.toBe(a.gzip);
   });
 });

@@ -1,0 +1,91 @@
+import { expect, test } from '@playwright/test';
+import superjson from 'superjson';
+import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { closeE2eDb, e2eDb, finishedExperiment, teamOf } from './synthetic';
+
+/**
+ * The run page's data route, /api/runs/[id]/data: one request for the run and its chart series,
+ * a finished run's as the same bytes under a strong ETag (304 on revalidation), authorized like
+ * every procedure; and the page itself, which draws a finished run from it without opening a
+ * live event stream.
+ */
+test.afterAll(closeE2eDb);
+
+test('a finished run page loads in one request, revalidates to 304, and opens no live stream', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const email = await signUpApi(page.request, baseURL!, 'Run Page Data');
+  const call = trpcOk(page.request, baseURL!);
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab',
+    requestDefaults: { method: 'GET', path: '/work', query: { ms: '2' } },
+  });
+  const pc = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'prewarm',
+    config: { strategy: 'prewarm', params: {} },
+  });
+  const scenario = await call('scenario.create', {
+    name: 'steady',
+    scenario: {
+      template: 'sustained',
+      params: { vus: 2, durationMs: 12_000 },
+      requests: [{ path: '/work', query: { ms: 2 } }],
+    },
+  });
+  const experimentId = await finishedExperiment({
+    teamId: await teamOf(email),
+    targetId: target.id,
+    name: 'Run page data',
+    poolConfigs: [{ id: pc.id, name: 'prewarm' }],
+    scenario: { id: scenario.id, name: 'steady' },
+    repeats: 1,
+    seconds: 12,
+  });
+  const run = await e2eDb().run.findFirstOrThrow({ where: { experimentId }, select: { id: true } });
+  const url = `/api/runs/${run.id}/data`;
+
+  const first = await page.request.get(url);
+  expect(first.status()).toBe(200);
+  const etag = first.headers()['etag']!;
+  expect(etag).toMatch(/^"[\w-]+"$/);
+  expect(first.headers()['cache-control']).toBe('private, no-cache');
+  expect(first.headers()['content-encoding']).toBe('gzip');
+  const body = superjson.deserialize<{
+    run: { id: string; status: string };
+    series: { points: unknown[] };
+  }>(await first.json());
+  expect(body.run).toMatchObject({ id: run.id, status: 'succeeded' });
+  expect(body.series.points).toHaveLength(12);
+
+  const again = await page.request.get(url, { headers: { 'If-None-Match': etag } });
+  expect(again.status()).toBe(304);
+  expect(await again.body()).toHaveLength(0);
+
+  const bad = await page.request.get(`${url}?maxPoints=5`);
+  expect(bad.status()).toBe(400);
+  expect(await bad.json()).toMatchObject({ detail: expect.stringMatching(/^maxPoints: /) });
+
+  // signed out: 401; another team's member: 404, the same as an id that does not exist
+  const outsider = await browser.newContext({ baseURL });
+  expect((await outsider.request.get(url)).status()).toBe(401);
+  await signUpApi(outsider.request, baseURL!, 'Other Team');
+  expect((await outsider.request.get(url)).status()).toBe(404);
+  expect((await outsider.request.get('/api/runs/nosuchrun/data')).status()).toBe(404);
+  await outsider.close();
+
+  const streams: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/events')) streams.push(r.url());
+  });
+  const loaded = page.waitForResponse((r) => r.url().endsWith(url));
+  await page.goto(`/runs/${run.id}`);
+  await loaded;
+  await expect(page.getByTestId('run-summary')).toBeVisible();
+  await expect(page.locator('.recharts-line').first()).toBeVisible({ timeout: 30_000 });
+  expect(streams).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}/run-page-data-finished.png`, fullPage: true });
+});
