@@ -265,6 +265,16 @@ describe('infra/helm/poolbench', () => {
     );
   });
 
+  it("runs the pod's web processes the chart says, not one per core of the node", () => {
+    for (const [args, n] of [
+      [[], '1'],
+      [['--set', 'web.processes=3'], '3'],
+    ] as const) {
+      const web = podSpec(find(render(...DEFAULTS, ...args), 'Deployment', '-web'));
+      expect(env(web.containers[0]!, 'POOLBENCH_WEB_PROCESSES')?.value).toBe(n);
+    }
+  });
+
   it('refuses bad values by name instead of rendering a broken release', () => {
     const cases: Array<[string[], RegExp]> = [
       [['--set', 'web.publicUrl=https://pb.example.com'], /secrets\.secretKey is required/],
@@ -279,6 +289,7 @@ describe('infra/helm/poolbench', () => {
       ],
       [[...DEFAULTS, '--set', 'worker.concurrency=0'], /at '\/worker\/concurrency'/],
       [[...DEFAULTS, '--set', 'redis.url=http://redis:6379'], /at '\/redis\/url'/],
+      [[...DEFAULTS, '--set', 'web.processes=0'], /at '\/web\/processes'/],
     ];
     for (const [args, message] of cases) {
       const r = helm(['template', 'pb', chart, ...args]);

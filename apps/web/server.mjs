@@ -4,44 +4,84 @@
 // methods 400. Here every method outside the set Next.js routes is answered 405 with `Allow`
 // before Next.js sees it; under /api/v1 it reaches the REST API as a GET marked with
 // UNSUPPORTED_METHOD_HEADER, so the API answers 405 problem+json with the path's own `Allow`.
+//
+// POOLBENCH_WEB_PROCESSES runs that server as N processes on one port (Node's cluster; the
+// primary only forks and re-forks). The default is the machine's cores minus one for a worker and
+// its load generator on the same machine, at least 1; set it to the core count where the web app
+// has a machine of its own. Every process keeps its own caches of immutable results, hears live
+// run events and authorization revocations over Redis, and counts rate limits in Redis.
+import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import next from 'next';
+import { webProcesses } from './web-processes.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
-const ROUTED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-/** Also named in src/server/rest/handle-rest.ts; a client-sent one is removed. */
-const UNSUPPORTED_METHOD_HEADER = 'x-poolbench-unsupported-method';
 
-const app = next({ dev: false, port });
-const handle = app.getRequestHandler();
-await app.prepare();
+const processes = webProcesses(process.env.POOLBENCH_WEB_PROCESSES);
 
-const server = createServer((req, res) => {
-  delete req.headers[UNSUPPORTED_METHOD_HEADER];
-  const method = (req.method ?? '').toUpperCase();
-  if (!ROUTED.has(method)) {
-    if ((req.url ?? '').startsWith('/api/v1/')) {
-      req.headers[UNSUPPORTED_METHOD_HEADER] = method.slice(0, 32);
-      req.method = 'GET';
-      return handle(req, res);
+if (cluster.isPrimary && processes > 1) {
+  // the primary serves nothing: it keeps `processes` servers alive and stops them together
+  let stopping = false;
+  const fork = () => cluster.fork();
+  for (let i = 0; i < processes; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
     }
-    res.writeHead(405, {
-      Allow: [...ROUTED].join(', '),
-      'Content-Type': 'text/plain; charset=utf-8',
-      'Cache-Control': 'no-store',
-    });
-    res.end(`${method} is not supported\n`);
-    return;
-  }
-  return handle(req, res);
-});
-server.listen(port, () => console.log(`PoolBench web listening on http://localhost:${port}`));
-
-// Like `next start`: stop accepting, let open requests finish, then exit.
-for (const signal of ['SIGTERM', 'SIGINT']) {
-  process.on(signal, () => {
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
+    console.error(`web process ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    setTimeout(fork, 500);
   });
+  console.log(`PoolBench web: ${processes} processes on http://localhost:${port}`);
+  for (const signal of ['SIGTERM', 'SIGINT']) {
+    process.on(signal, () => {
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+      setTimeout(() => process.exit(0), 12_000).unref();
+    });
+  }
+} else {
+  // a server whose primary died (kill -9) goes with it rather than holding the port alone
+  if (cluster.isWorker) process.on('disconnect', () => process.exit(0));
+  await serve();
+}
+
+async function serve() {
+  const ROUTED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+  /** Also named in src/server/rest/handle-rest.ts; a client-sent one is removed. */
+  const UNSUPPORTED_METHOD_HEADER = 'x-poolbench-unsupported-method';
+
+  const app = next({ dev: false, port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  const server = createServer((req, res) => {
+    delete req.headers[UNSUPPORTED_METHOD_HEADER];
+    const method = (req.method ?? '').toUpperCase();
+    if (!ROUTED.has(method)) {
+      if ((req.url ?? '').startsWith('/api/v1/')) {
+        req.headers[UNSUPPORTED_METHOD_HEADER] = method.slice(0, 32);
+        req.method = 'GET';
+        return handle(req, res);
+      }
+      res.writeHead(405, {
+        Allow: [...ROUTED].join(', '),
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
+      res.end(`${method} is not supported\n`);
+      return;
+    }
+    return handle(req, res);
+  });
+  server.listen(port, () => console.log(`PoolBench web listening on http://localhost:${port}`));
+
+  // Like `next start`: stop accepting, let open requests finish, then exit.
+  for (const signal of ['SIGTERM', 'SIGINT']) {
+    process.on(signal, () => {
+      server.close(() => process.exit(0));
+      server.closeIdleConnections();
+      setTimeout(() => process.exit(0), 10_000).unref();
+    });
+  }
 }

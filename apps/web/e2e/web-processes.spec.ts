@@ -1,0 +1,137 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { signUpApi } from './helpers';
+
+/**
+ * The web app as several processes on one port (POOLBENCH_WEB_PROCESSES), the same build the
+ * stack serves: both processes answer, one killed with -9 is replaced, a session and its
+ * revocation hold across them, and a primary killed with -9 takes its servers with it (nothing
+ * is left holding the port).
+ */
+const WEB = join(import.meta.dirname, '..');
+const APP = process.env.POOLBENCH_URL ?? 'http://localhost:3000';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+const children = (pid: number) =>
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)])
+    .toString()
+    .split('\n')
+    .map((l) => Number(l.trim()))
+    .filter((n) => n > 0);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+async function until<T>(what: string, f: () => T | Promise<T>, ok: (v: T) => boolean) {
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const v = await f();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+test('two web processes share the port, replace one killed, and die with their primary', async ({
+  playwright,
+}) => {
+  test.setTimeout(3 * 60_000);
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  let primary: ChildProcess | null = spawn('node', ['server.mjs'], {
+    cwd: WEB,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      POOLBENCH_WEB_PROCESSES: '2',
+      WEB_SWEEPER: '0',
+    },
+    stdio: 'ignore',
+  });
+  const pid = primary.pid!;
+  try {
+    const api = await playwright.request.newContext({ baseURL: base });
+    await until(
+      'health',
+      () =>
+        api.get('/api/health').then(
+          (r) => r.status(),
+          () => 0,
+        ),
+      (s) => s === 200,
+    );
+    const servers = await until(
+      'two servers',
+      () => children(pid),
+      (c) => c.length === 2,
+    );
+
+    // a signed-in session is honoured whichever process answers (the app's own origin: it is
+    // configured as the stack's)
+    await signUpApi(api, APP, 'Two Processes');
+    const cookie = (await api.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const bare = await playwright.request.newContext({ baseURL: base });
+    const me = () => bare.get('/api/trpc/team.me', { headers: { cookie } }).then((r) => r.status());
+    for (let i = 0; i < 10; i++) expect(await me()).toBe(200);
+
+    // one server killed: the primary starts another, and requests keep being answered
+    process.kill(servers[0]!, 'SIGKILL');
+    const replaced = await until(
+      'a replacement',
+      () => children(pid),
+      (c) => c.length === 2 && !c.includes(servers[0]!),
+    );
+    await until(
+      'health after the replacement',
+      () =>
+        api.get('/api/health').then(
+          (r) => r.status(),
+          () => 0,
+        ),
+      (s) => s === 200,
+    );
+
+    // both processes have the session cached now; signing out in whichever answers ends it in
+    // both at once, although the old cookie is still sent
+    for (let i = 0; i < 10; i++) expect(await me()).toBe(200);
+    expect((await api.post('/api/auth/sign-out', { headers: { origin: APP } })).ok()).toBe(true);
+    for (let i = 0; i < 10; i++) expect(await me()).toBe(401);
+    await Promise.all([api.dispose(), bare.dispose()]);
+
+    // the primary killed with -9: its servers exit with it and the port is free again
+    process.kill(pid, 'SIGKILL');
+    primary = null;
+    await until(
+      'servers gone',
+      () => replaced.filter(alive),
+      (left) => left.length === 0,
+    );
+    await until(
+      'port free',
+      () => freePortIs(port),
+      (free) => free,
+    );
+  } finally {
+    if (primary) primary.kill('SIGTERM');
+  }
+});
+
+const freePortIs = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = createServer()
+      .once('error', () => resolve(false))
+      .listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
