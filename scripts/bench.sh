@@ -19,5 +19,6 @@ bench "advisor against queueing theory" npx tsx apps/worker/bench/advisor.ts
 bench "CPU isolation A/B" npx tsx apps/worker/bench/isolation.ts
 bench "A/A false-positive rate" npx tsx apps/worker/bench/aa-fpr.ts
 bench "web pages under load" npx tsx --tsconfig apps/web/tsconfig.json apps/web/bench/pages-under-load.ts
+bench "web live viewers" npx tsx --tsconfig apps/web/tsconfig.json apps/web/bench/live-viewers.ts
 say "results: docs/benchmarks.md"
 exit $status

@@ -12,14 +12,9 @@ import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_pro
 import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import {
-  createDb,
-  DEMO_EMAIL,
-  DEMO_PASSWORD,
-  LAB_TARGET_NAME,
-  scenarioRowData,
-} from '@poolbench/db';
+import { createDb, DEMO_EMAIL, LAB_TARGET_NAME, scenarioRowData } from '@poolbench/db';
 import { parseScenario } from '@poolbench/scenarios';
+import { stackSession } from './stack-session';
 import {
   insertSyntheticRun,
   syntheticExperiment,
@@ -137,32 +132,6 @@ async function fixture() {
  * the same app with the same BETTER_AUTH_URL, so requests carry that origin (A's) to pass its
  * Origin checks on B as well.
  */
-async function session(base: string, teamId: string) {
-  const origin = A;
-  const res = await fetch(`${base}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', origin },
-    body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`sign-in at ${base}: HTTP ${res.status}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const trpc = async <T>(path: string, input: unknown): Promise<T> => {
-    const r = await fetch(`${base}/api/trpc/${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', origin, cookie },
-      body: JSON.stringify({ json: input }),
-    });
-    const body = (await r.json()) as { result?: { data?: { json?: T } }; error?: unknown };
-    if (!r.ok) throw new Error(`${path}: HTTP ${r.status} ${JSON.stringify(body.error)}`);
-    return body.result!.data!.json!;
-  };
-  await trpc('team.switch', { teamId });
-  return { cookie, trpc };
-}
-
 const K6_SCRIPT = `
 import http from 'k6/http';
 export const options = {
@@ -272,7 +241,7 @@ try {
     ['cache on', A],
     ['cache off', B],
   ] as const) {
-    const s = await session(base, f.teamId);
+    const s = await stackSession(base, f.teamId, A);
     const link = await s.trpc<{ token: string }>('shareLink.create', {
       target: { kind: 'experiment', experimentId: f.experimentId },
       title: 'bench: pages under load',

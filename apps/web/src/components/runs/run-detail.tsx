@@ -186,6 +186,7 @@ export function RunDetail({ id }: { id: string }) {
       ? {
           points: page.data.series.points,
           downsampled: page.data.series.downsampled,
+          status: page.data.run.status as RunStatus,
           live: !TERMINAL_RUN_STATUSES.includes(page.data.run.status as RunStatus),
         }
       : null,

@@ -38,19 +38,21 @@ async function fetchRunPage(id: string): Promise<RunPage> {
   );
 }
 
+const LIVE_BACKSTOP_MS = 60_000;
+
 /**
- * The run and its chart series in one request (`/api/runs/[id]/data`). A live run's page is
- * polled slowly as a backstop for its event stream; a finished run's never changes.
+ * The run and its chart series in one request (`/api/runs/[id]/data`). A live run's status
+ * changes arrive on its event stream, which reloads this; the page is also reloaded once a minute
+ * while the run is live, in case the stream missed its end (a worker that died, Redis briefly
+ * down). A finished run's page never changes.
  */
 export function useRunPage(id: string) {
   return useQuery({
     queryKey: runPageKey(id),
     queryFn: () => fetchRunPage(id),
-    retry: (n, e) =>
-      !(e instanceof RunPageError && e.data.code !== 'INTERNAL_SERVER_ERROR') && n < 2,
     refetchInterval: (q) =>
       q.state.data && !TERMINAL_RUN_STATUSES.includes(q.state.data.run.status as RunStatus)
-        ? 5000
+        ? LIVE_BACKSTOP_MS
         : false,
   });
 }

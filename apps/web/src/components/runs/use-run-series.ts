@@ -20,7 +20,13 @@ export interface LiveState {
 export function useRunSeries(
   runId: string,
   onStatus: (s: RunStatus) => void,
-  initial: { points: SeriesPoint[]; downsampled: boolean; live: boolean } | null,
+  initial: {
+    points: SeriesPoint[];
+    downsampled: boolean;
+    /** the run's status when the page loaded */
+    status: RunStatus;
+    live: boolean;
+  } | null,
 ): LiveState {
   const [state, setState] = useState<LiveState>({
     points: [],
@@ -61,6 +67,10 @@ export function useRunSeries(
       };
       for (const p of data.points) bySecond.set(p.second, p);
       publishPoints({ downsampled: data.downsampled });
+      // the run moved on between the page load and the stream (or while the stream was down):
+      // the page reloads to show it
+      if (data.status && data.status !== initialRef.current?.status)
+        onStatusRef.current(data.status);
       if (data.status && TERMINAL_RUN_STATUSES.includes(data.status)) es.close();
     });
     es.addEventListener('second', (e) => {
