@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createDb, DEMO_EMAIL, LAB_TARGET_NAME, scenarioRowData } from '@poolbench/db';
 import { parseScenario } from '@poolbench/scenarios';
+import { compareQuery } from '@poolbench/scenarios/links';
 import { stackSession } from './stack-session';
 import {
   insertSyntheticRun,
@@ -250,8 +251,6 @@ try {
     sides.push({ name, base, cookie: s.cookie, share: link.token });
   }
   const run = f.runIds[0]!;
-  const batch = (calls: [string, unknown][]) =>
-    `/api/trpc/${calls.map((c) => c[0]).join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(calls.map((c, i) => [i, { json: c[1] }]))))}`;
   const exp = await (async () => {
     const db = createDb({
       url: process.env.DATABASE_URL!,
@@ -270,7 +269,7 @@ try {
     }
   })();
   const cells = exp.poolConfigs.map((p) => ({
-    kind: 'cell',
+    kind: 'cell' as const,
     experimentId: f.experimentId,
     poolConfigId: p.poolConfigId,
     scenarioId: exp.scenarios[0]!.scenarioId,
@@ -282,8 +281,8 @@ try {
       auth: true,
     },
     {
-      name: `compare view of ${f.runIds.length} x ${SECONDS / 60}-minute runs (compare.get, 2 cells x ${REPEATS})`,
-      path: () => batch([['compare.get', { selection: { items: cells } }]]),
+      name: `compare view of ${f.runIds.length} x ${SECONDS / 60}-minute runs (/api/compare/data, 2 cells x ${REPEATS})`,
+      path: () => `/api/compare/data?${compareQuery(cells)}`,
       auth: true,
     },
     {

@@ -4,14 +4,14 @@ import { SHOTS, signUpApi, trpcOk } from './helpers';
 import { closeE2eDb, e2eDb, finishedExperiment, teamOf } from './synthetic';
 
 /**
- * The run page's data route, /api/runs/[id]/data: one request for the run and its chart series,
- * a finished run's as the same bytes under a strong ETag (304 on revalidation), authorized like
- * every procedure; and the page itself, which draws a finished run from it without opening a
- * live event stream.
+ * The page-data routes: /api/runs/[id]/data (the run and its chart series) and /api/compare/data
+ * (the compare view), finished results as the same bytes under a strong ETag (304 on
+ * revalidation), authorized like every procedure; and the run page itself, which draws a
+ * finished run from it without opening a live event stream.
  */
 test.afterAll(closeE2eDb);
 
-test('a finished run page loads in one request, revalidates to 304, and opens no live stream', async ({
+test('a finished run page and a comparison load in one request each, revalidate to 304, and open no live stream', async ({
   page,
   browser,
   baseURL,
@@ -42,10 +42,15 @@ test('a finished run page loads in one request, revalidates to 304, and opens no
     name: 'Run page data',
     poolConfigs: [{ id: pc.id, name: 'prewarm' }],
     scenario: { id: scenario.id, name: 'steady' },
-    repeats: 1,
+    repeats: 2,
     seconds: 12,
   });
-  const run = await e2eDb().run.findFirstOrThrow({ where: { experimentId }, select: { id: true } });
+  const [run, run2] = await e2eDb().run.findMany({
+    where: { experimentId },
+    select: { id: true },
+    orderBy: { repeatIndex: 'asc' },
+  });
+  if (!run || !run2) throw new Error('the fixture made no runs');
   const url = `/api/runs/${run.id}/data`;
 
   const first = await page.request.get(url);
@@ -69,12 +74,26 @@ test('a finished run page loads in one request, revalidates to 304, and opens no
   expect(bad.status()).toBe(400);
   expect(await bad.json()).toMatchObject({ detail: expect.stringMatching(/^maxPoints: /) });
 
+  // the compare view's data, by the compare page's own query string
+  const compare = `/api/compare/data?items=r.${run.id},r.${run2.id}`;
+  const cmp = await page.request.get(compare);
+  expect(cmp.status()).toBe(200);
+  const cmpTag = cmp.headers()['etag']!;
+  expect(superjson.deserialize<{ groups: unknown[] }>(await cmp.json()).groups).toHaveLength(2);
+  expect((await page.request.get(compare, { headers: { 'If-None-Match': cmpTag } })).status()).toBe(
+    304,
+  );
+  const one = await page.request.get(`/api/compare/data?items=r.${run.id}`);
+  expect(one.status()).toBe(400);
+  expect(await one.json()).toMatchObject({ detail: 'items: pick at least 2 runs or cells' });
+
   // signed out: 401; another team's member: 404, the same as an id that does not exist
   const outsider = await browser.newContext({ baseURL });
   expect((await outsider.request.get(url)).status()).toBe(401);
   await signUpApi(outsider.request, baseURL!, 'Other Team');
   expect((await outsider.request.get(url)).status()).toBe(404);
   expect((await outsider.request.get('/api/runs/nosuchrun/data')).status()).toBe(404);
+  expect((await outsider.request.get(compare)).status()).toBe(404);
   await outsider.close();
 
   const streams: string[] = [];

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Flag } from 'lucide-react';
 import { useTRPC } from '~/lib/trpc/react';
+import { comparePageKey } from './compare-page-key';
 import { messageOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
 import type { CompareItem } from '~/lib/compare/selection';
@@ -28,7 +29,7 @@ export function SetBaselineButton({
     trpc.baseline.set.mutationOptions({
       onSuccess: () => {
         void qc.invalidateQueries({ queryKey: trpc.baseline.list.queryKey() });
-        void qc.invalidateQueries({ queryKey: trpc.compare.get.queryKey() });
+        void qc.invalidateQueries({ queryKey: comparePageKey() });
       },
     }),
   );

@@ -4,7 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Download, FileCode2, Flag, Pencil } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { fetchPageData } from '~/lib/page-data';
 import { useTRPC } from '~/lib/trpc/react';
+import type { RouterOutputs } from '~/lib/trpc/types';
 import { useRole } from '~/lib/hooks/use-role';
 import { Badge } from '~/components/ui/badge';
 import { Button, buttonClass } from '~/components/ui/button';
@@ -17,6 +19,7 @@ import { SERIES_METRICS } from '~/lib/compare/series-metrics';
 import { itemKey, type CompareItem, type Selection } from '~/lib/compare/selection';
 import { BandChart } from './band-chart';
 import { SetBaselineButton } from './baseline-button';
+import { comparePageKey } from './compare-page-key';
 import { ComparisonTable } from './comparison-table';
 import { GROUP_COLORS, formatValue } from './format-metric';
 import { MergedTable } from './merged-table';
@@ -26,6 +29,8 @@ import { SpectrumChart } from './spectrum-chart';
 import { WindowPicker, type TimeWindow } from './window-picker';
 import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
 import { comparePath, compareQuery } from '@poolbench/scenarios/links';
+
+type ComparisonView = RouterOutputs['compare']['get'];
 
 const unitFormat = (unit: string) => (v: number) =>
   unit === 'ms'
@@ -50,7 +55,11 @@ export function CompareView({
   const router = useRouter();
   const { can } = useRole();
   const selection: Selection = { items, baseline, window, noiseFloor };
-  const q = useQuery(trpc.compare.get.queryOptions({ selection }));
+  const dataQuery = compareQuery(items, { baseline, window, noiseFloor });
+  const q = useQuery({
+    queryKey: comparePageKey(dataQuery),
+    queryFn: () => fetchPageData<ComparisonView>(`/api/compare/data?${dataQuery}`),
+  });
   // the repeats estimate is a bootstrap per inconclusive verdict: asked for only when there is one
   const inconclusive =
     q.data?.rows.some((r) => r.comparisons.some((x) => x?.verdict === 'inconclusive')) ?? false;
@@ -79,7 +88,7 @@ export function CompareView({
   }
   const c = q.data;
   const labels = c.groups.map((g) => g.label);
-  const exportQuery = compareQuery(items, { baseline, window, noiseFloor });
+  const exportQuery = dataQuery;
   const sameExperiment = c.groups.every((g) => g.experimentId === c.groups[0]!.experimentId)
     ? c.groups[0]!
     : null;

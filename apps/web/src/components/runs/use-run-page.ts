@@ -1,8 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import superjson from 'superjson';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { fetchPageData } from '~/lib/page-data';
 import type { RouterOutputs } from '~/lib/trpc/types';
 
 export interface RunPage {
@@ -10,33 +10,7 @@ export interface RunPage {
   series: RouterOutputs['run']['series'];
 }
 
-/** A failed page load, shaped like a tRPC error where the run page reads the code. */
-export class RunPageError extends Error {
-  constructor(
-    message: string,
-    readonly data: { code: 'NOT_FOUND' | 'UNAUTHORIZED' | 'BAD_REQUEST' | 'INTERNAL_SERVER_ERROR' },
-  ) {
-    super(message);
-  }
-}
-
-const CODES = { 401: 'UNAUTHORIZED', 404: 'NOT_FOUND', 400: 'BAD_REQUEST' } as const;
-
 export const runPageKey = (id: string) => ['run-page', id] as const;
-
-async function fetchRunPage(id: string): Promise<RunPage> {
-  // the browser revalidates with the ETag: a finished run's page comes back 304 from its cache
-  const res = await fetch(`/api/runs/${encodeURIComponent(id)}/data`, { cache: 'no-cache' });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { detail?: string } | null;
-    throw new RunPageError(body?.detail ?? `HTTP ${res.status}`, {
-      code: CODES[res.status as keyof typeof CODES] ?? 'INTERNAL_SERVER_ERROR',
-    });
-  }
-  return superjson.deserialize<RunPage>(
-    (await res.json()) as Parameters<typeof superjson.deserialize>[0],
-  );
-}
 
 const LIVE_BACKSTOP_MS = 60_000;
 
@@ -49,7 +23,7 @@ const LIVE_BACKSTOP_MS = 60_000;
 export function useRunPage(id: string) {
   return useQuery({
     queryKey: runPageKey(id),
-    queryFn: () => fetchRunPage(id),
+    queryFn: () => fetchPageData<RunPage>(`/api/runs/${encodeURIComponent(id)}/data`),
     refetchInterval: (q) =>
       q.state.data && !TERMINAL_RUN_STATUSES.includes(q.state.data.run.status as RunStatus)
         ? LIVE_BACKSTOP_MS

@@ -9,10 +9,9 @@ import {
   RepeatsNeededSchema,
 } from './compare.types';
 import { SelectionSchema } from '~/lib/compare/selection';
-import { cachedComparison } from '~/server/services/compare/cached-comparison';
+import { compareView } from '~/server/services/compare/compare-view';
 import { experimentPivot } from '~/server/services/compare/pivot';
 import { listCandidates } from '~/server/services/compare/list-candidates';
-import { resolveBaseline } from '~/server/services/compare/resolve-baseline';
 import { cachedRepeatsNeeded } from '~/server/services/compare/cached-repeats-needed';
 
 const METRIC_KEYS = RUN_METRICS.map((m) => m.key) as [string, ...string[]];
@@ -27,32 +26,7 @@ export const compareRouter = {
       }),
     )
     .output(ComparisonViewSchema)
-    .query(async ({ ctx, input }) => {
-      const { selection } = input;
-      const { groups, baselineIndex, saved } = await resolveBaseline(
-        ctx.db,
-        ctx.team.id,
-        selection,
-      );
-      const { comparison } = await cachedComparison(ctx.db, ctx.team.id, selection, {
-        maxPoints: input.maxPoints,
-        baselineIndex,
-        groups,
-      });
-      return {
-        ...comparison,
-        savedBaseline:
-          saved?.index !== null && saved?.index !== undefined
-            ? { index: saved.index, name: saved.name }
-            : null,
-        availableBaselines: (saved?.available ?? []).map((b) => ({
-          id: b.id,
-          name: b.name,
-          label: b.label,
-          item: b.item,
-        })),
-      };
-    }),
+    .query(({ ctx, input }) => compareView(ctx.db, ctx.team.id, input.selection, input.maxPoints)),
   /**
    * How many repeats per side would likely resolve each inconclusive verdict of compare.get's
    * table (a bootstrap estimate, so asked for separately), and whether the compared cells'

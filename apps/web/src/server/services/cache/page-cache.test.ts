@@ -7,6 +7,7 @@ import { GuessLimiter } from '../share-links/rate-limit';
 import { sharedPageResponse } from '../share-links/shared-response';
 import { cachedExperimentPivot } from '../compare/cached-pivot';
 import { runPageBytes } from '../runs/run-page-data';
+import { comparePageBytes } from '../compare/compare-view';
 import { gunzipSync } from 'node:zlib';
 import superjson from 'superjson';
 
@@ -262,5 +263,30 @@ describe('caches of finished-run data', () => {
     const b = await runPageBytes(db, A.teamId, live, 300);
     expect(a.finished).toBe(false);
     expect(b.gzip).not.toBe(a.gzip);
+  });
+
+  it("the compare view's bytes are compare.get's answer, kept while every run is finished", async () => {
+    const open = (b: { gzip: Buffer }) =>
+      superjson.deserialize(JSON.parse(gunzipSync(b.gzip).toString('utf8')));
+    const selection = {
+      items: [
+        { kind: 'run' as const, runId },
+        { kind: 'run' as const, runId: run2 },
+      ],
+    };
+    const first = await comparePageBytes(db, A.teamId, selection, 300);
+    expect(first.finished).toBe(true);
+    expect(open(first)).toEqual(await owner().compare.get({ selection }));
+    const again = await comparePageBytes(db, A.teamId, selection, 300);
+    expect(again.gzip).toBe(first.gzip);
+    expect(again.etag).toBe(first.etag);
+    // another team's runs are not found however warm the cache
+    await expect(comparePageBytes(db, B.teamId, selection, 300)).rejects.toThrow(/not found/i);
+    // a run that is live again is computed on every request
+    await db.run.update({ where: { id: run2 }, data: { status: 'running' } });
+    const live = await comparePageBytes(db, A.teamId, selection, 300);
+    expect(live.finished).toBe(false);
+    expect((await comparePageBytes(db, A.teamId, selection, 300)).gzip).not.toBe(live.gzip);
+    await db.run.update({ where: { id: run2 }, data: { status: 'succeeded' } });
   });
 });

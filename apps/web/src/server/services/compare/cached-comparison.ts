@@ -13,17 +13,17 @@ const cache = new LruCache<Comparison>(200);
 export const clearComparisonCache = () => cache.clear();
 
 /**
- * buildComparison for a comparison whose runs are all finished, served from memory the second
- * time. The caller's team reads (loadGroups, every run filtered by team) run on every call, so a
+ * What a comparison shows depends on, as one version string, and whether it can be kept (every
+ * run finished): the caller's team reads (loadGroups, every run filtered by team) run here, so a
  * run of another team is NOT_FOUND with a warm cache too. `version` changes whenever what the
  * comparison shows can (see groupsVersion).
  */
-export async function cachedComparison(
+export async function comparisonVersion(
   db: Db,
   teamId: string,
   selection: Selection,
   opts: Opts = {},
-): Promise<{ comparison: Comparison; version: string }> {
+) {
   const groups = opts.groups ?? (await loadGroups(db, teamId, selection.items));
   const { groups: _loaded, noiseFloors: _floors, ...rest } = opts;
   // a new calibration changes the floors, so they are part of what the version is of
@@ -33,6 +33,22 @@ export async function cachedComparison(
     opts: rest,
     floors: [...noiseFloors.values()].map((f) => f.experimentId),
   });
+  return { version, cacheable, groups, noiseFloors, rest };
+}
+
+/** buildComparison for a comparison whose runs are all finished, served from memory the second time. */
+export async function cachedComparison(
+  db: Db,
+  teamId: string,
+  selection: Selection,
+  opts: Opts = {},
+): Promise<{ comparison: Comparison; version: string }> {
+  const { version, cacheable, groups, noiseFloors, rest } = await comparisonVersion(
+    db,
+    teamId,
+    selection,
+    opts,
+  );
   const hit = cacheable ? cache.get(version) : undefined;
   if (hit) return { comparison: hit, version };
   const comparison = await buildComparison(db, teamId, selection, {

@@ -1,0 +1,56 @@
+import { gunzipSync } from 'node:zlib';
+import { db } from '~/server/db';
+import { cachedTeam } from '~/server/auth-cache';
+import { getSession } from '~/server/session';
+import { notModified } from '~/server/services/cache/finished-data-cache';
+import { comparePageBytes } from '~/server/services/compare/compare-view';
+import { NotFoundError } from '~/server/services/errors';
+import { parseSelectionQuery } from '~/server/services/exports/selection-from-query';
+
+export const dynamic = 'force-dynamic';
+
+const problem = (status: number, code: string, detail: string) =>
+  Response.json(
+    { type: 'about:blank', title: code, status, detail },
+    { status, headers: { 'Content-Type': 'application/problem+json' } },
+  );
+
+/**
+ * The compare view's data in one request, outside tRPC (what `compare.get` answers), for the
+ * compare page's own query string (`items`, `baseline`, `from`, `to`, `floor`). A comparison of
+ * finished runs answers the same compressed bytes from memory under a strong ETag (304 on
+ * revalidation). Authorized by session and team like every procedure.
+ */
+export async function GET(req: Request) {
+  const session = await getSession(req.headers);
+  if (!session) return problem(401, 'unauthorized', 'sign in first');
+  const q = new URL(req.url).searchParams;
+  const { selection, error } = parseSelectionQuery(q);
+  if (!selection) return problem(400, 'invalid_input', error);
+  const raw = q.get('maxPoints');
+  const maxPoints = raw === null ? 300 : Number(raw);
+  if (!Number.isInteger(maxPoints) || maxPoints < 20 || maxPoints > 2000)
+    return problem(400, 'invalid_input', 'maxPoints: must be a whole number from 20 to 2000');
+  const team = await cachedTeam(db, session.user.id, session.activeTeamId);
+  if (!team) return problem(404, 'not_found', 'comparison not found');
+  let page;
+  try {
+    page = await comparePageBytes(db, team.id, selection, maxPoints);
+  } catch (e) {
+    if (e instanceof NotFoundError) return problem(404, 'not_found', e.message);
+    throw e;
+  }
+  const headers: Record<string, string> = page.finished
+    ? { ETag: page.etag, 'Cache-Control': 'private, no-cache', Vary: 'Cookie, Accept-Encoding' }
+    : { 'Cache-Control': 'no-store' };
+  if (page.finished && notModified(req.headers, page.etag))
+    return new Response(null, { status: 304, headers });
+  const gzip = /\bgzip\b/.test(req.headers.get('accept-encoding') ?? '');
+  return new Response(gzip ? new Uint8Array(page.gzip) : new Uint8Array(gunzipSync(page.gzip)), {
+    headers: {
+      ...headers,
+      'Content-Type': 'application/json; charset=utf-8',
+      ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+    },
+  });
+}
