@@ -3,7 +3,7 @@ import { pubSubHub, redis } from './redis';
 import {
   authCacheMs,
   createProcessAuth,
-  type Owner,
+  type Revocation,
   type ProcessAuth,
   type SessionInfo,
 } from './services/auth/auth-cache';
@@ -31,4 +31,4 @@ export const cachedTeam = (
   activeTeamId: string | null,
 ): Promise<ActiveTeam | null> => processAuth().team(db, userId, activeTeamId);
 
-export const forgetAuth = (owner: Partial<Owner>) => processAuth().forget(owner);
+export const forgetAuth = (r: Revocation) => processAuth().forget(r);

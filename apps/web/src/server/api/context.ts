@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Owner } from '../services/auth/auth-cache';
+import type { Revocation } from '../services/auth/auth-cache';
 import type { ActiveTeam } from '../services/teams/resolve-team';
 import type { HttpOrigin } from './origin-check';
 
@@ -29,6 +29,6 @@ export interface Context {
   http?: HttpOrigin;
   /** `resolveTeam` as the web process caches it; without it every request asks the database */
   resolveTeam?: (db: Db, userId: string, activeTeamId: string | null) => Promise<ActiveTeam | null>;
-  /** revokes what web processes cache about a user or session (see `forgetAuth`) */
-  forgetAuth?: (owner: Partial<Owner>) => Promise<void>;
+  /** revokes what web processes cache about a user, session or share link (see `forgetAuth`) */
+  forgetAuth?: (revocation: Revocation) => Promise<void>;
 }

@@ -35,5 +35,8 @@ export const shareLinkRouter = {
   revoke: teamProcedure('member')
     .input(ByIdSchema)
     .output(ShareLinkRevokedSchema)
-    .mutation(({ ctx, input }) => revokeShareLink(ctx.db, ctx.team.id, input.id)),
+    .mutation(async ({ ctx, input }) => {
+      await revokeShareLink(ctx.db, ctx.team.id, input.id);
+      await ctx.forgetAuth?.({ shareLinkId: input.id });
+    }),
 };

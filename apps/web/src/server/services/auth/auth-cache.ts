@@ -34,6 +34,19 @@ export interface Owner {
   sessionId: string | null;
 }
 
+/** What a revocation is about: a user, a session, or a share link. */
+export type Revocation = Partial<Owner> & { shareLinkId?: string | null };
+
+const revocationListeners = new Set<(r: Revocation) => void>();
+
+/**
+ * Other caches of this process that hold answers bounded by `AUTH_CACHE_MAX_MS` (the share page's
+ * recent views) hear every revocation this process makes or hears of.
+ */
+export function onRevocation(listener: (r: Revocation) => void): void {
+  revocationListeners.add(listener);
+}
+
 /**
  * Answers kept for at most `ttlMs`, at most `max` of them (the oldest go first), and forgotten at
  * once by user or by session. Concurrent misses of one key share a single load. A load that
@@ -104,6 +117,7 @@ export const AUTH_FORGET_CHANNEL = 'poolbench:auth:forget';
 const ForgetSchema = z.object({
   userId: z.string().min(1).max(200).nullish(),
   sessionId: z.string().min(1).max(200).nullish(),
+  shareLinkId: z.string().min(1).max(200).nullish(),
 });
 
 export interface ProcessAuth {
@@ -116,7 +130,7 @@ export interface ProcessAuth {
    * that changes who someone is or what they may do (membership, role, sign-out, team switch).
    * Local forgetting is immediate; if the publish fails the others are left to the bound.
    */
-  forget(owner: Partial<Owner>): Promise<void>;
+  forget(revocation: Revocation): Promise<void>;
 }
 
 /**
@@ -132,9 +146,12 @@ export function createProcessAuth(deps: {
 }): ProcessAuth {
   const sessions = new AuthCache<SessionInfo | null>(deps.ttlMs, 10_000, deps.now);
   const teams = new AuthCache<ActiveTeam | null>(deps.ttlMs, 10_000, deps.now);
-  const forgetHere = (owner: Partial<Owner>) => {
-    sessions.forget(owner);
-    teams.forget(owner);
+  const forgetHere = (r: Revocation) => {
+    if (r.userId || r.sessionId) {
+      sessions.forget(r);
+      teams.forget(r);
+    }
+    for (const listener of revocationListeners) listener(r);
   };
   let listening: Promise<unknown> | null = null;
   const listen = () =>
@@ -166,15 +183,15 @@ export function createProcessAuth(deps: {
         () => ({ userId, sessionId: null }),
       );
     },
-    async forget(owner) {
-      if (!owner.userId && !owner.sessionId) return;
-      forgetHere(owner);
-      await deps
-        .publish(
-          AUTH_FORGET_CHANNEL,
-          JSON.stringify({ userId: owner.userId ?? null, sessionId: owner.sessionId ?? null }),
-        )
-        .catch(() => {});
+    async forget(r) {
+      if (!r.userId && !r.sessionId && !r.shareLinkId) return;
+      forgetHere(r);
+      const message = {
+        userId: r.userId ?? null,
+        sessionId: r.sessionId ?? null,
+        shareLinkId: r.shareLinkId ?? null,
+      };
+      await deps.publish(AUTH_FORGET_CHANNEL, JSON.stringify(message)).catch(() => {});
     },
   };
 }

@@ -8,6 +8,9 @@ import { sharedPageResponse } from '../share-links/shared-response';
 import { cachedExperimentPivot } from '../compare/cached-pivot';
 import { runPageBytes } from '../runs/run-page-data';
 import { comparePageBytes } from '../compare/compare-view';
+import { createPubSubHub, producerConnection, workerConnection } from '@poolbench/queue';
+import { vi } from 'vitest';
+import { AUTH_CACHE_MAX_MS, AUTH_FORGET_CHANNEL, createProcessAuth } from '../auth/auth-cache';
 import { gunzipSync } from 'node:zlib';
 import superjson from 'superjson';
 
@@ -62,6 +65,16 @@ describe('caches of finished-run data', () => {
     await dispose?.();
   });
   const owner = () => callerFor(db, services, A.users.owner, A.teamId);
+  /** A page asked for after the bound of the share page's recent views (`AUTH_CACHE_MAX_MS`). */
+  const pageLater = async (token: string, etag?: string) => {
+    const later = Date.now() + AUTH_CACHE_MAX_MS + 1;
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      return await page(token, etag);
+    } finally {
+      clock.mockRestore();
+    }
+  };
 
   it('the share page has an ETag; If-None-Match with it is 304 without the page; a revoked link is 404 even then', async () => {
     const link = await owner().shareLink.create({
@@ -86,7 +99,7 @@ describe('caches of finished-run data', () => {
     expect((await page(link.token, '"something-else"')).status).toBe(200);
 
     await owner().shareLink.revoke({ id: link.id });
-    // the token is checked on every request before any cache: revoked is 404 with a warm cache
+    // revoking forgets the link's recent view at once: 404 with a warm cache
     expect((await page(link.token, etag)).status).toBe(404);
     expect((await page(link.token)).status).toBe(404);
   });
@@ -107,7 +120,8 @@ describe('caches of finished-run data', () => {
       seed: 2,
       latencyMs: 30,
     });
-    const after = await page(link.token, etag);
+    // a token's page is kept for at most the bound: the new run shows once it has passed
+    const after = await pageLater(link.token, etag);
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
     expect(await after.text()).toContain('2 runs');
@@ -152,7 +166,7 @@ describe('caches of finished-run data', () => {
         }),
       ),
     ).toBeLessThan(seriesBefore);
-    const after = await page(link.token, etag);
+    const after = await pageLater(link.token, etag);
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
   });
@@ -288,5 +302,52 @@ describe('caches of finished-run data', () => {
     expect(live.finished).toBe(false);
     expect((await comparePageBytes(db, A.teamId, selection, 300)).gzip).not.toBe(live.gzip);
     await db.run.update({ where: { id: run2 }, data: { status: 'succeeded' } });
+  });
+
+  it('a share link revoked elsewhere is refused once the message arrives, or at the bound', async () => {
+    const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
+    const hub = createPubSubHub(() => workerConnection(url));
+    const pub = producerConnection(url);
+    // this process's auth cache, listening for revocations made in other processes
+    const here = createProcessAuth({
+      hub,
+      publish: (c, m) => pub.publish(c, m),
+      ttlMs: AUTH_CACHE_MAX_MS,
+    });
+    await here.session('cookie=share-test', () => Promise.resolve(null));
+    try {
+      const made = async () => {
+        const link = await owner().shareLink.create({
+          target: { kind: 'run', runId },
+          title: 'revoked elsewhere',
+        });
+        expect((await page(link.token)).status).toBe(200);
+        // revoked by another process: only the database row and, maybe, a message
+        await db.shareLink.update({ where: { id: link.id }, data: { revokedAt: new Date() } });
+        return link;
+      };
+
+      const told = await made();
+      expect((await page(told.token)).status).toBe(200); // the recent view, inside the bound
+      await pub.publish(AUTH_FORGET_CHANNEL, JSON.stringify({ shareLinkId: told.id }));
+      let status = 200;
+      for (let i = 0; i < 100 && status === 200; i++) {
+        status = (await page(told.token)).status;
+        if (status === 200) await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(status).toBe(404);
+
+      const silent = await made();
+      const now = Date.now();
+      const clock = vi.spyOn(Date, 'now');
+      clock.mockReturnValue(now + AUTH_CACHE_MAX_MS - 50);
+      expect((await page(silent.token)).status).toBe(200);
+      clock.mockReturnValue(now + AUTH_CACHE_MAX_MS + 1);
+      expect((await page(silent.token)).status).toBe(404);
+      clock.mockRestore();
+    } finally {
+      await hub.close();
+      pub.disconnect();
+    }
   });
 });

@@ -58,7 +58,8 @@ export async function resolveShareLink(
 // is answered); later ones return at once and are counted a moment after.
 const counting = new Map<string, { n: number }>();
 
-function countView(db: Db, id: string): Promise<unknown> {
+/** Counts one view of a link (see above). */
+export function countView(db: Db, id: string): Promise<unknown> {
   const queued = counting.get(id);
   if (queued) {
     queued.n++;

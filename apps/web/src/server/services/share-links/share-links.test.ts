@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
 import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { insertSyntheticRun, syntheticExperiment } from '../compare/testing/synthetic-runs';
+import { AUTH_CACHE_MAX_MS } from '../auth/auth-cache';
 import { GuessLimiter } from './rate-limit';
 import { sharedExportResponse, sharedPageResponse } from './shared-response';
 import { hashShareToken } from './token';
@@ -271,6 +272,9 @@ describe('share links', () => {
         decidedAt: new Date(),
       },
     });
+    // a token's page is kept for at most AUTH_CACHE_MAX_MS: the decision shows once it passed
+    const later = Date.now() + AUTH_CACHE_MAX_MS + 1;
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(later);
     const again = await sharedPageResponse(
       deps,
       token,
@@ -278,7 +282,7 @@ describe('share links', () => {
         'x-forwarded-for': '10.0.0.5',
         'if-none-match': first.headers.get('etag') ?? '',
       }),
-    );
+    ).finally(() => clock.mockRestore());
     expect(again.status).toBe(200);
     const decided = await again.text();
     expect(decided).toContain('Holds');

@@ -8,10 +8,45 @@ import type { GuessLimiter } from './rate-limit';
 import { openSharedView } from './shared-view';
 import { SHARE_HEADERS } from '~/server/security/headers';
 import { fingerprint, LruCache, notModified, pageCacheOn } from '../cache/finished-data-cache';
+import { AUTH_CACHE_MAX_MS, onRevocation } from '../auth/auth-cache';
+import { countView } from './resolve-share-link';
+import { hashShareToken } from './token';
 
 // rendered pages by ETag: a shared report of finished runs is the same HTML for every viewer
 const pages = new LruCache<string>(200);
 export const clearSharedPageCache = () => pages.clear();
+
+/**
+ * A token's resolved page for at most `AUTH_CACHE_MAX_MS` (never past the link's expiry): views
+ * arriving meanwhile skip the link lookup and every read behind the page. Revoking the link
+ * forgets it at once here and, over Redis, in the other web processes (`onRevocation`).
+ */
+interface RecentView {
+  linkId: string;
+  etag: string;
+  until: number;
+}
+const recentViews = new Map<string, RecentView>();
+const RECENT_MAX = 1000;
+
+/** Forget a link's recent view in this process (its revocation is immediate here). */
+export function forgetSharedLink(linkId: string): void {
+  for (const [key, v] of recentViews) if (v.linkId === linkId) recentViews.delete(key);
+}
+onRevocation((r) => {
+  if (r.shareLinkId) forgetSharedLink(r.shareLinkId);
+});
+
+function htmlResponse(html: string, etag: string): Response {
+  return new Response(html, {
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      ...SHARE_HEADERS,
+      ETag: etag,
+      'Cache-Control': 'private, no-cache',
+    },
+  });
+}
 
 function messagePage(status: number, title: string, text: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · PoolBench</title>
@@ -34,7 +69,20 @@ export async function sharedPageResponse(
   headers: Headers,
   now = new Date(),
 ): Promise<Response> {
-  const view = await openSharedView(deps, token, deps.limiter.clientKey(headers), { count: true });
+  const client = deps.limiter.clientKey(headers);
+  const key = pageCacheOn() ? hashShareToken(token) : null;
+  const recent = key ? recentViews.get(key) : undefined;
+  const recentHtml = recent && recent.until > Date.now() ? pages.get(recent.etag) : undefined;
+  if (recent && recentHtml !== undefined && !(await deps.limiter.blocked(client))) {
+    void countView(deps.db, recent.linkId).catch(() => undefined);
+    if (notModified(headers, recent.etag))
+      return new Response(null, {
+        status: 304,
+        headers: { ...SHARE_HEADERS, ETag: recent.etag, 'Cache-Control': 'private, no-cache' },
+      });
+    return htmlResponse(recentHtml, recent.etag);
+  }
+  const view = await openSharedView(deps, token, client, { count: true });
   if (view.status === 429)
     return messagePage(
       429,
@@ -49,13 +97,27 @@ export async function sharedPageResponse(
       'Link not found',
       'This share link does not exist, was revoked, or has expired. Ask its owner for a new one.',
     );
-  // no-cache: a browser revalidates every time (a revoked link must stop showing at once), and
+  // no-cache: a browser revalidates every time (a revoked link must stop showing), and
   // gets 304 without the page when nothing it shows changed
   const etag = `"${fingerprint({ v: view.version, link: { id: view.link.id, title: view.link.title, expiresAt: view.link.expiresAt }, pivot: view.pivot, hypotheses: view.hypotheses?.map((h) => [h.status, h.decidedAt]) })}"`;
   const cacheHeaders = { ETag: etag, 'Cache-Control': 'private, no-cache' };
-  if (pageCacheOn() && notModified(headers, etag))
+  const remember = () => {
+    if (!key) return;
+    const expires = view.link.expiresAt?.getTime() ?? Infinity;
+    recentViews.delete(key);
+    recentViews.set(key, {
+      linkId: view.link.id,
+      etag,
+      until: Math.min(Date.now() + AUTH_CACHE_MAX_MS, expires),
+    });
+    while (recentViews.size > RECENT_MAX) recentViews.delete(recentViews.keys().next().value!);
+  };
+  if (pageCacheOn() && notModified(headers, etag)) {
+    if (pages.get(etag) !== undefined) remember();
     return new Response(null, { status: 304, headers: { ...SHARE_HEADERS, ...cacheHeaders } });
+  }
   const cached = pageCacheOn() ? pages.get(etag) : undefined;
+  if (cached) remember();
   if (cached)
     return new Response(cached, {
       headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS, ...cacheHeaders },
@@ -77,7 +139,10 @@ export async function sharedPageResponse(
       { href: `${base}?format=html`, label: 'Offline report' },
     ],
   });
-  if (pageCacheOn()) pages.set(etag, html);
+  if (pageCacheOn()) {
+    pages.set(etag, html);
+    remember();
+  }
   return new Response(html, {
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
