@@ -4,6 +4,7 @@ import type { Selection } from '~/lib/compare/selection';
 import { fastSuperjson } from '../../api/fast-transformer';
 import { ComparisonViewSchema } from '../../api/routers/compare.types';
 import { fingerprint, LruCache } from '../cache/finished-data-cache';
+import type { PageBytes } from '../cache/page-bytes-response';
 import { cachedComparison, comparisonVersion } from './cached-comparison';
 import { resolveBaseline } from './resolve-baseline';
 
@@ -43,12 +44,7 @@ export async function compareView(
   return { ...comparison, ...baselinesOf(saved) };
 }
 
-export interface ComparePageBytes {
-  etag: string;
-  gzip: Buffer;
-  /** every run compared had ended: the ETag names these bytes until one of them changes */
-  finished: boolean;
-}
+export type ComparePageBytes = PageBytes;
 
 // a comparison of 6 x 15-minute runs is ~40 KB compressed: 200 of them stay near 8 MB
 const pages = new LruCache<ComparePageBytes>(200);

@@ -4,18 +4,12 @@ import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { fastSuperjson } from '../../api/fast-transformer';
 import { RunDetailSchema, RunSeriesSchema } from '../../api/routers/run.types';
 import { fingerprint, LruCache, pageCacheOn } from '../cache/finished-data-cache';
+import type { PageBytes } from '../cache/page-bytes-response';
 import { NotFoundError } from '../errors';
 import { getRun } from './get-run';
 import { getRunSeries } from './run-series';
 
-export interface RunPageBytes {
-  /** strong ETag (quoted) of exactly these bytes */
-  etag: string;
-  /** the superjson payload `{ run, series }` as JSON, gzip-compressed */
-  gzip: Buffer;
-  /** the run had ended: the same ETag will name the same bytes until the run row changes */
-  finished: boolean;
-}
+export type RunPageBytes = PageBytes;
 
 // a finished 15-minute run's page is ~25 KB compressed: 400 of them stay near 10 MB
 const pages = new LruCache<RunPageBytes>(400);

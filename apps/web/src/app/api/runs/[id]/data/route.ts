@@ -1,19 +1,14 @@
-import { gunzipSync } from 'node:zlib';
 import { db } from '~/server/db';
 import { cachedTeam } from '~/server/auth-cache';
 import { getSession } from '~/server/session';
-import { notModified } from '~/server/services/cache/finished-data-cache';
+import { pageBytesResponse } from '~/server/services/cache/page-bytes-response';
 import { NotFoundError } from '~/server/services/errors';
 import { RUN_CHART_MAX_POINTS } from '~/server/services/runs/downsample';
 import { runPageBytes } from '~/server/services/runs/run-page-data';
 
-export const dynamic = 'force-dynamic';
+import { problem } from '~/server/services/exports/http';
 
-const problem = (status: number, code: string, detail: string) =>
-  Response.json(
-    { type: 'about:blank', title: code, status, detail },
-    { status, headers: { 'Content-Type': 'application/problem+json' } },
-  );
+export const dynamic = 'force-dynamic';
 
 /**
  * The run page's data in one request, outside tRPC's batching: `{ run, series }` as superjson.
@@ -38,17 +33,5 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
     if (e instanceof NotFoundError) return problem(404, 'not_found', 'run not found');
     throw e;
   }
-  const headers: Record<string, string> = page.finished
-    ? { ETag: page.etag, 'Cache-Control': 'private, no-cache', Vary: 'Cookie, Accept-Encoding' }
-    : { 'Cache-Control': 'no-store' };
-  if (page.finished && notModified(req.headers, page.etag))
-    return new Response(null, { status: 304, headers });
-  const gzip = /\bgzip\b/.test(req.headers.get('accept-encoding') ?? '');
-  return new Response(gzip ? new Uint8Array(page.gzip) : new Uint8Array(gunzipSync(page.gzip)), {
-    headers: {
-      ...headers,
-      'Content-Type': 'application/json; charset=utf-8',
-      ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
-    },
-  });
+  return pageBytesResponse(req, page);
 }

@@ -4,13 +4,9 @@ import { getSession } from '~/server/session';
 import { cachedTeam } from '~/server/auth-cache';
 import { runEventStream } from '~/server/services/runs/run-event-stream';
 
-export const dynamic = 'force-dynamic';
+import { problem } from '~/server/services/exports/http';
 
-const problem = (status: number, code: string, detail: string) =>
-  Response.json(
-    { type: 'about:blank', title: code, status, detail },
-    { status, headers: { 'Content-Type': 'application/problem+json' } },
-  );
+export const dynamic = 'force-dynamic';
 
 /** Live events of one run as SSE; authorized by session and team like every procedure. */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
