@@ -48,6 +48,21 @@ if (cluster.isPrimary && processes > 1) {
 
 async function serve() {
   const ROUTED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+  /**
+   * Also in src/server/services/cache/page-bytes-response.ts: a route handler that sends bytes
+   * already compressed names their encoding in PASSED_ENCODING, and this server sends it as
+   * Content-Encoding (Next.js 16 drops Content-Encoding from route handlers' responses). Requests
+   * carry PASS_ENCODING so handlers know; a client-sent one is removed.
+   */
+  const PASS_ENCODING = 'x-poolbench-pass-encoding';
+  const PASSED_ENCODING = 'x-poolbench-content-encoding';
+  const passEncoding = (res) => {
+    for (const method of ['setHeader', 'appendHeader']) {
+      const original = res[method].bind(res);
+      res[method] = (name, value) =>
+        original(String(name).toLowerCase() === PASSED_ENCODING ? 'Content-Encoding' : name, value);
+    }
+  };
   /** Also named in src/server/rest/handle-rest.ts; a client-sent one is removed. */
   const UNSUPPORTED_METHOD_HEADER = 'x-poolbench-unsupported-method';
 
@@ -57,6 +72,8 @@ async function serve() {
 
   const server = createServer((req, res) => {
     delete req.headers[UNSUPPORTED_METHOD_HEADER];
+    req.headers[PASS_ENCODING] = '1';
+    passEncoding(res);
     const method = (req.method ?? '').toUpperCase();
     if (!ROUTED.has(method)) {
       if ((req.url ?? '').startsWith('/api/v1/')) {

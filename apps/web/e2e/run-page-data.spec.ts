@@ -1,3 +1,5 @@
+import { get as httpGet } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import superjson from 'superjson';
 import { SHOTS, signUpApi, trpcOk } from './helpers';
@@ -53,12 +55,24 @@ test('a finished run page and a comparison load in one request each, revalidate 
   if (!run || !run2) throw new Error('the fixture made no runs');
   const url = `/api/runs/${run.id}/data`;
 
-  const first = await page.request.get(url);
+  const first = await page.request.get(url, { headers: { 'Accept-Encoding': 'gzip' } });
   expect(first.status()).toBe(200);
   const etag = first.headers()['etag']!;
   expect(etag).toMatch(/^"[\w-]+"$/);
-  expect(first.headers()['cache-control']).toBe('private, no-cache');
-  expect(first.headers()['content-encoding']).toBe('gzip');
+  expect(first.headers()['cache-control']).toBe('private, no-cache, no-transform');
+  // on the wire: one layer of gzip over the JSON (Next.js must not compress it a second time)
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const raw = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) =>
+    httpGet(new URL(url, baseURL), { headers: { cookie, 'accept-encoding': 'gzip' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }),
+      );
+    }).on('error', reject),
+  );
+  expect(raw.encoding).toBe('gzip');
+  expect(JSON.parse(gunzipSync(raw.body).toString('utf8'))).toHaveProperty('json.run.id', run.id);
   const body = superjson.deserialize<{
     run: { id: string; status: string };
     series: { points: unknown[] };
@@ -104,7 +118,8 @@ test('a finished run page and a comparison load in one request each, revalidate 
   await page.goto(`/runs/${run.id}`);
   await loaded;
   await expect(page.getByTestId('run-summary')).toBeVisible();
-  await expect(page.locator('.recharts-line').first()).toBeVisible({ timeout: 30_000 });
+  const throughput = page.getByTestId('chart-throughput');
+  await expect(throughput.locator('.recharts-line')).toHaveCount(2, { timeout: 30_000 });
   expect(streams).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/run-page-data-finished.png`, fullPage: true });
 });

@@ -107,7 +107,9 @@ test('two web processes share the port, replace one killed, and die with their p
     // both processes have the session cached now; signing out in whichever answers ends it in
     // both at once, although the old cookie is still sent
     for (let i = 0; i < 10; i++) expect(await me()).toBe(200);
-    expect((await api.post('/api/auth/sign-out', { headers: { origin: APP } })).ok()).toBe(true);
+    expect(
+      (await api.post('/api/auth/sign-out', { headers: { origin: APP }, data: {} })).ok(),
+    ).toBe(true);
     for (let i = 0; i < 10; i++) expect(await me()).toBe(401);
     await Promise.all([api.dispose(), bare.dispose()]);
 

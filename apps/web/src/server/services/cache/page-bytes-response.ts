@@ -10,22 +10,38 @@ export interface PageBytes {
 }
 
 /**
+ * Set by server.mjs on every request it hands to Next.js (a client-sent one is removed): the
+ * server passes `PASSED_ENCODING_HEADER` on as Content-Encoding, which Next.js 16 drops from route
+ * handlers' responses.
+ */
+export const PASS_ENCODING_HEADER = 'x-poolbench-pass-encoding';
+export const PASSED_ENCODING_HEADER = 'x-poolbench-content-encoding';
+
+/**
  * The response of a page-data route. Finished results: ETag, `private, no-cache` (the browser
- * revalidates and gets 304 without the body), the stored gzip bytes as they are when the client
- * accepts gzip. Live ones: `no-store`, never 304.
+ * revalidates and gets 304 without the body). Live ones: `no-store`, never 304. Behind
+ * server.mjs a client that accepts gzip gets the stored gzip bytes as they are (no-transform, so
+ * Next.js does not compress them again); elsewhere (`next dev`) the JSON, compressed by Next.js.
  */
 export function pageBytesResponse(req: Request, page: PageBytes): Response {
-  const headers: Record<string, string> = page.finished
+  const caching: Record<string, string> = page.finished
     ? { ETag: page.etag, 'Cache-Control': 'private, no-cache', Vary: 'Cookie, Accept-Encoding' }
     : { 'Cache-Control': 'no-store' };
   if (page.finished && notModified(req.headers, page.etag))
-    return new Response(null, { status: 304, headers });
-  const gzip = /\bgzip\b/.test(req.headers.get('accept-encoding') ?? '');
-  return new Response(gzip ? new Uint8Array(page.gzip) : new Uint8Array(gunzipSync(page.gzip)), {
-    headers: {
-      ...headers,
-      'Content-Type': 'application/json; charset=utf-8',
-      ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
-    },
+    return new Response(null, { status: 304, headers: caching });
+  const passGzip =
+    req.headers.get(PASS_ENCODING_HEADER) === '1' &&
+    /\bgzip\b/.test(req.headers.get('accept-encoding') ?? '');
+  if (passGzip)
+    return new Response(new Uint8Array(page.gzip), {
+      headers: {
+        ...caching,
+        'Cache-Control': `${caching['Cache-Control']}, no-transform`,
+        'Content-Type': 'application/json; charset=utf-8',
+        [PASSED_ENCODING_HEADER]: 'gzip',
+      },
+    });
+  return new Response(new Uint8Array(gunzipSync(page.gzip)), {
+    headers: { ...caching, 'Content-Type': 'application/json; charset=utf-8' },
   });
 }
