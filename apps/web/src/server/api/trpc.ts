@@ -89,7 +89,7 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
  * teams come back NOT_FOUND and reveal nothing.
  */
 export function teamProcedure(minRole: Role) {
-  return protectedProcedure.use(async ({ ctx, next }) => {
+  return protectedProcedure.use(async ({ ctx, type, next }) => {
     const team = await (ctx.resolveTeam ?? resolveTeam)(ctx.db, ctx.user.id, ctx.activeTeamId);
     if (!team)
       throw new TRPCError({ code: 'FORBIDDEN', message: 'you are not a member of any team' });
@@ -99,6 +99,9 @@ export function teamProcedure(minRole: Role) {
         message: `this needs the ${minRole} role; you are ${team.role} in ${team.name}`,
       });
     }
-    return next({ ctx: { ...ctx, team } });
+    const result = await next({ ctx: { ...ctx, team } });
+    // a change to the team's data: the comparisons web processes keep for a moment are redone
+    if (type === 'mutation' && result.ok) await ctx.forgetAuth?.({ teamId: team.id });
+    return result;
   });
 }

@@ -34,8 +34,14 @@ export interface Owner {
   sessionId: string | null;
 }
 
-/** What a revocation is about: a user, a session, or a share link. */
-export type Revocation = Partial<Owner> & { shareLinkId?: string | null };
+/**
+ * What a revocation is about: a user, a session, a share link, or a team whose results changed
+ * (a baseline set, an experiment extended: its recent comparisons are recomputed).
+ */
+export type Revocation = Partial<Owner> & {
+  shareLinkId?: string | null;
+  teamId?: string | null;
+};
 
 const revocationListeners = new Set<(r: Revocation) => void>();
 
@@ -118,6 +124,7 @@ const ForgetSchema = z.object({
   userId: z.string().min(1).max(200).nullish(),
   sessionId: z.string().min(1).max(200).nullish(),
   shareLinkId: z.string().min(1).max(200).nullish(),
+  teamId: z.string().min(1).max(200).nullish(),
 });
 
 export interface ProcessAuth {
@@ -184,12 +191,13 @@ export function createProcessAuth(deps: {
       );
     },
     async forget(r) {
-      if (!r.userId && !r.sessionId && !r.shareLinkId) return;
+      if (!r.userId && !r.sessionId && !r.shareLinkId && !r.teamId) return;
       forgetHere(r);
       const message = {
         userId: r.userId ?? null,
         sessionId: r.sessionId ?? null,
         shareLinkId: r.shareLinkId ?? null,
+        teamId: r.teamId ?? null,
       };
       await deps.publish(AUTH_FORGET_CHANNEL, JSON.stringify(message)).catch(() => {});
     },

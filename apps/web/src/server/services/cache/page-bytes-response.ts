@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { notModified } from './finished-data-cache';
 
 /** A page-data payload: gzip bytes under a strong ETag, kept only when its results are final. */
@@ -44,4 +44,36 @@ export function pageBytesResponse(req: Request, page: PageBytes): Response {
   return new Response(new Uint8Array(gunzipSync(page.gzip)), {
     headers: { ...caching, 'Content-Type': 'application/json; charset=utf-8' },
   });
+}
+
+/** A page's text with its gzip, made once when the page is stored. */
+export interface StoredText {
+  text: string;
+  gzip: Buffer;
+}
+export const storedText = (text: string): StoredText => ({ text, gzip: gzipSync(text) });
+
+/**
+ * A stored page's body for this request: its gzip bytes as they are, behind server.mjs for a
+ * client that accepts gzip (with the headers that send them so), else the text, which Next.js
+ * compresses itself.
+ */
+export function storedBody(
+  reqHeaders: Headers,
+  page: StoredText,
+  cacheControl: string,
+): { body: BodyInit; headers: Record<string, string> } {
+  const pass =
+    reqHeaders.get(PASS_ENCODING_HEADER) === '1' &&
+    /\bgzip\b/.test(reqHeaders.get('accept-encoding') ?? '');
+  return pass
+    ? {
+        body: new Uint8Array(page.gzip),
+        headers: {
+          'Cache-Control': `${cacheControl}, no-transform`,
+          [PASSED_ENCODING_HEADER]: 'gzip',
+          Vary: 'Accept-Encoding',
+        },
+      }
+    : { body: page.text, headers: { 'Cache-Control': cacheControl } };
 }

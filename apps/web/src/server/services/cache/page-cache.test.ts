@@ -7,7 +7,7 @@ import { GuessLimiter } from '../share-links/rate-limit';
 import { sharedPageResponse } from '../share-links/shared-response';
 import { cachedExperimentPivot } from '../compare/cached-pivot';
 import { runPageBytes } from '../runs/run-page-data';
-import { comparePageBytes } from '../compare/compare-view';
+import { comparePageBytes, forgetTeamComparisons } from '../compare/compare-view';
 import { createPubSubHub, producerConnection, workerConnection } from '@poolbench/queue';
 import { vi } from 'vitest';
 import { AUTH_CACHE_MAX_MS, AUTH_FORGET_CHANNEL, createProcessAuth } from '../auth/auth-cache';
@@ -296,12 +296,32 @@ describe('caches of finished-run data', () => {
     expect(again.etag).toBe(first.etag);
     // another team's runs are not found however warm the cache
     await expect(comparePageBytes(db, B.teamId, selection, 300)).rejects.toThrow(/not found/i);
-    // a run that is live again is computed on every request
+    // a change no mutation announced (a run live again) waits for the bound …
     await db.run.update({ where: { id: run2 }, data: { status: 'running' } });
-    const live = await comparePageBytes(db, A.teamId, selection, 300);
-    expect(live.finished).toBe(false);
-    expect((await comparePageBytes(db, A.teamId, selection, 300)).gzip).not.toBe(live.gzip);
-    await db.run.update({ where: { id: run2 }, data: { status: 'succeeded' } });
+    expect((await comparePageBytes(db, A.teamId, selection, 300)).gzip).toBe(first.gzip);
+    // … and any mutation of the team's data through the product forgets it at once
+    const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
+    const hub = createPubSubHub(() => workerConnection(url));
+    const pub = producerConnection(url);
+    try {
+      const here = createProcessAuth({
+        hub,
+        publish: (c, m) => pub.publish(c, m),
+        ttlMs: AUTH_CACHE_MAX_MS,
+      });
+      await callerFor(db, services, A.users.owner, A.teamId, {
+        forgetAuth: here.forget,
+      }).run.updateNotes({ id: runId, notes: 'compared again' });
+      const live = await comparePageBytes(db, A.teamId, selection, 300);
+      expect(live.finished).toBe(false);
+      // with a live run it is computed on every request
+      expect((await comparePageBytes(db, A.teamId, selection, 300)).gzip).not.toBe(live.gzip);
+    } finally {
+      await hub.close();
+      pub.disconnect();
+      await db.run.update({ where: { id: run2 }, data: { status: 'succeeded' } });
+    }
+    forgetTeamComparisons(A.teamId);
   });
 
   it('a share link revoked elsewhere is refused once the message arrives, or at the bound', async () => {

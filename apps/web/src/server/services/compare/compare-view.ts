@@ -4,6 +4,7 @@ import type { Selection } from '~/lib/compare/selection';
 import { fastSuperjson } from '../../api/fast-transformer';
 import { ComparisonViewSchema } from '../../api/routers/compare.types';
 import { fingerprint, LruCache } from '../cache/finished-data-cache';
+import { AUTH_CACHE_MAX_MS, onRevocation } from '../auth/auth-cache';
 import type { PageBytes } from '../cache/page-bytes-response';
 import { cachedComparison, comparisonVersion } from './cached-comparison';
 import { resolveBaseline } from './resolve-baseline';
@@ -51,6 +52,21 @@ const pages = new LruCache<ComparePageBytes>(200);
 export const clearComparePageCache = () => pages.clear();
 
 /**
+ * A selection's finished comparison for at most `AUTH_CACHE_MAX_MS`: views arriving meanwhile
+ * skip the reads that decide its version. A mutation of the team's data (a baseline set, an
+ * experiment extended) forgets the team's entries at once, in every web process
+ * (`forgetAuth({ teamId })` in `teamProcedure`); changes made by workers show within the bound.
+ */
+const recent = new Map<string, { teamId: string; etag: string; until: number }>();
+const RECENT_MAX = 1000;
+export function forgetTeamComparisons(teamId: string): void {
+  for (const [key, r] of recent) if (r.teamId === teamId) recent.delete(key);
+}
+onRevocation((r) => {
+  if (r.teamId) forgetTeamComparisons(r.teamId);
+});
+
+/**
  * The compare view as compressed bytes, outside tRPC: what `compare.get` sends, through its output
  * schema once per version instead of on every request. The team's reads (the groups, the
  * baselines, the runs' states) run on every call first, so another team's runs are NOT_FOUND
@@ -63,6 +79,10 @@ export async function comparePageBytes(
   selection: Selection,
   maxPoints: number,
 ): Promise<ComparePageBytes> {
+  const key = `${teamId}\u0000${fingerprint({ selection, maxPoints })}`;
+  const seen = recent.get(key);
+  const kept = seen && seen.until > Date.now() ? pages.get(seen.etag) : undefined;
+  if (kept) return kept;
   const resolved = await resolveBaseline(db, teamId, selection);
   const { version, cacheable } = await comparisonVersion(db, teamId, selection, {
     maxPoints,
@@ -70,8 +90,16 @@ export async function comparePageBytes(
     groups: resolved.groups,
   });
   const etag = `"${fingerprint({ version, baselines: baselinesOf(resolved.saved) })}"`;
+  const remember = () => {
+    recent.delete(key);
+    recent.set(key, { teamId, etag, until: Date.now() + AUTH_CACHE_MAX_MS });
+    while (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+  };
   const hit = cacheable ? pages.get(etag) : undefined;
-  if (hit) return hit;
+  if (hit) {
+    remember();
+    return hit;
+  }
   const view = ComparisonViewSchema.parse(
     await compareView(db, teamId, selection, maxPoints, resolved),
   );
@@ -80,6 +108,9 @@ export async function comparePageBytes(
     gzip: gzipSync(JSON.stringify(fastSuperjson.serialize(view))),
     finished: cacheable,
   };
-  if (cacheable) pages.set(etag, bytes);
+  if (cacheable) {
+    pages.set(etag, bytes);
+    remember();
+  }
   return bytes;
 }

@@ -10,10 +10,11 @@ import { SHARE_HEADERS } from '~/server/security/headers';
 import { fingerprint, LruCache, notModified, pageCacheOn } from '../cache/finished-data-cache';
 import { AUTH_CACHE_MAX_MS, onRevocation } from '../auth/auth-cache';
 import { countView } from './resolve-share-link';
+import { storedBody, storedText, type StoredText } from '../cache/page-bytes-response';
 import { hashShareToken } from './token';
 
 // rendered pages by ETag: a shared report of finished runs is the same HTML for every viewer
-const pages = new LruCache<string>(200);
+const pages = new LruCache<StoredText>(200);
 export const clearSharedPageCache = () => pages.clear();
 
 /**
@@ -37,13 +38,14 @@ onRevocation((r) => {
   if (r.shareLinkId) forgetSharedLink(r.shareLinkId);
 });
 
-function htmlResponse(html: string, etag: string): Response {
-  return new Response(html, {
+function htmlResponse(reqHeaders: Headers, page: StoredText, etag: string): Response {
+  const { body, headers } = storedBody(reqHeaders, page, 'private, no-cache');
+  return new Response(body, {
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       ...SHARE_HEADERS,
       ETag: etag,
-      'Cache-Control': 'private, no-cache',
+      ...headers,
     },
   });
 }
@@ -80,7 +82,7 @@ export async function sharedPageResponse(
         status: 304,
         headers: { ...SHARE_HEADERS, ETag: recent.etag, 'Cache-Control': 'private, no-cache' },
       });
-    return htmlResponse(recentHtml, recent.etag);
+    return htmlResponse(headers, recentHtml, recent.etag);
   }
   const view = await openSharedView(deps, token, client, { count: true });
   if (view.status === 429)
@@ -118,10 +120,7 @@ export async function sharedPageResponse(
   }
   const cached = pageCacheOn() ? pages.get(etag) : undefined;
   if (cached) remember();
-  if (cached)
-    return new Response(cached, {
-      headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS, ...cacheHeaders },
-    });
+  if (cached) return htmlResponse(headers, cached, etag);
   const base = `/api/share/${token}/export`;
   const html = renderReportHtml(view.comparison, {
     title: view.link.title,
@@ -140,8 +139,10 @@ export async function sharedPageResponse(
     ],
   });
   if (pageCacheOn()) {
-    pages.set(etag, html);
+    const stored = storedText(html);
+    pages.set(etag, stored);
     remember();
+    return htmlResponse(headers, stored, etag);
   }
   return new Response(html, {
     headers: {
