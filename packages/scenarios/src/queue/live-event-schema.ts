@@ -56,8 +56,11 @@ const num = z.number().nullable();
  * the second had no requests or the sampler had nothing.
  */
 export const SeriesPointSchema = z.object({
-  /** seconds since the load started, 0-based */
-  second: z.number().int().nonnegative(),
+  /**
+   * seconds since the load started, 0-based; a distributed run's generators can start a moment
+   * before the leader's first second, so its first points may be negative
+   */
+  second: z.number().int(),
   statusCounts: z.record(z.string(), z.number().int().nonnegative()),
   ...fieldShape(SERIES_COUNT_FIELDS, z.number().int().nonnegative()),
   ...fieldShape(SERIES_LATENCY_FIELDS, num),

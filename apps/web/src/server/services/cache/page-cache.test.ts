@@ -370,4 +370,22 @@ describe('caches of finished-run data', () => {
       pub.disconnect();
     }
   });
+
+  it("a distributed run's second before the leader's first (second -1) is on its page", async () => {
+    const id = await insertSyntheticRun(db, {
+      ...base(),
+      poolConfigId: exp.poolConfigs[0]!.id,
+      poolConfigName: 'lazy',
+      repeatIndex: 5,
+      seed: 9,
+    });
+    // a generator that started a moment before the leader stores its first second as -1
+    await db.runSecond.updateMany({ where: { runId: id, second: 0 }, data: { second: -1 } });
+    const bytes = await runPageBytes(db, A.teamId, id, 300);
+    const page = superjson.deserialize<{ series: { points: Array<{ second: number }> } }>(
+      JSON.parse(gunzipSync(bytes.gzip).toString('utf8')),
+    );
+    expect(page.series.points[0]!.second).toBe(-1);
+    expect((await owner().run.series({ id })).points[0]!.second).toBe(-1);
+  });
 });
