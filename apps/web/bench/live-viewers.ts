@@ -12,7 +12,7 @@
 import { execSync, spawn } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { createDb, DEMO_EMAIL, DEMO_TEAM_SLUG, LAB_TARGET_NAME, parseRun } from '@poolbench/db';
+import { createDb, DEMO_TEAM_SLUG, LAB_TARGET_NAME, parseRun } from '@poolbench/db';
 import { producerConnection } from '@poolbench/queue';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { hodgesLehmann, median, quantile } from '@poolbench/stats';
@@ -86,7 +86,6 @@ const pct = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(1)} %`;
 
 try {
   const team = await db.team.findUniqueOrThrow({ where: { slug: DEMO_TEAM_SLUG } });
-  await db.user.findUniqueOrThrow({ where: { email: DEMO_EMAIL } });
   const target = await db.target.findFirstOrThrow({
     where: { teamId: team.id, name: LAB_TARGET_NAME, archivedAt: null },
   });

@@ -45,10 +45,8 @@ export async function compareView(
   return { ...comparison, ...baselinesOf(saved) };
 }
 
-export type ComparePageBytes = PageBytes;
-
 // a comparison of 6 x 15-minute runs is ~40 KB compressed: 200 of them stay near 8 MB
-const pages = new LruCache<ComparePageBytes>(200);
+const pages = new LruCache<PageBytes>(200);
 export const clearComparePageCache = () => pages.clear();
 
 /**
@@ -78,7 +76,7 @@ export async function comparePageBytes(
   teamId: string,
   selection: Selection,
   maxPoints: number,
-): Promise<ComparePageBytes> {
+): Promise<PageBytes> {
   const key = `${teamId}\u0000${fingerprint({ selection, maxPoints })}`;
   const seen = recent.get(key);
   const kept = seen && seen.until > Date.now() ? pages.get(seen.etag) : undefined;

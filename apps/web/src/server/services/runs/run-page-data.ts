@@ -9,10 +9,8 @@ import { NotFoundError } from '../errors';
 import { getRun } from './get-run';
 import { getRunSeries } from './run-series';
 
-export type RunPageBytes = PageBytes;
-
 // a finished 15-minute run's page is ~25 KB compressed: 400 of them stay near 10 MB
-const pages = new LruCache<RunPageBytes>(400);
+const pages = new LruCache<PageBytes>(400);
 export const clearRunPageCache = () => pages.clear();
 
 /**
@@ -29,7 +27,7 @@ export async function runPageBytes(
   teamId: string,
   runId: string,
   maxPoints: number,
-): Promise<RunPageBytes> {
+): Promise<PageBytes> {
   const head = await db.run.findFirst({
     where: { id: runId, teamId },
     select: {
@@ -53,7 +51,7 @@ export async function runPageBytes(
   ]);
   // what tRPC's run.get and run.series would send: their output schemas shape (and strip) it
   const payload = { run: RunDetailSchema.parse(run), series: RunSeriesSchema.parse(series) };
-  const bytes: RunPageBytes = {
+  const bytes: PageBytes = {
     etag,
     gzip: gzipSync(JSON.stringify(fastSuperjson.serialize(payload))),
     finished,
