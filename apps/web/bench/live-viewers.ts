@@ -150,6 +150,9 @@ try {
     new Promise((r) => setTimeout(r, 5000)),
   ]);
   for (const v of viewers) v.abort.abort();
+  const delivery = parseRun(await db.run.findUniqueOrThrow({ where: { id: liveRun } })).summary
+    ?.delivery;
+  if (!delivery) throw new Error(`run ${liveRun} has no k6 output delivery record`);
   const stored = await db.runSecond.findMany({
     where: { runId: liveRun, segment: 'all' },
     select: { second: true, ts: true },
@@ -231,6 +234,8 @@ try {
     `| from the worker's publish (event \`atMs\`) to the viewer | ${ms(quantile(fanOut, 0.5))} ms | ${ms(quantile(fanOut, 0.95))} ms | ${ms(Math.max(...fanOut))} ms |`,
     '',
     `Redis subscriptions to the run's channel while the ${VIEWERS} watched (\`PUBSUB NUMSUB\`): **${subscriptions}**. Goal: p95 from a second's end < 1.5 s.`,
+    '',
+    `Most of that delay is the k6 output's grace: a second is written ${delivery.graceMs ?? '?'} ms after it ended (checked every 100 ms), so samples that reach the output late are still in it. In this run the slowest sample took **${delivery.maxLagMs ?? '?'} ms** from its timestamp to the output, and ${delivery.lateSamples} arrived after their second was written (the run's \`summary.delivery\`).`,
     '',
     `**Observer effect**, A/B in one run: the same ${MEASURED_S}-second run ${REPEATS} times per side, interleaved; B with ${OBSERVERS} live viewers of the run and the run's share page loaded at ${SHARE_RATE} req/s by a second k6 during it. Change against A, Hodges–Lehmann on log values with its 95 % interval; A′ against A is the run-to-run noise of identical runs.`,
     '',

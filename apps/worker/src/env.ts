@@ -18,6 +18,8 @@ const EnvSchema = z.object({
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   POOLBENCH_K6_BIN: z.string().default(join(REPO, 'packages/k6/bin/k6')),
+  // How long k6's output keeps a second open for late samples (run-k6 reads it; k6's default 1 000).
+  POOLBENCH_OUTPUT_GRACE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   LAB_TARGET_BIN: z.string().default(join(REPO, 'apps/lab-targets/go/bin/lab-target')),
   LAB_DATABASE_URL: z
     .string()

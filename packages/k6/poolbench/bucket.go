@@ -44,6 +44,10 @@ func trendIndex(name string) int {
 	return -1
 }
 
+// checkFailedMetric is the counter generated scripts add 1 to for a request whose status was a
+// success but whose checks failed: the run counts it as a failed request.
+const checkFailedMetric = "poolbench_check_failed"
+
 func newHistogram() *hdr.Histogram {
 	return hdr.New(histMinMicros, histMaxMicros, histSigFigs)
 }
@@ -58,6 +62,9 @@ type counters struct {
 	DataReceivedBytes int64            `json:"dataReceivedBytes"`
 	Iterations        int64            `json:"iterations"`
 	DroppedIterations int64            `json:"droppedIterations"`
+	// CheckFailed counts requests that succeeded by status but failed one of the scenario's checks
+	// (the generated script's poolbench_check_failed counter); they are in Failed as well.
+	CheckFailed int64 `json:"checkFailed,omitempty"`
 }
 
 func (c *counters) reset() {
@@ -73,6 +80,7 @@ func (c *counters) add(o *counters) {
 	c.DataReceivedBytes += o.DataReceivedBytes
 	c.Iterations += o.Iterations
 	c.DroppedIterations += o.DroppedIterations
+	c.CheckFailed += o.CheckFailed
 	for k, v := range o.Status {
 		c.Status[k] += v
 	}
@@ -150,6 +158,9 @@ func (b *bucket) record(s *metrics.Sample) bool {
 		if s.Value != 0 {
 			b.c.Failed++
 		}
+	case checkFailedMetric:
+		b.c.Failed += int64(s.Value)
+		b.c.CheckFailed += int64(s.Value)
 	case "data_sent":
 		b.c.DataSentBytes += int64(s.Value)
 	case "data_received":
@@ -215,16 +226,20 @@ func (b *bucket) line(enc *encoder) (secondLine, error) {
 
 // endLine is written once, after every open second has been flushed.
 type endLine struct {
-	V            int      `json:"v"`
-	Type         string   `json:"type"`
-	Seconds      int64    `json:"seconds"`
-	LateSamples  int64    `json:"lateSamples"`
-	LateRequests int64    `json:"lateRequests"`
-	FirstTS      *int64   `json:"firstTs,omitempty"`
-	LastTS       *int64   `json:"lastTs,omitempty"`
-	DurationMs   int64    `json:"durationMs"`
-	LoadStartMs  *int64   `json:"loadStartMs,omitempty"`
-	LoadEndMs    *int64   `json:"loadEndMs,omitempty"`
-	Totals       counters `json:"totals"`
-	Error        string   `json:"error,omitempty"`
+	V            int    `json:"v"`
+	Type         string `json:"type"`
+	Seconds      int64  `json:"seconds"`
+	LateSamples  int64  `json:"lateSamples"`
+	LateRequests int64  `json:"lateRequests"`
+	// MaxLagMs is the longest a load sample took to reach the output; GraceMs how long a
+	// second waited for its samples. A run with MaxLagMs near GraceMs lost samples, or nearly.
+	MaxLagMs    int64    `json:"maxLagMs"`
+	GraceMs     int64    `json:"graceMs"`
+	FirstTS     *int64   `json:"firstTs,omitempty"`
+	LastTS      *int64   `json:"lastTs,omitempty"`
+	DurationMs  int64    `json:"durationMs"`
+	LoadStartMs *int64   `json:"loadStartMs,omitempty"`
+	LoadEndMs   *int64   `json:"loadEndMs,omitempty"`
+	Totals      counters `json:"totals"`
+	Error       string   `json:"error,omitempty"`
 }

@@ -26,9 +26,14 @@ import (
 
 const (
 	// defaultGrace is how long a second stays open after it ended, for samples
-	// that reach the output late (k6 buffers samples for up to ~1 s).
-	defaultGrace = 2 * time.Second
-	closeTick    = 250 * time.Millisecond
+	// that reach the output late. k6 stamps an HTTP sample with the request's end
+	// and hands samples to outputs every 50 ms, so on a quiet machine a sample
+	// arrives within ~60 ms; the end line's maxLagMs shows what a run saw, and
+	// lateSamples what a too-short grace cost it.
+	defaultGrace = 1 * time.Second
+	// graceEnv overrides defaultGrace, in milliseconds (k6's environment).
+	graceEnv  = "K6_POOLBENCH_GRACE_MS"
+	closeTick = 100 * time.Millisecond
 )
 
 // Output implements output.Output for `--out poolbench=<path>`.
@@ -50,6 +55,8 @@ type Output struct {
 	closedBelow int64 // every second < closedBelow has been written
 	late        int64
 	lateReqs    int64
+	// maxLag is the longest a load sample took from its timestamp to AddMetricSamples.
+	maxLag time.Duration
 	// The load phase as the samples show it (see load.go); guarded by mu.
 	load loadSpan
 	// The last tag set isLifecycle looked at and its answer: tag sets are interned, and the
@@ -81,12 +88,29 @@ func New(p output.Params) (output.Output, error) {
 	if p.ConfigArgument == "" {
 		return nil, errors.New("poolbench output needs a destination: --out poolbench=<file|/dev/fd/N|->")
 	}
-	o := newOutput(p.Logger, defaultGrace, time.Now)
+	grace, err := graceFrom(p.Environment)
+	if err != nil {
+		return nil, err
+	}
+	o := newOutput(p.Logger, grace, time.Now)
 	o.path = p.ConfigArgument
 	if o.path == "-" {
 		o.w = p.StdOut
 	}
 	return o, nil
+}
+
+// graceFrom reads the grace period from k6's environment, or returns the default.
+func graceFrom(env map[string]string) (time.Duration, error) {
+	v, ok := env[graceEnv]
+	if !ok || v == "" {
+		return defaultGrace, nil
+	}
+	ms, err := strconv.Atoi(v)
+	if err != nil || ms < 0 || ms > 60_000 {
+		return 0, fmt.Errorf("poolbench output: %s must be a whole number of milliseconds from 0 to 60000, got %q", graceEnv, v)
+	}
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 func newOutput(logger logrus.FieldLogger, grace time.Duration, now func() time.Time) *Output {
@@ -166,20 +190,24 @@ func (o *Output) loop() {
 // AddMetricSamples aggregates in place: it is called from k6's output
 // goroutine, and recording into a histogram is cheaper than buffering.
 func (o *Output) AddMetricSamples(containers []metrics.SampleContainer) {
+	arrival := o.now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, c := range containers {
 		for _, s := range c.GetSamples() {
-			o.addLocked(&s)
+			o.addLocked(&s, arrival)
 		}
 	}
 }
 
-func (o *Output) addLocked(s *metrics.Sample) {
+func (o *Output) addLocked(s *metrics.Sample, arrival time.Time) {
 	// setup() and teardown() are not load: a readiness request in setup() would otherwise add one
 	// request to a fixed-request run and its latency to the first second.
 	if o.isLifecycle(s) {
 		return
+	}
+	if lag := arrival.Sub(s.Time); lag > o.maxLag {
+		o.maxLag = lag
 	}
 	sec := s.Time.Unix()
 	if sec < o.closedBelow {
@@ -219,7 +247,7 @@ func (o *Output) isLifecycle(s *metrics.Sample) bool {
 
 func isCounted(name string) bool {
 	switch name {
-	case "http_reqs", "http_req_failed", "data_sent", "data_received", "iterations", "dropped_iterations", "vus", "vus_max":
+	case "http_reqs", "http_req_failed", checkFailedMetric, "data_sent", "data_received", "iterations", "dropped_iterations", "vus", "vus_max":
 		return true
 	}
 	return false
@@ -309,6 +337,7 @@ func (o *Output) StopWithTestError(testErr error) error {
 	end := endLine{
 		V: 1, Type: "end", Seconds: o.seconds, LateSamples: o.late, LateRequests: o.lateReqs, Totals: o.totals,
 		DurationMs: o.now().Sub(o.started).Milliseconds(),
+		MaxLagMs:   o.maxLag.Milliseconds(), GraceMs: o.grace.Milliseconds(),
 	}
 	end.LoadStartMs, end.LoadEndMs = o.load.millis()
 	o.mu.Unlock()

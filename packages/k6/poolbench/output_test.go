@@ -26,20 +26,24 @@ type fixture struct {
 	out  *Output
 	buf  *bytes.Buffer
 	base time.Time
+	// clock is the output's now(): when samples arrive, and when it stops.
+	clock time.Time
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	logger := logrus.New()
 	logger.SetOutput(&bytes.Buffer{})
-	o := newOutput(logger, 2*time.Second, time.Now)
+	base := time.Unix(1_000_000, 0)
+	f := &fixture{t: t, reg: metrics.NewRegistry(), base: base, clock: base, buf: &bytes.Buffer{}}
+	o := newOutput(logger, 2*time.Second, func() time.Time { return f.clock })
 	o.manualClose = true
-	buf := &bytes.Buffer{}
-	o.w = buf
+	o.w = f.buf
 	if err := o.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{t: t, reg: metrics.NewRegistry(), out: o, buf: buf, base: time.Unix(1_000_000, 0)}
+	f.out = o
+	return f
 }
 
 func (f *fixture) metric(name string) *metrics.Metric {
@@ -155,6 +159,44 @@ func TestLateSamplesAreCountedNotMerged(t *testing.T) {
 	}
 }
 
+func TestEndLineReportsTheLongestSampleLagAndTheGrace(t *testing.T) {
+	f := newFixture(t)
+	f.clock = f.base.Add(1300 * time.Millisecond)
+	f.add("http_reqs", 0.9, 1, map[string]string{"status": "200"})    // 400 ms on its way
+	f.add("http_req_duration", 1.2, 5, nil)                           // 100 ms
+	f.add("http_reqs", 0.2, 1, map[string]string{"group": "::setup"}) // setup is not load
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	ls := f.lines()
+	var end struct {
+		MaxLagMs int64 `json:"maxLagMs"`
+		GraceMs  int64 `json:"graceMs"`
+	}
+	last := f.buf.Bytes()
+	last = last[bytes.LastIndexByte(last[:len(last)-1], '\n')+1:]
+	if err := json.Unmarshal(last, &end); err != nil {
+		t.Fatal(err)
+	}
+	if ls[len(ls)-1].Type != "end" || end.MaxLagMs != 400 || end.GraceMs != 2000 {
+		t.Fatalf("end line: maxLagMs %d graceMs %d, want 400 and 2000", end.MaxLagMs, end.GraceMs)
+	}
+}
+
+func TestGraceComesFromTheEnvironment(t *testing.T) {
+	if g, err := graceFrom(nil); err != nil || g != defaultGrace {
+		t.Fatalf("no setting: %v %v, want the default", g, err)
+	}
+	if g, err := graceFrom(map[string]string{graceEnv: "750"}); err != nil || g != 750*time.Millisecond {
+		t.Fatalf("750: got %v %v", g, err)
+	}
+	for _, bad := range []string{"-1", "1s", "60001", "1e3"} {
+		if _, err := graceFrom(map[string]string{graceEnv: bad}); err == nil || !strings.Contains(err.Error(), graceEnv) {
+			t.Fatalf("%q was accepted or the error does not name the setting: %v", bad, err)
+		}
+	}
+}
+
 func TestCountersStatusAndVUs(t *testing.T) {
 	f := newFixture(t)
 	for i := 0; i < 3; i++ {
@@ -192,6 +234,46 @@ func TestCountersStatusAndVUs(t *testing.T) {
 	}
 	if len(l.Hist) != 0 {
 		t.Fatalf("empty histograms must be omitted, got %v", l.Hist)
+	}
+}
+
+func TestAFailedCheckCountsTheRequestAsFailed(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 4; i++ {
+		f.add("http_reqs", 0.1, 1, map[string]string{"status": "200"})
+		f.add("http_req_failed", 0.1, 0, nil)
+	}
+	f.add("poolbench_check_failed", 0.2, 1, nil) // 200, but the body was wrong
+	f.add("http_reqs", 1.3, 1, map[string]string{"status": "500"})
+	f.add("http_req_failed", 1.3, 1, nil)
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	type failures struct {
+		Type        string `json:"type"`
+		Failed      int64  `json:"failed"`
+		CheckFailed int64  `json:"checkFailed"`
+		Totals      struct {
+			Failed      int64 `json:"failed"`
+			CheckFailed int64 `json:"checkFailed"`
+		} `json:"totals"`
+	}
+	var lines []failures
+	for _, raw := range bytes.Split(bytes.TrimSpace(f.buf.Bytes()), []byte("\n")) {
+		var l failures
+		if err := json.Unmarshal(raw, &l); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) != 3 || lines[0].Failed != 1 || lines[0].CheckFailed != 1 || lines[1].Failed != 1 || lines[1].CheckFailed != 0 {
+		t.Fatalf("seconds: %+v", lines)
+	}
+	if end := lines[2]; end.Type != "end" || end.Totals.Failed != 2 || end.Totals.CheckFailed != 1 {
+		t.Fatalf("end line: %+v", end)
+	}
+	if bytes.Contains(bytes.Split(f.buf.Bytes(), []byte("\n"))[1], []byte("checkFailed")) {
+		t.Fatal("a second without check failures must not carry the field")
 	}
 }
 

@@ -16,6 +16,8 @@ const CountersSchema = z.object({
   dataReceivedBytes: count,
   iterations: count,
   droppedIterations: count,
+  /** requests with a success status that failed a scenario check; already in `failed` */
+  checkFailed: count.optional(),
 });
 export type K6Counters = z.infer<typeof CountersSchema>;
 
@@ -39,6 +41,9 @@ export const EndLineSchema = z.object({
   seconds: count,
   lateSamples: count,
   lateRequests: count,
+  /** the longest a load sample took from its timestamp to the output, and how long a second waited */
+  maxLagMs: count.optional(),
+  graceMs: count.optional(),
   firstTs: z.number().int().optional(),
   lastTs: z.number().int().optional(),
   /** from the output's start to its stop: setup(), load and teardown() together (not a rate's denominator) */

@@ -62,6 +62,9 @@ describe('poolbench output against k6 own summary', () => {
       expect(r.endReason).toBe('completed');
       expect(r.outputComplete).toBe(true);
       expect(r.lateSamples).toBe(0);
+      // the output's default grace, and how long the slowest sample took to reach it
+      expect(r.outputGraceMs).toBe(1000);
+      expect(r.maxSampleLagMs).toBeGreaterThanOrEqual(0);
       expect(r.testDurationMs).toBeGreaterThanOrEqual(4000);
       expect(r.testDurationMs).toBeLessThan(6000);
       const k6 = (JSON.parse(await readFile(exportPath, 'utf8')) as SummaryExport).metrics;
@@ -118,9 +121,15 @@ describe('rps is the load phase rate', () => {
       export function setup() { http.get(__ENV.BASE + '/'); sleep(2); }
       export default function () { http.get(__ENV.BASE + '/'); }
       export function teardown() { http.get(__ENV.BASE + '/'); sleep(1); }`;
-    const r = await runK6({ script, env: { BASE: server.url }, timeoutMs: 60_000 });
+    const r = await runK6({
+      script,
+      env: { BASE: server.url },
+      timeoutMs: 60_000,
+      outputGraceMs: 1500,
+    });
     expect(r.endReason).toBe('completed');
     expect(r.lateSamples).toBe(0);
+    expect(r.outputGraceMs).toBe(1500);
     // 1000 iterations were asked for: made, or dropped when a busy machine could not start them
     // in time (k6 counts those; they are not requests, and the rate reports what was made)
     const offered = r.summary.requests + r.summary.droppedIterations;

@@ -17,6 +17,11 @@ export type K6EndReason = 'completed' | 'aborted' | 'timed_out' | 'k6_error';
 export interface RunK6Options {
   /** k6 script source (ESM); written to a private temp file that is removed afterwards */
   script: string;
+  /**
+   * Files the script opens by relative path (`open('./data.json')`), written beside it in the
+   * same private dir and removed with it. Names: a plain file name, no directories.
+   */
+  files?: Record<string, string | Uint8Array>;
   /** passed as `-e KEY=VALUE` (the script's __ENV); the process environment is never exposed */
   env?: Record<string, string>;
   /**
@@ -43,6 +48,11 @@ export interface RunK6Options {
   summaryExportPath?: string;
   /** distributed runs: this generator's k6 execution segment (see K6ArgsInput) */
   executionSegment?: { segment: string; sequence: string };
+  /**
+   * How long the output keeps a second open for samples that arrive late, in ms; default
+   * $POOLBENCH_OUTPUT_GRACE_MS, else the output's own (1 000).
+   */
+  outputGraceMs?: number;
   /** CPUs k6 runs on (a kernel cpu list like "1" or "2-3", via taskset); absent = any */
   cpus?: string;
 }
@@ -57,6 +67,9 @@ export interface K6RunResult {
   /** samples that reached the output after their second was written (not in any second) */
   lateSamples: number;
   lateRequests: number;
+  /** the longest a load sample took to reach the output, and the output's grace (end line) */
+  maxSampleLagMs: number | undefined;
+  outputGraceMs: number | undefined;
   /** the output's open time (end line): setup(), load and teardown(); undefined without end line */
   testDurationMs: number | undefined;
   /**
@@ -91,6 +104,23 @@ function secretEnvOf(opts: RunK6Options): Record<string, string> {
   return env;
 }
 
+const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const RESERVED_FILES = new Set(['script.js']);
+
+function checkedFileName(name: string): string {
+  if (!FILE_NAME.test(name) || RESERVED_FILES.has(name))
+    throw new Error(
+      `invalid script file name ${JSON.stringify(name)}: a plain file name of letters, digits, . _ -, not script.js`,
+    );
+  return name;
+}
+
+/** The output's grace period for k6's environment, when one is set; the output validates it. */
+function graceEnvOf(opts: RunK6Options): Record<string, string> {
+  const ms = opts.outputGraceMs ?? process.env.POOLBENCH_OUTPUT_GRACE_MS;
+  return ms === undefined || ms === '' ? {} : { K6_POOLBENCH_GRACE_MS: String(ms) };
+}
+
 /**
  * Runs one k6 test with the poolbench output and streams its per-second buckets.
  * Throws only when k6 cannot be started (K6BinaryError) or an option is invalid;
@@ -109,6 +139,8 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
   try {
     const scriptPath = join(dir, 'script.js');
     await writeFile(scriptPath, opts.script, { mode: 0o600 });
+    for (const [name, content] of Object.entries(opts.files ?? {}))
+      await writeFile(join(dir, checkedFileName(name)), content, { mode: 0o600 });
     const args = buildK6Args({
       scriptPath,
       // A pipe, not a file: lines arrive as soon as a second closes, and EOF marks the end.
@@ -138,6 +170,8 @@ function emptyResult(
     summary: acc.summary(),
     lateSamples: 0,
     lateRequests: 0,
+    maxSampleLagMs: undefined,
+    outputGraceMs: undefined,
     testDurationMs: undefined,
     load: undefined,
     outputComplete: false,
@@ -167,12 +201,14 @@ function supervise(
       // Own process group, so the caller can kill k6 and anything it starts in one go.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      // A clean environment: K6_* variables or a ~/.config/k6 file must not reconfigure the run.
+      // A clean environment: K6_* variables or a ~/.config/k6 file must not reconfigure the run;
+      // the one K6_ variable set is the poolbench output's own grace period.
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: home,
         XDG_CONFIG_HOME: home,
         TMPDIR: tmpdir(),
+        ...graceEnvOf(opts),
         ...secretEnvOf(opts),
       },
     });
@@ -270,6 +306,8 @@ function supervise(
           summary: acc.summary(),
           lateSamples: end?.lateSamples ?? 0,
           lateRequests: end?.lateRequests ?? 0,
+          maxSampleLagMs: end?.maxLagMs,
+          outputGraceMs: end?.graceMs,
           testDurationMs: end?.durationMs,
           load:
             end?.loadStartMs !== undefined && end.loadEndMs !== undefined

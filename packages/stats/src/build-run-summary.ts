@@ -1,5 +1,5 @@
 import type { HdrStatsMs } from './hdr';
-import type { ResourceSummary, RunSummary } from './run-summary';
+import type { ResourceSummary, RunDelivery, RunSummary } from './run-summary';
 
 /** The additive load facts of one second or of a whole run (k6 output counters). */
 export interface SummaryCounters {
@@ -172,6 +172,8 @@ export interface RunSummaryInput {
   loadMs: number;
   load?: LoadPhase | null;
   resources: readonly ResourceTotalsRow[];
+  /** how samples reached k6's output, when its end line said */
+  delivery?: RunDelivery | null;
 }
 
 /**
@@ -205,5 +207,6 @@ export function buildRunSummary(i: RunSummaryInput): RunSummary {
     resources: summarizeResources(i.resources),
     loadStartMs: i.load?.startMs ?? null,
     loadEndMs: i.load?.endMs ?? null,
+    ...(i.delivery ? { delivery: i.delivery } : {}),
   };
 }

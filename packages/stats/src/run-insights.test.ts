@@ -141,6 +141,19 @@ describe('runInsights', () => {
     expect(codes({ outsideCpuPercent: 40 })).toEqual([]);
   });
 
+  it('samples that reached the output after their second was written are named, with the timing', () => {
+    const delivery = { lateSamples: 12, lateRequests: 3, maxLagMs: 1450, graceMs: 1000 };
+    const r = runInsights({ ...base, summary: summary({ delivery }) });
+    expect(r.map((x) => x.code)).toEqual(['samples-late']);
+    expect(r[0]!.severity).toBe('warning');
+    expect(r[0]!.message).toContain('12 sample(s), 3 of them requests');
+    expect(r[0]!.message).toContain('a second waited 1000 ms; the slowest sample took 1450 ms');
+    expect(
+      codes({ summary: summary({ delivery: { ...delivery, lateSamples: 0, lateRequests: 0 } }) }),
+    ).toEqual([]);
+    expect(codes({ summary: summary({ delivery: null }) })).toEqual([]);
+  });
+
   it('no summary, no insights', () => {
     expect(runInsights({ ...base, summary: null })).toEqual([]);
   });

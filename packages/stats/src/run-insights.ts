@@ -14,6 +14,7 @@ export const INSIGHT_CODES = [
   'load-not-offered',
   'vus-exhausted',
   'generator-cpu-saturated',
+  'samples-late',
   'target-cpu-saturated',
   'pool-never-waited',
   'db-connection-limit',
@@ -121,6 +122,21 @@ export function runInsights(input: RunInsightInput): RunInsight[] {
       severity: 'warning',
       message: `${hotGenerators.length} load generator(s) peaked at ${pct(Math.max(...hotGenerators))} of a core: k6 itself may have added latency`,
       fix: 'split the run across more load generators, or pin k6 and the target to separate CPUs',
+    });
+  }
+
+  const late = s.delivery ?? null;
+  if (late && late.lateSamples > 0) {
+    const timing = [
+      late.graceMs !== null ? `a second waited ${late.graceMs} ms` : null,
+      late.maxLagMs !== null ? `the slowest sample took ${late.maxLagMs} ms` : null,
+    ].filter((x) => x !== null);
+    const lag = timing.length ? ` (${timing.join('; ')})` : '';
+    out.push({
+      code: 'samples-late',
+      severity: 'warning',
+      message: `${late.lateSamples} sample(s), ${late.lateRequests} of them requests, reached k6's output after their second was written${lag}: they are in no second, total or percentile`,
+      fix: 'give the load generator more CPU (pin CPUs, more load generators), or raise POOLBENCH_OUTPUT_GRACE_MS on the worker',
     });
   }
 

@@ -33,6 +33,20 @@ export interface RunSummary {
    */
   loadStartMs?: number | null;
   loadEndMs?: number | null;
+  /**
+   * How samples reached k6's output (its end line): a sample arriving after its second was written
+   * (`lateSamples`, `lateRequests` of them requests) is in no second and no total. `maxLagMs` is
+   * the longest a load sample took from its timestamp to the output; `graceMs` how long a second
+   * waited. Absent in distributed runs, runs whose k6 died, and older summaries.
+   */
+  delivery?: RunDelivery | null;
+}
+
+export interface RunDelivery {
+  lateSamples: number;
+  lateRequests: number;
+  maxLagMs: number | null;
+  graceMs: number | null;
 }
 
 export interface ResourceSummary {

@@ -43,7 +43,13 @@ export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRo
 
 /** Summary of a finished run from the load engine's merged histograms and counters, over its load phase. */
 export function buildSummary(
-  k6: Pick<K6RunResult, 'summary' | 'load'>,
+  k6: Pick<K6RunResult, 'summary' | 'load'> &
+    Partial<
+      Pick<
+        K6RunResult,
+        'outputComplete' | 'lateSamples' | 'lateRequests' | 'maxSampleLagMs' | 'outputGraceMs'
+      >
+    >,
   resourceTotals: readonly ResourceTotalsRow[],
 ): RunSummary {
   const s = k6.summary;
@@ -57,5 +63,13 @@ export function buildSummary(
     loadMs: loadTimeMs(k6.load, null, s.loadSeconds ?? []),
     load: k6.load,
     resources: resourceTotals,
+    delivery: k6.outputComplete
+      ? {
+          lateSamples: k6.lateSamples ?? 0,
+          lateRequests: k6.lateRequests ?? 0,
+          maxLagMs: k6.maxSampleLagMs ?? null,
+          graceMs: k6.outputGraceMs ?? null,
+        }
+      : null,
   });
 }

@@ -59,6 +59,10 @@ export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
   resources: ResourceSummarySchema,
   loadStartMs: numOrNull.optional(),
   loadEndMs: numOrNull.optional(),
+  delivery: z
+    .looseObject({ lateSamples: num, lateRequests: num, maxLagMs: numOrNull, graceMs: numOrNull })
+    .nullable()
+    .optional(),
 });
 
 /** Run.thresholdResults (`evaluateThresholds`). */

@@ -177,6 +177,7 @@ const INSIGHT_LABEL: Record<string, string> = {
   'coordinated-omission-risk': 'risk coordinated omission',
   'machine-busy': 'started on a busy machine',
   'heavy-disturbance': 'ran beside heavy other work (disturbance)',
+  'samples-late': 'lost late samples',
 };
 
 /**
