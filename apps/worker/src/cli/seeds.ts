@@ -13,7 +13,8 @@ import { loadEnv } from '../env';
  * decided": a round at a time until the sequential rule decides every claim, at most UNTIL_DECIDED
  * repeats per side, default 15; UNTIL_DECIDED=0 decides once after the 5), waits until the running
  * worker has finished them, and writes docs/seeds.md's results section from what the product
- * decided. SEEDS=004,002 runs a subset; SCALE=1 the seeds' real lengths.
+ * decided. SEEDS=004,002 runs a subset (the section then shows every other preset from its latest
+ * earlier reproduction); SCALE=1 the seeds' real lengths.
  */
 const env = loadEnv();
 const fail = (msg: string): never => {
@@ -91,7 +92,8 @@ try {
   }
 
   const result =
-    (await seedResults(db, team.id, reproductionId)) ?? fail('the reproduction disappeared');
+    (await seedResults(db, team.id, reproductionId, { fillFromEarlier: seeds.length > 0 })) ??
+    fail('the reproduction disappeared');
   const command = `make seeds${seeds.length ? ` SEEDS=${seeds.join(',')}` : ''}${scale !== undefined ? ` SCALE=${scale}` : ''}`;
   const section = seedsMarkdown(result, {
     command,

@@ -104,6 +104,41 @@ describe('launchSeeds: the seeds through the product launch path (real Postgres,
     expect(r.experiments[2]!.claims[0]!.comparePath).toBe(
       `/compare?items=c.${exp.id}.${h.basePoolConfigId}.${h.baseScenarioId},c.${exp.id}.${h.candidatePoolConfigId}.${h.candidateScenarioId}&baseline=0`,
     );
+
+    // a subset's results show the other presets from the latest earlier reproduction that decided
+    // every claim of theirs: the Go emulation of 001 once decided, never the undecided runtimes one
+    const only004 = await seedResults(db, ids.teamId, again.reproductionId, {
+      fillFromEarlier: true,
+    });
+    expect(only004!.experiments.map((e) => e.seed)).toEqual(['004']);
+    const emulation = launched.find((l) => l.plan.preset.id === 'seed-001-large-result-sets')!;
+    await db.experiment.update({
+      where: { id: emulation.launch.experimentId },
+      data: { status: 'completed' },
+    });
+    await db.hypothesis.updateMany({
+      where: { experimentId: emulation.launch.experimentId },
+      data: { status: 'does_not_hold' },
+    });
+    const filled = await seedResults(db, ids.teamId, again.reproductionId, {
+      fillFromEarlier: true,
+    });
+    expect(filled!.experiments.map((e) => [e.seed, e.reproductionId])).toEqual([
+      ['001', reproductionId],
+      ['004', again.reproductionId],
+    ]);
+    const md = seedsMarkdown(filled!, {
+      command: 'make seeds SEEDS=004',
+      machine: 'm',
+      elapsedS: 60,
+      load: '0 / 0',
+    });
+    expect(md).toContain(`## Latest results per seed: ${again.reproductionId} and earlier`);
+    expect(md).toContain(`seed 001 from ${reproductionId}`);
+    expect(md).toContain(`\`${emulation.launch.experimentId}\` (completed, ${reproductionId})`);
+    // without the option, a reproduction is only itself
+    const plain = await seedResults(db, ids.teamId, again.reproductionId);
+    expect(plain!.experiments.map((e) => e.seed)).toEqual(['004']);
   });
 
   it('refuses an unknown seed, naming it', () => {
@@ -157,6 +192,7 @@ describe('seedsMarkdown', () => {
         reproductionId: '20261124-001000',
         experiments: [
           {
+            reproductionId: '20261124-001000',
             presetId: 'p',
             seed: '004',
             title: 't',

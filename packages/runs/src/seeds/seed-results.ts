@@ -10,6 +10,8 @@ import { reproductionOf, SEEDS_PREFIX } from './launch-seeds';
 import { cellPairPath } from '@poolbench/scenarios/links';
 
 export interface SeedExperimentResult {
+  /** the reproduction that ran it */
+  reproductionId: string;
   presetId: string;
   seed: string;
   title: string;
@@ -26,14 +28,28 @@ export interface SeedReproduction {
   experiments: SeedExperimentResult[];
 }
 
+const EXPERIMENT_SELECT = {
+  id: true,
+  name: true,
+  status: true,
+  presetId: true,
+  createdAt: true,
+  finishedAt: true,
+  hypotheses: { orderBy: { position: 'asc' } },
+} as const;
+
 /**
  * The product's answers for one reproduction of the seeds (the latest of the team when no id is
  * given): each seed experiment with its hypotheses as the compare service decided them.
+ * `fillFromEarlier`: presets this reproduction did not run are added from the latest earlier
+ * reproduction that completed them with every claim decided (a subset run then still shows every
+ * seed, each row naming its reproduction).
  */
 export async function seedResults(
   db: Db,
   teamId: string,
   reproductionId?: string,
+  opts: { fillFromEarlier?: boolean } = {},
 ): Promise<SeedReproduction | null> {
   let id = reproductionId ?? null;
   if (!id) {
@@ -45,21 +61,40 @@ export async function seedResults(
     id = latest ? reproductionOf(latest.name) : null;
   }
   if (!id) return null;
-  const experiments = await db.experiment.findMany({
+  const own = await db.experiment.findMany({
     where: { teamId, name: { startsWith: `${SEEDS_PREFIX}${id} · ` } },
     orderBy: { createdAt: 'asc' },
-    select: {
-      id: true,
-      name: true,
-      status: true,
-      presetId: true,
-      createdAt: true,
-      finishedAt: true,
-      hypotheses: { orderBy: { position: 'asc' } },
-    },
+    select: EXPERIMENT_SELECT,
   });
-  if (experiments.length === 0) return null;
+  if (own.length === 0) return null;
   const presets = new Map(listPresets().map((p) => [p.id, p]));
+  const experiments = [...own];
+  if (opts.fillFromEarlier) {
+    const ran = own.flatMap((e) => (e.presetId ? [e.presetId] : []));
+    const earlier = await db.experiment.findMany({
+      where: {
+        teamId,
+        name: { startsWith: SEEDS_PREFIX },
+        status: 'completed',
+        presetId: { not: null, notIn: ran },
+        createdAt: { lt: own[0]!.createdAt },
+      },
+      orderBy: { createdAt: 'desc' },
+      select: EXPERIMENT_SELECT,
+    });
+    const taken = new Set<string>();
+    for (const e of earlier) {
+      if (!e.presetId || taken.has(e.presetId) || !reproductionOf(e.name)) continue;
+      if (e.hypotheses.length === 0 || e.hypotheses.some((h) => h.status === 'pending')) continue;
+      taken.add(e.presetId);
+      experiments.push(e);
+    }
+    const seedOf = (e: (typeof experiments)[number]) =>
+      (e.presetId && presets.get(e.presetId)?.seed) || '?';
+    experiments.sort(
+      (a, b) => seedOf(a).localeCompare(seedOf(b)) || a.createdAt.getTime() - b.createdAt.getTime(),
+    );
+  }
   const evidence = await runEvidence(
     db,
     experiments.flatMap((e) => e.hypotheses.flatMap((h) => h.runsUsed)),
@@ -86,6 +121,7 @@ export async function seedResults(
             ? await decideUnstored(db, e.id, preset)
             : null;
         return {
+          reproductionId: reproductionOf(e.name) ?? id,
           presetId: e.presetId ?? '',
           seed: preset?.seed ?? '?',
           title: preset?.title ?? e.name,

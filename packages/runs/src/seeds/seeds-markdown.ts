@@ -27,11 +27,28 @@ export function seedsMarkdown(
   const lines: string[] = [];
   const counts = { holds: 0, does_not_hold: 0, unresolved: 0, pending: 0 };
   for (const e of r.experiments) for (const c of e.claims) counts[c.status]++;
-  lines.push(`## Latest reproduction: ${r.reproductionId}`);
+  const others = new Map<string, Set<string>>();
+  for (const e of r.experiments)
+    if (e.reproductionId !== r.reproductionId)
+      others.set(e.reproductionId, (others.get(e.reproductionId) ?? new Set()).add(e.seed));
+  lines.push(
+    others.size
+      ? `## Latest results per seed: ${r.reproductionId} and earlier`
+      : `## Latest reproduction: ${r.reproductionId}`,
+  );
   lines.push('');
   lines.push(
     `Command: \`${meta.command}\`, ${num(meta.elapsedS / 60, 1)} min. Machine: ${meta.machine}. 1-minute load average at start / end: ${meta.load} (the machine is shared; spreads include other work).`,
   );
+  if (others.size) {
+    const here = new Set(
+      r.experiments.filter((e) => e.reproductionId === r.reproductionId).map((e) => e.seed),
+    );
+    const earlier = [...others].map(([id, seeds]) => `seed ${[...seeds].join(', ')} from ${id}`);
+    lines.push(
+      `Reproduction ${r.reproductionId} ran seed ${[...here].join(', ')}; the other rows are each preset's latest earlier reproduction that decided every claim: ${earlier.join('; ')} (the experiment column names it).`,
+    );
+  }
   const all = r.experiments.flatMap((e) => e.claims);
   const fromRuns = all.filter((c) => c.decidedBy === 'runs').length;
   const how =
@@ -46,15 +63,15 @@ export function seedsMarkdown(
     "| seed | experiment | claim (seed's numbers) | product verdict | change (interval) | p | runs | disturbance | insights | why | compare |",
   );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  const experimentCell = (e: SeedReproduction['experiments'][number]) =>
+    `\`${e.experimentId}\` (${e.status}${e.reproductionId === r.reproductionId ? '' : `, ${e.reproductionId}`})`;
   for (const e of r.experiments) {
     if (e.claims.length === 0)
-      lines.push(
-        `| ${e.seed} | \`${e.experimentId}\` (${e.status}) | — | no hypotheses stored | | | | | | | |`,
-      );
+      lines.push(`| ${e.seed} | ${experimentCell(e)} | — | no hypotheses stored | | | | | | | |`);
     for (const c of e.claims) {
       const link = `${meta.baseUrl ?? ''}${c.comparePath}`;
       lines.push(
-        `| ${e.seed} | \`${e.experimentId}\` (${e.status}) | ${esc(c.claim ?? c.statement)} | ${VERDICT[c.status]} | ${verdictChangeText(c)} | ${verdictPText(c.p)} | ${c.runsUsed} | ${c.disturbancePercent === null ? '—' : `${num(c.disturbancePercent, 0)} %`} | ${c.insights.length ? c.insights.map((i) => `${i.code} ×${i.runs}`).join(', ') : '—'} | ${esc(c.reason ?? '')} | [compare](${link}) |`,
+        `| ${e.seed} | ${experimentCell(e)} | ${esc(c.claim ?? c.statement)} | ${VERDICT[c.status]} | ${verdictChangeText(c)} | ${verdictPText(c.p)} | ${c.runsUsed} | ${c.disturbancePercent === null ? '—' : `${num(c.disturbancePercent, 0)} %`} | ${c.insights.length ? c.insights.map((i) => `${i.code} ×${i.runs}`).join(', ') : '—'} | ${esc(c.reason ?? '')} | [compare](${link}) |`,
       );
     }
   }
