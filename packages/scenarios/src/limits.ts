@@ -18,4 +18,11 @@ export const LIMITS = {
   maxSweepSteps: 50,
   maxRequestsInMix: 16,
   maxThinkTimeMs: 60_000,
+  /** flows: values a request takes from its response, and checks on it */
+  maxExtractsPerRequest: 8,
+  maxChecksPerRequest: 8,
+  /** a scenario's data file (CSV or JSON), held once per run in k6 (SharedArray) */
+  maxDataBytes: 1024 * 1024,
+  maxDataRows: 10_000,
+  maxDataColumns: 32,
 } as const;

@@ -3,10 +3,12 @@ import { LIMITS } from './limits';
 import { durationMs } from './common-schemas';
 import { whenNumbers } from './check-when';
 import { jsonBodyStats } from './payload-memory';
+import { CheckSchema, ExtractSchema } from './flow-schema';
 
 // Conservative character sets: values reach the script only as JSON literals, but a narrow
 // grammar also keeps metric tags and URLs readable.
-const PATH_RE = /^\/[A-Za-z0-9\-._~/%!$&'()*+,;=:@]*$/;
+// `{{name}}` variables may stand for path segments; the runtime fills them URL-encoded.
+const PATH_RE = /^\/(?:[A-Za-z0-9\-._~/%!$&'()*+,;=:@]|\{\{[A-Za-z_][A-Za-z0-9_]{0,31}\}\})*$/;
 const NAME_RE = /^[A-Za-z0-9 _.:\-/]+$/;
 const QUERY_KEY_RE = /^[A-Za-z0-9_.\-[\]]+$/;
 const HEADER_NAME_RE = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
@@ -142,6 +144,21 @@ export const RequestSpecSchema = z
     body: BodySchema.default({ kind: 'none' }),
     timeoutMs: durationMs({ min: 1, max: LIMITS.maxRequestTimeoutMs }).default(60_000),
     priority: PrioritySchema.optional(),
+    /** flows: values taken from this request's response, as variables for the requests after it */
+    extract: z
+      .array(ExtractSchema)
+      .max(
+        LIMITS.maxExtractsPerRequest,
+        `may hold at most ${LIMITS.maxExtractsPerRequest} extractions`,
+      )
+      .optional(),
+    /** what the response must satisfy; a failed check counts the request as failed */
+    checks: z
+      .array(CheckSchema)
+      .max(LIMITS.maxChecksPerRequest, `may hold at most ${LIMITS.maxChecksPerRequest} checks`)
+      .optional(),
+    /** flows: pause after this request, before the next step */
+    thinkTimeMs: durationMs({ min: 0, max: LIMITS.maxThinkTimeMs }).optional(),
     /** relative share in the request mix */
     weight: z
       .number()

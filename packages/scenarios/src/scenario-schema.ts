@@ -4,6 +4,8 @@ import { bodyMemoryBytes } from './payload-memory';
 
 const mib = (b: number) => Math.ceil(b / 2 ** 20);
 import { RequestMixSchema } from './request-spec';
+import { DataSchema } from './flow-schema';
+import { flowProblems } from './flow-problems';
 import { ThresholdListSchema } from './thresholds/threshold-schema';
 import { TEMPLATE_PARAMS, planScenario } from './templates/registry';
 
@@ -20,6 +22,12 @@ const common = {
   requests: RequestMixSchema,
   thresholds: ThresholdListSchema,
   readyPath,
+  /**
+   * A flow: every iteration sends all requests in order (steps), each able to use what earlier
+   * steps extracted; without it an iteration sends one request picked by weight.
+   */
+  flow: z.boolean().optional(),
+  data: DataSchema.optional(),
 };
 
 /** A scenario: template + its params, the request mix, thresholds. Discriminated on `template`. */
@@ -57,6 +65,10 @@ export const ScenarioSchema = z
       ...common,
     }),
   ])
+  .superRefine((s, ctx) => {
+    for (const p of flowProblems(s))
+      ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+  })
   .superRefine((s, ctx) => {
     // Every VU builds its own copy of each payload in the init context; JSON bodies count with
     // what they cost as parsed JSON in k6, not only their size on the wire (payload-memory.ts).

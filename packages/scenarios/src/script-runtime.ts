@@ -38,7 +38,7 @@ function pickRequest() {
   return CONFIG.requests.length - 1;
 }
 
-function queryString(query) {
+function queryString(query, vars) {
   const parts = [];
   for (const key of Object.keys(query)) {
     const v = query[key];
@@ -47,7 +47,7 @@ function queryString(query) {
       const r = v.randomInt;
       s = String(r.min + Math.floor(Math.random() * (r.max - r.min + 1)));
     } else {
-      s = String(v);
+      s = fill(String(v), vars, asIs);
     }
     parts.push(encodeURIComponent(key) + '=' + encodeURIComponent(s));
   }
@@ -78,21 +78,130 @@ export function setup() {
   return { readyStatus: res.status };
 }
 
-export default function () {
-  const i = CONFIG.requests.length === 1 ? 0 : pickRequest();
+// Flows and checks. Values taken from responses, and data rows, fill {{name}} in paths, query
+// values, header values and JSON bodies, each encoded for where it goes; nothing is evaluated.
+const CHECK_FAILED = new Counter('poolbench_check_failed');
+const DATA = CONFIG.data
+  ? new SharedArray('poolbench data', function () {
+      // the one file a generated script opens: the rows the worker wrote beside it
+      return JSON.parse(open('./poolbench-data.json'));
+    })
+  : null;
+const REGEXES = CONFIG.requests.map((r) =>
+  r.extract.map((e) => (e.from === 'regex' ? new RegExp(e.pattern) : null)),
+);
+const VAR = /\{\{([A-Za-z_][A-Za-z0-9_]{0,31})\}\}/g;
+const MAX_VALUE_CHARS = 65536;
+
+function fill(s, vars, encode) {
+  if (vars === null || typeof s !== 'string' || s.indexOf('{{') < 0) return s;
+  return s.replace(VAR, (m, name) =>
+    Object.prototype.hasOwnProperty.call(vars, name) ? encode(vars[name]) : m,
+  );
+}
+const asIs = (v) => v;
+const headerSafe = (v) => v.replace(/[\r\n\0]/g, '');
+const inJsonString = (v) => JSON.stringify(v).slice(1, -1);
+
+function dataRow() {
+  const vars = {};
+  if (!DATA) return vars;
+  const n = DATA.length;
+  const i = CONFIG.data.per === 'vu' ? (exec.vu.idInTest - 1) % n : exec.scenario.iterationInTest % n;
+  const row = DATA[i];
+  for (let c = 0; c < CONFIG.data.columns.length; c++) vars[CONFIG.data.columns[c]] = row[c];
+  return vars;
+}
+
+function headerOf(res, name) {
+  const lower = name.toLowerCase();
+  for (const h of Object.keys(res.headers)) if (h.toLowerCase() === lower) return res.headers[h];
+  return undefined;
+}
+
+function extracted(i, e, k, res) {
+  let v;
+  if (e.from === 'json') {
+    try {
+      v = res.json(e.path);
+    } catch (_) {
+      v = undefined;
+    }
+  } else if (e.from === 'header') {
+    v = headerOf(res, e.header);
+  } else {
+    const m = typeof res.body === 'string' ? REGEXES[i][k].exec(res.body) : null;
+    v = m ? m[e.group] : undefined;
+  }
+  if (v === undefined || v === null) return undefined;
+  const text = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return text.length > MAX_VALUE_CHARS ? text.slice(0, MAX_VALUE_CHARS) : text;
+}
+
+function passes(c, res) {
+  if (c.kind === 'status') return res.status === c.equals;
+  if (c.kind === 'body-contains') return typeof res.body === 'string' && res.body.indexOf(c.value) >= 0;
+  if (c.kind === 'latency-below') return res.timings.duration < c.ms;
+  let v;
+  try {
+    v = res.json(c.path);
+  } catch (_) {
+    return false;
+  }
+  return v === c.value || (c.value === null && v === undefined);
+}
+
+// Sends request i; true when it succeeded: a 2xx status, every check passed and every value it
+// extracts was found (those are stored in vars for the requests after it).
+function send(i, allVars, base) {
   const r = CONFIG.requests[i];
-  // Global iteration number, so requests go round-robin over the instances across all VUs.
-  const base = BASE_URLS[exec.scenario.iterationInTest % BASE_URLS.length];
-  const headers = Object.assign({}, CONFIG.targetHeaders, r.headers);
+  // only requests that use a variable pay for filling (a bytes body can be 16 MiB)
+  const vars = r.hasVariables ? allVars : null;
+  const headers = Object.assign({}, CONFIG.targetHeaders);
+  for (const h of Object.keys(r.headers)) headers[h] = fill(r.headers[h], vars, headerSafe);
   if (r.body.kind === 'bytes' && !hasHeader(headers, 'Content-Type')) headers['Content-Type'] = r.body.contentType;
   if (r.body.kind === 'json' && !hasHeader(headers, 'Content-Type')) headers['Content-Type'] = 'application/json';
   if (r.priority && Math.random() < r.priority.fraction) headers[r.priority.header] = r.priority.value;
   Object.assign(headers, SECRET_HEADERS);
-  http.request(r.method, base + r.path + queryString(r.query), BODIES[i], {
-    headers: headers,
-    timeout: r.timeoutMs + 'ms',
-    tags: { name: r.tagName },
+  const params = { headers: headers, timeout: r.timeoutMs + 'ms', tags: { name: r.tagName } };
+  if (r.needsBody) params.responseType = 'text';
+  const res = http.request(
+    r.method,
+    base + fill(r.path, vars, encodeURIComponent) + queryString(r.query, vars),
+    r.body.kind === 'json' ? fill(BODIES[i], vars, inJsonString) : BODIES[i],
+    params,
+  );
+  const statusOk = res.status >= 200 && res.status <= 299;
+  if (r.checks.length === 0 && r.extract.length === 0) return statusOk;
+  const results = {};
+  for (const c of r.checks) results[c.name] = passes(c, res);
+  r.extract.forEach((e, k) => {
+    const v = extracted(i, e, k, res);
+    results['extract ' + e.name] = v !== undefined;
+    if (v !== undefined) allVars[e.name] = v;
   });
+  const fns = {};
+  for (const name of Object.keys(results)) fns[name] = () => results[name];
+  const checked = check(res, fns, { name: r.tagName });
+  if (statusOk && !checked) CHECK_FAILED.add(1, { name: r.tagName });
+  return statusOk && checked;
+}
+
+export default function () {
+  // Global iteration number, so iterations go round-robin over the instances across all VUs; a
+  // flow's steps all go to its iteration's instance.
+  const base = BASE_URLS[exec.scenario.iterationInTest % BASE_URLS.length];
+  const vars = dataRow();
+  if (CONFIG.flow) {
+    for (let i = 0; i < CONFIG.requests.length; i++) {
+      // A flow stops at its first failed step: the steps after it would act on what it did not give.
+      if (!send(i, vars, base)) break;
+      const pause = CONFIG.requests[i].thinkTimeMs;
+      if (pause > 0 && i < CONFIG.requests.length - 1) sleep(pause / 1000);
+    }
+  } else {
+    send(CONFIG.requests.length === 1 ? 0 : pickRequest(), vars, base);
+  }
   if (CONFIG.thinkTimeMs > 0) sleep(CONFIG.thinkTimeMs / 1000);
 }
 `;

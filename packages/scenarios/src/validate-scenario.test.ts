@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario, ScenarioValidationError, validateScenario } from './validate-scenario';
-import { generateScenario } from './generate-scenario';
+import { DATA_FILE, generateScenario } from './generate-scenario';
 import { LIMITS } from './limits';
 import { TEMPLATE_IDS } from './templates/registry';
 import { TEMPLATE_EXAMPLES } from './testing/template-examples';
@@ -168,10 +168,11 @@ describe('validateScenario', () => {
 });
 
 describe('generated scripts', () => {
-  it('never use open(), remote imports or handleSummary, embed no base URL, follow no redirect, and set hosts only from the worker', () => {
+  it('open() only their own data file, use no remote imports or handleSummary, embed no base URL, follow no redirect, and set hosts only from the worker', () => {
     for (const id of TEMPLATE_IDS) {
       const { script, options } = generateScenario(TEMPLATE_EXAMPLES[id]);
-      expect(script).not.toMatch(/\bopen\s*\(/);
+      expect(script).toContain(`open('./${DATA_FILE}')`);
+      expect(script.replace(`open('./${DATA_FILE}')`, '')).not.toMatch(/\bopen\s*\(/);
       expect(script).not.toMatch(/from\s+['"]https?:/);
       expect(script).not.toMatch(/handleSummary/);
       expect(script).not.toMatch(/https?:\/\/[a-z0-9]/i);

@@ -95,6 +95,8 @@ export async function processRun(
     s.onCleanup('forget k6', () => k6Pid && deps.registry.remove(k6Pid));
     const result = await runK6({
       script: generated.script,
+      // the scenario's data rows, which the script opens beside itself
+      files: generated.files,
       env: { BASE_URLS: target.baseUrls.join(',') },
       // Secret headers travel in k6's environment, never in the stored script or its command line.
       secretEnv: Object.keys(target.secretHeaders).length

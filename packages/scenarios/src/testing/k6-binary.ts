@@ -54,11 +54,13 @@ function exec(
 async function withScript<T>(
   script: string,
   fn: (dir: string, file: string) => Promise<T>,
+  files: Record<string, string> = {},
 ): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'pb-scenarios-'));
   try {
     const file = join(dir, 'script.js');
     await writeFile(file, script);
+    for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
     return await fn(dir, file);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -94,37 +96,43 @@ export function k6Run(
     timeoutMs?: number;
     extraArgs?: (dir: string) => string[];
     env?: Record<string, string>;
+    /** written beside the script (a generated scenario's `files`) */
+    files?: Record<string, string>;
   } = {},
 ): Promise<K6Result> {
-  return withScript(script, async (dir, file) => {
-    const summaryFile = join(dir, 'summary.json');
-    const extra = opts.extraArgs?.(dir) ?? [];
-    const flags = opts.env
-      ? SAFE_FLAGS.map((f) =>
-          f === '--include-system-env-vars=false' ? '--include-system-env-vars=true' : f,
-        )
-      : SAFE_FLAGS;
-    const r = await exec(
-      [
-        'run',
-        ...flags,
-        '--quiet',
-        '--summary-export',
-        summaryFile,
-        ...extra,
-        '-e',
-        `BASE_URLS=${baseUrls.join(',')}`,
-        file,
-      ],
-      opts.timeoutMs ?? 30_000,
-      opts.env,
-    );
-    let summary: K6Result['summary'];
-    try {
-      summary = JSON.parse(await readFile(summaryFile, 'utf8')) as K6Result['summary'];
-    } catch {
-      summary = undefined;
-    }
-    return { ...r, summary };
-  });
+  return withScript(
+    script,
+    async (dir, file) => {
+      const summaryFile = join(dir, 'summary.json');
+      const extra = opts.extraArgs?.(dir) ?? [];
+      const flags = opts.env
+        ? SAFE_FLAGS.map((f) =>
+            f === '--include-system-env-vars=false' ? '--include-system-env-vars=true' : f,
+          )
+        : SAFE_FLAGS;
+      const r = await exec(
+        [
+          'run',
+          ...flags,
+          '--quiet',
+          '--summary-export',
+          summaryFile,
+          ...extra,
+          '-e',
+          `BASE_URLS=${baseUrls.join(',')}`,
+          file,
+        ],
+        opts.timeoutMs ?? 30_000,
+        opts.env,
+      );
+      let summary: K6Result['summary'];
+      try {
+        summary = JSON.parse(await readFile(summaryFile, 'utf8')) as K6Result['summary'];
+      } catch {
+        summary = undefined;
+      }
+      return { ...r, summary };
+    },
+    opts.files,
+  );
 }

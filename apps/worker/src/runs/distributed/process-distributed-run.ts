@@ -186,6 +186,7 @@ export async function processDistributedRun(
       workerId,
       startAt,
       script: generated.script,
+      files: generated.files,
       baseUrls: target.baseUrls,
       blacklistIps: target.network.k6Blacklist,
       secretHeaders: target.secretHeaders,

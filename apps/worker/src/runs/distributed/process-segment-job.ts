@@ -98,6 +98,7 @@ export async function processSegmentJob(
       workerId,
       startAt,
       script: generated.script,
+      files: generated.files,
       baseUrls: target.baseUrls,
       blacklistIps: target.network.k6Blacklist,
       secretHeaders: target.secretHeaders,

@@ -26,6 +26,8 @@ export interface GeneratorInput {
   /** the common start instant of every segment (the barrier's outcome) */
   startAt: Date;
   script: string;
+  /** files the script opens beside itself (the scenario's data rows) */
+  files: Record<string, string>;
   baseUrls: string[];
   blacklistIps: string[];
   secretHeaders: Record<string, string>;
@@ -102,6 +104,7 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
     if (!(await markSegmentRunning(g.db, g.runId, g.index, g.workerId))) own.abort('run_ended');
     const result = await runK6({
       script: g.script,
+      files: g.files,
       env: { BASE_URLS: g.baseUrls.join(','), POOLBENCH_START_AT_MS: String(g.startAt.getTime()) },
       secretEnv: Object.keys(g.secretHeaders).length
         ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(g.secretHeaders) }
