@@ -30,6 +30,7 @@ import { DurationInput } from '~/components/ui/duration-input';
 import { ProfileChart } from './profile-chart';
 import { TEMPLATE_DEFAULTS, paramLabel, paramUnit } from './template-defaults';
 import { ScenarioRequestFields } from './scenario-request-fields';
+import { ScenarioDataFields } from './scenario-data-fields';
 import {
   scenarioField,
   scenarioResolver,
@@ -81,6 +82,8 @@ export function ScenarioEditor({
           ],
       thresholds: s0?.thresholds ?? [{ metric: 'http_req_failed', expr: 'rate<0.01' }],
       readyPath: s0?.readyPath ?? '/ready',
+      flow: s0?.flow ?? false,
+      data: s0?.data ?? null,
     },
   });
   const { control, register, setValue, getValues, formState } = form;
@@ -283,6 +286,7 @@ export function ScenarioEditor({
         </Card>
 
         <ScenarioRequestFields control={control} register={register} err={err} />
+        <ScenarioDataFields control={control} err={err} />
 
         <Card>
           <CardHeader
@@ -389,7 +393,7 @@ export function ScenarioEditor({
         <Card>
           <CardHeader
             title="Generated k6 script"
-            description="Read-only: scripts are generated from templates, no user code runs on workers."
+            description="Read-only: scripts are generated from templates; flows, checks and data arrive as data, so no user code runs on workers."
             actions={
               <Button
                 size="sm"

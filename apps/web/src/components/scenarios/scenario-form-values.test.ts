@@ -5,6 +5,7 @@ import {
   scenarioField,
   scenarioResolver,
   seedOf,
+  toScenario,
   type ScenarioFormValues,
 } from './scenario-form-values';
 
@@ -86,5 +87,54 @@ describe("the scenario editor checks with the server's ScenarioSaveSchema", () =
       requests: [{ method: 'GET', path: '/x', bodyBytes: 10, weight: 1, query: [] }],
     });
     expect(seedOf({ template: 'no-such-template' })).toBeNull();
+  });
+
+  it('saves what it opened: a flow, its data and every request field, edited or not', () => {
+    const stored = {
+      template: 'fixed-requests',
+      params: { requests: 10, concurrency: 2 },
+      readyPath: '/ready',
+      thresholds: [{ metric: 'http_req_failed', expr: 'rate<0.01' }],
+      flow: true,
+      data: { format: 'csv', content: 'username,password\nu1,pw-u1\n', per: 'vu' },
+      requests: [
+        {
+          name: 'login',
+          method: 'POST',
+          path: '/login',
+          query: { n: 1, r: { randomInt: { min: 1, max: 9 } } },
+          headers: { 'X-Team': 'a' },
+          body: { kind: 'json', value: { username: '{{username}}', password: '{{password}}' } },
+          extract: [
+            { name: 'token', from: 'json', path: 'token' },
+            { name: 'rid', from: 'regex', pattern: 'id=(\\d+)', group: 1 },
+          ],
+          checks: [
+            { kind: 'status', equals: 200 },
+            { kind: 'json-equals', path: 'user.name', value: 'u1' },
+          ],
+          thinkTimeMs: 250,
+          timeoutMs: 5000,
+          priority: { header: 'X-Priority', value: 'high', fraction: 0.5 },
+          weight: 1,
+        },
+        {
+          method: 'PUT',
+          path: '/upload',
+          query: {},
+          body: { kind: 'bytes', sizeBytes: 64, contentType: 'text/plain' },
+          checks: [{ kind: 'latency-below', ms: 300 }],
+          weight: 1,
+        },
+      ],
+    };
+    const seed = seedOf(stored)!;
+    const again = toScenario({
+      name: 'x',
+      ...seed,
+      thresholds: seed.thresholds ?? [],
+      readyPath: '/ready',
+    });
+    expect(again).toEqual(stored);
   });
 });

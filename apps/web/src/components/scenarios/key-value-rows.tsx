@@ -1,0 +1,73 @@
+'use client';
+
+import { Plus, Trash2 } from 'lucide-react';
+import { Button } from '~/components/ui/button';
+import { Input } from '~/components/ui/form';
+
+export type KeyValue = { key: string; value: string };
+
+/** Name = value rows (query parameters, headers), edited in place. */
+export function KeyValueRows({
+  label,
+  rows,
+  onChange,
+  keyLabel,
+  valueLabel,
+  addLabel,
+  error,
+}: {
+  label: string;
+  rows: KeyValue[];
+  onChange: (rows: KeyValue[]) => void;
+  keyLabel: string;
+  valueLabel: string;
+  addLabel: string;
+  error?: string | null;
+}) {
+  const set = (i: number, patch: Partial<KeyValue>) =>
+    onChange(rows.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+  return (
+    <div>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="text-xs text-slate-500">{label}:</span>
+        {rows.map((q, i) => (
+          <span key={i} className="flex items-center gap-1">
+            <Input
+              aria-label={keyLabel}
+              className="h-8 w-28"
+              value={q.key}
+              onChange={(e) => set(i, { key: e.target.value })}
+            />
+            <span className="text-slate-500">=</span>
+            <Input
+              aria-label={valueLabel}
+              className="h-8 w-40"
+              value={q.value}
+              onChange={(e) => set(i, { value: e.target.value })}
+            />
+            <button
+              type="button"
+              aria-label={`Remove ${keyLabel.toLowerCase()}`}
+              className="rounded p-1 text-slate-500 hover:text-red-600"
+              onClick={() => onChange(rows.filter((_, j) => j !== i))}
+            >
+              <Trash2 className="size-3.5" />
+            </button>
+          </span>
+        ))}
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => onChange([...rows, { key: '', value: '' }])}
+        >
+          <Plus className="size-3.5" /> {addLabel}
+        </Button>
+      </div>
+      {error ? (
+        <p className="mt-1 text-xs text-red-700" role="alert">
+          {label.toLowerCase()}: {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
