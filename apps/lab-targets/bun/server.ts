@@ -5,6 +5,7 @@
 import { SQL } from 'bun';
 import { Metrics } from './metrics';
 import { parseServeFlags, UsageError, type BunConfig } from './flags';
+import { bearerUser, MESSAGES, parseLogin, samePassword, token } from './auth';
 
 type Dialect = 'postgres' | 'mysql';
 type Conn = SQL & { release?: () => void };
@@ -80,6 +81,7 @@ const tables = (d: Dialect) =>
         rp: 'lab.role_permissions',
         perms: 'lab.permissions',
         counters: 'lab.counters',
+        users: 'lab.users',
       }
     : {
         wide: 'wide_rows',
@@ -87,6 +89,7 @@ const tables = (d: Dialect) =>
         rp: 'role_permissions',
         perms: 'permissions',
         counters: 'counters',
+        users: 'users',
       };
 
 class HttpError extends Error {
@@ -378,6 +381,31 @@ function serve(cfg: BunConfig): void {
           }
         });
         return json(200, { ms, write, pool, instanceId: cfg.instanceId }, { 'X-Pool': pool });
+      }
+      case 'POST /login': {
+        // One query on a pool connection, held for that query only.
+        const creds = parseLogin(new Uint8Array(await req.arrayBuffer()));
+        if (!creds) throw new HttpError(400, 'bad_login', MESSAGES.badLogin);
+        const ph = dialect === 'postgres' ? '$1' : '?';
+        const rows = (await withConn(signal, (c) =>
+          c.unsafe(`SELECT id, password FROM ${t.users} WHERE username = ${ph}`, [creds.username]),
+        )) as Array<{ id: number | string; password: string }>;
+        const user = rows[0];
+        if (!user || !samePassword(String(user.password), creds.password))
+          throw new HttpError(401, 'bad_credentials', MESSAGES.badCredentials);
+        const id = Number(user.id);
+        return json(200, { token: token(id), userId: id }, { 'X-Pool': pool });
+      }
+      case 'GET /me': {
+        // The token is verified without the database; then its user is read through the pool.
+        const id = bearerUser(req.headers.get('authorization'));
+        if (id === null) throw new HttpError(401, 'unauthorized', MESSAGES.unauthorized);
+        const ph = dialect === 'postgres' ? '$1' : '?';
+        const rows = (await withConn(signal, (c) =>
+          c.unsafe(`SELECT username FROM ${t.users} WHERE id = ${ph}`, [id]),
+        )) as Array<{ username: string }>;
+        if (!rows[0]) throw new HttpError(404, 'user_not_found', MESSAGES.userNotFound);
+        return json(200, { id, username: String(rows[0].username) }, { 'X-Pool': pool });
       }
       case 'POST /upload':
         throw new HttpError(501, 'not_supported', 'the bun runtime has no /upload');

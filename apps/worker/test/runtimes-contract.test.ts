@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +29,8 @@ import { pidsAlive, settle } from './harness';
 // One contract, every runtime (docs/runtimes.md): each program is started exactly as the worker
 // starts it, on the real Postgres and MariaDB, and answers are compared with the Go lab target's,
 // the reference. Pool gauges must move under a held request, and the database must see the
-// connections the runtime says it holds.
+// connections the runtime says it holds. The login pair (POST /login, GET /me) answers exactly as
+// Go's, and its tokens are accepted across runtimes.
 const env = loadEnv();
 const bins = runtimeBinsOf(env);
 const registryDir = mkdtempSync(join(tmpdir(), 'pb-contract-'));
@@ -185,6 +187,25 @@ function gauge(text: string, name: string): number {
   return sum;
 }
 
+/** Sum of a runtime's `labtarget_http_request_duration_seconds_count` for one route and status code (Go and Java name the route `login`, Bun and PHP `/login`). */
+function httpCount(text: string, route: string, code: number): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const m = /^labtarget_http_request_duration_seconds_count\{(.*)\} (\S+)$/.exec(line);
+    if (!m) continue;
+    const labels = Object.fromEntries(
+      [...m[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1]!, l[2]!]),
+    );
+    if (labels.route?.replace(/^\//, '') === route && labels.code === String(code))
+      sum += Number(m[2]);
+  }
+  return sum;
+}
+
+/** A lab token as the contract defines it, computed here: `<id>.<hex HMAC-SHA256("poolbench-lab", "<id>")>`. */
+const signed = (id: number | string) =>
+  `${id}.${createHmac('sha256', 'poolbench-lab').update(String(id)).digest('hex')}`;
+
 const json = async (res: Response) => JSON.parse(await res.text()) as unknown;
 /** Bun returns Postgres bigints as strings (its default, as the seed's service did): compare values, not JS types. */
 const normalize = (rows: unknown) =>
@@ -223,18 +244,29 @@ afterAll(async () => {
   ]);
 }, 90_000);
 
-const reference = new Map<string, { roles: unknown; rows: unknown }>();
+const reference = new Map<string, { roles: unknown; rows: unknown; go: Started }>();
+
+const loginAt = (base: string, body: string) =>
+  fetch(`${base}/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body,
+  });
+const meAt = (base: string, authorization?: string) =>
+  fetch(`${base}/me`, authorization === undefined ? {} : { headers: { authorization } });
+const creds = (username: string, password: string) => JSON.stringify({ username, password });
 
 describe.each(CASES)('$runtime on $database', ({ runtime, database, config }) => {
   let s: Started;
   beforeAll(async () => {
     if (!reference.has(database)) {
       const go = await start('go', database, { strategy: 'fixed', params: { maxConns: 2 } });
+      // kept running (stopped with the others) to answer the login pair beside each runtime
       reference.set(database, {
         roles: await json(await fetch(`${go.baseUrl}/roles`)),
         rows: normalize(await json(await fetch(`${go.baseUrl}/query?rows=25&fields=7`))),
+        go,
       });
-      await go.child.stop();
     }
     s = await start(runtime, database, config);
   }, 120_000);
@@ -279,6 +311,106 @@ describe.each(CASES)('$runtime on $database', ({ runtime, database, config }) =>
       body: { error: 'too_many_fields' },
     });
     expect(await code('/work?ms=-1')).toMatchObject({ status: 400, body: { error: 'bad_ms' } });
+  });
+
+  it('logs in and answers /me with the token, exactly as Go, and accepts Go tokens both ways', async () => {
+    const go = reference.get(database)!.go;
+    const metrics = async () => (await fetch(`${s.baseUrl}/metrics`)).text();
+    const before = await metrics();
+
+    const login = await loginAt(s.baseUrl, creds('user0007', 'pw-user0007'));
+    expect(login.status).toBe(200);
+    expect(login.headers.get('x-pool')).toBe('main');
+    const body = await json(login);
+    expect(body).toEqual({ token: signed(7), userId: 7 });
+    expect(body).toEqual(await json(await loginAt(go.baseUrl, creds('user0007', 'pw-user0007'))));
+
+    const me = await meAt(s.baseUrl, `Bearer ${signed(7)}`);
+    expect(me.status).toBe(200);
+    expect(me.headers.get('x-pool')).toBe('main');
+    expect(await json(me)).toEqual({ id: 7, username: 'user0007' });
+    // Stateless tokens: the runtime's is accepted by the Go reference and Go's by the runtime.
+    const goLogin = (await json(await loginAt(go.baseUrl, creds('user1000', 'pw-user1000')))) as {
+      token: string;
+    };
+    const cross = await meAt(s.baseUrl, `Bearer ${goLogin.token}`);
+    expect(cross.status).toBe(200);
+    expect(await json(cross)).toEqual({ id: 1000, username: 'user1000' });
+    const back = await meAt(go.baseUrl, `Bearer ${(body as { token: string }).token}`);
+    expect(back.status).toBe(200);
+    expect(await json(back)).toEqual({ id: 7, username: 'user0007' });
+
+    // Each took one pool connection; nothing else ran on this instance meanwhile.
+    const afterGood = await metrics();
+    expect(
+      gauge(afterGood, 'labtarget_pool_acquire_total') -
+        gauge(before, 'labtarget_pool_acquire_total'),
+    ).toBe(3);
+
+    // Refusals: the same status and JSON (code and message) as the Go reference.
+    const same = async (
+      what: string,
+      status: number,
+      req: (base: string) => Promise<Response>,
+    ): Promise<void> => {
+      const [mine, ref] = await Promise.all([req(s.baseUrl), req(go.baseUrl)]);
+      expect({ what, status: mine.status }).toEqual({ what, status });
+      expect({ what, status: ref.status }).toEqual({ what, status });
+      expect({ what, body: await json(mine) }).toEqual({ what, body: await json(ref) });
+    };
+    for (const [what, username, password] of [
+      ['wrong password', 'user0007', 'pw-user0008'],
+      ['unknown user', 'nobody', 'pw-user0007'],
+      ['username in another case', 'USER0007', 'pw-user0007'],
+      ['username with a trailing space', 'user0007 ', 'pw-user0007'],
+    ] as const)
+      await same(what, 401, (base) => loginAt(base, creds(username, password)));
+    const afterCredentials = await metrics();
+    expect(
+      gauge(afterCredentials, 'labtarget_pool_acquire_total') -
+        gauge(afterGood, 'labtarget_pool_acquire_total'),
+    ).toBe(4);
+
+    for (const [what, raw] of [
+      ['empty body', ''],
+      ['not JSON', 'user0007:pw-user0007'],
+      ['an array', '[]'],
+      ['no password', '{"username":"user0007"}'],
+      ['username not a string', '{"username":7,"password":"pw-user0007"}'],
+      ['a body over 64 KiB', creds('user0007', 'x'.repeat(70 << 10))],
+    ] as const)
+      await same(what, 400, (base) => loginAt(base, raw));
+    const tok = signed(7);
+    for (const [what, header] of [
+      ['no Authorization header', undefined],
+      ['another scheme', `Basic ${tok}`],
+      ['a tampered HMAC', `Bearer ${tok.slice(0, -1)}${tok.endsWith('0') ? '1' : '0'}`],
+      ['another id with the HMAC of 7', `Bearer 8${tok.slice(1)}`],
+      ['upper-case hex', `Bearer ${tok.toUpperCase()}`],
+      ['an id with a leading zero', `Bearer ${signed('07')}`],
+      ['an id beyond int32', `Bearer ${signed('2147483648')}`],
+    ] as const)
+      await same(what, 401, (base) => meAt(base, header));
+    const afterRefused = await metrics();
+    // refused before the pool: no connection taken
+    expect(
+      gauge(afterRefused, 'labtarget_pool_acquire_total') -
+        gauge(afterCredentials, 'labtarget_pool_acquire_total'),
+    ).toBe(0);
+    await same('a signed id with no user', 404, (base) => meAt(base, `Bearer ${signed(5000)}`));
+
+    // Both count in the runtime's request metrics like the other endpoints.
+    const after = await metrics();
+    const delta = (route: string, code: number) =>
+      httpCount(after, route, code) - httpCount(before, route, code);
+    expect({
+      login200: delta('login', 200),
+      login401: delta('login', 401),
+      login400: delta('login', 400),
+      me200: delta('me', 200),
+      me401: delta('me', 401),
+      me404: delta('me', 404),
+    }).toEqual({ login200: 1, login401: 4, login400: 6, me200: 2, me401: 7, me404: 1 });
   });
 
   it('writes on POST /work (and only then), committed when it answers', async () => {

@@ -83,6 +83,43 @@ try {
             }
             sendJson(200, ['ms' => $ms, 'write' => $write, 'pool' => 'main', 'instanceId' => cfg()['instanceId']], true);
             break;
+        case 'POST /login':
+            // One query on the request's connection.
+            $creds = parseLogin((string) file_get_contents('php://input', false, null, 0, MAX_LOGIN_BODY + 1));
+            if ($creds === null) {
+                throw new HttpError(400, 'bad_login', MSG_BAD_LOGIN);
+            }
+            try {
+                $st = connect()->prepare('SELECT id, password FROM ' . table('users') . ' WHERE username = ?');
+                $st->execute([$creds['username']]);
+                $user = $st->fetch(PDO::FETCH_ASSOC);
+            } catch (PDOException $e) {
+                throw dbError($e);
+            }
+            if ($user === false || !hash_equals((string) $user['password'], $creds['password'])) {
+                throw new HttpError(401, 'bad_credentials', MSG_BAD_CREDENTIALS);
+            }
+            $id = (int) $user['id'];
+            sendJson(200, ['token' => token($id), 'userId' => $id], true);
+            break;
+        case 'GET /me':
+            // The token is verified without the database; then its user is read.
+            $id = bearerUser($_SERVER['HTTP_AUTHORIZATION'] ?? null);
+            if ($id === null) {
+                throw new HttpError(401, 'unauthorized', MSG_UNAUTHORIZED);
+            }
+            try {
+                $st = connect()->prepare('SELECT username FROM ' . table('users') . ' WHERE id = ?');
+                $st->execute([$id]);
+                $username = $st->fetchColumn();
+            } catch (PDOException $e) {
+                throw dbError($e);
+            }
+            if ($username === false) {
+                throw new HttpError(404, 'user_not_found', MSG_USER_NOT_FOUND);
+            }
+            sendJson(200, ['id' => $id, 'username' => (string) $username], true);
+            break;
         case 'POST /upload':
             throw new HttpError(501, 'not_supported', 'the php-fpm runtime has no /upload');
         default:
@@ -93,7 +130,7 @@ try {
     sendJson($e->status, ['error' => $e->codeName, 'message' => $e->getMessage()] + $e->extra);
 }
 $secs = (hrtime(true) - $t0) / 1e9;
-$route = in_array($path, ['/health', '/roles', '/query', '/work', '/upload'], true) ? $path : 'other';
+$route = in_array($path, ['/health', '/roles', '/query', '/work', '/upload', '/login', '/me'], true) ? $path : 'other';
 Shm::update(function (array $v) use ($route, $status, $secs) {
     $k = "route=\"$route\",code=\"$status\"";
     $v['http'][$k]['sum'] = ($v['http'][$k]['sum'] ?? 0) + $secs;

@@ -200,3 +200,63 @@ function sendJson(int $status, mixed $body, bool $pooled = false): void
     }
     echo json_encode($body, JSON_UNESCAPED_SLASHES);
 }
+
+// The lab's login pair (POST /login, GET /me), the same on every runtime (docs/runtimes.md).
+// Tokens are stateless, so any instance accepts another's:
+// "<userId>.<hex HMAC-SHA256(key "poolbench-lab", message "<userId>")>". The key is public: this
+// is a lab for pooled request flows, not an authentication system.
+const TOKEN_KEY = 'poolbench-lab';
+// POST /login reads at most this much body; a larger one is a bad_login.
+const MAX_LOGIN_BODY = 64 << 10;
+// The error answers' messages, the same on every runtime.
+const MSG_BAD_LOGIN = 'body must be a JSON object with string fields username and password';
+const MSG_BAD_CREDENTIALS = 'unknown username or wrong password';
+const MSG_UNAUTHORIZED = 'missing or invalid bearer token';
+const MSG_USER_NOT_FOUND = "the token's user does not exist";
+
+/** The bearer token of user $id. */
+function token(int $id): string
+{
+    return $id . '.' . hash_hmac('sha256', (string) $id, TOKEN_KEY);
+}
+
+/**
+ * The user id of an "Authorization: Bearer <token>" header value (scheme case-insensitive), or
+ * null when it is missing, malformed or its HMAC does not verify. The id has no leading zeros
+ * and fits an int32; the HMAC is 64 lowercase hex digits.
+ */
+function bearerUser(?string $header): ?int
+{
+    $v = trim($header ?? '');
+    if (strlen($v) < 7 || strtolower(substr($v, 0, 7)) !== 'bearer ') {
+        return null;
+    }
+    if (!preg_match('/^([1-9][0-9]{0,9})\.([0-9a-f]{64})$/D', trim(substr($v, 7)), $m)) {
+        return null;
+    }
+    $id = (int) $m[1];
+    if ($id > 2147483647) {
+        return null;
+    }
+    return hash_equals(hash_hmac('sha256', $m[1], TOKEN_KEY), $m[2]) ? $id : null;
+}
+
+/**
+ * POST /login's body: a JSON object whose username and password are strings (other fields are
+ * ignored); null when it is too large, not JSON, not an object, or lacks either string.
+ */
+function parseLogin(string $raw): ?array
+{
+    if (strlen($raw) > MAX_LOGIN_BODY) {
+        return null;
+    }
+    try {
+        $v = json_decode($raw, false, 512, JSON_THROW_ON_ERROR | JSON_INVALID_UTF8_SUBSTITUTE);
+    } catch (JsonException) {
+        return null;
+    }
+    if (!$v instanceof stdClass || !is_string($v->username ?? null) || !is_string($v->password ?? null)) {
+        return null;
+    }
+    return ['username' => $v->username, 'password' => $v->password];
+}

@@ -16,7 +16,7 @@ import (
 // database, so there is no lab.* namespace). DDL is not transactional there, so a rebuild
 // creates every table under a __new name, then swaps all of them in one atomic
 // RENAME TABLE and drops the __old ones: readers see the old or the new data set.
-var mysqlTables = []string{"meta", "wide_rows", "roles", "permissions", "role_permissions", "counters"}
+var mysqlTables = []string{"meta", "wide_rows", "roles", "permissions", "role_permissions", "counters", "users"}
 
 const (
 	mysqlNewSuffix = "__new"
@@ -256,6 +256,11 @@ func mysqlBuildStatements(s Sizes) []string {
 			ON (p.id * 7 + r.id * 13) %% 4 = 0 OR p.id = 1 + (r.id %% %d)`, n("role_permissions"), n("roles"), n("permissions"), s.Permissions),
 		"CREATE TABLE "+n("counters")+" (id int NOT NULL PRIMARY KEY, hits bigint NOT NULL DEFAULT 0, touched_at datetime(6) NULL) ENGINE=InnoDB",
 		fmt.Sprintf("INSERT INTO %s (id) SELECT seq FROM seq_1_to_%d", n("counters"), CounterRows),
+		// Binary, no-pad collation: usernames and passwords compare exactly, as text does on
+		// Postgres (the server's default collation would match "USER0001" or "user0001 ").
+		"CREATE TABLE "+n("users")+" (id int NOT NULL PRIMARY KEY, username varchar(64) NOT NULL UNIQUE, password varchar(128) NOT NULL)"+
+			" ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin",
+		fmt.Sprintf("INSERT INTO %s SELECT seq, CONCAT('user', LPAD(seq, 4, '0')), CONCAT('pw-user', LPAD(seq, 4, '0')) FROM seq_1_to_%d", n("users"), UserRows),
 	)
 	var vals []string
 	for k, v := range s.mysqlMetaRows() {

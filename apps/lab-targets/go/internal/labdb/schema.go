@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// SchemaVersion changes whenever the layout below changes, so setup rebuilds old data.
-const SchemaVersion = "1"
+// SchemaVersion changes whenever the layout below changes, so setup rebuilds old data
+// (2: the users table of POST /login and GET /me).
+const SchemaVersion = "2"
 
 // Sizes are the setup parameters; equal sizes mean setup has nothing to do.
 type Sizes struct {
@@ -19,6 +20,10 @@ type Sizes struct {
 
 // CounterRows is the number of rows POST /work and the borrowing background job touch.
 const CounterRows = 1000
+
+// UserRows is the number of lab users: id n is username user%04d with password pw-user%04d
+// (user0001 / pw-user0001 ... user1000 / pw-user1000), for POST /login and GET /me.
+const UserRows = 1000
 
 func (s Sizes) metaRows() map[string]string {
 	return map[string]string{
@@ -98,6 +103,10 @@ func buildStatements(s Sizes) []string {
 		`CREATE INDEX ON lab.role_permissions (permission_id)`,
 		`CREATE TABLE lab.counters (id int PRIMARY KEY, hits bigint NOT NULL DEFAULT 0, touched_at timestamptz)`,
 		fmt.Sprintf(`INSERT INTO lab.counters (id) SELECT g FROM generate_series(1, %d) g`, CounterRows),
+		`CREATE TABLE lab.users (id int PRIMARY KEY, username text NOT NULL UNIQUE, password text NOT NULL)`,
+		fmt.Sprintf(`INSERT INTO lab.users
+			SELECT g, 'user' || lpad(g::text, 4, '0'), 'pw-user' || lpad(g::text, 4, '0')
+			FROM generate_series(1, %d) g`, UserRows),
 	}
 	for n := range s.Shards {
 		table := ShardSchema(n) + ".wide_rows"
@@ -110,6 +119,6 @@ func buildStatements(s Sizes) []string {
 	for k, v := range s.metaRows() {
 		st = append(st, fmt.Sprintf("INSERT INTO lab.meta VALUES ('%s', '%s')", k, v))
 	}
-	st = append(st, `ANALYZE lab.wide_rows`, `ANALYZE lab.roles`, `ANALYZE lab.permissions`, `ANALYZE lab.role_permissions`)
+	st = append(st, `ANALYZE lab.wide_rows`, `ANALYZE lab.roles`, `ANALYZE lab.permissions`, `ANALYZE lab.role_permissions`, `ANALYZE lab.users`)
 	return st
 }

@@ -49,6 +49,12 @@ func TestMariaDBSetupIsIdempotentAndSwapsAtomically(t *testing.T) {
 		if n := myCount(t, admin, "SELECT COUNT(*) FROM "+db+".counters"); n != labdb.CounterRows {
 			t.Fatalf("%d counters", n)
 		}
+		// user0001 / pw-user0001 ... user1000 / pw-user1000, compared exactly (binary collation)
+		users := myCount(t, admin, "SELECT COUNT(*) FROM "+db+".users WHERE username = CONCAT('user', LPAD(id, 4, '0')) AND password = CONCAT('pw-user', LPAD(id, 4, '0'))")
+		exact := myCount(t, admin, "SELECT COUNT(*) FROM "+db+".users WHERE username IN ('USER0001', 'user0001 ')")
+		if users != labdb.UserRows || myCount(t, admin, "SELECT MAX(id) FROM "+db+".users") != labdb.UserRows || exact != 0 {
+			t.Fatalf("users: %d as expected (want %d), %d matched in another case or padded", users, labdb.UserRows, exact)
+		}
 		left := myCount(t, admin, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"+db+"' AND (TABLE_NAME LIKE '%\\_\\_new' OR TABLE_NAME LIKE '%\\_\\_old')")
 		if left != 0 {
 			t.Fatalf("%d __new/__old tables left behind", left)
@@ -109,6 +115,21 @@ func TestMariaDBSetupIsIdempotentAndSwapsAtomically(t *testing.T) {
 		t.Fatal("readers never read: the test proves nothing")
 	}
 	check(bigger)
+
+	// A data set from before the users table (schema version 1) is rebuilt by the same sizes.
+	if _, err := admin.Exec("DROP TABLE " + db + ".users"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Exec("UPDATE " + db + ".meta SET `value` = '1' WHERE `key` = 'schema_version'"); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := labdb.SetupMySQL(ctx, dsn, bigger); err != nil || !res.Changed {
+		t.Fatalf("setup over schema version 1 must rebuild: %+v %v", res, err)
+	}
+	check(bigger)
+	if res, err := labdb.SetupMySQL(ctx, dsn, bigger); err != nil || res.Changed {
+		t.Fatalf("setup at the current version must be a no-op: %+v %v", res, err)
+	}
 }
 
 func TestMariaDBPrewarmHasMaxOpenWhenReady(t *testing.T) {

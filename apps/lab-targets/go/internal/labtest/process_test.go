@@ -140,6 +140,33 @@ func TestSetupIsIdempotentAndRebuildsOnNewSizes(t *testing.T) {
 	if rows != 80 || shard0+shard1 != 80 || shardSchemas != 2 {
 		t.Fatalf("after rebuild: %d rows, shards %d+%d, %d shard schemas", rows, shard0, shard1, shardSchemas)
 	}
+	checkUsers := func() {
+		t.Helper()
+		var n int
+		var first, firstPw, last, lastPw string
+		_ = conn.QueryRow(ctx, `SELECT count(*) FROM lab.users`).Scan(&n)
+		_ = conn.QueryRow(ctx, `SELECT username, password FROM lab.users WHERE id = 1`).Scan(&first, &firstPw)
+		_ = conn.QueryRow(ctx, `SELECT username, password FROM lab.users WHERE id = 1000`).Scan(&last, &lastPw)
+		if n != labdb.UserRows || first != "user0001" || firstPw != "pw-user0001" || last != "user1000" || lastPw != "pw-user1000" {
+			t.Fatalf("lab.users: %d rows, 1 = %s/%s, 1000 = %s/%s", n, first, firstPw, last, lastPw)
+		}
+	}
+	checkUsers()
+
+	// A data set from before the users table (schema version 1) is rebuilt by the same sizes.
+	if _, err := conn.Exec(ctx, `DROP TABLE lab.users`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `UPDATE lab.meta SET value = '1' WHERE key = 'schema_version'`); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := labdb.Setup(ctx, dsn, bigger); err != nil || !res.Changed {
+		t.Fatalf("setup over schema version 1 must rebuild: %+v %v", res, err)
+	}
+	checkUsers()
+	if res, err := labdb.Setup(ctx, dsn, bigger); err != nil || res.Changed {
+		t.Fatalf("setup at the current version must be a no-op: %+v %v", res, err)
+	}
 }
 
 func labdbConn(ctx context.Context, dsn string) (*pgx.Conn, error) { return pgx.Connect(ctx, dsn) }

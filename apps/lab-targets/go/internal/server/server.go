@@ -42,6 +42,8 @@ func (s *Server) Handler() http.Handler {
 	s.route(mux, "GET /work", "work", s.work)
 	s.route(mux, "POST /work", "work", s.work)
 	s.route(mux, "POST /upload", "upload", s.upload)
+	s.route(mux, "POST /login", "login", s.login)
+	s.route(mux, "GET /me", "me", s.me)
 	s.route(mux, "GET /ready", "ready", s.ready)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.Metrics.Registry, promhttp.HandlerOpts{}))
 	return mux

@@ -1,9 +1,15 @@
 package dev.poolbench.labtarget;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** Just enough JSON writing for the lab target's answers (no library: start-up stays fast). */
+/**
+ * Just enough JSON for the lab target (no library: start-up stays fast): writing its answers,
+ * and reading a request body (POST /login).
+ */
 final class Json {
     private Json() {
     }
@@ -90,5 +96,248 @@ final class Json {
             }
         }
         b.append('"');
+    }
+
+    /**
+     * Parses one JSON text (RFC 8259, as strict as JavaScript's JSON.parse): objects become
+     * LinkedHashMaps (a repeated key keeps its last value), arrays Lists, numbers Doubles.
+     *
+     * @throws IllegalArgumentException when text is not exactly one JSON value
+     */
+    static Object parse(String text) {
+        Parser p = new Parser(text);
+        p.ws();
+        Object v = p.value(0);
+        p.ws();
+        if (p.i != text.length()) {
+            throw p.bad("trailing data");
+        }
+        return v;
+    }
+
+    private static final class Parser {
+        private static final int MAX_DEPTH = 64;
+        private final String s;
+        int i;
+
+        Parser(String s) {
+            this.s = s;
+        }
+
+        IllegalArgumentException bad(String what) {
+            return new IllegalArgumentException("invalid JSON at " + i + ": " + what);
+        }
+
+        void ws() {
+            while (i < s.length()) {
+                char c = s.charAt(i);
+                if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                    return;
+                }
+                i++;
+            }
+        }
+
+        Object value(int depth) {
+            if (depth > MAX_DEPTH) {
+                throw bad("nested too deeply");
+            }
+            if (i >= s.length()) {
+                throw bad("unexpected end");
+            }
+            char c = s.charAt(i);
+            switch (c) {
+                case '{' -> {
+                    return object(depth);
+                }
+                case '[' -> {
+                    return array(depth);
+                }
+                case '"' -> {
+                    return string();
+                }
+                case 't' -> {
+                    return literal("true", Boolean.TRUE);
+                }
+                case 'f' -> {
+                    return literal("false", Boolean.FALSE);
+                }
+                case 'n' -> {
+                    return literal("null", null);
+                }
+                default -> {
+                    if (c == '-' || (c >= '0' && c <= '9')) {
+                        return number();
+                    }
+                    throw bad("unexpected '" + c + "'");
+                }
+            }
+        }
+
+        private Object literal(String word, Object v) {
+            if (!s.startsWith(word, i)) {
+                throw bad("expected " + word);
+            }
+            i += word.length();
+            return v;
+        }
+
+        private Map<String, Object> object(int depth) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            i++; // {
+            ws();
+            if (i < s.length() && s.charAt(i) == '}') {
+                i++;
+                return m;
+            }
+            for (;;) {
+                ws();
+                if (i >= s.length() || s.charAt(i) != '"') {
+                    throw bad("expected a key");
+                }
+                String k = string();
+                ws();
+                if (i >= s.length() || s.charAt(i) != ':') {
+                    throw bad("expected ':'");
+                }
+                i++;
+                ws();
+                m.put(k, value(depth + 1));
+                ws();
+                if (i >= s.length()) {
+                    throw bad("unexpected end");
+                }
+                char c = s.charAt(i++);
+                if (c == '}') {
+                    return m;
+                }
+                if (c != ',') {
+                    throw bad("expected ',' or '}'");
+                }
+            }
+        }
+
+        private List<Object> array(int depth) {
+            List<Object> l = new ArrayList<>();
+            i++; // [
+            ws();
+            if (i < s.length() && s.charAt(i) == ']') {
+                i++;
+                return l;
+            }
+            for (;;) {
+                ws();
+                l.add(value(depth + 1));
+                ws();
+                if (i >= s.length()) {
+                    throw bad("unexpected end");
+                }
+                char c = s.charAt(i++);
+                if (c == ']') {
+                    return l;
+                }
+                if (c != ',') {
+                    throw bad("expected ',' or ']'");
+                }
+            }
+        }
+
+        private String string() {
+            i++; // opening quote
+            StringBuilder b = new StringBuilder();
+            for (;;) {
+                if (i >= s.length()) {
+                    throw bad("unterminated string");
+                }
+                char c = s.charAt(i++);
+                if (c == '"') {
+                    return b.toString();
+                }
+                if (c < 0x20) {
+                    throw bad("control character in a string");
+                }
+                if (c != '\\') {
+                    b.append(c);
+                    continue;
+                }
+                if (i >= s.length()) {
+                    throw bad("unterminated escape");
+                }
+                char e = s.charAt(i++);
+                switch (e) {
+                    case '"', '\\', '/' -> b.append(e);
+                    case 'b' -> b.append('\b');
+                    case 'f' -> b.append('\f');
+                    case 'n' -> b.append('\n');
+                    case 'r' -> b.append('\r');
+                    case 't' -> b.append('\t');
+                    case 'u' -> {
+                        if (i + 4 > s.length()) {
+                            throw bad("short \\u escape");
+                        }
+                        int cp = 0;
+                        for (int k = 0; k < 4; k++) {
+                            int d = hexDigit(s.charAt(i++));
+                            if (d < 0) {
+                                throw bad("bad \\u escape");
+                            }
+                            cp = cp * 16 + d;
+                        }
+                        b.append((char) cp);
+                    }
+                    default -> throw bad("bad escape \\" + e);
+                }
+            }
+        }
+
+        /** An ASCII hex digit's value, else -1 (Character.digit would take other scripts' digits). */
+        private static int hexDigit(char c) {
+            if (c >= '0' && c <= '9') {
+                return c - '0';
+            }
+            if (c >= 'a' && c <= 'f') {
+                return c - 'a' + 10;
+            }
+            if (c >= 'A' && c <= 'F') {
+                return c - 'A' + 10;
+            }
+            return -1;
+        }
+
+        private Double number() {
+            int start = i;
+            if (s.charAt(i) == '-') {
+                i++;
+            }
+            if (i < s.length() && s.charAt(i) == '0') {
+                i++;
+            } else if (!digits()) {
+                throw bad("expected a digit");
+            }
+            if (i < s.length() && s.charAt(i) == '.') {
+                i++;
+                if (!digits()) {
+                    throw bad("expected a digit after '.'");
+                }
+            }
+            if (i < s.length() && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+                i++;
+                if (i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+                    i++;
+                }
+                if (!digits()) {
+                    throw bad("expected an exponent");
+                }
+            }
+            return Double.valueOf(s.substring(start, i));
+        }
+
+        private boolean digits() {
+            int start = i;
+            while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                i++;
+            }
+            return i > start;
+        }
     }
 }

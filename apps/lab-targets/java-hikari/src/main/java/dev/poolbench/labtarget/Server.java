@@ -138,6 +138,8 @@ final class Server {
                 case "/query" -> route(x, method, "query", "GET", this::query);
                 case "/work" -> route(x, method, "work", method.equals("POST") ? "POST" : "GET", this::work);
                 case "/upload" -> route(x, method, "upload", "POST", this::upload);
+                case "/login" -> route(x, method, "login", "POST", this::login);
+                case "/me" -> route(x, method, "me", "GET", this::me);
                 case "/ready" -> route(x, method, "ready", "GET", this::ready);
                 case "/metrics" -> {
                     if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -167,7 +169,9 @@ final class Server {
             return;
         }
         try {
-            drain(x.getRequestBody());
+            if (!name.equals("login")) {
+                drain(x.getRequestBody()); // POST /login reads its own body
+            }
             h.handle(e);
         } catch (IOException io) {
             if (e.code == 0) {
@@ -191,7 +195,7 @@ final class Server {
     private static void drain(InputStream in) throws IOException {
         byte[] buf = new byte[8192];
         while (in.read(buf) >= 0) {
-            // discard: the lab endpoints read no body (keeps keep-alive connections usable)
+            // discard: the endpoints but /login read no body (keeps keep-alive connections usable)
         }
     }
 
@@ -581,6 +585,80 @@ final class Server {
                 }
             }
         }
+    }
+
+    /** Checks username and password with one query on a pool connection, held for that query only. */
+    private void login(Ex e) throws IOException {
+        InputStream in = e.x.getRequestBody();
+        byte[] raw = in.readNBytes(Auth.MAX_LOGIN_BODY + 1);
+        drain(in);
+        Auth.Login creds = raw.length > Auth.MAX_LOGIN_BODY ? null
+                : Auth.parseLogin(new String(raw, StandardCharsets.UTF_8));
+        if (creds == null) {
+            e.error(400, "bad_login", Auth.MSG_BAD_LOGIN);
+            return;
+        }
+        Pools.Lease l = lease(e);
+        if (l == null) {
+            return;
+        }
+        int id = -1;
+        String stored = null;
+        try (PreparedStatement ps = l.conn.prepareStatement(
+                "SELECT id, password FROM " + dialect.table("users") + " WHERE username = ?")) {
+            ps.setQueryTimeout(e.queryTimeoutSeconds());
+            ps.setString(1, creds.username());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    id = rs.getInt(1);
+                    stored = rs.getString(2);
+                }
+            }
+        } catch (SQLException ex) {
+            l.release();
+            fail(e, ex);
+            return;
+        }
+        l.release();
+        if (stored == null || !Auth.same(stored, creds.password())) {
+            e.error(401, "bad_credentials", Auth.MSG_BAD_CREDENTIALS);
+            return;
+        }
+        e.json(200, Json.obj("token", Auth.token(id), "userId", id));
+    }
+
+    /** Verifies the bearer token without the database, then reads its user through the pool. */
+    private void me(Ex e) throws IOException {
+        int id = Auth.bearerUser(e.x.getRequestHeaders().getFirst("Authorization"));
+        if (id < 0) {
+            e.error(401, "unauthorized", Auth.MSG_UNAUTHORIZED);
+            return;
+        }
+        Pools.Lease l = lease(e);
+        if (l == null) {
+            return;
+        }
+        String username = null;
+        try (PreparedStatement ps = l.conn.prepareStatement(
+                "SELECT username FROM " + dialect.table("users") + " WHERE id = ?")) {
+            ps.setQueryTimeout(e.queryTimeoutSeconds());
+            ps.setInt(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    username = rs.getString(1);
+                }
+            }
+        } catch (SQLException ex) {
+            l.release();
+            fail(e, ex);
+            return;
+        }
+        l.release();
+        if (username == null) {
+            e.error(404, "user_not_found", Auth.MSG_USER_NOT_FOUND);
+            return;
+        }
+        e.json(200, Json.obj("id", id, "username", username));
     }
 
     private void upload(Ex e) throws IOException {
