@@ -59,6 +59,7 @@ export function addCounters(into: K6Counters, from: K6Counters): void {
   into.dataReceivedBytes += from.dataReceivedBytes;
   into.iterations += from.iterations;
   into.droppedIterations += from.droppedIterations;
+  if (from.checkFailed) into.checkFailed = (into.checkFailed ?? 0) + from.checkFailed;
   for (const [code, n] of Object.entries(from.status))
     into.status[code] = (into.status[code] ?? 0) + n;
 }

@@ -10,6 +10,8 @@ export interface SummaryCounters {
   dataReceivedBytes: number;
   iterations: number;
   droppedIterations: number;
+  /** of `failed`, 2xx requests that failed a scenario check */
+  checkFailed?: number;
 }
 
 /** Trend statistics by k6 metric; a missing one stays null in the summary. */
@@ -187,6 +189,7 @@ export function buildRunSummary(i: RunSummaryInput): RunSummary {
   return {
     requests: c.requests,
     failed: c.failed,
+    ...(c.checkFailed ? { checkFailed: c.checkFailed } : {}),
     errorRate: c.requests > 0 ? c.failed / c.requests : null,
     rps: i.loadMs > 0 ? c.requests / (i.loadMs / 1000) : null,
     durationMs: i.loadMs,

@@ -7,6 +7,8 @@ import type { HdrStatsMs } from './hdr';
 export interface RunSummary {
   requests: number;
   failed: number;
+  /** of `failed`, requests with a success status that failed a scenario check; absent when none */
+  checkFailed?: number;
   errorRate: number | null;
   rps: number | null;
   durationMs: number;

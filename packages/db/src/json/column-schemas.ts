@@ -40,6 +40,7 @@ const ResourceSummarySchema = z.looseObject({
 export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
   requests: num,
   failed: num,
+  checkFailed: num.optional(),
   errorRate: numOrNull,
   rps: numOrNull,
   durationMs: num,

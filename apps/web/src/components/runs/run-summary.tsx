@@ -26,7 +26,7 @@ export function RunSummary({ summary }: { summary: RunSummaryShape }) {
       <Stat
         label="Requests"
         value={formatNumber(num(s.requests))}
-        sub={`${formatNumber(num(s.failed))} failed`}
+        sub={`${formatNumber(num(s.failed))} failed${num(s.checkFailed) ? `, ${formatNumber(num(s.checkFailed))} by a check` : ''}`}
       />
       <Stat
         label="Throughput"

@@ -14,6 +14,7 @@ export function KeyValueRows({
   keyLabel,
   valueLabel,
   addLabel,
+  addAriaLabel,
   error,
 }: {
   label: string;
@@ -22,6 +23,8 @@ export function KeyValueRows({
   keyLabel: string;
   valueLabel: string;
   addLabel: string;
+  /** the add button's accessible name, when its visible label is not enough (several rows) */
+  addAriaLabel?: string;
   error?: string | null;
 }) {
   const set = (i: number, patch: Partial<KeyValue>) =>
@@ -34,14 +37,14 @@ export function KeyValueRows({
           <span key={i} className="flex items-center gap-1">
             <Input
               aria-label={keyLabel}
-              className="h-8 w-28"
+              className="h-8 w-36"
               value={q.key}
               onChange={(e) => set(i, { key: e.target.value })}
             />
             <span className="text-slate-500">=</span>
             <Input
               aria-label={valueLabel}
-              className="h-8 w-40"
+              className="h-8 w-44"
               value={q.value}
               onChange={(e) => set(i, { value: e.target.value })}
             />
@@ -58,6 +61,7 @@ export function KeyValueRows({
         <Button
           size="sm"
           variant="ghost"
+          aria-label={addAriaLabel}
           onClick={() => onChange([...rows, { key: '', value: '' }])}
         >
           <Plus className="size-3.5" /> {addLabel}

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
 import {
   generateScenario,
@@ -95,6 +95,13 @@ export function ScenarioEditor({
   const values = form.watch();
   const { template, params } = values;
   const thresholds = useFieldArray({ control, name: 'thresholds' });
+  // data and the flow switch decide which variables the steps may use: once the form was
+  // submitted, a change to either re-checks every field, so no stale message stays on a step
+  const variablesKey = JSON.stringify([values.flow ?? false, values.data ?? null]);
+  const { isSubmitted } = formState;
+  useEffect(() => {
+    if (isSubmitted) void form.trigger();
+  }, [variablesKey, isSubmitted, form]);
 
   // the form keeps nested values in place, so what changed is judged by content
   const valuesKey = JSON.stringify(values);

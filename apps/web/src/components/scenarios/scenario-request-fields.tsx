@@ -205,6 +205,7 @@ export function ScenarioRequestFields({
                   keyLabel={`${flow ? 'Step' : 'Request'} ${i + 1} header name`}
                   valueLabel={`${flow ? 'Step' : 'Request'} ${i + 1} header value`}
                   addLabel="header"
+                  addAriaLabel={`Add a header to ${noun} ${i + 1}`}
                   error={err(`requests.${i}.headers`)}
                 />
               )}

@@ -78,7 +78,7 @@ export function ExtractRows({
             <span className="text-slate-500">from</span>
             <Select
               aria-label={`Step ${step + 1} variable ${i + 1} source`}
-              className="h-8 w-32"
+              className="h-8 w-36"
               value={e.from}
               onChange={(ev) => set(i, { from: ev.target.value as ExtractRow['from'] })}
             >
@@ -108,6 +108,7 @@ export function ExtractRows({
       <Button
         size="sm"
         variant="ghost"
+        aria-label={`Add a variable to step ${step + 1}`}
         onClick={() => onChange([...rows, { name: '', from: 'json', expr: '' }])}
       >
         <Plus className="size-3.5" /> variable
@@ -181,6 +182,7 @@ export function CheckRows({
       <Button
         size="sm"
         variant="ghost"
+        aria-label={`Add a check to request ${step + 1}`}
         onClick={() => onChange([...rows, { kind: 'status', value: '200' }])}
       >
         <Plus className="size-3.5" /> check
