@@ -30,6 +30,12 @@ if [ "$FOR_TESTS" = 1 ]; then
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 fi
 
+# Users' own k6 scripts run only inside a bubblewrap sandbox (packages/k6/src/sandbox.ts); without
+# it the worker refuses them. Without root, say how to get it.
+if ! command -v bwrap >/dev/null; then
+  if is_root; then apt_install bubblewrap; else say "bubblewrap not installed: users' own k6 scripts will be refused (sudo apt-get install bubblewrap)"; fi
+fi
+
 # The worker puts a real nginx in front of a managed target's instances when a pool config or
 # target asks for balancing "nginx" (seeds 000 and 002); without root, say how to get it.
 if ! [ -x /usr/sbin/nginx ] && ! command -v nginx >/dev/null; then

@@ -224,6 +224,13 @@ func (b *bucket) line(enc *encoder) (secondLine, error) {
 	return l, nil
 }
 
+// stepLine is one request name's part of the run.
+type stepLine struct {
+	Requests int64  `json:"requests"`
+	Failed   int64  `json:"failed"`
+	Hist     string `json:"hist"`
+}
+
 // endLine is written once, after every open second has been flushed.
 type endLine struct {
 	V            int    `json:"v"`
@@ -233,13 +240,17 @@ type endLine struct {
 	LateRequests int64  `json:"lateRequests"`
 	// MaxLagMs is the longest a load sample took to reach the output; GraceMs how long a
 	// second waited for its samples. A run with MaxLagMs near GraceMs lost samples, or nearly.
-	MaxLagMs    int64    `json:"maxLagMs"`
-	GraceMs     int64    `json:"graceMs"`
-	FirstTS     *int64   `json:"firstTs,omitempty"`
-	LastTS      *int64   `json:"lastTs,omitempty"`
-	DurationMs  int64    `json:"durationMs"`
-	LoadStartMs *int64   `json:"loadStartMs,omitempty"`
-	LoadEndMs   *int64   `json:"loadEndMs,omitempty"`
-	Totals      counters `json:"totals"`
-	Error       string   `json:"error,omitempty"`
+	MaxLagMs int64 `json:"maxLagMs"`
+	GraceMs  int64 `json:"graceMs"`
+	// Steps: per request name, over the load (at most maxSteps names; StepsOverflow counts the
+	// requests of further names).
+	Steps         map[string]stepLine `json:"steps,omitempty"`
+	StepsOverflow int64               `json:"stepsOverflow,omitempty"`
+	FirstTS       *int64              `json:"firstTs,omitempty"`
+	LastTS        *int64              `json:"lastTs,omitempty"`
+	DurationMs    int64               `json:"durationMs"`
+	LoadStartMs   *int64              `json:"loadStartMs,omitempty"`
+	LoadEndMs     *int64              `json:"loadEndMs,omitempty"`
+	Totals        counters            `json:"totals"`
+	Error         string              `json:"error,omitempty"`
 }

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/sirupsen/logrus"
 	"go.k6.io/k6/metrics"
 	"go.k6.io/k6/output"
@@ -57,6 +58,12 @@ type Output struct {
 	lateReqs    int64
 	// maxLag is the longest a load sample took from its timestamp to AddMetricSamples.
 	maxLag time.Duration
+	// Per request name (k6's `name` tag), over the whole load: the steps of a flow, the requests
+	// of a mix. Guarded by mu; the last tag set's step is cached as tag sets are interned.
+	steps        map[string]*stepStats
+	stepOverflow int64
+	lastStepTags *metrics.TagSet
+	lastStep     *stepStats
 	// The load phase as the samples show it (see load.go); guarded by mu.
 	load loadSpan
 	// The last tag set isLifecycle looked at and its answer: tag sets are interned, and the
@@ -122,6 +129,7 @@ func newOutput(logger logrus.FieldLogger, grace time.Duration, now func() time.T
 		grace:       grace,
 		now:         now,
 		open:        map[int64]*bucket{},
+		steps:       map[string]*stepStats{},
 		closedBelow: math.MinInt64,
 		firstTS:     math.MinInt64,
 		enc:         newEncoder(),
@@ -220,6 +228,7 @@ func (o *Output) addLocked(s *metrics.Sample, arrival time.Time) {
 		return
 	}
 	o.load.note(s)
+	o.recordStep(s)
 	b := o.open[sec]
 	if b == nil {
 		if n := len(o.free); n > 0 {
@@ -243,6 +252,67 @@ func (o *Output) isLifecycle(s *metrics.Sample) bool {
 		o.lastTags, o.lastLifecycle = s.Tags, ok && (g == "::setup" || g == "::teardown")
 	}
 	return o.lastLifecycle
+}
+
+// maxSteps bounds the names kept per run: a user script naming requests by URL must not grow
+// the output's memory; samples of further names are counted in stepsOverflow.
+const maxSteps = 32
+
+// stepStats is one request name's requests, failures and latency over the load.
+type stepStats struct {
+	requests int64
+	failed   int64
+	hist     *hdr.Histogram
+}
+
+func (o *Output) recordStep(s *metrics.Sample) {
+	var field int
+	switch s.Metric.Name {
+	case "http_req_duration":
+		field = 0
+	case "http_reqs":
+		field = 1
+	case "http_req_failed", checkFailedMetric:
+		field = 2
+	default:
+		return
+	}
+	st := o.stepOf(s)
+	if st == nil {
+		if field == 1 {
+			o.stepOverflow += int64(s.Value)
+		}
+		return
+	}
+	switch field {
+	case 0:
+		_ = st.hist.RecordValue(micros(s.Value))
+	case 1:
+		st.requests += int64(s.Value)
+	default:
+		if s.Value != 0 {
+			st.failed++
+		}
+	}
+}
+
+func (o *Output) stepOf(s *metrics.Sample) *stepStats {
+	if s.Tags == nil {
+		return nil
+	}
+	if s.Tags == o.lastStepTags {
+		return o.lastStep
+	}
+	var st *stepStats
+	if name, ok := s.Tags.Get("name"); ok {
+		st = o.steps[name]
+		if st == nil && len(o.steps) < maxSteps {
+			st = &stepStats{hist: newHistogram()}
+			o.steps[name] = st
+		}
+	}
+	o.lastStepTags, o.lastStep = s.Tags, st
+	return st
 }
 
 func isCounted(name string) bool {
@@ -340,6 +410,18 @@ func (o *Output) StopWithTestError(testErr error) error {
 		MaxLagMs:   o.maxLag.Milliseconds(), GraceMs: o.grace.Milliseconds(),
 	}
 	end.LoadStartMs, end.LoadEndMs = o.load.millis()
+	if len(o.steps) > 0 {
+		end.Steps = make(map[string]stepLine, len(o.steps))
+		for name, st := range o.steps {
+			hist, err := o.enc.encode(st.hist)
+			if err != nil {
+				o.fail(err)
+				continue
+			}
+			end.Steps[name] = stepLine{Requests: st.requests, Failed: st.failed, Hist: hist}
+		}
+		end.StepsOverflow = o.stepOverflow
+	}
 	o.mu.Unlock()
 	if end.Totals.Status == nil {
 		end.Totals.Status = map[string]int64{}

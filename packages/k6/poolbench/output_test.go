@@ -277,6 +277,55 @@ func TestAFailedCheckCountsTheRequestAsFailed(t *testing.T) {
 	}
 }
 
+func TestStepsPerRequestName(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 3; i++ {
+		f.add("http_reqs", 0.1, 1, map[string]string{"name": "login", "status": "200"})
+		f.add("http_req_duration", 0.1, float64(10*(i+1)), map[string]string{"name": "login"})
+		f.add("http_req_failed", 0.1, 0, map[string]string{"name": "login"})
+	}
+	f.add("http_reqs", 1.2, 1, map[string]string{"name": "me", "status": "200"})
+	f.add("http_req_duration", 1.2, 2, map[string]string{"name": "me"})
+	f.add("http_req_failed", 1.2, 0, map[string]string{"name": "me"})
+	f.add("poolbench_check_failed", 1.2, 1, map[string]string{"name": "me"})
+	f.add("http_reqs", 0.3, 1, map[string]string{"name": "ready", "group": "::setup"}) // not load
+	for i := 0; i < maxSteps+3; i++ {                                                  // a script naming requests by URL
+		f.add("http_reqs", 1.5, 1, map[string]string{"name": fmt.Sprintf("/u/%d", i)})
+	}
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	raw := bytes.Split(bytes.TrimSpace(f.buf.Bytes()), []byte("\n"))
+	var end struct {
+		Steps map[string]struct {
+			Requests int64  `json:"requests"`
+			Failed   int64  `json:"failed"`
+			Hist     string `json:"hist"`
+		} `json:"steps"`
+		StepsOverflow int64 `json:"stepsOverflow"`
+	}
+	if err := json.Unmarshal(raw[len(raw)-1], &end); err != nil {
+		t.Fatal(err)
+	}
+	login, me := end.Steps["login"], end.Steps["me"]
+	if login.Requests != 3 || login.Failed != 0 || me.Requests != 1 || me.Failed != 1 {
+		t.Fatalf("steps: login %+v, me %+v", login, me)
+	}
+	if _, ok := end.Steps["ready"]; ok {
+		t.Fatal("a setup() request became a step")
+	}
+	if len(end.Steps) != maxSteps || end.StepsOverflow != 5 {
+		t.Fatalf("kept %d names (want %d), overflow %d requests (want 5)", len(end.Steps), maxSteps, end.StepsOverflow)
+	}
+	h, err := hdr.Decode([]byte(login.Hist))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.TotalCount() != 3 || h.Max() < 29_000 || h.Max() > 30_100 {
+		t.Fatalf("login latency histogram: %d values, max %d µs", h.TotalCount(), h.Max())
+	}
+}
+
 func TestHistogramRoundTrip(t *testing.T) {
 	f := newFixture(t)
 	want := newHistogram()

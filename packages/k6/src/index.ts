@@ -1,5 +1,18 @@
 export { runK6, type K6EndReason, type K6RunResult, type RunK6Options } from './run-k6';
-export { DEFAULT_K6_BIN, K6BinaryError, resolveK6Bin } from './k6-binary';
+export {
+  SandboxUnavailableError,
+  sandboxK6,
+  type SandboxLimits,
+  type SandboxReport,
+  type SandboxSpec,
+  type SandboxedCommand,
+} from './sandbox';
+export {
+  validateUserScript,
+  type K6SandboxOptions,
+  type UserScriptValidation,
+} from './user-script';
+export { defaultK6Bin, K6BinaryError, resolveK6Bin } from './k6-binary';
 export { buildK6Args } from './k6-args';
 export {
   TREND_METRICS,

@@ -2,8 +2,13 @@ import { access, constants } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '@poolbench/scenarios/errors';
 
-/** packages/k6/bin/k6, built by scripts/build-k6.sh */
-export const DEFAULT_K6_BIN = fileURLToPath(new URL('../bin/k6', import.meta.url));
+/**
+ * packages/k6/bin/k6, built by scripts/build-k6.sh. Computed when asked: a bundler (the web app's)
+ * rewrites import.meta.url, and a caller there passes its own path.
+ */
+export function defaultK6Bin(): string {
+  return fileURLToPath(new URL('../bin/k6', import.meta.url));
+}
 
 /** k6 cannot be started (missing, not executable): the worker records it on the run as `k6_missing`. */
 export class K6BinaryError extends AppError<'k6_missing'> {
@@ -15,7 +20,7 @@ export class K6BinaryError extends AppError<'k6_missing'> {
 
 /** The binary to run: explicit option, else $POOLBENCH_K6_BIN, else the repo build. */
 export function resolveK6Bin(explicit?: string): string {
-  return explicit ?? process.env.POOLBENCH_K6_BIN ?? DEFAULT_K6_BIN;
+  return explicit ?? process.env.POOLBENCH_K6_BIN ?? defaultK6Bin();
 }
 
 export async function assertExecutable(bin: string): Promise<void> {

@@ -44,6 +44,11 @@ export const EndLineSchema = z.object({
   /** the longest a load sample took from its timestamp to the output, and how long a second waited */
   maxLagMs: count.optional(),
   graceMs: count.optional(),
+  /** per request name (k6's `name` tag) over the load; at most 32 names, the rest in stepsOverflow */
+  steps: z
+    .record(z.string(), z.object({ requests: count, failed: count, hist: z.string() }))
+    .optional(),
+  stepsOverflow: count.optional(),
   firstTs: z.number().int().optional(),
   lastTs: z.number().int().optional(),
   /** from the output's start to its stop: setup(), load and teardown() together (not a rate's denominator) */

@@ -77,6 +77,23 @@ describe('poolbench output against k6 own summary', () => {
       expect(s.failed).toBe(k6.http_req_failed.passes);
       expect(s.status['503']).toBe(k6.http_req_failed.passes);
       expect(Object.values(s.status).reduce((a, b) => a + b, 0)).toBe(s.requests);
+      // per request name (k6 names a request by its URL here): the steps add up to the run
+      expect(r.steps.map((x) => x.name)).toEqual([
+        `${server.url}/`,
+        `${server.url}/sleep?ms=30`,
+        `${server.url}/status/503`,
+      ]);
+      expect(r.steps.reduce((n, x) => n + x.requests, 0)).toBe(k6.http_reqs.count);
+      // the per-name histograms and the per-second ones are two aggregations of the same samples
+      expect(r.steps.reduce((n, x) => n + (x.latency?.count ?? 0), 0)).toBe(
+        s.trends.http_req_duration!.count,
+      );
+      expect(r.steps.find((x) => x.name.endsWith('/status/503'))?.failed).toBe(
+        k6.http_req_failed.passes,
+      );
+      expect(r.steps.find((x) => x.name.endsWith('/sleep?ms=30'))!.latency!.min).toBeGreaterThan(
+        29,
+      );
       expect(s.iterations).toBe(k6.iterations.count);
       expect(s.dataSentBytes).toBe(k6.data_sent.count);
       expect(s.dataReceivedBytes).toBe(k6.data_received.count);

@@ -1,16 +1,28 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { buildK6Args } from './k6-args';
 import { dieWithParent } from './parent-death';
+import { childEnv } from './child-env';
 import { onCpus } from './cpu-affinity';
 import { K6BinaryError, assertExecutable, resolveK6Bin } from './k6-binary';
 import { parseOutputLine, type EndLine } from './ndjson-line';
 import { SummaryAccumulator, type K6Second, type K6Summary } from './summary-accumulator';
 import { TailBuffer } from './tail-buffer';
+import { decodeHistogram, histogramStatsMs, type HdrStatsMs } from '@poolbench/stats';
+import { SANDBOX_INPUT, limitMessages, type SandboxReport, type SandboxedCommand } from './sandbox';
+import {
+  ARCHIVE_FILE,
+  USER_SCRIPT_FILE,
+  checkSandboxedRun,
+  enforcedRunFlags,
+  prepareSandboxedRun,
+  type K6SandboxOptions,
+  type SandboxedRun,
+} from './user-script';
 
 export type K6EndReason = 'completed' | 'aborted' | 'timed_out' | 'k6_error';
 
@@ -55,6 +67,11 @@ export interface RunK6Options {
   outputGraceMs?: number;
   /** CPUs k6 runs on (a kernel cpu list like "1" or "2-3", via taskset); absent = any */
   cpus?: string;
+  /**
+   * Run a user's own script: `script` (and `files`) are archived in a sandbox without network,
+   * then the archive runs in a sandbox with the network pinned (see K6SandboxOptions).
+   */
+  sandbox?: K6SandboxOptions;
 }
 
 export interface K6RunResult {
@@ -70,6 +87,9 @@ export interface K6RunResult {
   /** the longest a load sample took to reach the output, and the output's grace (end line) */
   maxSampleLagMs: number | undefined;
   outputGraceMs: number | undefined;
+  /** per request name over the load (end line), by name; requests of names past the output's cap */
+  steps: K6Step[];
+  stepsOverflow: number;
   /** the output's open time (end line): setup(), load and teardown(); undefined without end line */
   testDurationMs: number | undefined;
   /**
@@ -88,6 +108,8 @@ export interface K6RunResult {
   onSecondError: unknown;
   startedAt: Date;
   endedAt: Date;
+  /** sandboxed runs: the limits and what the run's cgroup saw (e.g. oomKilled) */
+  sandbox?: SandboxReport;
 }
 
 const OUTPUT_FD = 3;
@@ -115,6 +137,26 @@ function checkedFileName(name: string): string {
   return name;
 }
 
+/** One request name's part of a run: a flow's step, or a request of a mix. */
+export interface K6Step {
+  name: string;
+  requests: number;
+  failed: number;
+  /** latency (http_req_duration) over the load, ms; null without a timed request */
+  latency: HdrStatsMs | null;
+}
+
+function stepsOf(end: EndLine | undefined): K6Step[] {
+  return Object.entries(end?.steps ?? {})
+    .map(([name, s]) => ({
+      name,
+      requests: s.requests,
+      failed: s.failed,
+      latency: histogramStatsMs(decodeHistogram(s.hist)),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
 /** The output's grace period for k6's environment, when one is set; the output validates it. */
 function graceEnvOf(opts: RunK6Options): Record<string, string> {
   const ms = opts.outputGraceMs ?? process.env.POOLBENCH_OUTPUT_GRACE_MS;
@@ -135,12 +177,36 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
   if (opts.signal?.aborted) {
     return emptyResult('aborted', acc, startedAt);
   }
+  if (opts.sandbox) checkSandboxedRun(opts.sandbox, opts.blacklistIps, opts.summaryExportPath);
   const dir = await mkdtemp(join(tmpdir(), 'poolbench-k6-'));
+  let sandboxed: SandboxedRun | undefined;
   try {
-    const scriptPath = join(dir, 'script.js');
+    // A sandboxed run writes its inputs to in/ (seen by the archive step only) and runs run/archive.tar.
+    const inputDir = opts.sandbox ? join(dir, 'in') : dir;
+    if (opts.sandbox) await mkdir(inputDir);
+    let scriptPath = join(inputDir, USER_SCRIPT_FILE);
     await writeFile(scriptPath, opts.script, { mode: 0o600 });
     for (const [name, content] of Object.entries(opts.files ?? {}))
-      await writeFile(join(dir, checkedFileName(name)), content, { mode: 0o600 });
+      await writeFile(join(inputDir, checkedFileName(name)), content, { mode: 0o600 });
+    if (opts.sandbox) {
+      const prepared = await prepareSandboxedRun({
+        k6Bin: bin,
+        dir,
+        inputDir,
+        sandbox: opts.sandbox,
+        env: opts.env ?? {},
+        blacklistIps: opts.blacklistIps ?? [],
+        // what a plain run adds to k6's environment (the sandbox adds its own)
+        k6Env: { ...graceEnvOf(opts), ...secretEnvOf(opts) },
+        signal: opts.signal,
+      });
+      if (!prepared.ok) {
+        const r = emptyResult(prepared.step.aborted ? 'aborted' : 'k6_error', acc, startedAt);
+        return { ...r, ...prepared.failure };
+      }
+      sandboxed = prepared;
+      scriptPath = `${SANDBOX_INPUT}/${ARCHIVE_FILE}`;
+    }
     const args = buildK6Args({
       scriptPath,
       // A pipe, not a file: lines arrive as soon as a second closes, and EOF marks the end.
@@ -151,8 +217,18 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
       summaryExportPath: opts.summaryExportPath,
       executionSegment: opts.executionSegment,
     });
+    if (sandboxed) {
+      // The sandbox is wrapped around the final command line, with the enforced flags in it.
+      const command = await sandboxed.wrap([
+        ...args.slice(0, -1),
+        ...enforcedRunFlags(),
+        args.at(-1)!,
+      ]);
+      return await supervise(bin, args, dir, opts, acc, startedAt, command);
+    }
     return await supervise(bin, args, dir, opts, acc, startedAt);
   } finally {
+    await sandboxed?.cleanup();
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -172,6 +248,8 @@ function emptyResult(
     lateRequests: 0,
     maxSampleLagMs: undefined,
     outputGraceMs: undefined,
+    steps: [],
+    stepsOverflow: 0,
     testDurationMs: undefined,
     load: undefined,
     outputComplete: false,
@@ -191,10 +269,11 @@ function supervise(
   opts: RunK6Options,
   acc: SummaryAccumulator,
   startedAt: Date,
+  sandbox?: SandboxedCommand,
 ): Promise<K6RunResult> {
   return new Promise((resolve, reject) => {
     // k6 must not outlive a killed worker, and stays on its CPUs when the run isolates it
-    const dying = dieWithParent(bin, args);
+    const dying = sandbox ? dieWithParent(sandbox.cmd, sandbox.args) : dieWithParent(bin, args);
     const wrapped = onCpus(dying.cmd, dying.args, opts.cpus);
     const child = spawn(wrapped.cmd, wrapped.args, {
       cwd: home,
@@ -203,14 +282,16 @@ function supervise(
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       // A clean environment: K6_* variables or a ~/.config/k6 file must not reconfigure the run;
       // the one K6_ variable set is the poolbench output's own grace period.
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: home,
-        XDG_CONFIG_HOME: home,
-        TMPDIR: tmpdir(),
-        ...graceEnvOf(opts),
-        ...secretEnvOf(opts),
-      },
+      env: childEnv(
+        sandbox?.env ?? {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: home,
+          XDG_CONFIG_HOME: home,
+          TMPDIR: tmpdir(),
+          ...graceEnvOf(opts),
+          ...secretEnvOf(opts),
+        },
+      ),
     });
     const stderr = new TailBuffer(40);
     const stdout = new TailBuffer(40);
@@ -226,6 +307,8 @@ function supervise(
 
     const signalGroup = (sig: NodeJS.Signals) => {
       if (child.pid === undefined) return;
+      // bwrap forwards no signal: the sandbox delivers it to k6 inside (SIGKILL: to all of it)
+      if (sandbox) return sandbox.signal(sig, child.pid);
       try {
         process.kill(-child.pid, sig);
       } catch {
@@ -289,6 +372,8 @@ function supervise(
       void chain.then(() => {
         let endReason: K6EndReason = stopReason ?? (code === 0 ? 'completed' : 'k6_error');
         const stderrTail = stderr.lines();
+        const sandboxReport = sandbox?.report();
+        if (sandboxReport) stderrTail.push(...limitMessages(sandboxReport));
         if (badLines > 0) stderrTail.push(`poolbench: ${badLines} unreadable output line(s)`);
         if (endReason === 'completed' && (badLines > 0 || end === undefined)) {
           endReason = 'k6_error';
@@ -308,6 +393,8 @@ function supervise(
           lateRequests: end?.lateRequests ?? 0,
           maxSampleLagMs: end?.maxLagMs,
           outputGraceMs: end?.graceMs,
+          steps: stepsOf(end),
+          stepsOverflow: end?.stepsOverflow ?? 0,
           testDurationMs: end?.durationMs,
           load:
             end?.loadStartMs !== undefined && end.loadEndMs !== undefined
@@ -320,6 +407,7 @@ function supervise(
           onSecondError,
           startedAt,
           endedAt: new Date(),
+          ...(sandboxReport ? { sandbox: sandboxReport } : {}),
         });
       });
     });
