@@ -25,6 +25,11 @@ test('a login flow with CSV data and a failing body check, from the editor to th
     name: 'fixed 4',
     config: { strategy: 'fixed', params: { maxConns: 4 } },
   });
+  const pc2 = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'fixed 2',
+    config: { strategy: 'fixed', params: { maxConns: 2 } },
+  });
 
   await page.goto('/scenarios/new');
   await page.getByLabel('Name', { exact: true }).first().fill('login flow');
@@ -93,15 +98,18 @@ test('a login flow with CSV data and a failing body check, from the editor to th
   const { experimentId } = (await call('experiment.launch', {
     name: 'login flow',
     targetId: target.id,
-    poolConfigIds: [pc.id],
+    poolConfigIds: [pc.id, pc2.id],
     scenarioIds: [sc.id],
     repeats: 1,
   })) as unknown as { experimentId: string };
   await page.goto(`/experiments/${experimentId}`);
-  const cell = page.getByTestId('matrix-run').first();
-  await expect(cell.getByTestId('run-status')).toHaveText(/Succeeded|Thresholds failed|Failed/, {
-    timeout: 180_000,
-  });
+  const cells = page.getByTestId('matrix-run');
+  for (const i of [0, 1])
+    await expect(cells.nth(i).getByTestId('run-status')).toHaveText(
+      /Succeeded|Thresholds failed|Failed/,
+      { timeout: 180_000 },
+    );
+  const cell = cells.first();
   await cell.click();
   await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
   const runId = page.url().split('/').pop()!;
@@ -127,5 +135,27 @@ test('a login flow with CSV data and a failing body check, from the editor to th
   await expect(thresholds).toContainText('http_req_failed rate<0.01');
   await expect(page.getByText('50.00 %').first()).toBeVisible();
   await expect(page.getByTestId('run-summary')).toContainText('6 failed, 6 by a check');
+  // each step over the load: the logins all passed, every /me failed its check
+  const steps = page.getByTestId('request-step');
+  await expect(steps).toHaveCount(2);
+  await expect(steps.nth(0)).toContainText('1. POST /login');
+  await expect(steps.nth(0).locator('td').nth(1)).toHaveText('0 (0.0 %)');
+  await expect(steps.nth(1)).toContainText('2. GET /me');
+  await expect(steps.nth(1).locator('td').nth(1)).toHaveText('6 (100.0 %)');
   await page.screenshot({ path: `${SHOTS}/flows-02-run.png`, fullPage: true });
+
+  // the two pool configs side by side, step by step
+  await page.goto(
+    `/compare?items=c.${experimentId}.${pc.id}.${sc.id},c.${experimentId}.${pc2.id}.${sc.id}`,
+  );
+  const stepRows = page.getByTestId('steps-row');
+  await expect(stepRows).toHaveCount(2, { timeout: 60_000 });
+  await expect(stepRows.nth(0).getByRole('rowheader')).toHaveText('POST /login');
+  await expect(stepRows.nth(1).getByRole('rowheader')).toHaveText('GET /me');
+  // failed share per group: logins 0 %, every /me failed its check
+  await expect(stepRows.nth(0).locator('td').nth(2)).toHaveText('0.0 %');
+  await expect(stepRows.nth(1).locator('td').nth(2)).toHaveText('100.0 %');
+  await expect(stepRows.nth(1).locator('td').nth(5)).toHaveText('100.0 %');
+  await page.getByTestId('steps-table').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/flows-03-compare-steps.png`, fullPage: true });
 });

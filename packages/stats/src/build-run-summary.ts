@@ -1,5 +1,5 @@
 import type { HdrStatsMs } from './hdr';
-import type { ResourceSummary, RunDelivery, RunSummary } from './run-summary';
+import type { ResourceSummary, RunDelivery, RunStep, RunSummary } from './run-summary';
 
 /** The additive load facts of one second or of a whole run (k6 output counters). */
 export interface SummaryCounters {
@@ -176,6 +176,8 @@ export interface RunSummaryInput {
   resources: readonly ResourceTotalsRow[];
   /** how samples reached k6's output, when its end line said */
   delivery?: RunDelivery | null;
+  steps?: RunStep[];
+  stepsOverflow?: number;
 }
 
 /**
@@ -211,5 +213,7 @@ export function buildRunSummary(i: RunSummaryInput): RunSummary {
     loadStartMs: i.load?.startMs ?? null,
     loadEndMs: i.load?.endMs ?? null,
     ...(i.delivery ? { delivery: i.delivery } : {}),
+    ...(i.steps?.length ? { steps: i.steps } : {}),
+    ...(i.stepsOverflow ? { stepsOverflow: i.stepsOverflow } : {}),
   };
 }

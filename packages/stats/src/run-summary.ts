@@ -42,6 +42,20 @@ export interface RunSummary {
    * waited. Absent in distributed runs, runs whose k6 died, and older summaries.
    */
   delivery?: RunDelivery | null;
+  /**
+   * Per request name (a flow's steps, a mix's requests) over the load, in the scenario's order:
+   * requests, failures (status or check) and latency. `stepsOverflow`: requests of names past the
+   * output's cap of 32. Absent in distributed runs and older summaries.
+   */
+  steps?: RunStep[];
+  stepsOverflow?: number;
+}
+
+export interface RunStep {
+  name: string;
+  requests: number;
+  failed: number;
+  latency: HdrStatsMs | null;
 }
 
 export interface RunDelivery {

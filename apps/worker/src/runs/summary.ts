@@ -47,10 +47,18 @@ export function buildSummary(
     Partial<
       Pick<
         K6RunResult,
-        'outputComplete' | 'lateSamples' | 'lateRequests' | 'maxSampleLagMs' | 'outputGraceMs'
+        | 'outputComplete'
+        | 'lateSamples'
+        | 'lateRequests'
+        | 'maxSampleLagMs'
+        | 'outputGraceMs'
+        | 'steps'
+        | 'stepsOverflow'
       >
     >,
   resourceTotals: readonly ResourceTotalsRow[],
+  /** the scenario's request names in its order: steps are listed in it, others after by name */
+  stepOrder: readonly string[] = [],
 ): RunSummary {
   const s = k6.summary;
   // Without the end line's load phase (k6 killed) the load seconds' span is the best we have.
@@ -71,5 +79,15 @@ export function buildSummary(
           graceMs: k6.outputGraceMs ?? null,
         }
       : null,
+    steps: orderSteps(k6.steps ?? [], stepOrder),
+    stepsOverflow: k6.stepsOverflow,
   });
+}
+
+function orderSteps<S extends { name: string }>(steps: S[], order: readonly string[]): S[] {
+  const rank = (name: string) => {
+    const i = order.indexOf(name);
+    return i < 0 ? order.length : i;
+  };
+  return [...steps].sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }

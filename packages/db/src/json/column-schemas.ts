@@ -64,6 +64,17 @@ export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
     .looseObject({ lateSamples: num, lateRequests: num, maxLagMs: numOrNull, graceMs: numOrNull })
     .nullable()
     .optional(),
+  steps: z
+    .array(
+      z.looseObject({
+        name: z.string(),
+        requests: num,
+        failed: num,
+        latency: HdrStatsSchema.nullable(),
+      }),
+    )
+    .optional(),
+  stepsOverflow: num.optional(),
 });
 
 /** Run.thresholdResults (`evaluateThresholds`). */

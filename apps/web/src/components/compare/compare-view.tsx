@@ -23,6 +23,7 @@ import { comparePageKey } from './compare-page-key';
 import { ComparisonTable } from './comparison-table';
 import { GROUP_COLORS, formatValue } from './format-metric';
 import { MergedTable } from './merged-table';
+import { StepsTable } from './steps-table';
 import { PivotCard } from './pivot-card';
 import { ShareButton } from './share-dialog';
 import { SpectrumChart } from './spectrum-chart';
@@ -277,6 +278,16 @@ export function CompareView({
         />
         <MergedTable c={c} />
       </Card>
+
+      {c.groups.some((g) => g.steps.length > 0) ? (
+        <Card className="mb-6">
+          <CardHeader
+            title="By request"
+            description="Each request name (a flow's steps) over whole runs: the median of the runs' p95 and p99, and the share of its requests that failed, by status or by a check. Descriptive; a time window does not apply."
+          />
+          <StepsTable c={c} />
+        </Card>
+      ) : null}
 
       <OnePerFrame count={1 + seriesShown.length} testId="compare-chart-area">
         <div className="mb-6 grid gap-4 lg:grid-cols-3">

@@ -29,10 +29,12 @@ const ScenarioShown = z.looseObject({
   requests: z
     .array(z.looseObject({ method: z.string().optional(), path: z.string().optional() }))
     .optional(),
+  flow: z.boolean().optional().catch(undefined),
 });
 import { useRunPage, runPageKey } from './use-run-page';
 import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
+import { RequestStepsCard } from './request-steps-card';
 import { RunNetworkLine, withoutNetwork } from './run-network';
 import { LoadGeneratorsCard, waitingLine } from './load-generators-card';
 import { RunInsightsCard } from './run-insights-card';
@@ -305,6 +307,9 @@ export function RunDetail({ id }: { id: string }) {
         />
       ) : null}
       {terminal && sc.templateId === 'arrival-rate-sweep' ? <SweepStepsCard runId={id} /> : null}
+      {terminal && r.summary ? (
+        <RequestStepsCard summary={r.summary} flow={scParams?.flow === true} />
+      ) : null}
 
       <section aria-labelledby="charts-h" className="mb-6">
         <div className="mb-3 flex items-baseline justify-between">

@@ -73,6 +73,18 @@ export const ComparisonViewSchema = z.object({
       merged: HdrStatsMsSchema.nullable(),
       requests: z.number(),
       failed: z.number(),
+      /** requests by name (a flow's steps) over whole runs: medians of the runs' percentiles */
+      steps: z.array(
+        z.object({
+          name: z.string(),
+          runs: z.number().int(),
+          requests: z.number(),
+          failed: z.number(),
+          p50: n,
+          p95: n,
+          p99: n,
+        }),
+      ),
     }),
   ),
   baselineIndex: z.number().int(),

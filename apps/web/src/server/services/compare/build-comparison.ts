@@ -13,6 +13,7 @@ import {
 } from '@poolbench/stats';
 import type { SeriesMetricKey, SeriesPointOut } from '~/lib/compare/series-metrics';
 import { runHistograms } from './histogram-cache';
+import { groupSteps, type GroupStep } from './group-steps';
 import { seriesBands } from './series-bands';
 import { loadGroups, type CompareGroup } from './load-groups';
 import {
@@ -88,6 +89,8 @@ export interface ComparisonGroupOut {
   merged: HdrStatsMs | null;
   requests: number;
   failed: number;
+  /** requests by name (a flow's steps) over whole runs; empty with a single name */
+  steps: GroupStep[];
 }
 
 export interface Comparison {
@@ -348,6 +351,7 @@ export async function buildComparison(
       merged: histogramStatsMs(merged[i]!),
       requests: totals[i]!.requests,
       failed: totals[i]!.failed,
+      steps: groupSteps(g.runs),
     })),
     baselineIndex,
     rows,
