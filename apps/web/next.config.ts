@@ -10,6 +10,7 @@ const config: NextConfig = {
     '@poolbench/stats',
     '@poolbench/queue',
     '@poolbench/runs',
+    '@poolbench/k6',
   ],
   serverExternalPackages: ['pg', '@prisma/adapter-pg', '@prisma/client', 'bullmq', 'ioredis'],
   experimental: {

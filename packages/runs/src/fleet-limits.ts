@@ -1,5 +1,5 @@
 import { InvalidInputError, scenarioFromColumns, type Db, type Prisma } from '@poolbench/db';
-import { planScenario, ScenarioSchema } from '@poolbench/scenarios';
+import { scenarioPlannedMs } from '@poolbench/scenarios';
 
 /**
  * What one team may ask of the shared load fleet (docs/security.md, "A fair fleet"). A team's
@@ -19,9 +19,7 @@ type Tx = Prisma.TransactionClient | Db;
 
 /** The scenario's planned load time (its length; the cap for fixed-requests), 0 when unknown. */
 export function plannedLoadMs(scenario: { templateId?: string; params?: unknown }): number {
-  const parsed = ScenarioSchema.safeParse(scenarioFromColumns(scenario));
-  if (!parsed.success) return 0;
-  return Math.round(planScenario(parsed.data).estimatedDurationMs);
+  return Math.round(scenarioPlannedMs(scenarioFromColumns(scenario)) ?? 0);
 }
 
 /** Workers with a fresh heartbeat that see their queue: the ones that can take part in a run. */

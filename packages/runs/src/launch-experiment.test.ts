@@ -1,4 +1,4 @@
-import { createDb, parseRun, seed, type Db } from '@poolbench/db';
+import { createDb, parseRun, scenarioRowData, seed, type Db } from '@poolbench/db';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +63,33 @@ describe('launch', () => {
         name: 'x',
       }),
     ).rejects.toThrow('target not found');
+  });
+
+  it('refuses a k6 script scenario on more than one load generator, naming it', async () => {
+    const { configs } = await pick();
+    const script = await db.scenario.create({
+      data: {
+        teamId: ids.teamId,
+        name: 'own script',
+        ...scenarioRowData({ template: 'k6-script', source: 'export default function () {}' }),
+      },
+    });
+    await expect(
+      launchExperiment(db, {
+        teamId: ids.teamId,
+        targetId: ids.targetId,
+        poolConfigIds: [configs[0]!.id],
+        scenarioIds: [script.id],
+        repeats: 1,
+        name: 'script on two generators',
+        loadGenerators: 2,
+      }),
+    ).rejects.toMatchObject({
+      path: 'loadGenerators',
+      message: expect.stringContaining(
+        '"own script" is a k6 script, which runs on one load generator',
+      ),
+    });
   });
 
   it('with the queue down, stores the experiment as queued and says so instead of failing', async () => {

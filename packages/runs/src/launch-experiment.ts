@@ -8,7 +8,7 @@ import {
   toJson,
   type Db,
 } from '@poolbench/db';
-import { poolConfigProblemsOnTarget, type Hypothesis } from '@poolbench/scenarios';
+import { poolConfigProblemsOnTarget, SCRIPT_TEMPLATE, type Hypothesis } from '@poolbench/scenarios';
 import { runMetric } from '@poolbench/stats';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
 import { checkFleetLimits, plannedLoadMs } from './fleet-limits';
@@ -156,6 +156,12 @@ export async function launchExperiment(
       );
     const orderedConfigs = byId(configs, input.poolConfigIds, 'pool config');
     const orderedScenarios = byId(scenarios, input.scenarioIds, 'scenario');
+    const script = orderedScenarios.find((s) => s.templateId === SCRIPT_TEMPLATE);
+    if (script && loadGenerators > 1)
+      throw new InvalidInputError(
+        'loadGenerators',
+        `scenario "${script.name}" is a k6 script, which runs on one load generator: launch it with 1`,
+      );
     if (target.kind === 'managed') {
       // A config the target's runtime cannot honour fails here, by name, not as a run later.
       const environment = parseTarget(target).managed?.environment;

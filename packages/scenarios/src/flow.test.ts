@@ -140,7 +140,7 @@ describe('flows: validation names the field and the reason', () => {
     });
     expect(data('x'.repeat(LIMITS.maxDataBytes + 1))).toContainEqual({
       path: 'data.content',
-      message: 'must be at most 1024 KiB',
+      message: 'must be at most 512 KiB',
     });
   });
 

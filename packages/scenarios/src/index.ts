@@ -3,6 +3,8 @@ export * from './payload-memory';
 export * from './request-spec';
 export * from './flow-schema';
 export * from './flow-problems';
+export * from './script-scenario';
+export * from './planned-duration';
 export * from './scenario-schema';
 export * from './validate-scenario';
 export * from './generate-scenario';

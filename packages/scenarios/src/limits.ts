@@ -21,8 +21,16 @@ export const LIMITS = {
   /** flows: values a request takes from its response, and checks on it */
   maxExtractsPerRequest: 8,
   maxChecksPerRequest: 8,
-  /** a scenario's data file (CSV or JSON), held once per run in k6 (SharedArray) */
-  maxDataBytes: 1024 * 1024,
+  /**
+   * a scenario's data file (CSV or JSON), held once per run in k6 (SharedArray); half the API's
+   * 1 MiB request body limit, so the scenario around it still fits
+   */
+  maxDataBytes: 512 * 1024,
   maxDataRows: 10_000,
   maxDataColumns: 32,
+  /** a team's own k6 script, and the files it opens */
+  maxScriptBytes: 256 * 1024,
+  maxScriptFiles: 8,
+  /** with the script, within the API's 1 MiB request body limit */
+  maxScriptFilesBytes: 512 * 1024,
 } as const;

@@ -45,6 +45,8 @@ const EnvSchema = z.object({
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(5000),
   /** where `npm run build -w @poolbench/cli` wrote poolbench.mjs; the app runs from apps/web */
   POOLBENCH_CLI_DIR: z.string().min(1).default(resolve(process.cwd(), '../cli/dist')),
+  /** PoolBench's k6 build, which checks teams' own k6 scripts in the sandbox */
+  POOLBENCH_K6_BIN: z.string().min(1).default(resolve(process.cwd(), '../../packages/k6/bin/k6')),
 });
 
 export const env = EnvSchema.parse(process.env);

@@ -1,6 +1,6 @@
 import { parseRun, parseTarget, toJson } from '@poolbench/db';
 import { markRunning } from '@poolbench/runs';
-import { evaluateThresholds, generateScenario } from '@poolbench/scenarios';
+import { evaluateThresholds } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from './run-error';
 import { environmentFingerprint } from './environment';
@@ -10,6 +10,7 @@ import { prepareTarget } from './prepare-target';
 import { generatorCpus } from './cpu-isolation';
 import { insightCodesOf } from './insight-codes';
 import { k6TimeoutMs, planRun } from './run-plan';
+import { runLoad } from './run-load';
 import { toSeriesPoint } from './series-point';
 import { b64ToBytes, bucketToRow, buildSummary } from './summary';
 import { runSession } from './run-session';
@@ -51,7 +52,7 @@ export async function processRun(
 
     // The script that runs: k6 resolves nothing itself (hosts pinned to the checked addresses),
     // and a URL target's non-secret headers go on every request.
-    const generated = generateScenario(plan.scenario, {
+    const generated = runLoad(plan, target, {
       hosts: target.network.k6Hosts,
       targetHeaders: run.target.kind === 'url' ? targetHeadersOf(row.target.requestDefaults) : {},
     });
@@ -97,11 +98,14 @@ export async function processRun(
       script: generated.script,
       // the scenario's data rows, which the script opens beside itself
       files: generated.files,
-      env: { BASE_URLS: target.baseUrls.join(',') },
+      env: { ...generated.env, BASE_URLS: target.baseUrls.join(',') },
+      // a team's own script runs sandboxed, and gets none of the target's secret headers
+      sandbox: generated.sandbox,
       // Secret headers travel in k6's environment, never in the stored script or its command line.
-      secretEnv: Object.keys(target.secretHeaders).length
-        ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(target.secretHeaders) }
-        : undefined,
+      secretEnv:
+        !generated.sandbox && Object.keys(target.secretHeaders).length
+          ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(target.secretHeaders) }
+          : undefined,
       signal: s.signal,
       timeoutMs,
       stopGraceMs: 4000,
@@ -149,9 +153,10 @@ export async function processRun(
     const summary = buildSummary(
       result,
       sampler.totals.filter((r) => r.unixSecond >= t0),
+      generated.stepOrder,
     );
     const thresholds = evaluateThresholds(
-      plan.scenario.thresholds,
+      generated.thresholds,
       thresholdContextFromSummary(
         result.summary,
         summary.durationMs > 0 ? summary.durationMs / 1000 : undefined,

@@ -1,4 +1,4 @@
-import { K6BinaryError } from '@poolbench/k6';
+import { K6BinaryError, SandboxUnavailableError } from '@poolbench/k6';
 import { AppError } from '@poolbench/scenarios/errors';
 import { redactUrlsIn } from '@poolbench/scenarios/net';
 
@@ -19,6 +19,7 @@ export type RunErrorCode =
   | 'secret_unavailable'
   | 'k6_error'
   | 'k6_missing'
+  | 'sandbox_unavailable'
   | 'canceled'
   | 'timed_out'
   | 'worker_shutdown'
@@ -42,6 +43,12 @@ export class RunError extends AppError<RunErrorCode> {
 export function toRunError(err: unknown): RunError {
   if (err instanceof RunError) return err;
   if (err instanceof K6BinaryError) return new RunError('k6_missing', err.message, err);
+  if (err instanceof SandboxUnavailableError)
+    return new RunError(
+      'sandbox_unavailable',
+      `this worker cannot run a team's own k6 script: ${err.message}`,
+      err,
+    );
   if (isDatabaseError(err))
     return new RunError(
       'internal_error',

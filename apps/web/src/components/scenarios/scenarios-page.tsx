@@ -1,10 +1,10 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Layers, Pencil, Plus, Sparkles } from 'lucide-react';
+import { Layers, Pencil, Plus, Sparkles, Upload } from 'lucide-react';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import { generateScenario, TEMPLATES, TEMPLATE_IDS } from '@poolbench/scenarios';
+import { generateScenario, SCRIPT_TEMPLATE, TEMPLATES, TEMPLATE_IDS } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { plural } from '~/lib/plural';
 import { messageOf } from '~/lib/trpc/errors';
@@ -63,9 +63,14 @@ export function ScenariosPage() {
               </>
             }
           >
-            <ButtonLink href="/scenarios/new">
-              <Plus className="size-4" /> New scenario
-            </ButtonLink>
+            <div className="flex gap-2">
+              <ButtonLink href="/scenarios/import" variant="secondary">
+                <Upload className="size-4" /> Import a k6 script
+              </ButtonLink>
+              <ButtonLink href="/scenarios/new">
+                <Plus className="size-4" /> New scenario
+              </ButtonLink>
+            </div>
           </RoleGated>
         }
       />
@@ -154,7 +159,9 @@ export function ScenariosPage() {
                     ) : null}
                   </Td>
                   <Td>
-                    {TEMPLATES[s.templateId as keyof typeof TEMPLATES]?.label ?? s.templateId}
+                    {s.templateId === SCRIPT_TEMPLATE
+                      ? 'Your k6 script'
+                      : (TEMPLATES[s.templateId as keyof typeof TEMPLATES]?.label ?? s.templateId)}
                   </Td>
                   <Td className="tabular-nums">{formatDuration(s.estimatedDurationMs)}</Td>
                   <Td className="tabular-nums">{s.maxVUs ?? '—'}</Td>

@@ -148,6 +148,19 @@ const CASES: Record<string, Case> = {
     input: (f) => ({ id: f.scenarioId, name: 'burst', scenario: SCENARIO }),
     other: 'not-found',
   },
+  'scenario.inspectScript': {
+    min: 'member',
+    input: () => ({ source: 'export default function () {}' }),
+    other: { none: 'checks a script, stores nothing' },
+  },
+  'scenario.saveScript': {
+    min: 'member',
+    input: () => ({
+      name: 'own script',
+      script: { template: 'k6-script', source: 'export default function () {}' },
+    }),
+    other: { none: 'creates in the active team' },
+  },
   'scenario.addInsightThreshold': {
     min: 'member',
     input: (f) => ({ id: f.scenarioId, code: 'pool-never-waited' }),

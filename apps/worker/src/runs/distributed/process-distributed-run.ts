@@ -17,7 +17,7 @@ import { RunError } from '../run-error';
 import { environmentFingerprint } from '../environment';
 import { outcomeFromError } from '../outcome';
 import { prepareTarget } from '../prepare-target';
-import { k6TimeoutMs, planRun } from '../run-plan';
+import { k6TimeoutMs, planRun, templatePlan } from '../run-plan';
 import { toSeriesPoint } from '../series-point';
 import { b64ToBytes, buildSummary } from '../summary';
 import { runSession, type RunSession } from '../run-session';
@@ -112,7 +112,7 @@ export async function processDistributedRun(
       atMs: Date.now(),
       message: `waiting for ${count} load generators`,
     });
-    const plan = planRun(run);
+    const plan = templatePlan(planRun(run));
     const target = s.adoptTarget(
       await prepareTarget(
         run,

@@ -4,7 +4,7 @@ import { parseRun, parseTarget } from '@poolbench/db';
 import { finishSegment, heartbeatSegment, joinSegment, markSegmentReady } from '@poolbench/runs';
 import { generateScenario, RunJobSchema } from '@poolbench/scenarios';
 import { RunError, toRunError } from '../run-error';
-import { k6TimeoutMs, planRun } from '../run-plan';
+import { k6TimeoutMs, planRun, templatePlan } from '../run-plan';
 import type { RunDeps, RunOutcome } from '../run-deps';
 import { targetHeadersOf } from '../../targets/target-headers';
 import { prepareGeneratorTarget } from './generator-target';
@@ -65,7 +65,7 @@ export async function processSegmentJob(
       include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } },
     });
     const run = { ...parseRun(row), target: parseTarget(row.target) };
-    const plan = planRun(run);
+    const plan = templatePlan(planRun(run));
     const until = Date.now() + cfg.joinTimeoutMs + deps.config.readyTimeoutMs;
     while (!leaderUrls) {
       if (runSignal.aborted)

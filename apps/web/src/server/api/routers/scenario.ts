@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ScaleSchema } from '@poolbench/scenarios';
+import { ScaleSchema, ScriptScenarioSchema } from '@poolbench/scenarios';
 import { INSIGHT_CODES } from '@poolbench/stats';
 import { ScenarioSaveSchema } from '~/lib/schemas/scenario';
 import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
@@ -10,6 +10,7 @@ import {
   ScenarioArchivedSchema,
   ScenarioListSchema,
   ScenarioViewSchema,
+  ScriptInspectionSchema,
 } from './scenario.types';
 import {
   addInsightThreshold,
@@ -20,6 +21,7 @@ import {
   updateScenario,
 } from '~/server/services/scenarios/scenarios';
 import { applyPreset } from '~/server/services/scenarios/apply-preset';
+import { inspectScript, saveScriptScenario } from '~/server/services/scenarios/script-scenarios';
 import { listPresetCards } from '~/server/services/scenarios/list-presets-view';
 
 export const scenarioRouter = {
@@ -38,6 +40,22 @@ export const scenarioRouter = {
     .input(ScenarioSaveSchema.extend({ id: IdSchema }))
     .output(ScenarioViewSchema)
     .mutation(({ ctx, input }) => updateScenario(ctx.db, ctx.team.id, input)),
+  /** a team's own k6 script, checked in the sandbox without saving: k6's options or its error */
+  inspectScript: teamProcedure('member')
+    .input(ScriptScenarioSchema.pick({ source: true, files: true }))
+    .output(ScriptInspectionSchema)
+    .mutation(({ input }) => inspectScript(input)),
+  /** saves a team's own k6 script as a scenario (over `id` when given) once the sandbox checked it */
+  saveScript: teamProcedure('member')
+    .input(
+      z.object({
+        id: IdSchema.optional(),
+        name: z.string().trim().min(1, 'is required').max(120, 'must be at most 120 characters'),
+        script: ScriptScenarioSchema.omit({ inspected: true }),
+      }),
+    )
+    .output(ScenarioViewSchema)
+    .mutation(({ ctx, input }) => saveScriptScenario(ctx.db, ctx.team.id, input)),
   /** a run insight as a threshold of the scenario ("insight:<code>" is "absent") */
   addInsightThreshold: teamProcedure('member')
     .input(z.object({ id: IdSchema, code: z.enum(INSIGHT_CODES) }))

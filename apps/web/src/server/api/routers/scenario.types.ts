@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { POOL_STRATEGIES, SEED_IDS, TEMPLATE_IDS } from '@poolbench/scenarios';
+import { POOL_STRATEGIES, SEED_IDS, TEMPLATE_IDS, ThresholdSchema } from '@poolbench/scenarios';
 
 /** Response schemas of the scenario procedures (documenso's `.types.ts` pattern). */
 export const ScenarioViewSchema = z.object({
@@ -55,3 +55,22 @@ export const PresetAppliedSchema = z.object({
   scenarioIds: z.array(z.string()),
   poolConfigIds: z.array(z.string()),
 });
+
+/** A team's k6 script checked in the sandbox: what k6 resolved, or its error. */
+export const ScriptInspectionSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    inspected: z.object({
+      options: z.record(z.string(), z.unknown()),
+      maxVUs: z.number().optional(),
+      totalDuration: z.string().optional(),
+      archiveBytes: z.number().optional(),
+    }),
+    scenarios: z.array(z.object({ name: z.string(), executor: z.string(), shape: z.string() })),
+    thresholds: z.object({
+      applied: z.array(ThresholdSchema),
+      skipped: z.array(z.object({ metric: z.string(), expr: z.string(), reason: z.string() })),
+    }),
+  }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);

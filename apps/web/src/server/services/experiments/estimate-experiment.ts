@@ -1,8 +1,8 @@
 import type { Db } from '@poolbench/db';
 import { scenarioFromColumns } from '@poolbench/db';
-import { generateScenario } from '@poolbench/scenarios';
+import { scenarioPlannedMs } from '@poolbench/scenarios';
 import { RUN_OVERHEAD_MS } from '~/lib/schemas/experiment';
-import { NotFoundError } from '../errors';
+import { InvalidInputError, NotFoundError } from '../errors';
 
 /** Run count and wall time before launch: each run is its scenario's planned time plus set-up. */
 export async function estimateExperiment(
@@ -19,9 +19,12 @@ export async function estimateExperiment(
     where: { id: { in: input.poolConfigIds }, teamId, archivedAt: null },
   });
   if (configs !== new Set(input.poolConfigIds).size) throw new NotFoundError('pool config');
-  const perScenarioMs = scenarios.map(
-    (s) => generateScenario(scenarioFromColumns(s)).estimatedDurationMs,
-  );
+  const perScenarioMs = scenarios.map((s) => {
+    const ms = scenarioPlannedMs(scenarioFromColumns(s));
+    if (ms === null)
+      throw new InvalidInputError('scenarioIds', `scenario ${s.id} no longer parses`);
+    return ms;
+  });
   const runCount = configs * scenarios.length * input.repeats;
   const loadMs = perScenarioMs.reduce((a, b) => a + b, 0) * configs * input.repeats;
   return {

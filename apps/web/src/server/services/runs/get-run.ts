@@ -1,6 +1,7 @@
 import { parseRun, scenarioFromColumns, type Db, type ScenarioSnapshot } from '@poolbench/db';
 import {
   generateScenario,
+  isScriptScenario,
   LabEnvironmentSchema,
   paramsNotApplied,
   resolveLabEnvironment,
@@ -16,6 +17,8 @@ function scriptOf(run: {
   if (run.script) return run.script;
   const sc = run.scenarioSnapshot;
   if (!sc.templateId) return null;
+  const columns = scenarioFromColumns(sc);
+  if (isScriptScenario(columns)) return typeof columns.source === 'string' ? columns.source : null;
   try {
     return generateScenario(scenarioFromColumns(sc)).script;
   } catch {

@@ -3,8 +3,12 @@ import { scenarioFromColumns, scenarioRowData } from '@poolbench/db';
 import {
   generateScenario,
   INSIGHT_THRESHOLD_EXPR,
+  isScriptScenario,
   ScenarioSchema,
+  scriptPlannedMs,
+  ScriptScenarioSchema,
   type Scenario,
+  type ScriptScenario,
 } from '@poolbench/scenarios';
 import type { InsightCode } from '@poolbench/stats';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
@@ -26,12 +30,20 @@ function view(row: Row) {
   const scenario = scenarioFromColumns(row);
   let estimatedDurationMs: number | null = null;
   let maxVUs: number | null = null;
-  try {
-    const g = generateScenario(scenario);
-    estimatedDurationMs = g.estimatedDurationMs;
-    maxVUs = g.maxVUs;
-  } catch {
-    // a row saved before a schema change: still listed, flagged by the null estimate
+  if (isScriptScenario(scenario)) {
+    const script = ScriptScenarioSchema.safeParse(scenario);
+    if (script.success) {
+      estimatedDurationMs = scriptPlannedMs(script.data);
+      maxVUs = script.data.inspected?.maxVUs ?? null;
+    }
+  } else {
+    try {
+      const g = generateScenario(scenario);
+      estimatedDurationMs = g.estimatedDurationMs;
+      maxVUs = g.maxVUs;
+    } catch {
+      // a row saved before a schema change: still listed, flagged by the null estimate
+    }
   }
   return {
     id: row.id,
@@ -72,7 +84,7 @@ export async function getScenario(db: Db, teamId: string, id: string) {
   return view(row);
 }
 
-const data = (scenario: Scenario) => scenarioRowData(scenario);
+const data = (scenario: Scenario | ScriptScenario) => scenarioRowData(scenario);
 
 export async function createScenario(
   db: Db,
@@ -132,10 +144,12 @@ export async function addInsightThreshold(
     select: SELECT,
   });
   if (!row) throw new NotFoundError('scenario');
-  const scenario = ScenarioSchema.parse(scenarioFromColumns(row));
+  const columns = scenarioFromColumns(row);
+  const schema = isScriptScenario(columns) ? ScriptScenarioSchema : ScenarioSchema;
+  const scenario = schema.parse(columns);
   const metric = `insight:${input.code}` as const;
   if (scenario.thresholds.some((t) => t.metric === metric)) return view(row);
-  const next = ScenarioSchema.safeParse({
+  const next = schema.safeParse({
     ...scenario,
     thresholds: [...scenario.thresholds, { metric, expr: INSIGHT_THRESHOLD_EXPR }],
   });
