@@ -13,7 +13,13 @@ import { parseOutputLine, type EndLine } from './ndjson-line';
 import { SummaryAccumulator, type K6Second, type K6Summary } from './summary-accumulator';
 import { TailBuffer } from './tail-buffer';
 import { decodeHistogram, histogramStatsMs, type HdrStatsMs } from '@poolbench/stats';
-import { SANDBOX_INPUT, limitMessages, type SandboxReport, type SandboxedCommand } from './sandbox';
+import {
+  SANDBOX_INPUT,
+  limitMessages,
+  sandboxTempDir,
+  type SandboxReport,
+  type SandboxedCommand,
+} from './sandbox';
 import {
   ARCHIVE_FILE,
   USER_SCRIPT_FILE,
@@ -178,7 +184,9 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
     return emptyResult('aborted', acc, startedAt);
   }
   if (opts.sandbox) checkSandboxedRun(opts.sandbox, opts.blacklistIps, opts.summaryExportPath);
-  const dir = await mkdtemp(join(tmpdir(), 'poolbench-k6-'));
+  const dir = opts.sandbox
+    ? await sandboxTempDir('poolbench-k6-')
+    : await mkdtemp(join(tmpdir(), 'poolbench-k6-'));
   let sandboxed: SandboxedRun | undefined;
   try {
     // A sandboxed run writes its inputs to in/ (seen by the archive step only) and runs run/archive.tar.

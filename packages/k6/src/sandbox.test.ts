@@ -232,6 +232,33 @@ describe('validateUserScript', () => {
   });
 });
 
+describe('the sandbox directory', () => {
+  it('works from a private TMPDIR, and refuses a root the sandbox user cannot reach, by name', async () => {
+    const priv = await mkdtemp(join(tmpdir(), 'pb-private-')); // 0700, as a worker's TMPDIR may be
+    const before = { TMPDIR: process.env.TMPDIR, DIR: process.env.POOLBENCH_SANDBOX_DIR };
+    try {
+      process.env.TMPDIR = priv;
+      const ok = await validateUserScript('export default function () {}');
+      expect(ok).toMatchObject({ ok: true });
+      process.env.POOLBENCH_SANDBOX_DIR = join(priv, 'sandbox');
+      await expect(validateUserScript('export default function () {}')).rejects.toThrow(
+        SandboxUnavailableError,
+      );
+      await expect(validateUserScript('export default function () {}')).rejects.toThrow(
+        `${priv} does not let the sandbox's user through`,
+      );
+    } finally {
+      for (const [k, v] of [
+        ['TMPDIR', before.TMPDIR],
+        ['POOLBENCH_SANDBOX_DIR', before.DIR],
+      ] as const)
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      await rm(priv, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('runK6 with a sandbox', () => {
   it('runs a script with its own scenarios and setup, streaming its seconds through fd 3', async () => {
     const before = target.requests.length;

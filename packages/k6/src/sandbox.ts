@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, readFileSync, readdirSync, rmdirSync, statSync } from 'node:fs';
-import { chmod, chown, lstat, mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { chmod, chown, lstat, mkdir, mkdtemp, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@poolbench/scenarios/errors';
 
@@ -223,6 +223,32 @@ function sandboxIds(): { uid: number; gid: number } {
   return uid === 0
     ? { uid: SANDBOX_UID, gid: SANDBOX_GID }
     : { uid, gid: process.getgid?.() ?? uid };
+}
+
+/** Where sandboxed steps get their private directories: POOLBENCH_SANDBOX_DIR, else this. */
+export const DEFAULT_SANDBOX_DIR = '/tmp/poolbench-sandbox';
+
+/**
+ * A private directory for one sandboxed step. bwrap runs as the sandbox's user and must reach
+ * what it mounts, so the directory sits under a root that user may traverse but not list (0711),
+ * whose every ancestor it may traverse too: a worker's own TMPDIR may be private (0700), and a
+ * directory there would be out of the sandbox's reach. A root that is not is refused by name.
+ */
+export async function sandboxTempDir(prefix: string): Promise<string> {
+  const root = process.env.POOLBENCH_SANDBOX_DIR || DEFAULT_SANDBOX_DIR;
+  await mkdir(root, { recursive: true, mode: 0o711 });
+  if (process.getuid?.() === 0) {
+    const st = await lstat(root);
+    if (st.uid === 0) await chmod(root, 0o711);
+    for (let p = root; ; p = dirname(p)) {
+      if (((await lstat(p)).mode & 0o001) === 0)
+        throw new SandboxUnavailableError(
+          `${p} does not let the sandbox's user through (others need x): set POOLBENCH_SANDBOX_DIR to a directory they can reach`,
+        );
+      if (p === dirname(p)) break;
+    }
+  }
+  return mkdtemp(join(root, prefix));
 }
 
 /**

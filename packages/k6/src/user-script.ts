@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertExecutable, resolveK6Bin } from './k6-binary';
 import { dieWithParent } from './parent-death';
@@ -9,6 +8,7 @@ import {
   SANDBOX_INPUT,
   SandboxUnavailableError,
   handOverToSandbox,
+  sandboxTempDir,
   limitMessages,
   sandboxK6,
   type SandboxLimits,
@@ -357,7 +357,7 @@ export async function validateUserScript(
         `invalid script file name ${JSON.stringify(name)}: a plain file name of letters, digits, . _ -, not ${USER_SCRIPT_FILE}`,
       );
   }
-  const dir = await mkdtemp(join(tmpdir(), 'poolbench-k6-check-'));
+  const dir = await sandboxTempDir('poolbench-k6-check-');
   try {
     const input = join(dir, 'in');
     const output = join(dir, 'out');
