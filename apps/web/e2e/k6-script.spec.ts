@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { SHOTS, signUpApi, trpcCall, trpcOk } from './helpers';
 
 const SCRIPT = `import http from 'k6/http';
 import { check, sleep } from 'k6';
@@ -146,4 +146,34 @@ test('an imported k6 script with its own scenarios runs and compares with a temp
   await expect(page.getByText('template: 2 VUs').first()).toBeVisible();
   await expect(page.getByText('our k6 script').first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/k6-script-04-compare.png`, fullPage: true });
+
+  // an admin turns the team's own scripts off: checking and launching are refused, by reason
+  await page.goto('/settings');
+  const allow = page.getByLabel('Allow members to import and run their own k6 scripts');
+  await expect(allow).toBeChecked();
+  await allow.uncheck();
+  await expect(allow).not.toBeChecked();
+  await page.reload();
+  await expect(allow).not.toBeChecked();
+  await page.screenshot({ path: `${SHOTS}/k6-script-05-settings-off.png`, fullPage: true });
+  await page.goto('/scenarios/import');
+  await page.getByRole('button', { name: 'Check script' }).click();
+  await expect(page.getByText("this team's admins turned off k6 scripts")).toBeVisible({
+    timeout: 30_000,
+  });
+  const launch = await trpcCall(
+    page.request,
+    baseURL!,
+    'experiment.launch',
+    {
+      name: 'script while off',
+      targetId: target.id,
+      poolConfigIds: [pc.id],
+      scenarioIds: [script.id],
+      repeats: 1,
+    },
+    'mutation',
+  );
+  expect(launch.status).toBe(400);
+  expect(launch.message).toContain("this team's admins turned off k6 scripts");
 });

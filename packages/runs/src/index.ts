@@ -145,3 +145,8 @@ export {
   type LaunchCalibrationInput,
   type StoredNoiseFloor,
 } from './calibration/noise-floor';
+export {
+  assertScriptScenariosAllowed,
+  scriptScenariosAllowed,
+  SCRIPTS_OFF_MESSAGE,
+} from './script-policy';

@@ -9,6 +9,7 @@ import {
   type Db,
 } from '@poolbench/db';
 import { poolConfigProblemsOnTarget, SCRIPT_TEMPLATE, type Hypothesis } from '@poolbench/scenarios';
+import { assertScriptScenariosAllowed } from './script-policy';
 import { runMetric } from '@poolbench/stats';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
 import { checkFleetLimits, plannedLoadMs } from './fleet-limits';
@@ -157,6 +158,7 @@ export async function launchExperiment(
     const orderedConfigs = byId(configs, input.poolConfigIds, 'pool config');
     const orderedScenarios = byId(scenarios, input.scenarioIds, 'scenario');
     const script = orderedScenarios.find((s) => s.templateId === SCRIPT_TEMPLATE);
+    if (script) await assertScriptScenariosAllowed(tx, input.teamId, 'scenarioIds');
     if (script && loadGenerators > 1)
       throw new InvalidInputError(
         'loadGenerators',

@@ -1,5 +1,5 @@
 import { parseRun, parseTarget, toJson } from '@poolbench/db';
-import { markRunning } from '@poolbench/runs';
+import { markRunning, scriptScenariosAllowed, SCRIPTS_OFF_MESSAGE } from '@poolbench/runs';
 import { evaluateThresholds } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from './run-error';
@@ -41,6 +41,9 @@ export async function processRun(
     });
     const run = { ...parseRun(row), target: parseTarget(row.target) };
     const plan = planRun(run);
+    // a queued script run does not start once the team's admins turned scripts off
+    if (plan.kind === 'script' && !(await scriptScenariosAllowed(db, run.teamId)))
+      throw new RunError('scripts_disabled', SCRIPTS_OFF_MESSAGE);
     const target = s.adoptTarget(
       await prepareTarget(
         run,

@@ -20,6 +20,7 @@ export type RunErrorCode =
   | 'k6_error'
   | 'k6_missing'
   | 'sandbox_unavailable'
+  | 'scripts_disabled'
   | 'canceled'
   | 'timed_out'
   | 'worker_shutdown'

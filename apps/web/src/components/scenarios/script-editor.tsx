@@ -6,7 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { LIMITS } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
+import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
@@ -34,6 +34,14 @@ export default function () {
   check(res, { 'status is 200': (r) => r.status === 200 });
 }
 `;
+
+/** An error as one line: a refused field's own message (named), or the error's. */
+function errorText(err: unknown): string {
+  const problems = Object.entries(problemsOf(err));
+  return problems.length
+    ? problems.map(([path, message]) => `${path}: ${message}`).join('; ')
+    : messageOf(err);
+}
 
 const stringRecord = (v: unknown): Record<string, string> =>
   typeof v === 'object' && v !== null
@@ -184,7 +192,7 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
 
         {save.isError ? (
           <Alert tone="error" title="Could not save the script">
-            {messageOf(save.error)}
+            {errorText(save.error)}
           </Alert>
         ) : null}
         <div className="flex justify-end gap-2">
@@ -223,7 +231,7 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
           <CardBody className="space-y-3 text-sm">
             {inspect.isError ? (
               <Alert tone="error" title="Could not check the script">
-                {messageOf(inspect.error)}
+                {errorText(inspect.error)}
               </Alert>
             ) : !checked ? (
               <p className="text-slate-500">

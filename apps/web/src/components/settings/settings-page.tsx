@@ -21,6 +21,7 @@ import { ApiTokens } from './api-tokens';
 import { Allowlist } from './allowlist-settings';
 import { Retention } from './retention-settings';
 import { FleetLimits } from './fleet-limits-settings';
+import { ScriptPolicy } from './script-policy-settings';
 import { ShareLinksSettings } from '~/components/share/share-links-settings';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 
@@ -228,6 +229,7 @@ export function SettingsPage() {
         <Allowlist />
         <ShareLinksSettings />
         <FleetLimits />
+        <ScriptPolicy />
         <Retention />
       </div>
     </>

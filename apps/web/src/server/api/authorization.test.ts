@@ -92,6 +92,12 @@ const CASES: Record<string, Case> = {
     input: () => ({ maxRunsPerExperiment: 400, maxQueuedLoadMinutes: null }),
     other: { none: 'changes the active team only' },
   },
+  'team.scriptPolicy': { min: 'viewer', other: { none: 'scoped to the active team' } },
+  'team.setScriptPolicy': {
+    min: 'admin',
+    input: () => ({ enabled: false }),
+    other: { none: 'changes the active team only' },
+  },
   'team.disallow': { min: 'admin', input: (f) => id(f.allowedHostId), other: 'not-found' },
 
   'target.list': { min: 'viewer', other: { none: 'scoped to the active team' } },

@@ -44,7 +44,7 @@ export const scenarioRouter = {
   inspectScript: teamProcedure('member')
     .input(ScriptScenarioSchema.pick({ source: true, files: true }))
     .output(ScriptInspectionSchema)
-    .mutation(({ input }) => inspectScript(input)),
+    .mutation(({ ctx, input }) => inspectScript(ctx.db, ctx.team.id, input)),
   /** saves a team's own k6 script as a scenario (over `id` when given) once the sandbox checked it */
   saveScript: teamProcedure('member')
     .input(

@@ -15,6 +15,7 @@ import {
   MeSchema,
   RetentionSchema,
   FleetLimitsSchema,
+  ScriptPolicySchema,
   TeamCreatedSchema,
 } from './team.types';
 import { listMyTeams } from '~/server/services/teams/list-my-teams';
@@ -44,6 +45,7 @@ import {
   getFleetLimits,
   setFleetLimits,
 } from '~/server/services/teams/fleet-limits';
+import { getScriptPolicy, setScriptPolicy } from '~/server/services/scenarios/script-scenarios';
 
 const TokenSchema = z.object({ token: z.string().min(16).max(128) });
 
@@ -233,6 +235,14 @@ export const teamRouter = {
     )
     .output(FleetLimitsSchema)
     .mutation(({ ctx, input }) => setFleetLimits(ctx.db, ctx.team.id, input)),
+  /** whether members may import and run their own k6 scripts */
+  scriptPolicy: teamProcedure('viewer')
+    .output(ScriptPolicySchema)
+    .query(({ ctx }) => getScriptPolicy(ctx.db, ctx.team.id)),
+  setScriptPolicy: teamProcedure('admin')
+    .input(z.object({ enabled: z.boolean() }))
+    .output(ScriptPolicySchema)
+    .mutation(({ ctx, input }) => setScriptPolicy(ctx.db, ctx.team.id, input.enabled)),
   disallow: teamProcedure('admin')
     .input(z.object({ id: IdSchema }))
     .output(DoneSchema)

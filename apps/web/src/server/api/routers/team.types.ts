@@ -95,3 +95,6 @@ export const FleetLimitsSchema = FleetLimitValues.extend({
   queuedLoadMinutes: z.number().int(),
   onlineWorkers: z.number().int(),
 });
+
+/** Whether the team's members may import and run their own k6 scripts. */
+export const ScriptPolicySchema = z.object({ enabled: z.boolean() });

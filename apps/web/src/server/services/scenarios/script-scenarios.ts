@@ -6,6 +6,7 @@ import { validateUserScript } from '@poolbench/k6/user-script';
 import { scriptThresholds, type InspectedScript, type ScriptScenario } from '@poolbench/scenarios';
 import { AppError, ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { getScenario } from './scenarios';
+import { assertScriptScenariosAllowed, scriptScenariosAllowed } from '@poolbench/runs';
 import { env } from '~/server/env';
 
 /** One k6 scenario of a script's options, as the import view lists it. */
@@ -59,10 +60,12 @@ function scenarioRows(options: Record<string, unknown>): ScriptScenarioRow[] {
  * remote import; otherwise the options k6 resolved, its scenarios, and which of its thresholds
  * PoolBench evaluates.
  */
-export async function inspectScript(input: {
-  source: string;
-  files: Record<string, string>;
-}): Promise<ScriptInspection> {
+export async function inspectScript(
+  db: Db,
+  teamId: string,
+  input: { source: string; files: Record<string, string> },
+): Promise<ScriptInspection> {
+  await assertScriptScenariosAllowed(db, teamId, 'source');
   try {
     const r = await validateUserScript(input.source, input.files, { k6Bin: env.POOLBENCH_K6_BIN });
     if (!r.ok) return { ok: false, error: r.error };
@@ -96,7 +99,7 @@ export async function saveScriptScenario(
   teamId: string,
   input: { id?: string; name: string; script: ScriptScenario },
 ) {
-  const checked = await inspectScript(input.script);
+  const checked = await inspectScript(db, teamId, input.script);
   if (!checked.ok) throw new InvalidInputError('script.source', checked.error);
   const name = input.name;
   const clash = await db.scenario.findFirst({
@@ -124,4 +127,15 @@ export async function saveScriptScenario(
     select: { id: true },
   });
   return getScenario(db, teamId, created.id);
+}
+
+/** Whether the team's members may import and run their own k6 scripts. */
+export async function getScriptPolicy(db: Db, teamId: string) {
+  return { enabled: await scriptScenariosAllowed(db, teamId) };
+}
+
+/** Turns the team's own k6 scripts on or off (admins); off also stops queued script runs from starting. */
+export async function setScriptPolicy(db: Db, teamId: string, enabled: boolean) {
+  await db.team.update({ where: { id: teamId }, data: { scriptScenarios: enabled } });
+  return getScriptPolicy(db, teamId);
 }

@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import { parseRun } from '@poolbench/db';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createWorld, type World } from './harness';
+
+// A team's own k6 script through the real worker: sandboxed, against the managed lab target.
+const SCRIPT = `import http from 'k6/http';
+import { check } from 'k6';
+export const options = {
+  scenarios: {
+    steady: { executor: 'per-vu-iterations', vus: 2, iterations: 10, exec: 'steady' },
+  },
+};
+export function steady() {
+  const ok = http.get(__ENV.BASE_URL + '/health', { tags: { name: 'health' } });
+  check(ok, { 'health is 200': (r) => r.status === 200 });
+  // an address the run did not pin: blocked by the sandbox's network rules, a failed request
+  http.get('http://127.0.0.2:' + __ENV.BASE_URL.split(':').pop() + '/health', {
+    tags: { name: 'elsewhere' },
+    timeout: '2s',
+  });
+}
+`;
+
+/** The login flow as a k6 script and its users.csv, exactly as docs/k6-scripts.md shows them. */
+function docsExample(): { source: string; csv: string } {
+  const doc = readFileSync(new URL('../../../docs/k6-scripts.md', import.meta.url), 'utf8');
+  const part = doc.slice(doc.indexOf('## Example: the login flow as a script'));
+  const blocks = [...part.matchAll(/```(\w*)\n([\s\S]*?)```/g)];
+  const source = blocks.find((b) => b[1] === 'js')?.[2];
+  const csv = blocks.find((b) => b[1] === '')?.[2];
+  if (!source || !csv) throw new Error('docs/k6-scripts.md lost its login example');
+  return { source, csv };
+}
+
+describe('worker: a team k6 script', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await createWorld('scripts');
+  });
+  afterEach(async () => w?.killWorkers());
+  afterAll(async () => w?.dispose(), 120_000);
+
+  it('runs in the sandbox with its own scenarios; other addresses fail; no secret reaches it', async () => {
+    w.startWorker();
+    const pc = await w.poolConfig('lazy script', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('own script', { template: 'k6-script', source: SCRIPT });
+    const { runIds } = await w.launch([pc.id], [sc.id]);
+    const row = await w.waitForStatus(
+      runIds[0]!,
+      ['failed', 'succeeded', 'aborted_system'],
+      120_000,
+    );
+    const run = parseRun(row);
+    expect(run.status, run.errorMessage ?? '').toBe('succeeded');
+    const steps = Object.fromEntries((run.summary?.steps ?? []).map((s) => [s.name, s]));
+    expect(steps.health?.requests).toBe(20);
+    expect(steps.health?.failed).toBe(0);
+    // every request to the unpinned address failed without a response
+    expect(steps.elsewhere?.requests).toBe(20);
+    expect(steps.elsewhere?.failed).toBe(20);
+    expect(run.summary?.statusCounts['0']).toBe(20);
+    expect(run.script).toBe(SCRIPT);
+  });
+
+  it('does not start a queued script run once the team turned scripts off', async () => {
+    const pc = await w.poolConfig('lazy script off', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('own script, off', { template: 'k6-script', source: SCRIPT });
+    const { runIds } = await w.launch([pc.id], [sc.id]);
+    await w.db.team.update({ where: { id: w.ids.teamId }, data: { scriptScenarios: false } });
+    w.startWorker();
+    const run = await w.waitForStatus(
+      runIds[0]!,
+      ['failed', 'succeeded', 'aborted_system'],
+      60_000,
+    );
+    expect(run.status).toBe('failed');
+    expect(run.errorCode).toBe('scripts_disabled');
+    expect(run.errorMessage).toContain("this team's admins turned off k6 scripts");
+    await w.db.team.update({ where: { id: w.ids.teamId }, data: { scriptScenarios: true } });
+  });
+
+  it("runs the docs' login flow script with its CSV against the lab target's /login and /me", async () => {
+    w.startWorker();
+    const { source, csv } = docsExample();
+    const pc = await w.poolConfig('lazy docs script', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('docs login script', {
+      template: 'k6-script',
+      source: source.replace("duration: '10s'", "duration: '3s'"),
+      files: { 'users.csv': csv },
+    });
+    const { runIds } = await w.launch([pc.id], [sc.id]);
+    const row = await w.waitForStatus(
+      runIds[0]!,
+      ['failed', 'succeeded', 'aborted_system'],
+      120_000,
+    );
+    const run = parseRun(row);
+    expect(run.status, run.errorMessage ?? '').toBe('succeeded');
+    const steps = Object.fromEntries((run.summary?.steps ?? []).map((s) => [s.name, s]));
+    // every login answered 200 with a token, and every /me accepted it
+    expect(steps.login?.requests).toBeGreaterThan(10);
+    expect(steps.me?.requests).toBe(steps.login?.requests);
+    expect(run.summary?.failed).toBe(0);
+    expect(Object.keys(run.summary?.statusCounts ?? {})).toEqual(['200']);
+  });
+});
