@@ -41,11 +41,9 @@ describe('worker: a team k6 script', () => {
   afterEach(async () => w?.killWorkers());
   afterAll(async () => w?.dispose(), 120_000);
 
-  it('runs in the sandbox with its own scenarios; other addresses fail; no secret reaches it', async () => {
-    w.startWorker();
-    const pc = await w.poolConfig('lazy script', 'lazy', { maxConns: 2 });
-    const sc = await w.scenario('own script', { template: 'k6-script', source: SCRIPT });
-    const { runIds } = await w.launch([pc.id], [sc.id]);
+  /** Launches one run of the scenario, waits for its end, and expects it to have succeeded. */
+  async function succeeded(poolConfigId: string, scenarioId: string) {
+    const { runIds } = await w.launch([poolConfigId], [scenarioId]);
     const row = await w.waitForStatus(
       runIds[0]!,
       ['failed', 'succeeded', 'aborted_system'],
@@ -54,6 +52,14 @@ describe('worker: a team k6 script', () => {
     const run = parseRun(row);
     expect(run.status, run.errorMessage ?? '').toBe('succeeded');
     const steps = Object.fromEntries((run.summary?.steps ?? []).map((s) => [s.name, s]));
+    return { run, steps };
+  }
+
+  it('runs in the sandbox with its own scenarios, and requests to other addresses fail', async () => {
+    w.startWorker();
+    const pc = await w.poolConfig('lazy script', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('own script', { template: 'k6-script', source: SCRIPT });
+    const { run, steps } = await succeeded(pc.id, sc.id);
     expect(steps.health?.requests).toBe(20);
     expect(steps.health?.failed).toBe(0);
     // every request to the unpinned address failed without a response
@@ -89,15 +95,7 @@ describe('worker: a team k6 script', () => {
       source: source.replace("duration: '10s'", "duration: '3s'"),
       files: { 'users.csv': csv },
     });
-    const { runIds } = await w.launch([pc.id], [sc.id]);
-    const row = await w.waitForStatus(
-      runIds[0]!,
-      ['failed', 'succeeded', 'aborted_system'],
-      120_000,
-    );
-    const run = parseRun(row);
-    expect(run.status, run.errorMessage ?? '').toBe('succeeded');
-    const steps = Object.fromEntries((run.summary?.steps ?? []).map((s) => [s.name, s]));
+    const { run, steps } = await succeeded(pc.id, sc.id);
     // every login answered 200 with a token, and every /me accepted it
     expect(steps.login?.requests).toBeGreaterThan(10);
     expect(steps.me?.requests).toBe(steps.login?.requests);

@@ -144,4 +144,13 @@ describe.concurrent('runK6', () => {
   it('rejects env names k6 would misparse', async () => {
     await expect(runK6({ script: '', env: { 'A=B': 'x' } })).rejects.toThrow(/invalid k6 env name/);
   });
+
+  it('writes files only beside the script: no folders, never over script.js', async () => {
+    await expect(runK6({ script: '', files: { '../escape.csv': 'x' } })).rejects.toThrow(
+      'invalid script file name "../escape.csv": must be a plain file name',
+    );
+    await expect(runK6({ script: '', files: { 'script.js': 'x' } })).rejects.toThrow(
+      'invalid script file name "script.js": script.js is the script itself',
+    );
+  });
 });

@@ -13,6 +13,7 @@ import { parseOutputLine, type EndLine } from './ndjson-line';
 import { SummaryAccumulator, type K6Second, type K6Summary } from './summary-accumulator';
 import { TailBuffer } from './tail-buffer';
 import { decodeHistogram, histogramStatsMs, type HdrStatsMs } from '@poolbench/stats';
+import { scriptFileNameProblem } from '@poolbench/scenarios';
 import {
   SANDBOX_INPUT,
   limitMessages,
@@ -132,14 +133,10 @@ function secretEnvOf(opts: RunK6Options): Record<string, string> {
   return env;
 }
 
-const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const RESERVED_FILES = new Set(['script.js']);
-
+/** A file name beside the script, or an error naming it and the reason. */
 function checkedFileName(name: string): string {
-  if (!FILE_NAME.test(name) || RESERVED_FILES.has(name))
-    throw new Error(
-      `invalid script file name ${JSON.stringify(name)}: a plain file name of letters, digits, . _ -, not script.js`,
-    );
+  const problem = scriptFileNameProblem(name);
+  if (problem) throw new Error(`invalid script file name ${JSON.stringify(name)}: ${problem}`);
   return name;
 }
 

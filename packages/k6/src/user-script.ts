@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { scriptFileNameProblem } from '@poolbench/scenarios';
 import { assertExecutable, resolveK6Bin } from './k6-binary';
 import { dieWithParent } from './parent-death';
 import { childEnv } from './child-env';
@@ -32,7 +33,6 @@ const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Same rule as runK6's `files`: a plain name, never a path. */
-const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** k6's global flags for every sandboxed step: no REST API, plain logs, no progress bar. */
 const QUIET = ['--address', '', '--no-color', '--log-format=raw', '--quiet'];
@@ -352,10 +352,8 @@ export async function validateUserScript(
   const bin = resolveK6Bin(opts.k6Bin);
   await assertExecutable(bin);
   for (const name of Object.keys(files)) {
-    if (!FILE_NAME.test(name) || name === USER_SCRIPT_FILE)
-      throw new Error(
-        `invalid script file name ${JSON.stringify(name)}: a plain file name of letters, digits, . _ -, not ${USER_SCRIPT_FILE}`,
-      );
+    const problem = scriptFileNameProblem(name);
+    if (problem) throw new Error(`invalid script file name ${JSON.stringify(name)}: ${problem}`);
   }
   const dir = await sandboxTempDir('poolbench-k6-check-');
   try {

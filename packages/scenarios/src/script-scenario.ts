@@ -16,6 +16,17 @@ import {
 export const SCRIPT_TEMPLATE = 'k6-script';
 
 const FILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * Why a file a k6 script opens cannot have this name, or null: a plain name beside the script
+ * (no folders), never the script's own `script.js`. The one rule for scenarios and the runner.
+ */
+export function scriptFileNameProblem(name: string): string | null {
+  if (!FILE_NAME_RE.test(name))
+    return 'must be a plain file name of letters, digits, . _ - (no folders)';
+  if (name === 'script.js') return 'script.js is the script itself';
+  return null;
+}
 const utf8 = (s: string) => new TextEncoder().encode(s).length;
 
 /** What `k6 inspect` said about the script when it was saved (shown, never trusted for limits). */
@@ -43,14 +54,8 @@ export const ScriptScenarioSchema = z.strictObject({
     // names are checked here, not by the key schema, so each problem is named under its file
     .superRefine((f, ctx) => {
       for (const name of Object.keys(f)) {
-        if (!FILE_NAME_RE.test(name))
-          ctx.addIssue({
-            code: 'custom',
-            path: [name],
-            message: 'must be a plain file name of letters, digits, . _ - (no folders)',
-          });
-        else if (name === 'script.js')
-          ctx.addIssue({ code: 'custom', path: [name], message: 'script.js is the script itself' });
+        const problem = scriptFileNameProblem(name);
+        if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
       }
     })
     .refine((f) => Object.keys(f).length <= LIMITS.maxScriptFiles, {
