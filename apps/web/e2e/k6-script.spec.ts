@@ -135,6 +135,7 @@ test('an imported k6 script with its own scenarios runs and compares with a temp
   expect(run.script).toContain("exec: 'roles'");
   await page.goto(`/runs/${scriptRun.id}`);
   await expect(page.getByTestId('request-steps')).toContainText('roles');
+  await expect(page.getByText("The team's k6 script")).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/k6-script-03-run.png`, fullPage: true });
 
   // compared with the template scenario's run
@@ -146,6 +147,23 @@ test('an imported k6 script with its own scenarios runs and compares with a temp
   await expect(page.getByText('template: 2 VUs').first()).toBeVisible();
   await expect(page.getByText('our k6 script').first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/k6-script-04-compare.png`, fullPage: true });
+
+  // saved again from the editor, it keeps an insight threshold the team added to it
+  await call('scenario.addInsightThreshold', { id: script.id, code: 'pool-never-waited' });
+  await page.goto(`/scenarios/${script.id}`);
+  await page.getByRole('button', { name: 'Check script' }).click();
+  await expect(page.getByTestId('script-scenarios').locator('tbody tr')).toHaveCount(2, {
+    timeout: 60_000,
+  });
+  await page.getByRole('button', { name: 'Save script' }).click();
+  await expect(page).toHaveURL(/\/scenarios$/);
+  const saved = (await call('scenario.get', { id: script.id }, 'query')) as unknown as {
+    scenario: { thresholds: Array<{ metric: string; expr: string }> };
+  };
+  expect(saved.scenario.thresholds.map((t) => `${t.metric} ${t.expr}`)).toEqual([
+    'http_req_failed rate<0.01',
+    'insight:pool-never-waited absent',
+  ]);
 
   // an admin turns the team's own scripts off: checking and launching are refused, by reason
   await page.goto('/settings');

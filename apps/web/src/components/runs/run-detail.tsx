@@ -5,7 +5,7 @@ import { Radio, Square } from 'lucide-react';
 import Link from 'next/link';
 import { useCallback, useState } from 'react';
 import { z } from 'zod';
-import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { SCRIPT_TEMPLATE, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
@@ -399,7 +399,11 @@ export function RunDetail({ id }: { id: string }) {
           </CardBody>
         </Card>
         <Card>
-          <CardHeader title="Generated k6 script" />
+          <CardHeader
+            title={
+              sc.templateId === SCRIPT_TEMPLATE ? "The team's k6 script" : 'Generated k6 script'
+            }
+          />
           <CardBody>
             {script ? (
               <CodeBlock code={script} label="script.js" maxHeight="max-h-80" />

@@ -4,7 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FileCode, Trash2, Upload } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
-import { LIMITS } from '@poolbench/scenarios';
+import { z } from 'zod';
+import { INSIGHT_THRESHOLD_EXPR, isInsightMetric, LIMITS } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { formatDuration } from '~/lib/format';
@@ -43,6 +44,16 @@ function errorText(err: unknown): string {
     : messageOf(err);
 }
 
+const StoredThresholds = z.array(z.looseObject({ metric: z.string() })).catch([]);
+
+/** A stored scenario's insight thresholds (`insight:<code>` is "absent"). */
+function insightThresholdsOf(v: unknown) {
+  return StoredThresholds.parse(v ?? [])
+    .map((t) => t.metric)
+    .filter(isInsightMetric)
+    .map((metric) => ({ metric, expr: INSIGHT_THRESHOLD_EXPR }));
+}
+
 const stringRecord = (v: unknown): Record<string, string> =>
   typeof v === 'object' && v !== null
     ? Object.fromEntries(
@@ -63,6 +74,7 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
   const [source, setSource] = useState(
     typeof initial?.scenario.source === 'string' ? initial.scenario.source : EXAMPLE,
   );
+  const insightThresholds = insightThresholdsOf(initial?.scenario.thresholds);
   const [files, setFiles] = useState<Record<string, string>>(stringRecord(initial?.scenario.files));
   const scriptInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -76,7 +88,9 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
     }),
   );
   const checked = inspect.data;
-  const thresholds = checked?.ok ? checked.thresholds.applied : [];
+  // the script's own thresholds, plus the insight thresholds the team added to the scenario
+  // ("Fail future runs on this"), which no script states and a save must not drop
+  const thresholds = checked?.ok ? [...checked.thresholds.applied, ...insightThresholds] : [];
   const edited = () => inspect.reset();
 
   return (
