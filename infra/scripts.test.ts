@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -122,5 +130,55 @@ describe('the env file', () => {
     expect(url).toBe('https://pb.example.com');
     expect(readFileSync(file, 'utf8').match(/^BETTER_AUTH_URL=/gm)).toHaveLength(1);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('the suite summary', () => {
+  const report = (root: string, path: string, xml: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), xml);
+  };
+  const summary = (root: string, ...args: string[]) =>
+    run(['node', 'scripts/test-summary.mjs', root, ...args], { PATH: process.env.PATH });
+
+  it('ends a failed suite with each failed test and the first lines of its message', () => {
+    const dir = tempDir('pb-junit-');
+    report(
+      dir,
+      'packages/k6/.cache/junit/integration.xml',
+      `<testsuites><testsuite name="src/a.test.ts" tests="2" failures="1" errors="0" skipped="0">
+        <testcase classname="src/a.test.ts" name="sandbox &gt; holds a busy script"><failure message="expected 3 to be greater than 5" type="AssertionError">
+AssertionError: expected 3 to be greater than 5
+ ❯ src/a.test.ts:458:45</failure></testcase>
+        <testcase classname="src/a.test.ts" name="passes"></testcase>
+      </testsuite></testsuites>`,
+    );
+    report(
+      dir,
+      'test-results/e2e.xml',
+      `<testsuites><testsuite name="x" tests="1" failures="1"><testcase classname="e2e/flows.spec.ts" name="a flow"><failure message="timed out" type="FAILURE"><![CDATA[  at e2e/flows.spec.ts:33:5 &amp; more]]></failure></testcase></testsuite></testsuites>`,
+    );
+    const failures = summary(dir, '--failures');
+    expect(failures.status).toBe(0);
+    expect(failures.stdout.split('\n')).toEqual([
+      'FAILED packages/k6/.cache/junit/integration.xml: src/a.test.ts › sandbox > holds a busy script',
+      '    expected 3 to be greater than 5',
+      '    AssertionError: expected 3 to be greater than 5',
+      '     ❯ src/a.test.ts:458:45',
+      'FAILED test-results/e2e.xml: e2e/flows.spec.ts › a flow',
+      '    timed out',
+      '      at e2e/flows.spec.ts:33:5 &amp; more',
+      '',
+    ]);
+    const sum = summary(dir);
+    expect(sum.status).toBe(1);
+    expect(sum.stdout).toContain('==== 1 passed, 2 failed, 0 skipped ====');
+  });
+
+  it('says so when no report names a failed test', () => {
+    const failures = summary(tempDir('pb-junit-'), '--failures');
+    expect(failures.stdout.trim()).toBe(
+      'no report names a failed test: the failure is in the log above',
+    );
   });
 });

@@ -22,6 +22,10 @@ cleanup() {
   if ((rc == 0)); then
     say "test reports"
     POOLBENCH_SUITE_SECONDS=$SECONDS node scripts/test-summary.mjs "$ROOT" || exit 1
+  else
+    # a CI log is often read from its tail: end with what failed and why
+    say "the suite failed (exit $rc); failed tests:"
+    node scripts/test-summary.mjs "$ROOT" --failures || true
   fi
 }
 trap cleanup EXIT
