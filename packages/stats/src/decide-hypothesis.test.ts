@@ -27,6 +27,11 @@ interface JudgedCase {
     high: number | null;
     p: number | null;
   };
+  /**
+   * Where the product deliberately decides otherwise than judge(): a claim whose whole interval
+   * falls short of the band the claimed way is refuted (judge() left it unresolved).
+   */
+  product?: { status: string; why: string };
 }
 
 // Per-run values shaped after docs/benchmarks.md's seed reproductions (medians and min–max of 5
@@ -151,6 +156,10 @@ const JUDGED: JudgedCase[] = [
       low: -1.4,
       high: -0.6,
       p: 0.007936507937,
+    },
+    product: {
+      status: 'does_not_hold',
+      why: "the whole interval falls short of the ±1 MB band in the hypothesis's direction: candidate is not worse by more than the band",
     },
   },
   {
@@ -382,8 +391,8 @@ describe('decideHypothesis reproduces the lab bench judge()', () => {
       },
       { candidateName: 'candidate', unit: c.unit },
     );
-    expect(d.status).toBe(c.judge.status);
-    expect(d.reason).toBe(asHypothesis(c.judge.why));
+    expect(d.status).toBe(c.product?.status ?? c.judge.status);
+    expect(d.reason).toBe(c.product?.why ?? asHypothesis(c.judge.why));
     expect(d.change).toBeCloseTo(c.judge.change!, 4);
     expect(d.interval?.low).toBeCloseTo(c.judge.low!, 4);
     expect(d.interval?.high).toBeCloseTo(c.judge.high!, 4);
@@ -420,6 +429,34 @@ describe('decideHypothesis beyond judge()', () => {
     expect(
       decideHypothesis(base, cand, { metric: 'p95Ms', expect: 'better', band: 5 }).status,
     ).toBe('holds');
+  });
+
+  it('refutes a claim whose whole interval falls short of the band the claimed way', () => {
+    // Go claimed faster than PHP-FPM, measured about 4 % slower in every run: the interval reaches
+    // past −5 %, so neither "no difference" nor "worse" is shown, but "better by 5 %" is ruled out
+    const php = [41.0, 41.8, 40.4, 41.1, 40.6, 41.5, 41.0, 40.2];
+    const go = [39.1, 39.6, 39.3, 38.7, 39.8, 39.2, 38.6, 39.4];
+    const d = decideHypothesis(php, go, { metric: 'rps', expect: 'better', band: 5 });
+    expect(d.interval!.low).toBeLessThan(-5);
+    expect(d.interval!.high).toBeLessThan(5);
+    expect(d.status).toBe('does_not_hold');
+    expect(d.reason).toBe(
+      "the whole interval falls short of the ±5 % band in the hypothesis's direction: candidate is not better by more than the band",
+    );
+    // the same runs claimed the other way ("worse") are not refuted by that rule
+    expect(decideHypothesis(php, go, { metric: 'rps', expect: 'worse', band: 5 }).status).toBe(
+      'unresolved',
+    );
+    // an error rate in points: a claim of 1 point fewer errors, measured at most ~0.8 fewer
+    const perRequest = [0.8, 0.6, 0.8, 0.7, 0.9, 0.8, 0.7, 0.8];
+    const shared = [0, 0, 0, 0, 0, 0, 0, 0];
+    const e = decideHypothesis(perRequest, shared, {
+      metric: 'errorRate',
+      expect: 'better',
+      band: 1,
+    });
+    expect(e.interval!.low).toBeGreaterThan(-1);
+    expect(e.status).toBe('does_not_hold');
   });
 
   it('compares error rates in percentage points by default', () => {

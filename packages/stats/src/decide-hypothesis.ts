@@ -85,14 +85,37 @@ export function hypothesisCompareOptions(
 }
 
 /**
+ * The raw change a directional hypothesis claims, the candidate's value going up or down (its
+ * metric's direction applied); none for an equivalence.
+ */
+export function claimedChange(rule: HypothesisRule): 'increase' | 'decrease' | undefined {
+  if (rule.expect === 'equivalent') return undefined;
+  const { direction } = hypothesisCompareOptions(rule);
+  return (rule.expect === 'better') === (direction === 'lower-is-better') ? 'decrease' : 'increase';
+}
+
+/**
+ * True when the whole interval lies on the near side of the band's edge in the claimed direction,
+ * so no change as large as the band that way is compatible with the runs: the claim is refuted
+ * (one-sided at α/2, as the sequential rule's `short-of-claim`) even when the interval reaches
+ * outside the band the other way.
+ */
+function shortOfClaim(c: SampleComparison, expect: 'better' | 'worse'): boolean {
+  if (!c.shift || !c.noChangeBand) return false;
+  const lowerIsBetter = c.direction === 'lower-is-better';
+  const decrease = (expect === 'better') === lowerIsBetter;
+  return decrease ? c.shift.lower > c.noChangeBand.lower : c.shift.upper < c.noChangeBand.upper;
+}
+
+/**
  * Decides a pre-registered hypothesis from one value per run on each side, under the rule the lab
  * bench used (apps/lab-targets/go/bench/summarize.mjs `judge()`, now here so the product decides):
  * Hodges–Lehmann change with its interval and a two-sided Mann–Whitney p from `compareSamples`,
  * the band as the no-change floor (log scale and ±X % by default; linear scale with an absolute
  * floor for `absolute` bands, e.g. error rates in points).
  * - better/worse: holds when the verdict is the expected one (interval beyond the band that way
- *   and p < α); does not hold when the interval lies inside the band or beyond it the other way
- *   (p < α); otherwise unresolved, with the reason (too few runs, interval reaching into the band,
+ *   and p < α); does not hold when the interval lies inside the band, beyond it the other way
+ *   (p < α), or anywhere short of the band's edge the expected way; otherwise unresolved, with the reason (too few runs, interval reaching into the band,
  *   p ≥ α).
  * - equivalent: holds when the whole interval lies inside the band; does not hold when a
  *   difference beyond the band is shown; otherwise unresolved.
@@ -198,6 +221,11 @@ export function decideHypothesis(
     set(
       'does_not_hold',
       `the opposite of the hypothesis: ${candName} is ${v} beyond the ${band} band, p < ${alpha}`,
+    );
+  } else if (c.rule !== 'insufficient' && shortOfClaim(c, rule.expect)) {
+    set(
+      'does_not_hold',
+      `the whole interval falls short of the ${band} band in the hypothesis's direction: ${candName} is not ${rule.expect} by more than the band`,
     );
   } else if (c.rule === 'insufficient') {
     set(

@@ -60,6 +60,34 @@ describe('decideSequential', () => {
     expect(d.change!.upper).toBeLessThan(5);
   });
 
+  it('refutes a directional claim once the whole change falls short of the floor that way', () => {
+    // rps of a claimed-faster candidate that is about 4 % slower, every run within ±1 %: neither
+    // "no difference" (the interval reaches past −5 %) nor "worse" is shown, but the claim is
+    const random = seededRandom(6);
+    const base = lognormalRuns(random, 15, 40, 0.01);
+    const cand = lognormalRuns(random, 15, 40 * 0.956, 0.01);
+    const rps = (claim?: 'increase' | 'decrease'): SequentialMetricSamples => ({
+      name: 'rps',
+      baseline: base,
+      candidate: cand,
+      options: { direction: 'higher-is-better' },
+      ...(claim ? { claim } : {}),
+    });
+    const [d] = decideSequential([rps('increase')], { maxPairs: 15 });
+    expect(d!.decision).toBe('short-of-claim');
+    expect(d!.look!.pShortOfClaim).toBeLessThanOrEqual(d!.look!.boundary.nominalP);
+    expect(d!.change!.upper).toBeLessThan(5);
+    expect(d!.reason).toMatch(
+      /^short of the claim: after \d+ of at most 15 pairs .* not higher by more than the 5 % floor, one-sided p = /,
+    );
+    // the refutation is the claim's alone: without one, or claiming the other way, it is not made
+    expect(decideSequential([rps()], { maxPairs: 15 })[0]!.decision).not.toBe('short-of-claim');
+    expect(decideSequential([rps()], { maxPairs: 15 })[0]!.look!.pShortOfClaim).toBe(1);
+    expect(decideSequential([rps('decrease')], { maxPairs: 15 })[0]!.decision).not.toBe(
+      'short-of-claim',
+    );
+  });
+
   it('splits alpha over the metrics and leaves out missing values', () => {
     const d = decideSequential(
       [p99([10, null, 12], [11, 12, null]), { ...p99([1, 2, 3], [1, 2, 3]), name: 'rps' }],
@@ -128,5 +156,62 @@ describe('false positives over repeated looks (seeded simulation)', () => {
 
   it('re-testing the fixed design after every pair does not: the same check fails on it', () => {
     expect(clearlyAbove(result.anyBetterOrWorse.naive)).toBe(true);
+  });
+});
+
+describe("a claim's refutation over repeated looks (seeded simulation)", () => {
+  const sequences = 2000;
+  const alpha = 0.05;
+  const design = { maxPairs: 15, alpha };
+  const floor = { floorPercent: 5 };
+  // Fails only if the rate is above the bound with 99.9 % confidence (Wilson lower bound).
+  const clearlyAbove = (k: number, bound: number) =>
+    wilsonInterval(k, sequences, 0.998).lower > bound;
+
+  it('refutes a claim that is true, at the edge of the floor, at most alpha/2 of the time', () => {
+    // the candidate is lower by exactly the 5 % floor (on the log scale the rule uses): the least
+    // favourable truth for the claim "lower by more than the floor"
+    const edge = simulateSequential(
+      lognormalExperiment(0.1, 1 / 1.05, floor, undefined, 'decrease'),
+      design,
+      sequences,
+      seededRandom(20261127),
+      {},
+      false,
+    );
+    expect(edge.firstShortOfClaim).toBeGreaterThan(0);
+    expect(clearlyAbove(edge.firstShortOfClaim, alpha / 2)).toBe(false);
+    // and a claim well beyond the floor is almost never refuted
+    const true20 = simulateSequential(
+      lognormalExperiment(0.1, 0.8, floor, undefined, 'decrease'),
+      design,
+      500,
+      seededRandom(20261128),
+      {},
+      false,
+    );
+    expect(true20.firstShortOfClaim).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps false better/worse at most alpha, and decides an A/A claim in fewer pairs', () => {
+    const run = (claim?: 'decrease') =>
+      simulateSequential(
+        lognormalExperiment(0.1, 1, floor, undefined, claim),
+        design,
+        sequences,
+        seededRandom(20261129),
+        {},
+        false,
+      );
+    const withClaim = run('decrease');
+    const without = run();
+    expect(clearlyAbove(withClaim.anyBetterOrWorse.sequential, alpha)).toBe(false);
+    // the same sequences: the refutation can only stop earlier
+    expect(withClaim.meanPairs).toBeLessThan(without.meanPairs);
+    // sequences that stop on "no difference" stop there either way; the claim stops more of them
+    expect(withClaim.firstShortOfClaim).toBeGreaterThan(0);
+    expect(withClaim.allWithinFloor + withClaim.firstShortOfClaim).toBeGreaterThan(
+      without.allWithinFloor,
+    );
   });
 });

@@ -17,9 +17,14 @@ import { type SpendingBoundary, spendingBoundaries } from './spending-boundaries
 import type { Direction } from './verdict';
 
 export type SequentialDecision =
-  'better' | 'worse' | 'no-difference-within-floor' | 'continue' | 'undecided-budget-reached';
+  | 'better'
+  | 'worse'
+  | 'no-difference-within-floor'
+  | 'short-of-claim'
+  | 'continue'
+  | 'undecided-budget-reached';
 
-/** What one look at one metric saw. The three p-values are one-sided, each against `boundary`. */
+/** What one look at one metric saw. The p-values are one-sided, each against `boundary`. */
 export interface SequentialLook {
   /** Pairs looked at (per side). */
   pairs: number;
@@ -39,6 +44,11 @@ export interface SequentialLook {
   pDecrease: number;
   /** p of "the change lies inside the floor both ways" (the larger of two one-sided p's); 1 without a floor. */
   pWithinFloor: number;
+  /**
+   * With a claim: p of "the candidate is not beyond the floor the claimed way" (null hypothesis:
+   * it is); 1 without a claim.
+   */
+  pShortOfClaim: number;
 }
 
 export interface SequentialMetricDecision {
@@ -64,9 +74,14 @@ export interface SequentialMetricDecision {
   reason: string;
 }
 
-const DECIDED: readonly SequentialDecision[] = ['better', 'worse', 'no-difference-within-floor'];
+const DECIDED: readonly SequentialDecision[] = [
+  'better',
+  'worse',
+  'no-difference-within-floor',
+  'short-of-claim',
+];
 
-/** True for better, worse and no-difference-within-floor: the metric needs no more pairs. */
+/** True for better, worse, no-difference-within-floor and short-of-claim: no more pairs needed. */
 export function isSequentialDecided(d: SequentialDecision): boolean {
   return DECIDED.includes(d);
 }
@@ -134,7 +149,7 @@ interface LookData {
   y: number[];
   scale: Scale;
   floor: number;
-  outcome: 'increase' | 'decrease' | 'within' | null;
+  outcome: 'increase' | 'decrease' | 'within' | 'short' | null;
 }
 
 function evaluateLook(
@@ -143,6 +158,7 @@ function evaluateLook(
   y: number[],
   opts: ResolvedOptions,
   boundary: SpendingBoundary,
+  claim: SequentialMetricSamples['claim'],
 ): LookData {
   const all = [...x, ...y];
   const scale: Scale = opts.scale === 'linear' || !all.every((v) => v > 0) ? 'linear' : 'log';
@@ -162,6 +178,7 @@ function evaluateLook(
     pIncrease: 1,
     pDecrease: 1,
     pWithinFloor: 1,
+    pShortOfClaim: 1,
   };
   const data: LookData = { look, x: tx, y: ty, scale, floor, outcome: null };
   if (x.length < 2 || y.length < 2) return data;
@@ -180,11 +197,15 @@ function evaluateLook(
   look.pIncrease = up.upper;
   look.pDecrease = down.lower;
   look.pWithinFloor = floor > 0 ? Math.max(up.lower, down.upper) : 1;
+  // "not higher by more than the floor" is the lower tail of the upward-shifted test, and "not
+  // lower by more than the floor" the upper tail of the downward-shifted one
+  if (claim) look.pShortOfClaim = claim === 'increase' ? up.lower : down.upper;
   const pi = boundary.nominalP;
   if (pi > 0) {
     if (look.pIncrease <= pi) data.outcome = 'increase';
     else if (look.pDecrease <= pi) data.outcome = 'decrease';
     else if (look.pWithinFloor <= pi) data.outcome = 'within';
+    else if (look.pShortOfClaim <= pi) data.outcome = 'short';
   }
   return data;
 }
@@ -212,6 +233,7 @@ function describe(
   r: SequentialMetricDecision,
   design: ResolvedSequentialDesign,
   opts: ResolvedOptions,
+  claim: SequentialMetricSamples['claim'],
 ): string {
   const look = r.look;
   if (!look) return `no look yet: the first look comes after ${design.looks[0]} pair(s)`;
@@ -231,9 +253,11 @@ function describe(
     }
     case 'no-difference-within-floor':
       return `no difference beyond the ${band}: ${where} the change lies inside the floor both ways, p = ${fmtP(look.pWithinFloor)} meets ${boundary}${change}`;
+    case 'short-of-claim':
+      return `short of the claim: ${where} the candidate is not ${claim === 'increase' ? 'higher' : 'lower'} by more than the ${band}, one-sided p = ${fmtP(look.pShortOfClaim)} meets ${boundary}${change}`;
     case 'continue':
     case 'undecided-budget-reached': {
-      const best = Math.min(look.pIncrease, look.pDecrease, look.pWithinFloor);
+      const best = Math.min(look.pIncrease, look.pDecrease, look.pWithinFloor, look.pShortOfClaim);
       const what =
         look.runs.baseline < 2 || look.runs.candidate < 2
           ? 'fewer than 2 values per side, no test yet'
@@ -254,7 +278,9 @@ function describe(
  * Method, per metric: two one-sided Mann–Whitney tests of the shift against the practical floor
  * (candidate higher than the baseline by more than the floor; lower by more than the floor) on the
  * scale `compareSamples` would use, plus, when the floor is above 0, the equivalence test (inside the
- * floor both ways). Each is tested at every planned look against the nominal level of a
+ * floor both ways), and, for a metric with a directional `claim`, the claim's refutation (the
+ * candidate not beyond the floor the claimed way: the same shifted test, its other tail). Each is
+ * tested at every planned look against the nominal level of a
  * Lan–DeMets O'Brien–Fleming-type spending boundary for one-sided level alpha / (2·metrics),
  * computed over the looks' information fractions (∝ m·n / (m + n + 1)). The first look at which one
  * test passes decides the metric for good; at the last look (maxPairs) an undecided metric is
@@ -262,7 +288,9 @@ function describe(
  * values (skewed latencies, outliers); the exact Mann–Whitney distribution is used without ties, so
  * small early looks are conservative rather than optimistic. Across metrics the alpha is split
  * equally (Bonferroni), valid under any dependence between metrics. Stopping a test for a decision
- * of another kind only removes chances to err, so the equivalence stop needs no extra alpha.
+ * of another kind only removes chances to err, so the equivalence stop needs no extra alpha. The
+ * refutation's own error, "short of the claim" when the candidate is beyond the floor the claimed
+ * way, is a one-sided test at the same boundaries: at most alpha / (2·metrics) over all looks.
  *
  * Pair i is (baseline[i], candidate[i]); only complete pairs are looked at, and the decision is
  * recomputed from the values alone (past looks are replayed), so callers keep no state.
@@ -303,7 +331,7 @@ export function decideSequential(
     let last: LookData | null = null;
     for (let i = 0; i < looks.length; i++) {
       const l = looks[i]!;
-      last = evaluateLook(l.pairs, l.x, l.y, opts, boundaries[i]!);
+      last = evaluateLook(l.pairs, l.x, l.y, opts, boundaries[i]!, metric.claim);
       if (last.outcome) break;
     }
     const up = opts.direction === 'lower-is-better' ? 'worse' : 'better';
@@ -315,9 +343,11 @@ export function decideSequential(
           ? downward
           : last?.outcome === 'within'
             ? 'no-difference-within-floor'
-            : pairsSoFar === d.maxPairs
-              ? 'undecided-budget-reached'
-              : 'continue';
+            : last?.outcome === 'short'
+              ? 'short-of-claim'
+              : pairsSoFar === d.maxPairs
+                ? 'undecided-budget-reached'
+                : 'continue';
     const scale = last?.scale ?? (opts.scale === 'linear' ? 'linear' : 'log');
     const result: SequentialMetricDecision = {
       name: metric.name,
@@ -343,7 +373,7 @@ export function decideSequential(
         confidence: hl.achievedConfidence,
       };
     }
-    result.reason = describe(result, d, opts);
+    result.reason = describe(result, d, opts, metric.claim);
     return result;
   });
 }

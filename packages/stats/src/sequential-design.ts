@@ -37,6 +37,12 @@ export interface SequentialMetricSamples {
   candidate: readonly (number | null)[];
   /** Direction, scale and practical floor, as for `compareSamples`; `alpha` is the design's. */
   options?: CompareOptions;
+  /**
+   * The change a directional claim expects (the candidate higher, or lower, by more than the
+   * floor). With it the rule also tests the claim's refutation, "not beyond the floor that way",
+   * and decides `short-of-claim` when that is shown.
+   */
+  claim?: 'increase' | 'decrease';
 }
 
 /** Checks a design and fills in its defaults; throws a RangeError naming the bad field. */

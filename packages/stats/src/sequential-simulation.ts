@@ -20,6 +20,8 @@ export interface SimulationResult {
   firstWorse: { sequential: number; fixed: number };
   /** Sequences the sequential rule ended with every metric `no-difference-within-floor`. */
   allWithinFloor: number;
+  /** Sequences whose first metric the sequential rule decided `short-of-claim` (its claim refuted). */
+  firstShortOfClaim: number;
   /** Mean pairs per side the sequential rule ran (stopping when every metric is decided, else N). */
   meanPairs: number;
 }
@@ -46,6 +48,7 @@ export function simulateSequential(
     anyBetterOrWorse: { sequential: 0, fixed: 0, naive: 0 },
     firstWorse: { sequential: 0, fixed: 0 },
     allWithinFloor: 0,
+    firstShortOfClaim: 0,
     meanPairs: 0,
   };
   let pairsTotal = 0;
@@ -66,6 +69,7 @@ export function simulateSequential(
     if (seq.some((m) => verdictCalls(m.decision))) out.anyBetterOrWorse.sequential++;
     if (seq[0]?.decision === 'worse') out.firstWorse.sequential++;
     if (seq.every((m) => m.decision === 'no-difference-within-floor')) out.allWithinFloor++;
+    if (seq[0]?.decision === 'short-of-claim') out.firstShortOfClaim++;
     const decided = seq.every((m) => m.decision !== 'undecided-budget-reached');
     pairsTotal += decided ? Math.max(...seq.map((m) => m.look?.pairs ?? N)) : N;
     const fixed = asFixed(metrics, N);
@@ -113,12 +117,16 @@ export function poissonDraw(random: () => number, mean: number): number {
   return k;
 }
 
-/** A/A or shifted experiments of one log-normal metric (p99-like, lower is better). */
+/**
+ * A/A or shifted experiments of one log-normal metric (p99-like, lower is better); with `claim`,
+ * the metric carries a directional claim the rule also tries to refute.
+ */
 export function lognormalExperiment(
   cv: number,
   ratio: number,
   options: CompareOptions,
   round?: number,
+  claim?: SequentialMetricSamples['claim'],
 ): DrawExperiment {
   return (random, pairs) => {
     const baseline: number[] = [];
@@ -128,7 +136,7 @@ export function lognormalExperiment(
       baseline.push(lognormalRuns(random, 1, 20, cv, round)[0]!);
       candidate.push(lognormalRuns(random, 1, 20 * ratio, cv, round)[0]!);
     }
-    return [{ name: 'p99Ms', baseline, candidate, options }];
+    return [{ name: 'p99Ms', baseline, candidate, options, ...(claim ? { claim } : {}) }];
   };
 }
 

@@ -224,8 +224,9 @@ export async function decideExperimentHypotheses(db: Db, experimentId: string): 
 /**
  * A hypothesis's status from the sequential rule's decision of its comparison (better and worse
  * are the candidate's, in the metric's direction): better/worse claims hold when that direction is
- * decided and do not when the other one is, or no change beyond the band is; an equivalence holds
- * when no change beyond its band is decided. Anything else (budget reached, stopped) is unresolved.
+ * decided and do not when the other one is, no change beyond the band is, or the change is shown
+ * to fall short of the band the claimed way; an equivalence holds when no change beyond its band
+ * is decided. Anything else (budget reached, stopped) is unresolved.
  */
 export function sequentialStatus(
   expect: HypothesisRule['expect'],
@@ -235,6 +236,8 @@ export function sequentialStatus(
     return expect === decision ? 'holds' : 'does_not_hold';
   if (decision === 'no-difference-within-floor')
     return expect === 'equivalent' ? 'holds' : 'does_not_hold';
+  if (decision === 'short-of-claim')
+    return expect === 'equivalent' ? 'unresolved' : 'does_not_hold';
   return 'unresolved';
 }
 

@@ -1,6 +1,7 @@
 import { parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
 import { isMeasuredRunStatus } from '@poolbench/scenarios';
 import {
+  claimedChange,
   hypothesisCompareOptions,
   nextSequentialStep,
   runMetric,
@@ -75,6 +76,7 @@ export async function continueSequential(
         baseline: byRepeat(d.base),
         candidate: byRepeat(d.cand),
         options: hypothesisCompareOptions(d.rule),
+        claim: claimedChange(d.rule),
       }));
   } else {
     const [base, candidate] = e.poolConfigs.map((p) => p.poolConfigId) as [string, string];
@@ -165,6 +167,7 @@ function decidedP(m: SequentialMetricDecision): number | null {
   if (m.decision === 'better') return lowerBetter ? look.pDecrease : look.pIncrease;
   if (m.decision === 'worse') return lowerBetter ? look.pIncrease : look.pDecrease;
   if (m.decision === 'no-difference-within-floor') return look.pWithinFloor;
+  if (m.decision === 'short-of-claim') return look.pShortOfClaim;
   return Math.min(look.pIncrease, look.pDecrease);
 }
 

@@ -45,6 +45,8 @@ describe('hypotheses decided sequentially (real Postgres)', () => {
   const cell = (poolConfigId: string) => ({ poolConfigId, scenarioId: S });
   // A is three times slower than B and C at p99; throughput is the same everywhere
   const p99Of = { A: 90, B: 30, C: 30 };
+  // throughput of C relative to A and B (1: the same); a test may change it for its experiment
+  let rpsOfC = 1;
   /** Runs every queued run of the experiment, in order, until the rule stops adding rounds. */
   const runUntilDone = async (experimentId: string) => {
     for (let round = 0; round < 60; round++) {
@@ -61,7 +63,10 @@ describe('hypotheses decided sequentially (real Postgres)', () => {
         await markRunning(db, r.id, 'w', { script: 's', environment: {} });
         await finishRun(db, r.id, 'w', {
           status: 'succeeded',
-          summary: summaryWith(base * jitter, 1000 * (1 + (r.repeatIndex % 3) / 1000)),
+          summary: summaryWith(
+            base * jitter,
+            1000 * (r.poolConfigId === C ? rpsOfC : 1) * (1 + (r.repeatIndex % 3) / 100),
+          ),
         });
       }
     }
@@ -131,6 +136,39 @@ describe('hypotheses decided sequentially (real Postgres)', () => {
     expect(e.hypotheses[0]!.reason).toMatch(/budget|3 pairs|at most/i);
   });
 
+  it('refutes a claim whose change falls short of its band, though not inside it', async () => {
+    // C serves 5 % less than B (runs within 2 %): the change reaches past −5 % (no "no difference")
+    // and into the band (no "worse"), but "C serves more than B by 5 %" is ruled out
+    rpsOfC = 0.95;
+    try {
+      const l = await launchExperiment(db, {
+        teamId: ids.teamId,
+        targetId: ids.targetId,
+        poolConfigIds: [B, C],
+        scenarioIds: [S],
+        repeats: 3,
+        name: 'refuted claim',
+        hypotheses: [
+          { base: cell(B), candidate: cell(C), metric: 'rps', expect: 'better', band: 5 },
+        ],
+        untilDecided: { maxRepeats: 15 },
+      });
+      await runUntilDone(l.experimentId);
+      const e = await db.experiment.findUniqueOrThrow({
+        where: { id: l.experimentId },
+        include: { hypotheses: true },
+      });
+      const state = parseExperiment(e).sequentialState!;
+      expect(state.metrics[0]!.decision).toBe('short-of-claim');
+      expect(state.metrics[0]!.change!.lower).toBeLessThan(-5);
+      expect(e.repeats).toBeLessThan(15);
+      expect(e.hypotheses[0]!.status).toBe('does_not_hold');
+      expect(e.hypotheses[0]!.reason).toMatch(/^short of the claim: .* not higher by more than/);
+    } finally {
+      rpsOfC = 1;
+    }
+  });
+
   it('refuses metrics beside hypotheses, and allows any cells when there are hypotheses', async () => {
     const base = {
       teamId: ids.teamId,
@@ -165,6 +203,8 @@ describe('hypotheses decided sequentially (real Postgres)', () => {
     expect(sequentialStatus('worse', 'worse')).toBe('holds');
     expect(sequentialStatus('equivalent', 'no-difference-within-floor')).toBe('holds');
     expect(sequentialStatus('equivalent', 'better')).toBe('does_not_hold');
+    expect(sequentialStatus('better', 'short-of-claim')).toBe('does_not_hold');
+    expect(sequentialStatus('worse', 'short-of-claim')).toBe('does_not_hold');
     expect(sequentialStatus('better', 'undecided-budget-reached')).toBe('unresolved');
     expect(sequentialStatus('equivalent', 'continue')).toBe('unresolved');
   });

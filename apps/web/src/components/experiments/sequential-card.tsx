@@ -20,6 +20,7 @@ const LABEL: Record<string, string> = {
   better: 'better',
   worse: 'worse',
   'no-difference-within-floor': 'no difference (within the floor)',
+  'short-of-claim': 'short of the claim',
   continue: 'not decided yet',
   'undecided-budget-reached': 'undecided: budget reached',
 };
