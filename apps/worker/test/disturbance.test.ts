@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { startDisturbance } from '../src/runs/disturbance';
+import {
+  BEFORE_START_MIN_MS,
+  disturbanceBeforeStart,
+  startDisturbance,
+} from '../src/runs/disturbance';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // busy for 2 to 3 s: `date +%s` counts whole seconds, so the first one is a part of a second
@@ -40,4 +44,18 @@ describe('disturbance: CPU outside the run, from /proc', () => {
     expect(ours.cores).toBeGreaterThan(0);
     expect(ours.seconds).toBeGreaterThan(1.8);
   }, 20_000);
+
+  it('before a run: a quick preparation still gets a window of half a second', async () => {
+    const started = Date.now();
+    const d = await disturbanceBeforeStart(startDisturbance(), new AbortController().signal);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(BEFORE_START_MIN_MS - 20);
+    expect(d!.seconds).toBeGreaterThanOrEqual(0.5);
+    expect(d!.outsideCpuPercent).toBeGreaterThanOrEqual(0);
+    // an abort ends the wait at once
+    const ac = new AbortController();
+    ac.abort();
+    const t0 = Date.now();
+    await disturbanceBeforeStart(startDisturbance(), ac.signal);
+    expect(Date.now() - t0).toBeLessThan(BEFORE_START_MIN_MS);
+  });
 });

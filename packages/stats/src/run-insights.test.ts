@@ -133,6 +133,13 @@ describe('runInsights', () => {
 
   it('a busy machine and a hot load generator', () => {
     expect(codes({ loadAvg1mAtStart: 3.5 })).toEqual(['machine-busy']);
+    // measured other work before the start decides over the load average, which also counts the
+    // worker's own previous runs
+    expect(codes({ loadAvg1mAtStart: 3.5, outsideCpuPercentBeforeStart: 12 })).toEqual([]);
+    expect(codes({ loadAvg1mAtStart: 0.2, outsideCpuPercentBeforeStart: 80 })).toEqual([
+      'machine-busy',
+    ]);
+    expect(codes({ outsideCpuPercentBeforeStart: 49 })).toEqual([]);
     expect(codes({ generatorCpuPeaks: [40, 97] })).toEqual(['generator-cpu-saturated']);
   });
 

@@ -53,6 +53,8 @@ export interface RunInsightInput {
   generatorCpuPeaks?: number[];
   /** CPU used during the run outside it (its worker, k6, the target, the database), % of one core */
   outsideCpuPercent?: number | null;
+  /** the same, over the run's preparation just before its load started, % of one core */
+  outsideCpuPercentBeforeStart?: number | null;
   /** per-second requests and median latency of the load phase, in order */
   seconds?: Array<{ requests: number; p50Ms: number | null }>;
 }
@@ -206,9 +208,20 @@ export function runInsights(input: RunInsightInput): RunInsight[] {
     }
   }
 
-  // 5. the machine was busy before the run started
+  // 5. the machine was busy before the run started: other processes' CPU while it was prepared;
+  // runs recorded without it fall back to the 1-minute load average, which also counts the
+  // worker's own previous runs
+  const before = input.outsideCpuPercentBeforeStart ?? null;
   const load = input.loadAvg1mAtStart ?? null;
-  if (cores && load !== null && load > cores) {
+  if (cores && before !== null) {
+    if (before >= 25 * cores)
+      out.push({
+        code: 'machine-busy',
+        severity: 'warning',
+        message: `other processes used ${pct(before)} of a core on average while the run was prepared (${pct(before / cores)} of the machine's ${cores} cores): it started on a busy machine`,
+        fix: 'run when the machine is quiet, or on a dedicated worker; compare against runs made in the same conditions',
+      });
+  } else if (cores && load !== null && load > cores) {
     out.push({
       code: 'machine-busy',
       severity: 'warning',

@@ -94,6 +94,7 @@ function snapshot(): Snapshot {
  * database's, so a short-lived neighbour is caught too.
  */
 export function startDisturbance(): { stop(): Disturbance | null } {
+  // stop() measures from the same start each time it is called
   let start: Snapshot | null = null;
   try {
     start = snapshot();
@@ -127,4 +128,31 @@ export function startDisturbance(): { stop(): Disturbance | null } {
       };
     },
   };
+}
+
+/** The shortest window the CPU before a run is judged over: /proc's times move in 10 ms ticks. */
+export const BEFORE_START_MIN_MS = 500;
+
+/**
+ * Ends the window opened when the run was claimed, just before its load starts: CPU used outside
+ * the run while it was prepared (target started, checked, pinned). A 1-minute load average would
+ * also count this worker's previous runs, minutes after they ended; this counts only others. A
+ * preparation shorter than BEFORE_START_MIN_MS waits out the rest, so the window is long enough to
+ * mean something.
+ */
+export async function disturbanceBeforeStart(
+  window: { stop(): Disturbance | null },
+  signal: AbortSignal,
+): Promise<{ outsideCpuPercent: number; seconds: number } | null> {
+  const d0 = window.stop();
+  if (d0 && d0.seconds * 1000 >= BEFORE_START_MIN_MS)
+    return { outsideCpuPercent: d0.outsideCpuPercent, seconds: d0.seconds };
+  const wait = BEFORE_START_MIN_MS - (d0 ? d0.seconds * 1000 : 0);
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(resolve, Math.max(0, wait));
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+  const d = window.stop();
+  return d ? { outsideCpuPercent: d.outsideCpuPercent, seconds: d.seconds } : null;
 }

@@ -4,7 +4,7 @@ import { evaluateThresholds } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from './run-error';
 import { environmentFingerprint } from './environment';
-import { startDisturbance } from './disturbance';
+import { disturbanceBeforeStart, startDisturbance } from './disturbance';
 import { outcomeFromK6 } from './outcome';
 import { prepareTarget } from './prepare-target';
 import { generatorCpus } from './cpu-isolation';
@@ -32,6 +32,8 @@ export async function processRun(
 ): Promise<RunOutcome> {
   const { db, workerId } = deps;
   return runSession(runId, deps, signal, { log: deps.log.child({ runId }) }, async (s) => {
+    // what else used the CPUs while the run was prepared: whether it starts on a busy machine
+    const beforeStart = startDisturbance();
     const row = await db.run.findUniqueOrThrow({
       where: { id: runId },
       include: {
@@ -66,8 +68,10 @@ export async function processRun(
       workerId,
       poolbenchVersion: deps.config.poolbenchVersion,
     });
+    const preparing = await disturbanceBeforeStart(beforeStart, s.signal);
     const recorded = {
       ...environment,
+      ...(preparing ? { disturbanceBeforeStart: preparing } : {}),
       // what served the load: a Java, Bun or PHP run names its runtime, not the Go binary
       ...(target.versions
         ? { labTargetVersion: target.versions.labTarget, components: target.versions }

@@ -108,6 +108,8 @@ export const RunEnvironmentSchema = z.looseObject({
       seconds: num,
     })
     .optional(),
+  /** CPU used outside the run while it was prepared, just before its load started */
+  disturbanceBeforeStart: z.looseObject({ outsideCpuPercent: num, seconds: num }).optional(),
   /** the CPUs k6 and the target got (apps/worker/src/runs/cpu-isolation.ts), or why not */
   cpuIsolation: z
     .looseObject({

@@ -33,6 +33,7 @@ export interface InsightEnvironment {
   loadAvg1mAtStart?: number;
   cpuIsolation?: { mode: string; targetCpus?: string };
   disturbance?: { outsideCpuPercent: number };
+  disturbanceBeforeStart?: { outsideCpuPercent: number };
 }
 
 /**
@@ -41,11 +42,19 @@ export interface InsightEnvironment {
  */
 export function environmentInsightInput(
   env: InsightEnvironment | null | undefined,
-): Pick<RunInsightInput, 'cpuCount' | 'targetCpuList' | 'loadAvg1mAtStart' | 'outsideCpuPercent'> {
+): Pick<
+  RunInsightInput,
+  | 'cpuCount'
+  | 'targetCpuList'
+  | 'loadAvg1mAtStart'
+  | 'outsideCpuPercent'
+  | 'outsideCpuPercentBeforeStart'
+> {
   return {
     cpuCount: num(env?.cpuCount),
     targetCpuList: env?.cpuIsolation?.targetCpus ?? null,
     loadAvg1mAtStart: num(env?.loadAvg1mAtStart),
     outsideCpuPercent: num(env?.disturbance?.outsideCpuPercent),
+    outsideCpuPercentBeforeStart: num(env?.disturbanceBeforeStart?.outsideCpuPercent),
   };
 }
