@@ -1,5 +1,6 @@
 'use client';
 
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
@@ -15,12 +16,15 @@ export function ScriptPolicy() {
   const { can } = useRole();
   const info = useQuery(trpc.team.scriptPolicy.queryOptions());
   const key = trpc.team.scriptPolicy.queryKey();
+  // The box follows the click in the same render (a controlled checkbox whose state changed only
+  // after the request started would flip back for a moment on a busy machine); the server's
+  // answer replaces it, and a refusal puts the stored setting back.
+  const [clicked, setClicked] = useState<boolean | null>(null);
   const save = useMutation(
     trpc.team.setScriptPolicy.mutationOptions({
-      // the box follows the click at once; a refusal puts the server's answer back
-      onMutate: (input) => qc.setQueryData(key, { enabled: input.enabled }),
       onSuccess: (data) => qc.setQueryData(key, data),
       onError: () => qc.invalidateQueries({ queryKey: key }),
+      onSettled: () => setClicked(null),
     }),
   );
   return (
@@ -36,9 +40,12 @@ export function ScriptPolicy() {
           <Checkbox
             label="Allow members to import and run their own k6 scripts"
             description={can('admin') ? undefined : 'Only admins change this.'}
-            checked={info.data.enabled}
+            checked={clicked ?? info.data.enabled}
             disabled={!can('admin') || save.isPending}
-            onChange={(e) => save.mutate({ enabled: e.target.checked })}
+            onChange={(e) => {
+              setClicked(e.target.checked);
+              save.mutate({ enabled: e.target.checked });
+            }}
           />
         ) : null}
         {save.isError ? <Alert tone="error">{messageOf(save.error)}</Alert> : null}
