@@ -100,11 +100,12 @@ export function claimedChange(rule: HypothesisRule): 'increase' | 'decrease' | u
  * (one-sided at α/2, as the sequential rule's `short-of-claim`) even when the interval reaches
  * outside the band the other way.
  */
-function shortOfClaim(c: SampleComparison, expect: 'better' | 'worse'): boolean {
-  if (!c.shift || !c.noChangeBand) return false;
-  const lowerIsBetter = c.direction === 'lower-is-better';
-  const decrease = (expect === 'better') === lowerIsBetter;
-  return decrease ? c.shift.lower > c.noChangeBand.lower : c.shift.upper < c.noChangeBand.upper;
+function shortOfClaim(c: SampleComparison, rule: HypothesisRule): boolean {
+  const claim = claimedChange(rule);
+  if (!claim || !c.shift || !c.noChangeBand) return false;
+  return claim === 'decrease'
+    ? c.shift.lower > c.noChangeBand.lower
+    : c.shift.upper < c.noChangeBand.upper;
 }
 
 /**
@@ -115,8 +116,8 @@ function shortOfClaim(c: SampleComparison, expect: 'better' | 'worse'): boolean 
  * floor for `absolute` bands, e.g. error rates in points).
  * - better/worse: holds when the verdict is the expected one (interval beyond the band that way
  *   and p < α); does not hold when the interval lies inside the band, beyond it the other way
- *   (p < α), or anywhere short of the band's edge the expected way; otherwise unresolved, with the reason (too few runs, interval reaching into the band,
- *   p ≥ α).
+ *   (p < α), or anywhere short of the band's edge the expected way; otherwise unresolved, with the
+ *   reason (too few runs, interval reaching into the band, p ≥ α).
  * - equivalent: holds when the whole interval lies inside the band; does not hold when a
  *   difference beyond the band is shown; otherwise unresolved.
  * Non-finite values (a run that lacks the metric) are left out, as judge() did.
@@ -222,7 +223,7 @@ export function decideHypothesis(
       'does_not_hold',
       `the opposite of the hypothesis: ${candName} is ${v} beyond the ${band} band, p < ${alpha}`,
     );
-  } else if (c.rule !== 'insufficient' && shortOfClaim(c, rule.expect)) {
+  } else if (c.rule !== 'insufficient' && shortOfClaim(c, rule)) {
     set(
       'does_not_hold',
       `the whole interval falls short of the ${band} band in the hypothesis's direction: ${candName} is not ${rule.expect} by more than the band`,

@@ -94,7 +94,6 @@ function snapshot(): Snapshot {
  * database's, so a short-lived neighbour is caught too.
  */
 export function startDisturbance(): { stop(): Disturbance | null } {
-  // stop() measures from the same start each time it is called
   let start: Snapshot | null = null;
   try {
     start = snapshot();
@@ -134,25 +133,23 @@ export function startDisturbance(): { stop(): Disturbance | null } {
 export const BEFORE_START_MIN_MS = 500;
 
 /**
- * Ends the window opened when the run was claimed, just before its load starts: CPU used outside
- * the run while it was prepared (target started, checked, pinned). A 1-minute load average would
- * also count this worker's previous runs, minutes after they ended; this counts only others. A
- * preparation shorter than BEFORE_START_MIN_MS waits out the rest, so the window is long enough to
- * mean something.
+ * Ends the window opened when the run was claimed (`openedAtMs`), just before its load starts: CPU
+ * used outside the run while it was prepared (target started, checked, pinned). A 1-minute load
+ * average would also count this worker's previous runs, minutes after they ended; this counts only
+ * others. A preparation shorter than BEFORE_START_MIN_MS waits out the rest first, so the window is
+ * long enough to mean something and /proc is read once.
  */
 export async function disturbanceBeforeStart(
   window: { stop(): Disturbance | null },
+  openedAtMs: number,
   signal: AbortSignal,
 ): Promise<{ outsideCpuPercent: number; seconds: number } | null> {
-  const d0 = window.stop();
-  if (d0 && d0.seconds * 1000 >= BEFORE_START_MIN_MS)
-    return { outsideCpuPercent: d0.outsideCpuPercent, seconds: d0.seconds };
-  const wait = BEFORE_START_MIN_MS - (d0 ? d0.seconds * 1000 : 0);
-  await new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(resolve, Math.max(0, wait));
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
+  const wait = BEFORE_START_MIN_MS - (Date.now() - openedAtMs);
+  if (wait > 0 && !signal.aborted)
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, wait);
+      signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    });
   const d = window.stop();
   return d ? { outsideCpuPercent: d.outsideCpuPercent, seconds: d.seconds } : null;
 }
