@@ -11,6 +11,8 @@ export interface K6ArgsInput {
   includeProcessEnv?: boolean;
   /** verification only: keep k6's own summary and export it to this file */
   summaryExportPath?: string;
+  /** verification only: every sample k6 emits, as its JSON output (one line each), to this file */
+  rawSamplesPath?: string;
   /**
    * Distributed runs: this generator's part of the load, as k6 divides it (`0:1/3` of the
    * sequence `0,1/3,2/3,1`), so VUs and arrival rates split exactly across generators.
@@ -57,6 +59,7 @@ export function buildK6Args(input: K6ArgsInput): string[] {
       throw new Error(`invalid k6 env name ${JSON.stringify(key)}: use letters, digits and _`);
     args.push('-e', `${key}=${value}`);
   }
+  if (input.rawSamplesPath !== undefined) args.push('--out', `json=${input.rawSamplesPath}`);
   args.push('--out', `poolbench=${input.outputPath}`, input.scriptPath);
   return args;
 }

@@ -65,6 +65,8 @@ export interface RunK6Options {
   onSpawn?: (info: { pid: number }) => void;
   /** verification only: also let k6 write its own summary export to this path */
   summaryExportPath?: string;
+  /** verification only: also let k6 write every sample (its JSON output) to this path */
+  rawSamplesPath?: string;
   /** distributed runs: this generator's k6 execution segment (see K6ArgsInput) */
   executionSegment?: { segment: string; sequence: string };
   /**
@@ -180,7 +182,12 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
   if (opts.signal?.aborted) {
     return emptyResult('aborted', acc, startedAt);
   }
-  if (opts.sandbox) checkSandboxedRun(opts.sandbox, opts.blacklistIps, opts.summaryExportPath);
+  if (opts.sandbox)
+    checkSandboxedRun(
+      opts.sandbox,
+      opts.blacklistIps,
+      opts.summaryExportPath ?? opts.rawSamplesPath,
+    );
   const dir = opts.sandbox
     ? await sandboxTempDir('poolbench-k6-')
     : await mkdtemp(join(tmpdir(), 'poolbench-k6-'));
@@ -220,6 +227,7 @@ export async function runK6(opts: RunK6Options): Promise<K6RunResult> {
       includeProcessEnv: Object.keys(opts.secretEnv ?? {}).length > 0,
       blacklistIps: opts.blacklistIps ?? [],
       summaryExportPath: opts.summaryExportPath,
+      rawSamplesPath: opts.rawSamplesPath,
       executionSegment: opts.executionSegment,
     });
     if (sandboxed) {

@@ -420,14 +420,15 @@ export interface K6SandboxOptions extends SandboxLimits {
 export function checkSandboxedRun(
   sandbox: K6SandboxOptions,
   blacklistIps: readonly string[] | undefined,
-  summaryExportPath: string | undefined,
+  /** summaryExportPath or rawSamplesPath: files the sandbox's k6 could not write outside it */
+  verificationPath: string | undefined,
 ): void {
   if (!blacklistIps || blacklistIps.length === 0)
     throw new Error('a sandboxed run needs blacklistIps: every address except the pinned ones');
   if (typeof sandbox.hosts !== 'object' || sandbox.hosts === null)
     throw new Error('a sandboxed run needs hosts: the pinned names of the run');
-  if (summaryExportPath !== undefined)
-    throw new Error('summaryExportPath is not available in a sandboxed run');
+  if (verificationPath !== undefined)
+    throw new Error('summaryExportPath and rawSamplesPath are not available in a sandboxed run');
 }
 
 export interface SandboxedRun {
