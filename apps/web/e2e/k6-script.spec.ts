@@ -136,6 +136,12 @@ test('an imported k6 script with its own scenarios runs and compares with a temp
   await page.goto(`/runs/${scriptRun.id}`);
   await expect(page.getByTestId('request-steps')).toContainText('roles');
   await expect(page.getByText("The team's k6 script")).toBeVisible();
+  // the scenario card: the script's own scenarios and the run's limits, not an empty list
+  const details = page.getByTestId('script-scenario-details');
+  await expect(details).toContainText('Up to 3 VUs');
+  await expect(details.locator('[data-testid="script-scenarios"] tbody tr')).toHaveCount(2);
+  await expect(details).toContainText('vus 2, duration 3s');
+  await expect(details).toContainText('stopped after');
   await page.screenshot({ path: `${SHOTS}/k6-script-03-run.png`, fullPage: true });
 
   // compared with the template scenario's run
@@ -155,11 +161,16 @@ test('an imported k6 script with its own scenarios runs and compares with a temp
   await expect(page.getByTestId('script-scenarios').locator('tbody tr')).toHaveCount(2, {
     timeout: 60_000,
   });
+  // the stored stop time is shown and kept; a changed one is saved
+  const stopAfter = page.getByLabel('Stop the run after (seconds)');
+  await expect(stopAfter).toHaveValue('600');
+  await stopAfter.fill('90');
   await page.getByRole('button', { name: 'Save script' }).click();
   await expect(page).toHaveURL(/\/scenarios$/);
   const saved = (await call('scenario.get', { id: script.id }, 'query')) as unknown as {
-    scenario: { thresholds: Array<{ metric: string; expr: string }> };
+    scenario: { thresholds: Array<{ metric: string; expr: string }>; maxDurationMs: number };
   };
+  expect(saved.scenario.maxDurationMs).toBe(90_000);
   expect(saved.scenario.thresholds.map((t) => `${t.metric} ${t.expr}`)).toEqual([
     'http_req_failed rate<0.01',
     'insight:pool-never-waited absent',

@@ -6,6 +6,7 @@ import {
   k6DurationMs,
   scriptPlannedMs,
   ScriptScenarioSchema,
+  scriptScenarioRows,
   scriptThresholds,
 } from './script-scenario';
 import { flattenIssues } from './validate-scenario';
@@ -101,5 +102,36 @@ describe('script scenarios', () => {
       ],
     });
     expect(scriptThresholds({})).toEqual({ applied: [], skipped: [] });
+  });
+
+  it("lists a script's k6 scenarios with the numbers that size them", () => {
+    expect(
+      scriptScenarioRows({
+        scenarios: {
+          browse: { executor: 'constant-vus', vus: 5, duration: '20s', exec: 'default' },
+          login: {
+            executor: 'ramping-arrival-rate',
+            startRate: 0,
+            timeUnit: '1s',
+            preAllocatedVUs: 10,
+            stages: [
+              { target: 50, duration: '10s' },
+              { target: 0, duration: '5s' },
+            ],
+          },
+          odd: 'not an object',
+        },
+      }),
+    ).toEqual([
+      { name: 'browse', executor: 'constant-vus', shape: 'vus 5, duration 20s' },
+      {
+        name: 'login',
+        executor: 'ramping-arrival-rate',
+        shape: 'timeUnit 1s, startRate 0, preAllocatedVUs 10, 2 stages',
+      },
+      { name: 'odd', executor: '?', shape: '' },
+    ]);
+    expect(scriptScenarioRows({})).toEqual([]);
+    expect(scriptScenarioRows({ scenarios: null })).toEqual([]);
   });
 });

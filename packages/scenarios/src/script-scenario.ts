@@ -15,6 +15,9 @@ import {
  */
 export const SCRIPT_TEMPLATE = 'k6-script';
 
+/** How long a script's run may last when its scenario does not say. */
+export const DEFAULT_SCRIPT_MAX_DURATION_MS = 10 * 60 * 1000;
+
 const FILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
@@ -67,7 +70,9 @@ export const ScriptScenarioSchema = z.strictObject({
     )
     .default({}),
   /** the run is stopped after this long, whatever the script's own scenarios say */
-  maxDurationMs: durationMs({ min: 1000, max: LIMITS.maxDurationMs }).default(10 * 60 * 1000),
+  maxDurationMs: durationMs({ min: 1000, max: LIMITS.maxDurationMs }).default(
+    DEFAULT_SCRIPT_MAX_DURATION_MS,
+  ),
   /** PoolBench's thresholds, evaluated on the run's summary like a template scenario's */
   thresholds: ThresholdListSchema,
   readyPath: z
@@ -152,4 +157,41 @@ export function scriptThresholds(options: Record<string, unknown>): {
     }
   }
   return { applied, skipped };
+}
+
+/** One k6 scenario of a script's options, as the import view and the run page list it. */
+export interface ScriptScenarioRow {
+  name: string;
+  executor: string;
+  /** the numbers that size it: VUs, rate, iterations, duration, stages … */
+  shape: string;
+}
+
+const SHAPE_KEYS = [
+  'vus',
+  'iterations',
+  'rate',
+  'timeUnit',
+  'duration',
+  'startVUs',
+  'startRate',
+  'preAllocatedVUs',
+  'maxVUs',
+  'startTime',
+] as const;
+
+/** The k6 scenarios of a script's resolved options (`inspected.options`), one row each. */
+export function scriptScenarioRows(options: Record<string, unknown>): ScriptScenarioRow[] {
+  const scenarios = options.scenarios;
+  if (typeof scenarios !== 'object' || scenarios === null) return [];
+  return Object.entries(scenarios).map(([name, raw]) => {
+    const s: Record<string, unknown> = typeof raw === 'object' && raw !== null ? { ...raw } : {};
+    const parts = SHAPE_KEYS.filter((k) => s[k] !== undefined).map((k) => `${k} ${String(s[k])}`);
+    if (Array.isArray(s.stages)) parts.push(`${s.stages.length} stages`);
+    return {
+      name,
+      executor: typeof s.executor === 'string' ? s.executor : '?',
+      shape: parts.join(', '),
+    };
+  });
 }

@@ -38,6 +38,7 @@ import { RequestStepsCard } from './request-steps-card';
 import { RunNetworkLine, withoutNetwork } from './run-network';
 import { LoadGeneratorsCard, waitingLine } from './load-generators-card';
 import { RunInsightsCard } from './run-insights-card';
+import { ScriptScenarioDetails } from './script-scenario-details';
 
 // Recharts is loaded after the page, so the summary paints first and hydration stays small.
 const RunCharts = dynamic(() => import('./run-charts').then((m) => m.RunCharts), {
@@ -375,7 +376,11 @@ export function RunDetail({ id }: { id: string }) {
             description={`${sc.templateId ?? '?'} (snapshot at launch)`}
           />
           <CardBody>
-            <KeyValues data={scParams?.params ?? {}} />
+            {sc.templateId === SCRIPT_TEMPLATE ? (
+              <ScriptScenarioDetails params={sc.params} />
+            ) : (
+              <KeyValues data={scParams?.params ?? {}} />
+            )}
             {scParams?.requests ? (
               <p className="mt-3 font-mono text-xs text-slate-600">
                 {scParams.requests.map((q) => `${q.method ?? 'GET'} ${q.path}`).join(', ')}

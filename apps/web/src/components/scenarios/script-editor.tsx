@@ -5,7 +5,12 @@ import { FileCode, Trash2, Upload } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { z } from 'zod';
-import { INSIGHT_THRESHOLD_EXPR, isInsightMetric, LIMITS } from '@poolbench/scenarios';
+import {
+  DEFAULT_SCRIPT_MAX_DURATION_MS,
+  INSIGHT_THRESHOLD_EXPR,
+  isInsightMetric,
+  LIMITS,
+} from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { formatDuration } from '~/lib/format';
@@ -13,6 +18,7 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input, Textarea } from '~/components/ui/form';
+import { ScriptScenariosTable, scriptNeeds } from './script-scenarios-table';
 
 export interface ScriptInitial {
   id: string;
@@ -76,6 +82,16 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
   );
   const insightThresholds = insightThresholdsOf(initial?.scenario.thresholds);
   const [files, setFiles] = useState<Record<string, string>>(stringRecord(initial?.scenario.files));
+  // the run's limits: kept from the stored scenario, so saving an edit never resets them
+  const [stopAfterS, setStopAfterS] = useState(
+    String(
+      (typeof initial?.scenario.maxDurationMs === 'number'
+        ? initial.scenario.maxDurationMs
+        : DEFAULT_SCRIPT_MAX_DURATION_MS) / 1000,
+    ),
+  );
+  const readyPath =
+    typeof initial?.scenario.readyPath === 'string' ? initial.scenario.readyPath : undefined;
   const scriptInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const inspect = useMutation(trpc.scenario.inspectScript.mutationOptions());
@@ -92,6 +108,8 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
   // ("Fail future runs on this"), which no script states and a save must not drop
   const thresholds = checked?.ok ? [...checked.thresholds.applied, ...insightThresholds] : [];
   const edited = () => inspect.reset();
+  const saveProblems = save.isError ? problemsOf(save.error) : {};
+  const stopAfterMs = Math.round(Number(stopAfterS) * 1000);
 
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_24rem]">
@@ -143,6 +161,24 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
             <Button size="sm" variant="secondary" onClick={() => scriptInput.current?.click()}>
               <Upload className="size-3.5" /> Upload a script
             </Button>
+            <div className="max-w-xs">
+              <Field
+                label="Stop the run after (seconds)"
+                help={`Whatever the script's scenarios say; at most ${LIMITS.maxDurationMs / 60_000} minutes.`}
+                error={saveProblems['script.maxDurationMs']}
+              >
+                {(p) => (
+                  <Input
+                    {...p}
+                    type="number"
+                    min={1}
+                    max={LIMITS.maxDurationMs / 1000}
+                    value={stopAfterS}
+                    onChange={(e) => setStopAfterS(e.target.value)}
+                  />
+                )}
+              </Field>
+            </div>
           </CardBody>
         </Card>
 
@@ -227,7 +263,14 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
               save.mutate({
                 ...(initial ? { id: initial.id } : {}),
                 name: name.trim(),
-                script: { template: 'k6-script', source, files, thresholds },
+                script: {
+                  template: 'k6-script',
+                  source,
+                  files,
+                  thresholds,
+                  maxDurationMs: stopAfterMs,
+                  ...(readyPath !== undefined ? { readyPath } : {}),
+                },
               })
             }
           >
@@ -260,32 +303,8 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
               </Alert>
             ) : (
               <>
-                <p>
-                  {checked.inspected.maxVUs !== undefined
-                    ? `Up to ${checked.inspected.maxVUs} VUs`
-                    : 'VUs unknown'}
-                  {checked.inspected.totalDuration
-                    ? ` · ${checked.inspected.totalDuration} in all`
-                    : ''}
-                </p>
-                <table className="w-full text-left text-xs" data-testid="script-scenarios">
-                  <thead className="text-slate-500">
-                    <tr>
-                      <th className="py-1 pr-2">Scenario</th>
-                      <th className="py-1 pr-2">Executor</th>
-                      <th className="py-1">Shape</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {checked.scenarios.map((s) => (
-                      <tr key={s.name}>
-                        <td className="py-1 pr-2 font-medium">{s.name}</td>
-                        <td className="py-1 pr-2">{s.executor}</td>
-                        <td className="py-1">{s.shape}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <p>{scriptNeeds(checked.inspected)}</p>
+                <ScriptScenariosTable rows={checked.scenarios} />
                 <div>
                   <p className="font-medium text-slate-800">Thresholds</p>
                   {checked.thresholds.applied.length === 0 &&
@@ -311,9 +330,9 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
                     ))}
                   </ul>
                 </div>
-                {checked.inspected.totalDuration ? (
+                {Number.isFinite(stopAfterMs) && stopAfterMs > 0 ? (
                   <p className="text-xs text-slate-500">
-                    Stopped after {formatDuration(10 * 60 * 1000)} at the latest.
+                    Stopped after {formatDuration(stopAfterMs)} at the latest.
                   </p>
                 ) : null}
               </>

@@ -3,19 +3,17 @@ import { scenarioRowData } from '@poolbench/db';
 // the sub-paths keep the web app's types off the k6 runner, which the web app never starts
 import { SandboxUnavailableError } from '@poolbench/k6/sandbox';
 import { validateUserScript } from '@poolbench/k6/user-script';
-import { scriptThresholds, type InspectedScript, type ScriptScenario } from '@poolbench/scenarios';
+import {
+  scriptScenarioRows,
+  scriptThresholds,
+  type InspectedScript,
+  type ScriptScenario,
+  type ScriptScenarioRow,
+} from '@poolbench/scenarios';
 import { AppError, ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { getScenario } from './scenarios';
 import { assertScriptScenariosAllowed, scriptScenariosAllowed } from '@poolbench/runs';
 import { env } from '~/server/env';
-
-/** One k6 scenario of a script's options, as the import view lists it. */
-export interface ScriptScenarioRow {
-  name: string;
-  executor: string;
-  /** the numbers that size it: VUs, rate, iterations, duration, stages … */
-  shape: string;
-}
 
 export type ScriptInspection =
   | {
@@ -25,34 +23,6 @@ export type ScriptInspection =
       thresholds: ReturnType<typeof scriptThresholds>;
     }
   | { ok: false; error: string };
-
-const SHAPE_KEYS = [
-  'vus',
-  'iterations',
-  'rate',
-  'timeUnit',
-  'duration',
-  'startVUs',
-  'startRate',
-  'preAllocatedVUs',
-  'maxVUs',
-  'startTime',
-] as const;
-
-function scenarioRows(options: Record<string, unknown>): ScriptScenarioRow[] {
-  const scenarios = options.scenarios;
-  if (typeof scenarios !== 'object' || scenarios === null) return [];
-  return Object.entries(scenarios).map(([name, raw]) => {
-    const s = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-    const parts = SHAPE_KEYS.filter((k) => s[k] !== undefined).map((k) => `${k} ${String(s[k])}`);
-    if (Array.isArray(s.stages)) parts.push(`${s.stages.length} stages`);
-    return {
-      name,
-      executor: typeof s.executor === 'string' ? s.executor : '?',
-      shape: parts.join(', '),
-    };
-  });
-}
 
 /**
  * Checks a team's k6 script before it is saved, in the sandbox without network (packages/k6
@@ -77,7 +47,7 @@ export async function inspectScript(
         ...(r.totalDuration !== undefined ? { totalDuration: r.totalDuration } : {}),
         archiveBytes: r.archiveBytes,
       },
-      scenarios: scenarioRows(r.options),
+      scenarios: scriptScenarioRows(r.options),
       thresholds: scriptThresholds(r.options),
     };
   } catch (err) {
