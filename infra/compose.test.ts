@@ -67,4 +67,13 @@ describe('infra/docker-compose.yml', () => {
       expect(text.match(/^FROM /gm)!.length).toBeGreaterThanOrEqual(2);
     }
   });
+
+  it("carries bubblewrap in the images that check and run users' own k6 scripts", () => {
+    for (const f of ['web.Dockerfile', 'worker.Dockerfile']) {
+      const final = readFileSync(join(here, f), 'utf8')
+        .split(/^FROM /m)
+        .at(-1)!;
+      expect(final, f).toMatch(/apt-get install[^\n]*\bbubblewrap\b/);
+    }
+  });
 });

@@ -7,7 +7,10 @@ RUN npm ci --no-audit --no-fund \
  && NEXT_TELEMETRY_DISABLED=1 npx turbo run build --filter=@poolbench/web --filter=@poolbench/cli
 
 FROM node:20-bookworm-slim
-RUN useradd --system --create-home --uid 10001 poolbench
+# bubblewrap: the sandbox of users' own k6 scripts (docs/deploy.md, "Users' own k6 scripts")
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --create-home --uid 10001 poolbench
 WORKDIR /app
 COPY --from=build --chown=poolbench /app /app
 USER poolbench

@@ -15,7 +15,10 @@ RUN npm ci --no-audit --no-fund \
  && node packages/db/scripts/generate.mjs
 
 FROM node:20-bookworm-slim
-RUN useradd --system --create-home --uid 10001 poolbench
+# bubblewrap: the sandbox of users' own k6 scripts (docs/deploy.md, "Users' own k6 scripts")
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --create-home --uid 10001 poolbench
 WORKDIR /app
 COPY --from=deps --chown=poolbench /app /app
 COPY --from=go /out/k6 /app/packages/k6/bin/k6
