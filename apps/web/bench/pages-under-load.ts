@@ -11,6 +11,7 @@
 import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpuReferenceLine, cpuReferenceMs } from './machine-reference';
 import { join } from 'node:path';
 import { createDb, DEMO_EMAIL, LAB_TARGET_NAME, scenarioRowData } from '@poolbench/db';
 import { parseScenario } from '@poolbench/scenarios';
@@ -293,6 +294,7 @@ try {
     { name: '/api/health', path: () => '/api/health', auth: false },
   ];
   const loadBefore = loadavg();
+  const cpuBefore = cpuReferenceMs();
   const results: {
     endpoint: string;
     steps: Record<string, Step[]>;
@@ -340,6 +342,7 @@ try {
     });
   }
   const loadAfter = loadavg();
+  const cpuAfter = cpuReferenceMs();
 
   const held = (steps: Step[]) => steps.filter((s) => s.holds).at(-1)?.rate ?? 0;
   const cell = (s: Step | undefined) =>
@@ -351,6 +354,7 @@ try {
     '',
     `Machine: ${cpus().length} CPUs (\`nproc\` ${execSync('nproc').toString().trim()}), ${cpus()[0]?.model ?? 'unknown'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM; web, worker, Postgres, Redis and k6 on the same machine. Node ${process.version}.`,
     `Load average (1/5/15 min) before: ${loadBefore.map((x) => x.toFixed(1)).join(' / ')}, after: ${loadAfter.map((x) => x.toFixed(1)).join(' / ')}.`,
+    cpuReferenceLine(cpuBefore, cpuAfter),
     '',
     `Command: \`make bench\` (\`npx tsx --tsconfig apps/web/tsconfig.json apps/web/bench/pages-under-load.ts\` against the running stack), ${new Date().toISOString().slice(0, 16)}Z. PoolBench's k6 (\`packages/k6/bin/k6\`), each endpoint alone,`,
     `constant arrival rate for ${STEP_S} s per step, rates ${RATES.join(', ')} req/s until a step fails. A step **holds** when p95 < 100 ms with no failed request and no dropped iteration.`,
