@@ -139,7 +139,7 @@ import http from 'k6/http';
 export const options = {
   discardResponseBodies: true,
   scenarios: { load: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration: __ENV.DURATION,
-    preAllocatedVUs: Math.max(10, Math.ceil(Number(__ENV.RATE) / 4)), maxVUs: Math.min(600, Math.max(50, Number(__ENV.RATE) * 2)) } },
+    preAllocatedVUs: Math.min(600, Math.max(10, Number(__ENV.RATE))), maxVUs: Math.min(1200, Math.max(50, Number(__ENV.RATE) * 2)) } },
 };
 const params = { headers: Object.assign({ 'Accept-Encoding': 'gzip' }, __ENV.COOKIE ? { cookie: __ENV.COOKIE } : {}), timeout: '10s' };
 export default function () { http.get(__ENV.URL, params); }
@@ -207,6 +207,31 @@ async function get(url: string, init: RequestInit = {}): Promise<Response> {
   } catch {
     return fetch(url, init);
   }
+}
+
+/** One /api/health request's time on a server, in ms (its body read). */
+async function healthMs(base: string): Promise<number> {
+  const t = performance.now();
+  const r = await get(`${base}/api/health`);
+  await r.arrayBuffer();
+  return performance.now() - t;
+}
+
+/**
+ * Waits until a server has worked off what a failed step left queued: k6 gives up on a request
+ * after 10 s, the server does not, so an overloaded side keeps both cores busy well after its step
+ * and would slow the other side's next step. Idle is three health answers in a row within 3x (at
+ * least +20 ms) of its quiet time, measured before the steps. Returns the wait in seconds.
+ */
+async function settle(base: string, quietMs: number): Promise<number> {
+  const start = performance.now();
+  const limit = Math.max(quietMs * 3, quietMs + 20);
+  let inRow = 0;
+  while (inRow < 3 && performance.now() - start < 180_000) {
+    inRow = (await healthMs(base)) <= limit ? inRow + 1 : 0;
+    if (inRow < 3) await new Promise((r) => setTimeout(r, 250));
+  }
+  return (performance.now() - start) / 1000;
 }
 
 async function waitHealthy(base: string) {
@@ -295,6 +320,14 @@ try {
   ];
   const loadBefore = loadavg();
   const cpuBefore = cpuReferenceMs();
+  // each side's health time when nothing else runs: settle() waits for it between steps
+  const quiet: Record<string, number> = {};
+  for (const sd of sides) {
+    const times: number[] = [];
+    for (let i = 0; i < 11; i++) times.push(await healthMs(sd.base));
+    quiet[sd.name] = median(times);
+  }
+  let settledS = 0;
   const results: {
     endpoint: string;
     steps: Record<string, Step[]>;
@@ -332,6 +365,7 @@ try {
           `${e.name} · ${s.name} · ${rate}/s: p95 ${step.p95.toFixed(1)} ms, ${step.failed} failed, ${step.dropped} dropped`,
         );
         if (!step.holds) going.delete(s.name);
+        settledS += await settle(s.base, quiet[s.name]!);
       }
       if (going.size === 0) break;
     }
@@ -357,8 +391,8 @@ try {
     cpuReferenceLine(cpuBefore, cpuAfter),
     '',
     `Command: \`make bench\` (\`npx tsx --tsconfig apps/web/tsconfig.json apps/web/bench/pages-under-load.ts\` against the running stack), ${new Date().toISOString().slice(0, 16)}Z. PoolBench's k6 (\`packages/k6/bin/k6\`), each endpoint alone,`,
-    `constant arrival rate for ${STEP_S} s per step, rates ${RATES.join(', ')} req/s until a step fails. A step **holds** when p95 < 100 ms with no failed request and no dropped iteration.`,
-    `A/B in one run, stepped alternately: **cache on** is the stack's web server; **cache off** a second \`next start\` of the same build with \`POOLBENCH_PAGE_CACHE=off\` and \`POOLBENCH_AUTH_CACHE_MS=0\` (every request looks up its session and team). Each endpoint is requested once on both before its steps (the cache-on side then serves finished runs from memory).`,
+    `constant arrival rate for ${STEP_S} s per step (a second's worth of VUs allocated before the step, so a brief stall of the server shows as latency, not as iterations k6 dropped while it made more VUs), rates ${RATES.join(', ')} req/s until a step fails. A step **holds** when p95 < 100 ms with no failed request and no dropped iteration.`,
+    `A/B in one run, stepped alternately: **cache on** is the stack's web server; **cache off** a second \`next start\` of the same build with \`POOLBENCH_PAGE_CACHE=off\` and \`POOLBENCH_AUTH_CACHE_MS=0\` (every request looks up its session and team). Each endpoint is requested once on both before its steps (the cache-on side then serves finished runs from memory). After each step the bench waits until that server has worked off what the step left queued (three \`/api/health\` answers in a row within 3x its quiet time; k6 gives up on a request after 10 s, the server does not), so one side's overload does not slow the other's next step: ${settledS.toFixed(0)} s of waiting in all.`,
     `Data: ${f.runIds.length} finished runs of ${SECONDS} s (2 pool configs x ${REPEATS} repeats, ~400 req/s; ${f.runIds.length * SECONDS} RunSecond rows with real HDR histograms${f.generatedS ? `, generated in ${f.generatedS.toFixed(0)} s` : ', reused from an earlier run'}); signed in as the demo user for the tRPC calls. The data lives in a team \`bench: pages under load\` of the demo user and is reused by the next run.`,
     '',
     `| endpoint | side | one at a time (median of ${SEQUENTIAL}) | ${RATES.map((r) => `${r}/s p95`).join(' | ')} | highest rate held |`,
