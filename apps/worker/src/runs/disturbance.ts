@@ -93,7 +93,7 @@ function snapshot(): Snapshot {
  * Processes that started and ended inside the window count as outside unless they were ours or a
  * database's, so a short-lived neighbour is caught too.
  */
-export function startDisturbance(): { stop(): Disturbance | null } {
+export function startDisturbance(): { openedAtMs: number; stop(): Disturbance | null } {
   let start: Snapshot | null = null;
   try {
     start = snapshot();
@@ -101,6 +101,8 @@ export function startDisturbance(): { stop(): Disturbance | null } {
     start = null; // not Linux, or /proc unreadable: nothing to say
   }
   return {
+    // when the first reading ended: the window stop() measures starts here
+    openedAtMs: start?.atMs ?? Date.now(),
     stop() {
       if (!start) return null;
       let end: Snapshot;
@@ -133,18 +135,17 @@ export function startDisturbance(): { stop(): Disturbance | null } {
 export const BEFORE_START_MIN_MS = 500;
 
 /**
- * Ends the window opened when the run was claimed (`openedAtMs`), just before its load starts: CPU
+ * Ends the window opened when the run was claimed, just before its load starts: CPU
  * used outside the run while it was prepared (target started, checked, pinned). A 1-minute load
  * average would also count this worker's previous runs, minutes after they ended; this counts only
  * others. A preparation shorter than BEFORE_START_MIN_MS waits out the rest first, so the window is
  * long enough to mean something and /proc is read once.
  */
 export async function disturbanceBeforeStart(
-  window: { stop(): Disturbance | null },
-  openedAtMs: number,
+  window: ReturnType<typeof startDisturbance>,
   signal: AbortSignal,
 ): Promise<{ outsideCpuPercent: number; seconds: number } | null> {
-  const wait = BEFORE_START_MIN_MS - (Date.now() - openedAtMs);
+  const wait = BEFORE_START_MIN_MS - (Date.now() - window.openedAtMs);
   if (wait > 0 && !signal.aborted)
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, wait);

@@ -34,7 +34,6 @@ export async function processRun(
   return runSession(runId, deps, signal, { log: deps.log.child({ runId }) }, async (s) => {
     // what else used the CPUs while the run was prepared: whether it starts on a busy machine
     const beforeStart = startDisturbance();
-    const claimedAtMs = Date.now();
     const row = await db.run.findUniqueOrThrow({
       where: { id: runId },
       include: {
@@ -69,7 +68,7 @@ export async function processRun(
       workerId,
       poolbenchVersion: deps.config.poolbenchVersion,
     });
-    const preparing = await disturbanceBeforeStart(beforeStart, claimedAtMs, s.signal);
+    const preparing = await disturbanceBeforeStart(beforeStart, s.signal);
     const recorded = {
       ...environment,
       ...(preparing ? { disturbanceBeforeStart: preparing } : {}),

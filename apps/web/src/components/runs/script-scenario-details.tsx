@@ -1,4 +1,4 @@
-import { SCRIPT_TEMPLATE, ScriptScenarioSchema } from '@poolbench/scenarios';
+import { SCRIPT_TEMPLATE, ScriptScenarioSchema, scriptScenarioRows } from '@poolbench/scenarios';
 import { formatBytes, formatDuration } from '~/lib/format';
 import { ScriptScenariosTable, scriptNeeds } from '~/components/scenarios/script-scenarios-table';
 
@@ -23,7 +23,7 @@ export function ScriptScenarioDetails({ params }: { params: Record<string, unkno
       {s.inspected ? (
         <>
           <p>{scriptNeeds(s.inspected)}</p>
-          <ScriptScenariosTable options={s.inspected.options} />
+          <ScriptScenariosTable rows={scriptScenarioRows(s.inspected.options)} />
         </>
       ) : (
         <p className="text-slate-500">Not checked when it was saved.</p>

@@ -1,8 +1,4 @@
-import {
-  scriptScenarioRows,
-  type InspectedScript,
-  type ScriptScenarioRow,
-} from '@poolbench/scenarios';
+import type { InspectedScript, ScriptScenarioRow } from '@poolbench/scenarios';
 
 /** "Up to 5 VUs · 20s in all": what k6 said the script needs at once and in all. */
 export function scriptNeeds(inspected: Pick<InspectedScript, 'maxVUs' | 'totalDuration'>): string {
@@ -12,16 +8,9 @@ export function scriptNeeds(inspected: Pick<InspectedScript, 'maxVUs' | 'totalDu
   );
 }
 
-/** A k6 script's own scenarios (from its resolved options), one row each. */
-export function ScriptScenariosTable({
-  rows,
-  options,
-}: {
-  rows?: ScriptScenarioRow[];
-  options?: Record<string, unknown>;
-}) {
-  const list = rows ?? scriptScenarioRows(options ?? {});
-  if (list.length === 0) return <p className="text-sm text-slate-500">No k6 scenarios.</p>;
+/** A k6 script's own scenarios (`scriptScenarioRows` of its resolved options), one row each. */
+export function ScriptScenariosTable({ rows }: { rows: ScriptScenarioRow[] }) {
+  if (rows.length === 0) return <p className="text-sm text-slate-500">No k6 scenarios.</p>;
   return (
     <table className="w-full text-left text-xs" data-testid="script-scenarios">
       <thead className="text-slate-500">
@@ -32,7 +21,7 @@ export function ScriptScenariosTable({
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
-        {list.map((s) => (
+        {rows.map((s) => (
           <tr key={s.name}>
             <td className="py-1 pr-2 font-medium">{s.name}</td>
             <td className="py-1 pr-2">{s.executor}</td>
