@@ -70,6 +70,37 @@ async function serve() {
   const handle = app.getRequestHandler();
   await app.prepare();
 
+  /**
+   * Registered by src/instrumentation.ts from inside the Next.js build (src/server/fast-path.ts):
+   * for a GET it returns what the run page data, compare view or share page route would answer,
+   * when this process decided it moments ago from the same caches, or null; then Next.js
+   * answers. An answer is `{ status, headers, body }`.
+   */
+  const fastAnswer = () => globalThis.__poolbenchFastAnswer;
+  const send = (res, answer) => {
+    res.statusCode = answer.status;
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    res.end(answer.body ?? undefined);
+  };
+  const fastOrNext = (req, res) => {
+    const fast = fastAnswer();
+    let answer = null;
+    try {
+      answer = fast ? fast(req) : null;
+    } catch (e) {
+      console.error('fast path failed; Next.js answers', e);
+    }
+    if (answer === null) return handle(req, res);
+    if (typeof answer.then !== 'function') return send(res, answer);
+    answer.then(
+      (a) => (a === null ? handle(req, res) : send(res, a)),
+      (e) => {
+        console.error('fast path failed; Next.js answers', e);
+        return handle(req, res);
+      },
+    );
+  };
+
   const server = createServer((req, res) => {
     delete req.headers[UNSUPPORTED_METHOD_HEADER];
     req.headers[PASS_ENCODING] = '1';
@@ -89,7 +120,7 @@ async function serve() {
       res.end(`${method} is not supported\n`);
       return;
     }
-    return handle(req, res);
+    return method === 'GET' ? fastOrNext(req, res) : handle(req, res);
   });
   server.listen(port, () => console.log(`PoolBench web listening on http://localhost:${port}`));
 

@@ -10,6 +10,8 @@
 // writer as the server-time benchmark) and an experiment share link; reused when it exists.
 import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { webProcesses } from '../web-processes.mjs';
+import { FAST_PATH_TIMING } from '../src/server/services/cache/page-bytes-response';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { cpuReferenceLine, cpuReferenceMs } from './machine-reference';
 import { join } from 'node:path';
@@ -136,18 +138,25 @@ async function fixture() {
  */
 const K6_SCRIPT = `
 import http from 'k6/http';
+import { Rate } from 'k6/metrics';
+const memory = new Rate('from_memory');
 export const options = {
   discardResponseBodies: true,
   scenarios: { load: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration: __ENV.DURATION,
     preAllocatedVUs: Math.min(600, Math.max(10, Number(__ENV.RATE))), maxVUs: Math.min(1200, Math.max(50, Number(__ENV.RATE) * 2)) } },
 };
 const params = { headers: Object.assign({ 'Accept-Encoding': 'gzip' }, __ENV.COOKIE ? { cookie: __ENV.COOKIE } : {}), timeout: '10s' };
-export default function () { http.get(__ENV.URL, params); }
+export default function () {
+  const r = http.get(__ENV.URL, params);
+  memory.add(r.headers['Server-Timing'] === ${JSON.stringify(FAST_PATH_TIMING)});
+}
 export function handleSummary(d) { return { [__ENV.OUT]: JSON.stringify(d) }; }
 `;
 
 interface Step {
   rate: number;
+  /** the share of answers that server.mjs's fast path gave (`Server-Timing: memory`) */
+  fromMemory: number;
   p95: number;
   failed: number;
   requests: number;
@@ -192,6 +201,7 @@ function k6(url: string, cookie: string, rate: number): Step {
   const dropped = m.dropped_iterations?.values.count ?? 0;
   return {
     rate,
+    fromMemory: m.from_memory?.values.rate ?? 0,
     p95,
     failed,
     requests,
@@ -379,6 +389,11 @@ try {
   const cpuAfter = cpuReferenceMs();
 
   const held = (steps: Step[]) => steps.filter((s) => s.holds).at(-1)?.rate ?? 0;
+  const fromMemory = (steps: Step[]) => {
+    const n = steps.reduce((a, s) => a + s.requests, 0);
+    const mem = steps.reduce((a, s) => a + s.fromMemory * s.requests, 0);
+    return n ? `${((100 * mem) / n).toFixed(1)} %` : '–';
+  };
   const cell = (s: Step | undefined) =>
     s
       ? `${s.p95 < 10 ? s.p95.toFixed(1) : Math.round(s.p95)} ms${s.failed ? `, ${s.failed} failed` : ''}${s.dropped ? `, ${s.dropped} dropped` : ''}`
@@ -395,16 +410,16 @@ try {
     `A/B in one run, stepped alternately: **cache on** is the stack's web server; **cache off** a second \`next start\` of the same build with \`POOLBENCH_PAGE_CACHE=off\` and \`POOLBENCH_AUTH_CACHE_MS=0\` (every request looks up its session and team). Each endpoint is requested once on both before its steps (the cache-on side then serves finished runs from memory). After each step the bench waits until that server has worked off what the step left queued (three \`/api/health\` answers in a row within 3x its quiet time; k6 gives up on a request after 10 s, the server does not), so one side's overload does not slow the other's next step: ${settledS.toFixed(0)} s of waiting in all.`,
     `Data: ${f.runIds.length} finished runs of ${SECONDS} s (2 pool configs x ${REPEATS} repeats, ~400 req/s; ${f.runIds.length * SECONDS} RunSecond rows with real HDR histograms${f.generatedS ? `, generated in ${f.generatedS.toFixed(0)} s` : ', reused from an earlier run'}); signed in as the demo user for the tRPC calls. The data lives in a team \`bench: pages under load\` of the demo user and is reused by the next run.`,
     '',
-    `| endpoint | side | one at a time (median of ${SEQUENTIAL}) | ${RATES.map((r) => `${r}/s p95`).join(' | ')} | highest rate held |`,
-    `|---|---|---|${RATES.map(() => '---').join('|')}|---|`,
+    `| endpoint | side | one at a time (median of ${SEQUENTIAL}) | ${RATES.map((r) => `${r}/s p95`).join(' | ')} | highest rate held | answered from memory |`,
+    `|---|---|---|${RATES.map(() => '---').join('|')}|---|---|`,
     ...results.flatMap((r) =>
       sides.map(
         (s) =>
-          `| ${s.name === 'cache on' ? r.endpoint : ''} | ${s.name} | ${r.sequential[s.name]!.toFixed(1)} ms | ${RATES.map((rate) => cell(r.steps[s.name]!.find((x) => x.rate === rate))).join(' | ')} | **${held(r.steps[s.name]!)} req/s** |`,
+          `| ${s.name === 'cache on' ? r.endpoint : ''} | ${s.name} | ${r.sequential[s.name]!.toFixed(1)} ms | ${RATES.map((rate) => cell(r.steps[s.name]!.find((x) => x.rate === rate))).join(' | ')} | **${held(r.steps[s.name]!)} req/s** | ${fromMemory(r.steps[s.name]!)} |`,
       ),
     ),
     '',
-    `The web server is one Node process (one core at most): one request at a time costing *t* ms bounds it near 1000/*t* req/s before k6, Postgres and the rest of the machine take their share of the ${cpus().length} cores; every signed-in request is authorized; with the cache on its session and team come from the process's auth cache (at most 2 s old, revoked at once by the product's own changes) instead of two database lookups.`,
+    `The web server is ${webProcesses(process.env.POOLBENCH_WEB_PROCESSES)} Node process(es): one request at a time costing *t* ms of a core bounds a process near 1000/*t* req/s before k6, Postgres and the rest of the machine take their share of the ${cpus().length} cores; every signed-in request is authorized. With the cache on, a request whose session, team and page the process decided within the last 2 s (the authorization bound, docs/security.md) is answered by \`server.mjs\` from memory before Next.js routes it (\`Server-Timing: memory\`, the last column); the others go through Next.js, and one at a time renews what is kept before it ends. \`/api/health\` always goes through Next.js and reads the database: it is what a request costs without the fast path.`,
     '',
     `Goal: 200 req/s each. ${results.map((r) => `${r.endpoint.split(' (')[0]}: ${held(r.steps['cache on']!)} req/s with the cache (${held(r.steps['cache off']!)} without)`).join('; ')}.`,
   ].join('\n');

@@ -4,4 +4,7 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { startWebSweeper } = await import('./server/lifecycle-sweeper');
   startWebSweeper();
+  // server.mjs answers from memory what it can before handing a request to Next.js
+  const { fastAnswer } = await import('./server/fast-path');
+  (globalThis as { __poolbenchFastAnswer?: typeof fastAnswer }).__poolbenchFastAnswer = fastAnswer;
 }

@@ -32,3 +32,8 @@ export const cachedTeam = (
 ): Promise<ActiveTeam | null> => processAuth().team(db, userId, activeTeamId);
 
 export const forgetAuth = (r: Revocation) => processAuth().forget(r);
+
+/** What this process holds about a cookie's session and its team, without a lookup. */
+export const peekSession = (cookie: string) => processAuth().peekSession(cookie);
+export const peekTeam = (userId: string, activeTeamId: string | null) =>
+  processAuth().peekTeam(userId, activeTeamId);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AUTH_CACHE_MAX_MS, AuthCache, authCacheMs } from './auth-cache';
+import { RENEW_RETRY_MS } from '../cache/renewal';
 
 const clock = () => {
   let t = 1_000_000;
@@ -116,6 +117,52 @@ describe('AuthCache', () => {
     );
     const ok = await cache.get('k', () => Promise.resolve({ user: 'u', session: 's' }), owner);
     expect(ok.session).toBe('s');
+  });
+
+  it('in the last quarter of the bound a get answers what it holds and renews it in the background', async () => {
+    const c = clock();
+    const cache = new AuthCache<{ user: string; session: string }>(2000, 100, c.now);
+    let loads = 0;
+    const load = () => Promise.resolve({ user: 'u', session: `s${++loads}` });
+    await cache.get('k', load, owner);
+    c.advance(1499);
+    expect((await cache.get('k', load, owner)).session).toBe('s1');
+    expect(loads).toBe(1);
+    c.advance(1); // the last quarter: the held answer now, a renewed one a moment later
+    expect((await cache.get('k', load, owner)).session).toBe('s1');
+    await Promise.resolve();
+    expect(loads).toBe(2);
+    expect((await cache.get('k', load, owner)).session).toBe('s2');
+    // the renewed answer's bound counts from its own load (at 1500)
+    c.advance(1499);
+    expect(cache.peek('k')?.session).toBe('s2');
+    c.advance(501);
+    expect([cache.peek('k'), cache.peek('k')]).toEqual([undefined, undefined]);
+  });
+
+  it('peek answers until the bound; in its last quarter one caller per retry is sent to renew', () => {
+    const c = clock();
+    const cache = new AuthCache<string>(2000, 100, c.now);
+    void cache.get(
+      'k',
+      () => Promise.resolve('v'),
+      () => ({ userId: 'u', sessionId: null }),
+    );
+    return Promise.resolve().then(async () => {
+      await Promise.resolve();
+      expect(cache.peek('k')).toBe('v');
+      c.advance(1500);
+      expect(cache.peek('k')).toBeUndefined(); // this caller goes the full way
+      expect(cache.peek('k')).toBe('v'); // the others are still answered
+      c.advance(RENEW_RETRY_MS - 1);
+      expect(cache.peek('k')).toBe('v');
+      c.advance(1); // the one sent did not renew it: another goes
+      expect(cache.peek('k')).toBeUndefined();
+      expect(cache.peek('k')).toBe('v');
+      c.advance(2000);
+      expect(cache.peek('k')).toBeUndefined();
+      expect(cache.peek('k')).toBeUndefined(); // past the bound, nobody
+    });
   });
 });
 

@@ -3,6 +3,8 @@ import type { Db } from '@poolbench/db';
 import type { PubSubHub } from '@poolbench/queue';
 import { z } from 'zod';
 import type { SessionUser } from '../../api/context';
+import { processWide } from '../../process-wide';
+import { renewable, useOrSendToRenew, type Renewable } from '../cache/renewal';
 import { resolveTeam, type ActiveTeam } from '../teams/resolve-team';
 
 /**
@@ -21,9 +23,8 @@ export function authCacheMs(value: string | undefined): number {
   return Math.min(Math.floor(n), AUTH_CACHE_MAX_MS);
 }
 
-interface Entry<V> {
+interface Entry<V> extends Renewable {
   value: V;
-  expires: number;
   userId: string | null;
   sessionId: string | null;
 }
@@ -43,20 +44,25 @@ export type Revocation = Partial<Owner> & {
   teamId?: string | null;
 };
 
-const revocationListeners = new Set<(r: Revocation) => void>();
+const revocationListeners = processWide(
+  'revocation-listeners',
+  () => new Map<string, (r: Revocation) => void>(),
+);
 
 /**
- * Other caches of this process that hold answers bounded by `AUTH_CACHE_MAX_MS` (the share page's
- * recent views) hear every revocation this process makes or hears of.
+ * Other caches of this process that hold answers bounded by `AUTH_CACHE_MAX_MS` (recent share
+ * views, run pages and comparisons) hear every revocation this process makes or hears of. One
+ * listener per name: every copy of a module registers the same one.
  */
-export function onRevocation(listener: (r: Revocation) => void): void {
-  revocationListeners.add(listener);
+export function onRevocation(name: string, listener: (r: Revocation) => void): void {
+  revocationListeners.set(name, listener);
 }
 
 /**
  * Answers kept for at most `ttlMs`, at most `max` of them (the oldest go first), and forgotten at
  * once by user or by session. Concurrent misses of one key share a single load. A load that
- * started before a revocation is not stored: its answer may predate the change.
+ * started before a revocation is not stored: its answer may predate the change. In an answer's
+ * last quarter a `get` renews it in the background and answers the one it holds (see renewal.ts).
  */
 export class AuthCache<V> {
   private readonly map = new Map<string, Entry<V>>();
@@ -69,20 +75,37 @@ export class AuthCache<V> {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * The answer held for this key while it lasts, without loading one; in its last quarter
+   * undefined for one caller at a time, whose `get` then renews it.
+   */
+  peek(key: string): V | undefined {
+    const hit = this.ttlMs > 0 ? this.map.get(key) : undefined;
+    return hit && useOrSendToRenew(hit, this.now()) ? hit.value : undefined;
+  }
+
   async get(key: string, load: () => Promise<V>, ownerOf: (v: V) => Owner): Promise<V> {
     if (this.ttlMs <= 0) return load();
+    const now = this.now();
     const hit = this.map.get(key);
-    if (hit && hit.expires > this.now()) return hit.value;
+    if (hit && hit.until > now) {
+      if (hit.renewAt <= now && !this.loading.has(key))
+        this.load(key, load, ownerOf).catch(() => undefined);
+      return hit.value;
+    }
     if (hit) this.map.delete(key);
-    const inFlight = this.loading.get(key);
-    if (inFlight) return inFlight;
+    return this.loading.get(key) ?? this.load(key, load, ownerOf);
+  }
+
+  private load(key: string, load: () => Promise<V>, ownerOf: (v: V) => Owner): Promise<V> {
     const generation = this.generation;
     const started = this.now();
     const p = load()
       .then((value) => {
         if (generation === this.generation) {
           const owner = ownerOf(value);
-          this.map.set(key, { value, expires: started + this.ttlMs, ...owner });
+          this.map.delete(key);
+          this.map.set(key, { value, ...renewable(started, started + this.ttlMs), ...owner });
           while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
         }
         return value;
@@ -132,6 +155,10 @@ export interface ProcessAuth {
   session(cookie: string, load: () => Promise<SessionInfo | null>): Promise<SessionInfo | null>;
   /** `resolveTeam`, cached per user and chosen team. */
   team(db: Db, userId: string, activeTeamId: string | null): Promise<ActiveTeam | null>;
+  /** The session held for these cookies (null: held as none), undefined when nothing is held. */
+  peekSession(cookie: string): SessionInfo | null | undefined;
+  /** The team held for this user and chosen team, undefined when nothing is held. */
+  peekTeam(userId: string, activeTeamId: string | null): ActiveTeam | null | undefined;
   /**
    * Forget what this process and every other one hold about a user or a session: after anything
    * that changes who someone is or what they may do (membership, role, sign-out, team switch).
@@ -158,7 +185,7 @@ export function createProcessAuth(deps: {
       sessions.forget(r);
       teams.forget(r);
     }
-    for (const listener of revocationListeners) listener(r);
+    for (const listener of revocationListeners.values()) listener(r);
   };
   let listening: Promise<unknown> | null = null;
   const listen = () =>
@@ -173,6 +200,8 @@ export function createProcessAuth(deps: {
       })
       .catch(() => null));
   const cookieKey = (cookie: string) => createHash('sha256').update(cookie).digest('base64url');
+  const teamKey = (userId: string, activeTeamId: string | null) =>
+    `${userId}\u0000${activeTeamId ?? ''}`;
 
   return {
     session(cookie, load) {
@@ -185,11 +214,13 @@ export function createProcessAuth(deps: {
     team(db, userId, activeTeamId) {
       listen();
       return teams.get(
-        `${userId}\u0000${activeTeamId ?? ''}`,
+        teamKey(userId, activeTeamId),
         () => resolveTeam(db, userId, activeTeamId),
         () => ({ userId, sessionId: null }),
       );
     },
+    peekSession: (cookie) => sessions.peek(cookieKey(cookie)),
+    peekTeam: (userId, activeTeamId) => teams.peek(teamKey(userId, activeTeamId)),
     async forget(r) {
       if (!r.userId && !r.sessionId && !r.shareLinkId && !r.teamId) return;
       forgetHere(r);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { renewable, useOrSendToRenew, type Renewable } from './renewal';
 
 /**
  * `POOLBENCH_PAGE_CACHE=off` turns the caches of finished-run data off (the A/B switch of the
@@ -40,12 +41,63 @@ export function fingerprint(parts: unknown): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32);
 }
 
+/**
+ * What a response is made from, wherever the request came from: a WHATWG `Headers` (route
+ * handlers) or a plain lookup over Node's request headers (server.mjs's fast path).
+ */
+export type HeaderReader = Pick<Headers, 'get'>;
+
 /** True when an If-None-Match header names this ETag (or `*`); weak validators compare equal. */
-export function notModified(headers: Headers, etag: string): boolean {
+export function notModified(headers: HeaderReader, etag: string): boolean {
   const inm = headers.get('if-none-match');
   if (!inm) return false;
   return inm
     .split(',')
     .map((t) => t.trim().replace(/^W\//, ''))
     .some((t) => t === '*' || t === etag);
+}
+
+/**
+ * Which stored page a request for a key got last, for at most `until` (never more than
+ * `AUTH_CACHE_MAX_MS` ahead): requests arriving meanwhile skip the reads that decided it. Each
+ * entry names its owner (a team, a share link) so that a change of the owner's data forgets its
+ * entries at once. The oldest go first past `max`. A route reads an entry only before its last
+ * quarter (`get`), so a request sent to renew it does; server.mjs's fast path until its end, but
+ * one request at a time in that quarter goes to the route (`getOrSendToRenew`, renewal.ts).
+ */
+export class RecentPages {
+  private readonly map = new Map<string, { owner: string; etag: string } & Renewable>();
+  constructor(private readonly max = 1000) {}
+
+  remember(key: string, owner: string, etag: string, until: number, now = Date.now()): void {
+    this.map.delete(key);
+    this.map.set(key, { owner, etag, ...renewable(now, until) });
+    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+  }
+
+  /** The entry for this key before its last quarter. */
+  get(key: string, now = Date.now()): { owner: string; etag: string } | undefined {
+    const r = this.live(key, now);
+    return r && now < r.renewAt ? r : undefined;
+  }
+
+  /** The entry for this key until its end, except to a request sent to renew it. */
+  getOrSendToRenew(key: string, now = Date.now()): { owner: string; etag: string } | undefined {
+    const r = this.live(key, now);
+    return r && useOrSendToRenew(r, now) ? r : undefined;
+  }
+
+  private live(key: string, now: number) {
+    const r = this.map.get(key);
+    if (r && r.until <= now) this.map.delete(key);
+    return r && r.until > now ? r : undefined;
+  }
+
+  forget(owner: string): void {
+    for (const [key, r] of this.map) if (r.owner === owner) this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
 }

@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { notModified } from './finished-data-cache';
+import { notModified, type HeaderReader } from './finished-data-cache';
 
 /** A page-data payload: gzip bytes under a strong ETag, kept only when its results are final. */
 export interface PageBytes {
@@ -18,33 +18,64 @@ export const PASS_ENCODING_HEADER = 'x-poolbench-pass-encoding';
 export const PASSED_ENCODING_HEADER = 'x-poolbench-content-encoding';
 
 /**
- * The response of a page-data route. Finished results: ETag, `private, no-cache` (the browser
+ * The `Server-Timing` of an answer server.mjs's fast path gave (src/server/fast-path.ts): for a
+ * person reading headers, the pages bench and the tests.
+ */
+export const FAST_PATH_TIMING = 'memory;desc="answered from memory"';
+
+/**
+ * A response as plain data: a route handler sends it as a `Response` (`answerResponse`), and
+ * server.mjs's fast path writes it as it is, without building one.
+ */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array | string | null;
+}
+
+export const answerResponse = (a: Answer): Response =>
+  new Response(typeof a.body === 'string' || a.body === null ? a.body : new Uint8Array(a.body), {
+    status: a.status,
+    headers: a.headers,
+  });
+
+/** True when this request came through server.mjs from a client that accepts gzip. */
+const passesGzip = (headers: HeaderReader) =>
+  headers.get(PASS_ENCODING_HEADER) === '1' &&
+  /\bgzip\b/.test(headers.get('accept-encoding') ?? '');
+
+/**
+ * The answer of a page-data route. Finished results: ETag, `private, no-cache` (the browser
  * revalidates and gets 304 without the body). Live ones: `no-store`, never 304. Behind
  * server.mjs a client that accepts gzip gets the stored gzip bytes as they are (no-transform, so
  * Next.js does not compress them again); elsewhere (`next dev`) the JSON, compressed by Next.js.
  */
-export function pageBytesResponse(req: Request, page: PageBytes): Response {
+export function pageBytesAnswer(headers: HeaderReader, page: PageBytes): Answer {
   const caching: Record<string, string> = page.finished
     ? { ETag: page.etag, 'Cache-Control': 'private, no-cache', Vary: 'Cookie, Accept-Encoding' }
     : { 'Cache-Control': 'no-store' };
-  if (page.finished && notModified(req.headers, page.etag))
-    return new Response(null, { status: 304, headers: caching });
-  const passGzip =
-    req.headers.get(PASS_ENCODING_HEADER) === '1' &&
-    /\bgzip\b/.test(req.headers.get('accept-encoding') ?? '');
-  if (passGzip)
-    return new Response(new Uint8Array(page.gzip), {
+  if (page.finished && notModified(headers, page.etag))
+    return { status: 304, headers: caching, body: null };
+  if (passesGzip(headers))
+    return {
+      status: 200,
       headers: {
         ...caching,
         'Cache-Control': `${caching['Cache-Control']}, no-transform`,
         'Content-Type': 'application/json; charset=utf-8',
         [PASSED_ENCODING_HEADER]: 'gzip',
       },
-    });
-  return new Response(new Uint8Array(gunzipSync(page.gzip)), {
+      body: page.gzip,
+    };
+  return {
+    status: 200,
     headers: { ...caching, 'Content-Type': 'application/json; charset=utf-8' },
-  });
+    body: gunzipSync(page.gzip),
+  };
 }
+
+export const pageBytesResponse = (req: Request, page: PageBytes): Response =>
+  answerResponse(pageBytesAnswer(req.headers, page));
 
 /** A page's text with its gzip, made once when the page is stored. */
 export interface StoredText {
@@ -59,16 +90,13 @@ export const storedText = (text: string): StoredText => ({ text, gzip: gzipSync(
  * compresses itself.
  */
 export function storedBody(
-  reqHeaders: Headers,
+  reqHeaders: HeaderReader,
   page: StoredText,
   cacheControl: string,
-): { body: BodyInit; headers: Record<string, string> } {
-  const pass =
-    reqHeaders.get(PASS_ENCODING_HEADER) === '1' &&
-    /\bgzip\b/.test(reqHeaders.get('accept-encoding') ?? '');
-  return pass
+): { body: Uint8Array | string; headers: Record<string, string> } {
+  return passesGzip(reqHeaders)
     ? {
-        body: new Uint8Array(page.gzip),
+        body: page.gzip,
         headers: {
           'Cache-Control': `${cacheControl}, no-transform`,
           [PASSED_ENCODING_HEADER]: 'gzip',
@@ -77,3 +105,16 @@ export function storedBody(
       }
     : { body: page.text, headers: { 'Cache-Control': cacheControl } };
 }
+
+/**
+ * The `maxPoints` parameter of a page-data route: `fallback` when absent, null unless a whole
+ * number from 20 to `max`.
+ */
+export function maxPointsParam(raw: string | null, fallback: number, max: number): number | null {
+  const n = raw === null ? fallback : Number(raw);
+  return Number.isInteger(n) && n >= 20 && n <= max ? n : null;
+}
+/** The most points a page-data route draws per series, and the compare view's default. */
+export const RUN_DATA_MAX_POINTS = 5000;
+export const COMPARE_DATA_MAX_POINTS = 2000;
+export const COMPARE_DATA_DEFAULT_POINTS = 300;

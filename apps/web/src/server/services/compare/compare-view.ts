@@ -3,7 +3,8 @@ import type { Db } from '@poolbench/db';
 import type { Selection } from '~/lib/compare/selection';
 import { fastSuperjson } from '../../api/fast-transformer';
 import { ComparisonViewSchema } from '../../api/routers/compare.types';
-import { fingerprint, LruCache } from '../cache/finished-data-cache';
+import { fingerprint, LruCache, RecentPages } from '../cache/finished-data-cache';
+import { processWide } from '../../process-wide';
 import { AUTH_CACHE_MAX_MS, onRevocation } from '../auth/auth-cache';
 import type { PageBytes } from '../cache/page-bytes-response';
 import { cachedComparison, comparisonVersion } from './cached-comparison';
@@ -46,8 +47,7 @@ export async function compareView(
 }
 
 // a comparison of 6 x 15-minute runs is ~40 KB compressed: 200 of them stay near 8 MB
-const pages = new LruCache<PageBytes>(200);
-export const clearComparePageCache = () => pages.clear();
+const pages = processWide('compare-pages', () => new LruCache<PageBytes>(200));
 
 /**
  * A selection's finished comparison for at most `AUTH_CACHE_MAX_MS`: views arriving meanwhile
@@ -55,14 +55,32 @@ export const clearComparePageCache = () => pages.clear();
  * experiment extended) forgets the team's entries at once, in every web process
  * (`forgetAuth({ teamId })` in `teamProcedure`); changes made by workers show within the bound.
  */
-const recent = new Map<string, { teamId: string; etag: string; until: number }>();
-const RECENT_MAX = 1000;
+const recent = processWide('compare-recent', () => new RecentPages(1000));
 export function forgetTeamComparisons(teamId: string): void {
-  for (const [key, r] of recent) if (r.teamId === teamId) recent.delete(key);
+  recent.forget(teamId);
 }
-onRevocation((r) => {
+onRevocation('comparisons', (r) => {
   if (r.teamId) forgetTeamComparisons(r.teamId);
 });
+export const clearComparePageCache = () => {
+  pages.clear();
+  recent.clear();
+};
+const recentKey = (teamId: string, selection: Selection, maxPoints: number) =>
+  `${teamId}\u0000${fingerprint({ selection, maxPoints })}`;
+
+/**
+ * For server.mjs's fast path: the team's finished comparison of this selection that a request got
+ * within the bound, if any (in the bound's last quarter not to a request sent to renew it).
+ */
+export function recentComparePage(
+  teamId: string,
+  selection: Selection,
+  maxPoints: number,
+): PageBytes | undefined {
+  const seen = recent.getOrSendToRenew(recentKey(teamId, selection, maxPoints));
+  return seen ? pages.get(seen.etag) : undefined;
+}
 
 /**
  * The compare view as compressed bytes, outside tRPC: what `compare.get` sends, through its output
@@ -77,9 +95,8 @@ export async function comparePageBytes(
   selection: Selection,
   maxPoints: number,
 ): Promise<PageBytes> {
-  const key = `${teamId}\u0000${fingerprint({ selection, maxPoints })}`;
-  const seen = recent.get(key);
-  const kept = seen && seen.until > Date.now() ? pages.get(seen.etag) : undefined;
+  const seen = recent.get(recentKey(teamId, selection, maxPoints));
+  const kept = seen ? pages.get(seen.etag) : undefined;
   if (kept) return kept;
   const resolved = await resolveBaseline(db, teamId, selection);
   const { version, cacheable } = await comparisonVersion(db, teamId, selection, {
@@ -88,11 +105,13 @@ export async function comparePageBytes(
     groups: resolved.groups,
   });
   const etag = `"${fingerprint({ version, baselines: baselinesOf(resolved.saved) })}"`;
-  const remember = () => {
-    recent.delete(key);
-    recent.set(key, { teamId, etag, until: Date.now() + AUTH_CACHE_MAX_MS });
-    while (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
-  };
+  const remember = () =>
+    recent.remember(
+      recentKey(teamId, selection, maxPoints),
+      teamId,
+      etag,
+      Date.now() + AUTH_CACHE_MAX_MS,
+    );
   const hit = cacheable ? pages.get(etag) : undefined;
   if (hit) {
     remember();

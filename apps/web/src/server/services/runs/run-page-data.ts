@@ -3,15 +3,48 @@ import type { Db } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { fastSuperjson } from '../../api/fast-transformer';
 import { RunDetailSchema, RunSeriesSchema } from '../../api/routers/run.types';
-import { fingerprint, LruCache, pageCacheOn } from '../cache/finished-data-cache';
+import { AUTH_CACHE_MAX_MS, onRevocation } from '../auth/auth-cache';
+import { fingerprint, LruCache, pageCacheOn, RecentPages } from '../cache/finished-data-cache';
+import { processWide } from '../../process-wide';
 import type { PageBytes } from '../cache/page-bytes-response';
 import { NotFoundError } from '../errors';
 import { getRun } from './get-run';
 import { getRunSeries } from './run-series';
 
 // a finished 15-minute run's page is ~25 KB compressed: 400 of them stay near 10 MB
-const pages = new LruCache<PageBytes>(400);
-export const clearRunPageCache = () => pages.clear();
+const pages = processWide('run-pages', () => new LruCache<PageBytes>(400));
+
+/**
+ * Which finished page a team's request for a run got last, for at most `AUTH_CACHE_MAX_MS`:
+ * server.mjs's fast path answers from it without the row read below. Any mutation of the team's
+ * data through the product (notes, a rename, a deletion) forgets the team's entries at once, in
+ * every web process (`forgetAuth({ teamId })` in `teamProcedure`); changes made by workers
+ * (retention pruning a run's seconds) show within the bound.
+ */
+const recent = processWide('run-recent', () => new RecentPages(1000));
+onRevocation('run-pages', (r) => {
+  if (r.teamId) recent.forget(r.teamId);
+});
+export const clearRunPageCache = () => {
+  pages.clear();
+  recent.clear();
+};
+const recentKey = (teamId: string, runId: string, maxPoints: number) =>
+  `${teamId}\u0000${runId}\u0000${maxPoints}`;
+
+/**
+ * For server.mjs's fast path: the team's finished page of this run that a request got within the
+ * bound, if any (in the bound's last quarter not to a request sent to renew it).
+ */
+export function recentRunPage(
+  teamId: string,
+  runId: string,
+  maxPoints: number,
+): PageBytes | undefined {
+  if (!pageCacheOn()) return undefined;
+  const r = recent.getOrSendToRenew(recentKey(teamId, runId, maxPoints));
+  return r ? pages.get(r.etag) : undefined;
+}
 
 /**
  * Everything the run page shows of a run (`getRun` and its chart series) as one compressed
@@ -43,8 +76,18 @@ export async function runPageBytes(
   const finished = TERMINAL_RUN_STATUSES.includes(head.status);
   const etag = `"${fingerprint({ runId, maxPoints, head })}"`;
   const cacheable = finished && pageCacheOn();
+  const remember = () =>
+    recent.remember(
+      recentKey(teamId, runId, maxPoints),
+      teamId,
+      etag,
+      Date.now() + AUTH_CACHE_MAX_MS,
+    );
   const hit = cacheable ? pages.get(etag) : undefined;
-  if (hit) return hit;
+  if (hit) {
+    remember();
+    return hit;
+  }
   const [run, series] = await Promise.all([
     getRun(db, teamId, runId),
     getRunSeries(db, teamId, runId, maxPoints),
@@ -56,6 +99,9 @@ export async function runPageBytes(
     gzip: gzipSync(JSON.stringify(fastSuperjson.serialize(payload))),
     finished,
   };
-  if (cacheable) pages.set(etag, bytes);
+  if (cacheable) {
+    pages.set(etag, bytes);
+    remember();
+  }
   return bytes;
 }

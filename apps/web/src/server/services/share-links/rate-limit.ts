@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { HeaderReader } from '../cache/finished-data-cache';
 import { WindowCounters } from '../../security/window-counters';
 
 /** Failed token lookups one client may make per window before it gets 429 (only behind trusted proxies). */
@@ -42,7 +43,7 @@ export class GuessLimiter {
   private readonly counters: WindowCounters;
 
   /** The client's address if a trusted proxy vouches for it, else null (see the class comment). */
-  clientKey(headers: Headers): string | null {
+  clientKey(headers: HeaderReader): string | null {
     return this.proxyHops > 0 ? clientIp(headers, this.proxyHops) : null;
   }
 
@@ -78,7 +79,7 @@ export class GuessLimiter {
  * end and everything before it is whatever the client sent (rotating it must not dodge the limit).
  * Only meaningful with `proxyHops` >= 1; with none the header is the client's own word.
  */
-export function clientIp(headers: Headers, proxyHops = 0): string {
+export function clientIp(headers: HeaderReader, proxyHops = 0): string {
   const entries = (headers.get('x-forwarded-for') ?? '')
     .split(',')
     .map((e) => e.trim())

@@ -1,6 +1,7 @@
 import { readJson, type Db } from '@poolbench/db';
 import { SelectionSchema, type Selection } from '~/lib/compare/selection';
 import { hashShareToken, SHARE_TOKEN_PATTERN } from './token';
+import { processWide } from '../../process-wide';
 
 export interface ResolvedShareLink {
   id: string;
@@ -52,11 +53,13 @@ export async function resolveShareLink(
   };
 }
 
-// Views counted while a link's UPDATE is in flight, added by the next one: under load one row
-// update at a time per link (each waits for a WAL flush, ~10 ms here), not one per view queued on
-// the row lock. The first view waits for its own write (a single view is counted when its page
-// is answered); later ones return at once and are counted a moment after.
-const counting = new Map<string, { n: number }>();
+// Views counted while a link's UPDATE is in flight or in the pause after it, added by the next
+// one: under a crowd at most one row update per link every COUNT_PAUSE_MS per web process, not
+// one per view (each costs a query and a WAL flush), nor one per view queued on the row lock. The
+// first view waits for its own write (a single view is counted when its page is answered); later
+// ones return at once and are counted within the pause and a write.
+const COUNT_PAUSE_MS = 250;
+const counting = processWide('share-view-counts', () => new Map<string, { n: number }>());
 
 /** Counts one view of a link (see above). */
 export function countView(db: Db, id: string): Promise<unknown> {
@@ -74,6 +77,7 @@ export function countView(db: Db, id: string): Promise<unknown> {
     });
   const drain = async () => {
     for (;;) {
+      await new Promise((r) => setTimeout(r, COUNT_PAUSE_MS));
       // check and delete in one synchronous step: a view arriving later starts a new entry
       if (entry.n === 0) {
         counting.delete(id);

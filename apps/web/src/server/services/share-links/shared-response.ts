@@ -7,83 +7,124 @@ import { esc } from '../exports/escape';
 import type { GuessLimiter } from './rate-limit';
 import { openSharedView } from './shared-view';
 import { SHARE_HEADERS } from '~/server/security/headers';
-import { fingerprint, LruCache, notModified, pageCacheOn } from '../cache/finished-data-cache';
+import {
+  fingerprint,
+  LruCache,
+  notModified,
+  pageCacheOn,
+  RecentPages,
+  type HeaderReader,
+} from '../cache/finished-data-cache';
 import { AUTH_CACHE_MAX_MS, onRevocation } from '../auth/auth-cache';
 import { countView } from './resolve-share-link';
-import { storedBody, storedText, type StoredText } from '../cache/page-bytes-response';
+import {
+  answerResponse,
+  storedBody,
+  storedText,
+  type Answer,
+  type StoredText,
+} from '../cache/page-bytes-response';
+import { processWide } from '../../process-wide';
 import { hashShareToken } from './token';
 
 // rendered pages by ETag: a shared report of finished runs is the same HTML for every viewer
-const pages = new LruCache<StoredText>(200);
+const pages = processWide('share-pages', () => new LruCache<StoredText>(200));
 export const clearSharedPageCache = () => pages.clear();
 
 /**
- * A token's resolved page for at most `AUTH_CACHE_MAX_MS` (never past the link's expiry): views
- * arriving meanwhile skip the link lookup and every read behind the page. Revoking the link
- * forgets it at once here and, over Redis, in the other web processes (`onRevocation`).
+ * A token's resolved page for at most `AUTH_CACHE_MAX_MS` (never past the link's expiry), under
+ * the token's hash and owned by the link: views arriving meanwhile skip the link lookup and every
+ * read behind the page. Revoking the link forgets it at once here and, over Redis, in the other
+ * web processes (`onRevocation`).
  */
-interface RecentView {
-  linkId: string;
-  etag: string;
-  until: number;
-}
-const recentViews = new Map<string, RecentView>();
-const RECENT_MAX = 1000;
+const recentViews = processWide('share-recent', () => new RecentPages(1000));
 
 /** Forget a link's recent view in this process (its revocation is immediate here). */
 export function forgetSharedLink(linkId: string): void {
-  for (const [key, v] of recentViews) if (v.linkId === linkId) recentViews.delete(key);
+  recentViews.forget(linkId);
 }
-onRevocation((r) => {
+onRevocation('share-links', (r) => {
   if (r.shareLinkId) forgetSharedLink(r.shareLinkId);
 });
 
-function htmlResponse(reqHeaders: Headers, page: StoredText, etag: string): Response {
+function htmlAnswer(reqHeaders: HeaderReader, page: StoredText, etag: string): Answer {
   const { body, headers } = storedBody(reqHeaders, page, 'private, no-cache');
-  return new Response(body, {
+  return {
+    status: 200,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       ...SHARE_HEADERS,
       ETag: etag,
       ...headers,
     },
-  });
+    body,
+  };
 }
 
-function messagePage(status: number, title: string, text: string): Response {
+function messagePage(status: number, title: string, text: string): Answer {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex,nofollow"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · PoolBench</title>
 <style>body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f8fafc;font:15px/1.5 ui-sans-serif,system-ui,sans-serif;color:#0f172a}.b{background:#fff;border:1px solid #e2e8f0;border-radius:14px;padding:32px 36px;max-width:440px;text-align:center}h1{font-size:20px;margin:0 0 8px}p{color:#64748b;margin:0}.c{font-size:44px;font-weight:700;color:#cbd5e1}</style></head>
 <body><div class="b"><div class="c">${status}</div><h1>${esc(title)}</h1><p>${esc(text)}</p></div></body></html>`;
-  return new Response(html, {
+  return {
     status,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       ...SHARE_HEADERS,
       ...(status === 429 ? { 'Retry-After': '600' } : {}),
     },
-  });
+    body: html,
+  };
 }
 
-/** GET /share/<token>: the shared results as one server-rendered page, working signed out. */
-export async function sharedPageResponse(
+const notModifiedShare = (etag: string): Answer => ({
+  status: 304,
+  headers: { ...SHARE_HEADERS, ETag: etag, 'Cache-Control': 'private, no-cache' },
+  body: null,
+});
+
+/** The page of a recent view (the view is counted), or null; never to a client out of guesses. */
+async function answerRecentView(
+  deps: { db: Db; limiter: GuessLimiter },
+  recent: { owner: string; etag: string } | undefined,
+  headers: HeaderReader,
+): Promise<Answer | null> {
+  const html = recent ? pages.get(recent.etag) : undefined;
+  if (!recent || html === undefined) return null;
+  if (await deps.limiter.blocked(deps.limiter.clientKey(headers))) return null;
+  void countView(deps.db, recent.owner).catch(() => undefined);
+  if (notModified(headers, recent.etag)) return notModifiedShare(recent.etag);
+  return htmlAnswer(headers, html, recent.etag);
+}
+
+/**
+ * server.mjs's fast path: the page of a link this process resolved within the bound, answered
+ * from memory, or null (then the route answers, and renews it in the bound's last quarter).
+ */
+export const recentSharedPage = (
   deps: { db: Db; limiter: GuessLimiter },
   token: string,
-  headers: Headers,
+  headers: HeaderReader,
+): Promise<Answer | null> =>
+  answerRecentView(
+    deps,
+    pageCacheOn() ? recentViews.getOrSendToRenew(hashShareToken(token)) : undefined,
+    headers,
+  );
+
+/** GET /share/<token>: the shared results as one server-rendered page, working signed out. */
+export async function sharedPageAnswer(
+  deps: { db: Db; limiter: GuessLimiter },
+  token: string,
+  headers: HeaderReader,
   now = new Date(),
-): Promise<Response> {
+): Promise<Answer> {
+  const recent = await answerRecentView(
+    deps,
+    pageCacheOn() ? recentViews.get(hashShareToken(token)) : undefined,
+    headers,
+  );
+  if (recent) return recent;
   const client = deps.limiter.clientKey(headers);
-  const key = pageCacheOn() ? hashShareToken(token) : null;
-  const recent = key ? recentViews.get(key) : undefined;
-  const recentHtml = recent && recent.until > Date.now() ? pages.get(recent.etag) : undefined;
-  if (recent && recentHtml !== undefined && !(await deps.limiter.blocked(client))) {
-    void countView(deps.db, recent.linkId).catch(() => undefined);
-    if (notModified(headers, recent.etag))
-      return new Response(null, {
-        status: 304,
-        headers: { ...SHARE_HEADERS, ETag: recent.etag, 'Cache-Control': 'private, no-cache' },
-      });
-    return htmlResponse(headers, recentHtml, recent.etag);
-  }
   const view = await openSharedView(deps, token, client, { count: true });
   if (view.status === 429)
     return messagePage(
@@ -102,25 +143,25 @@ export async function sharedPageResponse(
   // no-cache: a browser revalidates every time (a revoked link must stop showing), and
   // gets 304 without the page when nothing it shows changed
   const etag = `"${fingerprint({ v: view.version, link: { id: view.link.id, title: view.link.title, expiresAt: view.link.expiresAt }, pivot: view.pivot, hypotheses: view.hypotheses?.map((h) => [h.status, h.decidedAt]) })}"`;
-  const cacheHeaders = { ETag: etag, 'Cache-Control': 'private, no-cache' };
   const remember = () => {
-    if (!key) return;
+    if (!pageCacheOn()) return;
     const expires = view.link.expiresAt?.getTime() ?? Infinity;
-    recentViews.delete(key);
-    recentViews.set(key, {
-      linkId: view.link.id,
+    recentViews.remember(
+      hashShareToken(token),
+      view.link.id,
       etag,
-      until: Math.min(Date.now() + AUTH_CACHE_MAX_MS, expires),
-    });
-    while (recentViews.size > RECENT_MAX) recentViews.delete(recentViews.keys().next().value!);
+      Math.min(Date.now() + AUTH_CACHE_MAX_MS, expires),
+    );
   };
   if (pageCacheOn() && notModified(headers, etag)) {
     if (pages.get(etag) !== undefined) remember();
-    return new Response(null, { status: 304, headers: { ...SHARE_HEADERS, ...cacheHeaders } });
+    return notModifiedShare(etag);
   }
   const cached = pageCacheOn() ? pages.get(etag) : undefined;
-  if (cached) remember();
-  if (cached) return htmlResponse(headers, cached, etag);
+  if (cached) {
+    remember();
+    return htmlAnswer(headers, cached, etag);
+  }
   const base = `/api/share/${token}/export`;
   const html = renderReportHtml(view.comparison, {
     title: view.link.title,
@@ -142,16 +183,21 @@ export async function sharedPageResponse(
     const stored = storedText(html);
     pages.set(etag, stored);
     remember();
-    return htmlResponse(headers, stored, etag);
+    return htmlAnswer(headers, stored, etag);
   }
-  return new Response(html, {
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      ...SHARE_HEADERS,
-      ...(pageCacheOn() ? cacheHeaders : {}),
-    },
-  });
+  return {
+    status: 200,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', ...SHARE_HEADERS },
+    body: html,
+  };
 }
+
+export const sharedPageResponse = async (
+  deps: { db: Db; limiter: GuessLimiter },
+  token: string,
+  headers: HeaderReader,
+  now = new Date(),
+): Promise<Response> => answerResponse(await sharedPageAnswer(deps, token, headers, now));
 
 /**
  * GET /api/share/<token>/export?format=…[&run=<id>]: downloads of exactly what the link shows.

@@ -1,7 +1,12 @@
 import { db } from '~/server/db';
 import { cachedTeam } from '~/server/auth-cache';
 import { getSession } from '~/server/session';
-import { pageBytesResponse } from '~/server/services/cache/page-bytes-response';
+import {
+  COMPARE_DATA_DEFAULT_POINTS,
+  COMPARE_DATA_MAX_POINTS,
+  maxPointsParam,
+  pageBytesResponse,
+} from '~/server/services/cache/page-bytes-response';
 import { comparePageBytes } from '~/server/services/compare/compare-view';
 import { NotFoundError } from '~/server/services/errors';
 import { parseSelectionQuery } from '~/server/services/exports/selection-from-query';
@@ -22,10 +27,17 @@ export async function GET(req: Request) {
   const q = new URL(req.url).searchParams;
   const { selection, error } = parseSelectionQuery(q);
   if (!selection) return problem(400, 'invalid_input', error);
-  const raw = q.get('maxPoints');
-  const maxPoints = raw === null ? 300 : Number(raw);
-  if (!Number.isInteger(maxPoints) || maxPoints < 20 || maxPoints > 2000)
-    return problem(400, 'invalid_input', 'maxPoints: must be a whole number from 20 to 2000');
+  const maxPoints = maxPointsParam(
+    q.get('maxPoints'),
+    COMPARE_DATA_DEFAULT_POINTS,
+    COMPARE_DATA_MAX_POINTS,
+  );
+  if (maxPoints === null)
+    return problem(
+      400,
+      'invalid_input',
+      `maxPoints: must be a whole number from 20 to ${COMPARE_DATA_MAX_POINTS}`,
+    );
   const team = await cachedTeam(db, session.user.id, session.activeTeamId);
   if (!team) return problem(404, 'not_found', 'comparison not found');
   let page;

@@ -1,7 +1,11 @@
 import { db } from '~/server/db';
 import { cachedTeam } from '~/server/auth-cache';
 import { getSession } from '~/server/session';
-import { pageBytesResponse } from '~/server/services/cache/page-bytes-response';
+import {
+  maxPointsParam,
+  pageBytesResponse,
+  RUN_DATA_MAX_POINTS,
+} from '~/server/services/cache/page-bytes-response';
 import { NotFoundError } from '~/server/services/errors';
 import { RUN_CHART_MAX_POINTS } from '~/server/services/runs/downsample';
 import { runPageBytes } from '~/server/services/runs/run-page-data';
@@ -20,10 +24,17 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const { id } = await params;
   const session = await getSession(req.headers);
   if (!session) return problem(401, 'unauthorized', 'sign in first');
-  const raw = new URL(req.url).searchParams.get('maxPoints');
-  const maxPoints = raw === null ? RUN_CHART_MAX_POINTS : Number(raw);
-  if (!Number.isInteger(maxPoints) || maxPoints < 20 || maxPoints > 5000)
-    return problem(400, 'invalid_input', 'maxPoints: must be a whole number from 20 to 5000');
+  const maxPoints = maxPointsParam(
+    new URL(req.url).searchParams.get('maxPoints'),
+    RUN_CHART_MAX_POINTS,
+    RUN_DATA_MAX_POINTS,
+  );
+  if (maxPoints === null)
+    return problem(
+      400,
+      'invalid_input',
+      `maxPoints: must be a whole number from 20 to ${RUN_DATA_MAX_POINTS}`,
+    );
   const team = await cachedTeam(db, session.user.id, session.activeTeamId);
   if (!team || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return problem(404, 'not_found', 'run not found');
   let page;

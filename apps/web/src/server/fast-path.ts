@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { db } from './db';
+import { peekSession, peekTeam } from './auth-cache';
+import { securityHeaders } from './security/headers';
+import {
+  COMPARE_DATA_DEFAULT_POINTS,
+  COMPARE_DATA_MAX_POINTS,
+  FAST_PATH_TIMING,
+  maxPointsParam,
+  pageBytesAnswer,
+  RUN_DATA_MAX_POINTS,
+  type Answer,
+} from './services/cache/page-bytes-response';
+import type { HeaderReader } from './services/cache/finished-data-cache';
+import { recentComparePage } from './services/compare/compare-view';
+import { parseSelectionQuery } from './services/exports/selection-from-query';
+import { RUN_CHART_MAX_POINTS } from './services/runs/downsample';
+import { recentRunPage } from './services/runs/run-page-data';
+import { shareLimiter } from './services/share-links/limiter-instance';
+import { recentSharedPage } from './services/share-links/shared-response';
+
+/** A request as server.mjs holds it, before Next.js builds anything from it. */
+export interface FastRequest {
+  method?: string;
+  url?: string;
+  headers: IncomingHttpHeaders;
+}
+
+const RUN_DATA = /^\/api\/runs\/([A-Za-z0-9_-]{1,64})\/data$/;
+const SHARE_PAGE = /^\/share\/([A-Za-z0-9_-]{1,128})$/;
+
+/** Node's request headers read like a WHATWG `Headers` (repeated ones joined as `Headers` joins them). */
+export function nodeHeaders(headers: IncomingHttpHeaders): HeaderReader {
+  return {
+    get(name: string) {
+      const v = headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+  };
+}
+
+/** The signed-in request's team, if this process decided both within the bound. */
+function recentTeam(headers: HeaderReader) {
+  const cookie = headers.get('cookie');
+  const session = cookie ? peekSession(cookie) : undefined;
+  return session ? peekTeam(session.user.id, session.activeTeamId) : undefined;
+}
+
+/** What the routes answer, from memory alone: null wherever a route would read anything. */
+function answerFromMemory(
+  path: string,
+  query: string,
+  headers: HeaderReader,
+): Answer | null | Promise<Answer | null> {
+  const run = RUN_DATA.exec(path);
+  if (run) {
+    const team = recentTeam(headers);
+    const maxPoints = maxPointsParam(
+      new URLSearchParams(query).get('maxPoints'),
+      RUN_CHART_MAX_POINTS,
+      RUN_DATA_MAX_POINTS,
+    );
+    const page =
+      team && maxPoints !== null ? recentRunPage(team.id, run[1]!, maxPoints) : undefined;
+    return page ? pageBytesAnswer(headers, page) : null;
+  }
+  if (path === '/api/compare/data') {
+    const team = recentTeam(headers);
+    if (!team) return null;
+    const q = new URLSearchParams(query);
+    const { selection } = parseSelectionQuery(q);
+    const maxPoints = maxPointsParam(
+      q.get('maxPoints'),
+      COMPARE_DATA_DEFAULT_POINTS,
+      COMPARE_DATA_MAX_POINTS,
+    );
+    const page =
+      selection && maxPoints !== null
+        ? recentComparePage(team.id, selection, maxPoints)
+        : undefined;
+    return page ? pageBytesAnswer(headers, page) : null;
+  }
+  const share = SHARE_PAGE.exec(path);
+  if (share) return recentSharedPage({ db, limiter: shareLimiter }, share[1]!, headers);
+  return null;
+}
+
+const withSecurityHeaders = (path: string, headers: HeaderReader, a: Answer): Answer => {
+  const https = headers.get('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+  const nonce = randomBytes(16).toString('base64');
+  // as Next.js merges them: the proxy's headers win over a route's own (src/proxy.ts)
+  return {
+    ...a,
+    headers: {
+      ...a.headers,
+      ...securityHeaders(path, { nonce, https }),
+      'Server-Timing': FAST_PATH_TIMING,
+    },
+  };
+};
+
+/**
+ * server.mjs asks this before Next.js for every GET: the answers the run page data, compare view
+ * and share page routes would give, when this process decided them within `AUTH_CACHE_MAX_MS`
+ * (the session and team from the authorization cache, the page from the recent pages of a
+ * finished run, comparison or share link). Null, or a promise of null, hands the request to
+ * Next.js, whose routes decide it in full and fill what this reads. A crowd on one result then
+ * costs a hash lookup per request instead of Next.js's routing, proxy and `Request` objects.
+ */
+export function fastAnswer(req: FastRequest): Answer | null | Promise<Answer | null> {
+  if (req.method !== 'GET' || !req.url) return null;
+  const q = req.url.indexOf('?');
+  const path = q < 0 ? req.url : req.url.slice(0, q);
+  const query = q < 0 ? '' : req.url.slice(q + 1);
+  const headers = nodeHeaders(req.headers);
+  const a = answerFromMemory(path, query, headers);
+  if (a === null) return null;
+  if (a instanceof Promise)
+    return a.then((answer) => answer && withSecurityHeaders(path, headers, answer));
+  return withSecurityHeaders(path, headers, a);
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { RecentPages } from './finished-data-cache';
+import { RENEW_RETRY_MS } from './renewal';
+
+describe('RecentPages: which page a key got, for a bounded time', () => {
+  it('answers until the entry ends, and not at its end', () => {
+    const r = new RecentPages();
+    r.remember('k', 'team-a', '"e1"', 1000);
+    expect(r.get('k', 999)).toMatchObject({ owner: 'team-a', etag: '"e1"' });
+    expect(r.get('k', 1000)).toBeUndefined();
+    // an ended entry is gone, not only hidden: an earlier clock does not bring it back
+    expect(r.get('k', 0)).toBeUndefined();
+  });
+
+  it("forgets an owner's entries and no one else's", () => {
+    const r = new RecentPages();
+    r.remember('a1', 'team-a', '"1"', 5000);
+    r.remember('a2', 'team-a', '"2"', 5000);
+    r.remember('b1', 'team-b', '"3"', 5000);
+    r.forget('team-a');
+    expect([r.get('a1', 0), r.get('a2', 0), r.get('b1', 0)?.etag]).toEqual([
+      undefined,
+      undefined,
+      '"3"',
+    ]);
+  });
+
+  it('keeps at most max entries, dropping the least recently remembered', () => {
+    const r = new RecentPages(2);
+    r.remember('x', 'o', '"x"', 5000);
+    r.remember('y', 'o', '"y"', 5000);
+    r.remember('x', 'o', '"x2"', 5000); // remembered again: now the newest
+    r.remember('z', 'o', '"z"', 5000);
+    expect([r.get('x', 0)?.etag, r.get('y', 0), r.get('z', 0)?.etag]).toEqual([
+      '"x2"',
+      undefined,
+      '"z"',
+    ]);
+  });
+});
+
+describe('RecentPages: renewal in the last quarter', () => {
+  it('a route uses an entry only before its last quarter; the fast path until its end, but sends one request at a time to renew it', () => {
+    const r = new RecentPages();
+    r.remember('k', 'o', '"e"', 2000, 0); // the last quarter begins at 1500
+    expect(r.get('k', 1499)?.etag).toBe('"e"');
+    expect(r.get('k', 1500)).toBeUndefined();
+    expect(r.getOrSendToRenew('k', 1500)).toBeUndefined(); // sent to the route
+    expect(r.getOrSendToRenew('k', 1501)?.etag).toBe('"e"');
+    expect(r.getOrSendToRenew('k', 1500 + RENEW_RETRY_MS)).toBeUndefined(); // not renewed: again
+    expect(r.getOrSendToRenew('k', 1999)?.etag).toBe('"e"');
+    expect(r.getOrSendToRenew('k', 2000)).toBeUndefined();
+    // renewed by the route: a whole new bound
+    r.remember('k', 'o', '"e"', 4000, 2000);
+    expect(r.getOrSendToRenew('k', 3499)?.etag).toBe('"e"');
+  });
+});
