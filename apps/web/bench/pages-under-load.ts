@@ -388,6 +388,7 @@ try {
   const loadAfter = loadavg();
   const cpuAfter = cpuReferenceMs();
 
+  const processesText = (n: number) => (n === 1 ? 'one Node process' : `${n} Node processes`);
   const held = (steps: Step[]) => steps.filter((s) => s.holds).at(-1)?.rate ?? 0;
   const fromMemory = (steps: Step[]) => {
     const n = steps.reduce((a, s) => a + s.requests, 0);
@@ -419,7 +420,7 @@ try {
       ),
     ),
     '',
-    `The web server is ${webProcesses(process.env.POOLBENCH_WEB_PROCESSES)} Node process(es): one request at a time costing *t* ms of a core bounds a process near 1000/*t* req/s before k6, Postgres and the rest of the machine take their share of the ${cpus().length} cores; every signed-in request is authorized. With the cache on, a request whose session, team and page the process decided within the last 2 s (the authorization bound, docs/security.md) is answered by \`server.mjs\` from memory before Next.js routes it (\`Server-Timing: memory\`, the last column); the others go through Next.js, and one at a time renews what is kept before it ends. \`/api/health\` always goes through Next.js and reads the database: it is what a request costs without the fast path.`,
+    `The web server is ${processesText(webProcesses(process.env.POOLBENCH_WEB_PROCESSES))}: one request at a time costing *t* ms of a core bounds a process near 1000/*t* req/s before k6, Postgres and the rest of the machine take their share of the ${cpus().length} cores; every signed-in request is authorized. With the cache on, a request whose session, team and page the process decided within the last 2 s (the authorization bound, docs/security.md) is answered by \`server.mjs\` from memory before Next.js routes it (\`Server-Timing: memory\`, the last column); the others go through Next.js, and one at a time renews what is kept before it ends. \`/api/health\` always goes through Next.js and reads the database: it is what a request costs without the fast path.`,
     '',
     `Goal: 200 req/s each. ${results.map((r) => `${r.endpoint.split(' (')[0]}: ${held(r.steps['cache on']!)} req/s with the cache (${held(r.steps['cache off']!)} without)`).join('; ')}.`,
   ].join('\n');
