@@ -77,27 +77,38 @@ async function serve() {
    * answers. An answer is `{ status, headers, body }`.
    */
   const fastAnswer = () => globalThis.__poolbenchFastAnswer;
-  const send = (res, answer) => {
-    res.statusCode = answer.status;
-    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-    res.end(answer.body ?? undefined);
+  /** Writes an answer; a failure before anything was sent hands the request to Next.js. */
+  const send = (req, res, answer) => {
+    try {
+      res.statusCode = answer.status;
+      for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+      res.end(answer.body ?? undefined);
+    } catch (e) {
+      failed(req, res, e);
+    }
+  };
+  const failed = (req, res, e) => {
+    console.error('fast path failed; Next.js answers', e);
+    if (res.headersSent) return res.destroy();
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    return handle(req, res);
   };
   const fastOrNext = (req, res) => {
     const fast = fastAnswer();
-    let answer = null;
+    if (!fast) return handle(req, res);
+    // what Next.js sets when absent (the share page's guess limiter may read it)
+    req.headers['x-forwarded-for'] ??= req.socket.remoteAddress;
+    let answer;
     try {
-      answer = fast ? fast(req) : null;
+      answer = fast(req);
     } catch (e) {
-      console.error('fast path failed; Next.js answers', e);
+      return failed(req, res, e);
     }
     if (answer === null) return handle(req, res);
-    if (typeof answer.then !== 'function') return send(res, answer);
+    if (typeof answer.then !== 'function') return send(req, res, answer);
     answer.then(
-      (a) => (a === null ? handle(req, res) : send(res, a)),
-      (e) => {
-        console.error('fast path failed; Next.js answers', e);
-        return handle(req, res);
-      },
+      (a) => (a === null ? handle(req, res) : send(req, res, a)),
+      (e) => failed(req, res, e),
     );
   };
 

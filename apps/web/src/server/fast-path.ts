@@ -87,7 +87,8 @@ function answerFromMemory(
 }
 
 const withSecurityHeaders = (path: string, headers: HeaderReader, a: Answer): Answer => {
-  const https = headers.get('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+  // as Next.js decides the protocol the proxy sees (HSTS only over https)
+  const https = (headers.get('x-forwarded-proto') ?? '').includes('https');
   const nonce = randomBytes(16).toString('base64');
   // as Next.js merges them: the proxy's headers win over a route's own (src/proxy.ts)
   return {

@@ -1,3 +1,4 @@
+import { forgetAuth } from '~/server/auth-cache';
 import { db } from '~/server/db';
 import { env } from '~/server/env';
 import { runQueue } from '~/server/queue';
@@ -11,5 +12,6 @@ export function defaultRestDeps(): RestDeps {
     queue: runQueue,
     baseUrl: env.BETTER_AUTH_URL.replace(/\/$/, ''),
     rateLimit: { ...DEFAULT_RATE_LIMIT, limit: env.API_RATE_LIMIT_PER_MINUTE },
+    forgetAuth,
   };
 }

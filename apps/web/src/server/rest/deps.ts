@@ -1,6 +1,7 @@
 import type { Db } from '@poolbench/db';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Revocation } from '~/server/services/auth/auth-cache';
 import type { IdempotencyOptions } from './idempotency';
 
 /** Everything the REST layer touches; the route passes the app's singletons, tests their own. */
@@ -12,6 +13,11 @@ export interface RestDeps {
   baseUrl: string;
   rateLimit: { limit: number; windowMs: number };
   idempotency?: IdempotencyOptions;
+  /**
+   * After a change a token made (anything but GET): what web processes keep about its team's
+   * results (recent run pages and comparisons) is forgotten, as after a tRPC mutation.
+   */
+  forgetAuth?: (revocation: Revocation) => Promise<void>;
 }
 
 export const DEFAULT_RATE_LIMIT = { limit: 300, windowMs: 60_000 };

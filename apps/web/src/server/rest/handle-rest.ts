@@ -152,10 +152,11 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
       }
     }
     const body = op.body ? op.body.parse(raw) : undefined;
-    const run = async (): Promise<StoredResponse> => ({
-      status: op.status,
-      body: await op.handle({ deps, principal, params, query, body }),
-    });
+    const run = async (): Promise<StoredResponse> => {
+      const answer = await op.handle({ deps, principal, params, query, body });
+      if (method !== 'GET') await deps.forgetAuth?.({ teamId: principal.teamId });
+      return { status: op.status, body: answer };
+    };
 
     const key = req.headers.get('idempotency-key');
     if (op.idempotent && key !== null) {

@@ -361,6 +361,30 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     );
   });
 
+  it("a change made with a token forgets what web processes keep of the team's results; a read or a refused change does not", async () => {
+    const forgotten: unknown[] = [];
+    deps.forgetAuth = (r) => {
+      forgotten.push(r);
+      return Promise.resolve();
+    };
+    try {
+      await call('GET', `/experiments/${A.experimentId}`);
+      const refused = await call('POST', '/baselines', {
+        token: readToken,
+        body: { experimentId: baselineExperimentId },
+      });
+      expect(refused.status).toBe(403);
+      expect(forgotten).toEqual([]);
+      const set = await call('POST', '/baselines', {
+        body: { experimentId: baselineExperimentId },
+      });
+      expect(set.status).toBeLessThan(300);
+      expect(forgotten).toEqual([{ teamId: A.teamId }]);
+    } finally {
+      delete deps.forgetAuth;
+    }
+  });
+
   it('a method a path does not have is 405 with the Allow of that path; OPTIONS lists it', async () => {
     const del = await call('DELETE', '/experiments');
     expect(del.status).toBe(405);

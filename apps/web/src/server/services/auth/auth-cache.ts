@@ -23,6 +23,12 @@ export function authCacheMs(value: string | undefined): number {
   return Math.min(Math.floor(n), AUTH_CACHE_MAX_MS);
 }
 
+/**
+ * How long this process keeps decided answers: sessions and teams, and the recent pages of finished
+ * runs, comparisons and share links (`POOLBENCH_AUTH_CACHE_MS`; 0 keeps none).
+ */
+export const keptAnswerMs = () => authCacheMs(process.env.POOLBENCH_AUTH_CACHE_MS);
+
 interface Entry<V> extends Renewable {
   value: V;
   userId: string | null;

@@ -67,11 +67,21 @@ export function notModified(headers: HeaderReader, etag: string): boolean {
  */
 export class RecentPages {
   private readonly map = new Map<string, { owner: string; etag: string } & Renewable>();
+  private generation = 0;
   constructor(private readonly max = 1000) {}
 
-  remember(key: string, owner: string, etag: string, until: number, now = Date.now()): void {
+  /**
+   * Taken before a route's reads that decide a page: `remember` stores nothing if anything was
+   * forgotten since (a revocation the reads may predate), and counts the bound from `at`.
+   */
+  ticket(now = Date.now()): RecentTicket {
+    return { generation: this.generation, at: now };
+  }
+
+  remember(key: string, owner: string, etag: string, ticket: RecentTicket, until: number): void {
+    if (ticket.generation !== this.generation || until <= ticket.at) return;
     this.map.delete(key);
-    this.map.set(key, { owner, etag, ...renewable(now, until) });
+    this.map.set(key, { owner, etag, ...renewable(ticket.at, until) });
     while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
   }
 
@@ -93,11 +103,23 @@ export class RecentPages {
     return r && r.until > now ? r : undefined;
   }
 
+  /** Forget one key (a route found its page gone). */
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+
   forget(owner: string): void {
+    this.generation++;
     for (const [key, r] of this.map) if (r.owner === owner) this.map.delete(key);
   }
 
   clear(): void {
+    this.generation++;
     this.map.clear();
   }
+}
+
+export interface RecentTicket {
+  generation: number;
+  at: number;
 }

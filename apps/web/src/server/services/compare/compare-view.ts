@@ -5,7 +5,7 @@ import { fastSuperjson } from '../../api/fast-transformer';
 import { ComparisonViewSchema } from '../../api/routers/compare.types';
 import { fingerprint, LruCache, RecentPages } from '../cache/finished-data-cache';
 import { processWide } from '../../process-wide';
-import { AUTH_CACHE_MAX_MS, onRevocation } from '../auth/auth-cache';
+import { keptAnswerMs, onRevocation } from '../auth/auth-cache';
 import type { PageBytes } from '../cache/page-bytes-response';
 import { cachedComparison, comparisonVersion } from './cached-comparison';
 import { resolveBaseline } from './resolve-baseline';
@@ -95,7 +95,8 @@ export async function comparePageBytes(
   selection: Selection,
   maxPoints: number,
 ): Promise<PageBytes> {
-  const seen = recent.get(recentKey(teamId, selection, maxPoints));
+  const ticket = recent.ticket();
+  const seen = recent.get(recentKey(teamId, selection, maxPoints), ticket.at);
   const kept = seen ? pages.get(seen.etag) : undefined;
   if (kept) return kept;
   const resolved = await resolveBaseline(db, teamId, selection);
@@ -110,7 +111,8 @@ export async function comparePageBytes(
       recentKey(teamId, selection, maxPoints),
       teamId,
       etag,
-      Date.now() + AUTH_CACHE_MAX_MS,
+      ticket,
+      ticket.at + keptAnswerMs(),
     );
   const hit = cacheable ? pages.get(etag) : undefined;
   if (hit) {

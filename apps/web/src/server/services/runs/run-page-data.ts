@@ -3,7 +3,7 @@ import type { Db } from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
 import { fastSuperjson } from '../../api/fast-transformer';
 import { RunDetailSchema, RunSeriesSchema } from '../../api/routers/run.types';
-import { AUTH_CACHE_MAX_MS, onRevocation } from '../auth/auth-cache';
+import { keptAnswerMs, onRevocation } from '../auth/auth-cache';
 import { fingerprint, LruCache, pageCacheOn, RecentPages } from '../cache/finished-data-cache';
 import { processWide } from '../../process-wide';
 import type { PageBytes } from '../cache/page-bytes-response';
@@ -61,6 +61,7 @@ export async function runPageBytes(
   runId: string,
   maxPoints: number,
 ): Promise<PageBytes> {
+  const ticket = recent.ticket();
   const head = await db.run.findFirst({
     where: { id: runId, teamId },
     select: {
@@ -81,7 +82,8 @@ export async function runPageBytes(
       recentKey(teamId, runId, maxPoints),
       teamId,
       etag,
-      Date.now() + AUTH_CACHE_MAX_MS,
+      ticket,
+      ticket.at + keptAnswerMs(),
     );
   const hit = cacheable ? pages.get(etag) : undefined;
   if (hit) {

@@ -15,7 +15,7 @@ import {
   RecentPages,
   type HeaderReader,
 } from '../cache/finished-data-cache';
-import { AUTH_CACHE_MAX_MS, onRevocation } from '../auth/auth-cache';
+import { keptAnswerMs, onRevocation } from '../auth/auth-cache';
 import { countView } from './resolve-share-link';
 import {
   answerResponse,
@@ -118,9 +118,11 @@ export async function sharedPageAnswer(
   headers: HeaderReader,
   now = new Date(),
 ): Promise<Answer> {
+  const key = hashShareToken(token);
+  const ticket = recentViews.ticket();
   const recent = await answerRecentView(
     deps,
-    pageCacheOn() ? recentViews.get(hashShareToken(token)) : undefined,
+    pageCacheOn() ? recentViews.get(key, ticket.at) : undefined,
     headers,
   );
   if (recent) return recent;
@@ -134,6 +136,7 @@ export async function sharedPageAnswer(
         ? 'Too many unknown links were opened from your address. Try again in a few minutes.'
         : 'Too many unknown links were opened recently. Check the link, or try again in a few minutes.',
     );
+  if (view.status === 404) recentViews.delete(key);
   if (view.status === 404)
     return messagePage(
       404,
@@ -147,10 +150,11 @@ export async function sharedPageAnswer(
     if (!pageCacheOn()) return;
     const expires = view.link.expiresAt?.getTime() ?? Infinity;
     recentViews.remember(
-      hashShareToken(token),
+      key,
       view.link.id,
       etag,
-      Math.min(Date.now() + AUTH_CACHE_MAX_MS, expires),
+      ticket,
+      Math.min(ticket.at + keptAnswerMs(), expires),
     );
   };
   if (pageCacheOn() && notModified(headers, etag)) {
