@@ -227,6 +227,8 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
       await db.run.findMany({
         where: { experimentId: l.experimentId, status: 'thresholds_failed' },
         select: { id: true },
+        // the order the outcome lists them in
+        orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }],
       })
     ).map((r) => r.id);
     expect(failedRuns).toHaveLength(2);
