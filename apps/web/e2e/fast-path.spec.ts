@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { FAST_PATH_TIMING } from '../src/server/services/cache/page-bytes-response';
 import { signUpApi, trpcOk } from './helpers';
-import { closeE2eDb, e2eDb, finishedExperiment, teamOf } from './synthetic';
+import { closeE2eDb, twoFinishedRuns } from './synthetic';
 
 /**
  * server.mjs's fast path: once a web process has decided a request for a finished run's page
@@ -64,45 +64,13 @@ test('repeated requests are answered from memory as Next.js answers them, and re
   const owner = page.request;
   const email = await signUpApi(owner, baseURL!, 'Fast Path Owner');
   const call = trpcOk(owner, baseURL!);
-  const target = await call('target.create', {
-    kind: 'managed',
-    name: 'Lab',
-    requestDefaults: { method: 'GET', path: '/work', query: { ms: '2' } },
-  });
-  const pc = await call('poolConfig.create', {
-    targetId: target.id,
-    name: 'prewarm',
-    config: { strategy: 'prewarm', params: {} },
-  });
-  const scenario = await call('scenario.create', {
-    name: 'steady',
-    scenario: {
-      template: 'sustained',
-      params: { vus: 2, durationMs: 10_000 },
-      requests: [{ path: '/work', query: { ms: 2 } }],
-    },
-  });
-  const experimentId = await finishedExperiment({
-    teamId: await teamOf(email),
-    targetId: target.id,
-    name: 'Fast path',
-    poolConfigs: [{ id: pc.id, name: 'prewarm' }],
-    scenario: { id: scenario.id, name: 'steady' },
-    repeats: 2,
-    seconds: 10,
-  });
-  const [run, run2] = await e2eDb().run.findMany({
-    where: { experimentId },
-    select: { id: true },
-    orderBy: { repeatIndex: 'asc' },
-  });
-  if (!run || !run2) throw new Error('the fixture made no runs');
+  const [run, run2] = await twoFinishedRuns(call, email, 'Fast path', 10);
   const link = (await call('shareLink.create', {
-    target: { kind: 'run', runId: run.id },
+    target: { kind: 'run', runId: run },
     title: 'fast path',
   })) as unknown as { id: string; token: string };
-  const runUrl = `/api/runs/${run.id}/data`;
-  const compareUrl = `/api/compare/data?items=r.${run.id},r.${run2.id}`;
+  const runUrl = `/api/runs/${run}/data`;
+  const compareUrl = `/api/compare/data?items=r.${run},r.${run2}`;
   const shareUrl = `/share/${link.token}`;
 
   await test.step('the answer from memory is the one Next.js gives', async () => {
@@ -163,7 +131,7 @@ test('repeated requests are answered from memory as Next.js answers them, and re
 
   await test.step('a change made through the product shows at once', async () => {
     const before = await untilFromMemory(owner, runUrl);
-    await call('run.updateNotes', { id: run.id, notes: 'warmed by hand' });
+    await call('run.updateNotes', { id: run, notes: 'warmed by hand' });
     // every request after it, not only one sent to renew the kept page
     for (let i = 0; i < 5; i++) {
       const after = await owner.get(runUrl);

@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import superjson from 'superjson';
 import { SHOTS, signUpApi, trpcOk } from './helpers';
-import { closeE2eDb, e2eDb, finishedExperiment, teamOf } from './synthetic';
+import { closeE2eDb, twoFinishedRuns } from './synthetic';
 
 /**
  * The page-data routes: /api/runs/[id]/data (the run and its chart series) and /api/compare/data
@@ -20,40 +20,8 @@ test('a finished run page and a comparison load in one request each, revalidate 
 }) => {
   const email = await signUpApi(page.request, baseURL!, 'Run Page Data');
   const call = trpcOk(page.request, baseURL!);
-  const target = await call('target.create', {
-    kind: 'managed',
-    name: 'Lab',
-    requestDefaults: { method: 'GET', path: '/work', query: { ms: '2' } },
-  });
-  const pc = await call('poolConfig.create', {
-    targetId: target.id,
-    name: 'prewarm',
-    config: { strategy: 'prewarm', params: {} },
-  });
-  const scenario = await call('scenario.create', {
-    name: 'steady',
-    scenario: {
-      template: 'sustained',
-      params: { vus: 2, durationMs: 12_000 },
-      requests: [{ path: '/work', query: { ms: 2 } }],
-    },
-  });
-  const experimentId = await finishedExperiment({
-    teamId: await teamOf(email),
-    targetId: target.id,
-    name: 'Run page data',
-    poolConfigs: [{ id: pc.id, name: 'prewarm' }],
-    scenario: { id: scenario.id, name: 'steady' },
-    repeats: 2,
-    seconds: 12,
-  });
-  const [run, run2] = await e2eDb().run.findMany({
-    where: { experimentId },
-    select: { id: true },
-    orderBy: { repeatIndex: 'asc' },
-  });
-  if (!run || !run2) throw new Error('the fixture made no runs');
-  const url = `/api/runs/${run.id}/data`;
+  const [run, run2] = await twoFinishedRuns(call, email, 'Run page data', 12);
+  const url = `/api/runs/${run}/data`;
 
   const first = await page.request.get(url, { headers: { 'Accept-Encoding': 'gzip' } });
   expect(first.status()).toBe(200);
@@ -72,12 +40,12 @@ test('a finished run page and a comparison load in one request each, revalidate 
     }).on('error', reject),
   );
   expect(raw.encoding).toBe('gzip');
-  expect(JSON.parse(gunzipSync(raw.body).toString('utf8'))).toHaveProperty('json.run.id', run.id);
+  expect(JSON.parse(gunzipSync(raw.body).toString('utf8'))).toHaveProperty('json.run.id', run);
   const body = superjson.deserialize<{
     run: { id: string; status: string };
     series: { points: unknown[] };
   }>(await first.json());
-  expect(body.run).toMatchObject({ id: run.id, status: 'succeeded' });
+  expect(body.run).toMatchObject({ id: run, status: 'succeeded' });
   expect(body.series.points).toHaveLength(12);
 
   const again = await page.request.get(url, { headers: { 'If-None-Match': etag } });
@@ -89,7 +57,7 @@ test('a finished run page and a comparison load in one request each, revalidate 
   expect(await bad.json()).toMatchObject({ detail: expect.stringMatching(/^maxPoints: /) });
 
   // the compare view's data, by the compare page's own query string
-  const compare = `/api/compare/data?items=r.${run.id},r.${run2.id}`;
+  const compare = `/api/compare/data?items=r.${run},r.${run2}`;
   const cmp = await page.request.get(compare);
   expect(cmp.status()).toBe(200);
   const cmpTag = cmp.headers()['etag']!;
@@ -97,7 +65,7 @@ test('a finished run page and a comparison load in one request each, revalidate 
   expect((await page.request.get(compare, { headers: { 'If-None-Match': cmpTag } })).status()).toBe(
     304,
   );
-  const one = await page.request.get(`/api/compare/data?items=r.${run.id}`);
+  const one = await page.request.get(`/api/compare/data?items=r.${run}`);
   expect(one.status()).toBe(400);
   expect(await one.json()).toMatchObject({ detail: 'items: pick at least 2 runs or cells' });
 
@@ -115,7 +83,7 @@ test('a finished run page and a comparison load in one request each, revalidate 
     if (r.url().includes('/events')) streams.push(r.url());
   });
   const loaded = page.waitForResponse((r) => r.url().endsWith(url));
-  await page.goto(`/runs/${run.id}`);
+  await page.goto(`/runs/${run}`);
   await loaded;
   await expect(page.getByTestId('run-summary')).toBeVisible();
   const throughput = page.getByTestId('chart-throughput');

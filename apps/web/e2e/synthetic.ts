@@ -77,3 +77,50 @@ export async function finishedExperiment(spec: FinishedExperimentSpec): Promise<
       });
   return e.id;
 }
+
+/**
+ * Two finished repeats of one experiment on a new managed lab target of the signed-in user's team
+ * (`call`: a tRPC caller as that user): a target, a prewarm pool config, a steady scenario and
+ * their stored seconds. Returns the runs' ids in repeat order.
+ */
+export async function twoFinishedRuns(
+  call: (path: string, input: unknown) => Promise<{ id: string }>,
+  email: string,
+  name: string,
+  seconds: number,
+): Promise<[string, string]> {
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab',
+    requestDefaults: { method: 'GET', path: '/work', query: { ms: '2' } },
+  });
+  const pc = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'prewarm',
+    config: { strategy: 'prewarm', params: {} },
+  });
+  const scenario = await call('scenario.create', {
+    name: 'steady',
+    scenario: {
+      template: 'sustained',
+      params: { vus: 2, durationMs: seconds * 1000 },
+      requests: [{ path: '/work', query: { ms: 2 } }],
+    },
+  });
+  const experimentId = await finishedExperiment({
+    teamId: await teamOf(email),
+    targetId: target.id,
+    name,
+    poolConfigs: [{ id: pc.id, name: 'prewarm' }],
+    scenario: { id: scenario.id, name: 'steady' },
+    repeats: 2,
+    seconds,
+  });
+  const [run, run2] = await e2eDb().run.findMany({
+    where: { experimentId },
+    select: { id: true },
+    orderBy: { repeatIndex: 'asc' },
+  });
+  if (!run || !run2) throw new Error('the fixture made no runs');
+  return [run.id, run2.id];
+}

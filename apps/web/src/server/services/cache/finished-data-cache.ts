@@ -112,11 +112,6 @@ export class RecentPages {
     this.generation++;
     for (const [key, r] of this.map) if (r.owner === owner) this.map.delete(key);
   }
-
-  clear(): void {
-    this.generation++;
-    this.map.clear();
-  }
 }
 
 export interface RecentTicket {

@@ -62,10 +62,6 @@ export function forgetTeamComparisons(teamId: string): void {
 onRevocation('comparisons', (r) => {
   if (r.teamId) forgetTeamComparisons(r.teamId);
 });
-export const clearComparePageCache = () => {
-  pages.clear();
-  recent.clear();
-};
 const recentKey = (teamId: string, selection: Selection, maxPoints: number) =>
   `${teamId}\u0000${fingerprint({ selection, maxPoints })}`;
 

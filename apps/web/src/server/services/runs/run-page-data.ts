@@ -25,10 +25,6 @@ const recent = processWide('run-recent', () => new RecentPages(1000));
 onRevocation('run-pages', (r) => {
   if (r.teamId) recent.forget(r.teamId);
 });
-export const clearRunPageCache = () => {
-  pages.clear();
-  recent.clear();
-};
 const recentKey = (teamId: string, runId: string, maxPoints: number) =>
   `${teamId}\u0000${runId}\u0000${maxPoints}`;
 

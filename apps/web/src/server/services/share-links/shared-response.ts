@@ -29,7 +29,6 @@ import { hashShareToken } from './token';
 
 // rendered pages by ETag: a shared report of finished runs is the same HTML for every viewer
 const pages = processWide('share-pages', () => new LruCache<StoredText>(200));
-export const clearSharedPageCache = () => pages.clear();
 
 /**
  * A token's resolved page for at most `AUTH_CACHE_MAX_MS` (never past the link's expiry), under
