@@ -141,10 +141,13 @@ describe('managed target environment (real lab target, Postgres, nginx)', () => 
       await res.arrayBuffer();
     }
     expect([...seen].sort()).toEqual(['0', '1']);
-    const logged = readFileSync(t.balancer!.accessLog, 'utf8')
-      .split('\n')
-      .filter((l) => l.includes('GET /health'));
-    expect(logged.length).toBe(10);
+    // nginx writes a request's log line after it has sent the response, so the last line can
+    // land a moment after the client has read its body
+    const logged = () =>
+      readFileSync(t.balancer!.accessLog, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('GET /health')).length;
+    await expect.poll(logged, { timeout: 10_000 }).toBe(10);
     const pids = [t.instances[0]!.child.pid];
     await t.stop();
     const rr = await start({ strategy: 'lazy', instanceCount: 2 });
