@@ -8,9 +8,13 @@ type Handler = (req: Request) => Promise<Response>;
 /**
  * Wraps Better Auth's route handler: passes it the trusted client address (or none), limits
  * sign-ins with `SignInLimiter`, and answers every refusal of a well-formed sign-up alike (see
- * `refuseSignUp`).
+ * `refuseSignUp`). `wait` is how a delayed sign-in waits (a test records the delays).
  */
-export function guardAuthRequest(handler: Handler, limiter: SignInLimiter): Handler {
+export function guardAuthRequest(
+  handler: Handler,
+  limiter: SignInLimiter,
+  wait: (ms: number) => Promise<unknown> = (ms) => new Promise((r) => setTimeout(r, ms)),
+): Handler {
   return async (req) => {
     const headers = new Headers(req.headers);
     headers.delete(CLIENT_IP_HEADER);
@@ -24,7 +28,7 @@ export function guardAuthRequest(handler: Handler, limiter: SignInLimiter): Hand
       if (email === null) return handler(forward);
       const verdict = await limiter.check(email, client);
       if (verdict.retryAfterSeconds !== null) return tooManyAttempts(verdict.retryAfterSeconds);
-      if (verdict.delayMs > 0) await new Promise((r) => setTimeout(r, verdict.delayMs));
+      if (verdict.delayMs > 0) await wait(verdict.delayMs);
       const res = await handler(forward);
       if (res.status === 401) await limiter.recordFailure(email, client);
       else if (res.ok) await limiter.recordSuccess(email, client);
