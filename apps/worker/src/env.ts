@@ -47,6 +47,9 @@ const EnvSchema = z.object({
   RUN_READY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   RUN_TIMEOUT_MARGIN_MS: z.coerce.number().int().min(1000).default(60_000),
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(200).default(5000),
+  // BullMQ's lock on an active run job, renewed at half of it; a dead worker's job is failed by a
+  // live worker's stall check (every half of its own lock) once the lock has run out
+  RUN_JOB_LOCK_MS: z.coerce.number().int().min(4000).default(30_000),
   QUEUE_PREFIX: z.string().optional(),
   // Distributed runs (docs/distributed-runs.md): the address other workers reach this worker's
   // managed targets on, how long a run waits for its load generators, the lead time of the common

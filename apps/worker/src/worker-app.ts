@@ -97,6 +97,7 @@ export async function startWorkerApp(env: WorkerEnv) {
   const runWorker = createRunWorker(workerConn, deps, {
     concurrency: env.WORKER_CONCURRENCY,
     prefix: env.QUEUE_PREFIX,
+    lockMs: env.RUN_JOB_LOCK_MS,
   });
   runWorker.on('error', onQueueError);
   const schedules = new ScheduleService(

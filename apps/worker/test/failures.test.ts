@@ -67,7 +67,9 @@ describe('worker: whatever fails, runs end truthfully', () => {
   });
 
   it('kill -9 of the worker mid-run: aborted_system with partial data, target and k6 gone, never re-run', async () => {
-    const worker = w.startWorker();
+    // a shorter job lock than the default 30 s: the dead worker's job is failed sooner
+    const lock = { RUN_JOB_LOCK_MS: '6000' };
+    const worker = w.startWorker(lock);
     const pc = await w.poolConfig('lazy kill', 'lazy', { maxConns: 2 }, 2);
     const sc = await w.scenario('40 s kill', sustained(2, 40_000));
     const { runIds } = await w.launch([pc.id], [sc.id]);
@@ -87,7 +89,7 @@ describe('worker: whatever fails, runs end truthfully', () => {
 
     // A fresh worker sweeps what the dead one left behind. The bound is the fresh worker's start
     // and its stale-run sweep (RUN_STALE_AFTER_MS 6 s) on a loaded machine, far below the 40 s load.
-    w.startWorker();
+    w.startWorker(lock);
     const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 60_000);
     expect(run.status).toBe('aborted_system');
     expect(run.errorCode).toBe('worker_lost');

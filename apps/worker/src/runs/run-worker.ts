@@ -17,7 +17,7 @@ import type { RunDeps } from './run-deps';
 export function createRunWorker(
   connection: Redis,
   deps: RunDeps,
-  opts: { concurrency: number; prefix?: string },
+  opts: { concurrency: number; prefix?: string; lockMs?: number },
 ): Worker {
   const worker = new Worker(
     RUN_QUEUE,
@@ -40,8 +40,8 @@ export function createRunWorker(
       prefix: opts.prefix,
       concurrency: opts.concurrency,
       maxStalledCount: 0,
-      stalledInterval: 15_000,
-      lockDuration: 30_000,
+      stalledInterval: (opts.lockMs ?? 30_000) / 2,
+      lockDuration: opts.lockMs ?? 30_000,
       autorun: false,
     },
   );
