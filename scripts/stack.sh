@@ -64,7 +64,7 @@ restart_if_stale() { # name
   alive "$name" || return 0
   [ "$(cat "$RUN/$name.stamp" 2>/dev/null)" = "$(stamp_of "$name")" ] && return 0
   say "$name runs an older build: restarting it"
-  if [ "$name" = worker ]; then stop_worker; else stop_one web 10; fi
+  if [ "$name" = worker ]; then stop_worker; else stop_one web 20; fi
 }
 # the worker's grace (WORKER_SHUTDOWN_GRACE_MS, 20 s) + k6's stop (4 s) + writing the end state
 stop_worker() { stop_one worker "${WORKER_STOP_WAIT_S:-40}"; }
@@ -94,7 +94,7 @@ case "${1:-}:${2:-}" in
       die "PoolBench did not become healthy in 60 s: ${health:-no answer}. See .data/logs/web.log and .data/logs/worker.log"
     fi ;;
   start:worker) load_env; restart_if_stale worker; start_worker; stamp_of worker > "$RUN/worker.stamp" ;;
-  stop:) stop_one first-demo 2; stop_one web 10; stop_worker ;;
+  stop:) stop_one first-demo 2; stop_one web 20; stop_worker ;;
   stop:worker) stop_worker ;;
   status:) for n in web worker; do alive $n && say "$n: running (pid $(cat "$RUN/$n.pid"))" || say "$n: stopped"; done ;;
   *) echo "usage: $0 start|stop|status [worker]" >&2; exit 2 ;;

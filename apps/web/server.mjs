@@ -37,7 +37,7 @@ if (cluster.isPrimary && processes > 1) {
     process.on(signal, () => {
       stopping = true;
       for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-      setTimeout(() => process.exit(0), 12_000).unref();
+      setTimeout(() => process.exit(0), 16_000).unref(); // after its servers' own bounds
     });
   }
 } else {
@@ -135,12 +135,24 @@ async function serve() {
   });
   server.listen(port, () => console.log(`PoolBench web listening on http://localhost:${port}`));
 
-  // Like `next start`: stop accepting, let open requests finish, then exit.
+  // Like `next start`: stop accepting, let open requests finish (at most 10 s: a live stream
+  // does not end on its own), then finish what the app held back to write in batches
+  // (src/instrumentation.ts registers it; at most 5 s more) and exit.
+  let exiting = false;
+  const exit = () => {
+    if (exiting) return;
+    exiting = true;
+    setTimeout(() => process.exit(0), 5_000).unref();
+    Promise.resolve()
+      .then(() => globalThis.__poolbenchBeforeExit?.())
+      .catch((e) => console.error('before exit failed', e))
+      .finally(() => process.exit(0));
+  };
   for (const signal of ['SIGTERM', 'SIGINT']) {
     process.on(signal, () => {
-      server.close(() => process.exit(0));
+      server.close(exit);
       server.closeIdleConnections();
-      setTimeout(() => process.exit(0), 10_000).unref();
+      setTimeout(exit, 10_000).unref();
     });
   }
 }

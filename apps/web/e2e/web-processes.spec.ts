@@ -2,7 +2,8 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { signUpApi } from './helpers';
+import { signUpApi, trpcOk } from './helpers';
+import { closeE2eDb, e2eDb, twoFinishedRuns } from './synthetic';
 
 /**
  * The web app as several processes on one port (POOLBENCH_WEB_PROCESSES), the same build the
@@ -128,6 +129,61 @@ test('two web processes share the port, replace one killed, and die with their p
     );
   } finally {
     if (primary) primary.kill('SIGTERM');
+  }
+});
+
+test('a web process stopped with SIGTERM writes the share views it held back before it exits', async ({
+  request,
+  playwright,
+}) => {
+  // views of a busy link are written in batches, one row update per pause: the last batch is
+  // still held when `make down` (stack.sh stop) or an orchestrator sends SIGTERM
+  const email = await signUpApi(request, APP, 'Views On Exit');
+  const call = trpcOk(request, APP);
+  const [run] = await twoFinishedRuns(call, email, 'Views on exit', 5);
+  const link = (await call('shareLink.create', {
+    target: { kind: 'run', runId: run },
+    title: 'views on exit',
+  })) as unknown as { id: string; token: string };
+  const port = await freePort();
+  const server = spawn('node', ['server.mjs'], {
+    cwd: WEB,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      POOLBENCH_WEB_PROCESSES: '1',
+      WEB_SWEEPER: '0',
+    },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+  try {
+    const api = await playwright.request.newContext({ baseURL: `http://localhost:${port}` });
+    await until(
+      'health',
+      () =>
+        api.get('/api/health').then(
+          (r) => r.status(),
+          () => 0,
+        ),
+      (s) => s === 200,
+    );
+    const views = 40;
+    for (let i = 0; i < views; i += 10) {
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, () => api.get(`/share/${link.token}`).then((r) => r.status())),
+      );
+      expect(statuses).toEqual(Array(10).fill(200));
+    }
+    await api.dispose();
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const stored = await e2eDb().shareLink.findUniqueOrThrow({ where: { id: link.id } });
+    expect(stored.accessCount).toBe(views);
+  } finally {
+    server.kill('SIGKILL');
+    await closeE2eDb();
   }
 });
 

@@ -7,4 +7,7 @@ export async function register() {
   // server.mjs answers from memory what it can before handing a request to Next.js
   const { fastAnswer } = await import('./server/fast-path');
   (globalThis as { __poolbenchFastAnswer?: typeof fastAnswer }).__poolbenchFastAnswer = fastAnswer;
+  // and on SIGTERM, once its server has closed, lets held-back writes finish before it exits
+  const { beforeExit } = await import('./server/process-wide');
+  (globalThis as { __poolbenchBeforeExit?: typeof beforeExit }).__poolbenchBeforeExit = beforeExit;
 }

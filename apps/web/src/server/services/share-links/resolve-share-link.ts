@@ -1,7 +1,7 @@
 import { readJson, type Db } from '@poolbench/db';
 import { SelectionSchema, type Selection } from '~/lib/compare/selection';
 import { hashShareToken, SHARE_TOKEN_PATTERN } from './token';
-import { processWide } from '../../process-wide';
+import { onBeforeExit, processWide } from '../../process-wide';
 
 export interface ResolvedShareLink {
   id: string;
@@ -59,7 +59,14 @@ export async function resolveShareLink(
 // first view waits for its own write (a single view is counted when its page is answered); later
 // ones return at once and are counted within the pause and a write.
 const COUNT_PAUSE_MS = 250;
-const counting = processWide('share-view-counts', () => new Map<string, { n: number }>());
+interface Counting {
+  /** views not written yet */
+  n: number;
+  /** the write in flight, if any */
+  busy: Promise<unknown>;
+  write: (n: number) => Promise<unknown>;
+}
+const counting = processWide('share-view-counts', () => new Map<string, Counting>());
 
 /** Counts one view of a link (see above). */
 export function countView(db: Db, id: string): Promise<unknown> {
@@ -68,13 +75,14 @@ export function countView(db: Db, id: string): Promise<unknown> {
     queued.n++;
     return Promise.resolve();
   }
-  const entry = { n: 0 };
-  counting.set(id, entry);
   const write = (n: number) =>
     db.shareLink.update({
       where: { id },
       data: { accessCount: { increment: n }, lastAccessedAt: new Date() },
     });
+  const first = write(1);
+  const entry: Counting = { n: 0, busy: first, write };
+  counting.set(id, entry);
   const drain = async () => {
     for (;;) {
       await new Promise((r) => setTimeout(r, COUNT_PAUSE_MS));
@@ -83,12 +91,31 @@ export function countView(db: Db, id: string): Promise<unknown> {
         counting.delete(id);
         return;
       }
-      const n = entry.n;
-      entry.n = 0;
-      await write(n).catch(() => undefined); // a lost count must not fail a page already answered
+      await writeHeld(entry);
     }
   };
-  const first = write(1);
   void first.then(drain, drain);
   return first;
 }
+
+// a lost count must not fail a page already answered
+const writeHeld = (entry: Counting) => {
+  const n = entry.n;
+  entry.n = 0;
+  entry.busy = entry.write(n).catch(() => undefined);
+  return entry.busy;
+};
+
+/**
+ * Writes every view held in a pause now and waits for the writes in flight: the process is about
+ * to exit, and a view answered is a view counted.
+ */
+export async function flushViewCounts(): Promise<void> {
+  await Promise.all(
+    [...counting.values()].map(async (entry) => {
+      await entry.busy.catch(() => undefined);
+      if (entry.n > 0) await writeHeld(entry);
+    }),
+  );
+}
+onBeforeExit('share-view-counts', flushViewCounts);
