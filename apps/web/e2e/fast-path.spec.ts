@@ -79,6 +79,8 @@ test('repeated requests are answered from memory as Next.js answers them, and re
       const first = await owner.get(url, { headers: gzip });
       expect(first.status(), url).toBe(200);
       expect(fromMemory(first), `${url}: the first request is Next.js's`).toBe(false);
+      // kept by the browser only to revalidate it: every view asks again, with the ETag
+      expect(first.headers()['cache-control'], url).toMatch(/^private, no-cache(, no-transform)?$/);
       const fast = await untilFromMemory(owner, url, gzip);
       expect(fast.status()).toBe(200);
       expect(await fast.body()).toEqual(await first.body());

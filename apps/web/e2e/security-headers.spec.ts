@@ -78,6 +78,7 @@ test('security headers on /, /sign-in, an app page, a share page and /api/*; the
   expect(sh['referrer-policy']).toBe('no-referrer');
   expect(sh['content-security-policy']).toContain("default-src 'none'");
   expect(sh['x-robots-tag']).toContain('noindex');
+  expect(sh['cache-control']).toBe('private, no-store');
 
   // API routes: JSON, problem+json and exports get the same baseline
   for (const path of [

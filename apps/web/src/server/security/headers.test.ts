@@ -34,5 +34,13 @@ describe('security headers', () => {
       expect(h['Referrer-Policy']).toBe('no-referrer');
       expect(h['Permissions-Policy']).toContain('camera=()');
     }
+    // the share page's route decides its caching on each answer; exports are never stored
+    expect(securityHeaders('/share/tok', { nonce: 'n', https: false })).not.toHaveProperty(
+      'Cache-Control',
+    );
+    for (const path of ['/share/tok/x', '/api/share/tok/export'])
+      expect(securityHeaders(path, { nonce: 'n', https: false })['Cache-Control']).toBe(
+        'private, no-store',
+      );
   });
 });

@@ -22,6 +22,8 @@ export const PERMISSIONS_POLICY =
 /** One year, the minimum for HSTS preload lists; only ever sent over https (see `securityHeaders`). */
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
+const SHARE_PAGE_PATH = /^\/share\/[^/]+$/;
+
 export function isSharePath(pathname: string): boolean {
   return pathname.startsWith('/share/') || pathname.startsWith('/api/share/');
 }
@@ -64,6 +66,10 @@ export function securityHeaders(
         'X-Content-Type-Options': 'nosniff',
         'X-Frame-Options': 'DENY',
       };
+  // The share page's route sets Cache-Control on every answer: `private, no-cache` with an ETag
+  // for a page (a browser revalidates each view, so a revoked link is refused at once, and gets
+  // 304 while nothing changed), `private, no-store` for 404 and 429. Exports stay `no-store`.
+  if (SHARE_PAGE_PATH.test(pathname)) delete base['Cache-Control'];
   base['Permissions-Policy'] = PERMISSIONS_POLICY;
   base['Cross-Origin-Opener-Policy'] = 'same-origin';
   if (opts.https) base['Strict-Transport-Security'] = HSTS;

@@ -67,8 +67,37 @@ export function notModified(headers: HeaderReader, etag: string): boolean {
  */
 export class RecentPages {
   private readonly map = new Map<string, { owner: string; etag: string } & Renewable>();
+  private readonly deciding = new Map<string, Promise<void>>();
   private generation = 0;
   constructor(private readonly max = 1000) {}
+
+  /**
+   * A route deciding this key's page says so, and calls the function returned when it is done,
+   * whatever the outcome. Only the first route in flight for a key is recorded.
+   */
+  decide(key: string): () => void {
+    if (this.deciding.has(key)) return () => {};
+    let done!: () => void;
+    this.deciding.set(
+      key,
+      new Promise<void>((resolve) => {
+        done = resolve;
+      }),
+    );
+    return () => {
+      this.deciding.delete(key);
+      done();
+    };
+  }
+
+  /**
+   * While nothing is held for this key and a route is deciding it, that route's decision: a cold
+   * crowd (a link just posted) then waits for one route instead of each request going the full
+   * way behind it. Undefined once an entry is held, also in its renewal quarter.
+   */
+  decision(key: string, now = Date.now()): Promise<void> | undefined {
+    return this.live(key, now) ? undefined : this.deciding.get(key);
+  }
 
   /**
    * Taken before a route's reads that decide a page: `remember` stores nothing if anything was

@@ -4,7 +4,8 @@ import { withTempDatabase } from '~/test/temp-database';
 import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { insertSyntheticRun, syntheticExperiment } from '../compare/testing/synthetic-runs';
 import { GuessLimiter } from '../share-links/rate-limit';
-import { sharedPageResponse } from '../share-links/shared-response';
+import { recentSharedPage, sharedPageResponse } from '../share-links/shared-response';
+import { flushViewCounts } from '../share-links/resolve-share-link';
 import { cachedExperimentPivot } from '../compare/cached-pivot';
 import { runPageBytes } from '../runs/run-page-data';
 import { comparePageBytes, forgetTeamComparisons } from '../compare/compare-view';
@@ -236,6 +237,56 @@ describe('caches of finished-run data', () => {
       if (count < 20) await new Promise((r) => setTimeout(r, 50));
     }
     expect(count).toBe(20);
+  });
+
+  it("a cold crowd on a new link waits for the one route deciding it and gets that route's page", async () => {
+    const link = await owner().shareLink.create({
+      target: { kind: 'run', runId: run2 },
+      title: 'cold crowd',
+    });
+    const headers = new Headers();
+    const fast = () => recentSharedPage({ db, limiter: limiter() }, link.token, headers);
+    // nothing decided yet, nothing in flight: the fast path hands the request to a route
+    expect(await fast()).toBeNull();
+    const route = page(link.token);
+    // requests arriving while that route reads and renders: answered with its page, from memory
+    const crowd = await Promise.all(Array.from({ length: 15 }, fast));
+    const first = await route;
+    expect(first.status).toBe(200);
+    const html = await first.text();
+    expect(crowd.map((a) => a?.status)).toEqual(Array(15).fill(200));
+    for (const a of crowd) expect(String(a!.body)).toBe(html);
+    await flushViewCounts();
+    expect((await db.shareLink.findUniqueOrThrow({ where: { id: link.id } })).accessCount).toBe(16);
+    // a crowd on a link that is no more: the route decides 404 and each waiter goes its own way
+    const gone = await owner().shareLink.create({
+      target: { kind: 'run', runId: run2 },
+      title: 'x',
+    });
+    await owner().shareLink.revoke({ id: gone.id });
+    const refused = page(gone.token);
+    const waiters = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        recentSharedPage({ db, limiter: limiter() }, gone.token, headers),
+      ),
+    );
+    expect((await refused).status).toBe(404);
+    expect(waiters).toEqual([null, null, null]);
+  });
+
+  it('views held back in a pause are written at once when the process is about to exit', async () => {
+    const link = await owner().shareLink.create({
+      target: { kind: 'run', runId: run2 },
+      title: 'flushed',
+    });
+    // the first view's write is in flight while the rest arrive; all are answered before it ends
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, () => page(link.token).then((r) => r.status)),
+    );
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    // no waiting for the pause: after the flush every view is in the row
+    await flushViewCounts();
+    expect((await db.shareLink.findUniqueOrThrow({ where: { id: link.id } })).accessCount).toBe(12);
   });
 
   it("a finished run's page is tRPC's run.get and run.series, served as the same bytes until its row changes", async () => {

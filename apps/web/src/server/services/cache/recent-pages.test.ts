@@ -77,3 +77,29 @@ describe('RecentPages: renewal in the last quarter', () => {
     expect(r.getOrSendToRenew('k', 3499)?.etag).toBe('"e"');
   });
 });
+
+describe('RecentPages: a decision in flight', () => {
+  it('is waited on while nothing is held, by key, and ends whatever the route decided', async () => {
+    const r = new RecentPages();
+    expect(r.decision('k', 0)).toBeUndefined();
+    const done = r.decide('k');
+    // a second route for the same key records nothing and ends nothing
+    const second = r.decide('k');
+    second();
+    const waiting = r.decision('k', 0);
+    expect(waiting).toBeInstanceOf(Promise);
+    expect(r.decision('other', 0)).toBeUndefined();
+    let woke = false;
+    void waiting!.then(() => (woke = true));
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    r.remember('k', 'o', '"e"', r.ticket(0), 2000);
+    // once an entry is held (also in its renewal quarter) nobody waits: it answers, or renews
+    expect(r.decision('k', 0)).toBeUndefined();
+    expect(r.decision('k', 1600)).toBeUndefined();
+    done();
+    await waiting;
+    expect(woke).toBe(true);
+    expect(r.decision('k', 2000)).toBeUndefined();
+  });
+});

@@ -14,6 +14,7 @@ import {
   pageCacheOn,
   RecentPages,
   type HeaderReader,
+  type RecentTicket,
 } from '../cache/finished-data-cache';
 import { keptAnswerMs, onRevocation } from '../auth/auth-cache';
 import { countView } from './resolve-share-link';
@@ -99,16 +100,21 @@ async function answerRecentView(
  * server.mjs's fast path: the page of a link this process resolved within the bound, answered
  * from memory, or null (then the route answers, and renews it in the bound's last quarter).
  */
-export const recentSharedPage = (
+export async function recentSharedPage(
   deps: { db: Db; limiter: GuessLimiter },
   token: string,
   headers: HeaderReader,
-): Promise<Answer | null> =>
-  answerRecentView(
-    deps,
-    pageCacheOn() ? recentViews.getOrSendToRenew(hashShareToken(token)) : undefined,
-    headers,
-  );
+): Promise<Answer | null> {
+  if (!pageCacheOn()) return null;
+  const key = hashShareToken(token);
+  const decision = recentViews.decision(key);
+  // a route is deciding this link right now: its answer, kept, is this request's too (a route
+  // that is slower than the bound, or finds no page, leaves the request to a route of its own)
+  if (decision) await Promise.race([decision, sleep(keptAnswerMs())]);
+  return answerRecentView(deps, recentViews.getOrSendToRenew(key), headers);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** GET /share/<token>: the shared results as one server-rendered page, working signed out. */
 export async function sharedPageAnswer(
@@ -119,12 +125,26 @@ export async function sharedPageAnswer(
 ): Promise<Answer> {
   const key = hashShareToken(token);
   const ticket = recentViews.ticket();
-  const recent = await answerRecentView(
-    deps,
-    pageCacheOn() ? recentViews.get(key, ticket.at) : undefined,
-    headers,
-  );
-  if (recent) return recent;
+  const held = pageCacheOn() ? recentViews.get(key, ticket.at) : undefined;
+  // said before the first await, so requests arriving from now on wait for this one
+  const done = held || !pageCacheOn() ? () => {} : recentViews.decide(key);
+  try {
+    const recent = await answerRecentView(deps, held, headers);
+    if (recent) return recent;
+    return await decideSharedPage(deps, token, headers, now, key, ticket);
+  } finally {
+    done();
+  }
+}
+
+async function decideSharedPage(
+  deps: { db: Db; limiter: GuessLimiter },
+  token: string,
+  headers: HeaderReader,
+  now: Date,
+  key: string,
+  ticket: RecentTicket,
+): Promise<Answer> {
   const client = deps.limiter.clientKey(headers);
   const view = await openSharedView(deps, token, client, { count: true });
   if (view.status === 429)
