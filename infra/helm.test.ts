@@ -32,7 +32,10 @@ interface Container {
   env?: Array<{
     name: string;
     value?: string;
-    valueFrom?: { secretKeyRef?: { key: string }; fieldRef?: { fieldPath: string } };
+    valueFrom?: {
+      secretKeyRef?: { key: string; optional?: boolean };
+      fieldRef?: { fieldPath: string };
+    };
   }>;
 }
 interface PodSpec {
@@ -191,6 +194,36 @@ describe('infra/helm/poolbench', () => {
     expect(prisma).toMatch(/model Run \{[^}]*\n\s+loadGenerators\s+Int/);
   });
 
+  it('mail: the SMTP URL (credentials) only in the Secret, read by the web through an optional key', () => {
+    const url = 'smtp://pb:s3cret@smtp.example.com:587';
+    const ms = render(
+      ...DEFAULTS,
+      '--set',
+      `mail.smtpUrl=${url}`,
+      '--set',
+      'mail.from=PoolBench <pb@example.com>',
+    );
+    expect(find(ms, 'Secret', '-secrets').stringData!.SMTP_URL).toBe(url);
+    const web = podSpec(find(ms, 'Deployment', '-web')).containers[0]!;
+    expect(env(web, 'SMTP_URL')?.valueFrom?.secretKeyRef).toMatchObject({
+      key: 'SMTP_URL',
+      optional: true,
+    });
+    expect(env(web, 'MAIL_FROM')?.value).toBe('PoolBench <pb@example.com>');
+    for (const m of ms.filter((x) => x.kind !== 'Secret'))
+      expect(JSON.stringify(m), m.metadata.name).not.toContain('s3cret');
+    // unset: no key in the Secret, the app's default sender, the optional reference stays valid
+    const plain = render(...DEFAULTS);
+    expect(find(plain, 'Secret', '-secrets').stringData).not.toHaveProperty('SMTP_URL');
+    expect(env(podSpec(find(plain, 'Deployment', '-web')).containers[0]!, 'MAIL_FROM')).toBe(
+      undefined,
+    );
+    const kc = kubeconform(
+      helm(['template', 'pb', chart, ...DEFAULTS, '--set', `mail.smtpUrl=${url}`]).out,
+    );
+    expect(kc.code, kc.out + kc.err).toBe(0);
+  });
+
   it('a worker advertises its pod IP, where other generators reach the managed target it leads', () => {
     const c = podSpec(find(render(...DEFAULTS), 'Deployment', '-worker')).containers[0]!;
     expect(env(c, 'WORKER_ADVERTISE_HOST')?.valueFrom?.fieldRef?.fieldPath).toBe('status.podIP');
@@ -290,6 +323,7 @@ describe('infra/helm/poolbench', () => {
       [[...DEFAULTS, '--set', 'worker.concurrency=0'], /at '\/worker\/concurrency'/],
       [[...DEFAULTS, '--set', 'redis.url=http://redis:6379'], /at '\/redis\/url'/],
       [[...DEFAULTS, '--set', 'web.processes=0'], /at '\/web\/processes'/],
+      [[...DEFAULTS, '--set', 'mail.smtpUrl=mail.example.com:25'], /at '\/mail\/smtpUrl'/],
     ];
     for (const [args, message] of cases) {
       const r = helm(['template', 'pb', chart, ...args]);
