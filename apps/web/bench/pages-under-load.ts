@@ -4,7 +4,8 @@
 // failed request, no dropped iteration). A/B in one run: the stack's web server (cache on) and a
 // second `next start` of the same build on WEB_B_PORT with POOLBENCH_PAGE_CACHE=off, stepped
 // alternately, so load from elsewhere on the machine hits both alike. Writes the
-// `web-pages-under-load` section of docs/benchmarks.md.
+// `web-pages-under-load` section of docs/benchmarks.md. Last, a cold crowd: new share links taken
+// at 200 req/s from their first request, on both sides.
 // Fixture: a "bench: pages under load" team the demo user owns, with 2 pool configs x 3 repeats
 // of 15-minute runs (900 RunSecond rows each, real encoded HDR histograms, written by the same
 // writer as the server-time benchmark) and an experiment share link; reused when it exists.
@@ -36,6 +37,8 @@ const K6 = join(ROOT, 'packages/k6/bin/k6');
 const work = mkdtempSync(join(tmpdir(), 'poolbench-pages-bench-'));
 const TEAM_SLUG = 'bench-pages-under-load';
 const SEQUENTIAL = 21;
+const COLD_RATE = 200;
+const COLD_TRIALS = 3;
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 const STEADY = parseScenario({
   template: 'constant-arrival-rate',
@@ -142,6 +145,7 @@ import { Rate } from 'k6/metrics';
 const memory = new Rate('from_memory');
 export const options = {
   discardResponseBodies: true,
+  summaryTrendStats: ['med', 'max', 'p(95)', 'p(99)'],
   scenarios: { load: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE), timeUnit: '1s', duration: __ENV.DURATION,
     preAllocatedVUs: Math.min(600, Math.max(10, Number(__ENV.RATE))), maxVUs: Math.min(1200, Math.max(50, Number(__ENV.RATE) * 2)) } },
 };
@@ -158,6 +162,8 @@ interface Step {
   /** the share of answers that server.mjs's fast path gave (`Server-Timing: memory`) */
   fromMemory: number;
   p95: number;
+  p99: number;
+  max: number;
   failed: number;
   requests: number;
   dropped: number;
@@ -203,6 +209,8 @@ function k6(url: string, cookie: string, rate: number): Step {
     rate,
     fromMemory: m.from_memory?.values.rate ?? 0,
     p95,
+    p99: m.http_req_duration?.values['p(99)'] ?? Infinity,
+    max: m.http_req_duration?.values.max ?? Infinity,
     failed,
     requests,
     dropped,
@@ -273,18 +281,27 @@ try {
     ),
   );
   await waitHealthy(B);
-  const sides = [] as { name: string; base: string; cookie: string; share: string }[];
+  const sides = [] as {
+    name: string;
+    base: string;
+    cookie: string;
+    share: string;
+    newShare: () => Promise<string>;
+  }[];
   for (const [name, base] of [
     ['cache on', A],
     ['cache off', B],
   ] as const) {
     const s = await stackSession(base, f.teamId, A);
-    const link = await s.trpc<{ token: string }>('shareLink.create', {
-      target: { kind: 'experiment', experimentId: f.experimentId },
-      title: 'bench: pages under load',
-      expiresInDays: 1,
-    });
-    sides.push({ name, base, cookie: s.cookie, share: link.token });
+    const newShare = async () =>
+      (
+        await s.trpc<{ token: string }>('shareLink.create', {
+          target: { kind: 'experiment', experimentId: f.experimentId },
+          title: 'bench: pages under load',
+          expiresInDays: 1,
+        })
+      ).token;
+    sides.push({ name, base, cookie: s.cookie, share: await newShare(), newShare });
   }
   const run = f.runIds[0]!;
   const exp = await (async () => {
@@ -385,6 +402,19 @@ try {
       sequential: Object.fromEntries(Object.entries(seq).map(([k, v]) => [k, median(v)])),
     });
   }
+  // A cold crowd: a link nobody has opened yet (just posted in a channel) taken at 200 req/s from
+  // its first request, sides alternated
+  const cold: Record<string, Step[]> = { 'cache on': [], 'cache off': [] };
+  for (let trial = 0; trial < COLD_TRIALS; trial++) {
+    for (const s of sides) {
+      const step = k6(`${s.base}/share/${await s.newShare()}`, '', COLD_RATE);
+      cold[s.name]!.push(step);
+      console.error(
+        `cold share link · ${s.name} · trial ${trial + 1}: p95 ${step.p95.toFixed(1)} ms, p99 ${step.p99.toFixed(1)} ms, max ${step.max.toFixed(0)} ms`,
+      );
+      settledS += await settle(s.base, quiet[s.name]!);
+    }
+  }
   const loadAfter = loadavg();
   const cpuAfter = cpuReferenceMs();
 
@@ -421,6 +451,17 @@ try {
     ),
     '',
     `The web server is ${processesText(webProcesses(process.env.POOLBENCH_WEB_PROCESSES))}: one request at a time costing *t* ms of a core bounds a process near 1000/*t* req/s before k6, Postgres and the rest of the machine take their share of the ${cpus().length} cores; every signed-in request is authorized. With the cache on, a request whose session, team and page the process decided within the last 2 s (the authorization bound, docs/security.md) is answered by \`server.mjs\` from memory before Next.js routes it (\`Server-Timing: memory\`, the last column); the others go through Next.js, and one at a time renews what is kept before it ends. \`/api/health\` always goes through Next.js and reads the database: it is what a request costs without the fast path.`,
+    '',
+    `**A cold crowd on a share page.** A new experiment share link, never opened, taken at ${COLD_RATE} req/s for ${STEP_S} s from its first request (signed out), ${COLD_TRIALS} trials a side, alternated; each trial's p95, p99 and slowest request. With the cache on, the requests arriving while the first one is decided wait for its answer and are then answered from memory, instead of each going through Next.js behind it.`,
+    '',
+    '| side | trial | p95 | p99 | slowest | failed | dropped | answered from memory |',
+    '|---|---|---|---|---|---|---|---|',
+    ...sides.flatMap((s) =>
+      cold[s.name]!.map(
+        (c, i) =>
+          `| ${i === 0 ? s.name : ''} | ${i + 1} | ${c.p95.toFixed(1)} ms | ${c.p99.toFixed(1)} ms | ${c.max.toFixed(0)} ms | ${c.failed} | ${c.dropped} | ${(100 * c.fromMemory).toFixed(1)} % |`,
+      ),
+    ),
     '',
     `Goal: 200 req/s each. ${results.map((r) => `${r.endpoint.split(' (')[0]}: ${held(r.steps['cache on']!)} req/s with the cache (${held(r.steps['cache off']!)} without)`).join('; ')}.`,
   ].join('\n');
