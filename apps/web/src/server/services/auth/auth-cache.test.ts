@@ -81,6 +81,38 @@ describe('AuthCache', () => {
     expect(next.session).toBe('after');
   });
 
+  it('keeps an answer loaded across a revocation of someone else, and renews it in flight', async () => {
+    const c = clock();
+    const cache = new AuthCache<{ user: string; session: string }>(2000, 100, c.now);
+    const slow = (user: string, session: string) => {
+      let release!: () => void;
+      const p = new Promise<{ user: string; session: string }>(
+        (r) => (release = () => r({ user, session })),
+      );
+      return { load: () => p, release };
+    };
+    const v = slow('v', 'sv');
+    const u = slow('u', 'su');
+    const gv = cache.get('kv', v.load, owner);
+    const gu = cache.get('ku', u.load, owner);
+    cache.forget({ userId: 'u' }); // u is removed from a team while both loads run
+    v.release();
+    u.release();
+    await Promise.all([gv, gu]);
+    expect(cache.peek('kv')?.session).toBe('sv'); // v's answer is not about u: kept
+    expect(cache.peek('ku')).toBeUndefined(); // u's may predate the removal: not kept
+    // a background renewal in flight during another user's revocation still renews
+    c.advance(1600); // the last quarter
+    const renewal = slow('v', 'sv2');
+    expect((await cache.get('kv', renewal.load, owner)).session).toBe('sv');
+    cache.forget({ sessionId: 'someone-else' });
+    renewal.release();
+    await renewal.load();
+    await new Promise((r) => setTimeout(r, 0));
+    c.advance(500); // past the first answer's bound: only the renewal answers now
+    expect(cache.peek('kv')?.session).toBe('sv2');
+  });
+
   it('shares one load between concurrent misses of a key', async () => {
     const cache = new AuthCache<{ user: string; session: string }>(2000);
     let loads = 0;

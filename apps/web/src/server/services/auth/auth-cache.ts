@@ -67,13 +67,18 @@ export function onRevocation(name: string, listener: (r: Revocation) => void): v
 /**
  * Answers kept for at most `ttlMs`, at most `max` of them (the oldest go first), and forgotten at
  * once by user or by session. Concurrent misses of one key share a single load. A load that
- * started before a revocation is not stored: its answer may predate the change. In an answer's
- * last quarter a `get` renews it in the background and answers the one it holds (see renewal.ts).
+ * started before a revocation of its answer's user or session is not stored: its answer may
+ * predate the change (loads about anyone else are). In an answer's last quarter a `get` renews it
+ * in the background and answers the one it holds (see renewal.ts).
  */
 export class AuthCache<V> {
   private readonly map = new Map<string, Entry<V>>();
   private readonly loading = new Map<string, Promise<V>>();
-  private generation = 0;
+  /** revocations numbered in order, kept while a load that started before them is in flight */
+  private revocations: Array<Partial<Owner> & { seq: number }> = [];
+  private seq = 0;
+  /** the `seq` each load in flight started at */
+  private readonly inFlight = new Set<{ since: number }>();
 
   constructor(
     private readonly ttlMs: number,
@@ -104,12 +109,13 @@ export class AuthCache<V> {
   }
 
   private load(key: string, load: () => Promise<V>, ownerOf: (v: V) => Owner): Promise<V> {
-    const generation = this.generation;
+    const flight = { since: this.seq };
+    this.inFlight.add(flight);
     const started = this.now();
     const p = load()
       .then((value) => {
-        if (generation === this.generation) {
-          const owner = ownerOf(value);
+        const owner = ownerOf(value);
+        if (!this.revokedSince(flight.since, owner)) {
           this.map.delete(key);
           this.map.set(key, { value, ...renewable(started, started + this.ttlMs), ...owner });
           while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
@@ -118,14 +124,34 @@ export class AuthCache<V> {
       })
       .finally(() => {
         if (this.loading.get(key) === p) this.loading.delete(key);
+        this.inFlight.delete(flight);
+        this.pruneRevocations();
       });
     this.loading.set(key, p);
     return p;
   }
 
+  private revokedSince(since: number, owner: Owner): boolean {
+    return this.revocations.some(
+      (r) =>
+        r.seq > since &&
+        ((r.userId && r.userId === owner.userId) ||
+          (r.sessionId && r.sessionId === owner.sessionId)),
+    );
+  }
+
+  /** Drops the revocations no load in flight started before. */
+  private pruneRevocations(): void {
+    let oldest = this.seq;
+    for (const f of this.inFlight) oldest = Math.min(oldest, f.since);
+    this.revocations = this.revocations.filter((r) => r.seq > oldest);
+  }
+
   /** Forget every answer about this user or this session (either may be null). */
   forget(owner: Partial<Owner>): void {
-    this.generation++;
+    this.revocations.push({ ...owner, seq: ++this.seq });
+    this.pruneRevocations();
+    // a load in flight may be about them: callers from now on do not share it
     this.loading.clear();
     for (const [key, e] of this.map) {
       if (
