@@ -148,13 +148,13 @@ const section = [
   '## Web: run page charts in Chromium (15-minute vs 1-minute run), and the compare view',
   '',
   `Machine: ${cpus().length} × ${cpus()[0]?.model}; Debian Chromium headless. Command: \`npx tsx apps/web/bench/render.ts\` (from \`make bench\`, against the running stack), ${new Date().toISOString().slice(0, 16)}Z.`,
-  `Data: synthetic succeeded runs (real encoded histograms, resource samples) of 900 s and 60 s, ${ROUNDS} rounds alternating the two; navigation to all nine charts drawn, long tasks from the browser's Long Tasks API.`,
+  `Data: synthetic succeeded runs (real encoded histograms, resource samples) of 900 s and 60 s, ${ROUNDS} rounds alternating the two; navigation to every chart drawn, long tasks from the browser's Long Tasks API.`,
   '',
   '| page | navigation → charts drawn, median ms | longest main-thread task, median ms | total blocking time, median ms | points per line |',
   '|---|---|---|---|---|',
   ...rows,
   '',
-  `The server downsamples long runs to at most RUN_CHART_MAX_POINTS (300) min/max points per series (spikes stay visible), so a 15-minute run draws at most that many points per line. The run page loads Recharts after the page and mounts its nine charts one per animation frame inside transitions, so no single task draws them all (before that split, on the same machine: longest task 613 ms for the 15-minute run, 467 ms for the 1-minute one). Longest single task for the 15-minute run over all rounds: ${frozen.toFixed(0)} ms; the run's length adds ${added.toFixed(0)} ms to the median longest task of a 1-minute run (${frozen < 200 ? 'no stall a user would notice' : 'above the 200 ms a user notices as a stall in at least one round on this machine at this load'}).`,
+  `The server downsamples long runs to at most RUN_CHART_MAX_POINTS (300) min/max points per series (spikes stay visible), so a 15-minute run draws at most that many points per line. The run page loads Recharts after the page and mounts its charts (nine, ten with an upstream pool) one per animation frame, each frame rendering only the chart whose turn it is, so no single task draws them all (before that split, on the same machine: longest task 613 ms for the 15-minute run, 467 ms for the 1-minute one). Longest single task for the 15-minute run over all rounds: ${frozen.toFixed(0)} ms; the run's length adds ${added.toFixed(0)} ms to the median longest task of a 1-minute run (${frozen < 200 ? 'no stall a user would notice' : 'above the 200 ms a user notices as a stall in at least one round on this machine at this load'}).`,
 ].join('\n');
 console.log(section);
 execSync(
