@@ -1,7 +1,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { signUpApi, trpcOk } from './helpers';
 import { closeE2eDb, e2eDb, twoFinishedRuns } from './synthetic';
 
@@ -45,6 +45,18 @@ async function until<T>(what: string, f: () => T | Promise<T>, ok: (v: T) => boo
   }
 }
 
+/** Until the server answers /api/health with 200 (a socket error counts as not yet). */
+const untilHealthy = (api: APIRequestContext, what = 'health') =>
+  until(
+    what,
+    () =>
+      api.get('/api/health').then(
+        (r) => r.status(),
+        () => 0,
+      ),
+    (s) => s === 200,
+  );
+
 test('two web processes share the port, replace one killed, and die with their primary', async ({
   playwright,
 }) => {
@@ -65,15 +77,7 @@ test('two web processes share the port, replace one killed, and die with their p
   const pid = primary.pid!;
   try {
     const api = await playwright.request.newContext({ baseURL: base });
-    await until(
-      'health',
-      () =>
-        api.get('/api/health').then(
-          (r) => r.status(),
-          () => 0,
-        ),
-      (s) => s === 200,
-    );
+    await untilHealthy(api, 'health');
     const servers = await until(
       'two servers',
       () => children(pid),
@@ -95,15 +99,7 @@ test('two web processes share the port, replace one killed, and die with their p
       () => children(pid),
       (c) => c.length === 2 && !c.includes(servers[0]!),
     );
-    await until(
-      'health after the replacement',
-      () =>
-        api.get('/api/health').then(
-          (r) => r.status(),
-          () => 0,
-        ),
-      (s) => s === 200,
-    );
+    await untilHealthy(api, 'health after the replacement');
 
     // both processes have the session cached now; signing out in whichever answers ends it in
     // both at once, although the old cookie is still sent
@@ -160,15 +156,7 @@ test('a web process stopped with SIGTERM writes the share views it held back bef
   const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
   try {
     const api = await playwright.request.newContext({ baseURL: `http://localhost:${port}` });
-    await until(
-      'health',
-      () =>
-        api.get('/api/health').then(
-          (r) => r.status(),
-          () => 0,
-        ),
-      (s) => s === 200,
-    );
+    await untilHealthy(api, 'health');
     const views = 40;
     for (let i = 0; i < views; i += 10) {
       const statuses = await Promise.all(
