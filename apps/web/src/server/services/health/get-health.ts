@@ -18,25 +18,6 @@ const withTimeout = <T>(p: Promise<T>, ms: number) =>
     new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no answer in ${ms} ms`)), ms)),
   ]);
 
-/**
- * A producer connection fails commands at once while it is still connecting (no offline queue):
- * a server process that has just started waits for its first connection, within the timeout,
- * instead of reporting Redis down.
- */
-function ready(redis: Redis): Promise<void> {
-  if (redis.status !== 'connecting' && redis.status !== 'connect' && redis.status !== 'wait')
-    return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      redis.off('ready', done);
-      resolve();
-    };
-    const timer = setTimeout(done, 1500);
-    redis.once('ready', done);
-  });
-}
-
 /** Health of what the app needs: the database, Redis, and at least one live worker heartbeat. */
 export async function getHealth(deps: {
   db: Db;
@@ -45,10 +26,8 @@ export async function getHealth(deps: {
 }): Promise<Health> {
   const [dbRes, redisRes] = await Promise.allSettled([
     withTimeout(deps.db.$queryRaw`SELECT 1`, 2000),
-    withTimeout(
-      ready(deps.redis).then(() => deps.redis.ping()),
-      2000,
-    ),
+    // a fresh producer connection holds this ping until its first handshake is done
+    withTimeout(deps.redis.ping(), 2000),
   ]);
   const dbH: ComponentHealth =
     dbRes.status === 'fulfilled'
