@@ -129,15 +129,28 @@ export async function makeHosts(count: number) {
     await dispose().catch(() => {});
     throw err;
   }
-  /** a proxy on the bridge address to a service on the host's loopback; returns its port */
+  /**
+   * A proxy on the bridge address to a service on the host's loopback; returns its port. When
+   * either side closes, by an orderly end or by a reset (a process killed with unread data in its
+   * socket), the other side is closed too: a worker killed inside a transaction loses its
+   * Postgres session at once, as it would without the proxy; `pipe` alone ends the other side
+   * only on an orderly end.
+   */
   const expose = (port: number) =>
     new Promise<number>((resolve) => {
       const server = createServer((client) => {
         const upstream = connect(port, '127.0.0.1');
-        for (const s of [client, upstream]) {
+        const pair: [Socket, Socket][] = [
+          [client, upstream],
+          [upstream, client],
+        ];
+        for (const [s, peer] of pair) {
           sockets.add(s);
-          s.on('close', () => sockets.delete(s));
           s.on('error', () => s.destroy());
+          s.on('close', () => {
+            sockets.delete(s);
+            peer.destroy();
+          });
         }
         client.pipe(upstream).pipe(client);
       });
