@@ -310,6 +310,24 @@ describe('per-second storage partitioned by month', () => {
     }
   });
 
+  it('a pass that takes longer than the idle-in-transaction bound keeps its lock to the end', async () => {
+    const quick = createDb({ url, max: 3, idleInTransactionMs: 300 });
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    try {
+      // the pass's prune waits a second behind this lock, while its lock transaction sits idle
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE "RunSecond" IN ACCESS EXCLUSIVE MODE');
+      const pass = maintainStorage(quick, now);
+      await new Promise((r) => setTimeout(r, 1000));
+      await blocker.query('COMMIT');
+      expect((await pass).skipped).toBe(false);
+    } finally {
+      await blocker.end();
+      await quick.$disconnect();
+    }
+  });
+
   it('secondsTsBounds covers every second of the runs (with a margin), and a running run up to now', async () => {
     const done = await makeRun(db, team.teamId, team.targetId, {
       startedAt: new Date(Date.UTC(2031, 0, 31, 23, 59, 58)),

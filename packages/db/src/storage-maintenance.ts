@@ -128,6 +128,9 @@ export interface MaintenanceResult {
   dropped: string[];
 }
 
+/** The longest a maintenance pass may take. */
+const MAINTENANCE_PASS_MS = 30 * 60_000;
+
 /**
  * One maintenance pass; `skipped` when another process is doing one. The lock is a
  * transaction-level advisory lock held by one open transaction for the pass (a session lock taken
@@ -136,6 +139,10 @@ export interface MaintenanceResult {
 export async function maintainStorage(db: Db, now = new Date()): Promise<MaintenanceResult> {
   return db.$transaction(
     async (lockTx) => {
+      // the lock's transaction waits, idle, while the pass works on other connections
+      await lockTx.$executeRawUnsafe(
+        `SET LOCAL idle_in_transaction_session_timeout = ${MAINTENANCE_PASS_MS}`,
+      );
       const lock = await lockTx.$queryRaw<
         Array<{ ok: boolean }>
       >`SELECT pg_try_advisory_xact_lock(hashtext(${MAINTENANCE_LOCK})) AS ok`;
@@ -155,6 +162,6 @@ export async function maintainStorage(db: Db, now = new Date()): Promise<Mainten
       const dropped = await dropEmptyOldPartitions(db, now);
       return { skipped: false, ensured, pruned, dropped };
     },
-    { maxWait: 10_000, timeout: 30 * 60_000 },
+    { maxWait: 10_000, timeout: MAINTENANCE_PASS_MS },
   );
 }
