@@ -1,16 +1,16 @@
 'use client';
 
 import Link from 'next/link';
-import { useRouter, useSearchParams } from 'next/navigation';
+import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { authClient } from '~/lib/auth-client';
 import { Button } from '~/components/ui/button';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input } from '~/components/ui/form';
+import { enter } from '~/lib/enter';
 import { DEFAULT_NEXT, safeNext } from '~/lib/safe-next';
 
 export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
-  const router = useRouter();
   const params = useSearchParams();
   // only same-origin paths, so ?next= cannot send people elsewhere after signing in
   const next = safeNext(
@@ -46,8 +46,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
           );
           return;
         }
-        router.push(next);
-        router.refresh();
+        enter(next);
       }}
     >
       <div>

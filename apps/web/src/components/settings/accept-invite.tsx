@@ -1,7 +1,7 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { enter } from '~/lib/enter';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
@@ -10,15 +10,11 @@ import { VerifyEmailBanner } from '~/components/shell/verify-email-banner';
 
 export function AcceptInvite({ token }: { token: string }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
-  const router = useRouter();
   const inv = useQuery(trpc.team.invitation.queryOptions({ token }));
   const accept = useMutation(
     trpc.team.acceptInvitation.mutationOptions({
       onSuccess: () => {
-        router.push('/runs');
-        router.refresh();
-        void qc.invalidateQueries({ queryKey: trpc.team.me.queryKey() });
+        enter('/runs');
       },
     }),
   );

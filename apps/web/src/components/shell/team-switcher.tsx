@@ -1,9 +1,9 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { ChevronsUpDown, Plus } from 'lucide-react';
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { enter } from '~/lib/enter';
 import { useTRPC } from '~/lib/trpc/react';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
@@ -14,23 +14,17 @@ import { messageOf, problemsOf } from '~/lib/trpc/errors';
 
 export function TeamSwitcher() {
   const trpc = useTRPC();
-  const qc = useQueryClient();
-  const router = useRouter();
   const me = useQuery(trpc.team.me.queryOptions());
   const [creating, setCreating] = useState(false);
   const [name, setName] = useState('');
-  const afterSwitch = async () => {
-    await qc.invalidateQueries();
-    router.push('/runs');
-    router.refresh();
-  };
+  const afterSwitch = () => enter('/runs');
   const switchTeam = useMutation(trpc.team.switch.mutationOptions({ onSuccess: afterSwitch }));
   const create = useMutation(
     trpc.team.create.mutationOptions({
-      onSuccess: async () => {
+      onSuccess: () => {
         setCreating(false);
         setName('');
-        await afterSwitch();
+        afterSwitch();
       },
     }),
   );

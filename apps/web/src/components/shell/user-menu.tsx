@@ -1,14 +1,13 @@
 'use client';
 
 import { LogOut } from 'lucide-react';
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { authClient } from '~/lib/auth-client';
+import { enter } from '~/lib/enter';
 import { cn } from '~/lib/cn';
 import { focusRing } from '~/components/ui/button';
 
 export function UserMenu({ user }: { user: { name: string; email: string } }) {
-  const router = useRouter();
   const [busy, setBusy] = useState(false);
   const initials =
     user.name
@@ -41,8 +40,7 @@ export function UserMenu({ user }: { user: { name: string; email: string } }) {
         onClick={async () => {
           setBusy(true);
           await authClient.signOut();
-          router.push('/sign-in');
-          router.refresh();
+          enter('/sign-in');
         }}
       >
         <LogOut className="size-4" />

@@ -1,7 +1,7 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { reenter } from '~/lib/enter';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
@@ -25,8 +25,6 @@ export function NotFoundOrElsewhere({
   error: unknown;
 }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
-  const router = useRouter();
   const notFound = (error as { data?: { code?: string } } | null)?.data?.code === 'NOT_FOUND';
   const where = useQuery(
     trpc.team.locate.queryOptions(
@@ -38,8 +36,7 @@ export function NotFoundOrElsewhere({
   const switchTeam = useMutation(
     trpc.team.switch.mutationOptions({
       onSuccess: async () => {
-        await qc.invalidateQueries();
-        router.refresh();
+        reenter();
       },
     }),
   );
