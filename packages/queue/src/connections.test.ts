@@ -45,6 +45,20 @@ describe('producer connection (real Redis)', () => {
     }
   });
 
+  it('fails commands at once after a first attempt that did not connect', async () => {
+    // nothing listens on port 1: the first attempt is refused, then ioredis keeps retrying
+    const redis = producerConnection('redis://127.0.0.1:1', { retryStrategy: () => 2000 }).on(
+      'error',
+      () => {},
+    );
+    try {
+      await new Promise((r) => redis.once('close', r));
+      await expect(redis.get('k')).rejects.toThrow(/enableOfflineQueue/);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('keeps the caller\u2019s own offline-queue choice', async () => {
     const redis = producerConnection(url, { enableOfflineQueue: false, lazyConnect: true });
     try {

@@ -5,11 +5,12 @@ import { Redis, type RedisOptions } from 'ioredis';
  * request that enqueues gets an error instead of hanging; workers and subscribers block and retry
  * forever (maxRetriesPerRequest: null).
  *
- * A producer that has never been connected is not "down": it is starting. Until its first
- * `ready`, commands wait in the offline queue, bounded by the connect attempt and one retry
- * (maxRetriesPerRequest: 1), so the first rate-limit count, revocation or enqueue of a fresh
- * process is not lost to a connection still in its handshake. After that first `ready` the
- * offline queue is off and a lost connection fails commands at once.
+ * A producer that has never been connected is not "down": it is starting. During its first
+ * connection attempt commands wait in the offline queue, so the first rate-limit count, revocation
+ * or enqueue of a fresh process is not lost to a handshake still under way. Once that attempt has
+ * ended, connected (`ready`) or not (`close`: refused, timed out), the offline queue is off: a
+ * Redis that is down, from the start or later, fails commands at once. What waited during the
+ * first attempt fails with it after one retry (maxRetriesPerRequest: 1).
  */
 export function producerConnection(url: string, extra: RedisOptions = {}): Redis {
   const callerChose = extra.enableOfflineQueue !== undefined;
@@ -19,9 +20,11 @@ export function producerConnection(url: string, extra: RedisOptions = {}): Redis
     enableOfflineQueue: extra.enableOfflineQueue ?? true,
   });
   if (!callerChose) {
-    redis.once('ready', () => {
+    const failFast = () => {
       redis.options.enableOfflineQueue = false;
-    });
+      redis.off('ready', failFast).off('close', failFast);
+    };
+    redis.once('ready', failFast).once('close', failFast);
   }
   return redis;
 }
