@@ -17,6 +17,11 @@ PORT=${FUZZ_PORT:-3101}
 port_busy "$PORT" && die "port $PORT is in use; set FUZZ_PORT"
 fixture() { (cd "$ROOT/apps/web" && npx tsx e2e/fuzz-fixture.ts "$@"); }
 
+# the hooks rewrite generated input; what they hand over must still match the document, or a
+# hook's own mistake reads as the API refusing valid data
+(cd "$ROOT/scripts" && "$DATA/schemathesis/bin/python" -m unittest -q schemathesis_hooks_test) ||
+  die "the Schemathesis hooks' own tests failed"
+
 read -r team token < <(fixture create)
 server_pid=""
 finish() {

@@ -61,11 +61,24 @@ def map_body(ctx, body):
     return body
 
 
+def _order_window(query):
+    # compare's window: `to` after `from`, which JSON Schema cannot compare either. Both stay in
+    # the document's 0..7200, so a swap never makes a bound the schema itself refuses.
+    f, t = query.get("from"), query.get("to")
+    if not (_int(f) and _int(t)) or t > f:
+        return
+    lo, hi = t, f
+    if lo == hi:
+        lo, hi = (lo - 1, hi) if lo > 0 else (lo, hi + 1)
+    query["from"], query["to"] = lo, hi
+
+
+def _int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 @schemathesis.hook
 def map_query(ctx, query):
-    # compare's window: `to` after `from`, which JSON Schema cannot compare either
     if isinstance(query, dict):
-        f, t = query.get("from"), query.get("to")
-        if isinstance(f, int) and isinstance(t, int) and not isinstance(f, bool) and t <= f:
-            query["from"], query["to"] = t, f + 1
+        _order_window(query)
     return query
