@@ -10,6 +10,7 @@ export default unitAndIntegration(
     'src/heartbeat.test.ts',
     'src/notify/deliver-notifications.test.ts',
     'src/sampling/resource-sampler.test.ts',
+    'src/targets/lab-data-shapes.test.ts',
     'src/targets/lab-environment.test.ts',
     'src/targets/mariadb-user.test.ts',
   ],

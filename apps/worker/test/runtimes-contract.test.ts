@@ -15,7 +15,7 @@ import {
 import { loadEnv, runtimeBinsOf } from '../src/env';
 import { spawnManaged, type ManagedChild } from '../src/targets/child';
 import { freePort } from '../src/targets/free-port';
-import { ensureLabData } from '../src/targets/managed-target';
+import { ensureLabData, labDataUrl } from '../src/targets/managed-target';
 import {
   createMariaDbRunUser,
   mysqlOptions,
@@ -36,8 +36,9 @@ const bins = runtimeBinsOf(env);
 const registryDir = mkdtempSync(join(tmpdir(), 'pb-contract-'));
 const registry = new ProcessRegistry(registryDir);
 const SETUP = { rows: 1000, fields: 10, roles: 10, permissions: 20, shards: 4 };
-const PG_URL = env.LAB_DATABASE_URL;
-const MARIA_URL = env.LAB_MARIADB_URL;
+// the shape's own databases, as a run of a target with this shape gets them
+const PG_URL = labDataUrl(env.LAB_DATABASE_URL, SETUP, 'postgres');
+const MARIA_URL = labDataUrl(env.LAB_MARIADB_URL, SETUP, 'mariadb');
 const signal = new AbortController().signal;
 const children: ManagedChild[] = [];
 const users: MariaDbRunUser[] = [];

@@ -1,11 +1,11 @@
 import type { ComponentVersions } from '../targets/component-versions';
 import { LAB_SETUP, openSecret, type ParsedTarget, type Run, type Target } from '@poolbench/db';
-import type { PoolConfig } from '@poolbench/scenarios';
+import type { LabEnvironment, PoolConfig } from '@poolbench/scenarios';
 import { RunError } from './run-error';
 import { planCpuIsolation, targetCpus, type CpuIsolation } from './cpu-isolation';
 import { checkMonitorDsn } from '../targets/monitor-dsn';
 import { resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
-import { ensureLabData, type LabSetup } from '../targets/managed-target';
+import { ensureLabData, labDataUrl, type LabSetup } from '../targets/managed-target';
 import {
   labDatabaseUrlFor,
   runEnvironment,
@@ -68,6 +68,25 @@ export async function prepareTarget(
     : prepareUrl(run, poolConfig, deps, signal);
 }
 
+/**
+ * The run's lab data, set up if needed: its shape's database on the lab server the environment
+ * reads (labDataUrl). Returns that database's URL and the lab URLs to start the target with.
+ */
+export async function prepareLabData(
+  deps: Pick<LabTargetDeps, 'labTargetBin' | 'labDatabaseUrl' | 'labMariadbUrl'>,
+  environment: LabEnvironment,
+  setup: LabSetup,
+  signal?: AbortSignal,
+) {
+  const urls = {
+    labDatabaseUrl: labDataUrl(deps.labDatabaseUrl, setup, 'postgres'),
+    labMariadbUrl: labDataUrl(deps.labMariadbUrl, setup, 'mariadb'),
+  };
+  const databaseUrl = labDatabaseUrlFor(environment, urls);
+  await ensureLabData(deps.labTargetBin, databaseUrl, setup, signal);
+  return { urls, databaseUrl };
+}
+
 async function prepareManaged(
   run: RunWithTarget,
   poolConfig: PoolConfig,
@@ -77,8 +96,8 @@ async function prepareManaged(
   const setup: LabSetup = { ...LAB_SETUP, ...run.target.managed?.setup };
   // The target's environment (runtime, database, link RTT, role limit, CPU, nginx) with the pool config's overrides.
   const environment = runEnvironment(run.target.managed?.environment, poolConfig);
-  const databaseUrl = labDatabaseUrlFor(environment, deps);
-  await ensureLabData(deps.labTargetBin, databaseUrl, setup, signal);
+  const lab = await prepareLabData(deps, environment, setup, signal);
+  const databaseUrl = lab.databaseUrl;
   const isolation: CpuIsolation = deps.loadOnOtherWorkers
     ? { mode: 'unavailable', reason: 'distributed run: k6 runs on several workers' }
     : planCpuIsolation({ setting: environment.cpuIsolation });
@@ -86,7 +105,7 @@ async function prepareManaged(
     run,
     environment,
     poolConfig,
-    { ...deps, targetCpus: targetCpus(isolation) },
+    { ...deps, ...lab.urls, targetCpus: targetCpus(isolation) },
     signal,
   );
   try {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PoolConfigSchema, type PoolConfigInput } from '@poolbench/scenarios';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureLabData } from './managed-target';
+import { ensureLabData, labDataUrl } from './managed-target';
 import { BALANCER_HEADER } from './nginx-balancer';
 import { ProcessRegistry } from './process-registry';
 import { runEnvironment, startLabTarget } from './start-lab-target';
@@ -26,10 +26,11 @@ afterAll(() => {
 // measured where it takes effect, not read back from a config.
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const BIN = join(REPO, 'apps/lab-targets/go/bin/lab-target');
-const LAB_DB =
-  process.env.LAB_DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab';
-const registry = new ProcessRegistry(tempDir('pb-labenv-'));
+const SETUP = { rows: 1000, fields: 10, roles: 10, permissions: 20, shards: 4 };
 const workerEnv = loadEnv();
+// the shape's own database, as a run of a target with this shape gets it
+const LAB_DB = labDataUrl(workerEnv.LAB_DATABASE_URL, SETUP, 'postgres');
+const registry = new ProcessRegistry(tempDir('pb-labenv-'));
 const deps = {
   labTargetBin: BIN,
   labDatabaseUrl: LAB_DB,
@@ -46,13 +47,7 @@ afterAll(async () => {
 
 let n = 0;
 async function start(config: PoolConfigInput, targetEnvironment: unknown = {}) {
-  await ensureLabData(BIN, LAB_DB, {
-    rows: 1000,
-    fields: 10,
-    roles: 10,
-    permissions: 20,
-    shards: 4,
-  });
+  await ensureLabData(BIN, LAB_DB, SETUP);
   const parsed = PoolConfigSchema.parse(config);
   const t = await startLabTarget(
     { id: `labenvtest${process.pid}x${n++}` },

@@ -8,6 +8,7 @@ import type { ProcessRegistry } from './process-registry';
 import { RunError } from '../runs/run-error';
 import { waitReady } from './wait-ready';
 import { startNginx } from './nginx-balancer';
+import { LAB_SETUP } from '@poolbench/db';
 
 const pExecFile = promisify(execFile);
 
@@ -39,9 +40,37 @@ export interface StartedManagedTarget {
   stop(): Promise<void>;
 }
 
+/** Longest database name Postgres keeps whole (MariaDB allows 64). */
+const MAX_DATABASE_NAME = 63;
+
 /**
- * Makes sure the lab data exists (idempotent and quick when it does). Runs once per data-set
- * shape per worker process, not per run.
+ * The lab database a data-set shape lives in: the URL's own database for the default shape
+ * (LAB_SETUP), `<name>_<rows>x<fields>_r<roles>_p<permissions>[_s<shards>]` for any other, on the
+ * same server. `lab-target setup` rebuilds a database that holds another shape, so shapes sharing
+ * one database would rebuild the data under each other's runs, on one worker or across a fleet;
+ * one database per shape means a shape is built once and never changed. MariaDB has no shard
+ * schemas, so `shards` does not name a MariaDB database. `lab-target setup` creates the database
+ * when it is missing (the lab server's user needs the right to create databases).
+ */
+export function labDataUrl(baseUrl: string, setup: LabSetup, database: 'postgres' | 'mariadb') {
+  const withShards = database === 'postgres';
+  const same = (Object.keys(LAB_SETUP) as Array<keyof LabSetup>).every(
+    (k) => (k === 'shards' && !withShards) || setup[k] === LAB_SETUP[k],
+  );
+  if (same) return baseUrl;
+  const url = new URL(baseUrl);
+  const suffix =
+    `_${setup.rows}x${setup.fields}_r${setup.roles}_p${setup.permissions}` +
+    (withShards ? `_s${setup.shards}` : '');
+  const base = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'poolbench_lab';
+  url.pathname = `/${encodeURIComponent(base.slice(0, MAX_DATABASE_NAME - suffix.length) + suffix)}`;
+  return url.toString();
+}
+
+/**
+ * Makes sure the lab data exists (idempotent and quick when it does). Runs once per database and
+ * shape per worker process, not per run: with one database per shape (labDataUrl) nothing else
+ * changes a database this process has set up.
  */
 const preparedShapes = new Set<string>();
 export async function ensureLabData(
