@@ -65,7 +65,9 @@ if ! wait "$build_pid"; then
 fi
 build_pid=""
 say "web build: $((SECONDS - build_t0)) s after it started"
-phase "integration tests" npx turbo run test:integration --concurrency=1 --output-logs=full
+# two workspaces at a time: their files wait mostly on real services and runs of fixed length,
+# and each makes its own database, queue prefix and processes (apps/worker runs two files at once)
+phase "integration tests" npx turbo run test:integration --concurrency=2 --output-logs=full
 say "starting web and worker for the browser tests"
 # no demo experiment on this start: specs measure their own runs (e2e/first-run.spec.ts queues it
 # itself); the build above is in turbo's cache, so stack.sh's build replays it

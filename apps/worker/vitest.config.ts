@@ -1,9 +1,12 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import shared, { unitAndIntegration } from '../../vitest.shared.ts';
 
-// Integration tests start real workers, targets and k6: one file at a time on 2 cores.
-// The resource sampler's test measures CPU seconds of busy processes, so it runs here too,
-// away from the parallel unit tests that would skew it.
+// Integration tests start real workers, targets and k6, two files at a time on 2 cores: each
+// file is a world of its own (database, queue prefix, lab data shape, namespaces and subnet,
+// ports), and most of a file's time is spent waiting on runs of a fixed length. Checks of timing
+// allow for a shared, busy machine (a fresh clone's suite passes with a CPU hog beside it). The
+// resource sampler's test measures CPU seconds of busy processes, so it runs here too, away from
+// the unit tests of every package at once.
 export default unitAndIntegration(
   [
     'test/**/*.test.ts',
@@ -14,5 +17,8 @@ export default unitAndIntegration(
     'src/targets/lab-environment.test.ts',
     'src/targets/mariadb-user.test.ts',
   ],
-  mergeConfig(shared, defineConfig({ test: { fileParallelism: false, testTimeout: 180_000 } })),
+  mergeConfig(
+    shared,
+    defineConfig({ test: { fileParallelism: true, maxWorkers: 2, testTimeout: 180_000 } }),
+  ),
 );

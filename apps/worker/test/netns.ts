@@ -14,6 +14,20 @@ export function canMakeNamespaces(): boolean {
 }
 
 /**
+ * A /24 under 10.213 that no interface has: two files making hosts at once (the integration
+ * files run two at a time) must not put two bridges on one subnet, or each would route the
+ * other's addresses.
+ */
+function freeSubnet(): string {
+  const used = new Set(
+    [...ip('-4', '-o', 'addr', 'show').matchAll(/inet 10\.213\.(\d+)\./g)].map((m) => Number(m[1])),
+  );
+  const free = Array.from({ length: 200 }, (_, i) => i + 20).filter((x) => !used.has(x));
+  if (free.length === 0) throw new Error('no free 10.213.x.0/24 for the simulated hosts');
+  return `10.213.${free[randomBytes(1)[0]! % free.length]}`;
+}
+
+/**
  * `count` simulated hosts: network namespaces joined by a bridge this test makes (veth pairs on a
  * private /24), with only loopback and that bridge inside. The root namespace's end of the bridge
  * (`.1`) carries TCP proxies to the real Postgres and Redis on the host's loopback, so workers in
@@ -21,7 +35,7 @@ export function canMakeNamespaces(): boolean {
  */
 export async function makeHosts(count: number) {
   const tag = randomBytes(2).toString('hex');
-  const subnet = `10.213.${(parseInt(tag, 16) % 200) + 20}`;
+  const subnet = freeSubnet();
   const bridge = `pbdbr${tag}`;
   const hostIp = `${subnet}.1`;
   const names = Array.from({ length: count }, (_, i) => `pbd-${tag}-${i}`);
