@@ -93,7 +93,8 @@ describe('worker: managed target environment through the queue (real Postgres, R
     expect(
       byName.get('link 80 ms, nginx x2, GOMAXPROCS 1')!.poolConfigSnapshot.environment,
     ).toEqual({ dbLinkRttMs: 80, balancing: 'nginx', cpuLimit: 1 });
-    expect(sum('plain').latency?.p50).toBeLessThan(40);
+    // the median, judged against the link's 80 ms: a busy machine slows it, never by a round trip
+    expect(sum('plain').latency?.p50).toBeLessThan(60);
     expect(sum('link 80 ms, nginx x2, GOMAXPROCS 1').latency?.p50).toBeGreaterThanOrEqual(78);
     expect(sum('per-request, role limit 2').failed).toBeGreaterThan(0);
     // both instances behind nginx were started and sampled

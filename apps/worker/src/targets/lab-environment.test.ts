@@ -84,13 +84,15 @@ describe('managed target environment (real lab target, Postgres, nginx)', () => 
     const url = (t: typeof plain) => `${t.loadUrls[0]}/health`;
     await timeMs(url(plain));
     await timeMs(url(slow)); // connection set-up paid once
-    const fast = Math.max(
-      ...(await Promise.all([0, 1, 2].map(() => timeMs(url(plain))))).map((r) => r.ms),
-    );
-    const delayed = [];
-    for (let i = 0; i < 3; i++) delayed.push((await timeMs(url(slow))).ms);
-    expect(Math.min(...delayed)).toBeGreaterThanOrEqual(75); // one ping = one round trip
-    expect(fast).toBeLessThan(60);
+    // The added round trip is a floor under every request, so both sides are judged by their
+    // fastest request: a busy machine can slow any one request, never take the floor away.
+    const fastest = async (t: typeof plain) => {
+      const ms = [];
+      for (let i = 0; i < 5; i++) ms.push((await timeMs(url(t))).ms);
+      return Math.min(...ms);
+    };
+    expect(await fastest(slow)).toBeGreaterThanOrEqual(75); // one ping = one round trip
+    expect(await fastest(plain)).toBeLessThan(60);
   });
 
   it('role connection limit: the target meets SQLSTATE 53300, and the role is gone after the run', async () => {
