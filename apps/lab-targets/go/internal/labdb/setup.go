@@ -133,8 +133,10 @@ func EnsureDatabase(ctx context.Context, dsn string) error {
 	}
 	defer aconn.Close(context.Background())
 	_, err = aconn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
+	// Created by another caller meanwhile: 42P04 when its CREATE had committed, 23505 on
+	// pg_database's name index when both were under way at once.
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "42P04" { // created concurrently
+	if errors.As(err, &pgErr) && (pgErr.Code == "42P04" || pgErr.Code == "23505") {
 		return nil
 	}
 	return err
