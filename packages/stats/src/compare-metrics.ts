@@ -1,4 +1,5 @@
 import { benjaminiHochberg } from './benjamini-hochberg';
+import { holm } from './holm';
 import { type CompareOptions } from './compare-options';
 import { type SampleComparison, applyVerdict, compareSamples } from './compare-samples';
 
@@ -11,19 +12,25 @@ export interface MetricSamples {
   candidate: readonly number[];
   /** Per-metric options (direction, scale, floor …) over the shared ones. */
   options?: CompareOptions;
+  /** A primary metric: adjusted with Holm among the primaries only (see `compareMetrics`). */
+  primary?: boolean;
 }
 
 export interface MetricComparison extends SampleComparison {
   name: string;
   /** The Mann–Whitney p-value before adjustment. */
   rawPValue: number | null;
+  /** Adjusted with Holm among the primary metrics (true) or with Benjamini–Hochberg among the rest. */
+  primary: boolean;
 }
 
 /**
- * Compares several metrics of the same two configurations. The p-values are adjusted together with
- * Benjamini–Hochberg at q = the shared alpha, and each verdict is decided with its adjusted p, so
- * looking at ten metrics does not make a spurious "worse" ten times as likely. The intervals are
- * per-metric (unadjusted) intervals.
+ * Compares several metrics of the same two configurations, each verdict decided with its adjusted
+ * p, so looking at ten metrics does not make a spurious "worse" ten times as likely. The metrics
+ * marked `primary` form one family adjusted with Holm (family-wise error rate at the shared alpha);
+ * the others form a second family adjusted with Benjamini–Hochberg at q = alpha, so they neither
+ * dilute the primaries' power nor borrow from it. Without any primary metric, all are one
+ * Benjamini–Hochberg family. The intervals are per-metric (unadjusted) intervals.
  */
 export function compareMetrics(
   metrics: readonly MetricSamples[],
@@ -31,9 +38,12 @@ export function compareMetrics(
 ): MetricComparison[] {
   const results = metrics.map((metric) => {
     const c = compareSamples(metric.baseline, metric.candidate, { ...shared, ...metric.options });
-    return { ...c, name: metric.name, rawPValue: c.pValue };
+    return { ...c, name: metric.name, rawPValue: c.pValue, primary: metric.primary === true };
   });
-  const { adjusted } = benjaminiHochberg(results.map((r) => r.rawPValue));
-  results.forEach((r, i) => applyVerdict(r, adjusted[i] ?? null));
+  const raw = (primary: boolean) =>
+    results.map((r) => (r.primary === primary ? r.rawPValue : null));
+  const primaries = holm(raw(true));
+  const { adjusted: rest } = benjaminiHochberg(raw(false));
+  results.forEach((r, i) => applyVerdict(r, (r.primary ? primaries[i] : rest[i]) ?? null));
   return results;
 }

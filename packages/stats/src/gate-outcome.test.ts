@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { compareSamples } from './compare-samples';
-import { cellState, failedThresholdText, gateOutcome, isSuspectedWorse } from './gate-outcome';
+import {
+  cellState,
+  failedThresholdText,
+  gateOutcome,
+  incompleteReason,
+  isSuspectedWorse,
+  MAX_CRASHED_SHARE,
+  MIN_RUNS_PER_SIDE,
+} from './gate-outcome';
+import { holm } from './holm';
+import { compareRunGroups } from './run-metrics';
+import { summary } from './testing/summary-fixture';
 
 describe('the one outcome rule', () => {
   // the nightly check that reported `pass`: p95 23.2 ms → ~220 ms on 3 repeats each, noisy
@@ -41,9 +52,84 @@ describe('the one outcome rule', () => {
     expect(failedThresholdText(t)).toBe('http_req_duration p(95)<50 (observed 80) in run r1');
   });
 
+  // One check through the functions schedules and the gate use: a cell's metrics, its state, the
+  // check's outcome.
+  const check = (
+    base: ReturnType<typeof summary>[],
+    cand: ReturnType<typeof summary>[],
+    crashedRuns = 0,
+  ) => {
+    const cmp = compareRunGroups(
+      { label: 'baseline', summaries: base },
+      { label: 'candidate', summaries: cand },
+    );
+    const incomplete = incompleteReason({
+      baselineRuns: base.length,
+      candidateRuns: cand.length,
+      crashedRuns,
+    });
+    const state = cellState({
+      metrics: cmp.metrics.map((m) => ({ ...m, suspected: isSuspectedWorse(m) })),
+      failedThresholds: [],
+      incomplete,
+    });
+    return {
+      incomplete,
+      state,
+      outcome: gateOutcome([{ state, hasBaseline: true, candidateRuns: cand.length }]),
+    };
+  };
+
+  it('a 1-run baseline and an 8x slower candidate is incomplete, naming the count: never a pass', () => {
+    expect(MIN_RUNS_PER_SIDE).toBe(2);
+    const r = check([summary(100, 10)], [summary(12.5, 80), summary(12.4, 81), summary(12.6, 79)]);
+    expect(r.state).toBe('incomplete');
+    expect(r.outcome).toBe('incomplete');
+    expect(r.incomplete).toBe('1 measured run of the baseline; the test needs at least 2 per side');
+  });
+
+  it('2 of 3 candidate runs crashed: incomplete on the survivor, never a pass', () => {
+    expect(MAX_CRASHED_SHARE).toBeCloseTo(1 / 3, 10);
+    const base = [summary(100, 10), summary(101, 10.1), summary(99, 9.9)];
+    const r = check(base, [summary(100, 10)], 2);
+    expect(r.outcome).toBe('incomplete');
+    expect(r.incomplete).toMatch(/^2 of 3 candidate runs crashed/);
+    // 1 of 4 crashed is within the share: judged on the 3 survivors
+    const ok = check(base, [summary(100, 10), summary(100.5, 10), summary(99.5, 10)], 1);
+    expect(ok.incomplete).toBeNull();
+    expect(ok.outcome).toBe('pass');
+    // too few runs is outranked by a failed threshold
+    const t = { runId: 'r1', metric: 'http_req_duration', expr: 'p(95)<50', observed: 80 };
+    expect(cellState({ metrics: [], failedThresholds: [t], incomplete: r.incomplete })).toBe(
+      'regression',
+    );
+  });
+
+  it('a worse secondary metric makes the cell suspected, a worse primary one a regression', () => {
+    const t = (primary: boolean) =>
+      cellState({
+        metrics: [{ verdict: 'worse', suspected: false, primary }],
+        failedThresholds: [],
+      });
+    expect(t(true)).toBe('regression');
+    expect(t(false)).toBe('suspected-regression');
+    expect(
+      cellState({ metrics: [{ verdict: 'worse', suspected: false }], failedThresholds: [] }),
+    ).toBe('regression');
+  });
+
+  it('Holm agrees with R p.adjust(method = "holm")', () => {
+    // p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.03 0.06 0.06 0.02
+    const a = holm([0.01, 0.04, null, 0.03, 0.005]);
+    expect(a[2]).toBeNull();
+    [0.03, 0.06, null, 0.06, 0.02].forEach((v, i) =>
+      v === null ? expect(a[i]).toBeNull() : expect(a[i]).toBeCloseTo(v, 12),
+    );
+  });
+
   it('precedence: regression > suspected > no-baseline > incomplete > pass', () => {
     const c = (
-      state: 'regression' | 'suspected-regression' | 'pass',
+      state: 'regression' | 'suspected-regression' | 'incomplete' | 'pass',
       hasBaseline = true,
       n = 3,
     ) => ({
@@ -55,6 +141,9 @@ describe('the one outcome rule', () => {
     expect(gateOutcome([c('pass', false), c('suspected-regression')])).toBe('suspected-regression');
     expect(gateOutcome([c('pass', false), c('pass', true, 0)])).toBe('no-baseline');
     expect(gateOutcome([c('pass'), c('pass', true, 0)])).toBe('incomplete');
+    expect(gateOutcome([c('pass'), c('pass', true, 1)])).toBe('incomplete');
+    expect(gateOutcome([c('pass'), c('incomplete')])).toBe('incomplete');
+    expect(gateOutcome([c('incomplete'), c('suspected-regression')])).toBe('suspected-regression');
     expect(gateOutcome([c('pass'), c('pass')])).toBe('pass');
     expect(gateOutcome([])).toBe('incomplete');
   });

@@ -11,6 +11,7 @@ export * from './compare-options';
 export * from './compare-samples';
 export * from './compare-metrics';
 export * from './benjamini-hochberg';
+export * from './holm';
 export * from './proportion';
 export * from './run-summary';
 export * from './build-run-summary';

@@ -22,6 +22,17 @@ export type RunMetricKey = (typeof RUN_METRIC_KEYS)[number];
 export const UNTESTED_RUN_METRIC_KEYS = ['maxMs'] as const satisfies readonly RunMetricKey[];
 export type TestedRunMetricKey = Exclude<RunMetricKey, (typeof UNTESTED_RUN_METRIC_KEYS)[number]>;
 
+/**
+ * The primary metrics a comparison is gated on by default: latency tail, throughput and errors,
+ * adjusted with Holm among themselves; the other tested metrics are a second family (`compareMetrics`).
+ */
+export const PRIMARY_RUN_METRIC_KEYS = [
+  'rps',
+  'p95Ms',
+  'p99Ms',
+  'errorRate',
+] as const satisfies readonly TestedRunMetricKey[];
+
 /** The practical floor of a comparison in percent (log-scale metrics), unless a metric has an absolute one. */
 export const DEFAULT_FLOOR_PERCENT = 5;
 

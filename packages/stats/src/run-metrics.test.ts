@@ -7,6 +7,7 @@ import {
   type RunMetricKey,
 } from './run-metric-keys';
 import { summary } from './testing/summary-fixture';
+import { cellState, isSuspectedWorse } from './gate-outcome';
 
 describe('compareRunGroups', () => {
   it('calls a clearly faster candidate better on throughput and latency, and never tests max', () => {
@@ -51,15 +52,43 @@ describe('compareRunGroups gated on chosen metrics', () => {
   const p99 = (c: ReturnType<typeof compareRunGroups>) =>
     c.metrics.find((m) => m.name === 'p99Ms')!;
 
-  it('4 vs 4: a clear p99 regression is inconclusive when adjusted over every tested metric', () => {
+  it('4 vs 4: a clear p99 regression is inconclusive when adjusted over the primary metrics', () => {
     const c = compareRunGroups(base4, cand4);
     expect(c.gatedOn).toEqual(TESTED_RUN_METRIC_KEYS);
     expect(c.metrics).toHaveLength(11);
+    expect(c.metrics.filter((m) => m.primary).map((m) => m.name)).toEqual([
+      'rps',
+      'p95Ms',
+      'p99Ms',
+      'errorRate',
+    ]);
     expect(p99(c).rawPValue).toBeCloseTo(2 / 70, 10);
-    expect(p99(c).pValue).toBeCloseTo((11 * 2) / 70, 10); // Benjamini-Hochberg with m = 11
+    expect(p99(c).pValue).toBeCloseTo((4 * 2) / 70, 10); // Holm over the 4 primary metrics
     expect(p99(c).changePercent!.lower).toBeGreaterThan(40);
     expect(p99(c).verdict).toBe('inconclusive');
     expect(p99(c).rule).toBe('beyond-floor-not-significant');
+  });
+
+  it('5 vs 5: a clean 10x slowdown of p95 alone is worse, and the cell a regression', () => {
+    const withP95 = (p95: number) => {
+      const s = summary(100, 10);
+      return { ...s, latency: { ...s.latency!, p95 } };
+    };
+    const c = compareRunGroups(
+      { label: 'main', summaries: [20, 20.4, 19.8, 20.2, 20.1].map(withP95) },
+      { label: 'pr', summaries: [200, 204, 198, 202, 201].map(withP95) },
+    );
+    expect(c.metrics).toHaveLength(11);
+    const p95 = c.metrics.find((m) => m.name === 'p95Ms')!;
+    expect(p95.primary).toBe(true);
+    expect(p95.rawPValue).toBeCloseTo(2 / 252, 10);
+    expect(p95.pValue).toBeCloseTo((4 * 2) / 252, 10); // Holm over 4 primaries: 0.032
+    expect(p95.verdict).toBe('worse');
+    const state = cellState({
+      metrics: c.metrics.map((m) => ({ ...m, suspected: isSuspectedWorse(m) })),
+      failedThresholds: [],
+    });
+    expect(state).toBe('regression');
   });
 
   it('4 vs 4: the same runs are a p99 regression when the gate is p99 alone', () => {
@@ -70,7 +99,7 @@ describe('compareRunGroups gated on chosen metrics', () => {
     expect(p99(c).verdict).toBe('worse');
   });
 
-  it('BH adjusts over the chosen metrics only: 4 vs 4 is not enough for a lone regression among two, 5 vs 5 is', () => {
+  it('Holm adjusts over the chosen metrics only: 4 vs 4 is not enough for a lone regression among two, 5 vs 5 is', () => {
     const two: RunMetricKey[] = ['p99Ms', 'rps'];
     const four = compareRunGroups(base4, cand4, {}, { metrics: two });
     expect(four.gatedOn).toEqual(['rps', 'p99Ms']);

@@ -6,6 +6,7 @@ import type { RunSummary } from './run-summary';
 import {
   ABSOLUTE_FLOORS,
   parseGateMetrics,
+  PRIMARY_RUN_METRIC_KEYS,
   TESTED_RUN_METRIC_KEYS,
   type RunMetricKey,
   type TestedRunMetricKey,
@@ -157,11 +158,18 @@ export interface GroupComparison {
 
 export interface RunGroupScope {
   /**
-   * Compare only these tested metrics, so Benjamini–Hochberg adjusts over them alone (default:
-   * every tested metric). Fewer hypotheses mean more power for the ones that matter, provided
-   * they are chosen before the results are seen. Unknown or untested keys throw a RangeError.
+   * Compare only these tested metrics (default: every tested metric). Chosen metrics are all
+   * primary unless `primary` says otherwise: the gate named what it is gated on. Fewer hypotheses
+   * mean more power for the ones that matter, provided they are chosen before the results are
+   * seen. Unknown or untested keys throw a RangeError.
    */
   metrics?: readonly RunMetricKey[];
+  /**
+   * The primary metrics, adjusted with Holm among themselves; the rest are adjusted with
+   * Benjamini–Hochberg among themselves (`compareMetrics`). Default: `scope.metrics` when given,
+   * else `PRIMARY_RUN_METRIC_KEYS` (p95, p99, throughput, error rate).
+   */
+  primary?: readonly RunMetricKey[];
   /**
    * Noise floors an A/A calibration measured (`measureNoiseFloor`): a metric's practical floor is
    * the larger of its own and the measured one.
@@ -192,6 +200,7 @@ export function compareRunGroups(
   scope: RunGroupScope = {},
 ): GroupComparison {
   const gatedOn = scope.metrics ? parseGateMetrics(scope.metrics) : [...TESTED_RUN_METRIC_KEYS];
+  const primary: readonly string[] = scope.primary ?? scope.metrics ?? PRIMARY_RUN_METRIC_KEYS;
   const defs = RUN_METRICS.filter(
     (d) => d.tested && (gatedOn as readonly string[]).includes(d.key),
   );
@@ -208,6 +217,7 @@ export function compareRunGroups(
       baseline: runMetricValues(baseline, d),
       candidate: runMetricValues(candidate, d),
       options: floored[i]!.options,
+      primary: primary.includes(d.key),
     })),
     shared,
   );

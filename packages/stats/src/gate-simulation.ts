@@ -1,0 +1,85 @@
+import {
+  cellState,
+  gateOutcome,
+  incompleteReason,
+  isSuspectedWorse,
+  type GateOutcome,
+} from './gate-outcome';
+import { compareRunGroups } from './run-metrics';
+import type { RunSummary } from './run-summary';
+import { normalDraw, seededRandom } from './seeded-random';
+import { summary } from './testing/summary-fixture';
+
+/*
+ * Simulated checks through the gate's own functions (`compareRunGroups`, `cellState`,
+ * `incompleteReason`, `gateOutcome`): the unit test runs a few hundred, and
+ * scripts/simulate-gate.ts the table in docs/outcomes.md. Not exported from the package.
+ */
+
+export interface GateSimulation {
+  /** runs per side */
+  runs: number;
+  /** run-to-run coefficient of variation of every metric (log-normal) */
+  cv: number;
+  /** the candidate's p95 is this many times the baseline's (1: A/A) */
+  p95Factor: number;
+  checks: number;
+  seed: number;
+}
+
+/**
+ * One run's summary: every metric of the fixture times its own independent log-normal run-level
+ * factor of coefficient of variation `cv` (error rate 1 % and CPU, memory, pool wait alike).
+ */
+function noisyRun(random: () => number, cv: number, p95Factor: number): RunSummary {
+  const sigma = Math.sqrt(Math.log(1 + cv * cv));
+  const f = () => Math.exp(sigma * normalDraw(random) - (sigma * sigma) / 2);
+  const s = summary(100 * f(), 10, 0.01 * f());
+  const latency = {
+    ...s.latency!,
+    p50: s.latency!.p50 * f(),
+    p95: s.latency!.p95 * f() * p95Factor,
+    p99: s.latency!.p99 * f(),
+  };
+  const r = s.resources!;
+  return {
+    ...s,
+    latency,
+    blocked: { ...s.blocked!, p95: s.blocked!.p95 * f() },
+    resources: {
+      ...r,
+      cpuMeanPercent: r.cpuMeanPercent! * f(),
+      cpuPeakPercent: r.cpuPeakPercent! * f(),
+      rssMeanBytes: r.rssMeanBytes! * f(),
+      rssPeakBytes: r.rssPeakBytes! * f(),
+      poolWaitMsMean: r.poolWaitMsMean! * f(),
+    },
+  };
+}
+
+/** How often each outcome came out of `checks` simulated checks of one cell. */
+export function simulateGate(sim: GateSimulation): Record<GateOutcome, number> {
+  const random = seededRandom(sim.seed);
+  const counts: Record<GateOutcome, number> = {
+    regression: 0,
+    'suspected-regression': 0,
+    'no-baseline': 0,
+    incomplete: 0,
+    pass: 0,
+  };
+  for (let i = 0; i < sim.checks; i++) {
+    const base = Array.from({ length: sim.runs }, () => noisyRun(random, sim.cv, 1));
+    const cand = Array.from({ length: sim.runs }, () => noisyRun(random, sim.cv, sim.p95Factor));
+    const cmp = compareRunGroups(
+      { label: 'baseline', summaries: base },
+      { label: 'candidate', summaries: cand },
+    );
+    const state = cellState({
+      metrics: cmp.metrics.map((m) => ({ ...m, suspected: isSuspectedWorse(m) })),
+      failedThresholds: [],
+      incomplete: incompleteReason({ baselineRuns: base.length, candidateRuns: cand.length }),
+    });
+    counts[gateOutcome([{ state, hasBaseline: true, candidateRuns: cand.length }])]++;
+  }
+  return counts;
+}
