@@ -59,4 +59,33 @@ describe('webhook message', () => {
     expect(generic.outcome).toBe('regression');
     expect(generic.cells[0]!.failedThresholds).toHaveLength(1);
   });
+
+  it('says why a cell could not be judged', () => {
+    const incomplete: NotificationPayload = {
+      ...payload,
+      event: 'schedule.finished',
+      outcome: 'incomplete',
+      cells: [
+        {
+          poolConfig: 'hikari fixed 10',
+          scenario: 'burst',
+          baselineRuns: 3,
+          candidateRuns: 1,
+          crashedRuns: 2,
+          state: 'incomplete',
+          incomplete: '2 of 3 candidate runs crashed (more than 33 %)',
+          regression: false,
+          failedThresholds: [],
+          metrics: [],
+        },
+      ],
+    };
+    expect(regressionLines(incomplete)).toEqual([
+      'incomplete: 2 of 3 candidate runs crashed (more than 33 %) (hikari fixed 10 × burst)',
+    ]);
+    const slack = JSON.parse(webhookBody(incomplete, 'slack', 'https://pb.example', 'd1')) as {
+      text: string;
+    };
+    expect(slack.text).toContain('could not be judged');
+  });
 });

@@ -23,17 +23,23 @@ const changeText = (m: NotificationPayload['cells'][number]['metrics'][number]) 
     : '';
 
 /**
- * One line per regressed or suspect metric and per failed threshold:
+ * One line per regressed or suspect metric, per failed threshold and per cell that could not be
+ * judged:
  * "p99 latency +210 % [+180 %, +240 %] (pool × scenario, 5 vs 5 runs)",
  * "suspected: p95 latency +409 % [−72 %, +1078 %] (…); about 8 repeats per side would settle it",
- * "threshold failed: http_req_duration p(95)<50 (observed 80) in run abc (pool × scenario)".
+ * "threshold failed: http_req_duration p(95)<50 (observed 80) in run abc (pool × scenario)",
+ * "incomplete: 2 of 3 candidate runs crashed (…) (pool × scenario)".
+ * A worse secondary metric (not primary) says so: it makes the cell suspected, not a regression.
  */
 export function regressionLines(p: NotificationPayload): string[] {
   return p.cells.flatMap((c) => {
     const where = `${c.poolConfig} × ${c.scenario}, ${c.candidateRuns} vs ${c.baselineRuns} runs`;
     const worse = c.metrics
       .filter((m) => m.verdict === 'worse')
-      .map((m) => `${m.label}${changeText(m)} (${where})`);
+      .map(
+        (m) =>
+          `${m.primary === false ? 'secondary metric worse: ' : ''}${m.label}${changeText(m)} (${where})`,
+      );
     const suspected = c.metrics
       .filter((m) => m.suspected)
       .map(
@@ -47,7 +53,10 @@ export function regressionLines(p: NotificationPayload): string[] {
     const thresholds = (c.failedThresholds ?? []).map(
       (t) => `threshold failed: ${failedThresholdText(t)} (${c.poolConfig} × ${c.scenario})`,
     );
-    return [...worse, ...suspected, ...thresholds];
+    const incomplete = c.incomplete
+      ? [`incomplete: ${c.incomplete} (${c.poolConfig} × ${c.scenario})`]
+      : [];
+    return [...worse, ...suspected, ...thresholds, ...incomplete];
   });
 }
 
@@ -56,7 +65,7 @@ const OUTCOME_WORDS: Record<NotificationPayload['outcome'], string> = {
   'suspected-regression': 'suspected of regressing (not yet settled) against baseline',
   pass: 'no regression against baseline',
   'no-baseline': 'finished; no baseline to compare with:',
-  incomplete: 'finished without enough measured runs to compare with baseline',
+  incomplete: 'could not be judged (too few measured runs, or too many crashed) against baseline',
 };
 
 /** The request body: PoolBench's JSON (links made absolute), or a Slack incoming-webhook message. */

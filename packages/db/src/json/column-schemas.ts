@@ -244,7 +244,11 @@ export const NotificationPayloadSchema = z.looseObject({
       baselineRuns: num,
       candidateRuns: num,
       /** absent in payloads decided before suspicions and thresholds were part of the outcome */
-      state: z.enum(['regression', 'suspected-regression', 'pass']).optional(),
+      state: z.enum(['regression', 'suspected-regression', 'incomplete', 'pass']).optional(),
+      /** runs of the candidate that crashed (failed, timed out, aborted); absent in older payloads */
+      crashedRuns: num.optional(),
+      /** why the cell cannot be judged (too few measured runs, too many crashed), or null */
+      incomplete: z.string().nullable().optional(),
       regression: z.boolean(),
       failedThresholds: z
         .array(
@@ -263,6 +267,8 @@ export const NotificationPayloadSchema = z.looseObject({
           unit: z.string(),
           verdict: z.string(),
           suspected: z.boolean().optional(),
+          /** adjusted with Holm among the primary metrics (else Benjamini–Hochberg among the rest) */
+          primary: z.boolean().optional(),
           repeatsNeeded: z.number().int().nullable().optional(),
           baselineMedian: numOrNull,
           candidateMedian: numOrNull,

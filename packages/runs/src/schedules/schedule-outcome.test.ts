@@ -204,8 +204,11 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
     expect(cell).toMatchObject({
       state: 'suspected-regression',
       candidateRuns: 2,
+      crashedRuns: 3,
       regression: false,
     });
+    // the crashed runs are counted: were nothing suspected, the cell would be incomplete
+    expect(cell.incomplete).toMatch(/^3 of 5 candidate runs crashed/);
     const p99 = cell.metrics.find((m) => m.key === 'p99Ms')!;
     expect(p99).toMatchObject({ verdict: 'inconclusive', suspected: true });
     expect(p99.changePercent!.estimate).toBeGreaterThan(500);
@@ -240,6 +243,53 @@ describe('a scheduled experiment against its baseline (real Postgres)', () => {
         observed: 80,
       })),
     );
+  });
+
+  it('a 1-run baseline and an 8x slower firing is incomplete with the reason, never a pass', async () => {
+    const one = await db.run.findFirstOrThrow({
+      where: { experiment: { name: 'base' }, teamId: ids.teamId, status: 'succeeded' },
+      select: { id: true },
+    });
+    await db.baseline.create({
+      data: {
+        teamId: ids.teamId,
+        name: 'one-run',
+        targetId: ids.targetId,
+        scenarioId: S,
+        runId: one.id,
+        poolConfigId: A,
+      },
+    });
+    await db.schedule.update({ where: { id: scheduleId }, data: { baselineName: 'one-run' } });
+    try {
+      const l = await fireSchedule('eight times on one baseline run');
+      await runAll(l.runIds, 240);
+      const n = await notification(l.experimentId);
+      expect(n).toMatchObject({ outcome: 'incomplete' });
+      expect(n!.payload!.cells[0]).toMatchObject({
+        state: 'incomplete',
+        baselineRuns: 1,
+        candidateRuns: 5,
+        incomplete: '1 measured run of the baseline; the test needs at least 2 per side',
+      });
+    } finally {
+      await db.schedule.update({ where: { id: scheduleId }, data: { baselineName: 'nightly' } });
+    }
+  });
+
+  it('2 of 3 runs crashed and the survivor 10x slower: incomplete, never judged on the survivor', async () => {
+    const l = await fireSchedule('two of three crashed');
+    await db.run.deleteMany({ where: { id: { in: l.runIds.slice(3) } } });
+    await endRuns(l.runIds.slice(0, 3), [
+      { status: 'succeeded', p99: 300 },
+      { status: 'failed', p99: 300 },
+      { status: 'failed', p99: 300 },
+    ]);
+    const n = await notification(l.experimentId);
+    expect(n).toMatchObject({ outcome: 'incomplete' });
+    const cell = n!.payload!.cells[0]!;
+    expect(cell).toMatchObject({ state: 'incomplete', candidateRuns: 1, crashedRuns: 2 });
+    expect(cell.incomplete).toMatch(/^2 of 3 candidate runs crashed/);
   });
 
   it("a baseline saved from another pool config is not this config's baseline", async () => {

@@ -1,11 +1,12 @@
 import { parseRun, toJson, type Db, type NotificationPayload } from '@poolbench/db';
 import { baselineForCell } from './baseline-for-cell';
 import { extendExperiment, MAX_REPEATS } from '../extend-experiment';
-import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import { CRASHED_RUN_STATUSES, MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
 import {
   cellState,
   compareRunGroups,
   gateOutcome,
+  incompleteReason,
   isSuspectedWorse,
   runMetric,
   runMetricRepeatsNeeded,
@@ -24,7 +25,9 @@ export type ScheduleOutcome = NotificationPayload['outcome'];
  * outcome follows the one rule of `@poolbench/stats` (`gateOutcome`): a `worse` verdict or a
  * failed threshold is a regression, an estimate worse beyond the floor without enough evidence is
  * a suspected regression (with the repeats that would settle it), and each failed threshold is
- * named with its run.
+ * named with its run. A cell with fewer measured runs on a side than the test needs, or with more
+ * of its runs crashed than `MAX_CRASHED_SHARE`, is `incomplete` with the reason: crashed runs are
+ * counted, never dropped.
  *
  * With the schedule's `settleUpToRepeats`, a suspected regression is first settled: the firing
  * grows once to that many repeats per cell (runs saved queued, the sweeper enqueues them) and is
@@ -93,6 +96,10 @@ export async function decideScheduleOutcome(
       );
   // the firing's own runs in one read; each baseline (one per scenario) in one more
   const own = await measured({ experimentId: e.id });
+  const crashed = await db.run.findMany({
+    where: { experimentId: e.id, status: { in: [...CRASHED_RUN_STATUSES] } },
+    select: { poolConfigId: true, scenarioId: true },
+  });
 
   const baselines = schedule.baselineName
     ? await db.baseline.findMany({
@@ -133,15 +140,27 @@ export async function decideScheduleOutcome(
             scenarioId: b.scenarioId,
           })
         ).map((r) => r.summary);
+      const crashedRuns = crashed.filter(
+        (r) => r.poolConfigId === poolConfig.id && r.scenarioId === scenario.id,
+      ).length;
+      const incomplete = b
+        ? incompleteReason({
+            baselineRuns: reference.length,
+            candidateRuns: candidate.length,
+            crashedRuns,
+          })
+        : null;
       const base = {
         poolConfig: poolConfig.name,
         scenario: scenario.name,
         baselineRuns: reference.length,
         candidateRuns: candidate.length,
+        crashedRuns,
+        incomplete,
         failedThresholds,
       };
       if (!b || candidate.length === 0 || reference.length === 0) {
-        const state = cellState({ metrics: [], failedThresholds });
+        const state = cellState({ metrics: [], failedThresholds, incomplete });
         cells.push({ ...base, state, regression: state === 'regression', metrics: [] });
         gateCells.push({
           state,
@@ -162,6 +181,7 @@ export async function decideScheduleOutcome(
           unit: m.def.unit,
           verdict: m.verdict,
           suspected,
+          primary: m.primary,
           baselineMedian: m.baseline.median,
           candidateMedian: m.candidate.median,
           changePercent: m.changePercent
@@ -179,7 +199,7 @@ export async function decideScheduleOutcome(
             suspected && def ? runMetricRepeatsNeeded(baselineGroup, candidateGroup, def) : null,
         };
       });
-      const state = cellState({ metrics, failedThresholds });
+      const state = cellState({ metrics, failedThresholds, incomplete });
       cells.push({ ...base, state, regression: state === 'regression', metrics });
       gateCells.push({ state, hasBaseline: true, candidateRuns: candidate.length });
     }

@@ -43,6 +43,19 @@ export const MEASURED_RUN_STATUSES = [
 ] as const satisfies readonly RunStatus[];
 export const isMeasuredRunStatus = (s: string): boolean =>
   (MEASURED_RUN_STATUSES as readonly string[]).includes(s);
+/**
+ * Runs that ended without a valid measurement through no choice of the user (crashed, timed out,
+ * aborted by the system). A check against a baseline counts them: when too many of a cell's runs
+ * crashed, the survivors do not stand for the config (`incompleteReason` in @poolbench/stats).
+ * A canceled run is the user's choice and is not counted.
+ */
+export const CRASHED_RUN_STATUSES = [
+  'failed',
+  'timed_out',
+  'aborted_system',
+] as const satisfies readonly RunStatus[];
+export const isCrashedRunStatus = (s: string): boolean =>
+  (CRASHED_RUN_STATUSES as readonly string[]).includes(s);
 
 const runId = z.string().min(1);
 /** epoch milliseconds, UTC */
