@@ -3,7 +3,7 @@ import { appRouter } from './root';
 
 /**
  * Typed outputs (issue 18): every procedure declares `.output()` from its `<router>.types.ts`, so
- * the client's types come from one schema and tRPC checks every answer. outputs-match.test.ts
+ * the client's types come from one schema and tRPC checks every answer. outputs-match.typecheck.ts
  * checks (with tsc) that each schema names exactly what its service returns.
  */
 describe('tRPC procedures declare their output schema', () => {
