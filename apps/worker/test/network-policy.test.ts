@@ -207,4 +207,30 @@ describe('worker: where load and probes may go', () => {
       pins: [{ host: 'rebind.test', port: first.port, address: '127.0.0.1' }],
     });
   });
+
+  it("never sends anything to the installation's own services, whatever the allowlist says", async () => {
+    // rows saved before the rule, on an address the team allowed; the worker's own environment
+    // names the services (its REDIS_URL and DATABASE_URL are this test's)
+    const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799');
+    const pg = new URL(
+      process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench',
+    );
+    const seen = await capture('127.0.0.1', 0);
+    for (const [url, service, field] of [
+      [`http://127.0.0.1:${redis.port || 6379}`, 'Redis \\(REDIS_URL\\)', 'baseUrls\\.0'],
+      [`http://localhost:${pg.port || 5432}`, 'Postgres \\(DATABASE_URL\\)', 'baseUrls\\.0'],
+    ] as const) {
+      const run = await urlTarget(`own-${service.slice(0, 5)}`, {
+        baseUrls: [url],
+        readinessPath: '/ready',
+        applyHookUrl: `http://127.0.0.1:${seen.port}/apply`,
+      });
+      expect(run.status, url).toBe('failed');
+      expect(run.errorCode, url).toBe('target_not_allowed');
+      expect(run.errorMessage, url).toMatch(
+        new RegExp(`^${field}: .* is the installation's own ${service}`),
+      );
+    }
+    expect(seen.hits).toEqual([]);
+  });
 });

@@ -232,7 +232,7 @@ describe('schedule webhooks: delivery (real Postgres, a real HTTP capture server
       /^webhook to 127\.0\.0\.1 is not allowed: it is a loopback address; an admin can add 127\.0\.0\.1 /,
     );
     expect(r.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 5000);
-    await expect(checkWebhookHost('169.254.169.254', ['169.254.0.0/16'])).rejects.toThrow(
+    await expect(checkWebhookHost('169.254.169.254', 80, ['169.254.0.0/16'])).rejects.toThrow(
       /^webhook to 169\.254\.169\.254 is never allowed/,
     );
   });

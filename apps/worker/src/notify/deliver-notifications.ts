@@ -7,7 +7,7 @@ import {
 } from '@poolbench/scenarios/net';
 import type { Logger } from 'pino';
 import { RunError } from '../runs/run-error';
-import { resolveHostNames } from '../targets/allowlist';
+import { refuseOwnServices, resolveHostNames } from '../targets/allowlist';
 import { pinnedFetch, ProbeRedirectError } from '../targets/pinned-fetch';
 import { SIGNATURE_HEADER, signBody, webhookBody } from './webhook-message';
 
@@ -25,8 +25,19 @@ class PermanentDeliveryError extends Error {}
  * never-allowed address (link-local, metadata) fails the delivery for good; one that needs an
  * allowlist entry is retried, since an admin may add it.
  */
-export async function checkWebhookHost(host: string, patterns: string[]): Promise<string> {
+export async function checkWebhookHost(
+  host: string,
+  port: number,
+  patterns: string[],
+): Promise<string> {
   const [resolved] = await resolveHostNames([host]);
+  try {
+    await refuseOwnServices([
+      { field: 'webhookUrl', host: resolved!.host, port, addresses: resolved!.addresses },
+    ]);
+  } catch (err) {
+    throw new PermanentDeliveryError((err as Error).message);
+  }
   for (const addr of resolved!.addresses) {
     const refusal = webhookRefusal(resolved!.host, addr, patterns);
     if (refusal?.never) throw new PermanentDeliveryError(refusal.message);
@@ -63,7 +74,7 @@ async function send(
   if (protocol !== 'https:' && protocol !== 'http:')
     throw new PermanentDeliveryError(`the webhook URL must be http or https, not ${protocol}`);
   const { host, port } = endpointsOf([url])[0]!;
-  const address = await checkWebhookHost(host, patterns);
+  const address = await checkWebhookHost(host, port, patterns);
   const t = Math.floor(now.getTime() / 1000);
   const res = await pinnedFetch(url, [{ host, port, address }], {
     method: 'POST',

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { networkInterfaces } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { checkWebhookHost } from '../notify/deliver-notifications';
 import { checkAllowed, resolveHosts } from './allowlist';
+import { checkMonitorDsn } from './monitor-dsn';
 import { resolveAndPin } from './resolve-and-pin';
 
 describe('allowlist', () => {
@@ -114,5 +117,84 @@ describe('allowlist', () => {
       /^applyHookUrl: credentials in URLs are not allowed; use a secret header such as Authorization/,
     );
     expect((err as Error).message).not.toContain('hunter2');
+  });
+});
+
+// At run time, whatever was saved and whatever the allowlist says: the services of `make up`'s
+// environment (scripts/lib.sh), judged by the addresses the worker resolved and the port.
+describe("the installation's own services at run time", () => {
+  beforeAll(() => {
+    vi.stubEnv('DATABASE_URL', 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench');
+    vi.stubEnv('REDIS_URL', 'redis://127.0.0.1:63799');
+    vi.stubEnv('SMTP_URL', 'smtp://127.0.0.1:54025');
+    vi.stubEnv('BETTER_AUTH_URL', 'http://localhost:3000');
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+  });
+  const everything = ['127.0.0.0/8', '::1', '::ffff:0:0/96', '0.0.0.0/8', '10.0.0.0/8'];
+  const pin = (url: string, allowLoopback = false, field = 'baseUrls.0') =>
+    resolveAndPin({
+      loadUrls: field === 'baseUrls.0' ? [[field, url]] : [['baseUrls.0', 'http://127.0.0.1:8080']],
+      probeUrls: field === 'baseUrls.0' ? [] : [[field, url]],
+      patterns: everything,
+      allowLoopback,
+    }).then(
+      () => null,
+      (e: Error) => e.message,
+    );
+  const own = (service: string) =>
+    new RegExp(`is the installation's own ${service.replace(/[()]/g, '\\$&')}; PoolBench never`);
+
+  it('refuses every spelling of every service, even with loopback allowed', async () => {
+    const iface = Object.values(networkInterfaces())
+      .flatMap((l) => l ?? [])
+      .find((i) => i.family === 'IPv4' && !i.internal)?.address;
+    const cases: Array<[string, string]> = [
+      ['http://127.0.0.1:63799/', 'Redis (REDIS_URL)'],
+      ['http://localhost:54329/', 'Postgres (DATABASE_URL)'],
+      ['http://127.0.0.2:33069/', 'lab MariaDB (LAB_MARIADB_URL)'],
+      ['http://[::ffff:127.0.0.1]:54025/', 'SMTP server (SMTP_URL)'],
+      ['http://0.0.0.0:54026/api/v1/messages', 'mail catcher API (MAILPIT_HTTP_PORT)'],
+      ['http://127.1.2.3:3000/', 'web app (PORT)'],
+      ['http://localhost:9464/metrics', 'worker ops port (WORKER_HEALTH_PORT)'],
+      ...(iface ? [[`http://${iface}:63799/`, 'Redis (REDIS_URL)'] as [string, string]] : []),
+    ];
+    for (const [url, service] of cases) {
+      for (const loop of [false, true])
+        expect(await pin(url, loop), `${url} ${loop}`).toMatch(
+          new RegExp(`^baseUrls\\.0: .*${own(service).source}`),
+        );
+      expect(await pin(url, false, 'metricsUrl'), url).toMatch(/^metricsUrl: .*installation's own/);
+    }
+    expect(await pin('http://[::ffff:7f00:1]:63799/')).toMatch(
+      /^baseUrls\.0: \[::ffff:7f00:1\]:63799 \(127\.0\.0\.1\) is the installation's own Redis/,
+    );
+  });
+
+  it("allows this machine's other ports: the lab target's, a team's own service", async () => {
+    expect(await pin('http://127.0.0.1:8080/', true)).toBeNull();
+    expect(await pin('http://localhost:41234/')).toBeNull();
+    expect(await pin('http://127.0.0.2:5432/')).toBeNull();
+  });
+
+  it('refuses an IPv6 literal of this machine as a load URL: k6 could hold it only to the address', async () => {
+    expect(await pin('http://[::1]:8080/')).toMatch(
+      /^load to \[::1\]:8080 is not allowed: an IPv6 address of this machine can be held to its address but not its port/,
+    );
+  });
+
+  it('refuses a monitor DSN and a webhook at a service, as the worker resolved them', async () => {
+    const dsn = await checkMonitorDsn('postgresql://x:y@localhost:63799/x', {
+      patterns: everything,
+      ownDatabaseUrl: 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench',
+    }).catch((e: Error) => e.message);
+    expect(dsn).toMatch(
+      /^monitorDsn: localhost:63799 \(127\.0\.0\.1\) is the installation's own Redis/,
+    );
+    await expect(checkWebhookHost('127.0.0.1', 54026, everything)).rejects.toThrow(
+      /^webhookUrl: 127\.0\.0\.1:54026 is the installation's own mail catcher API/,
+    );
+    await expect(checkWebhookHost('127.0.0.1', 8080, everything)).resolves.toBe('127.0.0.1');
   });
 });

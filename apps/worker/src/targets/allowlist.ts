@@ -10,6 +10,7 @@ import {
   specialLabel,
   touchesLinkLocalOrMetadata,
 } from '@poolbench/scenarios/net';
+import { ownServiceRefusal } from '@poolbench/scenarios/own-services';
 import { RunError } from '../runs/run-error';
 
 export interface ResolvedHost {
@@ -95,3 +96,19 @@ export function checkAllowed(
 }
 
 export const isIpLiteral = (host: string) => parseIp(host) !== null;
+
+/**
+ * The installation's own services (Postgres, Redis, the lab databases, SMTP and the mail catcher,
+ * the web app, the worker's ops port) are never a destination, whatever the allowlist says or
+ * whoever saved the URL: every resolved address of `host` is judged with the port, so a name that
+ * resolves inward after it was saved is refused here, before anything is pinned.
+ */
+export async function refuseOwnServices(
+  endpoints: ReadonlyArray<{ field: string; host: string; port: number; addresses: string[] }>,
+  env?: NodeJS.ProcessEnv,
+): Promise<void> {
+  for (const e of endpoints) {
+    const refusal = await ownServiceRefusal(e.host, e.port, e.addresses, env);
+    if (refusal) throw new RunError('target_not_allowed', `${e.field}: ${refusal}`);
+  }
+}

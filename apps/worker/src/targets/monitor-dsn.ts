@@ -7,7 +7,7 @@ import {
   type PinnedHost,
 } from '@poolbench/scenarios/net';
 import { RunError } from '../runs/run-error';
-import { checkAllowed, resolveHostNames } from './allowlist';
+import { checkAllowed, refuseOwnServices, resolveHostNames } from './allowlist';
 
 interface DsnParts {
   host: string;
@@ -74,6 +74,9 @@ export async function checkMonitorDsn(
       `monitorDsn points at PoolBench's own database "${m.database}"; monitor the target's database instead`,
     );
   }
+  await refuseOwnServices([
+    { field: 'monitorDsn', host: m.host, port: m.port, addresses: target.addresses },
+  ]);
   checkAllowed([target], opts.patterns);
   const address = target.addresses[0]!;
   const sslmode = m.url.searchParams.get('sslmode');

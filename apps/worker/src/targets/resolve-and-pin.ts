@@ -1,14 +1,17 @@
 import {
   endpointsOf,
   hasUrlCredentials,
+  isThisHost,
   k6BlacklistFor,
   k6HostsFor,
+  parseIp,
   redactUrl,
   URL_CREDENTIALS_MESSAGE,
   type PinnedHost,
 } from '@poolbench/scenarios/net';
+import { ownServices } from '@poolbench/scenarios/own-services';
 import { RunError } from '../runs/run-error';
-import { checkAllowed, resolveHostNames } from './allowlist';
+import { checkAllowed, refuseOwnServices, resolveHostNames } from './allowlist';
 
 /** What one run may connect to, decided once before any traffic and stored on the run. */
 export interface RunNetworkPlan {
@@ -48,11 +51,18 @@ export async function resolveAndPin(opts: {
   const all = [...opts.loadUrls, ...opts.probeUrls];
   refuseUrlCredentials(all);
   const resolved = await resolveHostNames(all.map(([, u]) => new URL(u).hostname));
+  const addressesOf = new Map(resolved.map((r) => [r.host, r.addresses]));
+  await refuseOwnServices(
+    all.flatMap(([field, u]) =>
+      endpointsOf([u]).map((e) => ({ field, ...e, addresses: addressesOf.get(e.host) ?? [] })),
+    ),
+  );
   checkAllowed(resolved, opts.patterns, { allowLoopback: opts.allowLoopback });
   const addressOf = new Map(resolved.map((r) => [r.host, r.addresses[0]!]));
   const pinsOf = (urls: NamedUrls) =>
     endpointsOf(urls.map(([, u]) => u)).map((e) => ({ ...e, address: addressOf.get(e.host)! }));
   const loadPins = pinsOf(opts.loadUrls);
+  await refuseIpv6LiteralOnThisHost(loadPins);
   const pins = pinsOf(all);
   return {
     pins,
@@ -66,4 +76,24 @@ export function pinsForRecord(
   plan: RunNetworkPlan,
 ): Array<{ host: string; port: number; address: string }> {
   return plan.pins.map(({ host, port, address }) => ({ host, port, address }));
+}
+
+/**
+ * k6 can hold a run to the pinned `name:port` only through its `hosts` option, whose `*` entry
+ * sends every other name, address and port to the sinkhole. An IPv6 literal cannot be a key
+ * there, so with one the `*` entry is left out and only the address blacklist applies: every
+ * port of that address stays reachable from a script. On this machine that would include the
+ * installation's own services, so an IPv6 literal of this machine is refused as a load URL.
+ */
+async function refuseIpv6LiteralOnThisHost(loadPins: PinnedHost[]): Promise<void> {
+  const { services, interfaces } = await ownServices();
+  if (!services.some((s) => s.onThisHost)) return;
+  for (const p of loadPins) {
+    const ip = parseIp(p.host);
+    if (ip?.v === 6 && isThisHost(ip, interfaces))
+      throw new RunError(
+        'target_not_allowed',
+        `load to [${p.host}]:${p.port} is not allowed: an IPv6 address of this machine can be held to its address but not its port, and the installation's own services listen on this machine; use a host name that resolves to it (e.g. localhost) instead`,
+      );
+  }
 }

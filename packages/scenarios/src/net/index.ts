@@ -4,3 +4,4 @@ export * from './redact-url';
 export * from './k6-network';
 export * from './describe-range';
 export * from './webhook-address';
+export * from './own-services';

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import type { Db } from '@poolbench/db';
 import { parseIp, webhookRefusal } from '@poolbench/scenarios/net';
 import { InvalidInputError } from '../errors';
+import { refuseOwnServiceUrl } from '../targets/refuse-own-service';
 
 const LOOKUP_TIMEOUT_MS = 2000;
 
@@ -12,6 +13,7 @@ const LOOKUP_TIMEOUT_MS = 2000;
  * only from the workers' network), it is saved and each delivery checks again.
  */
 export async function checkWebhookUrl(db: Db, teamId: string, url: string): Promise<void> {
+  await refuseOwnServiceUrl('webhookUrl', url);
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   const addresses = parseIp(host) ? [host] : await resolve(host);
   if (addresses.length === 0) return;

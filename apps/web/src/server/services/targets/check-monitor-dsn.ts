@@ -3,6 +3,7 @@ import type { Db } from '@poolbench/db';
 import { canonicalIp, specialLabel } from '@poolbench/scenarios/net';
 import { InvalidInputError } from '../errors';
 import { hostAllowed } from '../teams/host-allowed';
+import { refuseOwnService } from './refuse-own-service';
 
 interface DsnParts {
   host: string;
@@ -77,6 +78,7 @@ export async function checkMonitorDsn(
       `points at PoolBench's own database "${m.database}"; monitor the target's database instead`,
     );
   }
+  await refuseOwnService('monitorDsn', m.host, m.port);
   const patterns = (
     await db.allowedHost.findMany({ where: { teamId }, select: { pattern: true } })
   ).map((r) => r.pattern);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TRPCError } from '@trpc/server';
 import type { Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
@@ -186,5 +186,72 @@ describe('where load may go: allowlist entries, target URLs, monitor DSN', () =>
     await expect(
       admin().target.create(target({ monitorDsn: 'postgresql://x:y@db.netsec.example.test/app' })),
     ).resolves.toMatchObject({ hasMonitorDsn: true });
+  });
+
+  it("refuses the installation's own services by every spelling, even with loopback allowed", async () => {
+    // the services of `make up`'s environment (scripts/lib.sh), whatever the test runner has
+    vi.stubEnv('DATABASE_URL', 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench');
+    vi.stubEnv('REDIS_URL', 'redis://127.0.0.1:63799');
+    vi.stubEnv('SMTP_URL', 'smtp://127.0.0.1:54025');
+    try {
+      for (const pattern of ['127.0.0.0/8', '::1', '0.0.0.0'])
+        await admin().team.allow({ pattern });
+      const own = (field: string, service: string) =>
+        new RegExp(
+          `^${field.replace('.', '\\.')}: .* is the installation's own ${service.replace(/[()]/g, '\\$&')}; PoolBench never`,
+        );
+      for (const [url, service] of [
+        ['http://127.0.0.1:63799/', 'Redis (REDIS_URL)'],
+        ['http://localhost:54329/', 'Postgres (DATABASE_URL)'],
+        ['http://[::1]:33069/', 'lab MariaDB (LAB_MARIADB_URL)'],
+        ['http://[::ffff:127.0.0.1]:54025/', 'SMTP server (SMTP_URL)'],
+        ['http://0.0.0.0:54026/api/v1/messages', 'mail catcher API (MAILPIT_HTTP_PORT)'],
+        ['http://127.0.0.2:3000/', 'web app (PORT)'],
+        ['http://127.0.0.1:9464/metrics', 'worker ops port (WORKER_HEALTH_PORT)'],
+      ] as const) {
+        const base = await fail(admin().target.create(target({ baseUrls: [url] })));
+        expect(base.code, url).toBe('BAD_REQUEST');
+        expect(base.message, url).toMatch(own('baseUrls.0', service));
+        for (const field of ['metricsUrl', 'applyHookUrl'] as const) {
+          const side = await fail(
+            admin().target.create(target({ baseUrls: ['http://127.0.0.1:8080'], [field]: url })),
+          );
+          expect(side.message, `${field} ${url}`).toMatch(own(field, service));
+        }
+      }
+      const dsn = await fail(
+        admin().target.create(
+          target({
+            baseUrls: ['http://127.0.0.1:8080'],
+            monitorDsn: 'postgresql://x:y@[::1]:63799/x',
+          }),
+        ),
+      );
+      expect(dsn.message).toMatch(own('monitorDsn', 'Redis (REDIS_URL)'));
+      const hook = await fail(
+        admin().schedule.setNotify({
+          id: A.scheduleId,
+          notifyOn: 'always',
+          webhookFormat: 'generic',
+          webhookUrl: 'http://127.0.0.3:54026/api/v1/messages',
+          webhookSecret: 'whsec-0123456789abcdef',
+          baselineName: '',
+          removeWebhook: false,
+          settleUpToRepeats: null,
+        }),
+      );
+      expect(hook.message).toMatch(own('webhookUrl', 'mail catcher API (MAILPIT_HTTP_PORT)'));
+      // another port of this machine (a lab target, a team's own service) is the team's to allow
+      const ok = await admin().target.create(target({ baseUrls: ['http://127.0.0.1:8080'] }));
+      // a target saved before this rule: the connection test refuses it without connecting
+      await db.target.update({
+        where: { id: ok.id },
+        data: { baseUrls: ['http://localhost:63799'] },
+      });
+      const probe = await fail(admin().target.testConnection({ id: ok.id }));
+      expect(probe.message).toMatch(own('baseUrls.0', 'Redis (REDIS_URL)'));
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { TargetValues } from '~/lib/schemas/target';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { checkMonitorDsn } from './check-monitor-dsn';
 import { checkTargetHosts } from './check-target-hosts';
+import { refuseOwnServiceUrl } from './refuse-own-service';
 import { TARGET_SELECT, type TargetView } from './target-view';
 
 export interface SaveTargetDeps {
@@ -73,6 +74,19 @@ async function assertNameFree(db: Db, teamId: string, name: string, exceptId?: s
   if (clash) throw new ConflictError(`a target named "${name}" already exists`);
 }
 
+/** Each URL of a URL target by field, for errors that name it. */
+function namedUrlsOf(v: Extract<TargetValues, { kind: 'url' }>): Array<[string, string]> {
+  return [
+    ...v.baseUrls.map((u, i) => [`baseUrls.${i}`, u] as [string, string]),
+    ...(v.metricsUrl ? [['metricsUrl', v.metricsUrl] as [string, string]] : []),
+    ...(v.applyHookUrl ? [['applyHookUrl', v.applyHookUrl] as [string, string]] : []),
+  ];
+}
+
+async function refuseOwnServices(v: Extract<TargetValues, { kind: 'url' }>) {
+  for (const [field, url] of namedUrlsOf(v)) await refuseOwnServiceUrl(field, url);
+}
+
 function urlsOf(v: Extract<TargetValues, { kind: 'url' }>) {
   return [
     ...v.baseUrls,
@@ -88,6 +102,7 @@ export async function createTarget(
 ): Promise<TargetView> {
   await assertNameFree(deps.db, teamId, v.name);
   const cols = columns(v);
+  if (v.kind === 'url') await refuseOwnServices(v);
   if (v.kind === 'url') await checkTargetHosts(deps.db, teamId, urlsOf(v));
   if (v.kind === 'url' && v.monitorDsn)
     await checkMonitorDsn(deps.db, teamId, v.monitorDsn, deps.ownDatabaseUrl);
@@ -129,6 +144,7 @@ export async function updateTarget(
     secretHeaderNames?: string[];
   } = {};
   if (v.kind === 'url') {
+    await refuseOwnServices(v);
     await checkTargetHosts(deps.db, teamId, urlsOf(v));
     if (v.replaceSecrets && v.monitorDsn)
       await checkMonitorDsn(deps.db, teamId, v.monitorDsn, deps.ownDatabaseUrl);

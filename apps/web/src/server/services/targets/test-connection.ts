@@ -2,6 +2,7 @@ import { parseTarget, type Db } from '@poolbench/db';
 import { redactUrl } from '@poolbench/scenarios/net';
 import { NotFoundError } from '../errors';
 import { checkTargetHosts } from './check-target-hosts';
+import { refuseOwnServiceUrl } from './refuse-own-service';
 
 export type ConnectionTest =
   | { kind: 'managed'; message: string }
@@ -50,6 +51,7 @@ export async function testTargetConnection(
   const base = t.baseUrls[0];
   if (!base) throw new NotFoundError('base URL');
   const url = new URL(t.readinessPath ?? defaults.path ?? '/', base).toString();
+  await refuseOwnServiceUrl('baseUrls.0', url);
   await checkTargetHosts(db, teamId, [url]);
   const method = t.readinessPath ? 'GET' : (defaults.method ?? 'GET');
   const started = performance.now();
