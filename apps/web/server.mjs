@@ -13,6 +13,7 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import next from 'next';
+import { malformedPathAnswer } from './malformed-path.mjs';
 import { webProcesses } from './web-processes.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -116,6 +117,12 @@ async function serve() {
     delete req.headers[UNSUPPORTED_METHOD_HEADER];
     req.headers[PASS_ENCODING] = '1';
     passEncoding(res);
+    const malformed = malformedPathAnswer(req.url);
+    if (malformed) {
+      res.writeHead(malformed.status, malformed.headers);
+      res.end(malformed.body);
+      return;
+    }
     const method = (req.method ?? '').toUpperCase();
     if (!ROUTED.has(method)) {
       if ((req.url ?? '').startsWith('/api/v1/')) {

@@ -18,3 +18,17 @@ for (const method of ['TRACE', 'PROPFIND', 'PURGE']) {
     expect(other.headers()['allow']).toContain('GET');
   });
 }
+
+// A malformed percent-escape in the path answered 500 (URIError in the route's decoding) without
+// authentication; server.mjs answers it 400 before any route decodes it.
+test('a malformed percent-escape is 400 on every route, signed out', async ({
+  request,
+  baseURL,
+}) => {
+  for (const path of ['/api/v1/experiments/%E0%A4%A', '/api/runs/%/data', '/api/trpc/run.get%zz'])
+    expect((await request.get(`${baseURL}${path}`)).status(), path).toBe(400);
+  for (const path of ['/share/%zz', '/runs/%E0%A4%A']) {
+    const res = await request.get(`${baseURL}${path}`, { maxRedirects: 0 });
+    expect(res.status(), path).toBe(400);
+  }
+});

@@ -254,7 +254,7 @@ export const OPERATIONS: Operation[] = [
     summary:
       'Compare every cell with a named baseline, or with one pool config of the same experiment',
     description:
-      "Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor, p-values adjusted across the compared metrics with Benjamini-Hochberg). A verdict needs at least 4 succeeded runs per side. `metrics` limits the comparison to the metrics you gate on; `gatedOn` in the answer lists them. `from`/`to` compare only those seconds of every run (each run's metrics are recomputed from its stored seconds in the window); `window` in the answer says which. With `base=<pool config>` every other pool config is compared with that one inside this experiment (no saved baseline needed); `base` in the answer names it.",
+      "Verdicts per metric from @poolbench/stats (Mann-Whitney U, Hodges-Lehmann interval, 5 % practical floor, p-values adjusted with Holm across the primary metrics (rps, p95Ms, p99Ms, errorRate, or every metric `metrics` chooses) and with Benjamini-Hochberg across the rest). With fewer than 2 measured runs on a side (the least Mann–Whitney needs), or more than a third of the candidate's runs crashed, a cell is `incomplete` with the reason, never `pass`; with the 4 default primary metrics, 5 runs per side can make a one-metric regression `worse` (smallest p 0.008, times 4). `metrics` limits the comparison to the metrics you gate on; `gatedOn` in the answer lists them. `from`/`to` compare only those seconds of every run (each run's metrics are recomputed from its stored seconds in the window); `window` in the answer says which. With `base=<pool config>` every other pool config is compared with that one inside this experiment (no saved baseline needed); `base` in the answer names it.",
     query: CompareQuery,
     queryRules: {
       not: { required: ['baseline', 'base'] },
@@ -388,6 +388,14 @@ export function allowedMethods(path: string): string[] {
   return methods.length > 0 ? [...methods, 'OPTIONS'] : [];
 }
 
+function decodeOrNull(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
 export function matchOperation(
   method: string,
   path: string,
@@ -399,8 +407,11 @@ export function matchOperation(
     if (tpl.length !== parts.length) continue;
     const params: Record<string, string> = {};
     const ok = tpl.every((t, i) => {
-      if (t.startsWith('{'))
-        return ((params[t.slice(1, -1)] = decodeURIComponent(parts[i]!)), true);
+      if (t.startsWith('{')) {
+        // server.mjs answers a malformed escape 400 first; behind anything else it matches nothing
+        const value = decodeOrNull(parts[i]!);
+        return value !== null && ((params[t.slice(1, -1)] = value), true);
+      }
       return t === parts[i];
     });
     if (!ok) continue;

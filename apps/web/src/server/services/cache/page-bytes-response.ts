@@ -39,10 +39,27 @@ export const answerResponse = (a: Answer): Response =>
     headers: a.headers,
   });
 
+/**
+ * Does an Accept-Encoding header accept gzip (RFC 9110 §12.5.3)? `gzip` or `x-gzip` with a q
+ * above 0, or else `*` with a q above 0; `gzip;q=0` refuses it, whatever `*` says.
+ */
+export function acceptsGzip(header: string | null): boolean {
+  let gzip: number | null = null;
+  let star: number | null = null;
+  for (const part of (header ?? '').split(',')) {
+    const [name, ...params] = part.split(';').map((x) => x.trim().toLowerCase());
+    const qParam = params.find((p) => /^q\s*=/.test(p));
+    const q = qParam === undefined ? 1 : Number(qParam.replace(/^q\s*=\s*/, ''));
+    const weight = Number.isFinite(q) ? q : 0;
+    if (name === 'gzip' || name === 'x-gzip') gzip = Math.max(gzip ?? 0, weight);
+    else if (name === '*') star = Math.max(star ?? 0, weight);
+  }
+  return (gzip ?? star ?? 0) > 0;
+}
+
 /** True when this request came through server.mjs from a client that accepts gzip. */
 const passesGzip = (headers: HeaderReader) =>
-  headers.get(PASS_ENCODING_HEADER) === '1' &&
-  /\bgzip\b/.test(headers.get('accept-encoding') ?? '');
+  headers.get(PASS_ENCODING_HEADER) === '1' && acceptsGzip(headers.get('accept-encoding'));
 
 /**
  * The answer of a page-data route. Finished results: ETag, `private, no-cache` (the browser
