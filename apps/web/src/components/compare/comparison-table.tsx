@@ -83,7 +83,8 @@ export function ComparisonTable({
                   {g.label}
                 </span>
                 <div className="mt-0.5 font-normal normal-case tracking-normal text-slate-500">
-                  median · Δ% [interval] coverage · p (adjusted across the tested metrics) · n
+                  median · Δ% [interval] coverage · p (Holm across the primary metrics,
+                  Benjamini–Hochberg across the rest) · n
                 </div>
               </th>
             ))}
@@ -108,7 +109,21 @@ export function ComparisonTable({
                   </span>
                   {!r.tested ? (
                     <div className="text-xs font-normal text-slate-500">shown, never tested</div>
-                  ) : null}
+                  ) : r.comparisons.some((x) => x?.primary) ? (
+                    <div
+                      className="text-xs font-normal text-slate-500"
+                      title="a primary metric: its p is adjusted with Holm among the primary metrics only, and a worse verdict makes a regression"
+                    >
+                      primary
+                    </div>
+                  ) : (
+                    <div
+                      className="text-xs font-normal text-slate-500"
+                      title="a secondary metric: its p is adjusted with Benjamini–Hochberg among the other secondary metrics; a worse verdict makes a suspected regression, not a regression"
+                    >
+                      secondary
+                    </div>
+                  )}
                 </th>
                 <td className="whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right">
                   <div className="font-medium text-slate-900">

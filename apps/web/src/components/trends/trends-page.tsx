@@ -139,7 +139,7 @@ export function TrendsPage() {
           <Card className="mt-6">
             <CardHeader
               title="Experiments"
-              description="A regression is a verdict of worse against the baseline on a charted metric (Mann–Whitney U, Hodges–Lehmann interval, the metric's practical floor, per metric, not corrected across the four) or a run that failed a threshold; a suspected regression is an estimate worse beyond the floor on too few runs to decide (amber)."
+              description="A regression is a verdict of worse against the baseline on a charted metric (Mann–Whitney U, Hodges–Lehmann interval, the metric's practical floor, p adjusted with Holm across the four primary metrics) or a run that failed a threshold; a suspected regression is an estimate worse beyond the floor on too few runs to decide (amber); incomplete means fewer than 2 measured runs on a side or more than a third of the runs crashed (never a pass)."
             />
             <CardBody className="p-0">
               <ul className="divide-y divide-slate-100 text-sm">
@@ -185,6 +185,8 @@ export function TrendsPage() {
                           .map((m) => m.label)
                           .join(', ')}
                       </Badge>
+                    ) : p.state === 'incomplete' ? (
+                      <Badge tone="amber">incomplete: {p.incomplete}</Badge>
                     ) : null}
                     {series.data.baseline && !p.isBaseline ? (
                       <Link

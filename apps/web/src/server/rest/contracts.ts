@@ -498,7 +498,7 @@ export const ComparisonSchema = z.object({
   gatedOn: z
     .array(z.enum(TESTED_RUN_METRIC_KEYS as [TestedRunMetricKey, ...TestedRunMetricKey[]]))
     .describe(
-      'the tested metrics compared, with p-values adjusted across them (Benjamini–Hochberg): every tested metric, or the ones the `metrics` parameter chose; `outcome` rests on these alone',
+      'the tested metrics compared: every tested metric, or the ones the `metrics` parameter chose; `outcome` rests on these alone. p-values are adjusted with Holm across the primary metrics (rps, p95Ms, p99Ms, errorRate by default; every chosen metric when `metrics` is given) and with Benjamini–Hochberg across the rest (each metric says `primary`)',
     ),
   window: SecondsWindowSchema.nullable().describe(
     'the elapsed seconds [from, to) of every run the comparison is over; null: whole runs',
@@ -506,7 +506,7 @@ export const ComparisonSchema = z.object({
   outcome: z
     .enum(GATE_OUTCOMES)
     .describe(
-      'the one outcome rule (docs/outcomes.md), in this order: regression: a tested metric of some cell is worse than its baseline, or a measured run failed a threshold; suspected-regression: no verdict of worse, but some estimate is worse beyond the practical floor while the evidence is not enough (more repeats would settle it); no-baseline: some cell has none of this name for its pool config; incomplete: some cell has no measured run yet; pass: none of these',
+      'the one outcome rule (docs/outcomes.md), in this order: regression: a tested metric of some cell is worse than its baseline, or a measured run failed a threshold; suspected-regression: no verdict of worse, but some estimate is worse beyond the practical floor while the evidence is not enough (more repeats would settle it); no-baseline: some cell has none of this name for its pool config; incomplete: some cell has fewer than 2 measured runs on a side (the least Mann–Whitney needs), or more than a third of its candidate runs crashed (failed, timed out, aborted); the `incomplete` of each cell says which; pass: none of these',
     ),
   cells: z.array(
     z.object({
@@ -522,10 +522,22 @@ export const ComparisonSchema = z.object({
         })
         .nullable()
         .describe('null: no baseline of this name for the target and scenario'),
-      candidateRuns: z.number().int(),
+      candidateRuns: z.number().int().describe('measured runs of the candidate'),
+      crashedRuns: z
+        .number()
+        .int()
+        .describe(
+          'runs of the candidate that crashed (failed, timed out, aborted by the system); counted, never dropped',
+        ),
       state: z
-        .enum(['regression', 'suspected-regression', 'pass'])
+        .enum(['regression', 'suspected-regression', 'incomplete', 'pass'])
         .describe("this cell's part of the outcome"),
+      incomplete: z
+        .string()
+        .nullable()
+        .describe(
+          'why the cell cannot be judged, naming the count (too few measured runs on a side, or too many crashed); null when it can. A regression or suspicion outranks it in `state`',
+        ),
       regression: z.boolean(),
       failedThresholds: z
         .array(
@@ -547,6 +559,11 @@ export const ComparisonSchema = z.object({
           suspected: z
             .boolean()
             .describe('inconclusive, but the estimate is worse beyond the practical floor'),
+          primary: z
+            .boolean()
+            .describe(
+              'a primary metric: p adjusted with Holm among the primary metrics; a worse verdict makes a regression. Otherwise adjusted with Benjamini–Hochberg among the rest, and a worse verdict makes a suspected regression',
+            ),
           baselineMedian: z.number().nullable(),
           candidateMedian: z.number().nullable(),
           changePercent: ChangeEstimateSchema.nullable().describe(

@@ -42,6 +42,8 @@ const CandidateCellSchema = z.object({
   verdict: VerdictSchema.nullable(),
   reason: z.string().nullable(),
   suspectedWorse: z.boolean(),
+  /** adjusted with Holm among the primary metrics (else Benjamini–Hochberg among the rest) */
+  primary: z.boolean(),
   insufficient: z.boolean(),
   lowRequests: z.boolean(),
   noiseFloor: z.object({ unit: z.enum(['percent', 'absolute']), value: z.number() }).nullable(),

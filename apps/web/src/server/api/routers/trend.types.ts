@@ -46,9 +46,13 @@ export const TrendSeriesSchema = z.object({
       buildUrl: z.string().nullable(),
       scheduled: z.boolean(),
       runs: z.number().int(),
+      /** runs that crashed (failed, timed out, aborted by the system) */
+      crashedRuns: z.number().int(),
+      /** why the point cannot be judged against the baseline (too few or crashed runs), or null */
+      incomplete: z.string().nullable(),
       isBaseline: z.boolean(),
-      /** the one outcome rule for this point: regression, suspected-regression or pass */
-      state: z.enum(['regression', 'suspected-regression', 'pass']),
+      /** the one outcome rule for this point: regression, suspected-regression, incomplete or pass */
+      state: z.enum(['regression', 'suspected-regression', 'incomplete', 'pass']),
       regression: z.boolean(),
       failedThresholds: z.array(
         z.object({

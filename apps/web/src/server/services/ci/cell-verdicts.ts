@@ -36,6 +36,7 @@ export async function cellVerdicts(
         direction: row.direction,
         verdict: m.verdict,
         suspected: m.suspectedWorse,
+        primary: m.primary,
         baselineMedian: row.cells[0]?.median ?? null,
         candidateMedian: m.median,
         changePercent: m.changePercent,

@@ -2,13 +2,14 @@ import type { Db } from '@poolbench/db';
 import {
   cellState,
   gateOutcome,
+  incompleteReason,
   TESTED_RUN_METRIC_KEYS,
   type TestedRunMetricKey,
 } from '@poolbench/stats';
 import type { CompareItem } from '~/lib/compare/selection';
 import { baselineForCell } from '@poolbench/runs';
 import { cellVerdicts } from './cell-verdicts';
-import { experimentCells, failedThresholdsOf, usable } from './experiment-cells';
+import { crashedCount, experimentCells, failedThresholdsOf, usable } from './experiment-cells';
 
 /**
  * Compares every cell (pool config x scenario) of an experiment with the baseline of that name for
@@ -16,7 +17,8 @@ import { experimentCells, failedThresholdsOf, usable } from './experiment-cells'
  * U, Hodges-Lehmann interval, practical floor, p adjusted across metrics). The outcome follows the
  * one rule of `@poolbench/stats` (`gateOutcome`): a `worse` verdict or a failed threshold is a
  * regression; an estimate worse beyond the floor without enough evidence is a suspected regression,
- * never a pass; failed thresholds are named with their runs.
+ * never a pass; failed thresholds are named with their runs. Too few measured runs on a side, or
+ * too many crashed runs of the candidate, make a cell `incomplete` with the reason.
  *
  * Each cell is compared with its own pool config's baseline. Only where that config has none and
  * the scenario has exactly one baseline of that name is that other config's used (the answer names
@@ -58,12 +60,20 @@ export async function compareWithBaseline(
   for (const c of e.cells) {
     const b = pickBaseline(baselines, c.scenario?.id, c.poolConfig?.id);
     const candidateRuns = usable(c.runs).length;
+    const crashedRuns = crashedCount(c.runs);
     const failedThresholds = failedThresholdsOf(c.runs);
-    const verdictState = (metrics: { verdict: string; suspected: boolean }[]) => {
-      const state = cellState({ metrics, failedThresholds });
-      return { state, regression: state === 'regression', failedThresholds };
+    const verdictState = (
+      metrics: { verdict: string; suspected: boolean; primary?: boolean }[],
+      baselineRuns: number | null,
+    ) => {
+      const incomplete =
+        baselineRuns === null
+          ? null
+          : incompleteReason({ baselineRuns, candidateRuns, crashedRuns });
+      const state = cellState({ metrics, failedThresholds, incomplete });
+      return { state, regression: state === 'regression', incomplete, failedThresholds };
     };
-    const noVerdicts = verdictState([]);
+    const noVerdicts = verdictState([], null);
     const baseItem: CompareItem | null = !b
       ? null
       : b.runId
@@ -82,6 +92,7 @@ export async function compareWithBaseline(
         scenario: c.scenario,
         baseline: null,
         candidateRuns,
+        crashedRuns,
         ...noVerdicts,
         metrics: [],
       });
@@ -100,7 +111,8 @@ export async function compareWithBaseline(
         scenario: c.scenario,
         baseline: { ...baseline, runs: 0 },
         candidateRuns,
-        ...noVerdicts,
+        crashedRuns,
+        ...verdictState([], 0),
         metrics: [],
       });
       continue;
@@ -124,7 +136,8 @@ export async function compareWithBaseline(
       scenario: c.scenario,
       baseline: { ...baseline, runs: cmp.referenceRuns },
       candidateRuns,
-      ...verdictState(metrics),
+      crashedRuns,
+      ...verdictState(metrics, cmp.referenceRuns),
       metrics,
     });
   }

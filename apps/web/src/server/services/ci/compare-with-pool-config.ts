@@ -2,12 +2,13 @@ import type { Db } from '@poolbench/db';
 import {
   cellState,
   gateOutcome,
+  incompleteReason,
   TESTED_RUN_METRIC_KEYS,
   type TestedRunMetricKey,
 } from '@poolbench/stats';
 import { InvalidInputError } from '../errors';
 import { cellVerdicts } from './cell-verdicts';
-import { experimentCells, failedThresholdsOf, usable } from './experiment-cells';
+import { crashedCount, experimentCells, failedThresholdsOf, usable } from './experiment-cells';
 
 /**
  * Gates config A against config B inside one experiment: every other pool config's cell is
@@ -52,10 +53,15 @@ export async function compareWithPoolConfig(
       (x) => x.poolConfig?.id === base.id && x.scenario?.id === c.scenario!.id,
     )!;
     const candidateRuns = usable(c.runs).length;
+    const crashedRuns = crashedCount(c.runs);
     const failedThresholds = failedThresholdsOf(c.runs);
-    const verdictState = (metrics: { verdict: string; suspected: boolean }[]) => {
-      const state = cellState({ metrics, failedThresholds });
-      return { state, regression: state === 'regression', failedThresholds };
+    const verdictState = (
+      metrics: { verdict: string; suspected: boolean; primary?: boolean }[],
+      baselineRuns: number,
+    ) => {
+      const incomplete = incompleteReason({ baselineRuns, candidateRuns, crashedRuns });
+      const state = cellState({ metrics, failedThresholds, incomplete });
+      return { state, regression: state === 'regression', incomplete, failedThresholds };
     };
     const baseline = { id: base.id, experimentId: e.id, runId: null, poolConfig: base };
     if (candidateRuns === 0 || usable(ref.runs).length === 0) {
@@ -64,7 +70,8 @@ export async function compareWithPoolConfig(
         scenario: c.scenario,
         baseline: { ...baseline, runs: usable(ref.runs).length },
         candidateRuns,
-        ...verdictState([]),
+        crashedRuns,
+        ...verdictState([], usable(ref.runs).length),
         metrics: [],
       });
       continue;
@@ -87,7 +94,8 @@ export async function compareWithPoolConfig(
       scenario: c.scenario,
       baseline: { ...baseline, runs: cmp.referenceRuns },
       candidateRuns,
-      ...verdictState(cmp.metrics),
+      crashedRuns,
+      ...verdictState(cmp.metrics, cmp.referenceRuns),
       metrics: cmp.metrics,
     });
   }

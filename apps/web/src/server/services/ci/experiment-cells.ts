@@ -1,6 +1,10 @@
 import { parseRun, type Db } from '@poolbench/db';
 import type { FailedThreshold, RunSummary } from '@poolbench/stats';
-import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import {
+  isCrashedRunStatus,
+  isMeasuredRunStatus,
+  TERMINAL_RUN_STATUSES,
+} from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 
 export interface CellRun {
@@ -75,6 +79,13 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
  */
 export const usable = (runs: CellRun[]) =>
   runs.filter((r) => isMeasuredRunStatus(r.status) && r.summary);
+
+/**
+ * Runs of the cell that crashed (failed, timed out, aborted by the system): never dropped
+ * silently, they count toward the share that makes a cell incomplete (`incompleteReason`).
+ */
+export const crashedCount = (runs: CellRun[]) =>
+  runs.filter((r) => isCrashedRunStatus(r.status)).length;
 
 /** Thresholds the cell's measured runs failed, each with its run. */
 export const failedThresholdsOf = (runs: CellRun[]): FailedThreshold[] =>

@@ -42,6 +42,8 @@ export interface CandidateCell {
   verdict: Verdict | null;
   /** inconclusive, but the estimate is worse beyond the practical floor (a suspected regression) */
   suspectedWorse: boolean;
+  /** adjusted with Holm among the primary metrics (else Benjamini–Hochberg among the rest) */
+  primary: boolean;
   reason: string | null;
   insufficient: boolean;
   lowRequests: boolean;
@@ -272,6 +274,7 @@ export async function buildComparison(
             pValue: null,
             verdict: null,
             suspectedWorse: false,
+            primary: false,
             reason: untestedReason(d),
             insufficient: false,
             lowRequests: false,
@@ -285,6 +288,8 @@ export async function buildComparison(
           pValue: m.pValue,
           verdict: m.verdict,
           suspectedWorse: isSuspectedWorse(m),
+          // adjusted with Holm among the primary metrics, else Benjamini–Hochberg among the rest
+          primary: m.primary,
           reason: m.reason,
           insufficient: m.insufficient,
           lowRequests: m.lowRequests,

@@ -1,8 +1,13 @@
 import { NotFoundError, parseRun, type Db } from '@poolbench/db';
-import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import {
+  CRASHED_RUN_STATUSES,
+  isCrashedRunStatus,
+  MEASURED_RUN_STATUSES,
+} from '@poolbench/scenarios';
 import {
   cellState,
-  compareSamples,
+  compareMetrics,
+  incompleteReason,
   isSuspectedWorse,
   median,
   runMetric,
@@ -23,17 +28,23 @@ export interface TrendCellRef {
 
 interface Values {
   runIds: string[];
+  /** runs that crashed (failed, timed out, aborted by the system): counted, never dropped */
+  crashed: number;
   values: Record<TrendMetric, number[]>;
   failedThresholds: FailedThreshold[];
 }
 
 const empty = (): Values => ({
   runIds: [],
+  crashed: 0,
   values: { p95Ms: [], p99Ms: [], rps: [], errorRate: [] },
   failedThresholds: [],
 });
 
-/** Per experiment, the measured runs of one target × scenario × pool config and their metric values. */
+/**
+ * Per experiment, the measured runs of one target × scenario × pool config and their metric
+ * values, and how many of its runs crashed (an experiment whose runs all crashed is a point too).
+ */
 async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentIds?: string[]) {
   const rows = await db.run.findMany({
     where: {
@@ -41,15 +52,20 @@ async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentId
       targetId: cell.targetId,
       scenarioId: cell.scenarioId,
       poolConfigId: cell.poolConfigId,
-      status: { in: [...MEASURED_RUN_STATUSES] },
+      status: { in: [...MEASURED_RUN_STATUSES, ...CRASHED_RUN_STATUSES] },
       ...(experimentIds ? { experimentId: { in: experimentIds } } : {}),
     },
-    select: { id: true, experimentId: true, summary: true, thresholdResults: true },
+    select: { id: true, experimentId: true, status: true, summary: true, thresholdResults: true },
   });
   const byExperiment = new Map<string, Values>();
   for (const r of rows.map(parseRun)) {
-    if (!r.summary) continue;
     const v = byExperiment.get(r.experimentId) ?? empty();
+    if (isCrashedRunStatus(r.status)) {
+      v.crashed++;
+      byExperiment.set(r.experimentId, v);
+      continue;
+    }
+    if (!r.summary) continue;
     v.runIds.push(r.id);
     for (const t of r.thresholdResults ?? [])
       if (!t.pass)
@@ -73,8 +89,9 @@ async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentId
  * median over its runs of p95, p99, throughput and error rate, its CI origin, and, when the team
  * has a baseline for the target and scenario, each metric's verdict against the baseline's runs of
  * the same pool config (Mann–Whitney U + Hodges–Lehmann, the metric's own floor, as the compare view
- * decides it). A regression is a verdict of `worse`, per metric: the four are not corrected
- * against each other, so one worse metric is a signal to open the comparison, not a proof.
+ * decides it). The four are the primary metrics: their p-values are adjusted together with Holm,
+ * as a check's are. A point with too few measured runs on a side or too many crashed runs is
+ * `incomplete` with the reason (`incompleteReason`), never a pass.
  */
 export async function trendSeries(
   db: Db,
@@ -136,25 +153,29 @@ export async function trendSeries(
 
   const points = experiments.map((e) => {
     const v = byExperiment.get(e.id)!;
+    const compared = !!baseRuns && e.id !== chosen?.experimentId;
+    // the four charted metrics are the primary ones: one Holm family, as in a check
+    const tested = compared
+      ? TREND_METRICS.filter((m) => v.values[m].length > 0 && baseRuns.values[m].length > 0)
+      : [];
+    const results = compareMetrics(
+      tested.map((m) => {
+        const def = runMetric(m)!;
+        return {
+          name: m,
+          baseline: baseRuns!.values[m],
+          candidate: v.values[m],
+          options: { direction: def.direction, ...def.options },
+          primary: true,
+        };
+      }),
+    );
     const metrics = Object.fromEntries(
       TREND_METRICS.map((m) => {
         const values = v.values[m];
-        let verdict: Verdict | null = null;
-        let suspected = false;
-        if (
-          baseRuns &&
-          e.id !== chosen?.experimentId &&
-          values.length > 0 &&
-          baseRuns.values[m].length > 0
-        ) {
-          const def = runMetric(m)!;
-          const cmp = compareSamples(baseRuns.values[m], values, {
-            direction: def.direction,
-            ...def.options,
-          });
-          verdict = cmp.verdict;
-          suspected = isSuspectedWorse(cmp);
-        }
+        const cmp = results.find((r) => r.name === m);
+        const verdict: Verdict | null = cmp ? cmp.verdict : null;
+        const suspected = cmp ? isSuspectedWorse(cmp) : false;
         return [
           m,
           { median: values.length ? median(values) : null, n: values.length, verdict, suspected },
@@ -164,10 +185,18 @@ export async function trendSeries(
       TrendMetric,
       { median: number | null; n: number; verdict: Verdict | null; suspected: boolean }
     >;
+    const incomplete = compared
+      ? incompleteReason({
+          baselineRuns: baseRuns.runIds.length,
+          candidateRuns: v.runIds.length,
+          crashedRuns: v.crashed,
+        })
+      : null;
     // the one outcome rule, per point: a worse verdict or a failed threshold, else a suspicion
     const state: CellState = cellState({
       metrics: TREND_METRICS.map((m) => metrics[m]),
       failedThresholds: v.failedThresholds,
+      incomplete,
     });
     return {
       experimentId: e.id,
@@ -178,6 +207,8 @@ export async function trendSeries(
       buildUrl: e.buildUrl,
       scheduled: e.scheduleId !== null,
       runs: v.runIds.length,
+      crashedRuns: v.crashed,
+      incomplete,
       isBaseline: e.id === chosen?.experimentId,
       state,
       regression: state === 'regression',
