@@ -388,6 +388,14 @@ export function allowedMethods(path: string): string[] {
   return methods.length > 0 ? [...methods, 'OPTIONS'] : [];
 }
 
+function decodeOrNull(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
 export function matchOperation(
   method: string,
   path: string,
@@ -399,8 +407,11 @@ export function matchOperation(
     if (tpl.length !== parts.length) continue;
     const params: Record<string, string> = {};
     const ok = tpl.every((t, i) => {
-      if (t.startsWith('{'))
-        return ((params[t.slice(1, -1)] = decodeURIComponent(parts[i]!)), true);
+      if (t.startsWith('{')) {
+        // server.mjs answers a malformed escape 400 first; behind anything else it matches nothing
+        const value = decodeOrNull(parts[i]!);
+        return value !== null && ((params[t.slice(1, -1)] = value), true);
+      }
       return t === parts[i];
     });
     if (!ok) continue;
