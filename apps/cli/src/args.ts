@@ -4,7 +4,12 @@ import { ciOrigin } from './ci-origin';
 import { gateMetricsProblem, TESTED_RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
 import { UsageError } from './exit-codes';
 
-export const FAIL_ON = ['regression', 'threshold', 'any', 'none'] as const;
+/**
+ * --fail-on: what makes the exit code 1. `regression`: a primary metric is worse; `threshold`: a
+ * failed threshold; `any`: either, or a cell that cannot be judged (`incomplete`: too few or too
+ * many crashed runs); `suspected`: all of that and a suspected regression; `none`: never.
+ */
+export const FAIL_ON = ['regression', 'threshold', 'any', 'suspected', 'none'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 /** --fail-on-hypothesis: fail when a hypothesis does not hold, or also when it stays unresolved. */
 export const FAIL_ON_HYPOTHESIS = ['does-not-hold', 'unresolved'] as const;
@@ -72,7 +77,10 @@ Waiting and gating:
   --window <from>-<to>          compare only these seconds of every run, e.g. 10-60 to leave out
                                 a 10 s warm-up (default: whole runs)
   --save-baseline <name>        after a successful run, make it the baseline <name>
-  --fail-on <what>              regression | threshold | any | none (default any)
+  --fail-on <what>              regression | threshold | any | suspected | none (default any):
+                                any = a regression, a failed threshold or an incomplete cell
+                                (too few or too many crashed runs); suspected = any, or a
+                                suspected regression; a suspicion alone fails only with suspected
   --commit <sha>                the commit this run tests (default: the CI's, e.g. $GITHUB_SHA,
                                 $CI_COMMIT_SHA); shown in the experiment list and trends
   --branch <name>               its branch (default: $GITHUB_HEAD_REF/$GITHUB_REF_NAME,
@@ -95,8 +103,8 @@ Waiting and gating:
 
 Metric keys for --metrics: ${TESTED_RUN_METRIC_KEYS.join(', ')}.
 Environment: POOLBENCH_URL (e.g. https://poolbench.example.com), POOLBENCH_TOKEN (pb_...).
-Exit codes: 0 pass (or started, without waiting), 1 regression or threshold failed (as --fail-on
-chooses) or a hypothesis did not hold (--fail-on-hypothesis), 2 usage error (bad flags, unknown target/pool config/experiment, invalid scenario),
+Exit codes: 0 pass (or started, without waiting), 1 regression, threshold failed, incomplete or
+suspected regression (as --fail-on chooses) or a hypothesis did not hold (--fail-on-hypothesis), 2 usage error (bad flags, unknown target/pool config/experiment, invalid scenario),
 3 PoolBench or infrastructure error (unreachable, bad or revoked token, runs that did not succeed,
 timeout).`;
 

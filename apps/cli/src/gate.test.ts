@@ -105,6 +105,88 @@ describe('decide', () => {
       expect(d.outcome).toBe(outcome);
     },
   );
+  const suspectedComparison = (): Comparison => {
+    const c = comparison('no-change');
+    const cell = c.cells[0]!;
+    return {
+      ...c,
+      outcome: 'suspected-regression',
+      cells: [
+        {
+          ...cell,
+          state: 'suspected-regression',
+          metrics: [{ ...cell.metrics[0]!, verdict: 'inconclusive', suspected: true }],
+        },
+      ],
+    };
+  };
+  it.each([
+    ['suspected', 1],
+    ['any', 0],
+    ['regression', 0],
+    ['none', 0],
+  ] as const)('a suspected regression with --fail-on %s -> exit %i', (failOn, exit) => {
+    const d = decide(
+      failOn,
+      experiment(['succeeded', 'succeeded']),
+      summary(0),
+      suspectedComparison(),
+    );
+    expect(d.outcome).toBe('suspected-regression');
+    expect(d.exitCode).toBe(exit);
+    expect(d.problems[0]).toMatch(/^suspected regression: Latency p99 of one × load/);
+  });
+
+  it.each([
+    ['any', 1],
+    ['suspected', 1],
+    ['regression', 0],
+    ['threshold', 0],
+  ] as const)(
+    'a 1-run baseline is incomplete, never a pass: --fail-on %s -> exit %i',
+    (failOn, exit) => {
+      const c = comparison('no-change');
+      const cell = c.cells[0]!;
+      const reason = '1 measured run of the baseline; the test needs at least 2 per side';
+      const d = decide(failOn, experiment(['succeeded', 'succeeded']), summary(0), {
+        ...c,
+        outcome: 'incomplete',
+        cells: [
+          {
+            ...cell,
+            baseline: { ...cell.baseline!, runs: 1 },
+            state: 'incomplete',
+            incomplete: reason,
+            metrics: [{ ...cell.metrics[0]!, verdict: 'inconclusive', insufficient: true }],
+          },
+        ],
+      });
+      expect(d.outcome).toBe('incomplete');
+      expect(d.exitCode).toBe(exit);
+      expect(d.problems).toEqual([`incomplete: one × load: ${reason}`]);
+    },
+  );
+
+  it('a worse secondary metric is a suspicion, not a regression', () => {
+    const c = comparison('worse');
+    const cell = c.cells[0]!;
+    const d = decide('any', experiment(['succeeded', 'succeeded']), summary(0), {
+      ...c,
+      outcome: 'suspected-regression',
+      cells: [
+        {
+          ...cell,
+          state: 'suspected-regression',
+          regression: false,
+          metrics: [{ ...cell.metrics[0]!, primary: false }],
+        },
+      ],
+    });
+    expect(d.outcome).toBe('suspected-regression');
+    expect(d.exitCode).toBe(0);
+    expect(d.problems[0]).toMatch(/secondary metric Latency p99 of one × load is worse/);
+  });
+
   it('--metrics: a verdict gated on exactly the asked metrics counts, in any order', () => {
     const d = decide(
       'regression',

@@ -4,7 +4,10 @@ import type { Comparison, Experiment, ExperimentSummary, RunResult } from './typ
 
 /**
  * The exit code and outcome of a finished experiment, given what --fail-on asks for and which
- * metrics --metrics gates on (null: all tested metrics).
+ * metrics --metrics gates on (null: all tested metrics). Exit 1 when --fail-on asks for it:
+ * `regression` (a primary metric worse), `threshold` (a failed threshold), `any` (either, or an
+ * incomplete cell: too few measured runs on a side or too many crashed), `suspected` (any of
+ * these or a suspected regression), `none` (never).
  */
 export function decide(
   failOn: FailOn,
@@ -67,17 +70,35 @@ export function decide(
         )}; nothing to compare with (save one with --save-baseline ${comparison.baseline})`,
     );
   }
-  // a metric worse than its baseline; failed thresholds are the threshold half of the outcome
+  // a primary metric worse than its baseline (a secondary one is a suspicion, as the server's
+  // outcome says); failed thresholds are the threshold half of the outcome
   const regression =
-    comparison?.cells.some((c) => c.metrics.some((m) => m.verdict === 'worse')) ?? false;
+    comparison?.cells.some((c) =>
+      c.metrics.some((m) => m.verdict === 'worse' && m.primary !== false),
+    ) ?? false;
   const threshold = summary?.thresholdsFailed ?? false;
+  const where = (c: NonNullable<Comparison>['cells'][number]) =>
+    `${c.poolConfig?.name ?? '?'} × ${c.scenario?.name ?? '?'}`;
   // estimates worse beyond the floor without enough evidence: never reported as a pass
   const suspected = comparison?.outcome === 'suspected-regression';
   if (suspected && !regression)
-    for (const c of comparison.cells)
+    for (const c of comparison.cells) {
+      for (const m of c.metrics.filter((x) => x.verdict === 'worse' && x.primary === false))
+        problems.push(
+          `suspected regression: secondary metric ${m.label} of ${where(c)} is worse${m.changePercent ? ` ${m.changePercent.estimate.toFixed(0)} % [${m.changePercent.lower.toFixed(0)} %, ${m.changePercent.upper.toFixed(0)} %]` : ''}; secondary metrics are adjusted apart from the primary ones and do not make a regression`,
+        );
       for (const m of c.metrics.filter((x) => x.suspected))
         problems.push(
-          `suspected regression: ${m.label} of ${c.poolConfig?.name ?? '?'} × ${c.scenario?.name ?? '?'}${m.changePercent ? ` ${m.changePercent.estimate.toFixed(0)} % [${m.changePercent.lower.toFixed(0)} %, ${m.changePercent.upper.toFixed(0)} %]` : ''} on ${c.candidateRuns} vs ${c.baseline?.runs ?? 0} runs; add repeats to settle it`,
+          `suspected regression: ${m.label} of ${where(c)}${m.changePercent ? ` ${m.changePercent.estimate.toFixed(0)} % [${m.changePercent.lower.toFixed(0)} %, ${m.changePercent.upper.toFixed(0)} %]` : ''} on ${c.candidateRuns} vs ${c.baseline?.runs ?? 0} runs; add repeats to settle it`,
+        );
+    }
+  // too few measured runs on a side, or too many crashed: no verdict can be trusted, never a pass
+  const incomplete = comparison?.outcome === 'incomplete';
+  if (incomplete)
+    for (const c of comparison.cells)
+      if (c.incomplete || c.candidateRuns < 2)
+        problems.push(
+          `incomplete: ${where(c)}: ${c.incomplete ?? `${c.candidateRuns} measured runs; the test needs at least 2 per side`}`,
         );
   const outcome =
     regression && threshold
@@ -88,9 +109,12 @@ export function decide(
           ? 'threshold'
           : suspected
             ? 'suspected-regression'
-            : 'pass';
+            : incomplete
+              ? 'incomplete'
+              : 'pass';
   const fails =
-    (failOn === 'any' && (regression || threshold)) ||
+    (failOn === 'suspected' && (regression || threshold || incomplete || suspected)) ||
+    (failOn === 'any' && (regression || threshold || incomplete)) ||
     (failOn === 'regression' && regression) ||
     (failOn === 'threshold' && threshold);
   return { outcome, exitCode: fails ? EXIT.failed : EXIT.pass, problems };

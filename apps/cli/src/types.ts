@@ -83,6 +83,11 @@ export interface MetricComparison {
   verdict: 'better' | 'worse' | 'no-change' | 'inconclusive';
   /** inconclusive, but the estimate is worse beyond the practical floor (absent from older servers) */
   suspected?: boolean;
+  /**
+   * adjusted with Holm among the primary metrics; false: a secondary metric, whose worse verdict is
+   * a suspicion, not a regression (absent from older servers: every metric counts)
+   */
+  primary?: boolean;
   baselineMedian: number | null;
   candidateMedian: number | null;
   changePercent: { estimate: number; lower: number; upper: number } | null;
@@ -118,8 +123,12 @@ export interface Comparison {
       runs: number;
     } | null;
     candidateRuns: number;
+    /** runs of the candidate that crashed (absent from older servers) */
+    crashedRuns?: number;
     /** this cell's part of the outcome (absent from older servers) */
-    state?: 'regression' | 'suspected-regression' | 'pass';
+    state?: 'regression' | 'suspected-regression' | 'incomplete' | 'pass';
+    /** why the cell cannot be judged (too few measured runs, too many crashed), or null */
+    incomplete?: string | null;
     regression: boolean;
     /** thresholds the cell's measured runs failed (absent from older servers) */
     failedThresholds?: { runId: string; metric: string; expr: string; observed: number | null }[];
@@ -139,6 +148,7 @@ export interface RunResult {
     | 'threshold'
     | 'regression+threshold'
     | 'suspected-regression'
+    | 'incomplete'
     | 'hypothesis'
     | 'started'
     | 'error';
