@@ -10,6 +10,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+# the browser and CLI tests sign up hundreds of accounts within minutes on the stack and web
+# servers this suite starts; the limit itself is tested in apps/web (sign-in-limits.test.ts)
+export SIGN_UP_LIMIT_PER_MINUTE=100000
 own_services=0 own_stack=0 build_pid=""
 port_busy "${PG_PORT:-54329}" || port_busy "${REDIS_PORT:-63799}" || own_services=1
 port_busy 3000 || own_stack=1

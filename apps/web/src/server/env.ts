@@ -33,6 +33,8 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).default('PoolBench <poolbench@localhost>'),
   /** reverse proxies of yours in front of the app that append to X-Forwarded-For (0: none) */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** sign-ups the installation takes per minute from everyone together (docs/security.md) */
+  SIGN_UP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** requests one API token may make per minute on the REST API */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   WORKER_STALE_AFTER_MS: z.coerce.number().int().positive().default(15_000),

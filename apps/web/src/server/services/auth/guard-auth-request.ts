@@ -1,4 +1,5 @@
 import type { SignInLimiter } from './sign-in-limiter';
+import type { SignUpLimiter } from './sign-up-limiter';
 
 /** The only header Better Auth reads the client address from; set here, never taken from clients. */
 export const CLIENT_IP_HEADER = 'x-poolbench-client-ip';
@@ -7,12 +8,13 @@ type Handler = (req: Request) => Promise<Response>;
 
 /**
  * Wraps Better Auth's route handler: passes it the trusted client address (or none), limits
- * sign-ins with `SignInLimiter`, and answers every refusal of a well-formed sign-up alike (see
+ * sign-ins with `SignInLimiter` and sign-ups with `SignUpLimiter`, and answers every refusal of a well-formed sign-up alike (see
  * `refuseSignUp`). `wait` is how a delayed sign-in waits (a test records the delays).
  */
 export function guardAuthRequest(
   handler: Handler,
   limiter: SignInLimiter,
+  signUps: SignUpLimiter,
   wait: (ms: number) => Promise<unknown> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ): Handler {
   return async (req) => {
@@ -27,7 +29,8 @@ export function guardAuthRequest(
       const email = emailOf(body);
       if (email === null) return handler(forward);
       const verdict = await limiter.check(email, client);
-      if (verdict.retryAfterSeconds !== null) return tooManyAttempts(verdict.retryAfterSeconds);
+      if (verdict.retryAfterSeconds !== null)
+        return tooManyAttempts(verdict.retryAfterSeconds, verdict.refusedFor);
       if (verdict.delayMs > 0) await wait(verdict.delayMs);
       const res = await handler(forward);
       if (res.status === 401) await limiter.recordFailure(email, client);
@@ -35,6 +38,8 @@ export function guardAuthRequest(
       return res;
     }
     if (req.method === 'POST' && path.endsWith('/sign-up/email')) {
+      const retryAfter = await signUps.admit(client);
+      if (retryAfter !== null) return tooManyAttempts(retryAfter, 'sign-up');
       return refuseSignUp(await handler(forward));
     }
     return handler(forward);
@@ -51,13 +56,22 @@ function emailOf(body: string | undefined): string | null {
   }
 }
 
-function tooManyAttempts(retryAfterSeconds: number): Response {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
+function tooManyAttempts(
+  retryAfterSeconds: number,
+  refusedFor: 'client' | 'account-queue' | 'sign-up' | undefined,
+): Response {
+  const wait =
+    retryAfterSeconds < 120
+      ? `${retryAfterSeconds} seconds`
+      : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
+  const message =
+    refusedFor === 'account-queue'
+      ? `Too many sign-ins on this account are waiting right now. Try again in ${wait}.`
+      : refusedFor === 'sign-up'
+        ? `Too many new accounts were created in a short time. Try again in ${wait}.`
+        : `Too many failed sign-ins from your address. Try again in ${wait}.`;
   return Response.json(
-    {
-      code: 'TOO_MANY_ATTEMPTS',
-      message: `Too many failed sign-ins from your address. Try again in ${minutes} minutes.`,
-    },
+    { code: refusedFor === 'sign-up' ? 'TOO_MANY_SIGN_UPS' : 'TOO_MANY_ATTEMPTS', message },
     { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
   );
 }

@@ -6,6 +6,7 @@ import { makeServices } from '~/test/fixtures';
 import { createAuth, type Auth } from './create-auth';
 import { guardAuthRequest } from './guard-auth-request';
 import { SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './sign-in-limiter';
+import { SIGN_UP_LIMITS, SignUpLimiter, type SignUpLimits } from './sign-up-limiter';
 
 const APP = 'http://localhost:3000';
 const PASSWORD = 'right-password-1';
@@ -27,6 +28,11 @@ describe('sign-in limits', () => {
     proxyHops: number,
     limits: Partial<SignInLimits> = {},
     wait?: (ms: number) => Promise<unknown>,
+    signUpLimits: SignUpLimits = {
+      perInstallationPerMinute: 10_000,
+      perClient: 10_000,
+      clientWindowSeconds: 60,
+    },
   ) =>
     guardAuthRequest(
       auth.handler,
@@ -35,6 +41,11 @@ describe('sign-in limits', () => {
         proxyHops,
         { ...SIGN_IN_LIMITS, baseDelayMs: 1, maxDelayMs: 5, ...limits },
         `pbtest-sign-in-${randomBytes(4).toString('hex')}`,
+      ),
+      new SignUpLimiter(
+        () => services.redis,
+        signUpLimits,
+        `pbtest-sign-up-${randomBytes(4).toString('hex')}`,
       ),
       wait,
     );
@@ -177,5 +188,81 @@ describe('sign-in limits', () => {
     const body = (await res.json()) as { code: string; message: string };
     expect(body.code).toBe('SIGN_UP_REFUSED');
     expect(body.message).not.toMatch(/exist/i);
+  });
+
+  it('wrong passwords sent at once wait as long as the same ones sent one by one', async () => {
+    const email = await newUser();
+    const limits = { freeAccountFailures: 5, baseDelayMs: 50, maxDelayMs: 200 };
+    // what 30 serial failures wait in total: nothing for the free ones, then 50, 100, 200, 200, …
+    let serialMs = 0;
+    for (let k = 0; k < 30; k++) {
+      const over = k - limits.freeAccountFailures;
+      serialMs += over <= 0 ? 0 : Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** (over - 1));
+    }
+    // when each attempt's wait ends, recorded as it starts waiting (and really waited)
+    const ends: number[] = [];
+    const h = handlerFor(0, limits, (ms) => {
+      ends.push(Date.now() + ms);
+      return new Promise((r) => setTimeout(r, ms));
+    });
+    const t0 = Date.now();
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => signIn(h, email, `wrong-${i}`).then((r) => r.status)),
+    );
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    // the last guess is checked no sooner than the serial total after the first was sent
+    expect(Math.max(t0, ...ends) - t0).toBeGreaterThanOrEqual(serialMs);
+    expect((await signIn(h, email, PASSWORD)).status).toBe(200);
+  });
+
+  it('attempts that would queue past the bound meet 429 with the time the queue frees up', async () => {
+    const email = await newUser();
+    const h = handlerFor(0, {
+      freeAccountFailures: 0,
+      baseDelayMs: 400,
+      maxDelayMs: 400,
+      maxQueueMs: 2000,
+    });
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => signIn(h, email, 'wrong')),
+    );
+    const statuses = responses.map((r) => r.status);
+    // one free attempt and 2000 / 400 queued ones fit at the same instant; more only as time
+    // passes, and ten sent at once can never all fit
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(6);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    const refused = responses.find((r) => r.status === 429)!;
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/waiting/);
+    expect((await signIn(h, email, PASSWORD)).status).toBe(200);
+  });
+
+  it('20 sign-ups from one client in 10 s meet a 429, with or without a trusted proxy', async () => {
+    for (const hops of [0, 1]) {
+      const h = handlerFor(hops, {}, undefined, SIGN_UP_LIMITS);
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const res = await post(
+          h,
+          '/sign-up/email',
+          {
+            name: 'Many',
+            email: `many-${hops}-${i}-${randomBytes(3).toString('hex')}@example.test`,
+            password: PASSWORD,
+          },
+          PROXY,
+        );
+        statuses.push(res.status);
+        if (res.status === 429) {
+          expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+          expect(((await res.json()) as { code: string }).code).toBe('TOO_MANY_SIGN_UPS');
+        }
+      }
+      const allowed =
+        hops === 1 ? SIGN_UP_LIMITS.perClient : SIGN_UP_LIMITS.perInstallationPerMinute;
+      expect(statuses.slice(0, allowed).every((s) => s === 200)).toBe(true);
+      expect(statuses.slice(allowed).every((s) => s === 429)).toBe(true);
+    }
   });
 });
