@@ -336,4 +336,21 @@ describe('schedule webhooks: delivery (real Postgres, a real HTTP capture server
     expect(r.lastError).toMatch(/credentials/);
     expect(r.lastError).not.toContain('pw');
   });
+
+  it("a webhook at one of the installation's own services is never called and fails at once", async () => {
+    // the team allows all of loopback; the worker's REDIS_URL is this test's
+    await db.allowedHost.create({
+      data: { teamId: ids.teamId, pattern: '127.0.0.0/8', createdById: ids.userId },
+    });
+    const redisPort = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799').port || '6379';
+    await setWebhook(`http://localhost:${redisPort}/hook`, 'generic');
+    const n = await pending();
+    await deliver();
+    expect(got).toHaveLength(0);
+    const r = await row(n.id);
+    expect(r).toMatchObject({ status: 'failed', attempts: 1, nextAttemptAt: null });
+    expect(r.lastError).toMatch(
+      /^webhookUrl: localhost:\d+ \((127\.0\.0\.1|::1)\) is the installation's own Redis \(REDIS_URL\)/,
+    );
+  });
 });
