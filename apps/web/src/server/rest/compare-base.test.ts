@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '@poolbench/db';
+import { Prisma, type Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
@@ -110,6 +110,57 @@ describe('compare with a pool config of the same experiment (base=)', () => {
     expect(body.cells[0].poolConfig).toEqual(fast);
     expect(body.cells[0].metrics[0].verdict).toBe('better');
     expect(body.outcome).toBe('pass');
+  });
+
+  it('2 of 3 runs crashed and the survivor 10x slower: incomplete with the reason, never a pass', async () => {
+    const e = await syntheticExperiment(
+      db,
+      A.teamId,
+      A.targetId,
+      A.scenarioId,
+      ['10 conn again', '1 conn again'],
+      3,
+    );
+    const runIds: string[] = [];
+    for (let r = 0; r < 3; r++)
+      for (const [i, pc] of e.poolConfigs.entries())
+        runIds.push(
+          await insertSyntheticRun(db, {
+            teamId: A.teamId,
+            experimentId: e.experimentId,
+            targetId: A.targetId,
+            scenarioId: A.scenarioId,
+            poolConfigId: pc.id,
+            poolConfigName: pc.name,
+            scenarioName: 'burst',
+            repeatIndex: r,
+            seconds: 20,
+            latencyMs: i === 0 ? 10 : 100,
+            rps: 50,
+            seed: 100 + 10 * r + i,
+          }),
+        );
+    // the slow config's second and third runs crashed: no summary, status failed
+    await db.run.updateMany({
+      where: { id: { in: [runIds[3]!, runIds[5]!] } },
+      data: { status: 'failed', summary: Prisma.DbNull },
+    });
+    const res = await handleRest(
+      new Request(
+        `http://pb.test/api/v1/experiments/${e.experimentId}/compare?base=${e.poolConfigs[0]!.id}`,
+        { headers: { Authorization: `Bearer ${token}` } },
+      ),
+      deps,
+    );
+    const body = (await res.json()) as Json;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.outcome).toBe('incomplete');
+    expect(body.cells[0]).toMatchObject({
+      candidateRuns: 1,
+      crashedRuns: 2,
+      state: 'incomplete',
+      incomplete: expect.stringMatching(/^2 of 3 candidate runs crashed/),
+    });
   });
 
   it('a saved baseline comparison says base: null', async () => {
