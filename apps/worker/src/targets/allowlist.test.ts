@@ -178,7 +178,16 @@ describe("the installation's own services at run time", () => {
     expect(await pin('http://127.0.0.2:5432/')).toBeNull();
   });
 
-  it('refuses an IPv6 literal of this machine as a load URL: k6 could hold it only to the address', async () => {
+  it('refuses load addresses k6 could not hold to their port: an IPv6 literal of this machine, 0.0.0.0', async () => {
+    for (const url of [
+      'http://0.0.0.0:8080/',
+      'http://0.0.0.1:8080/',
+      'http://[::ffff:0.0.0.0]:8080/',
+    ])
+      expect(await pin(url), url).toMatch(
+        /^load to .*:8080 \(0\.0\.0\.[01]\) is not allowed: 0\.0\.0\.[01] stands for this machine/,
+      );
+    expect(await pin('http://[::]:8080/')).toMatch(/^load to .* is not allowed/);
     expect(await pin('http://[::1]:8080/')).toMatch(
       /^load to \[::1\]:8080 is not allowed: an IPv6 address of this machine can be held to its address but not its port/,
     );

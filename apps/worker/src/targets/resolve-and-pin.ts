@@ -6,6 +6,7 @@ import {
   k6HostsFor,
   parseIp,
   redactUrl,
+  specialLabel,
   URL_CREDENTIALS_MESSAGE,
   type PinnedHost,
 } from '@poolbench/scenarios/net';
@@ -62,7 +63,7 @@ export async function resolveAndPin(opts: {
   const pinsOf = (urls: NamedUrls) =>
     endpointsOf(urls.map(([, u]) => u)).map((e) => ({ ...e, address: addressOf.get(e.host)! }));
   const loadPins = pinsOf(opts.loadUrls);
-  await refuseIpv6LiteralOnThisHost(loadPins);
+  await refuseUnholdableLoadPins(loadPins);
   const pins = pinsOf(all);
   return {
     pins,
@@ -80,12 +81,24 @@ export function pinsForRecord(
 
 /**
  * k6 can hold a run to the pinned `name:port` only through its `hosts` option, whose `*` entry
- * sends every other name, address and port to the sinkhole. An IPv6 literal cannot be a key
- * there, so with one the `*` entry is left out and only the address blacklist applies: every
- * port of that address stays reachable from a script. On this machine that would include the
- * installation's own services, so an IPv6 literal of this machine is refused as a load URL.
+ * sends every other name, address and port to the sinkhole (`K6_SINKHOLE`, 0.0.0.0), which the
+ * IP blacklist blocks. Two kinds of load address would undo that, and are refused:
+ * - an IPv6 literal cannot be a key there, so with one the `*` entry is left out and only the
+ *   blacklist applies: every port of that address stays reachable from a script. On this machine
+ *   that includes the installation's own services.
+ * - a pinned address in 0.0.0.0/8 (or `::`) takes the sinkhole out of the blacklist, and Linux
+ *   connects 0.0.0.0 to this machine.
  */
-async function refuseIpv6LiteralOnThisHost(loadPins: PinnedHost[]): Promise<void> {
+async function refuseUnholdableLoadPins(loadPins: PinnedHost[]): Promise<void> {
+  for (const p of loadPins) {
+    const address = parseIp(p.address);
+    const label = address && specialLabel(address);
+    if (label === 'this network' || label === 'unspecified')
+      throw new RunError(
+        'target_not_allowed',
+        `load to ${p.host}:${p.port} (${p.address}) is not allowed: ${p.address} stands for this machine and is where k6 sends every address a run must not reach; use 127.0.0.1 or the machine's own address instead`,
+      );
+  }
   const { services, interfaces } = await ownServices();
   if (!services.some((s) => s.onThisHost)) return;
   for (const p of loadPins) {
