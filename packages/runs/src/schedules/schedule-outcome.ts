@@ -34,7 +34,7 @@ export type ScheduleOutcome = NotificationPayload['outcome'];
  * decided when they ended; null is returned meanwhile.
  *
  * The notification is `pending` (a worker delivers it) when the schedule has a webhook and the
- * outcome is a regression or a suspected one, or on every outcome with notifyOn = always;
+ * outcome is a regression, a suspected one or incomplete, or on every outcome with notifyOn = always;
  * `not_needed` otherwise. Returns the outcome, or null when there is nothing to decide (not
  * scheduled, runs still going, already decided).
  */
@@ -236,6 +236,8 @@ export async function decideScheduleOutcome(
     schedule.webhookUrlSealed !== null &&
     (outcome === 'regression' ||
       outcome === 'suspected-regression' ||
+      // a firing that could not be judged (too few or crashed runs) is news, never a quiet pass
+      outcome === 'incomplete' ||
       schedule.notifyOn === 'always');
   const created = await db.scheduleNotification.createMany({
     data: [
