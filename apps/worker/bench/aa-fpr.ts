@@ -113,7 +113,7 @@ try {
     '## A/A: the false-positive rate of the compare view on real runs',
     '',
     `Machine: ${cpus().length} × ${cpus()[0]?.model}. Command: \`npx tsx apps/worker/bench/aa-fpr.ts\` (from \`make bench\`), ${new Date().toISOString().slice(0, 16)}Z, ${((Date.now() - t0) / 60_000).toFixed(1)} min.`,
-    `${COMPARISONS} A/A calibrations through the real worker, k6 and the lab target (pool config "fixed 10" against itself; constant arrival rate 200 req/s for 3 s on GET /work?ms=2), ${RUNS_PER_SIDE} runs per side interleaved; ${rows.reduce((s, r) => s + r.failed, 0)} of ${total} runs did not succeed. Each is compared A against B as the compare view compares two cells: every tested metric, p adjusted across them (Benjamini–Hochberg), the default floors. A false positive is a comparison with any metric called better or worse.`,
+    `${COMPARISONS} A/A calibrations through the real worker, k6 and the lab target (pool config "fixed 10" against itself; constant arrival rate 200 req/s for 3 s on GET /work?ms=2), ${RUNS_PER_SIDE} runs per side interleaved; ${rows.reduce((s, r) => s + r.failed, 0)} of ${total} runs did not succeed. Each is compared A against B as the compare view compares two cells: every tested metric, p adjusted with Holm across the primary metrics and Benjamini–Hochberg across the rest, the default floors. A false positive is a comparison with any metric called better or worse.`,
     '',
     '| floors | false positives (any metric better/worse) |',
     '|---|---|',

@@ -242,7 +242,7 @@ export function CompareView({
       <Card className="mb-6">
         <CardHeader
           title="Comparison"
-          description={`One value per run and metric${window ? `, over seconds ${window.from}–${window.to} of each run` : ''}. Mann–Whitney U with Benjamini–Hochberg adjusted p, Hodges–Lehmann change with its interval (95 % when there are enough runs; the coverage each interval reaches is shown beside it), 5 % practical floor (or the measured A/A noise floor, where larger).`}
+          description={`One value per run and metric${window ? `, over seconds ${window.from}–${window.to} of each run` : ''}. Mann–Whitney U with p adjusted by Holm across the primary metrics (p95, p99, throughput, error rate) and by Benjamini–Hochberg across the rest, Hodges–Lehmann change with its interval (95 % when there are enough runs; the coverage each interval reaches is shown beside it), 5 % practical floor (or the measured A/A noise floor, where larger).`}
         />
         <NoiseFloorNote
           c={c}
