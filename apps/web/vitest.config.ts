@@ -18,6 +18,7 @@ export default unitAndIntegration(
     'src/server/services/api-tokens/api-tokens.test.ts',
     'src/server/services/baselines/baseline-per-config.test.ts',
     'src/server/services/auth/sign-in-limits.test.ts',
+    'src/server/services/auth/email-ownership.test.ts',
     'src/server/services/auth/auth-revocation.test.ts',
     'src/server/services/cache/page-cache.test.ts',
     'src/server/services/compare/build-comparison.test.ts',

@@ -92,3 +92,87 @@ test('sign-up verification mail, and an invitation that needs the invited addres
   expect(me.teams.map((t) => t.role).sort()).toEqual(['admin', 'owner']);
   await Promise.all([ownerCtx.close(), otherCtx.close(), inviteeCtx.close()]);
 });
+
+/**
+ * Pre-account hijacking: someone signs up first with another person's address. When the address's
+ * owner opens the verification link, in a browser that was never signed in to the account, every
+ * session of the account ends and the password set before stops working; the owner chooses a
+ * password by the reset mail, which ends every session again.
+ */
+test('the owner of an address takes it back from whoever signed up with it first', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(3 * 60_000);
+  const victim = uniqueEmail('hijacked');
+  const attackerCtx = await browser.newContext();
+  const attacker = await attackerCtx.newPage();
+  const signedUp = await attacker.request.post('/api/auth/sign-up/email', {
+    data: { name: 'Mallory', email: victim, password: PASSWORD },
+    headers: { origin: baseURL! },
+  });
+  expect(signedUp.status(), await signedUp.text()).toBe(200);
+  await attacker.goto('/runs');
+  await expect(attacker.getByTestId('verify-email-banner')).toContainText(victim);
+
+  // the owner opens the link from their own mailbox, in their own browser
+  const ownerCtx = await browser.newContext();
+  const owner = await ownerCtx.newPage();
+  await owner.goto(linkIn(await mailTo(owner.request, victim, /Verify your email address/)));
+  await owner.goto('/runs');
+  await expect(owner.getByTestId('verify-email-banner')).toHaveCount(0);
+  await expect(owner.getByTestId('no-password-banner')).toContainText(victim);
+  await owner.screenshot({ path: `${SHOTS}/42-no-password-after-verification.png` });
+
+  // the attacker's session and password are gone
+  await attacker.goto('/runs');
+  await expect(attacker).toHaveURL(/\/sign-in/);
+  const again = await attacker.request.post('/api/auth/sign-in/email', {
+    data: { email: victim, password: PASSWORD },
+    headers: { origin: baseURL! },
+  });
+  expect(again.status()).toBe(401);
+
+  // the owner chooses a password through the mailed link, then signs in with it
+  await owner.getByRole('button', { name: 'Mail me a link to choose one' }).click();
+  await expect(owner.getByTestId('no-password-banner')).toContainText('Link sent');
+  await owner.goto(linkIn(await mailTo(owner.request, victim, /Choose a new password/)));
+  await expect(owner).toHaveURL(/\/reset-password\?token=/);
+  await owner.getByLabel('New password').fill('owners-own-password');
+  await owner.getByRole('button', { name: 'Set the password' }).click();
+  await expect(owner.getByText(/Your password is set/)).toBeVisible();
+  await owner.screenshot({ path: `${SHOTS}/43-password-chosen.png` });
+  await owner.getByRole('link', { name: 'Sign in' }).first().click();
+  await owner.getByLabel('Email').fill(victim);
+  await owner.getByLabel('Password').fill('owners-own-password');
+  await owner.getByRole('button', { name: 'Sign in' }).click();
+  await expect(owner).toHaveURL(/\/runs$/);
+  await expect(owner.getByTestId('no-password-banner')).toHaveCount(0);
+  await Promise.all([attackerCtx.close(), ownerCtx.close()]);
+});
+
+test('a forgotten password is reset by mail from the sign-in page', async ({ page, baseURL }) => {
+  const email = await signUpApi(page.request, baseURL!, 'Forgetful');
+  await page.context().clearCookies();
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password/);
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+  await page.getByRole('button', { name: 'Send the link' }).click();
+  await expect(page.getByText(/a link is on its way/)).toBeVisible();
+  await page.goto(linkIn(await mailTo(page.request, email, /Choose a new password/)));
+  await page.getByLabel('New password').fill('a-brand-new-password');
+  await page.getByRole('button', { name: 'Set the password' }).click();
+  await expect(page.getByText(/Your password is set/)).toBeVisible();
+  const old = await page.request.post('/api/auth/sign-in/email', {
+    data: { email, password: PASSWORD },
+    headers: { origin: baseURL! },
+  });
+  expect(old.status()).toBe(401);
+  const fresh = await page.request.post('/api/auth/sign-in/email', {
+    data: { email, password: 'a-brand-new-password' },
+    headers: { origin: baseURL! },
+  });
+  expect(fresh.status()).toBe(200);
+});

@@ -1,3 +1,4 @@
+import { forgetAuth } from './auth-cache';
 import { db } from './db';
 import { env } from './env';
 import { createAuth } from './services/auth/create-auth';
@@ -7,6 +8,7 @@ export const auth = createAuth({
   secret: env.BETTER_AUTH_SECRET,
   baseURL: env.BETTER_AUTH_URL,
   trustedOrigins: env.TRUSTED_ORIGINS,
+  forgetUser: (userId) => forgetAuth({ userId }),
 });
 
 export type AuthSession = typeof auth.$Infer.Session;

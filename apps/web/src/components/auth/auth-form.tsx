@@ -95,6 +95,16 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       <Button type="submit" className="w-full" loading={busy}>
         {signUp ? 'Create account' : 'Sign in'}
       </Button>
+      {signUp ? null : (
+        <p className="text-center text-sm">
+          <Link
+            className="text-slate-500 hover:underline"
+            href={`/forgot-password${email ? `?email=${encodeURIComponent(email)}` : ''}`}
+          >
+            Forgot your password?
+          </Link>
+        </p>
+      )}
       <p className="text-center text-sm text-slate-500">
         {signUp ? 'Already have an account? ' : 'New to PoolBench? '}
         <Link

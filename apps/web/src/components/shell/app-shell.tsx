@@ -18,6 +18,7 @@ import { usePathname } from 'next/navigation';
 import { cn } from '~/lib/cn';
 import { focusRing } from '~/components/ui/button';
 import { TeamSwitcher } from './team-switcher';
+import { NoPasswordBanner } from './no-password-banner';
 import { VerifyEmailBanner } from './verify-email-banner';
 import { UserMenu } from './user-menu';
 
@@ -100,6 +101,7 @@ export function AppShell({
       <main id="main" className="min-w-0 flex-1">
         <div className="mx-auto max-w-7xl px-6 py-8 lg:px-8">
           <VerifyEmailBanner />
+          <NoPasswordBanner />
           {children}
         </div>
       </main>

@@ -133,11 +133,12 @@ export function outputSchemasMatchServices(): void {
 
   // team
   {
-    // team.me is put together in the router from these three
+    // team.me is put together in the router from these three and whether a password is set
     expectTypeOf<{
       user: SessionUser;
       teams: Ret<typeof listMyTeams>;
       active: Ret<typeof resolveTeam>;
+      hasPassword: boolean;
     }>().toEqualTypeOf<Out<typeof Team.MeSchema>>();
     expectTypeOf<Ret<typeof locateObject>>().toEqualTypeOf<Out<typeof Team.LocatedSchema>>();
     expectTypeOf<Ret<typeof createTeam>>().toEqualTypeOf<Out<typeof Team.TeamCreatedSchema>>();

@@ -55,6 +55,10 @@ export const teamRouter = {
     user: ctx.user,
     teams: await listMyTeams(ctx.db, ctx.user.id),
     active: await (ctx.resolveTeam ?? resolveTeam)(ctx.db, ctx.user.id, ctx.activeTeamId),
+    hasPassword:
+      (await ctx.db.account.count({
+        where: { userId: ctx.user.id, providerId: 'credential', password: { not: null } },
+      })) > 0,
   })),
   switch: protectedProcedure
     .input(z.object({ teamId: IdSchema }))

@@ -20,6 +20,11 @@ export const MeSchema = z.object({
   teams: z.array(TeamWithRoleSchema),
   /** null only for a user without any team */
   active: TeamWithRoleSchema.nullable(),
+  /**
+   * whether the account has a password to sign in with: an address verified by someone not signed
+   * in to the account clears one set before, and its owner chooses a new one by the reset mail
+   */
+  hasPassword: z.boolean(),
 });
 
 export const LocatedSchema = z.object({ teamId: z.string(), teamName: z.string() });

@@ -3,7 +3,7 @@ import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { nextCookies } from 'better-auth/next-js';
 import type { Db } from '@poolbench/db';
 import { createTeam } from '../teams/create-team';
-import { sendVerificationMail } from '../teams/invitation-mail';
+import { sendPasswordResetMail, sendVerificationMail } from '../teams/invitation-mail';
 import { CLIENT_IP_HEADER } from './guard-auth-request';
 
 export interface AuthOptions {
@@ -11,6 +11,47 @@ export interface AuthOptions {
   secret: string;
   baseURL: string;
   trustedOrigins: string[];
+  /** tells the web processes' authorization caches that a user's sessions were ended */
+  forgetUser?: (userId: string) => Promise<unknown>;
+}
+
+/** The session token of a request's Better Auth cookie (`token.signature`), if it has one. */
+export function sessionTokenOf(cookieHeader: string | null | undefined): string | null {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (!part.slice(0, eq).trim().endsWith('better-auth.session_token')) continue;
+    try {
+      const token = decodeURIComponent(part.slice(eq + 1).trim()).split('.')[0];
+      if (token) return token;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * Whoever verifies an address owns the account: anyone could have signed up with it first. Every
+ * session of the account ends, except the verifier's own if it already was signed in to this
+ * account (the usual case: the link opened in the browser that signed up). A verifier who was
+ * not keeps no password set by someone else: the account's password is cleared, and its owner
+ * chooses one by the reset mail (docs/security.md, "Email ownership").
+ */
+async function takeOwnership(db: Db, userId: string, request: Request | undefined) {
+  const token = sessionTokenOf(request?.headers.get('cookie'));
+  const own = token
+    ? await db.session.findFirst({
+        where: { token, userId, expiresAt: { gt: new Date() } },
+        select: { id: true },
+      })
+    : null;
+  await db.session.deleteMany({ where: { userId, ...(own ? { id: { not: own.id } } : {}) } });
+  if (!own)
+    await db.account.updateMany({
+      where: { userId, providerId: 'credential' },
+      data: { password: null },
+    });
 }
 
 /**
@@ -18,7 +59,7 @@ export interface AuthOptions {
  * their own (as owner), so the first sign-up always lands in a working app; invitations add
  * memberships in other teams.
  */
-export function createAuth({ db, secret, baseURL, trustedOrigins }: AuthOptions) {
+export function createAuth({ db, secret, baseURL, trustedOrigins, forgetUser }: AuthOptions) {
   return betterAuth({
     secret,
     baseURL,
@@ -29,6 +70,18 @@ export function createAuth({ db, secret, baseURL, trustedOrigins }: AuthOptions)
       autoSignIn: true,
       minPasswordLength: 8,
       maxPasswordLength: 128,
+      // A reset proves the mailbox: every session ends and the address counts as verified.
+      resetPasswordTokenExpiresIn: 3600,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, url }) => {
+        await sendPasswordResetMail(user.email, url).catch((err: unknown) =>
+          console.error(`[mail] password reset for ${user.email} not sent: ${String(err)}`),
+        );
+      },
+      onPasswordReset: async ({ user }) => {
+        await db.user.update({ where: { id: user.id }, data: { emailVerified: true } });
+        await forgetUser?.(user.id);
+      },
     },
     // Better Auth reads the client address only from the header `guardAuthRequest` sets from the
     // trusted-proxy rule (absent without trusted proxies), never from a client-sent
@@ -48,6 +101,10 @@ export function createAuth({ db, secret, baseURL, trustedOrigins }: AuthOptions)
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
       expiresIn: 24 * 3600,
+      afterEmailVerification: async (user, request) => {
+        await takeOwnership(db, user.id, request);
+        await forgetUser?.(user.id);
+      },
       sendVerificationEmail: async ({ user, url }) => {
         // a mail server that is down must not fail the sign-up: the banner sends the link again
         await sendVerificationMail(user.email, url).catch((err: unknown) =>

@@ -36,3 +36,18 @@ export async function sendVerificationMail(to: string, url: string) {
     ].join('\n'),
   });
 }
+
+/** The password reset message (Better Auth makes the link, valid one hour). */
+export async function sendPasswordResetMail(to: string, url: string) {
+  await sendMail({
+    to,
+    subject: 'Choose a new password for PoolBench',
+    text: [
+      'Open this link within an hour to choose a new password for your PoolBench account:',
+      '',
+      url,
+      '',
+      'Choosing it signs out every session of the account. If you did not ask for this, ignore this message.',
+    ].join('\n'),
+  });
+}
