@@ -189,8 +189,18 @@ describe("the installation's own services at run time", () => {
       );
     expect(await pin('http://[::]:8080/')).toMatch(/^load to .* is not allowed/);
     expect(await pin('http://[::1]:8080/')).toMatch(
-      /^load to \[::1\]:8080 is not allowed: an IPv6 address of this machine can be held to its address but not its port/,
+      /^load to \[::1\]:8080 is not allowed: k6 can hold an IPv6 address literal to its address but not its port, and the installation's own Postgres \(DATABASE_URL\) listens there/,
     );
+    expect(await pin('http://[::ffff:127.0.0.1]:8080/')).toMatch(
+      /^load to \[::ffff:7f00:1\]:8080 is not allowed: k6 can hold/,
+    );
+    // a service on another machine: that machine's address, in IPv6 form
+    vi.stubEnv('LAB_MARIADB_URL', 'mysql://u:p@10.20.30.40:3306/lab');
+    expect(await pin('http://[::ffff:10.20.30.40]:8080/')).toMatch(
+      /is not allowed: k6 can hold .* own lab MariaDB \(LAB_MARIADB_URL\) listens there/,
+    );
+    expect(await pin('http://[::ffff:10.20.30.41]:8080/')).toBeNull();
+    vi.stubEnv('LAB_MARIADB_URL', undefined);
   });
 
   it('refuses a monitor DSN and a webhook at a service, as the worker resolved them', async () => {

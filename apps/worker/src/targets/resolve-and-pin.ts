@@ -1,9 +1,9 @@
 import {
   endpointsOf,
   hasUrlCredentials,
-  isThisHost,
   k6BlacklistFor,
   k6HostsFor,
+  ownServicesAtAddress,
   parseIp,
   redactUrl,
   specialLabel,
@@ -84,8 +84,9 @@ export function pinsForRecord(
  * sends every other name, address and port to the sinkhole (`K6_SINKHOLE`, 0.0.0.0), which the
  * IP blacklist blocks. Two kinds of load address would undo that, and are refused:
  * - an IPv6 literal cannot be a key there, so with one the `*` entry is left out and only the
- *   blacklist applies: every port of that address stays reachable from a script. On this machine
- *   that includes the installation's own services.
+ *   blacklist applies: every port of that address stays reachable from a script. Refused where
+ *   one of the installation's own services listens (any address of this machine, for a service
+ *   here; a service's own address elsewhere).
  * - a pinned address in 0.0.0.0/8 (or `::`) takes the sinkhole out of the blacklist, and Linux
  *   connects 0.0.0.0 to this machine.
  */
@@ -100,13 +101,13 @@ async function refuseUnholdableLoadPins(loadPins: PinnedHost[]): Promise<void> {
       );
   }
   const { services, interfaces } = await ownServices();
-  if (!services.some((s) => s.onThisHost)) return;
   for (const p of loadPins) {
-    const ip = parseIp(p.host);
-    if (ip?.v === 6 && isThisHost(ip, interfaces))
+    if (parseIp(p.host)?.v !== 6) continue;
+    const there = ownServicesAtAddress(p.host, services, interfaces);
+    if (there.length > 0)
       throw new RunError(
         'target_not_allowed',
-        `load to [${p.host}]:${p.port} is not allowed: an IPv6 address of this machine can be held to its address but not its port, and the installation's own services listen on this machine; use a host name that resolves to it (e.g. localhost) instead`,
+        `load to [${p.host}]:${p.port} is not allowed: k6 can hold an IPv6 address literal to its address but not its port, and the installation's own ${there[0]!.name} listens there; use a host name that resolves to it (e.g. localhost) instead`,
       );
   }
 }

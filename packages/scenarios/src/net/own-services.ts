@@ -146,6 +146,22 @@ export function ownServiceAt(
   );
 }
 
+/**
+ * The own services listening at `address` on any port: for a destination that can be held to
+ * its address but not to its port (a k6 run on an IPv6 literal).
+ */
+export function ownServicesAtAddress(
+  address: string,
+  services: readonly LocatedService[],
+  interfaces: readonly IpNum[],
+): LocatedService[] {
+  const ip = parseIp(address);
+  if (!ip) return [];
+  const j = judgedIp(ip);
+  const here = isThisHost(j, interfaces);
+  return services.filter((s) => (s.onThisHost && here) || s.addresses.some((a) => same(a, j)));
+}
+
 /** The refusal's wording, the same at save time and at run time. */
 export function ownServiceMessage(shown: string, service: OwnService): string {
   return `${shown} is the installation's own ${service.name}; PoolBench never sends load, probes, webhooks or monitor queries to its own services`;
