@@ -289,6 +289,20 @@ describe('reports', () => {
     exitCode: 1,
     problems: [],
   };
+  it('JUnit fails a case with the reason when an incomplete check fails the build', () => {
+    const xml = toJUnit({
+      ...result,
+      summary: summary(0),
+      comparison: { ...comparison('no-change'), outcome: 'incomplete' },
+      outcome: 'incomplete',
+      problems: ['incomplete: one × load: 1 measured run of the baseline'],
+    });
+    expect(xml).toContain('<testcase classname="poolbench" name="incomplete">');
+    expect(xml).toContain(
+      '<failure message="incomplete: one × load: 1 measured run of the baseline">',
+    );
+  });
+
   it('JUnit has a failing case naming the metric, the change and its interval, escaped', () => {
     const xml = toJUnit(result);
     expect(xml).toContain('<testcase classname="poolbench.one / load" name="Latency p99 vs main">');

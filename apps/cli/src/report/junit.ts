@@ -81,6 +81,14 @@ export function toJUnit(r: RunResult): string {
       name: 'runs',
       failure: { message: r.problems[0] ?? 'error', body: r.problems.join('\n') },
     });
+  // a check that failed the build without a worse metric or a failed threshold (--fail-on any on an
+  // incomplete check, --fail-on suspected on a suspicion) fails a case too, with its reasons
+  if (r.exitCode === 1 && (r.outcome === 'incomplete' || r.outcome === 'suspected-regression'))
+    cases.push({
+      classname: 'poolbench',
+      name: r.outcome,
+      failure: { message: r.problems[0] ?? r.outcome, body: r.problems.join('\n') },
+    });
   if (cases.length === 0) cases.push({ classname: 'poolbench', name: 'runs succeeded' });
 
   const failures = cases.filter((c) => c.failure).length;
