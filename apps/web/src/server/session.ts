@@ -29,3 +29,13 @@ export const getSession = cache(async (h?: Headers) => {
   if (!cookie) return null;
   return cachedSession(cookie, () => loadSession(hs));
 });
+
+/**
+ * The same answer outside a render (no per-render memo): a long-lived response asks it again
+ * and again. It still goes through the authorization cache, bounded and forgotten on revocation.
+ */
+export async function getSessionUncached(h: Headers): Promise<SessionInfo | null> {
+  const cookie = h.get('cookie');
+  if (!cookie) return null;
+  return cachedSession(cookie, () => loadSession(h));
+}

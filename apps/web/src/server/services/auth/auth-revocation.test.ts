@@ -3,6 +3,7 @@ import type { Db } from '@poolbench/db';
 import { createPubSubHub, producerConnection, workerConnection } from '@poolbench/queue';
 import { withTempDatabase } from '~/test/temp-database';
 import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
+import { watchViewer } from '../runs/watch-viewer';
 import { AUTH_CACHE_MAX_MS, createProcessAuth, type ProcessAuth } from './auth-cache';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
@@ -138,5 +139,63 @@ describe('authorization cache: revocation across web processes (real Postgres an
     await new Promise((r) => setTimeout(r, 200));
     await p.session('cookie=2', lookup);
     expect(lookups).toBe(1);
+  });
+
+  /** Milliseconds until the controller aborts (the stream's end), failing past `ms`. */
+  const abortedWithin = (c: AbortController, ms: number) =>
+    new Promise<number>((resolve, reject) => {
+      const t0 = Date.now();
+      const timer = setTimeout(() => reject(new Error(`still streaming after ${ms} ms`)), ms);
+      c.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve(Date.now() - t0);
+      });
+    });
+
+  it("a removed member's live stream in the other process ends within 3 s, the clock not moving", async () => {
+    const { team, served, adminCaller } = await twoProcesses('live-removed');
+    const member = team.users.member;
+    const live = new AbortController();
+    watchViewer({
+      userId: member.id,
+      sessionId: member.sessionId,
+      teamId: team.teamId,
+      controller: live,
+      stillAllowed: async () => (await served.team(db, member.id, team.teamId))?.id === team.teamId,
+    });
+    await new Promise((r) => setTimeout(r, 1500)); // still allowed across its own checks
+    expect(live.signal.aborted).toBe(false);
+    const ended = abortedWithin(live, 3000);
+    await adminCaller.team.removeMember({ membershipId: member.membershipId });
+    await expect(ended).resolves.toBeLessThan(3000);
+  });
+
+  it("a signed-out session's live stream in the other process ends within 3 s", async () => {
+    const [a, b] = [proc(0), proc(1)];
+    let signedOut = false;
+    const load = () =>
+      Promise.resolve(
+        signedOut
+          ? null
+          : {
+              user: { id: 'u-live', name: 'u', email: 'u@example.test' },
+              sessionId: 'sess-live',
+              activeTeamId: null,
+            },
+      );
+    const live = new AbortController();
+    watchViewer({
+      userId: 'u-live',
+      sessionId: 'sess-live',
+      teamId: 'team-live',
+      controller: live,
+      stillAllowed: async () => (await b.session('cookie=live', load))?.sessionId === 'sess-live',
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(live.signal.aborted).toBe(false);
+    const ended = abortedWithin(live, 3000);
+    signedOut = true; // the session row is gone; process b still holds the answer until told
+    await a.forget({ sessionId: 'sess-live' });
+    await expect(ended).resolves.toBeLessThan(3000);
   });
 });

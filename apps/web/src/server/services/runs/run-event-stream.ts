@@ -20,6 +20,8 @@ export function runEventStream(
   teamId: string,
   runId: string,
   signal: AbortSignal,
+  /** called once the stream has closed, whoever closed it */
+  onClosed?: () => void,
 ): ReadableStream<Uint8Array> {
   let cleanup: () => Promise<void> = async () => {};
   return new ReadableStream<Uint8Array>({
@@ -31,6 +33,7 @@ export function runEventStream(
         if (closed) return;
         closed = true;
         clearInterval(timer);
+        onClosed?.();
         await unsubscribe?.().catch(() => {});
         try {
           controller.close();
