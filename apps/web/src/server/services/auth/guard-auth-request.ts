@@ -81,7 +81,8 @@ function tooManyAttempts(
  * which tells anyone which emails have accounts. Every refusal of a well-formed sign-up (any 422)
  * answers the same 400 SIGN_UP_REFUSED here. Errors about the input alone (invalid email,
  * password length: 400) stay as they are: they say nothing about other accounts. That a sign-up
- * succeeded remains visible; hiding it needs email verification, which PoolBench does not send.
+ * succeeded remains visible: the account works before its address is verified, and whoever
+ * verifies the address later owns it (create-auth.ts, `takeOwnership`).
  */
 function refuseSignUp(res: Response): Response {
   if (res.status !== 422) return res;
