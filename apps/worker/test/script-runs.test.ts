@@ -86,6 +86,36 @@ describe('worker: a team k6 script', () => {
     await w.db.team.update({ where: { id: w.ids.teamId }, data: { scriptScenarios: true } });
   });
 
+  it('stops a script at its stop time plus a short grace, whatever its teardown does', async () => {
+    w.startWorker();
+    const pc = await w.poolConfig('lazy endless teardown', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('endless teardown', {
+      template: 'k6-script',
+      maxDurationMs: 15_000,
+      source: `import http from 'k6/http';
+import { sleep } from 'k6';
+export const options = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '3s' } } };
+export default function () { http.get(__ENV.BASE_URL + '/health'); sleep(0.2); }
+export function teardown() { for (;;) {} }
+`,
+    });
+    const { runIds } = await w.launch([pc.id], [sc.id]);
+    const row = await w.waitForStatus(
+      runIds[0]!,
+      ['failed', 'succeeded', 'timed_out', 'aborted_system'],
+      120_000,
+    );
+    const run = parseRun(row);
+    expect(run.status, run.errorMessage ?? '').toBe('timed_out');
+    expect(run.errorMessage).toMatch(/stop time of 15 s/);
+    // from the moment the run started to when it ended: the stop time and at most a 10 s grace
+    const heldMs = row.finishedAt!.getTime() - row.startedAt!.getTime();
+    expect(heldMs).toBeGreaterThanOrEqual(15_000);
+    expect(heldMs).toBeLessThanOrEqual(25_000);
+    // the load before the teardown was measured
+    expect(run.summary?.requests ?? 0).toBeGreaterThan(0);
+  });
+
   it("runs the docs' login flow script with its CSV against the lab target's /login and /me", async () => {
     w.startWorker();
     const { source, csv } = docsExample();

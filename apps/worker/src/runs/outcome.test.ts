@@ -87,6 +87,12 @@ describe('outcomeFromK6', () => {
     ).toMatch(/limit of 75 s/);
   });
 
+  it("names a script's stop time when the script was still running then", () => {
+    const o = outcomeFromK6({ ...base, endReason: 'timed_out', timeoutMs: 15_000, stopTime: true });
+    expect(o.status).toBe('timed_out');
+    expect(o.errorMessage).toMatch(/stop time of 15 s/);
+  });
+
   it('puts the exit code, k6 error and the last five stderr lines into a k6 failure, capped at 2000 chars', () => {
     const tail = ['l1', 'l2', 'l3', 'l4', 'l5', 'l6'];
     const o = outcomeFromK6({

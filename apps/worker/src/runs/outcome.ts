@@ -13,6 +13,8 @@ export interface K6Ending {
   /** the reason of the run's abort signal, when it fired */
   abortReason: AbortReason | null;
   timeoutMs: number;
+  /** `timeoutMs` is a script's declared stop time, not a planned length plus a margin */
+  stopTime?: boolean;
   /** the scenario's thresholds as evaluated on the run's summary (absent: none evaluated) */
   thresholds?: readonly ThresholdOutcome[];
 }
@@ -65,7 +67,9 @@ export function outcomeFromK6(e: K6Ending): Outcome {
       return {
         status: 'timed_out',
         errorCode: 'timed_out',
-        errorMessage: `the run exceeded its wall-clock limit of ${Math.round(e.timeoutMs / 1000)} s (scenario length + margin); partial data kept`,
+        errorMessage: e.stopTime
+          ? `the script was still running at its stop time of ${Math.round(e.timeoutMs / 1000)} s (its scenarios, setup or teardown) and was stopped; partial data kept`
+          : `the run exceeded its wall-clock limit of ${Math.round(e.timeoutMs / 1000)} s (scenario length + margin); partial data kept`,
       };
     case 'aborted':
       if (e.abortReason === 'shutdown')

@@ -61,7 +61,9 @@ export async function processRun(
       hosts: target.network.k6Hosts,
       targetHeaders: run.target.kind === 'url' ? targetHeadersOf(row.target.requestDefaults) : {},
     });
-    const timeoutMs = k6TimeoutMs(generated.estimatedDurationMs, deps.config.timeoutMarginMs);
+    // a script stops at its own stop time; a template run gets its planned length plus a margin
+    const timeoutMs =
+      generated.stopAtMs ?? k6TimeoutMs(generated.estimatedDurationMs, deps.config.timeoutMarginMs);
     const environment = await environmentFingerprint({
       k6Bin: deps.config.k6Bin,
       labTargetBin: run.target.kind === 'managed' ? deps.config.labTargetBin : undefined,
@@ -177,7 +179,13 @@ export async function processRun(
       }),
     );
     return {
-      outcome: outcomeFromK6({ ...result, abortReason: s.abortReason(), timeoutMs, thresholds }),
+      outcome: outcomeFromK6({
+        ...result,
+        abortReason: s.abortReason(),
+        timeoutMs,
+        stopTime: generated.stopAtMs !== undefined,
+        thresholds,
+      }),
       data: {
         summary,
         thresholdResults: thresholds,

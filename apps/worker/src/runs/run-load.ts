@@ -17,6 +17,11 @@ export interface RunLoad {
   script: string;
   files: Record<string, string>;
   estimatedDurationMs: number;
+  /**
+   * A team's script: the stop time its scenario declares. k6 is stopped then, whatever the script
+   * still does (an endless teardown included), and killed a short grace later.
+   */
+  stopAtMs?: number;
   thresholds: Threshold[];
   /** request names in the scenario's order, for the summary's steps */
   stepOrder: string[];
@@ -47,6 +52,7 @@ export function runLoad(
     script: s.source,
     files: s.files,
     estimatedDurationMs: scriptPlannedMs(s),
+    stopAtMs: s.maxDurationMs,
     thresholds: s.thresholds,
     stepOrder: [],
     // the script's view of the target: BASE_URL for the usual single-URL script
