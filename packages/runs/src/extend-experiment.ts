@@ -12,6 +12,7 @@ import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 import { enqueueOrDefer, type QueuedLaunch } from './launch-and-enqueue';
 import { checkFleetLimits, plannedLoadMs } from './fleet-limits';
+import { assertRunsAllowedByScriptPolicy } from './script-policy';
 
 /** The most repeats an experiment may have, extensions included. */
 export const MAX_REPEATS = 50;
@@ -118,6 +119,7 @@ export async function extendExperiment(
       requireOnlineGenerators: input.requireOnlineGenerators ?? false,
       field: 'addRepeats',
     });
+    await assertRunsAllowedByScriptPolicy(tx, input.teamId, rows, 'addRepeats');
     const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
     await tx.run.createMany({ data: rows });
     await tx.experiment.update({

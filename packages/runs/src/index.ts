@@ -146,6 +146,7 @@ export {
   type StoredNoiseFloor,
 } from './calibration/noise-floor';
 export {
+  assertRunsAllowedByScriptPolicy,
   assertScriptScenariosAllowed,
   scriptScenariosAllowed,
   SCRIPTS_OFF_MESSAGE,

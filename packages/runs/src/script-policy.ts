@@ -1,4 +1,5 @@
 import { InvalidInputError, type Db, type Prisma } from '@poolbench/db';
+import { SCRIPT_TEMPLATE } from '@poolbench/scenarios';
 
 type Tx = Prisma.TransactionClient | Db;
 
@@ -19,4 +20,24 @@ export const SCRIPTS_OFF_MESSAGE =
 export async function assertScriptScenariosAllowed(db: Tx, teamId: string, field: string) {
   if (!(await scriptScenariosAllowed(db, teamId)))
     throw new InvalidInputError(field, SCRIPTS_OFF_MESSAGE);
+}
+
+/**
+ * Refuses, naming the field, to create runs of a team's own k6 script when the team does not allow
+ * them: every place that creates Run rows (launch, advisor start and its next steps, extending an
+ * experiment) asks this just before it does.
+ */
+export async function assertRunsAllowedByScriptPolicy(
+  db: Tx,
+  teamId: string,
+  rows: ReadonlyArray<{ scenarioSnapshot?: unknown }>,
+  field: string,
+) {
+  const script = rows.some(
+    (r) =>
+      typeof r.scenarioSnapshot === 'object' &&
+      r.scenarioSnapshot !== null &&
+      (r.scenarioSnapshot as { templateId?: unknown }).templateId === SCRIPT_TEMPLATE,
+  );
+  if (script) await assertScriptScenariosAllowed(db, teamId, field);
 }

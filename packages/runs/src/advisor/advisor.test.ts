@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryWith } from '../testing/summary-with';
 import { claimRun, finishRun, markRunning } from '../run-transitions';
 import { extendExperiment } from '../extend-experiment';
-import { relaunchExperiment } from '../launch-experiment';
+import { launchExperiment, relaunchExperiment } from '../launch-experiment';
 import { launchAdvisor } from './launch-advisor';
 import { continueAdvisor } from './continue-advisor';
 
@@ -214,6 +214,89 @@ describe('advisor', () => {
     expect(s.summary).toMatch(/Stopped before an answer: the next step was refused: .*limit is 7/);
     expect(s.settings.filter((x) => x.runs > 0).every((x) => x.poolConfigId.length > 0)).toBe(true);
     expect(await db.run.count({ where: { experimentId: launched.experimentId } })).toBe(6);
+  });
+
+  it("creates no script run once the team's admins turned scripts off: start, next step, extend", async () => {
+    const script = await db.scenario.create({
+      data: {
+        teamId: ids.teamId,
+        name: 'own script for the advisor',
+        ...scenarioRowData({
+          template: 'k6-script',
+          source: 'export default function () {}',
+          maxDurationMs: 5000,
+        }),
+      },
+    });
+    const input = {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      scenarioId: script.id,
+      basePoolConfigId: baseId,
+      min: 1,
+      max: 16,
+      objective: { kind: 'max-throughput' as const },
+      budgetRuns: 30,
+    };
+    const launched = await launchAdvisor(db, input);
+    const plain = await launchExperiment(db, {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      poolConfigIds: [baseId],
+      scenarioIds: [script.id],
+      repeats: 1,
+      name: 'script experiment',
+    });
+    await runStep(plain.experimentId, () => 20);
+    const off = (scriptScenarios: boolean) =>
+      db.team.update({ where: { id: ids.teamId }, data: { scriptScenarios } });
+    await off(false);
+    try {
+      const runsBefore = await db.run.count({ where: { teamId: ids.teamId } });
+      // a new advisor on the script: refused, naming the policy
+      await expect(launchAdvisor(db, input)).rejects.toMatchObject({
+        path: 'scenarioId',
+        message: expect.stringContaining('turned off k6 scripts'),
+      });
+      // extending an experiment of the script: refused too
+      await expect(
+        extendExperiment(
+          { db, queue: null },
+          { teamId: ids.teamId, experimentId: plain.experimentId, addRepeats: 1 },
+        ),
+      ).rejects.toMatchObject({
+        path: 'addRepeats',
+        message: expect.stringContaining('turned off k6 scripts'),
+      });
+      expect(await db.run.count({ where: { teamId: ids.teamId } })).toBe(runsBefore);
+      // its first step's runs all fail (k6 refused the script): the search would plan them again;
+      // that next step is refused and the search stops, saying why
+      const firstRuns = await db.run.findMany({
+        where: { experimentId: launched.experimentId, status: 'queued' },
+      });
+      for (const r of firstRuns) {
+        expect(await claimRun(db, r.id, 'w1')).toBe(true);
+        await finishRun(db, r.id, 'w1', {
+          status: 'failed',
+          errorCode: 'scripts_disabled',
+          errorMessage: 'off',
+        });
+      }
+      const firstStep = firstRuns.length;
+      const s = parseExperiment(
+        await db.experiment.findUniqueOrThrow({
+          where: { id: launched.experimentId },
+          select: { advisorState: true },
+        }),
+      ).advisorState!;
+      expect(s.status).toBe('stopped');
+      expect(s.summary).toMatch(/the next step was refused: .*turned off k6 scripts/);
+      expect(await db.run.count({ where: { experimentId: launched.experimentId } })).toBe(
+        firstStep,
+      );
+    } finally {
+      await off(true);
+    }
   });
 
   it('refuses by field what it cannot search', async () => {

@@ -10,6 +10,7 @@ import {
 import { isMeasuredRunStatus } from '@poolbench/scenarios';
 import type { RunSummary } from '@poolbench/stats';
 import { checkFleetLimits } from '../fleet-limits';
+import { assertRunsAllowedByScriptPolicy } from '../script-policy';
 import { lockExperiment, refreshExperimentStatus } from '../experiment-status';
 import { createAdvisorRuns, withConfigs } from './advisor-runs';
 import { planAdvisorStep, type AdvisorObservation } from './advisor-plan';
@@ -122,6 +123,8 @@ export async function continueAdvisor(db: Db, experimentId: string): Promise<Adv
         requireOnlineGenerators: false,
         field: 'budgetRuns',
       });
+      // scripts turned off between steps: refused, and the search stops saying so
+      await assertRunsAllowedByScriptPolicy(tx, e.teamId, rows, 'scenarioId');
       await tx.run.createMany({ data: rows });
       const state = withConfigs(step.state, configs);
       await tx.experiment.update({

@@ -16,6 +16,7 @@ import {
   validatePoolConfig,
 } from '@poolbench/scenarios';
 import { checkFleetLimits } from '../fleet-limits';
+import { assertRunsAllowedByScriptPolicy } from '../script-policy';
 import type { CiOrigin, LaunchedExperiment } from '../launch-types';
 import { targetSnapshot } from '../target-snapshot';
 import { createAdvisorRuns, settingParams, withConfigs } from './advisor-runs';
@@ -224,6 +225,7 @@ export async function launchAdvisor(
       requireOnlineGenerators: input.requireOnlineGenerators ?? false,
       field: 'budgetRuns',
     });
+    await assertRunsAllowedByScriptPolicy(tx, input.teamId, rows, 'scenarioId');
     const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
     await tx.run.createMany({ data: rows });
     await tx.experiment.update({
