@@ -4,10 +4,12 @@ import {
   cellState,
   failedThresholdText,
   gateOutcome,
+  bestPossibleGateP,
   incompleteReason,
   isSuspectedWorse,
   MAX_CRASHED_SHARE,
   MIN_RUNS_PER_SIDE,
+  runsPerSideNeeded,
 } from './gate-outcome';
 import { holm } from './holm';
 import { compareRunGroups } from './run-metrics';
@@ -19,29 +21,61 @@ describe('the one outcome rule', () => {
   const cand = [60, 220, 640];
   const p95 = compareSamples(base, cand, { direction: 'lower-is-better' });
 
-  it('a ~10x slowdown on too few runs is inconclusive, and suspected: never a pass', () => {
+  it('a ~10x slowdown at 3 vs 3 cannot reach alpha: not suspected, and the cell is incomplete', () => {
     expect(p95.verdict).toBe('inconclusive');
     expect(p95.changePercent!.estimate).toBeGreaterThan(300);
-    expect(isSuspectedWorse(p95)).toBe(true);
+    // every candidate run beyond every baseline run: one-sided p = 1/20 = 0.05, not below alpha
+    expect(isSuspectedWorse(p95)).toBe(false);
+    const reason = incompleteReason({ baselineRuns: 3, candidateRuns: 3 });
+    expect(reason).toBe(
+      '3 vs 3 measured runs: no change of the 4 primary metrics can reach p < 0.05 (at best 0.2); the test needs 5 per side, or fewer primary metrics',
+    );
     const state = cellState({
       metrics: [{ verdict: p95.verdict, suspected: isSuspectedWorse(p95) }],
       failedThresholds: [],
+      incomplete: reason,
     });
-    expect(state).toBe('suspected-regression');
-    expect(gateOutcome([{ state, hasBaseline: true, candidateRuns: 3 }])).toBe(
-      'suspected-regression',
-    );
+    expect(state).toBe('incomplete');
+    expect(gateOutcome([{ state, hasBaseline: true, candidateRuns: 3 }])).toBe('incomplete');
+  });
+
+  it('how many runs per side the primaries need before any verdict can be reached', () => {
+    expect(runsPerSideNeeded(4)).toBe(5);
+    expect(runsPerSideNeeded(1)).toBe(4);
+    expect(bestPossibleGateP(5, 5, 4)).toBeCloseTo(4 / 252, 12);
+    expect(incompleteReason({ baselineRuns: 4, candidateRuns: 4 })).toMatch(/^4 vs 4 measured/);
+    expect(incompleteReason({ baselineRuns: 4, candidateRuns: 4, primaryMetrics: 1 })).toBeNull();
+    expect(incompleteReason({ baselineRuns: 5, candidateRuns: 5 })).toBeNull();
+    expect(incompleteReason({ baselineRuns: 5, candidateRuns: 3 })).toMatch(/^5 vs 3 measured/);
+  });
+
+  it('suspected: inconclusive, beyond the floor, and one-sided significant at 5 vs 5', () => {
+    const b5 = [20, 21, 22, 23, 24];
+    const c = compareSamples(b5, [22.5, 30, 40, 60, 200], { direction: 'lower-is-better' });
+    expect(c.verdict).toBe('inconclusive');
+    expect(c.pValue).toBeCloseTo(8 / 252, 12); // one-sided 4/252 = 0.016
+    expect(isSuspectedWorse(c)).toBe(true);
+    // the same estimate with a family of four primaries: the one-sided p times 4 is 0.063
+    expect(isSuspectedWorse({ ...c, suspicionPValue: 0.063 })).toBe(false);
+    expect(isSuspectedWorse({ ...c, primary: false })).toBe(false);
   });
 
   it('an inconclusive estimate inside the floor, or better, is not suspected', () => {
-    const same = compareSamples([20, 21, 22], [20.2, 21.1, 21.9], {});
+    const same = compareSamples([20, 21, 22, 22.5, 23], [20.2, 21.1, 21.9, 22.4, 23.1], {});
     expect(isSuspectedWorse(same)).toBe(false);
     const faster = compareSamples(cand, base, { direction: 'lower-is-better' });
     expect(faster.verdict).toBe('inconclusive');
     expect(isSuspectedWorse(faster)).toBe(false);
-    // throughput falling is worse
-    const rps = compareSamples([100, 101, 99], [40, 60, 95], { direction: 'higher-is-better' });
-    expect(isSuspectedWorse(rps)).toBe(rps.verdict === 'inconclusive');
+    // throughput rising is better, falling is worse
+    const up = compareSamples([40, 60, 95, 96, 97], [100, 101, 99, 102, 98], {
+      direction: 'higher-is-better',
+    });
+    expect(isSuspectedWorse(up)).toBe(false);
+    const down = compareSamples([100, 101, 99, 102, 98], [97, 60, 95, 40, 99.5], {
+      direction: 'higher-is-better',
+    });
+    expect(down.verdict).toBe('inconclusive');
+    expect(isSuspectedWorse(down)).toBe(true);
   });
 
   it('a failed threshold is a regression even with no baseline and identical numbers', () => {
@@ -94,8 +128,10 @@ describe('the one outcome rule', () => {
     const r = check(base, [summary(100, 10)], 2);
     expect(r.outcome).toBe('incomplete');
     expect(r.incomplete).toMatch(/^2 of 3 candidate runs crashed/);
-    // 1 of 4 crashed is within the share: judged on the 3 survivors
-    const ok = check(base, [summary(100, 10), summary(100.5, 10), summary(99.5, 10)], 1);
+    // 1 of 5 crashed is within the share: judged on the 4 survivors against 5
+    const base5 = [...base, summary(100.5, 10.05), summary(99.5, 9.95)];
+    const four = [summary(100, 10), summary(100.5, 10), summary(99.5, 10), summary(100.2, 10)];
+    const ok = check(base5, four, 1);
     expect(ok.incomplete).toBeNull();
     expect(ok.outcome).toBe('pass');
     // too few runs is outranked by a failed threshold
@@ -105,14 +141,20 @@ describe('the one outcome rule', () => {
     );
   });
 
-  it('a worse secondary metric makes the cell suspected, a worse primary one a regression', () => {
+  it('a worse secondary metric is reported and decides nothing; a worse primary one is a regression', () => {
     const t = (primary: boolean) =>
       cellState({
         metrics: [{ verdict: 'worse', suspected: false, primary }],
         failedThresholds: [],
       });
     expect(t(true)).toBe('regression');
-    expect(t(false)).toBe('suspected-regression');
+    expect(t(false)).toBe('pass');
+    expect(
+      cellState({
+        metrics: [{ verdict: 'inconclusive', suspected: true, primary: false }],
+        failedThresholds: [],
+      }),
+    ).toBe('pass');
     expect(
       cellState({ metrics: [{ verdict: 'worse', suspected: false }], failedThresholds: [] }),
     ).toBe('regression');

@@ -1,17 +1,20 @@
+import { minPossiblePValue } from './mann-whitney';
+import { PRIMARY_RUN_METRIC_KEYS } from './run-metric-keys';
 import type { Band, Direction, Verdict } from './verdict';
 
 /**
  * The one outcome rule of every check against a baseline: schedules, their webhooks, Trends, the
  * CI gate, REST and the CLI (docs/outcomes.md has the rule with a worked example).
- * - `regression`: a tested metric's verdict is `worse` (beyond the practical floor, significant),
- *   or a measured run of the candidate failed one of its thresholds;
- * - `suspected-regression`: no verdict of `worse`, but a metric's estimate is worse beyond the
- *   floor while the evidence is not enough to decide (its verdict is `inconclusive`): more repeats
- *   would settle it, and the check says how many;
+ * - `regression`: a primary metric's verdict is `worse` (beyond the practical floor, significant
+ *   after Holm over the primaries), or a measured run of the candidate failed one of its thresholds;
+ * - `suspected-regression`: no verdict of `worse`, but a primary metric's one-sided evidence of a
+ *   worse change is significant and its estimate lies beyond the floor while its verdict is
+ *   `inconclusive` (`isSuspectedWorse`): more repeats would likely settle it, and the check says
+ *   how many. Together with `regression` it fires in at most alpha of A/A checks;
  * - `no-baseline`: nothing to compare with;
- * - `incomplete`: too few measured runs on a side for the test (`MIN_RUNS_PER_SIDE`), or more of
- *   the candidate's runs crashed than `MAX_CRASHED_SHARE` allows (`incompleteReason` says which):
- *   the check cannot say `pass`;
+ * - `incomplete`: too few measured runs on a side for the test (`MIN_RUNS_PER_SIDE`, or too few
+ *   for any primary metric to reach alpha), or more of the candidate's runs crashed than
+ *   `MAX_CRASHED_SHARE` allows (`incompleteReason` says which): the check cannot say `pass`;
  * - `pass`: none of the above.
  * A regression outranks a suspicion, which outranks a missing baseline or missing runs: a failed
  * threshold or a 10× slowdown is never hidden behind "no baseline" or "inconclusive", and too few
@@ -40,15 +43,43 @@ export const MIN_RUNS_PER_SIDE = 2;
  */
 export const MAX_CRASHED_SHARE = 1 / 3;
 
+/** The level every check is decided at (the compare view's default alpha). */
+export const GATE_ALPHA = 0.05;
+
+/**
+ * The smallest Holm-adjusted one-sided p any data can give with these run counts and this many
+ * primary metrics: every candidate run beyond every baseline run on one metric has probability
+ * 1 / C(m + n, m), times the family size. At or above alpha no primary metric can be worse or
+ * suspected, so the check could only ever say `pass`.
+ */
+export function bestPossibleGateP(
+  baselineRuns: number,
+  candidateRuns: number,
+  primaryMetrics: number,
+): number {
+  return Math.min(1, (primaryMetrics * minPossiblePValue(baselineRuns, candidateRuns)) / 2);
+}
+
+/** Runs per side (equal) at which `bestPossibleGateP` drops below alpha. */
+export function runsPerSideNeeded(primaryMetrics: number, alpha = GATE_ALPHA): number {
+  let n = MIN_RUNS_PER_SIDE;
+  while (bestPossibleGateP(n, n, primaryMetrics) >= alpha) n++;
+  return n;
+}
+
 /**
  * Why a cell with a baseline cannot be judged, in words naming the counts, or null when it can:
- * fewer than `MIN_RUNS_PER_SIDE` measured runs on a side, or more than `MAX_CRASHED_SHARE` of the
- * candidate's runs (measured + crashed) crashed. Canceled and still-running runs are not counted.
+ * more than `MAX_CRASHED_SHARE` of the candidate's runs (measured + crashed) crashed, fewer than
+ * `MIN_RUNS_PER_SIDE` measured runs on a side, or so few that no change of the `primaryMetrics`
+ * (default: the 4 of `PRIMARY_RUN_METRIC_KEYS`) could reach `alpha` (3 vs 3 or 4 vs 4 with four
+ * primaries). Canceled and still-running runs are not counted.
  */
 export function incompleteReason(c: {
   baselineRuns: number;
   candidateRuns: number;
   crashedRuns?: number;
+  primaryMetrics?: number;
+  alpha?: number;
 }): string | null {
   const crashed = c.crashedRuns ?? 0;
   const total = c.candidateRuns + crashed;
@@ -59,16 +90,32 @@ export function incompleteReason(c: {
     return `${plural(c.candidateRuns)} of the candidate; the test needs at least ${MIN_RUNS_PER_SIDE} per side`;
   if (c.baselineRuns < MIN_RUNS_PER_SIDE)
     return `${plural(c.baselineRuns)} of the baseline; the test needs at least ${MIN_RUNS_PER_SIDE} per side`;
+  const k = c.primaryMetrics ?? PRIMARY_RUN_METRIC_KEYS.length;
+  const alpha = c.alpha ?? GATE_ALPHA;
+  const best = bestPossibleGateP(c.baselineRuns, c.candidateRuns, k);
+  if (k > 0 && best >= alpha)
+    return `${c.baselineRuns} vs ${c.candidateRuns} measured runs: no change of the ${k} primary metric${k === 1 ? '' : 's'} can reach p < ${alpha} (at best ${Number(best.toPrecision(2))}); the test needs ${runsPerSideNeeded(k, alpha)} per side, or fewer primary metrics`;
   return null;
 }
 
-/** What the rule reads of one metric's comparison (a `SampleComparison` has all of it). */
+/** What the rule reads of one metric's comparison (a `MetricComparison` has all of it). */
 export interface GateMetric {
   verdict: Verdict | null;
   direction: Direction;
   /** the Hodges-Lehmann shift on the scale of the band */
   shift: { estimate: number } | null;
   noChangeBand: Band | null;
+  /** the level the metric was tested at */
+  alpha: number;
+  /** two-sided Mann–Whitney p before adjustment (a lone `SampleComparison` has it here) */
+  test: { pValue: number } | null;
+  /** false: a secondary metric, reported but never suspected */
+  primary?: boolean;
+  /**
+   * the one-sided p of a worse change, Holm-adjusted among the primary metrics (`compareMetrics`);
+   * absent on a lone comparison, which is its own family of one
+   */
+  suspicionPValue?: number | null;
 }
 
 /** A threshold one of the candidate's runs failed. */
@@ -79,28 +126,44 @@ export type FailedThreshold = {
   observed: number | null;
 };
 
-/** Inconclusive, but its estimate lies beyond the practical floor on the worse side. */
+/**
+ * A primary metric whose verdict is `inconclusive`, whose Hodges–Lehmann estimate lies beyond the
+ * practical floor on the worse side, and whose one-sided evidence of a worse change, Holm-adjusted
+ * among the primary metrics, is below alpha: the data already say "worse" at the check's level,
+ * but the interval still reaches into the floor or the two-sided verdict is not yet reached, so
+ * more repeats would likely settle it. Since a `worse` verdict needs a two-sided Holm p below
+ * alpha, which is a one-sided one below alpha / 2, every regression and every suspicion of an A/A
+ * check lies in the event "some primary's one-sided Holm p < alpha": at most alpha of checks.
+ * A secondary metric is never suspected.
+ */
 export function isSuspectedWorse(m: GateMetric): boolean {
-  if (m.verdict !== 'inconclusive' || !m.shift || !m.noChangeBand) return false;
-  return m.direction === 'lower-is-better'
-    ? m.shift.estimate > m.noChangeBand.upper
-    : m.shift.estimate < m.noChangeBand.lower;
+  if (m.verdict !== 'inconclusive' || !m.shift || !m.noChangeBand || m.primary === false)
+    return false;
+  const beyondFloor =
+    m.direction === 'lower-is-better'
+      ? m.shift.estimate > m.noChangeBand.upper
+      : m.shift.estimate < m.noChangeBand.lower;
+  // beyond the floor on the worse side, so the one-sided p of "worse" is half the two-sided one
+  const p = m.suspicionPValue !== undefined ? m.suspicionPValue : m.test ? m.test.pValue / 2 : null;
+  return beyondFloor && p !== null && p < m.alpha;
 }
 
 /**
- * One cell's state from its metrics' verdicts (`suspected` precomputed or derived), thresholds and
- * `incomplete` (`incompleteReason`). A `worse` verdict of a metric marked `primary: false` (a
- * secondary metric, adjusted in its own family) makes the cell suspected, not a regression: the
- * check's false-alarm rate is the primary family's.
+ * One cell's state from its metrics' verdicts (`suspected` precomputed with `isSuspectedWorse`),
+ * thresholds and `incomplete` (`incompleteReason`). Only a primary metric decides: a `worse`
+ * verdict of a metric marked `primary: false` (a secondary metric, adjusted in its own family) is
+ * reported beside the outcome and changes nothing, so the check's false-alarm rate is the primary
+ * family's.
  */
 export function cellState(c: {
   metrics: readonly { verdict: Verdict | string | null; suspected: boolean; primary?: boolean }[];
   failedThresholds: readonly FailedThreshold[];
   incomplete?: string | null;
 }): CellState {
-  const worse = c.metrics.filter((m) => m.verdict === 'worse');
-  if (c.failedThresholds.length > 0 || worse.some((m) => m.primary !== false)) return 'regression';
-  if (worse.length > 0 || c.metrics.some((m) => m.suspected)) return 'suspected-regression';
+  const primary = c.metrics.filter((m) => m.primary !== false);
+  if (c.failedThresholds.length > 0 || primary.some((m) => m.verdict === 'worse'))
+    return 'regression';
+  if (primary.some((m) => m.suspected)) return 'suspected-regression';
   return c.incomplete ? 'incomplete' : 'pass';
 }
 

@@ -23,6 +23,12 @@ export interface GateSimulation {
   cv: number;
   /** the candidate's p95 is this many times the baseline's (1: A/A) */
   p95Factor: number;
+  /** the candidate's p99 is this many times the baseline's (default 1) */
+  p99Factor?: number;
+  /** runs of the candidate (default `runs`) */
+  candidateRuns?: number;
+  /** of the candidate's runs, this many crashed: counted, never measured (default 0) */
+  crashedRuns?: number;
   checks: number;
   seed: number;
 }
@@ -31,7 +37,12 @@ export interface GateSimulation {
  * One run's summary: every metric of the fixture times its own independent log-normal run-level
  * factor of coefficient of variation `cv` (error rate 1 % and CPU, memory, pool wait alike).
  */
-function noisyRun(random: () => number, cv: number, p95Factor: number): RunSummary {
+function noisyRun(
+  random: () => number,
+  cv: number,
+  p95Factor: number,
+  p99Factor: number,
+): RunSummary {
   const sigma = Math.sqrt(Math.log(1 + cv * cv));
   const f = () => Math.exp(sigma * normalDraw(random) - (sigma * sigma) / 2);
   const s = summary(100 * f(), 10, 0.01 * f());
@@ -39,7 +50,7 @@ function noisyRun(random: () => number, cv: number, p95Factor: number): RunSumma
     ...s.latency!,
     p50: s.latency!.p50 * f(),
     p95: s.latency!.p95 * f() * p95Factor,
-    p99: s.latency!.p99 * f(),
+    p99: s.latency!.p99 * f() * p99Factor,
   };
   const r = s.resources!;
   return {
@@ -68,8 +79,11 @@ export function simulateGate(sim: GateSimulation): Record<GateOutcome, number> {
     pass: 0,
   };
   for (let i = 0; i < sim.checks; i++) {
-    const base = Array.from({ length: sim.runs }, () => noisyRun(random, sim.cv, 1));
-    const cand = Array.from({ length: sim.runs }, () => noisyRun(random, sim.cv, sim.p95Factor));
+    const base = Array.from({ length: sim.runs }, () => noisyRun(random, sim.cv, 1, 1));
+    const crashedRuns = sim.crashedRuns ?? 0;
+    const cand = Array.from({ length: (sim.candidateRuns ?? sim.runs) - crashedRuns }, () =>
+      noisyRun(random, sim.cv, sim.p95Factor, sim.p99Factor ?? 1),
+    );
     const cmp = compareRunGroups(
       { label: 'baseline', summaries: base },
       { label: 'candidate', summaries: cand },
@@ -77,7 +91,11 @@ export function simulateGate(sim: GateSimulation): Record<GateOutcome, number> {
     const state = cellState({
       metrics: cmp.metrics.map((m) => ({ ...m, suspected: isSuspectedWorse(m) })),
       failedThresholds: [],
-      incomplete: incompleteReason({ baselineRuns: base.length, candidateRuns: cand.length }),
+      incomplete: incompleteReason({
+        baselineRuns: base.length,
+        candidateRuns: cand.length,
+        crashedRuns,
+      }),
     });
     counts[gateOutcome([{ state, hasBaseline: true, candidateRuns: cand.length }])]++;
   }
