@@ -14,6 +14,10 @@ import { AppError, ConflictError, InvalidInputError, NotFoundError } from '../er
 import { getScenario } from './scenarios';
 import { assertScriptScenariosAllowed, scriptScenariosAllowed } from '@poolbench/runs';
 import { env } from '~/server/env';
+import { redis } from '~/server/redis';
+import { ScriptCheckSlots } from './script-check-slots';
+
+const checkSlots = new ScriptCheckSlots(redis);
 
 export type ScriptInspection =
   | {
@@ -34,8 +38,11 @@ export async function inspectScript(
   db: Db,
   teamId: string,
   input: { source: string; files: Record<string, string> },
+  slots: ScriptCheckSlots = checkSlots,
 ): Promise<ScriptInspection> {
   await assertScriptScenariosAllowed(db, teamId, 'source');
+  // every check runs k6 on this host: a bounded number at once, per team and installation-wide
+  const release = await slots.acquire(teamId);
   try {
     const r = await validateUserScript(input.source, input.files, { k6Bin: env.POOLBENCH_K6_BIN });
     if (!r.ok) return { ok: false, error: r.error };
@@ -57,6 +64,8 @@ export async function inspectScript(
         `k6 scripts cannot be checked on this server: ${err.message}`,
       );
     throw err;
+  } finally {
+    await release();
   }
 }
 
