@@ -57,8 +57,8 @@ What to run (one of):
   --request "<METHOD> <path?query>" requests (repeatable; default "GET /")
   --scenario-name <name>        name of an inline scenario (default: made from its content, e.g.
                                 "Constant arrival rate 40 req/s · GET /work · 3 s · a51a6d")
-  --repeats <n>                 repeats per pool config (inline default 5: fewer than 4 per side
-                                can never give a verdict)
+  --repeats <n>                 repeats per pool config (inline default 5: with the 4 default
+                                primary metrics fewer than 5 per side is always incomplete)
   --name <name>                 name of the new experiment
   --until-decided <n>           inline, two pool configs: after each pair of runs decide the second
                                 against the first (sequential rule), else run one more pair, up to

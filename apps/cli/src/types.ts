@@ -81,7 +81,7 @@ export interface MetricComparison {
   unit: string;
   direction: string;
   verdict: 'better' | 'worse' | 'no-change' | 'inconclusive';
-  /** inconclusive, but the estimate is worse beyond the practical floor (absent from older servers) */
+  /** a primary metric inconclusive but one-sided significantly worse beyond the floor (absent from older servers) */
   suspected?: boolean;
   /**
    * adjusted with Holm among the primary metrics; false: a secondary metric, whose worse verdict is

@@ -119,7 +119,7 @@ export function ComparisonTable({
                   ) : (
                     <div
                       className="text-xs font-normal text-slate-500"
-                      title="a secondary metric: its p is adjusted with Benjamini–Hochberg among the other secondary metrics; a worse verdict makes a suspected regression, not a regression"
+                      title="a secondary metric: its p is adjusted with Benjamini–Hochberg among the other secondary metrics; its verdict is reported and makes neither a regression nor a suspicion"
                     >
                       secondary
                     </div>

@@ -139,7 +139,7 @@ export function TrendsPage() {
           <Card className="mt-6">
             <CardHeader
               title="Experiments"
-              description="A regression is a verdict of worse against the baseline on a charted metric (Mann–Whitney U, Hodges–Lehmann interval, the metric's practical floor, p adjusted with Holm across the four primary metrics) or a run that failed a threshold; a suspected regression is an estimate worse beyond the floor on too few runs to decide (amber); incomplete means fewer than 2 measured runs on a side or more than a third of the runs crashed (never a pass)."
+              description="A regression is a verdict of worse against the baseline on a charted metric (Mann–Whitney U, Hodges–Lehmann interval, the metric's practical floor, p adjusted with Holm across the four primary metrics) or a run that failed a threshold; a suspected regression is a metric whose one-sided evidence of a worse change is significant under the same Holm adjustment, with its estimate beyond the floor, but whose verdict is not reached yet (amber); incomplete means too few measured runs on a side for any metric to reach p < 0.05 (fewer than 5 per side with four metrics) or more than a third of the runs crashed (never a pass)."
             />
             <CardBody className="p-0">
               <ul className="divide-y divide-slate-100 text-sm">

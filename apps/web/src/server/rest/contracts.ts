@@ -219,7 +219,7 @@ export const StartInlineSchema = z
         'name of the scenario row for an inline scenario (default: made from its content, e.g. "Constant arrival rate 40 req/s · GET /work · 3 s · a51a6d")',
       ),
     repeats: RepeatsSchema.default(5).describe(
-      'default 5: fewer than 4 per side can never give a verdict',
+      'default 5: with the 4 default primary metrics fewer than 5 per side can never give a verdict (the cell is incomplete)',
     ),
     order: z.enum(['interleaved', 'blocked']).default('interleaved'),
     loadGenerators: LoadGeneratorsSchema.default(1),
@@ -536,7 +536,7 @@ export const ComparisonSchema = z.object({
         .string()
         .nullable()
         .describe(
-          'why the cell cannot be judged, naming the count (too few measured runs on a side, or too many crashed); null when it can. A regression or suspicion outranks it in `state`',
+          'why the cell cannot be judged, naming the count (too few measured runs on a side for the test or for any primary metric to reach p < 0.05, or too many crashed); null when it can. A regression or suspicion outranks it in `state`',
         ),
       regression: z.boolean(),
       failedThresholds: z
@@ -558,11 +558,13 @@ export const ComparisonSchema = z.object({
           verdict: VerdictSchema,
           suspected: z
             .boolean()
-            .describe('inconclusive, but the estimate is worse beyond the practical floor'),
+            .describe(
+              'a primary metric that is inconclusive, with its estimate worse beyond the practical floor and its one-sided p of a worse change, Holm-adjusted among the primaries, below 0.05: more repeats would likely settle it',
+            ),
           primary: z
             .boolean()
             .describe(
-              'a primary metric: p adjusted with Holm among the primary metrics; a worse verdict makes a regression. Otherwise adjusted with Benjamini–Hochberg among the rest, and a worse verdict makes a suspected regression',
+              'a primary metric: p adjusted with Holm among the primary metrics; a worse verdict makes a regression. Otherwise adjusted with Benjamini–Hochberg among the rest and reported: a secondary metric decides nothing',
             ),
           baselineMedian: z.number().nullable(),
           candidateMedian: z.number().nullable(),

@@ -315,7 +315,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect(b1.scenarios[0].name).toMatch(
       /^Spike 1 VUs? · GET \/health · [0-9a-f]{6}$|^Spike · GET \/health · [0-9a-f]{6}$/,
     );
-    // an inline start without repeats gets 5, enough for a verdict (fewer than 4 per side never is)
+    // an inline start without repeats gets 5, enough for a verdict (fewer than 5 per side never is with the 4 default primaries)
     expect(b1.repeats).toBe(5);
 
     // a row saved under the older name keeps its id (its baselines and history), renamed
@@ -526,7 +526,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect((await limitedRes.json()).code).toBe('rate_limited');
   });
 
-  it('compare reports p99 with the change and its interval; at 4 vs 4 a regression of every percentile is suspected', async () => {
+  it('compare reports p99 with the change and its interval; at 4 vs 4 the four primaries cannot decide: incomplete, never a pass', async () => {
     const cand = await db.experiment.create({
       data: {
         teamId: A.teamId,
@@ -557,13 +557,16 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
       });
     }
     const body = await (await call('GET', `/experiments/${cand.id}/compare`)).json();
-    // p95 and p99 are primary: Holm over the 4 primaries makes the best 4-vs-4 p 0.029 x 4 =
-    // 0.11, so they stay inconclusive (suspected); p50, a secondary metric, is worse on its own
-    // family's p. A worse secondary metric is a suspicion, never a pass.
-    expect(body.outcome).toBe('suspected-regression');
-    expect(body.cells[0].state).toBe('suspected-regression');
+    // p95 and p99 are primary: Holm over the 4 primaries makes the best 4-vs-4 one-sided p
+    // 1/70 x 4 = 0.057, so no primary can be worse or suspected and the cell is incomplete, naming
+    // the runs it needs; p50, a secondary metric, is worse on its own family's p and reported.
+    expect(body.outcome).toBe('incomplete');
+    expect(body.cells[0].state).toBe('incomplete');
+    expect(body.cells[0].incomplete).toBe(
+      '4 vs 4 measured runs: no change of the 4 primary metrics can reach p < 0.05 (at best 0.057); the test needs 5 per side, or fewer primary metrics',
+    );
     const p99 = body.cells[0].metrics.find((m: { key: string }) => m.key === 'p99Ms');
-    expect(p99).toMatchObject({ verdict: 'inconclusive', suspected: true, primary: true });
+    expect(p99).toMatchObject({ verdict: 'inconclusive', suspected: false, primary: true });
     const p50 = body.cells[0].metrics.find((m: { key: string }) => m.key === 'p50Ms');
     expect(p50).toMatchObject({ verdict: 'worse', primary: false });
     expect(p99.changePercent.estimate).toBeGreaterThan(90);
@@ -626,11 +629,11 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     ]);
     expect(all.cells[0].metrics.find((m: { key: string }) => m.key === 'p99Ms')).toMatchObject({
       verdict: 'inconclusive',
-      suspected: true,
+      suspected: false,
     });
-    // p99 doubled but not decided after the correction: suspected, never a pass
-    expect(all.outcome).toBe('suspected-regression');
-    expect(all.cells[0].state).toBe('suspected-regression');
+    // p99 doubled, but 4 vs 4 cannot decide any of the 4 primaries: incomplete, never a pass
+    expect(all.outcome).toBe('incomplete');
+    expect(all.cells[0].incomplete).toMatch(/^4 vs 4 measured runs: no change of the 4 primary/);
 
     const gated = await (
       await call('GET', `/experiments/${cand.id}/compare?baseline=main&metrics=p99Ms`)

@@ -69,7 +69,12 @@ export async function compareWithBaseline(
       const incomplete =
         baselineRuns === null
           ? null
-          : incompleteReason({ baselineRuns, candidateRuns, crashedRuns });
+          : incompleteReason({
+              baselineRuns,
+              candidateRuns,
+              crashedRuns,
+              primaryMetrics: primaryCount(metrics),
+            });
       const state = cellState({ metrics, failedThresholds, incomplete });
       return { state, regression: state === 'regression', incomplete, failedThresholds };
     };
@@ -167,4 +172,9 @@ function pickBaseline<
   const own = poolConfigId ? baselineForCell(baselines, { scenarioId, poolConfigId }) : undefined;
   const ofScenario = baselines.filter((x) => x.scenarioId === scenarioId);
   return own ?? (ofScenario.length === 1 ? ofScenario[0] : undefined);
+}
+
+/** The Holm family the cell was decided with: its compared primary metrics (default without any). */
+function primaryCount(metrics: readonly { primary?: boolean }[]): number | undefined {
+  return metrics.length > 0 ? metrics.filter((m) => m.primary !== false).length : undefined;
 }

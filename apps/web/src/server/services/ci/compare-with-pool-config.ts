@@ -59,7 +59,12 @@ export async function compareWithPoolConfig(
       metrics: { verdict: string; suspected: boolean; primary?: boolean }[],
       baselineRuns: number,
     ) => {
-      const incomplete = incompleteReason({ baselineRuns, candidateRuns, crashedRuns });
+      const incomplete = incompleteReason({
+        baselineRuns,
+        candidateRuns,
+        crashedRuns,
+        primaryMetrics: primaryCount(metrics),
+      });
       const state = cellState({ metrics, failedThresholds, incomplete });
       return { state, regression: state === 'regression', incomplete, failedThresholds };
     };
@@ -108,4 +113,9 @@ export async function compareWithPoolConfig(
     })),
   );
   return { experimentId: e.id, baseline: base.name, base, gatedOn, window, outcome, cells };
+}
+
+/** The Holm family the cell was decided with: its compared primary metrics (default without any). */
+function primaryCount(metrics: readonly { primary?: boolean }[]): number | undefined {
+  return metrics.length > 0 ? metrics.filter((m) => m.primary !== false).length : undefined;
 }

@@ -40,7 +40,7 @@ export interface CandidateCell {
   achievedConfidence: number | null;
   pValue: number | null;
   verdict: Verdict | null;
-  /** inconclusive, but the estimate is worse beyond the practical floor (a suspected regression) */
+  /** a primary metric, inconclusive, worse beyond the floor and one-sided significant (`isSuspectedWorse`) */
   suspectedWorse: boolean;
   /** adjusted with Holm among the primary metrics (else Benjamini–Hochberg among the rest) */
   primary: boolean;
