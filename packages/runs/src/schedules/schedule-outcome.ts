@@ -8,6 +8,7 @@ import {
   gateOutcome,
   incompleteReason,
   isSuspectedWorse,
+  MIN_RUNS_PER_SIDE,
   runMetric,
   runMetricRepeatsNeeded,
   type FailedThreshold,
@@ -23,11 +24,11 @@ export type ScheduleOutcome = NotificationPayload['outcome'];
  * compared with the baseline of that name saved for the same target, scenario and pool config,
  * through `compareRunGroups`: the test the compare view and `poolbench run --baseline` use. The
  * outcome follows the one rule of `@poolbench/stats` (`gateOutcome`): a `worse` verdict or a
- * failed threshold is a regression, an estimate worse beyond the floor without enough evidence is
- * a suspected regression (with the repeats that would settle it), and each failed threshold is
- * named with its run. A cell with fewer measured runs on a side than the test needs, or with more
- * of its runs crashed than `MAX_CRASHED_SHARE`, is `incomplete` with the reason: crashed runs are
- * counted, never dropped.
+ * failed threshold is a regression, a primary metric one-sided significantly worse beyond the
+ * floor but not yet decided is a suspected regression (with the repeats that would settle it),
+ * and each failed threshold is named with its run. A cell with fewer measured runs on a side than
+ * the test needs (for any primary metric to reach alpha), or with more of its runs crashed than
+ * `MAX_CRASHED_SHARE`, is `incomplete` with the reason: crashed runs are counted, never dropped.
  *
  * With the schedule's `settleUpToRepeats`, a suspected regression is first settled: the firing
  * grows once to that many repeats per cell (runs saved queued, the sweeper enqueues them) and is
@@ -205,11 +206,16 @@ export async function decideScheduleOutcome(
     }
   }
   const outcome: ScheduleOutcome = gateOutcome(gateCells);
-  // Settle a suspicion once: every cell gets the schedule's number of repeats, and the firing is
+  // Settle a suspicion, or a firing too small or too crashed to judge against a baseline that can
+  // be judged against, once: every cell gets the schedule's number of repeats, and the firing is
   // decided again when they ended. Deciding after a fixed, pre-set number of extra repeats (never
   // "until significant") keeps the error rate of the one test that decides.
   const settleTo = Math.min(schedule.settleUpToRepeats ?? 0, MAX_REPEATS);
-  if (outcome === 'suspected-regression' && settleTo > e.repeats) {
+  const moreRunsMayDecide =
+    outcome === 'suspected-regression' ||
+    (outcome === 'incomplete' &&
+      cells.some((c) => c.state === 'incomplete' && c.baselineRuns >= MIN_RUNS_PER_SIDE));
+  if (moreRunsMayDecide && settleTo > e.repeats) {
     const extended = await extendExperiment(
       { db, queue: null },
       { teamId: e.teamId, experimentId: e.id, addRepeats: settleTo - e.repeats },
