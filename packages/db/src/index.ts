@@ -12,6 +12,7 @@ export type {
   Membership,
   Invitation,
   AllowedHost,
+  InstallationRange,
   ApiToken,
   IdempotencyKey,
   Target,
@@ -32,6 +33,7 @@ export type {
 export { runOrder, type Cell } from './services/run-order';
 export { NotFoundError, InvalidInputError } from './services/errors';
 export { createId } from './services/create-id';
+export { openedRanges } from './services/opened-ranges';
 export {
   scenarioToColumns,
   scenarioFromColumns,

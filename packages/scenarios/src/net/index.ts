@@ -5,3 +5,4 @@ export * from './k6-network';
 export * from './describe-range';
 export * from './webhook-address';
 export * from './own-services';
+export * from './opened-ranges';
