@@ -15,6 +15,9 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ProcessRegistry } from '../src/targets/process-registry';
 
+/** What the test installation opened to teams (the worker's tests run their stub services there). */
+export const LOOPBACK_OPENED = ['127.0.0.0/8', '::1/128'];
+
 const WORKER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
@@ -28,6 +31,13 @@ export async function createWorld(label: string, opts: { redisUrl?: string } = {
   let ids: Awaited<ReturnType<typeof seed>>;
   try {
     ids = await seed(db);
+    // The tests' stub targets and webhook receivers listen on loopback: this installation's admin
+    // opened loopback to teams (docs/security.md, "Two levels of trust"), as a self-hosted install
+    // does in Settings → Installation. Each test still allowlists its addresses for its team.
+    await db.installationRange.createMany({
+      data: LOOPBACK_OPENED.map((cidr) => ({ cidr, createdById: ids.userId })),
+      skipDuplicates: true,
+    });
   } catch (err) {
     await settle('create world', [
       ['db disconnect', () => db.$disconnect()],

@@ -145,6 +145,33 @@ describe('worker: where load and probes may go', () => {
     expect(elsewhere.hits).toEqual([]);
   });
 
+  it('an allowlist entry saved before the installation opened its range reaches nothing until an installation admin opens it', async () => {
+    const target = await capture('127.0.0.1', 0);
+    const opened = await w.db.installationRange.findMany();
+    await w.db.installationRange.deleteMany();
+    try {
+      // the team's entry for 127.0.0.1 is still there (saved in beforeAll, as before the change)
+      const run = await urlTarget('not-opened', {
+        baseUrls: [`http://127.0.0.1:${target.port}`],
+        readinessPath: '/ready',
+      });
+      expect(run.status).toBe('failed');
+      expect(run.errorCode).toBe('target_not_allowed');
+      expect(run.errorMessage).toMatch(
+        /^load to 127\.0\.0\.1 \(127\.0\.0\.1\) is not allowed: 127\.0\.0\.1 is a loopback address outside every range this installation opened to teams; an installation admin can open one/,
+      );
+      expect(target.hits).toEqual([]);
+    } finally {
+      await w.db.installationRange.createMany({ data: opened });
+    }
+    // opened again: the same entry works
+    const run = await urlTarget('opened-again', {
+      baseUrls: [`http://127.0.0.1:${target.port}`],
+      readinessPath: '/ready',
+    });
+    expect(run.status, run.errorMessage ?? '').toBe('succeeded');
+  });
+
   it("refuses a monitor DSN that points at PoolBench's own database before any request", async () => {
     const target = await capture('127.0.0.1', 0);
     const own = new URL(

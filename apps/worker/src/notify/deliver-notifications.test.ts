@@ -42,6 +42,8 @@ describe('schedule webhooks: delivery (real Postgres, a real HTTP capture server
     dispose = t.dispose;
     db = createDb({ url: t.url, max: 4 });
     ids = await seed(db);
+    // the receivers listen on loopback, which this installation opened to teams (as its admin would)
+    await db.installationRange.create({ data: { cidr: '127.0.0.0/8', createdById: ids.userId } });
     server = http.createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -232,9 +234,9 @@ describe('schedule webhooks: delivery (real Postgres, a real HTTP capture server
       /^webhook to 127\.0\.0\.1 is not allowed: it is a loopback address; an admin can add 127\.0\.0\.1 /,
     );
     expect(r.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 5000);
-    await expect(checkWebhookHost('169.254.169.254', 80, ['169.254.0.0/16'])).rejects.toThrow(
-      /^webhook to 169\.254\.169\.254 is never allowed/,
-    );
+    await expect(
+      checkWebhookHost('169.254.169.254', 80, ['169.254.0.0/16'], ['169.254.0.0/16']),
+    ).rejects.toThrow(/^webhook to 169\.254\.169\.254 is never allowed/);
   });
 
   it.each(['169.254.169.254', '[::ffff:a9fe:a9fe]', '[64:ff9b::a9fe:a9fe]'])(

@@ -1,4 +1,4 @@
-import { openSecret, parseScheduleNotification, type Db } from '@poolbench/db';
+import { openSecret, openedRanges, parseScheduleNotification, type Db } from '@poolbench/db';
 import {
   endpointsOf,
   hasUrlCredentials,
@@ -23,12 +23,14 @@ class PermanentDeliveryError extends Error {}
  * Checks every address the webhook host resolves to (`webhookRefusal`: the rule the web app
  * applies when the webhook is saved) and returns the one to connect to (the first resolved). A
  * never-allowed address (link-local, metadata) fails the delivery for good; one that needs an
- * allowlist entry is retried, since an admin may add it.
+ * allowlist entry, or a range the installation (`opened`) has not opened, is retried, since an
+ * admin may add it.
  */
 export async function checkWebhookHost(
   host: string,
   port: number,
   patterns: string[],
+  opened: readonly string[],
 ): Promise<string> {
   const [resolved] = await resolveHostNames([host]);
   try {
@@ -39,7 +41,7 @@ export async function checkWebhookHost(
     throw new PermanentDeliveryError((err as Error).message);
   }
   for (const addr of resolved!.addresses) {
-    const refusal = webhookRefusal(resolved!.host, addr, patterns);
+    const refusal = webhookRefusal(resolved!.host, addr, patterns, opened);
     if (refusal?.never) throw new PermanentDeliveryError(refusal.message);
     if (refusal) throw new RunError('target_not_allowed', refusal.message);
   }
@@ -63,6 +65,7 @@ async function send(
   deliveryId: string,
   event: string,
   patterns: string[],
+  opened: readonly string[],
   now: Date,
   timeoutMs: number,
 ): Promise<number> {
@@ -74,7 +77,7 @@ async function send(
   if (protocol !== 'https:' && protocol !== 'http:')
     throw new PermanentDeliveryError(`the webhook URL must be http or https, not ${protocol}`);
   const { host, port } = endpointsOf([url])[0]!;
-  const address = await checkWebhookHost(host, port, patterns);
+  const address = await checkWebhookHost(host, port, patterns, opened);
   const t = Math.floor(now.getTime() / 1000);
   const res = await pinnedFetch(url, [{ host, port, address }], {
     method: 'POST',
@@ -115,6 +118,7 @@ export async function deliverDueNotifications(
            OR (status = 'sending' AND "claimedAt" < ${new Date(now.getTime() - CLAIM_STALE_MS)})
         ORDER BY "createdAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
      RETURNING id`;
+  const opened = claimed.length > 0 ? await openedRanges(db) : [];
   for (const { id } of claimed) {
     const row = await db.scheduleNotification.findUniqueOrThrow({
       where: { id },
@@ -151,6 +155,7 @@ export async function deliverDueNotifications(
         n.id,
         n.payload.event,
         s.team.allowedHosts.map((h) => h.pattern),
+        opened,
         now,
         opts.timeoutMs ?? 10_000,
       );

@@ -50,6 +50,8 @@ export interface PrepareDeps extends Pick<LabTargetDeps, 'labMariadbUrl' | 'runt
 type RunWithTarget = Pick<Run, 'id'> & {
   target: ParsedTarget<Target>;
   team: { allowedHosts: { pattern: string }[] };
+  /** the installation's opened ranges (`openedRanges`): a team entry reaches special addresses only inside them */
+  openedRanges: string[];
 };
 
 /**
@@ -149,6 +151,7 @@ async function prepareUrl(
     loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]),
     probeUrls: sideUrls,
     patterns,
+    opened: run.openedRanges,
   });
   let secrets: { headers?: Record<string, string>; monitorDsn?: string } = {};
   if (run.target.secretsEncrypted) {
@@ -165,6 +168,7 @@ async function prepareUrl(
   if (secrets.monitorDsn) {
     const checked = await checkMonitorDsn(secrets.monitorDsn, {
       patterns,
+      opened: run.openedRanges,
       ownDatabaseUrl: deps.ownDatabaseUrl,
     });
     network.pins.push(checked.pin);

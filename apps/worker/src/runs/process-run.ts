@@ -1,4 +1,4 @@
-import { parseRun, parseTarget, toJson } from '@poolbench/db';
+import { openedRanges, parseRun, parseTarget, toJson } from '@poolbench/db';
 import { markRunning, scriptScenariosAllowed, SCRIPTS_OFF_MESSAGE } from '@poolbench/runs';
 import { evaluateThresholds } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
@@ -41,7 +41,11 @@ export async function processRun(
         team: { select: { allowedHosts: { select: { pattern: true } } } },
       },
     });
-    const run = { ...parseRun(row), target: parseTarget(row.target) };
+    const run = {
+      ...parseRun(row),
+      target: parseTarget(row.target),
+      openedRanges: await openedRanges(db),
+    };
     const plan = planRun(run);
     // a queued script run does not start once the team's admins turned scripts off
     if (plan.kind === 'script' && !(await scriptScenariosAllowed(db, run.teamId)))

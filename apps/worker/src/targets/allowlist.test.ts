@@ -2,32 +2,47 @@ import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkWebhookHost } from '../notify/deliver-notifications';
 import { checkAllowed, resolveHosts } from './allowlist';
+
+/** the team-level rules alone: as if the installation had opened every range */
+const ALL = { opened: 'all' as const };
 import { checkMonitorDsn } from './monitor-dsn';
 import { resolveAndPin } from './resolve-and-pin';
 
 describe('allowlist', () => {
   it('allows addresses by IP, CIDR, or by name when the address is public', () => {
     expect(() =>
-      checkAllowed([{ host: '203.0.113.9', addresses: ['203.0.113.9'] }], ['203.0.113.0/24']),
+      checkAllowed([{ host: '203.0.113.9', addresses: ['203.0.113.9'] }], ['203.0.113.0/24'], ALL),
     ).not.toThrow();
     expect(() =>
-      checkAllowed([{ host: 'api.example.com', addresses: ['93.184.216.34'] }], ['*.example.com']),
+      checkAllowed(
+        [{ host: 'api.example.com', addresses: ['93.184.216.34'] }],
+        ['*.example.com'],
+        ALL,
+      ),
     ).not.toThrow();
     expect(() =>
-      checkAllowed([{ host: 'api.example.com', addresses: ['93.184.216.34'] }], ['example.com']),
+      checkAllowed(
+        [{ host: 'api.example.com', addresses: ['93.184.216.34'] }],
+        ['example.com'],
+        ALL,
+      ),
     ).toThrow(/not allowed/);
   });
 
   it('refuses a permitted name that resolves into a private range (DNS pointing inward)', () => {
     expect(() =>
-      checkAllowed([{ host: 'api.example.com', addresses: ['10.1.2.3'] }], ['api.example.com']),
+      checkAllowed(
+        [{ host: 'api.example.com', addresses: ['10.1.2.3'] }],
+        ['api.example.com'],
+        ALL,
+      ),
     ).toThrow(/load to api\.example\.com \(10\.1\.2\.3\) is not allowed.*add 10\.1\.2\.3/);
   });
 
   it('allows loopback only for managed runs', () => {
     const lo = [{ host: '127.0.0.1', addresses: ['127.0.0.1'] }];
-    expect(() => checkAllowed(lo, [])).toThrow(/not allowed/);
-    expect(() => checkAllowed(lo, [], { allowLoopback: true })).not.toThrow();
+    expect(() => checkAllowed(lo, [], ALL)).toThrow(/not allowed/);
+    expect(() => checkAllowed(lo, [], { opened: [], allowLoopback: true })).not.toThrow();
   });
 
   it('resolves localhost and names every unresolvable host', async () => {
@@ -55,32 +70,72 @@ describe('allowlist', () => {
       '::ffff:10.0.0.1',
     ]) {
       expect(
-        () => checkAllowed([{ host: 'api.example.com', addresses: [addr] }], ['api.example.com']),
+        () =>
+          checkAllowed([{ host: 'api.example.com', addresses: [addr] }], ['api.example.com'], ALL),
         addr,
       ).toThrow(/not allowed/);
     }
     expect(() =>
-      checkAllowed([{ host: 'x', addresses: ['::ffff:127.0.0.1'] }], ['127.0.0.1']),
+      checkAllowed([{ host: 'x', addresses: ['::ffff:127.0.0.1'] }], ['127.0.0.1'], ALL),
     ).not.toThrow();
   });
 
   it('never allows link-local or cloud metadata, even when an old allowlist entry covers it', () => {
     expect(() =>
-      checkAllowed([{ host: '169.254.169.254', addresses: ['169.254.169.254'] }], ['0.0.0.0/0']),
+      checkAllowed(
+        [{ host: '169.254.169.254', addresses: ['169.254.169.254'] }],
+        ['0.0.0.0/0'],
+        ALL,
+      ),
     ).toThrow(/never allowed.*link-local/);
-    expect(() => checkAllowed([{ host: 'm', addresses: ['fd00:ec2::254'] }], ['fd00::/8'])).toThrow(
-      /never allowed.*metadata/,
-    );
+    expect(() =>
+      checkAllowed([{ host: 'm', addresses: ['fd00:ec2::254'] }], ['fd00::/8'], ALL),
+    ).toThrow(/never allowed.*metadata/);
     // a NAT64 address reaches the IPv4 in its last 32 bits through the translator
     expect(() =>
-      checkAllowed([{ host: 'n', addresses: ['64:ff9b::a9fe:a9fe'] }], ['64:ff9b::/96']),
+      checkAllowed([{ host: 'n', addresses: ['64:ff9b::a9fe:a9fe'] }], ['64:ff9b::/96'], ALL),
     ).toThrow(/never allowed.*link-local/);
     expect(() =>
-      checkAllowed([{ host: 'n', addresses: ['64:ff9b::a00:1'] }], ['192.168.0.0/16']),
+      checkAllowed([{ host: 'n', addresses: ['64:ff9b::a00:1'] }], ['192.168.0.0/16'], ALL),
     ).toThrow(/not allowed for this team \(private address\)/);
     expect(() =>
-      checkAllowed([{ host: 'n', addresses: ['64:ff9b::a00:1'] }], ['10.0.0.0/8']),
+      checkAllowed([{ host: 'n', addresses: ['64:ff9b::a00:1'] }], ['10.0.0.0/8'], ALL),
     ).not.toThrow();
+  });
+
+  it('reaches a special-purpose address only inside a range the installation opened, whatever the team allowed', async () => {
+    const lo = [{ host: '127.0.0.1', addresses: ['127.0.0.1'] }];
+    // an entry saved before the installation had a say: refused until a range holding it is opened
+    expect(() => checkAllowed(lo, ['127.0.0.1'], { opened: [] })).toThrow(
+      /^load to 127\.0\.0\.1 \(127\.0\.0\.1\) is not allowed: 127\.0\.0\.1 is a loopback address outside every range this installation opened to teams; an installation admin can open one that holds it/,
+    );
+    expect(() => checkAllowed(lo, ['127.0.0.0/8'], { opened: ['10.0.0.0/8'] })).toThrow(
+      /outside every range this installation opened/,
+    );
+    expect(() => checkAllowed(lo, ['127.0.0.1'], { opened: ['127.0.0.0/8'] })).not.toThrow();
+    // the IPv4 a mapped or NAT64 form carries is what is judged
+    expect(() =>
+      checkAllowed([{ host: 'n', addresses: ['64:ff9b::a00:1'] }], ['10.0.0.0/8'], {
+        opened: ['127.0.0.0/8'],
+      }),
+    ).toThrow(/10\.0\.0\.1 is a private address outside every range/);
+    // an opened range is not an allowlist entry: the team still has to allow the address
+    expect(() => checkAllowed(lo, [], { opened: ['127.0.0.0/8'] })).toThrow(
+      /not allowed for this team \(loopback address\)/,
+    );
+    // public addresses need no opening
+    expect(() =>
+      checkAllowed([{ host: '203.0.113.9', addresses: ['93.184.216.34'] }], ['93.184.216.0/24'], {
+        opened: [],
+      }),
+    ).not.toThrow();
+    // a webhook: the same two levels, retried (an admin may open the range)
+    await expect(checkWebhookHost('127.0.0.1', 8080, ['127.0.0.1'], [])).rejects.toThrow(
+      /^webhook to 127\.0\.0\.1 is not allowed: 127\.0\.0\.1 is a loopback address outside every range this installation opened/,
+    );
+    await expect(checkWebhookHost('127.0.0.1', 8080, ['127.0.0.1'], ['127.0.0.0/8'])).resolves.toBe(
+      '127.0.0.1',
+    );
   });
 
   it('pins each host to one checked address; k6 may reach exactly those (127.0.0.2 and 10.1.2.4 blocked)', async () => {
@@ -88,6 +143,7 @@ describe('allowlist', () => {
       loadUrls: [['baseUrls.0', 'http://127.0.0.1:8080']],
       probeUrls: [['metricsUrl', 'http://127.0.0.1:9090/metrics']],
       patterns: ['127.0.0.1'],
+      opened: ['127.0.0.0/8'],
     });
     expect(plan.pins).toEqual([
       { host: '127.0.0.1', port: 8080, address: '127.0.0.1' },
@@ -102,6 +158,7 @@ describe('allowlist', () => {
       loadUrls: [['baseUrls.0', 'http://10.1.2.3/']],
       probeUrls: [],
       patterns: ['10.1.2.3'],
+      opened: ['10.0.0.0/8'],
     });
     expect(ten.k6Blacklist).toContain('10.1.2.4/30');
     expect(ten.k6Blacklist).toContain('10.1.2.2/32');
@@ -112,6 +169,7 @@ describe('allowlist', () => {
       loadUrls: [['baseUrls.0', 'http://127.0.0.1/']],
       probeUrls: [['applyHookUrl', 'http://bob:hunter2@127.0.0.1/apply']],
       patterns: ['127.0.0.1'],
+      opened: ['127.0.0.0/8'],
     }).catch((e: Error) => e);
     expect((err as Error).message).toMatch(
       /^applyHookUrl: credentials in URLs are not allowed; use a secret header such as Authorization/,
@@ -137,7 +195,9 @@ describe("the installation's own services at run time", () => {
     resolveAndPin({
       loadUrls: field === 'baseUrls.0' ? [[field, url]] : [['baseUrls.0', 'http://127.0.0.1:8080']],
       probeUrls: field === 'baseUrls.0' ? [] : [[field, url]],
+      // the installation opened every range too: its own services stay refused
       patterns: everything,
+      opened: everything,
       allowLoopback,
     }).then(
       () => null,
@@ -206,14 +266,17 @@ describe("the installation's own services at run time", () => {
   it('refuses a monitor DSN and a webhook at a service, as the worker resolved them', async () => {
     const dsn = await checkMonitorDsn('postgresql://x:y@localhost:63799/x', {
       patterns: everything,
+      opened: everything,
       ownDatabaseUrl: 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench',
     }).catch((e: Error) => e.message);
     expect(dsn).toMatch(
       /^monitorDsn: localhost:63799 \(127\.0\.0\.1\) is the installation's own Redis/,
     );
-    await expect(checkWebhookHost('127.0.0.1', 54026, everything)).rejects.toThrow(
+    await expect(checkWebhookHost('127.0.0.1', 54026, everything, everything)).rejects.toThrow(
       /^webhookUrl: 127\.0\.0\.1:54026 is the installation's own mail catcher API/,
     );
-    await expect(checkWebhookHost('127.0.0.1', 8080, everything)).resolves.toBe('127.0.0.1');
+    await expect(checkWebhookHost('127.0.0.1', 8080, everything, everything)).resolves.toBe(
+      '127.0.0.1',
+    );
   });
 });

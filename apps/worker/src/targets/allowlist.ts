@@ -1,11 +1,14 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import {
+  addressOpened,
   canonicalIp,
   cidrContains,
   formatIp,
   judgedIp,
+  notOpenedMessage,
   parseCidr,
+  parseOpened,
   parseIp,
   specialLabel,
   touchesLinkLocalOrMetadata,
@@ -59,15 +62,19 @@ export async function resolveHosts(baseUrls: string[]): Promise<ResolvedHost[]> 
 /**
  * A host is allowed when every address it resolves to is allowed: an address is allowed when it
  * matches an IP/CIDR pattern, or when the host name matches a name pattern and the address is
- * not special-purpose (so a public name cannot be pointed at internal ranges by DNS). Link-local
- * and cloud metadata addresses are never allowed, whatever an (old) allowlist entry says.
+ * not special-purpose (so a public name cannot be pointed at internal ranges by DNS). A
+ * special-purpose address is allowed only inside a range the installation opened (`opened`, the
+ * installation's ranges; `'all'` only for addresses the installation itself chose, such as the
+ * managed target it started), so an entry saved before its range was opened reaches nothing.
+ * Link-local and cloud metadata addresses are never allowed, whatever an (old) allowlist entry says.
  */
 export function checkAllowed(
   resolved: ResolvedHost[],
   patterns: string[],
-  opts: { allowLoopback?: boolean } = {},
+  opts: { opened: readonly string[] | 'all'; allowLoopback?: boolean },
 ): void {
   const cidrs = patterns.map((p) => parseCidr(p)).filter((c) => c !== null);
+  const opened = opts.opened === 'all' ? null : parseOpened(opts.opened);
   for (const r of resolved) {
     const nameOk = hostMatches(r.host, patterns);
     for (const addr of r.addresses) {
@@ -85,7 +92,13 @@ export function checkAllowed(
           `load to ${r.host} (${addr}) is never allowed: it is ${metadata}`,
         );
       if (opts.allowLoopback && label === 'loopback') continue;
-      if (cidrs.some((c) => cidrContains(c, ip) || cidrContains(c, judgedIp(ip)))) continue;
+      if (cidrs.some((c) => cidrContains(c, ip) || cidrContains(c, judgedIp(ip)))) {
+        if (label === null || !opened || addressOpened(ip, opened)) continue;
+        throw new RunError(
+          'target_not_allowed',
+          `load to ${r.host} (${addr}) is not allowed: ${notOpenedMessage(formatIp(judgedIp(ip)), judgedIp(ip))}`,
+        );
+      }
       if (nameOk && label === null) continue;
       throw new RunError(
         'target_not_allowed',

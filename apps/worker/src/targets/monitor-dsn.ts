@@ -52,7 +52,7 @@ const ipKey = (a: string) => String(canonicalIp(a)?.n ?? a);
  */
 export async function checkMonitorDsn(
   dsn: string,
-  opts: { patterns: string[]; ownDatabaseUrl: string },
+  opts: { patterns: string[]; opened: readonly string[]; ownDatabaseUrl: string },
 ): Promise<{ config: pg.ClientConfig; pin: PinnedHost }> {
   const m = partsOf(dsn, 'monitorDsn');
   const own = partsOf(opts.ownDatabaseUrl, 'DATABASE_URL');
@@ -77,7 +77,7 @@ export async function checkMonitorDsn(
   await refuseOwnServices([
     { field: 'monitorDsn', host: m.host, port: m.port, addresses: target.addresses },
   ]);
-  checkAllowed([target], opts.patterns);
+  checkAllowed([target], opts.patterns, { opened: opts.opened });
   const address = target.addresses[0]!;
   const sslmode = m.url.searchParams.get('sslmode');
   const ssl =

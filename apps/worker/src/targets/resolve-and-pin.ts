@@ -47,6 +47,8 @@ export async function resolveAndPin(opts: {
   loadUrls: NamedUrls;
   probeUrls: NamedUrls;
   patterns: string[];
+  /** the installation's opened ranges (`'all'`: addresses the installation chose itself) */
+  opened: readonly string[] | 'all';
   allowLoopback?: boolean;
 }): Promise<RunNetworkPlan> {
   const all = [...opts.loadUrls, ...opts.probeUrls];
@@ -58,7 +60,7 @@ export async function resolveAndPin(opts: {
       endpointsOf([u]).map((e) => ({ field, ...e, addresses: addressesOf.get(e.host) ?? [] })),
     ),
   );
-  checkAllowed(resolved, opts.patterns, { allowLoopback: opts.allowLoopback });
+  checkAllowed(resolved, opts.patterns, { opened: opts.opened, allowLoopback: opts.allowLoopback });
   const addressOf = new Map(resolved.map((r) => [r.host, r.addresses[0]!]));
   const pinsOf = (urls: NamedUrls) =>
     endpointsOf(urls.map(([, u]) => u)).map((e) => ({ ...e, address: addressOf.get(e.host)! }));

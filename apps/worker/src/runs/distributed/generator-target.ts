@@ -12,6 +12,8 @@ export interface GeneratorTarget {
 type RunWithTarget = Pick<Run, 'id'> & {
   target: ParsedTarget<Target>;
   team: { allowedHosts: { pattern: string }[] };
+  /** the installation's opened ranges (`openedRanges`) */
+  openedRanges: string[];
 };
 
 /**
@@ -36,6 +38,7 @@ export async function prepareGeneratorTarget(
     loadUrls: run.target.baseUrls.map((u, i) => [`baseUrls.${i}`, u]),
     probeUrls: [],
     patterns,
+    opened: run.openedRanges,
   });
   let headers: Record<string, string> = {};
   if (run.target.secretsEncrypted) {

@@ -17,6 +17,8 @@ export async function pinManagedUrls(baseUrls: string[]): Promise<RunNetworkPlan
     loadUrls: baseUrls.map((u, i) => [`baseUrls.${i}`, u]),
     probeUrls: [],
     patterns: exact,
+    // the installation started this target and chose its address: no team range is involved
+    opened: 'all',
     allowLoopback: true,
   });
 }

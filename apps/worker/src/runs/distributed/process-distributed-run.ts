@@ -1,4 +1,4 @@
-import { parseRun, parseTarget, type Db } from '@poolbench/db';
+import { openedRanges, parseRun, parseTarget, type Db } from '@poolbench/db';
 import { RUN_JOB_OPTIONS } from '@poolbench/queue';
 import {
   cancelWaitingSegments,
@@ -76,7 +76,11 @@ export async function processDistributedRun(
         team: { select: { allowedHosts: { select: { pattern: true } } } },
       },
     });
-    const run = { ...parseRun(row), target: parseTarget(row.target) };
+    const run = {
+      ...parseRun(row),
+      target: parseTarget(row.target),
+      openedRanges: await openedRanges(db),
+    };
     const count = run.loadGenerators;
     await createSegments(db, runId, count, workerId);
     // Segment 0 is this worker's: its peers judge the leader alive by it, also while it waits,

@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
-import { parseRun, parseTarget } from '@poolbench/db';
+import { openedRanges, parseRun, parseTarget } from '@poolbench/db';
 import { finishSegment, heartbeatSegment, joinSegment, markSegmentReady } from '@poolbench/runs';
 import { generateScenario, RunJobSchema } from '@poolbench/scenarios';
 import { RunError, toRunError } from '../run-error';
@@ -64,7 +64,11 @@ export async function processSegmentJob(
       where: { id: runId },
       include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } },
     });
-    const run = { ...parseRun(row), target: parseTarget(row.target) };
+    const run = {
+      ...parseRun(row),
+      target: parseTarget(row.target),
+      openedRanges: await openedRanges(db),
+    };
     const plan = templatePlan(planRun(run));
     const until = Date.now() + cfg.joinTimeoutMs + deps.config.readyTimeoutMs;
     while (!leaderUrls) {
