@@ -8,6 +8,7 @@ export default unitAndIntegration(
     'src/server/api/authorization.test.ts',
     'src/server/api/behaviour.test.ts',
     'src/server/api/origin-check.test.ts',
+    'src/server/api/verified.test.ts',
     'src/server/rest/compare-base.test.ts',
     'src/server/security/body-limit.test.ts',
     'src/server/rest/hypotheses-rest.test.ts',

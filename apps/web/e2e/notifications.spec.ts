@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { openLoopback } from './synthetic';
 
 interface Captured {
   headers: http.IncomingHttpHeaders;
@@ -95,7 +96,10 @@ test('a schedule whose firing regresses against its baseline calls the webhook, 
         scenarioId: sc.id,
       },
     });
-    // the capture server is on loopback: the team's admin allows it (a public host would need nothing)
+    // the capture server is on loopback: this installation opened loopback to teams (what its
+    // admin does in Settings → Installation; this account is not one), then the team's admin
+    // allows it (a public host would need neither)
+    await openLoopback();
     await call('team.allow', { pattern: '127.0.0.1/32', note: 'webhook capture server' });
     await call('experiment.schedule', {
       definition: {

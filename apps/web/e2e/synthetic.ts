@@ -19,6 +19,18 @@ export async function closeE2eDb() {
   db = null;
 }
 
+/**
+ * Opens 127.0.0.0/8 to every team's allowlist, as the installation's admin does in Settings →
+ * Installation: the specs' stub servers listen on loopback. Already open: nothing changes.
+ */
+export async function openLoopback(): Promise<void> {
+  await e2eDb().installationRange.upsert({
+    where: { cidr: '127.0.0.0/8' },
+    create: { cidr: '127.0.0.0/8', note: 'browser tests: stub servers', createdById: 'e2e' },
+    update: {},
+  });
+}
+
 /** The team of a user who signed up (the team the sign-up made). */
 export async function teamOf(email: string): Promise<string> {
   const m = await e2eDb().membership.findFirstOrThrow({

@@ -33,6 +33,19 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).default('PoolBench <poolbench@localhost>'),
   /** reverse proxies of yours in front of the app that append to X-Forwarded-For (0: none) */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Installation admins besides the first account (comma-separated emails; each counts once its
+   * address is verified): they open special-purpose ranges to teams (docs/security.md).
+   */
+  POOLBENCH_INSTALLATION_ADMINS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** sign-ups the installation takes per minute from everyone together (docs/security.md) */
   SIGN_UP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** requests one API token may make per minute on the REST API */

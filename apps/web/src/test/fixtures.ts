@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db, Role } from '@poolbench/db';
+import { DEMO_EMAIL, type Db, type Role } from '@poolbench/db';
 import { scenarioRowData } from '@poolbench/db';
 import { launchExperiment } from '@poolbench/runs';
 import { createRunQueue, producerConnection, workerConnection } from '@poolbench/queue';
@@ -118,6 +118,24 @@ export async function makeTeam(db: Db, label: string): Promise<TeamFixture> {
     allowedHostId: host.id,
     scheduleId: schedule.id,
   };
+}
+
+/**
+ * Opens special-purpose ranges to every team as an installation admin does (Settings →
+ * Installation): through tRPC, as the installation's first account. Ranges already open stay.
+ */
+export async function openRanges(
+  db: Db,
+  services: ReturnType<typeof makeServices>,
+  cidrs: string[],
+): Promise<void> {
+  const first = await db.user.findFirstOrThrow({
+    where: { email: { not: DEMO_EMAIL } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  const caller = callerFor(db, services, { id: first.id, email: first.email, sessionId: 'none' });
+  const open = new Set((await caller.installation.ranges()).map((r) => r.cidr));
+  for (const cidr of cidrs) if (!open.has(cidr)) await caller.installation.open({ cidr });
 }
 
 /** Real Redis and a BullMQ queue under a private prefix, so tests never feed the real worker. */

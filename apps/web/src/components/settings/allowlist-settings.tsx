@@ -49,7 +49,7 @@ export function Allowlist() {
     <Card>
       <CardHeader
         title="Allowlist"
-        description="Hosts and networks URL targets may send load to. Managed lab targets run on this machine and need no entry. Link-local ranges (cloud metadata) can never be allowed."
+        description="Hosts and networks URL targets may send load to. Managed lab targets run on this machine and need no entry. Loopback, private and other special-purpose addresses only inside a range an installation admin opened; link-local ranges (cloud metadata) can never be allowed."
       />
       <CardBody className="space-y-4">
         {can('admin') ? (
@@ -132,6 +132,11 @@ export function Allowlist() {
                   <code className="font-mono text-slate-800">{h.pattern}</code>
                   <span className="ml-2 text-xs text-slate-600">— {h.allows}</span>
                   {h.note ? <span className="ml-2 text-xs text-slate-500">{h.note}</span> : null}
+                  {h.unopened ? (
+                    <span className="mt-1 block text-xs text-amber-800">
+                      Reaches nothing special: {h.unopened}
+                    </span>
+                  ) : null}
                 </span>
                 {can('admin') ? (
                   <Button

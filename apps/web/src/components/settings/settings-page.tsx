@@ -19,6 +19,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { ApiTokens } from './api-tokens';
 import { Allowlist } from './allowlist-settings';
+import { InstallationRanges } from './installation-settings';
 import { Retention } from './retention-settings';
 import { FleetLimits } from './fleet-limits-settings';
 import { ScriptPolicy } from './script-policy-settings';
@@ -227,6 +228,7 @@ export function SettingsPage() {
         {can('admin') ? <Invitations /> : null}
         {can('admin') ? <ApiTokens /> : null}
         <Allowlist />
+        <InstallationRanges />
         <ShareLinksSettings />
         <FleetLimits />
         <ScriptPolicy />

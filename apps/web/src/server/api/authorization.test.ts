@@ -12,7 +12,8 @@ import { appRouter } from './root';
  *  - other: 'empty'      filters by another team's ids just return nothing
  *  - other: { none }     the procedure takes no ids of team data (the reason is stated)
  */
-type MinRole = Role | 'signed-in';
+// 'installation': an installation admin (the first account, or a verified POOLBENCH_INSTALLATION_ADMINS address)
+type MinRole = Role | 'signed-in' | 'installation';
 interface Case {
   min: MinRole;
   input?: (f: TeamFixture) => unknown;
@@ -250,6 +251,18 @@ const CASES: Record<string, Case> = {
     min: 'viewer',
     input: (f) => ({ targetId: f.targetId }),
     other: 'not-found',
+  },
+  'installation.me': { min: 'signed-in', other: { none: 'reads only the caller' } },
+  'installation.ranges': { min: 'installation', other: { none: 'no team data' } },
+  'installation.open': {
+    min: 'installation',
+    input: () => ({ cidr: '10.9.0.0/16' }),
+    other: { none: 'no team data' },
+  },
+  'installation.close': {
+    min: 'installation',
+    input: () => ({ id: 'no-such-range' }),
+    other: { none: 'no team data' },
   },
   'experiment.extend': {
     min: 'member',
@@ -497,6 +510,16 @@ describe('authorization of every procedure (real Postgres)', () => {
         c.input!(B),
       )) as { items: unknown[] };
       expect(res.items).toEqual([]);
+    },
+  );
+
+  it.each(Object.entries(CASES).filter(([, c]) => c.min === 'installation'))(
+    '%s: a team owner who is not an installation admin -> FORBIDDEN',
+    async (path, c) => {
+      // A's owner is the installation's first account; B's owner signed up later
+      expect(
+        await codeOf(call(callerFor(db, services, B.users.owner, B.teamId), path, c.input?.(B))),
+      ).toBe('FORBIDDEN');
     },
   );
 

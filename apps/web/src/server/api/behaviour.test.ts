@@ -6,7 +6,7 @@ import { openSecret, type Db } from '@poolbench/db';
 import { ScenarioSchema } from '@poolbench/scenarios';
 import { createPubSubHub, workerConnection, publishRunEvent } from '@poolbench/queue';
 import { withTempDatabase } from '~/test/temp-database';
-import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
+import { callerFor, makeServices, makeTeam, openRanges, type TeamFixture } from '~/test/fixtures';
 import { runEventStream } from '../services/runs/run-event-stream';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
@@ -152,6 +152,7 @@ describe('procedures against real Postgres and Redis', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
     const admin = callerFor(db, services, A.users.admin, A.teamId);
+    await openRanges(db, services, ['127.0.0.0/8']);
     await admin.team.allow({ pattern: '127.0.0.0/8' });
     const t = await admin.target.create({
       kind: 'url',

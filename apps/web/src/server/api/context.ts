@@ -29,6 +29,8 @@ export interface Context {
   http?: HttpOrigin;
   /** `resolveTeam` as the web process caches it; without it every request asks the database */
   resolveTeam?: (db: Db, userId: string, activeTeamId: string | null) => Promise<ActiveTeam | null>;
+  /** installation admins named by address (POOLBENCH_INSTALLATION_ADMINS when unset) */
+  installationAdmins?: readonly string[];
   /** revokes what web processes cache about a user, session or share link (see `forgetAuth`) */
   forgetAuth?: (revocation: Revocation) => Promise<void>;
 }

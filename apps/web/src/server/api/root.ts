@@ -15,6 +15,7 @@ import { seedsRouter } from './routers/seeds';
 import { trendRouter } from './routers/trend';
 import { advisorRouter } from './routers/advisor';
 import { calibrationRouter } from './routers/calibration';
+import { installationRouter } from './routers/installation';
 
 export const appRouter = router({
   team: teamRouter,
@@ -33,6 +34,7 @@ export const appRouter = router({
   seeds: seedsRouter,
   advisor: advisorRouter,
   calibration: calibrationRouter,
+  installation: installationRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,6 +4,8 @@ import type { Role } from '@poolbench/db';
 import { flattenIssues } from '@poolbench/scenarios';
 import { AppError, ERROR_CODES, isErrorCode } from '@poolbench/scenarios/errors';
 import { resolveTeam } from '../services/teams/resolve-team';
+import { isInstallationAdmin } from '../services/installation/installation-admin';
+import { env } from '../env';
 import type { Context } from './context';
 import { fastSuperjson } from './fast-transformer';
 import { originRefusal } from './origin-check';
@@ -80,6 +82,21 @@ export const publicProcedure = t.procedure.use(checkOrigin).use(mapErrors);
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });
   return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+/**
+ * For installation admins only (`isInstallationAdmin`: the first account, or a verified address in
+ * POOLBENCH_INSTALLATION_ADMINS): what every team may reach, not one team's data.
+ */
+export const installationProcedure = protectedProcedure.use(async ({ ctx, next }) => {
+  const admins = ctx.installationAdmins ?? env.POOLBENCH_INSTALLATION_ADMINS;
+  if (!(await isInstallationAdmin(ctx.db, ctx.user, admins)))
+    throw new TRPCError({
+      code: 'FORBIDDEN',
+      message:
+        "this needs an installation admin (the installation's first account, or one named in POOLBENCH_INSTALLATION_ADMINS)",
+    });
+  return next();
 });
 
 /**

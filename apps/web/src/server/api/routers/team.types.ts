@@ -70,6 +70,8 @@ export const AllowlistSchema = z.array(
     note: z.string().nullable(),
     createdAt: z.date(),
     allows: z.string(),
+    /** why the entry reaches nothing special on this installation (a range not opened), or null */
+    unopened: z.string().nullable(),
   }),
 );
 export const AllowedSchema = z.object({ id: z.string(), pattern: z.string() });

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import type { Db } from '@poolbench/db';
+import { openedRanges, type Db } from '@poolbench/db';
 import { parseIp, webhookRefusal } from '@poolbench/scenarios/net';
 import { InvalidInputError } from '../errors';
 import { refuseOwnServiceUrl } from '../targets/refuse-own-service';
@@ -17,11 +17,13 @@ export async function checkWebhookUrl(db: Db, teamId: string, url: string): Prom
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   const addresses = parseIp(host) ? [host] : await resolve(host);
   if (addresses.length === 0) return;
-  const patterns = (
-    await db.allowedHost.findMany({ where: { teamId }, select: { pattern: true } })
-  ).map((r) => r.pattern);
+  const [rows, opened] = await Promise.all([
+    db.allowedHost.findMany({ where: { teamId }, select: { pattern: true } }),
+    openedRanges(db),
+  ]);
+  const patterns = rows.map((r) => r.pattern);
   for (const address of addresses) {
-    const refusal = webhookRefusal(host, address, patterns);
+    const refusal = webhookRefusal(host, address, patterns, opened);
     if (refusal) throw new InvalidInputError('webhookUrl', refusal.message);
   }
 }

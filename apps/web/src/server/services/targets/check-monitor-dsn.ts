@@ -1,8 +1,8 @@
 import { lookup } from 'node:dns/promises';
-import type { Db } from '@poolbench/db';
+import { openedRanges, type Db } from '@poolbench/db';
 import { canonicalIp, specialLabel } from '@poolbench/scenarios/net';
 import { InvalidInputError } from '../errors';
-import { hostAllowed } from '../teams/host-allowed';
+import { hostAllowed, unopenedHostReason } from '../teams/host-allowed';
 import { refuseOwnService } from './refuse-own-service';
 
 interface DsnParts {
@@ -79,13 +79,21 @@ export async function checkMonitorDsn(
     );
   }
   await refuseOwnService('monitorDsn', m.host, m.port);
-  const patterns = (
-    await db.allowedHost.findMany({ where: { teamId }, select: { pattern: true } })
-  ).map((r) => r.pattern);
-  if (!hostAllowed(m.host, patterns)) {
+  const [rows, opened] = await Promise.all([
+    db.allowedHost.findMany({ where: { teamId }, select: { pattern: true } }),
+    openedRanges(db),
+  ]);
+  if (
+    !hostAllowed(
+      m.host,
+      rows.map((r) => r.pattern),
+    )
+  ) {
     throw new InvalidInputError(
       'monitorDsn',
       `${m.host} is not on the team allowlist. An admin can add it under Settings → Allowlist.`,
     );
   }
+  const unopened = unopenedHostReason([m.host], opened);
+  if (unopened) throw new InvalidInputError('monitorDsn', unopened);
 }

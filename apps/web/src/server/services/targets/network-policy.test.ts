@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TRPCError } from '@trpc/server';
 import type { Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
-import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
+import { callerFor, makeServices, makeTeam, openRanges, type TeamFixture } from '~/test/fixtures';
 
 // Real Postgres: the allowlist and target rules as an admin meets them through tRPC.
 describe('where load may go: allowlist entries, target URLs, monitor DSN', () => {
@@ -21,6 +21,8 @@ describe('where load may go: allowlist entries, target URLs, monitor DSN', () =>
     ({ db, dispose } = await withTempDatabase('web_netsec'));
     services = makeServices();
     A = await makeTeam(db, 'netsec');
+    // what these tests allow inside: the installation opened it first, as its admin would
+    await openRanges(db, services, ['127.0.0.0/8', '::1/128', '0.0.0.0/8', '10.0.0.0/8']);
   });
   afterAll(async () => {
     await services?.close();
@@ -116,12 +118,20 @@ describe('where load may go: allowlist entries, target URLs, monitor DSN', () =>
     await expect(fail(admin().team.allow({ pattern: '2001:db8::/16' }))).resolves.toMatchObject({
       message: expect.stringMatching(/^confirmBroad: .*wider than \/32/),
     });
-    await admin().team.allow({ pattern: '192.0.0.0/2', confirmBroad: true });
+    // confirmed, but its special-purpose parts are not all open on this installation
+    await expect(
+      fail(admin().team.allow({ pattern: '192.0.0.0/2', confirmBroad: true })),
+    ).resolves.toMatchObject({
+      message: expect.stringMatching(
+        /^pattern: 192\.0\.0\.0\/2 holds 192\.0\.0\.0\/24 \(IETF protocol assignments\) .*an installation admin must open it first/,
+      ),
+    });
+    await admin().team.allow({ pattern: '0.0.0.0/2', confirmBroad: true });
     await admin().team.allow({ pattern: '127.0.0.0/24' });
     const list = await admin().team.allowlist();
     expect(list.find((h) => h.pattern === '127.0.0.0/24')?.allows).toBe('256 addresses, loopback');
-    expect(list.find((h) => h.pattern === '192.0.0.0/2')?.allows).toBe(
-      '2^30 addresses, public and special-purpose (IETF protocol assignments, documentation, AS112, …)',
+    expect(list.find((h) => h.pattern === '0.0.0.0/2')?.allows).toBe(
+      '2^30 addresses, public and special-purpose (this network, private)',
     );
     expect(list.find((h) => h.pattern === 'netsec.example.test')?.allows).toBe(
       'this host name, public addresses only',

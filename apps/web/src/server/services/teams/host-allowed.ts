@@ -1,4 +1,26 @@
 import { BlockList, isIP } from 'node:net';
+import {
+  addressOpened,
+  notOpenedMessage,
+  parseIp,
+  parseOpened,
+  specialLabel,
+} from '@poolbench/scenarios/net';
+
+/**
+ * The first special-purpose IP literal among `hosts` outside every range the installation opened,
+ * as a message ("127.0.0.1 is a loopback address outside …"), or null. Host names are judged when
+ * the worker resolves them.
+ */
+export function unopenedHostReason(hosts: string[], opened: readonly string[]): string | null {
+  const cidrs = parseOpened(opened);
+  for (const h of hosts) {
+    const ip = parseIp(h.replace(/^\[|\]$/g, ''));
+    if (ip && specialLabel(ip) !== null && !addressOpened(ip, cidrs))
+      return notOpenedMessage(h, ip);
+  }
+  return null;
+}
 
 /** Does a URL's host match one of the team's allowlist patterns (host, *.domain, IP, CIDR)? */
 export function hostAllowed(host: string, patterns: string[]): boolean {

@@ -1,0 +1,136 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Plus, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { describeAllowPattern, openRangeRefusal } from '@poolbench/scenarios/net';
+import { useTRPC } from '~/lib/trpc/react';
+import { messageOf, problemsOf } from '~/lib/trpc/errors';
+import { Button } from '~/components/ui/button';
+import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { LoadingBlock } from '~/components/ui/feedback';
+import { Field, Input } from '~/components/ui/form';
+
+/** What a typed range would open, before it is saved; null while it is not a range yet. */
+function preview(raw: string) {
+  const p = raw.trim().toLowerCase();
+  if (!p) return null;
+  const cidr = p.includes('/') ? p : `${p}/${p.includes(':') ? 128 : 32}`;
+  try {
+    const refused = openRangeRefusal(cidr);
+    return refused ? { refused } : { holds: describeAllowPattern(cidr) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The special-purpose ranges (loopback, private, …) teams may allowlist, for installation admins
+ * only; the page shows it to them alone (`installation.me`), the server refuses everyone else.
+ */
+export function InstallationRanges() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const me = useQuery(trpc.installation.me.queryOptions());
+  const admin = me.data?.admin === true;
+  const list = useQuery({ ...trpc.installation.ranges.queryOptions(), enabled: admin });
+  const refresh = () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: trpc.installation.ranges.queryKey() }),
+      qc.invalidateQueries({ queryKey: trpc.team.allowlist.queryKey() }),
+    ]);
+  const [cidr, setCidr] = useState('');
+  const [note, setNote] = useState('');
+  const open = useMutation(
+    trpc.installation.open.mutationOptions({
+      onSuccess: () => {
+        setCidr('');
+        setNote('');
+        return refresh();
+      },
+    }),
+  );
+  const close = useMutation(trpc.installation.close.mutationOptions({ onSuccess: refresh }));
+  if (!admin) return null;
+  const problems = problemsOf(open.error);
+  const p = preview(cidr);
+  return (
+    <Card>
+      <CardHeader
+        title="Installation: ranges open to teams"
+        description="You are an installation admin. A team admin may allowlist public hosts, and loopback, private or other special-purpose addresses only inside a range opened here. Link-local ranges and cloud metadata addresses can never be opened; the installation's own services (its database, Redis, mail, web app) stay unreachable whatever is open."
+      />
+      <CardBody className="space-y-4">
+        <form
+          className="grid items-start gap-3 sm:grid-cols-[1fr_1fr_auto]"
+          onSubmit={(e) => {
+            e.preventDefault();
+            open.mutate({ cidr, note: note || undefined });
+          }}
+        >
+          <Field
+            label="IP or CIDR"
+            help={
+              p
+                ? 'refused' in p
+                  ? `Refused: ${p.refused}`
+                  : `Opens ${p.holds.addresses}, ${p.holds.label}`
+                : undefined
+            }
+            error={problems.cidr ?? (open.isError && !problems.cidr ? messageOf(open.error) : null)}
+          >
+            {(f) => (
+              <Input
+                {...f}
+                value={cidr}
+                onChange={(e) => setCidr(e.target.value)}
+                placeholder="127.0.0.0/8 or 10.20.0.0/16"
+              />
+            )}
+          </Field>
+          <Field label="Note" optional>
+            {(f) => (
+              <Input
+                {...f}
+                value={note}
+                onChange={(e) => setNote(e.target.value)}
+                placeholder="services on this machine"
+              />
+            )}
+          </Field>
+          <Button type="submit" loading={open.isPending} className="sm:mt-6">
+            <Plus className="size-4" /> Open
+          </Button>
+        </form>
+        {list.isPending ? <LoadingBlock rows={1} /> : null}
+        {list.data?.length === 0 ? (
+          <p className="text-sm text-slate-500">
+            Nothing is open: teams may allowlist public hosts only. For services on this machine,
+            open 127.0.0.0/8.
+          </p>
+        ) : null}
+        {list.data && list.data.length > 0 ? (
+          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
+            {list.data.map((r) => (
+              <li key={r.id} className="flex items-center justify-between px-3 py-2 text-sm">
+                <span>
+                  <code className="font-mono text-slate-800">{r.cidr}</code>
+                  <span className="ml-2 text-xs text-slate-600">— {r.holds}</span>
+                  {r.note ? <span className="ml-2 text-xs text-slate-500">{r.note}</span> : null}
+                </span>
+                <Button
+                  size="sm"
+                  variant="danger-ghost"
+                  aria-label={`Close ${r.cidr}`}
+                  onClick={() => close.mutate({ id: r.id })}
+                >
+                  <Trash2 className="size-3.5" />
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </CardBody>
+    </Card>
+  );
+}
