@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyEmail } from './verify-email';
 
 // every temporary folder this file makes is removed when it ends, pass or fail
 const tempDirs: string[] = [];
@@ -112,6 +113,7 @@ describe(`poolbench CLI against ${BASE}`, () => {
       .getSetCookie()
       .map((c) => c.split(';')[0])
       .join('; ');
+    await verifyEmail(BASE, cookie, email);
     const target = await trpc<{ id: string }>('target.create', {
       kind: 'managed',
       name: 'Lab target',

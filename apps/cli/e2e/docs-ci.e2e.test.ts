@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyEmail } from './verify-email';
 import { shellBlocks, type DocBlock } from '../src/testing/doc-blocks';
 
 // every temporary folder this file makes is removed when it ends, pass or fail
@@ -116,6 +117,7 @@ describe(`docs/ci.md examples against ${BASE}`, () => {
       .getSetCookie()
       .map((c) => c.split(';')[0])
       .join('; ');
+    await verifyEmail(BASE, cookie, email);
     const me = await trpc<{ teams: { id: string; slug: string }[]; active: { id: string } | null }>(
       'team.me',
     );

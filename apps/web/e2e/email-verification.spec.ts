@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { SHOTS, signUpApi, trpcOk, uniqueEmail, PASSWORD } from './helpers';
+import { SHOTS, signUpApi, trpcCall, trpcOk, uniqueEmail, PASSWORD } from './helpers';
 
 // The local Mailpit that `make up` / `make test` start (infra/services.sh): the app's real SMTP path
 const MAILPIT = process.env.MAILPIT_URL ?? 'http://127.0.0.1:54026';
@@ -42,10 +42,20 @@ test('sign-up verification mail, and an invitation that needs the invited addres
   // the team's owner signs up and verifies their address from the message
   const ownerCtx = await browser.newContext();
   const owner = await ownerCtx.newPage();
-  const ownerEmail = await signUpApi(owner.request, baseURL!, 'Mail Owner');
+  const ownerEmail = await signUpApi(owner.request, baseURL!, 'Mail Owner', { verified: false });
   await owner.goto('/runs');
   await expect(owner.getByTestId('verify-email-banner')).toContainText(ownerEmail);
   await owner.screenshot({ path: `${SHOTS}/40-verify-email-banner.png` });
+  // until then the account cannot save a target (nor launch, check scripts or make tokens)
+  const refused = await trpcCall(
+    owner.request,
+    baseURL!,
+    'target.create',
+    { kind: 'managed', name: 'Lab', requestDefaults: { method: 'GET', path: '/health' } },
+    'mutation',
+  );
+  expect(refused.status).toBe(403);
+  expect(refused.message).toMatch(/verify your email address first/);
   const verification = await mailTo(owner.request, ownerEmail, /Verify your email address/);
   await owner.goto(linkIn(verification));
   await owner.goto('/runs');

@@ -5,10 +5,11 @@ import { teamProcedure } from '../trpc';
 import { ExperimentLaunchedSchema } from './experiment.types';
 import { PoolConfigViewSchema } from './pool-config.types';
 import { saveAdvisorSetting, startAdvisor } from '~/server/services/advisor/advisor';
+import { verifiedTeamProcedure } from '../verified';
 
 /** The pool-size advisor (docs/advisor.md); its experiment is read with experiment.get. */
 export const advisorRouter = {
-  start: teamProcedure('member')
+  start: verifiedTeamProcedure('member')
     .input(AdvisorInputSchema)
     .output(ExperimentLaunchedSchema)
     .mutation(({ ctx, input }) =>

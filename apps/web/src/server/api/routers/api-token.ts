@@ -11,13 +11,14 @@ import {
 } from '~/server/services/api-tokens/create-api-token';
 import { listApiTokens } from '~/server/services/api-tokens/list-api-tokens';
 import { revokeApiToken } from '~/server/services/api-tokens/revoke-api-token';
+import { verifiedTeamProcedure } from '../verified';
 
 /** Tokens act for the whole team in CI, so only admins see, create or revoke them. */
 export const apiTokenRouter = {
   list: teamProcedure('admin')
     .output(ApiTokenListSchema)
     .query(({ ctx }) => listApiTokens(ctx.db, ctx.team.id)),
-  create: teamProcedure('admin')
+  create: verifiedTeamProcedure('admin')
     .input(CreateApiTokenSchema)
     .output(ApiTokenCreatedSchema)
     .mutation(({ ctx, input }) =>

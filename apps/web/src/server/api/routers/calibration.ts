@@ -5,6 +5,7 @@ import { IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
 import { ExperimentLaunchedSchema } from './experiment.types';
 import { listCalibrations, startCalibration } from '~/server/services/calibration/calibration';
+import { verifiedTeamProcedure } from '../verified';
 
 const { min, max } = CALIBRATION_RUNS_PER_SIDE;
 
@@ -28,7 +29,7 @@ const NoiseFloorViewSchema = z.object({
 
 /** A/A calibration (docs/metrics.md, "Noise floor"): the same config against itself. */
 export const calibrationRouter = {
-  start: teamProcedure('member')
+  start: verifiedTeamProcedure('member')
     .input(
       z.object({
         targetId: IdSchema,

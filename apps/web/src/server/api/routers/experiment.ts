@@ -17,6 +17,7 @@ import { HypothesesSchema } from '@poolbench/scenarios';
 import { HypothesesAnswerSchema } from './hypothesis.types';
 import { extendTeamExperiment, setHypotheses } from '~/server/services/experiments/hypotheses';
 import { cancelTeamExperiment } from '~/server/services/experiments/cancel-experiment';
+import { verifiedTeamProcedure } from '../verified';
 
 export const experimentRouter = {
   list: teamProcedure('viewer')
@@ -39,7 +40,7 @@ export const experimentRouter = {
     )
     .output(ExperimentEstimateSchema)
     .query(({ ctx, input }) => estimateExperiment(ctx.db, ctx.team.id, input)),
-  launch: teamProcedure('member')
+  launch: verifiedTeamProcedure('member')
     .input(ExperimentDefinitionSchema)
     .output(ExperimentLaunchedSchema)
     .mutation(({ ctx, input }) =>
@@ -48,7 +49,7 @@ export const experimentRouter = {
         { teamId: ctx.team.id, userId: ctx.user.id, def: input },
       ),
     ),
-  schedule: teamProcedure('member')
+  schedule: verifiedTeamProcedure('member')
     .input(z.object({ definition: ExperimentDefinitionSchema, schedule: ScheduleInputSchema }))
     .output(ScheduleCreatedSchema)
     .mutation(({ ctx, input }) =>
@@ -86,7 +87,7 @@ export const experimentRouter = {
         input.id,
       ),
     ),
-  extend: teamProcedure('member')
+  extend: verifiedTeamProcedure('member')
     .input(
       z.object({
         id: IdSchema,

@@ -23,6 +23,7 @@ import {
 import { applyPreset } from '~/server/services/scenarios/apply-preset';
 import { inspectScript, saveScriptScenario } from '~/server/services/scenarios/script-scenarios';
 import { listPresetCards } from '~/server/services/scenarios/list-presets-view';
+import { verifiedTeamProcedure } from '../verified';
 
 export const scenarioRouter = {
   list: teamProcedure('viewer')
@@ -41,12 +42,12 @@ export const scenarioRouter = {
     .output(ScenarioViewSchema)
     .mutation(({ ctx, input }) => updateScenario(ctx.db, ctx.team.id, input)),
   /** a team's own k6 script, checked in the sandbox without saving: k6's options or its error */
-  inspectScript: teamProcedure('member')
+  inspectScript: verifiedTeamProcedure('member')
     .input(ScriptScenarioSchema.pick({ source: true, files: true }))
     .output(ScriptInspectionSchema)
     .mutation(({ ctx, input }) => inspectScript(ctx.db, ctx.team.id, input)),
   /** saves a team's own k6 script as a scenario (over `id` when given) once the sandbox checked it */
-  saveScript: teamProcedure('member')
+  saveScript: verifiedTeamProcedure('member')
     .input(
       z.object({
         id: IdSchema.optional(),

@@ -21,6 +21,7 @@ import { ScheduleNotifySchema } from '~/lib/schemas/schedule-notify';
 import { scheduleBaselineCells } from '~/server/services/schedules/schedule-baseline-cells';
 import { IdSchema } from '~/lib/schemas/ids';
 import { ScheduleUpdateSchema } from '~/lib/schemas/experiment';
+import { verifiedTeamProcedure } from '../verified';
 
 export const scheduleRouter = {
   list: teamProcedure('viewer')
@@ -41,11 +42,11 @@ export const scheduleRouter = {
     .input(ByIdSchema)
     .output(ScheduleDoneSchema)
     .mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, true)),
-  resume: teamProcedure('member')
+  resume: verifiedTeamProcedure('member')
     .input(ByIdSchema)
     .output(ScheduleDoneSchema)
     .mutation(({ ctx, input }) => setSchedulePaused(ctx.db, ctx.team.id, input.id, false)),
-  update: teamProcedure('member')
+  update: verifiedTeamProcedure('member')
     .input(ScheduleUpdateSchema.extend({ id: IdSchema }))
     .output(ScheduleDoneSchema)
     .mutation(({ ctx, input }) => updateSchedule(ctx.db, ctx.team.id, input)),
@@ -53,7 +54,7 @@ export const scheduleRouter = {
     .input(ScheduleNotifySchema.extend({ id: IdSchema }))
     .output(ScheduleDoneSchema)
     .mutation(({ ctx, input }) => setScheduleNotify(ctx.db, ctx.secretKey, ctx.team.id, input)),
-  runNow: teamProcedure('member')
+  runNow: verifiedTeamProcedure('member')
     .input(ByIdSchema)
     .output(ScheduleRunNowSchema)
     .mutation(({ ctx, input }) =>

@@ -3,12 +3,13 @@ import { SEED_ADVISOR_QUESTION_IDS, SEED_IDS } from '@poolbench/scenarios';
 import { teamProcedure } from '../trpc';
 import { SeedsOverviewSchema, SeedsReproducedSchema } from './seeds.types';
 import { adviseSeedQuestion, reproduceSeeds, seedsOverview } from '~/server/services/seeds/seeds';
+import { verifiedTeamProcedure } from '../verified';
 
 export const seedsRouter = {
   overview: teamProcedure('viewer')
     .output(SeedsOverviewSchema)
     .query(({ ctx }) => seedsOverview(ctx.db, ctx.team.id)),
-  reproduce: teamProcedure('member')
+  reproduce: verifiedTeamProcedure('member')
     .input(
       z.object({
         seeds: z
@@ -25,7 +26,7 @@ export const seedsRouter = {
       ),
     ),
   /** a seed question answered by the pool-size advisor (SEED_ADVISOR_QUESTIONS) */
-  advise: teamProcedure('member')
+  advise: verifiedTeamProcedure('member')
     .input(
       z.object({
         question: z.enum(SEED_ADVISOR_QUESTION_IDS, {

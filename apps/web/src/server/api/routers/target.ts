@@ -12,6 +12,7 @@ import { env } from '~/server/env';
 import { archiveTarget, getTarget, listTargets } from '~/server/services/targets/read-targets';
 import { createTarget, updateTarget } from '~/server/services/targets/save-target';
 import { testTargetConnection } from '~/server/services/targets/test-connection';
+import { verifiedTeamProcedure } from '../verified';
 
 export const targetRouter = {
   list: teamProcedure('viewer')
@@ -21,7 +22,7 @@ export const targetRouter = {
     .input(ByIdSchema)
     .output(TargetViewSchema)
     .query(({ ctx, input }) => getTarget(ctx.db, ctx.team.id, input.id)),
-  create: teamProcedure('admin')
+  create: verifiedTeamProcedure('admin')
     .input(TargetInputSchema)
     .output(TargetViewSchema)
     .mutation(({ ctx, input }) =>
@@ -31,7 +32,7 @@ export const targetRouter = {
         input,
       ),
     ),
-  update: teamProcedure('admin')
+  update: verifiedTeamProcedure('admin')
     .input(z.object({ id: IdSchema, target: TargetInputSchema }))
     .output(TargetViewSchema)
     .mutation(({ ctx, input }) =>
@@ -46,7 +47,7 @@ export const targetRouter = {
     .input(ByIdSchema)
     .output(TargetArchivedSchema)
     .mutation(({ ctx, input }) => archiveTarget(ctx.db, ctx.team.id, input.id)),
-  testConnection: teamProcedure('member')
+  testConnection: verifiedTeamProcedure('member')
     .input(ByIdSchema)
     .output(ConnectionTestSchema)
     .mutation(({ ctx, input }) => testTargetConnection(ctx.db, ctx.team.id, input.id)),
