@@ -1,4 +1,4 @@
-import { createDb, seed, toJson, type Db } from '@poolbench/db';
+import { createDb, scenarioRowData, seed, toJson, type Db } from '@poolbench/db';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection, workerConnection } from '@poolbench/queue';
 import { Worker as BullWorker } from 'bullmq';
@@ -31,8 +31,11 @@ describe('fleet limits, fairness and experiment cancel', () => {
       data: { maxQueuedLoadMinutes: 7 * 24 * 60 },
     });
     redis = producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799');
+    // these tests queue days of load on purpose: the installation's limit is tested on its own
+    process.env.POOLBENCH_QUEUED_LOAD_MINUTES = String(30 * 24 * 60);
   });
   afterAll(async () => {
+    delete process.env.POOLBENCH_QUEUED_LOAD_MINUTES;
     redis?.disconnect();
     await db?.$disconnect();
     await dispose?.();
@@ -284,5 +287,73 @@ describe('fleet limits, fairness and experiment cancel', () => {
     expect(run.status).toBe('running');
     expect(run.cancelRequestedAt).not.toBeNull();
     await queue.close();
+  });
+});
+
+/**
+ * The installation's queue (real Postgres): many accounts claim one installation's worth of load
+ * together, not one team limit each, and once it is full every team still gets its fair share.
+ */
+describe("the installation's queued load, shared fairly", () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  beforeAll(async () => {
+    const t = await withTempDatabase('runs_fleet_installation');
+    dispose = t.dispose;
+    db = createDb({ url: t.url, max: 3 });
+    process.env.POOLBENCH_QUEUED_LOAD_MINUTES = '10';
+  });
+  afterAll(async () => {
+    delete process.env.POOLBENCH_QUEUED_LOAD_MINUTES;
+    await db?.$disconnect();
+    await dispose?.();
+  });
+
+  /** A team with a target, a config and a one-minute scenario: each run is 1 min of load. */
+  async function newTeam(label: string) {
+    const team = await db.team.create({ data: { name: label, slug: `${label}-${Date.now()}` } });
+    const target = await db.target.create({
+      data: { teamId: team.id, name: 't', kind: 'managed', requestDefaults: {} },
+    });
+    const pc = await db.poolConfig.create({
+      data: { teamId: team.id, targetId: target.id, name: 'p', strategy: 'lazy', params: {} },
+    });
+    const sc = await db.scenario.create({
+      data: {
+        teamId: team.id,
+        name: 'one minute',
+        ...scenarioRowData({
+          template: 'sustained',
+          params: { vus: 1, durationMs: 60_000 },
+          requests: [{ path: '/health' }],
+        }),
+      },
+    });
+    return (repeats: number) =>
+      launchExperiment(db, {
+        teamId: team.id,
+        targetId: target.id,
+        poolConfigIds: [pc.id],
+        scenarioIds: [sc.id],
+        repeats,
+        name: label,
+      });
+  }
+
+  it('refuses a team past its fair share once the installation is full, never one within it', async () => {
+    const [a, b] = [await newTeam('inst-a'), await newTeam('inst-b')];
+    await expect(a(8)).resolves.toBeTruthy(); // 8 of the installation's 10 min
+    // 11 min would pass the installation's 10, and team A alone may have all 10
+    const refused = await a(3).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ path: 'repeats' });
+    expect((refused as Error).message).toMatch(
+      /the installation's queue is full \(8 min of its 10 min queued by 1 team\); this team may add load up to its fair share of 10 min and has 8 min queued/,
+    );
+    // team B is within its fair share (10 / 2 teams): it gets in although the queue is full
+    await expect(b(4)).resolves.toBeTruthy();
+    await expect(b(2)).rejects.toMatchObject({ path: 'repeats' });
+    await expect(a(1)).rejects.toMatchObject({ path: 'repeats' });
+    // each team's own limit still applies first
+    expect(await db.run.count({ where: { status: 'queued' } })).toBe(12);
   });
 });

@@ -12,6 +12,19 @@ export const FLEET_LIMIT_DEFAULTS = {
   maxQueuedLoadMinutes: 480,
 } as const;
 
+/**
+ * Planned load the whole installation may have queued, in worker-minutes (48 hours by default;
+ * `POOLBENCH_QUEUED_LOAD_MINUTES`), shared fairly: once it is full, a team may still add load up to
+ * its fair share (the limit divided by the teams with queued load, itself included). So many
+ * accounts claim one installation's worth together, not one team limit each.
+ */
+export const INSTALLATION_QUEUED_LOAD_MINUTES_DEFAULT = 48 * 60;
+
+export function installationQueuedLoadMinutes(env = process.env): number {
+  const v = Number(env.POOLBENCH_QUEUED_LOAD_MINUTES);
+  return Number.isInteger(v) && v > 0 ? v : INSTALLATION_QUEUED_LOAD_MINUTES_DEFAULT;
+}
+
 /** A worker counts as online when its heartbeat is this recent and it reaches the queue. */
 export const WORKER_ONLINE_WITHIN_MS = 30_000;
 
@@ -97,5 +110,21 @@ export async function checkFleetLimits(
     throw new InvalidInputError(
       input.field,
       `this would queue ${minutes(input.newLoadMs)} of load on top of the team's ${minutes(queuedMs)} already queued; the team may have at most ${limits.maxQueuedLoadMinutes} min queued (wait, cancel an experiment, or ask an admin to raise it)`,
+    );
+  // every team's launches take this lock after their own, so the order is always the same
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('fleet:installation'))`;
+  const byTeam = await tx.$queryRaw<{ teamId: string; ms: bigint | null }[]>`
+    SELECT "teamId", sum("plannedLoadMs"::bigint * "loadGenerators") AS ms
+    FROM "Run" WHERE status = 'queued' GROUP BY "teamId"`;
+  const totalMs = byTeam.reduce((a, r) => a + Number(r.ms ?? 0), 0);
+  const installationMinutes = installationQueuedLoadMinutes();
+  const installationMs = installationMinutes * 60_000;
+  const teams = new Set([...byTeam.filter((r) => Number(r.ms ?? 0) > 0).map((r) => r.teamId)]);
+  teams.add(input.teamId);
+  const shareMs = installationMs / teams.size;
+  if (totalMs + input.newLoadMs > installationMs && queuedMs + input.newLoadMs > shareMs)
+    throw new InvalidInputError(
+      input.field,
+      `the installation's queue is full (${minutes(totalMs)} of its ${installationMinutes} min queued by ${teams.size} ${teams.size === 1 ? 'team' : 'teams'}); this team may add load up to its fair share of ${minutes(shareMs)} and has ${minutes(queuedMs)} queued (wait for runs to finish, or ask an installation admin to raise POOLBENCH_QUEUED_LOAD_MINUTES)`,
     );
 }
