@@ -72,7 +72,8 @@ export function runsPerSideNeeded(primaryMetrics: number, alpha = GATE_ALPHA): n
  * more than `MAX_CRASHED_SHARE` of the candidate's runs (measured + crashed) crashed, fewer than
  * `MIN_RUNS_PER_SIDE` measured runs on a side, or so few that no change of the `primaryMetrics`
  * (default: the 4 of `PRIMARY_RUN_METRIC_KEYS`) could reach `alpha` (3 vs 3 or 4 vs 4 with four
- * primaries). Canceled and still-running runs are not counted.
+ * primaries), or an A/A calibration says these run counts would miss a doubling of a primary metric
+ * on this machine (`noiseWarnings`). Canceled and still-running runs are not counted.
  */
 export function incompleteReason(c: {
   baselineRuns: number;
@@ -80,6 +81,8 @@ export function incompleteReason(c: {
   crashedRuns?: number;
   primaryMetrics?: number;
   alpha?: number;
+  /** primary metrics' `noiseWarning`s: a calibration says these runs would miss a doubling */
+  noiseWarnings?: readonly string[];
 }): string | null {
   const crashed = c.crashedRuns ?? 0;
   const total = c.candidateRuns + crashed;
@@ -95,6 +98,7 @@ export function incompleteReason(c: {
   const best = bestPossibleGateP(c.baselineRuns, c.candidateRuns, k);
   if (k > 0 && best >= alpha)
     return `${c.baselineRuns} vs ${c.candidateRuns} measured runs: no change of the ${k} primary metric${k === 1 ? '' : 's'} can reach p < ${alpha} (at best ${Number(best.toPrecision(2))}); the test needs ${runsPerSideNeeded(k, alpha)} per side, or fewer primary metrics`;
+  if (c.noiseWarnings?.length) return c.noiseWarnings.join('; ');
   return null;
 }
 

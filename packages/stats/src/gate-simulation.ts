@@ -5,14 +5,16 @@ import {
   isSuspectedWorse,
   type GateOutcome,
 } from './gate-outcome';
+import { measureNoiseFloor } from './noise-floor';
+import type { NoiseFloors } from './noise-floor-options';
 import { compareRunGroups } from './run-metrics';
 import type { RunSummary } from './run-summary';
 import { normalDraw, seededRandom } from './seeded-random';
 import { summary } from './testing/summary-fixture';
 
 /*
- * Simulated checks through the gate's own functions (`compareRunGroups`, `cellState`,
- * `incompleteReason`, `gateOutcome`): the unit test runs a few hundred, and
+ * Simulated checks through the gate's own functions (`measureNoiseFloor`, `compareRunGroups`,
+ * `cellState`, `incompleteReason`, `gateOutcome`): the unit test runs a few hundred, and
  * scripts/simulate-gate.ts the table in docs/outcomes.md. Not exported from the package.
  */
 
@@ -29,6 +31,11 @@ export interface GateSimulation {
   candidateRuns?: number;
   /** of the candidate's runs, this many crashed: counted, never measured (default 0) */
   crashedRuns?: number;
+  /**
+   * an A/A calibration of this many runs per side at the same noise, measured before each check
+   * (`measureNoiseFloor`) and given to the comparison as its noise floors
+   */
+  calibrationRunsPerSide?: number;
   checks: number;
   seed: number;
 }
@@ -84,9 +91,22 @@ export function simulateGate(sim: GateSimulation): Record<GateOutcome, number> {
     const cand = Array.from({ length: (sim.candidateRuns ?? sim.runs) - crashedRuns }, () =>
       noisyRun(random, sim.cv, sim.p95Factor, sim.p99Factor ?? 1),
     );
+    const calibration = (side: string) => ({
+      label: side,
+      summaries: Array.from({ length: sim.calibrationRunsPerSide ?? 0 }, () =>
+        noisyRun(random, sim.cv, 1, 1),
+      ),
+    });
+    const noiseFloors: NoiseFloors | undefined = sim.calibrationRunsPerSide
+      ? Object.fromEntries(
+          measureNoiseFloor(calibration('A'), calibration('B')).map((f) => [f.key, f]),
+        )
+      : undefined;
     const cmp = compareRunGroups(
       { label: 'baseline', summaries: base },
       { label: 'candidate', summaries: cand },
+      {},
+      { noiseFloors },
     );
     const state = cellState({
       metrics: cmp.metrics.map((m) => ({ ...m, suspected: isSuspectedWorse(m) })),
@@ -95,6 +115,9 @@ export function simulateGate(sim: GateSimulation): Record<GateOutcome, number> {
         baselineRuns: base.length,
         candidateRuns: cand.length,
         crashedRuns,
+        noiseWarnings: cmp.metrics.flatMap((m) =>
+          m.primary && m.noiseWarning ? [m.noiseWarning] : [],
+        ),
       }),
     });
     counts[gateOutcome([{ state, hasBaseline: true, candidateRuns: cand.length }])]++;

@@ -1,7 +1,7 @@
 import type { CompareOptions } from './compare-options';
 import { compareMetrics, type MetricComparison } from './compare-metrics';
 import type { Direction } from './verdict';
-import { withNoiseFloor, type NoiseFloors } from './noise-floor-options';
+import { noiseWarning, withNoiseFloor, type NoiseFloors } from './noise-floor-options';
 import type { RunSummary } from './run-summary';
 import {
   ABSOLUTE_FLOORS,
@@ -153,7 +153,16 @@ export interface GroupComparison {
    * noiseFloor: the practical floor is the A/A calibration's measured noise floor, which was
    * larger than the metric's default floor
    */
-  metrics: (MetricComparison & { def: RunMetricDef; lowRequests: boolean; noiseFloor: boolean })[];
+  metrics: (MetricComparison & {
+    def: RunMetricDef;
+    lowRequests: boolean;
+    noiseFloor: boolean;
+    /**
+     * the calibration's run-to-run spread is so large that these run counts would miss a doubling
+     * (`noiseWarning`): shown beside the verdict; a primary metric's makes a check incomplete
+     */
+    noiseWarning: string | null;
+  })[];
 }
 
 export interface RunGroupScope {
@@ -223,6 +232,7 @@ export function compareRunGroups(
   );
   const fewRequests = (g: RunGroup, d: RunMetricDef) =>
     d.minRequests !== undefined && g.summaries.some((s) => s && s.requests < d.minRequests!);
+  const primaries = results.filter((r) => r.primary).length;
   return {
     baseline: baseline.label,
     candidate: candidate.label,
@@ -232,6 +242,12 @@ export function compareRunGroups(
       def: usable[i]!,
       lowRequests: fewRequests(baseline, usable[i]!) || fewRequests(candidate, usable[i]!),
       noiseFloor: floored[i]!.raised,
+      noiseWarning: noiseWarning(
+        usable[i]!.label,
+        scope.noiseFloors?.[usable[i]!.key as TestedRunMetricKey],
+        { baseline: r.baseline.n, candidate: r.candidate.n },
+        { alpha: r.alpha, primaryMetrics: Math.max(1, primaries) },
+      ),
     })),
   };
 }
