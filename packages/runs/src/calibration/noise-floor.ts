@@ -160,13 +160,21 @@ export interface StoredNoiseFloor {
 const cellKey = (targetId: string, scenarioId: string) => `${targetId}\u0000${scenarioId}`;
 
 /**
- * The latest stored noise floor of each target × scenario asked about, read in the team only.
- * Keyed by `noiseFloorKey(targetId, scenarioId)`.
+ * A calibration older than this is not used: the machine, its neighbours and the target's build
+ * have had time to change. Calibrate again.
+ */
+export const NOISE_FLOOR_MAX_AGE_DAYS = 30;
+
+/**
+ * The latest stored noise floor of each target × scenario asked about, read in the team only,
+ * measured within `NOISE_FLOOR_MAX_AGE_DAYS` of `now`. Keyed by `noiseFloorKey(targetId,
+ * scenarioId)`.
  */
 export async function latestNoiseFloors(
   db: Db,
   teamId: string,
   cells: Array<{ targetId: string; scenarioId: string | null }>,
+  now: Date = new Date(),
 ): Promise<Map<string, StoredNoiseFloor>> {
   const wanted = cells.filter((c): c is { targetId: string; scenarioId: string } => !!c.scenarioId);
   const out = new Map<string, StoredNoiseFloor>();
@@ -177,6 +185,7 @@ export async function latestNoiseFloors(
       OR: wanted.map((c) => ({ targetId: c.targetId, scenarioId: c.scenarioId })),
       // a calibration that measured nothing (too few runs) does not hide an earlier one
       NOT: { metrics: { equals: [] } },
+      createdAt: { gte: new Date(now.getTime() - NOISE_FLOOR_MAX_AGE_DAYS * 86_400_000) },
     },
     // the newest row of each target × scenario only, however many calibrations there were
     orderBy: { createdAt: 'desc' },
@@ -191,8 +200,9 @@ export async function latestNoiseFloors(
 export const noiseFloorKey = cellKey;
 
 /**
- * The floors a comparison of two groups uses: per metric the larger of what the calibrations of
- * the two groups' target × scenario measured (one side calibrated is enough).
+ * The floors a comparison of two groups uses: per metric the larger floor and the larger
+ * run-to-run spread of what the calibrations of the two groups' target × scenario measured (one
+ * side calibrated is enough).
  */
 export function comparisonNoiseFloors(
   floors: ReadonlyArray<StoredNoiseFloor | undefined>,
@@ -201,8 +211,14 @@ export function comparisonNoiseFloors(
   for (const f of floors)
     for (const m of f?.metrics ?? []) {
       const seen = out[m.key];
-      if (!seen || (seen.unit === m.unit && m.value > seen.value))
-        out[m.key] = { unit: m.unit, value: m.value };
+      const spread = typeof m.spread === 'number' ? m.spread : undefined;
+      if (!seen) out[m.key] = { unit: m.unit, value: m.value, spread };
+      else if (seen.unit === m.unit)
+        out[m.key] = {
+          unit: m.unit,
+          value: Math.max(seen.value, m.value),
+          spread: Math.max(seen.spread ?? 0, spread ?? 0) || undefined,
+        };
     }
   return out;
 }

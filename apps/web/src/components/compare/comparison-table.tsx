@@ -209,6 +209,14 @@ export function ComparisonTable({
                               floor ±{formatNoiseFloor(cmp.noiseFloor, r.unit)} (A/A)
                             </div>
                           ) : null}
+                          {cmp?.noiseWarning ? (
+                            <div
+                              className="mt-0.5 max-w-56 text-xs text-amber-700"
+                              data-testid="noise-warning"
+                            >
+                              {cmp.noiseWarning}
+                            </div>
+                          ) : null}
                           {v === 'inconclusive' ? hint(i, r.key) : null}
                         </>
                       ) : (

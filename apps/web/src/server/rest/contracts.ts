@@ -586,7 +586,14 @@ export const ComparisonSchema = z.object({
             .object({ unit: z.enum(['percent', 'absolute']), value: z.number() })
             .nullable()
             .describe(
-              "the practical floor when it is the noise floor an A/A calibration measured for this target × scenario (larger than the metric's default): percent, or the metric's unit (docs/metrics.md); added in v1",
+              "the practical floor when it is the noise floor an A/A calibration measured for this target × scenario (larger than the metric's default, at most 4 times it): percent, or the metric's unit (docs/metrics.md); added in v1",
+            ),
+          noiseWarning: z
+            .string()
+            .nullable()
+            .optional()
+            .describe(
+              "the calibration's run-to-run spread is so large that these run counts would miss a doubling ('p99 noise on this machine is ±48 % …: use longer runs or more repeats'); a primary metric's makes the cell incomplete; added in v1",
             ),
           reason: z.string(),
         }),

@@ -47,6 +47,7 @@ const CandidateCellSchema = z.object({
   insufficient: z.boolean(),
   lowRequests: z.boolean(),
   noiseFloor: z.object({ unit: z.enum(['percent', 'absolute']), value: z.number() }).nullable(),
+  noiseWarning: z.string().nullable(),
   warnings: z.array(z.string()),
 });
 

@@ -49,6 +49,7 @@ export async function cellVerdicts(
         insufficient: m.insufficient,
         lowRequests: m.lowRequests,
         noiseFloor: m.noiseFloor,
+        noiseWarning: m.noiseWarning,
         reason: m.reason ?? '',
       },
     ];

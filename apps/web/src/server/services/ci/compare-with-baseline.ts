@@ -63,7 +63,12 @@ export async function compareWithBaseline(
     const crashedRuns = crashedCount(c.runs);
     const failedThresholds = failedThresholdsOf(c.runs);
     const verdictState = (
-      metrics: { verdict: string; suspected: boolean; primary?: boolean }[],
+      metrics: {
+        verdict: string;
+        suspected: boolean;
+        primary?: boolean;
+        noiseWarning?: string | null;
+      }[],
       baselineRuns: number | null,
     ) => {
       const incomplete =
@@ -74,6 +79,9 @@ export async function compareWithBaseline(
               candidateRuns,
               crashedRuns,
               primaryMetrics: primaryCount(metrics),
+              noiseWarnings: metrics.flatMap((m) =>
+                m.primary !== false && m.noiseWarning ? [m.noiseWarning] : [],
+              ),
             });
       const state = cellState({ metrics, failedThresholds, incomplete });
       return { state, regression: state === 'regression', incomplete, failedThresholds };

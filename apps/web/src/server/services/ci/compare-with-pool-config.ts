@@ -56,7 +56,12 @@ export async function compareWithPoolConfig(
     const crashedRuns = crashedCount(c.runs);
     const failedThresholds = failedThresholdsOf(c.runs);
     const verdictState = (
-      metrics: { verdict: string; suspected: boolean; primary?: boolean }[],
+      metrics: {
+        verdict: string;
+        suspected: boolean;
+        primary?: boolean;
+        noiseWarning?: string | null;
+      }[],
       baselineRuns: number,
     ) => {
       const incomplete = incompleteReason({
@@ -64,6 +69,9 @@ export async function compareWithPoolConfig(
         candidateRuns,
         crashedRuns,
         primaryMetrics: primaryCount(metrics),
+        noiseWarnings: metrics.flatMap((m) =>
+          m.primary !== false && m.noiseWarning ? [m.noiseWarning] : [],
+        ),
       });
       const state = cellState({ metrics, failedThresholds, incomplete });
       return { state, regression: state === 'regression', incomplete, failedThresholds };

@@ -52,6 +52,12 @@ export interface CandidateCell {
    * metric's default): percent, or the metric's unit when `absolute`
    */
   noiseFloor: { unit: 'percent' | 'absolute'; value: number } | null;
+  /**
+   * the A/A calibration's run-to-run spread is so large that these run counts would miss a
+   * doubling ("p99 noise on this machine is ±48 % …"): shown beside the verdict; a primary
+   * metric's makes a gate's cell incomplete
+   */
+  noiseWarning: string | null;
   warnings: string[];
 }
 
@@ -279,6 +285,7 @@ export async function buildComparison(
             insufficient: false,
             lowRequests: false,
             noiseFloor: null,
+            noiseWarning: null,
             warnings: [],
           };
         return {
@@ -298,6 +305,7 @@ export async function buildComparison(
               ? { unit: 'absolute' as const, value: m.floor.absolute }
               : { unit: 'percent' as const, value: m.floor.percent }
             : null,
+          noiseWarning: m.noiseWarning,
           warnings: m.warnings.map((w) => w.message),
         };
       }),

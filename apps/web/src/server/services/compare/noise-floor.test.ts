@@ -4,15 +4,18 @@ import { toJson, type Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
 import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import type { Selection } from '~/lib/compare/selection';
+import { compareWithPoolConfig } from '../ci/compare-with-pool-config';
 import { buildComparison } from './build-comparison';
 import { cachedComparison, clearComparisonCache } from './cached-comparison';
 import { insertSyntheticRun, syntheticExperiment } from './testing/synthetic-runs';
 
 /**
  * A measured A/A noise floor as the practical floor of the compare view: a 30 % slower p50 is
- * "worse" under the default 5 % floor and "no change" when a calibration of the same target ×
- * scenario measured ±60 %; the view names the calibration, `noiseFloor: 'default'` turns it off,
- * and a new calibration is never hidden by a cached comparison.
+ * "worse" under the default 5 % floor; a calibration of the same target × scenario that measured
+ * ±60 % raises the floor to its cap, 4 times the default (20 %), under which the change is still
+ * worse; the view names the calibration, `noiseFloor: 'default'` turns it off, and a new
+ * calibration is never hidden by a cached comparison. A calibration older than 30 days is not
+ * used, and one whose runs varied by ±50 % makes the gate's cell incomplete, naming the noise.
  */
 describe('compare with a calibrated noise floor (real Postgres)', () => {
   let db: Db;
@@ -91,9 +94,10 @@ describe('compare with a calibrated noise floor (real Postgres)', () => {
     const after = await cachedComparison(db, A.teamId, selection());
     expect(after.version).not.toBe(before.version);
     const cell = p50(after.comparison);
-    expect(cell.verdict).toBe('no-change');
-    expect(cell.noiseFloor).toEqual({ unit: 'percent', value: 60 });
-    expect(cell.reason).toContain('60');
+    expect(cell.verdict).toBe('worse');
+    expect(cell.noiseFloor).toEqual({ unit: 'percent', value: 20 });
+    expect(cell.reason).toContain('20');
+    expect(cell.noiseWarning).toBeNull();
     expect(
       after.comparison.rows.find((r) => r.key === 'rps')!.comparisons[1]!.noiseFloor,
     ).toBeNull();
@@ -135,5 +139,47 @@ describe('compare with a calibrated noise floor (real Postgres)', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TRPCError);
     expect(JSON.stringify(err)).toContain('runsPerSide');
+  });
+
+  it('a calibration older than 30 days is not used; a noisy one makes the gate incomplete, naming the noise', async () => {
+    const [lazy, fixed] = exp.poolConfigs;
+    const stale = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['lazy'], 10);
+    const noisy = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['lazy'], 10);
+    const floorRow = (experimentId: string, spread: number, createdAt: Date) => ({
+      experimentId,
+      teamId: A.teamId,
+      targetId: A.targetId,
+      scenarioId: A.scenarioId,
+      poolConfigId: lazy!.id,
+      runsPerSide: 8,
+      createdAt,
+      metrics: toJson.noiseFloorMetrics([
+        { key: 'p50Ms', unit: 'percent', value: 0, estimate: 1, n: 8, spread },
+        { key: 'p95Ms', unit: 'percent', value: 0, estimate: 1, n: 8, spread },
+        { key: 'rps', unit: 'percent', value: 0, estimate: 1, n: 8, spread },
+      ]),
+    });
+    // newer than every other calibration, but 31 days old: the earlier one stays in use
+    await db.noiseFloor.create({
+      data: floorRow(stale.experimentId, 50, new Date(Date.now() - 31 * 86_400_000)),
+    });
+    const before = await buildComparison(db, A.teamId, selection());
+    expect(before.noiseFloors[1]).toMatchObject({ experimentId: calibration.experimentId });
+
+    await db.noiseFloor.create({ data: floorRow(noisy.experimentId, 50, new Date()) });
+    const cmp = await buildComparison(db, A.teamId, selection());
+    expect(cmp.noiseFloors[1]).toMatchObject({ experimentId: noisy.experimentId });
+    const p95 = cmp.rows.find((r) => r.key === 'p95Ms')!.comparisons[1]!;
+    expect(p95.noiseWarning).toMatch(
+      /^Latency p95 noise on this machine is ±50 % between runs \(A\/A calibration\): at 6 vs 6 runs a change under [\d.]+× can read as no change; use longer runs or more repeats$/,
+    );
+    // the gate on throughput, unchanged between the configs: no regression, and a primary metric
+    // that cannot see a doubling here leaves the cell incomplete instead of a pass
+    const gate = await compareWithPoolConfig(db, A.teamId, exp.experimentId, lazy!.id, ['rps']);
+    const cell = gate.cells.find((c) => c.poolConfig.id === fixed!.id)!;
+    expect(cell.state).toBe('incomplete');
+    expect(cell.incomplete).toMatch(/^Throughput noise on this machine is ±50 %/);
+    expect(gate.outcome).toBe('incomplete');
+    clearComparisonCache();
   });
 });
