@@ -1,6 +1,7 @@
 /**
  * The gate's decision quality at its defaults (Holm over the primary metrics, suspicion at the
- * same alpha, the 5 % floor, no calibration) through its own functions:
+ * same alpha, the 5 % floor; without and with an A/A calibration at the same noise) through its
+ * own functions:
  * `npx tsx packages/stats/scripts/simulate-gate.ts`. Seeded; prints a Markdown table of outcome
  * shares for docs/outcomes.md and docs/decision-quality.md.
  */
@@ -30,6 +31,13 @@ for (const p95Factor of [1, 2])
     candidateRuns: 3,
     crashedRuns: 1,
   });
+for (const cv of [0.1, 0.3, 0.5])
+  for (const [label, f] of [
+    ['1× (A/A)', { p95Factor: 1 }],
+    ['p95 2×', { p95Factor: 2 }],
+    ['p99 2×', { p95Factor: 1, p99Factor: 2 }],
+  ] as const)
+    rows.push({ label, runs: 5, cv, ...f, calibrationRunsPerSide: 8 });
 
 const pct = (n: number) => `${((100 * n) / checks).toFixed(1)} %`;
 console.log(
@@ -41,7 +49,9 @@ rows.forEach(({ label, ...row }, i) => {
   const cand = row.candidateRuns ?? row.runs;
   const runs = row.crashedRuns
     ? `${row.runs} vs ${cand}, ${row.crashedRuns} of ${cand} crashed`
-    : `${row.runs} vs ${cand}`;
+    : row.calibrationRunsPerSide
+      ? `${row.runs} vs ${cand}, calibrated (${row.calibrationRunsPerSide} vs ${row.calibrationRunsPerSide} A/A)`
+      : `${row.runs} vs ${cand}`;
   console.log(
     `| ${runs} | ${row.cv * 100} % | ${label} | ${pct(c.regression)} | ${pct(c['suspected-regression'])} | ${pct(c.incomplete)} | ${pct(c.pass)} |`,
   );
