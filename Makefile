@@ -3,11 +3,12 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help setup up down test test-unit test-e2e lint typecheck bench demo seeds
+.PHONY: help setup up down test check test-unit test-e2e lint typecheck bench demo seeds
 
 help:
 	@echo "make up      install, start Postgres/Redis, migrate, seed, build and start web + worker"
 	@echo "make test    the same setup (plus Chromium), then lint, typecheck, unit, integration, browser tests"
+	@echo "make check   a fast check of your change: format, lint, typecheck, unit and its workspaces' integration tests"
 	@echo "make down    stop web, worker, Postgres and Redis started by make up"
 	@echo "make bench   benchmarks, results written to docs/benchmarks.md"
 	@echo "make demo    the seed 004 preset end to end through the queue, comparison printed (.data/results)"
@@ -33,6 +34,10 @@ typecheck:
 
 test:
 	@scripts/test.sh
+
+# A fast check of the uncommitted change (CHECK_BASE=<commit> for another base): docs/testing.md.
+check:
+	@scripts/check.sh
 
 # The pure tests only (no services needed), cached by turbo: see docs/testing.md.
 test-unit:
