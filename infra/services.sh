@@ -8,6 +8,9 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# write_env and env_value: the credentials below are the ones the apps get in .data/poolbench.env
+# shellcheck source=../scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
 DATA="${POOLBENCH_DATA_DIR:-$ROOT/.data}"
 PG_PORT="${PG_PORT:-54329}"
 REDIS_PORT="${REDIS_PORT:-63799}"
@@ -113,15 +116,35 @@ CONF
   say "postgres running on 127.0.0.1:$PG_PORT (db $PG_DB, user $PG_USER)"
 }
 
+# The app's Redis user and password, from REDIS_URL (redis://user:password@host:port).
+redis_user() { local u; u=$(env_value REDIS_URL | sed -n 's|^redis://\([^:@/]*\):[^@]*@.*|\1|p'); echo "${u:-default}"; }
+redis_password() { env_value REDIS_URL | sed -n 's|^redis://[^:@/]*:\([^@]*\)@.*|\1|p'; }
+# Commands BullMQ needs from @dangerous: INFO (version and eviction policy checks), CLIENT LIST
+# (Queue.getWorkers) and CLIENT KILL (the queue package's reconnection test). Everything else of
+# @dangerous (CONFIG, DEBUG, MODULE, SHUTDOWN, FLUSHALL, KEYS, MONITOR, ACL, REPLICAOF, SAVE, …) is
+# refused to the app's user; the default user is off, so nothing works without the password.
+REDIS_APP_RULES='~* &* +@all -@dangerous +info +client|list +client|kill'
+write_redis_acl() { # the ACL file: a sha256 of the password, never the password itself
+  local user pass
+  user=$(redis_user) pass=$(redis_password)
+  [ -n "$pass" ] || die "REDIS_URL in $DATA/poolbench.env carries no password (redis://poolbench:PASSWORD@127.0.0.1:$REDIS_PORT): refusing to start a Redis anyone on this machine can use"
+  [ "$user" != default ] || die "REDIS_URL names no user (redis://poolbench:PASSWORD@…): the app's Redis user must not be the default one"
+  (umask 077 && printf 'user default off\nuser %s on #%s %s\n' "$user" \
+    "$(printf %s "$pass" | sha256sum | cut -c1-64)" "$REDIS_APP_RULES" >"$DATA/redis/users.acl")
+}
+redis_ping() { REDISCLI_AUTH=$(redis_password) redis-cli --no-auth-warning --user "$(redis_user)" -p "$REDIS_PORT" ping 2>/dev/null; }
 start_redis() {
   if redis_running; then say "redis already running on $REDIS_PORT"; return; fi
   port_busy "$REDIS_PORT" && die "port $REDIS_PORT is already in use by another process (pid $(port_owner_pid "$REDIS_PORT")). Stop it or set REDIS_PORT."
   mkdir -p "$DATA/redis"
-  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes \
+  write_redis_acl
+  # loopback only; DEBUG and MODULE are off for every user (the Redis 7 defaults, said here)
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --protected-mode yes --daemonize yes \
     --dir "$DATA/redis" --pidfile "$DATA/redis/redis.pid" --logfile "$DATA/redis/redis.log" \
+    --aclfile "$DATA/redis/users.acl" --enable-debug-command no --enable-module-command no \
     --appendonly yes --maxmemory-policy noeviction --save "" >/dev/null
   for _ in $(seq 1 50); do
-    redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && { say "redis running on 127.0.0.1:$REDIS_PORT"; return; }
+    redis_ping | grep -q PONG && { say "redis running on 127.0.0.1:$REDIS_PORT (user $(redis_user), password in REDIS_URL)"; return; }
     sleep 0.1
   done
   die "redis failed to start; see $DATA/redis/redis.log"
@@ -177,6 +200,11 @@ stop_mariadb() {
   else say "mariadb not running"; fi
 }
 
+# The inbox and its API answer only with MAILPIT_URL's credentials (http://user:password@host:port).
+mailpit_auth() { env_value MAILPIT_URL | sed -n 's|^https\{0,1\}://\([^@/]*:[^@/]*\)@.*|\1|p'; }
+mailpit_get() { # path: curl with the credentials on stdin, never on its command line
+  printf 'user = "%s"\n' "$(mailpit_auth)" | curl -fsS -K - "http://127.0.0.1:$MAILPIT_HTTP_PORT$1"
+}
 mailpit_bin() { [ -x "$DATA/bin/mailpit" ] && echo "$DATA/bin/mailpit"; }
 mailpit_pid() { [ -f "$DATA/mailpit/mailpit.pid" ] && cat "$DATA/mailpit/mailpit.pid"; }
 mailpit_running() { local p; p=$(mailpit_pid 2>/dev/null) && [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
@@ -184,12 +212,15 @@ start_mailpit() {
   if mailpit_running; then say "mailpit already running on $MAILPIT_SMTP_PORT"; return; fi
   local bin; bin=$(mailpit_bin) || { say "mailpit not built (scripts/setup.sh builds it): mail is only logged"; return; }
   mkdir -p "$DATA/mailpit"
-  # its own session, so it outlives this script; messages kept in a file under .data
-  setsid "$bin" --smtp "127.0.0.1:$MAILPIT_SMTP_PORT" --listen "127.0.0.1:$MAILPIT_HTTP_PORT" \
+  local auth; auth=$(mailpit_auth)
+  [ -n "$auth" ] || die "MAILPIT_URL in $DATA/poolbench.env carries no credentials (http://poolbench:PASSWORD@127.0.0.1:$MAILPIT_HTTP_PORT): refusing to start an inbox anyone can read"
+  # its own session, so it outlives this script; messages kept in a file under .data; the UI and
+  # API credentials in its environment (MP_UI_AUTH), never on a command line
+  MP_UI_AUTH="$auth" setsid "$bin" --smtp "127.0.0.1:$MAILPIT_SMTP_PORT" --listen "127.0.0.1:$MAILPIT_HTTP_PORT" \
     --database "$DATA/mailpit/mailpit.db" --smtp-auth-accept-any --smtp-auth-allow-insecure \
     --disable-version-check >"$DATA/mailpit/mailpit.log" 2>&1 < /dev/null &
   for _ in $(seq 1 50); do
-    if curl -fsS "http://127.0.0.1:$MAILPIT_HTTP_PORT/api/v1/info" >/dev/null 2>&1; then
+    if mailpit_get /api/v1/info >/dev/null 2>&1; then
       # the pid of mailpit itself (setsid may have forked), found by its own data file
       pgrep -f -- "--database $DATA/mailpit/mailpit.db" | head -1 > "$DATA/mailpit/mailpit.pid"
       say "mailpit running: smtp 127.0.0.1:$MAILPIT_SMTP_PORT, http://127.0.0.1:$MAILPIT_HTTP_PORT"
@@ -204,6 +235,8 @@ stop_mailpit() {
   if mailpit_running || pgrep -f -- "--database $DATA/mailpit/mailpit.db" >/dev/null; then
     mailpit_running && kill "$(mailpit_pid)" 2>/dev/null
     pkill -f -- "--database $DATA/mailpit/mailpit.db" 2>/dev/null || true
+    # gone before anything starts again: a new one would find its ports still taken
+    for _ in $(seq 1 50); do pgrep -f -- "--database $DATA/mailpit/mailpit.db" >/dev/null || break; sleep 0.1; done
     rm -f "$DATA/mailpit/mailpit.pid"; say "mailpit stopped"
   else say "mailpit not running"; fi
 }
@@ -220,7 +253,7 @@ stop_redis() {
 }
 
 case "${1:-}" in
-  start) ensure_binaries; start_pg; start_redis; if mariadb_wanted; then start_mariadb; fi; start_mailpit ;;
+  start) write_env; ensure_binaries; start_pg; start_redis; if mariadb_wanted; then start_mariadb; fi; start_mailpit ;;
   stop) [ -n "$(pg_bindir)" ] && stop_pg; command -v redis-server >/dev/null && stop_redis; [ -n "$(mariadb_bin)" ] && stop_mariadb; stop_mailpit; true ;;
   status)
     rc=0
@@ -228,8 +261,9 @@ case "${1:-}" in
     if redis_running; then say "redis: running on $REDIS_PORT"; else say "redis: stopped"; rc=1; fi
     if mariadb_wanted; then if mariadb_running; then say "mariadb: running on $MARIADB_PORT"; else say "mariadb: stopped"; rc=1; fi; fi
     exit $rc ;;
-  restart-redis) stop_redis; start_redis ;;
+  restart-redis) write_env; stop_redis; start_redis ;;
+  restart-mailpit) write_env; stop_mailpit; start_mailpit ;;
   url) echo "postgresql://$PG_USER:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB" ;;
   mariadb-url) echo "mysql://$PG_USER:$PG_PASSWORD@127.0.0.1:$MARIADB_PORT/poolbench_lab" ;;
-  *) echo "usage: $0 start|stop|status|url" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status|restart-redis|restart-mailpit|url|mariadb-url" >&2; exit 2 ;;
 esac

@@ -15,22 +15,38 @@ port_pid() { ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | head -
 env_default() { # file key value
   grep -q "^$2=" "$1" || printf '%s=%s\n' "$2" "$3" >>"$1"
 }
-load_env() {
+# a random password for a URL: base64url, no padding
+url_secret() { head -c 24 /dev/urandom | base64 | tr '+/' '-_' | tr -d '='; }
+# the value of one key in .data/poolbench.env, without exporting anything
+env_value() { sed -n "s/^$1=//p" "$DATA/poolbench.env" | head -1; }
+# writes .data/poolbench.env (new secrets, missing keys, older defaults upgraded) without loading it
+write_env() {
   mkdir -p "$DATA"
   local f="$DATA/poolbench.env"
   [ -f "$f" ] || (umask 077 && : >"$f")
   chmod 600 "$f"
   env_default "$f" DATABASE_URL postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench
-  env_default "$f" REDIS_URL redis://127.0.0.1:63799
+  # Redis's ACL user for the app (infra/services.sh: no CONFIG, DEBUG or other dangerous commands);
+  # a file from before Redis had a password gets one in place of the old default URL
+  if grep -qx 'REDIS_URL=redis://127.0.0.1:63799' "$f"; then
+    sed -i "s|^REDIS_URL=.*|REDIS_URL=redis://poolbench:$(url_secret)@127.0.0.1:63799|" "$f"
+  fi
+  env_default "$f" REDIS_URL "redis://poolbench:$(url_secret)@127.0.0.1:63799"
   env_default "$f" POOLBENCH_SECRET_KEY "$(head -c 32 /dev/urandom | base64)"
   env_default "$f" BETTER_AUTH_SECRET "$(head -c 32 /dev/urandom | base64)"
   env_default "$f" BETTER_AUTH_URL http://localhost:3000
   env_default "$f" POOLBENCH_URL http://localhost:3000
   # mail (sign-up verification, invitations): the local Mailpit; put your own SMTP server here
   env_default "$f" SMTP_URL smtp://127.0.0.1:54025
+  # the local Mailpit's inbox and API answer only with these credentials (infra/services.sh)
+  env_default "$f" MAILPIT_URL "http://poolbench:$(url_secret)@127.0.0.1:54026"
   env_default "$f" MAIL_FROM "'PoolBench <poolbench@localhost>'"
   env_default "$f" NEXT_TELEMETRY_DISABLED 1
   env_default "$f" TURBO_TELEMETRY_DISABLED 1
+}
+load_env() {
+  write_env
+  local f="$DATA/poolbench.env"
   # its path is known only at run time
   set -a
   # shellcheck source=/dev/null

@@ -1,8 +1,16 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { SHOTS, signUpApi, trpcCall, trpcOk, uniqueEmail, PASSWORD } from './helpers';
 
-// The local Mailpit that `make up` / `make test` start (infra/services.sh): the app's real SMTP path
-const MAILPIT = process.env.MAILPIT_URL ?? 'http://127.0.0.1:54026';
+// The local Mailpit that `make up` / `make test` start (infra/services.sh): the app's real SMTP path.
+// Its API answers only with the installation's credentials, which MAILPIT_URL carries
+// (.data/poolbench.env, written by scripts/lib.sh): sent as a Basic header, not in the URL.
+const MAILPIT_URL = new URL(process.env.MAILPIT_URL ?? 'http://127.0.0.1:54026');
+const MAILPIT = `${MAILPIT_URL.protocol}//${MAILPIT_URL.host}`;
+const MAILPIT_HEADERS: Record<string, string> = MAILPIT_URL.username
+  ? {
+      Authorization: `Basic ${Buffer.from(`${decodeURIComponent(MAILPIT_URL.username)}:${decodeURIComponent(MAILPIT_URL.password)}`).toString('base64')}`,
+    }
+  : {};
 
 /** The text of the newest message to `to` whose subject matches, waiting for it to arrive. */
 async function mailTo(request: APIRequestContext, to: string, subject: RegExp): Promise<string> {
@@ -11,12 +19,16 @@ async function mailTo(request: APIRequestContext, to: string, subject: RegExp): 
     .poll(
       async () => {
         const list = (await (
-          await request.get(`${MAILPIT}/api/v1/search?query=${encodeURIComponent(`to:"${to}"`)}`)
+          await request.get(`${MAILPIT}/api/v1/search?query=${encodeURIComponent(`to:"${to}"`)}`, {
+            headers: MAILPIT_HEADERS,
+          })
         ).json()) as { messages: Array<{ ID: string; Subject: string }> };
         const m = list.messages.find((x) => subject.test(x.Subject));
         if (!m) return false;
         text = (
-          (await (await request.get(`${MAILPIT}/api/v1/message/${m.ID}`)).json()) as {
+          (await (
+            await request.get(`${MAILPIT}/api/v1/message/${m.ID}`, { headers: MAILPIT_HEADERS })
+          ).json()) as {
             Text: string;
           }
         ).Text;

@@ -179,6 +179,13 @@ describe('lifecycle: `make down` (scripts/stack.sh stop) while a run is running'
   });
 });
 
+const viaProxy = (url: string, port: number) => {
+  const u = new URL(url);
+  u.hostname = '127.0.0.1';
+  u.port = String(port);
+  return u.toString();
+};
+
 describe('lifecycle: only the worker loses Redis for 10 s mid-run', () => {
   let w: World;
   let proxy: Awaited<ReturnType<typeof tcpProxy>>;
@@ -198,7 +205,8 @@ describe('lifecycle: only the worker loses Redis for 10 s mid-run', () => {
 
   it('the run completes, the heartbeat reports the queue lost and regained, the worker logs it once each and takes the next run', async () => {
     w.startWorker({
-      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      // the same user and password, through the proxy
+      REDIS_URL: viaProxy(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799', proxy.port),
       WORKER_HEARTBEAT_MS: '1000',
     });
     const beat = () =>
