@@ -15,7 +15,12 @@ function compose(args: string[], env: NodeJS.ProcessEnv): string {
     execFileSync('docker', ['compose', 'version'], { stdio: 'pipe' });
     return execFileSync('docker', ['compose', ...file, ...args], { env, stdio: 'pipe' }).toString();
   } catch (err) {
-    if ((err as { stderr?: Buffer }).stderr?.toString().includes('POOLBENCH_SECRET_KEY')) throw err;
+    if (
+      /POOLBENCH_SECRET_KEY|REDIS_PASSWORD/.test(
+        (err as { stderr?: Buffer }).stderr?.toString() ?? '',
+      )
+    )
+      throw err;
     return execFileSync('docker-compose', [...file, ...args], { env, stdio: 'pipe' }).toString();
   }
 }
@@ -26,6 +31,7 @@ describe('infra/docker-compose.yml', () => {
       ...process.env,
       POOLBENCH_SECRET_KEY: 'x',
       BETTER_AUTH_SECRET: 'y',
+      REDIS_PASSWORD: 'z',
     });
     const cfg = parse(out) as {
       services: Record<string, { healthcheck?: unknown; user?: string }>;
@@ -48,7 +54,7 @@ describe('infra/docker-compose.yml', () => {
     } catch (err) {
       message = String((err as { stderr?: Buffer }).stderr ?? err);
     }
-    expect(message).toMatch(/POOLBENCH_SECRET_KEY/);
+    expect(message).toMatch(/POOLBENCH_SECRET_KEY|REDIS_PASSWORD/);
   });
 
   it('runs redis with the same durability settings as the native services script', () => {
@@ -58,6 +64,34 @@ describe('infra/docker-compose.yml', () => {
       expect(compose).toContain(s);
       expect(native).toContain(s);
     }
+  });
+
+  it("runs redis with the native script's ACL: default user off, the app's user without @dangerous", () => {
+    const cfg = parse(readFileSync(join(here, 'docker-compose.yml'), 'utf8')) as {
+      'x-app-env': Record<string, string>;
+      services: Record<string, { command?: string[]; ports?: string[] }>;
+    };
+    const native = /^REDIS_APP_RULES='([^']+)'$/m.exec(
+      readFileSync(join(here, 'services.sh'), 'utf8'),
+    )![1]!;
+    const cmd = cfg.services.redis!.command!.join(' ');
+    expect(cmd).toContain('--user default off');
+    expect(cmd).toContain(`--user poolbench on >\${REDIS_PASSWORD:?set REDIS_PASSWORD} ${native}`);
+    expect(native).toContain('-@dangerous');
+    expect(cfg['x-app-env'].REDIS_URL).toMatch(/^redis:\/\/poolbench:\$\{REDIS_PASSWORD:\?/);
+  });
+
+  it('publishes every port on loopback only', () => {
+    const cfg = parse(readFileSync(join(here, 'docker-compose.yml'), 'utf8')) as {
+      services: Record<string, { ports?: string[] }>;
+    };
+    const ports = Object.values(cfg.services).flatMap((s) => s.ports ?? []);
+    expect(ports.length).toBeGreaterThan(0);
+    for (const p of ports) expect(p).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+    // inside its container the web app listens on every interface, or nothing could reach it
+    expect(readFileSync(join(here, 'web.Dockerfile'), 'utf8')).toMatch(
+      /^ENV .*POOLBENCH_WEB_HOST=0\.0\.0\.0/m,
+    );
   });
 
   it('runs web and worker images as a non-root user', () => {

@@ -224,6 +224,38 @@ describe('infra/helm/poolbench', () => {
     expect(kc.code, kc.out + kc.err).toBe(0);
   });
 
+  it("bundled Redis: the app's ACL user with infra/services.sh's rules, the default user off, the password only in the Secret", () => {
+    const ms = render(...DEFAULTS);
+    const secret = find(ms, 'Secret', '-secrets').stringData!;
+    const pass = secret.REDIS_PASSWORD!;
+    expect(pass).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(secret.REDIS_URL).toBe(`redis://poolbench:${pass}@pb-poolbench-redis:6379`);
+    const redis = podSpec(find(ms, 'StatefulSet', '-redis')).containers[0]!;
+    const native = /^REDIS_APP_RULES='([^']+)'$/m.exec(
+      readFileSync(join(root, 'infra/services.sh'), 'utf8'),
+    )![1]!;
+    const args = (redis as { args?: string[] }).args!.join(' ');
+    expect(args).toContain('--user default off');
+    expect(args).toContain(`--user poolbench on >$(REDISCLI_AUTH) ${native}`);
+    expect(env(redis, 'REDISCLI_AUTH')?.valueFrom?.secretKeyRef).toMatchObject({
+      key: 'REDIS_PASSWORD',
+    });
+    for (const m of ms.filter((x) => x.kind !== 'Secret'))
+      expect(JSON.stringify(m), m.metadata.name).not.toContain(pass);
+  });
+
+  it('names installation admins for the web app when given (POOLBENCH_INSTALLATION_ADMINS)', () => {
+    const web = (...v: string[]) =>
+      podSpec(find(render(...DEFAULTS, ...v), 'Deployment', '-web')).containers[0]!;
+    expect(env(web(), 'POOLBENCH_INSTALLATION_ADMINS')).toBe(undefined);
+    expect(
+      env(
+        web('--set', 'web.installationAdmins={ops@example.com,sre@example.com}'),
+        'POOLBENCH_INSTALLATION_ADMINS',
+      )?.value,
+    ).toBe('ops@example.com,sre@example.com');
+  });
+
   it('a worker advertises its pod IP, where other generators reach the managed target it leads', () => {
     const c = podSpec(find(render(...DEFAULTS), 'Deployment', '-worker')).containers[0]!;
     expect(env(c, 'WORKER_ADVERTISE_HOST')?.valueFrom?.fieldRef?.fieldPath).toBe('status.podIP');
@@ -262,14 +294,16 @@ describe('infra/helm/poolbench', () => {
     for (const m of ms.filter((x) => ['Deployment', 'Job', 'StatefulSet'].includes(x.kind))) {
       for (const c of [...podSpec(m).containers, ...(podSpec(m).initContainers ?? [])]) {
         for (const e of c.env ?? []) {
-          if (secretKeys.includes(e.name) || e.name === 'POSTGRES_PASSWORD')
+          if (
+            ['POSTGRES_PASSWORD', 'REDIS_PASSWORD', 'REDISCLI_AUTH', ...secretKeys].includes(e.name)
+          )
             expect(e.value, `${m.metadata.name}/${c.name} ${e.name}`).toBeUndefined();
         }
       }
     }
     const secret = find(ms, 'Secret', '-secrets');
     expect(Object.keys(secret.stringData!).sort()).toEqual(
-      [...secretKeys, 'POSTGRES_PASSWORD'].sort(),
+      [...secretKeys, 'POSTGRES_PASSWORD', 'REDIS_PASSWORD'].sort(),
     );
     expect(secret.stringData!.DATABASE_URL).toMatch(
       /^postgresql:\/\/poolbench:[A-Za-z0-9]{32}@pb-poolbench-postgres:5432\/poolbench$/,

@@ -14,6 +14,6 @@ RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \
 WORKDIR /app
 COPY --from=build --chown=poolbench /app /app
 USER poolbench
-ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 POOLBENCH_WEB_HOST=0.0.0.0
 EXPOSE 3000
 CMD ["npm", "run", "-s", "start", "-w", "@poolbench/web"]

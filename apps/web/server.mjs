@@ -17,6 +17,9 @@ import { malformedPathAnswer } from './malformed-path.mjs';
 import { webProcesses } from './web-processes.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
+// Loopback unless told otherwise: `make up` serves this machine only; a container (the images set
+// POOLBENCH_WEB_HOST=0.0.0.0) or a server behind a proxy on another host names its address.
+const host = process.env.POOLBENCH_WEB_HOST || '127.0.0.1';
 
 const processes = webProcesses(process.env.POOLBENCH_WEB_PROCESSES);
 
@@ -140,7 +143,11 @@ async function serve() {
     }
     return method === 'GET' ? fastOrNext(req, res) : handle(req, res);
   });
-  server.listen(port, () => console.log(`PoolBench web listening on http://localhost:${port}`));
+  server.listen(port, host, () =>
+    console.log(
+      `PoolBench web listening on http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    ),
+  );
 
   // Like `next start`: stop accepting, let open requests finish (at most 10 s: a live stream
   // does not end on its own), then finish what the app held back to write in batches
