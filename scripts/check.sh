@@ -43,8 +43,9 @@ fi
 phase "lint" npx turbo run lint --filter="[$base]" --output-logs=errors-only
 phase "typecheck" npx turbo run typecheck --filter="...[$base]" --output-logs=errors-only
 phase "unit tests" npx turbo run test:unit --filter="...[$base]" --output-logs=errors-only
+# services already running (a `make up` stack) are used as they are
 port_busy "${PG_PORT:-54329}" || port_busy "${REDIS_PORT:-63799}" || own_services=1
-infra/services.sh start >/dev/null
+if ((own_services)); then infra/services.sh start >/dev/null; fi
 phase "integration tests" npx turbo run test:integration --filter="[$base]" --concurrency=1 \
   --output-logs=errors-only
 say "check passed: $((SECONDS)) s"
