@@ -119,37 +119,89 @@ function expectJustified(plan: AdvisorPlan, min = 1): void {
   if (plan.recommended > min) expect(at.get(plan.recommended - 1)).toBe('fails');
 }
 
-// The three cases of docs/advisor-model.md, with the runs each used for seed 1 (the table there).
-const CASES: { name: string; lab: Lab; runsSeed1: number }[] = [
+// The three cases of docs/advisor-model.md, with the runs each used for seed 3 (the table there).
+const CASES: { name: string; lab: Lab; runsSeed3: number }[] = [
   {
     name: 'λ = 50/s, S = 50 ms',
     lab: { lambdaPerS: 50, serviceMs: 50, slowShare: 0.15, slowdown: 1.25 },
-    runsSeed1: 18,
+    runsSeed3: 34,
   },
   {
     name: 'λ = 20/s, S = 170 ms',
     lab: { lambdaPerS: 20, serviceMs: 170, slowShare: 0.15, slowdown: 1.25 },
-    runsSeed1: 18,
+    runsSeed3: 29,
   },
   {
     name: 'λ = 100/s, S = 45 ms',
     lab: { lambdaPerS: 100, serviceMs: 45, slowShare: 0.15, slowdown: 1.25 },
-    runsSeed1: 18,
+    runsSeed3: 29,
   },
 ];
 
 describe('planAdvisor against a simulated D/D/c lab', () => {
-  it.each(CASES)('recommends ddcMinServers ± 1 within 30 runs: $name', ({ lab, runsSeed1 }) => {
-    expect(driveLab(lab, 1).evidence.runsUsed).toBe(runsSeed1);
-    const truth = ddcMinServers(lab.lambdaPerS, lab.serviceMs).servers;
-    for (const seed of [1, 2, 3, 4, 5]) {
-      const plan = driveLab(lab, seed);
-      const rec = recommended(plan);
-      expect(typeof rec).toBe('number');
-      expect(Math.abs((rec as number) - truth)).toBeLessThanOrEqual(1);
-      expect(plan.evidence.runsUsed).toBeLessThanOrEqual(30);
-      expectJustified(plan);
+  it.each(CASES)(
+    'recommends ddcMinServers ± 1 within 40 runs, or names the setting in doubt: $name',
+    ({ lab, runsSeed3 }) => {
+      expect(driveLab(lab, 3, 40).evidence.runsUsed).toBe(runsSeed3);
+      const truth = ddcMinServers(lab.lambdaPerS, lab.serviceMs).servers;
+      let decided = 0;
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const plan = driveLab(lab, seed, 40);
+        expect(plan.evidence.runsUsed).toBeLessThanOrEqual(40);
+        if (plan.status === 'budget-exhausted') {
+          // the setting near the SLO meets it in most runs but not all (a slowed machine in
+          // 15 % of them): 12 runs may not settle it at a 10 % error rate
+          expect(plan.inDoubt.some((d) => Math.abs(d.setting - truth) <= 1)).toBe(true);
+          continue;
+        }
+        decided++;
+        const rec = recommended(plan);
+        expect(typeof rec).toBe('number');
+        expect(Math.abs((rec as number) - truth)).toBeLessThanOrEqual(1);
+        expectJustified(plan);
+      }
+      expect(decided).toBeGreaterThanOrEqual(4);
+    },
+  );
+});
+
+describe('planAdvisor verdicts with stated error rates, through the whole search', () => {
+  // Settings below 5 never meet the SLO, above 5 always do; a run at 5 meets it with probability
+  // pi. The search looks at 5 after every batch it plans there, up to 12 runs.
+  const slo: SloObjective = { kind: 'slo', p99Ms: 100, errorRate: 0.001, rate: 50 };
+  const verdictsAt5 = (pi: number, searches: number) => {
+    const count = { meets: 0, fails: 0, 'in-doubt': 0, untested: 0 };
+    for (let seed = 1; seed <= searches; seed++) {
+      const random = seededRandom(seed);
+      const plan = drive(
+        slo,
+        (setting) => ({
+          setting,
+          p99Ms: setting < 5 ? 1000 : setting > 5 ? 10 : random() < pi ? 10 : 1000,
+          errorRate: 0,
+          rps: 50,
+          droppedIterations: 0,
+          iterations: 750,
+        }),
+        40,
+        { min: 1, max: 16 },
+      );
+      const at5 = plan.evidence.settings.find((e) => e.setting === 5);
+      count[at5 ? at5.verdict : 'untested']++;
     }
+    return count;
+  };
+
+  it('a setting whose runs meet the SLO half the time is "meets" in at most 10 % of searches', () => {
+    const c = verdictsAt5(0.5, 300);
+    expect(c.untested).toBe(0);
+    expect(c.meets / 300).toBeLessThanOrEqual(0.1);
+  });
+
+  it('a setting whose runs meet it 90 % of the time is "fails" in at most 10 % of searches', () => {
+    const c = verdictsAt5(0.9, 300);
+    expect(c.fails / 300).toBeLessThanOrEqual(0.1);
+    expect(c.meets / 300).toBeGreaterThanOrEqual(0.9);
   });
 });
 
@@ -189,7 +241,7 @@ describe('planAdvisor when the data do not allow a clean answer', () => {
     });
     const observations = [
       ...[1, 1, 1, 2, 2, 2].map((s) => obs(s, 900)),
-      ...[3, 3, 3, 32, 32, 32].map((s) => obs(s, 60)),
+      ...[3, 3, 3, 3, 3, 32, 32, 32, 32, 32].map((s) => obs(s, 60)),
       ...[4, 4].map((s) => obs(s, 400)),
     ];
     const plan = planAdvisor({
@@ -213,19 +265,14 @@ describe('planAdvisor when the data do not allow a clean answer', () => {
       droppedIterations: 0,
       iterations: 750,
     });
-    // 3 meets (3 of 3), but 2 has one pass and one failure: in doubt, so 3 cannot be decided.
+    // 3 meets (5 of 5), but 2 has one pass and one failure: in doubt, so 3 cannot be decided.
     const plan = planAdvisor({
       range: { min: 1, max: 32 },
       objective: { kind: 'slo', p99Ms: 100, errorRate: 0.001, rate: 50 },
       observations: [
         pass(1, 900),
         pass(1, 900),
-        pass(32, 60),
-        pass(32, 60),
-        pass(32, 60),
-        pass(3, 60),
-        pass(3, 60),
-        pass(3, 60),
+        ...[32, 32, 32, 32, 32, 3, 3, 3, 3, 3].map((s) => pass(s, 60)),
         pass(2, 60),
         pass(2, 900),
       ],

@@ -169,7 +169,8 @@ function sloEvidence(
   return [...groupBySetting(input.observations)].map(([setting, runs]) => {
     const checks = runs.map((r) => ({ index: r.index, ...checkRunAgainstSlo(r.obs, objective) }));
     const passes = checks.filter((c) => c.passed).length;
-    const v = sloVerdict(passes, runs.length);
+    // the most runs a setting can get: the verdict's error rates hold over every top-up to it
+    const v = sloVerdict(passes, runs.length, MAX_RUNS_FACTOR * (input.repeatsPerSetting ?? 3));
     return {
       setting,
       runs: runs.length,

@@ -7,7 +7,9 @@ import {
   checkRunAgainstSlo,
   clopperPearsonLower,
   clopperPearsonUpper,
+  sloDesign,
   sloVerdict,
+  SLO_VERDICT_RULE,
 } from './slo';
 
 const SLO: SloObjective = { kind: 'slo', p99Ms: 50, errorRate: 0.001, rate: 200 };
@@ -78,29 +80,79 @@ describe('exact binomial bounds', () => {
 });
 
 describe('sloVerdict', () => {
-  it('needs 3 of 3 passing runs for "meets" and 2 of 2 failing for "fails"', () => {
-    expect(sloVerdict(3, 3).verdict).toBe('meets');
+  it('needs 5 of 5 passing runs for "meets" (at most 12 runs a setting) and 2 of 2 failing for "fails"', () => {
+    expect(sloVerdict(5, 5).verdict).toBe('meets');
+    expect(sloVerdict(4, 4).verdict).toBe('in-doubt');
+    expect(sloVerdict(3, 3).verdict).toBe('in-doubt');
     expect(sloVerdict(2, 2).verdict).toBe('in-doubt');
-    expect(sloVerdict(1, 1).verdict).toBe('in-doubt');
     expect(sloVerdict(0, 2).verdict).toBe('fails');
     expect(sloVerdict(0, 1).verdict).toBe('in-doubt');
-    expect(sloVerdict(0, 0)).toMatchObject({ verdict: 'in-doubt', runsToSettle: 3, runsToFail: 2 });
+    expect(sloVerdict(0, 0)).toMatchObject({ verdict: 'in-doubt', runsToSettle: 5, runsToFail: 2 });
+    // a search that gives a setting at most 8 runs (2 repeats × 4) looks less often: 4 of 4 meets
+    expect(sloVerdict(4, 4, 8).verdict).toBe('meets');
   });
 
   it('follows the documented table beyond the minimum', () => {
-    expect(sloVerdict(4, 5).verdict).toBe('in-doubt');
-    expect(sloVerdict(5, 6).verdict).toBe('meets');
+    expect(sloVerdict(5, 6).verdict).toBe('in-doubt');
+    expect(sloVerdict(6, 7).verdict).toBe('in-doubt');
+    expect(sloVerdict(7, 8).verdict).toBe('meets');
+    expect(sloVerdict(10, 12).verdict).toBe('meets');
+    expect(sloVerdict(9, 12).verdict).toBe('in-doubt');
     expect(sloVerdict(1, 4).verdict).toBe('in-doubt');
     expect(sloVerdict(1, 5).verdict).toBe('fails');
   });
 
   it('says how many more runs could settle a doubt either way', () => {
-    // 2 of 3: three more passes give 5 of 6; four more failures give 2 of 7 (P = 0.227).
-    expect(sloVerdict(2, 3)).toMatchObject({ runsToSettle: 3, runsToFail: 4 });
-    expect(sloVerdict(2, 2)).toMatchObject({ runsToSettle: 1, runsToFail: 5 });
-    expect(sloVerdict(3, 3)).toMatchObject({ runsToSettle: 0 });
-    const v = sloVerdict(3, 3);
-    expect(v.lowerBound).toBeGreaterThan(0.5);
+    // 2 of 3: five more passes give 7 of 8; four more failures give 2 of 7 (P = 0.227).
+    expect(sloVerdict(2, 3)).toMatchObject({ runsToSettle: 5, runsToFail: 4 });
+    expect(sloVerdict(3, 3)).toMatchObject({ runsToSettle: 2, runsToFail: 6 });
+    expect(sloVerdict(5, 5)).toMatchObject({ runsToSettle: 0 });
+    expect(sloVerdict(5, 5).lowerBound).toBeGreaterThan(0.5);
+    expect(sloVerdict(4, 4).lowerBound).toBeLessThan(0.5);
     expect(sloVerdict(0, 2).upperBound).toBeLessThan(0.5);
+  });
+});
+
+describe('sloDesign: error rates over every look', () => {
+  // every sequence of maxRuns runs, each with its probability; `crosses` is asked once per (k, n)
+  const everyPath = (maxRuns: number, p: number, ask: (k: number, n: number) => boolean) => {
+    const seen = new Map<number, boolean>();
+    const crosses = (k: number, n: number) => {
+      const key = n * 100 + k;
+      if (!seen.has(key)) seen.set(key, ask(k, n));
+      return seen.get(key)!;
+    };
+    let total = 0;
+    for (let bits = 0; bits < 2 ** maxRuns; bits++) {
+      let k = 0;
+      let prob = 1;
+      let crossed = false;
+      for (let n = 1; n <= maxRuns; n++) {
+        const pass = (bits >> (n - 1)) & 1;
+        k += pass;
+        prob *= pass ? p : 1 - p;
+        crossed ||= crosses(k, n);
+      }
+      if (crossed) total += prob;
+    }
+    return total;
+  };
+
+  it('a setting whose runs meet half the time is ever called "meets" at most 10 % of the time, even looking after each run', () => {
+    const d = sloDesign(12);
+    const meets = (k: number, n: number) => sloVerdict(k, n, 12).verdict === 'meets';
+    const brute = everyPath(12, 0.5, meets);
+    expect(brute).toBeCloseTo(d.meetsError, 12);
+    expect(brute).toBeLessThanOrEqual(SLO_VERDICT_RULE.meetsError);
+    // the rule it replaced, p < 0.15 at every look: 3 of 3 alone is 0.125
+    const old = everyPath(12, 0.5, (k, n) => binomialUpperTail(k, n, 0.5) < 0.15);
+    expect(old).toBeGreaterThan(0.2);
+  });
+
+  it('a setting whose runs meet 90 % of the time is ever called "fails" at most 10 % of the time', () => {
+    const fails = (k: number, n: number) => sloVerdict(k, n, 12).verdict === 'fails';
+    const brute = everyPath(12, 0.9, fails);
+    expect(brute).toBeCloseTo(sloDesign(12).failsError, 12);
+    expect(brute).toBeLessThanOrEqual(SLO_VERDICT_RULE.failsError);
   });
 });

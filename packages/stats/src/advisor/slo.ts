@@ -32,6 +32,12 @@ export interface AdvisorObservation {
   poolInUseMean?: number | null;
   dbConnectionsPeak?: number | null;
   rssPeakBytes?: number | null;
+  /**
+   * the run ended without measuring (failed, timed out, aborted by the system): it counts as a run
+   * that did not meet the SLO, named with this status, so a setting is never judged on its
+   * survivors alone
+   */
+  crashed?: string | null;
 }
 
 /** Largest share of the planned iterations k6 may drop for the run to count as offering the load. */
@@ -68,6 +74,7 @@ function usable(value: number | null | undefined, name: string, reasons: string[
 const round = (v: number) => Number(v.toPrecision(3)).toString();
 
 export function checkRunAgainstSlo(obs: AdvisorObservation, slo: SloObjective): RunCheck {
+  if (obs.crashed) return { passed: false, reasons: [`the run ${obs.crashed.replace('_', ' ')}`] };
   const reasons: string[] = [];
   const p99 = usable(obs.p99Ms, 'p99', reasons);
   const errors = usable(obs.errorRate, 'error rate', reasons);
@@ -152,20 +159,32 @@ export function clopperPearsonUpper(k: number, n: number, confidence: number): n
 
 /**
  * The verdict rule. π is the probability that a run at this setting meets the SLO, and the level
- * is π = ½: a setting "meets" when its typical (median) run meets the SLO.
- * - meets: the one-sided 85 % Clopper–Pearson lower bound on π is above ½, i.e. the exact
- *   binomial test of π ≤ ½ has p = P(X ≥ passes | runs, ½) < 0.15. 3 of 3 (p = 0.125) is the
- *   fewest runs that can do it; 2 of 2 (0.25) cannot, nor 4 of 5 (0.1875); 5 of 6 (0.109) can.
- * - fails: the one-sided 70 % upper bound is below ½, i.e. P(X ≤ passes | runs, ½) < 0.30.
- *   2 of 2 failing (0.25) is enough, 1 of 1 (0.5) is not, nor 1 pass in 4 (0.3125); 1 in 5 is.
+ * is π = ½: a setting "meets" when its typical (median) run meets the SLO. The search looks at a
+ * setting again after every top-up, so the rule is a sequential one: its error rates hold over
+ * every look up to the most runs a setting can get (`maxRuns`), even when it looks after each run.
+ * - meets: the exact binomial test of π ≤ ½ has p = P(X ≥ passes | runs, ½) below a nominal level
+ *   `sloDesign` calibrates (by the exact distribution of the walk of passes, looking after every
+ *   run up to `maxRuns`) so that a setting with π = ½ is ever called "meets" with probability at
+ *   most `meetsError` = 10 %. With 12 runs at most (3 repeats × 4) the level is 0.05: 5 of 5 is
+ *   the fewest that meet; 3 of 3 (0.125) and 4 of 4 (0.0625) do not.
+ * - fails: P(X ≤ passes | runs, ½) < 0.30, and a setting whose runs meet with π = 0.9 is ever
+ *   called "fails" with probability at most `failsError` = 10 % (about 1 % at 12 runs). 2 of 2
+ *   failing (0.25) is enough, 1 of 1 (0.5) is not, nor 1 pass in 4 (0.3125); 1 in 5 is.
  * The sides are asymmetric on purpose: a wrong "meets" recommends a pool that misses the SLO in
  * production, a wrong "fails" only costs a connection or two (the search then recommends a
  * larger setting), so "fails" needs less evidence and spares the budget.
  */
 export const SLO_VERDICT_RULE = {
   level: 0.5,
-  meetsConfidence: 0.85,
-  failsConfidence: 0.7,
+  /** most chance, over all looks, that a setting with π = ½ is called "meets" */
+  meetsError: 0.1,
+  /** most chance, over all looks, that a setting with π = `failsAt` is called "fails" */
+  failsError: 0.1,
+  failsAt: 0.9,
+  /** the nominal one-sided level of "fails" at each look */
+  failsLevel: 0.3,
+  /** runs a setting can get when the caller does not say (3 repeats × 4) */
+  defaultMaxRuns: 12,
 } as const;
 
 export type SettingVerdict = 'meets' | 'fails' | 'in-doubt';
@@ -174,9 +193,9 @@ export interface SloVerdict {
   verdict: SettingVerdict;
   passes: number;
   runs: number;
-  /** 85 % one-sided Clopper–Pearson lower bound on the chance a run meets the SLO. */
+  /** one-sided Clopper–Pearson lower bound at 1 − the design's meets level (> ½ iff it meets) */
   lowerBound: number;
-  /** 70 % one-sided upper bound on the same. */
+  /** one-sided upper bound at 1 − the fails level (< ½ iff it fails) */
   upperBound: number;
   /** Fewest further runs, all passing, that would make it "meets" (0 when it does). */
   runsToSettle: number;
@@ -184,10 +203,87 @@ export interface SloVerdict {
   runsToFail: number;
 }
 
-const meetsTest = (k: number, n: number): boolean =>
-  n > 0 && binomialUpperTail(k, n, SLO_VERDICT_RULE.level) < 1 - SLO_VERDICT_RULE.meetsConfidence;
+export interface SloDesign {
+  maxRuns: number;
+  /** nominal level of the "meets" test at each look */
+  meetsLevel: number;
+  /** P(ever "meets" | π = ½), looking after every run up to maxRuns */
+  meetsError: number;
+  /** P(ever "fails" | π = failsAt), likewise */
+  failsError: number;
+}
+
+/**
+ * P(the number of passes crosses the boundary at some n ≤ maxRuns) when each run passes with
+ * probability p, looking after every run: the exact distribution of the walk, absorbed where it
+ * crosses. Any fewer looks cross no more often.
+ */
+function crossing(maxRuns: number, p: number, crosses: (k: number, n: number) => boolean): number {
+  let dist = [1];
+  let crossed = 0;
+  for (let n = 1; n <= maxRuns; n++) {
+    const next = new Array<number>(n + 1).fill(0);
+    dist.forEach((v, k) => {
+      next[k]! += v * (1 - p);
+      next[k + 1]! += v * p;
+    });
+    next.forEach((v, k) => {
+      if (v > 0 && crosses(k, n)) {
+        crossed += v;
+        next[k] = 0;
+      }
+    });
+    dist = next;
+  }
+  return crossed;
+}
+
+const designs = new Map<number, SloDesign>();
+
+/**
+ * The sequential design for settings that get at most `maxRuns` runs: the largest nominal level
+ * of the "meets" test (one of the attainable tail probabilities P(X ≥ n | n, ½) … ) whose
+ * chance of ever calling a π = ½ setting "meets" is at most `meetsError`; and the achieved error
+ * of "fails" at π = `failsAt`. Refused (RangeError) if the fails side breaks its bound.
+ */
+export function sloDesign(maxRuns: number = SLO_VERDICT_RULE.defaultMaxRuns): SloDesign {
+  if (!(Number.isInteger(maxRuns) && maxRuns >= 1))
+    throw new RangeError(`maxRuns must be an integer >= 1, got ${maxRuns}`);
+  const known = designs.get(maxRuns);
+  if (known) return known;
+  const { level, meetsError, failsError, failsAt, failsLevel } = SLO_VERDICT_RULE;
+  // tail[n][k] = P(X ≥ k | n, ½), computed once
+  const tail = Array.from({ length: maxRuns + 1 }, (_, n) =>
+    Array.from({ length: n + 1 }, (_, k) => binomialUpperTail(k, n, level)),
+  );
+  // levels just above each attainable tail, largest first: p < level admits that tail
+  const candidates = [...new Set(tail.flat())].sort((x, y) => y - x).map((t) => t * (1 + 1e-9));
+  let meetsLevel = 0;
+  let achieved = 0;
+  for (const a of candidates) {
+    const e = crossing(maxRuns, level, (k, n) => tail[n]![k]! < a);
+    if (e <= meetsError) {
+      meetsLevel = a;
+      achieved = e;
+      break;
+    }
+  }
+  const failsAchieved = crossing(
+    maxRuns,
+    failsAt,
+    (k, n) => binomialLowerTail(k, n, level) < failsLevel,
+  );
+  if (failsAchieved > failsError)
+    throw new RangeError(`"fails" at level ${failsLevel} errs ${failsAchieved} at ${maxRuns} runs`);
+  const design = { maxRuns, meetsLevel, meetsError: achieved, failsError: failsAchieved };
+  designs.set(maxRuns, design);
+  return design;
+}
+
+const meetsTest = (k: number, n: number, meetsLevel: number): boolean =>
+  n > 0 && binomialUpperTail(k, n, SLO_VERDICT_RULE.level) < meetsLevel;
 const failsTest = (k: number, n: number): boolean =>
-  n > 0 && binomialLowerTail(k, n, SLO_VERDICT_RULE.level) < 1 - SLO_VERDICT_RULE.failsConfidence;
+  n > 0 && binomialLowerTail(k, n, SLO_VERDICT_RULE.level) < SLO_VERDICT_RULE.failsLevel;
 
 /** Smallest k ≥ 0 with `done(k)`; each further passing (or failing) run brings it closer. */
 function fewest(done: (k: number) => boolean): number {
@@ -196,19 +292,27 @@ function fewest(done: (k: number) => boolean): number {
   return k;
 }
 
-/** Verdict for one setting from its passing and total runs under SLO_VERDICT_RULE. */
-export function sloVerdict(passes: number, runs: number): SloVerdict {
+/**
+ * Verdict for one setting from its passing and total runs under SLO_VERDICT_RULE, for a search
+ * that gives a setting at most `maxRuns` runs (a failed run counts as one that did not pass).
+ */
+export function sloVerdict(
+  passes: number,
+  runs: number,
+  maxRuns: number = SLO_VERDICT_RULE.defaultMaxRuns,
+): SloVerdict {
   checkCounts(passes, runs);
-  const meets = meetsTest(passes, runs);
+  // more runs than the search plans (observations from elsewhere): the design for that many
+  const meetsLevel = sloDesign(Math.max(maxRuns, runs)).meetsLevel;
+  const meets = meetsTest(passes, runs, meetsLevel);
   const fails = failsTest(passes, runs);
   return {
     verdict: meets ? 'meets' : fails ? 'fails' : 'in-doubt',
     passes,
     runs,
-    lowerBound: clopperPearsonLower(passes, runs, SLO_VERDICT_RULE.meetsConfidence),
-    upperBound:
-      runs === 0 ? 1 : clopperPearsonUpper(passes, runs, SLO_VERDICT_RULE.failsConfidence),
-    runsToSettle: fewest((k) => meetsTest(passes + k, runs + k)),
+    lowerBound: clopperPearsonLower(passes, runs, 1 - meetsLevel),
+    upperBound: runs === 0 ? 1 : clopperPearsonUpper(passes, runs, 1 - SLO_VERDICT_RULE.failsLevel),
+    runsToSettle: fewest((k) => meetsTest(passes + k, runs + k, meetsLevel)),
     runsToFail: fewest((k) => failsTest(passes, runs + k)),
   };
 }
