@@ -71,8 +71,12 @@ describe('advisor', () => {
     await dispose?.();
   });
 
-  /** runs every queued run of the experiment to its end with the model's numbers */
-  async function runStep(experimentId: string, model: (setting: number, i: number) => number) {
+  /** runs every queued run of the experiment to its end with the model's numbers, or crashes it */
+  async function runStep(
+    experimentId: string,
+    model: (setting: number, i: number) => number,
+    crash: (setting: number, i: number) => boolean = () => false,
+  ) {
     const runs = await db.run.findMany({
       where: { experimentId, status: 'queued' },
       orderBy: { sequence: 'asc' },
@@ -81,10 +85,14 @@ describe('advisor', () => {
       const setting = parseRun(r).poolConfigSnapshot.params?.maxConns ?? 0;
       expect(await claimRun(db, r.id, 'w1')).toBe(true);
       expect(await markRunning(db, r.id, 'w1', { script: 's', environment: {} })).toBe(true);
-      await finishRun(db, r.id, 'w1', {
-        status: 'succeeded',
-        summary: summaryWith(model(setting, i), 50),
-      });
+      await finishRun(
+        db,
+        r.id,
+        'w1',
+        crash(setting, i)
+          ? { status: 'failed', errorCode: 'k6_failed', errorMessage: 'k6 exited 107' }
+          : { status: 'succeeded', summary: summaryWith(model(setting, i), 50) },
+      );
     }
     return runs.length;
   }
@@ -155,6 +163,41 @@ describe('advisor', () => {
     );
     expect(copy.advisor?.max).toBe(16);
     expect(copy.advisorState?.status).toBe('running');
+  });
+
+  it('counts a crashed run as one that did not meet the SLO: a setting is not judged on its survivors', async () => {
+    const launched = await launchAdvisor(db, {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      scenarioId: rateScenarioId,
+      basePoolConfigId: baseId,
+      min: 1,
+      max: 16,
+      objective: { kind: 'slo', p99Ms: 100, errorRate: 0.001 },
+      budgetRuns: 30,
+    });
+    // every run that measures meets the SLO from 3 up; at 3, every other run crashes
+    let at3 = 0;
+    const crashAt3 = (setting: number) => setting === 3 && at3++ % 2 === 0;
+    for (let step = 0; step < 20; step++) {
+      if ((await runStep(launched.experimentId, ddc, crashAt3)) === 0) break;
+    }
+    const s = parseExperiment(
+      await db.experiment.findUniqueOrThrow({
+        where: { id: launched.experimentId },
+        select: { advisorState: true },
+      }),
+    ).advisorState!;
+    const three = s.settings.find((x) => x.setting === 3)!;
+    const crashed = await db.run.count({
+      where: { experimentId: launched.experimentId, status: 'failed' },
+    });
+    expect(crashed).toBeGreaterThan(0);
+    // the crashed runs are among its runs, as runs that did not meet it, named
+    expect(three.runs - three.meets).toBeGreaterThanOrEqual(crashed);
+    expect(three.reasons).toContain('the run failed');
+    expect(three.verdict).not.toBe('meets');
+    expect(s.recommended === 3).toBe(false);
   });
 
   it('says when the budget ends before a decision, naming what is in doubt', async () => {

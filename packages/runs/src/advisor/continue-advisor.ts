@@ -7,7 +7,7 @@ import {
   type AdvisorState,
   type Db,
 } from '@poolbench/db';
-import { isMeasuredRunStatus } from '@poolbench/scenarios';
+import { isCrashedRunStatus, isMeasuredRunStatus } from '@poolbench/scenarios';
 import type { RunSummary } from '@poolbench/stats';
 import { checkFleetLimits } from '../fleet-limits';
 import { assertRunsAllowedByScriptPolicy } from '../script-policy';
@@ -175,7 +175,10 @@ function stopStep(state: AdvisorState, why: string) {
 
 /**
  * Each measured run as an observation of its setting (read from the config it ran with), with
- * the mean connections in use over its load seconds for Little's law.
+ * the mean connections in use over its load seconds for Little's law; and each crashed run
+ * (failed, timed out, aborted by the system) as an observation without numbers that counts as
+ * not meeting the SLO: dropping it would judge the setting on the runs that survived. A canceled
+ * run was the user's choice and is left out.
  */
 export async function advisorObservations(
   db: Db,
@@ -201,10 +204,26 @@ export async function advisorObservations(
     for (const r of rows) if (r.mean !== null) inUse.set(r.runId, r.mean);
   }
   const out: AdvisorObservation[] = [];
-  for (const r of measured) {
+  for (const r of runs) {
     const setting = r.poolConfigSnapshot.params?.[knob];
+    if (typeof setting !== 'number') continue;
+    if (isCrashedRunStatus(r.status)) {
+      out.push({
+        runId: r.id,
+        setting,
+        crashed: r.status,
+        p99Ms: null,
+        meanMs: null,
+        poolWaitMsMean: null,
+        errorRate: null,
+        rps: null,
+        droppedIterations: 0,
+        iterations: 0,
+      });
+      continue;
+    }
     const s = r.summary;
-    if (typeof setting !== 'number' || !s) continue;
+    if (!isMeasuredRunStatus(r.status) || !s) continue;
     out.push({
       runId: r.id,
       setting,
