@@ -1,4 +1,5 @@
 export * from './limits';
+export * from './lab-data-size';
 export * from './payload-memory';
 export * from './request-spec';
 export * from './flow-schema';

@@ -1,6 +1,11 @@
 import type { ComponentVersions } from '../targets/component-versions';
 import { LAB_SETUP, openSecret, type ParsedTarget, type Run, type Target } from '@poolbench/db';
-import type { LabEnvironment, PoolConfig } from '@poolbench/scenarios';
+import {
+  labDataCellsCap,
+  labDataTooLarge,
+  type LabEnvironment,
+  type PoolConfig,
+} from '@poolbench/scenarios';
 import { RunError } from './run-error';
 import { planCpuIsolation, targetCpus, type CpuIsolation } from './cpu-isolation';
 import { checkMonitorDsn } from '../targets/monitor-dsn';
@@ -96,6 +101,9 @@ async function prepareManaged(
   signal: AbortSignal,
 ): Promise<PreparedTarget> {
   const setup: LabSetup = { ...LAB_SETUP, ...run.target.managed?.setup };
+  // a target saved before the installation lowered its cap gets no database of that size
+  const tooLarge = labDataTooLarge(setup, labDataCellsCap(process.env));
+  if (tooLarge) throw new RunError('lab_data_too_large', tooLarge);
   // The target's environment (runtime, database, link RTT, role limit, CPU, nginx) with the pool config's overrides.
   const environment = runEnvironment(run.target.managed?.environment, poolConfig);
   const lab = await prepareLabData(deps, environment, setup, signal);

@@ -13,6 +13,7 @@ export type RunErrorCode =
   | 'target_not_allowed'
   | 'target_unresolvable'
   | 'target_setup_failed'
+  | 'lab_data_too_large'
   | 'target_exited'
   | 'target_not_ready'
   | 'apply_hook_failed'

@@ -15,6 +15,8 @@ import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input, NumberInput, Select } from '~/components/ui/form';
 import {
+  formatBytes,
+  labDataBytes,
   RUNTIME_CAPABILITIES,
   RUNTIME_LABELS,
   runtimeOffer,
@@ -99,6 +101,11 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
     name: ['kind', 'requestDefaults.method', 'requestDefaults.path', 'environment'],
   });
   const query = useFieldArray({ control, name: 'requestDefaults.query' });
+  const [rows, fields] = useWatch({ control, name: ['setup.rows', 'setup.fields'] });
+  const dataBytes =
+    Number.isFinite(Number(rows)) && Number.isFinite(Number(fields))
+      ? labDataBytes({ rows: Number(rows), fields: Number(fields) })
+      : null;
 
   const onDone = async (t: { id: string }) => {
     await qc.invalidateQueries({ queryKey: trpc.target.list.queryKey() });
@@ -320,6 +327,16 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
                 )}
               </Field>
             ))}
+            {dataBytes !== null ? (
+              <p
+                className="text-xs text-slate-500 sm:col-span-3 lg:col-span-5"
+                data-testid="lab-data-size"
+              >
+                This data set takes about <b>{formatBytes(dataBytes)}</b> on the lab database
+                server: each shape has a database of its own there, kept while targets use it, and
+                the installation caps the rows × fields of one shape.
+              </p>
+            ) : null}
           </CardBody>
         </Card>
       ) : null}

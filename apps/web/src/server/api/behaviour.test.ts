@@ -142,6 +142,24 @@ describe('procedures against real Postgres and Redis', () => {
     expect(Buffer.from(after.secretsEncrypted!)).toEqual(Buffer.from(row.secretsEncrypted!));
   });
 
+  it('a managed data set past the installation cap is refused at save, naming cells and disk', async () => {
+    const admin = callerFor(db, services, A.users.admin, A.teamId);
+    const lab = (rows: number, fields: number, name: string) =>
+      admin.target.create({
+        kind: 'managed',
+        name,
+        requestDefaults: { method: 'GET', path: '/health' },
+        setup: { rows, fields, roles: 50, permissions: 200, shards: 4 },
+      });
+    await expect(lab(5_000_000, 200, 'huge lab')).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(
+        /setup\.rows: 5,000,000 rows × 200 fields = 1,000,000,000 cells \(about 84 GB on the lab database server\) is more than this installation allows/,
+      ),
+    });
+    await expect(lab(100_000, 100, 'large lab')).resolves.toMatchObject({ name: 'large lab' });
+  });
+
   it('test connection probes the readiness path of an allowed URL target once and reports what it saw', async () => {
     // a stand-in for the user's service on loopback
     const seen: Array<{ url?: string; auth?: string }> = [];

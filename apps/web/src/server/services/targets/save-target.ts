@@ -2,6 +2,7 @@ import type { Db } from '@poolbench/db';
 import { parseTarget, sealSecret, toJson } from '@poolbench/db';
 import type { TargetValues } from '~/lib/schemas/target';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
+import { labDataCellsCap, labDataTooLarge } from '@poolbench/scenarios';
 import { checkMonitorDsn } from './check-monitor-dsn';
 import { checkTargetHosts } from './check-target-hosts';
 import { refuseOwnServiceUrl } from './refuse-own-service';
@@ -13,6 +14,15 @@ export interface SaveTargetDeps {
   secretKey: () => Buffer;
   /** PoolBench's own DATABASE_URL: a monitor DSN may never point there */
   ownDatabaseUrl: string;
+  /** the installation's cap on rows × fields of a managed target's data set (LAB_MAX_DATA_CELLS) */
+  labDataCellsCap?: number;
+}
+
+/** A managed target's data set must fit the installation's cap (its own database per shape). */
+function refuseOversizedLabData(deps: SaveTargetDeps, v: TargetValues) {
+  if (v.kind !== 'managed') return;
+  const why = labDataTooLarge(v.setup, deps.labDataCellsCap ?? labDataCellsCap(process.env));
+  if (why) throw new InvalidInputError('setup.rows', why);
 }
 
 function columns(v: TargetValues) {
@@ -101,6 +111,7 @@ export async function createTarget(
   v: TargetValues,
 ): Promise<TargetView> {
   await assertNameFree(deps.db, teamId, v.name);
+  refuseOversizedLabData(deps, v);
   const cols = columns(v);
   if (v.kind === 'url') await refuseOwnServices(v);
   if (v.kind === 'url') await checkTargetHosts(deps.db, teamId, urlsOf(v));
@@ -137,6 +148,7 @@ export async function updateTarget(
       'the kind of a target cannot change; create a new target instead',
     );
   await assertNameFree(deps.db, teamId, v.name, id);
+  refuseOversizedLabData(deps, v);
   const cols = columns(v);
   let secrets: {
     secretsEncrypted?: Uint8Array<ArrayBuffer> | null;
