@@ -87,13 +87,19 @@ export function createAuth({ db, secret, baseURL, trustedOrigins, forgetUser }: 
     // trusted-proxy rule (absent without trusted proxies), never from a client-sent
     // X-Forwarded-For.
     advanced: { ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] } },
-    // Sign-in and sign-up are limited by `SignInLimiter` (per account and per trusted client) in
-    // `guardAuthRequest`; Better Auth's own per-address buckets would, without a trusted address,
-    // be one bucket shared by everyone. The rest keeps Better Auth's limit (in production).
+    // Sign-in, sign-up and mailed links are limited in `guardAuthRequest` (`SignInLimiter` per
+    // account and trusted client, `SignUpLimiter`, `MailLinkLimiter` per address); Better Auth's
+    // own per-address buckets would, without a trusted address, be one bucket shared by everyone.
+    // The rest keeps Better Auth's limit (in production).
     rateLimit: {
       window: 60,
       max: 300,
-      customRules: { '/sign-in/email': false, '/sign-up/email': false },
+      customRules: {
+        '/sign-in/email': false,
+        '/sign-up/email': false,
+        '/request-password-reset': false,
+        '/send-verification-email': false,
+      },
     },
     // Every sign-up gets a verification link by mail (docs/security.md, "Email verification"). An
     // unverified account works in its own team; an invitation sent to its address needs it verified.

@@ -1,5 +1,9 @@
 import type { SignInLimiter } from './sign-in-limiter';
 import type { SignUpLimiter } from './sign-up-limiter';
+import type { MailLinkLimiter } from './mail-link-limiter';
+
+/** Better Auth routes that mail a link to the address in the body. */
+const MAIL_LINK_PATHS = ['/request-password-reset', '/send-verification-email'];
 
 /** The only header Better Auth reads the client address from; set here, never taken from clients. */
 export const CLIENT_IP_HEADER = 'x-poolbench-client-ip';
@@ -8,13 +12,15 @@ type Handler = (req: Request) => Promise<Response>;
 
 /**
  * Wraps Better Auth's route handler: passes it the trusted client address (or none), limits
- * sign-ins with `SignInLimiter` and sign-ups with `SignUpLimiter`, and answers every refusal of a well-formed sign-up alike (see
+ * sign-ins with `SignInLimiter`, sign-ups with `SignUpLimiter` and mailed links with
+ * `MailLinkLimiter`, and answers every refusal of a well-formed sign-up alike (see
  * `refuseSignUp`). `wait` is how a delayed sign-in waits (a test records the delays).
  */
 export function guardAuthRequest(
   handler: Handler,
   limiter: SignInLimiter,
   signUps: SignUpLimiter,
+  mailLinks: MailLinkLimiter,
   wait: (ms: number) => Promise<unknown> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ): Handler {
   return async (req) => {
@@ -42,6 +48,13 @@ export function guardAuthRequest(
       if (retryAfter !== null) return tooManyAttempts(retryAfter, 'sign-up');
       return refuseSignUp(await handler(forward));
     }
+    if (req.method === 'POST' && MAIL_LINK_PATHS.some((p) => path.endsWith(p))) {
+      const email = emailOf(body);
+      if (email !== null) {
+        const retryAfter = await mailLinks.admit(email);
+        if (retryAfter !== null) return tooManyAttempts(retryAfter, 'mail-link');
+      }
+    }
     return handler(forward);
   };
 }
@@ -58,7 +71,7 @@ function emailOf(body: string | undefined): string | null {
 
 function tooManyAttempts(
   retryAfterSeconds: number,
-  refusedFor: 'client' | 'account-queue' | 'sign-up' | undefined,
+  refusedFor: 'client' | 'account-queue' | 'sign-up' | 'mail-link' | undefined,
 ): Response {
   const wait =
     retryAfterSeconds < 120
@@ -69,9 +82,19 @@ function tooManyAttempts(
       ? `Too many sign-ins on this account are waiting right now. Try again in ${wait}.`
       : refusedFor === 'sign-up'
         ? `Too many new accounts were created in a short time. Try again in ${wait}.`
-        : `Too many failed sign-ins from your address. Try again in ${wait}.`;
+        : refusedFor === 'mail-link'
+          ? `Too many links were mailed to this address or from this server lately. Try again in ${wait}.`
+          : `Too many failed sign-ins from your address. Try again in ${wait}.`;
   return Response.json(
-    { code: refusedFor === 'sign-up' ? 'TOO_MANY_SIGN_UPS' : 'TOO_MANY_ATTEMPTS', message },
+    {
+      code:
+        refusedFor === 'sign-up'
+          ? 'TOO_MANY_SIGN_UPS'
+          : refusedFor === 'mail-link'
+            ? 'TOO_MANY_MAIL_LINKS'
+            : 'TOO_MANY_ATTEMPTS',
+      message,
+    },
     { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
   );
 }

@@ -7,6 +7,7 @@ import { createAuth, type Auth } from './create-auth';
 import { guardAuthRequest } from './guard-auth-request';
 import { SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './sign-in-limiter';
 import { SIGN_UP_LIMITS, SignUpLimiter, type SignUpLimits } from './sign-up-limiter';
+import { MAIL_LINK_LIMITS, MailLinkLimiter } from './mail-link-limiter';
 
 const APP = 'http://localhost:3000';
 const PASSWORD = 'right-password-1';
@@ -46,6 +47,11 @@ describe('sign-in limits', () => {
         () => services.redis,
         signUpLimits,
         `pbtest-sign-up-${randomBytes(4).toString('hex')}`,
+      ),
+      new MailLinkLimiter(
+        () => services.redis,
+        MAIL_LINK_LIMITS,
+        `pbtest-mail-links-${randomBytes(4).toString('hex')}`,
       ),
       wait,
     );
@@ -264,5 +270,22 @@ describe('sign-in limits', () => {
       expect(statuses.slice(0, allowed).every((s) => s === 200)).toBe(true);
       expect(statuses.slice(allowed).every((s) => s === 429)).toBe(true);
     }
+  });
+
+  it('reset links are held per address, not in one bucket shared by everyone', async () => {
+    const h = handlerFor(0);
+    const [victim, other] = [await newUser(), await newUser()];
+    const reset = (email: string) =>
+      post(h, '/request-password-reset', { email, redirectTo: '/reset-password' });
+    // someone asks for the victim's link again and again: the fourth is refused for that address
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await reset(victim)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const refused = await reset(victim);
+    expect(refused.headers.get('retry-after')).toBe('900');
+    expect(((await refused.json()) as { code: string }).code).toBe('TOO_MANY_MAIL_LINKS');
+    // everyone else's links still go out, and an unknown address answers like a known one
+    expect((await reset(other)).status).toBe(200);
+    expect((await reset(`nobody-${randomBytes(3).toString('hex')}@example.test`)).status).toBe(200);
   });
 });

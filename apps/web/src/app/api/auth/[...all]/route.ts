@@ -2,10 +2,14 @@ import { toNextJsHandler } from 'better-auth/next-js';
 import { auth } from '~/server/auth';
 import { forgetAuth } from '~/server/auth-cache';
 import { guardAuthRequest } from '~/server/services/auth/guard-auth-request';
-import { signInLimiter, signUpLimiter } from '~/server/services/auth/limiter-instance';
+import {
+  mailLinkLimiter,
+  signInLimiter,
+  signUpLimiter,
+} from '~/server/services/auth/limiter-instance';
 import { getSession } from '~/server/session';
 
-const guarded = guardAuthRequest(auth.handler, signInLimiter, signUpLimiter);
+const guarded = guardAuthRequest(auth.handler, signInLimiter, signUpLimiter, mailLinkLimiter);
 
 /**
  * Better Auth's routes. Anything but reading the session may change who the caller is (sign-out,
