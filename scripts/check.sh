@@ -35,7 +35,8 @@ if [ ${#changed[@]} -eq 0 ]; then
 fi
 say "${#changed[@]} changed files since $base"
 
-scripts/setup.sh
+# the linters need what the test setup installs (shellcheck among them)
+scripts/setup.sh --for-tests
 load_env
 if [ ${#existing[@]} -gt 0 ]; then
   phase "format" npx prettier --check --ignore-unknown --log-level warn "${existing[@]}"
