@@ -155,6 +155,48 @@ export interface StoredNoiseFloor {
   runsPerSide: number;
   createdAt: Date;
   metrics: NoiseFloorMetrics;
+  /** the machine and build its runs were measured on (`NOISE_FLOOR_FINGERPRINT`), where recorded */
+  fingerprint?: Partial<Record<(typeof NOISE_FLOOR_FINGERPRINT)[number], string>>;
+}
+
+/**
+ * What a calibration is valid for besides its age: the machine (CPU model and count) and the build
+ * (k6, lab target) its runs recorded in their environment. A comparison whose runs recorded
+ * another value of one of these does not use it (`noiseFloorFits`).
+ */
+export const NOISE_FLOOR_FINGERPRINT = [
+  'cpuModel',
+  'cpuCount',
+  'k6Version',
+  'labTargetVersion',
+] as const;
+
+/** Each fingerprint field the first run with an environment recorded, as text. */
+function fingerprintOf(environments: readonly unknown[]): StoredNoiseFloor['fingerprint'] {
+  const out: NonNullable<StoredNoiseFloor['fingerprint']> = {};
+  for (const env of environments) {
+    if (!env || typeof env !== 'object') continue;
+    for (const f of NOISE_FLOOR_FINGERPRINT) {
+      const v = (env as Record<string, unknown>)[f];
+      if (out[f] === undefined && v !== undefined && v !== null) out[f] = String(v);
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a calibration applies to runs with these environments: no fingerprint field that both
+ * recorded differs. Runs or calibrations that recorded nothing are not refused for it.
+ */
+export function noiseFloorFits(
+  floor: Pick<StoredNoiseFloor, 'fingerprint'>,
+  environments: readonly unknown[],
+): boolean {
+  const runs = environments.map((e) => fingerprintOf([e]) ?? {});
+  return NOISE_FLOOR_FINGERPRINT.every((f) => {
+    const cal = floor.fingerprint?.[f];
+    return cal === undefined || runs.every((r) => r[f] === undefined || r[f] === cal);
+  });
 }
 
 const cellKey = (targetId: string, scenarioId: string) => `${targetId}\u0000${scenarioId}`;
@@ -167,8 +209,9 @@ export const NOISE_FLOOR_MAX_AGE_DAYS = 30;
 
 /**
  * The latest stored noise floor of each target × scenario asked about, read in the team only,
- * measured within `NOISE_FLOOR_MAX_AGE_DAYS` of `now`. Keyed by `noiseFloorKey(targetId,
- * scenarioId)`.
+ * measured within `NOISE_FLOOR_MAX_AGE_DAYS` of `now`, with the machine and build its runs
+ * recorded (`fingerprint`; a comparison checks it with `noiseFloorFits`). Keyed by
+ * `noiseFloorKey(targetId, scenarioId)`.
  */
 export async function latestNoiseFloors(
   db: Db,
@@ -191,9 +234,16 @@ export async function latestNoiseFloors(
     orderBy: { createdAt: 'desc' },
     distinct: ['targetId', 'scenarioId'],
   });
+  const environments = await db.run.findMany({
+    where: { experimentId: { in: rows.map((r) => r.experimentId) } },
+    select: { experimentId: true, environment: true },
+  });
   for (const r of rows.map(parseNoiseFloor)) {
     const k = cellKey(r.targetId, r.scenarioId);
-    if (!out.has(k)) out.set(k, r);
+    const fingerprint = fingerprintOf(
+      environments.filter((e) => e.experimentId === r.experimentId).map((e) => e.environment),
+    );
+    if (!out.has(k)) out.set(k, { ...r, fingerprint });
   }
   return out;
 }

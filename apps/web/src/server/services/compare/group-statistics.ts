@@ -2,6 +2,7 @@ import type { Db } from '@poolbench/db';
 import {
   comparisonNoiseFloors,
   latestNoiseFloors,
+  noiseFloorFits,
   noiseFloorKey,
   type StoredNoiseFloor,
 } from '@poolbench/runs';
@@ -50,12 +51,22 @@ export async function loadNoiseFloors(
   return latestNoiseFloors(db, teamId, groups);
 }
 
-/** The calibration whose noise floor applies to a group: its target × scenario's latest. */
+/**
+ * The calibration whose noise floor applies to a group: its target × scenario's latest, unless
+ * the group's runs recorded another machine or build than the calibration's (`noiseFloorFits`).
+ */
 export function groupNoiseFloor(
   floors: ReadonlyMap<string, StoredNoiseFloor>,
-  g: Pick<CompareGroup, 'targetId' | 'scenarioId'>,
+  g: Pick<CompareGroup, 'targetId' | 'scenarioId' | 'runs'>,
 ): StoredNoiseFloor | undefined {
-  return g.scenarioId ? floors.get(noiseFloorKey(g.targetId, g.scenarioId)) : undefined;
+  const f = g.scenarioId ? floors.get(noiseFloorKey(g.targetId, g.scenarioId)) : undefined;
+  return f &&
+    noiseFloorFits(
+      f,
+      g.runs.map((r) => r.environment),
+    )
+    ? f
+    : undefined;
 }
 
 /**

@@ -7,7 +7,11 @@ import type { Selection } from '~/lib/compare/selection';
 import { compareWithPoolConfig } from '../ci/compare-with-pool-config';
 import { buildComparison } from './build-comparison';
 import { cachedComparison, clearComparisonCache } from './cached-comparison';
-import { insertSyntheticRun, syntheticExperiment } from './testing/synthetic-runs';
+import {
+  createSyntheticRun,
+  insertSyntheticRun,
+  syntheticExperiment,
+} from './testing/synthetic-runs';
 
 /**
  * A measured A/A noise floor as the practical floor of the compare view: a 30 % slower p50 is
@@ -180,6 +184,42 @@ describe('compare with a calibrated noise floor (real Postgres)', () => {
     expect(cell.state).toBe('incomplete');
     expect(cell.incomplete).toMatch(/^Throughput noise on this machine is ±50 %/);
     expect(gate.outcome).toBe('incomplete');
+    clearComparisonCache();
+  });
+
+  it('a calibration measured on another machine is not used', async () => {
+    const other = await syntheticExperiment(db, A.teamId, A.targetId, A.scenarioId, ['lazy'], 10);
+    await createSyntheticRun(db, {
+      teamId: A.teamId,
+      experimentId: other.experimentId,
+      targetId: A.targetId,
+      scenarioId: A.scenarioId,
+      poolConfigId: other.poolConfigs[0]!.id,
+      poolConfigName: 'lazy',
+      scenarioName: 'burst',
+      repeatIndex: 0,
+      seconds: 12,
+      environment: { cpuModel: 'Another CPU', cpuCount: 2, k6Version: 'k6 v1.8.1' },
+    });
+    await db.noiseFloor.create({
+      data: {
+        experimentId: other.experimentId,
+        teamId: A.teamId,
+        targetId: A.targetId,
+        scenarioId: A.scenarioId,
+        poolConfigId: other.poolConfigs[0]!.id,
+        runsPerSide: 8,
+        metrics: toJson.noiseFloorMetrics([
+          { key: 'p50Ms', unit: 'percent', value: 15, estimate: 1, n: 8, spread: 50 },
+        ]),
+      },
+    });
+    // the newest calibration of this target × scenario, but the compared runs recorded
+    // "Synthetic CPU": the comparison falls back to the default floors, with no warning
+    const cmp = await buildComparison(db, A.teamId, selection());
+    expect(cmp.noiseFloors).toEqual([null, null]);
+    expect(p50(cmp).noiseFloor).toBeNull();
+    expect(p50(cmp).noiseWarning).toBeNull();
     clearComparisonCache();
   });
 });
