@@ -128,7 +128,7 @@ export function ScheduleNotifyDialog({
         </Field>
         <Field
           label="When suspected"
-          help="A suspected regression is worse beyond the floor on too few runs to decide. Add repeats once, so each cell has this many, then decide: a fixed number set in advance keeps the test honest."
+          help="A suspected regression leans worse beyond the floor at the check's level but is not decided yet; an incomplete firing had too few runs (or too many crashed) to judge. Add repeats once, so each cell has this many, then decide: a fixed number set in advance keeps the test honest."
           error={errors.settleUpToRepeats?.message}
         >
           {(p) => (
