@@ -119,7 +119,12 @@ export async function extendExperiment(
       requireOnlineGenerators: input.requireOnlineGenerators ?? false,
       field: 'addRepeats',
     });
-    await assertRunsAllowedByScriptPolicy(tx, input.teamId, rows, 'addRepeats');
+    await assertRunsAllowedByScriptPolicy(
+      tx,
+      input.teamId,
+      runs.map((r) => r.scenarioSnapshot.templateId),
+      'addRepeats',
+    );
     const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
     await tx.run.createMany({ data: rows });
     await tx.experiment.update({

@@ -25,19 +25,14 @@ export async function assertScriptScenariosAllowed(db: Tx, teamId: string, field
 /**
  * Refuses, naming the field, to create runs of a team's own k6 script when the team does not allow
  * them: every place that creates Run rows (launch, advisor start and its next steps, extending an
- * experiment) asks this just before it does.
+ * experiment) asks this just before it does, with the templates of the scenarios it runs.
  */
 export async function assertRunsAllowedByScriptPolicy(
   db: Tx,
   teamId: string,
-  rows: ReadonlyArray<{ scenarioSnapshot?: unknown }>,
+  templateIds: Iterable<string | null | undefined>,
   field: string,
 ) {
-  const script = rows.some(
-    (r) =>
-      typeof r.scenarioSnapshot === 'object' &&
-      r.scenarioSnapshot !== null &&
-      (r.scenarioSnapshot as { templateId?: unknown }).templateId === SCRIPT_TEMPLATE,
-  );
-  if (script) await assertScriptScenariosAllowed(db, teamId, field);
+  if ([...templateIds].includes(SCRIPT_TEMPLATE))
+    await assertScriptScenariosAllowed(db, teamId, field);
 }

@@ -124,7 +124,12 @@ export async function continueAdvisor(db: Db, experimentId: string): Promise<Adv
         field: 'budgetRuns',
       });
       // scripts turned off between steps: refused, and the search stops saying so
-      await assertRunsAllowedByScriptPolicy(tx, e.teamId, rows, 'scenarioId');
+      await assertRunsAllowedByScriptPolicy(
+        tx,
+        e.teamId,
+        [template.scenarioSnapshot.templateId],
+        'scenarioId',
+      );
       await tx.run.createMany({ data: rows });
       const state = withConfigs(step.state, configs);
       await tx.experiment.update({

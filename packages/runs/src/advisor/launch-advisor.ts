@@ -225,7 +225,7 @@ export async function launchAdvisor(
       requireOnlineGenerators: input.requireOnlineGenerators ?? false,
       field: 'budgetRuns',
     });
-    await assertRunsAllowedByScriptPolicy(tx, input.teamId, rows, 'scenarioId');
+    await assertRunsAllowedByScriptPolicy(tx, input.teamId, [scenario.templateId], 'scenarioId');
     const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
     await tx.run.createMany({ data: rows });
     await tx.experiment.update({
