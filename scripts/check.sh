@@ -35,6 +35,9 @@ if [ ${#changed[@]} -eq 0 ]; then
 fi
 say "${#changed[@]} changed files since $base"
 
+# services already running (a `make up` stack) are used as they are and left running; otherwise
+# setup starts them (it migrates) and they are stopped at the end
+port_busy "${PG_PORT:-54329}" || port_busy "${REDIS_PORT:-63799}" || own_services=1
 # the linters need what the test setup installs (shellcheck among them)
 scripts/setup.sh --for-tests
 load_env
@@ -44,9 +47,7 @@ fi
 phase "lint" npx turbo run lint --filter="[$base]" --output-logs=errors-only
 phase "typecheck" npx turbo run typecheck --filter="...[$base]" --output-logs=errors-only
 phase "unit tests" npx turbo run test:unit --filter="...[$base]" --output-logs=errors-only
-# services already running (a `make up` stack) are used as they are
-port_busy "${PG_PORT:-54329}" || port_busy "${REDIS_PORT:-63799}" || own_services=1
-if ((own_services)); then infra/services.sh start >/dev/null; fi
+infra/services.sh start >/dev/null
 phase "integration tests" npx turbo run test:integration --filter="[$base]" --concurrency=1 \
   --output-logs=errors-only
 say "check passed: $((SECONDS)) s"
