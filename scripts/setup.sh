@@ -77,9 +77,10 @@ if [ "$FOR_TESTS" = 1 ]; then
   if [ "$("$DATA/schemathesis/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, version $ST_VERSION" ]; then
     say "installing Schemathesis $ST_VERSION into .data/schemathesis"
     rm -rf "$DATA/schemathesis"
-    { python3 -m venv "$DATA/schemathesis" \
-      && "$DATA/schemathesis/bin/pip" install -q --disable-pip-version-check "schemathesis==$ST_VERSION"; } \
-      || die "could not install Schemathesis from PyPI (python3 -m venv needs python3-venv)"
+    python3 -m venv "$DATA/schemathesis" \
+      || die "could not make a Python venv for Schemathesis (python3 -m venv needs python3-venv)"
+    "$DATA/schemathesis/bin/pip" install -q --disable-pip-version-check "schemathesis==$ST_VERSION" \
+      || die "could not install Schemathesis $ST_VERSION from PyPI (is PyPI reachable from here?)"
   else
     say "Schemathesis $ST_VERSION up to date"
   fi
