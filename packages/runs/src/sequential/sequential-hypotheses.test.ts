@@ -3,6 +3,7 @@ import { withTempDatabase } from '@poolbench/db/testing';
 import type { Hypothesis } from '@poolbench/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryWith } from '../testing/summary-with';
+import { extendExperiment } from '../extend-experiment';
 import { launchExperiment } from '../launch-experiment';
 import { claimRun, finishRun, markRunning } from '../run-transitions';
 import { sequentialStatus } from '../hypotheses/decide-hypotheses';
@@ -134,6 +135,45 @@ describe('hypotheses decided sequentially (real Postgres)', () => {
     expect(e.repeats).toBe(3);
     expect(e.hypotheses[0]!.status).toBe('unresolved');
     expect(e.hypotheses[0]!.reason).toMatch(/budget|3 pairs|at most/i);
+  });
+
+  it('refuses more runs after the rule stopped, or past its budget: its alpha is spent', async () => {
+    const launch = (maxRepeats: number, name: string) =>
+      launchExperiment(db, {
+        teamId: ids.teamId,
+        targetId: ids.targetId,
+        poolConfigIds: [A, B],
+        scenarioIds: [S],
+        repeats: 2,
+        name,
+        hypotheses: [
+          { base: cell(A), candidate: cell(B), metric: 'p99Ms', expect: 'better', band: 20 },
+        ],
+        untilDecided: { maxRepeats },
+      });
+    const extend = (experimentId: string) =>
+      extendExperiment({ db, queue: null }, { teamId: ids.teamId, experimentId, addRepeats: 2 });
+    // decided before its budget of 15: another look would spend alpha already spent
+    const decided = await launch(15, 'decided, then extended');
+    await runUntilDone(decided.experimentId);
+    const d = await db.experiment.findUniqueOrThrow({ where: { id: decided.experimentId } });
+    expect(d.repeats).toBeLessThan(15);
+    await expect(extend(decided.experimentId)).rejects.toMatchObject({
+      path: 'addRepeats',
+      message: expect.stringMatching(/sequential rule stopped at \d+ pairs/),
+    });
+    // its budget spent: more pairs than planned
+    const spent = await launch(3, 'budget spent, then extended');
+    await runUntilDone(spent.experimentId);
+    await expect(extend(spent.experimentId)).rejects.toMatchObject({ path: 'addRepeats' });
+    expect(
+      await db.run.count({
+        where: {
+          experimentId: { in: [decided.experimentId, spent.experimentId] },
+          status: 'queued',
+        },
+      }),
+    ).toBe(0);
   });
 
   it('refutes a claim whose change falls short of its band, though not inside it', async () => {
