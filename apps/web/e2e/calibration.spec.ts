@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { SHOTS, signUpApi, trpcOk } from './helpers';
-import { closeE2eDb, finishedExperiment, teamOf } from './synthetic';
+import { closeE2eDb, finishedExperiment, runEnvironmentOf, teamOf } from './synthetic';
 
 test.afterAll(closeE2eDb);
 
@@ -55,6 +55,7 @@ test('calibrate a target from its page, then compare with the measured noise flo
   await expect(form.getByRole('button', { name: /Calibrate \(10 runs\)/ })).toBeVisible();
   await form.getByRole('button', { name: /Calibrate/ }).click();
   await expect(page).toHaveURL(/\/experiments\/[a-z0-9]+$/);
+  const calibrationId = new URL(page.url()).pathname.split('/').pop()!;
   await expect(page.getByRole('heading', { name: /A\/A calibration · fixed 10/ })).toBeVisible();
   const statuses = page.getByTestId('matrix-run').getByTestId('run-status');
   await expect
@@ -73,8 +74,10 @@ test('calibrate a target from its page, then compare with the measured noise flo
   await page.getByTestId('noise-floors').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/calibration-target.png`, fullPage: true });
 
-  // a finished experiment on the same target × scenario: its comparison uses the measured floors
+  // a finished experiment on the same target × scenario, measured on the same machine and build
+  // (a calibration from another machine is not used): its comparison uses the measured floors
   const experimentId = await finishedExperiment({
+    environment: await runEnvironmentOf(calibrationId),
     teamId: await teamOf(email),
     targetId: target.id,
     name: 'fixed vs lazy',
@@ -91,8 +94,10 @@ test('calibrate a target from its page, then compare with the measured noise flo
   const note = page.getByTestId('noise-floor-note');
   await expect(note).toContainText('noise floor measured by an A/A calibration');
   await expect(note.getByRole('link', { name: '5 vs 5 runs' })).toBeVisible();
-  // at least one metric's A/A interval reached past its default floor on 1-second runs
-  await expect(page.getByTestId('noise-floor').first()).toContainText(/floor ±.* \(A\/A\)/);
+  // a metric's floor is raised only by noise beyond what its test accounts for, which 5 vs 5
+  // identical runs may or may not show: any raised floor says where it comes from
+  for (const floor of await page.getByTestId('noise-floor').all())
+    await expect(floor).toContainText(/floor ±.* \(A\/A\)/);
   await page.screenshot({ path: `${SHOTS}/calibration-compare.png`, fullPage: true });
 
   await note.getByRole('button', { name: 'Use the default floors' }).click();

@@ -1,4 +1,4 @@
-import { createDb, type Db } from '@poolbench/db';
+import { createDb, parseRun, type Db } from '@poolbench/db';
 import { insertSyntheticRun } from '../src/server/services/compare/testing/synthetic-runs';
 
 /**
@@ -52,6 +52,8 @@ export interface FinishedExperimentSpec {
   /** per pool config (same order): median latency in ms and requests per second */
   shape?: (poolConfigIndex: number) => { latencyMs: number; rps: number; errorRate?: number };
   seed?: number;
+  /** the machine and build the runs recorded (default: a synthetic machine of their own) */
+  environment?: Record<string, unknown>;
 }
 
 /** A completed experiment whose runs all succeeded, interleaved like the worker runs them. */
@@ -85,6 +87,7 @@ export async function finishedExperiment(spec: FinishedExperimentSpec): Promise<
         repeatIndex: r,
         seconds: spec.seconds ?? 12,
         ...(spec.shape?.(i) ?? { latencyMs: 2, rps: 200 }),
+        ...(spec.environment ? { environment: spec.environment } : {}),
         seed: seed++,
       });
   return e.id;
@@ -135,4 +138,15 @@ export async function twoFinishedRuns(
   });
   if (!run || !run2) throw new Error('the fixture made no runs');
   return [run.id, run2.id];
+}
+
+/** The environment (machine, build) a run of this experiment recorded, as the worker stored it. */
+export async function runEnvironmentOf(experimentId: string): Promise<Record<string, unknown>> {
+  const runs = await e2eDb().run.findMany({
+    where: { experimentId },
+    select: { environment: true },
+  });
+  const env = runs.map((r) => parseRun(r).environment).find((e) => e);
+  if (!env) throw new Error(`no run of ${experimentId} recorded its environment`);
+  return { ...env };
 }
