@@ -1,5 +1,10 @@
 import type { Db } from '@poolbench/db';
-import type { TestedRunMetricKey } from '@poolbench/stats';
+import {
+  cellState,
+  incompleteReason,
+  type FailedThreshold,
+  type TestedRunMetricKey,
+} from '@poolbench/stats';
 import { buildComparison } from '../compare/build-comparison';
 import type { CompareItem } from '~/lib/compare/selection';
 
@@ -55,4 +60,46 @@ export async function cellVerdicts(
     ];
   });
   return { referenceRuns: cmp.groups[0]?.repeats ?? 0, metrics };
+}
+
+/** What a CI cell's state reads of each compared metric. */
+export interface GateCellMetric {
+  verdict: string;
+  suspected: boolean;
+  primary?: boolean;
+  noiseWarning?: string | null;
+}
+
+/**
+ * One CI cell's state from its metrics' verdicts, its failed thresholds and its run counts
+ * (`baselineRuns` null: nothing to compare with, so never incomplete for it). The Holm family is
+ * the cell's compared primary metrics; a primary metric's noise warning makes it incomplete.
+ */
+export function gateCellState(c: {
+  metrics: readonly GateCellMetric[];
+  failedThresholds: FailedThreshold[];
+  baselineRuns: number | null;
+  candidateRuns: number;
+  crashedRuns: number;
+}) {
+  const incomplete =
+    c.baselineRuns === null
+      ? null
+      : incompleteReason({
+          baselineRuns: c.baselineRuns,
+          candidateRuns: c.candidateRuns,
+          crashedRuns: c.crashedRuns,
+          primaryMetrics:
+            c.metrics.length > 0 ? c.metrics.filter((m) => m.primary !== false).length : undefined,
+          noiseWarnings: c.metrics.flatMap((m) =>
+            m.primary !== false && m.noiseWarning ? [m.noiseWarning] : [],
+          ),
+        });
+  const state = cellState({ metrics: c.metrics, failedThresholds: c.failedThresholds, incomplete });
+  return {
+    state,
+    regression: state === 'regression',
+    incomplete,
+    failedThresholds: c.failedThresholds,
+  };
 }

@@ -1,14 +1,8 @@
 import type { Db } from '@poolbench/db';
-import {
-  cellState,
-  gateOutcome,
-  incompleteReason,
-  TESTED_RUN_METRIC_KEYS,
-  type TestedRunMetricKey,
-} from '@poolbench/stats';
+import { gateOutcome, TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
 import type { CompareItem } from '~/lib/compare/selection';
 import { baselineForCell } from '@poolbench/runs';
-import { cellVerdicts } from './cell-verdicts';
+import { cellVerdicts, gateCellState, type GateCellMetric } from './cell-verdicts';
 import { crashedCount, experimentCells, failedThresholdsOf, usable } from './experiment-cells';
 
 /**
@@ -62,30 +56,8 @@ export async function compareWithBaseline(
     const candidateRuns = usable(c.runs).length;
     const crashedRuns = crashedCount(c.runs);
     const failedThresholds = failedThresholdsOf(c.runs);
-    const verdictState = (
-      metrics: {
-        verdict: string;
-        suspected: boolean;
-        primary?: boolean;
-        noiseWarning?: string | null;
-      }[],
-      baselineRuns: number | null,
-    ) => {
-      const incomplete =
-        baselineRuns === null
-          ? null
-          : incompleteReason({
-              baselineRuns,
-              candidateRuns,
-              crashedRuns,
-              primaryMetrics: primaryCount(metrics),
-              noiseWarnings: metrics.flatMap((m) =>
-                m.primary !== false && m.noiseWarning ? [m.noiseWarning] : [],
-              ),
-            });
-      const state = cellState({ metrics, failedThresholds, incomplete });
-      return { state, regression: state === 'regression', incomplete, failedThresholds };
-    };
+    const verdictState = (metrics: readonly GateCellMetric[], baselineRuns: number | null) =>
+      gateCellState({ metrics, failedThresholds, baselineRuns, candidateRuns, crashedRuns });
     const noVerdicts = verdictState([], null);
     const baseItem: CompareItem | null = !b
       ? null
@@ -180,9 +152,4 @@ function pickBaseline<
   const own = poolConfigId ? baselineForCell(baselines, { scenarioId, poolConfigId }) : undefined;
   const ofScenario = baselines.filter((x) => x.scenarioId === scenarioId);
   return own ?? (ofScenario.length === 1 ? ofScenario[0] : undefined);
-}
-
-/** The Holm family the cell was decided with: its compared primary metrics (default without any). */
-function primaryCount(metrics: readonly { primary?: boolean }[]): number | undefined {
-  return metrics.length > 0 ? metrics.filter((m) => m.primary !== false).length : undefined;
 }

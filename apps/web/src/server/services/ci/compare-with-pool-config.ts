@@ -1,13 +1,7 @@
 import type { Db } from '@poolbench/db';
-import {
-  cellState,
-  gateOutcome,
-  incompleteReason,
-  TESTED_RUN_METRIC_KEYS,
-  type TestedRunMetricKey,
-} from '@poolbench/stats';
+import { gateOutcome, TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
 import { InvalidInputError } from '../errors';
-import { cellVerdicts } from './cell-verdicts';
+import { cellVerdicts, gateCellState, type GateCellMetric } from './cell-verdicts';
 import { crashedCount, experimentCells, failedThresholdsOf, usable } from './experiment-cells';
 
 /**
@@ -55,27 +49,8 @@ export async function compareWithPoolConfig(
     const candidateRuns = usable(c.runs).length;
     const crashedRuns = crashedCount(c.runs);
     const failedThresholds = failedThresholdsOf(c.runs);
-    const verdictState = (
-      metrics: {
-        verdict: string;
-        suspected: boolean;
-        primary?: boolean;
-        noiseWarning?: string | null;
-      }[],
-      baselineRuns: number,
-    ) => {
-      const incomplete = incompleteReason({
-        baselineRuns,
-        candidateRuns,
-        crashedRuns,
-        primaryMetrics: primaryCount(metrics),
-        noiseWarnings: metrics.flatMap((m) =>
-          m.primary !== false && m.noiseWarning ? [m.noiseWarning] : [],
-        ),
-      });
-      const state = cellState({ metrics, failedThresholds, incomplete });
-      return { state, regression: state === 'regression', incomplete, failedThresholds };
-    };
+    const verdictState = (metrics: readonly GateCellMetric[], baselineRuns: number) =>
+      gateCellState({ metrics, failedThresholds, baselineRuns, candidateRuns, crashedRuns });
     const baseline = { id: base.id, experimentId: e.id, runId: null, poolConfig: base };
     if (candidateRuns === 0 || usable(ref.runs).length === 0) {
       cells.push({
@@ -121,9 +96,4 @@ export async function compareWithPoolConfig(
     })),
   );
   return { experimentId: e.id, baseline: base.name, base, gatedOn, window, outcome, cells };
-}
-
-/** The Holm family the cell was decided with: its compared primary metrics (default without any). */
-function primaryCount(metrics: readonly { primary?: boolean }[]): number | undefined {
-  return metrics.length > 0 ? metrics.filter((m) => m.primary !== false).length : undefined;
 }
