@@ -23,6 +23,7 @@ export * from './decide-hypothesis';
 export * from './repeats-to-resolve';
 export * from './gate-outcome';
 export * from './run-insights';
+export * from './run-validity';
 export * from './sequential-design';
 export * from './decide-sequential';
 export * from './next-sequential-step';

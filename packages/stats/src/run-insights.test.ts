@@ -56,13 +56,33 @@ describe('runInsights', () => {
     expect(codes({})).toEqual([]);
   });
 
-  it('dropped iterations: the load asked for was not offered (critical, first), with the share', () => {
-    const r = runInsights({
+  it('dropped iterations: a warning within the 1 % a run may drop, critical (invalid) beyond it', () => {
+    const within = runInsights({
       ...base,
       summary: summary({ iterations: 2376, droppedIterations: 24 }),
     });
+    expect(within[0]).toMatchObject({ code: 'load-not-offered', severity: 'warning' });
+    expect(within[0]!.message).toMatch(/dropped 24 of 2400 planned iterations \(1 %\)/);
+    // one dropped iteration in 100 000 is no reason to call the numbers wrong
+    const one = runInsights({
+      ...base,
+      summary: summary({ iterations: 99_999, droppedIterations: 1 }),
+    });
+    expect(one[0]).toMatchObject({ code: 'load-not-offered', severity: 'warning' });
+    const beyond = runInsights({
+      ...base,
+      summary: summary({ iterations: 2375, droppedIterations: 25 }),
+    });
+    expect(beyond[0]).toMatchObject({ code: 'load-not-offered', severity: 'critical' });
+    expect(beyond[0]!.message).toMatch(/dropped 25 of 2400 planned iterations \(1\.04 %\)/);
+    expect(beyond[0]!.message).toMatch(/the run is invalid and left out of verdicts/);
+  });
+
+  it('an arrival-rate run below 95 % of its target rate did not offer the load (critical)', () => {
+    const r = runInsights({ ...base, plannedIterations: 3000 });
     expect(r[0]).toMatchObject({ code: 'load-not-offered', severity: 'critical' });
-    expect(r[0]!.message).toMatch(/dropped 24 of 2400 planned iterations \(1\.0 %\)/);
+    expect(r[0]!.message).toMatch(/2400 of the 3000 iterations the rate asks for ran \(80 %/);
+    expect(codes({ plannedIterations: 2500 })).toEqual([]);
   });
 
   it('an arrival-rate run that used every VU it could', () => {
@@ -158,6 +178,11 @@ describe('runInsights', () => {
     expect(
       codes({ summary: summary({ delivery: { ...delivery, lateSamples: 0, lateRequests: 0 } }) }),
     ).toEqual([]);
+    // more than 1 % of the requests missing from the totals: the run is invalid
+    const many = { ...delivery, lateSamples: 90, lateRequests: 30 };
+    const critical = runInsights({ ...base, summary: summary({ delivery: many }) });
+    expect(critical[0]).toMatchObject({ code: 'samples-late', severity: 'critical' });
+    expect(critical[0]!.message).toMatch(/the run is invalid and left out of verdicts/);
     expect(codes({ summary: summary({ delivery: null }) })).toEqual([]);
   });
 

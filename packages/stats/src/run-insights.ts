@@ -1,12 +1,19 @@
 import type { RunSummary } from './run-summary';
+import {
+  MAX_DROPPED_SHARE,
+  MAX_LATE_REQUEST_SHARE,
+  runValidity,
+  sharePercent,
+} from './run-validity';
 
 /**
  * What makes a run's numbers suspect, or tells that the run did not test what it was meant to,
  * computed from data every run already stores (its summary, per-second rows, environment,
  * snapshots). Like a lab notebook's remarks: each has a severity, one line of explanation and a
- * fix. `critical`: the numbers do not describe the load that was asked for; `warning`: they
- * describe something else as well (a saturated CPU, a busy machine); `info`: the run is valid but
- * may not answer the question (the pool never waited).
+ * fix. `critical`: the numbers do not describe the load that was asked for, so the run is invalid
+ * (`runValidity`) and left out of verdicts; `warning`: they describe something else as well (a
+ * saturated CPU, a busy machine, a few dropped iterations); `info`: the run is valid but may not
+ * answer the question (the pool never waited).
  */
 export type InsightSeverity = 'critical' | 'warning' | 'info';
 
@@ -39,6 +46,8 @@ export interface RunInsightInput {
   model: 'open' | 'closed' | null;
   /** arrival-rate runs: the most VUs k6 was allowed to allocate */
   maxVUs?: number | null;
+  /** arrival-rate runs: the iterations the rate asks for over the planned duration */
+  plannedIterations?: number | null;
   /** the pool config's maximum connections per instance, when it has one */
   poolMax?: number | null;
   instanceCount?: number | null;
@@ -98,13 +107,28 @@ export function runInsights(input: RunInsightInput): RunInsight[] {
   const s = input.summary;
   if (!s) return out;
 
-  // 1. the load asked for was not offered
-  if (s.droppedIterations > 0) {
-    const planned = s.iterations + s.droppedIterations;
+  // 1. the load asked for was not offered, or its numbers miss part of what was sent: beyond the
+  // bounds of `runValidity` the run is invalid (critical), within them a warning
+  const validity = runValidity(input);
+  const invalidBy = (code: string) => validity.reasons.some((r) => r.code === code);
+  const planned = s.iterations + s.droppedIterations;
+  const asked = input.model === 'open' ? (input.plannedIterations ?? null) : null;
+  if (s.droppedIterations > 0 || invalidBy('load-not-offered')) {
+    const seen = [
+      s.droppedIterations > 0
+        ? `k6 dropped ${s.droppedIterations} of ${planned} planned iterations (${sharePercent(s.droppedIterations / planned)})`
+        : null,
+      asked !== null && asked > 0 && s.iterations < asked
+        ? `${s.iterations} of the ${Math.round(asked)} iterations the rate asks for ran (${sharePercent(s.iterations / asked)} of the target rate)`
+        : null,
+    ].filter((x) => x !== null);
+    const critical = invalidBy('load-not-offered');
     out.push({
       code: 'load-not-offered',
-      severity: 'critical',
-      message: `k6 dropped ${s.droppedIterations} of ${planned} planned iterations (${pct((100 * s.droppedIterations) / planned)}): the load asked for was not offered, so latency and throughput describe a lighter load`,
+      severity: critical ? 'critical' : 'warning',
+      message: critical
+        ? `${seen.join('; ')}: the load asked for was not offered, so latency and throughput describe a lighter load; the run is invalid and left out of verdicts`
+        : `${seen.join('; ')}: within the ${100 * MAX_DROPPED_SHARE} % a run may drop, so it counts, but it offered slightly less than asked`,
       fix: 'raise preAllocatedVUs/maxVUs (the target may be slower than the VUs allow), lower the rate, or give the load generator more CPU (pin CPUs, more load generators)',
     });
   }
@@ -112,7 +136,7 @@ export function runInsights(input: RunInsightInput): RunInsight[] {
   if (input.model === 'open' && input.maxVUs && allocated !== null && allocated >= input.maxVUs) {
     out.push({
       code: 'vus-exhausted',
-      severity: s.droppedIterations > 0 ? 'warning' : 'info',
+      severity: s.droppedIterations > 0 || invalidBy('load-not-offered') ? 'warning' : 'info',
       message: `k6 allocated all ${input.maxVUs} VUs it was allowed: at this rate every VU was waiting on a response at some point`,
       fix: 'raise maxVUs so slow responses cannot hold the offered rate down',
     });
@@ -134,10 +158,11 @@ export function runInsights(input: RunInsightInput): RunInsight[] {
       late.maxLagMs !== null ? `the slowest sample took ${late.maxLagMs} ms` : null,
     ].filter((x) => x !== null);
     const lag = timing.length ? ` (${timing.join('; ')})` : '';
+    const critical = invalidBy('samples-late');
     out.push({
       code: 'samples-late',
-      severity: 'warning',
-      message: `${late.lateSamples} sample(s), ${late.lateRequests} of them requests, reached k6's output after their second was written${lag}: they are in no second, total or percentile`,
+      severity: critical ? 'critical' : 'warning',
+      message: `${late.lateSamples} sample(s), ${late.lateRequests} of them requests, reached k6's output after their second was written${lag}: they are in no second, total or percentile${critical ? `; more than ${100 * MAX_LATE_REQUEST_SHARE} % of the requests, so the run is invalid and left out of verdicts` : ''}`,
       fix: 'give the load generator more CPU (pin CPUs, more load generators), or raise POOLBENCH_OUTPUT_GRACE_MS on the worker',
     });
   }

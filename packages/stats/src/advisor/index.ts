@@ -30,8 +30,6 @@ export {
   type LittlesLawInput,
 } from './littles-law';
 export {
-  MAX_DROPPED_SHARE,
-  MIN_RATE_SHARE,
   SLO_VERDICT_RULE,
   binomialLowerTail,
   binomialUpperTail,

@@ -1,3 +1,5 @@
+import { droppedBeyondShare, MAX_DROPPED_SHARE, MIN_RATE_SHARE } from '../run-validity';
+
 /**
  * What the advisor is asked to find, what one finished run contributes, and the per-setting
  * verdict for a latency/error SLO.
@@ -39,11 +41,6 @@ export interface AdvisorObservation {
    */
   crashed?: string | null;
 }
-
-/** Largest share of the planned iterations k6 may drop for the run to count as offering the load. */
-export const MAX_DROPPED_SHARE = 0.01;
-/** Smallest share of the target rate the run must have achieved, likewise. */
-export const MIN_RATE_SHARE = 0.95;
 
 export interface RunCheck {
   passed: boolean;
@@ -91,7 +88,7 @@ export function checkRunAgainstSlo(obs: AdvisorObservation, slo: SloObjective): 
   if (done !== null && dropped !== null) {
     const planned = done + dropped;
     if (planned === 0) reasons.push('no iterations planned');
-    else if (dropped > MAX_DROPPED_SHARE * planned)
+    else if (droppedBeyondShare(dropped, planned))
       reasons.push(`${dropped} of ${planned} iterations dropped (> ${100 * MAX_DROPPED_SHARE} %)`);
   }
   return { passed: reasons.length === 0, reasons };
