@@ -138,17 +138,54 @@ describe('runInsights', () => {
     ]);
   });
 
-  it('closed model: latency grew 2x while throughput stayed flat -> coordinated omission risk', () => {
+  it('closed model: a stall (requests collapse while one response takes seconds) is coordinated omission', () => {
+    // 10 VUs without think time: ~800 req/s at 10 ms, until the target stalls for 3 s; the VUs
+    // wait on their responses, so nothing is sent until the stalled requests end in second 15
     const seconds = Array.from({ length: 30 }, (_, i) => ({
-      requests: 80,
-      p50Ms: i < 10 ? 10 : i < 20 ? 15 : 20,
+      requests: i >= 12 && i <= 14 ? 0 : 800,
+      p50Ms: i >= 12 && i <= 14 ? null : 10,
+      vus: 10,
+      maxMs: i === 15 ? 3200 : i >= 12 && i <= 14 ? null : 40,
     }));
-    expect(codes({ model: 'closed', seconds })).toEqual(['coordinated-omission-risk']);
-    // throughput fell with the latency: the VUs were waiting, as a closed model should
-    const falling = seconds.map((x, i) => ({ ...x, requests: i < 10 ? 80 : 40 }));
-    expect(codes({ model: 'closed', seconds: falling })).toEqual([]);
-    // an open model offers the load regardless
+    const r = runInsights({ ...base, model: 'closed', seconds });
+    expect(r.map((x) => x.code)).toEqual(['coordinated-omission-risk']);
+    expect(r[0]!.message).toMatch(
+      /sent 0 requests in 3 second\(s\) where their median pace sends ~2400/,
+    );
+    expect(r[0]!.message).toMatch(/a request took 3200 ms/);
+    // a short stall inside one second: fewer requests, one very slow
+    const short = seconds.map((x, i) =>
+      i >= 12 && i <= 14
+        ? { requests: 800, p50Ms: 10, vus: 10, maxMs: 40 }
+        : i === 20
+          ? { requests: 250, p50Ms: 11, vus: 10, maxMs: 700 }
+          : x,
+    );
+    expect(codes({ model: 'closed', seconds: short })).toEqual(['coordinated-omission-risk']);
+    // an open model keeps sending whatever the responses do
     expect(codes({ model: 'open', seconds })).toEqual([]);
+  });
+
+  it('closed model: think time dominating is not coordinated omission, nor a ramp of VUs', () => {
+    // 100 VUs sleeping 1 s between requests: latency doubles (10 -> 20 ms), the rate barely moves
+    const thinking = Array.from({ length: 30 }, (_, i) => ({
+      requests: i < 15 ? 99 : 98,
+      p50Ms: i < 10 ? 10 : i < 20 ? 15 : 20,
+      vus: 100,
+      maxMs: i < 10 ? 30 : 60,
+    }));
+    expect(codes({ model: 'closed', seconds: thinking })).toEqual([]);
+    // a target that slows down evenly: throughput falls with the latency and shows the change
+    const falling = thinking.map((x, i) => ({ ...x, requests: i < 10 ? 80 : 40, vus: 1 }));
+    expect(codes({ model: 'closed', seconds: falling })).toEqual([]);
+    // a ramp from 2 to 20 VUs: fewer requests early because there are fewer VUs, not a stall
+    const ramp = Array.from({ length: 20 }, (_, i) => ({
+      requests: 40 * (i + 1),
+      p50Ms: 10,
+      vus: i + 1,
+      maxMs: i === 2 ? 200 : 30,
+    }));
+    expect(codes({ model: 'closed', seconds: ramp })).toEqual([]);
   });
 
   it('a busy machine and a hot load generator', () => {

@@ -64,9 +64,31 @@ export interface RunInsightInput {
   outsideCpuPercent?: number | null;
   /** the same, over the run's preparation just before its load started, % of one core */
   outsideCpuPercentBeforeStart?: number | null;
-  /** per-second requests and median latency of the load phase, in order */
-  seconds?: Array<{ requests: number; p50Ms: number | null }>;
+  /**
+   * per-second requests, active VUs and latency (median, slowest) of the run, in order; seconds
+   * without a request are kept, since a stall is a run of them
+   */
+  seconds?: InsightSecond[];
 }
+
+export interface InsightSecond {
+  requests: number;
+  p50Ms: number | null;
+  /** k6's active VUs in the second; absent where not recorded */
+  vus?: number | null;
+  /** the slowest request that ended in the second */
+  maxMs?: number | null;
+}
+
+/**
+ * A stall of a closed model: a second in which the VUs sent less than this share of what they send
+ * per second at the run's median pace
+ */
+export const STALL_RATE_SHARE = 0.5;
+/** ... counted only where the median pace gives at least this many requests, so noise is no stall */
+export const STALL_MIN_EXPECTED = 20;
+/** ... and a request ending in the stall or the second after it took this many median latencies */
+export const STALL_LATENCY_FACTOR = 5;
 
 /**
  * Below this peak per-second mean acquire wait (ms) no request waited for a connection: one
@@ -213,24 +235,16 @@ export function runInsights(input: RunInsightInput): RunInsight[] {
     });
   }
 
-  // 4. a closed model hides waiting: latency grew while throughput stayed where it was
-  const secs = (input.seconds ?? []).filter((x) => x.requests > 0 && x.p50Ms !== null);
-  if (input.model === 'closed' && secs.length >= 9) {
-    const third = Math.floor(secs.length / 3);
-    const first = secs.slice(0, third);
-    const last = secs.slice(-third);
-    const lat0 = median(first.map((x) => x.p50Ms!));
-    const lat1 = median(last.map((x) => x.p50Ms!));
-    const rps0 = median(first.map((x) => x.requests));
-    const rps1 = median(last.map((x) => x.requests));
-    if (lat0 > 0 && lat1 >= 1.5 * lat0 && rps0 > 0 && Math.abs(rps1 / rps0 - 1) <= 0.1) {
-      out.push({
-        code: 'coordinated-omission-risk',
-        severity: 'warning',
-        message: `median latency grew from ${lat0.toFixed(1)} ms to ${lat1.toFixed(1)} ms while throughput stayed at ~${Math.round(rps1)} req/s: with a fixed number of VUs the extra waiting is not offered as extra load (coordinated omission)`,
-        fix: 'use an arrival-rate scenario (constant-arrival-rate) to measure latency at a fixed offered load',
-      });
-    }
+  // 4. coordinated omission: a closed model's VUs wait on their responses, so while the target
+  // stalls they send nothing, and the requests that would have met the stall are never measured
+  const stall = input.model === 'closed' ? closedModelStall(input.seconds ?? []) : null;
+  if (stall) {
+    out.push({
+      code: 'coordinated-omission-risk',
+      severity: 'warning',
+      message: `the VUs sent ${stall.requests} requests in ${stall.seconds} second(s) where their median pace sends ~${Math.round(stall.expected)}, while a request took ${Math.round(stall.slowestMs)} ms (median ${stall.medianMs.toFixed(1)} ms): with a fixed number of VUs waiting on responses, the requests due during the stall were never sent, so the latency percentiles miss them (coordinated omission)`,
+      fix: 'use an arrival-rate scenario (constant-arrival-rate) to measure latency at a fixed offered load',
+    });
   }
 
   // 5. the machine was busy before the run started: other processes' CPU while it was prepared;
@@ -269,4 +283,62 @@ export function runInsights(input: RunInsightInput): RunInsight[] {
   return out.sort(
     (a, b) => INSIGHT_SEVERITY_ORDER[a.severity] - INSIGHT_SEVERITY_ORDER[b.severity],
   );
+}
+
+/**
+ * Where a closed model's VUs stopped sending while a response was slow: the seconds (inside the
+ * load, the partial first and last ones left out) whose requests fell below `STALL_RATE_SHARE` of
+ * what the active VUs send per second at the run's median pace (requests per VU, so a ramp of VUs
+ * is no stall), with at least `STALL_MIN_EXPECTED` expected, and where a request ending in those
+ * seconds or the one after took `STALL_LATENCY_FACTOR` times the median latency. Think time does
+ * not hide it: VUs that sleep between requests still wait on each response, and a stall long
+ * against the sleep slows their pace. A slower target whose pace falls evenly is no stall: its
+ * throughput shows the change. Null when there is none, or fewer than 8 seconds of load.
+ */
+export function closedModelStall(seconds: readonly InsightSecond[]): {
+  seconds: number;
+  requests: number;
+  expected: number;
+  slowestMs: number;
+  medianMs: number;
+} | null {
+  const first = seconds.findIndex((x) => x.requests > 0);
+  let last = -1;
+  seconds.forEach((x, i) => {
+    if (x.requests > 0) last = i;
+  });
+  if (first < 0) return null;
+  const core = seconds.slice(first + 1, last);
+  if (core.length < 8) return null;
+  const perVu = (x: InsightSecond) => (x.vus && x.vus > 0 ? x.requests / x.vus : x.requests);
+  const pace = median(core.map(perVu));
+  const latencies = core.flatMap((x) => (x.requests > 0 && x.p50Ms !== null ? [x.p50Ms] : []));
+  if (pace <= 0 || !latencies.length) return null;
+  const medianMs = median(latencies);
+  // seconds whose requests collapsed, then each run of them with the slowest request that ended in
+  // it or in the second after it (where the requests the stall held up end)
+  const collapsed = core.map((x) => {
+    const due = pace * (x.vus && x.vus > 0 ? x.vus : 1);
+    return due >= STALL_MIN_EXPECTED && x.requests < STALL_RATE_SHARE * due ? due : null;
+  });
+  let stalled = 0;
+  let requests = 0;
+  let expected = 0;
+  let slowestMs = 0;
+  for (let i = 0; i < core.length; i++) {
+    if (collapsed[i] === null) continue;
+    let j = i;
+    while (j + 1 < core.length && collapsed[j + 1] !== null) j++;
+    const episode = core.slice(i, j + 1);
+    const after = core[j + 1] ?? seconds[last]!;
+    const slow = Math.max(...[...episode, after].map((y) => y.maxMs ?? y.p50Ms ?? 0));
+    if (slow >= STALL_LATENCY_FACTOR * medianMs) {
+      stalled += episode.length;
+      requests += episode.reduce((a, y) => a + y.requests, 0);
+      expected += collapsed.slice(i, j + 1).reduce((a: number, d) => a + (d ?? 0), 0);
+      slowestMs = Math.max(slowestMs, slow);
+    }
+    i = j;
+  }
+  return stalled ? { seconds: stalled, requests, expected, slowestMs, medianMs } : null;
 }
