@@ -256,6 +256,28 @@ describe('infra/helm/poolbench', () => {
     ).toBe('ops@example.com,sre@example.com');
   });
 
+  it('gives web and worker the installation-wide limits, which the chart can change', () => {
+    const containers = (...v: string[]) => {
+      const ms = render(...DEFAULTS, ...v);
+      return ['-web', '-worker'].map((s) => podSpec(find(ms, 'Deployment', s)).containers[0]!);
+    };
+    for (const c of containers()) {
+      expect(env(c, 'POOLBENCH_QUEUED_LOAD_MINUTES')?.value).toBe('2880');
+      expect(env(c, 'LAB_MAX_DATA_CELLS')?.value).toBe('10000000');
+      expect(env(c, 'LAB_SHAPE_RETENTION_DAYS')?.value).toBe('14');
+    }
+    const set = [
+      '--set',
+      'installation.labMaxDataCells=250000000',
+      '--set',
+      'installation.queuedLoadMinutes=600',
+    ];
+    for (const c of containers(...set)) {
+      expect(env(c, 'LAB_MAX_DATA_CELLS')?.value).toBe('250000000');
+      expect(env(c, 'POOLBENCH_QUEUED_LOAD_MINUTES')?.value).toBe('600');
+    }
+  });
+
   it('a worker advertises its pod IP, where other generators reach the managed target it leads', () => {
     const c = podSpec(find(render(...DEFAULTS), 'Deployment', '-worker')).containers[0]!;
     expect(env(c, 'WORKER_ADVERTISE_HOST')?.valueFrom?.fieldRef?.fieldPath).toBe('status.podIP');

@@ -15,6 +15,7 @@ export default unitAndIntegration(
     'src/sampling/resource-sampler.test.ts',
     'src/targets/lab-data-shapes.test.ts',
     'src/targets/lab-environment.test.ts',
+    'src/targets/lab-shapes.test.ts',
     'src/targets/mariadb-user.test.ts',
   ],
   mergeConfig(

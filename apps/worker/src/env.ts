@@ -30,6 +30,9 @@ const EnvSchema = z.object({
     .string()
     .url()
     .default('mysql://poolbench:poolbench@127.0.0.1:33069/poolbench_lab'),
+  // Shape databases no live target uses are dropped this many days after their last run
+  // (apps/worker/src/targets/lab-shapes.ts); only those this installation alone recorded itself in.
+  LAB_SHAPE_RETENTION_DAYS: z.coerce.number().positive().default(14),
   JAVA_BIN: z.string().default('java'),
   LAB_HIKARI_JAR: z
     .string()

@@ -1,4 +1,4 @@
-import { createDb } from '@poolbench/db';
+import { createDb, installationId } from '@poolbench/db';
 import {
   createRunQueue,
   createStateLog,
@@ -9,6 +9,7 @@ import {
 } from '@poolbench/queue';
 import { startLifecycleSweeper } from '@poolbench/runs';
 import { sweepRunUsers } from './targets/sweep-run-users';
+import { sweepLabShapes } from './targets/lab-shapes';
 import { RUN_CONTROL_CHANNEL } from '@poolbench/scenarios';
 import pino from 'pino';
 import { runtimeBinsOf, type WorkerEnv } from './env';
@@ -152,6 +153,37 @@ export async function startWorkerApp(env: WorkerEnv) {
       },
       (err) => state.failed('lab databases (run users)', err),
     );
+    await sweepShapes();
+  };
+  // Shape databases nothing of this installation used for LAB_SHAPE_RETENTION_DAYS: hourly is
+  // plenty for a retention counted in days.
+  let shapesSweptAt = 0;
+  const sweepShapes = async () => {
+    if (Date.now() - shapesSweptAt < 3_600_000) return;
+    shapesSweptAt = Date.now();
+    const installation = await installationId(db).catch((err: unknown) => {
+      state.failed('postgres (installation id)', err);
+      return null;
+    });
+    if (!installation) return;
+    const servers = [
+      { server: 'postgres' as const, baseUrl: env.LAB_DATABASE_URL },
+      { server: 'mariadb' as const, baseUrl: env.LAB_MARIADB_URL },
+    ];
+    for (const s of servers)
+      await sweepLabShapes({
+        db,
+        ...s,
+        installation,
+        retentionDays: env.LAB_SHAPE_RETENTION_DAYS,
+      }).then(
+        (swept) => {
+          state.ok(`lab databases (${s.server} shapes)`);
+          if (swept.dropped.length + swept.released.length + swept.skipped.length)
+            log.info({ server: s.server, ...swept }, 'lab shape databases swept');
+        },
+        (err) => state.failed(`lab databases (${s.server} shapes)`, err),
+      );
   };
   await sweeper.sweepNow();
   await housekeeping();

@@ -30,10 +30,11 @@ export type {
   ShareLink,
   Worker,
 } from './generated/prisma/client';
-export { runOrder, type Cell } from './services/run-order';
+export { runOrder, roundOrder, positionsInRound, type Cell } from './services/run-order';
 export { NotFoundError, InvalidInputError } from './services/errors';
 export { createId } from './services/create-id';
 export { openedRanges } from './services/opened-ranges';
+export { installationId } from './services/installation';
 export {
   scenarioToColumns,
   scenarioFromColumns,

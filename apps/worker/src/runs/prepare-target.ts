@@ -1,6 +1,7 @@
 import type { ComponentVersions } from '../targets/component-versions';
 import { LAB_SETUP, openSecret, type ParsedTarget, type Run, type Target } from '@poolbench/db';
 import {
+  databaseOf,
   labDataCellsCap,
   labDataTooLarge,
   type LabEnvironment,
@@ -10,7 +11,8 @@ import { RunError } from './run-error';
 import { planCpuIsolation, targetCpus, type CpuIsolation } from './cpu-isolation';
 import { checkMonitorDsn } from '../targets/monitor-dsn';
 import { resolveAndPin, type RunNetworkPlan } from '../targets/resolve-and-pin';
-import { ensureLabData, labDataUrl, type LabSetup } from '../targets/managed-target';
+import { ensureLabData, forgetLabData, labDataUrl, type LabSetup } from '../targets/managed-target';
+import { recordShapeOwner } from '../targets/lab-shapes';
 import {
   labDatabaseUrlFor,
   runEnvironment,
@@ -57,6 +59,8 @@ type RunWithTarget = Pick<Run, 'id'> & {
   team: { allowedHosts: { pattern: string }[] };
   /** the installation's opened ranges (`openedRanges`): a team entry reaches special addresses only inside them */
   openedRanges: string[];
+  /** this installation (`installationId`): recorded on the lab shape databases its runs set up */
+  installation: string;
 };
 
 /**
@@ -84,13 +88,32 @@ export async function prepareLabData(
   environment: LabEnvironment,
   setup: LabSetup,
   signal?: AbortSignal,
+  /** this installation (installationId): recorded as an owner of a shape database it sets up */
+  installation?: string,
 ) {
   const urls = {
     labDatabaseUrl: labDataUrl(deps.labDatabaseUrl, setup, 'postgres'),
     labMariadbUrl: labDataUrl(deps.labMariadbUrl, setup, 'mariadb'),
   };
   const databaseUrl = labDatabaseUrlFor(environment, urls);
-  await ensureLabData(deps.labTargetBin, databaseUrl, setup, signal);
+  const baseUrl = labDatabaseUrlFor(environment, deps);
+  const server = databaseOf(environment);
+  for (let attempt = 0; ; attempt++) {
+    const setUp = await ensureLabData(deps.labTargetBin, databaseUrl, setup, signal);
+    if (!setUp || !installation || databaseUrl === baseUrl) break;
+    try {
+      await recordShapeOwner({ server, baseUrl, shapeUrl: databaseUrl, installation });
+      break;
+    } catch (err) {
+      // dropped by another installation's sweep between set-up and record: set it up again
+      forgetLabData(databaseUrl, setup);
+      if (attempt > 0)
+        throw new RunError(
+          'target_setup_failed',
+          `lab data set-up failed: ${(err as Error).message}`,
+        );
+    }
+  }
   return { urls, databaseUrl };
 }
 
@@ -106,7 +129,7 @@ async function prepareManaged(
   if (tooLarge) throw new RunError('lab_data_too_large', tooLarge);
   // The target's environment (runtime, database, link RTT, role limit, CPU, nginx) with the pool config's overrides.
   const environment = runEnvironment(run.target.managed?.environment, poolConfig);
-  const lab = await prepareLabData(deps, environment, setup, signal);
+  const lab = await prepareLabData(deps, environment, setup, signal, run.installation);
   const databaseUrl = lab.databaseUrl;
   const isolation: CpuIsolation = deps.loadOnOtherWorkers
     ? { mode: 'unavailable', reason: 'distributed run: k6 runs on several workers' }

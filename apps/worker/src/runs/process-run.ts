@@ -1,4 +1,4 @@
-import { openedRanges, parseRun, parseTarget, toJson } from '@poolbench/db';
+import { installationId, openedRanges, parseRun, parseTarget, toJson } from '@poolbench/db';
 import { markRunning, scriptScenariosAllowed, SCRIPTS_OFF_MESSAGE } from '@poolbench/runs';
 import { evaluateThresholds } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
@@ -45,6 +45,7 @@ export async function processRun(
       ...parseRun(row),
       target: parseTarget(row.target),
       openedRanges: await openedRanges(db),
+      installation: await installationId(db),
     };
     const plan = planRun(run);
     // a queued script run does not start once the team's admins turned scripts off

@@ -69,18 +69,23 @@ export function labDataUrl(baseUrl: string, setup: LabSetup, database: 'postgres
 
 /**
  * Makes sure the lab data exists (idempotent and quick when it does). Runs once per database and
- * shape per worker process, not per run: with one database per shape (labDataUrl) nothing else
- * changes a database this process has set up.
+ * shape per worker process and hour, not per run: with one database per shape (labDataUrl) nothing
+ * else changes a database this process has set up, and housekeeping drops a shape only after days
+ * without a run of it (lab-shapes.ts), so an hour-old check cannot be stale.
  */
-const preparedShapes = new Set<string>();
+const PREPARED_FOR_MS = 3_600_000;
+const preparedShapes = new Map<string, number>();
+export function forgetLabData(databaseUrl: string, setup: LabSetup) {
+  preparedShapes.delete(JSON.stringify([databaseUrl, setup]));
+}
 export async function ensureLabData(
   bin: string,
   databaseUrl: string,
   setup: LabSetup,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<boolean> {
   const key = JSON.stringify([databaseUrl, setup]);
-  if (preparedShapes.has(key)) return;
+  if ((preparedShapes.get(key) ?? 0) > Date.now() - PREPARED_FOR_MS) return false;
   try {
     await pExecFile(
       bin,
@@ -102,7 +107,8 @@ export async function ensureLabData(
       `lab data set-up failed: ${(e.stderr ?? e.message).trim().split('\n').slice(-3).join(' ')}`,
     );
   }
-  preparedShapes.add(key);
+  preparedShapes.set(key, Date.now());
+  return true;
 }
 
 /**

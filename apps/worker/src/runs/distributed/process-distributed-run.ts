@@ -1,4 +1,4 @@
-import { openedRanges, parseRun, parseTarget, type Db } from '@poolbench/db';
+import { installationId, openedRanges, parseRun, parseTarget, type Db } from '@poolbench/db';
 import { RUN_JOB_OPTIONS } from '@poolbench/queue';
 import {
   cancelWaitingSegments,
@@ -80,6 +80,7 @@ export async function processDistributedRun(
       ...parseRun(row),
       target: parseTarget(row.target),
       openedRanges: await openedRanges(db),
+      installation: await installationId(db),
     };
     const count = run.loadGenerators;
     await createSegments(db, runId, count, workerId);

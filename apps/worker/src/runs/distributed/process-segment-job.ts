@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
-import { openedRanges, parseRun, parseTarget } from '@poolbench/db';
+import { installationId, openedRanges, parseRun, parseTarget } from '@poolbench/db';
 import { finishSegment, heartbeatSegment, joinSegment, markSegmentReady } from '@poolbench/runs';
 import { generateScenario, RunJobSchema } from '@poolbench/scenarios';
 import { RunError, toRunError } from '../run-error';
@@ -68,6 +68,7 @@ export async function processSegmentJob(
       ...parseRun(row),
       target: parseTarget(row.target),
       openedRanges: await openedRanges(db),
+      installation: await installationId(db),
     };
     const plan = templatePlan(planRun(run));
     const until = Date.now() + cfg.joinTimeoutMs + deps.config.readyTimeoutMs;
