@@ -22,9 +22,11 @@ export const MAX_REPEATS = 50;
  * Adds `addRepeats` repeats of every cell to a finished experiment, instead of starting over when
  * its answer was inconclusive. The new runs copy the snapshots of the cell's earlier runs (the
  * same pool config and scenario as measured, even if they were edited since), continue the
- * interleaved order after the last run, and are enqueued like a launch. The experiment goes back
- * to `running`, and its hypotheses to pending; they are decided again, over all repeats, when the
- * last new run ends. Hypotheses stay as registered: new data, same claims.
+ * experiment's order after the last run as if it had been launched with them all (a
+ * counterbalanced experiment's next round carries on turning the order, it does not start over),
+ * and are enqueued like a launch. The experiment goes back to `running`, and its hypotheses to
+ * pending; they are decided again, over all repeats, when the last new run ends. Hypotheses stay
+ * as registered: new data, same claims.
  */
 export async function extendExperiment(
   /** queue null: the runs are saved queued and the lifecycle sweeper enqueues them */
@@ -106,7 +108,8 @@ export async function extendExperiment(
         orderBy: { sequence: 'asc' },
       })
     ).map(parseRun);
-    // Cells in the experiment's own order (first appearance), each with the snapshot it ran with.
+    // Cells in the experiment's own order (first appearance: round 0 runs the configs in the
+    // launch's order, whatever the experiment's order), each with the snapshot it ran with.
     const configs = [...new Set(runs.map((r) => r.poolConfigId))];
     const scenarios = [...new Set(runs.map((r) => r.scenarioId))];
     const template = (c: string | null, s: string | null) =>
@@ -114,7 +117,14 @@ export async function extendExperiment(
     const firstRepeat = Math.max(-1, ...runs.map((r) => r.repeatIndex)) + 1;
     let sequence = Math.max(-1, ...runs.map((r) => r.sequence)) + 1;
     const rows: Prisma.RunCreateManyInput[] = [];
-    for (const cell of runOrder(configs.length, scenarios.length, input.addRepeats, exp.order)) {
+    const cells = runOrder(
+      configs.length,
+      scenarios.length,
+      input.addRepeats,
+      exp.order,
+      firstRepeat,
+    );
+    for (const cell of cells) {
       const t = template(configs[cell.poolConfigIndex]!, scenarios[cell.scenarioIndex]!);
       if (!t) continue;
       rows.push({
@@ -124,7 +134,7 @@ export async function extendExperiment(
         targetId: t.targetId,
         poolConfigId: t.poolConfigId,
         scenarioId: t.scenarioId,
-        repeatIndex: firstRepeat + cell.repeatIndex,
+        repeatIndex: cell.repeatIndex,
         sequence: sequence++,
         poolConfigSnapshot: toJson.poolConfigSnapshot(t.poolConfigSnapshot),
         scenarioSnapshot: toJson.scenarioSnapshot(t.scenarioSnapshot),

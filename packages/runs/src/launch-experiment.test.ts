@@ -28,7 +28,7 @@ describe('launch', () => {
     scenario: await db.scenario.findFirstOrThrow({ where: { name: { startsWith: '004' } } }),
   });
 
-  it('creates interleaved queued runs with snapshots, and hides other teams', async () => {
+  it('creates counterbalanced queued runs with snapshots, and hides other teams', async () => {
     const { configs, scenario } = await pick();
     const launched = await launchExperiment(db, {
       teamId: ids.teamId,
@@ -43,12 +43,19 @@ describe('launch', () => {
       orderBy: { sequence: 'asc' },
     });
     expect(runs.map((r) => r.id)).toEqual(launched.runIds);
+    // the default order: the second repeat runs the configs the other way round
     expect(runs.map((r) => r.poolConfigId)).toEqual([
       configs[0]!.id,
       configs[1]!.id,
-      configs[0]!.id,
       configs[1]!.id,
+      configs[0]!.id,
     ]);
+    expect(
+      await db.experiment.findUniqueOrThrow({
+        where: { id: launched.experimentId },
+        select: { order: true },
+      }),
+    ).toEqual({ order: 'counterbalanced' });
     expect(runs.every((r) => r.status === 'queued')).toBe(true);
     expect(parseRun(runs[0]!).poolConfigSnapshot.strategy).toBe(configs[0]!.strategy);
 

@@ -8,7 +8,13 @@ import {
   toJson,
   type Db,
 } from '@poolbench/db';
-import { poolConfigProblemsOnTarget, SCRIPT_TEMPLATE, type Hypothesis } from '@poolbench/scenarios';
+import {
+  DEFAULT_RUN_ORDER,
+  poolConfigProblemsOnTarget,
+  SCRIPT_TEMPLATE,
+  type Hypothesis,
+  type RunOrderName,
+} from '@poolbench/scenarios';
 import { assertScriptScenariosAllowed } from './script-policy';
 import { runMetric } from '@poolbench/stats';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
@@ -27,7 +33,8 @@ export interface LaunchExperimentInput {
   poolConfigIds: string[];
   scenarioIds: string[];
   repeats: number;
-  order?: 'interleaved' | 'blocked';
+  /** default counterbalanced (`runOrder` in @poolbench/db), stored on the experiment */
+  order?: RunOrderName;
   name: string;
   description?: string | null;
   createdById?: string | null;
@@ -194,7 +201,7 @@ export async function launchExperiment(
         name: input.name,
         description: input.description ?? null,
         repeats: input.repeats,
-        order: input.order ?? 'interleaved',
+        order: input.order ?? DEFAULT_RUN_ORDER,
         createdById: input.createdById ?? null,
         scheduleId: input.scheduleId ?? null,
         sourceId: input.sourceId ?? null,
@@ -234,7 +241,7 @@ export async function launchExperiment(
       orderedConfigs.length,
       orderedScenarios.length,
       input.repeats,
-      input.order ?? 'interleaved',
+      input.order ?? DEFAULT_RUN_ORDER,
     );
     const runs = cells.map((cell, sequence) => {
       const c = orderedConfigs[cell.poolConfigIndex]!;

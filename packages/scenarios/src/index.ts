@@ -34,6 +34,7 @@ export * from './presets/advisor-questions';
 export * from './queue/queue-names';
 export * from './queue/job-schemas';
 export * from './queue/live-event-schema';
+export * from './run-order';
 export * from './queue/series-fields';
 export * from './thresholds/k6-summary-context';
 export * from './errors';

@@ -146,9 +146,10 @@ describe('hypotheses through the lifecycle (real Postgres)', () => {
       orderBy: { sequence: 'asc' },
       select: { repeatIndex: true, sequence: true, poolConfigId: true },
     });
+    // counterbalanced, carried on after the 3 rounds A B, B A, A B
     expect(added.map((r) => [r.repeatIndex, r.sequence, r.poolConfigId])).toEqual([
-      [3, 6, A],
-      [3, 7, B],
+      [3, 6, B],
+      [3, 7, A],
       [4, 8, A],
       [4, 9, B],
     ]);
