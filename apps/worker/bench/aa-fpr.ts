@@ -15,8 +15,8 @@ import { createWorld, waitFor } from '../test/harness';
 /**
  * The compare view's false-positive rate on real A/A comparisons (make bench, section aa-fpr):
  * COMPARISONS A/A calibrations through the product (launchCalibration, the real worker, k6 and
- * the lab target), each one pool config against itself with RUNS_PER_SIDE runs per side
- * interleaved. Each is compared A against B exactly as the compare view compares two cells
+ * the lab target), each one pool config against itself with RUNS_PER_SIDE runs per side in
+ * counterbalanced pairs (A B, B A, …). Each is compared A against B exactly as the compare view compares two cells
  * (compareRunGroups: every tested metric, Benjamini–Hochberg across them, the default floors); a
  * comparison is a false positive when any metric is called better or worse. The same count with
  * the noise floor the previous calibration stored (out of sample, as a team would use it).
@@ -78,8 +78,11 @@ try {
   ).map(parseNoiseFloor);
   const rows: Array<{ positives: string[]; positivesFloored: string[]; failed: number }> = [];
   for (const [i, id] of experimentIds.entries()) {
-    const runs = (await w.db.run.findMany({ where: { experimentId: id } })).map(parseRun);
-    const { a, b } = calibrationSides(runs);
+    const { order, runs } = await w.db.experiment.findUniqueOrThrow({
+      where: { id },
+      select: { order: true, runs: true },
+    });
+    const { a, b } = calibrationSides(runs.map(parseRun), order);
     const called = (noiseFloors = {}) =>
       compareRunGroups(
         { label: 'A', summaries: a },
@@ -113,7 +116,7 @@ try {
     '## A/A: the false-positive rate of the compare view on real runs',
     '',
     `Machine: ${cpus().length} × ${cpus()[0]?.model}. Command: \`npx tsx apps/worker/bench/aa-fpr.ts\` (from \`make bench\`), ${new Date().toISOString().slice(0, 16)}Z, ${((Date.now() - t0) / 60_000).toFixed(1)} min.`,
-    `${COMPARISONS} A/A calibrations through the real worker, k6 and the lab target (pool config "fixed 10" against itself; constant arrival rate 200 req/s for 3 s on GET /work?ms=2), ${RUNS_PER_SIDE} runs per side interleaved; ${rows.reduce((s, r) => s + r.failed, 0)} of ${total} runs did not succeed. Each is compared A against B as the compare view compares two cells: every tested metric, p adjusted with Holm across the primary metrics and Benjamini–Hochberg across the rest, the default floors. A false positive is a comparison with any metric called better or worse.`,
+    `${COMPARISONS} A/A calibrations through the real worker, k6 and the lab target (pool config "fixed 10" against itself; constant arrival rate 200 req/s for 3 s on GET /work?ms=2), ${RUNS_PER_SIDE} runs per side in counterbalanced pairs; ${rows.reduce((s, r) => s + r.failed, 0)} of ${total} runs did not succeed. Each is compared A against B as the compare view compares two cells: every tested metric, p adjusted with Holm across the primary metrics and Benjamini–Hochberg across the rest, the default floors. A false positive is a comparison with any metric called better or worse.`,
     '',
     '| floors | false positives (any metric better/worse) |',
     '|---|---|',

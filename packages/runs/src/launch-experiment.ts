@@ -62,7 +62,7 @@ export interface LaunchExperimentInput {
   untilDecided?: { maxRepeats: number; metrics?: string[] } | null;
   /**
    * An A/A calibration (launchCalibration): one pool config and one scenario, an even number of
-   * repeats; even repeat indexes are side A and odd ones side B.
+   * repeats, taken as pairs of sides A and B (`calibrationSides`).
    */
   noiseCalibration?: boolean;
 }

@@ -44,8 +44,9 @@ describe('A/A calibration (real Postgres)', () => {
     await dispose?.();
   });
 
-  // p99 alternates 100, 104, 96, 110, 92 … so the sides differ a little, like real runs
-  const P99 = [100, 104, 96, 110, 92, 101, 99, 107, 95, 103];
+  // p99 by run: side A (repeats 0, 3, 4, 7, 8 of a calibration) 100, 96, 92, 99, 95 and side B
+  // 104, 110, 101, 107, 103, so the sides differ a little, like real runs
+  const P99 = [100, 104, 110, 96, 92, 101, 107, 99, 95, 103];
   const runAll = async (runIds: string[], fail: number[] = []) => {
     for (const [i, id] of runIds.entries()) {
       await claimRun(db, id, 'w');
@@ -73,7 +74,7 @@ describe('A/A calibration (real Postgres)', () => {
       where: { id: l.experimentId },
       include: { runs: { orderBy: { sequence: 'asc' } } },
     });
-    expect(e).toMatchObject({ noiseCalibration: true, repeats: 10 });
+    expect(e).toMatchObject({ noiseCalibration: true, repeats: 10, order: 'counterbalanced' });
     expect(e.name).toMatch(/^A\/A calibration · 004/);
     expect(e.runs.map((r) => r.repeatIndex)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(new Set(e.runs.map((r) => r.poolConfigId))).toEqual(new Set([A]));
@@ -110,7 +111,11 @@ describe('A/A calibration (real Postgres)', () => {
     ).rejects.toMatchObject({ name: 'NotFoundError' });
   });
 
-  it('stores the floor of the even against the odd runs when the last run ends, once', async () => {
+  // the sides of 10 runs in counterbalanced pairs: A B, B A, A B, B A, A B
+  const SIDE_A = [0, 3, 4, 7, 8];
+  const SIDE_B = [1, 2, 5, 6, 9];
+
+  it('stores the floor of side A against side B (pairs taking turns) when the last run ends, once', async () => {
     const l = await launchCalibration(db, {
       teamId: ids.teamId,
       targetId: ids.targetId,
@@ -119,7 +124,7 @@ describe('A/A calibration (real Postgres)', () => {
       runsPerSide: 5,
     });
     expect(await recordNoiseFloor(db, l.experimentId)).toBe('not-finished');
-    // a failed run is not a sample: that side has 4 runs
+    // a failed run is not a sample: side A has 4 runs
     await runAll(l.runIds, [3]);
     // finishRun's afterRunEnded stored it already
     expect(await recordNoiseFloor(db, l.experimentId)).toBe('exists');
@@ -134,20 +139,27 @@ describe('A/A calibration (real Postgres)', () => {
     });
     // the same numbers as measuring the two sides by hand
     const runs = await db.run.findMany({ where: { experimentId: l.experimentId } });
-    const byParity = (p: number) =>
+    const bySide = (side: number[]) =>
       P99.slice(0, 10)
         .map((v, i) => ({ v, i }))
-        .filter(({ i }) => i % 2 === p && i !== 3)
+        .filter(({ i }) => side.includes(i) && i !== 3)
         .map(({ v, i }) => summaryWith(v, 1000 + i));
     const expected = measureNoiseFloor(
-      { label: 'A', summaries: byParity(0) },
-      { label: 'B', summaries: byParity(1) },
+      { label: 'A', summaries: bySide(SIDE_A) },
+      { label: 'B', summaries: bySide(SIDE_B) },
     );
     expect(stored.metrics).toEqual(JSON.parse(JSON.stringify(expected)));
     const sides = calibrationSides(
       runs.map((r) => ({ repeatIndex: r.repeatIndex, status: r.status, summary: null })),
+      'counterbalanced',
     );
-    expect([sides.a.length, sides.b.length]).toEqual([5, 4]);
+    expect([sides.a.length, sides.b.length]).toEqual([4, 5]);
+    // a calibration launched interleaved has A first in every pair: the even repeats
+    const interleaved = calibrationSides(
+      runs.map((r) => ({ repeatIndex: r.repeatIndex, status: r.status, summary: null })),
+      'interleaved',
+    );
+    expect([interleaved.a.length, interleaved.b.length]).toEqual([5, 4]);
 
     const floors = await latestNoiseFloors(db, ids.teamId, [
       { targetId: ids.targetId, scenarioId: S },
@@ -195,7 +207,7 @@ describe('A/A calibration (real Postgres)', () => {
       runsPerSide: 5,
     });
     // every run of side B fails: no interval for any metric
-    await runAll(l.runIds, [1, 3, 5, 7, 9]);
+    await runAll(l.runIds, SIDE_B);
     expect(await recordNoiseFloor(db, l.experimentId)).toBe('exists');
     const stored = await db.noiseFloor.findUniqueOrThrow({
       where: { experimentId: l.experimentId },

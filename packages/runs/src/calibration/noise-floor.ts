@@ -2,11 +2,16 @@ import {
   InvalidInputError,
   parseNoiseFloor,
   parseRun,
+  roundOrder,
   toJson,
   type Db,
   type NoiseFloorMetrics,
 } from '@poolbench/db';
-import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import {
+  isMeasuredRunStatus,
+  TERMINAL_RUN_STATUSES,
+  type RunOrderName,
+} from '@poolbench/scenarios';
 import {
   defaultBandUnit,
   measureNoiseFloor,
@@ -31,10 +36,10 @@ export interface LaunchCalibrationInput extends Pick<
 }
 
 /**
- * An A/A calibration: one pool config on one scenario, 2 × runsPerSide runs in a row; runs with
- * an even repeat index are side A and odd ones side B, so the sides interleave (A B A B …) exactly
- * as the two configs of a real comparison do. When it ends, its noise floor is stored
- * (recordNoiseFloor) for the target × scenario.
+ * An A/A calibration: one pool config on one scenario, 2 × runsPerSide runs in a row, taken as two
+ * sides in counterbalanced pairs (A B, B A, A B, …: `calibrationSides`) exactly as the two configs
+ * of a comparison run by default, so an order effect weighs on the floor as it weighs on a
+ * comparison. When it ends, its noise floor is stored (recordNoiseFloor) for the target × scenario.
  */
 export async function launchCalibration(
   db: Db,
@@ -63,11 +68,12 @@ export async function launchCalibration(
     poolConfigIds: [input.poolConfigId],
     scenarioIds: [input.scenarioId],
     repeats: 2 * n,
-    order: 'interleaved',
+    // one config: the order of its runs is the same in every order; stored, it names the sides
+    order: 'counterbalanced',
     name:
       input.name ??
       `A/A calibration · ${names[0]?.name ?? 'pool config'} · ${names[1]?.name ?? 'scenario'}`,
-    description: `The same config run ${2 * n} times, alternating sides A and B, to measure how different identical configs look on this machine.`,
+    description: `The same config run ${2 * n} times, in pairs of sides A and B taking turns to go first (A B, B A, …), to measure how different identical configs look on this machine.`,
     createdById: input.createdById ?? null,
     requireOnlineGenerators: input.requireOnlineGenerators,
     loadGenerators: input.loadGenerators,
@@ -75,13 +81,20 @@ export async function launchCalibration(
   });
 }
 
-/** The two sides of a calibration's runs: even repeat index A, odd B (measured runs only). */
+/**
+ * The two sides of a calibration's runs (measured runs only). Repeats 2i and 2i + 1 are pair i; in
+ * a counterbalanced calibration the pairs take turns which side goes first, as two configs' runs
+ * do (repeats 0, 3, 4, 7, 8, … are A), in an interleaved one A always goes first (even repeats A).
+ */
 export function calibrationSides(
   runs: Array<{ repeatIndex: number; status: string; summary: RunSummary | null }>,
+  order: RunOrderName,
 ): { a: (RunSummary | null)[]; b: (RunSummary | null)[] } {
-  const side = (parity: number) =>
+  const sideOf = (repeat: number) =>
+    order === 'counterbalanced' ? roundOrder(2, Math.floor(repeat / 2))[repeat % 2]! : repeat % 2;
+  const side = (s: number) =>
     runs
-      .filter((r) => r.repeatIndex % 2 === parity && isMeasuredRunStatus(r.status))
+      .filter((r) => sideOf(r.repeatIndex) === s && isMeasuredRunStatus(r.status))
       .map((r) => r.summary);
   return { a: side(0), b: side(1) };
 }
@@ -103,6 +116,7 @@ export async function recordNoiseFloor(
       teamId: true,
       targetId: true,
       noiseCalibration: true,
+      order: true,
       noiseFloor: { select: { id: true } },
       poolConfigs: { select: { poolConfigId: true } },
       scenarios: { select: { scenarioId: true } },
@@ -112,7 +126,7 @@ export async function recordNoiseFloor(
   if (!e?.noiseCalibration) return 'not-calibration';
   if (e.noiseFloor) return 'exists';
   if (e.runs.some((r) => !TERMINAL_RUN_STATUSES.includes(r.status))) return 'not-finished';
-  const { a, b } = calibrationSides(e.runs.map(parseRun));
+  const { a, b } = calibrationSides(e.runs.map(parseRun), e.order);
   const metrics = measureNoiseFloor({ label: 'A', summaries: a }, { label: 'B', summaries: b });
   // stored even when empty (too few measured runs, e.g. canceled): the calibration is then done
   // with, so the sweeper does not look at it again; comparisons skip an empty floor

@@ -61,7 +61,7 @@ export function NoiseFloorCard({
     <Card>
       <CardHeader
         title="Noise floor"
-        description="An A/A calibration runs one pool config against itself, alternating sides, and measures how different identical configs look on this machine. Comparisons on the same target and scenario then refuse to call smaller changes better or worse."
+        description="An A/A calibration runs one pool config against itself, in pairs whose two sides take turns to go first, and measures how different identical configs look on this machine. Comparisons on the same target and scenario then refuse to call smaller changes better or worse."
       />
       <CardBody className="space-y-4 text-sm">
         {list.isPending ? (
