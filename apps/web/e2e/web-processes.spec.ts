@@ -175,6 +175,103 @@ test('a web process stopped with SIGTERM writes the share views it held back bef
   }
 });
 
+test("a live event stream in another web process ends within 3 s of its viewer's removal or sign-out", async ({
+  request,
+  playwright,
+}) => {
+  test.setTimeout(3 * 60_000);
+  // Two web processes sharing Postgres and Redis, as two pods do: the stack's (APP), where the
+  // owner and the viewer act, and one started here, which serves the viewer's live stream.
+  const port = await freePort();
+  const other = `http://localhost:${port}`;
+  const server = spawn('node', ['server.mjs'], {
+    cwd: WEB,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      POOLBENCH_WEB_PROCESSES: '1',
+      WEB_SWEEPER: '0',
+    },
+    stdio: 'ignore',
+  });
+  try {
+    const email = await signUpApi(request, APP, 'Live Stream Owner');
+    const call = trpcOk(request, APP);
+    const [run] = await twoFinishedRuns(call, email, 'Live stream revocation', 3);
+    // a run in progress: its stream stays open until the run ends or its viewer may no longer watch
+    const live = () =>
+      e2eDb().run.update({
+        where: { id: run },
+        data: { status: 'running', finishedAt: null, heartbeatAt: new Date() },
+      });
+    await live();
+    const api = await playwright.request.newContext({ baseURL: other });
+    await untilHealthy(api, 'health of the second process');
+    await api.dispose();
+
+    /** A viewer's stream in the second process; resolves with the ms from `mark()` to its end. */
+    const watch = async (viewer: APIRequestContext) => {
+      const cookie = (await viewer.storageState()).cookies
+        .map((c) => `${c.name}=${c.value}`)
+        .join('; ');
+      const bare = await playwright.request.newContext({ baseURL: other });
+      let markedAt = 0;
+      const ended = bare
+        .get(`/api/runs/${run}/events`, { headers: { cookie }, timeout: 30_000 })
+        .then(async (r) => {
+          expect(r.status()).toBe(200);
+          await r.body();
+          return markedAt ? Date.now() - markedAt : -1;
+        })
+        .finally(() => bare.dispose());
+      let done = false;
+      void ended.then(
+        () => (done = true),
+        () => (done = true),
+      );
+      await new Promise((r) => setTimeout(r, 2500)); // open across its own checks
+      expect(done, 'the stream ended before its viewer lost access').toBe(false);
+      return { ended, mark: () => (markedAt = Date.now()) };
+    };
+    const join = async (name: string) => {
+      const inv = (await call('team.invite', { role: 'viewer' })) as unknown as { token: string };
+      const viewer = await playwright.request.newContext({ baseURL: APP });
+      const viewerEmail = await signUpApi(viewer, APP, name);
+      await trpcOk(viewer, APP)('team.acceptInvitation', { token: inv.token });
+      return { viewer, viewerEmail };
+    };
+
+    await test.step('removed from the team in the first process', async () => {
+      const { viewer, viewerEmail } = await join('Live Stream Removed');
+      const stream = await watch(viewer);
+      const members = (await call('team.members', {}, 'query')) as unknown as {
+        membershipId: string;
+        email: string;
+      }[];
+      const them = members.find((m) => m.email === viewerEmail)!;
+      stream.mark();
+      await call('team.removeMember', { membershipId: them.membershipId });
+      expect(await stream.ended).toBeLessThan(3000);
+      await viewer.dispose();
+    });
+
+    await test.step('signed out in the first process', async () => {
+      await live();
+      const { viewer } = await join('Live Stream Signed Out');
+      const stream = await watch(viewer);
+      stream.mark();
+      const out = await viewer.post('/api/auth/sign-out', { headers: { origin: APP }, data: {} });
+      expect(out.ok()).toBe(true);
+      expect(await stream.ended).toBeLessThan(3000);
+      await viewer.dispose();
+    });
+  } finally {
+    server.kill('SIGTERM');
+    await closeE2eDb();
+  }
+});
+
 const freePortIs = (port: number) =>
   new Promise<boolean>((resolve) => {
     const s = createServer()
