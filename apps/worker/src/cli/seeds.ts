@@ -9,7 +9,7 @@ import { loadEnv } from '../env';
 
 /**
  * `make seeds`: every seed preset as an experiment through the queue (the product's launch path,
- * 5 interleaved repeats of the cells its claims name, the claims as hypotheses, then "until
+ * 5 counterbalanced repeats of the cells its claims name, the claims as hypotheses, then "until
  * decided": a round at a time until the sequential rule decides every claim, at most UNTIL_DECIDED
  * repeats per side, default 15; UNTIL_DECIDED=0 decides once after the 5), waits until the running
  * worker has finished them, and writes docs/seeds.md's results section from what the product

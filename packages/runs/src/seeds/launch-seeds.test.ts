@@ -32,7 +32,7 @@ describe('launchSeeds: the seeds through the product launch path (real Postgres,
     await dispose?.();
   });
 
-  it('launches one experiment per seed preset: claimed cells x 5 interleaved repeats, claims stored as hypotheses, jobs enqueued', async () => {
+  it('launches one experiment per seed preset: claimed cells x 5 counterbalanced repeats, claims stored as hypotheses, jobs enqueued', async () => {
     const { reproductionId, launched } = await launchSeeds(
       { db, queue },
       ids.teamId,
@@ -57,7 +57,7 @@ describe('launchSeeds: the seeds through the product launch path (real Postgres,
     });
     expect(reproductionOf(exp.name)).toBe(reproductionId);
     expect(exp.repeats).toBe(5);
-    // only the c=100 scenario carries claims; three configs, interleaved A B C A B C
+    // only the c=100 scenario carries claims; three configs, counterbalanced A B C, B C A
     expect(exp.runs).toHaveLength(15);
     expect(
       exp.runs.slice(0, 6).map((r) => parseRun(r).poolConfigSnapshot.name?.split(' · ')[1]),
@@ -65,10 +65,11 @@ describe('launchSeeds: the seeds through the product launch path (real Postgres,
       'open/close per request',
       'new pool per request',
       'shared pool (max 20, min 5)',
-      'open/close per request',
       'new pool per request',
       'shared pool (max 20, min 5)',
+      'open/close per request',
     ]);
+    expect(exp.order).toBe('counterbalanced');
     expect(exp.runs[0]!.poolConfigSnapshot).toMatchObject({
       environment: { roleConnectionLimit: 40 },
     });

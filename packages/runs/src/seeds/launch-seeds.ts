@@ -134,8 +134,8 @@ export async function ensurePoolConfig(
 
 /**
  * One reproduction of the seeds through the product's own launch path: per seed preset an
- * experiment of the cells its claims name (`seedPlan`), 5 interleaved repeats, with the claims as
- * pre-registered hypotheses, enqueued like any other experiment. Used by `make seeds` and the
+ * experiment of the cells its claims name (`seedPlan`), 5 counterbalanced repeats, with the claims
+ * as pre-registered hypotheses, enqueued like any other experiment. Used by `make seeds` and the
  * Seeds page's Reproduce button alike.
  */
 export async function launchSeeds(
@@ -163,7 +163,8 @@ export async function launchSeeds(
       poolConfigIds: [...poolConfigIds.values()],
       scenarioIds: [...scenarioIds.values()],
       repeats: preset.repeats,
-      order: 'interleaved',
+      // the claims compare configs: no config is always first in its round
+      order: 'counterbalanced',
       name: `${SEEDS_PREFIX}${reproductionId} · ${preset.title} (scale ${preset.scale})`,
       presetId: preset.id,
       createdById: opts.createdById ?? null,

@@ -208,7 +208,7 @@ describe("seed presets carry the seeds' claims", () => {
     ]);
   });
 
-  it('make seeds at the seeds scale: every seed, 5 interleaved repeats of the claimed cells, within ~50 min of estimated load (the seed 004 estimate is its cap; it ran in 2.3 min; seed 003 at 0.05 keeps its pool sizes apart)', () => {
+  it('make seeds at the seeds scale: every seed, 5 counterbalanced repeats of the claimed cells, within ~50 min of estimated load (the seed 004 estimate is its cap; it ran in 2.3 min; seed 003 at 0.05 keeps its pool sizes apart)', () => {
     const plans = presets.map((p) => seedPlan(applyScale(p, p.seedsScale)));
     expect(plans.every((p) => p.preset.repeats === 5)).toBe(true);
     // seed 004's fixed request count ends long before its cap: its estimate is the cap

@@ -17,7 +17,7 @@ export interface SeedPlan {
 
 /**
  * What `make seeds` launches for one seed preset: the pool configs and scenarios its hypotheses
- * name, in the preset's order, `preset.repeats` times each, interleaved.
+ * name, in the preset's order, `preset.repeats` times each, counterbalanced (`launchSeeds`).
  */
 export function seedPlan(preset: Preset): SeedPlan {
   const configNames = new Set(

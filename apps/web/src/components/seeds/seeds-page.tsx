@@ -58,7 +58,7 @@ export function SeedsPage() {
     <>
       <PageHeader
         title="Seeds"
-        description={`The five write-ups PoolBench was built from, each a preset whose claims are hypotheses decided by the product. Reproduce launches every seed experiment through the queue, 5 interleaved repeats (up to ~${minutes ?? '…'} min of load), like make seeds.`}
+        description={`The five write-ups PoolBench was built from, each a preset whose claims are hypotheses decided by the product. Reproduce launches every seed experiment through the queue, 5 counterbalanced repeats (up to ~${minutes ?? '…'} min of load), like make seeds.`}
         actions={action}
       />
       {reproduce.isError ? (
