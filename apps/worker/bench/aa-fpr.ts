@@ -16,10 +16,11 @@ import { createWorld, waitFor } from '../test/harness';
  * The compare view's false-positive rate on real A/A comparisons (make bench, section aa-fpr):
  * COMPARISONS A/A calibrations through the product (launchCalibration, the real worker, k6 and
  * the lab target), each one pool config against itself with RUNS_PER_SIDE runs per side in
- * counterbalanced pairs (A B, B A, …). Each is compared A against B exactly as the compare view compares two cells
- * (compareRunGroups: every tested metric, Benjamini–Hochberg across them, the default floors); a
- * comparison is a false positive when any metric is called better or worse. The same count with
- * the noise floor the previous calibration stored (out of sample, as a team would use it).
+ * counterbalanced pairs (A B, B A, …). Each is compared A against B exactly as the compare view
+ * compares two cells (compareRunGroups: every tested metric, Benjamini–Hochberg across them, the
+ * default floors); a comparison is a false positive when any metric is called better or worse.
+ * The same count with the noise floor the previous calibration stored (out of sample, as a team
+ * would use it).
  * BENCH_AA_COMPARISONS (default 40) and BENCH_AA_RUNS_PER_SIDE (default 5) set the size.
  */
 const COMPARISONS = Number(process.env.BENCH_AA_COMPARISONS ?? 40);

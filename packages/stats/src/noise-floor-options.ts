@@ -11,8 +11,8 @@ export const NOISE_FLOOR_CAP_FACTOR = 4;
 
 /**
  * What an A/A calibration measured for one metric: the same config run against itself, in
- * counterbalanced pairs, compared like any two configs. `value` is the excess A/A shift: how far the
- * identical sides differed beyond what their run-to-run spread explains (0 on a machine whose
+ * counterbalanced pairs, compared like any two configs. `value` is the excess A/A shift: how far
+ * the identical sides differed beyond what their run-to-run spread explains (0 on a machine whose
  * runs vary only at random), capped at `NOISE_FLOOR_CAP_FACTOR` times the default floor.
  */
 export interface NoiseFloorMetric {

@@ -20,9 +20,10 @@ function pooledSd(x: readonly number[], y: readonly number[]): number {
 
 /**
  * The noise floor of every tested metric from the two sides of an A/A calibration (the same
- * config, runs in pairs whose sides take turns to go first, A B, B A, …): the **excess** A/A shift, the part of the Hodges–Lehmann
- * change between the identical sides that their run-to-run spread does not explain,
- * max(0, |d| − 1.96·se) with se = s·√(1/nA + 1/nB)·√(π/3) from the pooled within-side spread s.
+ * config, runs in pairs whose sides take turns to go first, A B, B A, …): the **excess** A/A
+ * shift, the part of the Hodges–Lehmann change between the identical sides that their run-to-run
+ * spread does not explain, max(0, |d| − 1.96·se) with se = s·√(1/nA + 1/nB)·√(π/3) from the
+ * pooled within-side spread s.
  * Sampling scatter is what the comparison's own test accounts for; counting it again in the floor
  * (the reach of the A/A interval) made runs varying by 10 % and nothing else read as a ±16 % floor.
  * The value is capped at `NOISE_FLOOR_CAP_FACTOR` times the metric's default floor. `spread` is
