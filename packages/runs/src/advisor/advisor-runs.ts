@@ -1,4 +1,12 @@
-import { createId, toJson, type AdvisorSpec, type AdvisorState, type Prisma } from '@poolbench/db';
+import {
+  createId,
+  roundOrder,
+  toJson,
+  type AdvisorSpec,
+  type AdvisorState,
+  type Prisma,
+} from '@poolbench/db';
+import type { RunOrderName } from '@poolbench/scenarios';
 import { plannedLoadMs } from '../fleet-limits';
 
 /** The pool config of one setting: the advisor's base config with the knob set to it. */
@@ -17,16 +25,21 @@ export function settingName(spec: AdvisorSpec, setting: number): string {
 }
 
 /**
- * Settings in the order their runs go to the queue: round robin over the settings, ascending, so
- * a setting's runs are spread over the whole step, as an interleaved experiment's are.
+ * Settings in the order their runs go to the queue: in rounds, each setting once per round while
+ * it has runs to go, so a setting's runs are spread over the whole step. Counterbalanced (how an
+ * advisor is launched) turns the settings' order from round to round as an experiment's configs
+ * (`roundOrder`: 1 32, 32 1, …), so no setting always runs first; interleaved keeps them ascending.
  */
-export function interleaveSettings(next: readonly number[]): number[] {
+export function interleaveSettings(next: readonly number[], order: RunOrderName): number[] {
   const counts = new Map<number, number>();
   for (const s of next) counts.set(s, (counts.get(s) ?? 0) + 1);
   const settings = [...counts.keys()].sort((a, b) => a - b);
   const out: number[] = [];
-  for (let round = 0; out.length < next.length; round++)
-    for (const s of settings) if ((counts.get(s) ?? 0) > round) out.push(s);
+  for (let round = 0; out.length < next.length; round++) {
+    const open = settings.filter((s) => (counts.get(s) ?? 0) > round);
+    const turn = order === 'counterbalanced' ? roundOrder(open.length, round) : open.keys();
+    for (const i of turn) out.push(open[i]!);
+  }
   return out;
 }
 
@@ -38,6 +51,8 @@ export interface AdvisorRunContext {
   scenario: { id: string; snapshot: unknown; templateId: string; params: unknown };
   targetSnapshot: unknown;
   loadGenerators: number;
+  /** the experiment's order: how the settings of a step take turns (`interleaveSettings`) */
+  order: RunOrderName;
   /** the experiment's runs so far, for repeat indexes and the sequence */
   existing: Array<{ poolConfigId: string | null; repeatIndex: number; sequence: number }>;
   /** setting -> its pool config, for the settings run before */
@@ -54,7 +69,7 @@ export async function createAdvisorRuns(
   ctx: AdvisorRunContext,
   next: readonly number[],
 ): Promise<Prisma.RunCreateManyInput[]> {
-  const order = interleaveSettings(next);
+  const order = interleaveSettings(next, ctx.order);
   const positions = await tx.experimentPoolConfig.count({
     where: { experimentId: ctx.experimentId },
   });

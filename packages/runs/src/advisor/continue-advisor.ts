@@ -37,6 +37,7 @@ export async function continueAdvisor(db: Db, experimentId: string): Promise<Adv
       teamId: true,
       targetId: true,
       loadGenerators: true,
+      order: true,
       advisor: true,
       advisorState: true,
       runs: {
@@ -110,6 +111,7 @@ export async function continueAdvisor(db: Db, experimentId: string): Promise<Adv
           },
           targetSnapshot: template.targetSnapshot,
           loadGenerators: e.loadGenerators,
+          order: e.order,
           existing: runs,
           configs,
         },

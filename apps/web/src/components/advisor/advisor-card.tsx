@@ -64,7 +64,7 @@ export function AdvisorCard({
     <Card className="mb-6" data-testid="advisor-card">
       <CardHeader
         title={`Advisor: ${spec.knob} of “${spec.basePoolConfigName}” from ${spec.min} to ${spec.max}`}
-        description={`Objective: ${objectiveText(spec)}. Budget ${spec.budgetRuns} runs, ${spec.repeatsPerSetting} per setting and step. Each setting's runs are ordinary runs, interleaved and comparable.`}
+        description={`Objective: ${objectiveText(spec)}. Budget ${spec.budgetRuns} runs, ${spec.repeatsPerSetting} per setting and step. Each setting's runs are ordinary runs, in counterbalanced rounds and comparable.`}
         actions={<Badge tone={status.tone}>{status.label}</Badge>}
       />
       <CardBody className="space-y-4">
