@@ -86,6 +86,22 @@ if [ "$FOR_TESTS" = 1 ]; then
   fi
 fi
 
+# --- Apache Otava (PyPI), the reference the change-point test compares PoolBench with
+# (packages/stats/src/change-points.otava.test.ts), in a virtualenv of its own under .data
+if [ "$FOR_TESTS" = 1 ]; then
+  OTAVA_VERSION=0.8.0
+  if [ "$("$DATA/otava/bin/python" -c 'import importlib.metadata as m; print(m.version("apache-otava"))' 2>/dev/null)" != "$OTAVA_VERSION" ]; then
+    say "installing Apache Otava $OTAVA_VERSION into .data/otava"
+    rm -rf "$DATA/otava"
+    python3 -m venv "$DATA/otava" \
+      || die "could not make a Python venv for Apache Otava (python3 -m venv needs python3-venv)"
+    "$DATA/otava/bin/pip" install -q --disable-pip-version-check "apache-otava==$OTAVA_VERSION" \
+      || die "could not install Apache Otava $OTAVA_VERSION from PyPI (is PyPI reachable from here?)"
+  else
+    say "Apache Otava $OTAVA_VERSION up to date"
+  fi
+fi
+
 # --- generated code and binaries (each step skips itself when its inputs did not change)
 node packages/db/scripts/generate.mjs
 bash packages/k6/scripts/build-k6.sh

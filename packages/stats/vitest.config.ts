@@ -1,3 +1,3 @@
 import { unitAndIntegration } from '../../vitest.shared.ts';
 
-export default unitAndIntegration([]);
+export default unitAndIntegration(['src/change-points.otava.test.ts']);

@@ -33,3 +33,4 @@ export {
   type SpendingBoundary,
 } from './spending-boundaries';
 export * from './advisor';
+export * from './change-points';
