@@ -31,6 +31,7 @@ export type {
   Worker,
 } from './generated/prisma/client';
 export { runOrder, roundOrder, positionsInRound, type Cell } from './services/run-order';
+export { readPositionsInRound } from './services/run-positions';
 export { NotFoundError, InvalidInputError } from './services/errors';
 export { createId } from './services/create-id';
 export { openedRanges } from './services/opened-ranges';

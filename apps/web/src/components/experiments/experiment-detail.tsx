@@ -21,6 +21,9 @@ import { HypothesesCard } from './hypotheses-card';
 import { SequentialCard } from './sequential-card';
 import { AdvisorCard } from '~/components/advisor/advisor-card';
 
+/** 1st, 2nd, 3rd, 4th …: a run's place in its round (an experiment has at most 20 configs). */
+const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+
 export function ExperimentDetail({
   id,
   queueUnavailable = false,
@@ -131,7 +134,7 @@ export function ExperimentDetail({
       <Card>
         <CardHeader
           title="Run matrix"
-          description="Rows are pool configs, columns scenarios; each chip is one repeat in execution order."
+          description={`Rows are pool configs, columns scenarios; each chip is one repeat in execution order${e.poolConfigs.length > 1 ? `, with its place in the repeat's round (${e.order} order)` : ''}.`}
         />
         <CardBody className="overflow-x-auto p-0">
           <table className="min-w-full text-sm">
@@ -181,6 +184,14 @@ export function ExperimentDetail({
                                   <span className="text-xs font-medium text-slate-500">
                                     #{r.repeatIndex + 1}
                                   </span>
+                                  {e.poolConfigs.length > 1 ? (
+                                    <span
+                                      className="text-xs text-slate-400"
+                                      title="Its place among the runs of this repeat and scenario"
+                                    >
+                                      {ordinal(r.positionInRound + 1)}
+                                    </span>
+                                  ) : null}
                                   <RunStatusBadge status={r.status as RunStatus} />
                                 </div>
                                 {isMeasuredRunStatus(r.status) ? (

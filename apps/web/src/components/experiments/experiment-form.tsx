@@ -6,6 +6,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { DEFAULT_RUN_ORDER } from '@poolbench/scenarios';
 import {
   ExperimentFormSchema,
   ScheduledExperimentFormSchema,
@@ -69,7 +70,7 @@ export function ExperimentForm() {
       poolConfigIds: list(sp.get('poolConfigIds')),
       scenarioIds: list(sp.get('scenarioIds')),
       repeats: Number(sp.get('repeats') ?? DEFAULT_REPEATS) || DEFAULT_REPEATS,
-      order: 'interleaved',
+      order: DEFAULT_RUN_ORDER,
       loadGenerators: Number(sp.get('loadGenerators') ?? 1) || 1,
       presetId,
       // ?when=schedule: opened from the Schedules page's "Schedule an experiment"

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdSchema } from './ids';
 import { previewCron } from './cron';
-import { HypothesesSchema } from '@poolbench/scenarios';
+import { DEFAULT_RUN_ORDER, HypothesesSchema, RunOrderSchema } from '@poolbench/scenarios';
 
 export const RUN_OVERHEAD_MS = 5000;
 
@@ -21,7 +21,8 @@ export const ExperimentDefinitionSchema = z.object({
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .max(50, 'must be at most 50'),
-  order: z.enum(['interleaved', 'blocked']).default('interleaved'),
+  // How the configs take turns within each repeat (docs/metrics.md, "Run order").
+  order: RunOrderSchema.default(DEFAULT_RUN_ORDER),
   // Workers each run is split across (k6 execution segments, merged exactly); snapshotted per run.
   loadGenerators: z
     .number()

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { RunStatusSchema, ScenarioSchema } from '@poolbench/scenarios';
+import {
+  DEFAULT_RUN_ORDER,
+  RunOrderSchema,
+  RunStatusSchema,
+  ScenarioSchema,
+} from '@poolbench/scenarios';
 import {
   GATE_OUTCOMES,
   INSIGHT_CODES,
@@ -221,7 +226,9 @@ export const StartInlineSchema = z
     repeats: RepeatsSchema.default(5).describe(
       'default 5: with the 4 default primary metrics fewer than 5 per side can never give a verdict (the cell is incomplete)',
     ),
-    order: z.enum(['interleaved', 'blocked']).default('interleaved'),
+    order: RunOrderSchema.default(DEFAULT_RUN_ORDER).describe(
+      'how the pool configs take turns within each repeat (docs/metrics.md, "Run order"): counterbalanced (default) turns their order every repeat (A B, B A, …) so each runs first equally often; interleaved keeps it (A B, A B, …); blocked runs each config\'s repeats together (A A, B B)',
+    ),
     loadGenerators: LoadGeneratorsSchema.default(1),
     hypotheses: RestHypothesesSchema.optional(),
     untilDecided: UntilDecidedSchema.optional(),
@@ -297,6 +304,12 @@ export type StartAdvisor = z.output<typeof StartAdvisorSchema>;
 const Ref = z.object({ id: z.string(), name: z.string() });
 const NullableRef = Ref.nullable();
 const Iso = z.string().describe('UTC timestamp, ISO 8601');
+const PositionInRoundSchema = z
+  .number()
+  .int()
+  .describe(
+    "the run's place in its round, 0 = first: among its experiment's runs of the same scenario and repeat, by sequence; with two configs counterbalanced, each is first in half the repeats",
+  );
 
 export const ExperimentSchema = z.object({
   id: z.string(),
@@ -304,6 +317,9 @@ export const ExperimentSchema = z.object({
   status: z.enum(['queued', 'running', 'completed', 'failed', 'canceled']),
   finished: z.boolean().describe('every run reached a terminal status'),
   repeats: z.number().int(),
+  order: RunOrderSchema.describe(
+    'how the pool configs take turns within each repeat (docs/metrics.md, "Run order"); experiments launched before counterbalanced existed are interleaved',
+  ),
   createdAt: Iso,
   finishedAt: Iso.nullable(),
   target: Ref,
@@ -318,6 +334,7 @@ export const ExperimentSchema = z.object({
       scenarioId: z.string().nullable(),
       repeatIndex: z.number().int(),
       sequence: z.number().int(),
+      positionInRound: PositionInRoundSchema,
       startedAt: Iso.nullable(),
       finishedAt: Iso.nullable(),
       errorMessage: z.string().nullable(),
@@ -410,6 +427,7 @@ export const RunSchema = z.object({
   poolConfig: NullableRef,
   scenario: NullableRef,
   repeatIndex: z.number().int(),
+  positionInRound: PositionInRoundSchema,
   queuedAt: Iso,
   startedAt: Iso.nullable(),
   finishedAt: Iso.nullable(),

@@ -349,6 +349,59 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect(again.scenarios[0]).toEqual(row);
   });
 
+  it('an inline start is counterbalanced unless told otherwise: the order on the experiment, each run its place in its round', async () => {
+    const other = await db.poolConfig.create({
+      data: {
+        teamId: A.teamId,
+        targetId: A.targetId,
+        name: 'lazy again',
+        strategy: 'lazy',
+        params: {},
+        instanceCount: 1,
+      },
+    });
+    const start = (order?: string) =>
+      call('POST', '/experiments', {
+        body: {
+          kind: 'inline',
+          target: 'Lab',
+          poolConfigs: ['lazy', 'lazy again'],
+          scenario: {
+            template: 'constant-arrival-rate',
+            params: { ratePerSec: 50, durationMs: 2000, preAllocatedVUs: 5 },
+            requests: [{ method: 'GET', path: '/work', query: { ms: 7 } }],
+          },
+          repeats: 4,
+          ...(order ? { order } : {}),
+        },
+      });
+    const res = await start();
+    expect(res.status, await res.clone().text()).toBe(201);
+    const e = await res.json();
+    expect(e.order).toBe('counterbalanced');
+    const firsts = (e.runs as Json[]).filter((r) => r.positionInRound === 0);
+    expect(firsts.map((r) => [r.repeatIndex, r.poolConfigId])).toEqual([
+      [0, A.poolConfigId],
+      [1, other.id],
+      [2, A.poolConfigId],
+      [3, other.id],
+    ]);
+    const run = (e.runs as Json[]).find(
+      (r) => r.repeatIndex === 1 && r.poolConfigId === A.poolConfigId,
+    )!;
+    const got = await (await call('GET', `/runs/${run.id}`)).json();
+    expect(got.positionInRound).toBe(1);
+    const interleaved = await (await start('interleaved')).json();
+    expect(interleaved.order).toBe('interleaved');
+    expect(
+      (interleaved.runs as Json[])
+        .filter((r) => r.positionInRound === 0)
+        .map((r) => r.poolConfigId),
+    ).toEqual([A.poolConfigId, A.poolConfigId, A.poolConfigId, A.poolConfigId]);
+    await call('POST', `/experiments/${e.id}/cancel`);
+    await call('POST', `/experiments/${interleaved.id}/cancel`);
+  });
+
   it('write operations need runs:write (403 scope_missing), reads work with runs:read', async () => {
     const res = await call('POST', '/baselines', {
       token: readToken,

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { minPossiblePValue, runsNeededFor } from '@poolbench/stats';
+import { DEFAULT_RUN_ORDER, RUN_ORDER_LABELS, RUN_ORDERS } from '@poolbench/scenarios';
 import type { ExperimentFormInput, ExperimentFormOutput } from '~/lib/schemas/experiment';
 import { formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
@@ -207,12 +208,16 @@ export function WhatSection({
           </Field>
           <Field
             label="Order"
-            help="Interleaved (A B A B …) spreads drift of the machine evenly over the configs."
+            help="Counterbalanced runs every config once per repeat and turns their order each repeat, so drift of the machine and an order effect (the first run after a pause) fall on every config alike."
           >
             {(p) => (
               <Select {...p} {...register('order')}>
-                <option value="interleaved">Interleaved (recommended)</option>
-                <option value="blocked">Blocked (A A B B)</option>
+                {RUN_ORDERS.map((o) => (
+                  <option key={o} value={o}>
+                    {RUN_ORDER_LABELS[o]}
+                    {o === DEFAULT_RUN_ORDER ? ' (recommended)' : ''}
+                  </option>
+                ))}
               </Select>
             )}
           </Field>

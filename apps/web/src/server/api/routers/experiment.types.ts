@@ -85,6 +85,8 @@ export const ExperimentDetailSchema = z.object({
       ...RunRowFields,
       poolConfigId: z.string().nullable(),
       scenarioId: z.string().nullable(),
+      /** 0-based place among the runs of its scenario and repeat, by sequence (`positionsInRound`) */
+      positionInRound: z.number().int(),
       /** null until the run measured, or when the stored summary no longer parses */
       summary: RunSummarySchema.nullable(),
     }),

@@ -48,6 +48,7 @@ export async function experimentView(db: Db, teamId: string, id: string, baseUrl
       // an advisor is finished when its search answered or stopped, not between two steps
       (!e.advisor || (e.advisor.state !== null && e.advisor.state.status !== 'running')),
     repeats: e.repeats,
+    order: e.order,
     createdAt: e.createdAt.toISOString(),
     finishedAt: iso(e.finishedAt),
     target: { id: e.target.id, name: e.target.name },
@@ -61,6 +62,7 @@ export async function experimentView(db: Db, teamId: string, id: string, baseUrl
       scenarioId: r.scenarioId,
       repeatIndex: r.repeatIndex,
       sequence: r.sequence,
+      positionInRound: r.positionInRound,
       startedAt: iso(r.startedAt),
       finishedAt: iso(r.finishedAt),
       errorMessage: r.errorMessage,

@@ -1,4 +1,4 @@
-import { parseRun, type Db } from '@poolbench/db';
+import { parseRun, readPositionsInRound, type Db } from '@poolbench/db';
 import { NotFoundError } from '../errors';
 import { runInsightsOf } from '../runs/run-insights';
 
@@ -53,6 +53,7 @@ export async function runView(db: Db, teamId: string, id: string, baseUrl: strin
     poolConfig: ref(r.poolConfigSnapshot),
     scenario: ref(r.scenarioSnapshot),
     repeatIndex: r.repeatIndex,
+    positionInRound: (await readPositionsInRound(db, [r.id])).get(r.id) ?? 0,
     queuedAt: r.queuedAt.toISOString(),
     startedAt: iso(r.startedAt),
     finishedAt: iso(r.finishedAt),

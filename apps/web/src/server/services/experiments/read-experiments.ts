@@ -1,4 +1,10 @@
-import { parseExperiment, parseRun, type Db, type HypothesisStatus } from '@poolbench/db';
+import {
+  parseExperiment,
+  parseRun,
+  positionsInRound,
+  type Db,
+  type HypothesisStatus,
+} from '@poolbench/db';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { readHypotheses } from './hypotheses';
@@ -127,6 +133,7 @@ export async function getExperiment(db: Db, teamId: string, id: string) {
     ...rest
   } = e;
   const parsed = parseExperiment({ advisor, advisorState });
+  const positions = positionsInRound(e.runs);
   return {
     ...rest,
     // the pool-size advisor: what it was asked and its last answer (docs/advisor.md)
@@ -141,7 +148,8 @@ export async function getExperiment(db: Db, teamId: string, id: string) {
       : null,
     poolConfigs: e.poolConfigs.map((p) => p.poolConfig),
     scenarios: e.scenarios.map((s) => s.scenario),
-    runs: e.runs.map(parseRun),
+    // each run's place in its round, for an analysis of order (docs/metrics.md, "Run order")
+    runs: e.runs.map((r) => ({ ...parseRun(r), positionInRound: positions.get(r.id) ?? 0 })),
     progress: countStatuses(e.runs.map((r) => r.status)),
     hypotheses,
   };

@@ -1,4 +1,4 @@
-import { parseRun, type Db } from '@poolbench/db';
+import { parseRun, readPositionsInRound, type Db } from '@poolbench/db';
 import { RUN_METRICS } from '@poolbench/stats';
 import type { Comparison } from '../compare/build-comparison';
 import { readSeconds } from '../compare/read-seconds';
@@ -55,6 +55,8 @@ export async function buildExport(
       select: { id: true, repeatIndex: true, summary: true, startedAt: true, finishedAt: true },
     })
   ).map(parseRun);
+  // each run's place in its round: what an analysis of order effects needs besides the repeat
+  const positions = await readPositionsInRound(db, runIds);
   // with a window, each run's summary over that window, as the comparison table computed it
   const windowed = c.window
     ? await windowSummaries(
@@ -71,6 +73,7 @@ export async function buildExport(
       runGroup.get(r.id),
       r.id,
       r.repeatIndex + 1,
+      positions.get(r.id),
       r.startedAt?.toISOString(),
       s?.requests,
       s?.failed,
@@ -81,6 +84,7 @@ export async function buildExport(
     'group',
     'run_id',
     'repeat',
+    'position_in_round',
     'started_at',
     'requests',
     'failed',
@@ -121,6 +125,7 @@ export async function buildExport(
       id: r.id,
       group: runGroup.get(r.id),
       repeat: r.repeatIndex + 1,
+      positionInRound: positions.get(r.id) ?? null,
       summary: summaryOf(r),
     })),
     seconds: seconds.map((s) => ({
