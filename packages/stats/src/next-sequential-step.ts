@@ -22,7 +22,8 @@ export interface SequentialStep {
 
 /**
  * What an experiment launched "until decided, at most N repeats per side" does after a pair has
- * finished: stop, or run `nextPairs` more pairs (baseline then candidate, interleaved) and ask again.
+ * finished: stop, or run `nextPairs` more pairs (baseline and candidate, in the experiment's run
+ * order) and ask again.
  * It stops once every metric has a decision (better, worse or no difference within the floor) or
  * the N-th pair has been looked at. Stateless: pass all values so far each time.
  */

@@ -31,8 +31,10 @@ export type SequentialContinuation =
  *   until every hypothesis is decided; decideExperimentHypotheses then takes these decisions;
  * - without (two pool configs, one scenario): the second config against the first on each metric.
  * It stops when everything is decided or the budget is spent; otherwise the experiment grows by
- * the rounds the rule asks for (queued; the lifecycle sweeper enqueues them), interleaved as
- * always. The answer is stored on the experiment.
+ * the rounds the rule asks for (queued; the lifecycle sweeper enqueues them), through
+ * extendExperiment, so they carry the experiment's run order on (counterbalanced: the first
+ * config of the next round is the one that went second in the last). The answer is stored on the
+ * experiment.
  */
 export async function continueSequential(
   db: Db,

@@ -53,7 +53,7 @@ export function AddRepeatsButton({
         className="h-7 px-2 text-xs"
         loading={extend.isPending}
         question={`Add ${addRepeats} ${runs} to ${experimentName}?`}
-        detail={`Every cell of the experiment gets ${addRepeats} more ${addRepeats === 1 ? 'run' : 'runs'}, interleaved after its earlier ones, with the same pool configs and scenarios. This comparison counts them once they finish.`}
+        detail={`Every cell of the experiment gets ${addRepeats} more ${addRepeats === 1 ? 'run' : 'runs'}, after its earlier ones, continuing the experiment's order, with the same pool configs and scenarios. This comparison counts them once they finish.`}
         confirmLabel={`Add ${addRepeats} ${runs}`}
         cancelLabel="Not now"
         confirmVariant="primary"

@@ -148,8 +148,8 @@ export function HypothesesCard({
               Add repeats
             </Button>
             <span className="text-xs text-slate-500">
-              New runs are interleaved and appended; the hypotheses are decided again over all
-              repeats.
+              New runs are appended in the experiment's order; the hypotheses are decided again over
+              all repeats.
             </span>
           </form>
         ) : null}

@@ -317,7 +317,7 @@ export const OPERATIONS: Operation[] = [
     status: 200,
     summary: 'Add repeats to a finished experiment',
     description:
-      'Every cell gets `addRepeats` more runs, interleaved and appended to the same experiment (same snapshots as its earlier runs); its hypotheses are decided again over all repeats when the new runs end. Refused while runs are still to go. Send an `Idempotency-Key` so a retried step adds them once.',
+      'Every cell gets `addRepeats` more runs, appended to the same experiment in its run order, carried on from its last round (same snapshots as its earlier runs); its hypotheses are decided again over all repeats when the new runs end. Refused while runs are still to go. Send an `Idempotency-Key` so a retried step adds them once.',
     body: ExtendExperimentSchema,
     bodyName: 'ExtendExperiment',
     response: ExperimentSchema,

@@ -4,7 +4,7 @@ import type { Queue } from 'bullmq';
 import type { z } from 'zod';
 import type { ExperimentDefinitionSchema } from '~/lib/schemas/experiment';
 
-/** Creates the experiment with its interleaved runs and enqueues them (see @poolbench/runs). */
+/** Creates the experiment with its runs, in its run order, and enqueues them (@poolbench/runs). */
 export async function startExperiment(
   deps: { db: Db; queue: Queue },
   input: { teamId: string; userId: string; def: z.output<typeof ExperimentDefinitionSchema> },
