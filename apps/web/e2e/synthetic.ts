@@ -65,6 +65,7 @@ export async function finishedExperiment(spec: FinishedExperimentSpec): Promise<
       targetId: spec.targetId,
       name: spec.name,
       repeats: spec.repeats,
+      order: 'interleaved',
       status: 'completed',
       finishedAt: new Date(),
       poolConfigs: {
