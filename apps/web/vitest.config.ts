@@ -22,6 +22,7 @@ export default unitAndIntegration(
     'src/server/services/auth/email-ownership.test.ts',
     'src/server/services/auth/auth-revocation.test.ts',
     'src/server/services/cache/page-cache.test.ts',
+    'src/server/services/ci/invalid-runs.test.ts',
     'src/server/services/compare/build-comparison.test.ts',
     'src/server/services/compare/repeats-needed.test.ts',
     'src/server/services/compare/noise-floor.test.ts',
@@ -43,6 +44,7 @@ export default unitAndIntegration(
     'src/server/services/targets/network-policy.test.ts',
     'src/server/services/teams/retention.test.ts',
     'src/server/services/trends/trend-series.test.ts',
+    'src/server/services/trends/change-points-view.test.ts',
   ],
   mergeConfig(
     shared,

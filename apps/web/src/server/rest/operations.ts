@@ -30,6 +30,8 @@ import {
   StartAdvisorSchema,
 } from './contracts';
 import type { RestDeps } from './deps';
+import { ChangePointsQuery, ChangePointsSchema } from './change-points-contract';
+import { changePointsByRef } from '~/server/services/trends/change-points-view';
 
 export interface OperationContext<B, Q> {
   deps: RestDeps;
@@ -362,6 +364,37 @@ export const OPERATIONS: Operation[] = [
     responseName: 'Run',
     handle: ({ deps, principal, params }) =>
       runView(deps.db, principal.teamId, params.id!, deps.baseUrl),
+  }),
+  op({
+    method: 'GET',
+    path: '/change-points',
+    operationId: 'getChangePoints',
+    scope: 'runs:read',
+    status: 200,
+    summary: 'Change points in the history of one target x scenario x pool config',
+    description:
+      "Every firing (experiment) of the cell, oldest first, as Trends draws it (the median of its valid runs per metric); change points by E-divisive means with Student's t-test (p <= 0.001, at least 3 firings on each side; docs/change-points.md), each with the firings on either side (their commits and branches), the change and its 95 % interval, and whether it is a regression or an improvement for that metric. With `since` (a commit SHA or prefix of a firing that ran it, or an ISO date) `since.regressions` counts the regression change points after it: what got slower since a release.",
+    query: ChangePointsQuery,
+    response: ChangePointsSchema,
+    responseName: 'ChangePoints',
+    handle: async ({ deps, principal, query }) => {
+      const answer = await changePointsByRef(deps.db, principal.teamId, query, {
+        metrics: query.metrics,
+        since: query.since,
+      });
+      const firing = (f: (typeof answer.changePoints)[number]['before']) => ({
+        ...f,
+        createdAt: f.createdAt.toISOString(),
+      });
+      return {
+        ...answer,
+        changePoints: answer.changePoints.map((c) => ({
+          ...c,
+          before: firing(c.before),
+          after: firing(c.after),
+        })),
+      };
+    },
   }),
   op({
     method: 'POST',

@@ -77,3 +77,31 @@ export async function resolveExperiment(db: Db, teamId: string, idOrName: string
   if (!byName) throw new NotFoundError(`experiment "${idOrName}"`);
   return byName.id;
 }
+
+/** A live saved scenario by id, else by exact name. */
+export async function resolveScenario(db: Db, teamId: string, idOrName: string) {
+  const s =
+    (await db.scenario.findFirst({
+      where: { id: idOrName, teamId, archivedAt: null },
+      select: { id: true, name: true },
+    })) ??
+    (await db.scenario.findFirst({
+      where: { name: idOrName, teamId, archivedAt: null },
+      select: { id: true, name: true },
+    }));
+  if (!s) {
+    const all = await db.scenario.findMany({
+      where: { teamId, archivedAt: null },
+      select: { name: true },
+      orderBy: { name: 'asc' },
+    });
+    throw new AppError(
+      'not_found',
+      `scenario "${idOrName}" not found${choices(
+        'scenarios',
+        all.map((x) => x.name),
+      )}`,
+    );
+  }
+  return s;
+}

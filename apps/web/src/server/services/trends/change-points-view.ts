@@ -1,0 +1,108 @@
+import type { Db } from '@poolbench/db';
+import { InvalidInputError } from '../errors';
+import { resolvePoolConfigs, resolveScenario, resolveTarget } from '../ci/resolve-refs';
+import { seriesChangePoints, type SeriesChangePoint } from './trend-change-points';
+import { TREND_METRICS, trendSeries, type TrendCellRef, type TrendMetric } from './trend-series';
+
+/** Firings a change-point answer reads, newest last: Trends' own limit, raised for long histories. */
+export const CHANGE_POINT_HISTORY = 500;
+
+export interface ChangePointsAnswer {
+  target: { id: string; name: string };
+  scenario: { id: string; name: string };
+  poolConfig: { id: string; name: string };
+  /** firings (experiments) in the history read */
+  firings: number;
+  changePoints: SeriesChangePoint<TrendMetric>[];
+  /** when asked for changes since a commit or date: where that is, and the regressions after it */
+  since: { commit: string | null; at: string; regressions: number } | null;
+}
+
+/**
+ * The change points of one target × scenario × pool config's history (every firing's median per
+ * metric, as Trends draws it), optionally only counting the regressions whose first changed firing
+ * comes after a commit (the newest firing that ran it) or an instant.
+ */
+export async function changePointsOf(
+  db: Db,
+  teamId: string,
+  cell: TrendCellRef,
+  opts: { metrics?: readonly TrendMetric[]; since?: string | null } = {},
+): Promise<ChangePointsAnswer> {
+  const series = await trendSeries(db, teamId, cell, { limit: CHANGE_POINT_HISTORY });
+  const metrics = opts.metrics?.length ? opts.metrics : TREND_METRICS;
+  const firings = series.points.map((p) => ({
+    experimentId: p.experimentId,
+    name: p.name,
+    createdAt: p.createdAt,
+    commit: p.commit,
+    branch: p.branch,
+    values: Object.fromEntries(metrics.map((m) => [m, p.metrics[m].median])) as Partial<
+      Record<TrendMetric, number | null>
+    >,
+  }));
+  const changePoints = seriesChangePoints(firings, metrics);
+  let since: ChangePointsAnswer['since'] = null;
+  if (opts.since) {
+    const at = sinceInstant(opts.since, firings);
+    since = {
+      commit: at.commit,
+      at: at.at.toISOString(),
+      regressions: changePoints.filter(
+        (c) => c.kind === 'regression' && c.after.createdAt.getTime() > at.at.getTime(),
+      ).length,
+    };
+  }
+  return {
+    target: series.target,
+    scenario: series.scenario,
+    poolConfig: series.poolConfig,
+    firings: firings.length,
+    changePoints,
+    since,
+  };
+}
+
+/**
+ * `since` as an instant: an ISO date or date-time, else a commit SHA (4 to 40 hex digits, a
+ * prefix is enough) of a firing in the history, whose newest firing is the instant.
+ */
+function sinceInstant(
+  since: string,
+  firings: ReadonlyArray<{ createdAt: Date; commit: string | null }>,
+): { at: Date; commit: string | null } {
+  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(since)) {
+    const at = new Date(since);
+    if (Number.isNaN(at.getTime()))
+      throw new InvalidInputError('since', `"${since}" is not a date`);
+    return { at, commit: null };
+  }
+  if (!/^[0-9a-f]{4,40}$/i.test(since))
+    throw new InvalidInputError('since', 'give a commit SHA (4-40 hex digits) or an ISO date');
+  const ran = firings.filter((f) => f.commit?.toLowerCase().startsWith(since.toLowerCase()));
+  if (ran.length === 0)
+    throw new InvalidInputError(
+      'since',
+      `no firing of this history ran commit ${since} (CI firings record it with --commit or the CI's variables)`,
+    );
+  const newest = ran[ran.length - 1]!;
+  return { at: newest.createdAt, commit: newest.commit };
+}
+
+/** The same, named as the REST API and the CLI name things (ids or exact names). */
+export async function changePointsByRef(
+  db: Db,
+  teamId: string,
+  refs: { target: string; scenario: string; poolConfig: string },
+  opts: { metrics?: readonly TrendMetric[]; since?: string | null } = {},
+) {
+  const target = await resolveTarget(db, teamId, refs.target);
+  const scenario = await resolveScenario(db, teamId, refs.scenario);
+  const [poolConfigId] = await resolvePoolConfigs(db, teamId, target.id, [refs.poolConfig]);
+  return changePointsOf(
+    db,
+    teamId,
+    { targetId: target.id, scenarioId: scenario.id, poolConfigId: poolConfigId! },
+    opts,
+  );
+}
