@@ -154,3 +154,16 @@ export {
   scriptScenariosAllowed,
   SCRIPTS_OFF_MESSAGE,
 } from './script-policy';
+export {
+  cellHistory,
+  HISTORY_LIMIT,
+  HISTORY_METRICS,
+  type CellFiring,
+  type CellRef,
+  type HistoryMetric,
+} from './history/cell-history';
+export {
+  historyChangePoints,
+  type FiringRef,
+  type HistoryChangePoint,
+} from './history/history-change-points';
