@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TREND_METRICS } from '~/server/services/trends/trend-series';
+import { HISTORY_METRICS as TREND_METRICS } from '@poolbench/runs';
 
 const Firing = z.object({
   experimentId: z.string(),

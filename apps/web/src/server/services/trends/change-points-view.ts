@@ -1,11 +1,14 @@
-import type { Db } from '@poolbench/db';
+import { NotFoundError, type Db } from '@poolbench/db';
+import {
+  cellHistory,
+  historyChangePoints,
+  HISTORY_METRICS,
+  type CellRef,
+  type HistoryChangePoint,
+  type HistoryMetric,
+} from '@poolbench/runs';
 import { InvalidInputError } from '../errors';
 import { resolvePoolConfigs, resolveScenario, resolveTarget } from '../ci/resolve-refs';
-import { seriesChangePoints, type SeriesChangePoint } from './trend-change-points';
-import { TREND_METRICS, trendSeries, type TrendCellRef, type TrendMetric } from './trend-series';
-
-/** Firings a change-point answer reads, newest last: Trends' own limit, raised for long histories. */
-export const CHANGE_POINT_HISTORY = 500;
 
 export interface ChangePointsAnswer {
   target: { id: string; name: string };
@@ -13,7 +16,7 @@ export interface ChangePointsAnswer {
   poolConfig: { id: string; name: string };
   /** firings (experiments) in the history read */
   firings: number;
-  changePoints: SeriesChangePoint<TrendMetric>[];
+  changePoints: HistoryChangePoint[];
   /** when asked for changes since a commit or date: where that is, and the regressions after it */
   since: { commit: string | null; at: string; regressions: number } | null;
 }
@@ -26,22 +29,24 @@ export interface ChangePointsAnswer {
 export async function changePointsOf(
   db: Db,
   teamId: string,
-  cell: TrendCellRef,
-  opts: { metrics?: readonly TrendMetric[]; since?: string | null } = {},
+  cell: CellRef,
+  opts: { metrics?: readonly HistoryMetric[]; since?: string | null } = {},
 ): Promise<ChangePointsAnswer> {
-  const series = await trendSeries(db, teamId, cell, { limit: CHANGE_POINT_HISTORY });
-  const metrics = opts.metrics?.length ? opts.metrics : TREND_METRICS;
-  const firings = series.points.map((p) => ({
-    experimentId: p.experimentId,
-    name: p.name,
-    createdAt: p.createdAt,
-    commit: p.commit,
-    branch: p.branch,
-    values: Object.fromEntries(metrics.map((m) => [m, p.metrics[m].median])) as Partial<
-      Record<TrendMetric, number | null>
-    >,
-  }));
-  const changePoints = seriesChangePoints(firings, metrics);
+  const [target, scenario, poolConfig] = await Promise.all([
+    db.target.findFirst({ where: { id: cell.targetId, teamId }, select: { id: true, name: true } }),
+    db.scenario.findFirst({
+      where: { id: cell.scenarioId, teamId },
+      select: { id: true, name: true },
+    }),
+    db.poolConfig.findFirst({
+      where: { id: cell.poolConfigId, teamId, targetId: cell.targetId },
+      select: { id: true, name: true },
+    }),
+  ]);
+  if (!target || !scenario || !poolConfig) throw new NotFoundError('trend cell');
+  const firings = await cellHistory(db, teamId, cell);
+  const metrics = opts.metrics?.length ? opts.metrics : HISTORY_METRICS;
+  const changePoints = historyChangePoints(firings, metrics);
   let since: ChangePointsAnswer['since'] = null;
   if (opts.since) {
     const at = sinceInstant(opts.since, firings);
@@ -54,9 +59,9 @@ export async function changePointsOf(
     };
   }
   return {
-    target: series.target,
-    scenario: series.scenario,
-    poolConfig: series.poolConfig,
+    target,
+    scenario,
+    poolConfig,
     firings: firings.length,
     changePoints,
     since,
@@ -94,7 +99,7 @@ export async function changePointsByRef(
   db: Db,
   teamId: string,
   refs: { target: string; scenario: string; poolConfig: string },
-  opts: { metrics?: readonly TrendMetric[]; since?: string | null } = {},
+  opts: { metrics?: readonly HistoryMetric[]; since?: string | null } = {},
 ) {
   const target = await resolveTarget(db, teamId, refs.target);
   const scenario = await resolveScenario(db, teamId, refs.scenario);
