@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { parseRunArgs, USAGE, type RunOptions } from './args';
 import { cancelCommand } from './cancel';
 import { adviseCommand } from './advise';
+import { changesCommand } from './changes';
 import { createClient } from './client';
 import { EXIT, UsageError, exitForError } from './exit-codes';
 import { decide } from './gate';
@@ -31,9 +32,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stdout.write(`poolbench ${VERSION}\n`);
     return EXIT.pass;
   }
-  if (command === 'cancel' || command === 'advise') {
+  if (command === 'cancel' || command === 'advise' || command === 'changes') {
     try {
-      return await (command === 'cancel' ? cancelCommand(rest, io) : adviseCommand(rest, io));
+      const sub = { cancel: cancelCommand, advise: adviseCommand, changes: changesCommand }[
+        command
+      ];
+      return await sub(rest, io);
     } catch (err) {
       io.stderr.write(`poolbench: ${(err as Error).message}\n`);
       return err instanceof UsageError ? EXIT.usage : exitForError(err);
