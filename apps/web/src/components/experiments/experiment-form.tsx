@@ -89,7 +89,14 @@ export function ExperimentForm() {
     typeof repeatsRaw === 'number' && Number.isInteger(repeatsRaw) && repeatsRaw >= 1
       ? repeatsRaw
       : undefined;
-  const effectiveTarget = targetId || targets.data?.[0]?.id || '';
+  // The select shows the first target when none was named (or the named one is not the team's):
+  // the form holds that same id, so what is shown is what is validated and submitted.
+  const effectiveTarget =
+    (targets.data?.some((t) => t.id === targetId) ? targetId : targets.data?.[0]?.id) ?? '';
+  useEffect(() => {
+    if (effectiveTarget && effectiveTarget !== targetId)
+      form.setValue('targetId', effectiveTarget, { shouldValidate: formState.isSubmitted });
+  }, [effectiveTarget, targetId, form, formState.isSubmitted]);
   const configs = useQuery({
     ...trpc.poolConfig.list.queryOptions({ targetId: effectiveTarget }),
     enabled: Boolean(effectiveTarget),

@@ -69,9 +69,11 @@ export function WhatSection({
                 {...p}
                 value={effectiveTarget}
                 onChange={(e) => {
+                  if (e.target.value === effectiveTarget) return;
                   setValue('targetId', e.target.value, {
                     shouldValidate: formState.isSubmitted,
                   });
+                  // another target's pool configs are not this one's
                   setValue('poolConfigIds', []);
                 }}
               >
