@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { SHOTS, signUpApi, trpcOk } from './helpers';
-import { closeE2eDb, finishedExperiment, teamOf } from './synthetic';
+import { closeE2eDb, e2eDb, finishedExperiment, teamOf } from './synthetic';
 
 /**
  * Issue 17: the trends chart of one scenario × pool config with 3 finished experiments (synthetic
@@ -75,4 +75,71 @@ test('trends: three experiments of one cell over time, against the baseline', as
   await expect(page.getByTestId('trend-experiment')).toHaveCount(3);
   await expect(page.getByTestId('trend-experiment').last()).toContainText('baseline');
   await page.screenshot({ path: `${SHOTS}/trends-01.png`, fullPage: true });
+});
+
+test('trends: a history with a step shows its change point, the commits on either side, on the chart', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const email = await signUpApi(page.request, baseURL!, 'Change Point Watcher');
+  const call = trpcOk(page.request, baseURL!);
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab',
+    requestDefaults: { method: 'GET', path: '/health' },
+  });
+  const pc = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'fixed 8',
+    config: { strategy: 'fixed', params: { maxConns: 8 } },
+  });
+  const sc = await call('scenario.create', {
+    name: 'nightly',
+    scenario: {
+      template: 'sustained',
+      params: { vus: 2, durationMs: 1000 },
+      requests: [{ path: '/health' }],
+    },
+  });
+  const teamId = await teamOf(email);
+  // twelve nightly firings; from the seventh on every request takes 60 % longer
+  for (let n = 1; n <= 12; n++) {
+    const id = await finishedExperiment({
+      teamId,
+      targetId: target.id,
+      name: `nightly ${n}`,
+      poolConfigs: [{ id: pc.id, name: 'fixed 8' }],
+      scenario: { id: sc.id, name: 'nightly' },
+      repeats: 2,
+      seconds: 4,
+      shape: () => ({ latencyMs: n <= 6 ? 10 : 16, rps: 200 }),
+      seed: n * 10,
+    });
+    await e2eDb().experiment.update({
+      where: { id },
+      data: { commit: `${String(n).padStart(2, '0')}ab${'c'.repeat(36)}`, branch: 'main' },
+    });
+  }
+
+  await page.goto('/trends');
+  await expect(page.getByLabel('Target · scenario · pool config')).toContainText(
+    'Lab · nightly · fixed 8 (24 runs)',
+  );
+  const card = page.getByTestId('change-points');
+  await expect(card).toContainText('12 experiments');
+  const p95 = card.getByTestId('change-point').filter({ hasText: 'Latency p95' });
+  await expect(p95).toHaveCount(1);
+  await expect(p95).toContainText('regression');
+  await expect(p95).toContainText(/Latency p95 \+[56]\d\.\d %/);
+  await expect(p95).toContainText(
+    'between nightly 6 06abcccccccc on main and nightly 7 07abcccccccc on main',
+  );
+  await expect(p95).toContainText('6 experiments before, 6 after');
+  // throughput held its level
+  await expect(card.getByTestId('change-point').filter({ hasText: 'Throughput' })).toHaveCount(0);
+  // the p95 chart marks it between the sixth and the seventh point, labelled with the change
+  const charts = page.getByTestId('trend-charts');
+  await expect(charts.getByText(/^\+[56]\d\.\d %$/).first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/trends-02-change-point.png`, fullPage: true });
 });

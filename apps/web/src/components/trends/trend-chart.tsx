@@ -13,6 +13,7 @@ import {
 import { formatValue } from '~/components/compare/format-metric';
 import { yTicks } from '~/components/charts/y-ticks';
 import type { RouterOutputs } from '~/lib/trpc/types';
+import { changeLabel, type TrendChangePoint } from './change-points-card';
 
 type Series = RouterOutputs['trend']['series'];
 export type TrendMetricKey = keyof Series['points'][number]['metrics'];
@@ -21,17 +22,21 @@ const shortDate = (d: Date) => new Date(d).toISOString().slice(5, 16).replace('T
 
 /**
  * One metric of a trend: each experiment's median over its runs (x in experiment order, labelled
- * with its date), the baseline's median as a dashed line, and a red dot where the metric's verdict
- * against the baseline is worse.
+ * with its date), the baseline's median as a dashed line, a red dot where the metric's verdict
+ * against the baseline is worse, and a vertical line before the first experiment of each change
+ * point of the history (red for a regression, green for an improvement, labelled with the change).
  */
 export function TrendChart({
   series,
   metric,
   unit,
+  changePoints = [],
 }: {
   series: Series;
   metric: TrendMetricKey;
   unit: string;
+  /** this metric's change points (trend.changePoints) */
+  changePoints?: TrendChangePoint[];
 }) {
   const data = series.points.map((p, i) => ({
     i,
@@ -98,6 +103,26 @@ export function TrendChart({
             }}
           />
         ) : null}
+        {changePoints.map((c) => {
+          const at = series.points.findIndex((p) => p.experimentId === c.after.experimentId);
+          if (at < 0) return null;
+          const color = c.kind === 'regression' ? '#dc2626' : '#16a34a';
+          return (
+            <ReferenceLine
+              key={c.after.experimentId}
+              x={at - 0.5}
+              stroke={color}
+              strokeWidth={2}
+              data-testid={`trend-change-point-${c.kind}`}
+              label={{
+                value: changeLabel(c),
+                position: 'insideTopLeft',
+                fontSize: 11,
+                fill: color,
+              }}
+            />
+          );
+        })}
         <Line
           dataKey="value"
           stroke="#2563eb"

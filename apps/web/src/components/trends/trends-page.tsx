@@ -14,6 +14,7 @@ import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { Field, Select } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { TrendChart, type TrendMetricKey } from './trend-chart';
+import { ChangePointsCard } from './change-points-card';
 import { cellPairPath } from '@poolbench/scenarios/links';
 
 const METRICS: Array<{ key: TrendMetricKey; label: string; unit: string }> = [
@@ -46,6 +47,14 @@ export function TrendsPage() {
             poolConfigId: cell.poolConfigId,
             baseline,
           }
+        : { targetId: '', scenarioId: '', poolConfigId: '' },
+    ),
+    enabled: Boolean(cell),
+  });
+  const changes = useQuery({
+    ...trpc.trend.changePoints.queryOptions(
+      cell
+        ? { targetId: cell.targetId, scenarioId: cell.scenarioId, poolConfigId: cell.poolConfigId }
         : { targetId: '', scenarioId: '', poolConfigId: '' },
     ),
     enabled: Boolean(cell),
@@ -131,11 +140,24 @@ export function TrendsPage() {
                   description={`median of each experiment's runs, ${m.unit}${series.data.baseline ? `; dashed: baseline ${series.data.baseline.name} (${formatValue(series.data.baseline.medians[m.key], m.unit)})` : ''}`}
                 />
                 <CardBody className="h-64">
-                  <TrendChart series={series.data} metric={m.key} unit={m.unit} />
+                  <TrendChart
+                    series={series.data}
+                    metric={m.key}
+                    unit={m.unit}
+                    changePoints={changes.data?.changePoints.filter((c) => c.metric === m.key)}
+                  />
                 </CardBody>
               </Card>
             ))}
           </div>
+          {changes.data ? (
+            <ChangePointsCard
+              changePoints={changes.data.changePoints}
+              firings={changes.data.firings}
+              units={Object.fromEntries(METRICS.map((m) => [m.key, m]))}
+            />
+          ) : null}
+          {changes.isError ? <Alert tone="error">{messageOf(changes.error)}</Alert> : null}
           <Card className="mt-6">
             <CardHeader
               title="Experiments"
