@@ -198,3 +198,50 @@ test('a forgotten password is reset by mail from the sign-in page', async ({ pag
   });
   expect(fresh.status()).toBe(200);
 });
+
+/**
+ * Someone invited by address signs up from the invitation's page: the verification link in the
+ * mail leads back to that invitation, not to the team every sign-up gets, and accepting it lands
+ * in the inviting team.
+ */
+test('an invitee who signs up from the invitation is led back to it by the verification mail', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(3 * 60_000);
+  const ownerCtx = await browser.newContext();
+  const owner = await ownerCtx.newPage();
+  await signUpApi(owner.request, baseURL!, 'Orla Owner');
+  const call = trpcOk(owner.request, baseURL!);
+  const invitee = uniqueEmail('sam');
+  const inv = (await call('team.invite', { role: 'member', email: invitee })) as unknown as {
+    token: string;
+  };
+
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(linkIn(await mailTo(page.request, invitee, /invited you to/)));
+  await page.getByRole('link', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/sign-up\?next=%2Finvite%2F/);
+  await page.waitForLoadState('load');
+  await page.getByLabel('Name').fill('Sam Invitee');
+  await page.getByLabel('Email').fill(invitee);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(new RegExp(`/invite/${inv.token}$`));
+  await expect(page.getByTestId('verify-email-banner')).toContainText(invitee);
+
+  const link = linkIn(await mailTo(page.request, invitee, /Verify your email address/));
+  await page.goto(link);
+  await expect(page).toHaveURL(new RegExp(`/invite/${inv.token}$`));
+  await expect(page.getByRole('heading', { name: "Join Orla's team" })).toBeVisible();
+  await expect(page.getByTestId('verify-email-banner')).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/44-invite-after-verification.png` });
+  await page.getByRole('button', { name: 'Accept and join' }).click();
+  await expect(page).toHaveURL(/\/runs$/, { timeout: 15_000 });
+  const me = (await trpcOk(page.request, baseURL!)('team.me', undefined, 'query')) as unknown as {
+    active: { name: string; role: string };
+  };
+  expect(me.active).toMatchObject({ name: "Orla's team", role: 'member' });
+  await Promise.all([ownerCtx.close(), ctx.close()]);
+});

@@ -36,7 +36,9 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         if (password.length < 8) return setError('The password needs at least 8 characters.');
         setBusy(true);
         const res = signUp
-          ? await authClient.signUp.email({ name: name.trim(), email, password })
+          ? // the mailed verification link leads back to `next` too (an invitation's page), not
+            // to the team every sign-up gets
+            await authClient.signUp.email({ name: name.trim(), email, password, callbackURL: next })
           : await authClient.signIn.email({ email, password });
         setBusy(false);
         if (res.error) {

@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { authClient } from '~/lib/auth-client';
+import { safeNext } from '~/lib/safe-next';
 import { useTRPC } from '~/lib/trpc/react';
 import { Button } from '~/components/ui/button';
 
@@ -18,7 +19,14 @@ export function VerifyEmailBanner() {
   if (!user || user.emailVerified !== false) return null;
   const resend = async () => {
     setState('sending');
-    const r = await authClient.sendVerificationEmail({ email: user.email, callbackURL: '/runs' });
+    // the link leads back to this page (an invitation waiting to be accepted, say)
+    const r = await authClient.sendVerificationEmail({
+      email: user.email,
+      callbackURL: safeNext(
+        `${window.location.pathname}${window.location.search}`,
+        window.location.origin,
+      ),
+    });
     setState(r.error ? 'failed' : 'sent');
   };
   return (
