@@ -122,6 +122,64 @@ describe('the one outcome rule', () => {
     expect(r.incomplete).toBe('1 measured run of the baseline; the test needs at least 2 per side');
   });
 
+  it('invalid runs are left out and named: too few valid ones make the cell incomplete', () => {
+    const dropped = (runId: string, pct: string) => ({
+      runId,
+      reasons: [
+        {
+          code: 'load-not-offered' as const,
+          message: `load not offered (${pct} of iterations dropped)`,
+        },
+      ],
+    });
+    // 2 of 5 candidate runs invalid: beyond the share, whatever the other 3 say
+    expect(
+      incompleteReason({
+        baselineRuns: 5,
+        candidateRuns: 3,
+        invalidCandidate: [dropped('c2', '3.2 %'), dropped('c4', '1.5 %')],
+      }),
+    ).toBe(
+      '2 of 5 candidate runs invalid (more than 33 %): run c2: load not offered (3.2 % of iterations dropped); run c4: load not offered (1.5 % of iterations dropped); the valid ones do not stand for the config',
+    );
+    // crashed and invalid runs count together
+    expect(
+      incompleteReason({
+        baselineRuns: 5,
+        candidateRuns: 3,
+        crashedRuns: 1,
+        invalidCandidate: [dropped('c2', '3.2 %')],
+      }),
+    ).toMatch(
+      /^2 of 5 candidate runs crashed or invalid \(1 crashed, 1 invalid; more than 33 %\): run c2: /,
+    );
+    // the baseline's invalid runs are held to the same share
+    expect(
+      incompleteReason({
+        baselineRuns: 2,
+        candidateRuns: 5,
+        invalidBaseline: [dropped('b1', '2 %'), dropped('b3', '5 %')],
+      }),
+    ).toMatch(/^2 of 4 baseline runs invalid \(more than 33 %\): run b1: load not offered/);
+    // within the share, the count of valid runs decides, and the reason names the invalid one
+    expect(
+      incompleteReason({
+        baselineRuns: 4,
+        candidateRuns: 4,
+        invalidCandidate: [dropped('c5', '3.2 %')],
+      }),
+    ).toBe(
+      '4 vs 4 valid measured runs (1 candidate run invalid, left out: run c5: load not offered (3.2 % of iterations dropped)): no change of the 4 primary metrics can reach p < 0.05 (at best 0.057); the test needs 5 per side, or fewer primary metrics',
+    );
+    expect(
+      incompleteReason({
+        baselineRuns: 5,
+        candidateRuns: 5,
+        invalidCandidate: [dropped('c6', '2 %')],
+      }),
+    ).toBeNull();
+  });
+
   it('2 of 3 candidate runs crashed: incomplete on the survivor, never a pass', () => {
     expect(MAX_CRASHED_SHARE).toBeCloseTo(1 / 3, 10);
     const base = [summary(100, 10), summary(101, 10.1), summary(99, 9.9)];

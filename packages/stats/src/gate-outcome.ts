@@ -1,6 +1,7 @@
 import { minPossiblePValue } from './mann-whitney';
 import { PRIMARY_RUN_METRIC_KEYS } from './run-metric-keys';
 import type { Band, Direction, Verdict } from './verdict';
+import { invalidRunsText, type InvalidRun } from './run-validity';
 
 /**
  * The one outcome rule of every check against a baseline: schedules, their webhooks, Trends, the
@@ -12,9 +13,10 @@ import type { Band, Direction, Verdict } from './verdict';
  *   `inconclusive` (`isSuspectedWorse`): more repeats would likely settle it, and the check says
  *   how many. Together with `regression` it fires in at most alpha of A/A checks;
  * - `no-baseline`: nothing to compare with;
- * - `incomplete`: too few measured runs on a side for the test (`MIN_RUNS_PER_SIDE`, or too few
- *   for any primary metric to reach alpha), or more of the candidate's runs crashed than
- *   `MAX_CRASHED_SHARE` allows (`incompleteReason` says which): the check cannot say `pass`;
+ * - `incomplete`: too few valid measured runs on a side for the test (`MIN_RUNS_PER_SIDE`, or too
+ *   few for any primary metric to reach alpha), or more of a side's runs crashed or invalid
+ *   (`runValidity`) than `MAX_CRASHED_SHARE` allows (`incompleteReason` says which and why): the
+ *   check cannot say `pass`;
  * - `pass`: none of the above.
  * A regression outranks a suspicion, which outranks a missing baseline or missing runs: a failed
  * threshold or a 10× slowdown is never hidden behind "no baseline" or "inconclusive", and too few
@@ -38,8 +40,10 @@ export const MIN_RUNS_PER_SIDE = 2;
 
 /**
  * The largest share of a candidate cell's runs that may have crashed (failed, timed out, aborted by
- * the system) for the survivors to stand for the cell. Above it the cell is `incomplete`: the
- * surviving runs are the ones that did not crash, so they say little about the config that did.
+ * the system) or be invalid (`runValidity`: the load was not offered) for the survivors to stand
+ * for the cell; the same share of a baseline's runs may be invalid. Above it the cell is
+ * `incomplete`: the surviving runs are the ones that did not crash or stall, so they say little
+ * about the config that did.
  */
 export const MAX_CRASHED_SHARE = 1 / 3;
 
@@ -69,35 +73,63 @@ export function runsPerSideNeeded(primaryMetrics: number, alpha = GATE_ALPHA): n
 
 /**
  * Why a cell with a baseline cannot be judged, in words naming the counts, or null when it can:
- * more than `MAX_CRASHED_SHARE` of the candidate's runs (measured + crashed) crashed, fewer than
- * `MIN_RUNS_PER_SIDE` measured runs on a side, or so few that no change of the `primaryMetrics`
- * (default: the 4 of `PRIMARY_RUN_METRIC_KEYS`) could reach `alpha` (3 vs 3 or 4 vs 4 with four
- * primaries), or an A/A calibration says these run counts would miss a doubling of a primary metric
- * on this machine (`noiseWarnings`). Canceled and still-running runs are not counted.
+ * more than `MAX_CRASHED_SHARE` of the candidate's runs (valid + crashed + invalid) crashed or are
+ * invalid, or of the baseline's runs (valid + invalid) are invalid; fewer than `MIN_RUNS_PER_SIDE`
+ * valid measured runs on a side, or so few that no change of the `primaryMetrics` (default: the 4
+ * of `PRIMARY_RUN_METRIC_KEYS`) could reach `alpha` (3 vs 3 or 4 vs 4 with four primaries), or an
+ * A/A calibration says these run counts would miss a doubling of a primary metric on this machine
+ * (`noiseWarnings`). `baselineRuns` and `candidateRuns` count the valid measured runs only; the
+ * invalid ones are named with their reasons wherever they made the difference. Canceled and
+ * still-running runs are not counted.
  */
 export function incompleteReason(c: {
   baselineRuns: number;
   candidateRuns: number;
   crashedRuns?: number;
+  /** measured runs of each side left out by `runValidity`, with why */
+  invalidBaseline?: readonly InvalidRun[];
+  invalidCandidate?: readonly InvalidRun[];
   primaryMetrics?: number;
   alpha?: number;
   /** primary metrics' `noiseWarning`s: a calibration says these runs would miss a doubling */
   noiseWarnings?: readonly string[];
 }): string | null {
   const crashed = c.crashedRuns ?? 0;
-  const total = c.candidateRuns + crashed;
-  if (total > 0 && crashed / total > MAX_CRASHED_SHARE)
-    return `${crashed} of ${total} candidate runs crashed (more than ${Math.round(MAX_CRASHED_SHARE * 100)} %): the survivors do not stand for the config`;
-  const plural = (n: number) => `${n} measured run${n === 1 ? '' : 's'}`;
+  const invalidC = c.invalidCandidate ?? [];
+  const invalidB = c.invalidBaseline ?? [];
+  const share = `more than ${Math.round(MAX_CRASHED_SHARE * 100)} %`;
+  const total = c.candidateRuns + crashed + invalidC.length;
+  if (total > 0 && (crashed + invalidC.length) / total > MAX_CRASHED_SHARE) {
+    if (!invalidC.length)
+      return `${crashed} of ${total} candidate runs crashed (${share}): the survivors do not stand for the config`;
+    const lost = crashed
+      ? `crashed or invalid (${crashed} crashed, ${invalidC.length} invalid; ${share})`
+      : `invalid (${share})`;
+    return `${crashed + invalidC.length} of ${total} candidate runs ${lost}: ${invalidRunsText(invalidC)}; the valid ones do not stand for the config`;
+  }
+  const baseTotal = c.baselineRuns + invalidB.length;
+  if (baseTotal > 0 && invalidB.length / baseTotal > MAX_CRASHED_SHARE)
+    return `${invalidB.length} of ${baseTotal} baseline runs invalid (${share}): ${invalidRunsText(invalidB)}; the valid ones do not stand for the baseline`;
+  const runs = (n: number, invalid: readonly InvalidRun[]) =>
+    invalid.length
+      ? `${n} valid measured run${n === 1 ? '' : 's'}`
+      : `${n} measured run${n === 1 ? '' : 's'}`;
+  const left = (side: string, invalid: readonly InvalidRun[]) =>
+    invalid.length
+      ? ` (${invalid.length} ${side} run${invalid.length === 1 ? '' : 's'} invalid, left out: ${invalidRunsText(invalid)})`
+      : '';
   if (c.candidateRuns < MIN_RUNS_PER_SIDE)
-    return `${plural(c.candidateRuns)} of the candidate; the test needs at least ${MIN_RUNS_PER_SIDE} per side`;
+    return `${runs(c.candidateRuns, invalidC)} of the candidate${left('candidate', invalidC)}; the test needs at least ${MIN_RUNS_PER_SIDE} per side`;
   if (c.baselineRuns < MIN_RUNS_PER_SIDE)
-    return `${plural(c.baselineRuns)} of the baseline; the test needs at least ${MIN_RUNS_PER_SIDE} per side`;
+    return `${runs(c.baselineRuns, invalidB)} of the baseline${left('baseline', invalidB)}; the test needs at least ${MIN_RUNS_PER_SIDE} per side`;
   const k = c.primaryMetrics ?? PRIMARY_RUN_METRIC_KEYS.length;
   const alpha = c.alpha ?? GATE_ALPHA;
   const best = bestPossibleGateP(c.baselineRuns, c.candidateRuns, k);
-  if (k > 0 && best >= alpha)
-    return `${c.baselineRuns} vs ${c.candidateRuns} measured runs: no change of the ${k} primary metric${k === 1 ? '' : 's'} can reach p < ${alpha} (at best ${Number(best.toPrecision(2))}); the test needs ${runsPerSideNeeded(k, alpha)} per side, or fewer primary metrics`;
+  if (k > 0 && best >= alpha) {
+    const valid = invalidB.length || invalidC.length ? 'valid measured' : 'measured';
+    const why = `${left('baseline', invalidB)}${left('candidate', invalidC)}`;
+    return `${c.baselineRuns} vs ${c.candidateRuns} ${valid} runs${why}: no change of the ${k} primary metric${k === 1 ? '' : 's'} can reach p < ${alpha} (at best ${Number(best.toPrecision(2))}); the test needs ${runsPerSideNeeded(k, alpha)} per side, or fewer primary metrics`;
+  }
   if (c.noiseWarnings?.length) return c.noiseWarnings.join('; ');
   return null;
 }

@@ -17,7 +17,9 @@ export const MAX_LATE_REQUEST_SHARE = 0.01;
 export const droppedBeyondShare = (dropped: number, planned: number): boolean =>
   dropped > MAX_DROPPED_SHARE * planned;
 
-export type ValidityCode = 'load-not-offered' | 'samples-late';
+/** The insight codes that can make a run invalid. */
+export const VALIDITY_CODES = ['load-not-offered', 'samples-late'] as const;
+export type ValidityCode = (typeof VALIDITY_CODES)[number];
 
 export interface ValidityReason {
   /** the run insight that shows it, with the fix */
@@ -33,6 +35,27 @@ export interface ValidityReason {
 export interface RunValidity {
   valid: boolean;
   reasons: ValidityReason[];
+}
+
+/** A measured run left out of verdicts, with why. */
+export interface InvalidRun {
+  runId: string;
+  reasons: ValidityReason[];
+}
+
+/** Invalid runs named at most this many at a time in a reason; the rest are counted. */
+const NAMED_INVALID_RUNS = 3;
+
+/**
+ * "run abc: load not offered (3.2 % of iterations dropped); run def: …": invalid runs in words,
+ * the first few by name.
+ */
+export function invalidRunsText(invalid: readonly InvalidRun[]): string {
+  const named = invalid
+    .slice(0, NAMED_INVALID_RUNS)
+    .map((r) => `run ${r.runId}: ${r.reasons.map((x) => x.message).join(', ')}`);
+  const more = invalid.length - NAMED_INVALID_RUNS;
+  return [...named, ...(more > 0 ? [`${more} more`] : [])].join('; ');
 }
 
 export interface RunValidityInput {
