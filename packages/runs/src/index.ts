@@ -132,6 +132,7 @@ export {
   type InsightEnvironment,
   type SnapshotInsightInput,
 } from './insights/insight-input';
+export { runValidityOf, splitValidRuns, type ValidityRun } from './insights/run-validity-of';
 export {
   CALIBRATION_RUNS_PER_SIDE,
   calibrationSides,

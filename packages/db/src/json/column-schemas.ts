@@ -247,8 +247,18 @@ export const NotificationPayloadSchema = z.looseObject({
       state: z.enum(['regression', 'suspected-regression', 'incomplete', 'pass']).optional(),
       /** runs of the candidate that crashed (failed, timed out, aborted); absent in older payloads */
       crashedRuns: num.optional(),
-      /** why the cell cannot be judged (too few measured runs, too many crashed), or null */
+      /** why the cell cannot be judged (too few valid runs, too many crashed or invalid), or null */
       incomplete: z.string().nullable().optional(),
+      /** measured runs left out of the verdicts as invalid, with why; absent in older payloads */
+      invalidRuns: z
+        .array(
+          z.looseObject({
+            runId: z.string(),
+            side: z.enum(['baseline', 'candidate']),
+            reasons: z.array(z.object({ code: z.string(), message: z.string() })),
+          }),
+        )
+        .optional(),
       regression: z.boolean(),
       failedThresholds: z
         .array(

@@ -1,13 +1,17 @@
 import { scenarioFromColumns, type PoolConfigSnapshot, type ScenarioSnapshot } from '@poolbench/db';
-import { ScenarioSchema, TEMPLATES } from '@poolbench/scenarios';
+import { plannedIterations, planScenario, ScenarioSchema, TEMPLATES } from '@poolbench/scenarios';
 import type { RunInsightInput } from '@poolbench/stats';
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-/** What `runInsights` reads of a run's snapshots: the load model, the VU cap, the pool. */
+/**
+ * What `runInsights` and `runValidity` read of a run's snapshots: the load model, the VU cap, the
+ * iterations an arrival rate asks for, the pool.
+ */
 export interface SnapshotInsightInput {
   model: 'open' | 'closed' | null;
   maxVUs: number | null;
+  plannedIterations: number | null;
   poolMax: number | null;
   instanceCount: number | null;
   targetCpuLimit: number | null;
@@ -21,6 +25,7 @@ export function insightInputOf(pc: PoolConfigSnapshot, sc: ScenarioSnapshot): Sn
   return {
     model: template ? TEMPLATES[template].model : null,
     maxVUs: num(t.maxVUs) ?? num(t.preAllocatedVUs),
+    plannedIterations: parsed.success ? plannedIterations(planScenario(parsed.data)) : null,
     poolMax: num(pc.params?.maxConns),
     instanceCount: num(pc.instanceCount),
     targetCpuLimit: num(pc.environment?.cpuLimit),

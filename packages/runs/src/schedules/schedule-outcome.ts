@@ -1,5 +1,6 @@
 import { parseRun, toJson, type Db, type NotificationPayload } from '@poolbench/db';
 import { baselineForCell } from './baseline-for-cell';
+import { splitValidRuns } from '../insights/run-validity-of';
 import { extendExperiment, MAX_REPEATS } from '../extend-experiment';
 import { CRASHED_RUN_STATUSES, MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
 import {
@@ -12,6 +13,7 @@ import {
   runMetric,
   runMetricRepeatsNeeded,
   type FailedThreshold,
+  type InvalidRun,
   type RunSummary,
 } from '@poolbench/stats';
 
@@ -26,9 +28,12 @@ export type ScheduleOutcome = NotificationPayload['outcome'];
  * outcome follows the one rule of `@poolbench/stats` (`gateOutcome`): a `worse` verdict or a
  * failed threshold is a regression, a primary metric one-sided significantly worse beyond the
  * floor but not yet decided is a suspected regression (with the repeats that would settle it),
- * and each failed threshold is named with its run. A cell with fewer measured runs on a side than
- * the test needs (for any primary metric to reach alpha), or with more of its runs crashed than
- * `MAX_CRASHED_SHARE`, is `incomplete` with the reason: crashed runs are counted, never dropped.
+ * and each failed threshold is named with its run. Invalid runs (`splitValidRuns`: the load was not
+ * offered, samples were lost) are left out on both sides and named in the cell's `invalidRuns`; a
+ * baseline saved as one run is that run. A cell with fewer valid runs on a side than the test
+ * needs (for any primary metric to reach alpha), or with more of its runs crashed or invalid than
+ * `MAX_CRASHED_SHARE`, is `incomplete` with the reason: crashed and invalid runs are counted,
+ * never dropped.
  *
  * With the schedule's `settleUpToRepeats`, a suspected regression is first settled: the firing
  * grows once to that many repeats per cell (runs saved queued, the sweeper enqueues them) and is
@@ -89,6 +94,8 @@ export async function decideScheduleOutcome(
           scenarioId: true,
           summary: true,
           thresholdResults: true,
+          poolConfigSnapshot: true,
+          scenarioSnapshot: true,
         },
         orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }],
       })
@@ -118,11 +125,13 @@ export async function decideScheduleOutcome(
   const gateCells: Parameters<typeof gateOutcome>[0][number][] = [];
   for (const { poolConfig } of e.poolConfigs) {
     for (const { scenario } of e.scenarios) {
-      const candidateRuns = own.filter(
+      const measuredRuns = own.filter(
         (r) => r.poolConfigId === poolConfig.id && r.scenarioId === scenario.id,
       );
+      const { valid: candidateRuns, invalid: invalidCandidate } = splitValidRuns(measuredRuns);
       const candidate = candidateRuns.map((r) => r.summary);
-      const failedThresholds: FailedThreshold[] = candidateRuns.flatMap((r) =>
+      // a failed threshold is the user's own rule about the run as it ran: never hidden
+      const failedThresholds: FailedThreshold[] = measuredRuns.flatMap((r) =>
         (r.thresholdResults ?? [])
           .filter((t) => !t.pass)
           .map((t) => ({ runId: r.id, metric: t.metric, expr: t.expr, observed: t.observed })),
@@ -132,15 +141,19 @@ export async function decideScheduleOutcome(
         poolConfigId: poolConfig.id,
       });
       let reference: RunSummary[] = [];
+      let invalidBaseline: InvalidRun[] = [];
       if (b?.runId) reference = (await measured({ id: b.runId })).map((r) => r.summary);
-      else if (b?.experimentId)
-        reference = (
+      else if (b?.experimentId) {
+        const split = splitValidRuns(
           await measured({
             experimentId: b.experimentId,
             poolConfigId: poolConfig.id,
             scenarioId: b.scenarioId,
-          })
-        ).map((r) => r.summary);
+          }),
+        );
+        reference = split.valid.map((r) => r.summary);
+        invalidBaseline = split.invalid;
+      }
       const crashedRuns = crashed.filter(
         (r) => r.poolConfigId === poolConfig.id && r.scenarioId === scenario.id,
       ).length;
@@ -149,6 +162,8 @@ export async function decideScheduleOutcome(
             baselineRuns: reference.length,
             candidateRuns: candidate.length,
             crashedRuns,
+            invalidBaseline,
+            invalidCandidate,
           })
         : null;
       const base = {
@@ -158,6 +173,10 @@ export async function decideScheduleOutcome(
         candidateRuns: candidate.length,
         crashedRuns,
         incomplete,
+        invalidRuns: [
+          ...invalidBaseline.map((r) => ({ ...r, side: 'baseline' as const })),
+          ...invalidCandidate.map((r) => ({ ...r, side: 'candidate' as const })),
+        ],
         failedThresholds,
       };
       if (!b || candidate.length === 0 || reference.length === 0) {
