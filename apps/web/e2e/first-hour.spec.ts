@@ -1,4 +1,8 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { withTempDatabase } from '@poolbench/db/testing';
 import { nav, SHOTS, signUpApi, trpcOk } from './helpers';
 
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -73,4 +77,87 @@ test('New experiment and Schedule an experiment submit with the target the form 
   await expect(page.getByText('is required')).toHaveCount(0);
   await expect(page).toHaveURL(/\/schedules$/);
   await expect(page.getByRole('row', { name: /Nightly HikariCP 10 vs 2/ })).toContainText('active');
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/**
+ * An installation without a worker: the stack's web build on its own port, with a database of its
+ * own (cloned from the migrated template) and a Redis database no worker listens on, so its
+ * launches are stored and enqueued for real and nothing takes them.
+ */
+test('launching with no worker online says so, on the form and on the experiment', async ({
+  browser,
+}) => {
+  test.setTimeout(3 * 60_000);
+  const db = await withTempDatabase('e2e_no_worker');
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799');
+  redis.pathname = '/7';
+  let web: ChildProcess | null = spawn('node', ['server.mjs'], {
+    cwd: join(import.meta.dirname, '..'),
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATABASE_URL: db.url,
+      REDIS_URL: redis.toString(),
+      BETTER_AUTH_URL: base,
+      POOLBENCH_URL: base,
+      POOLBENCH_WEB_PROCESSES: '1',
+      WEB_SWEEPER: '0',
+    },
+    stdio: 'ignore',
+  });
+  const ctx = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await ctx.newPage();
+    await expect
+      .poll(
+        () =>
+          page.request.get('/api/health').then(
+            (r) => r.status(),
+            () => 0,
+          ),
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBe(503);
+    const health = (await (await page.request.get('/api/health')).json()) as {
+      worker: { ok: boolean };
+    };
+    expect(health.worker.ok).toBe(false);
+
+    const { call } = await javaTeam(page, base, 'Lonely Launcher');
+    await page.goto('/experiments/new');
+    await fillExperiment(page, 'No worker yet');
+    const before = page.getByTestId('no-worker-alert');
+    await expect(before).toContainText('its runs wait as queued until one is');
+    await expect(before).toContainText('make up');
+    await expect(before).toContainText('scripts/stack.sh start worker');
+    await page.screenshot({ path: `${SHOTS}/first-hour-02-no-worker-form.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Run experiment' }).click();
+    await expect(page).toHaveURL(/\/experiments\/(?!new)[a-z0-9]+$/);
+    const after = page.getByTestId('no-worker-alert');
+    await expect(after).toContainText('These runs wait as queued');
+    await expect(after).toContainText('make up');
+    await expect(page.getByTestId('matrix-run').getByTestId('run-status').first()).toHaveText(
+      'Queued',
+    );
+    await page.screenshot({ path: `${SHOTS}/first-hour-03-no-worker-queued.png`, fullPage: true });
+    await call('experiment.cancel', { id: new URL(page.url()).pathname.split('/').pop() });
+  } finally {
+    await ctx.close();
+    web?.kill('SIGTERM');
+    web = null;
+    await db.dispose();
+  }
 });

@@ -17,6 +17,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { RunStatusBadge } from '~/components/runs/run-status-badge';
 import { ExperimentActions } from '~/components/compare/detail-actions';
 import { ProgressBar } from './progress-bar';
+import { NoWorkerAlert } from './no-worker-alert';
 import { HypothesesCard } from './hypotheses-card';
 import { SequentialCard } from './sequential-card';
 import { AdvisorCard } from '~/components/advisor/advisor-card';
@@ -96,6 +97,7 @@ export function ExperimentDetail({
           as queued and start by themselves when the queue is back.
         </Alert>
       ) : null}
+      {e.progress.byStatus.queued ? <NoWorkerAlert when="queued" className="mb-4" /> : null}
       <Card className="mb-6">
         <CardBody className="flex flex-wrap items-center gap-6">
           <div className="min-w-64 flex-1">

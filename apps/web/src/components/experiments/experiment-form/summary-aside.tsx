@@ -8,6 +8,7 @@ import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
+import { NoWorkerAlert } from '../no-worker-alert';
 
 /** The run count, the estimated duration and the submit button, beside the form. */
 export function SummaryAside({
@@ -78,6 +79,7 @@ export function SummaryAside({
               Viewers cannot start runs. Ask an admin for the member role.
             </Alert>
           ) : null}
+          {can('member') ? <NoWorkerAlert when={mode === 'now' ? 'launch' : 'schedule'} /> : null}
           {can('member') ? (
             <Button type="submit" className="w-full" size="lg" loading={pending}>
               {mode === 'now' ? (
