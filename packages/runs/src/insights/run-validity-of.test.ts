@@ -10,6 +10,7 @@ const arrivalRate = {
     params: { ratePerSec: 200, durationMs: 30_000, preAllocatedVUs: 20 },
     requests: [{ method: 'GET', path: '/health' }],
   }),
+  thresholds: [],
 };
 const closed = {
   name: 'closed',
@@ -18,6 +19,7 @@ const closed = {
     params: { vus: 5, durationMs: 30_000, thinkTimeMs: 0 },
     requests: [{ method: 'GET', path: '/health' }],
   }),
+  thresholds: [],
 };
 const run = (id: string, iterations: number, dropped = 0, scenarioSnapshot = arrivalRate) => ({
   id,
