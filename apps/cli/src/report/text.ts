@@ -63,18 +63,68 @@ function runStatusCounts(runs: readonly { status: string }[]): string {
   return [...by].map(([s, n]) => `${n} ${s.replace(/_/g, ' ')}`).join(', ') || 'none';
 }
 
+/** At most this many insight lines: the outcome that follows must stay in sight. */
+export const MAX_INSIGHT_LINES = 4;
+
 /**
- * "INSIGHT critical run #2 (fixed 8): k6 dropped …": the runs whose numbers are suspect, critical and
- * warning ones only (info is on the run page), one line each, with the fix.
+ * The runs whose numbers are suspect, critical and warning ones only (info is on the run page):
+ * one line per kind of insight, however many runs it concerns, critical first, naming the runs
+ * by config and repeat, with the first run's message and the fix. A single run reads
+ * "INSIGHT critical run #2 (fixed 8): k6 dropped …; fix: …"; several read
+ * "INSIGHT critical in 3 runs (fixed 8 #1 #2, fixed 1 #1): k6 dropped … (run #1 of fixed 8); fix: …".
+ * Past MAX_INSIGHT_LINES kinds, one line counts the rest and points at the experiment's page.
  */
 export function insightLines(e: Experiment): string[] {
   const names = new Map(e.poolConfigs.map((p) => [p.id, p.name]));
-  const lines: string[] = [];
+  const scenarios = new Map(e.scenarios.map((sc) => [sc.id, sc.name]));
+  // "fixed 8 × burst" only when the experiment has several scenarios
+  const cellOf = (run: Experiment['runs'][number]) => {
+    const config = names.get(run.poolConfigId ?? '') ?? 'run';
+    return e.scenarios.length > 1
+      ? `${config} × ${scenarios.get(run.scenarioId ?? '') ?? 'scenario'}`
+      : config;
+  };
+  const kinds = new Map<
+    string,
+    {
+      severity: string;
+      message: string;
+      fix: string;
+      runs: { config: string; repeat: number }[];
+    }
+  >();
   for (const run of e.runs)
-    for (const i of run.insights ?? [])
-      if (i.severity !== 'info')
-        lines.push(
-          `  INSIGHT ${i.severity} run #${run.repeatIndex + 1} (${names.get(run.poolConfigId ?? '') ?? 'run'}): ${i.message}; fix: ${i.fix}`,
-        );
+    for (const i of run.insights ?? []) {
+      if (i.severity === 'info') continue;
+      const key = `${i.severity}\0${i.code}`;
+      const kind = kinds.get(key) ?? {
+        severity: i.severity,
+        message: i.message,
+        fix: i.fix,
+        runs: [],
+      };
+      kind.runs.push({
+        config: cellOf(run),
+        repeat: run.repeatIndex + 1,
+      });
+      kinds.set(key, kind);
+    }
+  const ordered = [...kinds.values()].sort(
+    (a, b) => Number(b.severity === 'critical') - Number(a.severity === 'critical'),
+  );
+  const lines = ordered.slice(0, MAX_INSIGHT_LINES).map((k) => {
+    const first = k.runs[0]!;
+    if (k.runs.length === 1)
+      return `  INSIGHT ${k.severity} run #${first.repeat} (${first.config}): ${k.message}; fix: ${k.fix}`;
+    const byConfig = new Map<string, number[]>();
+    for (const r of k.runs) byConfig.set(r.config, [...(byConfig.get(r.config) ?? []), r.repeat]);
+    const which = [...byConfig]
+      .map(([config, repeats]) => `${config} ${repeats.map((n) => `#${n}`).join(' ')}`)
+      .join(', ');
+    return `  INSIGHT ${k.severity} in ${k.runs.length} runs (${which}): ${k.message} (run #${first.repeat} of ${first.config}); fix: ${k.fix}`;
+  });
+  const rest = ordered.length - MAX_INSIGHT_LINES;
+  if (rest > 0)
+    lines.push(`  INSIGHT ${rest} more ${rest === 1 ? 'kind' : 'kinds'} of insight: ${e.webUrl}`);
   return lines;
 }
