@@ -161,7 +161,7 @@ export function TrendsPage() {
           <Card className="mt-6">
             <CardHeader
               title="Experiments"
-              description="A regression is a verdict of worse against the baseline on a charted metric (Mann–Whitney U, Hodges–Lehmann interval, the metric's practical floor, p adjusted with Holm across the four primary metrics) or a run that failed a threshold; a suspected regression is a metric whose one-sided evidence of a worse change is significant under the same Holm adjustment, with its estimate beyond the floor, but whose verdict is not reached yet (amber); incomplete means too few measured runs on a side for any metric to reach p < 0.05 (fewer than 5 per side with four metrics) or more than a third of the runs crashed (never a pass)."
+              description="A regression is a verdict of worse against the baseline on a charted metric (Mann–Whitney U, Hodges–Lehmann interval, the metric's practical floor, p adjusted with Holm across the four primary metrics) or a run that failed a threshold; a suspected regression is a metric whose one-sided evidence of a worse change is significant under the same Holm adjustment, with its estimate beyond the floor, but whose verdict is not reached yet (amber); incomplete means too few valid runs on a side for any metric to reach p < 0.05 (fewer than 5 per side with four metrics) or more than a third of the runs crashed or invalid (never a pass). A run is invalid when it did not offer the load asked for (more than 1 % of its iterations dropped, or below 95 % of its arrival rate) or lost more than 1 % of its requests as late samples: it is left out of every verdict."
             />
             <CardBody className="p-0">
               <ul className="divide-y divide-slate-100 text-sm">
@@ -209,6 +209,14 @@ export function TrendsPage() {
                       </Badge>
                     ) : p.state === 'incomplete' ? (
                       <Badge tone="amber">incomplete: {p.incomplete}</Badge>
+                    ) : null}
+                    {p.invalidRuns.length > 0 && p.state !== 'incomplete' ? (
+                      <Badge tone="amber">
+                        {plural(p.invalidRuns.length, 'invalid run')} left out:{' '}
+                        {p.invalidRuns
+                          .map((r) => r.reasons.map((x) => x.message).join(', '))
+                          .join('; ')}
+                      </Badge>
                     ) : null}
                     {series.data.baseline && !p.isBaseline ? (
                       <Link

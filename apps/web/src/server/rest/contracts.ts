@@ -25,6 +25,7 @@ import {
 import {
   ChangeEstimateSchema,
   DirectionSchema,
+  InvalidRunSchema,
   SecondsWindowSchema,
   VerdictSchema,
 } from '~/server/api/routers/compare.types';
@@ -462,7 +463,16 @@ export const RunSchema = z.object({
   insights: z
     .array(RunInsightSchema)
     .describe(
-      "what makes the run's numbers suspect (critical: the load asked for was not offered), most severe first; empty when nothing does",
+      "what makes the run's numbers suspect (critical: the run is invalid), most severe first; empty when nothing does",
+    ),
+  validity: z
+    .object({
+      valid: z.boolean(),
+      reasons: InvalidRunSchema.shape.reasons,
+    })
+    .nullable()
+    .describe(
+      'whether the numbers describe the load asked for (docs/outcomes.md): an invalid run (more than 1 % of its iterations dropped, below 95 % of its arrival rate, or more than 1 % of its requests lost as late samples) is left out of every verdict, with these reasons; null for a run without a summary; added in v1',
     ),
   webUrl: z.string(),
 });
@@ -524,7 +534,7 @@ export const ComparisonSchema = z.object({
   outcome: z
     .enum(GATE_OUTCOMES)
     .describe(
-      'the one outcome rule (docs/outcomes.md), in this order: regression: a tested metric of some cell is worse than its baseline, or a measured run failed a threshold; suspected-regression: no verdict of worse, but some estimate is worse beyond the practical floor while the evidence is not enough (more repeats would settle it); no-baseline: some cell has none of this name for its pool config; incomplete: some cell has fewer than 2 measured runs on a side (the least Mann–Whitney needs), or more than a third of its candidate runs crashed (failed, timed out, aborted); the `incomplete` of each cell says which; pass: none of these',
+      'the one outcome rule (docs/outcomes.md), in this order: regression: a tested metric of some cell is worse than its baseline, or a measured run failed a threshold; suspected-regression: no verdict of worse, but some estimate is worse beyond the practical floor while the evidence is not enough (more repeats would settle it); no-baseline: some cell has none of this name for its pool config; incomplete: some cell has fewer than 2 valid measured runs on a side (the least Mann–Whitney needs), or more than a third of its candidate runs crashed (failed, timed out, aborted) or are invalid (the load was not offered: more than 1 % of iterations dropped or below 95 % of the target rate; more than 1 % of requests lost as late samples), or more than a third of its baseline runs are invalid; the `incomplete` of each cell says which, naming the invalid runs; pass: none of these',
     ),
   cells: z.array(
     z.object({
@@ -540,7 +550,10 @@ export const ComparisonSchema = z.object({
         })
         .nullable()
         .describe('null: no baseline of this name for the target and scenario'),
-      candidateRuns: z.number().int().describe('measured runs of the candidate'),
+      candidateRuns: z
+        .number()
+        .int()
+        .describe('valid measured runs of the candidate (invalid ones are in `invalidRuns`)'),
       crashedRuns: z
         .number()
         .int()
@@ -554,7 +567,16 @@ export const ComparisonSchema = z.object({
         .string()
         .nullable()
         .describe(
-          'why the cell cannot be judged, naming the count (too few measured runs on a side for the test or for any primary metric to reach p < 0.05, or too many crashed); null when it can. A regression or suspicion outranks it in `state`',
+          'why the cell cannot be judged, naming the count (too few valid measured runs on a side for the test or for any primary metric to reach p < 0.05, or too many crashed or invalid, each invalid run named with its reason); null when it can. A regression or suspicion outranks it in `state`',
+        ),
+      invalidRuns: z
+        .array(
+          InvalidRunSchema.extend({
+            side: z.enum(['baseline', 'candidate']),
+          }),
+        )
+        .describe(
+          "measured runs left out of this cell's verdicts because their numbers do not describe the load asked for (docs/outcomes.md), with the side and the reasons; counted in `incomplete` when they make the cell incomplete; added in v1",
         ),
       regression: z.boolean(),
       failedThresholds: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VALIDITY_CODES } from '@poolbench/stats';
 import { RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
 import { CompareItemSchema } from '~/lib/compare/selection';
 import { SERIES_METRICS, type SeriesMetricKey } from '~/lib/compare/series-metrics';
@@ -20,6 +21,19 @@ export const ChangeEstimateSchema = z.object({
 export const SecondsWindowSchema = z.object({ from: z.number().int(), to: z.number().int() });
 
 const n = z.number().nullable();
+
+/** A measured run left out of every statistic and verdict as invalid (`runValidity`), with why. */
+export const InvalidRunSchema = z.object({
+  runId: z.string(),
+  reasons: z.array(
+    z.object({
+      /** the run insight that shows it */
+      code: z.enum(VALIDITY_CODES),
+      /** "load not offered (3.2 % of iterations dropped)" */
+      message: z.string(),
+    }),
+  ),
+});
 const HdrStatsMsSchema = z.object({
   count: z.number(),
   min: z.number(),
@@ -72,6 +86,8 @@ export const ComparisonViewSchema = z.object({
       scenarioId: z.string().nullable(),
       runIds: z.array(z.string()),
       repeats: z.number().int(),
+      /** measured runs of the cell left out as invalid, with why */
+      invalidRuns: z.array(InvalidRunSchema),
       /** all requests of all repeats (in the window), from merged per-second histograms */
       merged: HdrStatsMsSchema.nullable(),
       requests: z.number(),
@@ -111,6 +127,7 @@ export const ComparisonViewSchema = z.object({
         'environment-differs',
         'not-tested',
         'run-insights',
+        'invalid-runs',
       ]),
       message: z.string(),
     }),

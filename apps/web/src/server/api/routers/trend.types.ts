@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RefSchema as Ref } from './shared.types';
+import { InvalidRunSchema } from './compare.types';
 
 const Verdict = z.enum(['better', 'worse', 'no-change', 'inconclusive']);
 const MetricPoint = z.object({
@@ -48,7 +49,9 @@ export const TrendSeriesSchema = z.object({
       runs: z.number().int(),
       /** runs that crashed (failed, timed out, aborted by the system) */
       crashedRuns: z.number().int(),
-      /** why the point cannot be judged against the baseline (too few or crashed runs), or null */
+      /** measured runs left out as invalid (the load was not offered, samples were lost), with why */
+      invalidRuns: z.array(InvalidRunSchema),
+      /** why the point cannot be judged against the baseline (too few, crashed or invalid runs), or null */
       incomplete: z.string().nullable(),
       isBaseline: z.boolean(),
       /** the one outcome rule for this point: regression, suspected-regression, incomplete or pass */

@@ -3,6 +3,7 @@ import {
   cellState,
   incompleteReason,
   type FailedThreshold,
+  type InvalidRun,
   type TestedRunMetricKey,
 } from '@poolbench/stats';
 import { buildComparison } from '../compare/build-comparison';
@@ -59,7 +60,11 @@ export async function cellVerdicts(
       },
     ];
   });
-  return { referenceRuns: cmp.groups[0]?.repeats ?? 0, metrics };
+  return {
+    referenceRuns: cmp.groups[0]?.repeats ?? 0,
+    referenceInvalid: cmp.groups[0]?.invalidRuns ?? [],
+    metrics,
+  };
 }
 
 /** What a CI cell's state reads of each compared metric. */
@@ -73,7 +78,9 @@ export interface GateCellMetric {
 /**
  * One CI cell's state from its metrics' verdicts, its failed thresholds and its run counts
  * (`baselineRuns` null: nothing to compare with, so never incomplete for it). The Holm family is
- * the cell's compared primary metrics; a primary metric's noise warning makes it incomplete.
+ * the cell's compared primary metrics; a primary metric's noise warning makes it incomplete. The
+ * run counts are of valid runs; the invalid ones of each side are named in `incomplete` where they
+ * make the cell incomplete, and always in `invalidRuns`.
  */
 export function gateCellState(c: {
   metrics: readonly GateCellMetric[];
@@ -81,7 +88,11 @@ export function gateCellState(c: {
   baselineRuns: number | null;
   candidateRuns: number;
   crashedRuns: number;
+  invalidBaseline?: readonly InvalidRun[];
+  invalidCandidate?: readonly InvalidRun[];
 }) {
+  const invalidBaseline = c.invalidBaseline ?? [];
+  const invalidCandidate = c.invalidCandidate ?? [];
   const incomplete =
     c.baselineRuns === null
       ? null
@@ -89,6 +100,8 @@ export function gateCellState(c: {
           baselineRuns: c.baselineRuns,
           candidateRuns: c.candidateRuns,
           crashedRuns: c.crashedRuns,
+          invalidBaseline,
+          invalidCandidate,
           primaryMetrics:
             c.metrics.length > 0 ? c.metrics.filter((m) => m.primary !== false).length : undefined,
           noiseWarnings: c.metrics.flatMap((m) =>
@@ -101,5 +114,9 @@ export function gateCellState(c: {
     regression: state === 'regression',
     incomplete,
     failedThresholds: c.failedThresholds,
+    invalidRuns: [
+      ...invalidBaseline.map((r) => ({ ...r, side: 'baseline' as const })),
+      ...invalidCandidate.map((r) => ({ ...r, side: 'candidate' as const })),
+    ],
   };
 }

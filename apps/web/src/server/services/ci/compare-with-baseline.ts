@@ -1,9 +1,20 @@
 import type { Db } from '@poolbench/db';
-import { gateOutcome, TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
+import {
+  gateOutcome,
+  TESTED_RUN_METRIC_KEYS,
+  type InvalidRun,
+  type TestedRunMetricKey,
+} from '@poolbench/stats';
 import type { CompareItem } from '~/lib/compare/selection';
 import { baselineForCell } from '@poolbench/runs';
 import { cellVerdicts, gateCellState, type GateCellMetric } from './cell-verdicts';
-import { crashedCount, experimentCells, failedThresholdsOf, usable } from './experiment-cells';
+import {
+  crashedCount,
+  experimentCells,
+  failedThresholdsOf,
+  invalidRunsOf,
+  usable,
+} from './experiment-cells';
 
 /**
  * Compares every cell (pool config x scenario) of an experiment with the baseline of that name for
@@ -11,8 +22,10 @@ import { crashedCount, experimentCells, failedThresholdsOf, usable } from './exp
  * U, Hodges-Lehmann interval, practical floor, p adjusted across metrics). The outcome follows the
  * one rule of `@poolbench/stats` (`gateOutcome`): a `worse` verdict or a failed threshold is a
  * regression; an estimate worse beyond the floor without enough evidence is a suspected regression,
- * never a pass; failed thresholds are named with their runs. Too few measured runs on a side, or
- * too many crashed runs of the candidate, make a cell `incomplete` with the reason.
+ * never a pass; failed thresholds are named with their runs. Invalid runs (`splitValidRuns`: the
+ * load was not offered, samples were lost) are left out on both sides and named in `invalidRuns`.
+ * Too few valid runs on a side, or too many crashed or invalid runs, make a cell `incomplete` with
+ * the reason.
  *
  * Each cell is compared with its own pool config's baseline. Only where that config has none and
  * the scenario has exactly one baseline of that name is that other config's used (the answer names
@@ -56,8 +69,21 @@ export async function compareWithBaseline(
     const candidateRuns = usable(c.runs).length;
     const crashedRuns = crashedCount(c.runs);
     const failedThresholds = failedThresholdsOf(c.runs);
-    const verdictState = (metrics: readonly GateCellMetric[], baselineRuns: number | null) =>
-      gateCellState({ metrics, failedThresholds, baselineRuns, candidateRuns, crashedRuns });
+    const invalidCandidate = invalidRunsOf(c.runs);
+    const verdictState = (
+      metrics: readonly GateCellMetric[],
+      baselineRuns: number | null,
+      invalidBaseline: readonly InvalidRun[] = [],
+    ) =>
+      gateCellState({
+        metrics,
+        failedThresholds,
+        baselineRuns,
+        candidateRuns,
+        crashedRuns,
+        invalidBaseline,
+        invalidCandidate,
+      });
     const noVerdicts = verdictState([], null);
     const baseItem: CompareItem | null = !b
       ? null
@@ -122,7 +148,7 @@ export async function compareWithBaseline(
       baseline: { ...baseline, runs: cmp.referenceRuns },
       candidateRuns,
       crashedRuns,
-      ...verdictState(metrics, cmp.referenceRuns),
+      ...verdictState(metrics, cmp.referenceRuns, cmp.referenceInvalid),
       metrics,
     });
   }

@@ -2,14 +2,21 @@ import type { Db } from '@poolbench/db';
 import { gateOutcome, TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
 import { InvalidInputError } from '../errors';
 import { cellVerdicts, gateCellState, type GateCellMetric } from './cell-verdicts';
-import { crashedCount, experimentCells, failedThresholdsOf, usable } from './experiment-cells';
+import {
+  crashedCount,
+  experimentCells,
+  failedThresholdsOf,
+  invalidRunsOf,
+  usable,
+} from './experiment-cells';
 
 /**
  * Gates config A against config B inside one experiment: every other pool config's cell is
  * compared with the `base` pool config's cell of the same scenario (same runs interleaved in one
  * experiment, so no saved baseline and no drift between days). The answer has the shape of
  * `compareWithBaseline`'s, with `base` naming the reference config and each cell's `baseline`
- * pointing at that config's runs in this experiment.
+ * pointing at that config's runs in this experiment. Invalid runs of either config are left out
+ * and named, as `compareWithBaseline` does.
  */
 export async function compareWithPoolConfig(
   db: Db,
@@ -49,8 +56,17 @@ export async function compareWithPoolConfig(
     const candidateRuns = usable(c.runs).length;
     const crashedRuns = crashedCount(c.runs);
     const failedThresholds = failedThresholdsOf(c.runs);
+    // the base config's runs of this experiment, split by the same rule as the candidate's
     const verdictState = (metrics: readonly GateCellMetric[], baselineRuns: number) =>
-      gateCellState({ metrics, failedThresholds, baselineRuns, candidateRuns, crashedRuns });
+      gateCellState({
+        metrics,
+        failedThresholds,
+        baselineRuns,
+        candidateRuns,
+        crashedRuns,
+        invalidBaseline: invalidRunsOf(ref.runs),
+        invalidCandidate: invalidRunsOf(c.runs),
+      });
     const baseline = { id: base.id, experimentId: e.id, runId: null, poolConfig: base };
     if (candidateRuns === 0 || usable(ref.runs).length === 0) {
       cells.push({

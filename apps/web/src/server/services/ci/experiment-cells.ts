@@ -1,5 +1,6 @@
-import { parseRun, type Db } from '@poolbench/db';
-import type { FailedThreshold, RunSummary } from '@poolbench/stats';
+import { parseRun, type Db, type PoolConfigSnapshot, type ScenarioSnapshot } from '@poolbench/db';
+import { splitValidRuns } from '@poolbench/runs';
+import type { FailedThreshold, InvalidRun, RunSummary } from '@poolbench/stats';
 import {
   isCrashedRunStatus,
   isMeasuredRunStatus,
@@ -13,6 +14,8 @@ export interface CellRun {
   summary: RunSummary | null;
   thresholdResults:
     { metric: string; expr: string; observed: number | null; pass: boolean }[] | null;
+  poolConfigSnapshot: PoolConfigSnapshot;
+  scenarioSnapshot: ScenarioSnapshot;
 }
 
 export interface Cell {
@@ -46,6 +49,8 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
           scenarioId: true,
           summary: true,
           thresholdResults: true,
+          poolConfigSnapshot: true,
+          scenarioSnapshot: true,
         },
       },
     },
@@ -65,6 +70,8 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
             status: r.status,
             summary: r.summary,
             thresholdResults: r.thresholdResults,
+            poolConfigSnapshot: r.poolConfigSnapshot,
+            scenarioSnapshot: r.scenarioSnapshot,
           })),
       });
     }
@@ -73,12 +80,20 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
   return { id: e.id, status: e.status, targetId: e.targetId, finished, cells };
 }
 
-/**
- * Statistics use measured runs only (succeeded, or ran to the end with a failed threshold): a failed
- * or canceled run measured something else.
- */
-export const usable = (runs: CellRun[]) =>
+/** The cell's measured runs (succeeded, or ran to the end with a failed threshold), valid or not. */
+export const measuredRuns = (runs: CellRun[]) =>
   runs.filter((r) => isMeasuredRunStatus(r.status) && r.summary);
+
+/**
+ * Statistics use valid measured runs only: a failed or canceled run measured something else, and
+ * an invalid one (`splitValidRuns`: the load was not offered, samples were lost) did not measure
+ * the load asked for.
+ */
+export const usable = (runs: CellRun[]) => splitValidRuns(measuredRuns(runs)).valid;
+
+/** The cell's measured runs left out as invalid, with why: counted and named, never dropped silently. */
+export const invalidRunsOf = (runs: CellRun[]): InvalidRun[] =>
+  splitValidRuns(measuredRuns(runs)).invalid;
 
 /**
  * Runs of the cell that crashed (failed, timed out, aborted by the system): never dropped
@@ -87,9 +102,12 @@ export const usable = (runs: CellRun[]) =>
 export const crashedCount = (runs: CellRun[]) =>
   runs.filter((r) => isCrashedRunStatus(r.status)).length;
 
-/** Thresholds the cell's measured runs failed, each with its run. */
+/**
+ * Thresholds the cell's measured runs failed, each with its run: an invalid run's too, since a
+ * failed threshold is the user's own rule about the run as it ran, and is never hidden.
+ */
 export const failedThresholdsOf = (runs: CellRun[]): FailedThreshold[] =>
-  usable(runs).flatMap((r) =>
+  measuredRuns(runs).flatMap((r) =>
     (r.thresholdResults ?? [])
       .filter((t) => !t.pass)
       .map((t) => ({ runId: r.id, metric: t.metric, expr: t.expr, observed: t.observed })),

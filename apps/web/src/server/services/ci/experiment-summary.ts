@@ -1,12 +1,12 @@
 import type { Db } from '@poolbench/db';
 import { RUN_METRICS, median } from '@poolbench/stats';
-import { experimentCells, usable } from './experiment-cells';
+import { experimentCells, measuredRuns } from './experiment-cells';
 
 /** Per cell: each metric summarized across its succeeded repeats, and threshold outcomes. */
 export async function experimentSummary(db: Db, teamId: string, experimentId: string) {
   const e = await experimentCells(db, teamId, experimentId);
   const cells = e.cells.map((c) => {
-    const ok = usable(c.runs);
+    const ok = measuredRuns(c.runs);
     const metrics = RUN_METRICS.map((d) => {
       const values = ok
         .map((r) => d.value(r.summary!))

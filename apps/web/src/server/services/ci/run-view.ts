@@ -1,5 +1,6 @@
 import { parseRun, readPositionsInRound, type Db } from '@poolbench/db';
 import { NotFoundError } from '../errors';
+import { runValidityOf } from '@poolbench/runs';
 import { runInsightsOf } from '../runs/run-insights';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -64,6 +65,7 @@ export async function runView(db: Db, teamId: string, id: string, baseUrl: strin
     loadGenerators: r.loadGenerators,
     segments,
     insights: await runInsightsOf(db, { ...r, segments }),
+    validity: r.summary ? runValidityOf(r) : null,
     webUrl: `${baseUrl}/runs/${r.id}`,
   };
 }

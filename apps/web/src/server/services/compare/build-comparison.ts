@@ -1,6 +1,7 @@
 import { runInsights } from '@poolbench/stats';
 import { RunEnvironmentSchema, type Db } from '@poolbench/db';
 import {
+  invalidRunsText,
   isSuspectedWorse,
   createHistogram,
   histogramStatsMs,
@@ -8,6 +9,7 @@ import {
   percentileMs,
   RUN_METRICS,
   type HdrStatsMs,
+  type InvalidRun,
   type TestedRunMetricKey,
   type Verdict,
 } from '@poolbench/stats';
@@ -74,7 +76,13 @@ export interface MetricRow {
 }
 
 export interface ComparisonWarning {
-  code: 'few-repeats' | 'low-requests' | 'environment-differs' | 'not-tested' | 'run-insights';
+  code:
+    | 'few-repeats'
+    | 'low-requests'
+    | 'environment-differs'
+    | 'not-tested'
+    | 'run-insights'
+    | 'invalid-runs';
   message: string;
 }
 
@@ -93,6 +101,8 @@ export interface ComparisonGroupOut {
   scenarioId: string | null;
   runIds: string[];
   repeats: number;
+  /** measured runs of the cell left out of every statistic as invalid, with why */
+  invalidRuns: InvalidRun[];
   /** all requests of all repeats (in the window), from merged per-second histograms */
   merged: HdrStatsMs | null;
   requests: number;
@@ -179,8 +189,28 @@ function insightsWarning(groups: CompareGroup[], labels: string[]): ComparisonWa
     : null;
 }
 
+/**
+ * The runs left out of the statistics as invalid (`splitValidRuns`), per group with their reasons:
+ * the table, charts and verdicts are over the others.
+ */
+function invalidRunsWarning(groups: CompareGroup[], labels: string[]): ComparisonWarning | null {
+  const parts = groups.flatMap((g, gi) =>
+    g.invalidRuns.length
+      ? [
+          `${labels[gi]}: ${g.invalidRuns.length} of ${g.invalidRuns.length + g.runs.length} runs invalid (${invalidRunsText(g.invalidRuns)})`,
+        ]
+      : [],
+  );
+  return parts.length
+    ? {
+        code: 'invalid-runs',
+        message: `Left out of every statistic and verdict because their numbers do not describe the load asked for: ${parts.join('; ')}.`,
+      }
+    : null;
+}
+
 const INSIGHT_LABEL: Record<string, string> = {
-  'load-not-offered': 'did not offer the load asked for (dropped iterations)',
+  'load-not-offered': 'dropped iterations (within the 1 % a valid run may drop)',
   'vus-exhausted': 'ran out of VUs',
   'generator-cpu-saturated': 'had a load generator at full CPU',
   'target-cpu-saturated': "had the target's CPU pinned at its limit",
@@ -313,11 +343,13 @@ export async function buildComparison(
   });
 
   const warnings: ComparisonWarning[] = [];
+  const invalid = invalidRunsWarning(groups, labels);
+  if (invalid) warnings.push(invalid);
   const few = groups.filter((g) => g.runs.length < MIN_REPEATS);
   if (few.length) {
     warnings.push({
       code: 'few-repeats',
-      message: `${few.map((g, i) => `${labels[groups.indexOf(g)] ?? i} has ${g.runs.length} ${g.runs.length === 1 ? 'run' : 'runs'}`).join(', ')}: with fewer than ${MIN_REPEATS} repeats per side no difference can be significant at α = 0.05, so verdicts stay inconclusive.`,
+      message: `${few.map((g, i) => `${labels[groups.indexOf(g)] ?? i} has ${g.runs.length} ${g.invalidRuns.length ? 'valid ' : ''}${g.runs.length === 1 ? 'run' : 'runs'}`).join(', ')}: with fewer than ${MIN_REPEATS} repeats per side no difference can be significant at α = 0.05, so verdicts stay inconclusive.`,
     });
   }
   if (groups.some((g) => g.runs.some((r) => (summaryOf(r)?.requests ?? Infinity) < 1000))) {
@@ -361,6 +393,7 @@ export async function buildComparison(
       scenarioId: g.scenarioId,
       runIds: g.runs.map((r) => r.id),
       repeats: g.runs.length,
+      invalidRuns: g.invalidRuns,
       merged: histogramStatsMs(merged[i]!),
       requests: totals[i]!.requests,
       failed: totals[i]!.failed,

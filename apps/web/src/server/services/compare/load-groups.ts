@@ -1,6 +1,6 @@
 import { parseRun, type Db } from '@poolbench/db';
-import { insightInputOf, type SnapshotInsightInput } from '@poolbench/runs';
-import type { RunSummary } from '@poolbench/stats';
+import { insightInputOf, splitValidRuns, type SnapshotInsightInput } from '@poolbench/runs';
+import type { InvalidRun, RunSummary } from '@poolbench/stats';
 import {
   isMeasuredRunStatus,
   MEASURED_RUN_STATUSES,
@@ -34,6 +34,11 @@ export interface CompareGroup {
   poolConfigId: string | null;
   scenarioId: string | null;
   runs: GroupRun[];
+  /**
+   * a cell's measured runs left out of every statistic as invalid (`splitValidRuns`: the load was
+   * not offered, samples were lost), with why; a picked run is shown whatever it is
+   */
+  invalidRuns: InvalidRun[];
 }
 
 const SELECT = {
@@ -53,9 +58,10 @@ const SELECT = {
 } as const;
 
 /**
- * Resolves the picked runs and cells to groups of succeeded runs, every read filtered by the team
+ * Resolves the picked runs and cells to groups of measured runs, every read filtered by the team
  * (an id of another team is NOT_FOUND, like a missing one). Only runs with a summary count: a
- * failed or canceled repeat is not a sample of the config.
+ * failed or canceled repeat is not a sample of the config. A cell's invalid runs are left out and
+ * listed in `invalidRuns`; a cell whose runs are all invalid is a group without runs.
  */
 export async function loadGroups(
   db: Db,
@@ -93,6 +99,8 @@ export async function loadGroups(
     );
     const first = mine[0];
     if (!first) throw new NotFoundError(item.kind === 'run' ? 'run' : 'experiment cell');
+    const { valid, invalid } =
+      item.kind === 'cell' ? splitValidRuns(mine) : { valid: mine, invalid: [] };
     const pc = first.poolConfigSnapshot;
     const sc = first.scenarioSnapshot;
     const poolConfigName = pc.name ?? 'pool config';
@@ -109,7 +117,8 @@ export async function loadGroups(
       targetName: first.target.name,
       poolConfigId: first.poolConfigId,
       scenarioId: first.scenarioId,
-      runs: mine.map((r) => ({
+      invalidRuns: invalid,
+      runs: valid.map((r) => ({
         id: r.id,
         repeatIndex: r.repeatIndex,
         finished: TERMINAL_RUN_STATUSES.includes(r.status),

@@ -13,8 +13,10 @@ import {
   runMetric,
   type CellState,
   type FailedThreshold,
+  type InvalidRun,
   type Verdict,
 } from '@poolbench/stats';
+import { splitValidRuns } from '@poolbench/runs';
 
 /** The metrics a trend charts, one value per run (RUN_METRICS), the median over each experiment's runs. */
 export const TREND_METRICS = ['p95Ms', 'p99Ms', 'rps', 'errorRate'] as const;
@@ -30,6 +32,8 @@ interface Values {
   runIds: string[];
   /** runs that crashed (failed, timed out, aborted by the system): counted, never dropped */
   crashed: number;
+  /** measured runs left out as invalid (`splitValidRuns`), with why: counted, never dropped */
+  invalid: InvalidRun[];
   values: Record<TrendMetric, number[]>;
   failedThresholds: FailedThreshold[];
 }
@@ -37,13 +41,15 @@ interface Values {
 const empty = (): Values => ({
   runIds: [],
   crashed: 0,
+  invalid: [],
   values: { p95Ms: [], p99Ms: [], rps: [], errorRate: [] },
   failedThresholds: [],
 });
 
 /**
- * Per experiment, the measured runs of one target × scenario × pool config and their metric
- * values, and how many of its runs crashed (an experiment whose runs all crashed is a point too).
+ * Per experiment, the valid measured runs of one target × scenario × pool config and their metric
+ * values, its invalid runs with why, and how many of its runs crashed (an experiment whose runs all
+ * crashed or are invalid is a point too). Failed thresholds come from every measured run.
  */
 async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentIds?: string[]) {
   const rows = await db.run.findMany({
@@ -55,7 +61,16 @@ async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentId
       status: { in: [...MEASURED_RUN_STATUSES, ...CRASHED_RUN_STATUSES] },
       ...(experimentIds ? { experimentId: { in: experimentIds } } : {}),
     },
-    select: { id: true, experimentId: true, status: true, summary: true, thresholdResults: true },
+    select: {
+      id: true,
+      experimentId: true,
+      status: true,
+      summary: true,
+      thresholdResults: true,
+      poolConfigSnapshot: true,
+      scenarioSnapshot: true,
+    },
+    orderBy: [{ repeatIndex: 'asc' }, { id: 'asc' }],
   });
   const byExperiment = new Map<string, Values>();
   for (const r of rows.map(parseRun)) {
@@ -66,7 +81,7 @@ async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentId
       continue;
     }
     if (!r.summary) continue;
-    v.runIds.push(r.id);
+    byExperiment.set(r.experimentId, v);
     for (const t of r.thresholdResults ?? [])
       if (!t.pass)
         v.failedThresholds.push({
@@ -75,11 +90,16 @@ async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentId
           expr: t.expr,
           observed: t.observed,
         });
+    const [invalid] = splitValidRuns([r]).invalid;
+    if (invalid) {
+      v.invalid.push(invalid);
+      continue;
+    }
+    v.runIds.push(r.id);
     for (const m of TREND_METRICS) {
       const x = runMetric(m)?.value(r.summary);
       if (x !== null && x !== undefined && Number.isFinite(x)) v.values[m].push(x);
     }
-    byExperiment.set(r.experimentId, v);
   }
   return byExperiment;
 }
@@ -90,8 +110,9 @@ async function cellRuns(db: Db, teamId: string, cell: TrendCellRef, experimentId
  * has a baseline for the target and scenario, each metric's verdict against the baseline's runs of
  * the same pool config (Mann–Whitney U + Hodges–Lehmann, the metric's own floor, as the compare view
  * decides it). The four are the primary metrics: their p-values are adjusted together with Holm,
- * as a check's are. A point with too few measured runs on a side or too many crashed runs is
- * `incomplete` with the reason (`incompleteReason`), never a pass.
+ * as a check's are. Invalid runs are left out on both sides and named (`invalidRuns`). A point with
+ * too few valid runs on a side or too many crashed or invalid runs is `incomplete` with the reason
+ * (`incompleteReason`), never a pass.
  */
 export async function trendSeries(
   db: Db,
@@ -190,6 +211,8 @@ export async function trendSeries(
           baselineRuns: baseRuns.runIds.length,
           candidateRuns: v.runIds.length,
           crashedRuns: v.crashed,
+          invalidBaseline: baseRuns.invalid,
+          invalidCandidate: v.invalid,
         })
       : null;
     // the one outcome rule, per point: a worse verdict or a failed threshold, else a suspicion
@@ -208,6 +231,7 @@ export async function trendSeries(
       scheduled: e.scheduleId !== null,
       runs: v.runIds.length,
       crashedRuns: v.crashed,
+      invalidRuns: v.invalid,
       incomplete,
       isBaseline: e.id === chosen?.experimentId,
       state,
