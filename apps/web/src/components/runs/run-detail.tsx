@@ -304,6 +304,7 @@ export function RunDetail({ id }: { id: string }) {
       {terminal ? (
         <RunInsightsCard
           insights={r.insights}
+          validity={r.validity}
           scenario={sc.id ? { id: sc.id, name: sc.name ?? 'the scenario' } : null}
         />
       ) : null}

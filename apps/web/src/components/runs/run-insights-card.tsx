@@ -23,19 +23,29 @@ const TONE = {
   info: 'text-sky-700',
 } as const;
 
+/** Whether the run's numbers describe the load asked for (`runValidity`), with why not. */
+export interface RunValidityView {
+  valid: boolean;
+  reasons: { code: string; message: string }[];
+}
+
 /**
  * What makes this run's numbers suspect, or shows it did not test what it meant to, each with a
- * fix (docs/insights.md). Nothing is shown for a run with none.
+ * fix (docs/insights.md), under a line saying so when the run is invalid and left out of every
+ * verdict. Nothing is shown for a run with none.
  */
 export function RunInsightsCard({
   insights,
+  validity,
   scenario,
 }: {
   insights: RunInsightView[];
+  validity?: RunValidityView | null;
   /** the run's scenario (its live row): an insight can become one of its thresholds */
   scenario: { id: string; name: string } | null;
 }) {
-  if (insights.length === 0) return null;
+  const invalid = validity && !validity.valid ? validity.reasons : null;
+  if (insights.length === 0 && !invalid) return null;
   return (
     <Card className="mb-6" data-testid="run-insights">
       <CardHeader
@@ -43,6 +53,12 @@ export function RunInsightsCard({
         description="Read the numbers above with these in mind; each comes from data this run stored."
       />
       <CardBody>
+        {invalid ? (
+          <p className="mb-3 text-sm font-medium text-red-700" data-testid="run-invalid">
+            Invalid: {invalid.map((x) => x.message).join(', ')}. This run is left out of every
+            comparison, check, schedule and trend of its cell.
+          </p>
+        ) : null}
         <ul className="space-y-3">
           {insights.map((i) => {
             const Icon = ICON[i.severity];

@@ -1,4 +1,4 @@
-import { INSIGHT_CODES } from '@poolbench/stats';
+import { INSIGHT_CODES, VALIDITY_CODES } from '@poolbench/stats';
 import { z } from 'zod';
 import {
   PoolConfigSnapshotSchema,
@@ -55,6 +55,15 @@ export const RunInsightSchema = z.object({
   fix: z.string(),
 });
 
+/**
+ * Whether a measured run's numbers describe the load asked for (`runValidity`): an invalid run is
+ * left out of every verdict, with these reasons. Null for a run without a summary.
+ */
+export const RunValiditySchema = z.object({
+  valid: z.boolean(),
+  reasons: z.array(z.object({ code: z.enum(VALIDITY_CODES), message: z.string() })),
+});
+
 export const RunDetailSchema = z.object({
   ...RunRowFields,
   createdAt: z.date(),
@@ -75,6 +84,7 @@ export const RunDetailSchema = z.object({
   loadGenerators: z.number().int(),
   segments: z.array(RunSegmentViewSchema),
   insights: z.array(RunInsightSchema),
+  validity: RunValiditySchema.nullable(),
   /** managed runs: the pool config's params the runtime did not apply (null for URL targets) */
   poolParamsNotApplied: z.object({ runtime: z.string(), keys: z.array(z.string()) }).nullable(),
   experiment: Ref.extend({ repeats: z.number().int() }),

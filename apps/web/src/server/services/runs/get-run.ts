@@ -6,6 +6,7 @@ import {
   paramsNotApplied,
   resolveLabEnvironment,
 } from '@poolbench/scenarios';
+import { runValidityOf } from '@poolbench/runs';
 import { NotFoundError } from '../errors';
 import { runInsightsOf } from './run-insights';
 
@@ -104,6 +105,7 @@ export async function getRun(db: Db, teamId: string, id: string) {
     segments,
     script: scriptOf(parsed),
     insights,
+    validity: parsed.summary ? runValidityOf(parsed) : null,
     poolParamsNotApplied: poolParamsNotAppliedOf(parsed),
   };
 }

@@ -63,13 +63,22 @@ describe('run insights from stored data (real Postgres)', () => {
     const page = await getRun(db, T.teamId, bad);
     expect(page.insights.map((i) => i.code)).toEqual(['load-not-offered', 'machine-busy']);
     expect(page.insights[0]).toMatchObject({ severity: 'critical' });
-    expect(page.insights[0]!.message).toMatch(/dropped 50 of 1000 planned iterations \(5\.0 %\)/);
+    expect(page.insights[0]!.message).toMatch(/dropped 50 of 1000 planned iterations \(5 %\)/);
+    // beyond the 1 % a run may drop: invalid, and the run page says so
+    expect(page.validity).toEqual({
+      valid: false,
+      reasons: [
+        { code: 'load-not-offered', message: 'load not offered (5 % of iterations dropped)' },
+      ],
+    });
+    expect((await getRun(db, T.teamId, clean)).validity).toEqual({ valid: true, reasons: [] });
     expect(
       (await getRun(db, T.teamId, clean)).insights.filter((i) => i.severity !== 'info'),
     ).toEqual([]);
 
     const rest = await runView(db, T.teamId, bad, 'http://x');
     expect(rest.insights.map((i) => i.code)).toEqual(['load-not-offered', 'machine-busy']);
+    expect(rest.validity).toEqual(page.validity);
     const exp = await experimentView(db, T.teamId, e.experimentId, 'http://x');
     expect(exp.runs.find((r) => r.id === bad)!.insights.map((i) => i.code)).toEqual([
       'load-not-offered',
@@ -84,8 +93,32 @@ describe('run insights from stored data (real Postgres)', () => {
         scenarioId: T.scenarioId,
       })),
     });
-    const w = cmp.warnings.find((x) => x.code === 'run-insights');
-    expect(w?.message).toMatch(/1 of 1 runs did not offer the load asked for/);
-    expect(w?.message).toMatch(/1 of 1 runs started on a busy machine/);
+    // the invalid run is left out of the compare view, which says so; the clean one is compared
+    expect(cmp.groups.map((g) => g.repeats)).toEqual([0, 1]);
+    const w = cmp.warnings.find((x) => x.code === 'invalid-runs');
+    expect(w?.message).toContain(
+      `1 of 1 runs invalid (run ${bad}: load not offered (5 % of iterations dropped))`,
+    );
+    // a run within the bound is compared, and its insights are counted
+    await db.run.update({
+      where: { id: bad },
+      data: {
+        summary: toJson.runSummary({ ...row.summary!, iterations: 995, droppedIterations: 5 }),
+      },
+    });
+    const within = await buildComparison(db, T.teamId, {
+      items: e.poolConfigs.map((pc) => ({
+        kind: 'cell' as const,
+        experimentId: e.experimentId,
+        poolConfigId: pc.id,
+        scenarioId: T.scenarioId,
+      })),
+    });
+    expect(within.warnings.find((x) => x.code === 'invalid-runs')).toBeUndefined();
+    const insights = within.warnings.find((x) => x.code === 'run-insights');
+    expect(insights?.message).toMatch(
+      /1 of 1 runs dropped iterations \(within the 1 % a valid run may drop\)/,
+    );
+    expect(insights?.message).toMatch(/1 of 1 runs started on a busy machine/);
   });
 });
