@@ -167,6 +167,40 @@ describe('decide', () => {
     },
   );
 
+  it('invalid runs the server left out are named, and the incomplete reason says why', () => {
+    const c = comparison('no-change');
+    const cell = c.cells[0]!;
+    const reason =
+      '2 of 5 candidate runs invalid (more than 33 %): run r1: load not offered (3.2 % of iterations dropped); run r3: load not offered (1.5 % of iterations dropped); the valid ones do not stand for the config';
+    const dropped = (runId: string, pct: string) => ({
+      runId,
+      side: 'candidate' as const,
+      reasons: [
+        { code: 'load-not-offered', message: `load not offered (${pct} of iterations dropped)` },
+      ],
+    });
+    const d = decide('any', experiment(['succeeded', 'succeeded']), summary(0), {
+      ...c,
+      outcome: 'incomplete',
+      cells: [
+        {
+          ...cell,
+          candidateRuns: 3,
+          state: 'incomplete',
+          incomplete: reason,
+          invalidRuns: [dropped('r1', '3.2 %'), dropped('r3', '1.5 %')],
+        },
+      ],
+    });
+    expect(d.outcome).toBe('incomplete');
+    expect(d.exitCode).toBe(1);
+    expect(d.problems).toEqual([
+      'invalid: candidate run r1 of one × load left out of the verdicts: load not offered (3.2 % of iterations dropped)',
+      'invalid: candidate run r3 of one × load left out of the verdicts: load not offered (1.5 % of iterations dropped)',
+      `incomplete: one × load: ${reason}`,
+    ]);
+  });
+
   it('a worse secondary metric is a suspicion, not a regression', () => {
     const c = comparison('worse');
     const cell = c.cells[0]!;

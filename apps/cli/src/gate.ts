@@ -6,7 +6,7 @@ import type { Comparison, Experiment, ExperimentSummary, RunResult } from './typ
  * The exit code and outcome of a finished experiment, given what --fail-on asks for and which
  * metrics --metrics gates on (null: all tested metrics). Exit 1 when --fail-on asks for it:
  * `regression` (a primary metric worse), `threshold` (a failed threshold), `any` (either, or an
- * incomplete cell: too few measured runs on a side or too many crashed), `suspected` (any of
+ * incomplete cell: too few valid measured runs on a side, or too many crashed or invalid), `suspected` (any of
  * these or a suspected regression), `none` (never).
  */
 export function decide(
@@ -92,7 +92,13 @@ export function decide(
           `suspected regression: ${m.label} of ${where(c)}${m.changePercent ? ` ${m.changePercent.estimate.toFixed(0)} % [${m.changePercent.lower.toFixed(0)} %, ${m.changePercent.upper.toFixed(0)} %]` : ''} on ${c.candidateRuns} vs ${c.baseline?.runs ?? 0} runs; add repeats to settle it`,
         );
     }
-  // too few measured runs on a side, or too many crashed: no verdict can be trusted, never a pass
+  // runs whose numbers do not describe the load asked for: left out by the server, said here
+  for (const c of comparison?.cells ?? [])
+    for (const r of c.invalidRuns ?? [])
+      problems.push(
+        `invalid: ${r.side} run ${r.runId} of ${where(c)} left out of the verdicts: ${r.reasons.map((x) => x.message).join(', ')}`,
+      );
+  // too few valid runs on a side, or too many crashed or invalid: no verdict can be trusted
   const incomplete = comparison?.outcome === 'incomplete';
   if (incomplete)
     for (const c of comparison.cells)

@@ -127,8 +127,14 @@ export interface Comparison {
     crashedRuns?: number;
     /** this cell's part of the outcome (absent from older servers) */
     state?: 'regression' | 'suspected-regression' | 'incomplete' | 'pass';
-    /** why the cell cannot be judged (too few measured runs, too many crashed), or null */
+    /** why the cell cannot be judged (too few valid measured runs, too many crashed or invalid), or null */
     incomplete?: string | null;
+    /** measured runs left out of the verdicts as invalid, with why (absent from older servers) */
+    invalidRuns?: {
+      runId: string;
+      side: 'baseline' | 'candidate';
+      reasons: { code: string; message: string }[];
+    }[];
     regression: boolean;
     /** thresholds the cell's measured runs failed (absent from older servers) */
     failedThresholds?: { runId: string; metric: string; expr: string; observed: number | null }[];

@@ -20,7 +20,7 @@ const HEADLINE: Record<RunResult['outcome'], string> = {
   threshold: '❌ threshold failed',
   'regression+threshold': '❌ regression and threshold failed',
   'suspected-regression': '⚠️ suspected regression (not yet settled: add repeats)',
-  incomplete: '⚠️ incomplete (too few measured runs, or too many crashed, to judge)',
+  incomplete: '⚠️ incomplete (too few valid runs, or too many crashed or invalid, to judge)',
   hypothesis: '❌ a hypothesis did not hold',
   started: '⏳ started',
   error: '⚠️ error',

@@ -65,7 +65,8 @@ const OUTCOME_WORDS: Record<NotificationPayload['outcome'], string> = {
   'suspected-regression': 'suspected of regressing (not yet settled) against baseline',
   pass: 'no regression against baseline',
   'no-baseline': 'finished; no baseline to compare with:',
-  incomplete: 'could not be judged (too few measured runs, or too many crashed) against baseline',
+  incomplete:
+    'could not be judged (too few valid runs, or too many crashed or invalid) against baseline',
 };
 
 /** The request body: PoolBench's JSON (links made absolute), or a Slack incoming-webhook message. */
