@@ -69,6 +69,13 @@ test('a hypothesis stated in the form is pre-registered and decided when the exp
   await expect(row).toContainText(
     /Change −\d+ % \[−\d+, −\d+\] · p = [\d.<> ]+ unadjusted · 8 runs/,
   );
+  // the unadjusted p is tied in words to the comparison table's adjusted one
+  await expect(card.getByTestId('hypotheses-p-note')).toContainText(
+    'its own p decides it, unadjusted',
+  );
+  await expect(card.getByTestId('hypotheses-p-note')).toContainText(
+    'adjusts each p for that (Holm among the primary metrics',
+  );
   await expect(row.getByRole('link', { name: 'Compare the two cells' })).toHaveAttribute(
     'href',
     /\/compare\?items=c\./,

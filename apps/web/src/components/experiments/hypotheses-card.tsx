@@ -93,13 +93,9 @@ export function HypothesesCard({
                       {h.low !== null && h.high !== null
                         ? ` [${signed(h.low)}, ${signed(h.high)}]`
                         : ''}
-                      {h.p !== null ? (
-                        <span title="A hypothesis is one question written before the runs, so its p is not adjusted; the compare table tests every metric at once and shows p adjusted across them (Benjamini–Hochberg), which is larger.">
-                          {` · p = ${h.p < 0.001 ? '< 0.001' : formatNumber(h.p, 3)} unadjusted`}
-                        </span>
-                      ) : (
-                        ''
-                      )}{' '}
+                      {h.p !== null
+                        ? ` · p = ${h.p < 0.001 ? '< 0.001' : formatNumber(h.p, 3)} unadjusted`
+                        : ''}{' '}
                       · {h.runsUsed} runs
                     </p>
                   ) : null}
@@ -124,6 +120,18 @@ export function HypothesesCard({
             );
           })}
         </ul>
+        {items.some((h) => h.p !== null) ? (
+          <p
+            className="border-t border-slate-100 px-4 py-3 text-xs text-slate-500"
+            data-testid="hypotheses-p-note"
+          >
+            Why the comparison table can read differently for the same metric: a hypothesis is one
+            question stated before the runs, so its own p decides it, unadjusted. The table asks
+            about every metric at once and adjusts each p for that (Holm among the primary metrics,
+            Benjamini–Hochberg among the others), so there the same metric has a larger p and can
+            read inconclusive while the hypothesis is decided. Both use the same per-run values.
+          </p>
+        ) : null}
         {finished && open && can('member') ? (
           <form
             className="flex flex-wrap items-end gap-3 border-t border-slate-100 px-4 py-3"
