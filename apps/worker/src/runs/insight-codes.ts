@@ -1,6 +1,11 @@
 import type { PoolConfigSnapshot, ScenarioSnapshot } from '@poolbench/db';
 import { environmentInsightInput, insightInputOf, type InsightEnvironment } from '@poolbench/runs';
-import { runInsights, type InsightCode, type RunSummary } from '@poolbench/stats';
+import {
+  runInsights,
+  type InsightCode,
+  type InsightSecond,
+  type RunSummary,
+} from '@poolbench/stats';
 
 /**
  * The insights a finished run's data gives, computed by the worker before it ends the run, so a
@@ -12,8 +17,8 @@ export function insightCodesOf(parts: {
   poolConfigSnapshot: PoolConfigSnapshot;
   scenarioSnapshot: ScenarioSnapshot;
   environment: InsightEnvironment;
-  /** the load phase's seconds, in order */
-  seconds: Array<{ requests: number; p50Ms: number | null }>;
+  /** the run's seconds, in order, with their active VUs and slowest request */
+  seconds: InsightSecond[];
   generatorCpuPeaks?: number[];
 }): InsightCode[] {
   return runInsights({

@@ -2,6 +2,7 @@ import { installationId, openedRanges, parseRun, parseTarget, toJson } from '@po
 import { markRunning, scriptScenariosAllowed, SCRIPTS_OFF_MESSAGE } from '@poolbench/runs';
 import { evaluateThresholds } from '@poolbench/scenarios';
 import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
+import type { InsightSecond } from '@poolbench/stats';
 import { RunError } from './run-error';
 import { environmentFingerprint } from './environment';
 import { disturbanceBeforeStart, startDisturbance } from './disturbance';
@@ -103,8 +104,8 @@ export async function processRun(
     const sampler = s.startSampler(target, t0);
     s.writer.start();
 
-    // requests and median latency per second, for the insights that decide insight thresholds
-    const seen: Array<{ requests: number; p50Ms: number | null }> = [];
+    // requests, active VUs and latency per second, for the insights that decide insight thresholds
+    const seen: InsightSecond[] = [];
     let firstLoad = true;
     let k6Pid: number | undefined;
     s.onCleanup('forget k6', () => k6Pid && deps.registry.remove(k6Pid));
@@ -143,7 +144,12 @@ export async function processRun(
           deps.metrics.enqueueToFirstRequest.observe((Date.now() - run.queuedAt.getTime()) / 1000);
         }
         const row = bucketToRow(runId, t0, bucket);
-        seen.push({ requests: row.requests, p50Ms: row.p50Ms ?? null });
+        seen.push({
+          requests: row.requests,
+          p50Ms: row.p50Ms ?? null,
+          vus: row.vus,
+          maxMs: row.maxMs ?? null,
+        });
         s.writer.addSeconds([row]);
         s.publish({
           type: 'second',

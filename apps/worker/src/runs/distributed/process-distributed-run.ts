@@ -235,7 +235,12 @@ export async function processDistributedRun(
         poolConfigSnapshot: run.poolConfigSnapshot,
         scenarioSnapshot: run.scenarioSnapshot,
         environment: recorded,
-        seconds: merged.map((m) => ({ requests: m.requests, p50Ms: m.p50Ms ?? null })),
+        seconds: merged.map((m) => ({
+          requests: m.requests,
+          p50Ms: m.p50Ms ?? null,
+          vus: m.vus,
+          maxMs: m.maxMs ?? null,
+        })),
         generatorCpuPeaks: segments.flatMap((g) =>
           g.cpuMaxPercent === null ? [] : [g.cpuMaxPercent],
         ),
