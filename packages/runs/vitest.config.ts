@@ -11,6 +11,7 @@ export default unitAndIntegration([
   'src/launch-experiment.test.ts',
   'src/lifecycle.test.ts',
   'src/schedules/schedule-outcome.test.ts',
+  'src/schedules/schedule-change-points.test.ts',
   'src/seeds/launch-seeds.test.ts',
   'src/segments/merge-segment-seconds.test.ts',
 ]);

@@ -168,3 +168,4 @@ export {
   type FiringRef,
   type HistoryChangePoint,
 } from './history/history-change-points';
+export { changePointsNewAt } from './history/new-change-points';

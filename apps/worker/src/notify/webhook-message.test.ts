@@ -88,4 +88,60 @@ describe('webhook message', () => {
     };
     expect(slack.text).toContain('could not be judged');
   });
+  it('says when a change point of the history decided, with its firings and commits', () => {
+    const firing = (name: string, commit: string) => ({
+      experimentId: name,
+      name,
+      createdAt: '2026-11-20T03:00:00.000Z',
+      commit,
+      branch: 'main',
+    });
+    const byHistory: NotificationPayload = {
+      ...payload,
+      decidedBy: 'change-point',
+      cells: [
+        {
+          poolConfig: 'hikari fixed 10',
+          scenario: 'burst',
+          baselineRuns: 5,
+          candidateRuns: 5,
+          state: 'regression',
+          regression: true,
+          evidence: ['change-point'],
+          changePoints: [
+            {
+              metric: 'p99Ms',
+              kind: 'regression',
+              change: 0.5,
+              interval: { estimate: 0.49, lower: 0.41, upper: 0.58 },
+              pValue: 1e-6,
+              firingsBefore: 5,
+              firingsAfter: 3,
+              before: firing('nightly 5', '0123456789abcdef'),
+              after: firing('nightly 6', 'fedcba9876543210'),
+            },
+          ],
+          failedThresholds: [],
+          metrics: [],
+        },
+      ],
+    };
+    expect(regressionLines(byHistory)).toEqual([
+      'change point (regression): p99Ms +50 % [+41 %, +58 %] between nightly 5 (0123456789ab) and nightly 6 (fedcba987654), 5 firings before and 3 after (hikari fixed 10 × burst)',
+    ]);
+    const slack = JSON.parse(webhookBody(byHistory, 'slack', 'https://pb.example', 'd2')) as {
+      text: string;
+    };
+    expect(slack.text).toContain(
+      'regressed: a change point in its history (not its comparison with baseline `main`)',
+    );
+    const both = JSON.parse(
+      webhookBody({ ...byHistory, decidedBy: 'both' }, 'slack', 'https://pb.example', 'd3'),
+    ) as { text: string };
+    expect(both.text).toContain('regressed against baseline `main` and in its history');
+    const generic = JSON.parse(webhookBody(byHistory, 'generic', 'https://pb.example', 'd4')) as {
+      decidedBy: string;
+    };
+    expect(generic.decidedBy).toBe('change-point');
+  });
 });

@@ -28,7 +28,8 @@ const changeText = (m: NotificationPayload['cells'][number]['metrics'][number]) 
  * "p99 latency +210 % [+180 %, +240 %] (pool × scenario, 5 vs 5 runs)",
  * "suspected: p95 latency +409 % [−72 %, +1078 %] (…); about 8 repeats per side would settle it",
  * "threshold failed: http_req_duration p(95)<50 (observed 80) in run abc (pool × scenario)",
- * "incomplete: 2 of 3 candidate runs crashed (…) (pool × scenario)".
+ * "incomplete: 2 of 3 candidate runs crashed (…) (pool × scenario)",
+ * "change point (regression): p95Ms +61 % [+54 %, +68 %] between nightly 6 (abc) and nightly 7 (def), …".
  * A worse secondary metric (not primary) says so: it makes the cell suspected, not a regression.
  */
 export function regressionLines(p: NotificationPayload): string[] {
@@ -56,8 +57,29 @@ export function regressionLines(p: NotificationPayload): string[] {
     const incomplete = c.incomplete
       ? [`incomplete: ${c.incomplete} (${c.poolConfig} × ${c.scenario})`]
       : [];
-    return [...worse, ...suspected, ...thresholds, ...incomplete];
+    const changes = (c.changePoints ?? []).map(
+      (cp) =>
+        `change point (${cp.kind}): ${cp.metric} ${pct(100 * cp.change)}${
+          cp.interval ? ` [${pct(100 * cp.interval.lower)}, ${pct(100 * cp.interval.upper)}]` : ''
+        } between ${firingText(cp.before)} and ${firingText(cp.after)}, ${cp.firingsBefore} firings before and ${cp.firingsAfter} after (${c.poolConfig} × ${c.scenario})`,
+    );
+    return [...worse, ...suspected, ...thresholds, ...incomplete, ...changes];
   });
+}
+
+type ChangeFiring = NonNullable<
+  NotificationPayload['cells'][number]['changePoints']
+>[number]['before'];
+const firingText = (f: ChangeFiring) => `${f.name}${f.commit ? ` (${f.commit.slice(0, 12)})` : ''}`;
+
+/** The outcome in words, saying which evidence decided a regression. */
+function outcomeWords(p: NotificationPayload): string {
+  const baseline = p.baseline ? `\`${p.baseline}\`` : '(none set)';
+  if (p.outcome === 'regression' && p.decidedBy === 'change-point')
+    return `regressed: a change point in its history (not its comparison with baseline ${baseline})`;
+  if (p.outcome === 'regression' && p.decidedBy === 'both')
+    return `regressed against baseline ${baseline} and in its history (a change point)`;
+  return `${OUTCOME_WORDS[p.outcome]} ${baseline}`;
 }
 
 const OUTCOME_WORDS: Record<NotificationPayload['outcome'], string> = {
@@ -79,7 +101,7 @@ export function webhookBody(
   const url = `${appUrl.replace(/\/$/, '')}${p.experiment.path}`;
   if (format === 'generic')
     return JSON.stringify({ ...p, delivery: deliveryId, experiment: { ...p.experiment, url } });
-  const head = `*${p.schedule.name}*: ${OUTCOME_WORDS[p.outcome]} ${p.baseline ? `\`${p.baseline}\`` : '(none set)'} · <${url}|${p.experiment.name}>`;
+  const head = `*${p.schedule.name}*: ${outcomeWords(p)} · <${url}|${p.experiment.name}>`;
   const lines = regressionLines(p).map((l) => `• ${l}`);
   return JSON.stringify({ text: [head, ...lines].join('\n') });
 }

@@ -223,6 +223,15 @@ export type RequestDefaultsColumn = z.output<typeof RequestDefaultsColumnSchema>
 
 const EstimateSchema = z.looseObject({ estimate: num, lower: num, upper: num });
 
+/** A firing on either side of a change point, as a webhook names it. */
+const ChangePointFiringSchema = z.looseObject({
+  experimentId: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  commit: z.string().nullable(),
+  branch: z.string().nullable(),
+});
+
 /**
  * ScheduleNotification.payload: a scheduled experiment's outcome against its baseline, as the
  * generic webhook sends it (docs/notifications.md). Links are paths; the worker prefixes its
@@ -237,6 +246,11 @@ export const NotificationPayloadSchema = z.looseObject({
   baseline: z.string().nullable(),
   /** repeats per cell the outcome was decided on (more than the schedule's when it settled a suspicion) */
   repeats: num.optional(),
+  /**
+   * which evidence made the outcome a regression: the baseline comparison, a change point first
+   * seen at this firing, or both; null when it is not a regression; absent in older payloads
+   */
+  decidedBy: z.enum(['baseline', 'change-point', 'both']).nullable().optional(),
   cells: z.array(
     z.looseObject({
       poolConfig: z.string(),
@@ -260,6 +274,29 @@ export const NotificationPayloadSchema = z.looseObject({
         )
         .optional(),
       regression: z.boolean(),
+      /**
+       * what says this cell regressed: the comparison with the baseline, a change point of the
+       * cell's history first seen at this firing, or both; absent in older payloads
+       */
+      evidence: z.array(z.enum(['baseline', 'change-point'])).optional(),
+      /** change points of the cell's history first seen at this firing (docs/change-points.md) */
+      changePoints: z
+        .array(
+          z.looseObject({
+            metric: z.string(),
+            kind: z.enum(['regression', 'improvement']),
+            change: z.number(),
+            interval: z
+              .looseObject({ estimate: z.number(), lower: z.number(), upper: z.number() })
+              .nullable(),
+            pValue: z.number(),
+            firingsBefore: num,
+            firingsAfter: num,
+            before: ChangePointFiringSchema,
+            after: ChangePointFiringSchema,
+          }),
+        )
+        .optional(),
       failedThresholds: z
         .array(
           z.looseObject({

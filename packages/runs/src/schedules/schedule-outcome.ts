@@ -2,6 +2,8 @@ import { parseRun, toJson, type Db, type NotificationPayload } from '@poolbench/
 import { baselineForCell } from './baseline-for-cell';
 import { splitValidRuns } from '../insights/run-validity-of';
 import { extendExperiment, MAX_REPEATS } from '../extend-experiment';
+import { changePointsNewAt } from '../history/new-change-points';
+import type { HistoryChangePoint } from '../history/history-change-points';
 import { CRASHED_RUN_STATUSES, MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
 import {
   cellState,
@@ -12,6 +14,7 @@ import {
   MIN_RUNS_PER_SIDE,
   runMetric,
   runMetricRepeatsNeeded,
+  type CellState,
   type FailedThreshold,
   type InvalidRun,
   type RunSummary,
@@ -57,6 +60,7 @@ export async function decideScheduleOutcome(
       teamId: true,
       targetId: true,
       repeats: true,
+      createdAt: true,
       finishedAt: true,
       target: { select: { id: true, name: true } },
       schedule: {
@@ -157,6 +161,13 @@ export async function decideScheduleOutcome(
       const crashedRuns = crashed.filter(
         (r) => r.poolConfigId === poolConfig.id && r.scenarioId === scenario.id,
       ).length;
+      // the cell's whole history up to this firing: a change point first seen now is evidence too
+      const changePoints = await changePointsNewAt(
+        db,
+        e.teamId,
+        { targetId: e.targetId, scenarioId: scenario.id, poolConfigId: poolConfig.id },
+        { id: e.id, createdAt: e.createdAt },
+      );
       const incomplete = b
         ? incompleteReason({
             baselineRuns: reference.length,
@@ -178,12 +189,21 @@ export async function decideScheduleOutcome(
           ...invalidCandidate.map((r) => ({ ...r, side: 'candidate' as const })),
         ],
         failedThresholds,
+        changePoints: changePoints.map(changePointPayload),
       };
       if (!b || candidate.length === 0 || reference.length === 0) {
-        const state = cellState({ metrics: [], failedThresholds, incomplete });
-        cells.push({ ...base, state, regression: state === 'regression', metrics: [] });
+        const decided = withChangePoints(
+          cellState({ metrics: [], failedThresholds, incomplete }),
+          changePoints,
+        );
+        cells.push({
+          ...base,
+          ...decided,
+          regression: decided.state === 'regression',
+          metrics: [],
+        });
         gateCells.push({
-          state,
+          state: decided.state,
           hasBaseline: !!b && reference.length > 0,
           candidateRuns: candidate.length,
         });
@@ -219,12 +239,26 @@ export async function decideScheduleOutcome(
             suspected && def ? runMetricRepeatsNeeded(baselineGroup, candidateGroup, def) : null,
         };
       });
-      const state = cellState({ metrics, failedThresholds, incomplete });
-      cells.push({ ...base, state, regression: state === 'regression', metrics });
-      gateCells.push({ state, hasBaseline: true, candidateRuns: candidate.length });
+      const decided = withChangePoints(
+        cellState({ metrics, failedThresholds, incomplete }),
+        changePoints,
+      );
+      cells.push({ ...base, ...decided, regression: decided.state === 'regression', metrics });
+      gateCells.push({ state: decided.state, hasBaseline: true, candidateRuns: candidate.length });
     }
   }
   const outcome: ScheduleOutcome = gateOutcome(gateCells);
+  const evidence = new Set(
+    cells.flatMap((c) => (c.state === 'regression' ? (c.evidence ?? []) : [])),
+  );
+  const decidedBy =
+    outcome !== 'regression'
+      ? null
+      : evidence.has('baseline') && evidence.has('change-point')
+        ? 'both'
+        : evidence.has('change-point')
+          ? 'change-point'
+          : 'baseline';
   // Settle a suspicion, or a firing too small or too crashed to judge against a baseline that can
   // be judged against, once: every cell gets the schedule's number of repeats, and the firing is
   // decided again when they ended. Deciding after a fixed, pre-set number of extra repeats (never
@@ -254,6 +288,7 @@ export async function decideScheduleOutcome(
     target: e.target,
     baseline: schedule.baselineName,
     repeats: e.repeats,
+    decidedBy,
     cells,
     decidedAt: now.toISOString(),
   };
@@ -278,6 +313,34 @@ export async function decideScheduleOutcome(
     skipDuplicates: true,
   });
   return created.count === 1 ? outcome : null;
+}
+
+/**
+ * How the two kinds of evidence combine in a cell: the baseline comparison decides its state; a
+ * regression change point of the cell's history first seen at this firing makes the cell a
+ * regression whatever that state was (the history has at least three firings on each side of the
+ * change, so it stands on its own where the baseline is missing, stale or could not be judged).
+ * An improvement change point is reported and changes nothing. `evidence` names what says the
+ * cell regressed.
+ */
+function withChangePoints(
+  state: CellState,
+  changePoints: readonly HistoryChangePoint[],
+): { state: CellState; evidence: Array<'baseline' | 'change-point'> } {
+  const fromHistory = changePoints.some((c) => c.kind === 'regression');
+  const evidence: Array<'baseline' | 'change-point'> = [];
+  if (state === 'regression') evidence.push('baseline');
+  if (fromHistory) evidence.push('change-point');
+  return { state: fromHistory ? 'regression' : state, evidence };
+}
+
+/** A change point as the webhook's JSON carries it (dates as ISO strings). */
+function changePointPayload(c: HistoryChangePoint) {
+  const firing = (f: HistoryChangePoint['before']) => ({
+    ...f,
+    createdAt: f.createdAt.toISOString(),
+  });
+  return { ...c, before: firing(c.before), after: firing(c.after) };
 }
 
 /**

@@ -198,6 +198,9 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
       body: { expiresInDays: 7 },
     }),
     getRun: () => ({ path: `/runs/${A.runIds[0]}` }),
+    getChangePoints: () => ({
+      path: `/change-points?${new URLSearchParams({ target: A.targetId, scenario: A.scenarioId, poolConfig: A.poolConfigId })}`,
+    }),
     saveBaseline: () => ({
       path: '/baselines',
       body: { name: 'main', experimentId: baselineExperimentId },
@@ -234,6 +237,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     'compareExperiment',
     'createShareLink',
     'getRun',
+    'getChangePoints',
     'extendExperiment',
     'cancelExperiment',
     'startAdvisor',
