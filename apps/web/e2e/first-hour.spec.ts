@@ -161,3 +161,61 @@ test('launching with no worker online says so, on the form and on the experiment
     await db.dispose();
   }
 });
+
+/**
+ * A team whose first target is its own Java/HikariCP one: the onboarding names what serves it,
+ * says which name to use where docs/ci.md says "Lab target", and adds only the presets HikariCP
+ * can run, without copies named "(2)".
+ */
+test('onboarding on a Java target offers only the presets HikariCP can run', async ({
+  page,
+  baseURL,
+}) => {
+  await signUpApi(page.request, baseURL!, 'Preset Newcomer');
+  const call = trpcOk(page.request, baseURL!);
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Orders on HikariCP',
+    requestDefaults: { method: 'GET', path: '/work' },
+    environment: { runtime: 'java-hikari', database: 'postgres' },
+  });
+  await page.goto('/runs');
+  const steps = page.getByTestId('onboarding');
+  await expect(steps.getByTestId('onboarding-target')).toContainText(
+    'Orders on HikariCP (Java + HikariCP on Postgres)',
+  );
+  await expect(steps.getByTestId('onboarding-target-name')).toContainText(
+    'The examples in docs/ci.md name the target Lab target: use Orders on HikariCP in their place.',
+  );
+  await expect(steps.getByTestId('onboarding-presets-fit')).toContainText(
+    'The seed presets Java + HikariCP on Postgres can run',
+  );
+  await expect(steps.getByTestId('onboarding-presets-fit')).toContainText(
+    '9 others need another runtime or database',
+  );
+  await page.screenshot({ path: `${SHOTS}/first-hour-04-onboarding-java.png`, fullPage: true });
+  await steps.getByRole('button', { name: 'Add the seed preset' }).click();
+  await expect(steps.getByTestId('onboarding-presets')).toHaveAttribute('data-done', 'true');
+  await expect(steps.getByTestId('onboarding-presets')).toContainText(
+    'Added the seed preset Java + HikariCP on Postgres can run',
+  );
+  const configs = (await call('poolConfig.list', { targetId: target.id }, 'query')) as unknown as {
+    name: string;
+    strategy: string;
+  }[];
+  expect(configs.map((c) => c.name).sort()).toEqual(
+    [
+      'borrowing',
+      'elastic',
+      'fixed (naive)',
+      'hybrid adaptive',
+      'partitioned',
+      'prewarmed',
+      'priority queue',
+    ].sort(),
+  );
+  await page.screenshot({
+    path: `${SHOTS}/first-hour-05-onboarding-java-presets.png`,
+    fullPage: true,
+  });
+});

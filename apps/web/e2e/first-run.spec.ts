@@ -80,7 +80,7 @@ test('a new team is guided: lab target, seed presets, first experiment, each don
   await steps.getByRole('button', { name: /^Add all \d+ seed presets$/ }).click();
   await expect(steps.getByTestId('onboarding-presets')).toHaveAttribute('data-done', 'true');
   await expect(steps.getByTestId('onboarding-presets')).toContainText(
-    /\d+ of \d+ seed presets added/,
+    /\d+ of the \d+ seed presets Go \(pgx \/ database\/sql\) on Postgres can run added/,
   );
   await page.screenshot({ path: `${SHOTS}/first-run-05-onboarding-two-done.png`, fullPage: true });
   await steps.getByRole('link', { name: 'Start an experiment' }).click();

@@ -75,14 +75,24 @@ export function OnboardingSteps() {
         <ol className="divide-y divide-slate-100">
           <Step
             n={1}
-            title="Create the lab target (Go on Postgres)"
+            title={
+              o.labTarget && o.labTarget.runtime !== 'go'
+                ? 'Create a managed target'
+                : 'Create the lab target (Go on Postgres)'
+            }
             done={Boolean(o.labTarget)}
             testId="onboarding-target"
           >
             {o.labTarget ? (
               <>
-                Managed lab target <b>{o.labTarget.name}</b>: PoolBench starts it for every run with
-                the pool config applied.
+                Managed target <b>{o.labTarget.name}</b> ({o.labTarget.stack}): PoolBench starts it
+                for every run with the pool config applied.
+                {o.labTarget.name !== LAB_TARGET.name ? (
+                  <span className="block" data-testid="onboarding-target-name">
+                    The examples in docs/ci.md name the target <code>{LAB_TARGET.name}</code>: use{' '}
+                    <code>{o.labTarget.name}</code> in their place.
+                  </span>
+                ) : null}
               </>
             ) : can('admin') ? (
               <>
@@ -109,16 +119,33 @@ export function OnboardingSteps() {
             testId="onboarding-presets"
           >
             {o.presets.applied > 0 ? (
-              `${o.presets.applied} of ${o.presets.total} seed presets added as scenarios with their pool configs.`
+              o.presets.total === 1 && o.presets.applied === 1 ? (
+                `Added the seed preset ${o.labTarget?.stack ?? 'this target'} can run, as scenarios with its pool configs.`
+              ) : (
+                `${o.presets.applied} of the ${o.presets.total} seed presets ${o.labTarget?.stack ?? 'this target'} can run added as scenarios with their pool configs.`
+              )
             ) : o.labTarget && can('member') ? (
-              <Button
-                size="sm"
-                className="mt-1"
-                loading={addPresets.isPending}
-                onClick={() => addPresets.mutate({ targetId: o.labTarget!.id })}
-              >
-                Add all {o.presets.total} seed presets
-              </Button>
+              <>
+                <span className="block" data-testid="onboarding-presets-fit">
+                  The seed presets {o.labTarget.stack} can run, with their pool configs on{' '}
+                  {o.labTarget.name}
+                  {o.presets.notForTarget > 0
+                    ? ` (${o.presets.notForTarget} others need another runtime or database: they are on the Scenarios page)`
+                    : ''}
+                  .
+                </span>
+                <Button
+                  size="sm"
+                  className="mt-1"
+                  loading={addPresets.isPending}
+                  disabled={o.presets.total === 0}
+                  onClick={() => addPresets.mutate({ targetId: o.labTarget!.id })}
+                >
+                  {o.presets.total === 1
+                    ? 'Add the seed preset'
+                    : `Add all ${o.presets.total} seed presets`}
+                </Button>
+              </>
             ) : (
               'Reproductions of known pool problems (cold start, per-request connections, …), ready to run once the lab target exists.'
             )}

@@ -95,7 +95,7 @@ export function ApplyPresetDialog({
               Create a target first: the preset's pool configs belong to one.
             </Alert>
           ) : null}
-          <Field label="Target">
+          <Field label="Target" error={problemsOf(apply.error).targetId ?? null}>
             {(p) => (
               <Select {...p} value={chosenTarget} onChange={(e) => setTargetId(e.target.value)}>
                 {targets.data?.map((t) => (

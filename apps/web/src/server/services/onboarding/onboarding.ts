@@ -1,7 +1,33 @@
 import type { Db } from '@poolbench/db';
-import { listPresets } from '@poolbench/scenarios';
+import { parseTarget } from '@poolbench/db';
+import {
+  databaseOf,
+  LabEnvironmentSchema,
+  listPresets,
+  RUNTIME_LABELS,
+  runtimeOf,
+} from '@poolbench/scenarios';
 import { NotFoundError } from '../errors';
 import { applyPreset } from '../scenarios/apply-preset';
+import { presetMisfit } from '../scenarios/preset-fit';
+
+/** The seed presets a managed target's runtime and database can run. */
+function presetsFor(targetEnvironment: unknown) {
+  return listPresets().filter((p) => presetMisfit(p, targetEnvironment) === null);
+}
+
+/** "Java + HikariCP on Postgres": what serves a managed target, in words. */
+function stackOf(targetEnvironment: unknown) {
+  const parsed = LabEnvironmentSchema.safeParse(targetEnvironment ?? {});
+  const env = parsed.success ? parsed.data : undefined;
+  const runtime = runtimeOf(env);
+  const database = databaseOf(env);
+  return {
+    runtime,
+    database,
+    stack: `${RUNTIME_LABELS[runtime]} on ${database === 'mariadb' ? 'MariaDB' : 'Postgres'}`,
+  };
+}
 
 /**
  * A new team's first three steps, each read from the team's own rows (never a flag that can drift):
@@ -11,7 +37,7 @@ export async function getOnboarding(db: Db, teamId: string) {
   const [labTarget, presetScenarios, experiment] = await Promise.all([
     db.target.findFirst({
       where: { teamId, kind: 'managed', archivedAt: null },
-      select: { id: true, name: true },
+      select: { id: true, name: true, managed: true },
       orderBy: { createdAt: 'asc' },
     }),
     db.scenario.findMany({
@@ -25,12 +51,17 @@ export async function getOnboarding(db: Db, teamId: string) {
     }),
   ]);
   const applied = new Set(presetScenarios.map((s) => s.presetId!.split('#')[0]));
-  const presets = listPresets();
+  const environment = labTarget ? parseTarget(labTarget).managed?.environment : undefined;
+  const presets = labTarget ? presetsFor(environment) : listPresets();
   return {
-    labTarget,
+    labTarget: labTarget
+      ? { id: labTarget.id, name: labTarget.name, ...stackOf(environment) }
+      : null,
     presets: {
       applied: presets.filter((p) => applied.has(p.id)).length,
       total: presets.length,
+      // the presets this target's runtime and database cannot run, left out of "Add all"
+      notForTarget: listPresets().length - presets.length,
       scenarioIds: presetScenarios.map((s) => s.id),
     },
     firstExperiment: experiment,
@@ -39,13 +70,14 @@ export async function getOnboarding(db: Db, teamId: string) {
 }
 
 /**
- * Adds every seed preset that the team does not have yet (scenarios and their pool configs on the
- * given target) at its default scale; a second click adds nothing.
+ * Adds every seed preset that the team does not have yet and the target's runtime and database can
+ * run (scenarios and their pool configs on the given target) at its default scale; a config two
+ * presets share is added once. A second click adds nothing.
  */
 export async function applyAllPresets(db: Db, teamId: string, targetId: string) {
   const target = await db.target.findFirst({
     where: { id: targetId, teamId, archivedAt: null },
-    select: { id: true },
+    select: { id: true, managed: true },
   });
   if (!target) throw new NotFoundError('target');
   const have = await db.scenario.findMany({
@@ -54,7 +86,7 @@ export async function applyAllPresets(db: Db, teamId: string, targetId: string) 
   });
   const applied = new Set(have.map((s) => s.presetId!.split('#')[0]));
   let added = 0;
-  for (const p of listPresets()) {
+  for (const p of presetsFor(parseTarget(target).managed?.environment)) {
     if (applied.has(p.id)) continue;
     await applyPreset(db, teamId, {
       presetId: p.id,

@@ -1,8 +1,9 @@
 import type { Db } from '@poolbench/db';
-import { scenarioRowData, toJson } from '@poolbench/db';
-import { applyScale } from '@poolbench/scenarios';
-import { NotFoundError } from '../errors';
+import { parsePoolConfig, parseTarget, scenarioRowData, toJson } from '@poolbench/db';
+import { applyScale, canonicalJson } from '@poolbench/scenarios';
+import { InvalidInputError, NotFoundError } from '../errors';
 import { envColumn } from '../pool-configs/environment-column';
+import { presetMisfit } from './preset-fit';
 
 async function freeName(exists: (name: string) => Promise<boolean>, base: string) {
   let name = base;
@@ -11,6 +12,20 @@ async function freeName(exists: (name: string) => Promise<boolean>, base: string
 }
 
 const pct = (scale: number) => `${Math.round(scale * 1000) / 10}%`;
+
+/** What makes two pool configs the same config, whatever they are named. */
+const configKey = (c: {
+  strategy: string;
+  params: unknown;
+  instanceCount: number;
+  environment?: unknown;
+}) =>
+  canonicalJson({
+    strategy: c.strategy,
+    params: c.params,
+    instanceCount: c.instanceCount,
+    environment: c.environment ?? {},
+  });
 
 /**
  * One click from a seed preset to a ready experiment: its scenarios at the chosen scale and,
@@ -31,9 +46,17 @@ export async function applyPreset(
   }
   const target = await db.target.findFirst({
     where: { id: input.targetId, teamId, archivedAt: null },
-    select: { id: true },
+    select: { id: true, name: true, kind: true, managed: true },
   });
   if (!target) throw new NotFoundError('target');
+  if (input.createPoolConfigs && target.kind === 'managed') {
+    const misfit = presetMisfit(preset, parseTarget(target).managed?.environment);
+    if (misfit)
+      throw new InvalidInputError(
+        'targetId',
+        `${preset.id} does not suit the target "${target.name}": ${misfit}. Choose a target it suits, or add its scenarios without pool configs`,
+      );
+  }
   return db.$transaction(async (tx) => {
     const scenarioIds: string[] = [];
     for (const ps of preset.scenarios) {
@@ -50,9 +73,27 @@ export async function applyPreset(
     const poolConfigIds: string[] = [];
     if (input.createPoolConfigs) {
       for (const pc of preset.poolConfigs) {
+        // presets share configs ("lazy (default)", "prewarm"): the one the target has is reused,
+        // not copied as "prewarm (2)"
+        const existing = await tx.poolConfig.findFirst({
+          where: { targetId: target.id, name: pc.name, archivedAt: null },
+          select: {
+            id: true,
+            strategy: true,
+            params: true,
+            instanceCount: true,
+            environment: true,
+          },
+        });
+        if (existing && configKey(parsePoolConfig(existing)) === configKey(pc.config)) {
+          poolConfigIds.push(existing.id);
+          continue;
+        }
+        // a different config under the same name (another preset's "prewarm" with other
+        // upstream connections) is told apart by its preset: "prewarm · Seed 000 TC2"
         const name = await freeName(
           async (n) => (await tx.poolConfig.count({ where: { targetId: target.id, name: n } })) > 0,
-          pc.name,
+          existing ? `${pc.name} · ${preset.title.split(':')[0]}` : pc.name,
         );
         const row = await tx.poolConfig.create({
           data: {
