@@ -31,6 +31,14 @@ for (const p95Factor of [1, 2])
     candidateRuns: 3,
     crashedRuns: 1,
   });
+for (const p95Factor of [1, 2])
+  rows.push({
+    label: p95Factor === 1 ? '1× (A/A)' : 'p95 2×',
+    runs: 5,
+    cv: 0.1,
+    p95Factor,
+    outlierRuns: 1,
+  });
 for (const cv of [0.1, 0.3, 0.5])
   for (const [label, f] of [
     ['1× (A/A)', { p95Factor: 1 }],
@@ -49,9 +57,11 @@ rows.forEach(({ label, ...row }, i) => {
   const cand = row.candidateRuns ?? row.runs;
   const runs = row.crashedRuns
     ? `${row.runs} vs ${cand}, ${row.crashedRuns} of ${cand} crashed`
-    : row.calibrationRunsPerSide
-      ? `${row.runs} vs ${cand}, calibrated (${row.calibrationRunsPerSide} vs ${row.calibrationRunsPerSide} A/A)`
-      : `${row.runs} vs ${cand}`;
+    : row.outlierRuns
+      ? `${row.runs} vs ${cand}, ${row.outlierRuns} of ${cand} an outlier (latency 3×)`
+      : row.calibrationRunsPerSide
+        ? `${row.runs} vs ${cand}, calibrated (${row.calibrationRunsPerSide} vs ${row.calibrationRunsPerSide} A/A)`
+        : `${row.runs} vs ${cand}`;
   console.log(
     `| ${runs} | ${row.cv * 100} % | ${label} | ${pct(c.regression)} | ${pct(c['suspected-regression'])} | ${pct(c.incomplete)} | ${pct(c.pass)} |`,
   );

@@ -15,7 +15,8 @@ import { summary } from './testing/summary-fixture';
 /*
  * Simulated checks through the gate's own functions (`measureNoiseFloor`, `compareRunGroups`,
  * `cellState`, `incompleteReason`, `gateOutcome`): the unit test runs a few hundred, and
- * scripts/simulate-gate.ts the table in docs/outcomes.md. Not exported from the package.
+ * scripts/simulate-gate.ts the table in docs/outcomes.md; packages/runs/scripts/order-effects.ts
+ * feeds it the run orders of `runOrder`. Exported as `@poolbench/stats/simulation` only.
  */
 
 export interface GateSimulation {
@@ -36,6 +37,18 @@ export interface GateSimulation {
    * (`measureNoiseFloor`) and given to the comparison as its noise floors
    */
   calibrationRunsPerSide?: number;
+  /**
+   * The order the runs of one check ran in, 0 for a baseline run and 1 for a candidate run (as
+   * `runOrder` of @poolbench/db lays out two configs); needed for `drift` and `firstInRound`.
+   * Default: the baseline's runs, then the candidate's.
+   */
+  sequence?: ReadonlyArray<0 | 1>;
+  /** latency (p50, p95, p99) rises by this share from the first run of a check to its last */
+  drift?: number;
+  /** the first run of each round (pair) is this much slower in latency: a cold cache after a pause */
+  firstInRound?: number;
+  /** of the candidate's runs, this many are outliers: latency 3× (a noisy neighbour) */
+  outlierRuns?: number;
   checks: number;
   seed: number;
 }
@@ -49,15 +62,16 @@ function noisyRun(
   cv: number,
   p95Factor: number,
   p99Factor: number,
+  latencyFactor = 1,
 ): RunSummary {
   const sigma = Math.sqrt(Math.log(1 + cv * cv));
   const f = () => Math.exp(sigma * normalDraw(random) - (sigma * sigma) / 2);
   const s = summary(100 * f(), 10, 0.01 * f());
   const latency = {
     ...s.latency!,
-    p50: s.latency!.p50 * f(),
-    p95: s.latency!.p95 * f() * p95Factor,
-    p99: s.latency!.p99 * f() * p99Factor,
+    p50: s.latency!.p50 * f() * latencyFactor,
+    p95: s.latency!.p95 * f() * p95Factor * latencyFactor,
+    p99: s.latency!.p99 * f() * p99Factor * latencyFactor,
   };
   const r = s.resources!;
   return {
@@ -76,9 +90,13 @@ function noisyRun(
 }
 
 /** How often each outcome came out of `checks` simulated checks of one cell. */
-export function simulateGate(sim: GateSimulation): Record<GateOutcome, number> {
+export function simulateGate(
+  sim: GateSimulation,
+): Record<GateOutcome, number> & { improved: number } {
   const random = seededRandom(sim.seed);
-  const counts: Record<GateOutcome, number> = {
+  const counts: Record<GateOutcome, number> & { improved: number } = {
+    /** checks where some primary metric was called better (a false one in an A/A check) */
+    improved: 0,
     regression: 0,
     'suspected-regression': 0,
     'no-baseline': 0,
@@ -86,11 +104,26 @@ export function simulateGate(sim: GateSimulation): Record<GateOutcome, number> {
     pass: 0,
   };
   for (let i = 0; i < sim.checks; i++) {
-    const base = Array.from({ length: sim.runs }, () => noisyRun(random, sim.cv, 1, 1));
     const crashedRuns = sim.crashedRuns ?? 0;
-    const cand = Array.from({ length: (sim.candidateRuns ?? sim.runs) - crashedRuns }, () =>
-      noisyRun(random, sim.cv, sim.p95Factor, sim.p99Factor ?? 1),
-    );
+    const candidateRuns = (sim.candidateRuns ?? sim.runs) - crashedRuns;
+    const sequence =
+      sim.sequence ??
+      ([...Array(sim.runs).fill(0), ...Array(candidateRuns).fill(1)] as Array<0 | 1>);
+    const base: RunSummary[] = [];
+    const cand: RunSummary[] = [];
+    const outliers = sim.outlierRuns ?? 0;
+    sequence.forEach((side, pos) => {
+      const drift = 1 + ((sim.drift ?? 0) * pos) / Math.max(1, sequence.length - 1);
+      const first = pos % 2 === 0 ? 1 + (sim.firstInRound ?? 0) : 1;
+      if (side === 0 && base.length < sim.runs)
+        base.push(noisyRun(random, sim.cv, 1, 1, drift * first));
+      else if (side === 1 && cand.length < candidateRuns) {
+        const outlier = cand.length < outliers ? 3 : 1;
+        cand.push(
+          noisyRun(random, sim.cv, sim.p95Factor, sim.p99Factor ?? 1, drift * first * outlier),
+        );
+      }
+    });
     const calibration = (side: string) => ({
       label: side,
       summaries: Array.from({ length: sim.calibrationRunsPerSide ?? 0 }, () =>
@@ -121,6 +154,7 @@ export function simulateGate(sim: GateSimulation): Record<GateOutcome, number> {
       }),
     });
     counts[gateOutcome([{ state, hasBaseline: true, candidateRuns: cand.length }])]++;
+    if (cmp.metrics.some((m) => m.primary && m.verdict === 'better')) counts.improved++;
   }
   return counts;
 }
