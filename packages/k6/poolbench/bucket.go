@@ -101,6 +101,8 @@ type bucket struct {
 	hists    [6]*hdr.Histogram
 	// used marks histograms that received a value, so empty ones are not written.
 	used [6]bool
+	// checks are k6's `checks` samples by check (see checks.go).
+	checks bucketChecks
 }
 
 func newBucket() *bucket {
@@ -116,6 +118,7 @@ func (b *bucket) reset(sec int64) {
 	b.c.reset()
 	b.vus, b.vusMax, b.hasVUs, b.samples = 0, 0, false, 0
 	b.vusAlloc, b.hasAlloc = 0, false
+	b.checks.reset()
 	for i, h := range b.hists {
 		if b.used[i] {
 			h.Reset()
@@ -199,10 +202,16 @@ type secondLine struct {
 	VUsAllocated *int64            `json:"vusAllocated,omitempty"`
 	Hist         map[string]string `json:"hist"`
 	counters
+	// Checks are the second's passes and fails per check that had samples; ChecksOverflow those
+	// of check names past maxChecks.
+	Checks         []checkLine `json:"checks,omitempty"`
+	ChecksOverflow *checkCount `json:"checksOverflow,omitempty"`
 }
 
-func (b *bucket) line(enc *encoder) (secondLine, error) {
+// line is the second's NDJSON line; checkNames must name every check id the bucket counted.
+func (b *bucket) line(enc *encoder, checkNames []checkKey) (secondLine, error) {
 	l := secondLine{V: 1, Type: "second", TS: b.sec, counters: b.c, Hist: map[string]string{}}
+	l.Checks, l.ChecksOverflow = b.checks.lines(checkNames), b.checks.overflowOrNil()
 	if b.hasVUs {
 		vus, vusMax := b.vus, b.vusMax
 		l.VUs, l.VUsMax = &vus, &vusMax
@@ -252,5 +261,8 @@ type endLine struct {
 	LoadStartMs   *int64              `json:"loadStartMs,omitempty"`
 	LoadEndMs     *int64              `json:"loadEndMs,omitempty"`
 	Totals        counters            `json:"totals"`
-	Error         string              `json:"error,omitempty"`
+	// Checks are k6's checks over the written seconds, in the order they first appeared.
+	Checks         []checkLine `json:"checks,omitempty"`
+	ChecksOverflow *checkCount `json:"checksOverflow,omitempty"`
+	Error          string      `json:"error,omitempty"`
 }

@@ -66,6 +66,8 @@ type Output struct {
 	lastStep     *stepStats
 	// The load phase as the samples show it (see load.go); guarded by mu.
 	load loadSpan
+	// Check names by id, guarded by mu (see checks.go).
+	checkReg checkRegistry
 	// The last tag set isLifecycle looked at and its answer: tag sets are interned, and the
 	// samples of one request share one, so the group lookup runs about once per request.
 	lastTags      *metrics.TagSet
@@ -77,6 +79,7 @@ type Output struct {
 	firstTS  int64
 	lastTS   int64
 	totals   counters
+	checks   checkTotals
 	writeErr error
 
 	// started is when k6 started the output, just before setup(); Stop-started
@@ -240,6 +243,10 @@ func (o *Output) addLocked(s *metrics.Sample, arrival time.Time) {
 		b.reset(sec)
 		o.open[sec] = b
 	}
+	if s.Metric.Name == "checks" {
+		b.checks.note(o.checkReg.id(s.Tags), s.Value != 0)
+		return
+	}
 	b.record(s)
 }
 
@@ -317,7 +324,7 @@ func (o *Output) stepOf(s *metrics.Sample) *stepStats {
 
 func isCounted(name string) bool {
 	switch name {
-	case "http_reqs", "http_req_failed", checkFailedMetric, "data_sent", "data_received", "iterations", "dropped_iterations", "vus", "vus_max":
+	case "http_reqs", "http_req_failed", checkFailedMetric, "checks", "data_sent", "data_received", "iterations", "dropped_iterations", "vus", "vus_max":
 		return true
 	}
 	return false
@@ -330,6 +337,8 @@ func (o *Output) closeBefore(threshold int64) {
 	if threshold > o.closedBelow {
 		o.closedBelow = threshold
 	}
+	// ids below len(names) never change: the registry only appends
+	names := o.checkReg.names
 	var closing []*bucket
 	for sec, b := range o.open {
 		if sec < threshold {
@@ -343,7 +352,7 @@ func (o *Output) closeBefore(threshold int64) {
 	}
 	slices.SortFunc(closing, func(a, b *bucket) int { return int(a.sec - b.sec) })
 	for _, b := range closing {
-		o.emit(b)
+		o.emit(b, names)
 	}
 	o.flush()
 	o.mu.Lock()
@@ -351,17 +360,18 @@ func (o *Output) closeBefore(threshold int64) {
 	o.mu.Unlock()
 }
 
-func (o *Output) emit(b *bucket) {
+func (o *Output) emit(b *bucket, checkNames []checkKey) {
 	if o.totals.Status == nil {
 		o.totals.Status = map[string]int64{}
 	}
 	o.totals.add(&b.c)
+	o.checks.addBucket(&b.checks)
 	o.seconds++
 	if o.firstTS == math.MinInt64 {
 		o.firstTS = b.sec
 	}
 	o.lastTS = b.sec
-	l, err := b.line(o.enc)
+	l, err := b.line(o.enc, checkNames)
 	if err != nil {
 		o.fail(err)
 		return
@@ -410,6 +420,7 @@ func (o *Output) StopWithTestError(testErr error) error {
 		MaxLagMs:   o.maxLag.Milliseconds(), GraceMs: o.grace.Milliseconds(),
 	}
 	end.LoadStartMs, end.LoadEndMs = o.load.millis()
+	end.Checks, end.ChecksOverflow = o.checks.lines(o.checkReg.names), o.checks.overflowOrNil()
 	if len(o.steps) > 0 {
 		end.Steps = make(map[string]stepLine, len(o.steps))
 		for name, st := range o.steps {

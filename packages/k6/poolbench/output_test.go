@@ -51,7 +51,7 @@ func (f *fixture) metric(name string) *metrics.Metric {
 	switch {
 	case trendIndex(name) >= 0:
 		typ, unit = metrics.Trend, metrics.Time
-	case name == "http_req_failed":
+	case name == "http_req_failed", name == "checks":
 		typ = metrics.Rate
 	case name == "vus":
 		typ = metrics.Gauge
