@@ -21,6 +21,12 @@ const CountersSchema = z.object({
 });
 export type K6Counters = z.infer<typeof CountersSchema>;
 
+const CheckCountsSchema = z.object({ passes: count, fails: count });
+/** k6 checks by name in their group ('' for the root), in the order they first appeared */
+const ChecksSchema = z
+  .array(CheckCountsSchema.extend({ name: z.string(), group: z.string().default('') }))
+  .optional();
+
 /** One closed second, as written by the Go output (see README "NDJSON lines"). */
 export const SecondLineSchema = CountersSchema.extend({
   v: z.literal(1),
@@ -31,6 +37,9 @@ export const SecondLineSchema = CountersSchema.extend({
   /** k6's vus_max gauge (allocated VUs), highest in the second */
   vusAllocated: z.number().int().optional(),
   hist: z.partialRecord(z.enum(TREND_METRICS), z.string()),
+  checks: ChecksSchema,
+  /** checks of names past the output's cap (64 per run), counted together */
+  checksOverflow: CheckCountsSchema.optional(),
 });
 export type SecondLine = z.infer<typeof SecondLineSchema>;
 
@@ -57,6 +66,9 @@ export const EndLineSchema = z.object({
   loadStartMs: z.number().int().optional(),
   loadEndMs: z.number().int().optional(),
   totals: CountersSchema,
+  /** the checks over the written seconds */
+  checks: ChecksSchema,
+  checksOverflow: CheckCountsSchema.optional(),
   error: z.string().optional(),
 });
 export type EndLine = z.infer<typeof EndLineSchema>;

@@ -115,3 +115,55 @@ describe('SummaryAccumulator', () => {
     ]);
   });
 });
+
+describe('SummaryAccumulator: checks', () => {
+  it('adds each second’s checks by group and name, and the checks threshold reads their pass rate', () => {
+    const acc = new SummaryAccumulator();
+    const s0 = acc.add(
+      second(200, [100], {
+        checks: [
+          { name: 'status is 200', group: '', passes: 9, fails: 1 },
+          { name: 'token', group: '::login', passes: 0, fails: 10 },
+        ],
+      }),
+    );
+    const s1 = acc.add(second(201, [100]));
+    acc.add(
+      second(202, [100], {
+        checks: [{ name: 'status is 200', group: '', passes: 10, fails: 0 }],
+        checksOverflow: { passes: 1, fails: 1 },
+      }),
+    );
+    expect(s0.checks?.items).toHaveLength(2);
+    expect(s1.checks).toBeNull();
+    const s = acc.summary();
+    expect(s.checks).toEqual({
+      passes: 20,
+      fails: 12,
+      items: [
+        { name: 'status is 200', group: '', passes: 19, fails: 1 },
+        { name: 'token', group: '::login', passes: 0, fails: 10 },
+      ],
+      overflow: { passes: 1, fails: 1 },
+    });
+    const [pass, fail] = evaluateThresholds(
+      [
+        ThresholdSchema.parse({ metric: 'checks', expr: 'rate>0.6' }),
+        ThresholdSchema.parse({ metric: 'checks', expr: 'rate>0.99' }),
+      ],
+      thresholdContextFromSummary(s),
+    );
+    expect([pass?.observed, pass?.pass, fail?.pass]).toEqual([20 / 32, true, false]);
+  });
+
+  it('a run without checks has none, and its checks threshold is not evaluated, as in k6', () => {
+    const acc = new SummaryAccumulator();
+    acc.add(second(300, [100]));
+    expect(acc.summary().checks).toBeNull();
+    const [r] = evaluateThresholds(
+      [ThresholdSchema.parse({ metric: 'checks', expr: 'rate>0.99' })],
+      thresholdContextFromSummary(acc.summary()),
+    );
+    expect(r).toMatchObject({ observed: null, pass: true });
+  });
+});

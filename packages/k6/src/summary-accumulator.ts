@@ -4,8 +4,11 @@ import {
   encodeHistogram,
   histogramStatsMs,
   percentileMs,
+  sumChecks,
   type HdrStatsMs,
   type Histogram,
+  type RunChecks,
+  type SecondChecks,
 } from '@poolbench/stats';
 import { TREND_METRICS, type K6Counters, type SecondLine, type TrendMetric } from './ndjson-line';
 
@@ -21,6 +24,8 @@ export interface K6Second extends K6Counters {
   trends: Partial<Record<TrendMetric, HdrStatsMs>>;
   /** the histograms exactly as written (base64 V2-compressed, µs), for storage */
   histograms: Partial<Record<TrendMetric, string>>;
+  /** k6 checks of the second; null without any */
+  checks: SecondChecks | null;
 }
 
 /** The whole run, from merging every second's histograms and adding its counters. */
@@ -38,6 +43,8 @@ export interface K6Summary extends K6Counters {
   histograms: Partial<Record<TrendMetric, string>>;
   /** any percentile (0..100) of a trend metric over the run, in ms; undefined without samples */
   percentile(metric: TrendMetric, p: number): number | undefined;
+  /** k6 checks over the seconds, per name and in all; null without any */
+  checks: RunChecks | null;
 }
 
 export function emptyCounters(): K6Counters {
@@ -74,9 +81,30 @@ export class SummaryAccumulator {
   private loadSeconds: [number, number] | null = null;
   private vusMax: number | null = null;
   private vusAllocatedMax: number | null = null;
+  private checks: RunChecks | null = null;
 
   add(line: SecondLine): K6Second {
-    const { v: _v, type: _type, hist, vus, vusMax, vusAllocated, ts, ...counters } = line;
+    const {
+      v: _v,
+      type: _type,
+      hist,
+      vus,
+      vusMax,
+      vusAllocated,
+      ts,
+      checks: checkItems,
+      checksOverflow,
+      ...counters
+    } = line;
+    const checks: SecondChecks | null =
+      checkItems?.length || checksOverflow
+        ? {
+            items: checkItems ?? [],
+            ...(checksOverflow ? { overflow: checksOverflow } : {}),
+          }
+        : null;
+    // a running total: the sum so far and this second
+    if (checks) this.checks = sumChecks([this.checks, checks]);
     const trends: K6Second['trends'] = {};
     for (const metric of TREND_METRICS) {
       const encoded = hist[metric];
@@ -105,6 +133,7 @@ export class SummaryAccumulator {
       vusAllocated: vusAllocated ?? null,
       trends,
       histograms: { ...hist },
+      checks,
     };
   }
 
@@ -131,6 +160,7 @@ export class SummaryAccumulator {
         const h = merged.get(metric);
         return h ? percentileMs(h, p) : undefined;
       },
+      checks: structuredClone(this.checks),
     };
   }
 }

@@ -1,4 +1,5 @@
 import type { ThresholdContext, ThresholdMetric } from '@poolbench/scenarios';
+import { checkPassRate } from '@poolbench/stats';
 import { TREND_METRICS, type TrendMetric } from './ndjson-line';
 import type { K6Summary } from './summary-accumulator';
 
@@ -31,10 +32,12 @@ export function thresholdContextFromSummary(
       if (typeof stat === 'object') return summary.percentile(metric, stat.p);
       return { avg: t.mean, min: t.min, max: t.max, med: t.p50 }[stat];
     },
-    rate: (metric) =>
-      metric === 'http_req_failed' && summary.requests > 0
+    rate: (metric) => {
+      if (metric === 'checks') return checkPassRate(summary.checks) ?? undefined;
+      return metric === 'http_req_failed' && summary.requests > 0
         ? summary.failed / summary.requests
-        : undefined,
+        : undefined;
+    },
     count: (metric) => counts[metric],
     durationSec,
   };

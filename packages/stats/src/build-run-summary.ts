@@ -1,4 +1,5 @@
 import type { HdrStatsMs } from './hdr';
+import type { RunChecks } from './run-checks';
 import type { ResourceSummary, RunDelivery, RunStep, RunSummary } from './run-summary';
 
 /** The additive load facts of one second or of a whole run (k6 output counters). */
@@ -178,6 +179,8 @@ export interface RunSummaryInput {
   delivery?: RunDelivery | null;
   steps?: RunStep[];
   stepsOverflow?: number;
+  /** k6 checks over the seconds the summary covers (sumChecks), null without any */
+  checks?: RunChecks | null;
 }
 
 /**
@@ -215,5 +218,6 @@ export function buildRunSummary(i: RunSummaryInput): RunSummary {
     ...(i.delivery ? { delivery: i.delivery } : {}),
     ...(i.steps?.length ? { steps: i.steps } : {}),
     ...(i.stepsOverflow ? { stepsOverflow: i.stepsOverflow } : {}),
+    ...(i.checks ? { checks: i.checks } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { HdrStatsMs } from './hdr';
+import type { RunChecks } from './run-checks';
 
 /**
  * Run.summary as the worker stores it (from merged per-second histograms and counters) and as the
@@ -49,6 +50,12 @@ export interface RunSummary {
    */
   steps?: RunStep[];
   stepsOverflow?: number;
+  /**
+   * k6 checks of the load (setup() and teardown() left out, as their requests are): per check
+   * name and group, and over all of them, as k6's end-of-test summary counts them. Absent when
+   * the run had no check.
+   */
+  checks?: RunChecks;
 }
 
 export interface RunStep {

@@ -10,7 +10,7 @@ export const TREND_METRICS = [
   'http_req_blocked',
   'iteration_duration',
 ] as const;
-export const RATE_METRICS = ['http_req_failed'] as const;
+export const RATE_METRICS = ['http_req_failed', 'checks'] as const;
 export const COUNTER_METRICS = ['http_reqs', 'iterations', 'dropped_iterations'] as const;
 export const THRESHOLD_METRICS = [...TREND_METRICS, ...RATE_METRICS, ...COUNTER_METRICS] as const;
 
