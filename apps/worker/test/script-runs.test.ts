@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parseRun } from '@poolbench/db';
+import { parseRun, parseRunSecond } from '@poolbench/db';
+import { sumChecks } from '@poolbench/stats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, type World } from './harness';
 
@@ -131,5 +132,51 @@ export function teardown() { for (;;) {} }
     expect(steps.me?.requests).toBe(steps.login?.requests);
     expect(run.summary?.failed).toBe(0);
     expect(Object.keys(run.summary?.statusCounts ?? {})).toEqual(['200']);
+  });
+
+  it('stores its checks per second and in total, and a failing checks threshold fails the run', async () => {
+    w.startWorker();
+    const pc = await w.poolConfig('lazy checks script', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('checks script', {
+      template: 'k6-script',
+      source: `import http from 'k6/http';
+import { check, group } from 'k6';
+export const options = {
+  scenarios: { s: { executor: 'per-vu-iterations', vus: 2, iterations: 15 } },
+  thresholds: { checks: ['rate>0.99'] },
+};
+export default function () {
+  const res = http.get(__ENV.BASE_URL + '/health');
+  check(res, { 'status is 200': (r) => r.status === 200 });
+  group('body', () => { check(res, { 'says hello': (r) => String(r.body).includes('hello') }); });
+}
+`,
+      thresholds: [{ metric: 'checks', expr: 'rate>0.99' }],
+    });
+    const { runIds } = await w.launch([pc.id], [sc.id]);
+    const row = await w.waitForStatus(
+      runIds[0]!,
+      ['failed', 'succeeded', 'thresholds_failed', 'aborted_system'],
+      120_000,
+    );
+    const run = parseRun(row);
+    expect(run.status, run.errorMessage ?? '').toBe('thresholds_failed');
+    expect(run.thresholdResults).toEqual([
+      { metric: 'checks', expr: 'rate>0.99', observed: 0.5, pass: false },
+    ]);
+    expect(run.summary?.checks).toEqual({
+      passes: 30,
+      fails: 30,
+      items: [
+        { name: 'status is 200', group: '', passes: 30, fails: 0 },
+        { name: 'says hello', group: '::body', passes: 0, fails: 30 },
+      ],
+    });
+    // a check is not a request: the requests all succeeded
+    expect(run.summary?.failed).toBe(0);
+    const seconds = (await w.db.runSecond.findMany({ where: { runId: run.id } })).map(
+      parseRunSecond,
+    );
+    expect(sumChecks(seconds.map((s) => s.checks))).toEqual(run.summary?.checks);
   });
 });

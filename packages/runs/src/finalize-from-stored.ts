@@ -9,7 +9,9 @@ import {
   encodeHistogram,
   histogramStatsMs,
   loadTimeMs,
+  sumChecks,
   sumStoredSeconds,
+  type SecondChecks,
   type Histogram,
   type ResourceTotalsRow,
   type RunSummary,
@@ -19,9 +21,10 @@ import {
 import { mergeStoredHistograms } from '@poolbench/stats/stored';
 import { mergeSegmentSeconds } from './segments/merge-segment-seconds';
 
-type StoredSecond = StoredSecondCounters & { ts: Date | string } & Partial<
-    Record<RunSecondHistColumn, Uint8Array | null>
-  >;
+type StoredSecond = StoredSecondCounters & {
+  ts: Date | string;
+  checks?: SecondChecks | null;
+} & Partial<Record<RunSecondHistColumn, Uint8Array | null>>;
 
 /** What a run stored before its worker died, turned into its summary (see finalize-from-stored). */
 export interface StoredFinal {
@@ -61,6 +64,7 @@ function summarizeStored(
     vusMax,
     loadMs: loadTimeMs(null, null, loadSeconds),
     resources: resourceTotals,
+    checks: sumChecks(rows.map((r) => r.checks)),
   });
 }
 

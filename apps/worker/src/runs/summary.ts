@@ -38,6 +38,7 @@ export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRo
     hists: Object.fromEntries(
       runSecondHistEntries().map(([metric, col]) => [col, b64ToBytes(s.histograms[metric])]),
     ) as RunSecondParts['hists'],
+    checks: s.checks,
   });
 }
 
@@ -81,6 +82,7 @@ export function buildSummary(
       : null,
     steps: orderSteps(k6.steps ?? [], stepOrder),
     stepsOverflow: k6.stepsOverflow,
+    checks: s.checks,
   });
 }
 

@@ -36,6 +36,20 @@ const ResourceSummarySchema = z.looseObject({
   dbTooManyClients: numOrNull,
 });
 
+const CheckCountsSchema = z.looseObject({ passes: num, fails: num });
+const RunCheckSchema = z.looseObject({
+  name: z.string(),
+  group: z.string(),
+  passes: num,
+  fails: num,
+});
+
+/** RunSecond.checks: k6 checks of that second (`SecondChecks`); null when it had none. */
+export const SecondChecksSchema = z.looseObject({
+  items: z.array(RunCheckSchema),
+  overflow: CheckCountsSchema.optional(),
+});
+
 /** Run.summary: parses to packages/stats' `RunSummary` (the annotation is checked by the compiler). */
 export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
   requests: num,
@@ -75,6 +89,7 @@ export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
     )
     .optional(),
   stepsOverflow: num.optional(),
+  checks: SecondChecksSchema.extend({ passes: num, fails: num }).optional(),
 });
 
 /** Run.thresholdResults (`evaluateThresholds`). */

@@ -13,6 +13,7 @@ import {
   RequestDefaultsColumnSchema,
   RunEnvironmentSchema,
   RunSummarySchema,
+  SecondChecksSchema,
   ScenarioParamsSchema,
   ScenarioSnapshotSchema,
   ScenarioThresholdsSchema,
@@ -59,7 +60,10 @@ const TARGET = {
   managed: col(TargetManagedSchema, null),
   requestDefaults: col(RequestDefaultsColumnSchema, RequestDefaultsColumnSchema.parse({})),
 };
-const RUN_SECOND = { statusCounts: col(StatusCountsSchema, StatusCountsSchema.parse({})) };
+const RUN_SECOND = {
+  statusCounts: col(StatusCountsSchema, StatusCountsSchema.parse({})),
+  checks: col(SecondChecksSchema, null),
+};
 const IDEMPOTENCY_KEY = { responseBody: col(JsonValueSchema, null) };
 const SCHEDULE_NOTIFICATION = { payload: col(NotificationPayloadSchema, null) };
 const EXPERIMENT = {

@@ -26,6 +26,8 @@ export const toJson = {
     writeJson(S.TargetManagedSchema, v, { model: 'Target', column: 'managed' }),
   requestDefaults: (v: unknown) =>
     writeJson(S.RequestDefaultsColumnSchema, v, { model: 'Target', column: 'requestDefaults' }),
+  secondChecks: (v: unknown) =>
+    writeJson(S.SecondChecksSchema, v, { model: 'RunSecond', column: 'checks' }),
   responseBody: (v: unknown) =>
     writeJson(S.JsonValueSchema, v, { model: 'IdempotencyKey', column: 'responseBody' }),
   sequentialState: (v: unknown) =>

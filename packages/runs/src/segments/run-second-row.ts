@@ -1,5 +1,5 @@
-import type { Prisma, RunSecondHistColumn } from '@poolbench/db';
-import type { HdrStatsMs } from '@poolbench/stats';
+import { toJson, type Prisma, type RunSecondHistColumn } from '@poolbench/db';
+import type { HdrStatsMs, SecondChecks } from '@poolbench/stats';
 
 /** What one stored second is made of, from k6 directly or from the generators' merge. */
 export interface RunSecondParts {
@@ -26,6 +26,8 @@ export interface RunSecondParts {
   blockedP95Ms: number | null | undefined;
   /** the encoded HDR histogram of each column, null when it has no sample */
   hists: Record<RunSecondHistColumn, Uint8Array<ArrayBuffer> | null>;
+  /** k6 checks of the second; absent or null when it had none */
+  checks?: SecondChecks | null;
 }
 
 /** The RunSecond row: the one place its percentile columns are named. */
@@ -47,5 +49,8 @@ export function runSecondRow(p: RunSecondParts): Prisma.RunSecondCreateManyInput
     connectingP95Ms: p.connectingP95Ms ?? null,
     blockedP95Ms: p.blockedP95Ms ?? null,
     ...p.hists,
+    ...(p.checks?.items.length || p.checks?.overflow
+      ? { checks: toJson.secondChecks(p.checks) }
+      : {}),
   };
 }

@@ -1,8 +1,9 @@
-import { readJson, StatusCountsSchema, type Db } from '@poolbench/db';
+import { readJson, SecondChecksSchema, StatusCountsSchema, type Db } from '@poolbench/db';
 import {
   buildRunSummary,
   histogramStatsMs,
   loadTimeMs,
+  sumChecks,
   sumStoredSeconds,
   type Histogram,
   type ResourceTotalsRow,
@@ -17,6 +18,7 @@ type SecondRow = Omit<StoredSecondCounters, 'statusCounts'> & {
   runId: string;
   ts: Date;
   statusCounts: unknown;
+  checks: unknown;
 };
 type ResourceRow = ResourceTotalsRow & { runId: string };
 interface LoadRow {
@@ -57,7 +59,7 @@ export async function windowSummaries(
   if (ids.length === 0) return out;
   const [seconds, resources, loads, duration, blocked] = await Promise.all([
     db.$queryRaw<SecondRow[]>`
-      SELECT "runId", second, ts, requests, failed, "statusCounts", "bytesSent", "bytesReceived", iterations, "droppedIterations", "vusMax"
+      SELECT "runId", second, ts, requests, failed, "statusCounts", "bytesSent", "bytesReceived", iterations, "droppedIterations", "vusMax", checks
         FROM "RunSecond"
        WHERE "runId" = ANY(${ids}::text[]) AND segment = 'all' AND second >= ${window.from} AND second < ${window.to}`,
     db.$queryRaw<ResourceRow[]>`
@@ -87,6 +89,11 @@ export async function windowSummaries(
         column: 'statusCounts',
         id: `${runId}@${r.second}`,
       }),
+      checks: readJson(SecondChecksSchema, r.checks, {
+        model: 'RunSecond',
+        column: 'checks',
+        id: `${runId}@${r.second}`,
+      }),
     }));
     const { counters, vusMax, loadSeconds } = sumStoredSeconds(rows);
     // Elapsed second 0 is the unix second of any row minus its elapsed second.
@@ -107,6 +114,7 @@ export async function windowSummaries(
           http_req_duration: d ? histogramStatsMs(d) : null,
           http_req_blocked: b ? histogramStatsMs(b) : null,
         },
+        checks: sumChecks(rows.map((r) => r.checks)),
       }),
     );
   }

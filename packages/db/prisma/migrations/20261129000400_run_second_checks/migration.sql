@@ -1,0 +1,2 @@
+-- AlterTable: k6 checks per second (the partitions inherit the column)
+ALTER TABLE "RunSecond" ADD COLUMN     "checks" JSONB;
