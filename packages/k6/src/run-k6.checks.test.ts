@@ -93,7 +93,12 @@ describe('checks through the poolbench output', () => {
       const theirs = k6Checks(k6.root_group);
       const raw = await rawChecks(rawPath);
       const c = r.summary.checks!;
-      const ours = new Map(c.items.map((x) => [`${x.group}\t${x.name}`, [x.passes, x.fails]]));
+      const ours = new Map(
+        c.items.map((x): [string, [number, number]] => [
+          `${x.group}\t${x.name}`,
+          [x.passes, x.fails],
+        ]),
+      );
       expect(theirs.size).toBe(4);
       expect(ours).toEqual(theirs);
       expect(ours).toEqual(raw);
