@@ -136,7 +136,7 @@ describe('parseRunArgs', () => {
     [['--metrics', 'p99Ms'], 'give one of them too'],
     [
       ['--baseline', 'main', '--metrics', 'p99'],
-      '--metrics: unknown metric "p99"; valid keys: rps, p50Ms, p95Ms, p99Ms, errorRate, connectP95Ms, cpuMeanPercent, cpuPeakPercent, rssMeanBytes, rssPeakBytes, poolWaitMsMean',
+      '--metrics: unknown metric "p99"; valid keys: rps, p50Ms, p95Ms, p99Ms, errorRate, checkPassRate, connectP95Ms, cpuMeanPercent, cpuPeakPercent, rssMeanBytes, rssPeakBytes, poolWaitMsMean',
     ],
     [['--baseline', 'main', '--metrics', 'maxMs'], '--metrics: "maxMs" is shown but never tested'],
     [['--baseline', 'main', '--metrics', ' , '], '--metrics: choose at least one metric'],

@@ -38,7 +38,7 @@ export const cellLabel = (c: {
 export const windowLabel = (c: Pick<Comparison, 'window'>) =>
   c.window ? `seconds ${c.window.from}–${c.window.to} of each run` : 'whole runs';
 
-/** "p99Ms, rps", or "all 11 tested metrics" when the comparison was not narrowed by --metrics. */
+/** "p99Ms, rps", or "all 12 tested metrics" when the comparison was not narrowed by --metrics. */
 export function gatedOnLabel(
   c: Pick<Comparison, 'gatedOn'>,
   code: (key: string) => string = (k) => k,

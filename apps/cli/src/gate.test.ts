@@ -301,6 +301,36 @@ describe('decide', () => {
     });
     expect(text).toContain('  runs: 1 succeeded, 2 thresholds failed');
   });
+  it("the text report gives a cell's check pass rate when its runs had checks, and names a failed checks threshold", () => {
+    const s = summary(1);
+    const cell = s.cells[0]!;
+    cell.metrics.push({
+      key: 'checkPassRate',
+      label: 'Check pass rate',
+      unit: '%',
+      n: 4,
+      median: 50,
+    });
+    cell.thresholds.failures[0] = {
+      ...cell.thresholds.failures[0]!,
+      metric: 'checks',
+      expr: 'rate>0.99',
+      observed: 0.5,
+    };
+    const result = {
+      experiment: experiment(['thresholds_failed']),
+      comparison: null,
+      shareUrl: null,
+      outcome: 'threshold' as const,
+      exitCode: 1,
+      problems: [],
+    };
+    const text = toText({ ...result, summary: s });
+    expect(text).toContain('one / load: 4/4 runs, p99 80.0 ms, –, checks passed 50.0 %');
+    expect(text).toContain('THRESHOLD FAILED one / load: checks rate>0.99 observed 0.5 (run r0)');
+    // runs without checks have no such value, and their line says nothing of checks
+    expect(toText({ ...result, summary: summary(0) })).not.toContain('checks');
+  });
   it('runs that did not succeed are an infrastructure error (exit 3), never a pass', () => {
     const d = decide(
       'any',
@@ -379,6 +409,7 @@ describe('reports', () => {
         'p95Ms',
         'p99Ms',
         'errorRate',
+        'checkPassRate',
         'connectP95Ms',
         'cpuMeanPercent',
         'cpuPeakPercent',
@@ -387,8 +418,8 @@ describe('reports', () => {
         'poolWaitMsMean',
       ]),
     };
-    expect(toText(all)).toContain('(gated on: all 11 tested metrics; over whole runs)');
-    expect(toMarkdown(all)).toContain('gated on: all 11 tested metrics');
+    expect(toText(all)).toContain('(gated on: all 12 tested metrics; over whole runs)');
+    expect(toMarkdown(all)).toContain('gated on: all 12 tested metrics');
   });
   it('every report says which seconds of each run were compared', () => {
     const windowed = {
@@ -422,7 +453,7 @@ describe('reports', () => {
   it('JUnit states the floor its bands come from: 5 %, except the metrics with an absolute floor', () => {
     const xml = toJUnit(result);
     expect(xml).toContain(
-      '<property name="floor" value="no-change band: ±5 % for every metric except those with an absolute floor (errorRate ±0.001 percentage points, connectP95Ms ±0.05 ms, poolWaitMsMean ±0.1 ms), whose band in percent depends on the baseline and is explained in each verdict"/>',
+      '<property name="floor" value="no-change band: ±5 % for every metric except those with an absolute floor (errorRate ±0.001 percentage points, checkPassRate ±0.001 percentage points, connectP95Ms ±0.05 ms, poolWaitMsMean ±0.1 ms), whose band in percent depends on the baseline and is explained in each verdict"/>',
     );
   });
 });

@@ -9,6 +9,7 @@ export const RUN_METRIC_KEYS = [
   'p99Ms',
   'maxMs',
   'errorRate',
+  'checkPassRate',
   'connectP95Ms',
   'cpuMeanPercent',
   'cpuPeakPercent',
@@ -43,6 +44,7 @@ export const DEFAULT_FLOOR_PERCENT = 5;
  */
 export const ABSOLUTE_FLOORS = {
   errorRate: { floor: 0.001, unit: 'percentage points' },
+  checkPassRate: { floor: 0.001, unit: 'percentage points' },
   connectP95Ms: { floor: 0.05, unit: 'ms' },
   poolWaitMsMean: { floor: 0.1, unit: 'ms' },
 } as const satisfies Partial<Record<TestedRunMetricKey, { floor: number; unit: string }>>;

@@ -3,6 +3,7 @@ import { compareMetrics, type MetricComparison } from './compare-metrics';
 import type { Direction } from './verdict';
 import { noiseWarning, withNoiseFloor, type NoiseFloors } from './noise-floor-options';
 import type { RunSummary } from './run-summary';
+import { checkPassRate } from './run-checks';
 import {
   ABSOLUTE_FLOORS,
   parseGateMetrics,
@@ -82,6 +83,19 @@ export const RUN_METRICS: readonly RunMetricDef[] = [
     tested: true,
     options: { scale: 'linear', absoluteFloor: ABSOLUTE_FLOORS.errorRate.floor },
     value: (s) => (s.errorRate === null ? null : s.errorRate * 100),
+  },
+  {
+    // k6's checks rate; runs without checks have no value, so their comparisons leave it out
+    key: 'checkPassRate',
+    label: 'Check pass rate',
+    unit: '%',
+    direction: 'higher-is-better',
+    tested: true,
+    options: { scale: 'linear', absoluteFloor: ABSOLUTE_FLOORS.checkPassRate.floor },
+    value: (s) => {
+      const rate = checkPassRate(s.checks);
+      return rate === null ? null : rate * 100;
+    },
   },
   {
     key: 'connectP95Ms',

@@ -39,8 +39,10 @@ export function toText(r: RunResult): string {
   } else if (r.summary) {
     for (const c of r.summary.cells) {
       const m = (k: string) => c.metrics.find((x) => x.key === k);
+      // a script's check() results, when its runs had any (median of the runs' pass rates)
+      const checks = m('checkPassRate')?.median ?? null;
       lines.push(
-        `  ${cellLabel(c)}: ${c.succeeded}/${c.runs} runs, p99 ${formatValue(m('p99Ms')?.median ?? null, 'ms')}, ${formatValue(m('rps')?.median ?? null, 'req/s')}`,
+        `  ${cellLabel(c)}: ${c.succeeded}/${c.runs} runs, p99 ${formatValue(m('p99Ms')?.median ?? null, 'ms')}, ${formatValue(m('rps')?.median ?? null, 'req/s')}${checks === null ? '' : `, checks passed ${formatValue(checks, '%')}`}`,
       );
     }
   }

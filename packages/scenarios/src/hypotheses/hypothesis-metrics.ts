@@ -18,6 +18,12 @@ export const HYPOTHESIS_METRICS: Record<
   p99Ms: { label: 'Latency p99', noun: 'p99 latency', higherIsBetter: false, unit: 'ms' },
   maxMs: { label: 'Latency max', noun: 'max latency', higherIsBetter: false, unit: 'ms' },
   errorRate: { label: 'Error rate', noun: 'error rate', higherIsBetter: false, unit: '%' },
+  checkPassRate: {
+    label: 'Check pass rate',
+    noun: 'check pass rate',
+    higherIsBetter: true,
+    unit: '%',
+  },
   connectP95Ms: {
     label: 'Connection set-up p95',
     noun: 'connection set-up p95',

@@ -35,6 +35,7 @@ import { useRunPage, runPageKey } from './use-run-page';
 import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
 import { RequestStepsCard } from './request-steps-card';
+import { ChecksCard } from './checks-card';
 import { RunNetworkLine, withoutNetwork } from './run-network';
 import { LoadGeneratorsCard, waitingLine } from './load-generators-card';
 import { RunInsightsCard } from './run-insights-card';
@@ -312,6 +313,7 @@ export function RunDetail({ id }: { id: string }) {
       {terminal && r.summary ? (
         <RequestStepsCard summary={r.summary} flow={scParams?.flow === true} />
       ) : null}
+      {terminal && r.summary ? <ChecksCard summary={r.summary} /> : null}
 
       <section aria-labelledby="charts-h" className="mb-6">
         <div className="mb-3 flex items-baseline justify-between">

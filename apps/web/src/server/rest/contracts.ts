@@ -401,6 +401,7 @@ const LatencySchema = z.looseObject({
   p99: z.number(),
   max: z.number(),
 });
+const CheckTotalsSchema = z.looseObject({ passes: z.number(), fails: z.number() });
 export const RunSummarySchema = z
   .looseObject({
     requests: z.number(),
@@ -409,6 +410,21 @@ export const RunSummarySchema = z
     rps: z.number().nullable(),
     durationMs: z.number(),
     latency: LatencySchema.nullable(),
+    checks: CheckTotalsSchema.extend({
+      items: z.array(
+        CheckTotalsSchema.extend({
+          name: z.string(),
+          group: z.string().describe("k6's group path: '' for the root, '::outer::inner' nested"),
+        }),
+      ),
+      overflow: CheckTotalsSchema.optional().describe(
+        'results of check names past the 64 kept per run, counted together',
+      ),
+    })
+      .optional()
+      .describe(
+        'k6 check() results of the load (setup() and teardown() left out), per check and in all (passes / (passes + fails) is what a checks threshold reads); absent when the run had no check; added in v1',
+      ),
   })
   .describe(
     'Run.summary from merged per-second histograms (times in ms); more fields than listed may be present',

@@ -1,0 +1,104 @@
+import type { StoredRunSummary } from '@poolbench/db';
+import { CheckCircle2, XCircle } from 'lucide-react';
+import { cn } from '~/lib/cn';
+import { Card, CardHeader } from '~/components/ui/card';
+import { formatValue } from '~/components/compare/format-metric';
+
+type Checks = NonNullable<StoredRunSummary['checks']>;
+
+const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
+const td = 'px-4 py-2 text-right';
+const n = (v: number) => v.toLocaleString('en-US');
+const rate = (passes: number, fails: number) =>
+  passes + fails > 0 ? formatValue((100 * passes) / (passes + fails), '%') : '–';
+
+/** k6's group path ('::login::token') as a heading; the root group has none. */
+const groupLabel = (group: string) => group.split('::').filter(Boolean).join(' › ');
+
+/** The checks grouped as k6's end-of-test summary lists them: by group, in the order first seen. */
+function byGroup(items: Checks['items']) {
+  const groups = new Map<string, Checks['items']>();
+  for (const c of items) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
+  return [...groups];
+}
+
+/** A run's k6 checks over its load, as k6's summary shows them: name, ✓ passes, ✗ fails, rate. */
+export function ChecksCard({ summary }: { summary: Pick<StoredRunSummary, 'checks'> }) {
+  const checks = summary.checks;
+  if (!checks || (checks.items.length === 0 && !checks.overflow)) return null;
+  const overflow = checks.overflow;
+  return (
+    <Card className="mb-6" data-testid="checks">
+      <CardHeader
+        title="Checks"
+        description={`The script's check() results over the load (setup() and teardown() left out): ${rate(checks.passes, checks.fails)} of ${n(checks.passes + checks.fails)} passed, what a checks threshold reads.${overflow ? ` ${n(overflow.passes + overflow.fails)} results of further check names are counted in the total only (at most 64 names are kept).` : ''}`}
+      />
+      <div className="overflow-x-auto">
+        <table className="min-w-full text-sm tabular-nums">
+          <thead>
+            <tr className="border-b border-slate-200">
+              <th scope="col" className={cn(th, 'text-left')}>
+                Check
+              </th>
+              {['✓ Passes', '✗ Fails', 'Rate'].map((h) => (
+                <th key={h} scope="col" className={cn(th, 'text-right')}>
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          {byGroup(checks.items).map(([group, items]) => (
+            <tbody key={group} className="divide-y divide-slate-100">
+              {group ? (
+                <tr>
+                  <th
+                    scope="rowgroup"
+                    colSpan={4}
+                    className="bg-slate-50/60 px-4 py-1.5 text-left text-xs font-semibold text-slate-600"
+                  >
+                    Group {groupLabel(group)}
+                  </th>
+                </tr>
+              ) : null}
+              {items.map((c) => (
+                <tr key={`${c.group}\u0000${c.name}`} data-testid="check">
+                  <th
+                    scope="row"
+                    className={cn(
+                      'px-4 py-2 text-left font-medium text-slate-800',
+                      group ? 'pl-8' : undefined,
+                    )}
+                  >
+                    <span className="inline-flex items-center gap-1.5">
+                      {c.fails === 0 ? (
+                        <CheckCircle2 className="size-4 text-emerald-600" aria-label="all passed" />
+                      ) : (
+                        <XCircle className="size-4 text-red-600" aria-label="some failed" />
+                      )}
+                      {c.name}
+                    </span>
+                  </th>
+                  <td className={td}>{n(c.passes)}</td>
+                  <td className={cn(td, c.fails > 0 ? 'text-red-700' : undefined)}>{n(c.fails)}</td>
+                  <td className={td}>{rate(c.passes, c.fails)}</td>
+                </tr>
+              ))}
+            </tbody>
+          ))}
+          <tfoot>
+            <tr className="border-t border-slate-200 font-semibold text-slate-800">
+              <th scope="row" className="px-4 py-2 text-left">
+                All checks{overflow ? ' (with further names)' : ''}
+              </th>
+              <td className={td}>{n(checks.passes)}</td>
+              <td className={cn(td, checks.fails > 0 ? 'text-red-700' : undefined)}>
+                {n(checks.fails)}
+              </td>
+              <td className={td}>{rate(checks.passes, checks.fails)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </Card>
+  );
+}
