@@ -1,7 +1,14 @@
-import { createDb, seed, type Db } from '@poolbench/db';
+import { createDb, seed, type Db, type Prisma } from '@poolbench/db';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedSecondsBefore, mergeSegmentSeconds, segmentKey } from './merge-segment-seconds';
+import {
+  closedSecondsBefore,
+  mergeSecondRows,
+  mergeSegmentSeconds,
+  segmentKey,
+} from './merge-segment-seconds';
+
+type SecondRow = Prisma.RunSecondGetPayload<object>;
 
 describe('merging generator seconds (real Postgres)', () => {
   let db: Db;
@@ -102,5 +109,62 @@ describe('merging generator seconds (real Postgres)', () => {
     expect(stored.map((r) => [r.second, r.requests])).toEqual(
       Array.from({ length: 37 }, (_, i) => [i + 3, 3 * (i + 3) + 3]),
     );
+  });
+});
+
+describe('mergeSecondRows', () => {
+  it("adds the generators' checks of a second up per name and group", () => {
+    const row = (gen: number, checks: Prisma.JsonValue): SecondRow => ({
+      runId: 'r',
+      second: 40,
+      segment: segmentKey(gen),
+      ts: new Date('2026-11-24T00:00:40Z'),
+      requests: 10,
+      failed: 0,
+      statusCounts: { '200': 10 },
+      bytesSent: 1n,
+      bytesReceived: 2n,
+      iterations: 10,
+      droppedIterations: 0,
+      vus: 2,
+      vusMax: 5,
+      vusAllocated: 5,
+      p50Ms: null,
+      p90Ms: null,
+      p95Ms: null,
+      p99Ms: null,
+      p999Ms: null,
+      maxMs: null,
+      meanMs: null,
+      connectingP95Ms: null,
+      blockedP95Ms: null,
+      durationHist: null,
+      waitingHist: null,
+      connectingHist: null,
+      tlsHist: null,
+      blockedHist: null,
+      iterationHist: null,
+      checks,
+    });
+    const merged = mergeSecondRows('r', 40, [
+      row(0, { items: [{ name: 'ok', group: '', passes: 5, fails: 1 }] }),
+      row(1, {
+        items: [
+          { name: 'ok', group: '', passes: 4, fails: 0 },
+          { name: 'token', group: '::login', passes: 0, fails: 2 },
+        ],
+        overflow: { passes: 1, fails: 0 },
+      }),
+      row(2, null),
+    ]);
+    expect(merged.checks).toEqual({
+      items: [
+        { name: 'ok', group: '', passes: 9, fails: 1 },
+        { name: 'token', group: '::login', passes: 0, fails: 2 },
+      ],
+      overflow: { passes: 1, fails: 0 },
+      passes: 10,
+      fails: 3,
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { parseRunSecond, RUN_SECOND_HIST_COLUMNS, type Db, type Prisma } from '@poolbench/db';
-import { encodeHistogram, histogramStatsMs } from '@poolbench/stats';
+import { encodeHistogram, histogramStatsMs, sumChecks } from '@poolbench/stats';
 import { mergeStoredHistograms } from '@poolbench/stats/stored';
 import { runSecondRow, type RunSecondParts } from './run-second-row';
 
@@ -54,6 +54,8 @@ export function mergeSecondRows(
     connectingP95Ms: histogramStatsMs(hists.connectingHist)?.p95,
     blockedP95Ms: histogramStatsMs(hists.blockedHist)?.p95,
     hists: Object.fromEntries(HIST.map((c) => [c, bytesOf(hists[c])])) as RunSecondParts['hists'],
+    // each generator's checks of the second, added up per name and group
+    checks: sumChecks(rows.map((r) => parseRunSecond(r).checks)),
   });
 }
 

@@ -1,4 +1,10 @@
-import { readJson, RUN_SECOND_HIST_COLUMNS, StatusCountsSchema, type Prisma } from '@poolbench/db';
+import {
+  readJson,
+  RUN_SECOND_HIST_COLUMNS,
+  SecondChecksSchema,
+  StatusCountsSchema,
+  type Prisma,
+} from '@poolbench/db';
 import {
   SummaryAccumulator,
   type K6Summary,
@@ -25,6 +31,11 @@ export function summaryFromMergedRows(rows: Prisma.RunSecondCreateManyInput[]): 
       const bytes = r[col];
       if (bytes && bytes.length > 0) hist[metric] = Buffer.from(bytes).toString('base64');
     }
+    const checks = readJson(SecondChecksSchema, r.checks, {
+      model: 'RunSecond',
+      column: 'checks',
+      id: `${r.runId}/${r.second}`,
+    });
     acc.add({
       v: 1,
       type: 'second',
@@ -45,6 +56,12 @@ export function summaryFromMergedRows(rows: Prisma.RunSecondCreateManyInput[]): 
       dataReceivedBytes: Number(r.bytesReceived),
       iterations: r.iterations,
       droppedIterations: r.droppedIterations,
+      ...(checks
+        ? {
+            checks: checks.items,
+            ...(checks.overflow ? { checksOverflow: checks.overflow } : {}),
+          }
+        : {}),
     });
   }
   return acc.summary();
