@@ -76,5 +76,20 @@ say "starting web and worker for the browser tests"
 # itself); the build above is in turbo's cache, so stack.sh's build replays it
 POOLBENCH_FIRST_DEMO=0 scripts/stack.sh start
 phase "browser tests" npm run -s test:e2e -w @poolbench/web
-phase "CLI and every shell example of docs/ci.md against the running stack" npm run -s test:e2e -w @poolbench/cli
-phase "REST API under Schemathesis (all checks)" scripts/fuzz-rest.sh
+# Two lanes at once: the CLI against the stack (mostly waiting on its real runs) and Schemathesis
+# against a web server of its own (FUZZ_PORT; it cancels whatever it launched). Each writes its
+# own log, printed whole when both ended, so neither's lines are cut into the other's.
+lanes_t0=$SECONDS
+cli_log="$DATA/logs/test-cli-e2e.log" fuzz_log="$DATA/logs/test-fuzz.log"
+phase "CLI and every shell example of docs/ci.md against the running stack" \
+  npm run -s test:e2e -w @poolbench/cli >"$cli_log" 2>&1 &
+cli_pid=$!
+phase "REST API under Schemathesis (all checks)" scripts/fuzz-rest.sh >"$fuzz_log" 2>&1 &
+fuzz_pid=$!
+cli_rc=0 fuzz_rc=0
+wait "$cli_pid" || cli_rc=$?
+wait "$fuzz_pid" || fuzz_rc=$?
+cat "$cli_log" "$fuzz_log"
+say "CLI and Schemathesis lanes: $((SECONDS - lanes_t0)) s together"
+((cli_rc == 0)) || die "the CLI tests failed (exit $cli_rc; log: .data/logs/test-cli-e2e.log)"
+((fuzz_rc == 0)) || die "Schemathesis failed (exit $fuzz_rc; log: .data/logs/test-fuzz.log)"
