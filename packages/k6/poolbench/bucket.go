@@ -264,5 +264,9 @@ type endLine struct {
 	// Checks are k6's checks over the written seconds, in the order they first appeared.
 	Checks         []checkLine `json:"checks,omitempty"`
 	ChecksOverflow *checkCount `json:"checksOverflow,omitempty"`
-	Error          string      `json:"error,omitempty"`
+	// SubMetrics are the tagged series the thresholds name and the other values of their tags,
+	// at most maxSeries; SubMetricsDropped counts the samples of further series.
+	SubMetrics        []subMetricLine `json:"subMetrics,omitempty"`
+	SubMetricsDropped int64           `json:"subMetricsDropped,omitempty"`
+	Error             string          `json:"error,omitempty"`
 }

@@ -68,6 +68,8 @@ type Output struct {
 	load loadSpan
 	// Check names by id, guarded by mu (see checks.go).
 	checkReg checkRegistry
+	// The tagged series the script's thresholds name, guarded by mu (see submetrics.go).
+	sub *subMetrics
 	// The last tag set isLifecycle looked at and its answer: tag sets are interned, and the
 	// samples of one request share one, so the group lookup runs about once per request.
 	lastTags      *metrics.TagSet
@@ -103,6 +105,9 @@ func New(p output.Params) (output.Output, error) {
 		return nil, err
 	}
 	o := newOutput(p.Logger, grace, time.Now)
+	if o.sub, err = newSubMetrics(p.ScriptOptions.Thresholds); err != nil {
+		return nil, fmt.Errorf("poolbench output: a threshold's metric: %w", err)
+	}
 	o.path = p.ConfigArgument
 	if o.path == "-" {
 		o.w = p.StdOut
@@ -136,6 +141,7 @@ func newOutput(logger logrus.FieldLogger, grace time.Duration, now func() time.T
 		closedBelow: math.MinInt64,
 		firstTS:     math.MinInt64,
 		enc:         newEncoder(),
+		sub:         &subMetrics{keySets: map[string][][]string{}, series: map[string]*subMetricSeries{}},
 	}
 }
 
@@ -232,6 +238,7 @@ func (o *Output) addLocked(s *metrics.Sample, arrival time.Time) {
 	}
 	o.load.note(s)
 	o.recordStep(s)
+	o.sub.record(s)
 	b := o.open[sec]
 	if b == nil {
 		if n := len(o.free); n > 0 {
@@ -414,6 +421,7 @@ func (o *Output) StopWithTestError(testErr error) error {
 	<-o.done
 	o.closeBefore(math.MaxInt64)
 	o.mu.Lock()
+	var err error
 	end := endLine{
 		V: 1, Type: "end", Seconds: o.seconds, LateSamples: o.late, LateRequests: o.lateReqs, Totals: o.totals,
 		DurationMs: o.now().Sub(o.started).Milliseconds(),
@@ -421,6 +429,12 @@ func (o *Output) StopWithTestError(testErr error) error {
 	}
 	end.LoadStartMs, end.LoadEndMs = o.load.millis()
 	end.Checks, end.ChecksOverflow = o.checks.lines(o.checkReg.names), o.checks.overflowOrNil()
+	if len(o.sub.order) > 0 {
+		if end.SubMetrics, err = o.sub.lines(o.enc); err != nil {
+			o.fail(err)
+		}
+		end.SubMetricsDropped = o.sub.dropped
+	}
 	if len(o.steps) > 0 {
 		end.Steps = make(map[string]stepLine, len(o.steps))
 		for name, st := range o.steps {
