@@ -1,4 +1,4 @@
-import { NotFoundError, type Db } from '@poolbench/db';
+import type { Db } from '@poolbench/db';
 import {
   cellHistory,
   historyChangePoints,
@@ -9,6 +9,7 @@ import {
 } from '@poolbench/runs';
 import { InvalidInputError } from '../errors';
 import { resolvePoolConfigs, resolveScenario, resolveTarget } from '../ci/resolve-refs';
+import { trendCellNames } from './trend-series';
 
 export interface ChangePointsAnswer {
   target: { id: string; name: string };
@@ -32,18 +33,7 @@ export async function changePointsOf(
   cell: CellRef,
   opts: { metrics?: readonly HistoryMetric[]; since?: string | null } = {},
 ): Promise<ChangePointsAnswer> {
-  const [target, scenario, poolConfig] = await Promise.all([
-    db.target.findFirst({ where: { id: cell.targetId, teamId }, select: { id: true, name: true } }),
-    db.scenario.findFirst({
-      where: { id: cell.scenarioId, teamId },
-      select: { id: true, name: true },
-    }),
-    db.poolConfig.findFirst({
-      where: { id: cell.poolConfigId, teamId, targetId: cell.targetId },
-      select: { id: true, name: true },
-    }),
-  ]);
-  if (!target || !scenario || !poolConfig) throw new NotFoundError('trend cell');
+  const { target, scenario, poolConfig } = await trendCellNames(db, teamId, cell);
   const firings = await cellHistory(db, teamId, cell);
   const metrics = opts.metrics?.length ? opts.metrics : HISTORY_METRICS;
   const changePoints = historyChangePoints(firings, metrics);

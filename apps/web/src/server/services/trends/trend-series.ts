@@ -16,16 +16,28 @@ import {
   type InvalidRun,
   type Verdict,
 } from '@poolbench/stats';
-import { splitValidRuns } from '@poolbench/runs';
+import { HISTORY_METRICS, splitValidRuns, type CellRef, type HistoryMetric } from '@poolbench/runs';
 
-/** The metrics a trend charts, one value per run (RUN_METRICS), the median over each experiment's runs. */
-export const TREND_METRICS = ['p95Ms', 'p99Ms', 'rps', 'errorRate'] as const;
-export type TrendMetric = (typeof TREND_METRICS)[number];
+/** The metrics a trend charts, one value per run (RUN_METRICS), the median over each experiment's runs: a history's. */
+export const TREND_METRICS = HISTORY_METRICS;
+export type TrendMetric = HistoryMetric;
+export type TrendCellRef = CellRef;
 
-export interface TrendCellRef {
-  targetId: string;
-  scenarioId: string;
-  poolConfigId: string;
+/** The target, scenario and pool config of a cell, each of this team (the pool config of that target), or NOT_FOUND. */
+export async function trendCellNames(db: Db, teamId: string, cell: TrendCellRef) {
+  const [target, scenario, poolConfig] = await Promise.all([
+    db.target.findFirst({ where: { id: cell.targetId, teamId }, select: { id: true, name: true } }),
+    db.scenario.findFirst({
+      where: { id: cell.scenarioId, teamId },
+      select: { id: true, name: true },
+    }),
+    db.poolConfig.findFirst({
+      where: { id: cell.poolConfigId, teamId, targetId: cell.targetId },
+      select: { id: true, name: true },
+    }),
+  ]);
+  if (!target || !scenario || !poolConfig) throw new NotFoundError('trend cell');
+  return { target, scenario, poolConfig };
 }
 
 interface Values {
@@ -120,18 +132,7 @@ export async function trendSeries(
   cell: TrendCellRef,
   opts: { baseline?: string | null; limit?: number } = {},
 ) {
-  const [target, scenario, poolConfig] = await Promise.all([
-    db.target.findFirst({ where: { id: cell.targetId, teamId }, select: { id: true, name: true } }),
-    db.scenario.findFirst({
-      where: { id: cell.scenarioId, teamId },
-      select: { id: true, name: true },
-    }),
-    db.poolConfig.findFirst({
-      where: { id: cell.poolConfigId, teamId, targetId: cell.targetId },
-      select: { id: true, name: true },
-    }),
-  ]);
-  if (!target || !scenario || !poolConfig) throw new NotFoundError('trend cell');
+  const { target, scenario, poolConfig } = await trendCellNames(db, teamId, cell);
   const byExperiment = await cellRuns(db, teamId, cell);
   const experiments = await db.experiment.findMany({
     where: { id: { in: [...byExperiment.keys()] }, teamId },
