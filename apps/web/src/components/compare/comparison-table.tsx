@@ -14,6 +14,7 @@ import {
 } from './format-metric';
 import { RepeatsHint, RepeatsHintPending } from './repeats-hint';
 import { extendOffers, type RepeatsNeededView } from './repeats-offers';
+import { ScrollX } from '~/components/ui/scroll-x';
 
 const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
 
@@ -49,7 +50,7 @@ export function ComparisonTable({
   };
   const others = c.groups.map((g, i) => ({ g, i })).filter(({ i }) => i !== b);
   return (
-    <div className="overflow-x-auto" data-testid="comparison-table">
+    <ScrollX label="Comparison" data-testid="comparison-table">
       <table className="min-w-full text-sm tabular-nums">
         <thead>
           <tr className="border-b border-slate-200">
@@ -232,7 +233,7 @@ export function ComparisonTable({
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollX>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { ComparisonView as Comparison } from '~/lib/trpc/types';
 import { GROUP_COLORS, formatValue } from './format-metric';
+import { ScrollX } from '~/components/ui/scroll-x';
 
 const COLS = [
   ['p50', 'p50'],
@@ -13,7 +14,7 @@ const COLS = [
 /** All-requests percentiles of each group (every request of every repeat, merged histograms). */
 export function MergedTable({ c }: { c: Comparison }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollX label="All requests">
       <table className="min-w-full text-sm tabular-nums" data-testid="merged-table">
         <thead>
           <tr className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -50,6 +51,6 @@ export function MergedTable({ c }: { c: Comparison }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollX>
   );
 }

@@ -7,6 +7,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { Card, CardHeader } from '~/components/ui/card';
 import { LoadingBlock } from '~/components/ui/feedback';
 import { VERDICT_LABEL, formatValue, pivotCellColor } from './format-metric';
+import { ScrollX } from '~/components/ui/scroll-x';
 
 /** An experiment as a matrix: pool configs x scenarios, each cell one metric's median. */
 export function PivotCard({
@@ -45,7 +46,7 @@ export function PivotCard({
           <LoadingBlock rows={2} />
         </div>
       ) : (
-        <div className="overflow-x-auto">
+        <ScrollX label="By pool config and scenario">
           <table className="min-w-full text-sm tabular-nums">
             <thead>
               <tr className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -87,7 +88,7 @@ export function PivotCard({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollX>
       )}
     </Card>
   );

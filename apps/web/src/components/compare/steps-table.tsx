@@ -1,5 +1,6 @@
 import type { ComparisonView as Comparison } from '~/lib/trpc/types';
 import { GROUP_COLORS, formatValue } from './format-metric';
+import { ScrollX } from '~/components/ui/scroll-x';
 
 /**
  * Each request name (a flow's steps) side by side: per group, the median over its runs of each
@@ -12,7 +13,7 @@ export function StepsTable({ c }: { c: Comparison }) {
     for (const s of g.steps) if (!names.includes(s.name)) names.push(s.name);
   if (names.length === 0) return null;
   return (
-    <div className="overflow-x-auto">
+    <ScrollX label="Steps">
       <table className="min-w-full text-sm tabular-nums" data-testid="steps-table">
         <thead>
           <tr className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -70,6 +71,6 @@ export function StepsTable({ c }: { c: Comparison }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollX>
   );
 }

@@ -16,6 +16,7 @@ import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { RunStatusBadge } from '~/components/runs/run-status-badge';
 import { ExperimentActions } from '~/components/compare/detail-actions';
+import { ScrollX } from '~/components/ui/scroll-x';
 import { ProgressBar } from './progress-bar';
 import { NoWorkerAlert } from './no-worker-alert';
 import { HypothesesCard } from './hypotheses-card';
@@ -138,89 +139,91 @@ export function ExperimentDetail({
           title="Run matrix"
           description={`Rows are pool configs, columns scenarios; each chip is one repeat in execution order${e.poolConfigs.length > 1 ? `, with its place in the repeat's round (${e.order} order)` : ''}.`}
         />
-        <CardBody className="overflow-x-auto p-0">
-          <table className="min-w-full text-sm">
-            <thead>
-              <tr className="bg-slate-50">
-                <th
-                  scope="col"
-                  className="px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
-                >
-                  Pool config
-                </th>
-                {e.scenarios.map((s) => (
+        <CardBody className="p-0">
+          <ScrollX label="Run matrix">
+            <table className="min-w-full text-sm">
+              <thead>
+                <tr className="bg-slate-50">
                   <th
-                    key={s.id}
                     scope="col"
                     className="px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
                   >
-                    {s.name}
+                    Pool config
                   </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {e.poolConfigs.map((pc) => (
-                <tr key={pc.id} className="align-top">
-                  <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
-                    {pc.name}
-                    <div className="text-xs font-normal text-slate-500">{pc.strategy}</div>
-                  </th>
-                  {e.scenarios.map((s) => {
-                    const cell = e.runs
-                      .filter((r) => r.poolConfigId === pc.id && r.scenarioId === s.id)
-                      .sort((a, b) => a.repeatIndex - b.repeatIndex);
-                    return (
-                      <td key={s.id} className="px-4 py-3">
-                        <div className="flex flex-wrap gap-2">
-                          {cell.map((r) => {
-                            const sum = r.summary;
-                            return (
-                              <Link
-                                key={r.id}
-                                href={`/runs/${r.id}`}
-                                data-testid="matrix-run"
-                                className="rounded-lg border border-slate-200 px-2.5 py-2 hover:border-brand-300 hover:bg-brand-50/40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
-                              >
-                                <div className="flex items-center gap-2">
-                                  <span className="text-xs font-medium text-slate-500">
-                                    #{r.repeatIndex + 1}
-                                  </span>
-                                  {e.poolConfigs.length > 1 ? (
-                                    <span
-                                      className="text-xs text-slate-400"
-                                      title="Its place among the runs of this repeat and scenario"
-                                    >
-                                      {ordinal(r.positionInRound + 1)}
-                                    </span>
-                                  ) : null}
-                                  <RunStatusBadge status={r.status as RunStatus} />
-                                </div>
-                                {isMeasuredRunStatus(r.status) ? (
-                                  <div className="mt-1 text-xs tabular-nums text-slate-600">
-                                    {formatNumber(sum?.rps, 0)} req/s · p95{' '}
-                                    {formatMs(sum?.latency?.p95)}
-                                  </div>
-                                ) : null}
-                                {r.errorMessage ? (
-                                  <div
-                                    className="mt-1 max-w-48 truncate text-xs text-red-700"
-                                    title={r.errorMessage}
-                                  >
-                                    {r.errorMessage}
-                                  </div>
-                                ) : null}
-                              </Link>
-                            );
-                          })}
-                        </div>
-                      </td>
-                    );
-                  })}
+                  {e.scenarios.map((s) => (
+                    <th
+                      key={s.id}
+                      scope="col"
+                      className="px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
+                    >
+                      {s.name}
+                    </th>
+                  ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {e.poolConfigs.map((pc) => (
+                  <tr key={pc.id} className="align-top">
+                    <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
+                      {pc.name}
+                      <div className="text-xs font-normal text-slate-500">{pc.strategy}</div>
+                    </th>
+                    {e.scenarios.map((s) => {
+                      const cell = e.runs
+                        .filter((r) => r.poolConfigId === pc.id && r.scenarioId === s.id)
+                        .sort((a, b) => a.repeatIndex - b.repeatIndex);
+                      return (
+                        <td key={s.id} className="px-4 py-3">
+                          <div className="flex flex-wrap gap-2">
+                            {cell.map((r) => {
+                              const sum = r.summary;
+                              return (
+                                <Link
+                                  key={r.id}
+                                  href={`/runs/${r.id}`}
+                                  data-testid="matrix-run"
+                                  className="rounded-lg border border-slate-200 px-2.5 py-2 hover:border-brand-300 hover:bg-brand-50/40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+                                >
+                                  <div className="flex items-center gap-2">
+                                    <span className="text-xs font-medium text-slate-500">
+                                      #{r.repeatIndex + 1}
+                                    </span>
+                                    {e.poolConfigs.length > 1 ? (
+                                      <span
+                                        className="text-xs text-slate-500"
+                                        title="Its place among the runs of this repeat and scenario"
+                                      >
+                                        {ordinal(r.positionInRound + 1)}
+                                      </span>
+                                    ) : null}
+                                    <RunStatusBadge status={r.status as RunStatus} />
+                                  </div>
+                                  {isMeasuredRunStatus(r.status) ? (
+                                    <div className="mt-1 text-xs tabular-nums text-slate-600">
+                                      {formatNumber(sum?.rps, 0)} req/s · p95{' '}
+                                      {formatMs(sum?.latency?.p95)}
+                                    </div>
+                                  ) : null}
+                                  {r.errorMessage ? (
+                                    <div
+                                      className="mt-1 max-w-48 truncate text-xs text-red-700"
+                                      title={r.errorMessage}
+                                    >
+                                      {r.errorMessage}
+                                    </div>
+                                  ) : null}
+                                </Link>
+                              );
+                            })}
+                          </div>
+                        </td>
+                      );
+                    })}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollX>
         </CardBody>
       </Card>
     </>

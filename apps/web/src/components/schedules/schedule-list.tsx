@@ -129,7 +129,8 @@ export function ScheduleList() {
           <tbody className="divide-y divide-slate-100">
             {list.data.map((s) => (
               <tr key={s.id} className="align-top">
-                <Td className="font-medium text-slate-900">
+                {/* the name and its summary lines wrap, so the Actions column stays in view */}
+                <Td className="min-w-56 whitespace-normal font-medium text-slate-900">
                   {s.name}{' '}
                   {s.paused ? (
                     <Badge tone="amber" className="ml-1">
@@ -175,7 +176,7 @@ export function ScheduleList() {
                     ? '—'
                     : s.preview.next.map((n) => <div key={n}>{formatDateTime(n)}</div>)}
                 </Td>
-                <Td className="text-xs">
+                <Td className="min-w-32 whitespace-normal text-xs">
                   {s.lastExperiment ? (
                     <>
                       <Link

@@ -10,6 +10,7 @@ import { Badge } from '~/components/ui/badge';
 import { ConfirmButton } from '~/components/ui/confirm-button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { ScrollX } from '~/components/ui/scroll-x';
 
 const STATE_TONE = { active: 'green', revoked: 'neutral', expired: 'amber' } as const;
 
@@ -46,60 +47,62 @@ export function ShareLinksSettings() {
             a comparison.
           </div>
         ) : (
-          <table className="min-w-full text-sm">
-            <thead>
-              <tr className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-                <th className="px-5 py-2.5">Title</th>
-                <th className="px-4 py-2.5">Shows</th>
-                <th className="px-4 py-2.5">State</th>
-                <th className="px-4 py-2.5">Opened</th>
-                <th className="px-4 py-2.5">Expires</th>
-                <th className="px-4 py-2.5" />
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {q.data.map((l) => (
-                <tr key={l.id} data-testid="share-link-row">
-                  <td className="px-5 py-3 font-medium text-slate-900">
-                    {l.title}
-                    <div className="text-xs font-normal text-slate-500">
-                      created {formatDateTime(l.createdAt)}
-                    </div>
-                  </td>
-                  <td className="px-4 py-3 capitalize text-slate-600">{l.kind}</td>
-                  <td className="px-4 py-3">
-                    <Badge tone={STATE_TONE[l.state]}>{l.state}</Badge>
-                  </td>
-                  <td className="px-4 py-3 text-slate-600">
-                    {l.accessCount}×{' '}
-                    {l.lastAccessedAt ? (
-                      <span className="text-xs text-slate-500">
-                        · {formatRelative(l.lastAccessedAt)}
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="px-4 py-3 text-slate-600">
-                    {l.expiresAt ? formatDateTime(l.expiresAt) : 'never'}
-                  </td>
-                  <td className="px-4 py-3 text-right">
-                    {can('member') && l.state === 'active' ? (
-                      <ConfirmButton
-                        variant="danger-ghost"
-                        size="sm"
-                        loading={revoke.isPending && revoke.variables?.id === l.id}
-                        question={`Revoke the link "${l.title}"?`}
-                        detail="Anyone who opens it afterwards gets 404. This cannot be undone."
-                        confirmLabel="Revoke link"
-                        onConfirm={() => revoke.mutate({ id: l.id })}
-                      >
-                        Revoke
-                      </ConfirmButton>
-                    ) : null}
-                  </td>
+          <ScrollX label="Share links">
+            <table className="min-w-full text-sm">
+              <thead>
+                <tr className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+                  <th className="px-5 py-2.5">Title</th>
+                  <th className="px-4 py-2.5">Shows</th>
+                  <th className="px-4 py-2.5">State</th>
+                  <th className="px-4 py-2.5">Opened</th>
+                  <th className="px-4 py-2.5">Expires</th>
+                  <th className="px-4 py-2.5" />
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {q.data.map((l) => (
+                  <tr key={l.id} data-testid="share-link-row">
+                    <td className="px-5 py-3 font-medium text-slate-900">
+                      {l.title}
+                      <div className="text-xs font-normal text-slate-500">
+                        created {formatDateTime(l.createdAt)}
+                      </div>
+                    </td>
+                    <td className="px-4 py-3 capitalize text-slate-600">{l.kind}</td>
+                    <td className="px-4 py-3">
+                      <Badge tone={STATE_TONE[l.state]}>{l.state}</Badge>
+                    </td>
+                    <td className="px-4 py-3 text-slate-600">
+                      {l.accessCount}×{' '}
+                      {l.lastAccessedAt ? (
+                        <span className="text-xs text-slate-500">
+                          · {formatRelative(l.lastAccessedAt)}
+                        </span>
+                      ) : null}
+                    </td>
+                    <td className="px-4 py-3 text-slate-600">
+                      {l.expiresAt ? formatDateTime(l.expiresAt) : 'never'}
+                    </td>
+                    <td className="px-4 py-3 text-right">
+                      {can('member') && l.state === 'active' ? (
+                        <ConfirmButton
+                          variant="danger-ghost"
+                          size="sm"
+                          loading={revoke.isPending && revoke.variables?.id === l.id}
+                          question={`Revoke the link "${l.title}"?`}
+                          detail="Anyone who opens it afterwards gets 404. This cannot be undone."
+                          confirmLabel="Revoke link"
+                          onConfirm={() => revoke.mutate({ id: l.id })}
+                        >
+                          Revoke
+                        </ConfirmButton>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollX>
         )}
       </CardBody>
     </Card>

@@ -8,6 +8,7 @@ import {
   GitCompareArrows,
   Layers,
   LineChart,
+  Menu,
   Rocket,
   Server,
   Settings,
@@ -15,6 +16,7 @@ import {
 } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useState } from 'react';
 import { cn } from '~/lib/cn';
 import { focusRing } from '~/components/ui/button';
 import { TeamSwitcher } from './team-switcher';
@@ -44,31 +46,74 @@ export function AppShell({
   children: React.ReactNode;
 }) {
   const pathname = usePathname();
+  // below lg the sidebar is a drawer behind a Menu button, so a phone's page keeps its width
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  const brand = (
+    <>
+      <div className="grid size-7 place-items-center rounded-md bg-brand-600 text-xs font-bold text-white">
+        PB
+      </div>
+      <Link
+        href="/runs"
+        onClick={close}
+        className={cn('rounded text-base font-semibold tracking-tight', focusRing)}
+      >
+        <span className="text-brand-600">Pool</span>Bench
+      </Link>
+    </>
+  );
   return (
-    <div className="flex min-h-screen">
+    <div className="min-h-screen lg:flex">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
       >
         Skip to content
       </a>
-      <aside className="w-60 shrink-0 border-r border-slate-200 bg-white">
+      <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white px-3 lg:hidden">
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls="sidebar"
+          onClick={() => setOpen((o) => !o)}
+          className={cn(
+            'flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50',
+            focusRing,
+          )}
+        >
+          <Menu className="size-5" aria-hidden />
+          Menu
+        </button>
+        {brand}
+      </header>
+      {open ? (
+        <div className="fixed inset-0 z-30 bg-slate-900/30 lg:hidden" onClick={close} aria-hidden />
+      ) : null}
+      <aside
+        id="sidebar"
+        className={cn(
+          'w-60 shrink-0 border-r border-slate-200 bg-white',
+          open ? 'fixed inset-y-0 left-0 z-40 shadow-xl' : 'hidden',
+          'lg:static lg:z-auto lg:block lg:shadow-none',
+        )}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') close();
+        }}
+      >
         <div className="sticky top-0 flex h-screen flex-col">
-          <div className="flex h-14 items-center gap-2 border-b border-slate-100 px-4">
-            <div className="grid size-7 place-items-center rounded-md bg-brand-600 text-xs font-bold text-white">
-              PB
-            </div>
-            <Link
-              href="/runs"
-              className={cn('rounded text-base font-semibold tracking-tight', focusRing)}
-            >
-              <span className="text-brand-600">Pool</span>Bench
-            </Link>
-          </div>
+          <div className="flex h-14 items-center gap-2 border-b border-slate-100 px-4">{brand}</div>
           <div className="px-3 pt-3">
             <TeamSwitcher />
           </div>
-          <nav aria-label="Main" className="flex-1 space-y-0.5 px-3 py-3">
+          <nav
+            aria-label="Main"
+            className="flex-1 space-y-0.5 overflow-y-auto px-3 py-3"
+            onClick={(e) => {
+              // a link followed closes the drawer
+              if (e.target instanceof Element && e.target.closest('a')) close();
+            }}
+          >
             {NAV.map(({ href, label, icon: Icon }) => {
               const active = pathname === href || pathname.startsWith(`${href}/`);
               return (
@@ -99,7 +144,7 @@ export function AppShell({
         </div>
       </aside>
       <main id="main" className="min-w-0 flex-1">
-        <div className="mx-auto max-w-7xl px-6 py-8 lg:px-8">
+        <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
           <VerifyEmailBanner />
           <NoPasswordBanner />
           {children}

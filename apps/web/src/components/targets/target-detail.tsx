@@ -91,8 +91,9 @@ export function TargetDetail({ id }: { id: string }) {
           {messageOf(mutErr)}
         </Alert>
       ) : null}
+      {/* min-w-0: a grid column as wide as the screen, its tables scrolling inside their cards */}
       <div className="grid gap-6 lg:grid-cols-3">
-        <div className="space-y-6 lg:col-span-2">
+        <div className="min-w-0 space-y-6 lg:col-span-2">
           <Card>
             <CardHeader
               title="Pool configs"
@@ -253,7 +254,7 @@ export function TargetDetail({ id }: { id: string }) {
             poolConfigs={(configs.data ?? []).map((c) => ({ id: c.id, name: c.name }))}
           />
         </div>
-        <div className="space-y-6">
+        <div className="min-w-0 space-y-6">
           <Card>
             <CardHeader title="Connection" />
             <CardBody className="space-y-4 text-sm">

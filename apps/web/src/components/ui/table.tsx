@@ -1,15 +1,22 @@
 import { cn } from '~/lib/cn';
+import { ScrollX } from './scroll-x';
 
-export function Table({ className, children }: { className?: string; children: React.ReactNode }) {
+export function Table({
+  className,
+  children,
+  label,
+}: {
+  className?: string;
+  children: React.ReactNode;
+  label?: string;
+}) {
   return (
-    <div
-      className={cn(
-        'overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm',
-        className,
-      )}
+    <ScrollX
+      label={label}
+      className={cn('rounded-xl border border-slate-200 bg-white shadow-sm', className)}
     >
       <table className="min-w-full divide-y divide-slate-200 text-sm">{children}</table>
-    </div>
+    </ScrollX>
   );
 }
 

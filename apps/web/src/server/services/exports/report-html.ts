@@ -34,10 +34,18 @@ th{background:#f8fafc;font-size:11px;text-transform:uppercase;letter-spacing:.04
 td .ci{display:block;color:#64748b;font-size:11px}.verdict{display:inline-block;border-radius:999px;padding:1px 8px;font-size:11px;font-weight:600}
 .warn{background:#fffbeb;border:1px solid #fde68a;color:#78350f;border-radius:10px;padding:10px 14px;margin-bottom:10px;font-size:13px}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:16px;padding:16px}
-.chart h3{font-size:13px;margin:0 0 6px;display:flex;justify-content:space-between}.chart h3 small{color:#94a3b8;font-weight:400}
+.chart h3{font-size:13px;margin:0 0 6px;display:flex;justify-content:space-between}.chart h3 small{color:#64748b;font-weight:400}
 .chart svg{width:100%;height:auto;display:block}.charts.one{grid-template-columns:minmax(0,820px)}a.pill{text-decoration:none;color:#1f57d6}a.pill:hover{background:#eff4ff}
 .legend{display:flex;flex-wrap:wrap;gap:14px;padding:10px 18px 0;font-size:12px;color:#334155}.legend i{display:inline-block;width:10px;height:10px;border-radius:3px;margin-right:6px;vertical-align:-1px}
-.muted{color:#94a3b8}footer{color:#94a3b8;font-size:12px;text-align:center;margin-top:28px}
+.scroll{overflow-x:auto}.scroll:focus-visible{outline:2px solid #1f57d6;outline-offset:-2px}.muted{color:#64748b}footer{color:#64748b;font-size:12px;text-align:center;margin-top:28px}
+.charts{grid-template-columns:repeat(auto-fill,minmax(min(360px,100%),1fr))}
+@media (max-width:640px){
+.wrap{padding:16px 12px 32px}header.top{flex-wrap:wrap}.card>.hd{flex-wrap:wrap}.charts{padding:10px}
+table.cmp thead{display:none}table.cmp tr{display:block;padding:6px 0;border-bottom:1px solid #e2e8f0}
+table.cmp td{display:flex;justify-content:space-between;align-items:baseline;gap:12px;white-space:normal;border:0;padding:3px 14px}
+table.cmp td::before{content:attr(data-label);color:#64748b;font-size:11px;text-transform:uppercase;letter-spacing:.04em;text-align:left}
+table.cmp td:first-child{font-weight:600}table.cmp td:first-child::before{content:none}
+}
 `;
 
 export interface ReportOptions {
@@ -119,8 +127,9 @@ function tableHtml(c: Comparison): string {
       const cells = c.groups
         .map((_, i) => {
           const cell = r.cells[i]!;
+          const g = esc(c.groups[i]!.label);
           if (i === c.baselineIndex)
-            return `<td>${esc(formatValue(cell.median, r.unit))}<span class="ci">${cell.n === 0 ? 'no data' : cell.n === 1 ? 'single run' : `[${esc(formatValue(cell.min, r.unit))} – ${esc(formatValue(cell.max, r.unit))}] · n=${cell.n}`}</span></td>`;
+            return `<td data-label="${g} (baseline)"><span>${esc(formatValue(cell.median, r.unit))}<span class="ci">${cell.n === 0 ? 'no data' : cell.n === 1 ? 'single run' : `[${esc(formatValue(cell.min, r.unit))} – ${esc(formatValue(cell.max, r.unit))}] · n=${cell.n}`}</span></span></td>`;
           const cmp = r.comparisons[i];
           const ch = formatChange(cmp?.changePercent);
           const v = cmp?.verdict;
@@ -129,13 +138,13 @@ function tableHtml(c: Comparison): string {
             : v
               ? `<span class="verdict" style="color:${VERDICT_STYLE[v].fg};background:${VERDICT_STYLE[v].bg}" title="${esc(cmp?.reason ?? '')}">${VERDICT_LABEL[v]}</span>`
               : '—';
-          return `<td>${esc(formatValue(cmp?.median, r.unit))}<span class="ci">${r.tested ? `${esc(ch.estimate)} ${esc(ch.interval)} · p ${esc(formatP(cmp?.pValue))} · n=${cmp?.n ?? 0}` : `n=${cmp?.n ?? 0}`}</span></td><td>${verdict}</td>`;
+          return `<td data-label="${g}"><span>${esc(formatValue(cmp?.median, r.unit))}<span class="ci">${r.tested ? `${esc(ch.estimate)} ${esc(ch.interval)} · p ${esc(formatP(cmp?.pValue))} · n=${cmp?.n ?? 0}` : `n=${cmp?.n ?? 0}`}</span></span></td><td data-label="verdict">${verdict}</td>`;
         })
         .join('');
       return `<tr><td>${esc(r.label)}${r.tested ? '' : ' <span class="muted">(shown, never tested)</span>'}</td>${cells}</tr>`;
     })
     .join('');
-  return `<table><thead><tr><th>Metric</th>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  return `<table class="cmp"><thead><tr><th>Metric</th>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function mergedHtml(c: Comparison): string {
@@ -213,10 +222,10 @@ export function renderReportHtml(c: Comparison, o: ReportOptions): string {
 <h1>${esc(o.title)}</h1><p class="sub">${esc(o.subtitle)}</p>
 <div class="groups">${groupsHtml}</div>
 ${c.warnings.map((w) => `<div class="warn">⚠ ${esc(w.message)}</div>`).join('')}
-<section class="card"><div class="hd"><h2>${c.groups.length > 1 ? 'Comparison' : 'Summary'}</h2><small>one value per run${c.window ? ` over seconds ${c.window.from}–${c.window.to}` : ''} · Mann–Whitney U, Hodges–Lehmann 95 % CI, BH-adjusted p · 5 % practical floor</small></div><div style="overflow-x:auto">${tableHtml(c)}</div></section>
-<section class="card"><div class="hd"><h2>All requests</h2><small>ms · percentiles of every request of every repeat${c.window ? `, seconds ${c.window.from}–${c.window.to}` : ''}; descriptive, not tested</small></div><div style="overflow-x:auto">${mergedHtml(c)}</div></section>
-${o.hypotheses?.length ? `<section class="card"><div class="hd"><h2>Hypotheses</h2><small>pre-registered before the first run · decided when the experiment ended</small></div><div style="overflow-x:auto">${hypothesesHtml(o.hypotheses)}</div></section>` : ''}
-${o.pivot ? `<section class="card"><div class="hd"><h2>${esc(o.pivot.label)} by pool config and scenario</h2><small>median of repeats</small></div><div style="overflow-x:auto">${pivotHtml(o.pivot)}</div></section>` : ''}
+<section class="card"><div class="hd"><h2>${c.groups.length > 1 ? 'Comparison' : 'Summary'}</h2><small>one value per run${c.window ? ` over seconds ${c.window.from}–${c.window.to}` : ''} · Mann–Whitney U, Hodges–Lehmann 95 % CI, BH-adjusted p · 5 % practical floor</small></div><div class="scroll" tabindex="0" role="region" aria-label="Comparison">${tableHtml(c)}</div></section>
+<section class="card"><div class="hd"><h2>All requests</h2><small>ms · percentiles of every request of every repeat${c.window ? `, seconds ${c.window.from}–${c.window.to}` : ''}; descriptive, not tested</small></div><div class="scroll" tabindex="0" role="region" aria-label="All requests">${mergedHtml(c)}</div></section>
+${o.hypotheses?.length ? `<section class="card"><div class="hd"><h2>Hypotheses</h2><small>pre-registered before the first run · decided when the experiment ended</small></div><div class="scroll" tabindex="0" role="region" aria-label="Hypotheses">${hypothesesHtml(o.hypotheses)}</div></section>` : ''}
+${o.pivot ? `<section class="card"><div class="hd"><h2>${esc(o.pivot.label)} by pool config and scenario</h2><small>median of repeats</small></div><div class="scroll" tabindex="0" role="region" aria-label="By pool config and scenario">${pivotHtml(o.pivot)}</div></section>` : ''}
 <section class="card"><div class="hd"><h2>Latency by percentile</h2><small>ms · merged histograms · x on a log scale of 1/(1−p)</small></div>${legend}<div class="charts one"><div class="chart">${bandChartSvg({ series: spectrum, format: tick, xTicks: NINES_TICKS, xLabel: (x) => `p${(100 - 100 / 10 ** x).toFixed(3).replace(/\.?0+$/, '')}`, ariaLabel: 'Latency by percentile' })}</div></div></section>
 <section class="card"><div class="hd"><h2>Over time</h2><small>aligned on elapsed seconds${c.durationSeconds ? ` · ${c.durationSeconds} s` : ''}</small></div>${legend}<div class="charts">${charts}</div></section>
 <footer>Generated ${esc(o.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC by PoolBench · results only: no scripts, target addresses or secrets are included.</footer>
