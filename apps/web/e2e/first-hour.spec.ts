@@ -219,3 +219,19 @@ test('onboarding on a Java target offers only the presets HikariCP can run', asy
     fullPage: true,
   });
 });
+
+/** A managed target's page says what serves it: the runtime, the database, the rest of its environment. */
+test('a target page names its runtime and database', async ({ page, baseURL }) => {
+  await signUpApi(page.request, baseURL!, 'Stack Reader');
+  const target = await trpcOk(page.request, baseURL!)('target.create', {
+    kind: 'managed',
+    name: 'Orders on HikariCP and MariaDB',
+    requestDefaults: { method: 'GET', path: '/work' },
+    environment: { runtime: 'java-hikari', database: 'mariadb', dbLinkRttMs: 5 },
+  });
+  await page.goto(`/targets/${target.id}`);
+  await expect(page.getByTestId('target-runtime')).toHaveText('Java + HikariCP');
+  await expect(page.getByTestId('target-database')).toHaveText('MariaDB');
+  await expect(page.getByText('database link RTT 5 ms')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/first-hour-06-target-stack.png`, fullPage: true });
+});

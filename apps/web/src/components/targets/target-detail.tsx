@@ -5,7 +5,14 @@ import { Copy, GitCompare, Pencil, PlugZap, Plus, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { poolStrategyMeta, type PoolStrategy } from '@poolbench/scenarios';
+import {
+  databaseOf,
+  describeLabEnvironment,
+  poolStrategyMeta,
+  RUNTIME_LABELS,
+  runtimeOf,
+  type PoolStrategy,
+} from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
@@ -291,6 +298,23 @@ export function TargetDetail({ id }: { id: string }) {
                     <Row label="DB monitor DSN">{t.hasMonitorDsn ? <Badge>set</Badge> : '—'}</Row>
                   </>
                 ) : (
+                  <>
+                    <Row label="Runtime">
+                      <span data-testid="target-runtime">
+                        {RUNTIME_LABELS[runtimeOf(t.managed?.environment)]}
+                      </span>
+                    </Row>
+                    <Row label="Database">
+                      <span data-testid="target-database">
+                        {databaseOf(t.managed?.environment) === 'mariadb' ? 'MariaDB' : 'Postgres'}
+                      </span>
+                    </Row>
+                    {otherEnvironment(t.managed?.environment) ? (
+                      <Row label="Environment">{otherEnvironment(t.managed?.environment)}</Row>
+                    ) : null}
+                  </>
+                )}
+                {t.kind === 'url' ? null : (
                   <Row label="Data set">
                     {setup
                       ? Object.entries(setup)
@@ -346,6 +370,11 @@ export function TargetDetail({ id }: { id: string }) {
       </div>
     </>
   );
+}
+
+/** The environment's fields besides its runtime and database ("database link RTT 50 ms"), or ''. */
+function otherEnvironment(env: Parameters<typeof describeLabEnvironment>[0]) {
+  return env ? describeLabEnvironment({ ...env, runtime: undefined, database: undefined }) : '';
 }
 
 function safeMeta(strategy: string) {
