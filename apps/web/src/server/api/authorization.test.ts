@@ -212,6 +212,15 @@ const CASES: Record<string, Case> = {
     }),
     other: 'not-found',
   },
+  'trend.changePoints': {
+    min: 'viewer',
+    input: (f) => ({
+      targetId: f.targetId,
+      scenarioId: f.scenarioId,
+      poolConfigId: f.poolConfigId,
+    }),
+    other: 'not-found',
+  },
   'experiment.hypotheses': { min: 'viewer', input: (f) => id(f.experimentId), other: 'not-found' },
   'experiment.setHypotheses': {
     min: 'member',
