@@ -87,7 +87,9 @@ test('an imported k6 script with its own scenarios runs and compares with a temp
   await expect(rows.nth(1)).toContainText('per-vu-iterations');
   const thresholds = page.getByTestId('script-thresholds');
   await expect(thresholds).toContainText('http_req_failed rate<0.01 evaluated by PoolBench');
-  await expect(thresholds).toContainText('not evaluated: a tagged sub-metric');
+  await expect(thresholds).toContainText(
+    'http_req_duration{scenario:roles} p(95)<2000 evaluated by PoolBench',
+  );
   await page.screenshot({ path: `${SHOTS}/k6-script-02-checked.png`, fullPage: true });
   await page.getByRole('button', { name: 'Save as scenario' }).click();
   await expect(page).toHaveURL(/\/scenarios$/);
@@ -173,6 +175,7 @@ test('an imported k6 script with its own scenarios runs and compares with a temp
   expect(saved.scenario.maxDurationMs).toBe(90_000);
   expect(saved.scenario.thresholds.map((t) => `${t.metric} ${t.expr}`)).toEqual([
     'http_req_failed rate<0.01',
+    'http_req_duration{scenario:roles} p(95)<2000',
     'insight:pool-never-waited absent',
   ]);
 

@@ -1,4 +1,10 @@
-export { runK6, type K6EndReason, type K6RunResult, type RunK6Options } from './run-k6';
+export {
+  runK6,
+  type K6EndReason,
+  type K6RunResult,
+  type K6SubMetric,
+  type RunK6Options,
+} from './run-k6';
 export {
   SandboxUnavailableError,
   sandboxK6,

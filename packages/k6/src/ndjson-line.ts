@@ -69,6 +69,26 @@ export const EndLineSchema = z.object({
   /** the checks over the written seconds */
   checks: ChecksSchema,
   checksOverflow: CheckCountsSchema.optional(),
+  /**
+   * the tagged series the script's thresholds name and the other values of their tags, over the
+   * load, at most 50; `subMetricsDropped`: samples of further series
+   */
+  subMetrics: z
+    .array(
+      z.object({
+        name: z.string(),
+        metric: z.string(),
+        tags: z.record(z.string(), z.string()),
+        type: z.enum(['trend', 'rate', 'counter', 'gauge', 'none']),
+        count,
+        nonZero: count.optional(),
+        sum: z.number().optional(),
+        value: z.number().optional(),
+        hist: z.string().optional(),
+      }),
+    )
+    .optional(),
+  subMetricsDropped: count.optional(),
   error: z.string().optional(),
 });
 export type EndLine = z.infer<typeof EndLineSchema>;

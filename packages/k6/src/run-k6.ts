@@ -12,7 +12,12 @@ import { K6BinaryError, assertExecutable, resolveK6Bin } from './k6-binary';
 import { parseOutputLine, type EndLine } from './ndjson-line';
 import { SummaryAccumulator, type K6Second, type K6Summary } from './summary-accumulator';
 import { TailBuffer } from './tail-buffer';
-import { decodeHistogram, histogramStatsMs, type HdrStatsMs } from '@poolbench/stats';
+import {
+  decodeHistogram,
+  histogramStatsMs,
+  type HdrStatsMs,
+  type RunSubMetric,
+} from '@poolbench/stats';
 import { scriptFileNameProblem } from '@poolbench/scenarios';
 import {
   SANDBOX_INPUT,
@@ -99,6 +104,9 @@ export interface K6RunResult {
   /** per request name over the load (end line), by name; requests of names past the output's cap */
   steps: K6Step[];
   stepsOverflow: number;
+  /** the tagged series the script's thresholds name (end line); samples of series past the cap */
+  subMetrics: K6SubMetric[];
+  subMetricsDropped: number;
   /** the output's open time (end line): setup(), load and teardown(); undefined without end line */
   testDurationMs: number | undefined;
   /**
@@ -149,6 +157,18 @@ export interface K6Step {
   failed: number;
   /** latency (http_req_duration) over the load, ms; null without a timed request */
   latency: HdrStatsMs | null;
+}
+
+/** One tagged series over the load, with its histogram (base64, µs) when it is a trend. */
+export type K6SubMetric = RunSubMetric & { histogram?: string };
+
+/** The end line's tagged series, decoded. */
+export function subMetricsOf(end: EndLine | undefined): K6SubMetric[] {
+  return (end?.subMetrics ?? []).map(({ hist, nonZero, ...s }) => ({
+    ...s,
+    ...(hist ? { trend: histogramStatsMs(decodeHistogram(hist)), histogram: hist } : {}),
+    ...(s.type === 'rate' ? { rate: s.count > 0 ? (nonZero ?? 0) / s.count : null } : {}),
+  }));
 }
 
 function stepsOf(end: EndLine | undefined): K6Step[] {
@@ -263,6 +283,8 @@ function emptyResult(
     outputGraceMs: undefined,
     steps: [],
     stepsOverflow: 0,
+    subMetrics: [],
+    subMetricsDropped: 0,
     testDurationMs: undefined,
     load: undefined,
     outputComplete: false,
@@ -408,6 +430,8 @@ function supervise(
           outputGraceMs: end?.graceMs,
           steps: stepsOf(end),
           stepsOverflow: end?.stepsOverflow ?? 0,
+          subMetrics: subMetricsOf(end),
+          subMetricsDropped: end?.subMetricsDropped ?? 0,
           testDurationMs: end?.durationMs,
           load:
             end?.loadStartMs !== undefined && end.loadEndMs !== undefined

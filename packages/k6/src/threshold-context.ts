@@ -1,10 +1,44 @@
-import type { ThresholdContext, ThresholdMetric } from '@poolbench/scenarios';
-import { checkPassRate } from '@poolbench/stats';
+import {
+  canonicalSubMetric,
+  type SubMetricName,
+  type ThresholdContext,
+  type ThresholdMetric,
+} from '@poolbench/scenarios';
+import { checkPassRate, decodeHistogram, percentileMs } from '@poolbench/stats';
+import type { K6SubMetric } from './run-k6';
 import { TREND_METRICS, type TrendMetric } from './ndjson-line';
 import type { K6Summary } from './summary-accumulator';
 
-const isTrend = (m: ThresholdMetric): m is ThresholdMetric & TrendMetric =>
+const isTrend = (m: ThresholdMetric | SubMetricName): m is ThresholdMetric & TrendMetric =>
   (TREND_METRICS as readonly string[]).includes(m);
+
+/**
+ * A ThresholdContext over the tagged series of a run (K6RunResult.subMetrics), for thresholds on
+ * sub-metrics; whole metrics are read from `whole`. A series without samples reads as undefined
+ * (a trend or counter then compares 0, a rate is not evaluated, as in k6).
+ */
+function withSubMetrics(whole: ThresholdContext, series: readonly K6SubMetric[]): ThresholdContext {
+  if (series.length === 0) return whole;
+  const byName = new Map(series.map((s) => [canonicalSubMetric(s.name), s]));
+  const find = (metric: string) => {
+    const key = canonicalSubMetric(metric);
+    const s = key === null ? undefined : byName.get(key);
+    return s && s.count > 0 ? s : undefined;
+  };
+  const isSub = (metric: string) => metric.includes('{');
+  return {
+    trend: (metric, stat) => {
+      if (!isSub(metric)) return whole.trend(metric, stat);
+      const s = find(metric);
+      if (!s?.trend || !s.histogram) return undefined;
+      if (typeof stat === 'object') return percentileMs(decodeHistogram(s.histogram), stat.p);
+      return { avg: s.trend.mean, min: s.trend.min, max: s.trend.max, med: s.trend.p50 }[stat];
+    },
+    rate: (metric) => (isSub(metric) ? (find(metric)?.rate ?? undefined) : whole.rate(metric)),
+    count: (metric) => (isSub(metric) ? find(metric)?.sum : whole.count(metric)),
+    durationSec: whole.durationSec,
+  };
+}
 
 /**
  * A ThresholdContext over a run summary, for evaluateThresholds. Any percentile is
@@ -16,6 +50,8 @@ const isTrend = (m: ThresholdMetric): m is ThresholdMetric & TrendMetric =>
 export function thresholdContextFromSummary(
   summary: K6Summary,
   durationSec = summary.seconds,
+  /** the run's tagged series, for thresholds on sub-metrics */
+  subMetrics: readonly K6SubMetric[] = [],
 ): ThresholdContext {
   const counts: Partial<Record<string, number>> = {
     http_reqs: summary.requests,
@@ -24,21 +60,24 @@ export function thresholdContextFromSummary(
     data_sent: summary.dataSentBytes,
     data_received: summary.dataReceivedBytes,
   };
-  return {
-    trend: (metric, stat) => {
-      if (!isTrend(metric)) return undefined;
-      const t = summary.trends[metric];
-      if (!t) return undefined;
-      if (typeof stat === 'object') return summary.percentile(metric, stat.p);
-      return { avg: t.mean, min: t.min, max: t.max, med: t.p50 }[stat];
+  return withSubMetrics(
+    {
+      trend: (metric, stat) => {
+        if (!isTrend(metric)) return undefined;
+        const t = summary.trends[metric];
+        if (!t) return undefined;
+        if (typeof stat === 'object') return summary.percentile(metric, stat.p);
+        return { avg: t.mean, min: t.min, max: t.max, med: t.p50 }[stat];
+      },
+      rate: (metric) => {
+        if (metric === 'checks') return checkPassRate(summary.checks) ?? undefined;
+        return metric === 'http_req_failed' && summary.requests > 0
+          ? summary.failed / summary.requests
+          : undefined;
+      },
+      count: (metric) => counts[metric],
+      durationSec,
     },
-    rate: (metric) => {
-      if (metric === 'checks') return checkPassRate(summary.checks) ?? undefined;
-      return metric === 'http_req_failed' && summary.requests > 0
-        ? summary.failed / summary.requests
-        : undefined;
-    },
-    count: (metric) => counts[metric],
-    durationSec,
-  };
+    subMetrics,
+  );
 }

@@ -86,7 +86,12 @@ describe('script scenarios', () => {
           http_req_failed: ['rate<0.01'],
           http_req_duration: [{ threshold: 'p(95)<500', abortOnFail: true }, 'avg<200'],
           'http_req_duration{scenario:login}': ['p(99)<900'],
+          'checks{ group : ::api }': ['rate>0.99'],
+          checks: ['rate>0.9'],
           my_counter: ['count>3'],
+          'my_trend{name:x}': ['p(95)<1'],
+          http_req_receiving: ['p(95)<1'],
+          'http_reqs{status:200}': ['p(95)<1'],
         },
       }),
     ).toEqual({
@@ -94,14 +99,33 @@ describe('script scenarios', () => {
         { metric: 'http_req_failed', expr: 'rate<0.01', abortOnFail: false },
         { metric: 'http_req_duration', expr: 'p(95)<500', abortOnFail: false },
         { metric: 'http_req_duration', expr: 'avg<200', abortOnFail: false },
+        { metric: 'http_req_duration{scenario:login}', expr: 'p(99)<900', abortOnFail: false },
+        { metric: 'checks{ group : ::api }', expr: 'rate>0.99', abortOnFail: false },
+        { metric: 'checks', expr: 'rate>0.9', abortOnFail: false },
       ],
       skipped: [
         {
-          metric: 'http_req_duration{scenario:login}',
-          expr: 'p(99)<900',
-          reason: 'a tagged sub-metric: PoolBench evaluates whole metrics',
+          metric: 'my_counter',
+          expr: 'count>3',
+          reason:
+            "my_counter is a custom metric of the script: PoolBench keeps k6's own metrics only",
         },
-        { metric: 'my_counter', expr: 'count>3', reason: expect.any(String) },
+        {
+          metric: 'my_trend{name:x}',
+          expr: 'p(95)<1',
+          reason:
+            "my_trend is a custom metric of the script: PoolBench keeps k6's own metrics only",
+        },
+        {
+          metric: 'http_req_receiving',
+          expr: 'p(95)<1',
+          reason: "k6's http_req_receiving is not kept by PoolBench's output",
+        },
+        {
+          metric: 'http_reqs{status:200}',
+          expr: 'p(95)<1',
+          reason: 'http_reqs{status:200} is a counter metric: use count, rate',
+        },
       ],
     });
     expect(scriptThresholds({})).toEqual({ applied: [], skipped: [] });

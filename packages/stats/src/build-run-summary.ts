@@ -1,6 +1,12 @@
 import type { HdrStatsMs } from './hdr';
 import type { RunChecks } from './run-checks';
-import type { ResourceSummary, RunDelivery, RunStep, RunSummary } from './run-summary';
+import type {
+  ResourceSummary,
+  RunDelivery,
+  RunStep,
+  RunSubMetric,
+  RunSummary,
+} from './run-summary';
 
 /** The additive load facts of one second or of a whole run (k6 output counters). */
 export interface SummaryCounters {
@@ -181,6 +187,8 @@ export interface RunSummaryInput {
   stepsOverflow?: number;
   /** k6 checks over the seconds the summary covers (sumChecks), null without any */
   checks?: RunChecks | null;
+  subMetrics?: RunSubMetric[];
+  subMetricsDropped?: number;
 }
 
 /**
@@ -219,5 +227,7 @@ export function buildRunSummary(i: RunSummaryInput): RunSummary {
     ...(i.steps?.length ? { steps: i.steps } : {}),
     ...(i.stepsOverflow ? { stepsOverflow: i.stepsOverflow } : {}),
     ...(i.checks ? { checks: i.checks } : {}),
+    ...(i.subMetrics?.length ? { subMetrics: i.subMetrics } : {}),
+    ...(i.subMetricsDropped ? { subMetricsDropped: i.subMetricsDropped } : {}),
   };
 }

@@ -56,6 +56,33 @@ export interface RunSummary {
    * the run had no check.
    */
   checks?: RunChecks;
+  /**
+   * Tagged series over the load (`http_req_duration{name:login}`): those the scenario's thresholds
+   * name, then the other values of the tags they name, at most 50 (`subMetricsDropped`: samples of
+   * further series). Absent without a sub-metric threshold.
+   */
+  subMetrics?: RunSubMetric[];
+  subMetricsDropped?: number;
+}
+
+/** One tagged series of a k6 metric over a run's load. */
+export interface RunSubMetric {
+  /** `metric{tag:value,…}`, the tags in the order the threshold wrote them */
+  name: string;
+  metric: string;
+  tags: Record<string, string>;
+  /** the k6 metric type; `none` for a series a threshold names that had no sample */
+  type: 'trend' | 'rate' | 'counter' | 'gauge' | 'none';
+  /** samples */
+  count: number;
+  /** a trend's statistics, ms */
+  trend?: HdrStatsMs | null;
+  /** a rate's share of non-zero samples, 0..1 */
+  rate?: number | null;
+  /** a counter's sum */
+  sum?: number;
+  /** a gauge's last value */
+  value?: number;
 }
 
 export interface RunStep {

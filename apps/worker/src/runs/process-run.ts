@@ -180,6 +180,7 @@ export async function processRun(
       thresholdContextFromSummary(
         result.summary,
         summary.durationMs > 0 ? summary.durationMs / 1000 : undefined,
+        result.subMetrics,
       ),
       insightCodesOf({
         summary,

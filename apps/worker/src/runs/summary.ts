@@ -55,6 +55,8 @@ export function buildSummary(
         | 'outputGraceMs'
         | 'steps'
         | 'stepsOverflow'
+        | 'subMetrics'
+        | 'subMetricsDropped'
       >
     >,
   resourceTotals: readonly ResourceTotalsRow[],
@@ -83,6 +85,9 @@ export function buildSummary(
     steps: orderSteps(k6.steps ?? [], stepOrder),
     stepsOverflow: k6.stepsOverflow,
     checks: s.checks,
+    // the series without their histograms: thresholds read those from the run's result
+    subMetrics: (k6.subMetrics ?? []).map(({ histogram: _h, ...series }) => series),
+    subMetricsDropped: k6.subMetricsDropped,
   });
 }
 

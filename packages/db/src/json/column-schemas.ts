@@ -90,6 +90,22 @@ export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
     .optional(),
   stepsOverflow: num.optional(),
   checks: SecondChecksSchema.extend({ passes: num, fails: num }).optional(),
+  subMetrics: z
+    .array(
+      z.looseObject({
+        name: z.string(),
+        metric: z.string(),
+        tags: z.record(z.string(), z.string()),
+        type: z.enum(['trend', 'rate', 'counter', 'gauge', 'none']),
+        count: num,
+        trend: HdrStatsSchema.nullable().optional(),
+        rate: numOrNull.optional(),
+        sum: num.optional(),
+        value: num.optional(),
+      }),
+    )
+    .optional(),
+  subMetricsDropped: num.optional(),
 });
 
 /** Run.thresholdResults (`evaluateThresholds`). */

@@ -1,13 +1,14 @@
 import type { InsightCode } from '@poolbench/stats';
 import {
+  baseMetric,
   insightCodeOf,
   isInsightMetric,
   metricKind,
   parseThresholdExpr,
   ThresholdSchema,
-  THRESHOLD_METRICS,
   type AnyThresholdMetric,
   type Operator,
+  type SubMetricName,
   type Threshold,
   type ThresholdMetric,
 } from './threshold-schema';
@@ -16,20 +17,21 @@ export type TrendStat = 'avg' | 'min' | 'max' | 'med' | { p: number };
 
 /**
  * What threshold evaluation needs from a finished run. Trend values are in milliseconds, as in
- * k6 thresholds. Return undefined when the metric has no samples.
+ * k6 thresholds. Return undefined when the metric has no samples. `metric` is a k6 metric or a
+ * sub-metric of one (`http_req_duration{name:login}`, see canonicalSubMetric).
  */
 export interface ThresholdContext {
-  trend(metric: ThresholdMetric, stat: TrendStat): number | undefined;
-  /** Rate metrics (http_req_failed): fraction of non-zero samples, 0..1 */
-  rate(metric: ThresholdMetric): number | undefined;
+  trend(metric: ThresholdMetric | SubMetricName, stat: TrendStat): number | undefined;
+  /** Rate metrics (http_req_failed, checks): fraction of non-zero samples, 0..1 */
+  rate(metric: ThresholdMetric | SubMetricName): number | undefined;
   /** Counter metrics: total over the run */
-  count(metric: ThresholdMetric): number | undefined;
+  count(metric: ThresholdMetric | SubMetricName): number | undefined;
   /** run duration, for a counter's `rate` (count per second) as k6 computes it */
   durationSec: number;
 }
 
 export interface ThresholdResult {
-  metric: AnyThresholdMetric;
+  metric: AnyThresholdMetric | SubMetricName;
   expr: string;
   /** null when there was nothing to compare (see evaluateThresholds) */
   observed: number | null;
@@ -71,12 +73,12 @@ export function evaluateThresholds(
       const found = insights.includes(insightCodeOf(t.metric));
       return { metric: t.metric, expr: t.expr, observed: found ? 1 : 0, pass: !found };
     }
-    const metric = THRESHOLD_METRICS.find((m) => m === t.metric)!;
+    const metric = t.metric;
     const parsed = parseThresholdExpr(t.expr);
     if (typeof parsed === 'string') throw new Error(`threshold ${t.metric} "${t.expr}": ${parsed}`);
     const { aggregation: agg, op, value } = parsed;
     let observed: number | undefined;
-    switch (metricKind(metric)) {
+    switch (metricKind(baseMetric(metric)!)) {
       case 'trend':
         observed = ctx.trend(metric, agg as TrendStat) ?? 0;
         break;

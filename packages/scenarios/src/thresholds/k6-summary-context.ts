@@ -1,5 +1,4 @@
 import type { ThresholdContext, TrendStat } from './evaluate-thresholds';
-import type { ThresholdMetric } from './threshold-schema';
 
 /** The part of k6's `--summary-export` JSON that thresholds read. */
 export interface K6SummaryExport {
@@ -21,7 +20,7 @@ export function thresholdContextFromK6Summary(
   summary: K6SummaryExport,
   durationSec: number,
 ): ThresholdContext {
-  const m = (name: ThresholdMetric) => summary.metrics[name];
+  const m = (name: string) => summary.metrics[name];
   return {
     trend: (metric, stat) => num(m(metric)?.[statKey(stat)]),
     rate: (metric) => {

@@ -33,6 +33,46 @@ export const isInsightMetric = (m: string): m is InsightThresholdMetric =>
 export const insightCodeOf = (m: InsightThresholdMetric): InsightCode =>
   INSIGHT_CODES.find((c) => `insight:${c}` === m)!;
 
+/**
+ * A k6 sub-metric: a metric over the samples that carry certain tags, `http_req_duration{name:login}`
+ * or `http_reqs{method:GET,status:200}` (any tag: name, scenario, group, method, status,
+ * expected_response or the script's own). The k6 output keeps the series these name.
+ */
+export type SubMetricName = `${ThresholdMetric}{${string}}`;
+const SUB_METRIC_RE = /^([A-Za-z_][A-Za-z0-9_]*)\{([^{}]*)\}$/;
+
+/** A sub-metric's metric and tags (trimmed, as k6 reads them), or null for anything else. */
+export function parseSubMetric(
+  name: string,
+): { metric: ThresholdMetric; tags: Array<[string, string]> } | null {
+  // a schema's refinement may hand it whatever the request held
+  if (typeof name !== 'string') return null;
+  const m = SUB_METRIC_RE.exec(name.trim());
+  const metric = THRESHOLD_METRICS.find((x) => x === m?.[1]);
+  if (!m || !metric) return null;
+  const tags: Array<[string, string]> = [];
+  for (const part of m[2]!.split(',')) {
+    const i = part.indexOf(':');
+    const key = part.slice(0, i).trim();
+    if (i < 0 || key === '') return null;
+    tags.push([key, part.slice(i + 1).trim()]);
+  }
+  return { metric, tags };
+}
+
+/** One spelling per sub-metric (tags sorted by key, no spaces): how its series is looked up. */
+export function canonicalSubMetric(name: string): string | null {
+  const p = parseSubMetric(name);
+  if (!p) return null;
+  const tags = [...p.tags].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${p.metric}{${tags.map(([k, v]) => `${k}:${v}`).join(',')}}`;
+}
+
+/** The metric a threshold is on: the metric itself, or a sub-metric's metric. */
+export function baseMetric(metric: string): ThresholdMetric | undefined {
+  return THRESHOLD_METRICS.find((m) => m === metric) ?? parseSubMetric(metric)?.metric;
+}
+
 export function metricKind(metric: ThresholdMetric): MetricKind {
   if ((TREND_METRICS as readonly string[]).includes(metric)) return 'trend';
   if ((RATE_METRICS as readonly string[]).includes(metric)) return 'rate';
@@ -100,9 +140,16 @@ const METRICS_OF: Record<MetricKind, readonly string[]> = {
 
 /** One k6 threshold, e.g. `{ metric: 'http_req_duration', expr: 'p(95)<500' }` (trend values in ms). */
 const ALL_METRICS = [...THRESHOLD_METRICS, ...INSIGHT_THRESHOLD_METRICS];
+const METRIC_PROBLEM = `must be one of ${ALL_METRICS.join(', ')}, or one of the k6 metrics with tags, e.g. http_req_duration{name:login}`;
+const isMetricName = (m: string): m is AnyThresholdMetric | SubMetricName =>
+  (ALL_METRICS as readonly string[]).includes(m) || parseSubMetric(m) !== null;
 export const ThresholdSchema = z
   .strictObject({
-    metric: z.enum(ALL_METRICS, { error: `must be one of ${ALL_METRICS.join(', ')}` }),
+    metric: z
+      .string({ error: METRIC_PROBLEM })
+      .max(128, 'must be at most 128 characters')
+      .refine(isMetricName, METRIC_PROBLEM)
+      .transform((m) => m as AnyThresholdMetric | SubMetricName),
     expr: z
       .string()
       .max(64, 'must be at most 64 characters')
@@ -131,7 +178,7 @@ export const ThresholdSchema = z
         ctx.addIssue({ code: 'custom', path: ['expr'], message: parsed });
         return;
       }
-      const k6Metric = THRESHOLD_METRICS.find((m) => m === t.metric);
+      const k6Metric = baseMetric(t.metric);
       if (!k6Metric) return;
       const kind = metricKind(k6Metric);
       if (!aggregationFits(kind, parsed.aggregation)) {
@@ -150,6 +197,16 @@ export const ThresholdSchema = z
       ...(['trend', 'rate', 'counter'] as const).map((kind) => ({
         properties: {
           metric: { enum: [...METRICS_OF[kind]] },
+          expr: { pattern: EXPR_PATTERNS[kind] },
+        },
+      })),
+      // the same metrics with tags: a sub-metric
+      ...(['trend', 'rate', 'counter'] as const).map((kind) => ({
+        properties: {
+          metric: {
+            type: 'string',
+            pattern: `^(${METRICS_OF[kind].join('|')})\\{[^{}:,]+:[^{},]*(,[^{}:,]+:[^{},]*)*\\}$`,
+          },
           expr: { pattern: EXPR_PATTERNS[kind] },
         },
       })),

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalSubMetric, parseSubMetric, ThresholdSchema } from './threshold-schema';
+
+describe('sub-metric thresholds', () => {
+  it('read a metric and its tags as k6 does, spaces trimmed, in one spelling', () => {
+    expect(parseSubMetric('http_reqs{ method : GET ,status:200}')).toEqual({
+      metric: 'http_reqs',
+      tags: [
+        ['method', 'GET'],
+        ['status', '200'],
+      ],
+    });
+    expect(canonicalSubMetric('http_reqs{status:200, method:GET}')).toBe(
+      'http_reqs{method:GET,status:200}',
+    );
+    // a group path holds colons: only the first one separates the tag from its value
+    expect(parseSubMetric('checks{group:::login::token}')?.tags).toEqual([
+      ['group', '::login::token'],
+    ]);
+    expect(parseSubMetric('my_trend{name:x}')).toBeNull();
+    expect(parseSubMetric('http_req_duration{name}')).toBeNull();
+    expect(parseSubMetric('http_req_duration')).toBeNull();
+  });
+
+  it('are thresholds of their metric kind, and anything else is refused naming the field', () => {
+    expect(
+      ThresholdSchema.parse({ metric: 'http_req_duration{name:me}', expr: 'p(95)<500' }).metric,
+    ).toBe('http_req_duration{name:me}');
+    expect(
+      ThresholdSchema.safeParse({ metric: 'http_req_failed{name:me}', expr: 'p(95)<1' }).error
+        ?.issues[0],
+    ).toMatchObject({ path: ['expr'], message: expect.stringMatching(/a rate metric/) });
+    expect(
+      ThresholdSchema.safeParse({ metric: 'my_trend{name:x}', expr: 'p(95)<1' }).error?.issues[0],
+    ).toMatchObject({ path: ['metric'], message: expect.stringMatching(/with tags, e\.g\./) });
+  });
+});
