@@ -10,7 +10,22 @@ import { RoleGated } from '~/components/ui/role-gated';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { AdvisorCharts } from './advisor-charts';
+import { useQuery } from '@tanstack/react-query';
+import { resolveLabEnvironment, runtimeOf, type Runtime } from '@poolbench/scenarios';
 import type { AdvisorSpecView, AdvisorStateView } from './advisor-types';
+
+/** maxConns as each runtime calls it in its own configuration (docs/runtimes.md); Go's lab target takes maxConns itself. */
+const KNOB_ON: Record<Runtime, string | null> = {
+  go: null,
+  'java-hikari': "HikariCP's maximumPoolSize",
+  bun: "Bun.sql's max",
+  'php-fpm': "PHP-FPM's pm.max_children",
+};
+
+/** A run this close to the SLO's p99 (as a share of it) may break it on a busier day. */
+const NEAR_SLO = 0.75;
+/** Past this error rate a setting's latency mixes failed requests in: Little's law is not checked. */
+const LITTLE_MAX_ERRORS = 0.01;
 
 const VERDICT: Record<string, { label: string; tone: BadgeTone }> = {
   meets: { label: 'meets', tone: 'green' },
@@ -47,12 +62,32 @@ export function AdvisorCard({
   experimentId,
   spec,
   state,
+  targetId,
 }: {
   experimentId: string;
   spec: AdvisorSpecView;
   state: AdvisorStateView | null;
+  targetId: string;
 }) {
   const trpc = useTRPC();
+  // the runtime that served the searched config: the target's, unless the config overrides it
+  const target = useQuery(trpc.target.get.queryOptions({ id: targetId }));
+  const ownName = target.data
+    ? KNOB_ON[
+        runtimeOf(
+          resolveLabEnvironment(
+            target.data.managed?.environment,
+            spec.base.environment ?? undefined,
+          ),
+        )
+      ]
+    : null;
+  const slo = spec.objective.kind === 'slo' ? spec.objective : null;
+  const chosen = state?.settings.find((s) => s.setting === state.recommended);
+  const nearSlo =
+    slo && chosen && typeof chosen.p99High === 'number' && chosen.p99High >= NEAR_SLO * slo.p99Ms
+      ? chosen.p99High
+      : null;
   const qc = useQueryClient();
   const save = useMutation(
     trpc.advisor.savePoolConfig.mutationOptions({
@@ -63,7 +98,7 @@ export function AdvisorCard({
   return (
     <Card className="mb-6" data-testid="advisor-card">
       <CardHeader
-        title={`Advisor: ${spec.knob} of “${spec.basePoolConfigName}” from ${spec.min} to ${spec.max}`}
+        title={`Advisor: ${spec.knob}${ownName ? ` (${ownName})` : ''} of “${spec.basePoolConfigName}” from ${spec.min} to ${spec.max}`}
         description={`Objective: ${objectiveText(spec)}. Budget ${spec.budgetRuns} runs, ${spec.repeatsPerSetting} per setting and step. Each setting's runs are ordinary runs, in counterbalanced rounds and comparable.`}
         actions={<Badge tone={status.tone}>{status.label}</Badge>}
       />
@@ -78,7 +113,22 @@ export function AdvisorCard({
                 data-testid="advisor-recommendation"
               >
                 Recommended: {spec.knob} {state.recommended}
+                {ownName ? (
+                  <span className="block text-sm font-normal text-slate-600">
+                    that is, {ownName} = {state.recommended}
+                  </span>
+                ) : null}
               </p>
+            ) : null}
+            {nearSlo !== null && slo ? (
+              <Alert tone="warning" title="Close to the SLO">
+                <span data-testid="advisor-near-slo">
+                  A run of {spec.knob} {state.recommended} reached p99 {n(nearSlo)} ms, within{' '}
+                  {Math.round((1 - NEAR_SLO) * 100)} % of the {slo.p99Ms} ms the SLO allows: a
+                  busier day may break it. One setting more ({spec.knob}{' '}
+                  {(state.recommended ?? 0) + 1}) or more repeats would leave margin.
+                </span>
+              </Alert>
             ) : null}
             <p className="text-sm text-slate-700" data-testid="advisor-summary">
               {state.summary}
@@ -131,7 +181,7 @@ export function AdvisorCard({
                       req/s
                     </th>
                     <th scope="col" className="px-3 py-2 text-right">
-                      Errors
+                      Errors (median)
                     </th>
                     <th scope="col" className="px-3 py-2 text-right">
                       DB conns (peak)
@@ -169,7 +219,9 @@ export function AdvisorCard({
                           <Badge tone={v.tone}>{v.label}</Badge>
                           {s.reasons && s.reasons.length > 0 ? (
                             <span className="mt-0.5 block text-xs text-slate-500">
-                              {s.reasons.join('; ')}
+                              {/* one failing run's numbers, not the medians of the columns */}
+                              {s.runs - s.meets} of {s.runs} {s.runs === 1 ? 'run' : 'runs'} failed,
+                              e.g. {s.reasons.join('; ')}
                             </span>
                           ) : null}
                         </td>
@@ -191,9 +243,12 @@ export function AdvisorCard({
                         </td>
                         <td className="px-3 py-2 text-right tabular-nums">{mib(s.rssPeakBytes)}</td>
                         <td className="px-3 py-2 text-xs">
-                          {little
-                            ? `${little.agrees ? 'agrees' : 'differs'}: ${n(little.observed, 2)} in use vs ${n(little.expected, 2)} expected`
-                            : '–'}
+                          {typeof s.errorRateMedian === 'number' &&
+                          s.errorRateMedian > LITTLE_MAX_ERRORS
+                            ? 'not checked: requests failed, so latency is not the time a connection was held'
+                            : little
+                              ? `${little.agrees ? 'agrees' : 'differs'}: ${n(little.observed, 2)} in use vs ${n(little.expected, 2)} expected`
+                              : '–'}
                         </td>
                         <td className="px-3 py-2 text-right">
                           {s.runs > 0 ? (
@@ -229,6 +284,14 @@ export function AdvisorCard({
                   ? `, peak at N* = ${state.usl.peakN.toFixed(1)}`
                   : ', no peak'}
                 {state.usl.rSquared !== null ? `, R² ${state.usl.rSquared.toFixed(2)}` : ''}.
+                {slo ? (
+                  <span className="block" data-testid="advisor-usl-caveat">
+                    At a fixed rate of {slo.rate} req/s throughput flattens at the offered rate once
+                    the pool keeps up, so this fit describes the offered load, not the target&apos;s
+                    capacity{state.usl.peakN !== null ? ': its peak is no size to aim for' : ''}.
+                    For capacity, ask for the highest throughput with a closed-model scenario.
+                  </span>
+                ) : null}
               </p>
             ) : state.uslNote ? (
               <p className="text-xs text-slate-500">{state.uslNote}</p>

@@ -115,7 +115,12 @@ export function ExperimentDetail({
         </CardBody>
       </Card>
       {e.advisor ? (
-        <AdvisorCard experimentId={e.id} spec={e.advisor.spec} state={e.advisor.state} />
+        <AdvisorCard
+          experimentId={e.id}
+          spec={e.advisor.spec}
+          state={e.advisor.state}
+          targetId={e.target.id}
+        />
       ) : null}
       {e.sequential ? (
         <SequentialCard
