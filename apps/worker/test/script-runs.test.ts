@@ -179,4 +179,54 @@ export default function () {
     );
     expect(sumChecks(seconds.map((s) => s.checks))).toEqual(run.summary?.checks);
   });
+
+  it('evaluates thresholds on tagged sub-metrics, and keeps a bounded number of series', async () => {
+    w.startWorker();
+    const pc = await w.poolConfig('lazy sub-metrics', 'lazy', { maxConns: 2 });
+    const thresholds = {
+      'http_req_duration{name:me}': ['p(95)<5000'],
+      'http_reqs{name:me}': ['count>1000'],
+      'http_req_duration{unique:req-3}': ['max<5000'],
+    };
+    const sc = await w.scenario('sub-metrics script', {
+      template: 'k6-script',
+      source: `import http from 'k6/http';
+import exec from 'k6/execution';
+export const options = {
+  scenarios: { s: { executor: 'constant-arrival-rate', rate: 100, timeUnit: '1s', duration: '2s', preAllocatedVUs: 10 } },
+  thresholds: ${JSON.stringify(thresholds)},
+};
+export default function () {
+  const i = exec.scenario.iterationInTest;
+  http.get(__ENV.BASE_URL + '/health', { tags: { name: i % 2 ? 'me' : 'health', unique: 'req-' + i } });
+}
+`,
+      thresholds: Object.entries(thresholds).map(([metric, [expr]]) => ({ metric, expr })),
+    });
+    const { runIds } = await w.launch([pc.id], [sc.id]);
+    const row = await w.waitForStatus(
+      runIds[0]!,
+      ['failed', 'succeeded', 'thresholds_failed', 'aborted_system'],
+      120_000,
+    );
+    const run = parseRun(row);
+    expect(run.status, run.errorMessage ?? '').toBe('thresholds_failed');
+    const requests = run.summary?.requests ?? 0;
+    expect(requests).toBeGreaterThan(150);
+    expect(run.thresholdResults?.map((t) => [t.metric, t.pass])).toEqual([
+      ['http_req_duration{name:me}', true],
+      ['http_reqs{name:me}', false],
+      ['http_req_duration{unique:req-3}', true],
+    ]);
+    const series = new Map((run.summary?.subMetrics ?? []).map((x) => [x.name, x]));
+    const me = series.get('http_reqs{name:me}')!;
+    expect(me.sum).toBe(run.thresholdResults?.[1]?.observed);
+    // the other value of the name tag, and requests named by iteration up to the cap of 50
+    expect((me.sum ?? 0) + (series.get('http_reqs{name:health}')?.sum ?? 0)).toBe(requests);
+    expect([...series.keys()]).toHaveLength(50);
+    expect(series.get('http_req_duration{unique:req-3}')?.count).toBe(1);
+    // kept: 3 named by thresholds, name:health of two metrics, and 45 more unique values; every
+    // request's duration sample of another unique value is dropped
+    expect(run.summary?.subMetricsDropped).toBe(requests - 46);
+  });
 });

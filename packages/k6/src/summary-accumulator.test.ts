@@ -167,3 +167,26 @@ describe('SummaryAccumulator: checks', () => {
     expect(r).toMatchObject({ observed: null, pass: true });
   });
 });
+
+describe('thresholdContextFromSummary: sub-metrics', () => {
+  it('are not evaluated without the run’s series, and read k6’s empty value when a kept series had no sample', () => {
+    const acc = new SummaryAccumulator();
+    acc.add(second(400, [100]));
+    const ts = [ThresholdSchema.parse({ metric: 'http_req_duration{name:me}', expr: 'p(95)>1' })];
+    expect(evaluateThresholds(ts, thresholdContextFromSummary(acc.summary()))).toEqual([
+      { metric: 'http_req_duration{name:me}', expr: 'p(95)>1', observed: null, pass: true },
+    ]);
+    const kept = [
+      {
+        name: 'http_req_duration{name:me}',
+        metric: 'http_req_duration',
+        tags: { name: 'me' },
+        type: 'none' as const,
+        count: 0,
+      },
+    ];
+    expect(evaluateThresholds(ts, thresholdContextFromSummary(acc.summary(), 1, kept))).toEqual([
+      { metric: 'http_req_duration{name:me}', expr: 'p(95)>1', observed: 0, pass: false },
+    ]);
+  });
+});

@@ -14,11 +14,15 @@ const isTrend = (m: ThresholdMetric | SubMetricName): m is ThresholdMetric & Tre
 
 /**
  * A ThresholdContext over the tagged series of a run (K6RunResult.subMetrics), for thresholds on
- * sub-metrics; whole metrics are read from `whole`. A series without samples reads as undefined
+ * sub-metrics; whole metrics are read from `whole`. Without the series (null) a sub-metric
+ * threshold is not evaluated. A series without samples reads as undefined
  * (a trend or counter then compares 0, a rate is not evaluated, as in k6).
  */
-function withSubMetrics(whole: ThresholdContext, series: readonly K6SubMetric[]): ThresholdContext {
-  if (series.length === 0) return whole;
+function withSubMetrics(
+  whole: ThresholdContext,
+  series: readonly K6SubMetric[] | null,
+): ThresholdContext {
+  if (series === null) return { ...whole, known: (metric) => !metric.includes('{') };
   const byName = new Map(series.map((s) => [canonicalSubMetric(s.name), s]));
   const find = (metric: string) => {
     const key = canonicalSubMetric(metric);
@@ -50,8 +54,8 @@ function withSubMetrics(whole: ThresholdContext, series: readonly K6SubMetric[])
 export function thresholdContextFromSummary(
   summary: K6Summary,
   durationSec = summary.seconds,
-  /** the run's tagged series, for thresholds on sub-metrics */
-  subMetrics: readonly K6SubMetric[] = [],
+  /** the run's tagged series, for thresholds on sub-metrics; null: not known, not evaluated */
+  subMetrics: readonly K6SubMetric[] | null = null,
 ): ThresholdContext {
   const counts: Partial<Record<string, number>> = {
     http_reqs: summary.requests,

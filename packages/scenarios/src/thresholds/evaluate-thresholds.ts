@@ -28,6 +28,12 @@ export interface ThresholdContext {
   count(metric: ThresholdMetric | SubMetricName): number | undefined;
   /** run duration, for a counter's `rate` (count per second) as k6 computes it */
   durationSec: number;
+  /**
+   * Whether the run kept this metric at all (a sub-metric's series is not merged across a
+   * distributed run's generators); a threshold on one it did not keep is not evaluated and passes.
+   * Absent: every metric is known.
+   */
+  known?(metric: ThresholdMetric | SubMetricName): boolean;
 }
 
 export interface ThresholdResult {
@@ -74,6 +80,8 @@ export function evaluateThresholds(
       return { metric: t.metric, expr: t.expr, observed: found ? 1 : 0, pass: !found };
     }
     const metric = t.metric;
+    if (ctx.known && !ctx.known(metric))
+      return { metric: t.metric, expr: t.expr, observed: null, pass: true };
     const parsed = parseThresholdExpr(t.expr);
     if (typeof parsed === 'string') throw new Error(`threshold ${t.metric} "${t.expr}": ${parsed}`);
     const { aggregation: agg, op, value } = parsed;

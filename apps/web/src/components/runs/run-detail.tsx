@@ -36,6 +36,7 @@ import { useRunSeries } from './use-run-series';
 import { SweepStepsCard } from './sweep-steps-card';
 import { RequestStepsCard } from './request-steps-card';
 import { ChecksCard } from './checks-card';
+import { SubMetricsCard } from './sub-metrics-card';
 import { RunNetworkLine, withoutNetwork } from './run-network';
 import { LoadGeneratorsCard, waitingLine } from './load-generators-card';
 import { RunInsightsCard } from './run-insights-card';
@@ -314,6 +315,7 @@ export function RunDetail({ id }: { id: string }) {
         <RequestStepsCard summary={r.summary} flow={scParams?.flow === true} />
       ) : null}
       {terminal && r.summary ? <ChecksCard summary={r.summary} /> : null}
+      {terminal && r.summary ? <SubMetricsCard summary={r.summary} /> : null}
 
       <section aria-labelledby="charts-h" className="mb-6">
         <div className="mb-3 flex items-baseline justify-between">
