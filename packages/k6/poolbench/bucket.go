@@ -103,6 +103,8 @@ type bucket struct {
 	used [6]bool
 	// checks are k6's `checks` samples by check (see checks.go).
 	checks bucketChecks
+	// custom are the script's own metrics by id (see custom.go).
+	custom bucketCustom
 }
 
 func newBucket() *bucket {
@@ -119,6 +121,7 @@ func (b *bucket) reset(sec int64) {
 	b.vus, b.vusMax, b.hasVUs, b.samples = 0, 0, false, 0
 	b.vusAlloc, b.hasAlloc = 0, false
 	b.checks.reset()
+	b.custom.reset()
 	for i, h := range b.hists {
 		if b.used[i] {
 			h.Reset()
@@ -206,12 +209,20 @@ type secondLine struct {
 	// of check names past maxChecks.
 	Checks         []checkLine `json:"checks,omitempty"`
 	ChecksOverflow *checkCount `json:"checksOverflow,omitempty"`
+	// Custom are the script's own metrics that had samples in the second, by name.
+	Custom map[string]customLine `json:"custom,omitempty"`
 }
 
-// line is the second's NDJSON line; checkNames must name every check id the bucket counted.
-func (b *bucket) line(enc *encoder, checkNames []checkKey) (secondLine, error) {
+// line is the second's NDJSON line; checkNames and customNames must name every check and custom
+// metric id the bucket counted.
+func (b *bucket) line(enc *encoder, checkNames []checkKey, customNames []string) (secondLine, error) {
 	l := secondLine{V: 1, Type: "second", TS: b.sec, counters: b.c, Hist: map[string]string{}}
 	l.Checks, l.ChecksOverflow = b.checks.lines(checkNames), b.checks.overflowOrNil()
+	custom, err := b.custom.lines(enc, customNames)
+	if err != nil {
+		return l, err
+	}
+	l.Custom = custom
 	if b.hasVUs {
 		vus, vusMax := b.vus, b.vusMax
 		l.VUs, l.VUsMax = &vus, &vusMax
@@ -268,5 +279,9 @@ type endLine struct {
 	// at most maxSeries; SubMetricsDropped counts the samples of further series.
 	SubMetrics        []subMetricLine `json:"subMetrics,omitempty"`
 	SubMetricsDropped int64           `json:"subMetricsDropped,omitempty"`
-	Error             string          `json:"error,omitempty"`
+	// Custom are the script's own metrics over the written seconds, at most maxCustom;
+	// CustomDropped counts the samples of further custom metrics.
+	Custom        map[string]customLine `json:"custom,omitempty"`
+	CustomDropped int64                 `json:"customDropped,omitempty"`
+	Error         string                `json:"error,omitempty"`
 }

@@ -70,6 +70,8 @@ type Output struct {
 	checkReg checkRegistry
 	// The tagged series the script's thresholds name, guarded by mu (see submetrics.go).
 	sub *subMetrics
+	// The script's own metrics by id, guarded by mu (see custom.go).
+	customReg customRegistry
 	// The last tag set isLifecycle looked at and its answer: tag sets are interned, and the
 	// samples of one request share one, so the group lookup runs about once per request.
 	lastTags      *metrics.TagSet
@@ -82,6 +84,7 @@ type Output struct {
 	lastTS   int64
 	totals   counters
 	checks   checkTotals
+	custom   bucketCustom
 	writeErr error
 
 	// started is when k6 started the output, just before setup(); Stop-started
@@ -254,7 +257,11 @@ func (o *Output) addLocked(s *metrics.Sample, arrival time.Time) {
 		b.checks.note(o.checkReg.id(s.Tags), s.Value != 0)
 		return
 	}
-	b.record(s)
+	if !b.record(s) {
+		if id := o.customReg.id(s.Metric.Name); id >= 0 {
+			b.custom.record(id, s)
+		}
+	}
 }
 
 func (o *Output) isLifecycle(s *metrics.Sample) bool {
@@ -344,8 +351,8 @@ func (o *Output) closeBefore(threshold int64) {
 	if threshold > o.closedBelow {
 		o.closedBelow = threshold
 	}
-	// ids below len(names) never change: the registry only appends
-	names := o.checkReg.names
+	// ids below len(names) never change: the registries only append
+	names, customNames := o.checkReg.names, o.customReg.names
 	var closing []*bucket
 	for sec, b := range o.open {
 		if sec < threshold {
@@ -359,7 +366,7 @@ func (o *Output) closeBefore(threshold int64) {
 	}
 	slices.SortFunc(closing, func(a, b *bucket) int { return int(a.sec - b.sec) })
 	for _, b := range closing {
-		o.emit(b, names)
+		o.emit(b, names, customNames)
 	}
 	o.flush()
 	o.mu.Lock()
@@ -367,18 +374,19 @@ func (o *Output) closeBefore(threshold int64) {
 	o.mu.Unlock()
 }
 
-func (o *Output) emit(b *bucket, checkNames []checkKey) {
+func (o *Output) emit(b *bucket, checkNames []checkKey, customNames []string) {
 	if o.totals.Status == nil {
 		o.totals.Status = map[string]int64{}
 	}
 	o.totals.add(&b.c)
 	o.checks.addBucket(&b.checks)
+	o.custom.add(&b.custom)
 	o.seconds++
 	if o.firstTS == math.MinInt64 {
 		o.firstTS = b.sec
 	}
 	o.lastTS = b.sec
-	l, err := b.line(o.enc, checkNames)
+	l, err := b.line(o.enc, checkNames, customNames)
 	if err != nil {
 		o.fail(err)
 		return
@@ -435,6 +443,10 @@ func (o *Output) StopWithTestError(testErr error) error {
 		}
 		end.SubMetricsDropped = o.sub.dropped
 	}
+	if end.Custom, err = o.custom.lines(o.enc, o.customReg.names); err != nil {
+		o.fail(err)
+	}
+	end.CustomDropped = o.customReg.dropped
 	if len(o.steps) > 0 {
 		end.Steps = make(map[string]stepLine, len(o.steps))
 		for name, st := range o.steps {

@@ -1,0 +1,96 @@
+package poolbench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"go.k6.io/k6/metrics"
+)
+
+type customLines struct {
+	Type          string                `json:"type"`
+	Custom        map[string]customLine `json:"custom"`
+	CustomDropped int64                 `json:"customDropped"`
+}
+
+func (f *fixture) addTyped(name string, typ metrics.MetricType, offset, value float64) {
+	m, err := f.reg.NewMetric(name, typ)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	s := metrics.Sample{
+		TimeSeries: metrics.TimeSeries{Metric: m, Tags: f.reg.RootTagSet()},
+		Time:       f.base.Add(time.Duration(offset * float64(time.Second))),
+		Value:      value,
+	}
+	f.out.AddMetricSamples([]metrics.SampleContainer{metrics.Samples{s}})
+}
+
+func TestCustomMetricsPerSecondAndInTotal(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 4; i++ {
+		f.addTyped("login_ms", metrics.Trend, 0.1, float64(10*(i+1)))
+		f.addTyped("orders", metrics.Counter, 0.2, 2)
+		f.addTyped("ok_rate", metrics.Rate, 0.3, float64(i%2))
+		f.addTyped("queue_len", metrics.Gauge, 0.4, float64(7-i))
+	}
+	f.addTyped("login_ms", metrics.Trend, 1.5, 100)
+	f.add("http_req_sending", 0.1, 1, nil) // k6's own, not custom
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	var ls []customLines
+	for _, raw := range bytes.Split(bytes.TrimSpace(f.buf.Bytes()), []byte("\n")) {
+		var l customLines
+		if err := json.Unmarshal(raw, &l); err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+	}
+	s0, s1, end := ls[0].Custom, ls[1].Custom, ls[2].Custom
+	if len(s0) != 4 || len(s1) != 1 || len(end) != 4 {
+		t.Fatalf("custom metrics: second 0 %v, second 1 %v, end %v", s0, s1, end)
+	}
+	if c := s0["orders"]; c.Type != "counter" || *c.Sum != 8 || c.Count != 4 {
+		t.Fatalf("counter %+v", c)
+	}
+	if r := s0["ok_rate"]; r.Type != "rate" || *r.NonZero != 2 || r.Count != 4 {
+		t.Fatalf("rate %+v", r)
+	}
+	if g := s0["queue_len"]; g.Type != "gauge" || *g.Value != 4 || *g.Max != 7 {
+		t.Fatalf("gauge %+v", g)
+	}
+	h, err := hdr.Decode([]byte(end["login_ms"].Hist))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end["login_ms"].Type != "trend" || h.TotalCount() != 5 || h.Max() < 99_900 || h.Max() > 100_100 {
+		t.Fatalf("trend over the run: %+v, %d values, max %d µs", end["login_ms"], h.TotalCount(), h.Max())
+	}
+	if _, ok := end["http_req_sending"]; ok {
+		t.Fatal("a k6 metric was kept as custom")
+	}
+}
+
+func TestCustomMetricsAreBounded(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < maxCustom+4; i++ {
+		f.addTyped(fmt.Sprintf("m_%d", i), metrics.Counter, 0.1, 1)
+		f.addTyped(fmt.Sprintf("m_%d", i), metrics.Counter, 0.2, 1)
+	}
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	raw := bytes.Split(bytes.TrimSpace(f.buf.Bytes()), []byte("\n"))
+	var end customLines
+	if err := json.Unmarshal(raw[len(raw)-1], &end); err != nil {
+		t.Fatal(err)
+	}
+	if len(end.Custom) != maxCustom || end.CustomDropped != 8 {
+		t.Fatalf("kept %d metrics, dropped %d samples; want %d and 8", len(end.Custom), end.CustomDropped, maxCustom)
+	}
+}
