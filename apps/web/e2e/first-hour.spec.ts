@@ -235,3 +235,54 @@ test('a target page names its runtime and database', async ({ page, baseURL }) =
   await expect(page.getByText('database link RTT 5 ms')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/first-hour-06-target-stack.png`, fullPage: true });
 });
+
+/** An experiment's page starts it again, now or on a schedule, through the filled form. */
+test('Rerun and Schedule this open the form filled from the experiment', async ({
+  page,
+  baseURL,
+}) => {
+  const { call, targetId } = await javaTeam(page, baseURL!, 'Rerun Newcomer');
+  const configs = (await call('poolConfig.list', { targetId }, 'query')) as unknown as {
+    id: string;
+  }[];
+  const scenarios = (await call('scenario.list', undefined, 'query')) as unknown as {
+    id: string;
+  }[];
+  const launched = (await call('experiment.launch', {
+    name: 'HikariCP 10 vs 2, nightly candidate',
+    targetId,
+    poolConfigIds: configs.map((c) => c.id),
+    scenarioIds: scenarios.map((s) => s.id),
+    repeats: 2,
+  })) as unknown as { experimentId: string };
+  await call('experiment.cancel', { id: launched.experimentId });
+
+  await page.goto(`/experiments/${launched.experimentId}`);
+  await page.getByRole('link', { name: 'Rerun' }).click();
+  await expect(page).toHaveURL(/\/experiments\/new\?/);
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue(
+    'HikariCP 10 vs 2, nightly candidate',
+  );
+  await expect(page.getByRole('checkbox', { name: /^hikari 10/ })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /^hikari 2/ })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /^burst 40/ })).toBeChecked();
+  await expect(page.getByTestId('run-count')).toHaveText('4');
+  await expect(page.getByRole('radio', { name: 'Run now' })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+
+  await page.goto(`/experiments/${launched.experimentId}`);
+  await page.getByRole('link', { name: 'Schedule this' }).click();
+  await expect(page.getByRole('radio', { name: 'On a schedule' })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+  await expect(page.getByTestId('run-count')).toHaveText('4');
+  await page.getByLabel('Cron').fill('0 3 * * 1-5');
+  await page.getByRole('button', { name: 'Save schedule' }).click();
+  await expect(page).toHaveURL(/\/schedules$/);
+  await expect(
+    page.getByRole('row', { name: /HikariCP 10 vs 2, nightly candidate/ }),
+  ).toContainText('At 03:00, Monday through Friday');
+});

@@ -19,6 +19,7 @@ import { ExperimentActions } from '~/components/compare/detail-actions';
 import { ScrollX } from '~/components/ui/scroll-x';
 import { ProgressBar } from './progress-bar';
 import { NoWorkerAlert } from './no-worker-alert';
+import { AgainLinks } from './again-links';
 import { HypothesesCard } from './hypotheses-card';
 import { SequentialCard } from './sequential-card';
 import { AdvisorCard } from '~/components/advisor/advisor-card';
@@ -71,6 +72,8 @@ export function ExperimentDetail({
         actions={
           <>
             <ExperimentActions e={e} />
+            {/* an advisor plans its own runs: it is asked again on the Advisor page */}
+            {can('member') && !e.advisor && e.runs.length > 0 ? <AgainLinks e={e} /> : null}
             {can('member') && active.length > 0 ? (
               <ConfirmButton
                 variant="secondary"
