@@ -209,6 +209,35 @@ test.describe('390 × 844, a phone', () => {
 test.describe('1280 × 800, a laptop', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
+  /**
+   * The in-app comparison opens with its answer in one line, as the shared page does, and says
+   * which settings differ between the two configs (fixed 10 vs elastic 2..20 differ in strategy
+   * and in max size, so the result cannot be put on one of them).
+   */
+  test('the compare page answers in one line and names what differs', async ({ page, baseURL }) => {
+    const t = await team(page, baseURL!, 'Laptop Comparer');
+    await page.goto(`/compare?items=${t.items}`);
+    await expect(page.getByTestId('comparison-table')).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId('compare-answer')).toHaveText(
+      /^elastic 2\.\.20 vs fixed 10: p95 \+\d+ % \((inconclusive|worse)\), throughput .+\.$/,
+    );
+    const differs = page.getByTestId('config-difference');
+    await expect(differs).toContainText('fixed 10 and elastic 2..20 differ in');
+    await expect(differs).toContainText('Strategy fixed → elastic');
+    await expect(differs).toContainText('Max connections 10 → 20');
+    await expect(differs).toContainText('A difference in the results may come from any of them.');
+    await page.screenshot({ path: `${SHOTS}/laptop-compare-answer.png` });
+    await differs.getByRole('link', { name: 'Every setting side by side' }).click();
+    await expect(page).toHaveURL(/\/pool-configs\/diff\?a=/);
+    await expect(page.getByRole('heading', { name: 'Compare pool configs' })).toBeVisible();
+
+    // the allowlist is for URL targets and for webhooks to internal addresses alike
+    await page.goto('/settings');
+    await expect(
+      page.getByText(/internal addresses schedule webhooks may be delivered to/),
+    ).toBeVisible();
+  });
+
   /** The Schedules table shows its Actions column without scrolling the table sideways. */
   test('the Schedules table keeps its Actions column in view', async ({ page, baseURL }) => {
     const t = await javaTeam(page, baseURL!, 'Laptop Scheduler');

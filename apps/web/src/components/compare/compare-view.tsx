@@ -21,6 +21,8 @@ import { BandChart } from './band-chart';
 import { SetBaselineButton } from './baseline-button';
 import { comparePageKey } from './compare-page-key';
 import { ComparisonTable } from './comparison-table';
+import { ConfigDifference } from './config-difference';
+import { headline } from './headline';
 import { GROUP_COLORS, formatValue } from './format-metric';
 import { MergedTable } from './merged-table';
 import { StepsTable } from './steps-table';
@@ -222,6 +224,11 @@ export function CompareView({
           </div>
         </Alert>
       ) : null}
+
+      <p className="mb-2 text-base font-medium text-slate-900" data-testid="compare-answer">
+        {headline(c)}
+      </p>
+      <ConfigDifference groups={c.groups} />
 
       {c.warnings.length > 0 ? (
         <div className="mb-4 space-y-2" data-testid="compare-warnings">

@@ -49,7 +49,7 @@ export function Allowlist() {
     <Card>
       <CardHeader
         title="Allowlist"
-        description="Hosts and networks URL targets may send load to. Managed lab targets run on this machine and need no entry. Loopback, private and other special-purpose addresses only inside a range an installation admin opened; link-local ranges (cloud metadata) can never be allowed."
+        description="Hosts and networks URL targets may send load to, and internal addresses schedule webhooks may be delivered to (a webhook to a public address needs no entry). Managed lab targets run on this machine and need no entry. Loopback, private and other special-purpose addresses only inside a range an installation admin opened; link-local ranges (cloud metadata) can never be allowed."
       />
       <CardBody className="space-y-4">
         {can('admin') ? (
@@ -121,7 +121,8 @@ export function Allowlist() {
         {list.isPending ? <LoadingBlock rows={2} /> : null}
         {list.data?.length === 0 ? (
           <p className="text-sm text-slate-500">
-            Nothing allowed yet: URL targets cannot be created until a host is allowed.
+            Nothing allowed yet: URL targets cannot be created, nor webhooks sent to an internal
+            address, until a host is allowed.
           </p>
         ) : null}
         {list.data && list.data.length > 0 ? (

@@ -15,6 +15,8 @@ import type { Comparison } from '../compare/build-comparison';
 import { SERIES_METRICS } from '~/lib/compare/series-metrics';
 import type { Pivot } from '../compare/pivot';
 import { esc } from './escape';
+
+export { headline } from '~/components/compare/headline';
 import { bandChartSvg, legendHtml } from './svg-charts';
 
 const CSS = `
@@ -84,34 +86,6 @@ function hypothesesHtml(hs: HypothesisView[]): string {
     })
     .join('');
   return `<table><thead><tr><th>Decision</th><th>Hypothesis</th><th>Change</th><th>Why</th></tr></thead><tbody>${rows}</tbody></table>`;
-}
-
-/** One sentence with the headline numbers, for og:description and the page's subtitle. */
-export function headline(c: Comparison): string {
-  const base = c.groups[c.baselineIndex];
-  const parts: string[] = [];
-  const row = (k: string) => c.rows.find((r) => r.key === k);
-  if (c.groups.length === 1 && base) {
-    const rps = row('rps')?.cells[0]?.median;
-    const p95 = row('p95Ms')?.cells[0]?.median;
-    const err = row('errorRate')?.cells[0]?.median;
-    return `${base.label}: ${formatValue(rps, 'req/s')}, p95 ${formatValue(p95, 'ms')}, errors ${formatValue(err, '%')} (${base.repeats} ${base.repeats === 1 ? 'run' : 'runs'}).`;
-  }
-  c.groups.forEach((g, i) => {
-    if (i === c.baselineIndex) return;
-    const p95 = row('p95Ms')?.comparisons[i];
-    const rps = row('rps')?.comparisons[i];
-    const bits: string[] = [];
-    if (p95?.changePercent)
-      bits.push(
-        `p95 ${formatChange(p95.changePercent).estimate} (${VERDICT_LABEL[p95.verdict ?? 'inconclusive'].toLowerCase()})`,
-      );
-    if (rps?.changePercent) bits.push(`throughput ${formatChange(rps.changePercent).estimate}`);
-    parts.push(
-      `${g.label} vs ${base?.label ?? 'baseline'}: ${bits.join(', ') || 'no comparable values'}`,
-    );
-  });
-  return `${parts.join('; ')}.`;
 }
 
 function tableHtml(c: Comparison): string {
