@@ -27,6 +27,23 @@ const ChecksSchema = z
   .array(CheckCountsSchema.extend({ name: z.string(), group: z.string().default('') }))
   .optional();
 
+/** One of the script's own metrics in a second or over the run (see README "NDJSON lines"). */
+const CustomSchema = z
+  .record(
+    z.string(),
+    z.object({
+      type: z.enum(['trend', 'counter', 'rate', 'gauge']),
+      count,
+      hist: z.string().optional(),
+      sum: z.number().optional(),
+      nonZero: count.optional(),
+      value: z.number().optional(),
+      max: z.number().optional(),
+    }),
+  )
+  .optional();
+export type CustomLine = NonNullable<z.infer<typeof CustomSchema>>[string];
+
 /** One closed second, as written by the Go output (see README "NDJSON lines"). */
 export const SecondLineSchema = CountersSchema.extend({
   v: z.literal(1),
@@ -40,6 +57,8 @@ export const SecondLineSchema = CountersSchema.extend({
   checks: ChecksSchema,
   /** checks of names past the output's cap (64 per run), counted together */
   checksOverflow: CheckCountsSchema.optional(),
+  /** the script's own metrics (k6/metrics) with samples in the second, by name */
+  custom: CustomSchema,
 });
 export type SecondLine = z.infer<typeof SecondLineSchema>;
 
@@ -89,6 +108,9 @@ export const EndLineSchema = z.object({
     )
     .optional(),
   subMetricsDropped: count.optional(),
+  /** the script's own metrics over the written seconds; samples of metrics past the cap of 16 */
+  custom: CustomSchema,
+  customDropped: count.optional(),
   error: z.string().optional(),
 });
 export type EndLine = z.infer<typeof EndLineSchema>;

@@ -140,4 +140,108 @@ describe('checks through the poolbench output', () => {
       await rm(rawPath, { force: true });
     }
   }, 90_000);
+
+  it("keep a script's own Trend, Counter, Rate and Gauge as k6 own summary and raw samples have them", async () => {
+    const exportPath = join(tmpdir(), `poolbench-custom-${process.pid}.json`);
+    const rawPath = join(tmpdir(), `poolbench-custom-${process.pid}.jsonl`);
+    const seconds: K6Second[] = [];
+    const script = `
+      import http from 'k6/http';
+      import { Counter, Gauge, Rate, Trend } from 'k6/metrics';
+      const waited = new Trend('waited_ms', true);
+      const orders = new Counter('orders');
+      const fast = new Rate('fast');
+      const depth = new Gauge('depth');
+      export const options = {
+        scenarios: { load: { executor: 'constant-arrival-rate', rate: 150, timeUnit: '1s', duration: '3s', preAllocatedVUs: 10 } },
+      };
+      export default function () {
+        const res = http.get(__ENV.BASE + (__ITER % 10 === 0 ? '/sleep?ms=15' : '/'));
+        waited.add(res.timings.waiting);
+        orders.add(1 + (__ITER % 3));
+        fast.add(res.timings.duration < 10);
+        depth.add(__ITER % 7);
+      }`;
+    try {
+      const r = await runK6({
+        script,
+        env: { BASE: server.url },
+        summaryExportPath: exportPath,
+        rawSamplesPath: rawPath,
+        timeoutMs: 60_000,
+        onSecond: (s) => {
+          seconds.push(s);
+        },
+      });
+      expect(r.endReason).toBe('completed');
+      expect(r.lateSamples).toBe(0);
+      const k6 = (
+        JSON.parse(await readFile(exportPath, 'utf8')) as {
+          metrics: Record<string, Record<string, number>>;
+        }
+      ).metrics;
+      const c = r.summary.custom!;
+      expect(Object.keys(c).sort()).toEqual(['depth', 'fast', 'orders', 'waited_ms']);
+      expect(c.orders).toMatchObject({ type: 'counter', sum: k6.orders!.count });
+      expect(c.fast).toMatchObject({
+        type: 'rate',
+        count: k6.fast!.passes! + k6.fast!.fails!,
+        nonZero: k6.fast!.passes,
+      });
+      expect(c.depth).toMatchObject({ type: 'gauge', max: k6.depth!.max });
+      // the trend: every raw sample counted, its percentiles the raw samples' (nearest rank, in
+      // whole µs at 3 significant digits), and k6's own between the two samples it interpolates
+      const raw: number[] = [];
+      for (const line of (await readFile(rawPath, 'utf8')).split('\n'))
+        if (line.includes('"metric":"waited_ms"') && line.includes('"Point"'))
+          raw.push((JSON.parse(line) as { data: { value: number } }).data.value);
+      raw.sort((a, b) => a - b);
+      const t = c.waited_ms!.trend!;
+      expect(t.count).toBe(raw.length);
+      expect(raw.length).toBeGreaterThan(400);
+      for (const [p, ours, theirs] of [
+        [50, t.p50, k6.waited_ms!.med!],
+        [90, t.p90, k6.waited_ms!['p(90)']!],
+        [95, t.p95, k6.waited_ms!['p(95)']!],
+        [99, t.p99, k6.waited_ms!['p(99)']!],
+      ] as const) {
+        const rank = raw[Math.max(1, Math.ceil((p / 100) * raw.length - 1e-9)) - 1]!;
+        expect(ours, `p${p}`).toBeGreaterThanOrEqual(rank - 0.0005 - 1e-9);
+        expect(ours, `p${p}`).toBeLessThanOrEqual((rank + 0.0005) * (1 + 1 / 1024) + 0.001);
+        const i = ((raw.length - 1) * p) / 100;
+        expect(theirs).toBeGreaterThanOrEqual(raw[Math.floor(i)]! - 1e-6);
+        expect(theirs).toBeLessThanOrEqual(raw[Math.ceil(i)]! + 1e-6);
+      }
+      expect(Math.abs(t.max - k6.waited_ms!.max!)).toBeLessThan(k6.waited_ms!.max! / 1000 + 0.001);
+      // per second: the seconds add up to the run
+      const perSecond = seconds.reduce((n, s) => n + (s.custom?.orders?.sum ?? 0), 0);
+      expect(perSecond).toBe(k6.orders!.count);
+      expect(seconds.reduce((n, s) => n + (s.custom?.waited_ms?.count ?? 0), 0)).toBe(raw.length);
+      // thresholds on them, by their kind
+      const ctx = thresholdContextFromSummary(r.summary);
+      const verdicts = evaluateThresholds(
+        [
+          { metric: 'waited_ms', expr: 'p(95)<5000' },
+          { metric: 'orders', expr: `count==${k6.orders!.count}` },
+          { metric: 'fast', expr: 'rate>1.5' },
+          { metric: 'depth', expr: 'value<7' },
+          { metric: 'orders', expr: 'p(95)<1' },
+          { metric: 'never_added', expr: 'count>0' },
+        ].map((x) => ThresholdSchema.parse(x)),
+        ctx,
+      );
+      expect(verdicts.map((v) => [v.metric, v.expr, v.pass, v.observed === null])).toEqual([
+        ['waited_ms', 'p(95)<5000', true, false],
+        ['orders', `count==${k6.orders!.count}`, true, false],
+        ['fast', 'rate>1.5', false, false],
+        ['depth', 'value<7', true, false],
+        // an aggregation its kind does not have, and a metric without samples: not evaluated
+        ['orders', 'p(95)<1', true, true],
+        ['never_added', 'count>0', true, true],
+      ]);
+    } finally {
+      await rm(exportPath, { force: true });
+      await rm(rawPath, { force: true });
+    }
+  }, 90_000);
 });

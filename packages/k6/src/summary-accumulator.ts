@@ -4,7 +4,10 @@ import {
   encodeHistogram,
   histogramStatsMs,
   percentileMs,
+  customMetricFromLine,
   sumChecks,
+  sumCustomMetrics,
+  type CustomMetrics,
   type HdrStatsMs,
   type Histogram,
   type RunChecks,
@@ -26,6 +29,8 @@ export interface K6Second extends K6Counters {
   histograms: Partial<Record<TrendMetric, string>>;
   /** k6 checks of the second; null without any */
   checks: SecondChecks | null;
+  /** the script's own metrics with samples in the second (trends with their histograms); null without any */
+  custom: CustomMetrics | null;
 }
 
 /** The whole run, from merging every second's histograms and adding its counters. */
@@ -45,6 +50,8 @@ export interface K6Summary extends K6Counters {
   percentile(metric: TrendMetric, p: number): number | undefined;
   /** k6 checks over the seconds, per name and in all; null without any */
   checks: RunChecks | null;
+  /** the script's own metrics over the seconds (trends with their merged histograms); null without any */
+  custom: CustomMetrics | null;
 }
 
 export function emptyCounters(): K6Counters {
@@ -82,6 +89,7 @@ export class SummaryAccumulator {
   private vusMax: number | null = null;
   private vusAllocatedMax: number | null = null;
   private checks: RunChecks | null = null;
+  private custom: CustomMetrics | null = null;
 
   add(line: SecondLine): K6Second {
     const {
@@ -94,8 +102,15 @@ export class SummaryAccumulator {
       ts,
       checks: checkItems,
       checksOverflow,
+      custom: customLines,
       ...counters
     } = line;
+    const custom: CustomMetrics | null = customLines
+      ? Object.fromEntries(
+          Object.entries(customLines).map(([name, l]) => [name, customMetricFromLine(l)]),
+        )
+      : null;
+    if (custom) this.custom = sumCustomMetrics([this.custom, custom]);
     const checks: SecondChecks | null =
       checkItems?.length || checksOverflow
         ? {
@@ -134,6 +149,7 @@ export class SummaryAccumulator {
       trends,
       histograms: { ...hist },
       checks,
+      custom,
     };
   }
 
@@ -161,6 +177,7 @@ export class SummaryAccumulator {
         return h ? percentileMs(h, p) : undefined;
       },
       checks: structuredClone(this.checks),
+      custom: structuredClone(this.custom),
     };
   }
 }

@@ -1,16 +1,37 @@
 import {
   canonicalSubMetric,
-  type SubMetricName,
+  type MetricKind,
   type ThresholdContext,
-  type ThresholdMetric,
+  type TrendStat,
 } from '@poolbench/scenarios';
-import { checkPassRate, decodeHistogram, percentileMs } from '@poolbench/stats';
+import {
+  checkPassRate,
+  decodeHistogram,
+  percentileMs,
+  type CustomMetricValue,
+  type HdrStatsMs,
+} from '@poolbench/stats';
 import type { K6SubMetric } from './run-k6';
 import { TREND_METRICS, type TrendMetric } from './ndjson-line';
 import type { K6Summary } from './summary-accumulator';
 
-const isTrend = (m: ThresholdMetric | SubMetricName): m is ThresholdMetric & TrendMetric =>
-  (TREND_METRICS as readonly string[]).includes(m);
+const isTrend = (m: string): m is TrendMetric => (TREND_METRICS as readonly string[]).includes(m);
+
+/** A trend statistic from a series' statistics and, for any percentile, its histogram. */
+function trendStat(
+  stats: HdrStatsMs | null | undefined,
+  histogram: string | undefined,
+  stat: TrendStat,
+): number | undefined {
+  if (!stats || !histogram) return undefined;
+  if (typeof stat === 'object') return percentileMs(decodeHistogram(histogram), stat.p);
+  return { avg: stats.mean, min: stats.min, max: stats.max, med: stats.p50 }[stat];
+}
+
+const kindOf = (v: { type: string; count: number } | undefined): MetricKind | undefined =>
+  v && v.count > 0 && ['trend', 'rate', 'counter', 'gauge'].includes(v.type)
+    ? (v.type as MetricKind)
+    : undefined;
 
 /**
  * A ThresholdContext over the tagged series of a run (K6RunResult.subMetrics), for thresholds on
@@ -23,6 +44,7 @@ function withSubMetrics(
   series: readonly K6SubMetric[] | null,
 ): ThresholdContext {
   if (series === null) return { ...whole, known: (metric) => !metric.includes('{') };
+  if (series.length === 0) return whole;
   const byName = new Map(series.map((s) => [canonicalSubMetric(s.name), s]));
   const find = (metric: string) => {
     const key = canonicalSubMetric(metric);
@@ -34,12 +56,12 @@ function withSubMetrics(
     trend: (metric, stat) => {
       if (!isSub(metric)) return whole.trend(metric, stat);
       const s = find(metric);
-      if (!s?.trend || !s.histogram) return undefined;
-      if (typeof stat === 'object') return percentileMs(decodeHistogram(s.histogram), stat.p);
-      return { avg: s.trend.mean, min: s.trend.min, max: s.trend.max, med: s.trend.p50 }[stat];
+      return trendStat(s?.trend, s?.histogram, stat);
     },
     rate: (metric) => (isSub(metric) ? (find(metric)?.rate ?? undefined) : whole.rate(metric)),
     count: (metric) => (isSub(metric) ? find(metric)?.sum : whole.count(metric)),
+    gauge: (metric) => (isSub(metric) ? find(metric)?.value : whole.gauge?.(metric)),
+    kindOf: (metric) => (isSub(metric) ? kindOf(find(metric)) : whole.kindOf?.(metric)),
     durationSec: whole.durationSec,
   };
 }
@@ -64,10 +86,12 @@ export function thresholdContextFromSummary(
     data_sent: summary.dataSentBytes,
     data_received: summary.dataReceivedBytes,
   };
+  const custom = (metric: string): CustomMetricValue | undefined => summary.custom?.[metric];
   return withSubMetrics(
     {
       trend: (metric, stat) => {
-        if (!isTrend(metric)) return undefined;
+        if (!isTrend(metric))
+          return trendStat(custom(metric)?.trend, custom(metric)?.histogram, stat);
         const t = summary.trends[metric];
         if (!t) return undefined;
         if (typeof stat === 'object') return summary.percentile(metric, stat.p);
@@ -75,11 +99,13 @@ export function thresholdContextFromSummary(
       },
       rate: (metric) => {
         if (metric === 'checks') return checkPassRate(summary.checks) ?? undefined;
-        return metric === 'http_req_failed' && summary.requests > 0
-          ? summary.failed / summary.requests
-          : undefined;
+        if (metric === 'http_req_failed')
+          return summary.requests > 0 ? summary.failed / summary.requests : undefined;
+        return custom(metric)?.rate ?? undefined;
       },
-      count: (metric) => counts[metric],
+      count: (metric) => counts[metric] ?? custom(metric)?.sum,
+      gauge: (metric) => custom(metric)?.value,
+      kindOf: (metric) => kindOf(custom(metric)),
       durationSec,
     },
     subMetrics,

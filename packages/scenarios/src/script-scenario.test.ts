@@ -102,20 +102,10 @@ describe('script scenarios', () => {
         { metric: 'http_req_duration{scenario:login}', expr: 'p(99)<900', abortOnFail: false },
         { metric: 'checks{ group : ::api }', expr: 'rate>0.99', abortOnFail: false },
         { metric: 'checks', expr: 'rate>0.9', abortOnFail: false },
+        { metric: 'my_counter', expr: 'count>3', abortOnFail: false },
+        { metric: 'my_trend{name:x}', expr: 'p(95)<1', abortOnFail: false },
       ],
       skipped: [
-        {
-          metric: 'my_counter',
-          expr: 'count>3',
-          reason:
-            "my_counter is a custom metric of the script: PoolBench keeps k6's own metrics only",
-        },
-        {
-          metric: 'my_trend{name:x}',
-          expr: 'p(95)<1',
-          reason:
-            "my_trend is a custom metric of the script: PoolBench keeps k6's own metrics only",
-        },
         {
           metric: 'http_req_receiving',
           expr: 'p(95)<1',

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { durationMs } from './common-schemas';
 import { LIMITS } from './limits';
 import {
-  baseMetric,
   ThresholdListSchema,
   ThresholdSchema,
   type Threshold,
@@ -116,8 +115,9 @@ export function scriptPlannedMs(s: Pick<ScriptScenario, 'maxDurationMs' | 'inspe
 
 /**
  * The script's own `options.thresholds` as PoolBench thresholds, evaluated on the run's summary:
- * those on a metric (or a tagged sub-metric of one) with an expression PoolBench evaluates, and,
- * for the others, why not (a custom metric, an expression outside the grammar).
+ * those on a metric PoolBench keeps or the script's own (or a tagged sub-metric of one) with an
+ * expression PoolBench evaluates, and, for the others, why not (a k6 metric the output does not
+ * keep, an expression outside the grammar).
  */
 export function scriptThresholds(options: Record<string, unknown>): {
   applied: Threshold[];
@@ -139,10 +139,6 @@ export function scriptThresholds(options: Record<string, unknown>): {
             ? (item as { threshold: string }).threshold
             : null;
       if (expr === null) continue;
-      if (baseMetric(metric) === undefined) {
-        skipped.push({ metric, expr, reason: notKept(metric) });
-        continue;
-      }
       const t = ThresholdSchema.safeParse({ metric, expr });
       if (t.success) applied.push(t.data);
       else
@@ -155,32 +151,6 @@ export function scriptThresholds(options: Record<string, unknown>): {
   }
   return { applied, skipped };
 }
-
-/** Why a threshold's metric is none PoolBench keeps: a custom metric, or a k6 metric it does not keep. */
-function notKept(metric: string): string {
-  const name = metric.split('{')[0]!.trim();
-  return K6_BUILTIN_METRICS.has(name)
-    ? `k6's ${name} is not kept by PoolBench's output`
-    : `${name} is a custom metric of the script: PoolBench keeps k6's own metrics only`;
-}
-
-// k6's built-in metrics PoolBench's output does not keep (the kept ones are THRESHOLD_METRICS)
-const K6_BUILTIN_METRICS = new Set([
-  'vus',
-  'vus_max',
-  'data_sent',
-  'data_received',
-  'http_req_sending',
-  'http_req_receiving',
-  'group_duration',
-  'ws_connecting',
-  'ws_session_duration',
-  'ws_msgs_sent',
-  'ws_msgs_received',
-  'ws_sessions',
-  'ws_ping',
-  'grpc_req_duration',
-]);
 
 /** One k6 scenario of a script's options, as the import view and the run page list it. */
 export interface ScriptScenarioRow {

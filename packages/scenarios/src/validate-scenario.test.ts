@@ -39,7 +39,7 @@ describe('validateScenario', () => {
       thresholds: [
         { metric: 'http_req_failed', expr: 'p(95)<1' },
         { metric: 'http_req_duration', expr: 'p95 < 500' },
-        { metric: 'vus', expr: 'value<1' },
+        { metric: 'vus', expr: 'last<1' },
       ],
     });
     const byPath = Object.fromEntries(problems.map((p) => [p.path, p.message]));

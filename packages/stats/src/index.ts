@@ -16,6 +16,7 @@ export * from './proportion';
 export * from './run-summary';
 export * from './build-run-summary';
 export * from './run-checks';
+export * from './run-custom-metrics';
 export * from './run-metrics';
 export * from './run-metric-keys';
 export * from './noise-floor-options';

@@ -1,16 +1,15 @@
 import type { InsightCode } from '@poolbench/stats';
 import {
+  aggregationFits,
   baseMetric,
   insightCodeOf,
   isInsightMetric,
   metricKind,
   parseThresholdExpr,
   ThresholdSchema,
-  type AnyThresholdMetric,
   type Operator,
-  type SubMetricName,
+  type MetricKind,
   type Threshold,
-  type ThresholdMetric,
 } from './threshold-schema';
 
 export type TrendStat = 'avg' | 'min' | 'max' | 'med' | { p: number };
@@ -21,11 +20,11 @@ export type TrendStat = 'avg' | 'min' | 'max' | 'med' | { p: number };
  * sub-metric of one (`http_req_duration{name:login}`, see canonicalSubMetric).
  */
 export interface ThresholdContext {
-  trend(metric: ThresholdMetric | SubMetricName, stat: TrendStat): number | undefined;
+  trend(metric: string, stat: TrendStat): number | undefined;
   /** Rate metrics (http_req_failed, checks): fraction of non-zero samples, 0..1 */
-  rate(metric: ThresholdMetric | SubMetricName): number | undefined;
+  rate(metric: string): number | undefined;
   /** Counter metrics: total over the run */
-  count(metric: ThresholdMetric | SubMetricName): number | undefined;
+  count(metric: string): number | undefined;
   /** run duration, for a counter's `rate` (count per second) as k6 computes it */
   durationSec: number;
   /**
@@ -33,11 +32,15 @@ export interface ThresholdContext {
    * distributed run's generators); a threshold on one it did not keep is not evaluated and passes.
    * Absent: every metric is known.
    */
-  known?(metric: ThresholdMetric | SubMetricName): boolean;
+  known?(metric: string): boolean;
+  /** The kind of a script's own metric (or a sub-metric of one), from its samples; undefined without any */
+  kindOf?(metric: string): MetricKind | undefined;
+  /** Gauge metrics (a script's own): the last value */
+  gauge?(metric: string): number | undefined;
 }
 
 export interface ThresholdResult {
-  metric: AnyThresholdMetric | SubMetricName;
+  metric: string;
   expr: string;
   /** null when there was nothing to compare (see evaluateThresholds) */
   observed: number | null;
@@ -80,26 +83,33 @@ export function evaluateThresholds(
       return { metric: t.metric, expr: t.expr, observed: found ? 1 : 0, pass: !found };
     }
     const metric = t.metric;
-    if (ctx.known && !ctx.known(metric))
-      return { metric: t.metric, expr: t.expr, observed: null, pass: true };
+    const notEvaluated = { metric: t.metric, expr: t.expr, observed: null, pass: true };
+    if (ctx.known && !ctx.known(metric)) return notEvaluated;
     const parsed = parseThresholdExpr(t.expr);
     if (typeof parsed === 'string') throw new Error(`threshold ${t.metric} "${t.expr}": ${parsed}`);
     const { aggregation: agg, op, value } = parsed;
+    // a script's own metric has the kind its samples had; without any, k6 would have refused it
+    const base = baseMetric(metric);
+    const kind = base ? metricKind(base) : ctx.kindOf?.(metric);
+    if (!kind || !aggregationFits(kind, agg)) return notEvaluated;
     let observed: number | undefined;
-    switch (metricKind(baseMetric(metric)!)) {
+    switch (kind) {
       case 'trend':
         observed = ctx.trend(metric, agg as TrendStat) ?? 0;
         break;
       case 'rate':
         observed = ctx.rate(metric);
-        if (observed === undefined)
-          return { metric: t.metric, expr: t.expr, observed: null, pass: true };
+        if (observed === undefined) return notEvaluated;
         break;
       case 'counter': {
         const count = ctx.count(metric) ?? 0;
         observed = agg === 'count' ? count : ctx.durationSec > 0 ? count / ctx.durationSec : 0;
         break;
       }
+      case 'gauge':
+        observed = ctx.gauge?.(metric);
+        if (observed === undefined) return notEvaluated;
+        break;
     }
     return { metric: t.metric, expr: t.expr, observed, pass: compare(observed, op, value) };
   });

@@ -17,7 +17,7 @@ describe('sub-metric thresholds', () => {
     expect(parseSubMetric('checks{group:::login::token}')?.tags).toEqual([
       ['group', '::login::token'],
     ]);
-    expect(parseSubMetric('my_trend{name:x}')).toBeNull();
+    expect(parseSubMetric('login_ms{name:x}')?.metric).toBe('login_ms');
     expect(parseSubMetric('http_req_duration{name}')).toBeNull();
     expect(parseSubMetric('http_req_duration')).toBeNull();
   });
@@ -31,7 +31,17 @@ describe('sub-metric thresholds', () => {
         ?.issues[0],
     ).toMatchObject({ path: ['expr'], message: expect.stringMatching(/a rate metric/) });
     expect(
-      ThresholdSchema.safeParse({ metric: 'my_trend{name:x}', expr: 'p(95)<1' }).error?.issues[0],
+      ThresholdSchema.safeParse({ metric: 'http_req_receiving{name:x}', expr: 'p(95)<1' }).error
+        ?.issues[0],
+    ).toMatchObject({
+      path: ['metric'],
+      message: "k6's http_req_receiving is not kept by PoolBench's output",
+    });
+    expect(
+      ThresholdSchema.safeParse({ metric: 'bad-name{name:x}', expr: 'p(95)<1' }).error?.issues[0],
     ).toMatchObject({ path: ['metric'], message: expect.stringMatching(/with tags, e\.g\./) });
+    // a script's own metric, with or without tags: any aggregation, judged by its kind at the end
+    for (const metric of ['login_ms', 'login_ms{name:x}'])
+      expect(ThresholdSchema.safeParse({ metric, expr: 'value<3' }).success).toBe(true);
   });
 });

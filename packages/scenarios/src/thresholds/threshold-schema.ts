@@ -15,7 +15,37 @@ export const COUNTER_METRICS = ['http_reqs', 'iterations', 'dropped_iterations']
 export const THRESHOLD_METRICS = [...TREND_METRICS, ...RATE_METRICS, ...COUNTER_METRICS] as const;
 
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number];
-export type MetricKind = 'trend' | 'rate' | 'counter';
+export type MetricKind = 'trend' | 'rate' | 'counter' | 'gauge';
+
+/**
+ * A k6 metric name as k6 accepts one: a script's own metric (`new Trend('login_ms')`) is named so.
+ * Its kind is known only once the run has its samples.
+ */
+const CUSTOM_METRIC_RE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+/** k6's own metrics the PoolBench output does not keep (the kept ones are THRESHOLD_METRICS). */
+export const UNKEPT_K6_METRICS = [
+  'vus',
+  'vus_max',
+  'data_sent',
+  'data_received',
+  'http_req_sending',
+  'http_req_receiving',
+  'group_duration',
+  'ws_connecting',
+  'ws_session_duration',
+  'ws_msgs_sent',
+  'ws_msgs_received',
+  'ws_sessions',
+  'ws_ping',
+  'grpc_req_duration',
+] as const;
+
+/** A metric of the script's own (not one of k6's): its kind is known once it has samples. */
+export const isCustomMetricName = (m: string): boolean =>
+  CUSTOM_METRIC_RE.test(m) &&
+  !(THRESHOLD_METRICS as readonly string[]).includes(m) &&
+  !(UNKEPT_K6_METRICS as readonly string[]).includes(m);
 
 /**
  * A run insight as a threshold: `{ metric: 'insight:load-not-offered', expr: 'absent' }` fails the
@@ -38,17 +68,17 @@ export const insightCodeOf = (m: InsightThresholdMetric): InsightCode =>
  * or `http_reqs{method:GET,status:200}` (any tag: name, scenario, group, method, status,
  * expected_response or the script's own). The k6 output keeps the series these name.
  */
-export type SubMetricName = `${ThresholdMetric}{${string}}`;
+export type SubMetricName = `${string}{${string}}`;
 const SUB_METRIC_RE = /^([A-Za-z_][A-Za-z0-9_]*)\{([^{}]*)\}$/;
 
 /** A sub-metric's metric and tags (trimmed, as k6 reads them), or null for anything else. */
 export function parseSubMetric(
   name: string,
-): { metric: ThresholdMetric; tags: Array<[string, string]> } | null {
+): { metric: string; tags: Array<[string, string]> } | null {
   // a schema's refinement may hand it whatever the request held
   if (typeof name !== 'string') return null;
   const m = SUB_METRIC_RE.exec(name.trim());
-  const metric = THRESHOLD_METRICS.find((x) => x === m?.[1]);
+  const metric = m?.[1];
   if (!m || !metric) return null;
   const tags: Array<[string, string]> = [];
   for (const part of m[2]!.split(',')) {
@@ -68,10 +98,14 @@ export function canonicalSubMetric(name: string): string | null {
   return `${p.metric}{${tags.map(([k, v]) => `${k}:${v}`).join(',')}}`;
 }
 
-/** The metric a threshold is on: the metric itself, or a sub-metric's metric. */
+/** The k6 metric PoolBench keeps a threshold is on (the metric itself, or a sub-metric's); undefined for a custom metric. */
 export function baseMetric(metric: string): ThresholdMetric | undefined {
-  return THRESHOLD_METRICS.find((m) => m === metric) ?? parseSubMetric(metric)?.metric;
+  const name = parseSubMetric(metric)?.metric ?? metric;
+  return THRESHOLD_METRICS.find((m) => m === name);
 }
+
+/** The metric a threshold is on, kept or custom: `login_ms` for `login_ms{name:x}`. */
+export const metricNameOf = (metric: string): string => parseSubMetric(metric)?.metric ?? metric;
 
 export function metricKind(metric: ThresholdMetric): MetricKind {
   if ((TREND_METRICS as readonly string[]).includes(metric)) return 'trend';
@@ -83,9 +117,11 @@ const ALLOWED_AGGREGATIONS: Record<MetricKind, string> = {
   trend: 'avg, min, max, med, p(N)',
   rate: 'rate',
   counter: 'count, rate',
+  gauge: 'value',
 };
 
-export type Aggregation = 'avg' | 'min' | 'max' | 'med' | 'rate' | 'count' | { p: number };
+export type Aggregation =
+  'avg' | 'min' | 'max' | 'med' | 'rate' | 'count' | 'value' | { p: number };
 export type Operator = '<' | '<=' | '>' | '>=' | '==' | '!=';
 export interface ParsedExpr {
   aggregation: Aggregation;
@@ -95,7 +131,7 @@ export interface ParsedExpr {
 
 // The subset of k6's threshold grammar we accept: `<aggregation> <op> <number>`.
 const EXPR_RE =
-  /^\s*(avg|min|max|med|rate|count|p\(\s*(\d+(?:\.\d+)?)\s*\))\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*$/;
+  /^\s*(avg|min|max|med|rate|count|value|p\(\s*(\d+(?:\.\d+)?)\s*\))\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*$/;
 
 export function parseThresholdExpr(expr: string): ParsedExpr | string {
   const m = EXPR_RE.exec(expr);
@@ -113,9 +149,10 @@ export function parseThresholdExpr(expr: string): ParsedExpr | string {
   return { aggregation, op: op as Operator, value: Number(num) };
 }
 
-function aggregationFits(kind: MetricKind, a: Aggregation): boolean {
+export function aggregationFits(kind: MetricKind, a: Aggregation): boolean {
   if (kind === 'trend') return typeof a === 'object' || ['avg', 'min', 'max', 'med'].includes(a);
   if (kind === 'rate') return a === 'rate';
+  if (kind === 'gauge') return a === 'value';
   return a === 'count' || a === 'rate';
 }
 
@@ -131,8 +168,9 @@ export const EXPR_PATTERNS: Record<MetricKind, string> = {
   trend: exprPattern(`avg|min|max|med|${PCT_PATTERN}`),
   rate: exprPattern('rate'),
   counter: exprPattern('count|rate'),
+  gauge: exprPattern('value'),
 };
-const METRICS_OF: Record<MetricKind, readonly string[]> = {
+const METRICS_OF: Record<Exclude<MetricKind, 'gauge'>, readonly string[]> = {
   trend: TREND_METRICS,
   rate: RATE_METRICS,
   counter: COUNTER_METRICS,
@@ -140,20 +178,30 @@ const METRICS_OF: Record<MetricKind, readonly string[]> = {
 
 /** One k6 threshold, e.g. `{ metric: 'http_req_duration', expr: 'p(95)<500' }` (trend values in ms). */
 const ALL_METRICS = [...THRESHOLD_METRICS, ...INSIGHT_THRESHOLD_METRICS];
-const METRIC_PROBLEM = `must be one of ${ALL_METRICS.join(', ')}, or one of the k6 metrics with tags, e.g. http_req_duration{name:login}`;
-const isMetricName = (m: string): m is AnyThresholdMetric | SubMetricName =>
-  (ALL_METRICS as readonly string[]).includes(m) || parseSubMetric(m) !== null;
+const METRIC_PROBLEM = `must be one of ${ALL_METRICS.join(', ')}, a metric of the script (letters, digits and _), or one of them with tags, e.g. http_req_duration{name:login}`;
+const isMetricName = (m: string): boolean => {
+  if ((ALL_METRICS as readonly string[]).includes(m) || isCustomMetricName(m)) return true;
+  const sub = parseSubMetric(m)?.metric;
+  return sub !== undefined && (baseMetric(sub) !== undefined || isCustomMetricName(sub));
+};
+/** The reason a metric name is refused: one k6 has but the output does not keep, or none at all. */
+const metricProblem = (m: unknown): string => {
+  const name = typeof m === 'string' ? metricNameOf(m) : '';
+  return (UNKEPT_K6_METRICS as readonly string[]).includes(name)
+    ? `k6's ${name} is not kept by PoolBench's output`
+    : METRIC_PROBLEM;
+};
 export const ThresholdSchema = z
   .strictObject({
     metric: z
       .string({ error: METRIC_PROBLEM })
       .max(128, 'must be at most 128 characters')
-      .refine(isMetricName, METRIC_PROBLEM)
-      .transform((m) => m as AnyThresholdMetric | SubMetricName),
+      .refine(isMetricName, { error: (iss) => metricProblem(iss.input) })
+      .transform((m): string => m),
     expr: z
       .string()
       .max(64, 'must be at most 64 characters')
-      .meta({ pattern: exprPattern(`avg|min|max|med|count|rate|${PCT_PATTERN}`) }),
+      .meta({ pattern: exprPattern(`avg|min|max|med|count|rate|value|${PCT_PATTERN}`) }),
     abortOnFail: z.boolean().default(false),
   })
   .superRefine(
@@ -200,6 +248,15 @@ export const ThresholdSchema = z
           expr: { pattern: EXPR_PATTERNS[kind] },
         },
       })),
+      // a metric of the script's own, with or without tags: its kind is known once it ran
+      {
+        properties: {
+          metric: {
+            type: 'string',
+            pattern: `^(?!(${THRESHOLD_METRICS.join('|')})(\\{|$))[A-Za-z_][A-Za-z0-9_]{0,127}(\\{[^{}:,]+:[^{},]*(,[^{}:,]+:[^{},]*)*\\})?$`,
+          },
+        },
+      },
       // the same metrics with tags: a sub-metric
       ...(['trend', 'rate', 'counter'] as const).map((kind) => ({
         properties: {
