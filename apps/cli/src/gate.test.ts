@@ -201,6 +201,32 @@ describe('decide', () => {
     ]);
   });
 
+  it('a candidate that could not take the load its baseline took is a regression, also under --fail-on regression', () => {
+    const c = comparison('no-change');
+    const cell = c.cells[0]!;
+    const reason =
+      '5 of 5 candidate runs could not take the load all 5 valid baseline runs took with the same scenario (run r1: load not offered (17.4 % of iterations dropped); …): the config falls behind it';
+    const withCell = {
+      ...c,
+      outcome: 'regression' as const,
+      cells: [
+        {
+          ...cell,
+          candidateRuns: 0,
+          state: 'regression' as const,
+          incomplete: null,
+          loadNotTaken: reason,
+        },
+      ],
+    };
+    for (const failOn of ['regression', 'any'] as const) {
+      const d = decide(failOn, experiment(['succeeded', 'succeeded']), summary(0), withCell);
+      expect(d.outcome).toBe('regression');
+      expect(d.exitCode).toBe(1);
+      expect(d.problems).toContain(`regression: one × load: ${reason}`);
+    }
+  });
+
   it('a worse secondary metric is a suspicion, not a regression', () => {
     const c = comparison('worse');
     const cell = c.cells[0]!;

@@ -72,13 +72,17 @@ export function decide(
   }
   // a primary metric worse than its baseline (a secondary one is a suspicion, as the server's
   // outcome says); failed thresholds are the threshold half of the outcome
+  // or a candidate that could not take the load its baseline took (the server's `loadNotTaken`)
   const regression =
-    comparison?.cells.some((c) =>
-      c.metrics.some((m) => m.verdict === 'worse' && m.primary !== false),
+    comparison?.cells.some(
+      (c) =>
+        !!c.loadNotTaken || c.metrics.some((m) => m.verdict === 'worse' && m.primary !== false),
     ) ?? false;
   const threshold = summary?.thresholdsFailed ?? false;
   const where = (c: NonNullable<Comparison>['cells'][number]) =>
     `${c.poolConfig?.name ?? '?'} × ${c.scenario?.name ?? '?'}`;
+  for (const c of comparison?.cells ?? [])
+    if (c.loadNotTaken) problems.push(`regression: ${where(c)}: ${c.loadNotTaken}`);
   // estimates worse beyond the floor without enough evidence: never reported as a pass
   const suspected = comparison?.outcome === 'suspected-regression';
   if (suspected && !regression)

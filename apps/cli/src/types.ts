@@ -129,6 +129,8 @@ export interface Comparison {
     state?: 'regression' | 'suspected-regression' | 'incomplete' | 'pass';
     /** why the cell cannot be judged (too few valid measured runs, too many crashed or invalid), or null */
     incomplete?: string | null;
+    /** the candidate could not take the load its baseline took: a regression (absent before v1 had it) */
+    loadNotTaken?: string | null;
     /** measured runs left out of the verdicts as invalid, with why (absent from older servers) */
     invalidRuns?: {
       runId: string;

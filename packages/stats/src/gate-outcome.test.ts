@@ -6,6 +6,7 @@ import {
   gateOutcome,
   bestPossibleGateP,
   incompleteReason,
+  loadNotTakenReason,
   isSuspectedWorse,
   MAX_CRASHED_SHARE,
   MIN_RUNS_PER_SIDE,
@@ -246,5 +247,84 @@ describe('the one outcome rule', () => {
     expect(gateOutcome([c('incomplete'), c('suspected-regression')])).toBe('suspected-regression');
     expect(gateOutcome([c('pass'), c('pass')])).toBe('pass');
     expect(gateOutcome([])).toBe('incomplete');
+  });
+});
+
+describe('a candidate that could not take the load its baseline took', () => {
+  const dropped = (runId: string, share = '17.4 %') => ({
+    runId,
+    reasons: [
+      {
+        code: 'load-not-offered' as const,
+        message: `load not offered (${share} of iterations dropped)`,
+      },
+    ],
+  });
+  const late = (runId: string) => ({
+    runId,
+    reasons: [
+      {
+        code: 'samples-late' as const,
+        message: 'samples lost (3 % of requests reached the output late)',
+      },
+    ],
+  });
+
+  it('is a regression naming the runs, where leaving them out would make the cell incomplete', () => {
+    const c = {
+      baselineRuns: 5,
+      candidateRuns: 0,
+      invalidCandidate: ['a', 'b', 'c', 'd', 'e'].map((id) => dropped(id)),
+    };
+    const reason = loadNotTakenReason(c);
+    expect(reason).toMatch(
+      /^5 of 5 candidate runs could not take the load all 5 valid baseline runs took with the same scenario \(run a: load not offered \(17.4 % of iterations dropped\);.*\): the config falls behind it$/,
+    );
+    expect(incompleteReason(c)).not.toBeNull();
+    expect(
+      cellState({ metrics: [], failedThresholds: [], incomplete: null, loadNotTaken: reason }),
+    ).toBe('regression');
+  });
+
+  it('is nothing when the baseline fell short too, had too few valid runs, or half or fewer fell behind', () => {
+    const five = ['a', 'b', 'c', 'd', 'e'].map((id) => dropped(id));
+    expect(
+      loadNotTakenReason({
+        baselineRuns: 4,
+        candidateRuns: 0,
+        invalidBaseline: [dropped('z')],
+        invalidCandidate: five,
+      }),
+    ).toBeNull();
+    expect(
+      loadNotTakenReason({ baselineRuns: 1, candidateRuns: 0, invalidCandidate: five }),
+    ).toBeNull();
+    expect(
+      loadNotTakenReason({ baselineRuns: 5, candidateRuns: 4, invalidCandidate: [dropped('a')] }),
+    ).toBeNull();
+    expect(
+      loadNotTakenReason({
+        baselineRuns: 5,
+        candidateRuns: 3,
+        invalidCandidate: [dropped('a'), dropped('b')],
+      }),
+    ).toBeNull();
+    expect(
+      loadNotTakenReason({
+        baselineRuns: 5,
+        candidateRuns: 2,
+        invalidCandidate: [dropped('a'), dropped('b'), dropped('c')],
+      }),
+    ).not.toBeNull();
+  });
+
+  it('never reads lost samples (a starved generator) as the config falling behind', () => {
+    expect(
+      loadNotTakenReason({
+        baselineRuns: 5,
+        candidateRuns: 0,
+        invalidCandidate: ['a', 'b', 'c', 'd', 'e'].map(late),
+      }),
+    ).toBeNull();
   });
 });

@@ -134,6 +134,37 @@ export function incompleteReason(c: {
   return null;
 }
 
+/**
+ * Why a cell is a regression because its candidate could not take the load its baseline took, or
+ * null. Both sides ran the same scenario (a baseline belongs to its target, scenario and pool
+ * config; a gate base runs in the same experiment), so when more than half of the candidate's runs
+ * did not offer the load (k6 dropped iterations, or fell short of the rate, because its VUs were
+ * all waiting on the target) while at least `MIN_RUNS_PER_SIDE` of the baseline's ran valid and
+ * none of them fell short, the config falls behind a load the baseline kept up with. Half, not
+ * the third that makes a cell incomplete: with runs that each fall short at random (a generator at
+ * the edge of its VUs), 3 of 5 candidate runs short and none of 5 baseline runs is about 1 % at
+ * worst, so an A/A check rarely reads as this regression; fewer stay `incomplete`. That is the commonest way a too-small pool fails, and its runs cannot be measured
+ * (the slowest requests are the ones never sent): leaving them out would make the cell incomplete
+ * and hide the regression. Runs invalid for lost samples (a starved generator) never count here.
+ */
+/** More than this share of the candidate's runs falling behind the load makes a regression. */
+export const LOAD_NOT_TAKEN_SHARE = 1 / 2;
+
+export function loadNotTakenReason(c: {
+  baselineRuns: number;
+  candidateRuns: number;
+  crashedRuns?: number;
+  invalidBaseline?: readonly InvalidRun[];
+  invalidCandidate?: readonly InvalidRun[];
+}): string | null {
+  const notOffered = (r: InvalidRun) => r.reasons.some((x) => x.code === 'load-not-offered');
+  const fellBehind = (c.invalidCandidate ?? []).filter(notOffered);
+  const total = c.candidateRuns + (c.crashedRuns ?? 0) + (c.invalidCandidate ?? []).length;
+  if (fellBehind.length === 0 || fellBehind.length / total <= LOAD_NOT_TAKEN_SHARE) return null;
+  if (c.baselineRuns < MIN_RUNS_PER_SIDE || (c.invalidBaseline ?? []).some(notOffered)) return null;
+  return `${fellBehind.length} of ${total} candidate runs could not take the load all ${c.baselineRuns} valid baseline runs took with the same scenario (${invalidRunsText(fellBehind)}): the config falls behind it`;
+}
+
 /** What the rule reads of one metric's comparison (a `MetricComparison` has all of it). */
 export interface GateMetric {
   verdict: Verdict | null;
@@ -186,7 +217,7 @@ export function isSuspectedWorse(m: GateMetric): boolean {
 
 /**
  * One cell's state from its metrics' verdicts (`suspected` precomputed with `isSuspectedWorse`),
- * thresholds and `incomplete` (`incompleteReason`). Only a primary metric decides: a `worse`
+ * thresholds, `loadNotTaken` (`loadNotTakenReason`) and `incomplete` (`incompleteReason`). Only a primary metric decides: a `worse`
  * verdict of a metric marked `primary: false` (a secondary metric, adjusted in its own family) is
  * reported beside the outcome and changes nothing, so the check's false-alarm rate is the primary
  * family's.
@@ -195,9 +226,11 @@ export function cellState(c: {
   metrics: readonly { verdict: Verdict | string | null; suspected: boolean; primary?: boolean }[];
   failedThresholds: readonly FailedThreshold[];
   incomplete?: string | null;
+  /** `loadNotTakenReason`: the candidate fell behind a load the baseline took */
+  loadNotTaken?: string | null;
 }): CellState {
   const primary = c.metrics.filter((m) => m.primary !== false);
-  if (c.failedThresholds.length > 0 || primary.some((m) => m.verdict === 'worse'))
+  if (c.failedThresholds.length > 0 || c.loadNotTaken || primary.some((m) => m.verdict === 'worse'))
     return 'regression';
   if (primary.some((m) => m.suspected)) return 'suspected-regression';
   return c.incomplete ? 'incomplete' : 'pass';

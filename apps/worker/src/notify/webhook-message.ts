@@ -57,13 +57,16 @@ export function regressionLines(p: NotificationPayload): string[] {
     const incomplete = c.incomplete
       ? [`incomplete: ${c.incomplete} (${c.poolConfig} × ${c.scenario})`]
       : [];
+    const behind = c.loadNotTaken
+      ? [`load not taken: ${c.loadNotTaken} (${c.poolConfig} × ${c.scenario})`]
+      : [];
     const changes = (c.changePoints ?? []).map(
       (cp) =>
         `change point (${cp.kind}): ${cp.metric} ${pct(100 * cp.change)}${
           cp.interval ? ` [${pct(100 * cp.interval.lower)}, ${pct(100 * cp.interval.upper)}]` : ''
         } between ${firingText(cp.before)} and ${firingText(cp.after)}, ${cp.firingsBefore} firings before and ${cp.firingsAfter} after (${c.poolConfig} × ${c.scenario})`,
     );
-    return [...worse, ...suspected, ...thresholds, ...incomplete, ...changes];
+    return [...worse, ...suspected, ...thresholds, ...behind, ...incomplete, ...changes];
   });
 }
 

@@ -294,6 +294,8 @@ export const NotificationPayloadSchema = z.looseObject({
       crashedRuns: num.optional(),
       /** why the cell cannot be judged (too few valid runs, too many crashed or invalid), or null */
       incomplete: z.string().nullable().optional(),
+      /** why the cell is a regression although the candidate's runs fell behind the load the baseline took */
+      loadNotTaken: z.string().nullable().optional(),
       /** measured runs left out of the verdicts as invalid, with why; absent in older payloads */
       invalidRuns: z
         .array(

@@ -10,6 +10,7 @@ import {
   compareRunGroups,
   gateOutcome,
   incompleteReason,
+  loadNotTakenReason,
   isSuspectedWorse,
   MIN_RUNS_PER_SIDE,
   runMetric,
@@ -168,15 +169,16 @@ export async function decideScheduleOutcome(
         { targetId: e.targetId, scenarioId: scenario.id, poolConfigId: poolConfig.id },
         { id: e.id, createdAt: e.createdAt },
       );
-      const incomplete = b
-        ? incompleteReason({
-            baselineRuns: reference.length,
-            candidateRuns: candidate.length,
-            crashedRuns,
-            invalidBaseline,
-            invalidCandidate,
-          })
-        : null;
+      const counts = {
+        baselineRuns: reference.length,
+        candidateRuns: candidate.length,
+        crashedRuns,
+        invalidBaseline,
+        invalidCandidate,
+      };
+      // a candidate that fell behind the load its baseline took is judged: a regression
+      const loadNotTaken = b ? loadNotTakenReason(counts) : null;
+      const incomplete = b && !loadNotTaken ? incompleteReason(counts) : null;
       const base = {
         poolConfig: poolConfig.name,
         scenario: scenario.name,
@@ -184,6 +186,7 @@ export async function decideScheduleOutcome(
         candidateRuns: candidate.length,
         crashedRuns,
         incomplete,
+        loadNotTaken,
         invalidRuns: [
           ...invalidBaseline.map((r) => ({ ...r, side: 'baseline' as const })),
           ...invalidCandidate.map((r) => ({ ...r, side: 'candidate' as const })),
@@ -193,7 +196,7 @@ export async function decideScheduleOutcome(
       };
       if (!b || candidate.length === 0 || reference.length === 0) {
         const decided = withChangePoints(
-          cellState({ metrics: [], failedThresholds, incomplete }),
+          cellState({ metrics: [], failedThresholds, incomplete, loadNotTaken }),
           changePoints,
         );
         cells.push({
@@ -240,7 +243,7 @@ export async function decideScheduleOutcome(
         };
       });
       const decided = withChangePoints(
-        cellState({ metrics, failedThresholds, incomplete }),
+        cellState({ metrics, failedThresholds, incomplete, loadNotTaken }),
         changePoints,
       );
       cells.push({ ...base, ...decided, regression: decided.state === 'regression', metrics });

@@ -198,6 +198,7 @@ export function TrendsPage() {
                           ...p.failedThresholds.map(
                             (t) => `threshold ${t.metric} ${t.expr} failed`,
                           ),
+                          ...(p.loadNotTaken ? [p.loadNotTaken] : []),
                         ].join(', ')}
                       </Badge>
                     ) : p.state === 'suspected-regression' ? (

@@ -550,7 +550,7 @@ export const ComparisonSchema = z.object({
   outcome: z
     .enum(GATE_OUTCOMES)
     .describe(
-      'the one outcome rule (docs/outcomes.md), in this order: regression: a tested metric of some cell is worse than its baseline, or a measured run failed a threshold; suspected-regression: no verdict of worse, but some estimate is worse beyond the practical floor while the evidence is not enough (more repeats would settle it); no-baseline: some cell has none of this name for its pool config; incomplete: some cell has fewer than 2 valid measured runs on a side (the least Mann–Whitney needs), or more than a third of its candidate runs crashed (failed, timed out, aborted) or are invalid (the load was not offered: more than 1 % of iterations dropped or below 95 % of the target rate; more than 1 % of requests lost as late samples), or more than a third of its baseline runs are invalid; the `incomplete` of each cell says which, naming the invalid runs; pass: none of these',
+      'the one outcome rule (docs/outcomes.md), in this order: regression: a tested metric of some cell is worse than its baseline, a measured run failed a threshold, or the candidate could not take the load the baseline took (`loadNotTaken`); suspected-regression: no verdict of worse, but some estimate is worse beyond the practical floor while the evidence is not enough (more repeats would settle it); no-baseline: some cell has none of this name for its pool config; incomplete: some cell has fewer than 2 valid measured runs on a side (the least Mann–Whitney needs), or more than a third of its candidate runs crashed (failed, timed out, aborted) or are invalid (the load was not offered: more than 1 % of iterations dropped or below 95 % of the target rate; more than 1 % of requests lost as late samples), or more than a third of its baseline runs are invalid; the `incomplete` of each cell says which, naming the invalid runs; pass: none of these',
     ),
   cells: z.array(
     z.object({
@@ -584,6 +584,12 @@ export const ComparisonSchema = z.object({
         .nullable()
         .describe(
           'why the cell cannot be judged, naming the count (too few valid measured runs on a side for the test or for any primary metric to reach p < 0.05, or too many crashed or invalid, each invalid run named with its reason); null when it can. A regression or suspicion outranks it in `state`',
+        ),
+      loadNotTaken: z
+        .string()
+        .nullable()
+        .describe(
+          "why the cell is a regression although its candidate's runs could not be measured: more than a third of them did not offer the load (k6 dropped iterations or fell short of the rate, its VUs all waiting on the target) while the baseline's runs, with the same scenario, all did; null otherwise (docs/outcomes.md); added in v1",
         ),
       invalidRuns: z
         .array(

@@ -128,6 +128,7 @@ export const ComparisonViewSchema = z.object({
         'not-tested',
         'run-insights',
         'invalid-runs',
+        'load-not-taken',
       ]),
       message: z.string(),
     }),

@@ -53,6 +53,8 @@ export const TrendSeriesSchema = z.object({
       invalidRuns: z.array(InvalidRunSchema),
       /** why the point cannot be judged against the baseline (too few, crashed or invalid runs), or null */
       incomplete: z.string().nullable(),
+      /** why the point is a regression: its runs fell behind the load the baseline's runs took */
+      loadNotTaken: z.string().nullable(),
       isBaseline: z.boolean(),
       /** the one outcome rule for this point: regression, suspected-regression, incomplete or pass */
       state: z.enum(['regression', 'suspected-regression', 'incomplete', 'pass']),

@@ -2,6 +2,7 @@ import type { Db } from '@poolbench/db';
 import {
   cellState,
   incompleteReason,
+  loadNotTakenReason,
   type FailedThreshold,
   type InvalidRun,
   type TestedRunMetricKey,
@@ -80,7 +81,8 @@ export interface GateCellMetric {
  * (`baselineRuns` null: nothing to compare with, so never incomplete for it). The Holm family is
  * the cell's compared primary metrics; a primary metric's noise warning makes it incomplete. The
  * run counts are of valid runs; the invalid ones of each side are named in `incomplete` where they
- * make the cell incomplete, and always in `invalidRuns`.
+ * make the cell incomplete, and always in `invalidRuns`; a candidate that could not take the load
+ * its baseline took is a regression with the reason in `loadNotTaken` (`loadNotTakenReason`).
  */
 export function gateCellState(c: {
   metrics: readonly GateCellMetric[];
@@ -93,8 +95,20 @@ export function gateCellState(c: {
 }) {
   const invalidBaseline = c.invalidBaseline ?? [];
   const invalidCandidate = c.invalidCandidate ?? [];
-  const incomplete =
+  const counts =
     c.baselineRuns === null
+      ? null
+      : {
+          baselineRuns: c.baselineRuns,
+          candidateRuns: c.candidateRuns,
+          crashedRuns: c.crashedRuns,
+          invalidBaseline,
+          invalidCandidate,
+        };
+  // a candidate that fell behind the load its baseline took is judged: a regression
+  const loadNotTaken = counts ? loadNotTakenReason(counts) : null;
+  const incomplete =
+    c.baselineRuns === null || loadNotTaken
       ? null
       : incompleteReason({
           baselineRuns: c.baselineRuns,
@@ -108,11 +122,17 @@ export function gateCellState(c: {
             m.primary !== false && m.noiseWarning ? [m.noiseWarning] : [],
           ),
         });
-  const state = cellState({ metrics: c.metrics, failedThresholds: c.failedThresholds, incomplete });
+  const state = cellState({
+    metrics: c.metrics,
+    failedThresholds: c.failedThresholds,
+    incomplete,
+    loadNotTaken,
+  });
   return {
     state,
     regression: state === 'regression',
     incomplete,
+    loadNotTaken,
     failedThresholds: c.failedThresholds,
     invalidRuns: [
       ...invalidBaseline.map((r) => ({ ...r, side: 'baseline' as const })),

@@ -115,7 +115,7 @@ export async function compareWithBaseline(
       runId: b.runId,
       poolConfig: b.poolConfig,
     };
-    if (candidateRuns === 0) {
+    if (candidateRuns === 0 && invalidCandidate.length === 0) {
       // nothing measured yet (or every run failed): no verdict, and the outcome says incomplete
       cells.push({
         poolConfig: c.poolConfig,

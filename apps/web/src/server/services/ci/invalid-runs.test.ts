@@ -231,4 +231,86 @@ describe('invalid runs are left out of verdicts and named (real Postgres)', () =
       [b1, 'baseline'],
     ]);
   });
+  it('every candidate run fell behind the load the baseline took: a regression everywhere, saying so', async () => {
+    const base = await experiment([10], 5, 500);
+    await saveBaseline(base.experimentId, base.poolConfigs[0]!.id);
+    const fired = await experiment([10], 5, 600, base.poolConfigs);
+    for (const r of fired.runs[0]!) await dropIterations(r, 1740);
+    const behind =
+      /^5 of 5 candidate runs could not take the load all 5 valid baseline runs took with the same scenario \(run \w+: load not offered \(17\.4 % of iterations dropped\);.*\): the config falls behind it$/;
+
+    // the CI gate against the baseline
+    const gate = await compareWithBaseline(db, A.teamId, fired.experimentId, 'nightly');
+    expect(gate.outcome).toBe('regression');
+    expect(gate.cells[0]).toMatchObject({
+      state: 'regression',
+      candidateRuns: 0,
+      incomplete: null,
+    });
+    expect(gate.cells[0]!.loadNotTaken).toMatch(behind);
+
+    // the schedule's outcome
+    const schedule = await db.schedule.create({
+      data: {
+        teamId: A.teamId,
+        name: 'behind',
+        sourceExperimentId: base.experimentId,
+        cron: '0 3 * * *',
+        baselineName: 'nightly',
+      },
+    });
+    await db.experiment.update({
+      where: { id: fired.experimentId },
+      data: { scheduleId: schedule.id, finishedAt: new Date() },
+    });
+    expect(await decideScheduleOutcome(db, fired.experimentId)).toBe('regression');
+    const n = parseScheduleNotification(
+      await db.scheduleNotification.findUniqueOrThrow({
+        where: { experimentId: fired.experimentId },
+      }),
+    );
+    expect(n.payload!.cells[0]).toMatchObject({ state: 'regression', incomplete: null });
+    expect(n.payload!.cells[0]!.loadNotTaken).toMatch(behind);
+
+    // Trends
+    const trend = await trendSeries(
+      db,
+      A.teamId,
+      { targetId: A.targetId, scenarioId: A.scenarioId, poolConfigId: base.poolConfigs[0]!.id },
+      { baseline: 'nightly' },
+    );
+    const point = trend.points.find((p) => p.experimentId === fired.experimentId)!;
+    expect(point).toMatchObject({ state: 'regression', regression: true, incomplete: null });
+    expect(point.loadNotTaken).toMatch(behind);
+
+    // the compare view says it, beside the runs it left out
+    const cmp = await buildComparison(db, A.teamId, {
+      items: [
+        {
+          kind: 'cell',
+          experimentId: base.experimentId,
+          poolConfigId: base.poolConfigs[0]!.id,
+          scenarioId: A.scenarioId,
+        },
+        {
+          kind: 'cell',
+          experimentId: fired.experimentId,
+          poolConfigId: base.poolConfigs[0]!.id,
+          scenarioId: A.scenarioId,
+        },
+      ],
+      baseline: 0,
+      window: null,
+    });
+    expect(cmp.warnings.find((w) => w.code === 'load-not-taken')?.message).toMatch(
+      /^A regression the statistics cannot show \(the slowest requests were never sent\): .*: 5 of 5 candidate runs could not take the load/,
+    );
+
+    // config against config in one experiment
+    const e = await experiment([10, 10], 5, 700);
+    for (const r of e.runs[1]!) await dropIterations(r, 1740);
+    const pair = await compareWithPoolConfig(db, A.teamId, e.experimentId, e.poolConfigs[0]!.id);
+    expect(pair.outcome).toBe('regression');
+    expect(pair.cells[0]!.loadNotTaken).toMatch(behind);
+  });
 });

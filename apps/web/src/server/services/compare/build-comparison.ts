@@ -2,6 +2,7 @@ import { runInsights } from '@poolbench/stats';
 import { RunEnvironmentSchema, type Db } from '@poolbench/db';
 import {
   invalidRunsText,
+  loadNotTakenReason,
   isSuspectedWorse,
   createHistogram,
   histogramStatsMs,
@@ -82,7 +83,8 @@ export interface ComparisonWarning {
     | 'environment-differs'
     | 'not-tested'
     | 'run-insights'
-    | 'invalid-runs';
+    | 'invalid-runs'
+    | 'load-not-taken';
   message: string;
 }
 
@@ -345,6 +347,23 @@ export async function buildComparison(
   const warnings: ComparisonWarning[] = [];
   const invalid = invalidRunsWarning(groups, labels);
   if (invalid) warnings.push(invalid);
+  // a group that fell behind the load the baseline took is the regression, not a gap in the data
+  const base = groups[baselineIndex]!;
+  const behind = groups.flatMap((g, gi) => {
+    if (gi === baselineIndex) return [];
+    const reason = loadNotTakenReason({
+      baselineRuns: base.runs.length,
+      candidateRuns: g.runs.length,
+      invalidBaseline: base.invalidRuns,
+      invalidCandidate: g.invalidRuns,
+    });
+    return reason ? [`${labels[gi]}: ${reason}`] : [];
+  });
+  if (behind.length)
+    warnings.push({
+      code: 'load-not-taken',
+      message: `A regression the statistics cannot show (the slowest requests were never sent): ${behind.join('; ')}.`,
+    });
   const few = groups.filter((g) => g.runs.length < MIN_REPEATS);
   if (few.length) {
     warnings.push({

@@ -8,6 +8,7 @@ import {
   cellState,
   compareMetrics,
   incompleteReason,
+  loadNotTakenReason,
   isSuspectedWorse,
   median,
   runMetric,
@@ -207,20 +208,24 @@ export async function trendSeries(
       TrendMetric,
       { median: number | null; n: number; verdict: Verdict | null; suspected: boolean }
     >;
-    const incomplete = compared
-      ? incompleteReason({
+    const counts = compared
+      ? {
           baselineRuns: baseRuns.runIds.length,
           candidateRuns: v.runIds.length,
           crashedRuns: v.crashed,
           invalidBaseline: baseRuns.invalid,
           invalidCandidate: v.invalid,
-        })
+        }
       : null;
+    // a point whose runs fell behind the load the baseline took is judged: a regression
+    const loadNotTaken = counts ? loadNotTakenReason(counts) : null;
+    const incomplete = counts && !loadNotTaken ? incompleteReason(counts) : null;
     // the one outcome rule, per point: a worse verdict or a failed threshold, else a suspicion
     const state: CellState = cellState({
       metrics: TREND_METRICS.map((m) => metrics[m]),
       failedThresholds: v.failedThresholds,
       incomplete,
+      loadNotTaken,
     });
     return {
       experimentId: e.id,
@@ -234,6 +239,7 @@ export async function trendSeries(
       crashedRuns: v.crashed,
       invalidRuns: v.invalid,
       incomplete,
+      loadNotTaken,
       isBaseline: e.id === chosen?.experimentId,
       state,
       regression: state === 'regression',
