@@ -134,22 +134,23 @@ export function incompleteReason(c: {
   return null;
 }
 
+/** More than this share of the candidate's runs falling behind the load makes a regression. */
+export const LOAD_NOT_TAKEN_SHARE = 1 / 2;
+
 /**
  * Why a cell is a regression because its candidate could not take the load its baseline took, or
  * null. Both sides ran the same scenario (a baseline belongs to its target, scenario and pool
  * config; a gate base runs in the same experiment), so when more than half of the candidate's runs
  * did not offer the load (k6 dropped iterations, or fell short of the rate, because its VUs were
  * all waiting on the target) while at least `MIN_RUNS_PER_SIDE` of the baseline's ran valid and
- * none of them fell short, the config falls behind a load the baseline kept up with. Half, not
- * the third that makes a cell incomplete: with runs that each fall short at random (a generator at
- * the edge of its VUs), 3 of 5 candidate runs short and none of 5 baseline runs is about 1 % at
- * worst, so an A/A check rarely reads as this regression; fewer stay `incomplete`. That is the commonest way a too-small pool fails, and its runs cannot be measured
- * (the slowest requests are the ones never sent): leaving them out would make the cell incomplete
- * and hide the regression. Runs invalid for lost samples (a starved generator) never count here.
+ * none of them fell short, the config falls behind a load the baseline kept up with. That is the
+ * commonest way a too-small pool fails, and its runs cannot be measured (the slowest requests are
+ * the ones never sent): leaving them out would make the cell incomplete and hide the regression.
+ * Half, not the third that makes a cell incomplete: if every run fell short at random with the
+ * same chance q (a generator at the edge of its VUs), 3 or more of 5 candidate runs short and none
+ * of 5 baseline runs happens at most 2.8 % of the time (at q ≈ 0.32). Runs invalid for lost
+ * samples (a starved generator) never count here.
  */
-/** More than this share of the candidate's runs falling behind the load makes a regression. */
-export const LOAD_NOT_TAKEN_SHARE = 1 / 2;
-
 export function loadNotTakenReason(c: {
   baselineRuns: number;
   candidateRuns: number;
