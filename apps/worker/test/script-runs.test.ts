@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseRun, parseRunSecond } from '@poolbench/db';
-import { sumChecks } from '@poolbench/stats';
+import { sumChecks, sumCustomMetrics } from '@poolbench/stats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, type World } from './harness';
 
@@ -228,5 +228,49 @@ export default function () {
     // kept: 3 named by thresholds, name:health of two metrics, and 45 more unique values; every
     // request's duration sample of another unique value is dropped
     expect(run.summary?.subMetricsDropped).toBe(requests - 46);
+  });
+
+  it("stores the script's own metrics per second and in its summary, and thresholds them", async () => {
+    w.startWorker();
+    const pc = await w.poolConfig('lazy custom metrics', 'lazy', { maxConns: 2 });
+    const sc = await w.scenario('custom metrics script', {
+      template: 'k6-script',
+      source: `import http from 'k6/http';
+import { Counter, Trend } from 'k6/metrics';
+const waited = new Trend('waited_ms', true);
+const orders = new Counter('orders');
+export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 2, iterations: 20 } } };
+export default function () {
+  const res = http.get(__ENV.BASE_URL + '/health');
+  waited.add(res.timings.waiting);
+  orders.add(2);
+}
+`,
+      thresholds: [
+        { metric: 'waited_ms', expr: 'p(95)<5000' },
+        { metric: 'orders', expr: 'count>80' },
+      ],
+    });
+    const { runIds } = await w.launch([pc.id], [sc.id]);
+    const row = await w.waitForStatus(
+      runIds[0]!,
+      ['failed', 'succeeded', 'thresholds_failed', 'aborted_system'],
+      120_000,
+    );
+    const run = parseRun(row);
+    expect(run.status, run.errorMessage ?? '').toBe('thresholds_failed');
+    expect(run.thresholdResults).toEqual([
+      { metric: 'waited_ms', expr: 'p(95)<5000', observed: expect.any(Number), pass: true },
+      { metric: 'orders', expr: 'count>80', observed: 80, pass: false },
+    ]);
+    expect(run.summary?.custom?.orders).toMatchObject({ type: 'counter', sum: 80, count: 40 });
+    expect(run.summary?.custom?.waited_ms).toMatchObject({ type: 'trend', count: 40 });
+    expect(run.summary?.custom?.waited_ms?.histogram).toBeUndefined();
+    const seconds = (await w.db.runSecond.findMany({ where: { runId: run.id } })).map(
+      parseRunSecond,
+    );
+    const stored = sumCustomMetrics(seconds.map((s) => s.custom));
+    expect(stored?.orders?.sum).toBe(80);
+    expect(stored?.waited_ms?.trend).toEqual(run.summary?.custom?.waited_ms?.trend);
   });
 });

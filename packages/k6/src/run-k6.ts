@@ -107,6 +107,8 @@ export interface K6RunResult {
   /** the tagged series the script's thresholds name (end line); samples of series past the cap */
   subMetrics: K6SubMetric[];
   subMetricsDropped: number;
+  /** samples of the script's own metrics past the output's cap of 16 (end line) */
+  customDropped: number;
   /** the output's open time (end line): setup(), load and teardown(); undefined without end line */
   testDurationMs: number | undefined;
   /**
@@ -285,6 +287,7 @@ function emptyResult(
     stepsOverflow: 0,
     subMetrics: [],
     subMetricsDropped: 0,
+    customDropped: 0,
     testDurationMs: undefined,
     load: undefined,
     outputComplete: false,
@@ -432,6 +435,7 @@ function supervise(
           stepsOverflow: end?.stepsOverflow ?? 0,
           subMetrics: subMetricsOf(end),
           subMetricsDropped: end?.subMetricsDropped ?? 0,
+          customDropped: end?.customDropped ?? 0,
           testDurationMs: end?.durationMs,
           load:
             end?.loadStartMs !== undefined && end.loadEndMs !== undefined

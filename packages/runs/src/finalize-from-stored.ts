@@ -10,7 +10,9 @@ import {
   histogramStatsMs,
   loadTimeMs,
   sumChecks,
+  sumCustomMetrics,
   sumStoredSeconds,
+  type CustomMetrics,
   type SecondChecks,
   type Histogram,
   type ResourceTotalsRow,
@@ -24,6 +26,7 @@ import { mergeSegmentSeconds } from './segments/merge-segment-seconds';
 type StoredSecond = StoredSecondCounters & {
   ts: Date | string;
   checks?: SecondChecks | null;
+  custom?: CustomMetrics | null;
 } & Partial<Record<RunSecondHistColumn, Uint8Array | null>>;
 
 /** What a run stored before its worker died, turned into its summary (see finalize-from-stored). */
@@ -65,6 +68,7 @@ function summarizeStored(
     loadMs: loadTimeMs(null, null, loadSeconds),
     resources: resourceTotals,
     checks: sumChecks(rows.map((r) => r.checks)),
+    custom: sumCustomMetrics(rows.map((r) => r.custom)),
   });
 }
 

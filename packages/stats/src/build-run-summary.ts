@@ -1,5 +1,6 @@
 import type { HdrStatsMs } from './hdr';
 import type { RunChecks } from './run-checks';
+import { withoutHistograms, type CustomMetrics } from './run-custom-metrics';
 import type {
   ResourceSummary,
   RunDelivery,
@@ -189,6 +190,9 @@ export interface RunSummaryInput {
   checks?: RunChecks | null;
   subMetrics?: RunSubMetric[];
   subMetricsDropped?: number;
+  /** the script's own metrics over the seconds the summary covers (sumCustomMetrics) */
+  custom?: CustomMetrics | null;
+  customDropped?: number;
 }
 
 /**
@@ -229,5 +233,7 @@ export function buildRunSummary(i: RunSummaryInput): RunSummary {
     ...(i.checks ? { checks: i.checks } : {}),
     ...(i.subMetrics?.length ? { subMetrics: i.subMetrics } : {}),
     ...(i.subMetricsDropped ? { subMetricsDropped: i.subMetricsDropped } : {}),
+    ...(i.custom ? { custom: withoutHistograms(i.custom) } : {}),
+    ...(i.customDropped ? { customDropped: i.customDropped } : {}),
   };
 }

@@ -77,7 +77,5 @@ export function customMetricFromLine(l: {
 
 /** Without the histograms: what a run summary and a stored second keep besides them. */
 export function withoutHistograms(c: CustomMetrics): CustomMetrics {
-  return Object.fromEntries(
-    Object.entries(c).map(([name, { histogram: _h, ...v }]) => [name, v]),
-  );
+  return Object.fromEntries(Object.entries(c).map(([name, { histogram: _h, ...v }]) => [name, v]));
 }

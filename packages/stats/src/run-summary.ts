@@ -1,5 +1,6 @@
 import type { HdrStatsMs } from './hdr';
 import type { RunChecks } from './run-checks';
+import type { CustomMetrics } from './run-custom-metrics';
 
 /**
  * Run.summary as the worker stores it (from merged per-second histograms and counters) and as the
@@ -63,6 +64,13 @@ export interface RunSummary {
    */
   subMetrics?: RunSubMetric[];
   subMetricsDropped?: number;
+  /**
+   * The script's own metrics (`k6/metrics` Trend, Counter, Rate, Gauge) over the load, by name,
+   * without histograms (those are per second in RunSecond.custom); at most 16 per run,
+   * `customDropped` counts the samples of further ones. Absent without any.
+   */
+  custom?: CustomMetrics;
+  customDropped?: number;
 }
 
 /** One tagged series of a k6 metric over a run's load. */

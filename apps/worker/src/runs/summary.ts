@@ -39,6 +39,7 @@ export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRo
       runSecondHistEntries().map(([metric, col]) => [col, b64ToBytes(s.histograms[metric])]),
     ) as RunSecondParts['hists'],
     checks: s.checks,
+    custom: s.custom,
   });
 }
 
@@ -57,6 +58,7 @@ export function buildSummary(
         | 'stepsOverflow'
         | 'subMetrics'
         | 'subMetricsDropped'
+        | 'customDropped'
       >
     >,
   resourceTotals: readonly ResourceTotalsRow[],
@@ -88,6 +90,8 @@ export function buildSummary(
     // the series without their histograms: thresholds read those from the run's result
     subMetrics: (k6.subMetrics ?? []).map(({ histogram: _h, ...series }) => series),
     subMetricsDropped: k6.subMetricsDropped,
+    custom: s.custom,
+    customDropped: k6.customDropped,
   });
 }
 

@@ -50,6 +50,22 @@ export const SecondChecksSchema = z.looseObject({
   overflow: CheckCountsSchema.optional(),
 });
 
+/** RunSecond.custom (and the run summary's): a script's own k6 metrics by name (`CustomMetrics`). */
+export const CustomMetricsSchema = z.record(
+  z.string(),
+  z.looseObject({
+    type: z.enum(['trend', 'counter', 'rate', 'gauge']),
+    count: num,
+    trend: HdrStatsSchema.nullable().optional(),
+    histogram: z.string().optional(),
+    sum: num.optional(),
+    nonZero: num.optional(),
+    rate: numOrNull.optional(),
+    value: num.optional(),
+    max: num.optional(),
+  }),
+);
+
 /** Run.summary: parses to packages/stats' `RunSummary` (the annotation is checked by the compiler). */
 export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
   requests: num,
@@ -106,6 +122,8 @@ export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
     )
     .optional(),
   subMetricsDropped: num.optional(),
+  custom: CustomMetricsSchema.optional(),
+  customDropped: num.optional(),
 });
 
 /** Run.thresholdResults (`evaluateThresholds`). */

@@ -14,6 +14,7 @@ import {
   RunEnvironmentSchema,
   RunSummarySchema,
   SecondChecksSchema,
+  CustomMetricsSchema,
   ScenarioParamsSchema,
   ScenarioSnapshotSchema,
   ScenarioThresholdsSchema,
@@ -63,6 +64,7 @@ const TARGET = {
 const RUN_SECOND = {
   statusCounts: col(StatusCountsSchema, StatusCountsSchema.parse({})),
   checks: col(SecondChecksSchema, null),
+  custom: col(CustomMetricsSchema, null),
 };
 const IDEMPOTENCY_KEY = { responseBody: col(JsonValueSchema, null) };
 const SCHEDULE_NOTIFICATION = { payload: col(NotificationPayloadSchema, null) };

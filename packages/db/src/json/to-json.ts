@@ -28,6 +28,8 @@ export const toJson = {
     writeJson(S.RequestDefaultsColumnSchema, v, { model: 'Target', column: 'requestDefaults' }),
   secondChecks: (v: unknown) =>
     writeJson(S.SecondChecksSchema, v, { model: 'RunSecond', column: 'checks' }),
+  customMetrics: (v: unknown) =>
+    writeJson(S.CustomMetricsSchema, v, { model: 'RunSecond', column: 'custom' }),
   responseBody: (v: unknown) =>
     writeJson(S.JsonValueSchema, v, { model: 'IdempotencyKey', column: 'responseBody' }),
   sequentialState: (v: unknown) =>

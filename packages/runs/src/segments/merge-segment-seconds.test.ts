@@ -145,6 +145,7 @@ describe('mergeSecondRows', () => {
       blockedHist: null,
       iterationHist: null,
       checks,
+      custom: null,
     });
     const merged = mergeSecondRows('r', 40, [
       row(0, { items: [{ name: 'ok', group: '', passes: 5, fails: 1 }] }),

@@ -1,5 +1,5 @@
 import { parseRunSecond, RUN_SECOND_HIST_COLUMNS, type Db, type Prisma } from '@poolbench/db';
-import { encodeHistogram, histogramStatsMs, sumChecks } from '@poolbench/stats';
+import { encodeHistogram, histogramStatsMs, sumChecks, sumCustomMetrics } from '@poolbench/stats';
 import { mergeStoredHistograms } from '@poolbench/stats/stored';
 import { runSecondRow, type RunSecondParts } from './run-second-row';
 
@@ -56,6 +56,8 @@ export function mergeSecondRows(
     hists: Object.fromEntries(HIST.map((c) => [c, bytesOf(hists[c])])) as RunSecondParts['hists'],
     // each generator's checks of the second, added up per name and group
     checks: sumChecks(rows.map((r) => parseRunSecond(r).checks)),
+    // their own metrics: sums add, trend histograms merge exactly
+    custom: sumCustomMetrics(rows.map((r) => parseRunSecond(r).custom)),
   });
 }
 

@@ -1,5 +1,5 @@
 import { toJson, type Prisma, type RunSecondHistColumn } from '@poolbench/db';
-import type { HdrStatsMs, SecondChecks } from '@poolbench/stats';
+import type { CustomMetrics, HdrStatsMs, SecondChecks } from '@poolbench/stats';
 
 /** What one stored second is made of, from k6 directly or from the generators' merge. */
 export interface RunSecondParts {
@@ -28,6 +28,8 @@ export interface RunSecondParts {
   hists: Record<RunSecondHistColumn, Uint8Array<ArrayBuffer> | null>;
   /** k6 checks of the second; absent or null when it had none */
   checks?: SecondChecks | null;
+  /** the script's own metrics of the second, trends with their histograms; absent or null without any */
+  custom?: CustomMetrics | null;
 }
 
 /** The RunSecond row: the one place its percentile columns are named. */
@@ -52,5 +54,6 @@ export function runSecondRow(p: RunSecondParts): Prisma.RunSecondCreateManyInput
     ...(p.checks?.items.length || p.checks?.overflow
       ? { checks: toJson.secondChecks(p.checks) }
       : {}),
+    ...(p.custom && Object.keys(p.custom).length ? { custom: toJson.customMetrics(p.custom) } : {}),
   };
 }
