@@ -112,14 +112,9 @@ if command -v java >/dev/null && command -v mvn >/dev/null; then
 else
   say "java or mvn not found: the java-hikari runtime will fail (apt-get install openjdk-17-jdk-headless maven)"
 fi
-# Mailpit: the local SMTP catcher that receives PoolBench's mail (sign-up verification, invitations)
-MAILPIT_VERSION=v1.33.1
-if [ ! -x "$DATA/bin/mailpit" ] || [ "$(cat "$DATA/bin/mailpit.version" 2>/dev/null)" != "$MAILPIT_VERSION" ]; then
-  say "building mailpit $MAILPIT_VERSION (local mail catcher)"
-  mkdir -p "$DATA/bin"
-  GOBIN="$DATA/bin" go install "github.com/axllent/mailpit@$MAILPIT_VERSION"
-  echo "$MAILPIT_VERSION" > "$DATA/bin/mailpit.version"
-fi
+# Mailpit: the local SMTP catcher that receives PoolBench's mail (sign-up verification, invitations),
+# with its web page (skips itself once built)
+infra/build-mailpit.sh v1.33.1
 # helm, kubeconform and offline Kubernetes/KEDA schemas for the chart's checks (built once, kept)
 if [ "$FOR_TESTS" = 1 ]; then infra/helm/tools.sh; fi
 
