@@ -1,5 +1,6 @@
 import { parsePoolConfig, parseTarget, toJson, type Db, type Prisma } from '@poolbench/db';
 import { poolConfigProblemsOnTarget, type PoolConfig } from '@poolbench/scenarios';
+import { AppError } from '@poolbench/scenarios/errors';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { envColumn } from './environment-column';
 
@@ -24,12 +25,23 @@ async function assertTarget(db: Db, teamId: string, targetId: string) {
   return t;
 }
 
-/** A managed target's runtime must be able to honour the config (docs/runtimes.md); the first problem is named by its field. */
+/**
+ * A managed target's runtime must be able to honour the config (docs/runtimes.md): every problem
+ * is named by its field at once, so a form shows them all after one save, not one per save.
+ */
 async function assertRuntimeCanRun(db: Db, teamId: string, targetId: string, config: PoolConfig) {
   const t = await assertTarget(db, teamId, targetId);
   if (t.kind !== 'managed') return;
-  const [problem] = poolConfigProblemsOnTarget(config, parseTarget(t).managed?.environment);
-  if (problem) throw new InvalidInputError(`config.${problem.path}`, problem.message);
+  const problems = poolConfigProblemsOnTarget(config, parseTarget(t).managed?.environment).map(
+    (p) => ({ path: `config.${p.path}`, message: p.message }),
+  );
+  if (problems.length === 1) throw new InvalidInputError(problems[0]!.path, problems[0]!.message);
+  if (problems.length > 1)
+    throw new AppError(
+      'validation_failed',
+      problems.map((p) => `${p.path}: ${p.message}`).join('; '),
+      { problems },
+    );
 }
 
 async function assertNameFree(db: Db, targetId: string, name: string, exceptId?: string) {

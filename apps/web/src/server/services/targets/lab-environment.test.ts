@@ -115,6 +115,34 @@ describe('managed target environment (real Postgres)', () => {
     expect(stmt?.message).toMatch(
       /config\.params\.statementTimeoutMs.*bun runtime cannot honour statement timeout/,
     );
+    // every field the runtime refuses, at once: a form shows them all after one save
+    const hikari2 = await admin.target.create({
+      kind: 'managed',
+      name: 'hikari target',
+      requestDefaults: { method: 'GET', path: '/health' },
+      environment: { runtime: 'java-hikari' },
+    });
+    const both = (await admin.poolConfig
+      .create({
+        targetId: hikari2.id,
+        name: 'two floors',
+        config: {
+          strategy: 'elastic',
+          params: { acquireTimeoutMs: 100, idleTimeoutMs: 1000 },
+          instanceCount: 1,
+        },
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )) as (TRPCError & { cause?: { problems?: { path: string }[] } }) | null;
+    expect(both?.code).toBe('BAD_REQUEST');
+    expect(both?.cause?.problems?.map((p) => p.path).sort()).toEqual([
+      'config.params.acquireTimeoutMs',
+      'config.params.idleTimeoutMs',
+    ]);
+    expect(both?.message).toMatch(/acquireTimeoutMs: must be at least 250 ms/);
+    expect(both?.message).toMatch(/idleTimeoutMs: must be at least 10000 ms/);
     // what it can honour is stored; a config may run on another runtime than its target's
     const lazy = await admin.poolConfig.create({
       targetId: t.id,
