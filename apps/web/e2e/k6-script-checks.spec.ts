@@ -2,21 +2,31 @@ import { expect, test } from '@playwright/test';
 import { SHOTS, signUpApi, trpcOk } from './helpers';
 
 // Two checks, one of which fails on every 200 (the lab target's /health never says "hello"), in
-// the root group and in a group, and a threshold on k6's checks rate.
+// the root group and in a group; a threshold on k6's checks rate, one on a tagged sub-metric, and
+// a custom Trend.
 const SCRIPT = `import http from 'k6/http';
-import { check, group } from 'k6';
+import { check, group, sleep } from 'k6';
+import { Trend } from 'k6/metrics';
+
+const waited = new Trend('health_wait_ms', true);
 
 export const options = {
   scenarios: { load: { executor: 'per-vu-iterations', vus: 2, iterations: 20 } },
-  thresholds: { checks: ['rate>0.99'] },
+  thresholds: {
+    checks: ['rate>0.99'],
+    'http_req_duration{name:health}': ['p(95)<2000'],
+    health_wait_ms: ['p(99)<2000'],
+  },
 };
 
 export default function () {
   const res = http.get(\`\${__ENV.BASE_URL}/health\`, { tags: { name: 'health' } });
+  waited.add(res.timings.waiting);
   check(res, { 'status is 200': (r) => r.status === 200 });
   group('body', () => {
     check(res, { 'says hello': (r) => String(r.body).includes('hello') });
   });
+  sleep(0.1);
 }
 `;
 
@@ -55,6 +65,11 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   await expect(thresholds).toContainText('checks rate>0.99 evaluated by PoolBench', {
     timeout: 60_000,
   });
+  await expect(thresholds).toContainText(
+    'http_req_duration{name:health} p(95)<2000 evaluated by PoolBench',
+  );
+  await expect(thresholds).toContainText('health_wait_ms p(99)<2000 evaluated by PoolBench');
+  await expect(thresholds).not.toContainText('not evaluated');
   await page.getByRole('button', { name: 'Save as scenario' }).click();
   await expect(page).toHaveURL(/\/scenarios$/);
   const list = (await call('scenario.list', {}, 'query')) as unknown as Array<{
@@ -93,6 +108,8 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   };
   expect(run.thresholdResults).toEqual([
     expect.objectContaining({ metric: 'checks', expr: 'rate>0.99', observed: 0.5, pass: false }),
+    expect.objectContaining({ metric: 'health_wait_ms', pass: true }),
+    expect.objectContaining({ metric: 'http_req_duration{name:health}', pass: true }),
   ]);
   expect(run.summary.checks.items).toEqual([
     { name: 'status is 200', group: '', passes: 40, fails: 0 },
@@ -114,6 +131,14 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   await expect(checks).toContainText('50.0 % of 80 passed');
   const failed = page.getByTestId('thresholds').locator('li', { hasText: 'checks rate>0.99' });
   await expect(failed).toContainText('fail');
+  await expect(page.getByText('1 of 3 thresholds failed: checks rate>0.99')).toBeVisible();
+  // the sub-metric's value, and the custom Trend's chart
+  const sub = page.getByTestId('sub-metric').filter({ hasText: 'http_req_duration{name:health}' });
+  await expect(sub).toContainText('40');
+  await expect(sub).toContainText('p95');
+  const trend = page.locator('[data-testid="custom-metric-chart"][data-metric="health_wait_ms"]');
+  await expect(trend).toBeVisible();
+  await expect(trend.locator('.recharts-line')).toHaveCount(3);
   await checks.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/k6-script-checks-01-run.png`, fullPage: true });
 
@@ -125,4 +150,91 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   await expect(merged.locator('tbody tr')).toHaveCount(2, { timeout: 60_000 });
   await expect(page.getByText('Check pass rate').first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/k6-script-checks-02-compare.png`, fullPage: true });
+});
+
+/**
+ * A script that tags every request uniquely, 200 req/s for 15 s, with a threshold on one such
+ * tag: the run completes, the output keeps at most 50 series, and the page says what it left out.
+ */
+test('a script tagging each request uniquely keeps bounded series and says so', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(4 * 60_000);
+  await signUpApi(page.request, baseURL!, 'Unique Tagger');
+  const call = trpcOk(page.request, baseURL!);
+  const target = await call('target.create', {
+    kind: 'managed',
+    name: 'Lab',
+    requestDefaults: { method: 'GET', path: '/health' },
+  });
+  const pc = await call('poolConfig.create', {
+    targetId: target.id,
+    name: 'fixed 4',
+    config: { strategy: 'fixed', params: { maxConns: 4 } },
+  });
+  const source = `import http from 'k6/http';
+import exec from 'k6/execution';
+export const options = {
+  scenarios: { load: { executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '15s', preAllocatedVUs: 20 } },
+  thresholds: { 'http_req_duration{name:req-5}': ['p(95)<2000'] },
+};
+export default function () {
+  http.get(\`\${__ENV.BASE_URL}/health\`, { tags: { name: 'req-' + exec.scenario.iterationInTest } });
+}
+`;
+  const inspected = (await call('scenario.inspectScript', { source, files: {} }, 'mutation')) as {
+    ok: boolean;
+  };
+  expect(inspected.ok).toBe(true);
+  // the editor saves the thresholds the check step applied, as here
+  const sc = await call('scenario.saveScript', {
+    name: 'unique tags',
+    script: {
+      template: 'k6-script',
+      source,
+      files: {},
+      thresholds: [{ metric: 'http_req_duration{name:req-5}', expr: 'p(95)<2000' }],
+    },
+  });
+  const { experimentId } = (await call('experiment.launch', {
+    name: 'unique tags',
+    targetId: target.id,
+    poolConfigIds: [pc.id],
+    scenarioIds: [sc.id],
+    repeats: 1,
+  })) as unknown as { experimentId: string };
+  await page.goto(`/experiments/${experimentId}`);
+  await expect(page.getByTestId('matrix-run').first().getByTestId('run-status')).toHaveText(
+    'Succeeded',
+    { timeout: 180_000 },
+  );
+  const runId = (
+    (await call('experiment.get', { id: experimentId }, 'query')) as unknown as {
+      runs: Array<{ id: string }>;
+    }
+  ).runs[0]!.id;
+  const run = (await call('run.get', { id: runId }, 'query')) as unknown as {
+    thresholdResults: Array<{ metric: string; pass: boolean }>;
+    summary: {
+      requests: number;
+      subMetrics: Array<{ name: string; count: number }>;
+      subMetricsDropped: number;
+    };
+  };
+  expect(run.summary.requests).toBeGreaterThan(2900);
+  expect(run.summary.subMetrics).toHaveLength(50);
+  expect(run.summary.subMetrics[0]).toMatchObject({
+    name: 'http_req_duration{name:req-5}',
+    count: 1,
+  });
+  expect(run.summary.subMetricsDropped).toBe(run.summary.requests - 50);
+  expect(run.thresholdResults).toEqual([
+    expect.objectContaining({ metric: 'http_req_duration{name:req-5}', pass: true }),
+  ]);
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId('sub-metrics-truncated')).toContainText('at most 50 series');
+  await expect(page.getByTestId('sub-metric')).toHaveCount(50);
+  await page.getByTestId('sub-metrics').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/k6-script-checks-03-unique-tags.png`, fullPage: true });
 });

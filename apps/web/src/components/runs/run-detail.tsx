@@ -48,6 +48,11 @@ const RunCharts = dynamic(() => import('./run-charts').then((m) => m.RunCharts),
   loading: () => <LoadingBlock rows={4} label="Loading charts" />,
 });
 
+const CustomMetricsCharts = dynamic(
+  () => import('./custom-metrics-charts').then((m) => m.CustomMetricsCharts),
+  { ssr: false },
+);
+
 /** Units are in the key names (house rule), so values can be shown in human units. */
 function formatValue(key: string, v: unknown): string {
   if (typeof v === 'number' && /Bytes$/.test(key)) return formatBytes(v);
@@ -316,6 +321,7 @@ export function RunDetail({ id }: { id: string }) {
       ) : null}
       {terminal && r.summary ? <ChecksCard summary={r.summary} /> : null}
       {terminal && r.summary ? <SubMetricsCard summary={r.summary} /> : null}
+      {terminal && r.summary?.custom ? <CustomMetricsCharts runId={id} /> : null}
 
       <section aria-labelledby="charts-h" className="mb-6">
         <div className="mb-3 flex items-baseline justify-between">

@@ -9,6 +9,7 @@ import {
   RunNotesSavedSchema,
   RunSeriesSchema,
   SweepStepsSchema,
+  CustomSeriesSchema,
 } from './run.types';
 import { listRuns } from '~/server/services/runs/list-runs';
 import { getRun } from '~/server/services/runs/get-run';
@@ -17,6 +18,7 @@ import { RUN_CHART_MAX_POINTS } from '~/server/services/runs/downsample';
 import { cancelRun } from '~/server/services/runs/cancel-run';
 import { updateRunNotes } from '~/server/services/runs/update-run-notes';
 import { sweepSteps } from '~/server/services/runs/sweep-steps';
+import { customSeries } from '~/server/services/runs/custom-series';
 
 export const runRouter = {
   list: teamProcedure('viewer')
@@ -44,6 +46,10 @@ export const runRouter = {
     .input(ByIdSchema)
     .output(SweepStepsSchema)
     .query(({ ctx, input }) => sweepSteps(ctx.db, ctx.team.id, input.id)),
+  customSeries: teamProcedure('viewer')
+    .input(ByIdSchema)
+    .output(CustomSeriesSchema)
+    .query(({ ctx, input }) => customSeries(ctx.db, ctx.team.id, input.id)),
   series: teamProcedure('viewer')
     .input(
       z.object({

@@ -117,6 +117,24 @@ export const SweepStepsSchema = z
   })
   .nullable();
 
+/** A script's own metrics per second (`customSeries`): a trend's percentiles, others' value. */
+export const CustomSeriesSchema = z.array(
+  z.object({
+    name: z.string(),
+    type: z.enum(['trend', 'counter', 'rate', 'gauge']),
+    points: z.array(
+      z.object({
+        second: z.number().int(),
+        p50: nullableNum,
+        p95: nullableNum,
+        p99: nullableNum,
+        max: nullableNum,
+        value: nullableNum,
+      }),
+    ),
+  }),
+);
+
 export const RunSeriesSchema = z.object({
   points: z.array(SeriesPointSchema),
   totalSeconds: z.number().int(),

@@ -1,0 +1,119 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { useTRPC } from '~/lib/trpc/react';
+import { Card, CardHeader } from '~/components/ui/card';
+import { yTicks } from '~/components/charts/y-ticks';
+import { formatValue } from '~/components/compare/format-metric';
+
+const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };
+const TREND_LINES = [
+  { key: 'p50', color: '#1f57d6' },
+  { key: 'p95', color: '#f59e0b' },
+  { key: 'p99', color: '#ef4444' },
+] as const;
+const UNIT = { trend: 'ms', counter: 'per second', rate: '% of samples', gauge: 'last value' };
+
+type Series = {
+  name: string;
+  type: 'trend' | 'counter' | 'rate' | 'gauge';
+  points: Array<Record<string, number | null>>;
+};
+
+function MetricChart({ s }: { s: Series }) {
+  const lines =
+    s.type === 'trend'
+      ? TREND_LINES.map((l) => ({ ...l, label: l.key }))
+      : [{ key: 'value', color: '#1f57d6', label: s.name }];
+  const data: Array<Record<string, number | null>> =
+    s.type === 'rate'
+      ? s.points.map((p) => ({ ...p, value: p.value === null ? null : (p.value ?? 0) * 100 }))
+      : s.points;
+  const y = yTicks(
+    data.flatMap((d) => lines.flatMap((l) => (typeof d[l.key] === 'number' ? [d[l.key]!] : []))),
+  );
+  return (
+    <Card className="p-4" data-testid="custom-metric-chart" data-metric={s.name}>
+      <div className="mb-2 flex items-baseline justify-between">
+        <h3 className="font-mono text-sm font-semibold text-slate-800">{s.name}</h3>
+        <span className="text-xs text-slate-500">
+          {s.type} · {UNIT[s.type]}
+        </span>
+      </div>
+      <div className="h-48">
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+            <CartesianGrid stroke="#f1f5f9" vertical={false} />
+            <XAxis
+              dataKey="second"
+              type="number"
+              domain={['dataMin', 'dataMax']}
+              unit="s"
+              {...axis}
+            />
+            <YAxis
+              width={48}
+              domain={y.ticks.length ? [y.ticks[0]!, y.ticks.at(-1)!] : ['auto', 'auto']}
+              ticks={y.ticks.length ? y.ticks : undefined}
+              tickFormatter={y.ticks.length ? y.format : undefined}
+              {...axis}
+            />
+            <Tooltip
+              formatter={(v) =>
+                typeof v === 'number' && s.type === 'trend' ? formatValue(v, 'ms') : v
+              }
+              labelFormatter={(x) => `${x} s`}
+              contentStyle={{ fontSize: 12 }}
+            />
+            <Legend wrapperStyle={{ fontSize: 11 }} iconSize={8} />
+            {lines.map((l) => (
+              <Line
+                key={l.key}
+                dataKey={l.key}
+                name={l.label}
+                stroke={l.color}
+                dot={data.length < 3}
+                strokeWidth={1.75}
+                isAnimationActive={false}
+                connectNulls
+              />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+    </Card>
+  );
+}
+
+/** The script's own metrics (k6/metrics), one chart each, per second of the run. */
+export function CustomMetricsCharts({ runId }: { runId: string }) {
+  const trpc = useTRPC();
+  const q = useQuery(trpc.run.customSeries.queryOptions({ id: runId }));
+  if (!q.data || q.data.length === 0) return null;
+  return (
+    <section aria-labelledby="custom-h" className="mb-6" data-testid="custom-metrics">
+      <CardHeader
+        title="The script's own metrics"
+        description="Its k6/metrics Trend, Counter, Rate and Gauge, per second: a trend's p50, p95 and p99, a counter's count in the second, a rate's share, a gauge's last value."
+      />
+      <h2 id="custom-h" className="sr-only">
+        The script&apos;s own metrics
+      </h2>
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        {q.data.map((s) => (
+          <MetricChart key={s.name} s={s} />
+        ))}
+      </div>
+    </section>
+  );
+}

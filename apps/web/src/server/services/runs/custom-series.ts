@@ -1,0 +1,59 @@
+import { parseRunSecond, type Db } from '@poolbench/db';
+import type { CustomMetricValue } from '@poolbench/stats';
+import { NotFoundError } from '../errors';
+
+/** One second of a script's own metric, as its chart draws it (a trend in ms). */
+export interface CustomPoint {
+  second: number;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+  max: number | null;
+  /** a counter's sum in the second, a rate's share (0..1), a gauge's last value */
+  value: number | null;
+}
+
+export interface CustomSeries {
+  name: string;
+  type: CustomMetricValue['type'];
+  points: CustomPoint[];
+}
+
+function pointOf(second: number, v: CustomMetricValue): CustomPoint {
+  const t = v.trend ?? null;
+  return {
+    second,
+    p50: t?.p50 ?? null,
+    p95: t?.p95 ?? null,
+    p99: t?.p99 ?? null,
+    max: t?.max ?? null,
+    value:
+      v.type === 'counter'
+        ? (v.sum ?? 0)
+        : v.type === 'rate'
+          ? (v.rate ?? null)
+          : v.type === 'gauge'
+            ? (v.value ?? null)
+            : null,
+  };
+}
+
+/** A run's own metrics per second (RunSecond.custom), one series each in the order first seen. */
+export async function customSeries(db: Db, teamId: string, runId: string): Promise<CustomSeries[]> {
+  const run = await db.run.findFirst({ where: { id: runId, teamId }, select: { id: true } });
+  if (!run) throw new NotFoundError('run');
+  const rows = await db.runSecond.findMany({
+    where: { runId, segment: 'all' },
+    select: { runId: true, second: true, custom: true },
+    orderBy: { second: 'asc' },
+  });
+  const out = new Map<string, CustomSeries>();
+  for (const row of rows.map(parseRunSecond)) {
+    for (const [name, v] of Object.entries(row.custom ?? {})) {
+      let s = out.get(name);
+      if (!s) out.set(name, (s = { name, type: v.type, points: [] }));
+      s.points.push(pointOf(row.second, v));
+    }
+  }
+  return [...out.values()];
+}
