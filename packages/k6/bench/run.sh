@@ -6,6 +6,9 @@
 # Then the output's size against the request rate: the same server at fixed
 # arrival rates, and where the bytes go (cmd/outputsize: each histogram's
 # share and what other encodings of the same seconds would weigh).
+# Then the same A/B for a script as k6 users write them (two checks in a group, a tagged request with
+# a sub-metric threshold, a custom Trend and Counter): what checks, tagged series and custom
+# metrics cost the output.
 # Usage: bash packages/k6/bench/run.sh [rounds=3] [vus=50] [seconds=10] [rates="500 1000 2000 5000"]
 # Writes the "k6-overhead" section of docs/benchmarks.md.
 set -euo pipefail
@@ -37,6 +40,26 @@ export const options = { vus: ${vus}, duration: '${secs}s' };
 export default function () { http.get(__ENV.BASE + '/'); }
 JS
 
+cat >"$work/features.js" <<JS
+import http from 'k6/http';
+import { check, group } from 'k6';
+import { Counter, Trend } from 'k6/metrics';
+const waited = new Trend('waited_ms', true);
+const calls = new Counter('calls');
+export const options = {
+  vus: ${vus}, duration: '${secs}s',
+  thresholds: { 'http_req_duration{name:home}': ['p(95)<1000'], checks: ['rate>0'], waited_ms: ['p(99)<1000'] },
+};
+export default function () {
+  group('browse', () => {
+    const r = http.get(__ENV.BASE + '/', { tags: { name: 'home' } });
+    check(r, { 'status is 200': (x) => x.status === 200, 'has a body': (x) => x.body.length > 0 });
+    waited.add(r.timings.waiting);
+    calls.add(1);
+  });
+}
+JS
+
 served() { curl -fsS "$base/__served"; }
 load0=$(cut -d' ' -f1 /proc/loadavg)
 
@@ -46,9 +69,10 @@ load0=$(cut -d' ' -f1 /proc/loadavg)
 have_time=$([[ -x /usr/bin/time ]] && echo 1 || echo 0)
 run() {
   local label=$1; shift
+  local script=$work/${SCRIPT:-script}.js
   local before after pid hwm=0 cpu_ticks=0 line reqs cpu_s
   local cmd=("$k6" run --address "" --include-system-env-vars=false --no-usage-report --no-thresholds
-    --summary-mode=disabled --quiet --no-color -e "BASE=$base" "$@" "$work/script.js")
+    --summary-mode=disabled --quiet --no-color -e "BASE=$base" "$@" "$script")
   before=$(served)
   if ((have_time)); then
     /usr/bin/time -f '%U %S %M' -o "$work/$label.time" "${cmd[@]}" >"$work/$label.log" 2>&1 &
@@ -72,21 +96,38 @@ run() {
   else
     cpu_s=$(awk -v t="$cpu_ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')
   fi
-  echo "$((reqs / secs)) $hwm $(awk -v c="$cpu_s" -v r="$reqs" 'BEGIN { printf "%.1f", c * 1e6 / r }')"
+  echo "$((reqs / secs)) $hwm $(awk -v c="$cpu_s" -v r="$reqs" 'BEGIN { printf "%.1f", c * 1e6 / r }') $reqs"
 }
 
 declare -a plain_rps plain_rss plain_cpu pb_rps pb_rss pb_cpu pb_bps
 for i in $(seq "$rounds"); do
-  read -r rps rss cpu < <(run plain)
+  read -r rps rss cpu _ < <(run plain)
   plain_rps+=("$rps"); plain_rss+=("$rss"); plain_cpu+=("$cpu")
   echo "round $i plain:     $rps req/s, $cpu CPU µs/req, peak RSS $((rss / 1024)) MiB" >&2
   out="$work/out-$i.ndjson"
-  read -r rps rss cpu < <(run poolbench --out "poolbench=$out")
+  read -r rps rss cpu _ < <(run poolbench --out "poolbench=$out")
   lines=$(grep -c '"type":"second"' "$out")
   bytes=$(stat -c %s "$out")
   # per second of test: all bytes (partial first/last seconds and the end line too) over the test duration
   pb_rps+=("$rps"); pb_rss+=("$rss"); pb_cpu+=("$cpu"); pb_bps+=("$((bytes / secs))")
   echo "round $i poolbench: $rps req/s, $cpu CPU µs/req, peak RSS $((rss / 1024)) MiB, $((bytes / secs)) B/s of output ($bytes B, $lines second lines)" >&2
+done
+
+# The script with checks, a tagged sub-metric and custom metrics: plain and poolbench alternated.
+declare -a fplain_rps fplain_cpu fpb_rps fpb_cpu fpb_bps fpb_bpr
+for i in $(seq "$rounds"); do
+  read -r rps _ cpu _ < <(SCRIPT=features run features-plain)
+  fplain_rps+=("$rps"); fplain_cpu+=("$cpu")
+  out="$work/features-$i.ndjson"
+  read -r rps _ cpu reqs < <(SCRIPT=features run features-poolbench --out "poolbench=$out")
+  bytes=$(stat -c %s "$out")
+  fpb_rps+=("$rps"); fpb_cpu+=("$cpu"); fpb_bps+=("$((bytes / secs))")
+  fpb_bpr+=("$(awk -v b="$bytes" -v r="$reqs" 'BEGIN { printf "%.2f", b / r }')")
+  if ! { grep -q '"checks"' "$out" && grep -q '"custom"' "$out" && grep -q '"subMetrics"' "$out"; }; then
+    echo "bench: the features run's output lacks checks, custom metrics or tagged series" >&2
+    exit 1
+  fi
+  echo "round $i features: plain ${fplain_rps[-1]} req/s, poolbench $rps req/s, $cpu CPU µs/req, $((bytes / secs)) B/s of output" >&2
 done
 
 # Output size against the request rate: open model (constant arrival rate), one
@@ -121,6 +162,12 @@ within=$(printf '%s\n' "${sweep_rows[@]}" | awk -F'|' '$3 + 0 <= 4096 && $2 + 0 
 ratio=$(awk -v a="$o_rps" -v b="$p_rps" 'BEGIN { printf "%.3f", a / b }')
 cpu_ratio=$(awk -v a="$o_cpu" -v b="$p_cpu" 'BEGIN { printf "%.3f", a / b }')
 verdict=$(awk -v r="$ratio" 'BEGIN { print (r >= 0.95) ? "meets" : "misses" }')
+fp_rps=$(median "${fplain_rps[@]}"); fo_rps=$(median "${fpb_rps[@]}")
+fp_cpu=$(median "${fplain_cpu[@]}"); fo_cpu=$(median "${fpb_cpu[@]}")
+fo_bps=$(median "${fpb_bps[@]}"); fo_bpr=$(median "${fpb_bpr[@]}")
+fratio=$(awk -v a="$fo_rps" -v b="$fp_rps" 'BEGIN { printf "%.3f", a / b }')
+fcpu_ratio=$(awk -v a="$fo_cpu" -v b="$fp_cpu" 'BEGIN { printf "%.3f", a / b }')
+o_bpr=$(awk -v b="$o_bps" -v r="$o_rps" 'BEGIN { printf "%.2f", b / r }')
 bverdict=$(awk -v b="$o_bps" 'BEGIN { print (b <= 4096) ? "meets" : "misses" }')
 
 {
@@ -139,6 +186,18 @@ bverdict=$(awk -v b="$o_bps" 'BEGIN { print (b <= 4096) ? "meets" : "misses" }')
   echo "- Throughput ratio poolbench/plain (medians): **$ratio** ($verdict the >= 0.95 target)."
   echo "- k6 CPU per request, poolbench/plain (medians): **$cpu_ratio**."
   echo "- Output at saturation: **$o_bps bytes per second of test** (median; $bverdict the <= 4 KB/s target)."
+  echo
+  echo "A script as k6 users write them (\`features.js\` in the script: two checks in a group, requests tagged"
+  echo "\`name:home\` with a threshold on \`http_req_duration{name:home}\`, a custom Trend and Counter), the same"
+  echo "$vus VUs for ${secs} s, plain and poolbench alternated:"
+  echo
+  echo "| run | req/s per round | median req/s | CPU µs/request per round | output | bytes/request |"
+  echo "|---|---|---|---|---|---|"
+  echo "| plain k6, features script | ${fplain_rps[*]} | $fp_rps | ${fplain_cpu[*]} | none | – |"
+  echo "| --out poolbench, features script | ${fpb_rps[*]} | $fo_rps | ${fpb_cpu[*]} | ${fpb_bps[*]} B/s | ${fpb_bpr[*]} |"
+  echo
+  echo "- Throughput ratio poolbench/plain with checks, tagged series and custom metrics (medians): **$fratio**;"
+  echo "  CPU per request **$fcpu_ratio**; **$fo_bpr bytes per request** of output, $fo_bps B/s (the plain script above: $o_bpr)."
   echo
   echo "Output size against the request rate (\`packages/k6/cmd/outputsize\`; one ${secs} s constant-arrival-rate run per"
   echo "rate, and the median saturated round above). Bytes per second of test: as written, then what the same seconds"
