@@ -183,7 +183,11 @@ export default function () {
   http.get(\`\${__ENV.BASE_URL}/health\`, { tags: { name: 'req-' + exec.scenario.iterationInTest } });
 }
 `;
-  const inspected = (await call('scenario.inspectScript', { source, files: {} }, 'mutation')) as {
+  const inspected = (await call(
+    'scenario.inspectScript',
+    { source, files: {} },
+    'mutation',
+  )) as unknown as {
     ok: boolean;
   };
   expect(inspected.ok).toBe(true);

@@ -425,6 +425,32 @@ export const RunSummarySchema = z
       .describe(
         'k6 check() results of the load (setup() and teardown() left out), per check and in all (passes / (passes + fails) is what a checks threshold reads); absent when the run had no check; added in v1',
       ),
+    subMetrics: z
+      .array(
+        z.looseObject({
+          name: z.string().describe('metric{tag:value,…}'),
+          metric: z.string(),
+          tags: z.record(z.string(), z.string()),
+          type: z.string().describe('trend, rate, counter, gauge, or none without samples'),
+          count: z.number(),
+        }),
+      )
+      .optional()
+      .describe(
+        'tagged series the thresholds name and the other values of their tags, over the load, at most 50 (subMetricsDropped: samples of further series); absent without a sub-metric threshold; added in v1',
+      ),
+    custom: z
+      .record(
+        z.string(),
+        z.looseObject({
+          type: z.string().describe('trend, counter, rate or gauge'),
+          count: z.number(),
+        }),
+      )
+      .optional()
+      .describe(
+        "the script's own k6 metrics over the load by name: a trend's statistics (ms), a counter's sum, a rate, a gauge's value; at most 16; absent without any; added in v1",
+      ),
   })
   .describe(
     'Run.summary from merged per-second histograms (times in ms); more fields than listed may be present',
