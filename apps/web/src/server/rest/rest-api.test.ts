@@ -677,6 +677,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
       'p95Ms',
       'p99Ms',
       'errorRate',
+      'checkPassRate',
       'connectP95Ms',
       'cpuMeanPercent',
       'cpuPeakPercent',
