@@ -322,6 +322,7 @@ const CASES: Record<string, Case> = {
   'run.list': { min: 'viewer', input: (f) => ({ experimentId: f.experimentId }), other: 'empty' },
   'run.get': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },
   'run.series': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },
+  'run.customSeries': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },
   'run.sweepSteps': { min: 'viewer', input: (f) => id(f.runIds[0]!), other: 'not-found' },
   'run.cancel': { min: 'member', input: (f) => id(f.runIds[1]!), other: 'not-found' },
   'seeds.overview': { min: 'viewer', other: { none: 'scoped to the active team' } },
