@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HISTORY_METRICS as TREND_METRICS } from '@poolbench/runs';
 import { NOT_BLANK } from './contracts';
+import { SINCE_PATTERN } from '~/server/services/trends/change-points-view';
 
 const Ref = (what: string) =>
   z
@@ -27,12 +28,13 @@ export const ChangePointsQuery = z.object({
     .describe(`metrics to look at, comma-separated (default all: ${TREND_METRICS.join(',')})`),
   since: z
     .string()
-    .trim()
-    .min(4)
-    .max(40)
+    .regex(
+      SINCE_PATTERN,
+      'give a commit SHA or its prefix (4 to 40 hex digits), a date (2026-11-01) or a UTC time (2026-11-01T03:00Z)',
+    )
     .optional()
     .describe(
-      'count the regressions after this commit (SHA or prefix of a firing that ran it) or ISO date',
+      'count the regressions after this commit (SHA or prefix of a firing that ran it) or UTC date or time',
     ),
 });
 

@@ -109,7 +109,9 @@ describe('change points of a cell history (real Postgres)', () => {
     expect((await since('c030')).since).toMatchObject({ commit: 'c0300000', regressions: 1 });
     expect((await since('c080')).since).toMatchObject({ commit: 'c0800000', regressions: 0 });
     expect((await since('2000-01-01')).since!.regressions).toBe(1);
-    await expect(since('c990')).rejects.toThrow(/since: no firing of this history ran commit c990/);
+    await expect(since('c990')).rejects.toThrow(
+      /a firing of this history that ran commit c990 .* not found/,
+    );
     await expect(since('not a sha')).rejects.toThrow(/since: give a commit SHA/);
   });
 

@@ -1,4 +1,4 @@
-import type { Db } from '@poolbench/db';
+import { NotFoundError, type Db } from '@poolbench/db';
 import {
   cellHistory,
   historyChangePoints,
@@ -58,27 +58,33 @@ export async function changePointsOf(
   };
 }
 
+/** A commit SHA or prefix, a UTC date, or a UTC date and time to the minute or second. */
+export const SINCE_PATTERN =
+  /^(?:[0-9a-fA-F]{4,40}|\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?Z)?)$/;
+
 /**
- * `since` as an instant: an ISO date or date-time, else a commit SHA (4 to 40 hex digits, a
- * prefix is enough) of a firing in the history, whose newest firing is the instant.
+ * `since` as an instant: a UTC date or time (a day past the month's end rolls over, as Date.UTC
+ * does), else a commit SHA (4 to 40 hex digits, a prefix is enough) of a firing in the history,
+ * whose newest firing is the instant; no such firing is NOT_FOUND.
  */
 function sinceInstant(
   since: string,
   firings: ReadonlyArray<{ createdAt: Date; commit: string | null }>,
 ): { at: Date; commit: string | null } {
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(since)) {
-    const at = new Date(since);
-    if (Number.isNaN(at.getTime()))
-      throw new InvalidInputError('since', `"${since}" is not a date`);
-    return { at, commit: null };
-  }
-  if (!/^[0-9a-f]{4,40}$/i.test(since))
-    throw new InvalidInputError('since', 'give a commit SHA (4-40 hex digits) or an ISO date');
-  const ran = firings.filter((f) => f.commit?.toLowerCase().startsWith(since.toLowerCase()));
-  if (ran.length === 0)
+  if (!SINCE_PATTERN.test(since))
     throw new InvalidInputError(
       'since',
-      `no firing of this history ran commit ${since} (CI firings record it with --commit or the CI's variables)`,
+      'give a commit SHA or its prefix (4 to 40 hex digits), a date (2026-11-01) or a UTC time (2026-11-01T03:00Z)',
+    );
+  const d = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?Z)?$/.exec(since);
+  if (d) {
+    const [y, mo, day, h, mi, sec] = d.slice(1).map((x) => Number(x ?? 0));
+    return { at: new Date(Date.UTC(y!, mo! - 1, day!, h!, mi!, sec!)), commit: null };
+  }
+  const ran = firings.filter((f) => f.commit?.toLowerCase().startsWith(since.toLowerCase()));
+  if (ran.length === 0)
+    throw new NotFoundError(
+      `a firing of this history that ran commit ${since} (CI firings record it with --commit or the CI's variables)`,
     );
   const newest = ran[ran.length - 1]!;
   return { at: newest.createdAt, commit: newest.commit };
