@@ -81,7 +81,9 @@ export async function cellHistory(
   const byExperiment = new Map<string, ReturnType<typeof parseRun<(typeof rows)[number]>>[]>();
   for (const r of rows.map(parseRun)) {
     if (!r.summary) continue;
-    byExperiment.set(r.experimentId, [...(byExperiment.get(r.experimentId) ?? []), r]);
+    const list = byExperiment.get(r.experimentId);
+    if (list) list.push(r);
+    else byExperiment.set(r.experimentId, [r]);
   }
   return experiments.map((e) => {
     const { valid } = splitValidRuns(byExperiment.get(e.id) ?? []);

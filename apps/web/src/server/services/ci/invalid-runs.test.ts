@@ -82,6 +82,19 @@ describe('invalid runs are left out of verdicts and named (real Postgres)', () =
     });
   };
 
+  /** The compare view of one config's cell in two experiments, the first the baseline. */
+  const compareCells = (baseId: string, firedId: string, poolConfigId: string) =>
+    buildComparison(db, A.teamId, {
+      items: [baseId, firedId].map((experimentId) => ({
+        kind: 'cell' as const,
+        experimentId,
+        poolConfigId,
+        scenarioId: A.scenarioId,
+      })),
+      baseline: 0,
+      window: null,
+    });
+
   const saveBaseline = async (experimentId: string, poolConfigId: string) =>
     db.baseline.create({
       data: {
@@ -167,24 +180,7 @@ describe('invalid runs are left out of verdicts and named (real Postgres)', () =
     expect(point).toMatchObject({ state: 'incomplete', runs: 3, incomplete: reason, invalidRuns });
 
     // the compare view: the statistics are over the valid runs, and a warning names the others
-    const cmp = await buildComparison(db, A.teamId, {
-      items: [
-        {
-          kind: 'cell',
-          experimentId: base.experimentId,
-          poolConfigId: base.poolConfigs[0]!.id,
-          scenarioId: A.scenarioId,
-        },
-        {
-          kind: 'cell',
-          experimentId: fired.experimentId,
-          poolConfigId: base.poolConfigs[0]!.id,
-          scenarioId: A.scenarioId,
-        },
-      ],
-      baseline: 0,
-      window: null,
-    });
+    const cmp = await compareCells(base.experimentId, fired.experimentId, base.poolConfigs[0]!.id);
     expect(cmp.groups[1]).toMatchObject({ repeats: 3, runIds: [r0, r2, r4], invalidRuns });
     const warning = cmp.warnings.find((w) => w.code === 'invalid-runs');
     expect(warning?.message).toContain(
@@ -284,24 +280,7 @@ describe('invalid runs are left out of verdicts and named (real Postgres)', () =
     expect(point.loadNotTaken).toMatch(behind);
 
     // the compare view says it, beside the runs it left out
-    const cmp = await buildComparison(db, A.teamId, {
-      items: [
-        {
-          kind: 'cell',
-          experimentId: base.experimentId,
-          poolConfigId: base.poolConfigs[0]!.id,
-          scenarioId: A.scenarioId,
-        },
-        {
-          kind: 'cell',
-          experimentId: fired.experimentId,
-          poolConfigId: base.poolConfigs[0]!.id,
-          scenarioId: A.scenarioId,
-        },
-      ],
-      baseline: 0,
-      window: null,
-    });
+    const cmp = await compareCells(base.experimentId, fired.experimentId, base.poolConfigs[0]!.id);
     expect(cmp.warnings.find((w) => w.code === 'load-not-taken')?.message).toMatch(
       /^A regression the statistics cannot show \(the slowest requests were never sent\): .*: 5 of 5 candidate runs could not take the load/,
     );
