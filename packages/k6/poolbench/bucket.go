@@ -209,7 +209,8 @@ type secondLine struct {
 	// of check names past maxChecks.
 	Checks         []checkLine `json:"checks,omitempty"`
 	ChecksOverflow *checkCount `json:"checksOverflow,omitempty"`
-	// Custom are the script's own metrics that had samples in the second, by name.
+	// Custom are the script's own metrics and the groups' durations (groupDurationName) that had
+	// samples in the second, by name.
 	Custom map[string]customLine `json:"custom,omitempty"`
 }
 
@@ -279,8 +280,8 @@ type endLine struct {
 	// at most maxSeries; SubMetricsDropped counts the samples of further series.
 	SubMetrics        []subMetricLine `json:"subMetrics,omitempty"`
 	SubMetricsDropped int64           `json:"subMetricsDropped,omitempty"`
-	// Custom are the script's own metrics over the written seconds, at most maxCustom;
-	// CustomDropped counts the samples of further custom metrics.
+	// Custom are the script's own metrics (at most maxCustom) and the groups' durations (at most
+	// maxGroups) over the written seconds; CustomDropped counts the samples of further ones.
 	Custom        map[string]customLine `json:"custom,omitempty"`
 	CustomDropped int64                 `json:"customDropped,omitempty"`
 	Error         string                `json:"error,omitempty"`

@@ -8,8 +8,23 @@ import (
 )
 
 // maxCustom bounds the script's own metrics (k6/metrics Trend, Counter, Rate, Gauge) kept per
-// run; samples of further metrics are counted as dropped.
-const maxCustom = 16
+// run, and maxGroups the groups whose duration is kept beside them; samples of further metrics
+// and groups are counted as dropped.
+const (
+	maxCustom = 16
+	maxGroups = 16
+)
+
+// groupDurationName names a group's duration as a k6 sub-metric threshold does
+// (`group_duration{group:::login}`): k6's group_duration trend of one group, kept per second and
+// over the run like the script's own trends.
+func groupDurationName(tags *metrics.TagSet) string {
+	g := ""
+	if tags != nil {
+		g, _ = tags.Get("group")
+	}
+	return "group_duration{group:" + g + "}"
+}
 
 // isBuiltin reports whether k6 (or a k6 module) emits the metric itself: only the script's own
 // metrics are custom.
@@ -132,6 +147,7 @@ func (v *customValue) line(enc *encoder) (customLine, error) {
 type customRegistry struct {
 	ids     map[string]int
 	names   []string
+	groups  int
 	dropped int64
 }
 
@@ -142,21 +158,26 @@ const (
 )
 
 // id is the metric's id, or -1 for a built-in metric, or -1 for a custom one past maxCustom (its
-// samples are counted as dropped). Every answer is remembered, so a metric costs one map lookup.
-func (r *customRegistry) id(name string) int {
+// samples are counted as dropped). A group's duration (group is true, name from
+// groupDurationName) is kept like a custom trend, up to maxGroups of them. Every answer is
+// remembered, so a metric costs one map lookup.
+func (r *customRegistry) id(name string, group bool) int {
 	id, ok := r.ids[name]
 	if !ok {
 		if r.ids == nil {
 			r.ids = map[string]int{}
 		}
 		switch {
-		case isBuiltin(name):
+		case !group && isBuiltin(name):
 			id = notCustom
-		case len(r.names) >= maxCustom:
+		case group && r.groups >= maxGroups, !group && len(r.names)-r.groups >= maxCustom:
 			id = customAbove
 		default:
 			id = len(r.names)
 			r.names = append(r.names, name)
+			if group {
+				r.groups++
+			}
 		}
 		r.ids[name] = id
 	}

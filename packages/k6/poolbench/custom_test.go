@@ -94,3 +94,45 @@ func TestCustomMetricsAreBounded(t *testing.T) {
 		t.Fatalf("kept %d metrics, dropped %d samples; want %d and 8", len(end.Custom), end.CustomDropped, maxCustom)
 	}
 }
+
+func TestGroupDurationsAreKeptPerGroupAndBounded(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 4; i++ {
+		f.add("group_duration", 0.1, float64(10*(i+1)), map[string]string{"group": "::login"})
+		f.add("group_duration", 0.2, 500, map[string]string{"group": "::login::token"})
+	}
+	f.add("group_duration", 0.3, 5, map[string]string{"group": "::setup"}) // not load
+	for i := 0; i < maxGroups; i++ {
+		f.add("group_duration", 0.4, 1, map[string]string{"group": fmt.Sprintf("::g%d", i)})
+	}
+	// the script's own metrics keep their own cap beside the groups'
+	for i := 0; i < maxCustom; i++ {
+		f.addTyped(fmt.Sprintf("m_%d", i), metrics.Counter, 0.5, 1)
+	}
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	raw := bytes.Split(bytes.TrimSpace(f.buf.Bytes()), []byte("\n"))
+	var end customLines
+	if err := json.Unmarshal(raw[len(raw)-1], &end); err != nil {
+		t.Fatal(err)
+	}
+	login := end.Custom["group_duration{group:::login}"]
+	h, err := hdr.Decode([]byte(login.Hist))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if login.Type != "trend" || h.TotalCount() != 4 || h.Max() < 39_900 || h.Max() > 40_100 {
+		t.Fatalf("login's duration %+v, %d values, max %d µs", login, h.TotalCount(), h.Max())
+	}
+	if end.Custom["group_duration{group:::login::token}"].Count != 4 {
+		t.Fatalf("nested group %+v", end.Custom["group_duration{group:::login::token}"])
+	}
+	if _, ok := end.Custom["group_duration{group:::setup}"]; ok {
+		t.Fatal("setup()'s group was kept")
+	}
+	// 2 groups + 14 of the 16 further ones, then every custom metric
+	if len(end.Custom) != maxGroups+maxCustom || end.CustomDropped != 2 {
+		t.Fatalf("kept %d, dropped %d samples; want %d and 2", len(end.Custom), end.CustomDropped, maxGroups+maxCustom)
+	}
+}

@@ -70,7 +70,7 @@ type Output struct {
 	checkReg checkRegistry
 	// The tagged series the script's thresholds name, guarded by mu (see submetrics.go).
 	sub *subMetrics
-	// The script's own metrics by id, guarded by mu (see custom.go).
+	// The script's own metrics and each group's duration by id, guarded by mu (see custom.go).
 	customReg customRegistry
 	// The last tag set isLifecycle looked at and its answer: tag sets are interned, and the
 	// samples of one request share one, so the group lookup runs about once per request.
@@ -258,7 +258,13 @@ func (o *Output) addLocked(s *metrics.Sample, arrival time.Time) {
 		return
 	}
 	if !b.record(s) {
-		if id := o.customReg.id(s.Metric.Name); id >= 0 {
+		id := -1
+		if s.Metric.Name == "group_duration" {
+			id = o.customReg.id(groupDurationName(s.Tags), true)
+		} else {
+			id = o.customReg.id(s.Metric.Name, false)
+		}
+		if id >= 0 {
 			b.custom.record(id, s)
 		}
 	}

@@ -49,7 +49,7 @@ func newFixture(t *testing.T) *fixture {
 func (f *fixture) metric(name string) *metrics.Metric {
 	typ, unit := metrics.Counter, metrics.Default
 	switch {
-	case trendIndex(name) >= 0:
+	case trendIndex(name) >= 0, name == "group_duration":
 		typ, unit = metrics.Trend, metrics.Time
 	case name == "http_req_failed", name == "checks":
 		typ = metrics.Rate

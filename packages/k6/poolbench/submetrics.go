@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"go.k6.io/k6/metrics"
 )
 
@@ -21,36 +20,13 @@ type tagFilter struct {
 	values []string
 }
 
-// subMetricSeries is one metric over the samples carrying certain tag values, over the load.
+// subMetricSeries is one metric over the samples carrying certain tag values, over the load; its
+// value is kept as a custom metric's (see custom.go), so both read samples by their kind alike.
 type subMetricSeries struct {
-	name    string // metric{k:v,…} with the tags in the order the threshold wrote them
-	metric  string
-	tags    map[string]string
-	typ     metrics.MetricType
-	count   int64
-	sum     float64
-	nonZero int64
-	last    float64
-	hist    *hdr.Histogram
-}
-
-func (s *subMetricSeries) record(smp *metrics.Sample) {
-	s.count++
-	switch s.typ {
-	case metrics.Trend:
-		if s.hist == nil {
-			s.hist = newHistogram()
-		}
-		_ = s.hist.RecordValue(micros(smp.Value))
-	case metrics.Rate:
-		if smp.Value != 0 {
-			s.nonZero++
-		}
-	case metrics.Counter:
-		s.sum += smp.Value
-	case metrics.Gauge:
-		s.last = smp.Value
-	}
+	name   string // metric{k:v,…} with the tags in the order the threshold wrote them
+	metric string
+	tags   map[string]string
+	v      customValue
 }
 
 // subMetrics keeps the tagged series thresholds need, guarded by the output's mu.
@@ -95,7 +71,7 @@ func newSubMetrics(thresholds map[string]metrics.Thresholds) (*subMetrics, error
 	// the thresholds' own series first: the cap never crowds them out
 	for _, f := range filters {
 		if len(sm.order) < maxSeries {
-			sm.add(f.metric, f.keys, f.values, 0)
+			sm.add(f.metric, f.keys, f.values)
 		}
 	}
 	return sm, nil
@@ -126,13 +102,13 @@ func seriesName(metric string, keys, values []string) string {
 	return b.String()
 }
 
-func (sm *subMetrics) add(metric string, keys, values []string, typ metrics.MetricType) *subMetricSeries {
+func (sm *subMetrics) add(metric string, keys, values []string) *subMetricSeries {
 	name := seriesName(metric, keys, values)
 	tags := make(map[string]string, len(keys))
 	for i, k := range keys {
 		tags[k] = values[i]
 	}
-	s := &subMetricSeries{name: name, metric: metric, tags: tags, typ: typ}
+	s := &subMetricSeries{name: name, metric: metric, tags: tags}
 	sm.series[name] = s
 	sm.order = append(sm.order, s)
 	return s
@@ -169,12 +145,9 @@ func (sm *subMetrics) record(s *metrics.Sample) {
 				sm.dropped++
 				continue
 			}
-			ser = sm.add(s.Metric.Name, keys, append([]string(nil), vals...), s.Metric.Type)
+			ser = sm.add(s.Metric.Name, keys, append([]string(nil), vals...))
 		}
-		if ser.count == 0 {
-			ser.typ = s.Metric.Type // a threshold's series learns its type from its first sample
-		}
-		ser.record(s)
+		ser.v.record(s) // a threshold's series learns its type from its first sample
 	}
 }
 
@@ -195,26 +168,13 @@ type subMetricLine struct {
 func (sm *subMetrics) lines(enc *encoder) ([]subMetricLine, error) {
 	out := make([]subMetricLine, 0, len(sm.order))
 	for _, s := range sm.order {
-		l := subMetricLine{Name: s.name, Metric: s.metric, Tags: s.tags, Count: s.count, Type: "none"}
-		if s.count > 0 {
-			l.Type = s.typ.String()
-			switch s.typ {
-			case metrics.Trend:
-				h, err := enc.encode(s.hist)
-				if err != nil {
-					return nil, err
-				}
-				l.Hist = h
-			case metrics.Rate:
-				n := s.nonZero
-				l.NonZero = &n
-			case metrics.Counter:
-				v := s.sum
-				l.Sum = &v
-			case metrics.Gauge:
-				v := s.last
-				l.Value = &v
+		l := subMetricLine{Name: s.name, Metric: s.metric, Tags: s.tags, Count: s.v.count, Type: "none"}
+		if s.v.used {
+			c, err := s.v.line(enc)
+			if err != nil {
+				return nil, err
 			}
+			l.Type, l.NonZero, l.Sum, l.Value, l.Hist = c.Type, c.NonZero, c.Sum, c.Value, c.Hist
 		}
 		out = append(out, l)
 	}
