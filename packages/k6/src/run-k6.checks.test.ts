@@ -127,6 +127,21 @@ describe('checks through the poolbench output', () => {
       expect(perSecond).toEqual(theirs);
       expect(seconds.filter((s) => s.checks).length).toBeGreaterThanOrEqual(3);
 
+      // each group's duration: every raw group_duration sample of that group, none of another
+      const groupRaw = new Map<string, number[]>();
+      for (const line of (await readFile(rawPath, 'utf8')).split('\n')) {
+        if (!line.includes('"metric":"group_duration"') || !line.includes('"Point"')) continue;
+        const { data } = JSON.parse(line) as { data: { value: number; tags: { group: string } } };
+        groupRaw.set(data.tags.group, [...(groupRaw.get(data.tags.group) ?? []), data.value]);
+      }
+      expect([...groupRaw.keys()].sort()).toEqual(['::login', '::login::token']);
+      for (const [group, values] of groupRaw) {
+        const d = r.summary.custom?.[`group_duration{group:${group}}`];
+        const max = Math.max(...values);
+        expect(d, group).toMatchObject({ type: 'trend', count: values.length });
+        expect(Math.abs(d!.trend!.max - max), group).toBeLessThan(max / 1000 + 0.001);
+      }
+
       // the checks threshold reads k6's own rate
       const ctx = thresholdContextFromSummary(r.summary);
       expect(ctx.rate('checks')).toBeCloseTo(k6.metrics.checks.value, 12);
