@@ -26,6 +26,7 @@ import { headline } from './headline';
 import { GROUP_COLORS, formatValue } from './format-metric';
 import { MergedTable } from './merged-table';
 import { StepsTable } from './steps-table';
+import { ScriptMetricsTable } from './script-metrics-table';
 import { PivotCard } from './pivot-card';
 import { ShareButton } from './share-dialog';
 import { SpectrumChart } from './spectrum-chart';
@@ -293,6 +294,16 @@ export function CompareView({
             description="Each request name (a flow's steps) over whole runs: the median of the runs' p95 and p99, and the share of its requests that failed, by status or by a check. Descriptive; a time window does not apply."
           />
           <StepsTable c={c} />
+        </Card>
+      ) : null}
+
+      {c.scriptMetrics.length > 0 ? (
+        <Card className="mb-6" data-testid="script-metrics">
+          <CardHeader
+            title="Script metrics"
+            description="The script's own k6 metrics (Trend, Counter, Rate, Gauge) and its groups' durations that the baseline and another group recorded: the median over each group's runs, and each group's difference from the baseline. Descriptive, never tested; whole runs, a time window does not apply."
+          />
+          <ScriptMetricsTable c={c} />
         </Card>
       ) : null}
 

@@ -94,3 +94,35 @@ export function formatCoverage(achieved: number | null | undefined): string {
   const pct = 100 * achieved;
   return `${pct >= 99.95 ? '100' : pct.toFixed(pct >= 10 && Math.abs(pct - Math.round(pct)) < 0.05 ? 0 : 1)} %`;
 }
+
+/** A value of a script's own metric: ms and % as the table's, a counter's rate per second. */
+export function formatScriptValue(
+  v: number | null | undefined,
+  unit: 'ms' | '/s' | '%' | '',
+): string {
+  if (unit === '/s') return v === null || v === undefined ? '—' : `${formatValue(v, '')} /s`;
+  return formatValue(v, unit);
+}
+
+/** A candidate's difference from the baseline's value: signed, in the metric's unit and in %. */
+export function formatScriptDiff(
+  d: { absolute: number; percent: number | null } | null | undefined,
+  unit: 'ms' | '/s' | '%' | '',
+): string {
+  if (!d) return '—';
+  const sign = d.absolute > 0 ? '+' : d.absolute < 0 ? '−' : '±';
+  const abs =
+    unit === '%'
+      ? `${Math.abs(d.absolute).toFixed(1)} pp`
+      : formatScriptValue(Math.abs(d.absolute), unit);
+  const pct =
+    d.percent === null || unit === '%'
+      ? ''
+      : ` (${d.percent > 0 ? '+' : d.percent < 0 ? '−' : '±'}${Math.abs(d.percent).toFixed(Math.abs(d.percent) < 10 ? 1 : 0)} %)`;
+  return `${sign}${abs}${pct}`;
+}
+
+/** A row of the script's metrics: its name and what it reads (`login_ms p95`, `orders rate`). */
+export function scriptMetricLabel(r: { name: string; stat: string }): string {
+  return `${r.name} ${r.stat}`;
+}

@@ -119,6 +119,18 @@ export const ComparisonViewSchema = z.object({
       comparisons: z.array(CandidateCellSchema.nullable()),
     }),
   ),
+  /** the script's own k6 metrics both sides recorded, over whole runs (descriptive) */
+  scriptMetrics: z.array(
+    z.object({
+      name: z.string(),
+      type: z.enum(['trend', 'counter', 'rate', 'gauge']),
+      stat: z.enum(['p50', 'p95', 'p99', 'rate', 'total', 'ratio', 'last', 'max']),
+      unit: z.enum(['ms', '/s', '%', '']),
+      cells: z.array(z.object({ median: n, n: z.number().int() })),
+      /** one per group; null for the baseline and where either side has no value */
+      diffs: z.array(z.object({ absolute: z.number(), percent: n }).nullable()),
+    }),
+  ),
   warnings: z.array(
     z.object({
       code: z.enum([

@@ -17,6 +17,7 @@ import {
 import type { SeriesMetricKey, SeriesPointOut } from '~/lib/compare/series-metrics';
 import { runHistograms } from './histogram-cache';
 import { groupSteps, type GroupStep } from './group-steps';
+import { scriptMetricRows, type ScriptMetricRow } from './script-metrics';
 import { seriesBands } from './series-bands';
 import { loadGroups, type CompareGroup } from './load-groups';
 import {
@@ -117,6 +118,11 @@ export interface Comparison {
   groups: ComparisonGroupOut[];
   baselineIndex: number;
   rows: MetricRow[];
+  /**
+   * the script's own k6 metrics (and groups' durations) the baseline and another group recorded,
+   * over whole runs: descriptive, never tested
+   */
+  scriptMetrics: ScriptMetricRow[];
   warnings: ComparisonWarning[];
   spectrum: Array<{ percentile: number; values: Array<number | null> }>;
   series: Record<SeriesMetricKey, SeriesPointOut[]>;
@@ -420,6 +426,7 @@ export async function buildComparison(
     })),
     baselineIndex,
     rows,
+    scriptMetrics: scriptMetricRows(groups, baselineIndex),
     warnings,
     spectrum,
     series,

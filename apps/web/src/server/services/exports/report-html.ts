@@ -5,6 +5,8 @@ import {
   VERDICT_STYLE,
   formatChange,
   formatP,
+  formatScriptDiff,
+  formatScriptValue,
   formatValue,
   nines,
   pivotCellColor,
@@ -131,6 +133,29 @@ function mergedHtml(c: Comparison): string {
     .join('')}</tbody></table>`;
 }
 
+function scriptMetricsHtml(c: Comparison): string {
+  const head = c.groups
+    .map((g, i) =>
+      i === c.baselineIndex
+        ? `<th>${esc(g.label)} <span class="tag">baseline</span></th>`
+        : `<th>${esc(g.label)}</th><th>vs baseline</th>`,
+    )
+    .join('');
+  const body = c.scriptMetrics
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.name)}</td><td>${esc(r.stat)} <span class="muted">${esc(r.type)}</span></td>${r.cells
+          .map((cell, gi) =>
+            gi === c.baselineIndex
+              ? `<td>${esc(formatScriptValue(cell.median, r.unit))}</td>`
+              : `<td>${esc(formatScriptValue(cell.median, r.unit))}</td><td>${esc(formatScriptDiff(r.diffs[gi], r.unit))}</td>`,
+          )
+          .join('')}</tr>`,
+    )
+    .join('');
+  return `<table><thead><tr><th>Script metric</th><th>stat</th>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
 function pivotHtml(p: Pivot): string {
   return `<table><thead><tr><th>Pool config \\ scenario</th>${p.columns.map((c) => `<th>${esc(c.name)}</th>`).join('')}</tr></thead><tbody>${p.rows
     .map(
@@ -198,6 +223,7 @@ export function renderReportHtml(c: Comparison, o: ReportOptions): string {
 ${c.warnings.map((w) => `<div class="warn">⚠ ${esc(w.message)}</div>`).join('')}
 <section class="card"><div class="hd"><h2>${c.groups.length > 1 ? 'Comparison' : 'Summary'}</h2><small>one value per run${c.window ? ` over seconds ${c.window.from}–${c.window.to}` : ''} · Mann–Whitney U, Hodges–Lehmann 95 % CI, BH-adjusted p · 5 % practical floor</small></div><div class="scroll" tabindex="0" role="region" aria-label="Comparison">${tableHtml(c)}</div></section>
 <section class="card"><div class="hd"><h2>All requests</h2><small>ms · percentiles of every request of every repeat${c.window ? `, seconds ${c.window.from}–${c.window.to}` : ''}; descriptive, not tested</small></div><div class="scroll" tabindex="0" role="region" aria-label="All requests">${mergedHtml(c)}</div></section>
+${c.scriptMetrics.length ? `<section class="card"><div class="hd"><h2>Script metrics</h2><small>the script's own k6 metrics and groups' durations · median of runs · whole runs; descriptive, not tested</small></div><div class="scroll" tabindex="0" role="region" aria-label="Script metrics">${scriptMetricsHtml(c)}</div></section>` : ''}
 ${o.hypotheses?.length ? `<section class="card"><div class="hd"><h2>Hypotheses</h2><small>pre-registered before the first run · decided when the experiment ended</small></div><div class="scroll" tabindex="0" role="region" aria-label="Hypotheses">${hypothesesHtml(o.hypotheses)}</div></section>` : ''}
 ${o.pivot ? `<section class="card"><div class="hd"><h2>${esc(o.pivot.label)} by pool config and scenario</h2><small>median of repeats</small></div><div class="scroll" tabindex="0" role="region" aria-label="By pool config and scenario">${pivotHtml(o.pivot)}</div></section>` : ''}
 <section class="card"><div class="hd"><h2>Latency by percentile</h2><small>ms · merged histograms · x on a log scale of 1/(1−p)</small></div>${legend}<div class="charts one"><div class="chart">${bandChartSvg({ series: spectrum, format: tick, xTicks: NINES_TICKS, xLabel: (x) => `p${(100 - 100 / 10 ** x).toFixed(3).replace(/\.?0+$/, '')}`, ariaLabel: 'Latency by percentile' })}</div></div></section>
