@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCoverage, pivotCellColor } from '~/components/compare/format-metric';
 import { experimentPivot } from './pivot';
-import { parseRun, type Db } from '@poolbench/db';
+import { parseRun, toJson, type Db } from '@poolbench/db';
 import { compareRunGroups, type RunSummary } from '@poolbench/stats';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
@@ -241,6 +241,82 @@ describe('buildComparison (real Postgres)', () => {
       .find((l) => l.includes(lazy[0]!))!
       .split(',');
     expect(Number(row[header.indexOf('p95Ms')])).toBe(p95(lazy[0]!));
+  });
+
+  it("compares and exports the script's own metrics and its checks", async () => {
+    // each run recorded a trend and a check in its first second, the summary holding the same
+    const all = [...lazy, ...prewarm];
+    for (const [i, id] of all.entries()) {
+      const p = i < 3 ? 10 + i : 20 + i; // lazy 10, 11, 12; prewarm 23, 24, 25
+      const trend = { count: 4, min: p, max: p, mean: p, p50: p, p90: p, p95: p, p99: p, p999: p };
+      const custom = { login_ms: { type: 'trend', count: 4, trend } };
+      const checks = {
+        items: [{ name: 'status is 200', group: '', passes: 4 - (i % 2), fails: i % 2 }],
+      };
+      await db.runSecond.updateMany({
+        where: { runId: id, second: 0 },
+        data: { custom: toJson.customMetrics(custom), checks: toJson.secondChecks(checks) },
+      });
+      const run = parseRun(
+        (await db.run.findUniqueOrThrow({ where: { id } })) as { summary: unknown },
+      );
+      await db.run.update({
+        where: { id },
+        data: {
+          summary: toJson.runSummary({
+            ...run.summary,
+            custom,
+            checks: { ...checks, passes: 4 - (i % 2), fails: i % 2 },
+          }),
+        },
+      });
+    }
+    const c = await buildComparison(db, A.teamId, { items: cells() });
+    const p50 = c.scriptMetrics.find((r) => r.name === 'login_ms' && r.stat === 'p50')!;
+    expect(p50.cells).toEqual([
+      { median: 11, n: 3 },
+      { median: 24, n: 3 },
+    ]);
+    expect(p50.diffs[1]!.absolute).toBeCloseTo(13, 12);
+    expect(p50.diffs[1]!.percent).toBeCloseTo((100 * 13) / 11, 12);
+
+    const json = JSON.parse((await buildExport(db, c, 'json', { title: 't' })).body) as {
+      scriptMetrics: unknown;
+      runs: Array<{ id: string; custom: unknown; checks: { passes: number } }>;
+      seconds: Array<{ runId: string; second: number; custom: unknown }>;
+    };
+    expect(json.scriptMetrics).toEqual(c.scriptMetrics);
+    const first = json.runs.find((r) => r.id === lazy[1])!;
+    expect(first.custom).toMatchObject({ login_ms: { type: 'trend', trend: { p95: 11 } } });
+    expect(first.checks.passes).toBe(3);
+    expect(json.seconds.find((s) => s.runId === lazy[1] && s.second === 0)!.custom).toMatchObject({
+      login_ms: { trend: { p99: 11 } },
+    });
+
+    const csv = (body: string) =>
+      body
+        .trim()
+        .split('\r\n')
+        .map((l) => l.split(','));
+    const summary = csv((await buildExport(db, c, 'summary-csv', { title: 't' })).body);
+    const row = summary.find((l) => l.includes(prewarm[0]!))!;
+    const at = (h: string) => row[summary[0]!.indexOf(h)];
+    expect(at('custom:login_ms:p95_ms')).toBe('23');
+    expect([at('check:status is 200:passes'), at('check:status is 200:fails')]).toEqual(['3', '1']);
+    const series = csv((await buildExport(db, c, 'csv', { title: 't' })).body);
+    const col = (h: string) => series[0]!.indexOf(h);
+    const s0 = series.find((l) => l[1] === lazy[0] && l[2] === '0')!;
+    const s1 = series.find((l) => l[1] === lazy[0] && l[2] === '1')!;
+    expect([s0[col('custom:login_ms:p99_ms')], s0[col('check:status is 200:passes')]]).toEqual([
+      '10',
+      '4',
+    ]);
+    expect(s1[col('custom:login_ms:p99_ms')]).toBe('');
+
+    // the shared report and the HTML export show them too
+    const html = (await buildExport(db, c, 'html', { title: 't' })).body;
+    expect(html).toContain('Script metrics');
+    expect(html).toContain('+13.0 ms (+118 %)');
   });
 
   it("another team's runs and cells are NOT_FOUND", async () => {

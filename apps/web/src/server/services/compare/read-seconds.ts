@@ -1,4 +1,5 @@
-import { secondsTsBounds, type Db } from '@poolbench/db';
+import { parseRunSecond, secondsTsBounds, type Db } from '@poolbench/db';
+import type { CustomMetrics, SecondChecks } from '@poolbench/stats';
 
 export interface SecondRow {
   runId: string;
@@ -13,6 +14,9 @@ export interface SecondRow {
   rssBytes: bigint | null;
   poolInUse: number | null;
   poolWaitMs: number | null;
+  /** the second's k6 checks and the script's own metrics; null without any */
+  checks: SecondChecks | null;
+  custom: CustomMetrics | null;
 }
 
 export async function readSeconds(
@@ -24,11 +28,14 @@ export async function readSeconds(
   const from = window?.from ?? 0;
   const to = window?.to ?? 2_147_483_647;
   const ts = await secondsTsBounds(db, runIds);
-  return db.$queryRaw<SecondRow[]>`
+  const rows = await db.$queryRaw<
+    Array<Omit<SecondRow, 'checks' | 'custom'> & { checks: unknown; custom: unknown }>
+  >`
     SELECT s."runId", s.second, s.requests, s.failed, s."p50Ms", s."p95Ms", s."p99Ms", s."connectingP95Ms",
-           r."cpuPercent", r."rssBytes", r."poolInUse", r."poolWaitMs"
+           s.checks, s.custom, r."cpuPercent", r."rssBytes", r."poolInUse", r."poolWaitMs"
       FROM "RunSecond" s
       LEFT JOIN "ResourceSample" r ON r."runId" = s."runId" AND r.second = s.second AND r.instance = -1 AND r.ts >= ${ts.from} AND r.ts < ${ts.to}
      WHERE s."runId" = ANY(${runIds}::text[]) AND s.segment = 'all' AND s.second >= ${from} AND s.second < ${to} AND s.ts >= ${ts.from} AND s.ts < ${ts.to}
      ORDER BY s.second`;
+  return rows.map(parseRunSecond);
 }

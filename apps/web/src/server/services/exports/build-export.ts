@@ -5,6 +5,7 @@ import { readSeconds } from '../compare/read-seconds';
 import type { Pivot } from '../compare/pivot';
 import { windowSummaries } from '../compare/window-summaries';
 import { toCsv } from './csv';
+import { scriptColumns } from './script-columns';
 import { renderReportHtml, headline } from './report-html';
 
 export type ExportFormat = 'csv' | 'json' | 'html' | 'summary-csv';
@@ -67,6 +68,13 @@ export async function buildExport(
     : null;
   const summaryOf = (r: (typeof summaries)[number]) =>
     windowed ? (windowed.get(r.id) ?? null) : r.summary;
+  // the checks over the window like the rest of the row; the script's own metrics over whole
+  // runs, as the compare view shows them (the series export has them per second)
+  const scriptCols = scriptColumns(summaries, (r) => ({
+    checks: summaryOf(r)?.checks,
+    custom: r.summary?.custom,
+    summary: r.summary,
+  }));
   const summaryRows = summaries.map((r) => {
     const s = summaryOf(r);
     return [
@@ -78,6 +86,7 @@ export async function buildExport(
       s?.requests,
       s?.failed,
       ...RUN_METRICS.map((m) => (s ? m.value(s) : null)),
+      ...scriptCols.map((col) => col.value(r)),
     ];
   });
   const summaryHeader = [
@@ -89,6 +98,7 @@ export async function buildExport(
     'requests',
     'failed',
     ...RUN_METRICS.map((m) => `${m.key}${m.unit === '%' ? '_percent' : ''}`),
+    ...scriptCols.map((col) => col.header),
   ];
   if (format === 'summary-csv')
     return {
@@ -98,14 +108,21 @@ export async function buildExport(
     };
   const seconds = await readSeconds(db, runIds, c.window);
   if (format === 'csv') {
+    // a second's counter total is its rate per second
+    const secondCols = scriptColumns(
+      seconds,
+      (s) => ({ checks: s.checks, custom: s.custom, summary: null }),
+      ['rate'],
+    );
     return {
       body: toCsv(
-        ['group', 'run_id', 'second', ...SERIES_COLUMNS],
+        ['group', 'run_id', 'second', ...SERIES_COLUMNS, ...secondCols.map((col) => col.header)],
         seconds.map((s) => [
           runGroup.get(s.runId),
           s.runId,
           s.second,
           ...SERIES_COLUMNS.map((k) => s[k]),
+          ...secondCols.map((col) => col.value(s)),
         ]),
       ),
       contentType: 'text/csv; charset=utf-8',
@@ -119,6 +136,7 @@ export async function buildExport(
     baseline: c.groups[c.baselineIndex]?.label ?? null,
     groups: c.groups,
     table: c.rows,
+    scriptMetrics: c.scriptMetrics,
     warnings: c.warnings,
     spectrum: c.spectrum,
     runs: summaries.map((r) => ({
@@ -127,6 +145,9 @@ export async function buildExport(
       repeat: r.repeatIndex + 1,
       positionInRound: positions.get(r.id) ?? null,
       summary: summaryOf(r),
+      // over whole runs, whatever the window: the checks and the script's own metrics
+      checks: r.summary?.checks ?? null,
+      custom: r.summary?.custom ?? null,
     })),
     seconds: seconds.map((s) => ({
       ...s,
