@@ -128,6 +128,10 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   await expect(rows.nth(1)).toContainText('says hello');
   await expect(rows.nth(1)).toContainText('0.0 %');
   await expect(checks).toContainText('Group body');
+  // the group's duration beside its checks: k6's group_duration of ::body, once per iteration
+  const body = checks.locator('[data-testid="check-group"][data-group="::body"]');
+  await expect(body.getByTestId('group-duration')).toContainText('p95');
+  await expect(body.getByTestId('group-duration')).toContainText('40 times');
   await expect(checks).toContainText('50.0 % of 80 passed');
   const failed = page.getByTestId('thresholds').locator('li', { hasText: 'checks rate>0.99' });
   await expect(failed).toContainText('fail');
@@ -149,6 +153,31 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   const merged = page.getByTestId('merged-table');
   await expect(merged.locator('tbody tr')).toHaveCount(2, { timeout: 60_000 });
   await expect(page.getByText('Check pass rate').first()).toBeVisible();
+  // the custom Trend and the group's duration side by side, each with the candidate's diff
+  for (const metric of ['health_wait_ms', 'group_duration{group:::body}']) {
+    const row = page.locator(
+      `[data-testid="script-metric-row"][data-metric="${metric}"][data-stat="p95"]`,
+    );
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId('diff')).toContainText(/[+−±][\d.]+ (ms|s)/);
+  }
+  // and in the exports: a column per custom statistic and per check
+  const query = new URL(page.url()).search.slice(1);
+  const csv = await page.request.get(`/api/exports/comparison?format=summary-csv&${query}`);
+  expect(csv.status()).toBe(200);
+  const [header, ...lines] = (await csv.text()).trim().split('\r\n');
+  const cols = header!.split(',');
+  expect(cols).toEqual(
+    expect.arrayContaining([
+      'custom:health_wait_ms:p95_ms',
+      'custom:group_duration{group:::body}:p95_ms',
+      'check:status is 200:passes',
+      'check:::body::says hello:fails',
+    ]),
+  );
+  expect(lines).toHaveLength(2);
+  for (const line of lines)
+    expect(line.split(',')[cols.indexOf('check:::body::says hello:fails')]).toBe('40');
   await page.screenshot({ path: `${SHOTS}/k6-script-checks-02-compare.png`, fullPage: true });
 });
 
