@@ -135,6 +135,12 @@ test('a login flow with CSV data and a failing body check, from the editor to th
   await expect(thresholds).toContainText('http_req_failed rate<0.01');
   await expect(page.getByText('50.00 %').first()).toBeVisible();
   await expect(page.getByTestId('run-summary')).toContainText('6 failed, 6 by a check');
+  // the flow's checks are listed as a script's are: every /me failed its body check
+  const bodyCheck = page
+    .getByTestId('checks')
+    .getByTestId('check')
+    .filter({ hasText: 'body contains "nobody"' });
+  await expect(bodyCheck.locator('td')).toHaveText(['0', '6', '0.0 %']);
   // each step over the load: the logins all passed, every /me failed its check
   const steps = page.getByTestId('request-step');
   await expect(steps).toHaveCount(2);
