@@ -393,6 +393,21 @@ export const ExperimentSchema = z.object({
     .describe(
       'set on start when the run queue was unavailable: the runs are stored as queued and start when it is back',
     ),
+  warnings: z
+    .array(
+      z.object({
+        code: z
+          .enum(['no_worker_online'])
+          .describe(
+            'no_worker_online: no worker has a recent heartbeat, so nothing takes the runs',
+          ),
+        message: z
+          .string()
+          .describe('what it means and what to do, e.g. the command that starts a worker'),
+      }),
+    )
+    .optional()
+    .describe('set on start when something keeps the runs from starting; the launch stands'),
 });
 
 const LatencySchema = z.looseObject({
@@ -704,17 +719,45 @@ export const SaveBaselineSchema = z.strictObject({
   ),
 });
 
-export const BaselinesSchema = z.object({
-  baselines: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      target: Ref,
-      scenario: Ref,
-      experimentId: z.string().nullable(),
-      poolConfig: NullableRef,
-    }),
-  ),
+const BaselineRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  target: Ref,
+  scenario: Ref,
+  experimentId: z.string().nullable(),
+  poolConfig: NullableRef,
+});
+
+export const BaselinesSchema = z.object({ baselines: z.array(BaselineRow) });
+
+/** A saved baseline as the list and the removal show it. */
+const SavedBaseline = BaselineRow.extend({
+  runId: z
+    .string()
+    .nullable()
+    .describe('a baseline saved from one run in the web app names it; null for an experiment'),
+  updatedAt: Iso.describe('when the baseline was last saved or moved'),
+});
+
+export const BaselineListQuery = z.object({
+  target: IdOrName.optional().describe('only the baselines of this target (id or exact name)'),
+  scenario: IdOrName.optional().describe('only the baselines of this scenario (id or exact name)'),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .meta({ pattern: NOT_BLANK })
+    .optional()
+    .describe('only the baselines of this name, e.g. main'),
+});
+
+export const BaselineListSchema = z.object({
+  baselines: z.array(SavedBaseline).describe('newest first'),
+});
+
+export const BaselineRemovedSchema = z.object({
+  removed: SavedBaseline.describe('the baseline that was removed'),
 });
 
 export const ExtendExperimentSchema = z.strictObject({

@@ -11,10 +11,15 @@ import { extendTeamExperiment } from '~/server/services/experiments/hypotheses';
 import { cancelTeamExperiment } from '~/server/services/experiments/cancel-experiment';
 import { runView } from '~/server/services/ci/run-view';
 import { saveBaseline } from '~/server/services/ci/save-baseline';
+import { listTeamBaselines, removeTeamBaseline } from '~/server/services/ci/team-baselines';
+import { launchWarnings } from '~/server/services/ci/launch-warnings';
 import { startCiExperiment } from '~/server/services/ci/start-ci-experiment';
 import { startCiAdvisor } from '~/server/services/ci/start-ci-advisor';
 import { createCiShareLink } from '~/server/services/ci/create-share-link';
 import {
+  BaselineListQuery,
+  BaselineListSchema,
+  BaselineRemovedSchema,
   BaselinesSchema,
   ComparisonSchema,
   CreateShareSchema,
@@ -42,7 +47,7 @@ export interface OperationContext<B, Q> {
 }
 
 export interface Operation {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** OpenAPI path template below /api/v1 */
   path: string;
   operationId: string;
@@ -175,7 +180,12 @@ async function launchedView(
   launched: { experimentId: string; enqueued: boolean; queueMessage?: string },
 ) {
   const view = await experimentView(deps.db, teamId, launched.experimentId, deps.baseUrl);
-  return launched.enqueued ? view : { ...view, notice: launched.queueMessage };
+  const warnings = await launchWarnings(deps.db);
+  return {
+    ...view,
+    ...(launched.enqueued ? {} : { notice: launched.queueMessage }),
+    ...(warnings.length ? { warnings } : {}),
+  };
 }
 
 export const OPERATIONS: Operation[] = [
@@ -409,6 +419,34 @@ export const OPERATIONS: Operation[] = [
     responseName: 'Baselines',
     handle: ({ deps, principal, body }) =>
       saveBaseline(deps.db, { teamId: principal.teamId, userId: principal.createdById, ...body }),
+  }),
+  op({
+    method: 'GET',
+    path: '/baselines',
+    operationId: 'listBaselines',
+    scope: 'runs:read',
+    status: 200,
+    summary: "The team's saved baselines, newest first",
+    description:
+      'Each baseline is one pool config of a target under one scenario, by name (e.g. main): what `compare?baseline=` compares that cell with. `target`, `scenario` and `name` narrow the list.',
+    query: BaselineListQuery,
+    response: BaselineListSchema,
+    responseName: 'BaselineList',
+    handle: ({ deps, principal, query }) => listTeamBaselines(deps.db, principal.teamId, query),
+  }),
+  op({
+    method: 'DELETE',
+    path: '/baselines/{id}',
+    operationId: 'removeBaseline',
+    scope: 'runs:write',
+    status: 200,
+    summary: 'Remove a saved baseline (its runs and experiment stay)',
+    description:
+      'A comparison with this name for its target, scenario and pool config then answers no-baseline until one is saved again.',
+    response: BaselineRemovedSchema,
+    responseName: 'BaselineRemoved',
+    handle: ({ deps, principal, params }) =>
+      removeTeamBaseline(deps.db, principal.teamId, params.id!),
   }),
 ];
 

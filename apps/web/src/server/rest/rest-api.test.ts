@@ -7,6 +7,7 @@ import { withTempDatabase } from '~/test/temp-database';
 import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
 import { revokeApiToken } from '~/server/services/api-tokens/revoke-api-token';
+import { setBaseline } from '~/server/services/baselines/set-baseline';
 import type { RestDeps } from './deps';
 import { handleRest, UNSUPPORTED_METHOD_HEADER } from './handle-rest';
 import { buildOpenApi } from './openapi';
@@ -75,6 +76,7 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   let writeToken: string;
   let readToken: string;
   let baselineExperimentId: string;
+  let removableBaselineId: string;
   const doc = buildOpenApi('http://pb.test');
 
   const call = (
@@ -156,6 +158,15 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
         },
       });
     }
+    const cell = {
+      kind: 'cell' as const,
+      experimentId: base.id,
+      poolConfigId: A.poolConfigId,
+      scenarioId: A.scenarioId,
+    };
+    removableBaselineId = (
+      await setBaseline(db, A.teamId, A.users.admin.id, { name: 'release-1', item: cell })
+    ).id;
   });
   afterAll(async () => {
     await services?.close();
@@ -205,6 +216,8 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
       path: '/baselines',
       body: { name: 'main', experimentId: baselineExperimentId },
     }),
+    listBaselines: () => ({ path: `/baselines?name=main&target=${A.targetId}` }),
+    removeBaseline: () => ({ path: `/baselines/${removableBaselineId}` }),
     extendExperiment: () => ({
       path: `/experiments/${baselineExperimentId}/extend`,
       body: { addRepeats: 1 },
@@ -231,6 +244,8 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   };
   const ORDER = [
     'saveBaseline',
+    'listBaselines',
+    'removeBaseline',
     'startExperiment',
     'getExperiment',
     'getExperimentSummary',
@@ -404,6 +419,99 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     ).toEqual([A.poolConfigId, A.poolConfigId, A.poolConfigId, A.poolConfigId]);
     await call('POST', `/experiments/${e.id}/cancel`);
     await call('POST', `/experiments/${interleaved.id}/cancel`);
+  });
+
+  it("baselines: the list narrows by target, scenario and name; a removal needs runs:write and the team's own id", async () => {
+    const saved = await call('POST', '/baselines', {
+      body: { name: 'nightly', experimentId: baselineExperimentId },
+    });
+    expect(saved.status).toBe(200);
+    const [row] = ((await saved.json()) as Json).baselines as Json[];
+    const list = async (q: Record<string, string>, token = readToken) =>
+      call('GET', `/baselines?${new URLSearchParams(q)}`, { token });
+    const byName = (await (await list({ name: 'nightly', target: 'Lab' })).json()) as Json;
+    expect(byName.baselines).toEqual([
+      expect.objectContaining({
+        id: row!.id,
+        name: 'nightly',
+        target: { id: A.targetId, name: 'Lab' },
+        experimentId: baselineExperimentId,
+        poolConfig: { id: A.poolConfigId, name: expect.any(String) },
+        runId: null,
+      }),
+    ]);
+    expect(((await (await list({ scenario: A.scenarioId })).json()) as Json).baselines).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: row!.id })]),
+    );
+    const unknownTarget = await list({ target: 'No such target' });
+    expect(unknownTarget.status).toBe(404);
+    expect((await unknownTarget.json()).detail).toMatch(/the targets are "Lab"/);
+
+    const readOnly = await call('DELETE', `/baselines/${row!.id}`, { token: readToken });
+    expect(readOnly.status).toBe(403);
+    expect((await readOnly.json()).code).toBe('scope_missing');
+    const bToken = (
+      await createApiToken(db, {
+        teamId: B.teamId,
+        userId: B.users.admin.id,
+        name: 'b',
+        scopes: ['runs:read', 'runs:write'],
+        expiresInDays: 1,
+      })
+    ).token;
+    expect((await call('DELETE', `/baselines/${row!.id}`, { token: bToken })).status).toBe(404);
+    expect(((await (await list({ name: 'nightly' }, bToken)).json()) as Json).baselines).toEqual(
+      [],
+    );
+
+    const removed = await call('DELETE', `/baselines/${row!.id}`);
+    expect(removed.status).toBe(200);
+    expect(((await removed.json()) as Json).removed).toMatchObject({
+      id: row!.id,
+      name: 'nightly',
+    });
+    expect(((await (await list({ name: 'nightly' })).json()) as Json).baselines).toEqual([]);
+    expect((await call('DELETE', `/baselines/${row!.id}`)).status).toBe(404);
+  });
+
+  it('a start while no worker is online warns, naming the command that starts one; with a worker online it does not', async () => {
+    const start = (name: string) =>
+      call('POST', '/experiments', {
+        body: { kind: 'saved', experiment: baselineExperimentId, name },
+      });
+    const lonely = await start('no worker yet');
+    expect(lonely.status).toBe(201);
+    const answer = (await lonely.json()) as Json;
+    expect(answer.warnings).toEqual([
+      {
+        code: 'no_worker_online',
+        message: expect.stringContaining('`scripts/stack.sh start worker`'),
+      },
+    ]);
+    expect(answer.warnings[0].message).toMatch(/^no worker is online: the runs wait as queued/);
+    await call('POST', `/experiments/${answer.id}/cancel`);
+
+    const now = new Date();
+    await db.worker.create({
+      data: {
+        id: 'rest-test-worker',
+        host: 'rest-test',
+        pid: 1,
+        version: 'test',
+        concurrency: 1,
+        startedAt: now,
+        lastSeenAt: now,
+      },
+    });
+    try {
+      const served = await start('a worker is online');
+      expect(served.status).toBe(201);
+      const body = (await served.json()) as Json;
+      expect(body).not.toHaveProperty('warnings');
+      await call('POST', `/experiments/${body.id}/cancel`);
+    } finally {
+      await db.worker.delete({ where: { id: 'rest-test-worker' } });
+    }
   });
 
   it('write operations need runs:write (403 scope_missing), reads work with runs:read', async () => {

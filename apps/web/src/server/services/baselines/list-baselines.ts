@@ -1,14 +1,15 @@
 import { parseRun, type Db, type Prisma } from '@poolbench/db';
 import type { CompareItem } from '~/lib/compare/selection';
 
-/** The team's baselines, optionally for one target and scenario, newest first. */
+/** The team's baselines, optionally for one target and scenario (or the one id), newest first. */
 export async function listBaselines(
   db: Db,
   teamId: string,
-  filter: { targetId?: string | null; scenarioId?: string | null } = {},
+  filter: { targetId?: string | null; scenarioId?: string | null; id?: string } = {},
 ) {
   const where: Prisma.BaselineWhereInput = {
     teamId,
+    ...(filter.id ? { id: filter.id } : {}),
     ...(filter.targetId ? { targetId: filter.targetId } : {}),
     ...(filter.scenarioId ? { scenarioId: filter.scenarioId } : {}),
   };
