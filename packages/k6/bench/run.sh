@@ -6,9 +6,9 @@
 # Then the output's size against the request rate: the same server at fixed
 # arrival rates, and where the bytes go (cmd/outputsize: each histogram's
 # share and what other encodings of the same seconds would weigh).
-# Then the same A/B for a script as k6 users write them (two checks in a group, a tagged request with
-# a sub-metric threshold, a custom Trend and Counter): what checks, tagged series and custom
-# metrics cost the output.
+# Then the same A/B for a script as k6 users write them (two checks in a group, whose duration is
+# kept too, a tagged request with a sub-metric threshold, a custom Trend and Counter): what checks,
+# groups, tagged series and custom metrics cost the output.
 # Usage: bash packages/k6/bench/run.sh [rounds=3] [vus=50] [seconds=10] [rates="500 1000 2000 5000"]
 # Writes the "k6-overhead" section of docs/benchmarks.md.
 set -euo pipefail
@@ -123,8 +123,9 @@ for i in $(seq "$rounds"); do
   bytes=$(stat -c %s "$out")
   fpb_rps+=("$rps"); fpb_cpu+=("$cpu"); fpb_bps+=("$((bytes / secs))")
   fpb_bpr+=("$(awk -v b="$bytes" -v r="$reqs" 'BEGIN { printf "%.2f", b / r }')")
-  if ! { grep -q '"checks"' "$out" && grep -q '"custom"' "$out" && grep -q '"subMetrics"' "$out"; }; then
-    echo "bench: the features run's output lacks checks, custom metrics or tagged series" >&2
+  if ! { grep -q '"checks"' "$out" && grep -q '"custom"' "$out" && grep -q '"subMetrics"' "$out" &&
+    grep -q '"group_duration{group:::browse}"' "$out"; }; then
+    echo "bench: the features run's output lacks checks, custom metrics, tagged series or the group's duration" >&2
     exit 1
   fi
   echo "round $i features: plain ${fplain_rps[-1]} req/s, poolbench $rps req/s, $cpu CPU µs/req, $((bytes / secs)) B/s of output" >&2
@@ -187,7 +188,7 @@ bverdict=$(awk -v b="$o_bps" 'BEGIN { print (b <= 4096) ? "meets" : "misses" }')
   echo "- k6 CPU per request, poolbench/plain (medians): **$cpu_ratio**."
   echo "- Output at saturation: **$o_bps bytes per second of test** (median; $bverdict the <= 4 KB/s target)."
   echo
-  echo "A script as k6 users write them (\`features.js\` in the script: two checks in a group, requests tagged"
+  echo "A script as k6 users write them (\`features.js\` in the script: two checks in a group whose duration is kept, requests tagged"
   echo "\`name:home\` with a threshold on \`http_req_duration{name:home}\`, a custom Trend and Counter), the same"
   echo "$vus VUs for ${secs} s, plain and poolbench alternated:"
   echo
@@ -196,7 +197,7 @@ bverdict=$(awk -v b="$o_bps" 'BEGIN { print (b <= 4096) ? "meets" : "misses" }')
   echo "| plain k6, features script | ${fplain_rps[*]} | $fp_rps | ${fplain_cpu[*]} | none | – |"
   echo "| --out poolbench, features script | ${fpb_rps[*]} | $fo_rps | ${fpb_cpu[*]} | ${fpb_bps[*]} B/s | ${fpb_bpr[*]} |"
   echo
-  echo "- Throughput ratio poolbench/plain with checks, tagged series and custom metrics (medians): **$fratio**;"
+  echo "- Throughput ratio poolbench/plain with checks, a group, tagged series and custom metrics (medians): **$fratio**;"
   echo "  CPU per request **$fcpu_ratio**; **$fo_bpr bytes per request** of output, $fo_bps B/s (the plain script above: $o_bpr)."
   echo
   echo "Output size against the request rate (\`packages/k6/cmd/outputsize\`; one ${secs} s constant-arrival-rate run per"
