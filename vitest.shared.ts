@@ -12,18 +12,23 @@ const shared: ViteUserConfig = defineConfig({
 export default shared;
 
 /**
- * A workspace's tests as two Vitest projects (`vitest run --project unit|integration`; plain
- * `vitest run` runs both):
+ * A workspace's tests as three Vitest projects (`vitest run --project unit|integration|measurement`;
+ * plain `vitest run` runs them all):
  * - `integration`: the files matched by `integration`, the ones that need a real service
- *   (Postgres, Redis, MariaDB, k6, a lab target, network namespaces) or measure timing; run one
- *   workspace at a time and never cached;
+ *   (Postgres, Redis, MariaDB, k6, a lab target, network namespaces); never cached, and run
+ *   beside other workspaces' integration tests;
+ * - `measurement`: the files that need real services and judge accuracy or timing (a rate k6
+ *   reached, CPU seconds, a link's round trip); they run only here even when an `integration`
+ *   pattern matches them, and `make test` runs them last, one file at a time, with no other test
+ *   beside them;
  * - `unit`: every other test file; pure, run in parallel with other workspaces and cached by
  *   turbo on their inputs.
- * Each file is in exactly one project, so nothing is lost when the two run separately.
+ * Each file is in exactly one project, so nothing is lost when they run separately.
  */
 export function unitAndIntegration(
   integration: string[],
   base: ViteUserConfig = shared,
+  measurement: string[] = [],
 ): ViteUserConfig {
   // A project that extends the root concatenates `include` lists, so the root keeps none.
   // A workspace may have no test of one kind: an empty project passes.
@@ -38,7 +43,7 @@ export function unitAndIntegration(
             test: {
               name: 'unit',
               include,
-              exclude: [...configDefaults.exclude, ...integration],
+              exclude: [...configDefaults.exclude, ...integration, ...measurement],
               // A test that reaches for a service while filed as a unit test fails at once,
               // naming why, instead of passing only where the services happen to run.
               env: {
@@ -50,8 +55,13 @@ export function unitAndIntegration(
           },
           {
             extends: true,
-            test: { name: 'integration', include: integration },
+            test: {
+              name: 'integration',
+              include: integration,
+              exclude: [...configDefaults.exclude, ...measurement],
+            },
           },
+          { extends: true, test: { name: 'measurement', include: measurement } },
         ],
       },
     }),

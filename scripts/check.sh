@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # A fast check of a change before the whole suite (docs/testing.md, "A fast check"): format of the
 # changed files, then lint, typecheck and unit tests of the workspaces the change touches and of
-# those that depend on them (turbo replays the rest from its cache), then the integration tests
-# of the touched workspaces themselves. The change is what differs from CHECK_BASE (default HEAD:
-# the uncommitted work), including new files. Starts Postgres, Redis and MariaDB if they are not
-# running and stops what it started, pass or fail.
+# those that depend on them (turbo replays the rest from its cache), then the integration and
+# measurement tests of the touched workspaces themselves. The change is what differs from
+# CHECK_BASE (default HEAD: the uncommitted work), including new files. Starts Postgres, Redis and
+# MariaDB if they are not running and stops what it started, pass or fail.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -49,5 +49,7 @@ phase "typecheck" npx turbo run typecheck --filter="...[$base]" --output-logs=er
 phase "unit tests" npx turbo run test:unit --filter="...[$base]" --output-logs=errors-only
 infra/services.sh start >/dev/null
 phase "integration tests" npx turbo run test:integration --filter="[$base]" --concurrency=1 \
+  --output-logs=errors-only
+phase "measurement tests" npx turbo run test:measurement --filter="[$base]" --concurrency=1 \
   --output-logs=errors-only
 say "check passed: $((SECONDS)) s"

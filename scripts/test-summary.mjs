@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Adds up the JUnit reports one `make test` wrote: Vitest per workspace (.cache/junit/unit.xml,
-// integration.xml), Go (go-unit.xml, go-integration.xml), Playwright, the CLI e2e and
+// integration.xml, measurement.xml), Go (go-unit.xml, go-integration.xml), Playwright, the CLI e2e and
 // Schemathesis (test-results/*.xml). Prints one line per report that holds tests and, last, the
 // suite's closing line in the convention CI readers know, "==== N passed, N failed, N skipped in
 // Ts ====" (T from POOLBENCH_SUITE_SECONDS). Exits 1 when a report counts a failure or none

@@ -32,11 +32,41 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
-phase() { # name, command...: runs one phase and says how long it took
-  local name=$1 t0=$SECONDS; shift
+phase() { # name, command...: runs one phase and says how long it took and how busy the CPUs were
+  local name=$1 t0=$SECONDS c0; shift
+  c0=$(cpu_busy_ticks)
   say "$name"
   "$@"
-  say "$name: $((SECONDS - t0)) s"
+  say "$name: $((SECONDS - t0)) s ($(busy_share "$c0" "$t0"))"
+}
+# lanes TITLE NAME CMD [NAME CMD ...]: runs each CMD (a shell line) at once, each into its own log
+# under .data/logs/test-NAME.log, printed whole when all have ended so no lane's lines are cut into
+# another's; says how long each took, and fails naming every lane that failed.
+lanes() {
+  local title=$1 t0=$SECONDS c0; shift
+  local -a names=() pids=()
+  c0=$(cpu_busy_ticks)
+  say "$title"
+  while (($#)); do
+    local name=$1 cmd=$2; shift 2
+    names+=("$name")
+    (
+      t=$SECONDS
+      rc=0
+      bash -c "$cmd" || rc=$?
+      echo "[lane $name] $((SECONDS - t)) s, exit $rc"
+      exit "$rc"
+    ) >"$DATA/logs/test-$name.log" 2>&1 &
+    pids+=($!)
+  done
+  local -a failed=()
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed+=("${names[$i]}")
+  done
+  for name in "${names[@]}"; do cat "$DATA/logs/test-$name.log"; done
+  say "$title: $((SECONDS - t0)) s ($(busy_share "$c0" "$t0"))"
+  for name in "${names[@]}"; do say "  $(tail -n 1 "$DATA/logs/test-$name.log")"; done
+  ((${#failed[@]} == 0)) || die "failed: ${failed[*]} (logs: .data/logs/test-<lane>.log)"
 }
 scripts/setup.sh --for-tests
 load_env
@@ -68,28 +98,26 @@ if ! wait "$build_pid"; then
 fi
 build_pid=""
 say "web build: $((SECONDS - build_t0)) s after it started"
-# one workspace at a time: several count requests per second of real k6 runs, which another
-# workspace beside them disturbs (apps/worker runs two of its own files at once, see its config)
-phase "integration tests" npx turbo run test:integration --concurrency=1 --output-logs=full
+# Two lanes: the worker's files (each a world of its own, mostly waiting on real runs; two at a
+# time, see apps/worker/vitest.config.ts) beside every other workspace's, one workspace at a time.
+# Tests that judge timing or accuracy are not here: they run last, alone.
+lanes "integration tests" \
+  integration-worker "npx turbo run test:integration --filter=@poolbench/worker --output-logs=full" \
+  integration-rest "npx turbo run test:integration --filter=!@poolbench/worker --concurrency=1 --output-logs=full"
 say "starting web and worker for the browser tests"
 # no demo experiment on this start: specs measure their own runs (e2e/first-run.spec.ts queues it
-# itself); the build above is in turbo's cache, so stack.sh's build replays it
-POOLBENCH_FIRST_DEMO=0 scripts/stack.sh start
-phase "browser tests" npm run -s test:e2e -w @poolbench/web
-# Two lanes at once: the CLI against the stack (mostly waiting on its real runs) and Schemathesis
-# against a web server of its own (FUZZ_PORT; it cancels whatever it launched). Each writes its
-# own log, printed whole when both ended, so neither's lines are cut into the other's.
-lanes_t0=$SECONDS
-cli_log="$DATA/logs/test-cli-e2e.log" fuzz_log="$DATA/logs/test-fuzz.log"
-phase "CLI and every shell example of docs/ci.md against the running stack" \
-  npm run -s test:e2e -w @poolbench/cli >"$cli_log" 2>&1 &
-cli_pid=$!
-phase "REST API under Schemathesis (all checks)" scripts/fuzz-rest.sh >"$fuzz_log" 2>&1 &
-fuzz_pid=$!
-cli_rc=0 fuzz_rc=0
-wait "$cli_pid" || cli_rc=$?
-wait "$fuzz_pid" || fuzz_rc=$?
-cat "$cli_log" "$fuzz_log"
-say "CLI and Schemathesis lanes: $((SECONDS - lanes_t0)) s together"
-((cli_rc == 0)) || die "the CLI tests failed (exit $cli_rc; log: .data/logs/test-cli-e2e.log)"
-((fuzz_rc == 0)) || die "Schemathesis failed (exit $fuzz_rc; log: .data/logs/test-fuzz.log)"
+# itself); the build above is in turbo's cache, so stack.sh's build replays it. One worker that
+# runs two runs at once: the browser specs (two Playwright workers) and the CLI tests queue runs
+# side by side, and e2e/distributed.spec.ts counts one worker online.
+WORKER_CONCURRENCY=2 POOLBENCH_FIRST_DEMO=0 scripts/stack.sh start
+# Three lanes at once: the browser tests and the CLI against the stack (mostly waiting on their
+# real runs), and Schemathesis against a web server of its own (FUZZ_PORT; it cancels whatever it
+# launched).
+lanes "browser, CLI and REST API tests" \
+  browser "npm run -s test:e2e -w @poolbench/web" \
+  cli-e2e "npm run -s test:e2e -w @poolbench/cli" \
+  fuzz "scripts/fuzz-rest.sh"
+# Last and alone, once nothing else runs: the tests that judge timing or accuracy, one file at a
+# time (a stack that was running before the suite stays up, idle).
+if ((own_stack)); then scripts/stack.sh stop; fi
+phase "measurement tests" npx turbo run test:measurement --concurrency=1 --output-logs=full
