@@ -19,6 +19,15 @@ VERSION=${1:?usage: infra/build-mailpit.sh VERSION}
 STAMP="$VERSION+ui"
 [ -x "$DATA/bin/mailpit" ] && [ "$(cat "$DATA/bin/mailpit.version" 2>/dev/null)" = "$STAMP" ] && exit 0
 mkdir -p "$DATA/bin"
+# A build with its page is kept for every clone on this machine (as infra/helm/tools.sh keeps its
+# tools): a second clone copies it instead of building again, and needs no npm registry for it.
+TOOLS="${POOLBENCH_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/poolbench/tools}"
+kept="$TOOLS/bin/mailpit-$STAMP"
+if [ -x "$kept" ]; then
+  cp "$kept" "$DATA/bin/mailpit"
+  echo "$STAMP" > "$DATA/bin/mailpit.version"
+  exit 0
+fi
 
 say "building mailpit $VERSION (local mail catcher) with its web page"
 src=$(go mod download -json "github.com/axllent/mailpit@$VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
@@ -36,7 +45,8 @@ ui_built() {
       devDependencies.@eslint/compat devDependencies.@eslint/js devDependencies.eslint-config-prettier \
       devDependencies.eslint-plugin-vue devDependencies.globals devDependencies.jsdom \
       devDependencies.prettier &&
-    npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null &&
+    npm install --ignore-scripts --no-audit --no-fund --loglevel=error --fetch-retries=1 \
+      --fetch-timeout=30000 >/dev/null &&
     npm run -s build >/dev/null &&
     [ -s server/ui/dist/app.js ] &&
     CGO_ENABLED=0 go build -ldflags "-s -w" -o "$DATA/bin/mailpit" .
@@ -44,6 +54,8 @@ ui_built() {
 if (ui_built); then
   echo "$STAMP" > "$DATA/bin/mailpit.version"
   rm -rf "$work"
+  mkdir -p "$TOOLS/bin"
+  cp "$DATA/bin/mailpit" "$kept.$$" && mv "$kept.$$" "$kept"
   say "mailpit built with its web page (http://127.0.0.1:54026, the user and password of MAILPIT_URL)"
 else
   say "mailpit's web page could not be built: building it without (its API works, its page is blank)"
