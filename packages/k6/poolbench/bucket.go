@@ -105,6 +105,8 @@ type bucket struct {
 	checks bucketChecks
 	// custom are the script's own metrics by id (see custom.go).
 	custom bucketCustom
+	// sub are the tagged series' values by series id (see submetrics.go).
+	sub bucketCustom
 }
 
 func newBucket() *bucket {
@@ -122,6 +124,7 @@ func (b *bucket) reset(sec int64) {
 	b.vusAlloc, b.hasAlloc = 0, false
 	b.checks.reset()
 	b.custom.reset()
+	b.sub.reset()
 	for i, h := range b.hists {
 		if b.used[i] {
 			h.Reset()
@@ -212,11 +215,14 @@ type secondLine struct {
 	// Custom are the script's own metrics and the groups' durations (groupDurationName) that had
 	// samples in the second, by name.
 	Custom map[string]customLine `json:"custom,omitempty"`
+	// SubMetrics are the tagged series (the ones the end line lists) that had samples in the
+	// second, by series name, shaped as custom metrics are.
+	SubMetrics map[string]customLine `json:"subMetrics,omitempty"`
 }
 
-// line is the second's NDJSON line; checkNames and customNames must name every check and custom
-// metric id the bucket counted.
-func (b *bucket) line(enc *encoder, checkNames []checkKey, customNames []string) (secondLine, error) {
+// line is the second's NDJSON line; checkNames, customNames and subNames must name every check,
+// custom metric and tagged series id the bucket counted.
+func (b *bucket) line(enc *encoder, checkNames []checkKey, customNames, subNames []string) (secondLine, error) {
 	l := secondLine{V: 1, Type: "second", TS: b.sec, counters: b.c, Hist: map[string]string{}}
 	l.Checks, l.ChecksOverflow = b.checks.lines(checkNames), b.checks.overflowOrNil()
 	custom, err := b.custom.lines(enc, customNames)
@@ -224,6 +230,9 @@ func (b *bucket) line(enc *encoder, checkNames []checkKey, customNames []string)
 		return l, err
 	}
 	l.Custom = custom
+	if l.SubMetrics, err = b.sub.lines(enc, subNames); err != nil {
+		return l, err
+	}
 	if b.hasVUs {
 		vus, vusMax := b.vus, b.vusMax
 		l.VUs, l.VUsMax = &vus, &vusMax

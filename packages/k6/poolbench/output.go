@@ -241,7 +241,6 @@ func (o *Output) addLocked(s *metrics.Sample, arrival time.Time) {
 	}
 	o.load.note(s)
 	o.recordStep(s)
-	o.sub.record(s)
 	b := o.open[sec]
 	if b == nil {
 		if n := len(o.free); n > 0 {
@@ -253,6 +252,7 @@ func (o *Output) addLocked(s *metrics.Sample, arrival time.Time) {
 		b.reset(sec)
 		o.open[sec] = b
 	}
+	o.sub.record(s, &b.sub)
 	if s.Metric.Name == "checks" {
 		b.checks.note(o.checkReg.id(s.Tags), s.Value != 0)
 		return
@@ -358,7 +358,7 @@ func (o *Output) closeBefore(threshold int64) {
 		o.closedBelow = threshold
 	}
 	// ids below len(names) never change: the registries only append
-	names, customNames := o.checkReg.names, o.customReg.names
+	names, customNames, subNames := o.checkReg.names, o.customReg.names, o.sub.names
 	var closing []*bucket
 	for sec, b := range o.open {
 		if sec < threshold {
@@ -372,7 +372,7 @@ func (o *Output) closeBefore(threshold int64) {
 	}
 	slices.SortFunc(closing, func(a, b *bucket) int { return int(a.sec - b.sec) })
 	for _, b := range closing {
-		o.emit(b, names, customNames)
+		o.emit(b, names, customNames, subNames)
 	}
 	o.flush()
 	o.mu.Lock()
@@ -380,7 +380,7 @@ func (o *Output) closeBefore(threshold int64) {
 	o.mu.Unlock()
 }
 
-func (o *Output) emit(b *bucket, checkNames []checkKey, customNames []string) {
+func (o *Output) emit(b *bucket, checkNames []checkKey, customNames, subNames []string) {
 	if o.totals.Status == nil {
 		o.totals.Status = map[string]int64{}
 	}
@@ -392,7 +392,7 @@ func (o *Output) emit(b *bucket, checkNames []checkKey, customNames []string) {
 		o.firstTS = b.sec
 	}
 	o.lastTS = b.sec
-	l, err := b.line(o.enc, checkNames, customNames)
+	l, err := b.line(o.enc, checkNames, customNames, subNames)
 	if err != nil {
 		o.fail(err)
 		return

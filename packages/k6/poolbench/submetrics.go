@@ -23,6 +23,7 @@ type tagFilter struct {
 // subMetricSeries is one metric over the samples carrying certain tag values, over the load; its
 // value is kept as a custom metric's (see custom.go), so both read samples by their kind alike.
 type subMetricSeries struct {
+	id     int    // its place in subMetrics.order, and its id in a second's bucketCustom
 	name   string // metric{k:v,…} with the tags in the order the threshold wrote them
 	metric string
 	tags   map[string]string
@@ -35,6 +36,8 @@ type subMetrics struct {
 	keySets map[string][][]string
 	series  map[string]*subMetricSeries
 	order   []*subMetricSeries
+	// the series' names by id; append-only, so a copy taken under mu names every id below its length
+	names []string
 	// samples of series past maxSeries
 	dropped int64
 }
@@ -108,14 +111,16 @@ func (sm *subMetrics) add(metric string, keys, values []string) *subMetricSeries
 	for i, k := range keys {
 		tags[k] = values[i]
 	}
-	s := &subMetricSeries{name: name, metric: metric, tags: tags}
+	s := &subMetricSeries{id: len(sm.order), name: name, metric: metric, tags: tags}
 	sm.series[name] = s
 	sm.order = append(sm.order, s)
+	sm.names = append(sm.names, name)
 	return s
 }
 
-// record adds a load sample to every series of its metric whose tags it carries.
-func (sm *subMetrics) record(s *metrics.Sample) {
+// record adds a load sample to every series of its metric whose tags it carries, over the load
+// and in its second's values (sec, by series id).
+func (sm *subMetrics) record(s *metrics.Sample, sec *bucketCustom) {
 	sets := sm.keySets[s.Metric.Name]
 	if len(sets) == 0 || s.Tags == nil {
 		return
@@ -148,6 +153,7 @@ func (sm *subMetrics) record(s *metrics.Sample) {
 			ser = sm.add(s.Metric.Name, keys, append([]string(nil), vals...))
 		}
 		ser.v.record(s) // a threshold's series learns its type from its first sample
+		sec.record(ser.id, s)
 	}
 }
 

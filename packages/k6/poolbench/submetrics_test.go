@@ -141,3 +141,53 @@ func TestWithoutSubMetricThresholdsTheEndLineHasNoSeries(t *testing.T) {
 		t.Fatal("series without a sub-metric threshold")
 	}
 }
+
+func TestSubMetricSeriesPerSecondAddUpToTheRun(t *testing.T) {
+	f := newFixture(t)
+	withThresholds(t, f, "http_req_duration{name:me}", "http_reqs{name:me}")
+	for sec := 0; sec < 3; sec++ {
+		for i := 0; i <= sec; i++ {
+			me := map[string]string{"name": "me"}
+			f.add("http_req_duration", float64(sec)+0.1, float64(10*(i+1)), me)
+			f.add("http_reqs", float64(sec)+0.1, 1, me)
+			f.add("http_req_duration", float64(sec)+0.2, 5, map[string]string{"name": "other"})
+		}
+	}
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	raw := bytes.Split(bytes.TrimSpace(f.buf.Bytes()), []byte("\n"))
+	if len(raw) != 4 {
+		t.Fatalf("%d lines, want 3 seconds and the end", len(raw))
+	}
+	var total int64
+	for sec, line := range raw[:3] {
+		var l struct {
+			SubMetrics map[string]customLine `json:"subMetrics"`
+		}
+		if err := json.Unmarshal(line, &l); err != nil {
+			t.Fatal(err)
+		}
+		d, reqs := l.SubMetrics["http_req_duration{name:me}"], l.SubMetrics["http_reqs{name:me}"]
+		h, err := hdr.Decode([]byte(d.Hist))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Type != "trend" || h.TotalCount() != int64(sec+1) || h.Max() < int64(10_000*(sec+1))-50 {
+			t.Fatalf("second %d: %+v, %d values, max %d µs", sec, d, h.TotalCount(), h.Max())
+		}
+		if reqs.Type != "counter" || *reqs.Sum != float64(sec+1) {
+			t.Fatalf("second %d: http_reqs{name:me} %+v", sec, reqs)
+		}
+		if l.SubMetrics["http_req_duration{name:other}"].Count != int64(sec+1) {
+			t.Fatalf("second %d: the other value of the tag %+v", sec, l.SubMetrics["http_req_duration{name:other}"])
+		}
+		total += d.Count
+	}
+	end := subEndLine(t, f)
+	for _, s := range end.SubMetrics {
+		if s.Name == "http_req_duration{name:me}" && s.Count != total {
+			t.Fatalf("the run's series has %d samples, its seconds %d", s.Count, total)
+		}
+	}
+}
