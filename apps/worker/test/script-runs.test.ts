@@ -228,6 +228,17 @@ export default function () {
     // kept: 3 named by thresholds, name:health of two metrics, and 45 more unique values; every
     // request's duration sample of another unique value is dropped
     expect(run.summary?.subMetricsDropped).toBe(requests - 46);
+    // per second too: the seconds' series add up to the run's, and no second holds more than 50
+    const seconds = (await w.db.runSecond.findMany({ where: { runId: run.id } })).map(
+      parseRunSecond,
+    );
+    const perSecond = sumCustomMetrics(seconds.map((s) => s.subMetrics));
+    expect(perSecond?.['http_reqs{name:me}']?.sum).toBe(me.sum);
+    expect(perSecond?.['http_req_duration{name:me}']?.trend).toEqual(
+      series.get('http_req_duration{name:me}')?.trend,
+    );
+    expect(Object.keys(perSecond ?? {})).toHaveLength(50);
+    for (const s of seconds) expect(Object.keys(s.subMetrics ?? {}).length).toBeLessThanOrEqual(50);
   });
 
   it("stores the script's own metrics per second and in its summary, and thresholds them", async () => {

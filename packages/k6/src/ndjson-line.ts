@@ -59,6 +59,8 @@ export const SecondLineSchema = CountersSchema.extend({
   checksOverflow: CheckCountsSchema.optional(),
   /** the script's own metrics (k6/metrics) with samples in the second, by name */
   custom: CustomSchema,
+  /** the tagged series (the end line's subMetrics) with samples in the second, by series name */
+  subMetrics: CustomSchema,
 });
 export type SecondLine = z.infer<typeof SecondLineSchema>;
 

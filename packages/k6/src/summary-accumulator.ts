@@ -31,6 +31,12 @@ export interface K6Second extends K6Counters {
   checks: SecondChecks | null;
   /** the script's own metrics with samples in the second (trends with their histograms); null without any */
   custom: CustomMetrics | null;
+  /**
+   * the tagged series the thresholds name (and the other values of their tags) with samples in
+   * the second, by series name (`http_req_duration{name:login}`), shaped as custom metrics; null
+   * without any
+   */
+  subMetrics: CustomMetrics | null;
 }
 
 /** The whole run, from merging every second's histograms and adding its counters. */
@@ -103,13 +109,17 @@ export class SummaryAccumulator {
       checks: checkItems,
       checksOverflow,
       custom: customLines,
+      subMetrics: subLines,
       ...counters
     } = line;
-    const custom: CustomMetrics | null = customLines
-      ? Object.fromEntries(
-          Object.entries(customLines).map(([name, l]) => [name, customMetricFromLine(l)]),
-        )
-      : null;
+    const decode = (lines: typeof customLines): CustomMetrics | null =>
+      lines
+        ? Object.fromEntries(
+            Object.entries(lines).map(([name, l]) => [name, customMetricFromLine(l)]),
+          )
+        : null;
+    const custom = decode(customLines);
+    const subMetrics = decode(subLines);
     if (custom) this.custom = sumCustomMetrics([this.custom, custom]);
     const checks: SecondChecks | null =
       checkItems?.length || checksOverflow
@@ -150,6 +160,7 @@ export class SummaryAccumulator {
       histograms: { ...hist },
       checks,
       custom,
+      subMetrics,
     };
   }
 

@@ -40,6 +40,7 @@ export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRo
     ) as RunSecondParts['hists'],
     checks: s.checks,
     custom: s.custom,
+    subMetrics: s.subMetrics,
   });
 }
 

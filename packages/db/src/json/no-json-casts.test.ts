@@ -24,7 +24,7 @@ const PARSE_POINTS = new Set([
 const SKIP = /(^|\/)(node_modules|generated|\.next|dist)(\/|$)/;
 
 const COLUMNS =
-  'summary|environment|thresholdResults|poolConfigSnapshot|scenarioSnapshot|targetSnapshot|requestDefaults|managed|selection|responseBody|statusCounts|checks|custom|params|thresholds';
+  'summary|environment|thresholdResults|poolConfigSnapshot|scenarioSnapshot|targetSnapshot|requestDefaults|managed|selection|responseBody|statusCounts|checks|custom|subMetrics|params|thresholds';
 const RULES: [string, RegExp][] = [
   ['as never', /\bas never\b/],
   ['Prisma JSON input cast', /as (unknown as )?Prisma\.(InputJsonValue|JsonValue|JsonObject)/],

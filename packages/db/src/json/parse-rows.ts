@@ -65,6 +65,7 @@ const RUN_SECOND = {
   statusCounts: col(StatusCountsSchema, StatusCountsSchema.parse({})),
   checks: col(SecondChecksSchema, null),
   custom: col(CustomMetricsSchema, null),
+  subMetrics: col(CustomMetricsSchema, null),
 };
 const IDEMPOTENCY_KEY = { responseBody: col(JsonValueSchema, null) };
 const SCHEDULE_NOTIFICATION = { payload: col(NotificationPayloadSchema, null) };

@@ -30,6 +30,8 @@ export const toJson = {
     writeJson(S.SecondChecksSchema, v, { model: 'RunSecond', column: 'checks' }),
   customMetrics: (v: unknown) =>
     writeJson(S.CustomMetricsSchema, v, { model: 'RunSecond', column: 'custom' }),
+  subMetricSeconds: (v: unknown) =>
+    writeJson(S.CustomMetricsSchema, v, { model: 'RunSecond', column: 'subMetrics' }),
   responseBody: (v: unknown) =>
     writeJson(S.JsonValueSchema, v, { model: 'IdempotencyKey', column: 'responseBody' }),
   sequentialState: (v: unknown) =>

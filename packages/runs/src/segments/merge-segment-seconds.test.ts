@@ -146,6 +146,7 @@ describe('mergeSecondRows', () => {
       iterationHist: null,
       checks,
       custom: null,
+      subMetrics: null,
     });
     const merged = mergeSecondRows('r', 40, [
       row(0, { items: [{ name: 'ok', group: '', passes: 5, fails: 1 }] }),

@@ -30,6 +30,8 @@ export interface RunSecondParts {
   checks?: SecondChecks | null;
   /** the script's own metrics of the second, trends with their histograms; absent or null without any */
   custom?: CustomMetrics | null;
+  /** the tagged series of the second by series name, shaped as custom; absent or null without any */
+  subMetrics?: CustomMetrics | null;
 }
 
 /** The RunSecond row: the one place its percentile columns are named. */
@@ -55,5 +57,8 @@ export function runSecondRow(p: RunSecondParts): Prisma.RunSecondCreateManyInput
       ? { checks: toJson.secondChecks(p.checks) }
       : {}),
     ...(p.custom && Object.keys(p.custom).length ? { custom: toJson.customMetrics(p.custom) } : {}),
+    ...(p.subMetrics && Object.keys(p.subMetrics).length
+      ? { subMetrics: toJson.subMetricSeconds(p.subMetrics) }
+      : {}),
   };
 }
