@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TESTED_RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
 import { verifyEmail } from './verify-email';
+import type { SavedBaseline } from '../src/baseline';
 
 // every temporary folder this file makes is removed when it ends, pass or fail
 const tempDirs: string[] = [];
@@ -202,6 +203,56 @@ describe(`poolbench CLI against ${BASE}`, () => {
       /<testsuites name="poolbench" tests="\d+" failures="0"/,
     );
     expect(r.stderr).toContain('saved as baseline "main"');
+  });
+
+  it('baseline set, list and remove: a finished experiment only, listed with its id, removed by it', async () => {
+    const bin = (args: string[]) => node(BIN, args, env, dir);
+    const listed = await bin([
+      'baseline',
+      'list',
+      '--name',
+      'main',
+      '--target',
+      'Lab target',
+      '--json',
+    ]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const [main] = (JSON.parse(listed.stdout) as { baselines: SavedBaseline[] }).baselines;
+    expect(main).toMatchObject({ name: 'main', target: { name: 'Lab target' }, runId: null });
+
+    const set = await bin(['baseline', 'set', 'release-1', '--experiment', main!.experimentId!]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(
+      /^saved baseline "release-1" \(\w+\): Lab target · .+ · 10 conn from experiment main$/m,
+    );
+    const text = await bin(['baseline', 'list', '--name', 'release-1']);
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`  release-1  Lab target · `);
+    expect(lines[0]).toContain(`experiment ${main!.experimentId}`);
+    const id = lines[0]!.split(' ')[0]!;
+
+    const removed = await bin(['baseline', 'remove', id]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toMatch(new RegExp(`^removed ${id}  release-1  Lab target`));
+    const none = await bin(['baseline', 'list', '--name', 'release-1']);
+    expect(none.stdout).toMatch(/^no baselines saved yet/);
+    const again = await bin(['baseline', 'remove', id]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/^poolbench: .*not_found/);
+
+    // runs still queued or running are no baseline yet: refused before anything is saved
+    const started = await cli(['--experiment', 'main', '--json'], env);
+    expect(started.code, started.stderr).toBe(0);
+    const runningId = (JSON.parse(started.stdout) as { experiment: { id: string } }).experiment.id;
+    const early = await bin(['baseline', 'set', 'too-early', '--experiment', runningId]);
+    await bin(['cancel', runningId]);
+    expect(early.code).toBe(2);
+    expect(early.stderr).toMatch(/runs not finished; wait for it/);
+    expect((await bin(['baseline', 'list', '--name', 'too-early'])).stdout).toMatch(
+      /^no baselines/,
+    );
   });
 
   it('the served bundle, gated on p99 and throughput: 1 connection against the 10-connection baseline is a regression (exit 1) naming metric, change and interval', async () => {

@@ -3,6 +3,7 @@ import { connection, scenarioSource, type ScenarioFlags } from './args';
 import { createClient } from './client';
 import { EXIT, UsageError } from './exit-codes';
 import { idempotencyKey } from './idempotency-key';
+import { writeWarnings } from './launch-warnings';
 import type { Io } from './main';
 import type { AdvisorAnswer, Experiment } from './types';
 import { waitForExperiment } from './wait';
@@ -150,6 +151,7 @@ export async function adviseCommand(argv: string[], io: Io): Promise<number> {
   const key = idempotencyKey(io.env, opts.body, opts.idempotencyKey);
   const started = await client.post<Experiment>('/advisors', opts.body, { 'Idempotency-Key': key });
   io.stderr.write(`started ${started.name} (${started.id}): ${started.webUrl}\n`);
+  writeWarnings(started, io);
   if (!opts.wait) {
     io.stdout.write(`${started.webUrl}\n`);
     return EXIT.pass;

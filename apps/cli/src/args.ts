@@ -44,6 +44,7 @@ export const USAGE = `Usage: poolbench run [options]
        poolbench cancel <experiment id>   cancel every run of an experiment that has not ended
        poolbench advise [options]         which max pool size to use? (poolbench advise --help)
        poolbench changes [options]        change points in a history since a commit (poolbench changes --help)
+       poolbench baseline set|list|remove saved baselines (poolbench baseline --help)
 
 Start a PoolBench experiment, optionally wait for it and gate on a baseline.
 

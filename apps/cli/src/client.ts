@@ -37,7 +37,7 @@ export function createClient(opts: ClientOptions) {
   const base = opts.baseUrl.replace(/\/+$/, '');
 
   async function request<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
@@ -98,6 +98,7 @@ export function createClient(opts: ClientOptions) {
     get: <T>(path: string) => request<T>('GET', path),
     post: <T>(path: string, body: unknown, headers?: Record<string, string>) =>
       request<T>('POST', path, body, headers),
+    delete: <T>(path: string) => request<T>('DELETE', path),
   };
 }
 export type Client = ReturnType<typeof createClient>;

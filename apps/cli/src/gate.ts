@@ -67,7 +67,7 @@ export function decide(
         .map((c) => c.scenario?.name ?? '?')
         .join(
           ', ',
-        )}; nothing to compare with (save one with --save-baseline ${comparison.baseline})`,
+        )}; nothing to compare with (save one with run --save-baseline ${comparison.baseline} on main, or poolbench baseline set ${comparison.baseline} --experiment <id>)`,
     );
   }
   // a primary metric worse than its baseline (a secondary one is a suspicion, as the server's

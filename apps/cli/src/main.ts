@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { parseRunArgs, USAGE, type RunOptions } from './args';
+import { baselineCommand } from './baseline';
 import { cancelCommand } from './cancel';
 import { adviseCommand } from './advise';
 import { changesCommand } from './changes';
@@ -8,6 +9,7 @@ import { EXIT, UsageError, exitForError } from './exit-codes';
 import { decide } from './gate';
 import { applyHypothesisGate } from './hypothesis-gate';
 import { idempotencyKey } from './idempotency-key';
+import { writeWarnings } from './launch-warnings';
 import { toJUnit } from './report/junit';
 import { toMarkdown } from './report/markdown';
 import { toText } from './report/text';
@@ -32,11 +34,19 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stdout.write(`poolbench ${VERSION}\n`);
     return EXIT.pass;
   }
-  if (command === 'cancel' || command === 'advise' || command === 'changes') {
+  if (
+    command === 'cancel' ||
+    command === 'advise' ||
+    command === 'changes' ||
+    command === 'baseline'
+  ) {
     try {
-      const sub = { cancel: cancelCommand, advise: adviseCommand, changes: changesCommand }[
-        command
-      ];
+      const sub = {
+        cancel: cancelCommand,
+        advise: adviseCommand,
+        changes: changesCommand,
+        baseline: baselineCommand,
+      }[command];
       return await sub(rest, io);
     } catch (err) {
       io.stderr.write(`poolbench: ${(err as Error).message}\n`);
@@ -82,6 +92,7 @@ async function run(opts: RunOptions, io: Io): Promise<RunResult> {
   io.stderr.write(
     `started ${experiment.name} (${experiment.id}) with ${experiment.progress.total} runs: ${experiment.webUrl}\n`,
   );
+  writeWarnings(experiment, io);
 
   const shareUrl = opts.share ? await share(client, experiment.id, io) : null;
   if (!opts.wait) {

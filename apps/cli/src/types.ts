@@ -14,6 +14,8 @@ export interface Experiment {
   poolConfigs: Ref[];
   scenarios: Ref[];
   progress: { done: number; total: number; byStatus: Record<string, number> };
+  /** on a start: what keeps the runs from starting (no_worker_online), with what to do */
+  warnings?: { code: string; message: string }[];
   runs: {
     id: string;
     status: string;

@@ -87,12 +87,32 @@ const freePort = () =>
     });
   });
 
+/** The CLI from this checkout (apps/cli's bin, through tsx), as a CI job runs it. */
+function poolbench(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, '../../cli/bin/poolbench.js'), ...args],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
 /**
  * An installation without a worker: the stack's web build on its own port, with a database of its
  * own (cloned from the migrated template) and a Redis database no worker listens on, so its
  * launches are stored and enqueued for real and nothing takes them.
  */
-test('launching with no worker online says so, on the form and on the experiment', async ({
+test('launching with no worker online says so, on the form, on the experiment and in the CLI', async ({
   browser,
 }) => {
   test.setTimeout(3 * 60_000);
@@ -154,6 +174,26 @@ test('launching with no worker online says so, on the form and on the experiment
     );
     await page.screenshot({ path: `${SHOTS}/first-hour-03-no-worker-queued.png`, fullPage: true });
     await call('experiment.cancel', { id: new URL(page.url()).pathname.split('/').pop() });
+
+    // the CLI, started from CI against the same installation, says so on stderr at the launch
+    const { token } = (await call('apiToken.create', {
+      name: 'ci',
+      scopes: ['runs:read', 'runs:write'],
+      expiresInDays: 1,
+    })) as unknown as { token: string };
+    const cli = await poolbench(['run', '--experiment', 'No worker yet', '--json'], {
+      POOLBENCH_URL: base,
+      POOLBENCH_TOKEN: token,
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stderr).toMatch(
+      /^warning: no worker is online: the runs wait as queued until one is\. .*`make up`.*`scripts\/stack\.sh start worker`/m,
+    );
+    const started = JSON.parse(cli.stdout) as {
+      experiment: { id: string; warnings: { code: string }[] };
+    };
+    expect(started.experiment.warnings.map((w) => w.code)).toEqual(['no_worker_online']);
+    await call('experiment.cancel', { id: started.experiment.id });
   } finally {
     await ctx.close();
     web?.kill('SIGTERM');

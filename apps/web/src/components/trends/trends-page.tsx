@@ -129,7 +129,8 @@ export function TrendsPage() {
           {!series.data.baseline ? (
             <Alert tone="info" className="mb-4">
               No baseline with runs of this pool config: points are drawn, but nothing is compared.
-              Save one from an experiment's compare view (or with the CLI's --save-baseline).
+              Save one from an experiment's compare view (or from CI: poolbench baseline set, or run
+              --save-baseline).
             </Alert>
           ) : null}
           <div className="grid gap-6 lg:grid-cols-2" data-testid="trend-charts">
