@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { USAGE } from './args';
+import { BASELINE_USAGE } from './baseline';
 import { docBlocks, DOCS_CI, DOCS_CI_DIR, shellBlocks } from './testing/doc-blocks';
 
 /**
@@ -19,7 +20,22 @@ describe('docs/ci.md', () => {
     expect(flags.filter((f) => !table.includes(`\`${f}`))).toEqual([]);
   });
 
+  it('documents every flag and action of poolbench baseline, in its table', () => {
+    const flags = [...new Set([...BASELINE_USAGE.matchAll(/^\s+(--[a-z-]+)/gm)].map((m) => m[1]!))];
+    expect(flags).toEqual(
+      expect.arrayContaining(['--experiment', '--pool-config', '--target', '--name', '--json']),
+    );
+    const table = doc.slice(doc.indexOf('### `poolbench baseline`'), doc.indexOf('### Exit codes'));
+    expect(table.length).toBeGreaterThan(100);
+    expect(flags.filter((f) => !table.includes(f))).toEqual([]);
+    for (const action of ['set <name>', 'list', 'remove <baseline id>'])
+      expect(table).toContain(`| \`${action}`);
+  });
+
   it('annotates its shell examples: each is run, an env block only sets the placeholders', () => {
+    // the names of a team's own target and pool configs are variables, never written out
+    for (const b of shellBlocks().filter((x) => !x.env))
+      expect(b.code, `line ${b.line}`).not.toMatch(/Lab target|conns? x 1 instance/);
     const sh = shellBlocks();
     expect(sh.length).toBeGreaterThanOrEqual(8);
     for (const b of sh.filter((x) => x.env)) {
@@ -27,7 +43,9 @@ describe('docs/ci.md', () => {
         b.code
           .trim()
           .split('\n')
-          .every((l) => /^export POOLBENCH_(URL|TOKEN)=/.test(l)),
+          .every((l) =>
+            /^export (POOLBENCH_URL|POOLBENCH_TOKEN|TARGET|POOL_CONFIG|SMALL_POOL_CONFIG)=/.test(l),
+          ),
         `line ${b.line}`,
       ).toBe(true);
     }

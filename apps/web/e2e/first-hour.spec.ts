@@ -204,7 +204,7 @@ test('launching with no worker online says so, on the form, on the experiment an
 
 /**
  * A team whose first target is its own Java/HikariCP one: the onboarding names what serves it,
- * says which name to use where docs/ci.md says "Lab target", and adds only the presets HikariCP
+ * says to set docs/ci.md's $TARGET to its name, and adds only the presets HikariCP
  * can run, without copies named "(2)".
  */
 test('onboarding on a Java target offers only the presets HikariCP can run', async ({
@@ -225,7 +225,7 @@ test('onboarding on a Java target offers only the presets HikariCP can run', asy
     'Orders on HikariCP (Java + HikariCP on Postgres)',
   );
   await expect(steps.getByTestId('onboarding-target-name')).toContainText(
-    'The examples in docs/ci.md name the target Lab target: use Orders on HikariCP in their place.',
+    'The examples in docs/ci.md take the target from $TARGET (Lab target in the lab): set it to Orders on HikariCP.',
   );
   await expect(steps.getByTestId('onboarding-presets-fit')).toContainText(
     'The seed presets Java + HikariCP on Postgres can run',

@@ -89,8 +89,9 @@ export function OnboardingSteps() {
                 for every run with the pool config applied.
                 {o.labTarget.name !== LAB_TARGET.name ? (
                   <span className="block" data-testid="onboarding-target-name">
-                    The examples in docs/ci.md name the target <code>{LAB_TARGET.name}</code>: use{' '}
-                    <code>{o.labTarget.name}</code> in their place.
+                    The examples in docs/ci.md take the target from <code>$TARGET</code> (
+                    <code>{LAB_TARGET.name}</code> in the lab): set it to{' '}
+                    <code>{o.labTarget.name}</code>.
                   </span>
                 ) : null}
               </>
