@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { SHOTS, signUpUi, trpcOk } from './helpers';
 
 /**
@@ -9,8 +9,9 @@ import { SHOTS, signUpUi, trpcOk } from './helpers';
 // the narrowest desktop the app is laid out for: lists must fit without horizontal scrolling
 test.use({ viewport: { width: 1280, height: 800 } });
 
-test('a new user meets no serious or critical accessibility violations on the main pages', async ({
+test('a new user meets no serious or critical accessibility violations on the main pages, at 1280 and 390 px', async ({
   page,
+  browser,
   baseURL,
 }) => {
   await signUpUi(page, 'Axe Owner');
@@ -62,22 +63,38 @@ test('a new user meets no serious or critical accessibility violations on the ma
     ['/seeds', 'Seeds'],
   ];
   const found: string[] = [];
-  for (const [path, heading] of pages) {
-    await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  const axe = async (p: Page, path: string, heading: string, where: string) => {
+    await p.goto(path);
+    await expect(p.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     // the page's own data has arrived: no loading skeletons left
-    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-    const result = await new AxeBuilder({ page }).analyze();
+    await expect(p.locator('[aria-busy="true"]')).toHaveCount(0);
+    const result = await new AxeBuilder({ page: p }).analyze();
     for (const v of result.violations) {
       if (v.impact !== 'serious' && v.impact !== 'critical') continue;
       found.push(
-        `${path}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes
+        `${path} at ${where}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes
           .slice(0, 5)
           .map((n) => `${n.target.join(' ')}: ${n.any[0]?.message ?? n.failureSummary ?? ''}`)
           .join('\n    ')}`,
       );
     }
-  }
+  };
+  for (const [path, heading] of pages) await axe(page, path, heading, '1280 px');
+  // the same pages on a phone, where the sidebar is a drawer and tables scroll in their own box,
+  // and the pages a new user meets signed out
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [path, heading] of pages) await axe(page, path, heading, '390 px');
+  const signedOut = await (
+    await browser.newContext({ viewport: { width: 390, height: 844 } })
+  ).newPage();
+  const signedOutPages: Array<[string, string]> = [
+    ['/sign-up', 'Create your account'],
+    ['/sign-in', 'Sign in to PoolBench'],
+  ];
+  for (const [path, heading] of signedOutPages)
+    await axe(signedOut, path, heading, '390 px, signed out');
+  await signedOut.context().close();
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // the experiments list fits 1280 px: every column, Created included, without scrolling
   await page.goto('/experiments');
