@@ -140,6 +140,11 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   const sub = page.getByTestId('sub-metric').filter({ hasText: 'http_req_duration{name:health}' });
   await expect(sub).toContainText('40');
   await expect(sub).toContainText('p95');
+  // and per second, charted: the series its threshold names
+  const subChart = page
+    .getByTestId('sub-metric-charts')
+    .locator('[data-testid="custom-metric-chart"][data-metric="http_req_duration{name:health}"]');
+  await expect(subChart.locator('.recharts-line')).toHaveCount(3);
   const trend = page.locator('[data-testid="custom-metric-chart"][data-metric="health_wait_ms"]');
   await expect(trend).toBeVisible();
   await expect(trend.locator('.recharts-line')).toHaveCount(3);
@@ -268,6 +273,10 @@ export default function () {
   await page.goto(`/runs/${runId}`);
   await expect(page.getByTestId('sub-metrics-truncated')).toContainText('at most 50 series');
   await expect(page.getByTestId('sub-metric')).toHaveCount(50);
+  // per second, only the series the threshold names is charted
+  await expect(
+    page.getByTestId('sub-metric-charts').getByTestId('custom-metric-chart'),
+  ).toHaveCount(1);
   await page.getByTestId('sub-metrics').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/k6-script-checks-03-unique-tags.png`, fullPage: true });
 });

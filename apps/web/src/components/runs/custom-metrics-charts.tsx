@@ -95,19 +95,44 @@ function MetricChart({ s }: { s: Series }) {
   );
 }
 
-/** The script's own metrics (k6/metrics), one chart each, per second of the run. */
-export function CustomMetricsCharts({ runId }: { runId: string }) {
+const SOURCES = {
+  custom: {
+    title: "The script's own metrics",
+    description:
+      "Its k6/metrics Trend, Counter, Rate and Gauge, and each group's duration, per second: a trend's p50, p95 and p99, a counter's count in the second, a rate's share, a gauge's last value.",
+    testId: 'custom-metrics',
+  },
+  subMetrics: {
+    title: 'Tagged sub-metrics per second',
+    description:
+      "The series the run's thresholds name, per second: a trend's p50, p95 and p99, a counter's count in the second, a rate's share.",
+    testId: 'sub-metric-charts',
+  },
+} as const;
+
+/**
+ * The script's own metrics (k6/metrics), or the tagged series its thresholds name (`names`), one
+ * chart each, per second of the run.
+ */
+export function CustomMetricsCharts({
+  runId,
+  source = 'custom',
+  names,
+}: {
+  runId: string;
+  source?: keyof typeof SOURCES;
+  names?: string[];
+}) {
   const trpc = useTRPC();
-  const q = useQuery(trpc.run.customSeries.queryOptions({ id: runId }));
+  const q = useQuery(trpc.run.customSeries.queryOptions({ id: runId, source, names }));
   if (!q.data || q.data.length === 0) return null;
+  const text = SOURCES[source];
+  const headingId = `${text.testId}-h`;
   return (
-    <section aria-labelledby="custom-h" className="mb-6" data-testid="custom-metrics">
-      <CardHeader
-        title="The script's own metrics"
-        description="Its k6/metrics Trend, Counter, Rate and Gauge, per second: a trend's p50, p95 and p99, a counter's count in the second, a rate's share, a gauge's last value."
-      />
-      <h2 id="custom-h" className="sr-only">
-        The script&apos;s own metrics
+    <section aria-labelledby={headingId} className="mb-6" data-testid={text.testId}>
+      <CardHeader title={text.title} description={text.description} />
+      <h2 id={headingId} className="sr-only">
+        {text.title}
       </h2>
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {q.data.map((s) => (

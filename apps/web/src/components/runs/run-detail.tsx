@@ -212,6 +212,11 @@ export function RunDetail({ id }: { id: string }) {
   const pc = r.poolConfigSnapshot;
   const sc = r.scenarioSnapshot;
   const scParams = ScenarioShown.safeParse(sc.params ?? {}).data;
+  // the tagged series a threshold names, charted per second (the card lists them all)
+  const thresholdMetrics = new Set((r.thresholdResults ?? []).map((t) => t.metric));
+  const thresholdSeries = (r.summary?.subMetrics ?? [])
+    .map((s) => s.name)
+    .filter((n) => thresholdMetrics.has(n));
   const script = r.script;
   const elapsedMs = r.startedAt
     ? (r.finishedAt ? new Date(r.finishedAt).getTime() : Date.now()) -
@@ -321,6 +326,9 @@ export function RunDetail({ id }: { id: string }) {
       ) : null}
       {terminal && r.summary ? <ChecksCard summary={r.summary} /> : null}
       {terminal && r.summary ? <SubMetricsCard summary={r.summary} /> : null}
+      {terminal && thresholdSeries.length ? (
+        <CustomMetricsCharts runId={id} source="subMetrics" names={thresholdSeries} />
+      ) : null}
       {terminal && r.summary?.custom ? <CustomMetricsCharts runId={id} /> : null}
 
       <section aria-labelledby="charts-h" className="mb-6">

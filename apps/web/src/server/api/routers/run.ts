@@ -10,6 +10,7 @@ import {
   RunSeriesSchema,
   SweepStepsSchema,
   CustomSeriesSchema,
+  CustomSeriesInputSchema,
 } from './run.types';
 import { listRuns } from '~/server/services/runs/list-runs';
 import { getRun } from '~/server/services/runs/get-run';
@@ -47,9 +48,11 @@ export const runRouter = {
     .output(SweepStepsSchema)
     .query(({ ctx, input }) => sweepSteps(ctx.db, ctx.team.id, input.id)),
   customSeries: teamProcedure('viewer')
-    .input(ByIdSchema)
+    .input(CustomSeriesInputSchema)
     .output(CustomSeriesSchema)
-    .query(({ ctx, input }) => customSeries(ctx.db, ctx.team.id, input.id)),
+    .query(({ ctx, input }) =>
+      customSeries(ctx.db, ctx.team.id, input.id, input.source, input.names),
+    ),
   series: teamProcedure('viewer')
     .input(
       z.object({

@@ -12,6 +12,7 @@ import {
 } from '@poolbench/db';
 import { SeriesPointSchema } from '@poolbench/scenarios';
 import { RefSchema as Ref, RunRowFields } from './shared.types';
+import { ByIdSchema } from '~/lib/schemas/ids';
 
 /** Response schemas of the run procedures (documenso's `.types.ts` pattern). */
 export const RunListSchema = z.object({
@@ -116,6 +117,15 @@ export const SweepStepsSchema = z
     sustainedRatePerSec: nullableNum,
   })
   .nullable();
+
+/**
+ * What `customSeries` reads: the script's own metrics, or its tagged series (`subMetrics`; only
+ * the series `names` lists when given, as a run keeps up to 50).
+ */
+export const CustomSeriesInputSchema = ByIdSchema.extend({
+  source: z.enum(['custom', 'subMetrics']).default('custom'),
+  names: z.array(z.string().max(300)).max(50).optional(),
+});
 
 /** A script's own metrics per second (`customSeries`): a trend's percentiles, others' value. */
 export const CustomSeriesSchema = z.array(

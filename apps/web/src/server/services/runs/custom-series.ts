@@ -38,18 +38,46 @@ function pointOf(second: number, v: CustomMetricValue): CustomPoint {
   };
 }
 
-/** A run's own metrics per second (RunSecond.custom), one series each in the order first seen. */
-export async function customSeries(db: Db, teamId: string, runId: string): Promise<CustomSeries[]> {
+/**
+ * A run's own metrics per second (RunSecond.custom), or its tagged series (RunSecond.subMetrics,
+ * only those `names` lists when given), one series each in the order first seen.
+ */
+export async function customSeries(
+  db: Db,
+  teamId: string,
+  runId: string,
+  source: 'custom' | 'subMetrics' = 'custom',
+  names?: readonly string[],
+): Promise<CustomSeries[]> {
   const run = await db.run.findFirst({ where: { id: runId, teamId }, select: { id: true } });
   if (!run) throw new NotFoundError('run');
-  const rows = await db.runSecond.findMany({
-    where: { runId, segment: 'all' },
-    select: { runId: true, second: true, custom: true },
-    orderBy: { second: 'asc' },
-  });
+  const where = { runId, segment: 'all' };
+  const orderBy = { second: 'asc' } as const;
+  const rows =
+    source === 'custom'
+      ? (
+          await db.runSecond.findMany({
+            where,
+            select: { runId: true, second: true, custom: true },
+            orderBy,
+          })
+        )
+          .map(parseRunSecond)
+          .map((r) => ({ second: r.second, values: r.custom }))
+      : (
+          await db.runSecond.findMany({
+            where,
+            select: { runId: true, second: true, subMetrics: true },
+            orderBy,
+          })
+        )
+          .map(parseRunSecond)
+          .map((r) => ({ second: r.second, values: r.subMetrics }));
+  const wanted = names ? new Set(names) : null;
   const out = new Map<string, CustomSeries>();
-  for (const row of rows.map(parseRunSecond)) {
-    for (const [name, v] of Object.entries(row.custom ?? {})) {
+  for (const row of rows) {
+    for (const [name, v] of Object.entries(row.values ?? {})) {
+      if (wanted && !wanted.has(name)) continue;
       let s = out.get(name);
       if (!s) out.set(name, (s = { name, type: v.type, points: [] }));
       s.points.push(pointOf(row.second, v));
