@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from './limits';
 import { durationMs } from './common-schemas';
 import { whenNumbers } from './check-when';
-import { jsonBodyStats } from './payload-memory';
+import { jsonBodyStats } from './json-body-stats';
 import { CheckSchema, ExtractSchema } from './flow-schema';
 
 // Conservative character sets: values reach the script only as JSON literals, but a narrow

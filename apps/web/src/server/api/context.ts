@@ -2,16 +2,11 @@ import type { Db } from '@poolbench/db';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Revocation } from '../services/auth/auth-cache';
+import type { SessionUser } from '../services/auth/session-user';
 import type { ActiveTeam } from '../services/teams/resolve-team';
 import type { HttpOrigin } from './origin-check';
 
-export interface SessionUser {
-  id: string;
-  name: string;
-  email: string;
-  /** the address was verified through the link mailed at sign-up */
-  emailVerified?: boolean;
-}
+export type { SessionUser };
 
 /** Everything a procedure may touch; tests build the same shape against temp databases. */
 export interface Context {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '@poolbench/db';
 import type { PubSubHub } from '@poolbench/queue';
 import { z } from 'zod';
-import type { SessionUser } from '../../api/context';
+import type { SessionUser } from './session-user';
 import { processWide } from '../../process-wide';
 import { renewable, useOrSendToRenew, type Renewable } from '../cache/renewal';
 import { resolveTeam, type ActiveTeam } from '../teams/resolve-team';
