@@ -31,6 +31,8 @@ const THRESHOLDS = {
   'checks{check:odd}': ['rate>0.6', 'rate<0.6'],
   'iteration_duration{scenario:load}': ['p(95)<5000'],
   'http_req_duration{name:never}': ['p(95)<1', 'max>1'],
+  // a group's duration: k6's group_duration of one group
+  'group_duration{group:::slow}': ['p(95)>15', 'max<5'],
 };
 
 interface ExportMetric {
@@ -46,7 +48,7 @@ describe('sub-metric thresholds through the poolbench output', () => {
     const dir = await mkdtemp(join(tmpdir(), 'pb-submetrics-'));
     const script = `
       import http from 'k6/http';
-      import { check } from 'k6';
+      import { check, group } from 'k6';
       export const options = {
         scenarios: { load: { executor: 'constant-arrival-rate', rate: 100, timeUnit: '1s', duration: '3s', preAllocatedVUs: 10 } },
         thresholds: ${JSON.stringify(THRESHOLDS)},
@@ -54,7 +56,8 @@ describe('sub-metric thresholds through the poolbench output', () => {
       export default function () {
         http.get(__ENV.BASE + '/', { tags: { name: 'me' } });
         if (__ITER % 5 === 0) http.get(__ENV.BASE + '/status/503', { tags: { name: 'fail' } });
-        if (__ITER % 10 === 0) http.get(__ENV.BASE + '/sleep?ms=20', { tags: { name: 'slow' } });
+        if (__ITER % 10 === 0)
+          group('slow', () => { http.get(__ENV.BASE + '/sleep?ms=20', { tags: { name: 'slow' } }); });
         check(null, { odd: () => __ITER % 2 === 1 });
       }`;
     try {

@@ -40,6 +40,19 @@ describe('sub-metric thresholds', () => {
     expect(
       ThresholdSchema.safeParse({ metric: 'bad-name{name:x}', expr: 'p(95)<1' }).error?.issues[0],
     ).toMatchObject({ path: ['metric'], message: expect.stringMatching(/with tags, e\.g\./) });
+    // a group's duration: a trend of one named group; the whole metric and other tags are not kept
+    expect(
+      ThresholdSchema.safeParse({ metric: 'group_duration{group:::login}', expr: 'p(95)<500' })
+        .success,
+    ).toBe(true);
+    expect(
+      ThresholdSchema.safeParse({ metric: 'group_duration{group:::login}', expr: 'rate<1' }).error
+        ?.issues[0],
+    ).toMatchObject({ path: ['expr'], message: expect.stringMatching(/a trend metric/) });
+    for (const metric of ['group_duration', 'group_duration{name:x}'])
+      expect(
+        ThresholdSchema.safeParse({ metric, expr: 'p(95)<500' }).error?.issues[0],
+      ).toMatchObject({ path: ['metric'], message: expect.stringMatching(/kept per group only/) });
     // a script's own metric, with or without tags: any aggregation, judged by its kind at the end
     for (const metric of ['login_ms', 'login_ms{name:x}'])
       expect(ThresholdSchema.safeParse({ metric, expr: 'value<3' }).success).toBe(true);

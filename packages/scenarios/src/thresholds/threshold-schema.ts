@@ -41,6 +41,15 @@ export const UNKEPT_K6_METRICS = [
   'grpc_req_duration',
 ] as const;
 
+/**
+ * A group's duration, `group_duration{group:::login}`: k6's group_duration is kept per group only
+ * (a trend), so a threshold on it must name exactly one group.
+ */
+export function isGroupDuration(metric: string): boolean {
+  const p = parseSubMetric(metric);
+  return p?.metric === 'group_duration' && p.tags.length === 1 && p.tags[0]![0] === 'group';
+}
+
 /** A metric of the script's own (not one of k6's): its kind is known once it has samples. */
 export const isCustomMetricName = (m: string): boolean =>
   CUSTOM_METRIC_RE.test(m) &&
@@ -181,12 +190,15 @@ const ALL_METRICS = [...THRESHOLD_METRICS, ...INSIGHT_THRESHOLD_METRICS];
 const METRIC_PROBLEM = `must be one of ${ALL_METRICS.join(', ')}, a metric of the script (letters, digits and _), or one of them with tags, e.g. http_req_duration{name:login}`;
 const isMetricName = (m: string): boolean => {
   if ((ALL_METRICS as readonly string[]).includes(m) || isCustomMetricName(m)) return true;
+  if (isGroupDuration(m)) return true;
   const sub = parseSubMetric(m)?.metric;
   return sub !== undefined && (baseMetric(sub) !== undefined || isCustomMetricName(sub));
 };
 /** The reason a metric name is refused: one k6 has but the output does not keep, or none at all. */
 const metricProblem = (m: unknown): string => {
   const name = typeof m === 'string' ? metricNameOf(m) : '';
+  if (name === 'group_duration')
+    return "k6's group_duration is kept per group only: name one, as in group_duration{group:::login}";
   return (UNKEPT_K6_METRICS as readonly string[]).includes(name)
     ? `k6's ${name} is not kept by PoolBench's output`
     : METRIC_PROBLEM;
@@ -227,8 +239,8 @@ export const ThresholdSchema = z
         return;
       }
       const k6Metric = baseMetric(t.metric);
-      if (!k6Metric) return;
-      const kind = metricKind(k6Metric);
+      if (!k6Metric && !isGroupDuration(t.metric)) return;
+      const kind = k6Metric ? metricKind(k6Metric) : 'trend';
       if (!aggregationFits(kind, parsed.aggregation)) {
         ctx.addIssue({
           code: 'custom',
