@@ -744,10 +744,10 @@ export const BaselineListQuery = z.object({
   scenario: IdOrName.optional().describe('only the baselines of this scenario (id or exact name)'),
   name: z
     .string()
-    .trim()
     .min(1)
     .max(64)
-    .meta({ pattern: NOT_BLANK })
+    // the characters a baseline's name may have, wherever it was saved
+    .regex(/^[\w./-]+$/, 'letters, digits, - _ . / only')
     .optional()
     .describe('only the baselines of this name, e.g. main'),
 });

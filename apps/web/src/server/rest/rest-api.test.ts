@@ -443,6 +443,11 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect(((await (await list({ scenario: A.scenarioId })).json()) as Json).baselines).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: row!.id })]),
     );
+    const badName = await list({ name: 'main\u000f' });
+    expect(badName.status).toBe(422);
+    expect((await badName.json()).problems).toEqual([
+      { path: 'name', message: 'letters, digits, - _ . / only' },
+    ]);
     const unknownTarget = await list({ target: 'No such target' });
     expect(unknownTarget.status).toBe(404);
     expect((await unknownTarget.json()).detail).toMatch(/the targets are "Lab"/);
