@@ -4,7 +4,7 @@ import { createClient } from './client';
 import { EXIT, UsageError } from './exit-codes';
 import { idempotencyKey } from './idempotency-key';
 import { writeWarnings } from './launch-warnings';
-import type { Io } from './main';
+import type { Io } from './io';
 import type { AdvisorAnswer, Experiment } from './types';
 import { waitForExperiment } from './wait';
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { connection } from './args';
 import { createClient } from './client';
 import { EXIT, UsageError } from './exit-codes';
-import type { Io } from './main';
+import type { Io } from './io';
 
 interface CancelAnswer {
   canceled: number;

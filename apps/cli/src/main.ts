@@ -14,14 +14,11 @@ import { toJUnit } from './report/junit';
 import { toMarkdown } from './report/markdown';
 import { toText } from './report/text';
 import type { Comparison, Experiment, ExperimentSummary, RunResult } from './types';
+import type { Io } from './io';
 import { VERSION } from './version';
-import { waitForExperiment, type ProgressSink } from './wait';
+import { waitForExperiment } from './wait';
 
-export interface Io {
-  env: NodeJS.ProcessEnv;
-  stdout: ProgressSink;
-  stderr: ProgressSink;
-}
+export type { Io };
 
 /** Returns the exit code: 0 pass, 1 regression/threshold, 2 usage, 3 PoolBench or infrastructure. */
 export async function main(argv: string[], io: Io): Promise<number> {
