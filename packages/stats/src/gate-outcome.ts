@@ -148,7 +148,8 @@ export const LOAD_NOT_TAKEN_SHARE = 1 / 2;
  * the ones never sent): leaving them out would make the cell incomplete and hide the regression.
  * Half, not the third that makes a cell incomplete: if every run fell short at random with the
  * same chance q (a generator at the edge of its VUs), 3 or more of 5 candidate runs short and none
- * of 5 baseline runs happens at most 2.8 % of the time (at q ≈ 0.32). Runs invalid for lost
+ * of 5 baseline runs happens at most 2.8 % of the time (at q ≈ 0.32; `simulateGate` with
+ * `notOffered` finds the same through `gateCellState`). Runs invalid for lost
  * samples (a starved generator) never count here.
  */
 export function loadNotTakenReason(c: {

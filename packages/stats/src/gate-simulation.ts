@@ -1,20 +1,16 @@
-import {
-  cellState,
-  gateOutcome,
-  incompleteReason,
-  isSuspectedWorse,
-  type GateOutcome,
-} from './gate-outcome';
+import { gateCellState } from './gate-cell-state';
+import { gateOutcome, isSuspectedWorse, type GateOutcome } from './gate-outcome';
 import { measureNoiseFloor } from './noise-floor';
 import type { NoiseFloors } from './noise-floor-options';
 import { compareRunGroups } from './run-metrics';
 import type { RunSummary } from './run-summary';
+import { runValidity, type InvalidRun } from './run-validity';
 import { normalDraw, seededRandom } from './seeded-random';
 import { summary } from './testing/summary-fixture';
 
 /*
- * Simulated checks through the gate's own functions (`measureNoiseFloor`, `compareRunGroups`,
- * `cellState`, `incompleteReason`, `gateOutcome`): the unit test runs a few hundred, and
+ * Simulated checks through the gate's own functions (`runValidity`, `measureNoiseFloor`,
+ * `compareRunGroups`, `gateCellState`, `gateOutcome`): the unit test runs a few hundred, and
  * scripts/simulate-gate.ts the table in docs/outcomes.md; packages/runs/scripts/order-effects.ts
  * feeds it the run orders of `runOrder`. Exported as `@poolbench/stats/simulation` only.
  */
@@ -49,6 +45,13 @@ export interface GateSimulation {
   firstInRound?: number;
   /** of the candidate's runs, this many are outliers: latency 3× (a noisy neighbour) */
   outlierRuns?: number;
+  /**
+   * the chance that a run of each side did not offer its load (k6 dropped 5 % of its iterations:
+   * every VU busy, or a starved generator), independently per run; such a run is invalid
+   * (`runValidity`) and, on the candidate's side, may make the cell a regression by
+   * `loadNotTakenReason`. Default 0 for both.
+   */
+  notOffered?: { baseline: number; candidate: number };
   checks: number;
   seed: number;
 }
@@ -92,11 +95,13 @@ function noisyRun(
 /** How often each outcome came out of `checks` simulated checks of one cell. */
 export function simulateGate(
   sim: GateSimulation,
-): Record<GateOutcome, number> & { improved: number } {
+): Record<GateOutcome, number> & { improved: number; loadNotTaken: number } {
   const random = seededRandom(sim.seed);
-  const counts: Record<GateOutcome, number> & { improved: number } = {
+  const counts: Record<GateOutcome, number> & { improved: number; loadNotTaken: number } = {
     /** checks where some primary metric was called better (a false one in an A/A check) */
     improved: 0,
+    /** checks whose cell was a regression because the candidate could not take the load */
+    loadNotTaken: 0,
     regression: 0,
     'suspected-regression': 0,
     'no-baseline': 0,
@@ -112,18 +117,42 @@ export function simulateGate(
     const base: RunSummary[] = [];
     const cand: RunSummary[] = [];
     const outliers = sim.outlierRuns ?? 0;
+    // a run that fell behind its load dropped 5 % of the iterations it planned (no draw at
+    // chance 0, so the other settings' checks are the same with or without this option)
+    const offered = (run: RunSummary, chance: number): RunSummary =>
+      chance > 0 && random() < chance
+        ? { ...run, droppedIterations: Math.ceil(0.05 * run.iterations) }
+        : run;
     sequence.forEach((side, pos) => {
       const drift = 1 + ((sim.drift ?? 0) * pos) / Math.max(1, sequence.length - 1);
       const first = pos % 2 === 0 ? 1 + (sim.firstInRound ?? 0) : 1;
       if (side === 0 && base.length < sim.runs)
-        base.push(noisyRun(random, sim.cv, 1, 1, drift * first));
+        base.push(
+          offered(noisyRun(random, sim.cv, 1, 1, drift * first), sim.notOffered?.baseline ?? 0),
+        );
       else if (side === 1 && cand.length < candidateRuns) {
         const outlier = cand.length < outliers ? 3 : 1;
         cand.push(
-          noisyRun(random, sim.cv, sim.p95Factor, sim.p99Factor ?? 1, drift * first * outlier),
+          offered(
+            noisyRun(random, sim.cv, sim.p95Factor, sim.p99Factor ?? 1, drift * first * outlier),
+            sim.notOffered?.candidate ?? 0,
+          ),
         );
       }
     });
+    // what `splitValidRuns` does with stored runs: invalid ones leave the comparison, named
+    const split = (runs: RunSummary[], side: string) => {
+      const valid: RunSummary[] = [];
+      const invalid: InvalidRun[] = [];
+      runs.forEach((summary, k) => {
+        const v = runValidity({ summary, model: 'closed' });
+        if (v.valid) valid.push(summary);
+        else invalid.push({ runId: `${side}${k}`, reasons: v.reasons });
+      });
+      return { valid, invalid };
+    };
+    const baseRuns = split(base, 'b');
+    const candRuns = split(cand, 'c');
     const calibration = (side: string) => ({
       label: side,
       summaries: Array.from({ length: sim.calibrationRunsPerSide ?? 0 }, () =>
@@ -136,25 +165,23 @@ export function simulateGate(
         )
       : undefined;
     const cmp = compareRunGroups(
-      { label: 'baseline', summaries: base },
-      { label: 'candidate', summaries: cand },
+      { label: 'baseline', summaries: baseRuns.valid },
+      { label: 'candidate', summaries: candRuns.valid },
       {},
       { noiseFloors },
     );
-    const state = cellState({
+    const { state, loadNotTaken } = gateCellState({
       metrics: cmp.metrics.map((m) => ({ ...m, suspected: isSuspectedWorse(m) })),
       failedThresholds: [],
-      incomplete: incompleteReason({
-        baselineRuns: base.length,
-        candidateRuns: cand.length,
-        crashedRuns,
-        noiseWarnings: cmp.metrics.flatMap((m) =>
-          m.primary && m.noiseWarning ? [m.noiseWarning] : [],
-        ),
-      }),
+      baselineRuns: baseRuns.valid.length,
+      candidateRuns: candRuns.valid.length,
+      crashedRuns,
+      invalidBaseline: baseRuns.invalid,
+      invalidCandidate: candRuns.invalid,
     });
-    counts[gateOutcome([{ state, hasBaseline: true, candidateRuns: cand.length }])]++;
+    counts[gateOutcome([{ state, hasBaseline: true, candidateRuns: candRuns.valid.length }])]++;
     if (cmp.metrics.some((m) => m.primary && m.verdict === 'better')) counts.improved++;
+    if (loadNotTaken) counts.loadNotTaken++;
   }
   return counts;
 }

@@ -24,6 +24,7 @@ export * from './noise-floor';
 export * from './decide-hypothesis';
 export * from './repeats-to-resolve';
 export * from './gate-outcome';
+export * from './gate-cell-state';
 export * from './run-insights';
 export * from './run-validity';
 export * from './sequential-design';

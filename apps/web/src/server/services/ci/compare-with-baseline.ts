@@ -1,13 +1,15 @@
 import type { Db } from '@poolbench/db';
 import {
+  gateCellState,
   gateOutcome,
   TESTED_RUN_METRIC_KEYS,
+  type GateCellMetric,
   type InvalidRun,
   type TestedRunMetricKey,
 } from '@poolbench/stats';
 import type { CompareItem } from '~/lib/compare/selection';
 import { baselineForCell } from '@poolbench/runs';
-import { cellVerdicts, gateCellState, type GateCellMetric } from './cell-verdicts';
+import { cellVerdicts } from './cell-verdicts';
 import {
   crashedCount,
   experimentCells,

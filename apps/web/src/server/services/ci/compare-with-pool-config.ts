@@ -1,7 +1,13 @@
 import type { Db } from '@poolbench/db';
-import { gateOutcome, TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/stats';
+import {
+  gateCellState,
+  gateOutcome,
+  TESTED_RUN_METRIC_KEYS,
+  type GateCellMetric,
+  type TestedRunMetricKey,
+} from '@poolbench/stats';
 import { InvalidInputError } from '../errors';
-import { cellVerdicts, gateCellState, type GateCellMetric } from './cell-verdicts';
+import { cellVerdicts } from './cell-verdicts';
 import {
   crashedCount,
   experimentCells,
