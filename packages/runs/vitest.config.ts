@@ -7,6 +7,7 @@ export default unitAndIntegration([
   'src/sequential/sequential-hypotheses.test.ts',
   'src/hypotheses/hypotheses.test.ts',
   'src/fleet-limits.test.ts',
+  'src/create-runs.test.ts',
   'src/extend-experiment.test.ts',
   'src/launch-experiment.test.ts',
   'src/lifecycle.test.ts',

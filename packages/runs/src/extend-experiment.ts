@@ -1,19 +1,15 @@
 import {
-  createId,
   InvalidInputError,
   NotFoundError,
   parseExperiment,
   parseRun,
   runOrder,
-  toJson,
   type Db,
-  type Prisma,
 } from '@poolbench/db';
 import type { Queue } from 'bullmq';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
 import { enqueueOrDefer, type QueuedLaunch } from './launch-and-enqueue';
-import { checkFleetLimits, plannedLoadMs } from './fleet-limits';
-import { assertRunsAllowedByScriptPolicy } from './script-policy';
+import { createRuns, type RunCell } from './create-runs';
 
 /** The most repeats an experiment may have, extensions included. */
 export const MAX_REPEATS = 50;
@@ -102,7 +98,6 @@ export async function extendExperiment(
           scenarioSnapshot: true,
           targetSnapshot: true,
           repeatIndex: true,
-          sequence: true,
           loadGenerators: true,
         },
         orderBy: { sequence: 'asc' },
@@ -115,53 +110,41 @@ export async function extendExperiment(
     const template = (c: string | null, s: string | null) =>
       runs.find((r) => r.poolConfigId === c && r.scenarioId === s);
     const firstRepeat = Math.max(-1, ...runs.map((r) => r.repeatIndex)) + 1;
-    let sequence = Math.max(-1, ...runs.map((r) => r.sequence)) + 1;
-    const rows: Prisma.RunCreateManyInput[] = [];
-    const cells = runOrder(
+    const cells: RunCell[] = [];
+    for (const cell of runOrder(
       configs.length,
       scenarios.length,
       input.addRepeats,
       exp.order,
       firstRepeat,
-    );
-    for (const cell of cells) {
+    )) {
       const t = template(configs[cell.poolConfigIndex]!, scenarios[cell.scenarioIndex]!);
       if (!t) continue;
-      rows.push({
-        id: createId(),
-        teamId: input.teamId,
-        experimentId: exp.id,
+      cells.push({
         targetId: t.targetId,
         poolConfigId: t.poolConfigId,
         scenarioId: t.scenarioId,
         repeatIndex: cell.repeatIndex,
-        sequence: sequence++,
-        poolConfigSnapshot: toJson.poolConfigSnapshot(t.poolConfigSnapshot),
-        scenarioSnapshot: toJson.scenarioSnapshot(t.scenarioSnapshot),
-        targetSnapshot: toJson.targetSnapshot(t.targetSnapshot),
+        poolConfigSnapshot: t.poolConfigSnapshot,
+        scenarioSnapshot: t.scenarioSnapshot,
+        targetSnapshot: t.targetSnapshot,
         loadGenerators: t.loadGenerators,
-        plannedLoadMs: plannedLoadMs(t.scenarioSnapshot),
       });
     }
-    if (rows.length === 0)
+    if (cells.length === 0)
       throw new InvalidInputError('addRepeats', 'the experiment has no runs to repeat');
-    // an extension is held to the same fleet limits as a launch, counting the runs it already has
-    await checkFleetLimits(tx, {
+    // an extension is held to the same limits as a launch, counting the runs it already has
+    const { runIds, backlog } = await createRuns(tx, cells, {
+      kind: 'extend',
       teamId: input.teamId,
-      experimentRuns: runs.length + rows.length,
-      newLoadMs: rows.reduce((a, r) => a + (r.plannedLoadMs ?? 0) * (r.loadGenerators ?? 1), 0),
-      loadGenerators: Math.max(...rows.map((r) => r.loadGenerators ?? 1)),
+      experimentId: exp.id,
+      // an "until decided" experiment may still grow to its budget
+      mayGrowTo:
+        exp.untilDecidedMaxRepeats !== null
+          ? configs.length * scenarios.length * exp.untilDecidedMaxRepeats
+          : undefined,
       requireOnlineGenerators: input.requireOnlineGenerators ?? false,
-      field: 'addRepeats',
     });
-    await assertRunsAllowedByScriptPolicy(
-      tx,
-      input.teamId,
-      runs.map((r) => r.scenarioSnapshot.templateId),
-      'addRepeats',
-    );
-    const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
-    await tx.run.createMany({ data: rows });
     await tx.experiment.update({
       where: { id: exp.id },
       data: { repeats: exp.repeats + input.addRepeats },
@@ -171,7 +154,7 @@ export async function extendExperiment(
       data: { status: 'pending' },
     });
     await refreshExperimentStatus(tx, exp.id);
-    return { experimentId: exp.id, runIds: rows.map((r) => r.id!), backlog };
+    return { experimentId: exp.id, runIds, backlog };
   });
   if (!deps.queue) return { ...launched, enqueued: false };
   return enqueueOrDefer(deps.queue, launched);

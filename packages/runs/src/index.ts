@@ -97,7 +97,6 @@ export {
   type RunTransition,
 } from './run-status-table';
 export {
-  checkFleetLimits,
   FLEET_LIMIT_DEFAULTS,
   onlineWorkers,
   plannedLoadMs,
@@ -150,7 +149,6 @@ export {
   type StoredNoiseFloor,
 } from './calibration/noise-floor';
 export {
-  assertRunsAllowedByScriptPolicy,
   assertScriptScenariosAllowed,
   scriptScenariosAllowed,
   SCRIPTS_OFF_MESSAGE,

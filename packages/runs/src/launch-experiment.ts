@@ -5,20 +5,17 @@ import {
   parseExperiment,
   parseTarget,
   runOrder,
-  toJson,
   type Db,
 } from '@poolbench/db';
 import {
   DEFAULT_RUN_ORDER,
   poolConfigProblemsOnTarget,
-  SCRIPT_TEMPLATE,
   type Hypothesis,
   type RunOrderName,
 } from '@poolbench/scenarios';
-import { assertScriptScenariosAllowed } from './script-policy';
 import { runMetric } from '@poolbench/stats';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
-import { checkFleetLimits, plannedLoadMs } from './fleet-limits';
+import { createRuns, type RunCell } from './create-runs';
 import { launchAdvisor } from './advisor/launch-advisor';
 import { targetSnapshot } from './target-snapshot';
 import type { CiOrigin, LaunchedExperiment } from './launch-types';
@@ -164,13 +161,6 @@ export async function launchExperiment(
       );
     const orderedConfigs = byId(configs, input.poolConfigIds, 'pool config');
     const orderedScenarios = byId(scenarios, input.scenarioIds, 'scenario');
-    const script = orderedScenarios.find((s) => s.templateId === SCRIPT_TEMPLATE);
-    if (script) await assertScriptScenariosAllowed(tx, input.teamId, 'scenarioIds');
-    if (script && loadGenerators > 1)
-      throw new InvalidInputError(
-        'loadGenerators',
-        `scenario "${script.name}" is a k6 script, which runs on one load generator: launch it with 1`,
-      );
     if (target.kind === 'managed') {
       // A config the target's runtime cannot honour fails here, by name, not as a run later.
       const environment = parseTarget(target).managed?.environment;
@@ -222,62 +212,50 @@ export async function launchExperiment(
       },
     });
     await createHypotheses(tx, experimentId, input.hypotheses, orderedConfigs, orderedScenarios);
-    const planned = orderedScenarios.map((s) => plannedLoadMs(s));
-    const runCount = orderedConfigs.length * orderedScenarios.length * input.repeats;
-    await checkFleetLimits(tx, {
-      teamId: input.teamId,
-      // an "until decided" experiment may grow to its budget
-      experimentRuns: until
-        ? orderedConfigs.length * orderedScenarios.length * until.maxRepeats
-        : runCount,
-      newLoadMs:
-        planned.reduce((a, b) => a + b, 0) * orderedConfigs.length * input.repeats * loadGenerators,
-      loadGenerators,
-      requireOnlineGenerators: input.requireOnlineGenerators ?? false,
-      field: 'repeats',
-    });
-    const tSnap = toJson.targetSnapshot(targetSnapshot(target));
+    const tSnap = targetSnapshot(target);
     const cells = runOrder(
       orderedConfigs.length,
       orderedScenarios.length,
       input.repeats,
       input.order ?? DEFAULT_RUN_ORDER,
-    );
-    const runs = cells.map((cell, sequence) => {
+    ).map((cell): RunCell => {
       const c = orderedConfigs[cell.poolConfigIndex]!;
       const s = orderedScenarios[cell.scenarioIndex]!;
       return {
-        id: createId(),
-        teamId: input.teamId,
-        experimentId,
         targetId: target.id,
         poolConfigId: c.id,
         scenarioId: s.id,
         repeatIndex: cell.repeatIndex,
-        sequence,
-        poolConfigSnapshot: toJson.poolConfigSnapshot({
+        poolConfigSnapshot: {
           id: c.id,
           name: c.name,
           strategy: c.strategy,
           params: c.params,
           instanceCount: c.instanceCount,
           environment: c.environment ?? undefined,
-        }),
-        scenarioSnapshot: toJson.scenarioSnapshot({
+        },
+        scenarioSnapshot: {
           id: s.id,
           name: s.name,
           templateId: s.templateId,
           params: s.params,
           thresholds: s.thresholds,
-        }),
+        },
         targetSnapshot: tSnap,
         loadGenerators,
-        plannedLoadMs: planned[cell.scenarioIndex]!,
       };
     });
-    const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
-    await tx.run.createMany({ data: runs });
-    return { experimentId, runIds: runs.map((r) => r.id), backlog };
+    const { runIds, backlog } = await createRuns(tx, cells, {
+      kind: 'launch',
+      teamId: input.teamId,
+      experimentId,
+      // an "until decided" experiment may grow to its budget
+      mayGrowTo: until
+        ? orderedConfigs.length * orderedScenarios.length * until.maxRepeats
+        : undefined,
+      requireOnlineGenerators: input.requireOnlineGenerators ?? false,
+    });
+    return { experimentId, runIds, backlog };
   });
 }
 

@@ -7,7 +7,7 @@ import {
   type Prisma,
 } from '@poolbench/db';
 import type { RunOrderName } from '@poolbench/scenarios';
-import { plannedLoadMs } from '../fleet-limits';
+import type { RunCell } from '../create-runs';
 
 /** The pool config of one setting: the advisor's base config with the knob set to it. */
 export function settingParams(spec: AdvisorSpec, setting: number): Record<string, number> {
@@ -48,27 +48,28 @@ export interface AdvisorRunContext {
   experimentId: string;
   targetId: string;
   spec: AdvisorSpec;
-  scenario: { id: string; snapshot: unknown; templateId: string; params: unknown };
+  scenario: { id: string; snapshot: RunCell['scenarioSnapshot'] };
   targetSnapshot: unknown;
   loadGenerators: number;
   /** the experiment's order: how the settings of a step take turns (`interleaveSettings`) */
   order: RunOrderName;
-  /** the experiment's runs so far, for repeat indexes and the sequence */
-  existing: Array<{ poolConfigId: string | null; repeatIndex: number; sequence: number }>;
+  /** the experiment's runs so far, for repeat indexes */
+  existing: Array<{ poolConfigId: string | null; repeatIndex: number }>;
   /** setting -> its pool config, for the settings run before */
   configs: Map<number, string>;
 }
 
 /**
- * Rows for the runs of `next` (settings, one entry per run): a pool config per new setting (stored
- * archived, so the team's list of configs is not filled with the search's steps; "save as pool
- * config" makes a live copy), the experiment's link to it, and the runs with their snapshots.
+ * The runs of `next` (settings, one entry per run) as cells for `createRuns`, in queue order:
+ * first a pool config per new setting (stored archived, so the team's list of configs is not
+ * filled with the search's steps; "save as pool config" makes a live copy) and the experiment's
+ * link to it.
  */
-export async function createAdvisorRuns(
+export async function advisorRunCells(
   tx: Prisma.TransactionClient,
   ctx: AdvisorRunContext,
   next: readonly number[],
-): Promise<Prisma.RunCreateManyInput[]> {
+): Promise<RunCell[]> {
   const order = interleaveSettings(next, ctx.order);
   const positions = await tx.experimentPoolConfig.count({
     where: { experimentId: ctx.experimentId },
@@ -101,33 +102,26 @@ export async function createAdvisorRuns(
   for (const r of ctx.existing)
     if (r.poolConfigId)
       repeatOf.set(r.poolConfigId, Math.max(repeatOf.get(r.poolConfigId) ?? 0, r.repeatIndex + 1));
-  let sequence = Math.max(-1, ...ctx.existing.map((r) => r.sequence)) + 1;
-  const load = plannedLoadMs({ templateId: ctx.scenario.templateId, params: ctx.scenario.params });
   return order.map((setting) => {
     const poolConfigId = ctx.configs.get(setting)!;
     const repeatIndex = repeatOf.get(poolConfigId) ?? 0;
     repeatOf.set(poolConfigId, repeatIndex + 1);
     return {
-      id: createId(),
-      teamId: ctx.teamId,
-      experimentId: ctx.experimentId,
       targetId: ctx.targetId,
       poolConfigId,
       scenarioId: ctx.scenario.id,
       repeatIndex,
-      sequence: sequence++,
-      poolConfigSnapshot: toJson.poolConfigSnapshot({
+      poolConfigSnapshot: {
         id: poolConfigId,
         name: settingName(ctx.spec, setting),
         strategy: ctx.spec.base.strategy,
         params: settingParams(ctx.spec, setting),
         instanceCount: ctx.spec.base.instanceCount,
         environment: ctx.spec.base.environment ?? undefined,
-      }),
-      scenarioSnapshot: toJson.scenarioSnapshot(ctx.scenario.snapshot),
-      targetSnapshot: toJson.targetSnapshot(ctx.targetSnapshot),
+      },
+      scenarioSnapshot: ctx.scenario.snapshot,
+      targetSnapshot: ctx.targetSnapshot,
       loadGenerators: ctx.loadGenerators,
-      plannedLoadMs: load,
     };
   });
 }

@@ -9,10 +9,9 @@ import {
 } from '@poolbench/db';
 import { isCrashedRunStatus, isMeasuredRunStatus } from '@poolbench/scenarios';
 import type { RunSummary } from '@poolbench/stats';
-import { checkFleetLimits } from '../fleet-limits';
-import { assertRunsAllowedByScriptPolicy } from '../script-policy';
+import { createRuns } from '../create-runs';
 import { lockExperiment, refreshExperimentStatus } from '../experiment-status';
-import { createAdvisorRuns, withConfigs } from './advisor-runs';
+import { advisorRunCells, withConfigs } from './advisor-runs';
 import { planAdvisorStep, type AdvisorObservation } from './advisor-plan';
 
 export type AdvisorContinuation =
@@ -96,19 +95,14 @@ export async function continueAdvisor(db: Db, experimentId: string): Promise<Adv
       if (now.length !== runs.length || now.some((r) => ACTIVE.includes(r.status))) return null;
       // each setting run before keeps its config
       const configs = new Map(configsOfRuns);
-      const rows = await createAdvisorRuns(
+      const cells = await advisorRunCells(
         tx,
         {
           teamId: e.teamId,
           experimentId: e.id,
           targetId: e.targetId,
           spec,
-          scenario: {
-            id: spec.scenarioId,
-            templateId: template.scenarioSnapshot.templateId ?? '',
-            params: template.scenarioSnapshot.params,
-            snapshot: template.scenarioSnapshot,
-          },
+          scenario: { id: spec.scenarioId, snapshot: template.scenarioSnapshot },
           targetSnapshot: template.targetSnapshot,
           loadGenerators: e.loadGenerators,
           order: e.order,
@@ -117,32 +111,24 @@ export async function continueAdvisor(db: Db, experimentId: string): Promise<Adv
         },
         step.next,
       );
-      await checkFleetLimits(tx, {
+      // a fleet limit reached or scripts turned off between steps: refused, and the search stops
+      // saying why (below)
+      const { runIds } = await createRuns(tx, cells, {
+        kind: 'advisor-step',
         teamId: e.teamId,
-        experimentRuns: runs.length + rows.length,
-        newLoadMs: rows.reduce((a, r) => a + (r.plannedLoadMs ?? 0), 0),
-        loadGenerators: 1,
-        requireOnlineGenerators: false,
-        field: 'budgetRuns',
+        experimentId: e.id,
+        mayGrowTo: spec.budgetRuns,
       });
-      // scripts turned off between steps: refused, and the search stops saying so
-      await assertRunsAllowedByScriptPolicy(
-        tx,
-        e.teamId,
-        [template.scenarioSnapshot.templateId],
-        'scenarioId',
-      );
-      await tx.run.createMany({ data: rows });
       const state = withConfigs(step.state, configs);
       await tx.experiment.update({
         where: { id: e.id },
         data: {
           advisorState: toJson.advisorState(state),
-          repeats: Math.max(...countBySetting([...runs, ...rows]).values()),
+          repeats: Math.max(...countBySetting([...runs, ...cells]).values()),
         },
       });
       await refreshExperimentStatus(tx, e.id);
-      return { ids: rows.map((r) => r.id!), state };
+      return { ids: runIds, state };
     });
     if (!runIds) return { kind: 'not-finished' };
     return { kind: 'planned', state: runIds.state, runIds: runIds.ids };

@@ -15,11 +15,10 @@ import {
   poolConfigProblemsOnTarget,
   validatePoolConfig,
 } from '@poolbench/scenarios';
-import { checkFleetLimits } from '../fleet-limits';
-import { assertRunsAllowedByScriptPolicy } from '../script-policy';
+import { createRuns } from '../create-runs';
 import type { CiOrigin, LaunchedExperiment } from '../launch-types';
 import { targetSnapshot } from '../target-snapshot';
-import { createAdvisorRuns, settingParams, withConfigs } from './advisor-runs';
+import { advisorRunCells, settingParams, withConfigs } from './advisor-runs';
 import { planAdvisorStep } from './advisor-plan';
 
 /** where a constant-arrival-rate scenario row keeps its rate (Scenario.params holds the template's params) */
@@ -190,7 +189,7 @@ export async function launchAdvisor(
       },
     });
     const configs = new Map<number, string>();
-    const rows = await createAdvisorRuns(
+    const cells = await advisorRunCells(
       tx,
       {
         teamId: input.teamId,
@@ -199,8 +198,6 @@ export async function launchAdvisor(
         spec,
         scenario: {
           id: scenario.id,
-          templateId: scenario.templateId,
-          params: scenario.params,
           snapshot: {
             id: scenario.id,
             name: scenario.name,
@@ -217,22 +214,18 @@ export async function launchAdvisor(
       },
       first.next,
     );
-    await checkFleetLimits(tx, {
+    const { runIds, backlog } = await createRuns(tx, cells, {
+      kind: 'advisor-start',
       teamId: input.teamId,
+      experimentId,
       // the advisor may spend its whole budget
-      experimentRuns: input.budgetRuns,
-      newLoadMs: rows.reduce((a, r) => a + (r.plannedLoadMs ?? 0), 0),
-      loadGenerators: 1,
+      mayGrowTo: input.budgetRuns,
       requireOnlineGenerators: input.requireOnlineGenerators ?? false,
-      field: 'budgetRuns',
     });
-    await assertRunsAllowedByScriptPolicy(tx, input.teamId, [scenario.templateId], 'scenarioId');
-    const backlog = await tx.run.count({ where: { teamId: input.teamId, status: 'queued' } });
-    await tx.run.createMany({ data: rows });
     await tx.experiment.update({
       where: { id: experimentId },
       data: { advisorState: toJson.advisorState(withConfigs(first.state, configs)) },
     });
-    return { experimentId, runIds: rows.map((r) => r.id!), backlog };
+    return { experimentId, runIds, backlog };
   });
 }
