@@ -204,6 +204,44 @@ test.describe('390 × 844, a phone', () => {
     await anon.screenshot({ path: `${SHOTS}/phone-share.png`, fullPage: true });
     await anon.context().close();
   });
+
+  /**
+   * The in-app comparison stacks each metric as the shared page does: a metric's candidate value
+   * and its verdict are inside the phone's width, with nothing to scroll sideways, neither the
+   * page nor the table's box.
+   */
+  test('the compare page shows a metric’s values and verdict on the screen', async ({
+    page,
+    baseURL,
+  }) => {
+    const t = await team(page, baseURL!, 'Phone Comparer');
+    await page.goto(`/compare?items=${t.items}`);
+    const table = page.getByTestId('comparison-table');
+    await expect(table).toBeVisible({ timeout: 60_000 });
+    await page.waitForLoadState('networkidle');
+    expect(await overflow(page), (await widest(page)).join('; ')).toBe(0);
+    expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+
+    const row = table.getByTestId('metric-p95Ms');
+    const verdict = row.getByTestId('verdict');
+    const value = row.getByTestId('candidate-value');
+    await expect(verdict).toHaveText(/\w/);
+    // vertically only: a scroll into view could also scroll the table's box sideways
+    await row.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 160));
+    for (const [what, el] of [
+      ['verdict', verdict],
+      ['candidate value', value],
+    ] as const) {
+      await expect(el, what).toBeInViewport();
+      const box = (await el.boundingBox())!;
+      expect(box.x, `${what} left edge`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${what} right edge`).toBeLessThanOrEqual(390);
+    }
+    // the line is named by the candidate it is of
+    await expect(value).toHaveAttribute('data-label', 'elastic 2..20');
+    expect(await table.evaluate((el) => el.scrollLeft)).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/phone-compare-metric.png` });
+  });
 });
 
 test.describe('1280 × 800, a laptop', () => {

@@ -19,6 +19,16 @@ import { ScrollX } from '~/components/ui/scroll-x';
 const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
 
 /**
+ * Below sm (a phone) the table stacks as the shared page's does: no header row, each metric a
+ * block, each cell a line of its own named by its `data-label` on the left, its content on the
+ * right, so a metric's values and verdicts are on the screen without scrolling sideways.
+ */
+const stackTable = 'max-sm:block';
+const stackRow = 'max-sm:block max-sm:py-1.5';
+const stackCell =
+  'max-sm:flex max-sm:items-baseline max-sm:justify-between max-sm:gap-3 max-sm:whitespace-normal max-sm:border-l-0 max-sm:px-4 max-sm:py-1 max-sm:before:shrink-0 max-sm:before:text-left max-sm:before:text-[11px] max-sm:before:uppercase max-sm:before:tracking-wide max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]';
+
+/**
  * One row per metric: the baseline's median with the range of its repeats, then for each
  * candidate its median, Δ% with its interval and the coverage that interval achieves (95 % when
  * there are enough runs, less with few), the BH-adjusted p, n and the verdict, coloured
@@ -51,8 +61,8 @@ export function ComparisonTable({
   const others = c.groups.map((g, i) => ({ g, i })).filter(({ i }) => i !== b);
   return (
     <ScrollX label="Comparison" data-testid="comparison-table">
-      <table className="min-w-full text-sm tabular-nums">
-        <thead>
+      <table className={cn('min-w-full text-sm tabular-nums', stackTable)}>
+        <thead className="max-sm:hidden">
           <tr className="border-b border-slate-200">
             <th scope="col" className={cn(th, 'text-left')}>
               Metric
@@ -91,14 +101,18 @@ export function ComparisonTable({
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
+        <tbody className={cn('divide-y divide-slate-100', stackTable)}>
           {c.rows.map((r) => {
             const base = r.cells[b]!;
             return (
-              <tr key={r.key} className="hover:bg-slate-50/60" data-testid={`metric-${r.key}`}>
+              <tr
+                key={r.key}
+                className={cn('hover:bg-slate-50/60', stackRow)}
+                data-testid={`metric-${r.key}`}
+              >
                 <th
                   scope="row"
-                  className="whitespace-nowrap px-4 py-2.5 text-left font-medium text-slate-800"
+                  className="whitespace-nowrap px-4 py-2.5 text-left font-medium text-slate-800 max-sm:block max-sm:py-1"
                 >
                   <span className="inline-flex items-center gap-1.5">
                     {r.label}
@@ -126,16 +140,24 @@ export function ComparisonTable({
                     </div>
                   )}
                 </th>
-                <td className="whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right">
-                  <div className="font-medium text-slate-900">
-                    {formatValue(base.median, r.unit)}
-                  </div>
-                  <div className="text-xs text-slate-500">
-                    {base.n === 0
-                      ? 'no data'
-                      : base.n > 1
-                        ? `${formatValue(base.min, r.unit)} – ${formatValue(base.max, r.unit)} · n=${base.n}`
-                        : 'single run'}
+                <td
+                  data-label={`${c.groups[b]!.label} (baseline)`}
+                  className={cn(
+                    'whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right',
+                    stackCell,
+                  )}
+                >
+                  <div>
+                    <div className="font-medium text-slate-900">
+                      {formatValue(base.median, r.unit)}
+                    </div>
+                    <div className="text-xs text-slate-500">
+                      {base.n === 0
+                        ? 'no data'
+                        : base.n > 1
+                          ? `${formatValue(base.min, r.unit)} – ${formatValue(base.max, r.unit)} · n=${base.n}`
+                          : 'single run'}
+                    </div>
                   </div>
                 </td>
                 {others.map(({ g, i }) => {
@@ -145,86 +167,96 @@ export function ComparisonTable({
                   return [
                     <td
                       key={`${g.key}-v`}
-                      className="whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right"
+                      data-label={g.label}
+                      data-testid="candidate-value"
+                      className={cn(
+                        'whitespace-nowrap border-l border-slate-100 px-4 py-2.5 text-right',
+                        stackCell,
+                      )}
                     >
-                      <div className="font-medium text-slate-900">
-                        {formatValue(cmp?.median, r.unit)}
-                      </div>
-                      <div className="text-xs text-slate-500">
-                        {r.tested ? (
-                          <>
-                            <span
-                              className={cn(
-                                'font-medium',
-                                v
-                                  ? VERDICT_STYLE[v].tw
-                                      .split(' ')
-                                      .find((x) => x.startsWith('text-'))
-                                  : '',
-                              )}
-                            >
-                              {ch.estimate}
-                            </span>{' '}
-                            {ch.interval}
-                            {ch.interval ? (
-                              <span data-testid="interval-coverage">
-                                {' '}
-                                {formatCoverage(cmp?.achievedConfidence)}
-                              </span>
-                            ) : null}{' '}
-                            · p {formatP(cmp?.pValue)} · n={cmp?.n ?? 0}
-                          </>
-                        ) : (
-                          `n=${cmp?.n ?? 0}`
-                        )}
+                      <div>
+                        <div className="font-medium text-slate-900">
+                          {formatValue(cmp?.median, r.unit)}
+                        </div>
+                        <div className="text-xs text-slate-500">
+                          {r.tested ? (
+                            <>
+                              <span
+                                className={cn(
+                                  'font-medium',
+                                  v
+                                    ? VERDICT_STYLE[v].tw
+                                        .split(' ')
+                                        .find((x) => x.startsWith('text-'))
+                                    : '',
+                                )}
+                              >
+                                {ch.estimate}
+                              </span>{' '}
+                              {ch.interval}
+                              {ch.interval ? (
+                                <span data-testid="interval-coverage">
+                                  {' '}
+                                  {formatCoverage(cmp?.achievedConfidence)}
+                                </span>
+                              ) : null}{' '}
+                              · p {formatP(cmp?.pValue)} · n={cmp?.n ?? 0}
+                            </>
+                          ) : (
+                            `n=${cmp?.n ?? 0}`
+                          )}
+                        </div>
                       </div>
                     </td>,
                     <td
                       key={`${g.key}-verdict`}
-                      className="whitespace-nowrap px-3 py-2.5 text-right"
+                      data-label={others.length > 1 ? `${g.label} verdict` : 'verdict'}
+                      className={cn('whitespace-nowrap px-3 py-2.5 text-right', stackCell)}
                     >
-                      {r.tested && v ? (
-                        <>
-                          <span
-                            title={cmp?.reason ?? undefined}
-                            data-testid="verdict"
-                            className={cn(
-                              'inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
-                              VERDICT_STYLE[v].tw,
-                            )}
-                          >
-                            {VERDICT_LABEL[v]}
-                            {cmp?.lowRequests ? (
-                              <Info
-                                className="size-3"
-                                aria-label="fewer than 1,000 requests in a run"
-                              />
+                      <div>
+                        {r.tested && v ? (
+                          <>
+                            <span
+                              title={cmp?.reason ?? undefined}
+                              data-testid="verdict"
+                              className={cn(
+                                'inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
+                                VERDICT_STYLE[v].tw,
+                              )}
+                            >
+                              {VERDICT_LABEL[v]}
+                              {cmp?.lowRequests ? (
+                                <Info
+                                  className="size-3"
+                                  aria-label="fewer than 1,000 requests in a run"
+                                />
+                              ) : null}
+                            </span>
+                            {cmp?.noiseFloor ? (
+                              <div
+                                className="mt-0.5 text-xs text-violet-700"
+                                data-testid="noise-floor"
+                                title="The practical floor of this verdict is the noise floor an A/A calibration measured for this target and scenario (larger than the default)"
+                              >
+                                floor ±{formatNoiseFloor(cmp.noiseFloor, r.unit)} (A/A)
+                              </div>
                             ) : null}
+                            {cmp?.noiseWarning ? (
+                              <div
+                                className="mt-0.5 max-w-56 text-xs text-amber-700"
+                                data-testid="noise-warning"
+                              >
+                                {cmp.noiseWarning}
+                              </div>
+                            ) : null}
+                            {v === 'inconclusive' ? hint(i, r.key) : null}
+                          </>
+                        ) : (
+                          <span className="text-xs text-slate-500">
+                            {r.tested ? '—' : 'not tested'}
                           </span>
-                          {cmp?.noiseFloor ? (
-                            <div
-                              className="mt-0.5 text-xs text-violet-700"
-                              data-testid="noise-floor"
-                              title="The practical floor of this verdict is the noise floor an A/A calibration measured for this target and scenario (larger than the default)"
-                            >
-                              floor ±{formatNoiseFloor(cmp.noiseFloor, r.unit)} (A/A)
-                            </div>
-                          ) : null}
-                          {cmp?.noiseWarning ? (
-                            <div
-                              className="mt-0.5 max-w-56 text-xs text-amber-700"
-                              data-testid="noise-warning"
-                            >
-                              {cmp.noiseWarning}
-                            </div>
-                          ) : null}
-                          {v === 'inconclusive' ? hint(i, r.key) : null}
-                        </>
-                      ) : (
-                        <span className="text-xs text-slate-500">
-                          {r.tested ? '—' : 'not tested'}
-                        </span>
-                      )}
+                        )}
+                      </div>
                     </td>,
                   ];
                 })}
