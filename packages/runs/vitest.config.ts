@@ -8,6 +8,7 @@ export default unitAndIntegration([
   'src/hypotheses/hypotheses.test.ts',
   'src/fleet-limits.test.ts',
   'src/create-runs.test.ts',
+  'src/hypotheses/after-run-ended.test.ts',
   'src/extend-experiment.test.ts',
   'src/launch-experiment.test.ts',
   'src/lifecycle.test.ts',

@@ -3,7 +3,7 @@ import { toJson, type Db, type RunEnvironment, type RunStatus } from '@poolbench
 import type { ThresholdResult } from '@poolbench/scenarios';
 import type { RunSummary } from '@poolbench/stats';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
-import { afterRunEnded } from './hypotheses/after-run-ended';
+import { afterRunEnded, type AfterRunLog } from './hypotheses/after-run-ended';
 import { ACTIVE_RUN_STATUSES, fromStatuses, toStatus } from './run-status-table';
 
 /**
@@ -100,8 +100,11 @@ export async function finishRun(
   runId: string,
   workerId: string,
   data: FinishData,
-  /** where runs the experiment grows by after this run (advisor, "until decided") are enqueued */
-  opts: { queue?: Queue } = {},
+  /**
+   * where runs the experiment grows by after this run (advisor, "until decided") are enqueued, and
+   * where a follow-up step that failed is logged
+   */
+  opts: { queue?: Queue; log?: AfterRunLog } = {},
 ): Promise<boolean> {
   const experimentId = await experimentOf(db, runId);
   if (!experimentId) return false;
@@ -125,6 +128,6 @@ export async function finishRun(
     if (r.count === 1) await refreshExperimentStatus(tx, experimentId);
     return r.count === 1;
   });
-  if (ended) await afterRunEnded(db, experimentId, opts.queue);
+  if (ended) await afterRunEnded(db, experimentId, opts.queue, opts.log);
   return ended;
 }

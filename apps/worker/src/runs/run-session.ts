@@ -172,7 +172,7 @@ export async function runSession(
         runId,
         workerId,
         { ...end.outcome, ...end.data },
-        { queue: deps.runQueue },
+        { queue: deps.runQueue, log },
       );
       publish({
         type: 'status',

@@ -1,0 +1,138 @@
+import { createDb, seed, type Db } from '@poolbench/db';
+import { withTempDatabase } from '@poolbench/db/testing';
+import { createRunQueue, producerConnection } from '@poolbench/queue';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchExperiment } from '../launch-experiment';
+import { claimRun, finishRun, markRunning } from '../run-transitions';
+import { startLifecycleSweeper } from '../sweeper';
+import { summaryWith } from '../testing/summary-with';
+
+/**
+ * A follow-up step after a run's end that fails once (here the next round of an "until decided"
+ * experiment, whose rows Postgres refuses for a moment) is logged with its experiment and step,
+ * and the lifecycle sweeper, as every worker and the web app run it, makes the round and enqueues
+ * its runs in BullMQ on its next pass. Real Postgres, real Redis.
+ */
+describe('a follow-up that failed once is logged and resumed by the sweeper', () => {
+  let db: Db;
+  let dispose: () => Promise<void>;
+  let ids: Awaited<ReturnType<typeof seed>>;
+  let redis: Redis;
+  beforeAll(async () => {
+    const t = await withTempDatabase('runs_after_run_ended');
+    dispose = t.dispose;
+    db = createDb({ url: t.url, max: 4 });
+    ids = await seed(db);
+    redis = producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799');
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await db?.$disconnect();
+    await dispose?.();
+  });
+
+  it('an "until decided" round refused once: logged, then made and enqueued by the sweeper', async () => {
+    const pcs = await db.poolConfig.findMany({
+      where: { teamId: ids.teamId, name: { startsWith: '004' } },
+      orderBy: { name: 'asc' },
+      take: 2,
+    });
+    const [A, B] = [pcs[0]!.id, pcs[1]!.id];
+    const S = (
+      await db.scenario.findFirstOrThrow({
+        where: { teamId: ids.teamId, name: { startsWith: '004' } },
+      })
+    ).id;
+    const l = await launchExperiment(db, {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      poolConfigIds: [A, B],
+      scenarioIds: [S],
+      repeats: 3,
+      name: 'until decided, interrupted',
+      // a claim 3 runs a side cannot decide (A and B alike): the rule asks for another round
+      hypotheses: [
+        {
+          base: { poolConfigId: A, scenarioId: S },
+          candidate: { poolConfigId: B, scenarioId: S },
+          metric: 'p99Ms',
+          expect: 'better',
+          band: 20,
+        },
+      ],
+      untilDecided: { maxRepeats: 9 },
+    });
+
+    // Postgres refuses new Run rows while the flag is set: the next round cannot be made
+    await db.$executeRawUnsafe('CREATE TABLE refuse_runs (on_purpose boolean)');
+    await db.$executeRawUnsafe('INSERT INTO refuse_runs VALUES (true)');
+    await db.$executeRawUnsafe(`CREATE FUNCTION refuse_runs() RETURNS trigger AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM refuse_runs) THEN RAISE EXCEPTION 'refused on purpose'; END IF;
+        RETURN NEW;
+      END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(
+      'CREATE TRIGGER refuse_runs BEFORE INSERT ON "Run" FOR EACH ROW EXECUTE FUNCTION refuse_runs()',
+    );
+
+    const prefix = `pbt-after-run-${Date.now()}`;
+    const queue = createRunQueue(redis, prefix);
+    const warned: Array<{ obj: Record<string, unknown>; msg: string }> = [];
+    const log = {
+      warn: (obj: object, msg: string) => warned.push({ obj: obj as Record<string, unknown>, msg }),
+      info: () => {},
+    };
+    try {
+      const first = await db.run.findMany({
+        where: { experimentId: l.experimentId },
+        orderBy: { sequence: 'asc' },
+        select: { id: true, repeatIndex: true },
+      });
+      expect(first).toHaveLength(6);
+      for (const r of first) {
+        await claimRun(db, r.id, 'w');
+        await markRunning(db, r.id, 'w', { script: 's', environment: {} });
+        await finishRun(
+          db,
+          r.id,
+          'w',
+          { status: 'succeeded', summary: summaryWith(30 * (1 + (r.repeatIndex % 3) / 50), 1000) },
+          { queue, log },
+        );
+      }
+      // the last run's end asked for the next round; it failed and said so, naming the experiment
+      const failed = warned.filter((w) => w.obj.step === 'continue until decided');
+      expect(failed).toHaveLength(1);
+      expect(failed[0]!.obj.experimentId).toBe(l.experimentId);
+      expect(String(failed[0]!.obj.err)).toContain('refused on purpose');
+      expect(await db.run.count({ where: { experimentId: l.experimentId } })).toBe(6);
+
+      // the refusal passes; the sweeper's next pass makes the round and enqueues it
+      await db.$executeRawUnsafe('DELETE FROM refuse_runs');
+      const sweeper = startLifecycleSweeper(
+        { db, queue, log },
+        { staleAfterMs: 3_600_000, intervalMs: 60_000, requeueAfterMs: 0, storageEveryMs: 0 },
+      );
+      try {
+        await sweeper.sweepNow();
+        await sweeper.sweepNow();
+      } finally {
+        await sweeper.stop();
+      }
+      const next = await db.run.findMany({
+        where: { experimentId: l.experimentId, status: 'queued' },
+        select: { id: true },
+      });
+      expect(next.length).toBeGreaterThanOrEqual(2);
+      for (const r of next) expect(await queue.getJob(r.id)).toBeTruthy();
+      expect(warned.map((w) => w.msg)).toContain(
+        'asked the sequential rule for "until decided" experiments left without its answer',
+      );
+    } finally {
+      await db.$executeRawUnsafe('DROP TRIGGER IF EXISTS refuse_runs ON "Run"');
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  });
+});
