@@ -260,7 +260,9 @@ export default function () {
       subMetricsDropped: number;
     };
   };
-  expect(run.summary.requests).toBeGreaterThan(2900);
+  // thousands of distinct tags, far past the 50 series kept (how close k6 came to its 3 000 on a
+  // busy machine is for the measurement tests to judge, not this one)
+  expect(run.summary.requests).toBeGreaterThan(1000);
   expect(run.summary.subMetrics).toHaveLength(50);
   expect(run.summary.subMetrics[0]).toMatchObject({
     name: 'http_req_duration{name:req-5}',
