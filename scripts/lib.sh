@@ -7,16 +7,23 @@ die() { printf '\033[1;31m[poolbench] error:\033[0m %s\n' "$*" >&2; exit 1; }
 is_root() { [ "$(id -u)" = 0 ]; }
 hash_files() { cat "$@" 2>/dev/null | sha256sum | cut -c1-16; }
 port_busy() { ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
-# CPU time the whole machine spent busy (every process, not only ours), in clock ticks
-# (getconf CLK_TCK a second): the first line of /proc/stat less idle and iowait.
-cpu_busy_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9; exit}' /proc/stat; }
-# busy_share TICKS0 SECONDS0: how busy the machine's CPUs were since then, as "N % of K CPUs";
-# a phase that kept them near 100 % cannot be made faster by running its parts side by side
+# cpu_mark: the CPU time the whole machine has spent busy (every process, not only ours; the
+# first line of /proc/stat less idle and iowait, in clock ticks) and the uptime, both from the
+# kernel, as "TICKS UPTIME"
+cpu_mark() {
+  echo "$(awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9; exit}' /proc/stat) $(cut -d' ' -f1 /proc/uptime)"
+}
+# busy_share MARK: how busy the machine's CPUs were since cpu_mark printed MARK, as "N % of K
+# CPUs"; a phase that kept them near 100 % cannot be made faster by running its parts side by side
 busy_share() {
-  local ticks=$(($(cpu_busy_ticks) - $1)) secs=$((SECONDS - $2)) cpus hz
-  cpus=$(nproc) hz=$(getconf CLK_TCK)
-  ((secs > 0)) || secs=1
-  echo "machine busy $((100 * ticks / (hz * secs * cpus))) % of $cpus CPUs"
+  local now
+  now=$(cpu_mark)
+  awk -v a="$1" -v b="$now" -v hz="$(getconf CLK_TCK)" -v cpus="$(nproc)" 'BEGIN {
+    split(a, x, " "); split(b, y, " ")
+    secs = y[2] - x[2]; if (secs <= 0) secs = 0.01
+    share = 100 * (y[1] - x[1]) / (hz * secs * cpus); if (share > 100) share = 100
+    printf "machine busy %d %% of %d CPUs", share + 0.5, cpus
+  }'
 }
 port_pid() { ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
 

@@ -34,10 +34,10 @@ cleanup() {
 trap cleanup EXIT
 phase() { # name, command...: runs one phase and says how long it took and how busy the CPUs were
   local name=$1 t0=$SECONDS c0; shift
-  c0=$(cpu_busy_ticks)
+  c0=$(cpu_mark)
   say "$name"
   "$@"
-  say "$name: $((SECONDS - t0)) s ($(busy_share "$c0" "$t0"))"
+  say "$name: $((SECONDS - t0)) s ($(busy_share "$c0"))"
 }
 # lanes TITLE NAME CMD [NAME CMD ...]: runs each CMD (a shell line) at once, each into its own log
 # under .data/logs/test-NAME.log, printed whole when all have ended so no lane's lines are cut into
@@ -45,7 +45,7 @@ phase() { # name, command...: runs one phase and says how long it took and how b
 lanes() {
   local title=$1 t0=$SECONDS c0; shift
   local -a names=() pids=()
-  c0=$(cpu_busy_ticks)
+  c0=$(cpu_mark)
   say "$title"
   while (($#)); do
     local name=$1 cmd=$2; shift 2
@@ -64,7 +64,7 @@ lanes() {
     wait "${pids[$i]}" || failed+=("${names[$i]}")
   done
   for name in "${names[@]}"; do cat "$DATA/logs/test-$name.log"; done
-  say "$title: $((SECONDS - t0)) s ($(busy_share "$c0" "$t0"))"
+  say "$title: $((SECONDS - t0)) s ($(busy_share "$c0"))"
   for name in "${names[@]}"; do say "  $(tail -n 1 "$DATA/logs/test-$name.log")"; done
   ((${#failed[@]} == 0)) || die "failed: ${failed[*]} (logs: .data/logs/test-<lane>.log)"
 }
