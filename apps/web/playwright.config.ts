@@ -2,16 +2,16 @@ import { defineConfig } from '@playwright/test';
 
 // Real Chromium from Debian (Playwright's own browser download cannot work here), against the
 // stack that `make test` started on :3000. Screenshots are kept as artifacts in test-results/.
-// Two workers (E2E_WORKERS), each taking whole files: a spec signs up its own accounts and teams,
-// and most of its time is spent waiting on real runs, which the stack's worker runs two at a time
-// in the suite (WORKER_CONCURRENCY=2 in scripts/test.sh).
+// One worker by default: the advisor's and the hypotheses' specs need their runs to offer their
+// load, which two workers beside each other on a busy 2-core machine took from them. Each spec
+// signs up its own accounts and teams, so E2E_WORKERS=2 runs them side by side where CPU allows.
 export default defineConfig({
   testDir: './e2e',
   outputDir: '../../test-results/web-e2e',
   timeout: 180_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   reporter: [['list'], ['junit', { outputFile: '../../test-results/web-e2e-junit.xml' }]],
   use: {
     baseURL: process.env.POOLBENCH_URL ?? 'http://localhost:3000',
