@@ -23,6 +23,7 @@ import { AgainLinks } from './again-links';
 import { HypothesesCard } from './hypotheses-card';
 import { SequentialCard } from './sequential-card';
 import { AdvisorCard } from '~/components/advisor/advisor-card';
+import { experimentPollMs } from './experiment-poll';
 
 /** 1st, 2nd, 3rd, 4th …: a run's place in its round (an experiment has at most 20 configs). */
 const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
@@ -39,16 +40,7 @@ export function ExperimentDetail({
   const { can } = useRole();
   const q = useQuery({
     ...trpc.experiment.get.queryOptions({ id }),
-    // an advisor or an "until decided" experiment may grow after its runs ended: poll until its
-    // search or rule has stopped too
-    refetchInterval: (query) => {
-      const d = query.state.data;
-      if (!d) return false;
-      const growing =
-        (d.advisor !== null && d.advisor.state?.status === 'running') ||
-        (d.sequential !== null && d.sequential.state?.stop !== true);
-      return d.progress.done < d.progress.total || (growing && d.runs.length > 0) ? 2000 : false;
-    },
+    refetchInterval: (query) => experimentPollMs(query.state.data),
   });
   // one call for the whole experiment: queued runs at once, active ones through their cancel flag
   const cancel = useMutation(
