@@ -122,4 +122,4 @@ if [ "$FOR_TESTS" = 1 ]; then infra/helm/tools.sh; fi
 load_env
 infra/services.sh start
 npm run -s migrate -w @poolbench/db
-npm run -s seed -w @poolbench/db
+npm run -s seed -w @poolbench/runs

@@ -5,6 +5,7 @@ const config: NextConfig = {
   poweredByHeader: false,
   // Internal packages export TypeScript source (create-t3-turbo style).
   transpilePackages: [
+    '@poolbench/contracts',
     '@poolbench/db',
     '@poolbench/scenarios',
     '@poolbench/stats',

@@ -6,6 +6,5 @@ export default unitAndIntegration([
   'src/json/json-columns.test.ts',
   'src/live-names.test.ts',
   'src/migrate.test.ts',
-  'src/seed.test.ts',
   'src/storage-maintenance.test.ts',
 ]);

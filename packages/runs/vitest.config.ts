@@ -14,6 +14,7 @@ export default unitAndIntegration([
   'src/lifecycle.test.ts',
   'src/schedules/schedule-outcome.test.ts',
   'src/schedules/schedule-change-points.test.ts',
+  'src/seed/seed.test.ts',
   'src/seeds/launch-seeds.test.ts',
   'src/segments/merge-segment-seconds.test.ts',
 ]);

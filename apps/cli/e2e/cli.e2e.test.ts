@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TESTED_RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
+import { TESTED_RUN_METRIC_KEYS } from '@poolbench/contracts/run-metric-keys';
 import { verifyEmail } from './verify-email';
 import type { SavedBaseline } from '../src/baseline';
 

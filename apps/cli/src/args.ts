@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ciOrigin } from './ci-origin';
-import { gateMetricsProblem, TESTED_RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
+import { gateMetricsProblem, TESTED_RUN_METRIC_KEYS } from '@poolbench/contracts/run-metric-keys';
 import { UsageError } from './exit-codes';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, problemType, type ErrorCode } from '@poolbench/scenarios/errors';
+import { ERROR_CODES, problemType, type ErrorCode } from '@poolbench/contracts/errors';
 import { ApiError, createClient } from './client';
 import { EXIT, UsageError, exitForError } from './exit-codes';
 

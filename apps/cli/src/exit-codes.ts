@@ -1,4 +1,4 @@
-import { cliExitFor } from '@poolbench/scenarios/errors';
+import { cliExitFor } from '@poolbench/contracts/errors';
 import { ApiError } from './client';
 
 export const EXIT = { pass: 0, failed: 1, usage: 2, infra: 3 } as const;

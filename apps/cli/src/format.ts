@@ -2,7 +2,7 @@ import {
   ABSOLUTE_FLOORS,
   DEFAULT_FLOOR_PERCENT,
   TESTED_RUN_METRIC_KEYS,
-} from '@poolbench/stats/run-metric-keys';
+} from '@poolbench/contracts/run-metric-keys';
 import type { Comparison } from './types';
 
 const sig = (v: number) =>

@@ -14,7 +14,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { createDb, DEMO_TEAM_SLUG, LAB_TARGET_NAME } from '@poolbench/db';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { stackSession } from './stack-session';
 
 const APP = (process.env.POOLBENCH_URL ?? 'http://localhost:3000').replace(/\/$/, '');

@@ -14,7 +14,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createDb, DEMO_TEAM_SLUG, LAB_TARGET_NAME, parseRun } from '@poolbench/db';
 import { producerConnection } from '@poolbench/queue';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { hodgesLehmann, median, quantile } from '@poolbench/stats';
 import { stackSession } from './stack-session';
 

@@ -18,7 +18,7 @@ import { cpuReferenceLine, cpuReferenceMs } from './machine-reference';
 import { join } from 'node:path';
 import { createDb, DEMO_EMAIL, LAB_TARGET_NAME, scenarioRowData } from '@poolbench/db';
 import { parseScenario } from '@poolbench/scenarios';
-import { compareQuery } from '@poolbench/scenarios/links';
+import { compareQuery } from '@poolbench/contracts/links';
 import { stackSession } from './stack-session';
 import {
   insertSyntheticRun,

@@ -5,13 +5,8 @@
 // history). Writes the `web-scale` section of docs/benchmarks.md.
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
-import {
-  createDb,
-  ensureMonthPartition,
-  listPartitions,
-  seed,
-  PARTITIONED_TABLES,
-} from '@poolbench/db';
+import { createDb, ensureMonthPartition, listPartitions, PARTITIONED_TABLES } from '@poolbench/db';
+import { seed } from '@poolbench/runs';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createCaller } from '~/server/api/root';
 import type { Context } from '~/server/api/context';

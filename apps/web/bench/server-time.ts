@@ -4,7 +4,7 @@
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { createDb } from '@poolbench/db';
-import { seed } from '@poolbench/db';
+import { seed } from '@poolbench/runs';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createCaller } from '~/server/api/root';
 import type { Context } from '~/server/api/context';

@@ -8,7 +8,7 @@ import {
   launchCalibration,
   type StoredNoiseFloor,
 } from '@poolbench/runs';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { compareRunGroups, median, wilsonInterval } from '@poolbench/stats';
 import { createWorld, waitFor } from '../test/harness';
 

@@ -2,7 +2,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Db } from '@poolbench/db';
 import { launchFiring } from '@poolbench/runs';
-import { SCHEDULE_QUEUE, ScheduleJobSchema } from '@poolbench/scenarios';
+import { SCHEDULE_QUEUE, ScheduleJobSchema } from '@poolbench/contracts';
 import type { Logger } from 'pino';
 
 /**

@@ -10,7 +10,7 @@ import {
 import { startLifecycleSweeper } from '@poolbench/runs';
 import { sweepRunUsers } from './targets/sweep-run-users';
 import { sweepLabShapes } from './targets/lab-shapes';
-import { RUN_CONTROL_CHANNEL } from '@poolbench/scenarios';
+import { RUN_CONTROL_CHANNEL } from '@poolbench/contracts';
 import pino from 'pino';
 import { runtimeBinsOf, type WorkerEnv } from './env';
 import { startHeartbeat } from './heartbeat';

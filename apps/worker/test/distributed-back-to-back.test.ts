@@ -1,6 +1,6 @@
 import { parseRun } from '@poolbench/db';
 import { launchAndEnqueue } from '@poolbench/runs';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, waitFor, type World } from './harness';
 

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { launchAndEnqueue } from '@poolbench/runs';
 import { producerConnection, subscribeRunEvents } from '@poolbench/queue';
 import { histogramStatsMs, mergeHistograms } from '@poolbench/stats';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, settle, stopChild, waitFor, type World } from './harness';
 import { canMakeNamespaces, makeHosts, type Hosts } from './netns';

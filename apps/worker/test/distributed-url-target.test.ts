@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchAndEnqueue } from '@poolbench/runs';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, settle, waitFor, type World } from './harness';
 import { canMakeNamespaces } from './netns';

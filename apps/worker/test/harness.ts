@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDb, scenarioRowData, seed, toJson, type Db, type RunStatus } from '@poolbench/db';
+import { createDb, scenarioRowData, toJson, type Db, type RunStatus } from '@poolbench/db';
+import { seed } from '@poolbench/runs';
 import { launchAndEnqueue } from '@poolbench/runs';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { databaseUrl } from '@poolbench/db';

@@ -1,4 +1,4 @@
-import { MEASURED_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { MEASURED_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { launchAndEnqueue } from '@poolbench/runs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, waitFor, type World } from './harness';

@@ -5,13 +5,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  PoolConfigSchema,
-  runtimeArgs,
-  type LabEnvironment,
-  type PoolConfigInput,
-  type Runtime,
-} from '@poolbench/scenarios';
+import { PoolConfigSchema, runtimeArgs, type PoolConfigInput } from '@poolbench/scenarios';
+import { type LabEnvironment, type Runtime } from '@poolbench/contracts';
 import { loadEnv, runtimeBinsOf } from '../src/env';
 import { spawnManaged, type ManagedChild } from '../src/targets/child';
 import { freePort } from '../src/targets/free-port';

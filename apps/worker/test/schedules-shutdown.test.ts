@@ -2,7 +2,7 @@ import { parseRun } from '@poolbench/db';
 import { launchExperiment } from '@poolbench/runs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { SCHEDULE_QUEUE } from '@poolbench/scenarios';
+import { SCHEDULE_QUEUE } from '@poolbench/contracts';
 import { createWorld, stopChild, sustained, waitFor, type World } from './harness';
 
 describe('worker: schedules and shutdown', () => {

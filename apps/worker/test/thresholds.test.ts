@@ -1,5 +1,5 @@
 import { parseRun } from '@poolbench/db';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, sustained, type World } from './harness';
 

@@ -43,7 +43,7 @@ export {
   type ScenarioColumns,
 } from './services/scenario-row';
 export {
-  seed,
+  seedDemoTeam,
   LAB_SETUP,
   DEMO_EMAIL,
   DEMO_PASSWORD,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from './client';
 import { migrate, MIGRATIONS_DIR } from './migrate';
-import { seed } from './seed';
+import { seedTestTeam } from './test-db';
 import { withTempDatabase } from './test-db';
 
 const LIVE_NAMES = '20261121190000_live_name_uniques';
@@ -35,13 +35,12 @@ describe('names unique among live rows', () => {
     const t = await withTempDatabase('live_names', { migrationsDir: before });
     ({ url, dispose } = t);
     db = createDb({ url, max: 2 });
-    const { teamId, targetId } = await seed(db);
+    const { teamId, targetId } = await seedTestTeam(db);
     const pc = await db.poolConfig.findFirstOrThrow({
-      where: { teamId, name: { startsWith: '004' } },
-      orderBy: { name: 'asc' },
+      where: { teamId, name: { startsWith: 'test' } },
     });
     const sc = await db.scenario.findFirstOrThrow({
-      where: { teamId, name: { startsWith: '004' } },
+      where: { teamId, name: { startsWith: 'test' } },
     });
     // one run that remembers the pool config's name in its snapshot (what the migration restores from)
     const exp = await db.experiment.create({

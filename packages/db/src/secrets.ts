@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { AppError } from '@poolbench/scenarios/errors';
+import { AppError } from '@poolbench/contracts/errors';
 
 /**
  * Secrets at rest (target header values, monitor DSNs) are sealed with AES-256-GCM under

@@ -1,8 +1,6 @@
 import { hashPassword } from 'better-auth/crypto';
-import { listPresets } from '@poolbench/scenarios';
 import type { Db } from './client';
 import { toJson } from './json/to-json';
-import { scenarioRowData } from './services/scenario-row';
 
 export const DEMO_EMAIL = 'demo@poolbench.dev';
 export const DEMO_PASSWORD = 'poolbench-demo';
@@ -13,10 +11,12 @@ export const LAB_TARGET_NAME = 'Lab target';
 export const LAB_SETUP = { rows: 10_000, fields: 50, roles: 50, permissions: 200, shards: 4 };
 
 /**
- * Idempotent: a demo team and login, the managed lab target, and the pool configs and scenarios
- * of every seed preset (at its default scale), so each seed experiment is a few clicks away.
+ * Idempotent: the demo team and its login, and the managed lab target. The seed presets' pool
+ * configs and scenarios are added by `seed` in @poolbench/runs, which knows the presets.
  */
-export async function seed(db: Db): Promise<{ teamId: string; userId: string; targetId: string }> {
+export async function seedDemoTeam(
+  db: Db,
+): Promise<{ teamId: string; userId: string; targetId: string }> {
   const user =
     (await db.user.findUnique({ where: { email: DEMO_EMAIL } })) ??
     (await db.user.create({
@@ -63,49 +63,5 @@ export async function seed(db: Db): Promise<{ teamId: string; userId: string; ta
         readinessPath: '/ready',
       },
     }));
-  for (const preset of listPresets()) {
-    for (const pc of preset.poolConfigs) {
-      const name = `${preset.seed} · ${pc.name}`;
-      if (
-        await db.poolConfig.findFirst({
-          where: { targetId: target.id, name, archivedAt: null },
-          select: { id: true },
-        })
-      )
-        continue;
-      await db.poolConfig.create({
-        data: {
-          teamId: team.id,
-          targetId: target.id,
-          name,
-          strategy: pc.config.strategy,
-          params: toJson.poolParams(pc.config.params ?? {}),
-          instanceCount: pc.config.instanceCount ?? 1,
-          // the preset's per-config environment (link RTT, role limit, CPU, balancer), if any
-          ...(pc.config.environment
-            ? { environment: toJson.poolEnvironment(pc.config.environment) }
-            : {}),
-        },
-      });
-    }
-    for (const ps of preset.scenarios) {
-      const name = `${preset.seed} · ${ps.label}`;
-      if (
-        await db.scenario.findFirst({
-          where: { teamId: team.id, name, archivedAt: null },
-          select: { id: true },
-        })
-      )
-        continue;
-      await db.scenario.create({
-        data: {
-          teamId: team.id,
-          name,
-          ...scenarioRowData(ps.scenario),
-          presetId: `${preset.id}#${ps.id}`,
-        },
-      });
-    }
-  }
   return { teamId: team.id, userId: user.id, targetId: target.id };
 }

@@ -2,6 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { databaseUrl } from './env';
 import { migrate, readMigrations } from './migrate';
+import type { Db } from './client';
+import { toJson } from './json/to-json';
+import { seedDemoTeam } from './seed';
+import { scenarioRowData } from './services/scenario-row';
 
 /**
  * Test databases are copies of one template that holds every migration: replaying all
@@ -103,4 +107,35 @@ export async function withTempDatabase(
       await admin.end();
     },
   };
+}
+
+/**
+ * The demo team with its lab target (`seedDemoTeam`), one pool config and one scenario: what this
+ * package's own tests write runs against. (The seed presets' rows come from @poolbench/runs.)
+ */
+export async function seedTestTeam(db: Db): Promise<{
+  teamId: string;
+  userId: string;
+  targetId: string;
+  poolConfigId: string;
+  scenarioId: string;
+}> {
+  const ids = await seedDemoTeam(db);
+  const pc = await db.poolConfig.create({
+    data: {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      name: 'test · fixed 4',
+      strategy: 'fixed',
+      params: toJson.poolParams({ maxConns: 4 }),
+    },
+  });
+  const sc = await db.scenario.create({
+    data: {
+      teamId: ids.teamId,
+      name: 'test · sustained',
+      ...scenarioRowData({ template: 'sustained', params: { vus: 2, durationMs: 1000 } }),
+    },
+  });
+  return { ...ids, poolConfigId: pc.id, scenarioId: sc.id };
 }

@@ -1,6 +1,6 @@
 import { access, constants } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { AppError } from '@poolbench/scenarios/errors';
+import { AppError } from '@poolbench/contracts/errors';
 
 /**
  * packages/k6/bin/k6, built by scripts/build-k6.sh. Computed when asked: a bundler (the web app's)

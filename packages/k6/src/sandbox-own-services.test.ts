@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { k6BlacklistFor, k6HostsFor } from '@poolbench/scenarios/net';
+import { k6BlacklistFor, k6HostsFor } from '@poolbench/contracts/net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runK6, type K6RunResult } from './run-k6';
 import { ensureBuilt } from './testing/build';

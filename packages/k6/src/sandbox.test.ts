@@ -6,7 +6,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { k6BlacklistFor, k6HostsFor } from '@poolbench/scenarios/net';
+import { k6BlacklistFor, k6HostsFor } from '@poolbench/contracts/net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveK6Bin } from './k6-binary';
 import { runK6, type K6RunResult, type RunK6Options } from './run-k6';

@@ -3,7 +3,7 @@ import { accessSync, constants, readFileSync, readdirSync, rmdirSync, statSync }
 import { chmod, chown, lstat, mkdir, mkdtemp, readdir, rmdir, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '@poolbench/scenarios/errors';
+import { AppError } from '@poolbench/contracts/errors';
 
 /**
  * A sandbox for k6 running a user's own script: bubblewrap (mount, PID, IPC, UTS, cgroup and user

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { LiveEvent } from '@poolbench/scenarios';
+import type { LiveEvent } from '@poolbench/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { producerConnection, workerConnection } from './connections';
 import { createPubSubHub } from './pubsub-hub';

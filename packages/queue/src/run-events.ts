@@ -4,7 +4,7 @@ import {
   RUN_CONTROL_CHANNEL,
   runEventsChannel,
   type LiveEvent,
-} from '@poolbench/scenarios';
+} from '@poolbench/contracts';
 import { z } from 'zod';
 import type { PubSubHub, Unlisten } from './pubsub-hub';
 

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { producerConnection, workerConnection } from './connections';
 import { createRunQueue, enqueueRuns } from './run-queue';
 import { publishRunEvent, subscribeRunEvents } from './run-events';
-import type { LiveEvent } from '@poolbench/scenarios';
+import type { LiveEvent } from '@poolbench/contracts';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
 const prefix = `pbtest-${randomBytes(4).toString('hex')}`;

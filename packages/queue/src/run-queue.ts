@@ -1,6 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { RUN_QUEUE, RunJobSchema } from '@poolbench/scenarios';
+import { RUN_QUEUE, RunJobSchema } from '@poolbench/contracts';
 
 /** Load tests are never retried: at-least-once delivery is made once-only by the run claim. */
 export const RUN_JOB_OPTIONS: JobsOptions = {

@@ -1,4 +1,5 @@
-import { createDb, parseExperiment, scenarioRowData, seed, toJson, type Db } from '@poolbench/db';
+import { createDb, parseExperiment, scenarioRowData, toJson, type Db } from '@poolbench/db';
+import { seed } from './seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchAdvisor } from './advisor/launch-advisor';

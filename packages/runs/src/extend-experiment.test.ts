@@ -1,4 +1,5 @@
-import { createDb, roundOrder, seed, type Db } from '@poolbench/db';
+import { createDb, roundOrder, type Db } from '@poolbench/db';
+import { seed } from './seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryWith } from './testing/summary-with';

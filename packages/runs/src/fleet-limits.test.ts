@@ -1,4 +1,5 @@
-import { createDb, scenarioRowData, seed, toJson, type Db } from '@poolbench/db';
+import { createDb, scenarioRowData, toJson, type Db } from '@poolbench/db';
+import { seed } from './seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection, workerConnection } from '@poolbench/queue';
 import { Worker as BullWorker } from 'bullmq';

@@ -167,3 +167,4 @@ export {
   type HistoryChangePoint,
 } from './history/history-change-points';
 export { changePointsNewAt } from './history/new-change-points';
+export { seed } from './seed/seed';

@@ -1,4 +1,5 @@
-import { createDb, parseRun, scenarioRowData, seed, type Db } from '@poolbench/db';
+import { createDb, parseRun, scenarioRowData, type Db } from '@poolbench/db';
+import { seed } from './seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

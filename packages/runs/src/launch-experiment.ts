@@ -7,12 +7,8 @@ import {
   runOrder,
   type Db,
 } from '@poolbench/db';
-import {
-  DEFAULT_RUN_ORDER,
-  poolConfigProblemsOnTarget,
-  type Hypothesis,
-  type RunOrderName,
-} from '@poolbench/scenarios';
+import { poolConfigProblemsOnTarget, type Hypothesis } from '@poolbench/scenarios';
+import { DEFAULT_RUN_ORDER, type RunOrderName } from '@poolbench/contracts';
 import { runMetric } from '@poolbench/stats';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
 import { createRuns, type RunCell } from './create-runs';

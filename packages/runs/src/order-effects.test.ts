@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runOrder } from '@poolbench/db';
-import { DEFAULT_RUN_ORDER } from '@poolbench/scenarios';
+import { DEFAULT_RUN_ORDER } from '@poolbench/contracts';
 import { simulateGate } from '@poolbench/stats/simulation';
 
 // The default run order through the gate's own functions (the full table, 2 000 checks a row:

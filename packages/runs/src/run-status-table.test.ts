@@ -1,4 +1,4 @@
-import { RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { describe, expect, it } from 'vitest';
 import { canTransition, RUN_TRANSITIONS, toStatus } from './run-status-table';
 

@@ -1,16 +1,10 @@
 import type { RunStatus } from '@poolbench/db';
+import { ACTIVE_RUN_STATUSES, TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 
 type Statuses = readonly RunStatus[];
 
-const ACTIVE = ['preparing', 'running'] as const satisfies Statuses;
-const TERMINAL = [
-  'succeeded',
-  'thresholds_failed',
-  'failed',
-  'canceled',
-  'timed_out',
-  'aborted_system',
-] as const satisfies Statuses;
+const ACTIVE = ACTIVE_RUN_STATUSES;
+const TERMINAL = TERMINAL_RUN_STATUSES;
 
 /**
  * Every allowed change of a run's status, by name: the only table of them. Each transition is a
@@ -31,8 +25,7 @@ export const RUN_TRANSITIONS = {
 } as const satisfies Record<string, { from: Statuses; to: Statuses }>;
 export type RunTransition = keyof typeof RUN_TRANSITIONS;
 
-/** Statuses in which a worker holds the run (heartbeats, cancel requests). */
-export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ACTIVE;
+export { ACTIVE_RUN_STATUSES };
 
 /** The WHERE part of a transition: the statuses it may start from. */
 export function fromStatuses(t: RunTransition): { in: RunStatus[] } {

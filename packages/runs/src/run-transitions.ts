@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
-import { toJson, type Db, type RunEnvironment, type RunStatus } from '@poolbench/db';
+import { toJson, type Db, type RunEnvironment } from '@poolbench/db';
+import type { TerminalRunStatus } from '@poolbench/contracts';
 import type { ThresholdResult } from '@poolbench/scenarios';
 import type { RunSummary } from '@poolbench/stats';
 import { lockExperiment, refreshExperimentStatus } from './experiment-status';
@@ -12,10 +13,7 @@ import { ACTIVE_RUN_STATUSES, fromStatuses, toStatus } from './run-status-table'
  * both win: whoever's UPDATE matches first owns the transition, the others see count 0 and back
  * off. Each runs in one transaction with the experiment's refresh, behind the experiment's lock.
  */
-export type TerminalStatus = Extract<
-  RunStatus,
-  'succeeded' | 'thresholds_failed' | 'failed' | 'canceled' | 'timed_out' | 'aborted_system'
->;
+export type TerminalStatus = TerminalRunStatus;
 
 async function experimentOf(db: Db, runId: string): Promise<string | null> {
   const row = await db.run.findUnique({ where: { id: runId }, select: { experimentId: true } });

@@ -1,4 +1,4 @@
-import { hasUrlCredentials, redactUrl } from '@poolbench/scenarios/net';
+import { hasUrlCredentials, redactUrl } from '@poolbench/contracts/net';
 
 /** Non-secret view of a target frozen into each run. */
 export function targetSnapshot(t: {

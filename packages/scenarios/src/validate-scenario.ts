@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError, prefixProblems } from './errors/app-error';
+import { AppError, prefixProblems } from '@poolbench/contracts';
 import { ScenarioSchema, type Scenario } from './scenario-schema';
 
 export interface ValidationProblem {

@@ -1,5 +1,5 @@
 import { minPossiblePValue } from './mann-whitney';
-import { PRIMARY_RUN_METRIC_KEYS } from './run-metric-keys';
+import { PRIMARY_RUN_METRIC_KEYS } from '@poolbench/contracts';
 import type { Band, Direction, Verdict } from './verdict';
 import { invalidRunsText, type InvalidRun } from './run-validity';
 

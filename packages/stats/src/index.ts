@@ -18,7 +18,6 @@ export * from './build-run-summary';
 export * from './run-checks';
 export * from './run-custom-metrics';
 export * from './run-metrics';
-export * from './run-metric-keys';
 export * from './noise-floor-options';
 export * from './noise-floor';
 export * from './decide-hypothesis';

@@ -1,6 +1,6 @@
 import type { CompareOptions } from './compare-options';
 import { qnorm } from './normal';
-import { DEFAULT_FLOOR_PERCENT, type TestedRunMetricKey } from './run-metric-keys';
+import { DEFAULT_FLOOR_PERCENT, type TestedRunMetricKey } from '@poolbench/contracts';
 
 /**
  * A calibrated floor never exceeds this many times the metric's default floor (5 % → 20 %): a

@@ -7,7 +7,7 @@ import {
   withNoiseFloor,
   type NoiseFloors,
 } from './noise-floor-options';
-import { DEFAULT_FLOOR_PERCENT } from './run-metric-keys';
+import { DEFAULT_FLOOR_PERCENT } from '@poolbench/contracts';
 import { normalDraw, seededRandom } from './seeded-random';
 import { compareRunGroups } from './run-metrics';
 import { summary } from './testing/summary-fixture';

@@ -1,7 +1,7 @@
 import { qnorm } from './normal';
 import { NOISE_FLOOR_CAP_FACTOR, type NoiseFloorMetric } from './noise-floor-options';
 import { compareRunGroups, runMetricValues, type RunGroup } from './run-metrics';
-import { DEFAULT_FLOOR_PERCENT, type TestedRunMetricKey } from './run-metric-keys';
+import { DEFAULT_FLOOR_PERCENT, type TestedRunMetricKey } from '@poolbench/contracts';
 
 /**
  * Hodges–Lehmann's variance relative to the difference of means for normal data (its asymptotic

@@ -4,7 +4,7 @@ import { decideHypothesis, type HypothesisRule } from './decide-hypothesis';
 import { seededRandom } from './seeded-random';
 import { runMetricOptions, runMetricValues, type RunGroup, type RunMetricDef } from './run-metrics';
 import { withNoiseFloor, type NoiseFloors } from './noise-floor-options';
-import type { TestedRunMetricKey } from './run-metric-keys';
+import type { TestedRunMetricKey } from '@poolbench/contracts';
 
 export interface RepeatsToResolveOptions {
   /** Largest count per side to try (default 50, the most an experiment may repeat). */

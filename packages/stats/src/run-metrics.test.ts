@@ -5,7 +5,7 @@ import {
   RUN_METRIC_KEYS,
   TESTED_RUN_METRIC_KEYS,
   type RunMetricKey,
-} from './run-metric-keys';
+} from '@poolbench/contracts';
 import { summary } from './testing/summary-fixture';
 import { cellState, isSuspectedWorse } from './gate-outcome';
 

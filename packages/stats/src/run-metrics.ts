@@ -11,7 +11,7 @@ import {
   TESTED_RUN_METRIC_KEYS,
   type RunMetricKey,
   type TestedRunMetricKey,
-} from './run-metric-keys';
+} from '@poolbench/contracts';
 
 export interface RunMetricDef {
   key: RunMetricKey;

@@ -9,7 +9,7 @@ import {
   ERROR_CODES,
   problemType,
   type ErrorCode,
-} from '@poolbench/scenarios/errors';
+} from '@poolbench/contracts/errors';
 import type { Context } from './api/context';
 import { publicProcedure, router } from './api/trpc';
 import { problemResponse } from './rest/problem';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { createDb, parseRun, type RunStatus } from '@poolbench/db';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
-import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { compareRunGroups, median, type RunSummary } from '@poolbench/stats';
 import { loadEnv } from '../env';
 import { DemoError, launchDemoExperiment } from './demo-experiment';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createDb, DEMO_EMAIL, DEMO_TEAM_SLUG } from '@poolbench/db';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { loadEnv } from '../env';
 import { DemoError, launchDemoExperiment } from './demo-experiment';
 

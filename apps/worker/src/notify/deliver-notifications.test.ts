@@ -1,14 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createDb,
-  sealSecret,
-  seed,
-  toJson,
-  type Db,
-  type NotificationPayload,
-} from '@poolbench/db';
+import { createDb, sealSecret, toJson, type Db, type NotificationPayload } from '@poolbench/db';
+import { seed } from '@poolbench/runs';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { launchExperiment } from '@poolbench/runs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

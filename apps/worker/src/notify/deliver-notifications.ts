@@ -4,7 +4,7 @@ import {
   hasUrlCredentials,
   redactUrl,
   webhookRefusal,
-} from '@poolbench/scenarios/net';
+} from '@poolbench/contracts/net';
 import type { Logger } from 'pino';
 import { RunError } from '../runs/run-error';
 import { refuseOwnServices, resolveHostNames } from '../targets/allowlist';

@@ -1,5 +1,5 @@
 import { allowedCpus, formatCpuList, TASKSET } from '@poolbench/k6';
-import type { CpuIsolationMode } from '@poolbench/scenarios';
+import type { CpuIsolationMode } from '@poolbench/contracts';
 
 /**
  * What a run got of the machine's CPUs, as it is recorded in its environment: k6 on some CPUs,

@@ -1,6 +1,6 @@
 import type { K6EndReason } from '@poolbench/k6';
 import type { TerminalStatus } from '@poolbench/runs';
-import { redactUrlsIn } from '@poolbench/scenarios/net';
+import { redactUrlsIn } from '@poolbench/contracts/net';
 
 /** Why a run's abort signal fired: a user's cancel, the worker's shutdown, or the run was ended elsewhere. */
 export type AbortReason = 'cancel' | 'shutdown' | 'lost';

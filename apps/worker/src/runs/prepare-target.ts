@@ -4,9 +4,9 @@ import {
   databaseOf,
   labDataCellsCap,
   labDataTooLarge,
-  type LabEnvironment,
   type PoolConfig,
 } from '@poolbench/scenarios';
+import { type LabEnvironment } from '@poolbench/contracts';
 import { RunError } from './run-error';
 import { planCpuIsolation, targetCpus, type CpuIsolation } from './cpu-isolation';
 import { checkMonitorDsn } from '../targets/monitor-dsn';

@@ -1,6 +1,6 @@
 import { K6BinaryError, SandboxUnavailableError } from '@poolbench/k6';
-import { AppError } from '@poolbench/scenarios/errors';
-import { redactUrlsIn } from '@poolbench/scenarios/net';
+import { AppError } from '@poolbench/contracts/errors';
+import { redactUrlsIn } from '@poolbench/contracts/net';
 
 /**
  * Why a run failed: a stable code stored on the run (Run.errorCode) that the UI, REST and CLI show,

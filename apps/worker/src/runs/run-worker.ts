@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { RUN_QUEUE, RunJobSchema } from '@poolbench/scenarios';
+import { RUN_QUEUE, RunJobSchema } from '@poolbench/contracts';
 import { processRun } from './process-run';
 import { isDistributedRun, processDistributedRun } from './distributed/process-distributed-run';
 import { processSegmentJob } from './distributed/process-segment-job';

@@ -1,4 +1,4 @@
-import { toSeriesPoint as pointOf, type SeriesPoint } from '@poolbench/scenarios';
+import { toSeriesPoint as pointOf, type SeriesPoint } from '@poolbench/contracts';
 import { parseRunSecond } from '@poolbench/db';
 import type { ResourceRow } from '../sampling/resource-sampler';
 import type { RunSecondRow } from '../metrics/metrics-writer';

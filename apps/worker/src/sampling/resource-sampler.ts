@@ -1,5 +1,5 @@
-import { RESOURCE_FIELDS, type ResourceField } from '@poolbench/scenarios';
-import type { PinnedHost } from '@poolbench/scenarios/net';
+import { RESOURCE_FIELDS, type ResourceField } from '@poolbench/contracts';
+import type { PinnedHost } from '@poolbench/contracts/net';
 import { pinnedFetch } from '../targets/pinned-fetch';
 import { cpuPercent, readProc, type ProcReading } from './proc-stats';
 import { parsePrometheusText, sumOf, type PromSamples } from './prometheus-text';

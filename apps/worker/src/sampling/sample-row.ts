@@ -1,4 +1,4 @@
-import { RESOURCE_FIELDS } from '@poolbench/scenarios';
+import { RESOURCE_FIELDS } from '@poolbench/contracts';
 import type { ResourceSampleRow } from '../metrics/metrics-writer';
 import type { ResourceRow } from './resource-sampler';
 

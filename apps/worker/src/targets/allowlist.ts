@@ -12,8 +12,8 @@ import {
   parseIp,
   specialLabel,
   touchesLinkLocalOrMetadata,
-} from '@poolbench/scenarios/net';
-import { ownServiceRefusal } from '@poolbench/scenarios/own-services';
+} from '@poolbench/contracts/net';
+import { ownServiceRefusal } from '@poolbench/contracts/own-services';
 import { RunError } from '../runs/run-error';
 
 export interface ResolvedHost {

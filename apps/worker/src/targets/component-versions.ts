@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import type { LabDatabase, Runtime } from '@poolbench/scenarios';
+import type { LabDatabase, Runtime } from '@poolbench/contracts';
 import { mysqlOptions } from './mariadb-user';
 import type { RuntimeLauncher } from './runtimes';
 

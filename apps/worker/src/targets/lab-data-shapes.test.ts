@@ -1,7 +1,7 @@
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LabEnvironmentSchema } from '@poolbench/scenarios';
+import { LabEnvironmentSchema } from '@poolbench/contracts';
 import { loadEnv, runtimeBinsOf } from '../env';
 import { prepareLabData } from '../runs/prepare-target';
 import { mysqlOptions } from './mariadb-user';

@@ -1,4 +1,4 @@
-import type { LabEnvironment } from '@poolbench/scenarios';
+import type { LabEnvironment } from '@poolbench/contracts';
 import { runProcessEnv } from './target-env';
 import { spawnManaged, type ManagedChild } from './child';
 import { freePort } from './free-port';

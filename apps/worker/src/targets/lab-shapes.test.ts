@@ -1,6 +1,7 @@
-import { createDb, installationId, LAB_SETUP, seed, toJson, type Db } from '@poolbench/db';
+import { createDb, installationId, LAB_SETUP, toJson, type Db } from '@poolbench/db';
+import { seed } from '@poolbench/runs';
 import { withTempDatabase } from '@poolbench/db/testing';
-import { LabEnvironmentSchema } from '@poolbench/scenarios';
+import { LabEnvironmentSchema } from '@poolbench/contracts';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

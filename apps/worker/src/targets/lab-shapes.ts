@@ -1,7 +1,7 @@
 import { LAB_SETUP, type Db } from '@poolbench/db';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/contracts';
 import { labDataUrl, type LabSetup } from './managed-target';
 import { mysqlOptions } from './mariadb-user';
 

@@ -5,7 +5,7 @@ import {
   redactUrl,
   specialLabel,
   type PinnedHost,
-} from '@poolbench/scenarios/net';
+} from '@poolbench/contracts/net';
 import { RunError } from '../runs/run-error';
 import { checkAllowed, refuseOwnServices, resolveHostNames } from './allowlist';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { endpointsOf, parseIp, redactUrl, type PinnedHost } from '@poolbench/scenarios/net';
+import { endpointsOf, parseIp, redactUrl, type PinnedHost } from '@poolbench/contracts/net';
 
 export interface ProbeResponse {
   status: number;

@@ -9,8 +9,8 @@ import {
   specialLabel,
   URL_CREDENTIALS_MESSAGE,
   type PinnedHost,
-} from '@poolbench/scenarios/net';
-import { ownServices } from '@poolbench/scenarios/own-services';
+} from '@poolbench/contracts/net';
+import { ownServices } from '@poolbench/contracts/own-services';
 import { RunError } from '../runs/run-error';
 import { checkAllowed, refuseOwnServices, resolveHostNames } from './allowlist';
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { LabEnvironment, Runtime } from '@poolbench/scenarios';
+import type { LabEnvironment, Runtime } from '@poolbench/contracts';
 import { RunError } from '../runs/run-error';
 
 /** Where each runtime's program is (env.ts defaults: the repo's builds; docs/runtimes.md). */

@@ -1,14 +1,16 @@
 import { componentVersions, type ComponentVersions } from './component-versions';
 import {
   databaseOf,
-  LabEnvironmentSchema,
-  resolveLabEnvironment,
   runtimeArgs,
   runtimeOf,
   runtimeProblems,
-  type LabEnvironment,
   type PoolConfig,
 } from '@poolbench/scenarios';
+import {
+  LabEnvironmentSchema,
+  resolveLabEnvironment,
+  type LabEnvironment,
+} from '@poolbench/contracts';
 import { RunError } from '../runs/run-error';
 import { startLabEnvironment } from './lab-environment';
 import { startManagedTarget, type StartedManagedTarget } from './managed-target';

@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/contracts';
 import { dropLimitedRole, LIMITED_ROLE_PREFIX } from './limited-role';
 import { dropMariaDbUser, hostTag, mysqlOptions, RUN_USER_PATTERN } from './mariadb-user';
 import { isAlive } from './process-registry';

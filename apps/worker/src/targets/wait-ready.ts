@@ -1,4 +1,4 @@
-import { redactUrl, type PinnedHost } from '@poolbench/scenarios/net';
+import { redactUrl, type PinnedHost } from '@poolbench/contracts/net';
 import { RunError } from '../runs/run-error';
 import type { ManagedChild } from './child';
 import { pinnedFetch, ProbeRedirectError } from './pinned-fetch';

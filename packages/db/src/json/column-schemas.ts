@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client';
-import { TESTED_RUN_METRIC_KEYS, type RunSummary } from '@poolbench/stats';
-import { LabEnvironmentSchema } from '@poolbench/scenarios';
+import { type RunSummary } from '@poolbench/stats';
+import { TESTED_RUN_METRIC_KEYS } from '@poolbench/contracts';
+import { LabEnvironmentSchema } from '@poolbench/contracts';
 
 /**
  * One zod schema per JSON column. Objects are loose (unknown keys kept): a field added by a newer

@@ -6,8 +6,7 @@ import {
   type RunSummary,
 } from '@poolbench/stats';
 import { createDb, type Db } from '../client';
-import { seed } from '../seed';
-import { withTempDatabase } from '../test-db';
+import { seedTestTeam, withTempDatabase } from '../test-db';
 import { onCorruptJson, type CorruptJsonReport } from './json-column';
 import {
   parseIdempotencyKey,
@@ -82,7 +81,7 @@ const T_SNAP = {
 describe('typed JSON columns: one schema per column, parsed where read, checked where written', () => {
   let db: Db;
   let dispose: () => Promise<void>;
-  let ids: Awaited<ReturnType<typeof seed>>;
+  let ids: Awaited<ReturnType<typeof seedTestTeam>>;
   let runId: string;
   const reports: CorruptJsonReport[] = [];
 
@@ -90,7 +89,7 @@ describe('typed JSON columns: one schema per column, parsed where read, checked 
     const t = await withTempDatabase('json_columns');
     dispose = t.dispose;
     db = createDb({ url: t.url, max: 2 });
-    ids = await seed(db);
+    ids = await seedTestTeam(db);
     onCorruptJson((r) => reports.push(r));
     const pc = await db.poolConfig.findFirstOrThrow({ where: { teamId: ids.teamId } });
     const sc = await db.scenario.findFirstOrThrow({ where: { teamId: ids.teamId } });

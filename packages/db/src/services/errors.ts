@@ -1,4 +1,4 @@
-import { AppError } from '@poolbench/scenarios/errors';
+import { AppError } from '@poolbench/contracts/errors';
 
 /** Domain errors from services; the tRPC and REST mappers translate them with ERROR_CODES. */
 export class NotFoundError extends AppError<'not_found'> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RUN_ORDER, RUN_ORDERS } from '@poolbench/scenarios';
+import { DEFAULT_RUN_ORDER, RUN_ORDERS } from '@poolbench/contracts';
 import { RunOrder } from '../generated/prisma/enums';
 import { positionsInRound, roundOrder, runOrder } from './run-order';
 

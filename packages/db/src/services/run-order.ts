@@ -1,4 +1,4 @@
-import type { RunOrderName } from '@poolbench/scenarios';
+import type { RunOrderName } from '@poolbench/contracts';
 
 export interface Cell {
   poolConfigIndex: number;

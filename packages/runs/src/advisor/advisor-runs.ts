@@ -6,7 +6,7 @@ import {
   type AdvisorState,
   type Prisma,
 } from '@poolbench/db';
-import type { RunOrderName } from '@poolbench/scenarios';
+import type { RunOrderName } from '@poolbench/contracts';
 import type { RunCell } from '../create-runs';
 
 /** The pool config of one setting: the advisor's base config with the knob set to it. */

@@ -4,10 +4,10 @@ import {
   parsePoolConfig,
   parseRun,
   scenarioRowData,
-  seed,
   toJson,
   type Db,
 } from '@poolbench/db';
+import { seed } from '../seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { ddcMinServers } from '@poolbench/stats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ import {
   type AdvisorState,
   type Db,
 } from '@poolbench/db';
-import { isCrashedRunStatus, isMeasuredRunStatus } from '@poolbench/scenarios';
+import { isCrashedRunStatus, isMeasuredRunStatus } from '@poolbench/contracts';
 import type { RunSummary } from '@poolbench/stats';
 import { createRuns } from '../create-runs';
 import { lockExperiment, refreshExperimentStatus } from '../experiment-status';

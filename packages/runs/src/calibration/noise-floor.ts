@@ -11,7 +11,7 @@ import {
   isMeasuredRunStatus,
   TERMINAL_RUN_STATUSES,
   type RunOrderName,
-} from '@poolbench/scenarios';
+} from '@poolbench/contracts';
 import {
   defaultBandUnit,
   measureNoiseFloor,

@@ -1,5 +1,5 @@
 import { parseRun, type Db } from '@poolbench/db';
-import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import { MEASURED_RUN_STATUSES } from '@poolbench/contracts';
 import { median, runMetric } from '@poolbench/stats';
 import { splitValidRuns } from '../insights/run-validity-of';
 

@@ -1,5 +1,5 @@
 import { parseExperiment, parseRun, type Db } from '@poolbench/db';
-import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import { MEASURED_RUN_STATUSES } from '@poolbench/contracts';
 import {
   decideHypothesis,
   hypothesisRepeatsNeeded,

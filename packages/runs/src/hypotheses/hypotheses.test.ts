@@ -1,4 +1,5 @@
-import { createDb, seed, type Db } from '@poolbench/db';
+import { createDb, type Db } from '@poolbench/db';
+import { seed } from '../seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
 import type { Hypothesis } from '@poolbench/scenarios';

@@ -1,4 +1,5 @@
-import { createDb, parseScheduleNotification, seed, type Db } from '@poolbench/db';
+import { createDb, parseScheduleNotification, type Db } from '@poolbench/db';
+import { seed } from '../seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryWith } from '../testing/summary-with';

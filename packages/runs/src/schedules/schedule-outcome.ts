@@ -4,7 +4,7 @@ import { splitValidRuns } from '../insights/run-validity-of';
 import { extendExperiment, MAX_REPEATS } from '../extend-experiment';
 import { changePointsNewAt } from '../history/new-change-points';
 import type { HistoryChangePoint } from '../history/history-change-points';
-import { CRASHED_RUN_STATUSES, MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import { CRASHED_RUN_STATUSES, MEASURED_RUN_STATUSES } from '@poolbench/contracts';
 import {
   cellState,
   compareRunGroups,

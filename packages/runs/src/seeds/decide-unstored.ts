@@ -1,12 +1,9 @@
 import { parseRun, type Db } from '@poolbench/db';
-import {
-  MEASURED_RUN_STATUSES,
-  presetHypothesisStatement,
-  type Preset,
-} from '@poolbench/scenarios';
+import { presetHypothesisStatement, type Preset } from '@poolbench/scenarios';
+import { MEASURED_RUN_STATUSES } from '@poolbench/contracts';
 import { decideHypothesis, runMetric } from '@poolbench/stats';
 import type { SeedClaimResult } from './seed-claim';
-import { cellPairPath } from '@poolbench/scenarios/links';
+import { cellPairPath } from '@poolbench/contracts/links';
 
 /**
  * For a seed experiment that has no stored hypotheses (launched by a build that could not store

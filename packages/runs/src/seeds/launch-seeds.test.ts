@@ -1,4 +1,5 @@
-import { createDb, parseExperiment, parsePoolConfig, parseRun, seed, type Db } from '@poolbench/db';
+import { createDb, parseExperiment, parsePoolConfig, parseRun, type Db } from '@poolbench/db';
+import { seed } from '../seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { createRunQueue, producerConnection } from '@poolbench/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

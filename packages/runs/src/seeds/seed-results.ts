@@ -7,7 +7,7 @@ import type { SeedClaimResult } from './seed-claim';
 
 export type { SeedClaimResult };
 import { reproductionOf, SEEDS_PREFIX } from './launch-seeds';
-import { cellPairPath } from '@poolbench/scenarios/links';
+import { cellPairPath } from '@poolbench/contracts/links';
 
 export interface SeedExperimentResult {
   /** the reproduction that ran it */

@@ -1,4 +1,5 @@
-import { createDb, seed, type Db, type Prisma } from '@poolbench/db';
+import { createDb, type Db, type Prisma } from '@poolbench/db';
+import { seed } from '../seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 import { parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
-import { isMeasuredRunStatus } from '@poolbench/scenarios';
+import { isMeasuredRunStatus } from '@poolbench/contracts';
 import {
   claimedChange,
   hypothesisCompareOptions,

@@ -1,4 +1,5 @@
-import { createDb, parseExperiment, seed, type Db } from '@poolbench/db';
+import { createDb, parseExperiment, type Db } from '@poolbench/db';
+import { seed } from '../seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
 import type { Hypothesis } from '@poolbench/scenarios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { RUN_METRIC_KEYS, type RunMetricKey } from '@poolbench/stats/run-metric-keys';
+import { RUN_METRIC_KEYS, type RunMetricKey } from '@poolbench/contracts/run-metric-keys';
 
 export const HYPOTHESIS_METRIC_KEYS = RUN_METRIC_KEYS;
 export type HypothesisMetric = RunMetricKey;

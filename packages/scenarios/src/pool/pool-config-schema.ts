@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { whenNumbers } from '../check-when';
 import { POOL_PARAM_DEFS, type PoolParamKey } from './param-defs';
-import { LabEnvironmentSchema } from '../environment/lab-environment-schema';
+import { LabEnvironmentSchema } from '@poolbench/contracts';
 
 export const POOL_STRATEGIES = [
   'per-request',

@@ -9,7 +9,7 @@ import {
 } from './runtime-capabilities';
 import { poolStrategyMeta } from './strategy-meta';
 import { POOL_PARAM_DEFS, type PoolParamKey } from './param-defs';
-import type { LabEnvironment } from '../environment/lab-environment-schema';
+import type { LabEnvironment } from '@poolbench/contracts';
 
 const parse = (c: PoolConfigInput) => PoolConfigSchema.parse(c);
 

@@ -5,7 +5,7 @@ import {
   RUNTIME_LABELS,
   type LabEnvironment,
   type Runtime,
-} from '../environment/lab-environment-schema';
+} from '@poolbench/contracts';
 import type { ValidationProblem } from '../validate-scenario';
 import { POOL_PARAM_DEFS, type PoolParamKey } from './param-defs';
 import {

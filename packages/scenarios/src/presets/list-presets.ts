@@ -5,7 +5,7 @@ import { PresetHypothesisSchema } from '../hypotheses/hypothesis-schema';
 import type { PresetDefinition } from './preset-definition';
 import { ScaleSchema, type Preset } from './preset-schema';
 import { poolSizeCollapses, smallestDistinctScale } from './pool-scale';
-import { AppError } from '../errors/app-error';
+import { AppError } from '@poolbench/contracts';
 import { z } from 'zod';
 
 // Wrapped so a bad scale is reported at path `scale`.

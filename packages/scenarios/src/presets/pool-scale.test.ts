@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors/app-error';
+import { AppError } from '@poolbench/contracts';
 import { applyScale, listPresets } from './list-presets';
 import { poolSizeCollapses, smallestDistinctScale } from './pool-scale';
 

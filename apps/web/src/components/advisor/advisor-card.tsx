@@ -11,7 +11,8 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { AdvisorCharts } from './advisor-charts';
 import { useQuery } from '@tanstack/react-query';
-import { resolveLabEnvironment, runtimeOf, type Runtime } from '@poolbench/scenarios';
+import { runtimeOf } from '@poolbench/scenarios';
+import { resolveLabEnvironment, type Runtime } from '@poolbench/contracts';
 import type { AdvisorSpecView, AdvisorStateView } from './advisor-types';
 
 /** maxConns as each runtime calls it in its own configuration (docs/runtimes.md); Go's lab target takes maxConns itself. */

@@ -11,7 +11,7 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { EmptyState, LoadingBlock } from '~/components/ui/feedback';
 import { itemKey, type CompareItem } from '~/lib/compare/selection';
-import { comparePath } from '@poolbench/scenarios/links';
+import { comparePath } from '@poolbench/contracts/links';
 
 /** Pick 2–6 experiment cells (all repeats of a config) or single runs. */
 export function ComparePicker({ initial }: { initial: CompareItem[] }) {

@@ -32,7 +32,7 @@ import { ShareButton } from './share-dialog';
 import { SpectrumChart } from './spectrum-chart';
 import { WindowPicker, type TimeWindow } from './window-picker';
 import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
-import { comparePath, compareQuery } from '@poolbench/scenarios/links';
+import { comparePath, compareQuery } from '@poolbench/contracts/links';
 
 type ComparisonView = RouterOutputs['compare']['get'];
 

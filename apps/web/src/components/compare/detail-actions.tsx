@@ -2,13 +2,13 @@
 
 import { Download, GitCompareArrows } from 'lucide-react';
 import Link from 'next/link';
-import { isMeasuredRunStatus } from '@poolbench/scenarios';
+import { isMeasuredRunStatus } from '@poolbench/contracts';
 import { useRole } from '~/lib/hooks/use-role';
 import { buttonClass } from '~/components/ui/button';
 import { type CompareItem } from '~/lib/compare/selection';
 import { SetBaselineButton } from './baseline-button';
 import { ShareButton } from './share-dialog';
-import { comparePath } from '@poolbench/scenarios/links';
+import { comparePath } from '@poolbench/contracts/links';
 
 /** Buttons on a finished run's page: compare it, make it the baseline, share it, export it. */
 export function RunActions({ runId, title }: { runId: string; title: string }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareQuery } from '@poolbench/scenarios/links';
+import { compareQuery } from '@poolbench/contracts/links';
 import { checkWindow, windowFromParams } from './window-picker';
 
 describe('time window input', () => {

@@ -6,7 +6,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
-import { DEFAULT_RUN_ORDER } from '@poolbench/scenarios';
+import { DEFAULT_RUN_ORDER } from '@poolbench/contracts';
 import {
   ExperimentFormSchema,
   ScheduledExperimentFormSchema,

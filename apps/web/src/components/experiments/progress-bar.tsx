@@ -1,4 +1,4 @@
-import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/contracts';
 
 const COLORS: Partial<Record<RunStatus, string>> = {
   succeeded: 'bg-emerald-500',

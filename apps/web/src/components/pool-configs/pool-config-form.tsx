@@ -7,12 +7,11 @@ import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   POOL_STRATEGY_META,
-  RUNTIME_LABELS,
   runtimeOffer,
-  type LabEnvironment,
   type PoolParamKey,
   type PoolStrategy,
 } from '@poolbench/scenarios';
+import { RUNTIME_LABELS, type LabEnvironment } from '@poolbench/contracts';
 import { PoolConfigSaveSchema } from '~/lib/schemas/pool-config';
 import { serverSchemaResolver } from '~/lib/forms/server-schema-resolver';
 import { useServerErrors } from '~/lib/forms/server-errors';

@@ -13,7 +13,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { SeriesPoint } from '@poolbench/scenarios';
+import type { SeriesPoint } from '@poolbench/contracts';
 import { Card } from '~/components/ui/card';
 import { yTicks } from '~/components/charts/y-ticks';
 import {

@@ -4,7 +4,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Activity } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { RUN_STATUSES, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { RUN_STATUSES, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/contracts';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import {

@@ -1,5 +1,5 @@
 import { Loader2 } from 'lucide-react';
-import type { RunStatus } from '@poolbench/scenarios';
+import type { RunStatus } from '@poolbench/contracts';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
 
 const LOOK: Record<RunStatus, { tone: BadgeTone; label: string; spin?: boolean }> = {

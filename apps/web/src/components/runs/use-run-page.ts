@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/contracts';
 import { fetchPageData } from '~/lib/page-data';
 import type { RouterOutputs } from '~/lib/trpc/types';
 

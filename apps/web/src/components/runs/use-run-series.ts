@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { TERMINAL_RUN_STATUSES, type RunStatus, type SeriesPoint } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES, type RunStatus, type SeriesPoint } from '@poolbench/contracts';
 
 export interface LiveState {
   points: SeriesPoint[];

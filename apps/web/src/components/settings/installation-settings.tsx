@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { describeAllowPattern, openRangeRefusal } from '@poolbench/scenarios/net';
+import { describeAllowPattern, openRangeRefusal } from '@poolbench/contracts/net';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';

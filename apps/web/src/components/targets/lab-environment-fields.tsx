@@ -1,17 +1,16 @@
 'use client';
 
+import { RUNTIME_CAPABILITIES, runtimeOffer } from '@poolbench/scenarios';
 import {
   BALANCING_MODES,
   CPU_ISOLATION_MODES,
   LAB_DATABASES,
-  RUNTIME_CAPABILITIES,
   RUNTIME_LABELS,
   RUNTIMES,
-  runtimeOffer,
   type LabDatabase,
   type LabEnvironment,
   type Runtime,
-} from '@poolbench/scenarios';
+} from '@poolbench/contracts';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Field, NumberInput, Select } from '~/components/ui/form';
 

@@ -5,14 +5,8 @@ import { Copy, GitCompare, Pencil, PlugZap, Plus, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import {
-  databaseOf,
-  describeLabEnvironment,
-  poolStrategyMeta,
-  RUNTIME_LABELS,
-  runtimeOf,
-  type PoolStrategy,
-} from '@poolbench/scenarios';
+import { databaseOf, poolStrategyMeta, runtimeOf, type PoolStrategy } from '@poolbench/scenarios';
+import { describeLabEnvironment, RUNTIME_LABELS } from '@poolbench/contracts';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';

@@ -1,4 +1,4 @@
-import type { LabEnvironment } from '@poolbench/scenarios';
+import type { LabEnvironment } from '@poolbench/contracts';
 import {
   DEFAULT_LAB_SETUP,
   TargetInputSchema,

@@ -18,10 +18,9 @@ import {
   formatBytes,
   labDataBytes,
   RUNTIME_CAPABILITIES,
-  RUNTIME_LABELS,
   runtimeOffer,
-  type LabEnvironment,
 } from '@poolbench/scenarios';
+import { RUNTIME_LABELS, type LabEnvironment } from '@poolbench/contracts';
 import { LabEnvironmentFields } from './lab-environment-fields';
 import { targetField, targetResolver, type TargetFormValues } from './target-form-values';
 import { UrlTargetFields } from './url-target-fields';

@@ -15,7 +15,7 @@ import { Field, Select } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { TrendChart, type TrendMetricKey } from './trend-chart';
 import { ChangePointsCard } from './change-points-card';
-import { cellPairPath } from '@poolbench/scenarios/links';
+import { cellPairPath } from '@poolbench/contracts/links';
 
 const METRICS: Array<{ key: TrendMetricKey; label: string; unit: string }> = [
   { key: 'p95Ms', label: 'Latency p95', unit: 'ms' },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RUN_METRICS } from '@poolbench/stats';
 import { IdSchema } from '~/lib/schemas/ids';
-import { compareItemsFromParam } from '@poolbench/scenarios/links';
+import { compareItemsFromParam } from '@poolbench/contracts/links';
 
 export const CompareItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('run'), runId: IdSchema }),
@@ -44,6 +44,6 @@ export type Selection = z.infer<typeof SelectionSchema>;
 export const itemKey = (i: CompareItem) =>
   i.kind === 'run' ? `run:${i.runId}` : `cell:${i.experimentId}:${i.poolConfigId}:${i.scenarioId}`;
 
-/** The items of a compare URL (`@poolbench/scenarios/links` writes them). */
+/** The items of a compare URL (`@poolbench/contracts/links` writes them). */
 export const itemsFromParam = (param: string | null | undefined): CompareItem[] =>
   compareItemsFromParam(param);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IdSchema } from './ids';
 import { previewCron } from './cron';
-import { DEFAULT_RUN_ORDER, HypothesesSchema, RunOrderSchema } from '@poolbench/scenarios';
+import { HypothesesSchema } from '@poolbench/scenarios';
+import { DEFAULT_RUN_ORDER, RunOrderSchema } from '@poolbench/contracts';
 
 export const RUN_OVERHEAD_MS = 5000;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasUrlCredentials } from '@poolbench/scenarios/net';
+import { hasUrlCredentials } from '@poolbench/contracts/net';
 
 const isHttpUrl = (v: string) => {
   try {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { hasUrlCredentials, URL_CREDENTIALS_MESSAGE } from '@poolbench/scenarios/net';
-import { LabEnvironmentSchema } from '@poolbench/scenarios';
+import { hasUrlCredentials, URL_CREDENTIALS_MESSAGE } from '@poolbench/contracts/net';
+import { LabEnvironmentSchema } from '@poolbench/contracts';
 
 /** Endpoints of the lab target a managed target's default request may use. */
 export const LAB_ENDPOINTS = [

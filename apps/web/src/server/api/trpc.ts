@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { Role } from '@poolbench/db';
 import { flattenIssues } from '@poolbench/scenarios';
-import { AppError, ERROR_CODES, isErrorCode } from '@poolbench/scenarios/errors';
+import { AppError, ERROR_CODES, isErrorCode } from '@poolbench/contracts/errors';
 import { resolveTeam } from '../services/teams/resolve-team';
 import { isInstallationAdmin } from '../services/installation/installation-admin';
 import { env } from '../env';

@@ -1,20 +1,12 @@
 import { z } from 'zod';
-import {
-  DEFAULT_RUN_ORDER,
-  RunOrderSchema,
-  RunStatusSchema,
-  ScenarioSchema,
-} from '@poolbench/scenarios';
-import {
-  GATE_OUTCOMES,
-  INSIGHT_CODES,
-  TESTED_RUN_METRIC_KEYS,
-  type TestedRunMetricKey,
-} from '@poolbench/stats';
+import { ScenarioSchema } from '@poolbench/scenarios';
+import { DEFAULT_RUN_ORDER, RunOrderSchema, RunStatusSchema } from '@poolbench/contracts';
+import { GATE_OUTCOMES, INSIGHT_CODES } from '@poolbench/stats';
+import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/contracts';
 import { IdSchema } from '~/lib/schemas/ids';
 import { RunProgressSchema } from '~/server/api/routers/experiment.types';
 import { HypothesisFields } from '~/server/api/routers/hypothesis.types';
-import { hasUrlCredentials } from '@poolbench/scenarios/net';
+import { hasUrlCredentials } from '@poolbench/contracts/net';
 import { AdvisorSpecSchema, AdvisorStateSchema } from '@poolbench/db';
 import {
   HYPOTHESIS_BAND_UNITS,

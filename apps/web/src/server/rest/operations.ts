@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '@poolbench/scenarios';
-import { gateMetricsProblem, parseGateMetrics, TESTED_RUN_METRIC_KEYS } from '@poolbench/stats';
+import { gateMetricsProblem, parseGateMetrics, TESTED_RUN_METRIC_KEYS } from '@poolbench/contracts';
 import type { ApiPrincipal } from '~/server/services/api-tokens/authenticate-api-token';
 import type { ApiScope } from '~/lib/api-scopes';
 import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';

@@ -4,7 +4,7 @@ import {
   problemType,
   type ErrorCode,
   type FieldProblem,
-} from '@poolbench/scenarios/errors';
+} from '@poolbench/contracts/errors';
 
 /** Stable error codes of the REST API (the shared table's HTTP column); clients branch on `code`, never on the text. */
 export const PROBLEM_CODES = Object.fromEntries(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { flattenIssues } from '@poolbench/scenarios';
-import { AppError, toAppError } from '@poolbench/scenarios/errors';
+import { AppError, toAppError } from '@poolbench/contracts/errors';
 
 /**
  * Whatever a REST operation threw, as the AppError its problem+json is built from (problem.ts).

@@ -1,4 +1,4 @@
-import { AppError } from '@poolbench/scenarios/errors';
+import { AppError } from '@poolbench/contracts/errors';
 import { MAX_BODY_BYTES, readBodyLimited } from './body-limit';
 
 /**

@@ -1,7 +1,7 @@
-import { AppError } from '@poolbench/scenarios/errors';
+import { AppError } from '@poolbench/contracts/errors';
 
 export { NotFoundError, InvalidInputError } from '@poolbench/db';
-export { AppError } from '@poolbench/scenarios/errors';
+export { AppError } from '@poolbench/contracts/errors';
 
 /** The request is valid but conflicts with the current state (duplicate name, run already finished). */
 export class ConflictError extends AppError<'conflict'> {

@@ -10,7 +10,8 @@ import {
   mergeSegmentSeconds,
   recordStartSkew,
 } from '@poolbench/runs';
-import { evaluateThresholds, generateScenario, RunJobSchema } from '@poolbench/scenarios';
+import { evaluateThresholds, generateScenario } from '@poolbench/scenarios';
+import { RunJobSchema } from '@poolbench/contracts';
 import { insightCodesOf } from '../insight-codes';
 import { thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from '../run-error';

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { minPossiblePValue, runsNeededFor } from '@poolbench/stats';
-import { DEFAULT_RUN_ORDER, RUN_ORDER_LABELS, RUN_ORDERS } from '@poolbench/scenarios';
+import { DEFAULT_RUN_ORDER, RUN_ORDER_LABELS, RUN_ORDERS } from '@poolbench/contracts';
 import type { ExperimentFormInput, ExperimentFormOutput } from '~/lib/schemas/experiment';
 import { formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';

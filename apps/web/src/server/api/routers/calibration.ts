@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CALIBRATION_RUNS_PER_SIDE } from '@poolbench/runs';
-import { TESTED_RUN_METRIC_KEYS } from '@poolbench/stats';
+import { TESTED_RUN_METRIC_KEYS } from '@poolbench/contracts';
 import { IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
 import { ExperimentLaunchedSchema } from './experiment.types';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { VALIDITY_CODES } from '@poolbench/stats';
-import { RUN_METRIC_KEYS } from '@poolbench/stats/run-metric-keys';
+import { RUN_METRIC_KEYS } from '@poolbench/contracts/run-metric-keys';
 import { CompareItemSchema } from '~/lib/compare/selection';
 import { SERIES_METRICS, type SeriesMetricKey } from '~/lib/compare/series-metrics';
 import { RefSchema } from './shared.types';

@@ -8,7 +8,7 @@ import {
   AdvisorStateSchema,
   TargetKind,
 } from '@poolbench/db';
-import { RunStatusSchema } from '@poolbench/scenarios';
+import { RunStatusSchema } from '@poolbench/contracts';
 import { RefSchema as Ref, RunRowFields } from './shared.types';
 import { HypothesesAnswerSchema } from './hypothesis.types';
 

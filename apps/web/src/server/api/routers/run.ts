@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunStatusSchema } from '@poolbench/scenarios';
+import { RunStatusSchema } from '@poolbench/contracts';
 import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
 import {

@@ -10,7 +10,7 @@ import {
   TargetSnapshotSchema,
   ThresholdResultsSchema,
 } from '@poolbench/db';
-import { SeriesPointSchema } from '@poolbench/scenarios';
+import { SeriesPointSchema } from '@poolbench/contracts';
 import { RefSchema as Ref, RunRowFields } from './shared.types';
 import { ByIdSchema } from '~/lib/schemas/ids';
 

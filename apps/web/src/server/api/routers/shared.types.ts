@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunStatusSchema } from '@poolbench/scenarios';
+import { RunStatusSchema } from '@poolbench/contracts';
 
 /** Parts several procedures' answers share (documenso's `.types.ts` pattern). */
 export const RefSchema = z.object({ id: z.string(), name: z.string() });

@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import type { TestedRunMetricKey } from '@poolbench/stats';
+import type { TestedRunMetricKey } from '@poolbench/contracts';
 import { buildComparison } from '../compare/build-comparison';
 import type { CompareItem } from '~/lib/compare/selection';
 

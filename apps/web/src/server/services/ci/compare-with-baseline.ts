@@ -1,12 +1,6 @@
 import type { Db } from '@poolbench/db';
-import {
-  gateCellState,
-  gateOutcome,
-  TESTED_RUN_METRIC_KEYS,
-  type GateCellMetric,
-  type InvalidRun,
-  type TestedRunMetricKey,
-} from '@poolbench/stats';
+import { gateCellState, gateOutcome, type GateCellMetric, type InvalidRun } from '@poolbench/stats';
+import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/contracts';
 import type { CompareItem } from '~/lib/compare/selection';
 import { baselineForCell } from '@poolbench/runs';
 import { cellVerdicts } from './cell-verdicts';

@@ -1,11 +1,6 @@
 import type { Db } from '@poolbench/db';
-import {
-  gateCellState,
-  gateOutcome,
-  TESTED_RUN_METRIC_KEYS,
-  type GateCellMetric,
-  type TestedRunMetricKey,
-} from '@poolbench/stats';
+import { gateCellState, gateOutcome, type GateCellMetric } from '@poolbench/stats';
+import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/contracts';
 import { InvalidInputError } from '../errors';
 import { cellVerdicts } from './cell-verdicts';
 import {

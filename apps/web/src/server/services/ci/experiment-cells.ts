@@ -5,7 +5,7 @@ import {
   isCrashedRunStatus,
   isMeasuredRunStatus,
   TERMINAL_RUN_STATUSES,
-} from '@poolbench/scenarios';
+} from '@poolbench/contracts';
 import { NotFoundError } from '../errors';
 
 export interface CellRun {

@@ -11,9 +11,9 @@ import {
   RUN_METRICS,
   type HdrStatsMs,
   type InvalidRun,
-  type TestedRunMetricKey,
   type Verdict,
 } from '@poolbench/stats';
+import { type TestedRunMetricKey } from '@poolbench/contracts';
 import type { SeriesMetricKey, SeriesPointOut } from '~/lib/compare/series-metrics';
 import { runHistograms } from './histogram-cache';
 import { groupSteps, type GroupStep } from './group-steps';

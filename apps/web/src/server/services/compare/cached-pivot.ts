@@ -1,4 +1,4 @@
-import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import { MEASURED_RUN_STATUSES } from '@poolbench/contracts';
 import type { Db } from '@poolbench/db';
 import { fingerprint, LruCache, pageCacheOn } from '../cache/finished-data-cache';
 import { NotFoundError } from '../errors';

@@ -6,12 +6,8 @@ import {
   noiseFloorKey,
   type StoredNoiseFloor,
 } from '@poolbench/runs';
-import {
-  compareRunGroups,
-  type GroupComparison,
-  type RunSummary,
-  type TestedRunMetricKey,
-} from '@poolbench/stats';
+import { compareRunGroups, type GroupComparison, type RunSummary } from '@poolbench/stats';
+import { type TestedRunMetricKey } from '@poolbench/contracts';
 import type { CompareGroup, GroupRun } from './load-groups';
 import { windowSummaries } from './window-summaries';
 

@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { fingerprint, pageCacheOn } from '../cache/finished-data-cache';
 import type { CompareGroup } from './load-groups';
 

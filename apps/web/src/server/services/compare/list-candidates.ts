@@ -1,4 +1,4 @@
-import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import { MEASURED_RUN_STATUSES } from '@poolbench/contracts';
 import { parseRun, type Db } from '@poolbench/db';
 
 /**

@@ -5,7 +5,7 @@ import {
   isMeasuredRunStatus,
   MEASURED_RUN_STATUSES,
   TERMINAL_RUN_STATUSES,
-} from '@poolbench/scenarios';
+} from '@poolbench/contracts';
 import { NotFoundError } from '../errors';
 import { type CompareItem, itemKey } from '~/lib/compare/selection';
 

@@ -1,4 +1,4 @@
-import { MEASURED_RUN_STATUSES } from '@poolbench/scenarios';
+import { MEASURED_RUN_STATUSES } from '@poolbench/contracts';
 import { parseRun, type Db } from '@poolbench/db';
 import { compareSamples, median, runMetric, type Verdict } from '@poolbench/stats';
 import { InvalidInputError, NotFoundError } from '../errors';

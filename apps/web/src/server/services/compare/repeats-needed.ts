@@ -1,5 +1,6 @@
 import type { Db } from '@poolbench/db';
-import { runMetricRepeatsNeeded, runMetricValues, type RunMetricKey } from '@poolbench/stats';
+import { runMetricRepeatsNeeded, runMetricValues } from '@poolbench/stats';
+import { type RunMetricKey } from '@poolbench/contracts';
 import type { Selection } from '~/lib/compare/selection';
 import { comparisonNoiseFloors, type StoredNoiseFloor } from '@poolbench/runs';
 import { comparedSummaries, groupComparisons, groupNoiseFloor } from './group-statistics';

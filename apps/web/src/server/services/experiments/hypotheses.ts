@@ -3,7 +3,7 @@ import { extendExperiment, replaceHypotheses } from '@poolbench/runs';
 import type { Hypothesis } from '@poolbench/scenarios';
 import type { Queue } from 'bullmq';
 import type { HypothesisView } from '~/server/api/routers/hypothesis.types';
-import { cellPairPath } from '@poolbench/scenarios/links';
+import { cellPairPath } from '@poolbench/contracts/links';
 
 /** The compare view of a hypothesis's two cells, base first (the same link the seeds page gives). */
 export function hypothesisComparePath(

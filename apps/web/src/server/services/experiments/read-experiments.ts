@@ -5,7 +5,7 @@ import {
   type Db,
   type HypothesisStatus,
 } from '@poolbench/db';
-import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/contracts';
 import { NotFoundError } from '../errors';
 import { readHypotheses } from './hypotheses';
 

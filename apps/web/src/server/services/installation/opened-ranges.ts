@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import { describeAllowPattern, openRangeRefusal } from '@poolbench/scenarios/net';
+import { describeAllowPattern, openRangeRefusal } from '@poolbench/contracts/net';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { normalizePattern } from '../teams/allowlist';
 

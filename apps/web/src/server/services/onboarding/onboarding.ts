@@ -1,12 +1,7 @@
 import type { Db } from '@poolbench/db';
 import { parseTarget } from '@poolbench/db';
-import {
-  databaseOf,
-  LabEnvironmentSchema,
-  listPresets,
-  RUNTIME_LABELS,
-  runtimeOf,
-} from '@poolbench/scenarios';
+import { databaseOf, listPresets, runtimeOf } from '@poolbench/scenarios';
+import { LabEnvironmentSchema, RUNTIME_LABELS } from '@poolbench/contracts';
 import { NotFoundError } from '../errors';
 import { applyPreset } from '../scenarios/apply-preset';
 import { presetMisfit } from '../scenarios/preset-fit';

@@ -1,5 +1,5 @@
 import { Prisma, toJson } from '@poolbench/db';
-import type { LabEnvironment } from '@poolbench/scenarios';
+import type { LabEnvironment } from '@poolbench/contracts';
 
 /** A pool config's environment overrides as the column stores them: SQL NULL when there are none. */
 export function envColumn(

@@ -1,6 +1,6 @@
 import { parsePoolConfig, parseTarget, toJson, type Db, type Prisma } from '@poolbench/db';
 import { poolConfigProblemsOnTarget, type PoolConfig } from '@poolbench/scenarios';
-import { AppError } from '@poolbench/scenarios/errors';
+import { AppError } from '@poolbench/contracts/errors';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 import { envColumn } from './environment-column';
 

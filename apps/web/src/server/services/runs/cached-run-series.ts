@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { fingerprint, LruCache, pageCacheOn } from '../cache/finished-data-cache';
 import { NotFoundError } from '../errors';
 import { getRunSeries } from './run-series';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SeriesPoint } from '@poolbench/scenarios';
+import type { SeriesPoint } from '@poolbench/contracts';
 import { isPlainJson } from '~/server/api/fast-transformer';
 import { downsample } from './downsample';
 

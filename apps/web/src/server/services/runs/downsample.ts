@@ -1,4 +1,4 @@
-import type { SeriesPoint } from '@poolbench/scenarios';
+import type { SeriesPoint } from '@poolbench/contracts';
 
 type NumKey = {
   [K in keyof SeriesPoint]-?: Exclude<SeriesPoint[K], undefined> extends number | null ? K : never;

@@ -1,11 +1,6 @@
 import { parseRun, scenarioFromColumns, type Db, type ScenarioSnapshot } from '@poolbench/db';
-import {
-  generateScenario,
-  isScriptScenario,
-  LabEnvironmentSchema,
-  paramsNotApplied,
-  resolveLabEnvironment,
-} from '@poolbench/scenarios';
+import { generateScenario, isScriptScenario, paramsNotApplied } from '@poolbench/scenarios';
+import { LabEnvironmentSchema, resolveLabEnvironment } from '@poolbench/contracts';
 import { runValidityOf } from '@poolbench/runs';
 import { NotFoundError } from '../errors';
 import { runInsightsOf } from './run-insights';

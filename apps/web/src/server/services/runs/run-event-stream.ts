@@ -1,6 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { listenRunEvents, type PubSubHub } from '@poolbench/queue';
-import { TERMINAL_RUN_STATUSES, type LiveEvent, type RunStatus } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES, type LiveEvent, type RunStatus } from '@poolbench/contracts';
 import { getRunSeries } from './run-series';
 
 const HEARTBEAT_MS = 15_000;

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { Db } from '@poolbench/db';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/scenarios';
+import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { fastSuperjson } from '../../api/fast-transformer';
 import { RunDetailSchema, RunSeriesSchema } from '../../api/routers/run.types';
 import { keptAnswerMs, onRevocation } from '../auth/auth-cache';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@poolbench/db';
-import { SeriesPointSchema } from '@poolbench/scenarios';
+import { SeriesPointSchema } from '@poolbench/contracts';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam } from '~/test/fixtures';
 import { getRunSeries } from './run-series';

@@ -8,7 +8,7 @@ import {
   type SeriesLoadRow,
   type SeriesPoint,
   type SeriesResourceRow,
-} from '@poolbench/scenarios';
+} from '@poolbench/contracts';
 import { NotFoundError } from '../errors';
 import { downsample, RUN_CHART_MAX_POINTS } from './downsample';
 

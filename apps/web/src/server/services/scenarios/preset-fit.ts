@@ -1,10 +1,5 @@
-import {
-  LabEnvironmentSchema,
-  poolConfigProblemsOnTarget,
-  resolveLabEnvironment,
-  runtimeOf,
-  type Preset,
-} from '@poolbench/scenarios';
+import { poolConfigProblemsOnTarget, runtimeOf, type Preset } from '@poolbench/scenarios';
+import { LabEnvironmentSchema, resolveLabEnvironment } from '@poolbench/contracts';
 
 /**
  * Why a seed preset does not suit a managed target (null = it does): one of its pool configs

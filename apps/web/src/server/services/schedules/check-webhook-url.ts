@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { openedRanges, type Db } from '@poolbench/db';
-import { parseIp, webhookRefusal } from '@poolbench/scenarios/net';
+import { parseIp, webhookRefusal } from '@poolbench/contracts/net';
 import { InvalidInputError } from '../errors';
 import { refuseOwnServiceUrl } from '../targets/refuse-own-service';
 

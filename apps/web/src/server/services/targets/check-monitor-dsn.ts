@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { openedRanges, type Db } from '@poolbench/db';
-import { canonicalIp, specialLabel } from '@poolbench/scenarios/net';
+import { canonicalIp, specialLabel } from '@poolbench/contracts/net';
 import { InvalidInputError } from '../errors';
 import { hostAllowed, unopenedHostReason } from '../teams/host-allowed';
 import { refuseOwnService } from './refuse-own-service';

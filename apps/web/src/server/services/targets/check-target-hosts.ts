@@ -1,5 +1,5 @@
 import { openedRanges, type Db } from '@poolbench/db';
-import { parseIp, touchesLinkLocalOrMetadata } from '@poolbench/scenarios/net';
+import { parseIp, touchesLinkLocalOrMetadata } from '@poolbench/contracts/net';
 import { PolicyError } from '../errors';
 import { hostAllowed, unopenedHostReason } from '../teams/host-allowed';
 

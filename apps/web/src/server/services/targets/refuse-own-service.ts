@@ -1,5 +1,5 @@
-import { endpointsOf } from '@poolbench/scenarios/net';
-import { ownServiceRefusal, resolveForCheck } from '@poolbench/scenarios/own-services';
+import { endpointsOf } from '@poolbench/contracts/net';
+import { ownServiceRefusal, resolveForCheck } from '@poolbench/contracts/own-services';
 import { InvalidInputError } from '../errors';
 
 /**

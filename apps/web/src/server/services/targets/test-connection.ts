@@ -1,5 +1,5 @@
 import { parseTarget, type Db } from '@poolbench/db';
-import { redactUrl } from '@poolbench/scenarios/net';
+import { redactUrl } from '@poolbench/contracts/net';
 import { NotFoundError } from '../errors';
 import { checkTargetHosts } from './check-target-hosts';
 import { refuseOwnServiceUrl } from './refuse-own-service';

@@ -5,7 +5,7 @@ import {
   forbiddenAllowReason,
   parseCidr,
   unopenedAllowReason,
-} from '@poolbench/scenarios/net';
+} from '@poolbench/contracts/net';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
 
 /**

@@ -5,7 +5,7 @@ import {
   parseIp,
   parseOpened,
   specialLabel,
-} from '@poolbench/scenarios/net';
+} from '@poolbench/contracts/net';
 
 /**
  * The first special-purpose IP literal among `hosts` outside every range the installation opened,

@@ -3,7 +3,7 @@ import {
   CRASHED_RUN_STATUSES,
   isCrashedRunStatus,
   MEASURED_RUN_STATUSES,
-} from '@poolbench/scenarios';
+} from '@poolbench/contracts';
 import {
   cellState,
   compareMetrics,

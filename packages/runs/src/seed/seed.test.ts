@@ -1,8 +1,8 @@
 import { verifyPassword } from 'better-auth/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from './client';
-import { DEMO_EMAIL, DEMO_PASSWORD, seed } from './seed';
-import { withTempDatabase } from './test-db';
+import { createDb, DEMO_EMAIL, DEMO_PASSWORD, type Db } from '@poolbench/db';
+import { seed } from './seed';
+import { withTempDatabase } from '@poolbench/db/testing';
 
 describe('seed', () => {
   let db: Db;

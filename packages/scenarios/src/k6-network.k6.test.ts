@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateScenario } from '../generate-scenario';
-import { k6Run } from '../testing/k6-binary';
-import { k6BlacklistFor, k6HostsFor } from './k6-network';
+import { generateScenario } from './generate-scenario';
+import { k6Run } from './testing/k6-binary';
+import { k6BlacklistFor, k6HostsFor } from '@poolbench/contracts/net';
 
 // Real k6 against capture servers on two loopback addresses: 127.0.0.1 is the checked target,
 // 127.0.0.2 is where a redirect or a second resolution would lead.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PoolConfigSchema } from '../pool/pool-config-schema';
+import { PoolConfigSchema } from './pool-config-schema';
 import {
   describeLabEnvironment,
   LabEnvironmentSchema,
   resolveLabEnvironment,
-} from './lab-environment-schema';
+} from '@poolbench/contracts';
 
 const issues = (r: {
   success: boolean;

@@ -1,5 +1,5 @@
-import { createDb } from '../client';
-import { DEMO_EMAIL, DEMO_PASSWORD, seed } from '../seed';
+import { createDb, DEMO_EMAIL, DEMO_PASSWORD } from '@poolbench/db';
+import { seed } from '../seed/seed';
 
 const db = createDb({ applicationName: 'poolbench-seed' });
 try {
