@@ -209,11 +209,22 @@ describe('createRuns: script policy and fleet limits on every path that makes ru
     expect(state.summary).toContain(`the next step was refused: ${refusal.advisor}: `);
     expect(state.summary).toContain(refusal.message);
 
-    // an "until decided" experiment's next round: asked when its last run ends, and again here
+    // an "until decided" experiment's next round: asked when its last run ends; the rule stops,
+    // saying why, and asking again answers the same without trying again
     await end(ready.lastUntilRun, 'succeeded', 31);
-    await expect(continueSequential(db, ready.until)).rejects.toMatchObject(
-      refused(refusal.extend),
+    const seq = parseExperiment(
+      await db.experiment.findUniqueOrThrow({
+        where: { id: ready.until },
+        select: { sequentialState: true },
+      }),
+    ).sequentialState!;
+    expect(seq.stop).toBe(true);
+    expect(seq.stoppedBecause).toContain(`the next round was refused: ${refusal.extend}: `);
+    expect(seq.stoppedBecause).toContain(refusal.message);
+    expect(seq.metrics.some((m) => m.reason.includes('stopped: the next round was refused'))).toBe(
+      true,
     );
+    expect(await continueSequential(db, ready.until)).toMatchObject({ kind: 'stopped' });
 
     expect(await db.run.count({ where: { teamId: ids.teamId } })).toBe(afterAdvisorRuns);
     expect(afterAdvisorRuns).toBe(before.runs);

@@ -2,11 +2,7 @@ import { maintainStorage, type Db } from '@poolbench/db';
 import { createStateLog, type StateLogger } from '@poolbench/queue';
 import type { Queue } from 'bullmq';
 import { abortStaleRuns, requeueOrphanedRuns, type FinalizeStored } from './stale-runs';
-import { decideOverdueHypotheses } from './hypotheses/decide-hypotheses';
-import { continueOverdueSequential } from './sequential/continue-sequential';
-import { continueOverdueAdvisors } from './advisor/continue-advisor';
-import { decideOverdueScheduleOutcomes } from './schedules/schedule-outcome';
-import { recordOverdueNoiseFloors } from './calibration/noise-floor';
+import { EXPERIMENT_DRIVERS } from './experiment-drivers';
 
 export interface SweeperOptions {
   /** a run whose heartbeat is older than this is aborted (worker_lost) */
@@ -43,55 +39,19 @@ export function startLifecycleSweeper(
     } catch (err) {
       state.failed('postgres (stale-run sweep)', err);
     }
-    try {
-      const continued = await continueOverdueSequential(deps.db);
-      if (continued.length)
-        deps.log.warn(
-          { experimentIds: continued },
-          'asked the sequential rule for "until decided" experiments left without its answer',
+    // each experiment driver resumes what it left behind (a process died, or its step failed)
+    for (const driver of EXPERIMENT_DRIVERS) {
+      try {
+        const resumed = await driver.resumeOverdue(deps.db, (experimentId, err) =>
+          deps.log.warn(
+            { err, experimentId, step: driver.name },
+            'resuming an experiment left behind failed; the next pass tries again',
+          ),
         );
-    } catch (err) {
-      deps.log.warn({ err }, 'continuing sequential experiments failed');
-    }
-    try {
-      const advised = await continueOverdueAdvisors(deps.db);
-      if (advised.length)
-        deps.log.warn(
-          { experimentIds: advised },
-          'asked the advisor for the next step of experiments left without it',
-        );
-    } catch (err) {
-      deps.log.warn({ err }, 'continuing advisor experiments failed');
-    }
-    try {
-      const recorded = await recordOverdueNoiseFloors(deps.db);
-      if (recorded.length)
-        deps.log.warn(
-          { experimentIds: recorded },
-          'stored the noise floor of A/A calibrations that ended without it',
-        );
-    } catch (err) {
-      deps.log.warn({ err }, 'storing overdue noise floors failed');
-    }
-    try {
-      const decided = await decideOverdueHypotheses(deps.db);
-      if (decided.length)
-        deps.log.warn(
-          { experimentIds: decided },
-          'decided hypotheses of finished experiments that were left undecided',
-        );
-    } catch (err) {
-      deps.log.warn({ err }, 'deciding overdue hypotheses failed');
-    }
-    try {
-      const decided = await decideOverdueScheduleOutcomes(deps.db);
-      if (decided.length)
-        deps.log.warn(
-          { experimentIds: decided },
-          'decided the baseline outcome of scheduled experiments that were left undecided',
-        );
-    } catch (err) {
-      deps.log.warn({ err }, 'deciding overdue schedule outcomes failed');
+        if (resumed.length) deps.log.warn({ experimentIds: resumed }, driver.resumedMessage);
+      } catch (err) {
+        deps.log.warn({ err, step: driver.name }, 'resuming experiments left behind failed');
+      }
     }
     try {
       const requeued = await requeueOrphanedRuns(deps.db, deps.queue, {

@@ -390,6 +390,8 @@ export const SequentialStateSchema = z.looseObject({
   maxPairs: z.number().int(),
   stop: z.boolean(),
   decidedAt: z.string().nullable(),
+  /** set when the rule asked for another round and the team's policy or limits refused it */
+  stoppedBecause: z.string().optional(),
   metrics: z.array(
     z.looseObject({
       name: z.string(),

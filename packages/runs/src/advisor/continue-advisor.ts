@@ -1,3 +1,4 @@
+import { eachOverdue, type OverdueOptions } from '../overdue';
 import {
   parseExperiment,
   parseRun,
@@ -239,16 +240,17 @@ export async function advisorObservations(
  * Advisor experiments that ended without the search's next step (the process that ended their
  * last run died before asking): asked now, by the lifecycle sweeper.
  */
-export async function continueOverdueAdvisors(db: Db, limit = 20): Promise<string[]> {
+export async function continueOverdueAdvisors(
+  db: Db,
+  opts: OverdueOptions = {},
+): Promise<string[]> {
   const rows = await db.$queryRaw<Array<{ id: string }>>`
     SELECT id FROM "Experiment"
      WHERE "advisor" IS NOT NULL AND "finishedAt" IS NOT NULL
        AND ("advisorState" IS NULL OR "advisorState"->>'status' = 'running')
-     LIMIT ${limit}`;
-  const continued: string[] = [];
-  for (const r of rows) {
-    const next = await continueAdvisor(db, r.id).catch(() => null);
-    if (next && next.kind !== 'not-finished' && next.kind !== 'not-advisor') continued.push(r.id);
-  }
-  return continued;
+     ORDER BY random() LIMIT ${opts.limit ?? 20}`;
+  return eachOverdue(rows, opts, async (id) => {
+    const next = await continueAdvisor(db, id);
+    return next.kind !== 'not-finished' && next.kind !== 'not-advisor';
+  });
 }

@@ -1,3 +1,4 @@
+import { eachOverdue, type OverdueOptions } from '../overdue';
 import {
   InvalidInputError,
   parseNoiseFloor,
@@ -150,15 +151,16 @@ export async function recordNoiseFloor(
 }
 
 /** Calibrations that ended without their floor stored (a crash between the last run and it). */
-export async function recordOverdueNoiseFloors(db: Db, opts: { limit?: number } = {}) {
-  const rows = await db.experiment.findMany({
-    where: { noiseCalibration: true, finishedAt: { not: null }, noiseFloor: null },
-    select: { id: true },
-    take: opts.limit ?? 20,
-  });
-  const recorded: string[] = [];
-  for (const r of rows) if ((await recordNoiseFloor(db, r.id)) === 'recorded') recorded.push(r.id);
-  return recorded;
+export async function recordOverdueNoiseFloors(
+  db: Db,
+  opts: OverdueOptions = {},
+): Promise<string[]> {
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    SELECT e.id FROM "Experiment" e
+     WHERE e."noiseCalibration" AND e."finishedAt" IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM "NoiseFloor" f WHERE f."experimentId" = e.id)
+     ORDER BY random() LIMIT ${opts.limit ?? 20}`;
+  return eachOverdue(rows, opts, async (id) => (await recordNoiseFloor(db, id)) === 'recorded');
 }
 
 export interface StoredNoiseFloor {

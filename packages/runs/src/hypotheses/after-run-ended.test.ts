@@ -136,4 +136,113 @@ describe('a follow-up that failed once is logged and resumed by the sweeper', ()
       await queue.close();
     }
   });
+
+  it('a decision refused once: logged, then decided by the sweeper', async () => {
+    const pcs = await db.poolConfig.findMany({
+      where: { teamId: ids.teamId, name: { startsWith: '004' } },
+      orderBy: { name: 'asc' },
+      take: 2,
+    });
+    const [A, B] = [pcs[0]!.id, pcs[1]!.id];
+    const S = (
+      await db.scenario.findFirstOrThrow({
+        where: { teamId: ids.teamId, name: { startsWith: '004' } },
+      })
+    ).id;
+    const l = await launchExperiment(db, {
+      teamId: ids.teamId,
+      targetId: ids.targetId,
+      poolConfigIds: [A, B],
+      scenarioIds: [S],
+      repeats: 5,
+      name: 'fixed design, decision interrupted',
+      hypotheses: [
+        {
+          base: { poolConfigId: A, scenarioId: S },
+          candidate: { poolConfigId: B, scenarioId: S },
+          metric: 'p95Ms',
+          expect: 'better',
+          band: 10,
+        },
+      ],
+    });
+    // Postgres refuses to store a decision while the flag is set
+    await db.$executeRawUnsafe('CREATE TABLE refuse_decisions (on_purpose boolean)');
+    await db.$executeRawUnsafe('INSERT INTO refuse_decisions VALUES (true)');
+    await db.$executeRawUnsafe(`CREATE FUNCTION refuse_decisions() RETURNS trigger AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM refuse_decisions) THEN RAISE EXCEPTION 'refused on purpose'; END IF;
+        RETURN NEW;
+      END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(
+      'CREATE TRIGGER refuse_decisions BEFORE UPDATE ON "Hypothesis" FOR EACH ROW EXECUTE FUNCTION refuse_decisions()',
+    );
+    const prefix = `pbt-after-run-h-${Date.now()}`;
+    const queue = createRunQueue(redis, prefix);
+    const warned: Array<{ obj: Record<string, unknown>; msg: string }> = [];
+    const log = {
+      warn: (obj: object, msg: string) => warned.push({ obj: obj as Record<string, unknown>, msg }),
+      info: () => {},
+    };
+    try {
+      const runs = await db.run.findMany({
+        where: { experimentId: l.experimentId },
+        orderBy: { sequence: 'asc' },
+        select: { id: true, poolConfigId: true },
+      });
+      for (const r of runs) {
+        await claimRun(db, r.id, 'w');
+        await markRunning(db, r.id, 'w', { script: 's', environment: {} });
+        // B is twice as fast
+        const p99 = r.poolConfigId === B ? 15 : 30;
+        await finishRun(
+          db,
+          r.id,
+          'w',
+          { status: 'succeeded', summary: summaryWith(p99, 1000) },
+          { queue, log },
+        );
+      }
+      const failed = warned.filter((w) => w.obj.step === 'decide hypotheses');
+      expect(failed).toHaveLength(1);
+      expect(failed[0]!.obj.experimentId).toBe(l.experimentId);
+      const pending = await db.hypothesis.findFirstOrThrow({
+        where: { experimentId: l.experimentId },
+      });
+      expect(pending.status).toBe('pending');
+
+      const sweeper = startLifecycleSweeper(
+        { db, queue, log },
+        { staleAfterMs: 3_600_000, intervalMs: 60_000, requeueAfterMs: 0, storageEveryMs: 0 },
+      );
+      try {
+        // still refused: the sweeper says which experiment and step failed, and goes on
+        await sweeper.sweepNow();
+        const again = warned.filter(
+          (w) =>
+            w.msg === 'resuming an experiment left behind failed; the next pass tries again' &&
+            w.obj.experimentId === l.experimentId,
+        );
+        expect(again.map((w) => w.obj.step)).toEqual(['decide hypotheses']);
+        expect(String(again[0]!.obj.err)).toContain('refused on purpose');
+
+        await db.$executeRawUnsafe('DELETE FROM refuse_decisions');
+        await sweeper.sweepNow();
+      } finally {
+        await sweeper.stop();
+      }
+      const decided = await db.hypothesis.findFirstOrThrow({
+        where: { experimentId: l.experimentId },
+      });
+      expect(decided.status).not.toBe('pending');
+      expect(decided.decidedAt).not.toBeNull();
+      expect(warned.map((w) => w.msg)).toContain(
+        'decided hypotheses of finished experiments that were left undecided',
+      );
+    } finally {
+      await db.$executeRawUnsafe('DROP TRIGGER IF EXISTS refuse_decisions ON "Hypothesis"');
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  });
 });

@@ -8,6 +8,7 @@ import {
   type RunSummary,
 } from '@poolbench/stats';
 import { windowSummaries } from '../summaries/window-summaries';
+import { eachOverdue, type OverdueOptions } from '../overdue';
 import { latestNoiseFloors, noiseFloorKey, noiseFloorNote } from '../calibration/noise-floor';
 
 type HypothesisRow = Awaited<ReturnType<Db['hypothesis']['findMany']>>[number];
@@ -248,12 +249,16 @@ export function sequentialStatus(
  */
 export async function decideOverdueHypotheses(
   db: Db,
-  opts: { limit?: number } = {},
+  opts: OverdueOptions = {},
 ): Promise<string[]> {
   const rows = await db.$queryRaw<Array<{ id: string }>>`
-    SELECT DISTINCT e.id FROM "Experiment" e JOIN "Hypothesis" h ON h."experimentId" = e.id
-     WHERE e."finishedAt" IS NOT NULL AND (h."decidedAt" IS NULL OR h."decidedAt" < e."finishedAt")
-     LIMIT ${opts.limit ?? 20}`;
-  for (const r of rows) await decideExperimentHypotheses(db, r.id);
-  return rows.map((r) => r.id);
+    SELECT e.id FROM "Experiment" e
+     WHERE e."finishedAt" IS NOT NULL
+       AND EXISTS (SELECT 1 FROM "Hypothesis" h WHERE h."experimentId" = e.id
+                     AND (h."decidedAt" IS NULL OR h."decidedAt" < e."finishedAt"))
+     ORDER BY random() LIMIT ${opts.limit ?? 20}`;
+  return eachOverdue(rows, opts, async (id) => {
+    await decideExperimentHypotheses(db, id);
+    return true;
+  });
 }

@@ -1,4 +1,5 @@
 import { parseRun, toJson, type Db, type NotificationPayload } from '@poolbench/db';
+import { eachOverdue, type OverdueOptions } from '../overdue';
 import { baselineForCell } from './baseline-for-cell';
 import { splitValidRuns } from '../insights/run-validity-of';
 import { extendExperiment, MAX_REPEATS } from '../extend-experiment';
@@ -352,20 +353,14 @@ function changePointPayload(c: HistoryChangePoint) {
  */
 export async function decideOverdueScheduleOutcomes(
   db: Db,
-  opts: { limit?: number; now?: Date } = {},
+  opts: OverdueOptions & { now?: Date } = {},
 ): Promise<string[]> {
   const now = opts.now ?? new Date();
-  const rows = await db.experiment.findMany({
-    where: {
-      scheduleId: { not: null },
-      finishedAt: { not: null, gte: new Date(now.getTime() - 7 * 86_400_000) },
-      notification: null,
-    },
-    select: { id: true },
-    take: opts.limit ?? 20,
-  });
-  const decided: string[] = [];
-  for (const r of rows)
-    if ((await decideScheduleOutcome(db, r.id, now)) !== null) decided.push(r.id);
-  return decided;
+  const since = new Date(now.getTime() - 7 * 86_400_000);
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    SELECT e.id FROM "Experiment" e
+     WHERE e."scheduleId" IS NOT NULL AND e."finishedAt" >= ${since}
+       AND NOT EXISTS (SELECT 1 FROM "ScheduleNotification" n WHERE n."experimentId" = e.id)
+     ORDER BY random() LIMIT ${opts.limit ?? 20}`;
+  return eachOverdue(rows, opts, async (id) => (await decideScheduleOutcome(db, id, now)) !== null);
 }

@@ -1,4 +1,5 @@
-import { parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
+import { InvalidInputError, parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
+import { eachOverdue, type OverdueOptions } from '../overdue';
 import { isMeasuredRunStatus } from '@poolbench/contracts';
 import {
   claimedChange,
@@ -135,30 +136,51 @@ export async function continueSequential(
   });
   const addRepeats = Math.min(step.nextPairs, maxPairs - e.repeats);
   if (step.stop || addRepeats < 1) return { kind: 'stopped', state };
-  const extended = await extendExperiment(
-    { db, queue: null },
-    { teamId: e.teamId, experimentId: e.id, addRepeats },
-  );
-  return { kind: 'extended', state, addRepeats, runIds: extended.runIds };
+  try {
+    const extended = await extendExperiment(
+      { db, queue: null },
+      { teamId: e.teamId, experimentId: e.id, addRepeats },
+    );
+    return { kind: 'extended', state, addRepeats, runIds: extended.runIds };
+  } catch (err) {
+    // the team's script policy or a fleet limit refused the next round: the experiment ends with
+    // what it has, each open metric saying why (retrying would be refused the same way)
+    if (!(err instanceof InvalidInputError)) throw err;
+    const why = `the next round was refused: ${err.message}`;
+    const stopped: SequentialState = {
+      ...state,
+      stop: true,
+      decidedAt: new Date().toISOString(),
+      stoppedBecause: why,
+      metrics: state.metrics.map((m) =>
+        m.decision === 'continue' ? { ...m, reason: `${m.reason}; stopped: ${why}` } : m,
+      ),
+    };
+    await db.experiment.update({
+      where: { id: e.id },
+      data: { sequentialState: toJson.sequentialState(stopped) },
+    });
+    return { kind: 'stopped', state: stopped };
+  }
 }
 
 /**
  * "Until decided" experiments that ended without the rule's answer (the process that ended their
  * last run died before asking): asked now, by the lifecycle sweeper.
  */
-export async function continueOverdueSequential(db: Db, limit = 20): Promise<string[]> {
+export async function continueOverdueSequential(
+  db: Db,
+  opts: OverdueOptions = {},
+): Promise<string[]> {
   const rows = await db.$queryRaw<Array<{ id: string }>>`
     SELECT id FROM "Experiment"
      WHERE "untilDecidedMaxRepeats" IS NOT NULL AND "finishedAt" IS NOT NULL
        AND ("sequentialState" IS NULL OR ("sequentialState"->>'stop')::boolean IS NOT TRUE)
-     LIMIT ${limit}`;
-  const continued: string[] = [];
-  for (const r of rows) {
-    const next = await continueSequential(db, r.id).catch(() => null);
-    if (next && next.kind !== 'not-finished' && next.kind !== 'not-sequential')
-      continued.push(r.id);
-  }
-  return continued;
+     ORDER BY random() LIMIT ${opts.limit ?? 20}`;
+  return eachOverdue(rows, opts, async (id) => {
+    const next = await continueSequential(db, id);
+    return next.kind !== 'not-finished' && next.kind !== 'not-sequential';
+  });
 }
 
 /** The one-sided p of what the rule decided (of the likelier direction while it has not). */

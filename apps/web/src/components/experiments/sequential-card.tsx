@@ -6,6 +6,8 @@ interface SequentialView {
   state: {
     pairs: number;
     stop: boolean;
+    /** the next round was refused (the team's script policy or fleet limits) */
+    stoppedBecause?: string;
     metrics: Array<{
       name: string;
       decision: string;
@@ -62,6 +64,11 @@ export function SequentialCard({
               {s.stop ? 'Stopped' : 'Running'} after {s.pairs} pair{s.pairs === 1 ? '' : 's'} of{' '}
               {sequential.maxRepeats}.
             </p>
+            {s.stoppedBecause ? (
+              <p className="mb-2 text-sm text-amber-800" data-testid="sequential-stopped-because">
+                Stopped before a decision: {s.stoppedBecause}.
+              </p>
+            ) : null}
             <ul className="space-y-1 text-sm">
               {s.metrics.map((m) => (
                 <li key={m.name}>
