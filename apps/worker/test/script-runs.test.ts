@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseRun, parseRunSecond } from '@poolbench/db';
-import { sumChecks, sumCustomMetrics } from '@poolbench/stats';
+import { isTimeTrend, sumChecks, sumCustomMetrics } from '@poolbench/stats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, type World } from './harness';
 
@@ -249,11 +249,13 @@ export default function () {
       source: `import http from 'k6/http';
 import { Counter, Trend } from 'k6/metrics';
 const waited = new Trend('waited_ms', true);
+const items = new Trend('items');
 const orders = new Counter('orders');
 export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 2, iterations: 20 } } };
 export default function () {
   const res = http.get(__ENV.BASE_URL + '/health');
   waited.add(res.timings.waiting);
+  items.add(__ITER % 10 === 0 ? -1 : 3);
   orders.add(2);
 }
 `,
@@ -277,11 +279,32 @@ export default function () {
     expect(run.summary?.custom?.orders).toMatchObject({ type: 'counter', sum: 80, count: 40 });
     expect(run.summary?.custom?.waited_ms).toMatchObject({ type: 'trend', count: 40 });
     expect(run.summary?.custom?.waited_ms?.histogram).toBeUndefined();
+    // new Trend(name, true) holds times, new Trend(name) plain numbers; a plain trend's samples
+    // below 0 (two per VU) are counted apart, as its histogram cannot hold them
+    expect(run.summary?.custom?.waited_ms).toMatchObject({ time: true });
+    expect(run.summary?.custom?.waited_ms).not.toHaveProperty('negative');
+    expect(run.summary?.custom?.items).toMatchObject({
+      type: 'trend',
+      time: false,
+      count: 36,
+      negative: 4,
+    });
+    expect(run.summary?.custom?.items?.trend).toMatchObject({
+      count: 36,
+      p50: expect.closeTo(3, 2),
+    });
+    expect(isTimeTrend(run.summary!.custom!.items!)).toBe(false);
+    expect(isTimeTrend(run.summary!.custom!.waited_ms!)).toBe(true);
     const seconds = (await w.db.runSecond.findMany({ where: { runId: run.id } })).map(
       parseRunSecond,
     );
     const stored = sumCustomMetrics(seconds.map((s) => s.custom));
     expect(stored?.orders?.sum).toBe(80);
     expect(stored?.waited_ms?.trend).toEqual(run.summary?.custom?.waited_ms?.trend);
+    expect(stored?.items).toMatchObject({ time: false, count: 36, negative: 4 });
+    for (const s of seconds) {
+      if (s.custom?.items) expect(s.custom.items.time).toBe(false);
+      if (s.custom?.waited_ms) expect(s.custom.waited_ms.time).toBe(true);
+    }
   });
 });

@@ -44,14 +44,20 @@ func isBuiltin(name string) bool {
 
 // customValue is one custom metric in one second, or over the run.
 type customValue struct {
-	typ     metrics.MetricType
-	count   int64
-	sum     float64
-	nonZero int64
-	last    float64
-	max     float64
-	hist    *hdr.Histogram
-	used    bool
+	typ metrics.MetricType
+	// time marks a trend of times (k6's `new Trend(name, true)`, group_duration, http_req_*):
+	// k6 holds those in ms. A trend without it holds plain numbers.
+	time bool
+	// count is the samples kept; negative the samples of a trend below 0, which its histogram
+	// cannot hold: left out of it and of count, and counted here instead.
+	count    int64
+	negative int64
+	sum      float64
+	nonZero  int64
+	last     float64
+	max      float64
+	hist     *hdr.Histogram
+	used     bool
 }
 
 func (v *customValue) reset() {
@@ -68,13 +74,20 @@ func (v *customValue) record(s *metrics.Sample) {
 	}
 	v.used = true
 	v.typ = s.Metric.Type
-	v.count++
-	switch v.typ {
-	case metrics.Trend:
+	if v.typ == metrics.Trend {
+		v.time = s.Metric.Contains == metrics.Time
 		if v.hist == nil {
 			v.hist = newHistogram()
 		}
+		if s.Value < 0 {
+			v.negative++
+			return
+		}
+		// micros keeps a value above the histogram's top (1 h of µs) as the top
 		_ = v.hist.RecordValue(micros(s.Value))
+	}
+	v.count++
+	switch v.typ {
 	case metrics.Rate:
 		if s.Value != 0 {
 			v.nonZero++
@@ -96,7 +109,9 @@ func (v *customValue) add(o *customValue) {
 	}
 	v.used = true
 	v.typ = o.typ
+	v.time = o.time
 	v.count += o.count
+	v.negative += o.negative
 	v.sum += o.sum
 	v.nonZero += o.nonZero
 	v.last = o.last
@@ -108,16 +123,20 @@ func (v *customValue) add(o *customValue) {
 	}
 }
 
-// customLine is a custom metric in a line: `hist` for a trend (µs, as k6's own trends), `nonZero`
-// for a rate, `sum` for a counter, `value` (the last) and `max` for a gauge.
+// customLine is a custom metric in a line: `hist` for a trend (µs, as k6's own trends; a plain
+// number's trend holds the number times 1000 alike) with `time` (whether it holds times) and
+// `negative` (samples below 0 left out), `nonZero` for a rate, `sum` for a counter, `value` (the
+// last) and `max` for a gauge.
 type customLine struct {
-	Type    string   `json:"type"`
-	Count   int64    `json:"count"`
-	NonZero *int64   `json:"nonZero,omitempty"`
-	Sum     *float64 `json:"sum,omitempty"`
-	Value   *float64 `json:"value,omitempty"`
-	Max     *float64 `json:"max,omitempty"`
-	Hist    string   `json:"hist,omitempty"`
+	Type     string   `json:"type"`
+	Count    int64    `json:"count"`
+	Time     *bool    `json:"time,omitempty"`
+	Negative int64    `json:"negative,omitempty"`
+	NonZero  *int64   `json:"nonZero,omitempty"`
+	Sum      *float64 `json:"sum,omitempty"`
+	Value    *float64 `json:"value,omitempty"`
+	Max      *float64 `json:"max,omitempty"`
+	Hist     string   `json:"hist,omitempty"`
 }
 
 func (v *customValue) line(enc *encoder) (customLine, error) {
@@ -128,7 +147,8 @@ func (v *customValue) line(enc *encoder) (customLine, error) {
 		if err != nil {
 			return l, err
 		}
-		l.Hist = h
+		t := v.time
+		l.Hist, l.Time, l.Negative = h, &t, v.negative
 	case metrics.Rate:
 		n := v.nonZero
 		l.NonZero = &n

@@ -17,8 +17,8 @@ type customLines struct {
 	CustomDropped int64                 `json:"customDropped"`
 }
 
-func (f *fixture) addTyped(name string, typ metrics.MetricType, offset, value float64) {
-	m, err := f.reg.NewMetric(name, typ)
+func (f *fixture) addTyped(name string, typ metrics.MetricType, offset, value float64, contains ...metrics.ValueType) {
+	m, err := f.reg.NewMetric(name, typ, contains...)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -73,6 +73,90 @@ func TestCustomMetricsPerSecondAndInTotal(t *testing.T) {
 	}
 	if _, ok := end["http_req_sending"]; ok {
 		t.Fatal("a k6 metric was kept as custom")
+	}
+}
+
+func endCustom(t *testing.T, f *fixture) customLines {
+	t.Helper()
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	raw := bytes.Split(bytes.TrimSpace(f.buf.Bytes()), []byte("\n"))
+	var end customLines
+	if err := json.Unmarshal(raw[len(raw)-1], &end); err != nil {
+		t.Fatal(err)
+	}
+	return end
+}
+
+func TestTrendsSayWhetherTheyHoldTimes(t *testing.T) {
+	f := newFixture(t)
+	f.addTyped("login_ms", metrics.Trend, 0.1, 12.5, metrics.Time) // new Trend('login_ms', true)
+	f.addTyped("cart_items", metrics.Trend, 0.1, 3)                // new Trend('cart_items')
+	f.add("group_duration", 0.2, 40, map[string]string{"group": "::login"})
+	f.addTyped("orders", metrics.Counter, 0.3, 1)
+	end := endCustom(t, f)
+	for name, want := range map[string]bool{
+		"login_ms":                      true,
+		"cart_items":                    false,
+		"group_duration{group:::login}": true,
+	} {
+		c := end.Custom[name]
+		if c.Time == nil || *c.Time != want {
+			t.Errorf("%s: time %v, want %v", name, c.Time, want)
+		}
+	}
+	// a plain number is kept in the histogram like a time in ms: ×1000
+	h, err := hdr.Decode([]byte(end.Custom["cart_items"].Hist))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.TotalCount() != 1 || h.Max() < 2_990 || h.Max() > 3_010 {
+		t.Fatalf("cart_items: %d values, max %d", h.TotalCount(), h.Max())
+	}
+	if c := end.Custom["orders"]; c.Time != nil {
+		t.Fatalf("a counter has a time flag: %+v", c)
+	}
+}
+
+func TestNegativeTrendSamplesAreCountedNotLost(t *testing.T) {
+	f := newFixture(t)
+	for _, v := range []float64{5, -2, 7, -0.5} {
+		f.addTyped("delta", metrics.Trend, 0.1, v)
+	}
+	f.addTyped("delta", metrics.Trend, 1.1, -3)
+	f.addTyped("delta", metrics.Trend, 2.1, 0) // zero is a value the histogram holds
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	var ls []customLines
+	for _, raw := range bytes.Split(bytes.TrimSpace(f.buf.Bytes()), []byte("\n")) {
+		var l customLines
+		if err := json.Unmarshal(raw, &l); err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+	}
+	s0, s1, s2, end := ls[0].Custom["delta"], ls[1].Custom["delta"], ls[2].Custom["delta"], ls[3].Custom["delta"]
+	if s0.Count != 2 || s0.Negative != 2 {
+		t.Fatalf("second 0: %+v", s0)
+	}
+	// a second with only negative samples still says so, with an empty histogram
+	if s1.Count != 0 || s1.Negative != 1 || s1.Hist == "" {
+		t.Fatalf("second 1: %+v", s1)
+	}
+	if s2.Count != 1 || s2.Negative != 0 {
+		t.Fatalf("second 2: %+v", s2)
+	}
+	if end.Count != 3 || end.Negative != 3 {
+		t.Fatalf("over the run: %+v", end)
+	}
+	h, err := hdr.Decode([]byte(end.Hist))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.TotalCount() != end.Count || h.Min() != 0 || h.Max() < 6_990 || h.Max() > 7_010 {
+		t.Fatalf("histogram: %d values, %d..%d", h.TotalCount(), h.Min(), h.Max())
 	}
 }
 

@@ -157,18 +157,21 @@ func (sm *subMetrics) record(s *metrics.Sample, sec *bucketCustom) {
 	}
 }
 
-// subMetricLine is one series over the load: `hist` for trends (µs, as a second's), `nonZero`
-// for rates, `sum` for counters, `value` (the last) for gauges.
+// subMetricLine is one series over the load: `hist` for trends (µs, as a second's) with `time`
+// and `negative` as a custom metric's, `nonZero` for rates, `sum` for counters, `value` (the last)
+// for gauges.
 type subMetricLine struct {
-	Name    string            `json:"name"`
-	Metric  string            `json:"metric"`
-	Tags    map[string]string `json:"tags"`
-	Type    string            `json:"type"`
-	Count   int64             `json:"count"`
-	NonZero *int64            `json:"nonZero,omitempty"`
-	Sum     *float64          `json:"sum,omitempty"`
-	Value   *float64          `json:"value,omitempty"`
-	Hist    string            `json:"hist,omitempty"`
+	Name     string            `json:"name"`
+	Metric   string            `json:"metric"`
+	Tags     map[string]string `json:"tags"`
+	Type     string            `json:"type"`
+	Count    int64             `json:"count"`
+	Time     *bool             `json:"time,omitempty"`
+	Negative int64             `json:"negative,omitempty"`
+	NonZero  *int64            `json:"nonZero,omitempty"`
+	Sum      *float64          `json:"sum,omitempty"`
+	Value    *float64          `json:"value,omitempty"`
+	Hist     string            `json:"hist,omitempty"`
 }
 
 func (sm *subMetrics) lines(enc *encoder) ([]subMetricLine, error) {
@@ -181,6 +184,7 @@ func (sm *subMetrics) lines(enc *encoder) ([]subMetricLine, error) {
 				return nil, err
 			}
 			l.Type, l.NonZero, l.Sum, l.Value, l.Hist = c.Type, c.NonZero, c.Sum, c.Value, c.Hist
+			l.Time, l.Negative = c.Time, c.Negative
 		}
 		out = append(out, l)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"go.k6.io/k6/metrics"
@@ -13,14 +14,16 @@ import (
 type subEnd struct {
 	Type       string `json:"type"`
 	SubMetrics []struct {
-		Name    string            `json:"name"`
-		Metric  string            `json:"metric"`
-		Tags    map[string]string `json:"tags"`
-		Type    string            `json:"type"`
-		Count   int64             `json:"count"`
-		NonZero *int64            `json:"nonZero"`
-		Sum     *float64          `json:"sum"`
-		Hist    string            `json:"hist"`
+		Name     string            `json:"name"`
+		Metric   string            `json:"metric"`
+		Tags     map[string]string `json:"tags"`
+		Type     string            `json:"type"`
+		Count    int64             `json:"count"`
+		Time     *bool             `json:"time"`
+		Negative int64             `json:"negative"`
+		NonZero  *int64            `json:"nonZero"`
+		Sum      *float64          `json:"sum"`
+		Hist     string            `json:"hist"`
 	} `json:"subMetrics"`
 	SubMetricsDropped int64 `json:"subMetricsDropped"`
 }
@@ -105,6 +108,39 @@ func TestSubMetricsKeepTheSeriesThresholdsName(t *testing.T) {
 		case "checks{group:::login}":
 			if s.Type != "none" {
 				t.Fatalf("a series without samples has type %q", s.Type)
+			}
+		}
+	}
+}
+
+func TestSubMetricTrendsSayWhetherTheyHoldTimes(t *testing.T) {
+	f := newFixture(t)
+	withThresholds(t, f, "http_req_duration{name:me}", "cart_items{name:me}")
+	me := map[string]string{"name": "me"}
+	f.add("http_req_duration", 0.1, 12, me)
+	m, err := f.reg.NewMetric("cart_items", metrics.Trend) // new Trend('cart_items'): numbers
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []float64{3, -1} {
+		f.out.AddMetricSamples([]metrics.SampleContainer{metrics.Samples{{
+			TimeSeries: metrics.TimeSeries{Metric: m, Tags: f.reg.RootTagSet().With("name", "me")},
+			Time:       f.base.Add(100 * time.Millisecond),
+			Value:      v,
+		}}})
+	}
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range subEndLine(t, f).SubMetrics {
+		switch s.Name {
+		case "http_req_duration{name:me}":
+			if s.Time == nil || !*s.Time || s.Negative != 0 {
+				t.Fatalf("%s: time %v, negative %d", s.Name, s.Time, s.Negative)
+			}
+		case "cart_items{name:me}":
+			if s.Time == nil || *s.Time || s.Count != 1 || s.Negative != 1 {
+				t.Fatalf("%s: time %v, count %d, negative %d", s.Name, s.Time, s.Count, s.Negative)
 			}
 		}
 	}

@@ -27,6 +27,16 @@ const ChecksSchema = z
   .array(CheckCountsSchema.extend({ name: z.string(), group: z.string().default('') }))
   .optional();
 
+/**
+ * A trend's extras (see README "NDJSON lines"): `time` whether it holds times (k6's
+ * `new Trend(name, true)`, group_duration) or plain numbers; absent from outputs older than the
+ * flag. `negative`: samples below 0, which its histogram cannot hold, in neither `hist` nor `count`.
+ */
+const TrendFlags = {
+  time: z.boolean().optional(),
+  negative: count.optional(),
+};
+
 /** One of the script's own metrics in a second or over the run (see README "NDJSON lines"). */
 const CustomSchema = z
   .record(
@@ -34,6 +44,7 @@ const CustomSchema = z
     z.object({
       type: z.enum(['trend', 'counter', 'rate', 'gauge']),
       count,
+      ...TrendFlags,
       hist: z.string().optional(),
       sum: z.number().optional(),
       nonZero: count.optional(),
@@ -102,6 +113,7 @@ export const EndLineSchema = z.object({
         tags: z.record(z.string(), z.string()),
         type: z.enum(['trend', 'rate', 'counter', 'gauge', 'none']),
         count,
+        ...TrendFlags,
         nonZero: count.optional(),
         sum: z.number().optional(),
         value: z.number().optional(),

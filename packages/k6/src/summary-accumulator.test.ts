@@ -1,7 +1,8 @@
 import { createHistogram, encodeHistogram } from '@poolbench/stats';
 import { evaluateThresholds, ThresholdSchema } from '@poolbench/scenarios';
 import { describe, expect, it } from 'vitest';
-import type { SecondLine } from './ndjson-line';
+import { EndLineSchema, parseOutputLine, type SecondLine } from './ndjson-line';
+import { subMetricsOf } from './run-k6';
 import { SummaryAccumulator } from './summary-accumulator';
 import { thresholdContextFromSummary } from './threshold-context';
 
@@ -165,6 +166,81 @@ describe('SummaryAccumulator: checks', () => {
       thresholdContextFromSummary(acc.summary()),
     );
     expect(r).toMatchObject({ observed: null, pass: true });
+  });
+});
+
+describe("the script's own trends: times or plain numbers, and samples below 0", () => {
+  const hist = (us: number[]) => {
+    const h = createHistogram();
+    for (const v of us) h.recordValue(v);
+    return encodeHistogram(h);
+  };
+  it('parses the output’s flags and carries them into each second and the summary', () => {
+    const line = (ts: number, items: Record<string, unknown>) =>
+      parseOutputLine(
+        JSON.stringify({
+          ...second(ts, [100]),
+          custom: {
+            login_ms: { type: 'trend', count: 1, time: true, hist: hist([12_000]) },
+            items: { type: 'trend', ...items },
+          },
+        }),
+      ) as SecondLine;
+    const acc = new SummaryAccumulator();
+    const s0 = acc.add(line(500, { count: 2, time: false, negative: 1, hist: hist([3000, 4000]) }));
+    acc.add(line(501, { count: 0, time: false, negative: 2, hist: hist([]) }));
+    expect(s0.custom?.items).toMatchObject({ time: false, negative: 1, count: 2 });
+    expect(s0.custom?.login_ms).toMatchObject({ time: true });
+    expect(acc.summary().custom?.items).toMatchObject({ time: false, negative: 3, count: 2 });
+    // a line from an output older than the flag still parses, and says nothing of it
+    const old = parseOutputLine(
+      JSON.stringify({
+        ...second(502, [100]),
+        custom: { login_ms: { type: 'trend', count: 1, hist: hist([12_000]) } },
+      }),
+    ) as SecondLine;
+    expect(old.custom?.login_ms).not.toHaveProperty('time');
+    expect(() =>
+      parseOutputLine(
+        JSON.stringify({
+          ...second(503, [100]),
+          custom: { x: { type: 'trend', count: 1, negative: -1 } },
+        }),
+      ),
+    ).toThrow();
+  });
+
+  it('a tagged series of a trend carries the same flags into the run', () => {
+    const end = EndLineSchema.parse({
+      v: 1,
+      type: 'end',
+      seconds: 1,
+      lateSamples: 0,
+      lateRequests: 0,
+      durationMs: 1000,
+      totals: {
+        requests: 0,
+        failed: 0,
+        status: {},
+        dataSentBytes: 0,
+        dataReceivedBytes: 0,
+        iterations: 0,
+        droppedIterations: 0,
+      },
+      subMetrics: [
+        {
+          name: 'items{name:me}',
+          metric: 'items',
+          tags: { name: 'me' },
+          type: 'trend',
+          count: 1,
+          time: false,
+          negative: 1,
+          hist: hist([3000]),
+        },
+      ],
+    });
+    expect(subMetricsOf(end)[0]).toMatchObject({ time: false, negative: 1, count: 1 });
   });
 });
 

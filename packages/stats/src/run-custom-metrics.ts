@@ -8,7 +8,16 @@ import type { HdrStatsMs } from './hdr';
  */
 export interface CustomMetricValue {
   type: 'trend' | 'counter' | 'rate' | 'gauge';
+  /** samples kept (a trend's: in its histogram) */
   count: number;
+  /**
+   * a trend's: whether it holds times (k6's `new Trend(name, true)`, group_duration) or plain
+   * numbers (`new Trend(name)`); absent on values stored before the output wrote it (see
+   * `isTimeTrend`)
+   */
+  time?: boolean;
+  /** a trend's samples below 0, which its histogram cannot hold: in neither it nor `count` */
+  negative?: number;
   trend?: HdrStatsMs | null;
   histogram?: string;
   sum?: number;
@@ -34,6 +43,8 @@ export function sumCustomMetrics(
       const into = (out[name] ??= { type: v.type, count: 0 });
       into.type = v.type;
       into.count += v.count;
+      if (v.time !== undefined) into.time = v.time;
+      if (v.negative) into.negative = (into.negative ?? 0) + v.negative;
       if (v.sum !== undefined) into.sum = (into.sum ?? 0) + v.sum;
       if (v.nonZero !== undefined) into.nonZero = (into.nonZero ?? 0) + v.nonZero;
       if (v.value !== undefined) into.value = v.value;
@@ -61,6 +72,8 @@ export function sumCustomMetrics(
 export function customMetricFromLine(l: {
   type: CustomMetricValue['type'];
   count: number;
+  time?: boolean;
+  negative?: number;
   hist?: string;
   sum?: number;
   nonZero?: number;
@@ -78,4 +91,17 @@ export function customMetricFromLine(l: {
 /** Without the histograms: what a run summary and a stored second keep besides them. */
 export function withoutHistograms(c: CustomMetrics): CustomMetrics {
   return Object.fromEntries(Object.entries(c).map(([name, { histogram: _h, ...v }]) => [name, v]));
+}
+
+/**
+ * Whether a metric holds times in ms (a trend of times) rather than plain numbers. Decided here
+ * for every reader: a trend stored before the output said which (no `time`) is read as times, as
+ * it always was; a trend that says `time: false` is a plain number, and so is every counter, rate
+ * and gauge.
+ */
+export function isTimeTrend(v: {
+  type: CustomMetricValue['type'] | 'none';
+  time?: boolean | undefined;
+}): boolean {
+  return v.type === 'trend' && v.time !== false;
 }

@@ -81,9 +81,13 @@ export interface RunSubMetric {
   tags: Record<string, string>;
   /** the k6 metric type; `none` for a series a threshold names that had no sample */
   type: 'trend' | 'rate' | 'counter' | 'gauge' | 'none';
-  /** samples */
+  /** samples (a trend's: those in its histogram) */
   count: number;
-  /** a trend's statistics, ms */
+  /** a trend's: times or plain numbers, as a custom metric's (`isTimeTrend`) */
+  time?: boolean;
+  /** a trend's samples below 0, left out of its histogram and count */
+  negative?: number;
+  /** a trend's statistics: ms for a trend of times, else the plain numbers */
   trend?: HdrStatsMs | null;
   /** a rate's share of non-zero samples, 0..1 */
   rate?: number | null;

@@ -57,6 +57,10 @@ export const CustomMetricsSchema = z.record(
   z.looseObject({
     type: z.enum(['trend', 'counter', 'rate', 'gauge']),
     count: num,
+    /** a trend's: times (ms) or plain numbers; absent on rows stored before it (read as times) */
+    time: z.boolean().optional(),
+    /** a trend's samples below 0, left out of its histogram and count */
+    negative: num.optional(),
     trend: HdrStatsSchema.nullable().optional(),
     histogram: z.string().optional(),
     sum: num.optional(),
@@ -115,6 +119,8 @@ export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
         tags: z.record(z.string(), z.string()),
         type: z.enum(['trend', 'rate', 'counter', 'gauge', 'none']),
         count: num,
+        time: z.boolean().optional(),
+        negative: num.optional(),
         trend: HdrStatsSchema.nullable().optional(),
         rate: numOrNull.optional(),
         sum: num.optional(),
