@@ -3,12 +3,13 @@ import { SHOTS, signUpApi, trpcOk } from './helpers';
 
 // Two checks, one of which fails on every 200 (the lab target's /health never says "hello"), in
 // the root group and in a group; a threshold on k6's checks rate, one on a tagged sub-metric, and
-// a custom Trend.
+// two custom Trends: one of times (ms), one of plain numbers.
 const SCRIPT = `import http from 'k6/http';
 import { check, group, sleep } from 'k6';
 import { Trend } from 'k6/metrics';
 
 const waited = new Trend('health_wait_ms', true);
+const bodyBytes = new Trend('body_bytes');
 
 export const options = {
   scenarios: { load: { executor: 'per-vu-iterations', vus: 2, iterations: 20 } },
@@ -22,6 +23,7 @@ export const options = {
 export default function () {
   const res = http.get(\`\${__ENV.BASE_URL}/health\`, { tags: { name: 'health' } });
   waited.add(res.timings.waiting);
+  bodyBytes.add(String(res.body).length);
   check(res, { 'status is 200': (r) => r.status === 200 });
   group('body', () => {
     check(res, { 'says hello': (r) => String(r.body).includes('hello') });
@@ -148,6 +150,12 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   const trend = page.locator('[data-testid="custom-metric-chart"][data-metric="health_wait_ms"]');
   await expect(trend).toBeVisible();
   await expect(trend.locator('.recharts-line')).toHaveCount(3);
+  // new Trend(name, true) holds times: ms; new Trend(name) plain numbers, which never read ms
+  await expect(trend.getByTestId('custom-metric-unit')).toHaveText('trend · ms');
+  const numbers = page.locator('[data-testid="custom-metric-chart"][data-metric="body_bytes"]');
+  await expect(numbers.getByTestId('custom-metric-unit')).toHaveText('trend · number');
+  await expect(numbers.locator('.recharts-line')).toHaveCount(3);
+  await expect(numbers.getByTestId('custom-metric-negative')).toHaveCount(0);
   await checks.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/k6-script-checks-01-run.png`, fullPage: true });
 
@@ -166,6 +174,12 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
     await expect(row).toBeVisible();
     await expect(row.getByTestId('diff')).toContainText(/[+−±][\d.]+ (ms|s)/);
   }
+  // a trend of plain numbers is compared without a unit
+  const bytesRow = page.locator(
+    '[data-testid="script-metric-row"][data-metric="body_bytes"][data-stat="p95"]',
+  );
+  await expect(bytesRow.getByTestId('diff')).toHaveText(/^[+−±][\d.,]+( \([+−±][\d.]+ %\))?$/);
+  await expect(bytesRow).not.toContainText(' ms');
   // and in the exports: a column per custom statistic and per check
   const query = new URL(page.url()).search.slice(1);
   const csv = await page.request.get(`/api/exports/comparison?format=summary-csv&${query}`);
@@ -176,6 +190,7 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
     expect.arrayContaining([
       'custom:health_wait_ms:p95_ms',
       'custom:group_duration{group:::body}:p95_ms',
+      'custom:body_bytes:p95',
       'check:status is 200:passes',
       'check:::body::says hello:fails',
     ]),

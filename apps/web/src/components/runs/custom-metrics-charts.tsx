@@ -27,8 +27,16 @@ const UNIT = { trend: 'ms', counter: 'per second', rate: '% of samples', gauge: 
 type Series = {
   name: string;
   type: 'trend' | 'counter' | 'rate' | 'gauge';
+  /** a trend of times (ms); a trend without it holds plain numbers */
+  time: boolean;
+  negative: number;
   points: Array<Record<string, number | null>>;
 };
+
+/** What the chart's values are: ms only for a trend of times, a trend of numbers has no unit. */
+function unitOf(s: Pick<Series, 'type' | 'time'>): string {
+  return s.type === 'trend' && !s.time ? 'number' : UNIT[s.type];
+}
 
 function MetricChart({ s }: { s: Series }) {
   const lines =
@@ -46,10 +54,16 @@ function MetricChart({ s }: { s: Series }) {
     <Card className="p-4" data-testid="custom-metric-chart" data-metric={s.name}>
       <div className="mb-2 flex items-baseline justify-between">
         <h3 className="font-mono text-sm font-semibold text-slate-800">{s.name}</h3>
-        <span className="text-xs text-slate-500">
-          {s.type} · {UNIT[s.type]}
+        <span className="text-xs text-slate-500" data-testid="custom-metric-unit">
+          {s.type} · {unitOf(s)}
         </span>
       </div>
+      {s.negative > 0 ? (
+        <p className="mb-2 text-xs text-amber-800" data-testid="custom-metric-negative">
+          {s.negative.toLocaleString('en-US')} {s.negative === 1 ? 'sample' : 'samples'} below 0
+          left out: a trend&apos;s histogram holds 0 and above.
+        </p>
+      ) : null}
       <div className="h-48">
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
@@ -70,7 +84,7 @@ function MetricChart({ s }: { s: Series }) {
             />
             <Tooltip
               formatter={(v) =>
-                typeof v === 'number' && s.type === 'trend' ? formatValue(v, 'ms') : v
+                typeof v === 'number' && s.type === 'trend' ? formatValue(v, s.time ? 'ms' : '') : v
               }
               labelFormatter={(x) => `${x} s`}
               contentStyle={{ fontSize: 12 }}
@@ -99,7 +113,7 @@ const SOURCES = {
   custom: {
     title: "The script's own metrics",
     description:
-      "Its k6/metrics Trend, Counter, Rate and Gauge, and each group's duration, per second: a trend's p50, p95 and p99, a counter's count in the second, a rate's share, a gauge's last value.",
+      "Its k6/metrics Trend, Counter, Rate and Gauge, and each group's duration, per second: a trend's p50, p95 and p99 (in ms for a trend of times, new Trend(name, true); as plain numbers otherwise), a counter's count in the second, a rate's share, a gauge's last value.",
     testId: 'custom-metrics',
   },
   subMetrics: {
@@ -118,10 +132,13 @@ export function CustomMetricsCharts({
   runId,
   source = 'custom',
   names,
+  dropped = 0,
 }: {
   runId: string;
   source?: keyof typeof SOURCES;
   names?: string[];
+  /** samples of metrics (or groups) past the run's cap, in no chart */
+  dropped?: number;
 }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.run.customSeries.queryOptions({ id: runId, source, names }));
@@ -134,6 +151,15 @@ export function CustomMetricsCharts({
       <h2 id={headingId} className="sr-only">
         {text.title}
       </h2>
+      {dropped > 0 ? (
+        <p
+          className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="custom-metrics-dropped"
+        >
+          At most 16 metrics and 16 groups are kept per run; {dropped.toLocaleString('en-US')}{' '}
+          samples of further ones are in no chart.
+        </p>
+      ) : null}
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {q.data.map((s) => (
           <MetricChart key={s.name} s={s} />

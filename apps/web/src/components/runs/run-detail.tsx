@@ -330,7 +330,9 @@ export function RunDetail({ id }: { id: string }) {
       {terminal && thresholdSeries.length ? (
         <CustomMetricsCharts runId={id} source="subMetrics" names={thresholdSeries} />
       ) : null}
-      {terminal && r.summary?.custom ? <CustomMetricsCharts runId={id} /> : null}
+      {terminal && r.summary?.custom ? (
+        <CustomMetricsCharts runId={id} dropped={r.summary.customDropped ?? 0} />
+      ) : null}
 
       <section aria-labelledby="charts-h" className="mb-6">
         <div className="mb-3 flex items-baseline justify-between">

@@ -1,4 +1,5 @@
 import type { StoredRunSummary } from '@poolbench/db';
+import { isTimeTrend } from '@poolbench/stats';
 import { cn } from '~/lib/cn';
 import { Card, CardHeader } from '~/components/ui/card';
 import { formatValue } from '~/components/compare/format-metric';
@@ -7,14 +8,19 @@ type Series = NonNullable<StoredRunSummary['subMetrics']>[number];
 
 const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
 const td = 'px-4 py-2 text-right';
-const ms = (v: number | null | undefined) => formatValue(v ?? null, 'ms');
-
-/** What a series is worth in one line: a trend's percentiles, a rate, a counter's sum. */
+/**
+ * What a series is worth in one line: a trend's percentiles (ms for a trend of times, plain
+ * numbers otherwise), a rate, a counter's sum.
+ */
 function valueOf(s: Series): string {
-  if (s.count === 0) return 'no samples';
+  if (s.count === 0 && !s.negative) return 'no samples';
   switch (s.type) {
-    case 'trend':
-      return `p50 ${ms(s.trend?.p50)} · p95 ${ms(s.trend?.p95)} · p99 ${ms(s.trend?.p99)} · max ${ms(s.trend?.max)}`;
+    case 'trend': {
+      const unit = isTimeTrend(s) ? 'ms' : '';
+      const f = (v: number | null | undefined) => formatValue(v ?? null, unit);
+      const below = s.negative ? ` · ${s.negative.toLocaleString('en-US')} below 0 left out` : '';
+      return `p50 ${f(s.trend?.p50)} · p95 ${f(s.trend?.p95)} · p99 ${f(s.trend?.p99)} · max ${f(s.trend?.max)}${below}`;
+    }
     case 'rate':
       return `rate ${formatValue(s.rate === null || s.rate === undefined ? null : s.rate * 100, '%')}`;
     case 'counter':

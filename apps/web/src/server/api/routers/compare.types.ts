@@ -125,6 +125,7 @@ export const ComparisonViewSchema = z.object({
       name: z.string(),
       type: z.enum(['trend', 'counter', 'rate', 'gauge']),
       stat: z.enum(['p50', 'p95', 'p99', 'rate', 'total', 'ratio', 'last', 'max']),
+      /** 'ms' only for a trend of times; '' for a trend of plain numbers, a total, a gauge */
       unit: z.enum(['ms', '/s', '%', '']),
       cells: z.array(z.object({ median: n, n: z.number().int() })),
       /** one per group; null for the baseline and where either side has no value */

@@ -132,6 +132,10 @@ export const CustomSeriesSchema = z.array(
   z.object({
     name: z.string(),
     type: z.enum(['trend', 'counter', 'rate', 'gauge']),
+    /** a trend of times (ms); false for a trend of plain numbers and for the other kinds */
+    time: z.boolean(),
+    /** a trend's samples below 0 over the run, left out of its percentiles */
+    negative: z.number().int(),
     points: z.array(
       z.object({
         second: z.number().int(),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CustomMetrics, RunSummary } from '@poolbench/stats';
-import { scriptMetricRows } from './script-metrics';
+import { scriptMetricRows, scriptMetricSummaries } from './script-metrics';
+import { scriptColumns } from '../exports/script-columns';
+import { formatScriptDiff, formatScriptValue } from '~/components/compare/format-metric';
 
 const trend = (p: number) => ({
   type: 'trend' as const,
@@ -89,5 +91,93 @@ describe('scriptMetricRows', () => {
     expect(rows[0]!.diffs).toEqual([{ absolute: -2, percent: -50 }, null]);
     expect(rows[1]!.diffs[0]).toEqual({ absolute: 1, percent: 25 });
     expect(scriptMetricRows([{ runs: a }, { runs: [{ summary: null }] }], 0)).toEqual([]);
+  });
+
+  it('reads ms only for a trend of times: a trend of numbers has no unit, and is not compared with one of times', () => {
+    const time = { ...trend(10), time: true };
+    const legacy = trend(12); // stored before the flag: a trend of times
+    const items = { ...trend(3), time: false };
+    const a = [run({ login_ms: time, items, mixed: { ...trend(3), time: false } })];
+    const b = [run({ login_ms: legacy, items: { ...trend(4), time: false }, mixed: trend(4) })];
+    const rows = scriptMetricRows([{ runs: a }, { runs: b }], 0);
+    expect(rows.map((r) => `${r.name} ${r.stat} ${r.unit}`)).toEqual([
+      'login_ms p50 ms',
+      'login_ms p95 ms',
+      'login_ms p99 ms',
+      'items p50 ',
+      'items p95 ',
+      'items p99 ',
+    ]);
+    const itemsP50 = rows[3]!;
+    expect(itemsP50.type).toBe('trend');
+    expect(formatScriptValue(itemsP50.cells[1]!.median, itemsP50.unit)).toBe('4');
+    expect(formatScriptDiff(itemsP50.diffs[1], itemsP50.unit)).toBe('+1 (+33 %)');
+    expect(formatScriptValue(rows[0]!.cells[1]!.median, rows[0]!.unit)).toBe('12.0 ms');
+  });
+});
+
+describe('scriptColumns', () => {
+  it('names a trend of times in ms and a trend of numbers without a unit', () => {
+    const rows = [
+      run({
+        login_ms: { ...trend(10), time: true },
+        old_ms: trend(10),
+        items: { ...trend(3), time: false },
+        orders: { type: 'counter', count: 5, sum: 50 },
+      }),
+    ];
+    const cols = scriptColumns(rows, (r) => ({
+      checks: null,
+      custom: r.summary?.custom,
+      summary: r.summary,
+    }));
+    expect(cols.map((c) => c.header)).toEqual([
+      'custom:login_ms:p50_ms',
+      'custom:login_ms:p95_ms',
+      'custom:login_ms:p99_ms',
+      'custom:old_ms:p50_ms',
+      'custom:old_ms:p95_ms',
+      'custom:old_ms:p99_ms',
+      'custom:items:p50',
+      'custom:items:p95',
+      'custom:items:p99',
+      'custom:orders:rate_per_s',
+      'custom:orders:total',
+    ]);
+    expect(cols[6]!.value(rows[0]!)).toBe(3);
+  });
+});
+
+describe('scriptMetricSummaries', () => {
+  it('summarizes each metric of a cell’s runs by its kind, with ms only for a trend of times', () => {
+    const runs = [
+      run({
+        login_ms: { ...trend(10), time: true },
+        items: { ...trend(3), time: false, negative: 2 },
+        orders: { type: 'counter', count: 5, sum: 50 },
+        ok: { type: 'rate', count: 10, nonZero: 9, rate: 0.9 },
+        queue: { type: 'gauge', count: 3, value: 2, max: 7 },
+      }),
+      run({
+        login_ms: trend(30), // stored before the flag: times
+        items: { ...trend(5), time: false, negative: 1 },
+        orders: { type: 'counter', count: 5, sum: 70 },
+      }),
+      { summary: null },
+    ];
+    const out = scriptMetricSummaries(runs);
+    expect(out.map((m) => [m.name, m.type, m.unit, m.runs])).toEqual([
+      ['login_ms', 'trend', 'ms', 2],
+      ['items', 'trend', '', 2],
+      ['orders', 'counter', '', 2],
+      ['ok', 'rate', '', 1],
+      ['queue', 'gauge', '', 1],
+    ]);
+    expect(out[0]).toMatchObject({ count: 100, p95: 30, mean: 20, sum: null, negative: 0 });
+    expect(out[1]).toMatchObject({ p95: 6, mean: 4, negative: 3 });
+    expect(out[2]).toMatchObject({ sum: 60, p95: null, rate: null });
+    expect(out[3]).toMatchObject({ rate: 0.9, count: 10 });
+    expect(out[4]).toMatchObject({ last: 2, max: 7 });
+    expect(scriptMetricSummaries([{ summary: null }])).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { median, type CustomMetricValue, type RunSummary } from '@poolbench/stats';
+import { isTimeTrend, median, type CustomMetricValue, type RunSummary } from '@poolbench/stats';
 
 /** What a row of the script's metrics reads from each run's value of that metric. */
 export type ScriptMetricStat = 'p50' | 'p95' | 'p99' | 'rate' | 'total' | 'ratio' | 'last' | 'max';
@@ -12,7 +12,10 @@ export interface ScriptMetricRow {
   name: string;
   type: CustomMetricValue['type'];
   stat: ScriptMetricStat;
-  /** 'ms' for a trend (k6 records trends in ms), '/s' for a counter's rate, '%' for a rate */
+  /**
+   * 'ms' for a trend of times (k6 records them in ms), '' for a trend of plain numbers, '/s' for
+   * a counter's rate, '%' for a rate
+   */
   unit: 'ms' | '/s' | '%' | '';
   /** one per group, in group order: n is the runs that recorded the metric */
   cells: Array<{ median: number | null; n: number }>;
@@ -20,15 +23,32 @@ export interface ScriptMetricRow {
   diffs: Array<{ absolute: number; percent: number | null } | null>;
 }
 
+/**
+ * A metric's kind as rows compare it: its type, and for a trend whether it holds times
+ * (`isTimeTrend`; a trend stored before the flag is one of times), so a trend of times and one
+ * of numbers under the same name are not compared.
+ */
+export type ScriptMetricKind =
+  Exclude<CustomMetricValue['type'], 'trend'> | 'trend' | 'trend-number';
+
+export function scriptMetricKind(v: Pick<CustomMetricValue, 'type' | 'time'>): ScriptMetricKind {
+  return v.type === 'trend' && !isTimeTrend(v) ? 'trend-number' : v.type;
+}
+
 /** The statistics each kind of metric is compared and exported by, with their unit. */
 export const SCRIPT_METRIC_STATS: Record<
-  CustomMetricValue['type'],
+  ScriptMetricKind,
   Array<{ stat: ScriptMetricStat; unit: ScriptMetricRow['unit'] }>
 > = {
   trend: [
     { stat: 'p50', unit: 'ms' },
     { stat: 'p95', unit: 'ms' },
     { stat: 'p99', unit: 'ms' },
+  ],
+  'trend-number': [
+    { stat: 'p50', unit: '' },
+    { stat: 'p95', unit: '' },
+    { stat: 'p99', unit: '' },
   ],
   counter: [
     { stat: 'rate', unit: '/s' },
@@ -86,21 +106,23 @@ export function scriptMetricRows(
   groups: ReadonlyArray<{ runs: ReadonlyArray<{ summary: RunSummary | null }> }>,
   baselineIndex: number,
 ): ScriptMetricRow[] {
-  const typeIn = (g: (typeof groups)[number], name: string) =>
-    g.runs.map((r) => r.summary?.custom?.[name]?.type).find((t) => t !== undefined);
+  const kindOf = (v: CustomMetricValue | undefined) => (v ? scriptMetricKind(v) : undefined);
+  const kindIn = (g: (typeof groups)[number], name: string) =>
+    g.runs.map((r) => kindOf(r.summary?.custom?.[name])).find((k) => k !== undefined);
   const names: string[] = [];
   for (const r of groups[baselineIndex]?.runs ?? [])
     for (const name of Object.keys(r.summary?.custom ?? {}))
       if (!names.includes(name)) names.push(name);
   const rows: ScriptMetricRow[] = [];
   for (const name of names) {
-    const type = typeIn(groups[baselineIndex]!, name)!;
-    if (!groups.some((g, gi) => gi !== baselineIndex && typeIn(g, name) === type)) continue;
-    for (const { stat, unit } of SCRIPT_METRIC_STATS[type]) {
+    const kind = kindIn(groups[baselineIndex]!, name)!;
+    if (!groups.some((g, gi) => gi !== baselineIndex && kindIn(g, name) === kind)) continue;
+    const type = kind === 'trend-number' ? 'trend' : kind;
+    for (const { stat, unit } of SCRIPT_METRIC_STATS[kind]) {
       const cells = groups.map((g) => {
         const vs = g.runs.flatMap((r) => {
           const v = r.summary?.custom?.[name];
-          const x = v && v.type === type ? scriptMetricValue(v, stat, r.summary!) : null;
+          const x = v && kindOf(v) === kind ? scriptMetricValue(v, stat, r.summary!) : null;
           return x !== null && Number.isFinite(x) ? [x] : [];
         });
         return { median: vs.length ? median(vs) : null, n: vs.length };
@@ -124,4 +146,64 @@ export function scriptMetricRows(
     }
   }
   return rows;
+}
+
+/** One of the script's own metrics over a set of runs: medians over the runs that recorded it. */
+export interface ScriptMetricSummary {
+  name: string;
+  type: CustomMetricValue['type'];
+  /** of p95 and mean: 'ms' for a trend of times, '' for a trend of numbers and other kinds */
+  unit: 'ms' | '';
+  runs: number;
+  count: number;
+  /** a trend's samples below 0 in all the runs */
+  negative: number;
+  p95: number | null;
+  mean: number | null;
+  sum: number | null;
+  rate: number | null;
+  last: number | null;
+  max: number | null;
+}
+
+/**
+ * The script's own metrics of a set of runs (a cell's measured runs), in the order first seen,
+ * each of the kind the first run that had it says (runs of another kind under that name are left
+ * out): per statistic the median over the runs that recorded it.
+ */
+export function scriptMetricSummaries(
+  runs: ReadonlyArray<{ summary: RunSummary | null }>,
+): ScriptMetricSummary[] {
+  const kinds = new Map<string, ScriptMetricKind>();
+  for (const r of runs)
+    for (const [name, v] of Object.entries(r.summary?.custom ?? {}))
+      if (!kinds.has(name)) kinds.set(name, scriptMetricKind(v));
+  return [...kinds].map(([name, kind]): ScriptMetricSummary => {
+    const vs = runs.flatMap((r) => {
+      const v = r.summary?.custom?.[name];
+      return v && scriptMetricKind(v) === kind ? [v] : [];
+    });
+    const med = (f: (v: CustomMetricValue) => number | null | undefined) => {
+      const xs = vs.flatMap((v) => {
+        const x = f(v);
+        return x !== null && x !== undefined && Number.isFinite(x) ? [x] : [];
+      });
+      return xs.length ? median(xs) : null;
+    };
+    const type = vs[0]!.type;
+    return {
+      name,
+      type,
+      unit: kind === 'trend' ? 'ms' : '',
+      runs: vs.length,
+      count: med((v) => v.count) ?? 0,
+      negative: vs.reduce((n, v) => n + (v.negative ?? 0), 0),
+      p95: type === 'trend' ? med((v) => v.trend?.p95) : null,
+      mean: type === 'trend' ? med((v) => v.trend?.mean) : null,
+      sum: type === 'counter' ? med((v) => v.sum) : null,
+      rate: type === 'rate' ? med((v) => v.rate) : null,
+      last: type === 'gauge' ? med((v) => v.value) : null,
+      max: type === 'gauge' ? med((v) => v.max) : null,
+    };
+  });
 }

@@ -1,7 +1,9 @@
 import type { CustomMetrics, RunSummary, SecondChecks } from '@poolbench/stats';
 import {
   SCRIPT_METRIC_STATS,
+  scriptMetricKind,
   scriptMetricValue,
+  type ScriptMetricKind,
   type ScriptMetricStat,
 } from '../compare/script-metrics';
 
@@ -16,8 +18,10 @@ const checkLabel = (c: { group: string; name: string }) =>
 
 /**
  * The columns of the checks and script metrics the rows had, in the order first seen: per check
- * `check:<group::name>:passes` and `:fails`, per metric `custom:<name>:<stat>` (the stats of its
- * kind; `stats` leaves some out, as a second has no rate of its own beside its total).
+ * `check:<group::name>:passes` and `:fails`, per metric `custom:<name>:<stat>` with its unit
+ * (`_ms` only for a trend of times, none for a trend of plain numbers; the stats of its kind as
+ * the first row that had it says; `skip` leaves some out, as a second has no rate of its own
+ * beside its total).
  */
 export function scriptColumns<R>(
   rows: readonly R[],
@@ -29,12 +33,12 @@ export function scriptColumns<R>(
   skip: readonly ScriptMetricStat[] = [],
 ): ScriptColumn<R>[] {
   const checks = new Map<string, { group: string; name: string }>();
-  const metrics = new Map<string, CustomMetrics[string]['type']>();
+  const metrics = new Map<string, ScriptMetricKind>();
   for (const row of rows) {
     const o = of(row);
     for (const c of o.checks?.items ?? []) checks.set(checkLabel(c), c);
     for (const [name, v] of Object.entries(o.custom ?? {}))
-      if (!metrics.has(name)) metrics.set(name, v.type);
+      if (!metrics.has(name)) metrics.set(name, scriptMetricKind(v));
   }
   const out: ScriptColumn<R>[] = [];
   for (const [label, key] of checks) {
@@ -45,15 +49,15 @@ export function scriptColumns<R>(
       { header: `check:${label}:fails`, value: (row) => find(row)?.fails ?? null },
     );
   }
-  for (const [name, type] of metrics)
-    for (const { stat, unit } of SCRIPT_METRIC_STATS[type]) {
+  for (const [name, kind] of metrics)
+    for (const { stat, unit } of SCRIPT_METRIC_STATS[kind]) {
       if (skip.includes(stat)) continue;
       out.push({
         header: `custom:${name}:${stat}${unit === 'ms' ? '_ms' : unit === '%' ? '_percent' : unit === '/s' ? '_per_s' : ''}`,
         value: (row) => {
           const o = of(row);
           const v = o.custom?.[name];
-          return v && v.type === type ? scriptMetricValue(v, stat, o.summary) : null;
+          return v && scriptMetricKind(v) === kind ? scriptMetricValue(v, stat, o.summary) : null;
         },
       });
     }

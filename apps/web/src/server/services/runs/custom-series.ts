@@ -1,8 +1,8 @@
 import { parseRunSecond, type Db } from '@poolbench/db';
-import type { CustomMetricValue } from '@poolbench/stats';
+import { isTimeTrend, type CustomMetricValue } from '@poolbench/stats';
 import { NotFoundError } from '../errors';
 
-/** One second of a script's own metric, as its chart draws it (a trend in ms). */
+/** One second of a script's own metric, as its chart draws it (a trend of times in ms). */
 export interface CustomPoint {
   second: number;
   p50: number | null;
@@ -16,6 +16,10 @@ export interface CustomPoint {
 export interface CustomSeries {
   name: string;
   type: CustomMetricValue['type'];
+  /** a trend of times (ms); false for a trend of plain numbers and for the other kinds */
+  time: boolean;
+  /** a trend's samples below 0 over its seconds, which its histograms could not hold */
+  negative: number;
   points: CustomPoint[];
 }
 
@@ -79,7 +83,9 @@ export async function customSeries(
     for (const [name, v] of Object.entries(row.values ?? {})) {
       if (wanted && !wanted.has(name)) continue;
       let s = out.get(name);
-      if (!s) out.set(name, (s = { name, type: v.type, points: [] }));
+      if (!s)
+        out.set(name, (s = { name, type: v.type, time: isTimeTrend(v), negative: 0, points: [] }));
+      s.negative += v.negative ?? 0;
       s.points.push(pointOf(row.second, v));
     }
   }
