@@ -440,6 +440,10 @@ export const RunSummarySchema = z
           tags: z.record(z.string(), z.string()),
           type: z.string().describe('trend, rate, counter, gauge, or none without samples'),
           count: z.number(),
+          time: z
+            .boolean()
+            .optional()
+            .describe("a trend's: whether it holds times (ms), as a custom metric's time"),
         }),
       )
       .optional()
@@ -451,12 +455,24 @@ export const RunSummarySchema = z
         z.string(),
         z.looseObject({
           type: z.string().describe('trend, counter, rate or gauge'),
-          count: z.number(),
+          count: z.number().describe("samples (a trend's: those in its statistics)"),
+          time: z
+            .boolean()
+            .optional()
+            .describe(
+              "a trend's: true when it holds times (k6's new Trend(name, true), group_duration), its statistics in ms; false when it holds plain numbers, its statistics in the script's own unit; absent on runs stored before it was kept (those read as times)",
+            ),
+          negative: z
+            .number()
+            .optional()
+            .describe(
+              "a trend's samples below 0, which its histogram cannot hold: in neither its statistics nor count; absent when none",
+            ),
         }),
       )
       .optional()
       .describe(
-        "the script's own k6 metrics over the load by name: a trend's statistics (ms), a counter's sum, a rate, a gauge's value; at most 16; absent without any; added in v1",
+        "the script's own k6 metrics over the load by name: a trend's statistics (ms for a trend of times, see time), a counter's sum, a rate, a gauge's value; at most 16; absent without any; added in v1",
       ),
   })
   .describe(
@@ -526,6 +542,63 @@ export const RunSchema = z.object({
   webUrl: z.string(),
 });
 
+const SCRIPT_METRIC_TYPES = ['trend', 'counter', 'rate', 'gauge'] as const;
+
+/** One statistic of one of the script's own metrics, a cell's candidate beside its baseline. */
+const ScriptMetricComparisonSchema = z.object({
+  name: z.string().describe("the metric's name in the script, or group_duration{group:::login}"),
+  type: z.enum(SCRIPT_METRIC_TYPES),
+  stat: z
+    .enum(['p50', 'p95', 'p99', 'rate', 'total', 'ratio', 'last', 'max'])
+    .describe(
+      "a trend's p50, p95, p99; a counter's rate (per second of load) and total; a rate's ratio (% of non-zero samples); a gauge's last and max",
+    ),
+  unit: z
+    .enum(['ms', '/s', '%', ''])
+    .describe(
+      "ms only for a trend of times (k6's new Trend(name, true)); '' for a trend of plain numbers, a counter's total and a gauge",
+    ),
+  baselineMedian: z.number().nullable().describe("median over the baseline's runs"),
+  baselineRuns: z.number().int().describe("the baseline's runs that recorded the metric"),
+  candidateMedian: z.number().nullable(),
+  candidateRuns: z.number().int(),
+  difference: z
+    .object({
+      absolute: z
+        .number()
+        .describe("candidate minus baseline, in the metric's unit (a ratio's in points)"),
+      percent: z.number().nullable().describe('of the baseline; null when the baseline is 0'),
+    })
+    .nullable()
+    .describe('null where either side has no value'),
+});
+
+/** One of the script's own metrics over a cell's measured runs. */
+const ScriptMetricSummarySchema = z.object({
+  name: z.string().describe("the metric's name in the script, or group_duration{group:::login}"),
+  type: z.enum(SCRIPT_METRIC_TYPES),
+  unit: z
+    .enum(['ms', ''])
+    .describe(
+      "of p95 and mean: ms for a trend of times (k6's new Trend(name, true)), '' for a trend of plain numbers and every other kind",
+    ),
+  runs: z.number().int().describe('measured runs that recorded it'),
+  count: z.number().describe('samples per run (median over the runs)'),
+  negative: z
+    .number()
+    .int()
+    .describe("a trend's samples below 0 in all the runs, left out of its statistics"),
+  p95: z.number().nullable().describe("a trend's p95 (median over the runs); null for other kinds"),
+  mean: z.number().nullable().describe("a trend's mean (median over the runs)"),
+  sum: z.number().nullable().describe("a counter's sum (median over the runs)"),
+  rate: z
+    .number()
+    .nullable()
+    .describe("a rate's share of non-zero samples, 0..1 (median over the runs)"),
+  last: z.number().nullable().describe("a gauge's last value (median over the runs)"),
+  max: z.number().nullable().describe("a gauge's highest value (median over the runs)"),
+});
+
 const MetricValueSchema = z.object({
   key: z.string(),
   label: z.string(),
@@ -554,6 +627,11 @@ export const ExperimentSummarySchema = z.object({
       metrics: z
         .array(MetricValueSchema)
         .describe('one value per measured run, summarized across repeats'),
+      scriptMetrics: z
+        .array(ScriptMetricSummarySchema)
+        .describe(
+          "the script's own k6 metrics (Trend, Counter, Rate, Gauge) and its groups' durations over the measured runs, in the order first seen; empty without any; added in v1",
+        ),
       thresholds: z.object({
         passed: z.number().int(),
         failed: z.number().int(),
@@ -693,6 +771,11 @@ export const ComparisonSchema = z.object({
           reason: z.string(),
         }),
       ),
+      scriptMetrics: z
+        .array(ScriptMetricComparisonSchema)
+        .describe(
+          "the script's own k6 metrics (and its groups' durations) that the baseline and the candidate both recorded, of the same kind, by their statistics: medians over whole runs and the difference, as the compare view's Script metrics; descriptive, never part of a verdict or the outcome, and a window does not apply; empty without any; added in v1",
+        ),
     }),
   ),
 });

@@ -822,6 +822,161 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     ).toEqual(['p99Ms']);
   });
 
+  it("compare and summary list the script's own metrics: ms only for a trend of times, beside the verdicts", async () => {
+    const trend = (p: number) => ({
+      count: 100,
+      min: p / 2,
+      max: p * 2,
+      mean: p,
+      p50: p,
+      p90: p,
+      p95: p * 1.5,
+      p99: p * 1.8,
+      p999: p * 2,
+    });
+    const scripted = async (name: string, login: number, items: number, orders: number) => {
+      const e = await db.experiment.create({
+        data: {
+          teamId: A.teamId,
+          targetId: A.targetId,
+          name,
+          repeats: 3,
+          status: 'completed',
+          poolConfigs: { create: [{ poolConfigId: A.poolConfigId, position: 0 }] },
+          scenarios: { create: [{ scenarioId: A.scenarioId, position: 0 }] },
+        },
+      });
+      for (let i = 0; i < 3; i++)
+        await db.run.create({
+          data: {
+            teamId: A.teamId,
+            experimentId: e.id,
+            targetId: A.targetId,
+            poolConfigId: A.poolConfigId,
+            scenarioId: A.scenarioId,
+            repeatIndex: i,
+            sequence: i,
+            poolConfigSnapshot: {},
+            scenarioSnapshot: {},
+            targetSnapshot: {},
+            status: 'succeeded',
+            summary: toJson.runSummary({
+              ...summary(10 + i * 0.1, 1000),
+              custom: {
+                login_ms: { type: 'trend', count: 100, time: true, trend: trend(login + i) },
+                items: { type: 'trend', count: 100, time: false, negative: 1, trend: trend(items) },
+                orders: { type: 'counter', count: 50, sum: orders },
+              },
+            }),
+          },
+        });
+      return e.id;
+    };
+    const baseId = await scripted('scripted-base', 10, 3, 50);
+    await setBaseline(db, A.teamId, A.users.admin.id, {
+      name: 'scripted',
+      item: {
+        kind: 'cell',
+        experimentId: baseId,
+        poolConfigId: A.poolConfigId,
+        scenarioId: A.scenarioId,
+      },
+    });
+    const candId = await scripted('scripted-pr', 20, 4, 50);
+    const compareRef = compareDoc.get.responses['200'].content['application/json'].schema.$ref;
+    const body = await (
+      await call('GET', `/experiments/${candId}/compare?baseline=scripted`)
+    ).json();
+    check(compareRef, body);
+    // in the order the runs' summaries list them (Postgres' jsonb keeps keys shortest first)
+    const rows = body.cells[0].scriptMetrics as Array<Record<string, unknown>>;
+    expect(rows.map((r) => `${r.name} ${r.stat} ${r.unit}`).sort()).toEqual([
+      'items p50 ',
+      'items p95 ',
+      'items p99 ',
+      'login_ms p50 ms',
+      'login_ms p95 ms',
+      'login_ms p99 ms',
+      'orders rate /s',
+      'orders total ',
+    ]);
+    const row = (name: string, stat: string) =>
+      rows.find((r) => r.name === name && r.stat === stat);
+    expect(row('login_ms', 'p50')).toEqual({
+      name: 'login_ms',
+      type: 'trend',
+      stat: 'p50',
+      unit: 'ms',
+      baselineMedian: 11,
+      baselineRuns: 3,
+      candidateMedian: 21,
+      candidateRuns: 3,
+      difference: { absolute: 10, percent: expect.closeTo(90.9, 1) },
+    });
+    expect(row('items', 'p50')).toMatchObject({
+      baselineMedian: 3,
+      candidateMedian: 4,
+      difference: { absolute: 1 },
+    });
+    expect(row('orders', 'total')).toMatchObject({
+      baselineMedian: 50,
+      candidateMedian: 50,
+      difference: { absolute: 0, percent: 0 },
+    });
+    // descriptive: the verdicts and the outcome rest on the tested metrics alone
+    expect(body.cells[0].metrics.map((m: { key: string }) => m.key)).not.toContain('login_ms');
+
+    const summaryRef = (doc.paths as Json)['/experiments/{id}/summary'].get.responses['200']
+      .content['application/json'].schema.$ref;
+    const sum = await (await call('GET', `/experiments/${candId}/summary`)).json();
+    check(summaryRef, sum);
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    expect([...sum.cells[0].scriptMetrics].sort(byName)).toEqual([
+      {
+        name: 'items',
+        type: 'trend',
+        unit: '',
+        runs: 3,
+        count: 100,
+        negative: 3,
+        p95: 6,
+        mean: 4,
+        sum: null,
+        rate: null,
+        last: null,
+        max: null,
+      },
+      {
+        name: 'login_ms',
+        type: 'trend',
+        unit: 'ms',
+        runs: 3,
+        count: 100,
+        negative: 0,
+        p95: 31.5,
+        mean: 21,
+        sum: null,
+        rate: null,
+        last: null,
+        max: null,
+      },
+      {
+        name: 'orders',
+        type: 'counter',
+        unit: '',
+        runs: 3,
+        count: 50,
+        negative: 0,
+        p95: null,
+        mean: null,
+        sum: 50,
+        rate: null,
+        last: null,
+        max: null,
+      },
+    ]);
+  });
+
   it.each([
     ['p99', 'unknown metric "p99"'],
     ['maxMs', '"maxMs" is shown but never tested'],

@@ -54,9 +54,23 @@ export async function cellVerdicts(
       },
     ];
   });
+  // the script's own metrics both sides recorded, as the compare view lists them: descriptive,
+  // over whole runs (a window does not apply), never part of a verdict
+  const scriptMetrics = cmp.scriptMetrics.map((r) => ({
+    name: r.name,
+    type: r.type,
+    stat: r.stat,
+    unit: r.unit,
+    baselineMedian: r.cells[0]?.median ?? null,
+    baselineRuns: r.cells[0]?.n ?? 0,
+    candidateMedian: r.cells[1]?.median ?? null,
+    candidateRuns: r.cells[1]?.n ?? 0,
+    difference: r.diffs[1] ?? null,
+  }));
   return {
     referenceRuns: cmp.groups[0]?.repeats ?? 0,
     referenceInvalid: cmp.groups[0]?.invalidRuns ?? [],
     metrics,
+    scriptMetrics,
   };
 }

@@ -102,6 +102,7 @@ export async function compareWithBaseline(
         crashedRuns,
         ...noVerdicts,
         metrics: [],
+        scriptMetrics: [],
       });
       continue;
     }
@@ -121,6 +122,7 @@ export async function compareWithBaseline(
         crashedRuns,
         ...verdictState([], 0),
         metrics: [],
+        scriptMetrics: [],
       });
       continue;
     }
@@ -146,6 +148,7 @@ export async function compareWithBaseline(
       crashedRuns,
       ...verdictState(metrics, cmp.referenceRuns, cmp.referenceInvalid),
       metrics,
+      scriptMetrics: cmp.scriptMetrics,
     });
   }
   const outcome = gateOutcome(

@@ -78,6 +78,7 @@ export async function compareWithPoolConfig(
         crashedRuns,
         ...verdictState([], usable(ref.runs).length),
         metrics: [],
+        scriptMetrics: [],
       });
       continue;
     }
@@ -102,6 +103,7 @@ export async function compareWithPoolConfig(
       crashedRuns,
       ...verdictState(cmp.metrics, cmp.referenceRuns),
       metrics: cmp.metrics,
+      scriptMetrics: cmp.scriptMetrics,
     });
   }
   // the base config is in this experiment: there is always a baseline, maybe without runs yet

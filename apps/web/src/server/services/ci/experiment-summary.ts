@@ -1,5 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { RUN_METRICS, median } from '@poolbench/stats';
+import { scriptMetricSummaries } from '../compare/script-metrics';
 import { experimentCells, measuredRuns } from './experiment-cells';
 
 /** Per cell: each metric summarized across its succeeded repeats, and threshold outcomes. */
@@ -30,6 +31,8 @@ export async function experimentSummary(db: Db, teamId: string, experimentId: st
       runs: c.runs.length,
       succeeded: ok.length,
       metrics,
+      // the script's own metrics, median over the measured runs (descriptive, as the compare's)
+      scriptMetrics: scriptMetricSummaries(ok),
       thresholds: {
         passed: results.filter((t) => t.pass).length,
         failed: results.filter((t) => !t.pass).length,
