@@ -60,12 +60,47 @@ export interface MetricValue {
   median: number | null;
 }
 
+/** One of the script's own k6 metrics over a cell's measured runs (medians over the runs). */
+export interface ScriptMetricSummary {
+  name: string;
+  type: 'trend' | 'counter' | 'rate' | 'gauge';
+  /** of p95 and mean: 'ms' for a trend of times, '' for a trend of plain numbers and other kinds */
+  unit: 'ms' | '';
+  runs: number;
+  count: number;
+  /** a trend's samples below 0 in all the runs, left out of its statistics */
+  negative: number;
+  p95: number | null;
+  mean: number | null;
+  sum: number | null;
+  /** 0..1 */
+  rate: number | null;
+  last: number | null;
+  max: number | null;
+}
+
+/** One statistic of one of the script's own metrics, the candidate beside its baseline. */
+export interface ScriptMetricComparison {
+  name: string;
+  type: 'trend' | 'counter' | 'rate' | 'gauge';
+  stat: string;
+  /** 'ms' only for a trend of times */
+  unit: 'ms' | '/s' | '%' | '';
+  baselineMedian: number | null;
+  baselineRuns: number;
+  candidateMedian: number | null;
+  candidateRuns: number;
+  difference: { absolute: number; percent: number | null } | null;
+}
+
 export interface SummaryCell {
   poolConfig: Ref | null;
   scenario: Ref | null;
   runs: number;
   succeeded: number;
   metrics: MetricValue[];
+  /** the script's own metrics (absent from servers older than them) */
+  scriptMetrics?: ScriptMetricSummary[];
   thresholds: { passed: number; failed: number; failures: ThresholdFailure[] };
 }
 
@@ -143,6 +178,8 @@ export interface Comparison {
     /** thresholds the cell's measured runs failed (absent from older servers) */
     failedThresholds?: { runId: string; metric: string; expr: string; observed: number | null }[];
     metrics: MetricComparison[];
+    /** the script's own metrics both sides recorded, descriptive (absent from older servers) */
+    scriptMetrics?: ScriptMetricComparison[];
   }[];
 }
 

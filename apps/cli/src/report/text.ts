@@ -2,11 +2,12 @@ import {
   againstLabel,
   cellLabel,
   formatChange,
+  formatPercent,
   formatValue,
   gatedOnLabel,
   windowLabel,
 } from '../format';
-import type { Experiment, RunResult } from '../types';
+import type { Experiment, RunResult, ScriptMetricComparison, ScriptMetricSummary } from '../types';
 import { hypothesisLines } from '../hypothesis-gate';
 
 /** The human-readable result; regressions name the metric, the change and its interval. */
@@ -35,6 +36,7 @@ export function toText(r: RunResult): string {
           `    ${tag.padEnd(12)} ${m.label}: ${formatValue(m.baselineMedian, m.unit)} -> ${formatValue(m.candidateMedian, m.unit)}, change ${formatChange(m.changePercent, m.achievedConfidence ?? m.confidence)}`,
         );
       }
+      lines.push(...(c.scriptMetrics ?? []).map(scriptComparisonLine));
     }
   } else if (r.summary) {
     for (const c of r.summary.cells) {
@@ -44,6 +46,8 @@ export function toText(r: RunResult): string {
       lines.push(
         `  ${cellLabel(c)}: ${c.succeeded}/${c.runs} runs, p99 ${formatValue(m('p99Ms')?.median ?? null, 'ms')}, ${formatValue(m('rps')?.median ?? null, 'req/s')}${checks === null ? '' : `, checks passed ${formatValue(checks, '%')}`}`,
       );
+      // beside the checks, the script's own k6 metrics (medians of the runs)
+      lines.push(...(c.scriptMetrics ?? []).map(scriptMetricLine));
     }
   }
   for (const c of r.summary?.cells ?? [])
@@ -56,6 +60,44 @@ export function toText(r: RunResult): string {
   for (const p of r.problems) lines.push(`  ! ${p}`);
   lines.push(`Result: ${r.outcome} (exit ${r.exitCode})`);
   return lines.join('\n');
+}
+
+/** A value of a script's metric in its unit: "12.5 ms", a plain number without any ("80", "3.50"). */
+const scriptValue = (v: number | null, unit: string) =>
+  v === null
+    ? '–'
+    : unit !== ''
+      ? formatValue(v, unit)
+      : Number.isInteger(v)
+        ? String(v)
+        : formatValue(v, '').trimEnd();
+
+/**
+ * One of the script's own metrics over a cell's runs: its type and samples, then a trend's p95
+ * and mean (ms only for a trend of times), a counter's sum, a rate's share, a gauge's last and
+ * highest value, e.g. "    SCRIPT       login_ms (trend): 100 samples, p95 31.5 ms, avg 21.0 ms".
+ */
+export function scriptMetricLine(m: ScriptMetricSummary): string {
+  const value =
+    m.type === 'trend'
+      ? `p95 ${scriptValue(m.p95, m.unit)}, avg ${scriptValue(m.mean, m.unit)}${m.negative > 0 ? `, ${m.negative} ${m.negative === 1 ? 'sample' : 'samples'} below 0 left out` : ''}`
+      : m.type === 'counter'
+        ? `sum ${scriptValue(m.sum, '')}`
+        : m.type === 'rate'
+          ? `rate ${m.rate === null ? '–' : formatValue(m.rate * 100, '%')}`
+          : `last ${scriptValue(m.last, '')}, max ${scriptValue(m.max, '')}`;
+  const runs = m.runs > 1 ? ` (median of ${m.runs} runs)` : '';
+  return `    ${'SCRIPT'.padEnd(12)} ${m.name} (${m.type}): ${scriptValue(m.count, '')} samples, ${value}${runs}`;
+}
+
+/** A script metric's statistic, baseline -> candidate and the difference (descriptive). */
+function scriptComparisonLine(m: ScriptMetricComparison): string {
+  const unit = m.unit;
+  const d = m.difference;
+  const diff = !d
+    ? ''
+    : `, ${d.absolute > 0 ? '+' : d.absolute < 0 ? '-' : '±'}${m.unit === '%' ? `${scriptValue(Math.abs(d.absolute), '')} pp` : scriptValue(Math.abs(d.absolute), unit)}${d.percent === null || m.unit === '%' ? '' : ` (${formatPercent(d.percent)})`}`;
+  return `    ${'SCRIPT'.padEnd(12)} ${m.name} ${m.stat} (${m.type}): ${scriptValue(m.baselineMedian, unit)} -> ${scriptValue(m.candidateMedian, unit)}${diff}`;
 }
 
 /** "4 succeeded, 2 thresholds failed": a run that crossed a threshold is named as the failure it is. */
