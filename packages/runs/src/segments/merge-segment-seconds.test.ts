@@ -1,3 +1,4 @@
+import { createHistogram, encodeHistogram, histogramStatsMs } from '@poolbench/stats';
 import { createDb, type Db, type Prisma } from '@poolbench/db';
 import { seed } from '../seed/seed';
 import { withTempDatabase } from '@poolbench/db/testing';
@@ -114,41 +115,46 @@ describe('merging generator seconds (real Postgres)', () => {
 });
 
 describe('mergeSecondRows', () => {
+  const row = (
+    gen: number,
+    checks: Prisma.JsonValue,
+    subMetrics: Prisma.JsonValue = null,
+  ): SecondRow => ({
+    runId: 'r',
+    second: 40,
+    segment: segmentKey(gen),
+    ts: new Date('2026-11-24T00:00:40Z'),
+    requests: 10,
+    failed: 0,
+    statusCounts: { '200': 10 },
+    bytesSent: 1n,
+    bytesReceived: 2n,
+    iterations: 10,
+    droppedIterations: 0,
+    vus: 2,
+    vusMax: 5,
+    vusAllocated: 5,
+    p50Ms: null,
+    p90Ms: null,
+    p95Ms: null,
+    p99Ms: null,
+    p999Ms: null,
+    maxMs: null,
+    meanMs: null,
+    connectingP95Ms: null,
+    blockedP95Ms: null,
+    durationHist: null,
+    waitingHist: null,
+    connectingHist: null,
+    tlsHist: null,
+    blockedHist: null,
+    iterationHist: null,
+    checks,
+    custom: null,
+    subMetrics,
+  });
+
   it("adds the generators' checks of a second up per name and group", () => {
-    const row = (gen: number, checks: Prisma.JsonValue): SecondRow => ({
-      runId: 'r',
-      second: 40,
-      segment: segmentKey(gen),
-      ts: new Date('2026-11-24T00:00:40Z'),
-      requests: 10,
-      failed: 0,
-      statusCounts: { '200': 10 },
-      bytesSent: 1n,
-      bytesReceived: 2n,
-      iterations: 10,
-      droppedIterations: 0,
-      vus: 2,
-      vusMax: 5,
-      vusAllocated: 5,
-      p50Ms: null,
-      p90Ms: null,
-      p95Ms: null,
-      p99Ms: null,
-      p999Ms: null,
-      maxMs: null,
-      meanMs: null,
-      connectingP95Ms: null,
-      blockedP95Ms: null,
-      durationHist: null,
-      waitingHist: null,
-      connectingHist: null,
-      tlsHist: null,
-      blockedHist: null,
-      iterationHist: null,
-      checks,
-      custom: null,
-      subMetrics: null,
-    });
     const merged = mergeSecondRows('r', 40, [
       row(0, { items: [{ name: 'ok', group: '', passes: 5, fails: 1 }] }),
       row(1, {
@@ -169,5 +175,30 @@ describe('mergeSecondRows', () => {
       passes: 10,
       fails: 3,
     });
+  });
+
+  it("adds up each tagged series of a second: counts add, a trend's histograms merge exactly", () => {
+    const trend = (values: number[]) => {
+      const h = createHistogram();
+      for (const v of values) h.recordValue(v * 1000);
+      return { type: 'trend', count: values.length, histogram: encodeHistogram(h) };
+    };
+    const me = 'http_req_duration{name:me}';
+    const err = 'http_reqs{status:500}';
+    const merged = mergeSecondRows('r', 40, [
+      row(0, null, { [me]: trend([10, 20, 30]), [err]: { type: 'counter', count: 2, sum: 2 } }),
+      row(1, null, { [me]: trend([40, 50]) }),
+      row(2, null),
+    ]);
+    const sub = merged.subMetrics as Record<
+      string,
+      { count: number; sum?: number; trend?: { max: number; p50: number } }
+    >;
+    expect(sub[err]).toMatchObject({ count: 2, sum: 2 });
+    expect(sub[me]!.count).toBe(5);
+    // exactly the histogram of all five samples recorded in one place
+    const all = createHistogram();
+    for (const v of [10, 20, 30, 40, 50]) all.recordValue(v * 1000);
+    expect(sub[me]!.trend).toEqual(histogramStatsMs(all));
   });
 });

@@ -58,6 +58,8 @@ export function mergeSecondRows(
     checks: sumChecks(rows.map((r) => parseRunSecond(r).checks)),
     // their own metrics: sums add, trend histograms merge exactly
     custom: sumCustomMetrics(rows.map((r) => parseRunSecond(r).custom)),
+    // the tagged series thresholds name (`metric{tag:value}`), merged the same way
+    subMetrics: sumCustomMetrics(rows.map((r) => parseRunSecond(r).subMetrics)),
   });
 }
 
