@@ -117,6 +117,36 @@ describe('no import cycles', () => {
     expect(circles).toEqual([]);
   });
 
+  it('contracts depend on no workspace, and the database on the contracts alone', () => {
+    const ours = (name: string) =>
+      all.find((w) => w.name === name)!.deps.filter((d) => d.startsWith('@poolbench/'));
+    expect(ours('@poolbench/contracts')).toEqual([]);
+    expect(ours('@poolbench/db')).toEqual(['@poolbench/contracts']);
+  });
+
+  it('every workspace declares the workspaces its sources import', () => {
+    const undeclared: string[] = [];
+    for (const w of all) {
+      if (!existsSync(join(w.dir, 'src'))) continue;
+      const used = new Set<string>();
+      const walk = (d: string) => {
+        for (const e of readdirSync(d, { withFileTypes: true })) {
+          const p = join(d, e.name);
+          if (e.isDirectory()) {
+            if (e.name !== 'node_modules' && e.name !== 'generated') walk(p);
+          } else if (/\.(ts|tsx|mjs)$/.test(e.name)) {
+            for (const m of readFileSync(p, 'utf8').matchAll(/from '(@poolbench\/[a-z0-9-]+)/g))
+              used.add(m[1]!);
+          }
+        }
+      };
+      walk(join(w.dir, 'src'));
+      for (const u of used)
+        if (u !== w.name && !w.deps.includes(u)) undeclared.push(`${w.name} → ${u}`);
+    }
+    expect(undeclared).toEqual([]);
+  });
+
   it('finds a cycle, type-only imports included', () => {
     // two files shaped like the run files that once imported each other
     const dir = mkdtempSync(join(tmpdir(), 'pb-cycle-check-'));

@@ -11,3 +11,4 @@ export * from './queue/job-schemas';
 export * from './queue/live-event-schema';
 export * from './queue/series-fields';
 export * from './run-metric-keys';
+export * from './run-summary';

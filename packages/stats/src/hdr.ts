@@ -7,25 +7,14 @@ import {
   encodeIntoCompressedBase64,
   type Histogram,
 } from 'hdr-histogram-js';
+import type { HdrStatsMs } from '@poolbench/contracts';
 
 export type { Histogram };
+export type { HdrStatsMs };
 
 export const HDR_LOWEST_US = 1;
 export const HDR_HIGHEST_US = 3_600_000_000;
 export const HDR_SIGNIFICANT_DIGITS = 3;
-
-/** Summary of one histogram; every field but `count` is in milliseconds. */
-export interface HdrStatsMs {
-  count: number;
-  min: number;
-  max: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  p95: number;
-  p99: number;
-  p999: number;
-}
 
 /** An empty histogram of PoolBench's shape; 64-bit counts so merges of long runs never overflow. */
 export function createHistogram(): Histogram {

@@ -1,36 +1,6 @@
-/**
- * k6 checks (`check(res, { 'status is 200': … })`) as PoolBench keeps them: per check name in its
- * group (k6's `group` tag: '' for the root, '::outer::inner' nested), passes and fails. The k6
- * output keeps at most 64 names per run; samples of further names are counted as `overflow`.
- */
-export interface K6Check {
-  name: string;
-  group: string;
-  passes: number;
-  fails: number;
-}
+import type { CheckCounts, K6Check, RunChecks, SecondChecks } from '@poolbench/contracts';
 
-export interface CheckCounts {
-  passes: number;
-  fails: number;
-}
-
-/** One second's checks, as RunSecond.checks stores them: only the checks that had samples. */
-export interface SecondChecks {
-  items: K6Check[];
-  overflow?: CheckCounts;
-}
-
-/**
- * A run's (or a window's) checks: every check's totals in the order they first appeared, and
- * `passes` / `fails` over all of them, the overflow included, which is what k6's `checks` rate
- * metric is over.
- */
-export interface RunChecks extends SecondChecks {
-  passes: number;
-  fails: number;
-}
-
+export type { CheckCounts, K6Check, RunChecks, SecondChecks };
 const keyOf = (c: Pick<K6Check, 'group' | 'name'>) => `${c.group}\u0000${c.name}`;
 
 /** Adds seconds' checks up into one RunChecks; null when none of them had a check. */

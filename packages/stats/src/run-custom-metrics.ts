@@ -1,33 +1,7 @@
 import { createHistogram, decodeHistogram, encodeHistogram, histogramStatsMs } from './hdr';
-import type { HdrStatsMs } from './hdr';
+import type { CustomMetrics, CustomMetricValue } from '@poolbench/contracts';
 
-/**
- * One of a script's own metrics (`k6/metrics` Trend, Counter, Rate, Gauge) in a second or over a
- * run: a trend's statistics (ms) and, for merging, its histogram (base64 V2, µs); a counter's
- * sum; a rate's share of non-zero samples; a gauge's last and highest value.
- */
-export interface CustomMetricValue {
-  type: 'trend' | 'counter' | 'rate' | 'gauge';
-  /** samples kept (a trend's: in its histogram) */
-  count: number;
-  /**
-   * a trend's: whether it holds times (k6's `new Trend(name, true)`, group_duration) or plain
-   * numbers (`new Trend(name)`); absent on values stored before the output wrote it (see
-   * `isTimeTrend`)
-   */
-  time?: boolean;
-  /** a trend's samples below 0, which its histogram cannot hold: in neither it nor `count` */
-  negative?: number;
-  trend?: HdrStatsMs | null;
-  histogram?: string;
-  sum?: number;
-  nonZero?: number;
-  rate?: number | null;
-  value?: number;
-  max?: number;
-}
-
-export type CustomMetrics = Record<string, CustomMetricValue>;
+export type { CustomMetrics, CustomMetricValue };
 
 /** Adds seconds' custom metrics up: sums add, histograms merge exactly, a gauge keeps its last. */
 export function sumCustomMetrics(

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client';
-import { type RunSummary } from '@poolbench/stats';
-import { TESTED_RUN_METRIC_KEYS } from '@poolbench/contracts';
-import { LabEnvironmentSchema } from '@poolbench/contracts';
+import {
+  LabEnvironmentSchema,
+  TESTED_RUN_METRIC_KEYS,
+  type RunSummary,
+} from '@poolbench/contracts';
 
 /**
  * One zod schema per JSON column. Objects are loose (unknown keys kept): a field added by a newer
@@ -71,7 +73,7 @@ export const CustomMetricsSchema = z.record(
   }),
 );
 
-/** Run.summary: parses to packages/stats' `RunSummary` (the annotation is checked by the compiler). */
+/** Run.summary: parses to the contracts' `RunSummary` (the annotation is checked by the compiler). */
 export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
   requests: num,
   failed: num,

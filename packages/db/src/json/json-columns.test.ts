@@ -1,10 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildRunSummary,
-  createHistogram,
-  histogramStatsMs,
-  type RunSummary,
-} from '@poolbench/stats';
+import type { RunSummary } from '@poolbench/contracts';
 import { createDb, type Db } from '../client';
 import { seedTestTeam, withTempDatabase } from '../test-db';
 import { onCorruptJson, type CorruptJsonReport } from './json-column';
@@ -19,23 +14,42 @@ import {
 import { toJson } from './to-json';
 import { scenarioRowData } from '../services/scenario-row';
 
-const SUMMARY: RunSummary = buildRunSummary({
-  counters: {
-    requests: 300,
-    failed: 2,
-    status: { '200': 298, '503': 2 },
-    dataSentBytes: 3000,
-    dataReceivedBytes: 9000,
-    iterations: 300,
-    droppedIterations: 0,
-  },
-  trends: { http_req_duration: histogramStatsMs(createHistogram()) },
+// what buildRunSummary (@poolbench/stats) makes of 300 requests over 2 s with an empty histogram
+const SUMMARY: RunSummary = {
+  requests: 300,
+  failed: 2,
+  errorRate: 2 / 300,
+  rps: 150,
+  durationMs: 2000,
   seconds: 3,
+  bytesSent: 3000,
+  bytesReceived: 9000,
+  iterations: 300,
+  droppedIterations: 0,
   vusMax: 5,
-  loadMs: 2000,
-  load: { startMs: 1_700_000_000_000, endMs: 1_700_000_002_000 },
-  resources: [],
-});
+  statusCounts: { '200': 298, '503': 2 },
+  latency: null,
+  waiting: null,
+  connecting: null,
+  tlsHandshaking: null,
+  blocked: null,
+  iteration: null,
+  resources: {
+    cpuMeanPercent: null,
+    cpuPeakPercent: null,
+    rssMeanBytes: null,
+    rssPeakBytes: null,
+    poolWaitMsMean: null,
+    poolWaitMsPeak: null,
+    poolInUsePeak: null,
+    poolAcquireTimeouts: null,
+    dbConnectionsPeak: null,
+    dbNewConnsTotal: null,
+    dbTooManyClients: null,
+  },
+  loadStartMs: 1_700_000_000_000,
+  loadEndMs: 1_700_000_002_000,
+};
 const ENV = {
   poolbenchVersion: '0.1.0',
   k6Version: 'k6 v1.8.1',
