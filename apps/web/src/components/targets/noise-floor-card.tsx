@@ -40,7 +40,16 @@ export function NoiseFloorCard({
   const trpc = useTRPC();
   const qc = useQueryClient();
   const router = useRouter();
-  const list = useQuery(trpc.calibration.list.queryOptions({ targetId }));
+  const list = useQuery({
+    ...trpc.calibration.list.queryOptions({ targetId }),
+    // a calibration's floor is stored after its last run ended: ask again while one runs, and
+    // (less often) while a completed one still has no floor
+    refetchInterval: (q) => {
+      const pending = q.state.data?.pending ?? [];
+      if (pending.some((p) => p.status === 'queued' || p.status === 'running')) return 3000;
+      return pending.some((p) => p.status === 'completed') ? 10_000 : false;
+    },
+  });
   const scenarios = useQuery(trpc.scenario.list.queryOptions());
   const [poolConfigId, setPoolConfigId] = useState('');
   const [scenarioId, setScenarioId] = useState('');
