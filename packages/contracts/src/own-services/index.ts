@@ -15,7 +15,8 @@ import {
 // browser imports the pure judgement from ../net.
 
 const LOOKUP_TIMEOUT_MS = 2000;
-const KEEP_MS = 10_000;
+/** How long `ownServices` keeps a resolution before it resolves the hosts again. */
+export const OWN_SERVICES_KEEP_MS = 10_000;
 
 async function addressesOf(host: string): Promise<string[]> {
   if (parseIp(host)) return [host];
@@ -52,12 +53,16 @@ let kept: { key: string; at: number; value: Promise<OwnServices> } | null = null
 
 /**
  * The installation's own services (`ownServicesFromEnv`), their hosts resolved and the machine's
- * interface addresses read; kept 10 s per environment.
+ * interface addresses read; kept `OWN_SERVICES_KEEP_MS` per environment, by the clock `now`.
  */
-export function ownServices(env: NodeJS.ProcessEnv = process.env): Promise<OwnServices> {
+export function ownServices(
+  env: NodeJS.ProcessEnv = process.env,
+  now: () => number = Date.now,
+): Promise<OwnServices> {
   const list = ownServicesFromEnv(env);
   const key = JSON.stringify(list);
-  if (kept && kept.key === key && Date.now() - kept.at < KEEP_MS) return kept.value;
+  const at = now();
+  if (kept && kept.key === key && at - kept.at < OWN_SERVICES_KEEP_MS) return kept.value;
   const value = (async () => {
     const interfaces = interfaceAddresses();
     const resolved = await Promise.all(
@@ -65,7 +70,7 @@ export function ownServices(env: NodeJS.ProcessEnv = process.env): Promise<OwnSe
     );
     return { services: locateServices(resolved, interfaces), interfaces };
   })();
-  kept = { key, at: Date.now(), value };
+  kept = { key, at, value };
   return value;
 }
 
