@@ -9,7 +9,7 @@ import { cancelRun } from './cancel-run';
 import { experimentStatusFromCounts } from './experiment-status';
 import { launchExperiment } from './launch-experiment';
 import { claimRun, finishRun, heartbeatRun, markRunning } from './run-transitions';
-import { abortStaleRuns } from './stale-runs';
+import { abortStaleRuns, requeueOrphanedRuns } from './stale-runs';
 
 describe('experimentStatusFromCounts', () => {
   it.each([
@@ -129,6 +129,42 @@ describe('run lifecycle on Postgres', () => {
     expect(e.finishedAt).not.toBeNull();
     // the dead worker's late finish cannot overwrite the truth
     expect(await finishRun(db, runId, 'dead-worker', { status: 'succeeded' })).toBe(false);
+  });
+
+  it('a heartbeat is stale once it is more than staleAfterMs old by the clock, not at staleAfterMs', async () => {
+    const l = await launch(1);
+    const runId = l.runIds[0]!;
+    await claimRun(db, runId, 'quiet-worker');
+    // the last beat an hour ago, so every other run of this file is fresh by the moved clock
+    const beat = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+    await db.run.update({ where: { id: runId }, data: { heartbeatAt: new Date(beat) } });
+    const sweep = (at: number) =>
+      abortStaleRuns(db, { staleAfterMs: 15_000, finalize: async () => null, now: () => at });
+    expect(await sweep(beat + 15_000 - 1)).toEqual([]);
+    expect(await sweep(beat + 15_000)).toEqual([]);
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe('preparing');
+    expect(await sweep(beat + 15_000 + 1)).toEqual([{ runId, workerId: 'quiet-worker' }]);
+    expect(await db.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      status: 'aborted_system',
+      errorCode: 'worker_lost',
+    });
+  });
+
+  it('a queued run without a job is enqueued again once it is more than olderThanMs old by the clock', async () => {
+    const l = await launch(1);
+    const runId = l.runIds[0]!;
+    expect(await queue.getJob(runId)).toBeUndefined(); // launched, never enqueued
+    const queuedAt = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+    await db.run.update({ where: { id: runId }, data: { queuedAt: new Date(queuedAt) } });
+    const requeue = async (at: number) =>
+      (await requeueOrphanedRuns(db, queue, { olderThanMs: 10_000, now: () => at })).filter(
+        (id) => id === runId,
+      );
+    expect(await requeue(queuedAt + 10_000)).toEqual([]);
+    expect(await queue.getJob(runId)).toBeUndefined();
+    expect(await requeue(queuedAt + 10_000 + 1)).toEqual([runId]);
+    expect(await queue.getJob(runId)).toBeDefined();
+    await cancelRun({ db, queue, redis }, ids.teamId, runId);
   });
 
   it('a fresh heartbeat is not stale', async () => {

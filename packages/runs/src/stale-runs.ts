@@ -9,16 +9,17 @@ import { afterRunEnded } from './hypotheses/after-run-ended';
 import { fromStatuses, toStatus } from './run-status-table';
 
 /**
- * A run in preparing/running whose heartbeat is older than staleAfterMs belongs to a worker that
- * died: it becomes aborted_system (worker_lost) with the data it stored, and its experiment is
- * refreshed in the same transaction. It is never re-run silently. Safe to call from any process
- * (every worker and the web app sweep), because the UPDATE re-checks staleness.
+ * A run in preparing/running whose heartbeat is more than staleAfterMs older than `now` (default
+ * the real clock) belongs to a worker that died: it becomes aborted_system (worker_lost) with the
+ * data it stored, and its experiment is refreshed in the same transaction. It is never re-run
+ * silently. Safe to call from any process (every worker and the web app sweep), because the
+ * UPDATE re-checks staleness.
  */
 export async function abortStaleRuns(
   db: Db,
-  opts: { staleAfterMs: number; finalize?: FinalizeStored },
+  opts: { staleAfterMs: number; finalize?: FinalizeStored; now?: () => number },
 ): Promise<{ runId: string; workerId: string | null }[]> {
-  const cutoff = new Date(Date.now() - opts.staleAfterMs);
+  const cutoff = new Date((opts.now ?? Date.now)() - opts.staleAfterMs);
   const staleWhere = {
     status: fromStatuses('abortStale'),
     OR: [{ heartbeatAt: { lt: cutoff } }, { heartbeatAt: null, preparingAt: { lt: cutoff } }],
@@ -69,19 +70,20 @@ export async function abortStaleRuns(
 
 /**
  * A queued run with no job (the enqueue failed after the insert committed, e.g. Redis was down at
- * launch, or Redis lost data) is enqueued again; jobId = runId makes that a no-op when the job
- * exists. A job that already ended while its run is still queued is removed and added again.
+ * launch, or Redis lost data) is enqueued again once it is more than olderThanMs old by `now`
+ * (default the real clock); jobId = runId makes that a no-op when the job exists. A job that
+ * already ended while its run is still queued is removed and added again.
  */
 export async function requeueOrphanedRuns(
   db: Db,
   queue: Queue,
-  opts: { olderThanMs: number },
+  opts: { olderThanMs: number; now?: () => number },
 ): Promise<string[]> {
   const queued = await db.run.findMany({
     where: {
       status: 'queued',
       cancelRequestedAt: null,
-      queuedAt: { lt: new Date(Date.now() - opts.olderThanMs) },
+      queuedAt: { lt: new Date((opts.now ?? Date.now)() - opts.olderThanMs) },
     },
     select: { id: true },
     orderBy: [{ queuedAt: 'asc' }, { sequence: 'asc' }],
