@@ -26,11 +26,12 @@ describe('script checks at once', () => {
     await services?.close();
     await dispose?.();
   });
-  const slots = (limits: Partial<ScriptCheckLimits> = {}) =>
+  const slots = (limits: Partial<ScriptCheckLimits> = {}, now?: () => number) =>
     new ScriptCheckSlots(
       () => services.redis,
       { perTeam: 2, perInstallation: 4, staleAfterMs: 180_000, ...limits },
       `pbtest-checks-${randomBytes(4).toString('hex')}`,
+      now,
     );
 
   it('10 checks from one team at once: 2 run, 8 are refused with Retry-After', async () => {
@@ -68,25 +69,33 @@ describe('script checks at once', () => {
     await expect(s.acquire(b.teamId)).resolves.toBeTypeOf('function');
   });
 
-  it('a slot its web process never gave back frees itself', async () => {
-    const s = slots({ perTeam: 1, staleAfterMs: 300 });
+  it('a slot its web process never gave back frees itself after staleAfterMs', async () => {
+    let t = Date.now();
+    const s = slots({ perTeam: 1 }, () => t);
     await s.acquire('team-died'); // never released: the process "died"
+    t += 180_000 - 1;
     await expect(s.acquire('team-died')).rejects.toMatchObject({ code: 'rate_limited' });
-    await new Promise((r) => setTimeout(r, 400));
+    t += 1;
     await expect(s.acquire('team-died')).resolves.toBeTypeOf('function');
   });
 
-  it('holds in this process alone while Redis is unreachable', async () => {
+  it('holds in this process alone while Redis is unreachable, stale slots freed by the same rule', async () => {
+    let t = Date.now();
     const s = new ScriptCheckSlots(
       () => {
         throw new Error('redis down');
       },
       { perTeam: 1, perInstallation: 4, staleAfterMs: 180_000 },
       `pbtest-checks-${randomBytes(4).toString('hex')}`,
+      () => t,
     );
     const release = await s.acquire('team-offline');
     await expect(s.acquire('team-offline')).rejects.toMatchObject({ code: 'rate_limited' });
     await release();
+    await s.acquire('team-offline'); // never released
+    t += 180_000 - 1;
+    await expect(s.acquire('team-offline')).rejects.toMatchObject({ code: 'rate_limited' });
+    t += 1;
     await expect(s.acquire('team-offline')).resolves.toBeTypeOf('function');
   });
 });

@@ -50,13 +50,15 @@ export class ScriptCheckSlots {
     private readonly redis: (() => Redis) | null,
     private readonly limits: ScriptCheckLimits = SCRIPT_CHECK_LIMITS,
     private readonly prefix = 'pb:script-checks',
+    /** the clock slots are dated and judged stale by (a test moves it) */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Takes a slot for the team, or throws `rate_limited`; the returned function gives it back. */
   async acquire(teamId: string): Promise<() => Promise<void>> {
     const keys = [`${this.prefix}:team:${teamId}`, `${this.prefix}:all`] as const;
     const id = randomUUID();
-    const now = Date.now();
+    const now = this.now();
     const stale = now - this.limits.staleAfterMs;
     let verdict: number;
     let release: () => Promise<void>;
