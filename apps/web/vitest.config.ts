@@ -13,6 +13,7 @@ export default unitAndIntegration(
     'src/server/security/body-limit.test.ts',
     'src/server/rest/hypotheses-rest.test.ts',
     'src/server/rest/idempotency.test.ts',
+    'src/server/rest/rate-limit.test.ts',
     'src/server/rest/rest-api.test.ts',
     'src/server/rest/run-segments.test.ts',
     'src/server/rest/token-creator-access.test.ts',

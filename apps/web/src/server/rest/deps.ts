@@ -12,6 +12,8 @@ export interface RestDeps {
   /** absolute origin for links in responses, e.g. http://localhost:3000 */
   baseUrl: string;
   rateLimit: { limit: number; windowMs: number };
+  /** the clock the per-token rate limit's windows run on; default Date.now (a test moves it) */
+  now?: () => number;
   idempotency?: IdempotencyOptions;
   /**
    * After a change a token made (anything but GET): what web processes keep about its team's

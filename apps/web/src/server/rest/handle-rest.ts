@@ -113,6 +113,7 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
         principal.tokenId,
         deps.rateLimit.limit,
         deps.rateLimit.windowMs,
+        (deps.now ?? Date.now)(),
       );
     } catch {
       limits = null; // Redis down: reads still work; a start then fails on enqueue with a clear error

@@ -4,13 +4,15 @@ const memory = new Map<string, { count: number; resetAt: number }>();
 
 /**
  * Counters that reset `windowSeconds` after their first count: in Redis (shared by every web
- * process), or, while Redis is unreachable, in this process's memory, which still brakes a single
- * instance. The rate limits of sign-in and of share-link guessing count with these.
+ * process, by Redis's own expiry), or, while Redis is unreachable, in this process's memory by the
+ * clock `now`, which still brakes a single instance. The rate limits of sign-in and of share-link
+ * guessing count with these.
  */
 export class WindowCounters {
   constructor(
     private readonly redis: (() => Redis) | null,
     private readonly windowSeconds: number,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async read(key: string): Promise<number> {
@@ -20,7 +22,7 @@ export class WindowCounters {
       // fall through to memory
     }
     const m = memory.get(key);
-    return m && m.resetAt > Date.now() ? m.count : 0;
+    return m && m.resetAt > this.now() ? m.count : 0;
   }
 
   async incr(key: string): Promise<number> {
@@ -35,8 +37,9 @@ export class WindowCounters {
       // fall through to memory
     }
     const m = memory.get(key);
-    if (!m || m.resetAt <= Date.now()) {
-      memory.set(key, { count: 1, resetAt: Date.now() + this.windowSeconds * 1000 });
+    const now = this.now();
+    if (!m || m.resetAt <= now) {
+      memory.set(key, { count: 1, resetAt: now + this.windowSeconds * 1000 });
       return 1;
     }
     return ++m.count;

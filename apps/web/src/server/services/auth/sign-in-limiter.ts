@@ -94,8 +94,10 @@ export class SignInLimiter {
     private readonly proxyHops = 0,
     private readonly limits: SignInLimits = SIGN_IN_LIMITS,
     private readonly prefix = 'pb:sign-in',
+    /** the clock an account's queue and, without Redis, the windows run on (a test moves it) */
+    private readonly now: () => number = Date.now,
   ) {
-    this.counters = new WindowCounters(redis, limits.windowSeconds);
+    this.counters = new WindowCounters(redis, limits.windowSeconds, now);
   }
 
   private readonly counters: WindowCounters;
@@ -128,7 +130,7 @@ export class SignInLimiter {
   private async admit(account: string): Promise<[number, number]> {
     const l = this.limits;
     const keys = [`${this.prefix}:acct:${account}`, `${this.prefix}:acct:${account}:queue`];
-    const now = Date.now();
+    const now = this.now();
     const args = [now, l.freeAccountFailures, l.baseDelayMs, l.maxDelayMs, l.windowSeconds];
     try {
       if (this.redis) {

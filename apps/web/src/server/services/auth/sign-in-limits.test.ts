@@ -34,6 +34,7 @@ describe('sign-in limits', () => {
       perClient: 10_000,
       clientWindowSeconds: 60,
     },
+    now?: () => number,
   ) =>
     guardAuthRequest(
       auth.handler,
@@ -42,6 +43,7 @@ describe('sign-in limits', () => {
         proxyHops,
         { ...SIGN_IN_LIMITS, baseDelayMs: 1, maxDelayMs: 5, ...limits },
         `pbtest-sign-in-${randomBytes(4).toString('hex')}`,
+        now,
       ),
       new SignUpLimiter(
         () => services.redis,
@@ -205,42 +207,53 @@ describe('sign-in limits', () => {
       const over = k - limits.freeAccountFailures;
       serialMs += over <= 0 ? 0 : Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** (over - 1));
     }
-    // when each attempt's wait ends, recorded as it starts waiting (and really waited)
-    const ends: number[] = [];
-    const h = handlerFor(0, limits, (ms) => {
-      ends.push(Date.now() + ms);
-      return new Promise((r) => setTimeout(r, ms));
-    });
+    // all 30 sent at one instant of the limiter's clock; when each attempt's wait would end,
+    // recorded instead of waited (the test above waits its delays for real)
     const t0 = Date.now();
+    const ends: number[] = [];
+    const h = handlerFor(
+      0,
+      limits,
+      (ms) => {
+        ends.push(t0 + ms);
+        return Promise.resolve();
+      },
+      undefined,
+      () => t0,
+    );
     const statuses = await Promise.all(
       Array.from({ length: 30 }, (_, i) => signIn(h, email, `wrong-${i}`).then((r) => r.status)),
     );
     expect(statuses.every((s) => s === 401)).toBe(true);
-    // the last guess is checked no sooner than the serial total after the first was sent
-    expect(Math.max(t0, ...ends) - t0).toBeGreaterThanOrEqual(serialMs);
+    // the last guess is checked the serial total after the first was sent, not sooner
+    expect(Math.max(t0, ...ends) - t0).toBe(serialMs);
     expect((await signIn(h, email, PASSWORD)).status).toBe(200);
   });
 
   it('attempts that would queue past the bound meet 429 with the time the queue frees up', async () => {
     const email = await newUser();
-    const h = handlerFor(0, {
-      freeAccountFailures: 0,
-      baseDelayMs: 400,
-      maxDelayMs: 400,
-      maxQueueMs: 2000,
-    });
+    let t = Date.now();
+    const h = handlerFor(
+      0,
+      { freeAccountFailures: 0, baseDelayMs: 400, maxDelayMs: 400, maxQueueMs: 2000 },
+      () => Promise.resolve(), // the delays are the clock's, not waited
+      undefined,
+      () => t,
+    );
     const responses = await Promise.all(
       Array.from({ length: 10 }, () => signIn(h, email, 'wrong')),
     );
     const statuses = responses.map((r) => r.status);
-    // one free attempt and 2000 / 400 queued ones fit at the same instant; more only as time
-    // passes, and ten sent at once can never all fit
-    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(6);
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
-    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    // at one instant, one free attempt and 2000 / 400 queued ones fit, the other four do not
+    expect(statuses.filter((s) => s === 401)).toHaveLength(6);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
     const refused = responses.find((r) => r.status === 429)!;
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('retry-after')).toBe('2');
     expect(((await refused.json()) as { message: string }).message).toMatch(/waiting/);
+    // the queue ends 2000 ms ahead; one more 400 ms turn fits once 400 ms have passed, not before
+    t += 399;
+    expect((await signIn(h, email, PASSWORD)).status).toBe(429);
+    t += 1;
     expect((await signIn(h, email, PASSWORD)).status).toBe(200);
   });
 

@@ -29,9 +29,11 @@ export class SignUpLimiter {
     redis: (() => Redis) | null,
     private readonly limits: SignUpLimits = SIGN_UP_LIMITS,
     private readonly prefix = 'pb:sign-up',
+    /** the clock the windows run on while Redis is unreachable (Redis expires its own) */
+    now: () => number = Date.now,
   ) {
-    this.installation = new WindowCounters(redis, 60);
-    this.clients = new WindowCounters(redis, limits.clientWindowSeconds);
+    this.installation = new WindowCounters(redis, 60, now);
+    this.clients = new WindowCounters(redis, limits.clientWindowSeconds, now);
   }
 
   /** Counts one attempt; null when it may go ahead, else the seconds to wait. */
