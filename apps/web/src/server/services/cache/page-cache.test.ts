@@ -10,7 +10,6 @@ import { cachedExperimentPivot } from '../compare/cached-pivot';
 import { runPageBytes } from '../runs/run-page-data';
 import { comparePageBytes, forgetTeamComparisons } from '../compare/compare-view';
 import { createPubSubHub, producerConnection, workerConnection } from '@poolbench/queue';
-import { vi } from 'vitest';
 import { AUTH_CACHE_MAX_MS, AUTH_FORGET_CHANNEL, createProcessAuth } from '../auth/auth-cache';
 import { gunzipSync } from 'node:zlib';
 import superjson from 'superjson';
@@ -30,9 +29,9 @@ describe('caches of finished-run data', () => {
   let runId: string;
   let run2 = '';
   const limiter = () => new GuessLimiter(null, 5, 60, 'pbtest-page-cache');
-  const page = (token: string, etag?: string) =>
+  const page = (token: string, etag?: string, now?: () => number) =>
     sharedPageResponse(
-      { db, limiter: limiter() },
+      { db, limiter: limiter(), now },
       token,
       new Headers(etag ? { 'if-none-match': etag } : {}),
     );
@@ -67,14 +66,9 @@ describe('caches of finished-run data', () => {
   });
   const owner = () => callerFor(db, services, A.users.owner, A.teamId);
   /** A page asked for after the bound of the share page's recent views (`AUTH_CACHE_MAX_MS`). */
-  const pageLater = async (token: string, etag?: string) => {
+  const pageLater = (token: string, etag?: string) => {
     const later = Date.now() + AUTH_CACHE_MAX_MS + 1;
-    const clock = vi.spyOn(Date, 'now').mockReturnValue(later);
-    try {
-      return await page(token, etag);
-    } finally {
-      clock.mockRestore();
-    }
+    return page(token, etag, () => later);
   };
 
   it('the share page has an ETag; If-None-Match with it is 304 without the page; a revoked link is 404 even then', async () => {
@@ -410,12 +404,12 @@ describe('caches of finished-run data', () => {
 
       const silent = await made();
       const now = Date.now();
-      const clock = vi.spyOn(Date, 'now');
-      clock.mockReturnValue(now + AUTH_CACHE_MAX_MS / 2);
-      expect((await page(silent.token)).status).toBe(200);
-      clock.mockReturnValue(now + AUTH_CACHE_MAX_MS + 1);
-      expect((await page(silent.token)).status).toBe(404);
-      clock.mockRestore();
+      expect((await page(silent.token, undefined, () => now + AUTH_CACHE_MAX_MS / 2)).status).toBe(
+        200,
+      );
+      expect((await page(silent.token, undefined, () => now + AUTH_CACHE_MAX_MS + 1)).status).toBe(
+        404,
+      );
     } finally {
       await hub.close();
       pub.disconnect();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
 import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
@@ -274,15 +274,14 @@ describe('share links', () => {
     });
     // a token's page is kept for at most AUTH_CACHE_MAX_MS: the decision shows once it passed
     const later = Date.now() + AUTH_CACHE_MAX_MS + 1;
-    const clock = vi.spyOn(Date, 'now').mockReturnValue(later);
     const again = await sharedPageResponse(
-      deps,
+      { ...deps, now: () => later },
       token,
       new Headers({
         'x-forwarded-for': '10.0.0.5',
         'if-none-match': first.headers.get('etag') ?? '',
       }),
-    ).finally(() => clock.mockRestore());
+    );
     expect(again.status).toBe(200);
     const decided = await again.text();
     expect(decided).toContain('Holds');

@@ -28,6 +28,13 @@ import {
 import { processWide } from '../../process-wide';
 import { hashShareToken } from './token';
 
+export interface SharePageDeps {
+  db: Db;
+  limiter: GuessLimiter;
+  /** the clock a token's recent view is kept by; default Date.now (a test moves it) */
+  now?: () => number;
+}
+
 // rendered pages by ETag: a shared report of finished runs is the same HTML for every viewer
 const pages = processWide('share-pages', () => new LruCache<StoredText>(200));
 
@@ -101,30 +108,31 @@ async function answerRecentView(
  * from memory, or null (then the route answers, and renews it in the bound's last quarter).
  */
 export async function recentSharedPage(
-  deps: { db: Db; limiter: GuessLimiter },
+  deps: SharePageDeps,
   token: string,
   headers: HeaderReader,
 ): Promise<Answer | null> {
   if (!pageCacheOn()) return null;
+  const now = deps.now ?? Date.now;
   const key = hashShareToken(token);
-  const decision = recentViews.decision(key);
+  const decision = recentViews.decision(key, now());
   // a route is deciding this link right now: its answer, kept, is this request's too (a route
   // that is slower than the bound, or finds no page, leaves the request to a route of its own)
   if (decision) await Promise.race([decision, sleep(keptAnswerMs())]);
-  return answerRecentView(deps, recentViews.getOrSendToRenew(key), headers);
+  return answerRecentView(deps, recentViews.getOrSendToRenew(key, now()), headers);
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** GET /share/<token>: the shared results as one server-rendered page, working signed out. */
 export async function sharedPageAnswer(
-  deps: { db: Db; limiter: GuessLimiter },
+  deps: SharePageDeps,
   token: string,
   headers: HeaderReader,
   now = new Date(),
 ): Promise<Answer> {
   const key = hashShareToken(token);
-  const ticket = recentViews.ticket();
+  const ticket = recentViews.ticket((deps.now ?? Date.now)());
   const held = pageCacheOn() ? recentViews.get(key, ticket.at) : undefined;
   // said before the first await, so requests arriving from now on wait for this one
   const done = held || !pageCacheOn() ? () => {} : recentViews.decide(key);
@@ -216,7 +224,7 @@ async function decideSharedPage(
 }
 
 export const sharedPageResponse = async (
-  deps: { db: Db; limiter: GuessLimiter },
+  deps: SharePageDeps,
   token: string,
   headers: HeaderReader,
   now = new Date(),
