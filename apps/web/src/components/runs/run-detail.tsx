@@ -10,6 +10,7 @@ import { TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/contracts';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
+import { thresholdSeriesOf } from './threshold-series';
 import { formatBytes, formatDateTime, formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
 import { ConfirmButton } from '~/components/ui/confirm-button';
@@ -214,10 +215,7 @@ export function RunDetail({ id }: { id: string }) {
   const sc = r.scenarioSnapshot;
   const scParams = ScenarioShown.safeParse(sc.params ?? {}).data;
   // the tagged series a threshold names, charted per second (the card lists them all)
-  const thresholdMetrics = new Set((r.thresholdResults ?? []).map((t) => t.metric));
-  const thresholdSeries = (r.summary?.subMetrics ?? [])
-    .map((s) => s.name)
-    .filter((n) => thresholdMetrics.has(n));
+  const thresholdSeries = thresholdSeriesOf(r.thresholdResults ?? [], r.summary?.subMetrics ?? []);
   const script = r.script;
   const elapsedMs = r.startedAt
     ? (r.finishedAt ? new Date(r.finishedAt).getTime() : Date.now()) -
