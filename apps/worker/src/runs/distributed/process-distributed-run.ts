@@ -28,7 +28,7 @@ import { pinsForRecord } from '../../targets/resolve-and-pin';
 import { targetHeadersOf } from '../../targets/target-headers';
 import { distributedOutcome } from './distributed-outcome';
 import { runGenerator, type GeneratorResult } from './run-generator';
-import { summaryFromMergedRows } from './merged-summary';
+import { subMetricsFromMergedRows, summaryFromMergedRows } from './merged-summary';
 import { waitForGenerators, waitForSegmentsEnd } from './wait-for-generators';
 
 const DEFAULTS: DistributedConfig = {
@@ -214,6 +214,10 @@ export async function processDistributedRun(
     await recordStartSkew(db, runId);
     const segments = await db.runSegment.findMany({ where: { runId }, orderBy: { index: 'asc' } });
     const k6Summary = summaryFromMergedRows(merged);
+    const subMetrics = subMetricsFromMergedRows(
+      merged,
+      plan.scenario.thresholds.map((t) => t.metric),
+    );
     const starts = segments.filter((g) => g.loadStartedAt && g.loadMs !== null);
     const load = starts.length
       ? {
@@ -222,7 +226,7 @@ export async function processDistributedRun(
         }
       : undefined;
     const summary = buildSummary(
-      { summary: k6Summary, load },
+      { summary: k6Summary, load, subMetrics },
       sampler.totals.filter((r) => r.unixSecond >= t0),
     );
     const thresholds = evaluateThresholds(
@@ -230,6 +234,7 @@ export async function processDistributedRun(
       thresholdContextFromSummary(
         k6Summary,
         summary.durationMs > 0 ? summary.durationMs / 1000 : undefined,
+        subMetrics,
       ),
       insightCodesOf({
         summary,
