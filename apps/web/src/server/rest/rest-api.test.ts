@@ -468,6 +468,10 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect(((await (await list({ name: 'nightly' }, bToken)).json()) as Json).baselines).toEqual(
       [],
     );
+    // another team's target id is not found: nothing of it is listed
+    const foreign = await list({ target: A.targetId }, bToken);
+    expect(foreign.status).toBe(404);
+    expect(JSON.stringify(await foreign.json())).not.toContain(row!.id as string);
 
     const removed = await call('DELETE', `/baselines/${row!.id}`);
     expect(removed.status).toBe(200);
