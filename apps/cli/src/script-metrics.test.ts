@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type Io } from './main';
+import { toMarkdown } from './report/markdown';
 import { scriptMetricLine, toText } from './report/text';
 import type { Comparison, Experiment, ExperimentSummary, ScriptMetricSummary } from './types';
 
@@ -185,6 +186,43 @@ describe("the script's own metrics in the CLI's reports", () => {
     );
     expect(text).toContain('SCRIPT       items p95 (trend): 4 -> 3, -1 (-25.0 %)');
     expect(text).toContain('SCRIPT       ok ratio (rate): 100 % -> 97.5 %, -2.50 pp');
+  });
+});
+
+describe("the script's own metrics in the pull-request comment (Markdown)", () => {
+  const result = (c: Comparison | null) => ({
+    experiment,
+    summary,
+    comparison: c,
+    shareUrl: null,
+    outcome: 'pass' as const,
+    exitCode: 0,
+    problems: [],
+  });
+
+  it('a summary lists each with its samples and values, ms only for a trend of times', () => {
+    const md = toMarkdown(result(null));
+    expect(md).toContain('| Pool config / scenario | Script metric | Samples | Value |');
+    expect(md).toContain(
+      '| one / load | login_ms (trend) | 40 | p95 31.5 ms, avg 21.0 ms (median of 2 runs) |',
+    );
+    expect(md).toContain(
+      '| one / load | items (trend) | 36 | p95 3, avg 2.75, 4 samples below 0 left out (median of 2 runs) |',
+    );
+    expect(md).toContain('| one / load | queue (gauge) | 12 | last 2, max 7 |');
+  });
+
+  it('a comparison lists them baseline against this run, apart from the verdicts', () => {
+    const md = toMarkdown(result(comparison));
+    expect(md).toContain(
+      '| Pool config / scenario | Script metric | Baseline | This run | Difference |',
+    );
+    expect(md).toContain(
+      '| one / load | login_ms p95 (trend) | 15.0 ms | 31.5 ms | +16.5 ms (+110 %) |',
+    );
+    expect(md).toContain('| one / load | items p95 (trend) | 4 | 3 | -1 (-25.0 %) |');
+    expect(md).toContain('| one / load | ok ratio (rate) | 100 % | 97.5 % | -2.50 pp |');
+    expect(md).toContain('never part of a verdict');
   });
 });
 

@@ -7,6 +7,7 @@ import {
   windowLabel,
 } from '../format';
 import type { RunResult } from '../types';
+import { scriptComparisonParts, scriptMetricValue, scriptValue } from './text';
 
 const ICON = {
   worse: '❌ worse',
@@ -65,6 +66,25 @@ export function toMarkdown(r: RunResult): string {
       `<sub>Medians over ${r.comparison.cells[0]?.candidateRuns ?? 0} runs per side; change is the Hodges–Lehmann estimate with its interval; a verdict needs the whole interval beyond the floor and p < 0.05 after adjusting across the gated metrics; ${FLOOR_NOTE}.</sub>`,
       '',
     );
+    const scripted = r.comparison.cells.filter((c) => c.scriptMetrics?.length);
+    if (scripted.length) {
+      out.push(
+        `| Pool config / scenario | Script metric | ${r.comparison.base ? cellText(r.comparison.base.name) : 'Baseline'} | This run | Difference |`,
+        '|---|---|---:|---:|---:|',
+      );
+      for (const c of scripted)
+        for (const m of c.scriptMetrics ?? []) {
+          const v = scriptComparisonParts(m);
+          out.push(
+            `| ${cellText(cellLabel(c))} | ${cellText(`${m.name} ${m.stat} (${m.type})`)} | ${v.baseline} | ${v.candidate} | ${v.difference || '–'} |`,
+          );
+        }
+      out.push(
+        '',
+        "<sub>The script's own k6 metrics: medians over whole runs, descriptive, never part of a verdict.</sub>",
+        '',
+      );
+    }
   } else if (r.summary) {
     out.push(
       '| Pool config / scenario | Runs | p50 | p95 | p99 | Throughput | Error rate |',
@@ -78,6 +98,19 @@ export function toMarkdown(r: RunResult): string {
       );
     }
     out.push('');
+    const scripted = r.summary.cells.filter((c) => c.scriptMetrics?.length);
+    if (scripted.length) {
+      out.push(
+        '| Pool config / scenario | Script metric | Samples | Value |',
+        '|---|---|---:|---|',
+      );
+      for (const c of scripted)
+        for (const m of c.scriptMetrics ?? [])
+          out.push(
+            `| ${cellText(cellLabel(c))} | ${cellText(`${m.name} (${m.type})`)} | ${scriptValue(m.count, '')} | ${scriptMetricValue(m)} |`,
+          );
+      out.push('');
+    }
   }
   const failures = (r.summary?.cells ?? []).flatMap((c) =>
     c.thresholds.failures.map(

@@ -63,7 +63,7 @@ export function toText(r: RunResult): string {
 }
 
 /** A value of a script's metric in its unit: "12.5 ms", a plain number without any ("80", "3.50"). */
-const scriptValue = (v: number | null, unit: string) =>
+export const scriptValue = (v: number | null, unit: string) =>
   v === null
     ? '–'
     : unit !== ''
@@ -78,6 +78,11 @@ const scriptValue = (v: number | null, unit: string) =>
  * highest value, e.g. "    SCRIPT       login_ms (trend): 100 samples, p95 31.5 ms, avg 21.0 ms".
  */
 export function scriptMetricLine(m: ScriptMetricSummary): string {
+  return `    ${'SCRIPT'.padEnd(12)} ${m.name} (${m.type}): ${scriptValue(m.count, '')} samples, ${scriptMetricValue(m)}`;
+}
+
+/** What a script metric's line says after its samples: "p95 31.5 ms, avg 21.0 ms (median of 2 runs)". */
+export function scriptMetricValue(m: ScriptMetricSummary): string {
   const value =
     m.type === 'trend'
       ? `p95 ${scriptValue(m.p95, m.unit)}, avg ${scriptValue(m.mean, m.unit)}${m.negative > 0 ? `, ${m.negative} ${m.negative === 1 ? 'sample' : 'samples'} below 0 left out` : ''}`
@@ -86,18 +91,31 @@ export function scriptMetricLine(m: ScriptMetricSummary): string {
         : m.type === 'rate'
           ? `rate ${m.rate === null ? '–' : formatValue(m.rate * 100, '%')}`
           : `last ${scriptValue(m.last, '')}, max ${scriptValue(m.max, '')}`;
-  const runs = m.runs > 1 ? ` (median of ${m.runs} runs)` : '';
-  return `    ${'SCRIPT'.padEnd(12)} ${m.name} (${m.type}): ${scriptValue(m.count, '')} samples, ${value}${runs}`;
+  return `${value}${m.runs > 1 ? ` (median of ${m.runs} runs)` : ''}`;
 }
 
 /** A script metric's statistic, baseline -> candidate and the difference (descriptive). */
 function scriptComparisonLine(m: ScriptMetricComparison): string {
+  const c = scriptComparisonParts(m);
+  return `    ${'SCRIPT'.padEnd(12)} ${m.name} ${m.stat} (${m.type}): ${c.baseline} -> ${c.candidate}${c.difference ? `, ${c.difference}` : ''}`;
+}
+
+/** A script metric comparison's values in their unit and its difference ('' when there is none). */
+export function scriptComparisonParts(m: ScriptMetricComparison): {
+  baseline: string;
+  candidate: string;
+  difference: string;
+} {
   const unit = m.unit;
   const d = m.difference;
-  const diff = !d
+  const difference = !d
     ? ''
-    : `, ${d.absolute > 0 ? '+' : d.absolute < 0 ? '-' : '±'}${m.unit === '%' ? `${scriptValue(Math.abs(d.absolute), '')} pp` : scriptValue(Math.abs(d.absolute), unit)}${d.percent === null || m.unit === '%' ? '' : ` (${formatPercent(d.percent)})`}`;
-  return `    ${'SCRIPT'.padEnd(12)} ${m.name} ${m.stat} (${m.type}): ${scriptValue(m.baselineMedian, unit)} -> ${scriptValue(m.candidateMedian, unit)}${diff}`;
+    : `${d.absolute > 0 ? '+' : d.absolute < 0 ? '-' : '±'}${m.unit === '%' ? `${scriptValue(Math.abs(d.absolute), '')} pp` : scriptValue(Math.abs(d.absolute), unit)}${d.percent === null || m.unit === '%' ? '' : ` (${formatPercent(d.percent)})`}`;
+  return {
+    baseline: scriptValue(m.baselineMedian, unit),
+    candidate: scriptValue(m.candidateMedian, unit),
+    difference,
+  };
 }
 
 /** "4 succeeded, 2 thresholds failed": a run that crossed a threshold is named as the failure it is. */
