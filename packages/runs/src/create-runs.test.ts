@@ -151,7 +151,14 @@ describe('createRuns: script policy and fleet limits on every path that makes ru
   /** Asks every path for runs; each must refuse as `refusal` says, and nothing may be made. */
   async function everyPathRefuses(
     ready: Awaited<ReturnType<typeof prepare>>,
-    refusal: { message: string; launch: string; advisor: string; extend: string },
+    refusal: {
+      message: string;
+      launch: string;
+      advisor: string;
+      extend: string;
+      /** a limit that lifts by itself: an "until decided" experiment waits instead of stopping */
+      transient: boolean;
+    },
   ) {
     const before = {
       runs: await db.run.count({ where: { teamId: ids.teamId } }),
@@ -210,7 +217,7 @@ describe('createRuns: script policy and fleet limits on every path that makes ru
     expect(state.summary).toContain(refusal.message);
 
     // an "until decided" experiment's next round: asked when its last run ends; the rule stops,
-    // saying why, and asking again answers the same without trying again
+    // or waits for a limit that lifts by itself, saying why; asking again answers the same
     await end(ready.lastUntilRun, 'succeeded', 31);
     const seq = parseExperiment(
       await db.experiment.findUniqueOrThrow({
@@ -218,13 +225,20 @@ describe('createRuns: script policy and fleet limits on every path that makes ru
         select: { sequentialState: true },
       }),
     ).sequentialState!;
-    expect(seq.stop).toBe(true);
-    expect(seq.stoppedBecause).toContain(`the next round was refused: ${refusal.extend}: `);
-    expect(seq.stoppedBecause).toContain(refusal.message);
-    expect(seq.metrics.some((m) => m.reason.includes('stopped: the next round was refused'))).toBe(
-      true,
-    );
-    expect(await continueSequential(db, ready.until)).toMatchObject({ kind: 'stopped' });
+    const why = refusal.transient ? seq.waitingBecause : seq.stoppedBecause;
+    expect(why).toContain(`the next round was refused: ${refusal.extend}: `);
+    expect(why).toContain(refusal.message);
+    if (refusal.transient) {
+      expect(seq.stop).toBe(false);
+      expect(seq.stoppedBecause).toBeUndefined();
+      expect(await continueSequential(db, ready.until)).toMatchObject({ kind: 'waiting' });
+    } else {
+      expect(seq.stop).toBe(true);
+      expect(
+        seq.metrics.some((m) => m.reason.includes('stopped: the next round was refused')),
+      ).toBe(true);
+      expect(await continueSequential(db, ready.until)).toMatchObject({ kind: 'stopped' });
+    }
 
     expect(await db.run.count({ where: { teamId: ids.teamId } })).toBe(afterAdvisorRuns);
     expect(afterAdvisorRuns).toBe(before.runs);
@@ -240,6 +254,7 @@ describe('createRuns: script policy and fleet limits on every path that makes ru
         launch: 'scenarioIds',
         advisor: 'scenarioId',
         extend: 'addRepeats',
+        transient: false,
       });
     } finally {
       await setTeam({ scriptScenarios: true });
@@ -257,6 +272,7 @@ describe('createRuns: script policy and fleet limits on every path that makes ru
         launch: 'repeats',
         advisor: 'budgetRuns',
         extend: 'addRepeats',
+        transient: true,
       });
     } finally {
       await setTeam({ maxQueuedLoadMinutes: null });

@@ -62,7 +62,9 @@ export async function extendExperiment(
     // 7.1 % at 15 → 25 pairs). Its own continuation stays within the budget and before a stop.
     if (exp.untilDecidedMaxRepeats !== null) {
       const seq = parseExperiment({ sequentialState: exp.sequentialState }).sequentialState;
-      if (seq?.stop)
+      // (a stop because the team's policy or limits refused a round is not a decision: more
+      // runs carry the same looks on)
+      if (seq?.stop && !seq.stoppedBecause)
         throw new InvalidInputError(
           'addRepeats',
           `this experiment ran until decided and its sequential rule stopped at ${seq.pairs} pairs: more runs would look again with alpha it has spent. Start a new experiment to measure again`,

@@ -1,4 +1,5 @@
-import { InvalidInputError, scenarioFromColumns, type Db, type Prisma } from '@poolbench/db';
+import { RunsRefusedError } from './runs-refused';
+import { scenarioFromColumns, type Db, type Prisma } from '@poolbench/db';
 import { scenarioPlannedMs } from '@poolbench/scenarios';
 
 /**
@@ -92,24 +93,27 @@ export async function checkFleetLimits(
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`fleet:${input.teamId}`}))`;
   const limits = await teamFleetLimits(tx, input.teamId);
   if (input.experimentRuns > limits.maxRunsPerExperiment)
-    throw new InvalidInputError(
+    throw new RunsRefusedError(
       input.field,
       `this would make ${input.experimentRuns} runs in one experiment; this team's limit is ${limits.maxRunsPerExperiment} (fewer configs, scenarios or repeats, or ask an admin to raise it)`,
+      false,
     );
   if (input.requireOnlineGenerators && input.loadGenerators > 1) {
     const online = await onlineWorkers(tx);
     if (input.loadGenerators > online)
-      throw new InvalidInputError(
+      throw new RunsRefusedError(
         'loadGenerators',
         `${input.loadGenerators} load generators need ${input.loadGenerators} workers online; ${online} ${online === 1 ? 'is' : 'are'} online (start more workers or use at most ${Math.max(1, online)})`,
+        true,
       );
   }
   const { ms: queuedMs } = await queuedLoad(tx, input.teamId);
   const limitMs = limits.maxQueuedLoadMinutes * 60_000;
   if (queuedMs + input.newLoadMs > limitMs)
-    throw new InvalidInputError(
+    throw new RunsRefusedError(
       input.field,
       `this would queue ${minutes(input.newLoadMs)} of load on top of the team's ${minutes(queuedMs)} already queued; the team may have at most ${limits.maxQueuedLoadMinutes} min queued (wait, cancel an experiment, or ask an admin to raise it)`,
+      true,
     );
   // every team's launches take this lock after their own, so the order is always the same
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('fleet:installation'))`;
@@ -123,8 +127,9 @@ export async function checkFleetLimits(
   teams.add(input.teamId);
   const shareMs = installationMs / teams.size;
   if (totalMs + input.newLoadMs > installationMs && queuedMs + input.newLoadMs > shareMs)
-    throw new InvalidInputError(
+    throw new RunsRefusedError(
       input.field,
       `the installation's queue is full (${minutes(totalMs)} of its ${installationMinutes} min queued by ${teams.size} ${teams.size === 1 ? 'team' : 'teams'}); this team may add load up to its fair share of ${minutes(shareMs)} and has ${minutes(queuedMs)} queued (wait for runs to finish, or ask an installation admin to raise POOLBENCH_QUEUED_LOAD_MINUTES)`,
+      true,
     );
 }

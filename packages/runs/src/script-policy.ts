@@ -1,4 +1,5 @@
-import { InvalidInputError, type Db, type Prisma } from '@poolbench/db';
+import { RunsRefusedError } from './runs-refused';
+import { type Db, type Prisma } from '@poolbench/db';
 
 type Tx = Prisma.TransactionClient | Db;
 
@@ -21,5 +22,5 @@ export const SCRIPTS_OFF_MESSAGE =
  */
 export async function assertScriptScenariosAllowed(db: Tx, teamId: string, field: string) {
   if (!(await scriptScenariosAllowed(db, teamId)))
-    throw new InvalidInputError(field, SCRIPTS_OFF_MESSAGE);
+    throw new RunsRefusedError(field, SCRIPTS_OFF_MESSAGE, false);
 }

@@ -400,6 +400,8 @@ export const SequentialStateSchema = z.looseObject({
   decidedAt: z.string().nullable(),
   /** set when the rule asked for another round and the team's policy or limits refused it */
   stoppedBecause: z.string().optional(),
+  /** set while the next round waits for a limit that lifts by itself (the queue is full) */
+  waitingBecause: z.string().optional(),
   metrics: z.array(
     z.looseObject({
       name: z.string(),

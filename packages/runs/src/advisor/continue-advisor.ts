@@ -4,13 +4,13 @@ import {
   parseRun,
   Prisma,
   toJson,
-  InvalidInputError,
   type AdvisorState,
   type Db,
 } from '@poolbench/db';
 import { isCrashedRunStatus, isMeasuredRunStatus } from '@poolbench/contracts';
 import type { RunSummary } from '@poolbench/stats';
 import { createRuns } from '../create-runs';
+import { RunsRefusedError } from '../runs-refused';
 import { lockExperiment, refreshExperimentStatus } from '../experiment-status';
 import { advisorRunCells, withConfigs } from './advisor-runs';
 import { planAdvisorStep, type AdvisorObservation } from './advisor-plan';
@@ -134,8 +134,9 @@ export async function continueAdvisor(db: Db, experimentId: string): Promise<Adv
     if (!runIds) return { kind: 'not-finished' };
     return { kind: 'planned', state: runIds.state, runIds: runIds.ids };
   } catch (err) {
-    // a fleet limit reached between steps ends the search with what it has, saying why
-    if (!(err instanceof InvalidInputError)) throw err;
+    // the team's policy or a fleet limit refusing the step ends the search with what it has,
+    // saying why
+    if (!(err instanceof RunsRefusedError)) throw err;
     const stopped = stopStep(
       withConfigs(step.state, configsOfRuns),
       `the next step was refused: ${err.message}`,

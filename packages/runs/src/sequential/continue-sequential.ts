@@ -1,4 +1,4 @@
-import { InvalidInputError, parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
+import { parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
 import { eachOverdue, type OverdueOptions } from '../overdue';
 import { isMeasuredRunStatus } from '@poolbench/contracts';
 import {
@@ -12,6 +12,7 @@ import {
   type SequentialStep,
 } from '@poolbench/stats';
 import { extendExperiment } from '../extend-experiment';
+import { RunsRefusedError } from '../runs-refused';
 import { hypothesisData, type CellValue } from '../hypotheses/decide-hypotheses';
 
 /** What an "until decided" experiment decides on when it names no metrics. */
@@ -21,6 +22,8 @@ export type SequentialContinuation =
   | { kind: 'not-sequential' }
   | { kind: 'not-finished' }
   | { kind: 'stopped'; state: SequentialState }
+  /** its next round was refused for now (the queue is full): the sweeper asks again */
+  | { kind: 'waiting'; state: SequentialState }
   | { kind: 'extended'; state: SequentialState; addRepeats: number; runIds: string[] };
 
 /**
@@ -143,24 +146,30 @@ export async function continueSequential(
     );
     return { kind: 'extended', state, addRepeats, runIds: extended.runIds };
   } catch (err) {
-    // the team's script policy or a fleet limit refused the next round: the experiment ends with
-    // what it has, each open metric saying why (retrying would be refused the same way)
-    if (!(err instanceof InvalidInputError)) throw err;
+    // only the team's policy or the fleet's limits refusing the round; anything else (a race
+    // another process won: it grew the experiment first) leaves the state as it is
+    if (!(err instanceof RunsRefusedError)) throw err;
     const why = `the next round was refused: ${err.message}`;
-    const stopped: SequentialState = {
-      ...state,
-      stop: true,
-      decidedAt: new Date().toISOString(),
-      stoppedBecause: why,
-      metrics: state.metrics.map((m) =>
-        m.decision === 'continue' ? { ...m, reason: `${m.reason}; stopped: ${why}` } : m,
-      ),
-    };
-    await db.experiment.update({
-      where: { id: e.id },
-      data: { sequentialState: toJson.sequentialState(stopped) },
+    // a limit that lifts by itself (the queue drains): the rule waits, saying why, and the
+    // sweeper asks again; one that needs an admin: the rule stops there, each open metric saying
+    // why (its hypotheses are decided as they stand; Add repeats carries on once it is lifted)
+    const next: SequentialState = err.transient
+      ? { ...state, waitingBecause: why }
+      : {
+          ...state,
+          stop: true,
+          decidedAt: new Date().toISOString(),
+          stoppedBecause: why,
+          metrics: state.metrics.map((m) =>
+            m.decision === 'continue' ? { ...m, reason: `${m.reason}; stopped: ${why}` } : m,
+          ),
+        };
+    // written only if the experiment is as this look saw it (finished, with these repeats)
+    await db.experiment.updateMany({
+      where: { id: e.id, repeats: e.repeats, finishedAt: { not: null } },
+      data: { sequentialState: toJson.sequentialState(next) },
     });
-    return { kind: 'stopped', state: stopped };
+    return err.transient ? { kind: 'waiting', state: next } : { kind: 'stopped', state: next };
   }
 }
 
@@ -179,7 +188,7 @@ export async function continueOverdueSequential(
      ORDER BY random() LIMIT ${opts.limit ?? 20}`;
   return eachOverdue(rows, opts, async (id) => {
     const next = await continueSequential(db, id);
-    return next.kind !== 'not-finished' && next.kind !== 'not-sequential';
+    return next.kind === 'stopped' || next.kind === 'extended';
   });
 }
 

@@ -8,6 +8,8 @@ interface SequentialView {
     stop: boolean;
     /** the next round was refused (the team's script policy or fleet limits) */
     stoppedBecause?: string;
+    /** the next round waits for a limit that lifts by itself */
+    waitingBecause?: string;
     metrics: Array<{
       name: string;
       decision: string;
@@ -64,6 +66,11 @@ export function SequentialCard({
               {s.stop ? 'Stopped' : 'Running'} after {s.pairs} pair{s.pairs === 1 ? '' : 's'} of{' '}
               {sequential.maxRepeats}.
             </p>
+            {!s.stop && s.waitingBecause ? (
+              <p className="mb-2 text-sm text-amber-800" data-testid="sequential-waiting-because">
+                Waiting for the next round: {s.waitingBecause}. It starts when the limit allows.
+              </p>
+            ) : null}
             {s.stoppedBecause ? (
               <p className="mb-2 text-sm text-amber-800" data-testid="sequential-stopped-because">
                 Stopped before a decision: {s.stoppedBecause}.

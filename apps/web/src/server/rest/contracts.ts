@@ -348,6 +348,14 @@ export const ExperimentSchema = z.object({
           maxPairs: z.number().int(),
           stop: z.boolean(),
           decidedAt: z.string().nullable(),
+          stoppedBecause: z
+            .string()
+            .optional()
+            .describe("the rule stopped because the team's policy or limits refused a round"),
+          waitingBecause: z
+            .string()
+            .optional()
+            .describe('the next round waits for a limit that lifts by itself (a full queue)'),
           metrics: z.array(
             z.object({
               name: z.string(),
