@@ -29,6 +29,12 @@ export function unitAndIntegration(
   integration: string[],
   base: ViteUserConfig = shared,
   measurement: string[] = [],
+  /**
+   * `isolate: false`: the integration files share their worker processes' module graph instead
+   * of importing it anew each (for a workspace whose files keep no module state between them:
+   * each opens its own database and closes what it opened)
+   */
+  integrationOptions: { isolate?: false } = {},
 ): ViteUserConfig {
   // A project that extends the root concatenates `include` lists, so the root keeps none.
   // A workspace may have no test of one kind: an empty project passes.
@@ -59,6 +65,7 @@ export function unitAndIntegration(
               name: 'integration',
               include: integration,
               exclude: [...configDefaults.exclude, ...measurement],
+              ...integrationOptions,
             },
           },
           { extends: true, test: { name: 'measurement', include: measurement } },

@@ -2,7 +2,9 @@ import { defineConfig, mergeConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 import shared, { unitAndIntegration } from '../../vitest.shared.ts';
 
-// Integration: every file on a temporary database (withTempDatabase), some with Redis too.
+// Integration: every file on a temporary database (withTempDatabase), some with Redis too. They
+// share their workers' module graph (`isolate: false`): importing the app's server code anew for
+// each of the 41 files cost more than half of their time (docs/testing.md).
 export default unitAndIntegration(
   [
     'src/server/api/authorization.test.ts',
@@ -53,4 +55,6 @@ export default unitAndIntegration(
       resolve: { alias: { '~': fileURLToPath(new URL('./src', import.meta.url)) } },
     }),
   ),
+  [],
+  { isolate: false },
 );
