@@ -143,6 +143,11 @@ async function serve() {
     }
     return method === 'GET' ? fastOrNext(req, res) : handle(req, res);
   });
+  // An idle keep-alive connection stays open 65 s, past the 60 s reverse proxies and HTTP
+  // clients keep theirs: with Node's 5 s default, a client that reused a connection idle for
+  // about 5 s could send its request as the server closed it and get ECONNRESET (a proxy: 502).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.listen(port, host, () =>
     console.log(
       `PoolBench web listening on http://${host.includes(':') ? `[${host}]` : host}:${port}`,

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { expect, test } from '@playwright/test';
 
 /**
@@ -30,5 +31,35 @@ test('a malformed percent-escape is 400 on every route, signed out', async ({
   for (const path of ['/share/%zz', '/runs/%E0%A4%A']) {
     const res = await request.get(`${baseURL}${path}`, { maxRedirects: 0 });
     expect(res.status(), path).toBe(400);
+  }
+});
+
+// Node's default closed an idle keep-alive connection after 5 s, so a client (a proxy, a CI
+// script, the browser) reusing one idle that long could send its request as the server closed
+// it: ECONNRESET. The server keeps idle connections 65 s, past a proxy's usual 60 s.
+test('a keep-alive connection idle for 6 s still serves the next request', async ({ baseURL }) => {
+  test.setTimeout(30_000);
+  const url = new URL(baseURL!);
+  const socket = connect(Number(url.port), url.hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let received = '';
+  let closed = false;
+  socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+  socket.on('close', () => (closed = true));
+  const ask = () =>
+    socket.write(`GET /api/health HTTP/1.1\r\nHost: ${url.host}\r\nConnection: keep-alive\r\n\r\n`);
+  const answers = () => received.match(/^HTTP\/1\.1 \d{3}/gm)?.length ?? 0;
+  try {
+    ask();
+    await expect.poll(answers).toBe(1);
+    await new Promise((r) => setTimeout(r, 6_000));
+    expect(closed).toBe(false);
+    ask();
+    await expect.poll(answers).toBe(2);
+  } finally {
+    socket.destroy();
   }
 });
