@@ -33,18 +33,45 @@ describe('a follow-up that failed once is logged and resumed by the sweeper', ()
     await dispose?.();
   });
 
-  it('an "until decided" round refused once: logged, then made and enqueued by the sweeper', async () => {
+  /** Two of seed 004's pool configs (A, B) and one of its scenarios (S). */
+  async function cells() {
     const pcs = await db.poolConfig.findMany({
       where: { teamId: ids.teamId, name: { startsWith: '004' } },
       orderBy: { name: 'asc' },
       take: 2,
     });
-    const [A, B] = [pcs[0]!.id, pcs[1]!.id];
-    const S = (
-      await db.scenario.findFirstOrThrow({
-        where: { teamId: ids.teamId, name: { startsWith: '004' } },
-      })
-    ).id;
+    const scenario = await db.scenario.findFirstOrThrow({
+      where: { teamId: ids.teamId, name: { startsWith: '004' } },
+    });
+    return { A: pcs[0]!.id, B: pcs[1]!.id, S: scenario.id };
+  }
+
+  /** Postgres refuses `op` on `table` while the flag table `name` has a row. */
+  async function refuseWhileFlagged(name: string, op: 'INSERT' | 'UPDATE', table: string) {
+    await db.$executeRawUnsafe(`CREATE TABLE ${name} (on_purpose boolean)`);
+    await db.$executeRawUnsafe(`INSERT INTO ${name} VALUES (true)`);
+    await db.$executeRawUnsafe(`CREATE FUNCTION ${name}() RETURNS trigger AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM ${name}) THEN RAISE EXCEPTION 'refused on purpose'; END IF;
+        RETURN NEW;
+      END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(
+      `CREATE TRIGGER ${name} BEFORE ${op} ON "${table}" FOR EACH ROW EXECUTE FUNCTION ${name}()`,
+    );
+  }
+
+  /** A logger that keeps what was warned. */
+  function collectingLog() {
+    const warned: Array<{ obj: Record<string, unknown>; msg: string }> = [];
+    const log = {
+      warn: (obj: object, msg: string) => warned.push({ obj: obj as Record<string, unknown>, msg }),
+      info: () => {},
+    };
+    return { warned, log };
+  }
+
+  it('an "until decided" round refused once: logged, then made and enqueued by the sweeper', async () => {
+    const { A, B, S } = await cells();
     const l = await launchExperiment(db, {
       teamId: ids.teamId,
       targetId: ids.targetId,
@@ -66,24 +93,11 @@ describe('a follow-up that failed once is logged and resumed by the sweeper', ()
     });
 
     // Postgres refuses new Run rows while the flag is set: the next round cannot be made
-    await db.$executeRawUnsafe('CREATE TABLE refuse_runs (on_purpose boolean)');
-    await db.$executeRawUnsafe('INSERT INTO refuse_runs VALUES (true)');
-    await db.$executeRawUnsafe(`CREATE FUNCTION refuse_runs() RETURNS trigger AS $$
-      BEGIN
-        IF EXISTS (SELECT 1 FROM refuse_runs) THEN RAISE EXCEPTION 'refused on purpose'; END IF;
-        RETURN NEW;
-      END $$ LANGUAGE plpgsql`);
-    await db.$executeRawUnsafe(
-      'CREATE TRIGGER refuse_runs BEFORE INSERT ON "Run" FOR EACH ROW EXECUTE FUNCTION refuse_runs()',
-    );
+    await refuseWhileFlagged('refuse_runs', 'INSERT', 'Run');
 
     const prefix = `pbt-after-run-${Date.now()}`;
     const queue = createRunQueue(redis, prefix);
-    const warned: Array<{ obj: Record<string, unknown>; msg: string }> = [];
-    const log = {
-      warn: (obj: object, msg: string) => warned.push({ obj: obj as Record<string, unknown>, msg }),
-      info: () => {},
-    };
+    const { warned, log } = collectingLog();
     try {
       const first = await db.run.findMany({
         where: { experimentId: l.experimentId },
@@ -138,17 +152,7 @@ describe('a follow-up that failed once is logged and resumed by the sweeper', ()
   });
 
   it('a decision refused once: logged, then decided by the sweeper', async () => {
-    const pcs = await db.poolConfig.findMany({
-      where: { teamId: ids.teamId, name: { startsWith: '004' } },
-      orderBy: { name: 'asc' },
-      take: 2,
-    });
-    const [A, B] = [pcs[0]!.id, pcs[1]!.id];
-    const S = (
-      await db.scenario.findFirstOrThrow({
-        where: { teamId: ids.teamId, name: { startsWith: '004' } },
-      })
-    ).id;
+    const { A, B, S } = await cells();
     const l = await launchExperiment(db, {
       teamId: ids.teamId,
       targetId: ids.targetId,
@@ -167,23 +171,10 @@ describe('a follow-up that failed once is logged and resumed by the sweeper', ()
       ],
     });
     // Postgres refuses to store a decision while the flag is set
-    await db.$executeRawUnsafe('CREATE TABLE refuse_decisions (on_purpose boolean)');
-    await db.$executeRawUnsafe('INSERT INTO refuse_decisions VALUES (true)');
-    await db.$executeRawUnsafe(`CREATE FUNCTION refuse_decisions() RETURNS trigger AS $$
-      BEGIN
-        IF EXISTS (SELECT 1 FROM refuse_decisions) THEN RAISE EXCEPTION 'refused on purpose'; END IF;
-        RETURN NEW;
-      END $$ LANGUAGE plpgsql`);
-    await db.$executeRawUnsafe(
-      'CREATE TRIGGER refuse_decisions BEFORE UPDATE ON "Hypothesis" FOR EACH ROW EXECUTE FUNCTION refuse_decisions()',
-    );
+    await refuseWhileFlagged('refuse_decisions', 'UPDATE', 'Hypothesis');
     const prefix = `pbt-after-run-h-${Date.now()}`;
     const queue = createRunQueue(redis, prefix);
-    const warned: Array<{ obj: Record<string, unknown>; msg: string }> = [];
-    const log = {
-      warn: (obj: object, msg: string) => warned.push({ obj: obj as Record<string, unknown>, msg }),
-      info: () => {},
-    };
+    const { warned, log } = collectingLog();
     try {
       const runs = await db.run.findMany({
         where: { experimentId: l.experimentId },
