@@ -409,6 +409,29 @@ describe.each(CASES)('$runtime on $database', ({ runtime, database, config }) =>
     }).toEqual({ login200: 1, login401: 4, login400: 6, me200: 2, me401: 7, me404: 1 });
   });
 
+  it('counts a request before its answer arrives', async () => {
+    // A client that reads an answer and then scrapes /metrics must find it counted: the run's
+    // pool-behaviour figures and this contract's own deltas read the metrics right after requests.
+    const late: string[] = [];
+    let prev = await (await fetch(`${s.baseUrl}/metrics`)).text();
+    for (let i = 0; i < 60; i++) {
+      const [path, route, code] =
+        i % 3 === 0
+          ? (['/health', 'health', 200] as const)
+          : i % 3 === 1
+            ? (['/query?rows=2&fields=2', 'query', 200] as const)
+            : (['/me', 'me', 401] as const);
+      const res = await fetch(`${s.baseUrl}${path}`);
+      await res.text(); // the whole answer, not only its headers
+      expect(res.status).toBe(code);
+      const now = await (await fetch(`${s.baseUrl}/metrics`)).text();
+      if (httpCount(now, route, code) - httpCount(prev, route, code) !== 1)
+        late.push(`${i} ${path}`);
+      prev = now;
+    }
+    expect(late).toEqual([]);
+  });
+
   it('writes on POST /work (and only then), committed when it answers', async () => {
     const before = await counterHits(database);
     expect((await fetch(`${s.baseUrl}/work?ms=5`, { method: 'POST' })).status).toBe(200);

@@ -45,17 +45,38 @@ final class Server {
         this.readiness = readiness;
     }
 
-    /** One request: the exchange, its parsed query, deadline and the status it was answered with. */
+    /**
+     * One request: the exchange, its parsed query, deadline and the status it was answered with. A routed
+     * request (one with a name) is counted in the request metrics once, before the last byte of its answer
+     * is sent, so a client that reads the answer and then scrapes /metrics always finds it counted.
+     */
     final class Ex {
         final HttpExchange x;
         final Map<String, String> q;
+        final String name;
         final long startNs = System.nanoTime();
         final long deadlineNs = startNs + cfg.requestTimeoutMs * 1_000_000L;
         int code;
+        private boolean counted;
 
         Ex(HttpExchange x) {
+            this(x, null);
+        }
+
+        Ex(HttpExchange x, String name) {
             this.x = x;
+            this.name = name;
             this.q = parseQuery(x.getRequestURI().getRawQuery());
+        }
+
+        /** Counts the request with its status (STATUS_CLIENT_CLOSED when none was sent); only the first call counts. */
+        void count() {
+            if (counted || name == null) {
+                return;
+            }
+            counted = true;
+            int status = code == 0 ? STATUS_CLIENT_CLOSED : code;
+            metrics.httpDuration.with(name, Integer.toString(status)).observe((System.nanoTime() - startNs) / 1e9);
         }
 
         String param(String name) {
@@ -76,6 +97,7 @@ final class Server {
             byte[] b = (body + "\n").getBytes(StandardCharsets.UTF_8);
             x.getResponseHeaders().set("Content-Type", "application/json");
             code = status;
+            count();
             x.sendResponseHeaders(status, b.length);
             try (OutputStream os = x.getResponseBody()) {
                 os.write(b);
@@ -163,7 +185,7 @@ final class Server {
     }
 
     private void route(HttpExchange x, String method, String name, String allowed, Handler h) throws IOException {
-        Ex e = new Ex(x);
+        Ex e = new Ex(x, name);
         if (!method.equals(allowed) && !(allowed.equals("GET") && method.equals("HEAD"))) {
             e.error(405, "method_not_allowed", "use " + allowed + " " + x.getRequestURI().getPath());
             return;
@@ -187,8 +209,7 @@ final class Server {
                 }
             }
         } finally {
-            int code = e.code == 0 ? STATUS_CLIENT_CLOSED : e.code;
-            metrics.httpDuration.with(name, Integer.toString(code)).observe((System.nanoTime() - e.startNs) / 1e9);
+            e.count();
         }
     }
 
@@ -515,12 +536,14 @@ final class Server {
             record(ex);
             errLog.warn("query stream failed", "path", "/query", "err", String.valueOf(ex.getMessage()));
             out.flush();
+            e.count();
             raw.close();
             return;
         }
         out.write(']');
         out.write('\n');
         out.flush();
+        e.count();
         raw.close();
     }
 
