@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { withTempDatabase } from '@poolbench/db/testing';
 import { nav, SHOTS, signUpApi, trpcOk } from './helpers';
+import { startInstallation } from './installation';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -79,14 +78,6 @@ test('New experiment and Schedule an experiment submit with the target the form 
   await expect(page.getByRole('row', { name: /Nightly HikariCP 10 vs 2/ })).toContainText('active');
 });
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
 /** The CLI from this checkout (apps/cli's bin, through tsx), as a CI job runs it. */
 function poolbench(
   args: string[],
@@ -116,26 +107,8 @@ test('launching with no worker online says so, on the form, on the experiment an
   browser,
 }) => {
   test.setTimeout(3 * 60_000);
-  const db = await withTempDatabase('e2e_no_worker');
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799');
-  redis.pathname = '/7';
-  let web: ChildProcess | null = spawn('node', ['server.mjs'], {
-    cwd: join(import.meta.dirname, '..'),
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.toString(),
-      BETTER_AUTH_URL: base,
-      POOLBENCH_URL: base,
-      POOLBENCH_WEB_PROCESSES: '1',
-      WEB_SWEEPER: '0',
-    },
-    stdio: 'ignore',
-  });
+  const inst = await startInstallation({ label: 'e2e_no_worker', redisDb: 7 });
+  const base = inst.base;
   const ctx = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
   try {
     const page = await ctx.newPage();
@@ -196,9 +169,7 @@ test('launching with no worker online says so, on the form, on the experiment an
     await call('experiment.cancel', { id: started.experiment.id });
   } finally {
     await ctx.close();
-    web?.kill('SIGTERM');
-    web = null;
-    await db.dispose();
+    await inst.stop();
   }
 });
 

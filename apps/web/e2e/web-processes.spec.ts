@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { signUpApi, trpcOk } from './helpers';
+import { freePort } from './installation';
 import { closeE2eDb, e2eDb, twoFinishedRuns } from './synthetic';
 
 /**
@@ -14,13 +15,6 @@ import { closeE2eDb, e2eDb, twoFinishedRuns } from './synthetic';
 const WEB = join(import.meta.dirname, '..');
 const APP = process.env.POOLBENCH_URL ?? 'http://localhost:3000';
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 const children = (pid: number) =>
   execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)])
     .toString()
