@@ -56,9 +56,9 @@ describe('scriptMetricRows', () => {
       'login_ms p50',
       'login_ms p95',
       'login_ms p99',
+      'ok ratio',
       'orders rate',
       'orders total',
-      'ok ratio',
     ]);
     const p50 = rows[0]!;
     expect(p50.cells).toEqual([
@@ -66,11 +66,11 @@ describe('scriptMetricRows', () => {
       { median: 40, n: 1 },
     ]);
     expect(p50.diffs).toEqual([null, { absolute: 20, percent: 100 }]);
-    const rate = rows[3]!;
+    const rate = rows[4]!;
     expect(rate.unit).toBe('/s');
     expect(rate.cells.map((c) => c.median)).toEqual([6, 3]);
     expect(rate.diffs[1]).toEqual({ absolute: -3, percent: -50 });
-    const ok = rows[5]!;
+    const ok = rows[3]!;
     expect(ok.cells).toEqual([
       { median: 90, n: 2 },
       { median: 50, n: 1 },
@@ -101,18 +101,35 @@ describe('scriptMetricRows', () => {
     const b = [run({ login_ms: legacy, items: { ...trend(4), time: false }, mixed: trend(4) })];
     const rows = scriptMetricRows([{ runs: a }, { runs: b }], 0);
     expect(rows.map((r) => `${r.name} ${r.stat} ${r.unit}`)).toEqual([
-      'login_ms p50 ms',
-      'login_ms p95 ms',
-      'login_ms p99 ms',
       'items p50 ',
       'items p95 ',
       'items p99 ',
+      'login_ms p50 ms',
+      'login_ms p95 ms',
+      'login_ms p99 ms',
     ]);
-    const itemsP50 = rows[3]!;
+    const itemsP50 = rows[0]!;
     expect(itemsP50.type).toBe('trend');
     expect(formatScriptValue(itemsP50.cells[1]!.median, itemsP50.unit)).toBe('4');
     expect(formatScriptDiff(itemsP50.diffs[1], itemsP50.unit)).toBe('+1 (+33 %)');
-    expect(formatScriptValue(rows[0]!.cells[1]!.median, rows[0]!.unit)).toBe('12.0 ms');
+    expect(formatScriptValue(rows[3]!.cells[1]!.median, rows[3]!.unit)).toBe('12.0 ms');
+  });
+});
+
+describe('the order of the script’s metrics', () => {
+  it('is by name, as k6’s summary lists them, not the order Postgres stored them in', () => {
+    // jsonb keeps keys shortest first: what a stored summary gives back
+    const stored = { zz: trend(1), b_ms: trend(2), a_long_name: trend(3) };
+    const names = ['a_long_name', 'b_ms', 'zz'];
+    const rows = scriptMetricRows([{ runs: [run(stored)] }, { runs: [run(stored)] }], 0);
+    expect([...new Set(rows.map((r) => r.name))]).toEqual(names);
+    expect(scriptMetricSummaries([run(stored)]).map((m) => m.name)).toEqual(names);
+    const cols = scriptColumns([run(stored)], (r) => ({
+      checks: null,
+      custom: r.summary?.custom,
+      summary: r.summary,
+    }));
+    expect([...new Set(cols.map((c) => c.header.split(':')[1]))]).toEqual(names);
   });
 });
 
@@ -132,19 +149,19 @@ describe('scriptColumns', () => {
       summary: r.summary,
     }));
     expect(cols.map((c) => c.header)).toEqual([
+      'custom:items:p50',
+      'custom:items:p95',
+      'custom:items:p99',
       'custom:login_ms:p50_ms',
       'custom:login_ms:p95_ms',
       'custom:login_ms:p99_ms',
       'custom:old_ms:p50_ms',
       'custom:old_ms:p95_ms',
       'custom:old_ms:p99_ms',
-      'custom:items:p50',
-      'custom:items:p95',
-      'custom:items:p99',
       'custom:orders:rate_per_s',
       'custom:orders:total',
     ]);
-    expect(cols[6]!.value(rows[0]!)).toBe(3);
+    expect(cols[0]!.value(rows[0]!)).toBe(3);
   });
 });
 
@@ -167,16 +184,16 @@ describe('scriptMetricSummaries', () => {
     ];
     const out = scriptMetricSummaries(runs);
     expect(out.map((m) => [m.name, m.type, m.unit, m.runs])).toEqual([
-      ['login_ms', 'trend', 'ms', 2],
       ['items', 'trend', '', 2],
-      ['orders', 'counter', '', 2],
+      ['login_ms', 'trend', 'ms', 2],
       ['ok', 'rate', '', 1],
+      ['orders', 'counter', '', 2],
       ['queue', 'gauge', '', 1],
     ]);
-    expect(out[0]).toMatchObject({ count: 100, p95: 30, mean: 20, sum: null, negative: 0 });
-    expect(out[1]).toMatchObject({ p95: 6, mean: 4, negative: 3 });
-    expect(out[2]).toMatchObject({ sum: 60, p95: null, rate: null });
-    expect(out[3]).toMatchObject({ rate: 0.9, count: 10 });
+    expect(out[1]).toMatchObject({ count: 100, p95: 30, mean: 20, sum: null, negative: 0 });
+    expect(out[0]).toMatchObject({ p95: 6, mean: 4, negative: 3 });
+    expect(out[3]).toMatchObject({ sum: 60, p95: null, rate: null });
+    expect(out[2]).toMatchObject({ rate: 0.9, count: 10 });
     expect(out[4]).toMatchObject({ last: 2, max: 7 });
     expect(scriptMetricSummaries([{ summary: null }])).toEqual([]);
   });

@@ -1,6 +1,13 @@
 import { isTimeTrend, median, type CustomMetricValue, type RunSummary } from '@poolbench/stats';
 
 /** What a row of the script's metrics reads from each run's value of that metric. */
+/**
+ * The order the script's own metrics are listed in everywhere (run page, compare view, exports,
+ * REST): by name, as k6's end-of-test summary lists them, whatever order they were stored in.
+ */
+export const inK6Order = (names: Iterable<string>): string[] =>
+  [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
 export type ScriptMetricStat = 'p50' | 'p95' | 'p99' | 'rate' | 'total' | 'ratio' | 'last' | 'max';
 
 /**
@@ -114,7 +121,7 @@ export function scriptMetricRows(
     for (const name of Object.keys(r.summary?.custom ?? {}))
       if (!names.includes(name)) names.push(name);
   const rows: ScriptMetricRow[] = [];
-  for (const name of names) {
+  for (const name of inK6Order(names)) {
     const kind = kindIn(groups[baselineIndex]!, name)!;
     if (!groups.some((g, gi) => gi !== baselineIndex && kindIn(g, name) === kind)) continue;
     const type = kind === 'trend-number' ? 'trend' : kind;
@@ -167,7 +174,7 @@ export interface ScriptMetricSummary {
 }
 
 /**
- * The script's own metrics of a set of runs (a cell's measured runs), in the order first seen,
+ * The script's own metrics of a set of runs (a cell's measured runs), by name (`inK6Order`),
  * each of the kind the first run that had it says (runs of another kind under that name are left
  * out): per statistic the median over the runs that recorded it.
  */
@@ -178,7 +185,8 @@ export function scriptMetricSummaries(
   for (const r of runs)
     for (const [name, v] of Object.entries(r.summary?.custom ?? {}))
       if (!kinds.has(name)) kinds.set(name, scriptMetricKind(v));
-  return [...kinds].map(([name, kind]): ScriptMetricSummary => {
+  return inK6Order(kinds.keys()).map((name): ScriptMetricSummary => {
+    const kind = kinds.get(name)!;
     const vs = runs.flatMap((r) => {
       const v = r.summary?.custom?.[name];
       return v && scriptMetricKind(v) === kind ? [v] : [];

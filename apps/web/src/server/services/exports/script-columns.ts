@@ -1,5 +1,6 @@
 import type { CustomMetrics, RunSummary, SecondChecks } from '@poolbench/stats';
 import {
+  inK6Order,
   SCRIPT_METRIC_STATS,
   scriptMetricKind,
   scriptMetricValue,
@@ -49,7 +50,8 @@ export function scriptColumns<R>(
       { header: `check:${label}:fails`, value: (row) => find(row)?.fails ?? null },
     );
   }
-  for (const [name, kind] of metrics)
+  for (const name of inK6Order(metrics.keys())) {
+    const kind = metrics.get(name)!;
     for (const { stat, unit } of SCRIPT_METRIC_STATS[kind]) {
       if (skip.includes(stat)) continue;
       out.push({
@@ -61,5 +63,6 @@ export function scriptColumns<R>(
         },
       });
     }
+  }
   return out;
 }

@@ -1,5 +1,6 @@
 import { parseRunSecond, type Db } from '@poolbench/db';
 import { isTimeTrend, type CustomMetricValue } from '@poolbench/stats';
+import { inK6Order } from '../compare/script-metrics';
 import { NotFoundError } from '../errors';
 
 /** One second of a script's own metric, as its chart draws it (a trend of times in ms). */
@@ -44,7 +45,7 @@ function pointOf(second: number, v: CustomMetricValue): CustomPoint {
 
 /**
  * A run's own metrics per second (RunSecond.custom), or its tagged series (RunSecond.subMetrics,
- * only those `names` lists when given), one series each in the order first seen.
+ * only those `names` lists when given), one series each, by name (`inK6Order`).
  */
 export async function customSeries(
   db: Db,
@@ -89,5 +90,5 @@ export async function customSeries(
       s.points.push(pointOf(row.second, v));
     }
   }
-  return [...out.values()];
+  return inK6Order(out.keys()).map((name) => out.get(name)!);
 }
