@@ -1,2 +1,3 @@
 export * from './error-codes';
 export * from './app-error';
+export * from './nul';

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
+import type { AppError } from '@poolbench/contracts/errors';
 import { openSecret, type Db } from '@poolbench/db';
 import { ScenarioSchema } from '@poolbench/scenarios';
 import { createPubSubHub, workerConnection, publishRunEvent } from '@poolbench/queue';
@@ -92,6 +93,24 @@ describe('procedures against real Postgres and Redis', () => {
     expect(
       (await db.run.findUniqueOrThrow({ where: { id: runId } })).cancelRequestedAt,
     ).not.toBeNull();
+  });
+
+  it('a NUL character anywhere in an input is a bad request naming its field', async () => {
+    const admin = callerFor(db, services, A.users.admin, A.teamId);
+    const before = await db.target.count({ where: { teamId: A.teamId } });
+    const err = await admin.target
+      .create({
+        kind: 'managed',
+        name: 'Lab',
+        requestDefaults: { method: 'GET', path: '/work', query: { ms: '1\u0000' } },
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TRPCError);
+    expect((err as TRPCError).code).toBe('BAD_REQUEST');
+    expect(((err as TRPCError).cause as AppError).problems).toEqual([
+      { path: 'requestDefaults.query.ms', message: 'must not contain a NUL character (U+0000)' },
+    ]);
+    expect(await db.target.count({ where: { teamId: A.teamId } })).toBe(before);
   });
 
   it('URL targets: hosts must be allowed; secret values are sealed and never returned', async () => {

@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { Role } from '@poolbench/db';
 import { flattenIssues } from '@poolbench/scenarios';
-import { AppError, ERROR_CODES, isErrorCode } from '@poolbench/contracts/errors';
+import { AppError, ERROR_CODES, isErrorCode, refuseNul } from '@poolbench/contracts/errors';
 import { resolveTeam } from '../services/teams/resolve-team';
 import { isInstallationAdmin } from '../services/installation/installation-admin';
 import { env } from '../env';
@@ -77,7 +77,13 @@ const checkOrigin = t.middleware(({ ctx, type, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.use(checkOrigin).use(mapErrors);
+/** A NUL character anywhere in the input is refused naming its field (Postgres stores none). */
+const refuseNulInput = t.middleware(async ({ getRawInput, next }) => {
+  refuseNul(await getRawInput());
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(checkOrigin).use(mapErrors).use(refuseNulInput);
 
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });

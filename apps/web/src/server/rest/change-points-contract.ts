@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HISTORY_METRICS as TREND_METRICS } from '@poolbench/runs';
-import { NOT_BLANK } from './contracts';
+import { CONTROL_MESSAGE, NOT_BLANK, noControlCharacters } from './contracts';
 import { SINCE_PATTERN } from '~/server/services/trends/change-points-view';
 
 const Ref = (what: string) =>
@@ -9,6 +9,7 @@ const Ref = (what: string) =>
     .trim()
     .min(1, 'is required')
     .max(120)
+    .refine(noControlCharacters, CONTROL_MESSAGE)
     .meta({ pattern: NOT_BLANK })
     .describe(`the ${what}, by id or exact name`);
 

@@ -59,11 +59,20 @@ export const ProblemSchema = z.object({
  */
 export const NOT_BLANK =
   '^[^\\u0000-\\u001f\\u007f]*[^\\s\\ufeff\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
+/**
+ * The server side of NOT_BLANK's "no control characters" (trim and min(1) are the rest): a NUL
+ * would otherwise reach Postgres, which cannot store it in text, and fail as a server error.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+export const noControlCharacters = (s: string) => !CONTROL.test(s);
+export const CONTROL_MESSAGE = 'must not contain control characters';
 const IdOrName = z
   .string()
   .trim()
   .min(1, 'is required')
   .max(120)
+  .refine(noControlCharacters, CONTROL_MESSAGE)
   .meta({ pattern: NOT_BLANK })
   .describe('id or exact name');
 const LoadGeneratorsSchema = z
@@ -134,6 +143,7 @@ const CiOriginFields = {
       (b) => ![...b].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f),
       'must not contain control characters',
     )
+    .refine(noControlCharacters, CONTROL_MESSAGE)
     .meta({ pattern: NOT_BLANK })
     .optional()
     .describe('the branch (or merge request ref) it came from'),
@@ -164,6 +174,7 @@ export const StartSavedSchema = z.strictObject({
     .trim()
     .min(1)
     .max(120)
+    .refine(noControlCharacters, CONTROL_MESSAGE)
     .meta({ pattern: NOT_BLANK })
     .optional()
     .describe("name of the new experiment (default: the saved one's)"),
@@ -195,7 +206,14 @@ export const UntilDecidedSchema = z
 export const StartInlineSchema = z
   .strictObject({
     kind: z.literal('inline'),
-    name: z.string().trim().min(1).max(120).meta({ pattern: NOT_BLANK }).default('CI run'),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(120)
+      .refine(noControlCharacters, CONTROL_MESSAGE)
+      .meta({ pattern: NOT_BLANK })
+      .default('CI run'),
     target: IdOrName.describe('id or exact name of a target of the team'),
     poolConfigs: z
       .array(IdOrName)
@@ -211,6 +229,7 @@ export const StartInlineSchema = z
       .trim()
       .min(1)
       .max(120)
+      .refine(noControlCharacters, CONTROL_MESSAGE)
       .meta({ pattern: NOT_BLANK })
       .optional()
       .describe(
@@ -241,7 +260,14 @@ export type StartExperiment = z.output<typeof StartExperimentSchema>;
 
 export const StartAdvisorSchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(120).meta({ pattern: NOT_BLANK }).optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(120)
+      .refine(noControlCharacters, CONTROL_MESSAGE)
+      .meta({ pattern: NOT_BLANK })
+      .optional(),
     target: IdOrName.describe('id or exact name of a target of the team'),
     poolConfig: IdOrName.describe(
       "id or name of the target's pool config whose max pool size is searched; everything else of it stays",
@@ -250,7 +276,14 @@ export const StartAdvisorSchema = z
     scenario: ScenarioSchema.optional().describe(
       'template and parameters (constant-arrival-rate for an SLO); saved as a scenario row',
     ),
-    scenarioName: z.string().trim().min(1).max(120).meta({ pattern: NOT_BLANK }).optional(),
+    scenarioName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(120)
+      .refine(noControlCharacters, CONTROL_MESSAGE)
+      .meta({ pattern: NOT_BLANK })
+      .optional(),
     knob: z.enum(['maxConns']).default('maxConns').describe('the pool-config parameter searched'),
     min: z.number().int('must be a whole number').min(1).max(1000).describe('smallest setting'),
     max: z.number().int('must be a whole number').min(2).max(1000).describe('largest setting'),

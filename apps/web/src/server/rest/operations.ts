@@ -28,6 +28,8 @@ import {
   ExtendExperimentSchema,
   ExperimentSummarySchema,
   NOT_BLANK,
+  noControlCharacters,
+  CONTROL_MESSAGE,
   RunSchema,
   SaveBaselineSchema,
   ShareLinkSchema,
@@ -138,6 +140,7 @@ const CompareQuery = z
       .trim()
       .min(1)
       .max(64)
+      .refine(noControlCharacters, CONTROL_MESSAGE)
       .meta({ pattern: NOT_BLANK })
       .optional()
       .describe('baseline name, e.g. main (the default when `base` is not given)'),
@@ -146,6 +149,7 @@ const CompareQuery = z
       .trim()
       .min(1)
       .max(200)
+      .refine(noControlCharacters, CONTROL_MESSAGE)
       .meta({ pattern: NOT_BLANK })
       .optional()
       .describe(
