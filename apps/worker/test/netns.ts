@@ -90,15 +90,24 @@ export async function makeHosts(count: number) {
       [
         'delete bridge',
         async () => {
-          try {
-            ip('link', 'del', bridge);
-          } catch {
-            // not there (never made, or deleted already)
+          // Deleting a namespace destroys the veth pairs in it later, from a kernel work queue:
+          // each pair is deleted here by its bridge end, then the bridge, and what the kernel is
+          // still tearing down is waited for (bounded) instead of read at one instant.
+          for (const link of [...names.map((_, i) => `pbdv${tag}${i}`), bridge])
+            try {
+              ip('link', 'del', link);
+            } catch {
+              // not there (never made, or gone with its namespace already)
+            }
+          const linksLeft = () =>
+            ip('-o', 'link')
+              .split('\n')
+              .filter((l) => l.includes(`pbd`) && l.includes(tag));
+          const until = Date.now() + 10_000;
+          while (linksLeft().length) {
+            if (Date.now() > until) throw new Error(`links left: ${linksLeft().join('; ')}`);
+            await new Promise((r) => setTimeout(r, 100));
           }
-          const links = ip('-o', 'link')
-            .split('\n')
-            .filter((l) => l.includes(`pbd`) && l.includes(tag));
-          if (links.length) throw new Error(`links left: ${links.join('; ')}`);
         },
       ],
       [
