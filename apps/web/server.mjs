@@ -76,11 +76,69 @@ async function serve() {
 
   /**
    * Registered by src/instrumentation.ts from inside the Next.js build (src/server/fast-path.ts):
-   * for a GET it returns what the run page data, compare view or share page route would answer,
-   * when this process decided it moments ago from the same caches, or null; then Next.js
-   * answers. An answer is `{ status, headers, body }`.
+   * for a GET it returns what the run page data, compare view or share page route, or a
+   * session's run, experiment or compare page, would answer, when this process decided it moments
+   * ago from the same caches, or null; then Next.js answers. An answer is `{ status, headers, body }`.
    */
   const fastAnswer = () => globalThis.__poolbenchFastAnswer;
+  /**
+   * Also registered there: for a GET Next.js is about to answer that the fast path may answer
+   * next time (a run, experiment or compare page for a session), `{ maxBytes, done }`; the bytes
+   * Next.js sends, with its status and headers, go to `done` once the response has finished.
+   */
+  const shellCapture = () => globalThis.__poolbenchShellCapture;
+  /** Next.js answers; what it sends is kept when the fast path may answer it next time. */
+  const nextAnswers = (req, res) => {
+    let capture = null;
+    try {
+      capture = shellCapture()?.(req) ?? null;
+    } catch (e) {
+      console.error('shell capture failed', e);
+    }
+    if (capture) collect(res, capture);
+    return handle(req, res);
+  };
+  const collect = (res, capture) => {
+    const chunks = [];
+    let size = 0;
+    let over = false;
+    const add = (chunk, encoding) => {
+      if (over || chunk == null || typeof chunk === 'function') return;
+      const b =
+        typeof chunk === 'string'
+          ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8')
+          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      size += b.length;
+      if (size > capture.maxBytes) {
+        over = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(Buffer.from(b)); // a copy: the writer may reuse its buffer
+    };
+    const write = res.write;
+    const end = res.end;
+    res.write = function (chunk, encoding, cb) {
+      add(chunk, encoding);
+      return write.call(this, chunk, encoding, cb);
+    };
+    res.end = function (chunk, encoding, cb) {
+      add(chunk, encoding);
+      return end.call(this, chunk, encoding, cb);
+    };
+    res.once('finish', () => {
+      if (over) return;
+      try {
+        capture.done({
+          status: res.statusCode,
+          headers: res.getHeaders(),
+          body: Buffer.concat(chunks),
+        });
+      } catch (e) {
+        console.error('shell capture failed', e);
+      }
+    });
+  };
   /** Writes an answer; a failure before anything was sent hands the request to Next.js. */
   const send = (req, res, answer) => {
     try {
@@ -99,7 +157,7 @@ async function serve() {
   };
   const fastOrNext = (req, res) => {
     const fast = fastAnswer();
-    if (!fast) return handle(req, res);
+    if (!fast) return nextAnswers(req, res);
     // what Next.js sets when absent (the share page's guess limiter may read it)
     req.headers['x-forwarded-for'] ??= req.socket.remoteAddress;
     let answer;
@@ -108,10 +166,10 @@ async function serve() {
     } catch (e) {
       return failed(req, res, e);
     }
-    if (answer === null) return handle(req, res);
+    if (answer === null) return nextAnswers(req, res);
     if (typeof answer.then !== 'function') return send(req, res, answer);
     answer.then(
-      (a) => (a === null ? handle(req, res) : send(req, res, a)),
+      (a) => (a === null ? nextAnswers(req, res) : send(req, res, a)),
       (e) => failed(req, res, e),
     );
   };

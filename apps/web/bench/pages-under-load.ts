@@ -339,6 +339,21 @@ try {
       auth: true,
     },
     {
+      name: `run page of a ${SECONDS / 60}-minute run (/runs/[id], signed in: the HTML)`,
+      path: () => `/runs/${run}`,
+      auth: true,
+    },
+    {
+      name: `experiment page (/experiments/[id], signed in: the HTML)`,
+      path: () => `/experiments/${f.experimentId}`,
+      auth: true,
+    },
+    {
+      name: `compare page of 2 cells x ${REPEATS} (/compare, signed in: the HTML)`,
+      path: () => `/compare?${compareQuery(cells)}`,
+      auth: true,
+    },
+    {
       name: 'share page (experiment link, signed out)',
       path: (s: (typeof sides)[number]) => `/share/${s.share}`,
       auth: false,

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { FAST_PATH_TIMING } from '../src/server/services/cache/page-bytes-response';
-import { signUpApi, trpcOk } from './helpers';
-import { closeE2eDb, twoFinishedRuns } from './synthetic';
+import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { closeE2eDb, e2eDb, twoFinishedRuns } from './synthetic';
 
 /**
  * server.mjs's fast path: once a web process has decided a request for a finished run's page
@@ -184,5 +184,108 @@ test('repeated requests are answered from memory as Next.js answers them, and re
     expect([after.status(), fromMemory(after)]).toEqual([401, false]);
     expect(Date.now() - signedOutAt).toBeLessThanOrEqual(BOUND_MS);
     await bare.dispose();
+  });
+});
+
+const nonceOf = (r: APIResponse) =>
+  /'nonce-([^']+)'/.exec(r.headers()['content-security-policy'] ?? '')?.[1] ?? '';
+const noncesIn = (html: string) => new Set([...html.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]));
+
+test('the run, experiment and compare pages a session just got are answered from memory, each with its own nonce', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const owner = page.request;
+  const email = await signUpApi(owner, baseURL!, 'Shell Owner');
+  const call = trpcOk(owner, baseURL!);
+  const [run, run2] = await twoFinishedRuns(call, email, 'Shell pages', 10);
+  const { experimentId } = await e2eDb().run.findUniqueOrThrow({
+    where: { id: run },
+    select: { experimentId: true },
+  });
+  const pages = [
+    { url: `/runs/${run}`, shows: () => page.getByTestId('run-status').first() },
+    { url: `/experiments/${experimentId}`, shows: () => page.getByTestId('matrix-run').first() },
+    {
+      url: `/compare?items=r.${run},r.${run2}`,
+      shows: () => page.getByTestId('comparison-table'),
+    },
+  ];
+
+  await test.step('the same HTML with a fresh nonce in its policy and in every script', async () => {
+    for (const { url } of pages) {
+      const first = await owner.get(url);
+      expect(first.status(), url).toBe(200);
+      expect(fromMemory(first), `${url}: the first request is Next.js's`).toBe(false);
+      const fast = await untilFromMemory(owner, url);
+      expect(fast.status()).toBe(200);
+      expect(fast.headers()['content-type']).toBe(first.headers()['content-type']);
+      for (const h of SAME_HEADERS.filter((x) => x !== 'content-encoding' && x !== 'etag'))
+        expect(fast.headers()[h], `${url}: ${h}`).toBe(first.headers()[h]);
+      expect(csp(fast)).toBe(csp(first));
+      const html = await fast.text();
+      expect(noncesIn(html), url).toEqual(new Set([nonceOf(fast)]));
+      const again = await untilFromMemory(owner, url);
+      expect(nonceOf(again)).not.toBe(nonceOf(fast));
+      expect(await again.text()).toBe(html.split(nonceOf(fast)).join(nonceOf(again)));
+    }
+  });
+
+  await test.step('Chromium runs the page from memory: its scripts load its data', async () => {
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(m.text());
+    });
+    for (const { url, shows } of pages) {
+      let doc = await page.goto(url);
+      for (let i = 0; i < 40 && doc && doc.headers()['server-timing'] !== FAST_PATH_TIMING; i++)
+        doc = await page.goto(url);
+      expect(doc?.headers()['server-timing'], `${url}: the document from memory`).toBe(
+        FAST_PATH_TIMING,
+      );
+      await expect(shows()).toBeVisible({ timeout: 30_000 });
+    }
+    expect(refused).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/fast-path-compare-from-memory.png`, fullPage: true });
+  });
+
+  await test.step('what Next.js would answer otherwise is never answered from memory', async () => {
+    const url = pages[0]!.url;
+    await untilFromMemory(owner, url);
+    // a client-side navigation's Server Component payload depends on the router's state
+    const rsc = await owner.get(url, { headers: { rsc: '1' } });
+    expect(fromMemory(rsc)).toBe(false);
+    const outsider = await browser.newContext({ baseURL });
+    const signedOut = await outsider.request.get(url, { maxRedirects: 0 });
+    expect([signedOut.status(), fromMemory(signedOut)]).toEqual([307, false]);
+    await signUpApi(outsider.request, baseURL!, 'Shell Outsider');
+    for (const { url: u } of pages.slice(0, 2)) {
+      const r = await outsider.request.get(u);
+      expect([r.status(), fromMemory(r)], u).toEqual([404, false]);
+    }
+    await outsider.close();
+  });
+
+  await test.step('a removed member is refused within the bound', async () => {
+    const inv = (await call('team.invite', { role: 'viewer' })) as unknown as { token: string };
+    const viewer = await browser.newContext({ baseURL });
+    await signUpApi(viewer.request, baseURL!, 'Shell Viewer');
+    await trpcOk(viewer.request, baseURL!)('team.acceptInvitation', { token: inv.token });
+    const url = pages[1]!.url;
+    await untilFromMemory(viewer.request, url);
+    const members = (await call('team.members', {}, 'query')) as unknown as {
+      membershipId: string;
+      role: string;
+    }[];
+    const removedAt = Date.now();
+    await call('team.removeMember', {
+      membershipId: members.find((m) => m.role === 'viewer')!.membershipId,
+    });
+    const removal = await refusedAfter(viewer.request, url, (r) => r.status() === 404, removedAt);
+    expect(removal).toBeLessThanOrEqual(BOUND_MS);
+    const after = await viewer.request.get(url);
+    expect([after.status(), fromMemory(after)]).toEqual([404, false]);
+    await viewer.close();
   });
 });

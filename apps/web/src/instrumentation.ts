@@ -5,8 +5,11 @@ export async function register() {
   const { startWebSweeper } = await import('./server/lifecycle-sweeper');
   startWebSweeper();
   // server.mjs answers from memory what it can before handing a request to Next.js
-  const { fastAnswer } = await import('./server/fast-path');
+  const { fastAnswer, shellCapture } = await import('./server/fast-path');
   (globalThis as { __poolbenchFastAnswer?: typeof fastAnswer }).__poolbenchFastAnswer = fastAnswer;
+  // and keeps the HTML Next.js renders for the pages it may answer so
+  (globalThis as { __poolbenchShellCapture?: typeof shellCapture }).__poolbenchShellCapture =
+    shellCapture;
   // and on SIGTERM, once its server has closed, lets held-back writes finish before it exits
   const { beforeExit } = await import('./server/process-wide');
   (globalThis as { __poolbenchBeforeExit?: typeof beforeExit }).__poolbenchBeforeExit = beforeExit;

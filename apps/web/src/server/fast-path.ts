@@ -17,6 +17,7 @@ import { recentComparePage } from './services/compare/compare-view';
 import { parseSelectionQuery } from './services/exports/selection-from-query';
 import { RUN_CHART_MAX_POINTS } from './services/runs/downsample';
 import { recentRunPage } from './services/runs/run-page-data';
+import { processShells, SHELL_MAX_BYTES, shellKey, shellsOn } from './services/cache/shell-pages';
 import { shareLimiter } from './services/share-links/limiter-instance';
 import { recentSharedPage } from './services/share-links/shared-response';
 
@@ -47,12 +48,18 @@ function recentTeam(headers: HeaderReader) {
   return session ? peekTeam(session.user.id, session.activeTeamId) : undefined;
 }
 
+const AUTH = { peekSession, peekTeam };
+
 /** What the routes answer, from memory alone: null wherever a route would read anything. */
 function answerFromMemory(
+  req: FastRequest,
   path: string,
   query: string,
   headers: HeaderReader,
+  nonce: string,
 ): Answer | null | Promise<Answer | null> {
+  const shell = shellsOn() ? shellKey(req.method, req.url, headers) : null;
+  if (shell) return processShells(AUTH).answer(shell, headers, nonce);
   const run = RUN_DATA.exec(path);
   if (run) {
     const team = recentTeam(headers);
@@ -86,10 +93,14 @@ function answerFromMemory(
   return null;
 }
 
-const withSecurityHeaders = (path: string, headers: HeaderReader, a: Answer): Answer => {
+const withSecurityHeaders = (
+  path: string,
+  headers: HeaderReader,
+  a: Answer,
+  nonce: string,
+): Answer => {
   // as Next.js decides the protocol the proxy sees (HSTS only over https)
   const https = (headers.get('x-forwarded-proto') ?? '').includes('https');
-  const nonce = randomBytes(16).toString('base64');
   // as Next.js merges them: the proxy's headers win over a route's own (src/proxy.ts)
   return {
     ...a,
@@ -105,7 +116,8 @@ const withSecurityHeaders = (path: string, headers: HeaderReader, a: Answer): An
  * server.mjs asks this before Next.js for every GET: the answers the run page data, compare view
  * and share page routes would give, when this process decided them within `AUTH_CACHE_MAX_MS`
  * (the session and team from the authorization cache, the page from the recent pages of a
- * finished run, comparison or share link). Null, or a promise of null, hands the request to
+ * finished run, comparison or share link), and the HTML of a run, experiment or compare page this
+ * process rendered for the same session and address within that bound (shell-pages.ts). Null, or a promise of null, hands the request to
  * Next.js, whose routes decide it in full and fill what this reads. A crowd on one result then
  * costs a hash lookup per request instead of Next.js's routing, proxy and `Request` objects.
  */
@@ -115,9 +127,35 @@ export function fastAnswer(req: FastRequest): Answer | null | Promise<Answer | n
   const path = q < 0 ? req.url : req.url.slice(0, q);
   const query = q < 0 ? '' : req.url.slice(q + 1);
   const headers = nodeHeaders(req.headers);
-  const a = answerFromMemory(path, query, headers);
+  // one nonce per answer: in its Content-Security-Policy and, for a kept page, in its HTML
+  const nonce = randomBytes(16).toString('base64');
+  const a = answerFromMemory(req, path, query, headers, nonce);
   if (a === null) return null;
   if (a instanceof Promise)
-    return a.then((answer) => answer && withSecurityHeaders(path, headers, answer));
-  return withSecurityHeaders(path, headers, a);
+    return a.then((answer) => answer && withSecurityHeaders(path, headers, answer, nonce));
+  return withSecurityHeaders(path, headers, a, nonce);
+}
+
+/** What server.mjs does with what Next.js answers a request it may keep (a shell page). */
+export interface ShellCapture {
+  maxBytes: number;
+  done(res: {
+    status: number;
+    headers: Record<string, string | string[] | number | undefined>;
+    body: Buffer;
+  }): void;
+}
+
+/**
+ * server.mjs asks this before it hands a GET to Next.js: for a shell page requested with a session
+ * cookie, where to put the answer Next.js gives, so the same session's next requests for it are
+ * answered from memory (shell-pages.ts); otherwise null.
+ */
+export function shellCapture(req: FastRequest): ShellCapture | null {
+  if (!shellsOn()) return null;
+  const shell = shellKey(req.method, req.url, nodeHeaders(req.headers));
+  if (!shell) return null;
+  const shells = processShells(AUTH);
+  const ticket = shells.ticket();
+  return { maxBytes: SHELL_MAX_BYTES, done: (res) => void shells.store(shell, ticket, res) };
 }

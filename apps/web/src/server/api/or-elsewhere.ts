@@ -1,24 +1,50 @@
-import { TRPCError } from '@trpc/server';
 import { notFound } from 'next/navigation';
-import type { LocatableKind } from '~/lib/locatable-kinds';
-import { serverCaller } from './server-caller';
+import { db } from '../db';
+import { cachedTeam } from '../auth-cache';
+import { getSession } from '../session';
+import { processWide } from '../process-wide';
+import { LruCache } from '../services/cache/finished-data-cache';
+import { locateObject } from '../services/teams/locate-object';
+
+/** The pages whose HTML is a shell (their client components load the object itself). */
+export type ShellPageKind = 'run' | 'experiment';
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Which team a run or an experiment belongs to: it never moves, so a found one is kept. */
+const owners = processWide('page-owners', () => new LruCache<string>(10_000));
+
+async function ownerTeam(kind: ShellPageKind, id: string): Promise<string | null> {
+  const key = `${kind}:${id}`;
+  const held = owners.get(key);
+  if (held) return held;
+  const select = { teamId: true } as const;
+  const row =
+    kind === 'run'
+      ? await db.run.findUnique({ where: { id }, select })
+      : await db.experiment.findUnique({ where: { id }, select });
+  if (row) owners.set(key, row.teamId);
+  return row?.teamId ?? null;
+}
 
 /**
- * Like orNotFound, for pages a link may lead to from another team: when the object is not in the
- * active team but in another team of the user, the page renders anyway and its client component
- * names that team with a switch button. Anything else not found (no such id, or a team the user is
- * not in) is the 404 page, as before.
+ * Whether a run's or an experiment's page renders for this request: the object is in the active
+ * team, or in another team of the user (a link from elsewhere: the page's client component names
+ * that team with a switch button). Anything else (no such id, or a team the user is not in) is the
+ * 404 page. The session and team come from the authorization cache and the object's team from a
+ * kept lookup, so a page costs no read of its data; the client component loads that from the
+ * cached data routes, which authorize each request themselves.
  */
-export async function orNotFoundUnlessElsewhere(
-  kind: LocatableKind,
-  id: string,
-  p: Promise<unknown>,
-): Promise<void> {
-  try {
-    await p;
-  } catch (e) {
-    if (!(e instanceof TRPCError && (e.code === 'NOT_FOUND' || e.code === 'BAD_REQUEST'))) throw e;
-    const located = await (await serverCaller()).team.locate({ kind, id }).catch(() => null);
-    if (!located) notFound();
-  }
+export async function orNotFoundUnlessElsewhere(kind: ShellPageKind, id: string): Promise<void> {
+  if (!ID.test(id)) notFound();
+  const session = await getSession();
+  if (!session) notFound();
+  const [team, owner] = await Promise.all([
+    cachedTeam(db, session.user.id, session.activeTeamId),
+    ownerTeam(kind, id),
+  ]);
+  if (!owner) notFound();
+  if (team?.id === owner) return;
+  const elsewhere = await locateObject(db, session.user.id, { kind, id }).catch(() => null);
+  if (!elsewhere) notFound();
 }

@@ -1,4 +1,3 @@
-import { serverCaller } from '~/server/api/server-caller';
 import { orNotFoundUnlessElsewhere } from '~/server/api/or-elsewhere';
 import { ExperimentDetail } from '~/components/experiments/experiment-detail';
 
@@ -10,7 +9,7 @@ export default async function Page({
   searchParams: Promise<{ queue?: string }>;
 }) {
   const { id } = await params;
-  await orNotFoundUnlessElsewhere('experiment', id, (await serverCaller()).experiment.get({ id }));
+  await orNotFoundUnlessElsewhere('experiment', id);
   return (
     <ExperimentDetail id={id} queueUnavailable={(await searchParams).queue === 'unavailable'} />
   );

@@ -1,9 +1,8 @@
-import { serverCaller } from '~/server/api/server-caller';
 import { orNotFoundUnlessElsewhere } from '~/server/api/or-elsewhere';
 import { RunDetail } from '~/components/runs/run-detail';
 
 export default async function Page({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  await orNotFoundUnlessElsewhere('run', id, (await serverCaller()).run.get({ id }));
+  await orNotFoundUnlessElsewhere('run', id);
   return <RunDetail id={id} />;
 }
