@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type Io } from './main';
+import { toJUnit } from './report/junit';
 import { toMarkdown } from './report/markdown';
 import { scriptMetricLine, toText } from './report/text';
 import type { Comparison, Experiment, ExperimentSummary, ScriptMetricSummary } from './types';
@@ -161,6 +162,39 @@ describe("the script's own metrics in the CLI's reports", () => {
     const lines = text.split('\n');
     const cell = lines.findIndex((l) => l.includes('one / load: 2/2 runs'));
     expect(lines[cell + 1]).toContain('login_ms');
+  });
+
+  it('the JUnit report carries them as the suite output, not as test cases', () => {
+    const base = {
+      experiment,
+      shareUrl: null,
+      outcome: 'pass' as const,
+      exitCode: 0,
+      problems: [] as string[],
+    };
+    const compared = toJUnit({ ...base, summary, comparison });
+    const out = /<system-out>([\s\S]*)<\/system-out>/.exec(compared)?.[1] ?? '';
+    expect(out).toContain('one / load:');
+    expect(out).toContain(
+      'SCRIPT       login_ms p95 (trend): 15.0 ms -&gt; 31.5 ms, +16.5 ms (+110 %)',
+    );
+    expect(out).toContain('SCRIPT       items p95 (trend): 4 -&gt; 3, -1 (-25.0 %)');
+    // descriptive: no test case more than the report had without them
+    const cases = (xml: string) => (xml.match(/<testcase /g) ?? []).length;
+    expect(cases(compared)).toBe(
+      cases(
+        toJUnit({
+          ...base,
+          summary,
+          comparison: { ...comparison, cells: [{ ...comparison.cells[0]!, scriptMetrics: [] }] },
+        }),
+      ),
+    );
+    // without a comparison, the cell's medians
+    const summarized = toJUnit({ ...base, summary, comparison: null });
+    expect(summarized).toContain('SCRIPT       queue (gauge): 12 samples, last 2, max 7');
+    // the suite's output comes after its test cases, as the JUnit schema orders them
+    expect(summarized.indexOf('<system-out>')).toBeGreaterThan(summarized.lastIndexOf('<testcase'));
   });
 
   it('a trend of plain numbers never reads ms, whatever its value', () => {

@@ -8,6 +8,7 @@ import {
   windowLabel,
 } from '../format';
 import type { RunResult } from '../types';
+import { scriptComparisonLine, scriptMetricLine } from './text';
 
 const esc = (s: string) =>
   s.replace(
@@ -23,8 +24,26 @@ interface Case {
 }
 
 /**
+ * The script's own k6 metrics per cell, as the text report lists them: descriptive (no verdict),
+ * so they are the suite's output, not test cases that could pass or fail.
+ */
+function scriptMetricOutput(r: RunResult): string[] {
+  const out: string[] = [];
+  if (r.comparison)
+    for (const c of r.comparison.cells)
+      if (c.scriptMetrics?.length)
+        out.push(`${cellLabel(c)}:`, ...c.scriptMetrics.map(scriptComparisonLine));
+  if (!r.comparison && r.summary)
+    for (const c of r.summary.cells)
+      if (c.scriptMetrics?.length)
+        out.push(`${cellLabel(c)}:`, ...c.scriptMetrics.map(scriptMetricLine));
+  return out;
+}
+
+/**
  * One test case per compared metric and per threshold, grouped by pool config x scenario, so CI
  * test views list exactly which metric regressed. Inconclusive verdicts are skipped, not failed.
+ * The script's own metrics go to the suite's `system-out`.
  */
 export function toJUnit(r: RunResult): string {
   const cases: Case[] = [];
@@ -111,6 +130,8 @@ export function toJUnit(r: RunResult): string {
       lines.push(`${open}>`, `      <skipped message="${esc(c.skipped)}"/>`, '    </testcase>');
     else lines.push(`${open}/>`);
   }
+  const output = scriptMetricOutput(r);
+  if (output.length) lines.push(`    <system-out>${esc(output.join('\n'))}</system-out>`);
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
 }

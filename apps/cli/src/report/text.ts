@@ -95,7 +95,7 @@ export function scriptMetricValue(m: ScriptMetricSummary): string {
 }
 
 /** A script metric's statistic, baseline -> candidate and the difference (descriptive). */
-function scriptComparisonLine(m: ScriptMetricComparison): string {
+export function scriptComparisonLine(m: ScriptMetricComparison): string {
   const c = scriptComparisonParts(m);
   return `    ${'SCRIPT'.padEnd(12)} ${m.name} ${m.stat} (${m.type}): ${c.baseline} -> ${c.candidate}${c.difference ? `, ${c.difference}` : ''}`;
 }
