@@ -229,6 +229,15 @@ test('the run, experiment and compare pages a session just got are answered from
       const again = await untilFromMemory(owner, url);
       expect(nonceOf(again)).not.toBe(nonceOf(fast));
       expect(await again.text()).toBe(html.split(nonceOf(fast)).join(nonceOf(again)));
+      // a crowd on this page alone renews what its answers rest on: still answered from memory
+      // past the bound, with no other request of the session to decide its team meanwhile
+      const end = Date.now() + 2 * BOUND_MS;
+      let late = 0;
+      while (Date.now() < end) {
+        const r = await owner.get(url);
+        if (Date.now() > end - BOUND_MS / 2 && fromMemory(r)) late++;
+      }
+      expect(late, `${url}: answered from memory past the bound`).toBeGreaterThan(0);
     }
   });
 
