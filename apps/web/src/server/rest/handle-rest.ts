@@ -1,4 +1,3 @@
-import { refuseNul } from '@poolbench/contracts/errors';
 import { authenticateApiToken } from '~/server/services/api-tokens/authenticate-api-token';
 import { SCOPE_MIN_ROLE, scopeAllowedFor } from '~/lib/api-scopes';
 import { checkContentLength, readBodyLimited } from '~/server/security/body-limit';
@@ -143,9 +142,7 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
     for (const [k, v] of Object.entries(params)) {
       if (!IdSchema.safeParse(v).success) throw new ProblemError('not_found', `no ${k} "${v}"`);
     }
-    const rawQuery = Object.fromEntries(url.searchParams);
-    refuseNul(rawQuery);
-    const query = op.query ? op.query.parse(rawQuery) : undefined;
+    const query = op.query ? op.query.parse(Object.fromEntries(url.searchParams)) : undefined;
     let raw: unknown = undefined;
     if (op.body) {
       const text = await readBodyLimited(req);
@@ -155,7 +152,6 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
         throw new ProblemError('invalid_json', 'the request body is not valid JSON');
       }
     }
-    refuseNul(raw);
     const body = op.body ? op.body.parse(raw) : undefined;
     const run = async (): Promise<StoredResponse> => {
       const answer = await op.handle({ deps, principal, params, query, body });
