@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { HISTORY_METRICS as TREND_METRICS } from '@poolbench/runs';
-import { CONTROL_MESSAGE, NOT_BLANK, noControlCharacters } from './contracts';
+import { restName } from './contracts';
 import { SINCE_PATTERN } from '~/server/services/trends/change-points-view';
 
-const Ref = (what: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'is required')
-    .max(120)
-    .refine(noControlCharacters, CONTROL_MESSAGE)
-    .meta({ pattern: NOT_BLANK })
-    .describe(`the ${what}, by id or exact name`);
+const Ref = (what: string) => restName(120).describe(`the ${what}, by id or exact name`);
 
 export const ChangePointsQuery = z.object({
   target: Ref('target'),

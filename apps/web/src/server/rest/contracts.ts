@@ -57,7 +57,7 @@ export const ProblemSchema = z.object({
  * character) and has no control characters. ASCII and Unicode spaces, and the BOM, count as
  * blank, as String.prototype.trim says.
  */
-export const NOT_BLANK =
+const NOT_BLANK =
   '^[^\\u0000-\\u001f\\u007f]*[^\\s\\ufeff\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
 /**
  * The server side of NOT_BLANK's "no control characters" (trim and min(1) are the rest): a NUL
@@ -65,16 +65,18 @@ export const NOT_BLANK =
  */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
-export const noControlCharacters = (s: string) => !CONTROL.test(s);
-export const CONTROL_MESSAGE = 'must not contain control characters';
-const IdOrName = z
-  .string()
-  .trim()
-  .min(1, 'is required')
-  .max(120)
-  .refine(noControlCharacters, CONTROL_MESSAGE)
-  .meta({ pattern: NOT_BLANK })
-  .describe('id or exact name');
+const noControlCharacters = (s: string) => !CONTROL.test(s);
+const CONTROL_MESSAGE = 'must not contain control characters';
+/** A name or id as the API reads it: trimmed, not blank, at most `max` characters, no control characters. */
+export const restName = (max: number, empty = 'is required') =>
+  z
+    .string()
+    .trim()
+    .min(1, empty)
+    .max(max, `must be at most ${max} characters`)
+    .refine(noControlCharacters, CONTROL_MESSAGE)
+    .meta({ pattern: NOT_BLANK });
+const IdOrName = restName(120).describe('id or exact name');
 const LoadGeneratorsSchema = z
   .number()
   .int('must be a whole number')
@@ -134,17 +136,7 @@ const CiOriginFields = {
     .regex(/^[A-Za-z0-9._/-]+$/, 'must be a commit id or ref (letters, digits, . _ / -)')
     .optional()
     .describe('the commit the experiment tests, e.g. a git SHA'),
-  branch: z
-    .string()
-    .trim()
-    .min(1, 'is empty')
-    .max(255, 'must be at most 255 characters')
-    .refine(
-      (b) => ![...b].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f),
-      'must not contain control characters',
-    )
-    .refine(noControlCharacters, CONTROL_MESSAGE)
-    .meta({ pattern: NOT_BLANK })
+  branch: restName(255, 'is empty')
     .optional()
     .describe('the branch (or merge request ref) it came from'),
   buildUrl: z
@@ -169,15 +161,7 @@ export const StartSavedSchema = z.strictObject({
   experiment: IdOrName.describe(
     'id or exact name of a saved experiment; its definition starts again as a new experiment',
   ),
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(120)
-    .refine(noControlCharacters, CONTROL_MESSAGE)
-    .meta({ pattern: NOT_BLANK })
-    .optional()
-    .describe("name of the new experiment (default: the saved one's)"),
+  name: restName(120).optional().describe("name of the new experiment (default: the saved one's)"),
   repeats: RepeatsSchema.optional().describe('override the saved number of repeats'),
   loadGenerators: LoadGeneratorsSchema.optional().describe(
     'override the saved number of load generators per run',
@@ -206,14 +190,7 @@ export const UntilDecidedSchema = z
 export const StartInlineSchema = z
   .strictObject({
     kind: z.literal('inline'),
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(120)
-      .refine(noControlCharacters, CONTROL_MESSAGE)
-      .meta({ pattern: NOT_BLANK })
-      .default('CI run'),
+    name: restName(120).default('CI run'),
     target: IdOrName.describe('id or exact name of a target of the team'),
     poolConfigs: z
       .array(IdOrName)
@@ -224,13 +201,7 @@ export const StartInlineSchema = z
     scenario: ScenarioSchema.optional().describe(
       'template and parameters; saved as a scenario row, reused when the same scenario was sent before',
     ),
-    scenarioName: z
-      .string()
-      .trim()
-      .min(1)
-      .max(120)
-      .refine(noControlCharacters, CONTROL_MESSAGE)
-      .meta({ pattern: NOT_BLANK })
+    scenarioName: restName(120)
       .optional()
       .describe(
         'name of the scenario row for an inline scenario (default: made from its content, e.g. "Constant arrival rate 40 req/s · GET /work · 3 s · a51a6d")',
@@ -260,14 +231,7 @@ export type StartExperiment = z.output<typeof StartExperimentSchema>;
 
 export const StartAdvisorSchema = z
   .strictObject({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(120)
-      .refine(noControlCharacters, CONTROL_MESSAGE)
-      .meta({ pattern: NOT_BLANK })
-      .optional(),
+    name: restName(120).optional(),
     target: IdOrName.describe('id or exact name of a target of the team'),
     poolConfig: IdOrName.describe(
       "id or name of the target's pool config whose max pool size is searched; everything else of it stays",
@@ -276,14 +240,7 @@ export const StartAdvisorSchema = z
     scenario: ScenarioSchema.optional().describe(
       'template and parameters (constant-arrival-rate for an SLO); saved as a scenario row',
     ),
-    scenarioName: z
-      .string()
-      .trim()
-      .min(1)
-      .max(120)
-      .refine(noControlCharacters, CONTROL_MESSAGE)
-      .meta({ pattern: NOT_BLANK })
-      .optional(),
+    scenarioName: restName(120).optional(),
     knob: z.enum(['maxConns']).default('maxConns').describe('the pool-config parameter searched'),
     min: z.number().int('must be a whole number').min(1).max(1000).describe('smallest setting'),
     max: z.number().int('must be a whole number').min(2).max(1000).describe('largest setting'),

@@ -1,4 +1,5 @@
 import { authenticateApiToken } from '~/server/services/api-tokens/authenticate-api-token';
+import { refuseNul } from '@poolbench/contracts/errors';
 import { SCOPE_MIN_ROLE, scopeAllowedFor } from '~/lib/api-scopes';
 import { checkContentLength, readBodyLimited } from '~/server/security/body-limit';
 import { IdSchema } from '~/lib/schemas/ids';
@@ -153,6 +154,10 @@ export async function handleRest(req: Request, deps: RestDeps): Promise<Response
       }
     }
     const body = op.body ? op.body.parse(raw) : undefined;
+    // what the document states for every string it describes (NO_NUL in openapi.ts); an
+    // undocumented query parameter was dropped by the parse and is not judged
+    refuseNul(query);
+    refuseNul(body);
     const run = async (): Promise<StoredResponse> => {
       const answer = await op.handle({ deps, principal, params, query, body });
       if (method !== 'GET') await deps.forgetAuth?.({ teamId: principal.teamId });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { buildOpenApi } from './openapi';
+import { buildOpenApi, NO_NUL } from './openapi';
+import { OPERATIONS } from './operations';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -68,5 +69,49 @@ describe('OpenAPI document states the server rules', () => {
     expect(query({ metrics: 'p99Ms, rps' })).toBe(true);
     expect(query({ metrics: '' })).toBe(false);
     expect(query({ metrics: 'p99Ms,nope' })).toBe(false);
+  });
+  it('every string a request carries has a pattern, and a NUL is refused where none of its own was', () => {
+    const inputs: Json[] = [];
+    const bodyNames = new Set(OPERATIONS.flatMap((o) => (o.bodyName ? [o.bodyName] : [])));
+    for (const [name, s] of Object.entries((doc.components as Json).schemas as Json))
+      if ([...bodyNames].some((b) => name === b || name.startsWith(`${b}_`))) inputs.push(s);
+    for (const item of Object.values(doc.paths as Json))
+      for (const op of Object.values(item as Json))
+        for (const p of (op as Json).parameters ?? []) inputs.push(p.schema);
+    const bare: string[] = [];
+    let noNul = 0;
+    const walk = (v: unknown, at: string): void => {
+      if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${at}/${i}`));
+      if (!v || typeof v !== 'object') return;
+      const o = v as Json;
+      if (o.type === 'string' && o.enum === undefined && o.const === undefined) {
+        if (typeof o.pattern !== 'string') bare.push(at);
+        else if (o.pattern === NO_NUL) noNul++;
+      }
+      for (const [k, x] of Object.entries(o)) walk(x, `${at}/${k}`);
+    };
+    inputs.forEach((s, i) => walk(s, `#${i}`));
+    expect(bare).toEqual([]);
+    expect(noNul).toBeGreaterThan(10);
+    // free text and a script metric's tag value: the document itself refuses a NUL there
+    const claim = (text: string) => ({
+      ...experiment({}),
+      hypotheses: [
+        {
+          base: { poolConfig: 'lazy' },
+          candidate: { poolConfig: 'lazy' },
+          metric: 'p95Ms',
+          expect: 'better',
+          band: 5,
+          claim: text,
+        },
+      ],
+    });
+    expect(start(claim('faster'))).toBe(true);
+    expect(start(claim('fast\u0000er'))).toBe(false);
+    const tag = (v: string) =>
+      start(experiment({ thresholds: [{ metric: `mine{a:${v}}`, expr: 'p(95)<5' }] }));
+    expect(tag('b')).toBe(true);
+    expect(tag('b\u0000')).toBe(false);
   });
 });

@@ -11,12 +11,27 @@ type Json = Record<string, unknown>;
  * schema's root; inside an OpenAPI document they must live in components, so they are moved
  * there (prefixed with the owner's name) and the refs rewritten.
  */
+/** A string with no NUL character: Postgres stores none in text or jsonb, so the server refuses one. */
+export const NO_NUL = '^[^\\u0000]*$';
+
+/**
+ * Every input string the server reads has a pattern: its own, or NO_NUL. The server checks
+ * every string it parsed for a NUL (handle-rest.ts), so the document says so where no pattern of
+ * the field's own excludes one already; enum and const strings need none.
+ */
+function statesNoNul(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(statesNoNul);
+  if (!v || typeof v !== 'object') return v;
+  const o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, statesNoNul(x)])) as Json;
+  const isString = o.type === 'string' || (Array.isArray(o.type) && o.type.includes('string'));
+  if (isString && o.pattern === undefined && o.enum === undefined && o.const === undefined)
+    o.pattern = NO_NUL;
+  return o;
+}
+
 function schemaOf(s: z.ZodType, io: 'input' | 'output', owner = 'Inline', components?: Json): Json {
-  const {
-    $schema: _ignored,
-    $defs,
-    ...rest
-  } = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  const json = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  const { $schema: _ignored, $defs, ...rest } = (io === 'input' ? statesNoNul(json) : json) as Json;
   if (!$defs) return rest;
   if (!components) throw new Error(`schema of ${owner} is recursive; pass components`);
   const rewrite = (v: unknown): unknown =>

@@ -27,9 +27,7 @@ import {
   ExperimentSchema,
   ExtendExperimentSchema,
   ExperimentSummarySchema,
-  NOT_BLANK,
-  noControlCharacters,
-  CONTROL_MESSAGE,
+  restName,
   RunSchema,
   SaveBaselineSchema,
   ShareLinkSchema,
@@ -135,22 +133,10 @@ const WindowSecond = (what: string) =>
 
 const CompareQuery = z
   .object({
-    baseline: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64)
-      .refine(noControlCharacters, CONTROL_MESSAGE)
-      .meta({ pattern: NOT_BLANK })
+    baseline: restName(64)
       .optional()
       .describe('baseline name, e.g. main (the default when `base` is not given)'),
-    base: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .refine(noControlCharacters, CONTROL_MESSAGE)
-      .meta({ pattern: NOT_BLANK })
+    base: restName(200)
       .optional()
       .describe(
         'instead of a saved baseline: a pool config (id or name) of this experiment that every other pool config is compared with, scenario by scenario (gate config A against config B inside one experiment)',

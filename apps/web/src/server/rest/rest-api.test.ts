@@ -665,6 +665,27 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
     expect((await named.json()).problems).toEqual([
       { path: 'name', message: 'must not contain control characters' },
     ]);
+    // free text with no pattern of its own: the document's NUL rule, checked
+    const claimed = await call('POST', '/experiments', {
+      body: {
+        kind: 'saved',
+        experiment: 'x',
+        hypotheses: [
+          {
+            base: { poolConfig: 'lazy' },
+            candidate: { poolConfig: 'lazy' },
+            metric: 'p95Ms',
+            expect: 'better',
+            band: 5,
+            claim: 'fast\u0000er',
+          },
+        ],
+      },
+    });
+    expect(claimed.status).toBe(422);
+    expect((await claimed.json()).problems).toEqual([
+      { path: 'hypotheses.0.claim', message: 'must not contain a NUL character (U+0000)' },
+    ]);
   });
 
   it('a name that is not found lists the names there are (a command copied into a new team)', async () => {
