@@ -12,7 +12,8 @@ import { HYPOTHESIS_METRIC_KEYS, HYPOTHESIS_METRICS, MAX_HYPOTHESES } from '@poo
 import type { ExperimentFormInput } from '~/lib/schemas/experiment';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Field, NumberInput, Select } from '~/components/ui/form';
+import { Field, Select } from '~/components/ui/form';
+import { NumberField } from '~/components/ui/number-field';
 
 interface Named {
   id: string;
@@ -158,28 +159,14 @@ export function HypothesesFields({
                     />
                   )}
                 </Field>
-                <Field
+                <NumberField
                   label="Band"
                   help="% of the base (points for error rate)"
                   error={e?.band?.message ?? e?.bandUnit?.message}
-                >
-                  {(p) => (
-                    <Controller
-                      control={control}
-                      name={`hypotheses.${i}.band`}
-                      render={({ field }) => (
-                        <NumberInput
-                          {...p}
-                          min={0}
-                          value={field.value}
-                          onValue={field.onChange}
-                          onBlur={field.onBlur}
-                          name={field.name}
-                        />
-                      )}
-                    />
-                  )}
-                </Field>
+                  control={control}
+                  name={`hypotheses.${i}.band`}
+                  min={0}
+                />
               </div>
               <div className="sm:col-span-2">
                 <Button type="button" variant="ghost" size="sm" onClick={() => remove(i)}>

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useRef } from 'react';
-import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { useForm, useWatch, type FieldPath } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   POOL_STRATEGY_META,
@@ -22,7 +22,8 @@ import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
-import { Field, Input, NumberInput } from '~/components/ui/form';
+import { Field, Input } from '~/components/ui/form';
+import { NumberField } from '~/components/ui/number-field';
 
 export interface PoolConfigInitial {
   id: string;
@@ -207,28 +208,15 @@ export function PoolConfigForm({
                 />
               )}
             </Field>
-            <Field
+            <NumberField
               label="Instances"
               help="Target processes started per run, each with these settings."
               error={err('instanceCount')}
-            >
-              {(p) => (
-                <Controller
-                  control={control}
-                  name="instanceCount"
-                  render={({ field }) => (
-                    <NumberInput
-                      {...p}
-                      min={1}
-                      max={16}
-                      value={field.value}
-                      onValue={field.onChange}
-                      onBlur={field.onBlur}
-                    />
-                  )}
-                />
-              )}
-            </Field>
+              control={control}
+              name="instanceCount"
+              min={1}
+              max={16}
+            />
           </div>
           {shownParams.length === 0 ? (
             <p className="text-sm text-slate-500">This strategy has no parameters.</p>
@@ -242,7 +230,7 @@ export function PoolConfigForm({
           ) : null}
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {shownParams.map((pm) => (
-              <Field
+              <NumberField
                 key={pm.key}
                 label={
                   <span>
@@ -254,25 +242,12 @@ export function PoolConfigForm({
                 }
                 help={pm.help}
                 error={err(`params.${pm.key}`)}
-              >
-                {(p) => (
-                  <Controller
-                    control={control}
-                    name={`params.${pm.key}`}
-                    render={({ field }) => (
-                      <NumberInput
-                        {...p}
-                        min={pm.min}
-                        max={pm.max}
-                        placeholder={pm.default !== undefined ? `default ${pm.default}` : 'derived'}
-                        value={field.value}
-                        onValue={field.onChange}
-                        onBlur={field.onBlur}
-                      />
-                    )}
-                  />
-                )}
-              </Field>
+                control={control}
+                name={`params.${pm.key}`}
+                min={pm.min}
+                max={pm.max}
+                placeholder={pm.default !== undefined ? `default ${pm.default}` : 'derived'}
+              />
             ))}
           </div>
         </CardBody>

@@ -10,7 +10,8 @@ import {
 } from 'react-hook-form';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Checkbox, Field, Input, NumberInput, Select, Textarea } from '~/components/ui/form';
+import { Checkbox, Field, Input, Select, Textarea } from '~/components/ui/form';
+import { NumberField } from '~/components/ui/number-field';
 import { DurationInput } from '~/components/ui/duration-input';
 import { KeyValueRows } from './key-value-rows';
 import { CheckRows, ExtractRows } from './scenario-step-fields';
@@ -92,23 +93,13 @@ export function ScenarioRequestFields({
               <Field label="Path" error={err(`requests.${i}.path`)}>
                 {(p) => <Input {...p} {...register(`requests.${i}.path`)} />}
               </Field>
-              <Field label="Body (bytes)" error={err(`requests.${i}.bodyBytes`)}>
-                {(p) => (
-                  <Controller
-                    control={control}
-                    name={`requests.${i}.bodyBytes`}
-                    render={({ field }) => (
-                      <NumberInput
-                        {...p}
-                        placeholder="none"
-                        value={field.value}
-                        onValue={field.onChange}
-                        onBlur={field.onBlur}
-                      />
-                    )}
-                  />
-                )}
-              </Field>
+              <NumberField
+                label="Body (bytes)"
+                error={err(`requests.${i}.bodyBytes`)}
+                control={control}
+                name={`requests.${i}.bodyBytes`}
+                placeholder="none"
+              />
               {flow ? (
                 <Button
                   variant="ghost"
@@ -120,22 +111,12 @@ export function ScenarioRequestFields({
                   <ArrowUp className="size-4" />
                 </Button>
               ) : (
-                <Field label="Weight" error={err(`requests.${i}.weight`)}>
-                  {(p) => (
-                    <Controller
-                      control={control}
-                      name={`requests.${i}.weight`}
-                      render={({ field }) => (
-                        <NumberInput
-                          {...p}
-                          value={field.value}
-                          onValue={field.onChange}
-                          onBlur={field.onBlur}
-                        />
-                      )}
-                    />
-                  )}
-                </Field>
+                <NumberField
+                  label="Weight"
+                  error={err(`requests.${i}.weight`)}
+                  control={control}
+                  name={`requests.${i}.weight`}
+                />
               )}
               <Button
                 variant="danger-ghost"

@@ -3,7 +3,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { previewCron } from '~/lib/schemas/cron';
 import { ScheduleUpdateSchema } from '~/lib/schemas/experiment';
@@ -14,7 +14,8 @@ import { messageOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
 import { Dialog } from '~/components/ui/dialog';
 import { Alert } from '~/components/ui/feedback';
-import { Field, Input, NumberInput } from '~/components/ui/form';
+import { Field, Input } from '~/components/ui/form';
+import { NumberField } from '~/components/ui/number-field';
 
 type Values = z.input<typeof ScheduleUpdateSchema>;
 const FIELDS = ['name', 'cron', 'timezone', 'repeats'] as const;
@@ -98,29 +99,15 @@ export function ScheduleEditDialog({
             {preview.description}; next: {preview.next.map((n) => formatDateTime(n)).join(', ')}
           </p>
         ) : null}
-        <Field
+        <NumberField
           label="Repeats"
           help="of every cell, in each experiment the schedule starts"
           error={errors.repeats?.message}
-        >
-          {(p) => (
-            <Controller
-              control={form.control}
-              name="repeats"
-              render={({ field }) => (
-                <NumberInput
-                  {...p}
-                  min={1}
-                  max={50}
-                  value={field.value}
-                  onValue={field.onChange}
-                  onBlur={field.onBlur}
-                  name={field.name}
-                />
-              )}
-            />
-          )}
-        </Field>
+          control={form.control}
+          name="repeats"
+          min={1}
+          max={50}
+        />
         <div className="flex justify-end gap-2">
           <Button type="button" variant="ghost" onClick={onClose}>
             Cancel

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { Controller, useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { DEFAULT_LAB_SETUP, LAB_ENDPOINTS, type TargetValues } from '~/lib/schemas/target';
 import { useServerErrors } from '~/lib/forms/server-errors';
 import { fieldError } from '~/lib/forms/field-error';
@@ -13,7 +13,8 @@ import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
-import { Field, Input, NumberInput, Select } from '~/components/ui/form';
+import { Field, Input, Select } from '~/components/ui/form';
+import { NumberField } from '~/components/ui/number-field';
 import {
   formatBytes,
   labDataBytes,
@@ -309,22 +310,14 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
           />
           <CardBody className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
             {SETUP_FIELDS.map((f) => (
-              <Field key={f.key} label={f.label} help={f.help} error={err(`setup.${f.key}`)}>
-                {(p) => (
-                  <Controller
-                    control={control}
-                    name={`setup.${f.key}`}
-                    render={({ field }) => (
-                      <NumberInput
-                        {...p}
-                        value={field.value}
-                        onValue={field.onChange}
-                        onBlur={field.onBlur}
-                      />
-                    )}
-                  />
-                )}
-              </Field>
+              <NumberField
+                key={f.key}
+                label={f.label}
+                help={f.help}
+                error={err(`setup.${f.key}`)}
+                control={control}
+                name={`setup.${f.key}`}
+              />
             ))}
             {dataBytes !== null ? (
               <p

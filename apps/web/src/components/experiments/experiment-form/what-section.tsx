@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { minPossiblePValue, runsNeededFor } from '@poolbench/stats';
 import { DEFAULT_RUN_ORDER, RUN_ORDER_LABELS, RUN_ORDERS } from '@poolbench/contracts';
 import type { ExperimentFormInput, ExperimentFormOutput } from '~/lib/schemas/experiment';
@@ -10,7 +10,8 @@ import { formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
-import { Field, Input, NumberInput, Select } from '~/components/ui/form';
+import { Field, Input, Select } from '~/components/ui/form';
+import { NumberField } from '~/components/ui/number-field';
 import { useTRPC } from '~/lib/trpc/react';
 import { Picker } from './picker';
 
@@ -157,30 +158,16 @@ export function WhatSection({
           </Alert>
         ) : null}
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
+          <NumberField
             label="Repeats"
             help="Each pool config × scenario cell runs this many times; statistics compare runs, not requests."
             error={errors.repeats?.message}
-          >
-            {(p) => (
-              <Controller
-                control={control}
-                name="repeats"
-                render={({ field }) => (
-                  <NumberInput
-                    {...p}
-                    min={1}
-                    max={50}
-                    value={field.value}
-                    onValue={field.onChange}
-                    onBlur={field.onBlur}
-                    name={field.name}
-                  />
-                )}
-              />
-            )}
-          </Field>
-          <Field
+            control={control}
+            name="repeats"
+            min={1}
+            max={50}
+          />
+          <NumberField
             label="Load generators"
             help={`Workers each run is split across (k6 execution segments); their seconds merge exactly. 1 = one k6 on one worker.${online === null ? '' : ` ${online} worker${online === 1 ? '' : 's'} online now.`}`}
             error={
@@ -189,25 +176,11 @@ export function WhatSection({
                 ? `${loadGenerators} load generators need ${loadGenerators} workers online; ${online} ${online === 1 ? 'is' : 'are'} online, so the launch will be refused`
                 : undefined)
             }
-          >
-            {(p) => (
-              <Controller
-                control={control}
-                name="loadGenerators"
-                render={({ field }) => (
-                  <NumberInput
-                    {...p}
-                    min={1}
-                    max={16}
-                    value={field.value}
-                    onValue={field.onChange}
-                    onBlur={field.onBlur}
-                    name={field.name}
-                  />
-                )}
-              />
-            )}
-          </Field>
+            control={control}
+            name="loadGenerators"
+            min={1}
+            max={16}
+          />
           <Field
             label="Order"
             help="Counterbalanced runs every config once per repeat and turns their order each repeat, so drift of the machine and an order effect (the first run after a pause) fall on every config alike."
