@@ -3,13 +3,12 @@ import { CheckCircle2, XCircle } from 'lucide-react';
 import { cn } from '~/lib/cn';
 import { Card, CardHeader } from '~/components/ui/card';
 import { formatValue } from '~/components/compare/format-metric';
+import { CardTable, numberCell } from './card-table';
 
 type Checks = NonNullable<StoredRunSummary['checks']>;
 type Custom = NonNullable<StoredRunSummary['custom']>;
 type Trend = NonNullable<Custom[string]['trend']>;
 
-const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
-const td = 'px-4 py-2 text-right';
 const n = (v: number) => v.toLocaleString('en-US');
 const rate = (passes: number, fails: number) =>
   passes + fails > 0 ? formatValue((100 * passes) / (passes + fails), '%') : '–';
@@ -57,75 +56,63 @@ export function ChecksCard({ summary }: { summary: Pick<StoredRunSummary, 'check
         title={any ? 'Checks' : 'Groups'}
         description={`${any ? `The script's check() results over the load (setup() and teardown() left out): ${rate(checks.passes, checks.fails)} of ${n(checks.passes + checks.fails)} passed, what a checks threshold reads.` : 'The script has groups and no check.'}${overflow ? ` ${n(overflow.passes + overflow.fails)} results of further check names are counted in the total only (at most 64 names are kept).` : ''}${durations.size ? " Beside each group, its duration over the load (k6's group_duration: one sample each time an iteration ran the group; at most 16 groups are kept)." : ''}`}
       />
-      <div className="overflow-x-auto">
-        <table className="min-w-full text-sm tabular-nums">
-          <thead>
-            <tr className="border-b border-slate-200">
-              <th scope="col" className={cn(th, 'text-left')}>
-                Check
-              </th>
-              {['✓ Passes', '✗ Fails', 'Rate'].map((h) => (
-                <th key={h} scope="col" className={cn(th, 'text-right')}>
-                  {h}
+      <CardTable first="Check" columns={['✓ Passes', '✗ Fails', 'Rate']} bodies>
+        {byGroup(checks.items, durations).map(([group, items]) => (
+          <tbody key={group} className="divide-y divide-slate-100">
+            {group ? (
+              <tr data-testid="check-group" data-group={group}>
+                <th
+                  scope="rowgroup"
+                  colSpan={4}
+                  className="bg-slate-50/60 px-4 py-1.5 text-left text-xs font-semibold text-slate-600"
+                >
+                  Group {groupLabel(group)}
+                  {durations.has(group) ? <GroupDuration trend={durations.get(group)!} /> : null}
                 </th>
-              ))}
-            </tr>
-          </thead>
-          {byGroup(checks.items, durations).map(([group, items]) => (
-            <tbody key={group} className="divide-y divide-slate-100">
-              {group ? (
-                <tr data-testid="check-group" data-group={group}>
-                  <th
-                    scope="rowgroup"
-                    colSpan={4}
-                    className="bg-slate-50/60 px-4 py-1.5 text-left text-xs font-semibold text-slate-600"
-                  >
-                    Group {groupLabel(group)}
-                    {durations.has(group) ? <GroupDuration trend={durations.get(group)!} /> : null}
-                  </th>
-                </tr>
-              ) : null}
-              {items.map((c) => (
-                <tr key={`${c.group}\u0000${c.name}`} data-testid="check">
-                  <th
-                    scope="row"
-                    className={cn(
-                      'px-4 py-2 text-left font-medium text-slate-800',
-                      group ? 'pl-8' : undefined,
-                    )}
-                  >
-                    <span className="inline-flex items-center gap-1.5">
-                      {c.fails === 0 ? (
-                        <CheckCircle2 className="size-4 text-emerald-600" aria-label="all passed" />
-                      ) : (
-                        <XCircle className="size-4 text-red-600" aria-label="some failed" />
-                      )}
-                      {c.name}
-                    </span>
-                  </th>
-                  <td className={td}>{n(c.passes)}</td>
-                  <td className={cn(td, c.fails > 0 ? 'text-red-700' : undefined)}>{n(c.fails)}</td>
-                  <td className={td}>{rate(c.passes, c.fails)}</td>
-                </tr>
-              ))}
-            </tbody>
-          ))}
-          {any || overflow ? (
-            <tfoot>
-              <tr className="border-t border-slate-200 font-semibold text-slate-800">
-                <th scope="row" className="px-4 py-2 text-left">
-                  All checks{overflow ? ' (with further names)' : ''}
-                </th>
-                <td className={td}>{n(checks.passes)}</td>
-                <td className={cn(td, checks.fails > 0 ? 'text-red-700' : undefined)}>
-                  {n(checks.fails)}
-                </td>
-                <td className={td}>{rate(checks.passes, checks.fails)}</td>
               </tr>
-            </tfoot>
-          ) : null}
-        </table>
-      </div>
+            ) : null}
+            {items.map((c) => (
+              <tr key={`${c.group}\u0000${c.name}`} data-testid="check">
+                <th
+                  scope="row"
+                  className={cn(
+                    'px-4 py-2 text-left font-medium text-slate-800',
+                    group ? 'pl-8' : undefined,
+                  )}
+                >
+                  <span className="inline-flex items-center gap-1.5">
+                    {c.fails === 0 ? (
+                      <CheckCircle2 className="size-4 text-emerald-600" aria-label="all passed" />
+                    ) : (
+                      <XCircle className="size-4 text-red-600" aria-label="some failed" />
+                    )}
+                    {c.name}
+                  </span>
+                </th>
+                <td className={numberCell}>{n(c.passes)}</td>
+                <td className={cn(numberCell, c.fails > 0 ? 'text-red-700' : undefined)}>
+                  {n(c.fails)}
+                </td>
+                <td className={numberCell}>{rate(c.passes, c.fails)}</td>
+              </tr>
+            ))}
+          </tbody>
+        ))}
+        {any || overflow ? (
+          <tfoot>
+            <tr className="border-t border-slate-200 font-semibold text-slate-800">
+              <th scope="row" className="px-4 py-2 text-left">
+                All checks{overflow ? ' (with further names)' : ''}
+              </th>
+              <td className={numberCell}>{n(checks.passes)}</td>
+              <td className={cn(numberCell, checks.fails > 0 ? 'text-red-700' : undefined)}>
+                {n(checks.fails)}
+              </td>
+              <td className={numberCell}>{rate(checks.passes, checks.fails)}</td>
+            </tr>
+          </tfoot>
+        ) : null}
+      </CardTable>
     </Card>
   );
 }

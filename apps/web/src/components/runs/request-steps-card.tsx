@@ -2,9 +2,8 @@ import type { StoredRunSummary } from '@poolbench/db';
 import { cn } from '~/lib/cn';
 import { Card, CardHeader } from '~/components/ui/card';
 import { formatValue } from '~/components/compare/format-metric';
+import { CardTable, numberCell } from './card-table';
 
-const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
-const td = 'px-4 py-2 text-right';
 const ms = (v: number | null | undefined) => formatValue(v ?? null, 'ms');
 
 /**
@@ -26,41 +25,28 @@ export function RequestStepsCard({
         title={flow ? 'Steps' : 'Requests by name'}
         description={`${flow ? 'Each step of the flow' : 'Each request of the mix'} over the whole load: latency from its own requests, failed by status or by a check.${summary.stepsOverflow ? ` ${summary.stepsOverflow.toLocaleString('en-US')} requests of further names are not listed (at most 32 names are kept).` : ''}`}
       />
-      <div className="overflow-x-auto">
-        <table className="min-w-full text-sm tabular-nums">
-          <thead>
-            <tr className="border-b border-slate-200">
-              <th scope="col" className={cn(th, 'text-left')}>
-                {flow ? 'Step' : 'Request'}
-              </th>
-              {['Requests', 'Failed', 'p50', 'p95', 'p99', 'Max'].map((h) => (
-                <th key={h} scope="col" className={cn(th, 'text-right')}>
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {steps.map((s, i) => (
-              <tr key={s.name} data-testid="request-step">
-                <th scope="row" className="px-4 py-2 text-left font-medium text-slate-800">
-                  {flow ? `${i + 1}. ` : ''}
-                  {s.name}
-                </th>
-                <td className={td}>{s.requests.toLocaleString('en-US')}</td>
-                <td className={cn(td, s.failed > 0 ? 'text-red-700' : undefined)}>
-                  {s.failed.toLocaleString('en-US')}
-                  {s.requests > 0 ? ` (${formatValue((100 * s.failed) / s.requests, '%')})` : ''}
-                </td>
-                <td className={td}>{ms(s.latency?.p50)}</td>
-                <td className={td}>{ms(s.latency?.p95)}</td>
-                <td className={td}>{ms(s.latency?.p99)}</td>
-                <td className={td}>{ms(s.latency?.max)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <CardTable
+        first={flow ? 'Step' : 'Request'}
+        columns={['Requests', 'Failed', 'p50', 'p95', 'p99', 'Max']}
+      >
+        {steps.map((s, i) => (
+          <tr key={s.name} data-testid="request-step">
+            <th scope="row" className="px-4 py-2 text-left font-medium text-slate-800">
+              {flow ? `${i + 1}. ` : ''}
+              {s.name}
+            </th>
+            <td className={numberCell}>{s.requests.toLocaleString('en-US')}</td>
+            <td className={cn(numberCell, s.failed > 0 ? 'text-red-700' : undefined)}>
+              {s.failed.toLocaleString('en-US')}
+              {s.requests > 0 ? ` (${formatValue((100 * s.failed) / s.requests, '%')})` : ''}
+            </td>
+            <td className={numberCell}>{ms(s.latency?.p50)}</td>
+            <td className={numberCell}>{ms(s.latency?.p95)}</td>
+            <td className={numberCell}>{ms(s.latency?.p99)}</td>
+            <td className={numberCell}>{ms(s.latency?.max)}</td>
+          </tr>
+        ))}
+      </CardTable>
     </Card>
   );
 }

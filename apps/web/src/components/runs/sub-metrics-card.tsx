@@ -1,13 +1,11 @@
 import type { StoredRunSummary } from '@poolbench/db';
 import { isTimeTrend } from '@poolbench/stats';
-import { cn } from '~/lib/cn';
 import { Card, CardHeader } from '~/components/ui/card';
 import { formatValue } from '~/components/compare/format-metric';
+import { CardTable, numberCell } from './card-table';
 
 type Series = NonNullable<StoredRunSummary['subMetrics']>[number];
 
-const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
-const td = 'px-4 py-2 text-right';
 /**
  * What a series is worth in one line: a trend's percentiles (ms for a trend of times, plain
  * numbers otherwise), a rate, a counter's sum.
@@ -60,34 +58,17 @@ export function SubMetricsCard({
           metric as a whole is complete.
         </p>
       ) : null}
-      <div className="overflow-x-auto">
-        <table className="min-w-full text-sm tabular-nums">
-          <thead>
-            <tr className="border-b border-slate-200">
-              <th scope="col" className={cn(th, 'text-left')}>
-                Series
-              </th>
-              <th scope="col" className={cn(th, 'text-right')}>
-                Samples
-              </th>
-              <th scope="col" className={cn(th, 'text-right')}>
-                Value
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {series.map((s) => (
-              <tr key={s.name} data-testid="sub-metric">
-                <th scope="row" className="px-4 py-2 text-left font-mono text-xs text-slate-800">
-                  {s.name}
-                </th>
-                <td className={td}>{s.count.toLocaleString('en-US')}</td>
-                <td className={td}>{valueOf(s)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <CardTable first="Series" columns={['Samples', 'Value']}>
+        {series.map((s) => (
+          <tr key={s.name} data-testid="sub-metric">
+            <th scope="row" className="px-4 py-2 text-left font-mono text-xs text-slate-800">
+              {s.name}
+            </th>
+            <td className={numberCell}>{s.count.toLocaleString('en-US')}</td>
+            <td className={numberCell}>{valueOf(s)}</td>
+          </tr>
+        ))}
+      </CardTable>
     </Card>
   );
 }

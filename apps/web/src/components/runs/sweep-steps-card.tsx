@@ -7,14 +7,13 @@ import { cn } from '~/lib/cn';
 import { Card, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { formatValue } from '~/components/compare/format-metric';
+import { CardTable, numberCell } from './card-table';
 
 const BREAK_LABEL = {
   throughput: 'fell behind the rate',
   errors: 'errors > 1 %',
   latency: 'p99 > 2× first step',
 } as const;
-const th = 'bg-slate-50 px-4 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-500';
-const td = 'px-4 py-2 text-right';
 const ms = (v: number | null) => (v === null ? '—' : formatValue(v, 'ms'));
 
 /**
@@ -43,79 +42,56 @@ export function SweepStepsCard({ runId }: { runId: string }) {
         title="Sweep steps"
         description={`${verdict} A step breaks when it achieves under 95 % of its rate, passes 1 % errors, or its p99 is more than twice the first step's.`}
       />
-      <div className="overflow-x-auto">
-        <table className="min-w-full text-sm tabular-nums">
-          <thead>
-            <tr className="border-b border-slate-200">
-              <th scope="col" className={cn(th, 'text-left')}>
-                Step
-              </th>
-              <th scope="col" className={cn(th, 'text-right')}>
-                Target req/s
-              </th>
-              <th scope="col" className={cn(th, 'text-right')}>
-                Achieved req/s
-              </th>
-              <th scope="col" className={cn(th, 'text-right')}>
-                Dropped
-              </th>
-              <th scope="col" className={cn(th, 'text-right')}>
-                Errors
-              </th>
-              <th scope="col" className={cn(th, 'text-right')}>
-                p50
-              </th>
-              <th scope="col" className={cn(th, 'text-right')}>
-                p95
-              </th>
-              <th scope="col" className={cn(th, 'text-right')}>
-                p99
-              </th>
-              <th scope="col" className={cn(th, 'text-left')}>
-                Seconds
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {steps.map((s) => (
-              <tr
-                key={s.index}
-                data-testid="sweep-step"
-                className={cn(s.breaks.length ? 'bg-red-50/70' : undefined)}
-              >
-                <th scope="row" className="px-4 py-2 text-left font-medium text-slate-800">
-                  {s.index + 1}
-                  {s.breaks.length ? (
-                    <span className="ml-2 text-xs font-normal text-red-700">
-                      {s.breaks.map((b) => BREAK_LABEL[b]).join(', ')}
-                    </span>
-                  ) : null}
-                </th>
-                <td className={td}>{s.targetRatePerSec.toLocaleString('en-US')}</td>
-                <td className={td}>
-                  {s.achievedRatePerSec === null
-                    ? '—'
-                    : s.achievedRatePerSec.toLocaleString('en-US', { maximumFractionDigits: 1 })}
-                </td>
-                <td className={td}>{s.droppedIterations.toLocaleString('en-US')}</td>
-                <td className={td}>
-                  {s.errorRate === null
-                    ? '—'
-                    : `${(s.errorRate * 100).toFixed(s.errorRate < 0.1 ? 2 : 1)} %`}
-                </td>
-                <td className={td}>{ms(s.p50Ms)}</td>
-                <td className={td}>{ms(s.p95Ms)}</td>
-                <td className={td}>{ms(s.p99Ms)}</td>
-                <td className="px-4 py-2 text-left text-xs text-slate-500">
-                  {s.fromSec}–{s.toSec}
-                  {s.includesEdges ? ' (short step: edges included)' : ''}
-                  {s.seconds === 0 ? ' (no data)' : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <CardTable
+        first="Step"
+        columns={[
+          'Target req/s',
+          'Achieved req/s',
+          'Dropped',
+          'Errors',
+          'p50',
+          'p95',
+          'p99',
+          { label: 'Seconds', left: true },
+        ]}
+      >
+        {steps.map((s) => (
+          <tr
+            key={s.index}
+            data-testid="sweep-step"
+            className={cn(s.breaks.length ? 'bg-red-50/70' : undefined)}
+          >
+            <th scope="row" className="px-4 py-2 text-left font-medium text-slate-800">
+              {s.index + 1}
+              {s.breaks.length ? (
+                <span className="ml-2 text-xs font-normal text-red-700">
+                  {s.breaks.map((b) => BREAK_LABEL[b]).join(', ')}
+                </span>
+              ) : null}
+            </th>
+            <td className={numberCell}>{s.targetRatePerSec.toLocaleString('en-US')}</td>
+            <td className={numberCell}>
+              {s.achievedRatePerSec === null
+                ? '—'
+                : s.achievedRatePerSec.toLocaleString('en-US', { maximumFractionDigits: 1 })}
+            </td>
+            <td className={numberCell}>{s.droppedIterations.toLocaleString('en-US')}</td>
+            <td className={numberCell}>
+              {s.errorRate === null
+                ? '—'
+                : `${(s.errorRate * 100).toFixed(s.errorRate < 0.1 ? 2 : 1)} %`}
+            </td>
+            <td className={numberCell}>{ms(s.p50Ms)}</td>
+            <td className={numberCell}>{ms(s.p95Ms)}</td>
+            <td className={numberCell}>{ms(s.p99Ms)}</td>
+            <td className="px-4 py-2 text-left text-xs text-slate-500">
+              {s.fromSec}–{s.toSec}
+              {s.includesEdges ? ' (short step: edges included)' : ''}
+              {s.seconds === 0 ? ' (no data)' : ''}
+            </td>
+          </tr>
+        ))}
+      </CardTable>
     </Card>
   );
 }
