@@ -1,3 +1,5 @@
+import { sortedPresent } from './sorted-p-values';
+
 export interface BhResult {
   /** BH-adjusted p-values (q-values) in input order; null where the input was null. */
   adjusted: (number | null)[];
@@ -11,12 +13,7 @@ export interface BhResult {
  */
 export function benjaminiHochberg(pValues: readonly (number | null)[], q = 0.05): BhResult {
   if (!(q > 0 && q < 1)) throw new RangeError(`q must be in (0, 1), got ${q}`);
-  const present = pValues.flatMap((p, i) => {
-    if (p === null) return [];
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} is ${p}; it must be in [0, 1]`);
-    return [{ p, i }];
-  });
-  present.sort((a, b) => a.p - b.p);
+  const present = sortedPresent(pValues);
   const m = present.length;
   const adjusted: (number | null)[] = pValues.map(() => null);
   let running = 1;

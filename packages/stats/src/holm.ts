@@ -1,3 +1,5 @@
+import { sortedPresent } from './sorted-p-values';
+
 /**
  * Holm (1979) step-down adjustment: p̃(i) = max over j <= i of min(1, (m − j + 1)·p(j)), as R's
  * `p.adjust(method = "holm")`. It controls the family-wise error rate (the chance of any false
@@ -5,12 +7,7 @@
  * (metrics without a test) are left out of m, like NA in R.
  */
 export function holm(pValues: readonly (number | null)[]): (number | null)[] {
-  const present = pValues.flatMap((p, i) => {
-    if (p === null) return [];
-    if (!(p >= 0 && p <= 1)) throw new RangeError(`p-value ${i} is ${p}; it must be in [0, 1]`);
-    return [{ p, i }];
-  });
-  present.sort((a, b) => a.p - b.p);
+  const present = sortedPresent(pValues);
   const m = present.length;
   const adjusted: (number | null)[] = pValues.map(() => null);
   let running = 0;

@@ -2,7 +2,7 @@ import { MEASURED_RUN_STATUSES } from '@poolbench/contracts';
 import type { Db } from '@poolbench/db';
 import { fingerprint, LruCache, pageCacheOn } from '../cache/finished-data-cache';
 import { NotFoundError } from '../errors';
-import { experimentPivot, type Pivot } from './pivot';
+import { experimentPivot, PIVOT_AXES, type Pivot } from './pivot';
 
 const cache = new LruCache<Pivot>(500);
 export const clearPivotCache = () => cache.clear();
@@ -23,17 +23,7 @@ export async function cachedExperimentPivot(
   const probe = await db.experiment.findFirst({
     where: { id: experimentId, teamId },
     select: {
-      poolConfigs: {
-        select: {
-          position: true,
-          poolConfig: { select: { id: true, name: true, strategy: true } },
-        },
-        orderBy: { position: 'asc' },
-      },
-      scenarios: {
-        select: { position: true, scenario: { select: { id: true, name: true } } },
-        orderBy: { position: 'asc' },
-      },
+      ...PIVOT_AXES,
       runs: {
         where: { status: { in: [...MEASURED_RUN_STATUSES] } },
         select: { id: true, status: true, finishedAt: true, poolConfigId: true, scenarioId: true },

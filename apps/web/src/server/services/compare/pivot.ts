@@ -23,6 +23,21 @@ export interface PivotCell {
   verdict: Verdict | null;
 }
 
+/** The pivot's rows and columns: the experiment's pool configs and scenarios, in their order. */
+export const PIVOT_AXES = {
+  poolConfigs: {
+    select: {
+      position: true,
+      poolConfig: { select: { id: true, name: true, strategy: true } },
+    },
+    orderBy: { position: 'asc' },
+  },
+  scenarios: {
+    select: { position: true, scenario: { select: { id: true, name: true } } },
+    orderBy: { position: 'asc' },
+  },
+} as const;
+
 /**
  * An experiment as a matrix: rows pool configs, columns scenarios, each cell the median of one
  * metric over the cell's succeeded repeats (how seeds 002 and 003 present their results), with
@@ -39,17 +54,7 @@ export async function experimentPivot(
   const e = await db.experiment.findFirst({
     where: { id: experimentId, teamId },
     select: {
-      poolConfigs: {
-        select: {
-          position: true,
-          poolConfig: { select: { id: true, name: true, strategy: true } },
-        },
-        orderBy: { position: 'asc' },
-      },
-      scenarios: {
-        select: { position: true, scenario: { select: { id: true, name: true } } },
-        orderBy: { position: 'asc' },
-      },
+      ...PIVOT_AXES,
       runs: {
         where: { status: { in: [...MEASURED_RUN_STATUSES] } },
         select: { id: true, poolConfigId: true, scenarioId: true, summary: true },

@@ -1,37 +1,22 @@
-import type { SeriesPoint } from '@poolbench/contracts';
+import {
+  SERIES_COUNT_FIELDS,
+  SERIES_GAUGE_FIELDS,
+  SERIES_LATENCY_FIELDS,
+  SERIES_RESOURCE_FIELDS,
+  type SeriesPoint,
+} from '@poolbench/contracts';
 
 type NumKey = {
   [K in keyof SeriesPoint]-?: Exclude<SeriesPoint[K], undefined> extends number | null ? K : never;
 }[keyof SeriesPoint];
 
-const NUM_KEYS: NumKey[] = [
-  'requests',
-  'failed',
-  'droppedIterations',
-  'vus',
-  'vusAllocated',
-  'p50Ms',
-  'p95Ms',
-  'p99Ms',
-  'maxMs',
-  'meanMs',
-  'connectingP95Ms',
-  'blockedP95Ms',
-  'cpuPercent',
-  'rssBytes',
-  'poolInUse',
-  'poolIdle',
-  'poolTotal',
-  'poolWaitCount',
-  'poolWaitMs',
-  'dbActive',
-  'dbIdle',
-  'dbTotal',
-  'dbNewConns',
-  'upstreamOpen',
-  'upstreamInUse',
-  'upstreamWaitMs',
-].filter((k) => k !== 'second') as NumKey[];
+/** Every number a chart point has: the load side's counts, gauges and latencies, then the resources. */
+const NUM_KEYS: readonly NumKey[] = [
+  ...SERIES_COUNT_FIELDS,
+  ...SERIES_GAUGE_FIELDS,
+  ...SERIES_LATENCY_FIELDS,
+  ...SERIES_RESOURCE_FIELDS,
+];
 
 function pick(
   bucket: SeriesPoint[],
