@@ -224,11 +224,19 @@ test('the run, experiment and compare pages a session just got are answered from
       for (const h of SAME_HEADERS.filter((x) => x !== 'content-encoding' && x !== 'etag'))
         expect(fast.headers()[h], `${url}: ${h}`).toBe(first.headers()[h]);
       expect(csp(fast)).toBe(csp(first));
-      const html = await fast.text();
-      expect(noncesIn(html), url).toEqual(new Set([nonceOf(fast)]));
-      const again = await untilFromMemory(owner, url);
-      expect(nonceOf(again)).not.toBe(nonceOf(fast));
-      expect(await again.text()).toBe(html.split(nonceOf(fast)).join(nonceOf(again)));
+      // Two answers of one kept render differ in their nonce alone. A request in the bound's last
+      // quarter renews the kept page with a new render, whose streamed parts may come in another
+      // order, so a pair that straddled a renewal (a slow, busy machine) is taken again.
+      let same = false;
+      for (let i = 0; i < 5 && !same; i++) {
+        const [a, b] = [await untilFromMemory(owner, url), await untilFromMemory(owner, url)];
+        const [html, again] = [await a.text(), await b.text()];
+        expect(noncesIn(html), url).toEqual(new Set([nonceOf(a)]));
+        expect(noncesIn(again), url).toEqual(new Set([nonceOf(b)]));
+        expect(nonceOf(b)).not.toBe(nonceOf(a));
+        same = again === html.split(nonceOf(a)).join(nonceOf(b));
+      }
+      expect(same, `${url}: two answers of one render differ in their nonce alone`).toBe(true);
       // a crowd on this page alone renews what its answers rest on: still answered from memory
       // past the bound, with no other request of the session to decide its team meanwhile
       const end = Date.now() + 2 * BOUND_MS;
