@@ -6,11 +6,6 @@ import { PROBLEM_CODES } from './problem';
 
 type Json = Record<string, unknown>;
 
-/**
- * A schema as JSON Schema. Recursive parts come back under `$defs` with refs relative to the
- * schema's root; inside an OpenAPI document they must live in components, so they are moved
- * there (prefixed with the owner's name) and the refs rewritten.
- */
 /** A string with no NUL character: Postgres stores none in text or jsonb, so the server refuses one. */
 export const NO_NUL = '^[^\\u0000]*$';
 
@@ -29,6 +24,11 @@ function statesNoNul(v: unknown): unknown {
   return o;
 }
 
+/**
+ * A schema as JSON Schema. Recursive parts come back under `$defs` with refs relative to the
+ * schema's root; inside an OpenAPI document they must live in components, so they are moved
+ * there (prefixed with the owner's name) and the refs rewritten.
+ */
 function schemaOf(s: z.ZodType, io: 'input' | 'output', owner = 'Inline', components?: Json): Json {
   const json = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
   const { $schema: _ignored, $defs, ...rest } = (io === 'input' ? statesNoNul(json) : json) as Json;
