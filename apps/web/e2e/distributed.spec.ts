@@ -90,7 +90,10 @@ test('load generators: chosen in the form, refused beyond the workers online, th
       await expect(cells.nth(1)).toHaveText(s.workerId);
       await expect(cells.nth(2)).toHaveText('succeeded');
       expect(Number(await cells.nth(3).textContent())).toBeGreaterThan(10); // 20 req/s each
-      await expect(cells.nth(6)).toContainText(/B$/);
+      // each generator's machine, measured as a single run's: CPU beside it, late samples
+      await expect(cells.nth(6)).toHaveText(/^\d+ %$/);
+      await expect(cells.nth(7)).toHaveText(/^\d+$/);
+      await expect(cells.nth(8)).toContainText(/B$/);
     }
     // the CPU warning shows exactly when a generator's own k6 was above 80 % of a core
     const hot = run.segments.some((s) => (s.cpuMaxPercent ?? 0) > 80);

@@ -1,4 +1,4 @@
-import { parseRun } from '@poolbench/db';
+import { parseRun, parseRunSegment } from '@poolbench/db';
 import type { ChildProcess } from 'node:child_process';
 import { launchAndEnqueue } from '@poolbench/runs';
 import { producerConnection, subscribeRunEvents } from '@poolbench/queue';
@@ -209,6 +209,29 @@ describe.skipIf(!canMakeNamespaces())(
         expect(s.rssMaxBytes).not.toBeNull();
       }
       expect(Math.min(...segments.map((s) => s.startSkewMs!))).toBe(0);
+
+      // each generator records what a single run records: its late samples and the CPU beside
+      // it; the run sums the late samples and names its most disturbed generator
+      const machines = segments.map(parseRunSegment);
+      for (const m of machines) {
+        expect(m.delivery, `segment ${m.index} delivery`).not.toBeNull();
+        expect(m.disturbance, `segment ${m.index} disturbance`).not.toBeNull();
+        expect(m.disturbance!.seconds).toBeGreaterThan(5);
+        expect(m.disturbanceBeforeStart).not.toBeNull();
+      }
+      expect(summary.delivery).toEqual(
+        expect.objectContaining({
+          lateSamples: machines.reduce((n, m) => n + m.delivery!.lateSamples, 0),
+          lateRequests: machines.reduce((n, m) => n + m.delivery!.lateRequests, 0),
+        }),
+      );
+      const env = parseRun(run).environment!;
+      const worst = Math.max(...machines.map((m) => m.disturbance!.outsideCpuPercent));
+      expect(env.disturbance?.outsideCpuPercent).toBe(worst);
+      expect(env.disturbance?.segment).toBe(
+        machines.find((m) => m.disturbance!.outsideCpuPercent === worst)!.index,
+      );
+      expect(env.disturbanceBeforeStart).toBeDefined();
       await waitFor(
         'no k6 or target left in any namespace',
         async () => leftovers().length === 0,

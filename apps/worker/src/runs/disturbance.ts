@@ -18,7 +18,8 @@ interface Snapshot {
   databases: number;
 }
 
-export interface Disturbance {
+// a type, not an interface: it is stored as a JSON column, whose schema reads any object
+export type Disturbance = {
   /** CPU used during the run by everything but this worker, what it started and the database
    * servers, in % of one core (200 = two cores busy) */
   outsideCpuPercent: number;
@@ -29,7 +30,7 @@ export interface Disturbance {
   cores: number;
   loadAvg1mAtEnd: number;
   seconds: number;
-}
+};
 
 function procStat(): { busy: number; steal: number; total: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;

@@ -1,7 +1,7 @@
 import { installationId, openedRanges, parseRun, parseTarget, toJson } from '@poolbench/db';
 import { markRunning, scriptScenariosAllowed, SCRIPTS_OFF_MESSAGE } from '@poolbench/runs';
 import { evaluateThresholds } from '@poolbench/scenarios';
-import { runK6, thresholdContextFromSummary } from '@poolbench/k6';
+import { thresholdContextFromSummary } from '@poolbench/k6';
 import type { InsightSecond } from '@poolbench/stats';
 import { RunError } from './run-error';
 import { environmentFingerprint } from './environment';
@@ -12,6 +12,7 @@ import { generatorCpus } from './cpu-isolation';
 import { insightCodesOf } from './insight-codes';
 import { k6TimeoutMs, planRun } from './run-plan';
 import { runLoad } from './run-load';
+import { runLoadPart } from './load-part';
 import { toSeriesPoint } from './series-point';
 import { b64ToBytes, bucketToRow, buildSummary } from './summary';
 import { runSession } from './run-session';
@@ -97,8 +98,6 @@ export async function processRun(
     }
     s.publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
 
-    // what else used the machine's CPU while this run ran (stored with the run's environment)
-    const disturbance = startDisturbance();
     // Seconds are counted from the unix second k6 starts in; resource rows use the same clock.
     const t0 = Math.floor(Date.now() / 1000);
     const sampler = s.startSampler(target, t0);
@@ -106,72 +105,61 @@ export async function processRun(
 
     // requests, active VUs and latency per second, for the insights that decide insight thresholds
     const seen: InsightSecond[] = [];
-    let firstLoad = true;
-    let k6Pid: number | undefined;
-    s.onCleanup('forget k6', () => k6Pid && deps.registry.remove(k6Pid));
-    const result = await runK6({
-      script: generated.script,
-      // the scenario's data rows, which the script opens beside itself
-      files: generated.files,
-      env: { ...generated.env, BASE_URLS: target.baseUrls.join(',') },
-      // a team's own script runs sandboxed, and gets none of the target's secret headers
-      sandbox: generated.sandbox,
-      // Secret headers travel in k6's environment, never in the stored script or its command line.
-      secretEnv:
-        !generated.sandbox && Object.keys(target.secretHeaders).length
-          ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(target.secretHeaders) }
-          : undefined,
-      signal: s.signal,
-      timeoutMs,
-      stopGraceMs: 4000,
-      k6Bin: deps.config.k6Bin,
-      blacklistIps: target.network.k6Blacklist,
-      cpus: generatorCpus(target.isolation),
-      onSpawn: ({ pid }) => {
-        k6Pid = pid;
-        s.log.info({ pid }, 'k6 started');
-        deps.registry.add({
-          pid,
-          ownerPid: process.pid,
-          runId,
-          kind: 'k6',
-          exe: deps.config.k6Bin,
-        });
-      },
-      onSecond: (bucket) => {
-        if (firstLoad) {
-          firstLoad = false;
-          deps.metrics.enqueueToFirstRequest.observe((Date.now() - run.queuedAt.getTime()) / 1000);
-        }
-        const row = bucketToRow(runId, t0, bucket);
-        seen.push({
-          requests: row.requests,
-          p50Ms: row.p50Ms ?? null,
-          vus: row.vus,
-          maxMs: row.maxMs ?? null,
-        });
-        s.writer.addSeconds([row]);
-        s.publish({
-          type: 'second',
-          runId,
-          atMs: Date.now(),
-          point: toSeriesPoint(row, sampler.byUnix.get(bucket.ts)),
-        });
+    const { result, disturbance, delivery } = await runLoadPart({
+      runId,
+      log: s.log,
+      registry: deps.registry,
+      metrics: deps.metrics,
+      queuedAt: run.queuedAt,
+      k6: {
+        script: generated.script,
+        // the scenario's data rows, which the script opens beside itself
+        files: generated.files,
+        env: { ...generated.env, BASE_URLS: target.baseUrls.join(',') },
+        // a team's own script runs sandboxed, and gets none of the target's secret headers
+        sandbox: generated.sandbox,
+        // Secret headers travel in k6's environment, never in the stored script or its command line.
+        secretEnv:
+          !generated.sandbox && Object.keys(target.secretHeaders).length
+            ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(target.secretHeaders) }
+            : undefined,
+        signal: s.signal,
+        timeoutMs,
+        stopGraceMs: 4000,
+        k6Bin: deps.config.k6Bin,
+        blacklistIps: target.network.k6Blacklist,
+        cpus: generatorCpus(target.isolation),
+        onSecond: (bucket) => {
+          const row = bucketToRow(runId, t0, bucket);
+          seen.push({
+            requests: row.requests,
+            p50Ms: row.p50Ms ?? null,
+            vus: row.vus,
+            maxMs: row.maxMs ?? null,
+          });
+          s.writer.addSeconds([row]);
+          s.publish({
+            type: 'second',
+            runId,
+            atMs: Date.now(),
+            point: toSeriesPoint(row, sampler.byUnix.get(bucket.ts)),
+          });
+        },
       },
     });
-    deps.metrics.lateSamples.inc(result.lateSamples);
 
     await sampler.stop();
-    const disturbed = disturbance.stop();
-    if (disturbed)
+    // what else used the machine's CPU while this run ran (stored with the run's environment)
+    if (disturbance)
       await db.run
         .update({
           where: { id: runId },
-          data: { environment: toJson.runEnvironment({ ...recorded, disturbance: disturbed }) },
+          data: { environment: toJson.runEnvironment({ ...recorded, disturbance }) },
         })
         .catch((err: unknown) => s.log.warn({ err }, 'could not record the disturbance'));
     const summary = buildSummary(
       result,
+      delivery,
       sampler.totals.filter((r) => r.unixSecond >= t0),
       generated.stepOrder,
     );
@@ -186,7 +174,7 @@ export async function processRun(
         summary,
         poolConfigSnapshot: run.poolConfigSnapshot,
         scenarioSnapshot: run.scenarioSnapshot,
-        environment: { ...recorded, ...(disturbed ? { disturbance: disturbed } : {}) },
+        environment: { ...recorded, ...(disturbance ? { disturbance } : {}) },
         seconds: seen,
       }),
     );

@@ -5,6 +5,7 @@ import {
   type RunSummary,
 } from '@poolbench/stats';
 import type { K6RunResult, K6Second } from '@poolbench/k6';
+import type { RunDelivery } from '@poolbench/contracts';
 import type { RunSecondRow } from '../metrics/metrics-writer';
 import { runSecondHistEntries } from '@poolbench/db';
 import { runSecondRow, type RunSecondParts } from '@poolbench/runs';
@@ -50,18 +51,11 @@ export function buildSummary(
     Partial<
       Pick<
         K6RunResult,
-        | 'outputComplete'
-        | 'lateSamples'
-        | 'lateRequests'
-        | 'maxSampleLagMs'
-        | 'outputGraceMs'
-        | 'steps'
-        | 'stepsOverflow'
-        | 'subMetrics'
-        | 'subMetricsDropped'
-        | 'customDropped'
+        'steps' | 'stepsOverflow' | 'subMetrics' | 'subMetricsDropped' | 'customDropped'
       >
     >,
+  /** late samples: a single run's from its output, a distributed run's summed over generators */
+  delivery: RunDelivery | null,
   resourceTotals: readonly ResourceTotalsRow[],
   /** the scenario's request names in its order: steps are listed in it, others after by name */
   stepOrder: readonly string[] = [],
@@ -77,14 +71,7 @@ export function buildSummary(
     loadMs: loadTimeMs(k6.load, null, s.loadSeconds ?? []),
     load: k6.load,
     resources: resourceTotals,
-    delivery: k6.outputComplete
-      ? {
-          lateSamples: k6.lateSamples ?? 0,
-          lateRequests: k6.lateRequests ?? 0,
-          maxLagMs: k6.maxSampleLagMs ?? null,
-          graceMs: k6.outputGraceMs ?? null,
-        }
-      : null,
+    delivery,
     steps: orderSteps(k6.steps ?? [], stepOrder),
     stepsOverflow: k6.stepsOverflow,
     checks: s.checks,

@@ -73,6 +73,14 @@ export const CustomMetricsSchema = z.record(
   }),
 );
 
+/** How k6's samples reached the output: those after their second was written are in no second. */
+export const DeliverySchema = z.looseObject({
+  lateSamples: num,
+  lateRequests: num,
+  maxLagMs: numOrNull,
+  graceMs: numOrNull,
+});
+
 /** Run.summary: parses to the contracts' `RunSummary` (the annotation is checked by the compiler). */
 export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
   requests: num,
@@ -97,10 +105,7 @@ export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
   resources: ResourceSummarySchema,
   loadStartMs: numOrNull.optional(),
   loadEndMs: numOrNull.optional(),
-  delivery: z
-    .looseObject({ lateSamples: num, lateRequests: num, maxLagMs: numOrNull, graceMs: numOrNull })
-    .nullable()
-    .optional(),
+  delivery: DeliverySchema.nullable().optional(),
   steps: z
     .array(
       z.looseObject({
@@ -140,6 +145,22 @@ export const ThresholdResultsSchema = z.array(
   z.looseObject({ metric: z.string(), expr: z.string(), observed: numOrNull, pass: z.boolean() }),
 );
 
+/**
+ * What else used a load generator's machine while the run ran (apps/worker/src/runs/disturbance.ts);
+ * a distributed run stores each generator's on its segment and its worst in the run's environment.
+ */
+export const DisturbanceSchema = z.looseObject({
+  outsideCpuPercent: num,
+  machineCpuPercent: num,
+  stealPercent: num,
+  cores: num,
+  loadAvg1mAtEnd: num,
+  seconds: num,
+});
+export const DisturbanceBeforeStartSchema = z.looseObject({ outsideCpuPercent: num, seconds: num });
+export type DisturbanceRecord = z.output<typeof DisturbanceSchema>;
+export type DisturbanceBeforeStartRecord = z.output<typeof DisturbanceBeforeStartSchema>;
+
 /** Run.environment: what a reader needs to judge whether two runs are comparable (worker's fingerprint). */
 export const RunEnvironmentSchema = z.looseObject({
   poolbenchVersion: z.string().optional(),
@@ -156,18 +177,9 @@ export const RunEnvironmentSchema = z.looseObject({
   startedAt: z.string().optional(),
   network: z.unknown().optional(),
   /** what else used the machine's CPU during the run (apps/worker/src/runs/disturbance.ts) */
-  disturbance: z
-    .looseObject({
-      outsideCpuPercent: num,
-      machineCpuPercent: num,
-      stealPercent: num,
-      cores: num,
-      loadAvg1mAtEnd: num,
-      seconds: num,
-    })
-    .optional(),
+  disturbance: DisturbanceSchema.optional(),
   /** CPU used outside the run while it was prepared, just before its load started */
-  disturbanceBeforeStart: z.looseObject({ outsideCpuPercent: num, seconds: num }).optional(),
+  disturbanceBeforeStart: DisturbanceBeforeStartSchema.optional(),
   /** the CPUs k6 and the target got (apps/worker/src/runs/cpu-isolation.ts), or why not */
   cpuIsolation: z
     .looseObject({

@@ -15,6 +15,9 @@ import {
   RunSummarySchema,
   SecondChecksSchema,
   CustomMetricsSchema,
+  DeliverySchema,
+  DisturbanceBeforeStartSchema,
+  DisturbanceSchema,
   ScenarioParamsSchema,
   ScenarioSnapshotSchema,
   ScenarioThresholdsSchema,
@@ -67,6 +70,11 @@ const RUN_SECOND = {
   custom: col(CustomMetricsSchema, null),
   subMetrics: col(CustomMetricsSchema, null),
 };
+const RUN_SEGMENT = {
+  delivery: col(DeliverySchema, null),
+  disturbance: col(DisturbanceSchema, null),
+  disturbanceBeforeStart: col(DisturbanceBeforeStartSchema, null),
+};
 const IDEMPOTENCY_KEY = { responseBody: col(JsonValueSchema, null) };
 const SCHEDULE_NOTIFICATION = { payload: col(NotificationPayloadSchema, null) };
 const EXPERIMENT = {
@@ -85,7 +93,9 @@ function parseRow<S extends Specs>(model: string, specs: S) {
         ? String(row.id)
         : 'runId' in row && 'second' in row
           ? `${String(row.runId)}@${String(row.second)}`
-          : '(no id selected)';
+          : 'runId' in row && 'index' in row
+            ? `${String(row.runId)}#${String(row.index)}`
+            : '(no id selected)';
     for (const [column, spec] of Object.entries(specs)) {
       if (column in out)
         out[column] = readJson(spec.schema, out[column], { model, column, id }, spec.fallback);
@@ -101,6 +111,7 @@ export const parseScenarioRow = parseRow('Scenario', SCENARIO);
 export const parsePoolConfig = parseRow('PoolConfig', POOL_CONFIG);
 export const parseTarget = parseRow('Target', TARGET);
 export const parseRunSecond = parseRow('RunSecond', RUN_SECOND);
+export const parseRunSegment = parseRow('RunSegment', RUN_SEGMENT);
 export const parseIdempotencyKey = parseRow('IdempotencyKey', IDEMPOTENCY_KEY);
 export const parseScheduleNotification = parseRow('ScheduleNotification', SCHEDULE_NOTIFICATION);
 export const parseExperiment = parseRow('Experiment', EXPERIMENT);

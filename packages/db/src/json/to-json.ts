@@ -32,6 +32,15 @@ export const toJson = {
     writeJson(S.CustomMetricsSchema, v, { model: 'RunSecond', column: 'custom' }),
   subMetricSeconds: (v: unknown) =>
     writeJson(S.CustomMetricsSchema, v, { model: 'RunSecond', column: 'subMetrics' }),
+  segmentDelivery: (v: unknown) =>
+    writeJson(S.DeliverySchema, v, { model: 'RunSegment', column: 'delivery' }),
+  segmentDisturbance: (v: unknown) =>
+    writeJson(S.DisturbanceSchema, v, { model: 'RunSegment', column: 'disturbance' }),
+  segmentDisturbanceBeforeStart: (v: unknown) =>
+    writeJson(S.DisturbanceBeforeStartSchema, v, {
+      model: 'RunSegment',
+      column: 'disturbanceBeforeStart',
+    }),
   responseBody: (v: unknown) =>
     writeJson(S.JsonValueSchema, v, { model: 'IdempotencyKey', column: 'responseBody' }),
   sequentialState: (v: unknown) =>

@@ -1,4 +1,11 @@
-import type { Db, RunSegmentStatus } from '@poolbench/db';
+import {
+  toJson,
+  type Db,
+  type DisturbanceBeforeStartRecord,
+  type DisturbanceRecord,
+  type RunSegmentStatus,
+} from '@poolbench/db';
+import type { RunDelivery } from '@poolbench/contracts';
 
 /**
  * Transitions of the segments of a distributed run (one row per load generator). Like the run's
@@ -171,6 +178,11 @@ export interface SegmentFinish {
   cpuAvgPercent?: number | null;
   cpuMaxPercent?: number | null;
   rssMaxBytes?: bigint | null;
+  /** how this generator's samples reached k6's output; null when its output did not end cleanly */
+  delivery?: RunDelivery | null;
+  /** CPU used beside this generator while its k6 ran, and while it was prepared */
+  disturbance?: DisturbanceRecord | null;
+  disturbanceBeforeStart?: DisturbanceBeforeStartRecord | null;
 }
 
 /** An active segment this worker owns ends; false when it already ended (e.g. canceled by the leader). */
@@ -187,6 +199,11 @@ export async function finishSegment(
       ...data,
       errorCode: data.errorCode ?? null,
       errorMessage: data.errorMessage ?? null,
+      delivery: data.delivery ? toJson.segmentDelivery(data.delivery) : undefined,
+      disturbance: data.disturbance ? toJson.segmentDisturbance(data.disturbance) : undefined,
+      disturbanceBeforeStart: data.disturbanceBeforeStart
+        ? toJson.segmentDisturbanceBeforeStart(data.disturbanceBeforeStart)
+        : undefined,
       finishedAt: new Date(),
     },
   });

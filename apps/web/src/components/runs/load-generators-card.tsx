@@ -14,6 +14,8 @@ export interface GeneratorRow {
   cpuAvgPercent: number | null;
   cpuMaxPercent: number | null;
   rssMaxBytes: number | null;
+  lateSamples: number | null;
+  outsideCpuPercent: number | null;
   errorMessage: string | null;
 }
 
@@ -28,7 +30,10 @@ export function waitingLine(count: number, segments: GeneratorRow[]): string {
 
 const pct = (v: number | null) => (v === null ? '—' : `${v.toFixed(0)} %`);
 
-/** Each load generator of a distributed run: its worker, req/s, start skew, CPU and memory. */
+/**
+ * Each load generator of a distributed run: its worker, req/s, start skew, its own CPU, the CPU
+ * used beside it, its late samples and memory.
+ */
 export function LoadGeneratorsCard({
   count,
   segments,
@@ -62,6 +67,18 @@ export function LoadGeneratorsCard({
               <th className="py-1 pr-3 text-right">req/s</th>
               <th className="py-1 pr-3 text-right">Start skew</th>
               <th className="py-1 pr-3 text-right">CPU avg / max</th>
+              <th
+                className="py-1 pr-3 text-right"
+                title="CPU used beside the generator while it ran"
+              >
+                Other CPU
+              </th>
+              <th
+                className="py-1 pr-3 text-right"
+                title="samples that reached k6's output after their second was written"
+              >
+                Late samples
+              </th>
               <th className="py-1 text-right">Memory</th>
             </tr>
           </thead>
@@ -90,6 +107,8 @@ export function LoadGeneratorsCard({
                 >
                   {pct(s.cpuAvgPercent)} / {pct(s.cpuMaxPercent)}
                 </td>
+                <td className="py-1 pr-3 text-right tabular-nums">{pct(s.outsideCpuPercent)}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">{s.lateSamples ?? '—'}</td>
                 <td className="py-1 text-right tabular-nums">
                   {s.rssMaxBytes === null ? '—' : formatBytes(s.rssMaxBytes)}
                 </td>

@@ -1,4 +1,12 @@
-import { installationId, openedRanges, parseRun, parseTarget, type Db } from '@poolbench/db';
+import {
+  installationId,
+  openedRanges,
+  parseRun,
+  parseRunSegment,
+  parseTarget,
+  toJson,
+  type Db,
+} from '@poolbench/db';
 import { RUN_JOB_OPTIONS } from '@poolbench/queue';
 import {
   cancelWaitingSegments,
@@ -16,6 +24,7 @@ import { insightCodesOf } from '../insight-codes';
 import { thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from '../run-error';
 import { environmentFingerprint } from '../environment';
+import { startDisturbance } from '../disturbance';
 import { outcomeFromError } from '../outcome';
 import { prepareTarget } from '../prepare-target';
 import { k6TimeoutMs, planRun, templatePlan } from '../run-plan';
@@ -27,6 +36,7 @@ import type { DistributedConfig, RunDeps, RunOutcome } from '../run-deps';
 import { pinsForRecord } from '../../targets/resolve-and-pin';
 import { targetHeadersOf } from '../../targets/target-headers';
 import { distributedOutcome } from './distributed-outcome';
+import { segmentMachines } from './segment-machines';
 import { runGenerator, type GeneratorResult } from './run-generator';
 import { subMetricsFromMergedRows, summaryFromMergedRows } from './merged-summary';
 import { waitForGenerators, waitForSegmentsEnd } from './wait-for-generators';
@@ -70,6 +80,8 @@ export async function processDistributedRun(
   };
   const log = deps.log.child({ runId, segment: 0 });
   return runSession(runId, deps, signal, { log, outcomeOfError }, async (s) => {
+    // what else used this generator's CPUs while the run was prepared
+    const preparing = startDisturbance();
     const row = await db.run.findUniqueOrThrow({
       where: { id: runId },
       include: {
@@ -186,7 +198,10 @@ export async function processDistributedRun(
       db,
       log: s.log,
       registry: deps.registry,
+      metrics: deps.metrics,
       runId,
+      queuedAt: run.queuedAt,
+      preparing,
       index: 0,
       count,
       workerId,
@@ -212,7 +227,22 @@ export async function processDistributedRun(
 
     const merged = await mergeSegmentSeconds(db, runId);
     await recordStartSkew(db, runId);
-    const segments = await db.runSegment.findMany({ where: { runId }, orderBy: { index: 'asc' } });
+    const segments = (
+      await db.runSegment.findMany({ where: { runId }, orderBy: { index: 'asc' } })
+    ).map(parseRunSegment);
+    // the generators' machines, recorded as a single run records its own
+    const machines = segmentMachines(segments);
+    const measured = {
+      ...recorded,
+      ...(machines.disturbance ? { disturbance: machines.disturbance } : {}),
+      ...(machines.disturbanceBeforeStart
+        ? { disturbanceBeforeStart: machines.disturbanceBeforeStart }
+        : {}),
+    };
+    if (machines.disturbance || machines.disturbanceBeforeStart)
+      await db.run
+        .update({ where: { id: runId }, data: { environment: toJson.runEnvironment(measured) } })
+        .catch((err: unknown) => s.log.warn({ err }, 'could not record the disturbance'));
     const k6Summary = summaryFromMergedRows(merged);
     const subMetrics = subMetricsFromMergedRows(
       merged,
@@ -227,6 +257,7 @@ export async function processDistributedRun(
       : undefined;
     const summary = buildSummary(
       { summary: k6Summary, load, subMetrics },
+      machines.delivery,
       sampler.totals.filter((r) => r.unixSecond >= t0),
     );
     const thresholds = evaluateThresholds(
@@ -240,7 +271,7 @@ export async function processDistributedRun(
         summary,
         poolConfigSnapshot: run.poolConfigSnapshot,
         scenarioSnapshot: run.scenarioSnapshot,
-        environment: recorded,
+        environment: measured,
         seconds: merged.map((m) => ({
           requests: m.requests,
           p50Ms: m.p50Ms ?? null,

@@ -8,6 +8,7 @@ import { RunError, toRunError } from '../run-error';
 import { k6TimeoutMs, planRun, templatePlan } from '../run-plan';
 import type { RunDeps, RunOutcome } from '../run-deps';
 import { targetHeadersOf } from '../../targets/target-headers';
+import { startDisturbance } from '../disturbance';
 import { prepareGeneratorTarget } from './generator-target';
 import { runGenerator } from './run-generator';
 
@@ -42,6 +43,8 @@ export async function processSegmentJob(
   if (joined === 'gone')
     return { runId, status: 'skipped', reason: `segment ${segment} not joinable` };
   deps.active.add(`${runId}#${segment}`);
+  // what else used this generator's CPUs from its join until its load starts
+  const preparing = startDisturbance();
   const own = new AbortController();
   const runSignal = AbortSignal.any([signal, own.signal]);
   // Until load starts, the heartbeat proves this generator alive and watches the run.
@@ -98,7 +101,9 @@ export async function processSegmentJob(
       db,
       log,
       registry: deps.registry,
+      metrics: deps.metrics,
       runId,
+      preparing,
       index: segment,
       count: run.loadGenerators,
       workerId,

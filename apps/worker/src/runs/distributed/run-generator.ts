@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '@poolbench/db';
-import { runK6, type K6RunResult, type K6Second } from '@poolbench/k6';
+import type { K6RunResult, K6Second } from '@poolbench/k6';
 import {
   failSilentSegments,
   finishSegment,
@@ -11,6 +11,9 @@ import {
 } from '@poolbench/runs';
 import { MetricsWriter } from '../../metrics/metrics-writer';
 import type { ProcessRegistry } from '../../targets/process-registry';
+import type { WorkerMetrics } from '../../ops/ops-server';
+import { disturbanceBeforeStart, type startDisturbance } from '../disturbance';
+import { runLoadPart } from '../load-part';
 import { bucketToRow } from '../summary';
 import { executionSegmentOf } from './execution-segment';
 import { GeneratorStats } from './generator-stats';
@@ -19,7 +22,12 @@ export interface GeneratorInput {
   db: Db;
   log: Logger;
   registry: ProcessRegistry;
+  metrics: WorkerMetrics;
   runId: string;
+  /** the leader's: when the run was queued, for the worker's enqueue-to-first-request metric */
+  queuedAt?: Date;
+  /** opened when this generator took its work: CPU used beside it until its load starts */
+  preparing: ReturnType<typeof startDisturbance>;
   index: number;
   count: number;
   workerId: string;
@@ -99,36 +107,43 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
       g.log.warn({ err: String(err), pending }, 'segment write failed; buffered'),
   });
   writer.start();
-  let k6Pid: number | undefined;
   try {
+    const beforeStart = await disturbanceBeforeStart(g.preparing, signal);
     if (!(await markSegmentRunning(g.db, g.runId, g.index, g.workerId))) own.abort('run_ended');
-    const result = await runK6({
-      script: g.script,
-      files: g.files,
-      env: { BASE_URLS: g.baseUrls.join(','), POOLBENCH_START_AT_MS: String(g.startAt.getTime()) },
-      secretEnv: Object.keys(g.secretHeaders).length
-        ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(g.secretHeaders) }
-        : undefined,
-      signal,
-      timeoutMs: g.timeoutMs + Math.max(0, g.startAt.getTime() - Date.now()),
-      // A stopped segment must stop sending load fast: its peers count on it (< 5 s).
-      stopGraceMs: 2000,
-      k6Bin: g.k6Bin,
-      blacklistIps: g.blacklistIps,
-      executionSegment: executionSegmentOf(g.index, g.count),
-      onSpawn: ({ pid }) => {
-        k6Pid = pid;
-        stats.start(pid);
-        g.registry.add({ pid, ownerPid: process.pid, runId: g.runId, kind: 'k6', exe: g.k6Bin });
-      },
-      onSecond: (bucket) => {
-        requests += bucket.requests;
-        writer.addSeconds([{ ...bucketToRow(g.runId, t0, bucket), segment: segmentKey(g.index) }]);
-        g.onSecond?.(bucket);
+    const { result, disturbance, delivery } = await runLoadPart({
+      runId: g.runId,
+      log: g.log,
+      registry: g.registry,
+      metrics: g.metrics,
+      queuedAt: g.queuedAt,
+      onSpawn: (pid) => stats.start(pid),
+      k6: {
+        script: g.script,
+        files: g.files,
+        env: {
+          BASE_URLS: g.baseUrls.join(','),
+          POOLBENCH_START_AT_MS: String(g.startAt.getTime()),
+        },
+        secretEnv: Object.keys(g.secretHeaders).length
+          ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(g.secretHeaders) }
+          : undefined,
+        signal,
+        timeoutMs: g.timeoutMs + Math.max(0, g.startAt.getTime() - Date.now()),
+        // A stopped segment must stop sending load fast: its peers count on it (< 5 s).
+        stopGraceMs: 2000,
+        k6Bin: g.k6Bin,
+        blacklistIps: g.blacklistIps,
+        executionSegment: executionSegmentOf(g.index, g.count),
+        onSecond: (bucket) => {
+          requests += bucket.requests;
+          writer.addSeconds([
+            { ...bucketToRow(g.runId, t0, bucket), segment: segmentKey(g.index) },
+          ]);
+          g.onSecond?.(bucket);
+        },
       },
     });
     stats.stop();
-    if (k6Pid) g.registry.remove(k6Pid);
     const unwritten = await writer.flush();
     const stoppedBy = signal.aborted ? (String(signal.reason) as GeneratorStop) : null;
     // Set by the heartbeat closure, which TypeScript's narrowing cannot see.
@@ -162,6 +177,9 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
       cpuAvgPercent: stats.cpuAvgPercent ?? null,
       cpuMaxPercent: stats.cpuMaxPercent ?? null,
       rssMaxBytes: stats.rssMaxBytes ?? null,
+      delivery,
+      disturbance,
+      disturbanceBeforeStart: beforeStart,
     });
     return { result, stoppedBy, failedPeer: peer, unwritten, status };
   } finally {

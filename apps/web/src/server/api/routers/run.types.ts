@@ -45,6 +45,10 @@ export const RunSegmentViewSchema = z.object({
   cpuMaxPercent: z.number().nullable(),
   /** bigint in the row; a number here because bigint does not travel as JSON */
   rssMaxBytes: z.number().nullable(),
+  /** samples that reached this generator's output after their second was written */
+  lateSamples: z.number().int().nullable(),
+  /** CPU used beside this generator while its k6 ran, % of one core */
+  outsideCpuPercent: z.number().nullable(),
   errorMessage: z.string().nullable(),
 });
 

@@ -1,4 +1,10 @@
-import { parseRun, scenarioFromColumns, type Db, type ScenarioSnapshot } from '@poolbench/db';
+import {
+  parseRun,
+  parseRunSegment,
+  scenarioFromColumns,
+  type Db,
+  type ScenarioSnapshot,
+} from '@poolbench/db';
 import { generateScenario, isScriptScenario, paramsNotApplied } from '@poolbench/scenarios';
 import { LabEnvironmentSchema, resolveLabEnvironment } from '@poolbench/contracts';
 import { runValidityOf } from '@poolbench/runs';
@@ -80,6 +86,8 @@ export async function getRun(db: Db, teamId: string, id: string) {
           cpuAvgPercent: true,
           cpuMaxPercent: true,
           rssMaxBytes: true,
+          delivery: true,
+          disturbance: true,
           errorMessage: true,
         },
       },
@@ -90,9 +98,11 @@ export async function getRun(db: Db, teamId: string, id: string) {
   if (!run) throw new NotFoundError('run');
   const parsed = parseRun(run);
   // bigint does not travel as JSON; a generator's memory fits a double exactly enough.
-  const segments = run.segments.map((s) => ({
+  const segments = run.segments.map(parseRunSegment).map(({ delivery, disturbance, ...s }) => ({
     ...s,
     rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes),
+    lateSamples: delivery?.lateSamples ?? null,
+    outsideCpuPercent: disturbance?.outsideCpuPercent ?? null,
   }));
   const insights = await runInsightsOf(db, { ...parsed, segments });
   return {
