@@ -205,6 +205,13 @@ describe("the script's own metrics in the CLI's reports", () => {
     expect(line).not.toMatch(/\d (ms|s)\b/);
   });
 
+  it("says which samples were held at the top, in the trend's own unit", () => {
+    const plain = scriptMetricLine({ ...scriptMetrics[1]!, negative: 0, aboveTop: 2 });
+    expect(plain).toContain('p95 3, avg 2.75, 2 samples above 3,600,000 counted as 3,600,000');
+    const times = scriptMetricLine({ ...scriptMetrics[0]!, aboveTop: 1 });
+    expect(times).toContain('1 sample above 1 h counted as 1 h');
+  });
+
   it('a comparison lists them, baseline -> candidate, after its verdicts', () => {
     const text = toText({
       experiment,

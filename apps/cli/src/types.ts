@@ -70,6 +70,8 @@ export interface ScriptMetricSummary {
   count: number;
   /** a trend's samples below 0 in all the runs, left out of its statistics */
   negative: number;
+  /** a trend's samples above its histogram's top in all the runs, held at the top (absent from older servers) */
+  aboveTop?: number;
   p95: number | null;
   mean: number | null;
   sum: number | null;

@@ -10,6 +10,7 @@ import { Trend } from 'k6/metrics';
 
 const waited = new Trend('health_wait_ms', true);
 const bodyBytes = new Trend('body_bytes');
+const uploadBytes = new Trend('upload_bytes');
 
 export const options = {
   scenarios: { load: { executor: 'per-vu-iterations', vus: 2, iterations: 20 } },
@@ -24,6 +25,8 @@ export default function () {
   const res = http.get(\`\${__ENV.BASE_URL}/health\`, { tags: { name: 'health' } });
   waited.add(res.timings.waiting);
   bodyBytes.add(String(res.body).length);
+  // each VU's first iteration "uploads" 5 MB: above a plain trend's top of 3,600,000
+  uploadBytes.add(__ITER === 0 ? 5e6 : 1000);
   check(res, { 'status is 200': (r) => r.status === 200 });
   group('body', () => {
     check(res, { 'says hello': (r) => String(r.body).includes('hello') });
@@ -156,6 +159,12 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   await expect(numbers.getByTestId('custom-metric-unit')).toHaveText('trend · number');
   await expect(numbers.locator('.recharts-line')).toHaveCount(3);
   await expect(numbers.getByTestId('custom-metric-negative')).toHaveCount(0);
+  await expect(numbers.getByTestId('custom-metric-above-top')).toHaveCount(0);
+  // a sample above the histogram's top is held there, and the chart says so
+  const uploads = page.locator('[data-testid="custom-metric-chart"][data-metric="upload_bytes"]');
+  await expect(uploads.getByTestId('custom-metric-above-top')).toHaveText(
+    /^2 samples above 3,600,000 counted as 3,600,000: a percentile at the top means at least/,
+  );
   await checks.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/k6-script-checks-01-run.png`, fullPage: true });
 

@@ -251,12 +251,14 @@ import { Counter, Trend } from 'k6/metrics';
 const waited = new Trend('waited_ms', true);
 const items = new Trend('items');
 const orders = new Counter('orders');
+const bodyBytes = new Trend('body_bytes');
 export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 2, iterations: 20 } } };
 export default function () {
   const res = http.get(__ENV.BASE_URL + '/health');
   waited.add(res.timings.waiting);
   items.add(__ITER % 10 === 0 ? -1 : 3);
   orders.add(2);
+  bodyBytes.add(__ITER === 5 ? 5e6 : 1000);
 }
 `,
       thresholds: [
@@ -293,6 +295,10 @@ export default function () {
       count: 36,
       p50: expect.closeTo(3, 2),
     });
+    // 5e6 is above a plain trend's top (3.6e6): kept at the top, in count, and said so
+    expect(run.summary?.custom?.body_bytes).toMatchObject({ count: 40, aboveTop: 2 });
+    expect(run.summary?.custom?.body_bytes?.trend?.max).toBeCloseTo(3_600_000, -4);
+    expect(run.summary?.custom?.items).not.toHaveProperty('aboveTop');
     expect(isTimeTrend(run.summary!.custom!.items!)).toBe(false);
     expect(isTimeTrend(run.summary!.custom!.waited_ms!)).toBe(true);
     const seconds = (await w.db.runSecond.findMany({ where: { runId: run.id } })).map(
@@ -302,6 +308,7 @@ export default function () {
     expect(stored?.orders?.sum).toBe(80);
     expect(stored?.waited_ms?.trend).toEqual(run.summary?.custom?.waited_ms?.trend);
     expect(stored?.items).toMatchObject({ time: false, count: 36, negative: 4 });
+    expect(stored?.body_bytes).toMatchObject({ count: 40, aboveTop: 2 });
     for (const s of seconds) {
       if (s.custom?.items) expect(s.custom.items.time).toBe(false);
       if (s.custom?.waited_ms) expect(s.custom.waited_ms.time).toBe(true);

@@ -53,6 +53,18 @@ export interface RunChecks extends SecondChecks {
  * run: a trend's statistics (ms) and, for merging, its histogram (base64 V2, µs); a counter's
  * sum; a rate's share of non-zero samples; a gauge's last and highest value.
  */
+/**
+ * A trend's top in its own unit (ms, or a plain number, kept times 1000 alike in a histogram of
+ * 1 µs .. 1 h): a larger sample is held at the top and counted in `aboveTop`.
+ */
+export const TREND_TOP = 3_600_000;
+
+/** "2 samples above 3,600,000 counted as 3,600,000": a trend's samples held at its top. */
+export function aboveTopText(aboveTop: number, time: boolean): string {
+  const top = time ? '1 h' : TREND_TOP.toLocaleString('en-US');
+  return `${aboveTop.toLocaleString('en-US')} ${aboveTop === 1 ? 'sample' : 'samples'} above ${top} counted as ${top}`;
+}
+
 export interface CustomMetricValue {
   type: 'trend' | 'counter' | 'rate' | 'gauge';
   /** samples kept (a trend's: in its histogram) */
@@ -65,6 +77,11 @@ export interface CustomMetricValue {
   time?: boolean;
   /** a trend's samples below 0, which its histogram cannot hold: in neither it nor `count` */
   negative?: number;
+  /**
+   * a trend's samples above its histogram's top (1 h of ms; 3.6e6 of a plain number): held at
+   * the top and in `count`, so a percentile at the top means at least the top
+   */
+  aboveTop?: number;
   trend?: HdrStatsMs | null;
   histogram?: string;
   sum?: number;
@@ -161,6 +178,8 @@ export interface RunSubMetric {
   time?: boolean;
   /** a trend's samples below 0, left out of its histogram and count */
   negative?: number;
+  /** a trend's samples above its histogram's top, held at the top (as a custom metric's) */
+  aboveTop?: number;
   /** a trend's statistics: ms for a trend of times, else the plain numbers */
   trend?: HdrStatsMs | null;
   /** a rate's share of non-zero samples, 0..1 */

@@ -1,6 +1,8 @@
 package poolbench
 
 import (
+	"math"
+
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"go.k6.io/k6/metrics"
 )
@@ -133,13 +135,20 @@ func (b *bucket) reset(sec int64) {
 	}
 }
 
+// aboveTop reports whether a value (ms, or a plain number) is above what a histogram holds; micros
+// records it as the top.
+func aboveTop(ms float64) bool {
+	return math.Floor(ms*1000+0.5) > histMaxMicros
+}
+
 func micros(ms float64) int64 {
+	// checked before the conversion: a float beyond int64's range does not convert to it
+	if aboveTop(ms) {
+		return histMaxMicros
+	}
 	v := int64(ms*1000 + 0.5)
 	if v < 0 {
 		return 0
-	}
-	if v > histMaxMicros {
-		return histMaxMicros
 	}
 	return v
 }

@@ -49,9 +49,12 @@ type customValue struct {
 	// k6 holds those in ms. A trend without it holds plain numbers.
 	time bool
 	// count is the samples kept; negative the samples of a trend below 0, which its histogram
-	// cannot hold: left out of it and of count, and counted here instead.
+	// cannot hold: left out of it and of count, and counted here instead. aboveTop: the samples
+	// of a trend above its histogram's top (1 h of ms; 3.6e6 of a plain number), kept at the top
+	// (in count), so a percentile that reads the top means at least the top.
 	count    int64
 	negative int64
+	aboveTop int64
 	sum      float64
 	nonZero  int64
 	last     float64
@@ -83,7 +86,9 @@ func (v *customValue) record(s *metrics.Sample) {
 			v.negative++
 			return
 		}
-		// micros keeps a value above the histogram's top (1 h of µs) as the top
+		if aboveTop(s.Value) {
+			v.aboveTop++
+		}
 		_ = v.hist.RecordValue(micros(s.Value))
 	}
 	v.count++
@@ -112,6 +117,7 @@ func (v *customValue) add(o *customValue) {
 	v.time = o.time
 	v.count += o.count
 	v.negative += o.negative
+	v.aboveTop += o.aboveTop
 	v.sum += o.sum
 	v.nonZero += o.nonZero
 	v.last = o.last
@@ -124,14 +130,15 @@ func (v *customValue) add(o *customValue) {
 }
 
 // customLine is a custom metric in a line: `hist` for a trend (µs, as k6's own trends; a plain
-// number's trend holds the number times 1000 alike) with `time` (whether it holds times) and
-// `negative` (samples below 0 left out), `nonZero` for a rate, `sum` for a counter, `value` (the
-// last) and `max` for a gauge.
+// number's trend holds the number times 1000 alike) with `time` (whether it holds times),
+// `negative` (samples below 0 left out) and `aboveTop` (samples above the histogram's top, kept
+// at the top), `nonZero` for a rate, `sum` for a counter, `value` (the last) and `max` for a gauge.
 type customLine struct {
 	Type     string   `json:"type"`
 	Count    int64    `json:"count"`
 	Time     *bool    `json:"time,omitempty"`
 	Negative int64    `json:"negative,omitempty"`
+	AboveTop int64    `json:"aboveTop,omitempty"`
 	NonZero  *int64   `json:"nonZero,omitempty"`
 	Sum      *float64 `json:"sum,omitempty"`
 	Value    *float64 `json:"value,omitempty"`
@@ -148,7 +155,7 @@ func (v *customValue) line(enc *encoder) (customLine, error) {
 			return l, err
 		}
 		t := v.time
-		l.Hist, l.Time, l.Negative = h, &t, v.negative
+		l.Hist, l.Time, l.Negative, l.AboveTop = h, &t, v.negative, v.aboveTop
 	case metrics.Rate:
 		n := v.nonZero
 		l.NonZero = &n

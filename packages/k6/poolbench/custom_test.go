@@ -160,6 +160,36 @@ func TestNegativeTrendSamplesAreCountedNotLost(t *testing.T) {
 	}
 }
 
+func TestTrendSamplesAboveTheTopAreKeptAtItAndCounted(t *testing.T) {
+	f := newFixture(t)
+	// a plain-number trend of response sizes: 5 MB is above the histogram's 3.6e6; 1e18 is
+	// beyond int64 once in µs, and must not wrap to a small value
+	for _, v := range []float64{1_000, 5_000_000, 3_600_000, 1e18} {
+		f.addTyped("body_bytes", metrics.Trend, 0.1, v)
+	}
+	if err := f.out.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	raw := bytes.Split(bytes.TrimSpace(f.buf.Bytes()), []byte("\n"))
+	var end customLines
+	if err := json.Unmarshal(raw[len(raw)-1], &end); err != nil {
+		t.Fatal(err)
+	}
+	m := end.Custom["body_bytes"]
+	// 3.6e6 itself is the top, held exactly; 5e6 and 1.2e7 are above it
+	if m.Count != 4 || m.AboveTop != 2 || m.Negative != 0 {
+		t.Fatalf("over the run: %+v", m)
+	}
+	h, err := hdr.Decode([]byte(m.Hist))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the three at or above the top are held at the top, none at 0
+	if h.TotalCount() != 4 || h.Min() < 999_000 || !h.ValuesAreEquivalent(h.ValueAtQuantile(50), histMaxMicros) {
+		t.Fatalf("histogram: %d values, min %d, p50 %d", h.TotalCount(), h.Min(), h.ValueAtQuantile(50))
+	}
+}
+
 func TestCustomMetricsAreBounded(t *testing.T) {
 	f := newFixture(t)
 	for i := 0; i < maxCustom+4; i++ {

@@ -157,8 +157,8 @@ func (sm *subMetrics) record(s *metrics.Sample, sec *bucketCustom) {
 	}
 }
 
-// subMetricLine is one series over the load: `hist` for trends (µs, as a second's) with `time`
-// and `negative` as a custom metric's, `nonZero` for rates, `sum` for counters, `value` (the last)
+// subMetricLine is one series over the load: `hist` for trends (µs, as a second's) with `time`,
+// `negative` and `aboveTop` as a custom metric's, `nonZero` for rates, `sum` for counters, `value` (the last)
 // for gauges.
 type subMetricLine struct {
 	Name     string            `json:"name"`
@@ -168,6 +168,7 @@ type subMetricLine struct {
 	Count    int64             `json:"count"`
 	Time     *bool             `json:"time,omitempty"`
 	Negative int64             `json:"negative,omitempty"`
+	AboveTop int64             `json:"aboveTop,omitempty"`
 	NonZero  *int64            `json:"nonZero,omitempty"`
 	Sum      *float64          `json:"sum,omitempty"`
 	Value    *float64          `json:"value,omitempty"`
@@ -184,7 +185,7 @@ func (sm *subMetrics) lines(enc *encoder) ([]subMetricLine, error) {
 				return nil, err
 			}
 			l.Type, l.NonZero, l.Sum, l.Value, l.Hist = c.Type, c.NonZero, c.Sum, c.Value, c.Hist
-			l.Time, l.Negative = c.Time, c.Negative
+			l.Time, l.Negative, l.AboveTop = c.Time, c.Negative, c.AboveTop
 		}
 		out = append(out, l)
 	}

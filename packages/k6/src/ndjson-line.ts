@@ -31,10 +31,13 @@ const ChecksSchema = z
  * A trend's extras (see README "NDJSON lines"): `time` whether it holds times (k6's
  * `new Trend(name, true)`, group_duration) or plain numbers; absent from outputs older than the
  * flag. `negative`: samples below 0, which its histogram cannot hold, in neither `hist` nor `count`.
+ * `aboveTop`: samples above the histogram's top (1 h of ms; 3.6e6 of a plain number), held at the
+ * top and counted in `count`, so a percentile at the top means at least the top.
  */
 const TrendFlags = {
   time: z.boolean().optional(),
   negative: count.optional(),
+  aboveTop: count.optional(),
 };
 
 /** One of the script's own metrics in a second or over the run (see README "NDJSON lines"). */

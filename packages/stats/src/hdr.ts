@@ -7,13 +7,13 @@ import {
   encodeIntoCompressedBase64,
   type Histogram,
 } from 'hdr-histogram-js';
-import type { HdrStatsMs } from '@poolbench/contracts';
+import { TREND_TOP, type HdrStatsMs } from '@poolbench/contracts';
 
 export type { Histogram };
 export type { HdrStatsMs };
 
 export const HDR_LOWEST_US = 1;
-export const HDR_HIGHEST_US = 3_600_000_000;
+export const HDR_HIGHEST_US = TREND_TOP * 1000;
 export const HDR_SIGNIFICANT_DIGITS = 3;
 
 /** An empty histogram of PoolBench's shape; 64-bit counts so merges of long runs never overflow. */

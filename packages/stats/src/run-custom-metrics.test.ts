@@ -21,6 +21,27 @@ describe('isTimeTrend', () => {
 });
 
 describe('sumCustomMetrics', () => {
+  it('adds up the samples above a trend’s top, which stay in its count', () => {
+    const a = customMetricFromLine({
+      type: 'trend',
+      count: 2,
+      time: false,
+      aboveTop: 1,
+      hist: hist([1000, 3_600_000_000]),
+    });
+    const b = customMetricFromLine({ type: 'trend', count: 1, time: false, hist: hist([2000]) });
+    const c = customMetricFromLine({
+      type: 'trend',
+      count: 1,
+      time: false,
+      aboveTop: 1,
+      hist: hist([3_600_000_000]),
+    });
+    const sum = sumCustomMetrics([{ items: a }, { items: b }, { items: c }])!;
+    expect(sum.items).toMatchObject({ type: 'trend', count: 4, aboveTop: 2 });
+    expect(sumCustomMetrics([{ items: b }])!.items).not.toHaveProperty('aboveTop');
+  });
+
   it('keeps a trend’s time flag and adds up its samples below 0', () => {
     const a = customMetricFromLine({
       type: 'trend',

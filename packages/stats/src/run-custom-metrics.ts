@@ -19,6 +19,7 @@ export function sumCustomMetrics(
       into.count += v.count;
       if (v.time !== undefined) into.time = v.time;
       if (v.negative) into.negative = (into.negative ?? 0) + v.negative;
+      if (v.aboveTop) into.aboveTop = (into.aboveTop ?? 0) + v.aboveTop;
       if (v.sum !== undefined) into.sum = (into.sum ?? 0) + v.sum;
       if (v.nonZero !== undefined) into.nonZero = (into.nonZero ?? 0) + v.nonZero;
       if (v.value !== undefined) into.value = v.value;
@@ -48,6 +49,7 @@ export function customMetricFromLine(l: {
   count: number;
   time?: boolean;
   negative?: number;
+  aboveTop?: number;
   hist?: string;
   sum?: number;
   nonZero?: number;

@@ -7,6 +7,7 @@ import {
   gatedOnLabel,
   windowLabel,
 } from '../format';
+import { aboveTopText } from '@poolbench/contracts';
 import type { Experiment, RunResult, ScriptMetricComparison, ScriptMetricSummary } from '../types';
 import { hypothesisLines } from '../hypothesis-gate';
 
@@ -85,7 +86,7 @@ export function scriptMetricLine(m: ScriptMetricSummary): string {
 export function scriptMetricValue(m: ScriptMetricSummary): string {
   const value =
     m.type === 'trend'
-      ? `p95 ${scriptValue(m.p95, m.unit)}, avg ${scriptValue(m.mean, m.unit)}${m.negative > 0 ? `, ${m.negative} ${m.negative === 1 ? 'sample' : 'samples'} below 0 left out` : ''}`
+      ? `p95 ${scriptValue(m.p95, m.unit)}, avg ${scriptValue(m.mean, m.unit)}${m.negative > 0 ? `, ${m.negative} ${m.negative === 1 ? 'sample' : 'samples'} below 0 left out` : ''}${m.aboveTop ? `, ${aboveTopText(m.aboveTop, m.unit === 'ms')}` : ''}`
       : m.type === 'counter'
         ? `sum ${scriptValue(m.sum, '')}`
         : m.type === 'rate'

@@ -63,6 +63,8 @@ export const CustomMetricsSchema = z.record(
     time: z.boolean().optional(),
     /** a trend's samples below 0, left out of its histogram and count */
     negative: num.optional(),
+    /** a trend's samples above its histogram's top, held at the top and in count */
+    aboveTop: num.optional(),
     trend: HdrStatsSchema.nullable().optional(),
     histogram: z.string().optional(),
     sum: num.optional(),
@@ -128,6 +130,7 @@ export const RunSummarySchema: z.ZodType<RunSummary> = z.looseObject({
         count: num,
         time: z.boolean().optional(),
         negative: num.optional(),
+        aboveTop: num.optional(),
         trend: HdrStatsSchema.nullable().optional(),
         rate: numOrNull.optional(),
         sum: num.optional(),

@@ -14,6 +14,7 @@ import {
 import { useTRPC } from '~/lib/trpc/react';
 import { Card, CardHeader } from '~/components/ui/card';
 import { yTicks } from '~/components/charts/y-ticks';
+import { aboveTopText } from '@poolbench/contracts';
 import { formatValue } from '~/components/compare/format-metric';
 
 const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };
@@ -30,6 +31,7 @@ type Series = {
   /** a trend of times (ms); a trend without it holds plain numbers */
   time: boolean;
   negative: number;
+  aboveTop: number;
   points: Array<Record<string, number | null>>;
 };
 
@@ -62,6 +64,11 @@ function MetricChart({ s }: { s: Series }) {
         <p className="mb-2 text-xs text-amber-800" data-testid="custom-metric-negative">
           {s.negative.toLocaleString('en-US')} {s.negative === 1 ? 'sample' : 'samples'} below 0
           left out: a trend&apos;s histogram holds 0 and above.
+        </p>
+      ) : null}
+      {s.aboveTop > 0 ? (
+        <p className="mb-2 text-xs text-amber-800" data-testid="custom-metric-above-top">
+          {aboveTopText(s.aboveTop, s.time)}: a percentile at the top means at least that much.
         </p>
       ) : null}
       <div className="h-48">

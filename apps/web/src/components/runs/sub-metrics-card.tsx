@@ -1,4 +1,5 @@
 import type { StoredRunSummary } from '@poolbench/db';
+import { aboveTopText } from '@poolbench/contracts';
 import { isTimeTrend } from '@poolbench/stats';
 import { Card, CardHeader } from '~/components/ui/card';
 import { formatValue } from '~/components/compare/format-metric';
@@ -17,7 +18,8 @@ function valueOf(s: Series): string {
       const unit = isTimeTrend(s) ? 'ms' : '';
       const f = (v: number | null | undefined) => formatValue(v ?? null, unit);
       const below = s.negative ? ` · ${s.negative.toLocaleString('en-US')} below 0 left out` : '';
-      return `p50 ${f(s.trend?.p50)} · p95 ${f(s.trend?.p95)} · p99 ${f(s.trend?.p99)} · max ${f(s.trend?.max)}${below}`;
+      const above = s.aboveTop ? ` · ${aboveTopText(s.aboveTop, isTimeTrend(s))}` : '';
+      return `p50 ${f(s.trend?.p50)} · p95 ${f(s.trend?.p95)} · p99 ${f(s.trend?.p99)} · max ${f(s.trend?.max)}${below}${above}`;
     }
     case 'rate':
       return `rate ${formatValue(s.rate === null || s.rate === undefined ? null : s.rate * 100, '%')}`;

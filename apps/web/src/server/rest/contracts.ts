@@ -466,6 +466,12 @@ export const RunSummarySchema = z
             .describe(
               "a trend's samples below 0, which its histogram cannot hold: in neither its statistics nor count; absent when none",
             ),
+          aboveTop: z
+            .number()
+            .optional()
+            .describe(
+              "a trend's samples above its histogram's top (1 h of ms; 3,600,000 of a plain number): held at the top and in count, so a statistic at the top means at least the top; absent when none",
+            ),
         }),
       )
       .optional()
@@ -586,6 +592,12 @@ const ScriptMetricSummarySchema = z.object({
     .number()
     .int()
     .describe("a trend's samples below 0 in all the runs, left out of its statistics"),
+  aboveTop: z
+    .number()
+    .int()
+    .describe(
+      "a trend's samples above its histogram's top in all the runs (1 h of ms; 3,600,000 of a plain number), held at the top",
+    ),
   p95: z.number().nullable().describe("a trend's p95 (median over the runs); null for other kinds"),
   mean: z.number().nullable().describe("a trend's mean (median over the runs)"),
   sum: z.number().nullable().describe("a counter's sum (median over the runs)"),

@@ -107,6 +107,7 @@ export function subMetricsFromMergedRows(
       count: v.count,
       ...(v.time !== undefined ? { time: v.time } : {}),
       ...(v.negative ? { negative: v.negative } : {}),
+      ...(v.aboveTop ? { aboveTop: v.aboveTop } : {}),
       ...(v.trend !== undefined ? { trend: v.trend } : {}),
       ...(v.histogram ? { histogram: v.histogram } : {}),
       ...(v.type === 'rate' ? { rate: v.count > 0 ? (v.nonZero ?? 0) / v.count : null } : {}),

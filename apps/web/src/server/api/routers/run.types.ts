@@ -140,6 +140,8 @@ export const CustomSeriesSchema = z.array(
     time: z.boolean(),
     /** a trend's samples below 0 over the run, left out of its percentiles */
     negative: z.number().int(),
+    /** a trend's samples above its histogram's top over the run, held at the top */
+    aboveTop: z.number().int(),
     points: z.array(
       z.object({
         second: z.number().int(),

@@ -170,14 +170,14 @@ describe('scriptMetricSummaries', () => {
     const runs = [
       run({
         login_ms: { ...trend(10), time: true },
-        items: { ...trend(3), time: false, negative: 2 },
+        items: { ...trend(3), time: false, negative: 2, aboveTop: 1 },
         orders: { type: 'counter', count: 5, sum: 50 },
         ok: { type: 'rate', count: 10, nonZero: 9, rate: 0.9 },
         queue: { type: 'gauge', count: 3, value: 2, max: 7 },
       }),
       run({
         login_ms: trend(30), // stored before the flag: times
-        items: { ...trend(5), time: false, negative: 1 },
+        items: { ...trend(5), time: false, negative: 1, aboveTop: 3 },
         orders: { type: 'counter', count: 5, sum: 70 },
       }),
       { summary: null },
@@ -191,7 +191,8 @@ describe('scriptMetricSummaries', () => {
       ['queue', 'gauge', '', 1],
     ]);
     expect(out[1]).toMatchObject({ count: 100, p95: 30, mean: 20, sum: null, negative: 0 });
-    expect(out[0]).toMatchObject({ p95: 6, mean: 4, negative: 3 });
+    expect(out[1]).toMatchObject({ aboveTop: 0 });
+    expect(out[0]).toMatchObject({ p95: 6, mean: 4, negative: 3, aboveTop: 4 });
     expect(out[3]).toMatchObject({ sum: 60, p95: null, rate: null });
     expect(out[2]).toMatchObject({ rate: 0.9, count: 10 });
     expect(out[4]).toMatchObject({ last: 2, max: 7 });

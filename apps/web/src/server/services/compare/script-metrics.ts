@@ -165,6 +165,8 @@ export interface ScriptMetricSummary {
   count: number;
   /** a trend's samples below 0 in all the runs */
   negative: number;
+  /** a trend's samples above its histogram's top in all the runs, held at the top */
+  aboveTop: number;
   p95: number | null;
   mean: number | null;
   sum: number | null;
@@ -206,6 +208,7 @@ export function scriptMetricSummaries(
       runs: vs.length,
       count: med((v) => v.count) ?? 0,
       negative: vs.reduce((n, v) => n + (v.negative ?? 0), 0),
+      aboveTop: vs.reduce((n, v) => n + (v.aboveTop ?? 0), 0),
       p95: type === 'trend' ? med((v) => v.trend?.p95) : null,
       mean: type === 'trend' ? med((v) => v.trend?.mean) : null,
       sum: type === 'counter' ? med((v) => v.sum) : null,

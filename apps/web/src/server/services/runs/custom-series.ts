@@ -21,6 +21,8 @@ export interface CustomSeries {
   time: boolean;
   /** a trend's samples below 0 over its seconds, which its histograms could not hold */
   negative: number;
+  /** a trend's samples above its histograms' top over its seconds, held at the top */
+  aboveTop: number;
   points: CustomPoint[];
 }
 
@@ -85,8 +87,12 @@ export async function customSeries(
       if (wanted && !wanted.has(name)) continue;
       let s = out.get(name);
       if (!s)
-        out.set(name, (s = { name, type: v.type, time: isTimeTrend(v), negative: 0, points: [] }));
+        out.set(
+          name,
+          (s = { name, type: v.type, time: isTimeTrend(v), negative: 0, aboveTop: 0, points: [] }),
+        );
       s.negative += v.negative ?? 0;
+      s.aboveTop += v.aboveTop ?? 0;
       s.points.push(pointOf(row.second, v));
     }
   }
