@@ -3,7 +3,7 @@
 import { Trash2 } from 'lucide-react';
 import { Button } from '~/components/ui/button';
 import { LoadingBlock } from '~/components/ui/feedback';
-import { Field, Input } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 
 /** The optional note of an address rule (an allowlist entry, an opened range). */
 export function NoteField({
@@ -16,16 +16,7 @@ export function NoteField({
   placeholder: string;
 }) {
   return (
-    <Field label="Note" optional>
-      {(f) => (
-        <Input
-          {...f}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          placeholder={placeholder}
-        />
-      )}
-    </Field>
+    <TextField label="Note" optional value={value} onValue={onChange} placeholder={placeholder} />
   );
 }
 
