@@ -8,6 +8,7 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { Field, Input, Select } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 import { RoleGated } from '~/components/ui/role-gated';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
@@ -135,26 +136,20 @@ export function AdvisorForm() {
               </Select>
             )}
           </Field>
-          <Field label="Smallest max pool size" error={err('min')}>
-            {(p) => (
-              <Input
-                {...p}
-                inputMode="numeric"
-                value={min}
-                onChange={(e) => setMin(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Largest max pool size" error={err('max')}>
-            {(p) => (
-              <Input
-                {...p}
-                inputMode="numeric"
-                value={max}
-                onChange={(e) => setMax(e.target.value)}
-              />
-            )}
-          </Field>
+          <TextField
+            label="Smallest max pool size"
+            error={err('min')}
+            value={min}
+            onValue={setMin}
+            inputMode="numeric"
+          />
+          <TextField
+            label="Largest max pool size"
+            error={err('max')}
+            value={max}
+            onValue={setMax}
+            inputMode="numeric"
+          />
         </CardBody>
       </Card>
       <Card>
@@ -207,26 +202,20 @@ export function AdvisorForm() {
           </Field>
           {kind === 'slo' ? (
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="p99 latency at most (ms)" error={err('objective.p99Ms')}>
-                {(p) => (
-                  <Input
-                    {...p}
-                    inputMode="decimal"
-                    value={p99}
-                    onChange={(e) => setP99(e.target.value)}
-                  />
-                )}
-              </Field>
-              <Field label="Errors at most (%)" error={err('objective.errorRate')}>
-                {(p) => (
-                  <Input
-                    {...p}
-                    inputMode="decimal"
-                    value={errorPercent}
-                    onChange={(e) => setErrorPercent(e.target.value)}
-                  />
-                )}
-              </Field>
+              <TextField
+                label="p99 latency at most (ms)"
+                error={err('objective.p99Ms')}
+                value={p99}
+                onValue={setP99}
+                inputMode="decimal"
+              />
+              <TextField
+                label="Errors at most (%)"
+                error={err('objective.errorRate')}
+                value={errorPercent}
+                onValue={setErrorPercent}
+                inputMode="decimal"
+              />
             </div>
           ) : null}
         </CardBody>
@@ -234,30 +223,21 @@ export function AdvisorForm() {
       <Card>
         <CardHeader title="Budget" />
         <CardBody className="grid gap-4 sm:grid-cols-3">
-          <Field
+          <TextField
             label="Runs at most"
             help="The search never plans past it."
             error={err('budgetRuns')}
-          >
-            {(p) => (
-              <Input
-                {...p}
-                inputMode="numeric"
-                value={budget}
-                onChange={(e) => setBudget(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Runs per setting and step" error={err('repeatsPerSetting')}>
-            {(p) => (
-              <Input
-                {...p}
-                inputMode="numeric"
-                value={repeats}
-                onChange={(e) => setRepeats(e.target.value)}
-              />
-            )}
-          </Field>
+            value={budget}
+            onValue={setBudget}
+            inputMode="numeric"
+          />
+          <TextField
+            label="Runs per setting and step"
+            error={err('repeatsPerSetting')}
+            value={repeats}
+            onValue={setRepeats}
+            inputMode="numeric"
+          />
           <Field label="Name" optional error={err('name')}>
             {(p) => <Input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
           </Field>

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { authClient } from '~/lib/auth-client';
 import { Button } from '~/components/ui/button';
 import { Alert } from '~/components/ui/feedback';
-import { Field, Input } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 import { enter } from '~/lib/enter';
 import { DEFAULT_NEXT, safeNext } from '~/lib/safe-next';
 
@@ -61,39 +61,17 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
       {signUp ? (
-        <Field label="Name">
-          {(p) => (
-            <Input
-              {...p}
-              autoComplete="name"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField label="Name" value={name} onValue={setName} autoComplete="name" />
       ) : null}
-      <Field label="Email">
-        {(p) => (
-          <Input
-            {...p}
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Password" help={signUp ? 'At least 8 characters.' : undefined}>
-        {(p) => (
-          <Input
-            {...p}
-            type="password"
-            autoComplete={signUp ? 'new-password' : 'current-password'}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField label="Email" value={email} onValue={setEmail} type="email" autoComplete="email" />
+      <TextField
+        label="Password"
+        help={signUp ? 'At least 8 characters.' : undefined}
+        value={password}
+        onValue={setPassword}
+        type="password"
+        autoComplete={signUp ? 'new-password' : 'current-password'}
+      />
       <Button type="submit" className="w-full" loading={busy}>
         {signUp ? 'Create account' : 'Sign in'}
       </Button>

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { authClient } from '~/lib/auth-client';
 import { Button } from '~/components/ui/button';
 import { Alert } from '~/components/ui/feedback';
-import { Field, Input } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 
 /** Asks for a reset link by mail. The answer is the same whether or not the address has an account. */
 export function ForgotPasswordForm() {
@@ -43,17 +43,7 @@ export function ForgotPasswordForm() {
           If {email} has an account, a link is on its way. It works once, within an hour.
         </Alert>
       ) : null}
-      <Field label="Email">
-        {(p) => (
-          <Input
-            {...p}
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField label="Email" value={email} onValue={setEmail} type="email" autoComplete="email" />
       <Button type="submit" className="w-full" loading={busy}>
         Send the link
       </Button>
@@ -107,17 +97,14 @@ export function ResetPasswordForm() {
         </Alert>
       ) : (
         <>
-          <Field label="New password" help="At least 8 characters.">
-            {(p) => (
-              <Input
-                {...p}
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            )}
-          </Field>
+          <TextField
+            label="New password"
+            help="At least 8 characters."
+            value={password}
+            onValue={setPassword}
+            type="password"
+            autoComplete="new-password"
+          />
           <Button type="submit" className="w-full" loading={busy} disabled={!token}>
             Set the password
           </Button>

@@ -9,6 +9,7 @@ import { Button } from '~/components/ui/button';
 import { Dialog } from '~/components/ui/dialog';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input, Label, Select } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 import type { Selection } from '~/lib/compare/selection';
 
 export type ShareTargetInput =
@@ -99,17 +100,14 @@ export function ShareButton({
               });
             }}
           >
-            <Field label="Title" error={problems.title}>
-              {(p) => (
-                <Input
-                  {...p}
-                  value={title}
-                  maxLength={120}
-                  onChange={(e) => setTitle(e.target.value)}
-                  required
-                />
-              )}
-            </Field>
+            <TextField
+              label="Title"
+              error={problems.title}
+              value={title}
+              onValue={setTitle}
+              maxLength={120}
+              required
+            />
             <Field label="Expires">
               {(p) => (
                 <Select {...p} value={expires} onChange={(e) => setExpires(e.target.value)}>

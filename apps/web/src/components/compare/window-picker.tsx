@@ -3,7 +3,7 @@
 import { Crop } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '~/components/ui/button';
-import { Field, Input } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 
 export type TimeWindow = { from: number; to: number };
 
@@ -82,28 +82,24 @@ export function WindowPicker({
             : `Whole runs (${durationSeconds} s)`}
         </div>
       </div>
-      <Field label="From (s)" error={errors.from} className="w-32">
-        {(p) => (
-          <Input
-            {...p}
-            inputMode="numeric"
-            value={from}
-            onChange={(e) => setFrom(e.target.value)}
-            name="from"
-          />
-        )}
-      </Field>
-      <Field label="To (s)" error={errors.to} className="w-32">
-        {(p) => (
-          <Input
-            {...p}
-            inputMode="numeric"
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-            name="to"
-          />
-        )}
-      </Field>
+      <TextField
+        label="From (s)"
+        error={errors.from}
+        className="w-32"
+        value={from}
+        onValue={setFrom}
+        inputMode="numeric"
+        name="from"
+      />
+      <TextField
+        label="To (s)"
+        error={errors.to}
+        className="w-32"
+        value={to}
+        onValue={setTo}
+        inputMode="numeric"
+        name="to"
+      />
       <Button type="submit" variant="secondary">
         Apply
       </Button>

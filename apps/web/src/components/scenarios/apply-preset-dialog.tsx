@@ -10,7 +10,8 @@ import { formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
 import { Dialog } from '~/components/ui/dialog';
 import { Alert } from '~/components/ui/feedback';
-import { Checkbox, Field, Input, Select } from '~/components/ui/form';
+import { Checkbox, Field, Select } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 
 export interface PresetCard {
   id: string;
@@ -106,7 +107,7 @@ export function ApplyPresetDialog({
               </Select>
             )}
           </Field>
-          <Field
+          <TextField
             label="Scale"
             help={`${preset.scaling} 1 = the seed's original parameters; default ${preset.defaultScale}.`}
             error={
@@ -114,17 +115,11 @@ export function ApplyPresetDialog({
                 ? 'must be greater than 0 and at most 1'
                 : (problemsOf(apply.error).scale ?? null)
             }
-          >
-            {(p) => (
-              <Input
-                {...p}
-                inputMode="decimal"
-                placeholder={String(preset.defaultScale)}
-                value={scaleText}
-                onChange={(e) => setScaleText(e.target.value)}
-              />
-            )}
-          </Field>
+            value={scaleText}
+            onValue={setScaleText}
+            inputMode="decimal"
+            placeholder={String(preset.defaultScale)}
+          />
           {preview?.ok ? (
             <p
               className="rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700"

@@ -18,6 +18,7 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input, Textarea } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 import { ScriptScenariosTable, scriptNeeds } from './script-scenarios-table';
 
 export interface ScriptInitial {
@@ -162,22 +163,16 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
               <Upload className="size-3.5" /> Upload a script
             </Button>
             <div className="max-w-xs">
-              <Field
+              <TextField
                 label="Stop the run after (seconds)"
                 help={`Whatever the script's scenarios say; at most ${LIMITS.maxDurationMs / 60_000} minutes.`}
                 error={saveProblems['script.maxDurationMs']}
-              >
-                {(p) => (
-                  <Input
-                    {...p}
-                    type="number"
-                    min={1}
-                    max={LIMITS.maxDurationMs / 1000}
-                    value={stopAfterS}
-                    onChange={(e) => setStopAfterS(e.target.value)}
-                  />
-                )}
-              </Field>
+                value={stopAfterS}
+                onValue={setStopAfterS}
+                type="number"
+                min={1}
+                max={LIMITS.maxDurationMs / 1000}
+              />
             </div>
           </CardBody>
         </Card>

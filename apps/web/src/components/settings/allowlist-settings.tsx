@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { describeAllowPattern, forbiddenAllowReason } from '@poolbench/contracts/net';
 import { useTRPC } from '~/lib/trpc/react';
@@ -9,8 +9,8 @@ import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { LoadingBlock } from '~/components/ui/feedback';
 import { Field, Input } from '~/components/ui/form';
+import { AddressRuleList, NoteField } from './address-rules';
 
 /** What a typed pattern would allow, before it is saved; null while it is not a pattern yet. */
 function preview(pattern: string) {
@@ -88,16 +88,7 @@ export function Allowlist() {
                 />
               )}
             </Field>
-            <Field label="Note" optional>
-              {(f) => (
-                <Input
-                  {...f}
-                  value={note}
-                  onChange={(e) => setNote(e.target.value)}
-                  placeholder="staging cluster"
-                />
-              )}
-            </Field>
+            <NoteField value={note} onChange={setNote} placeholder="staging cluster" />
             <Button type="submit" loading={add.isPending} className="sm:mt-6">
               <Plus className="size-4" /> Allow
             </Button>
@@ -118,41 +109,20 @@ export function Allowlist() {
         ) : (
           <p className="text-sm text-slate-500">Only admins change the allowlist.</p>
         )}
-        {list.isPending ? <LoadingBlock rows={2} /> : null}
-        {list.data?.length === 0 ? (
-          <p className="text-sm text-slate-500">
-            Nothing allowed yet: URL targets cannot be created, nor webhooks sent to an internal
-            address, until a host is allowed.
-          </p>
-        ) : null}
-        {list.data && list.data.length > 0 ? (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
-            {list.data.map((h) => (
-              <li key={h.id} className="flex items-center justify-between px-3 py-2 text-sm">
-                <span>
-                  <code className="font-mono text-slate-800">{h.pattern}</code>
-                  <span className="ml-2 text-xs text-slate-600">— {h.allows}</span>
-                  {h.note ? <span className="ml-2 text-xs text-slate-500">{h.note}</span> : null}
-                  {h.unopened ? (
-                    <span className="mt-1 block text-xs text-amber-800">
-                      Reaches nothing special: {h.unopened}
-                    </span>
-                  ) : null}
-                </span>
-                {can('admin') ? (
-                  <Button
-                    size="sm"
-                    variant="danger-ghost"
-                    aria-label={`Remove ${h.pattern}`}
-                    onClick={() => remove.mutate({ id: h.id })}
-                  >
-                    <Trash2 className="size-3.5" />
-                  </Button>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <AddressRuleList
+          rules={list.data?.map((h) => ({
+            id: h.id,
+            address: h.pattern,
+            holds: h.allows,
+            note: h.note,
+            warning: h.unopened ? `Reaches nothing special: ${h.unopened}` : null,
+          }))}
+          pending={list.isPending}
+          empty="Nothing allowed yet: URL targets cannot be created, nor webhooks sent to an internal address, until a host is allowed."
+          remove={
+            can('admin') ? { verb: 'Remove', onRemove: (id) => remove.mutate({ id }) } : undefined
+          }
+        />
       </CardBody>
     </Card>
   );

@@ -13,7 +13,8 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
-import { Checkbox, Field, Input, Select } from '~/components/ui/form';
+import { Checkbox, Field, Select } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 import { Table, Td, Th } from '~/components/ui/table';
 
 const EXPIRY = [
@@ -73,16 +74,14 @@ export function ApiTokens() {
             });
           }}
         >
-          <Field label="Name" help="Where it is used, e.g. github-actions." error={problems.name}>
-            {(p) => (
-              <Input
-                {...p}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                placeholder="github-actions"
-              />
-            )}
-          </Field>
+          <TextField
+            label="Name"
+            help="Where it is used, e.g. github-actions."
+            error={problems.name}
+            value={name}
+            onValue={setName}
+            placeholder="github-actions"
+          />
           <Field label="Expires" error={problems.expiresInDays}>
             {(p) => (
               <Select {...p} value={expiry} onChange={(e) => setExpiry(e.target.value)}>

@@ -8,7 +8,7 @@ import { useRole } from '~/lib/hooks/use-role';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
-import { Field, Input } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 
 const asNumber = (v: string) => (v.trim() === '' ? null : Number(v));
 
@@ -58,38 +58,26 @@ export function FleetLimits() {
                   });
                 }}
               >
-                <Field
+                <TextField
                   label="Runs per experiment"
                   help={`Empty: the default, ${d.defaults.maxRunsPerExperiment}.`}
                   error={problems.maxRunsPerExperiment}
                   className="w-56"
-                >
-                  {(f) => (
-                    <Input
-                      {...f}
-                      inputMode="numeric"
-                      value={runs}
-                      onChange={(e) => setRuns(e.target.value)}
-                      placeholder={String(d.defaults.maxRunsPerExperiment)}
-                    />
-                  )}
-                </Field>
-                <Field
+                  value={runs}
+                  onValue={setRuns}
+                  inputMode="numeric"
+                  placeholder={String(d.defaults.maxRunsPerExperiment)}
+                />
+                <TextField
                   label="Queued load (minutes)"
                   help={`Scenario length × load generators, summed over queued runs. Empty: ${d.defaults.maxQueuedLoadMinutes}.`}
                   error={problems.maxQueuedLoadMinutes}
                   className="w-72"
-                >
-                  {(f) => (
-                    <Input
-                      {...f}
-                      inputMode="numeric"
-                      value={minutes}
-                      onChange={(e) => setMinutes(e.target.value)}
-                      placeholder={String(d.defaults.maxQueuedLoadMinutes)}
-                    />
-                  )}
-                </Field>
+                  value={minutes}
+                  onValue={setMinutes}
+                  inputMode="numeric"
+                  placeholder={String(d.defaults.maxQueuedLoadMinutes)}
+                />
                 <Button type="submit" loading={save.isPending} className="mt-6">
                   Save
                 </Button>

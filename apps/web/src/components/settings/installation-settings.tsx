@@ -1,15 +1,15 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { describeAllowPattern, openRangeRefusal } from '@poolbench/contracts/net';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { LoadingBlock } from '~/components/ui/feedback';
 import { Field, Input } from '~/components/ui/form';
+import { AddressRuleList, NoteField } from './address-rules';
 
 /** What a typed range would open, before it is saved; null while it is not a range yet. */
 function preview(raw: string) {
@@ -88,48 +88,22 @@ export function InstallationRanges() {
               />
             )}
           </Field>
-          <Field label="Note" optional>
-            {(f) => (
-              <Input
-                {...f}
-                value={note}
-                onChange={(e) => setNote(e.target.value)}
-                placeholder="services on this machine"
-              />
-            )}
-          </Field>
+          <NoteField value={note} onChange={setNote} placeholder="services on this machine" />
           <Button type="submit" loading={open.isPending} className="sm:mt-6">
             <Plus className="size-4" /> Open
           </Button>
         </form>
-        {list.isPending ? <LoadingBlock rows={1} /> : null}
-        {list.data?.length === 0 ? (
-          <p className="text-sm text-slate-500">
-            Nothing is open: teams may allowlist public hosts only. For services on this machine,
-            open 127.0.0.0/8.
-          </p>
-        ) : null}
-        {list.data && list.data.length > 0 ? (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
-            {list.data.map((r) => (
-              <li key={r.id} className="flex items-center justify-between px-3 py-2 text-sm">
-                <span>
-                  <code className="font-mono text-slate-800">{r.cidr}</code>
-                  <span className="ml-2 text-xs text-slate-600">— {r.holds}</span>
-                  {r.note ? <span className="ml-2 text-xs text-slate-500">{r.note}</span> : null}
-                </span>
-                <Button
-                  size="sm"
-                  variant="danger-ghost"
-                  aria-label={`Close ${r.cidr}`}
-                  onClick={() => close.mutate({ id: r.id })}
-                >
-                  <Trash2 className="size-3.5" />
-                </Button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <AddressRuleList
+          rules={list.data?.map((r) => ({
+            id: r.id,
+            address: r.cidr,
+            holds: r.holds,
+            note: r.note,
+          }))}
+          pending={list.isPending}
+          empty="Nothing is open: teams may allowlist public hosts only. For services on this machine, open 127.0.0.0/8."
+          remove={{ verb: 'Close', onRemove: (id) => close.mutate({ id }) }}
+        />
       </CardBody>
     </Card>
   );

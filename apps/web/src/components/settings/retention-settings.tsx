@@ -8,7 +8,7 @@ import { useRole } from '~/lib/hooks/use-role';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
-import { Field, Input } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 
 /** The team's retention of per-second data (docs/database.md, "Retention"). */
 export function Retention() {
@@ -46,7 +46,7 @@ export function Retention() {
                   save.mutate({ retentionDays: parsed });
                 }}
               >
-                <Field
+                <TextField
                   label="Keep per-second data for (days)"
                   help="Empty keeps it forever."
                   error={
@@ -54,17 +54,11 @@ export function Retention() {
                     (save.isError && !problems.retentionDays ? messageOf(save.error) : null)
                   }
                   className="w-64"
-                >
-                  {(f) => (
-                    <Input
-                      {...f}
-                      inputMode="numeric"
-                      value={days}
-                      onChange={(e) => setDays(e.target.value)}
-                      placeholder="forever"
-                    />
-                  )}
-                </Field>
+                  value={days}
+                  onValue={setDays}
+                  inputMode="numeric"
+                  placeholder="forever"
+                />
                 <Button
                   type="submit"
                   loading={save.isPending}

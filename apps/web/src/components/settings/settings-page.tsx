@@ -14,7 +14,8 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
-import { Field, Input, Select } from '~/components/ui/form';
+import { Field, Select } from '~/components/ui/form';
+import { TextField } from '~/components/ui/text-field';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td, Th } from '~/components/ui/table';
 import { ApiTokens } from './api-tokens';
@@ -146,22 +147,16 @@ function Invitations() {
             invite.mutate({ role, email });
           }}
         >
-          <Field
+          <TextField
             label="Email"
             optional
             help="Only this address can accept, if given."
             error={problemsOf(invite.error).email}
-          >
-            {(p) => (
-              <Input
-                {...p}
-                type="email"
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-                placeholder="colleague@example.com"
-              />
-            )}
-          </Field>
+            value={email}
+            onValue={setEmail}
+            type="email"
+            placeholder="colleague@example.com"
+          />
           <Field label="Role" help={ROLE_HELP[role]}>
             {(p) => (
               <Select {...p} value={role} onChange={(e) => setRole(e.target.value as Role)}>
