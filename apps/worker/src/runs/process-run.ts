@@ -1,10 +1,10 @@
-import { installationId, openedRanges, parseRun, parseTarget, toJson } from '@poolbench/db';
+import { toJson } from '@poolbench/db';
 import { markRunning, scriptScenariosAllowed, SCRIPTS_OFF_MESSAGE } from '@poolbench/runs';
 import { evaluateThresholds } from '@poolbench/scenarios';
 import { thresholdContextFromSummary } from '@poolbench/k6';
 import type { InsightSecond } from '@poolbench/stats';
 import { RunError } from './run-error';
-import { environmentFingerprint } from './environment';
+import { runEnvironment } from './environment';
 import { disturbanceBeforeStart, startDisturbance } from './disturbance';
 import { outcomeFromK6 } from './outcome';
 import { prepareTarget } from './prepare-target';
@@ -16,9 +16,8 @@ import { runLoadPart } from './load-part';
 import { toSeriesPoint } from './series-point';
 import { b64ToBytes, bucketToRow, buildSummary } from './summary';
 import { runSession } from './run-session';
+import { runToExecute } from './run-to-execute';
 import type { RunDeps, RunOutcome } from './run-deps';
-import { pinsForRecord } from '../targets/resolve-and-pin';
-import { targetHeadersOf } from '../targets/target-headers';
 
 /**
  * Executes one run on one load generator: the run session (claim, heartbeat, writer, cleanup,
@@ -36,19 +35,7 @@ export async function processRun(
   return runSession(runId, deps, signal, { log: deps.log.child({ runId }) }, async (s) => {
     // what else used the CPUs while the run was prepared: whether it starts on a busy machine
     const beforeStart = startDisturbance();
-    const row = await db.run.findUniqueOrThrow({
-      where: { id: runId },
-      include: {
-        target: true,
-        team: { select: { allowedHosts: { select: { pattern: true } } } },
-      },
-    });
-    const run = {
-      ...parseRun(row),
-      target: parseTarget(row.target),
-      openedRanges: await openedRanges(db),
-      installation: await installationId(db),
-    };
+    const run = await runToExecute(db, runId);
     const plan = planRun(run);
     // a queued script run does not start once the team's admins turned scripts off
     if (plan.kind === 'script' && !(await scriptScenariosAllowed(db, run.teamId)))
@@ -66,27 +53,16 @@ export async function processRun(
     // and a URL target's non-secret headers go on every request.
     const generated = runLoad(plan, target, {
       hosts: target.network.k6Hosts,
-      targetHeaders: run.target.kind === 'url' ? targetHeadersOf(row.target.requestDefaults) : {},
+      targetHeaders: run.targetHeaders,
     });
     // a script stops at its own stop time; a template run gets its planned length plus a margin
     const timeoutMs =
       generated.stopAtMs ?? k6TimeoutMs(generated.estimatedDurationMs, deps.config.timeoutMarginMs);
-    const environment = await environmentFingerprint({
-      k6Bin: deps.config.k6Bin,
-      labTargetBin: run.target.kind === 'managed' ? deps.config.labTargetBin : undefined,
-      workerId,
-      poolbenchVersion: deps.config.poolbenchVersion,
-    });
+    const environment = await runEnvironment(deps, run, target);
     const preparing = await disturbanceBeforeStart(beforeStart, s.signal);
     const recorded = {
       ...environment,
       ...(preparing ? { disturbanceBeforeStart: preparing } : {}),
-      // what served the load: a Java, Bun or PHP run names its runtime, not the Go binary
-      ...(target.versions
-        ? { labTargetVersion: target.versions.labTarget, components: target.versions }
-        : {}),
-      network: { pins: pinsForRecord(target.network) },
-      cpuIsolation: target.isolation,
     };
     if (
       !(await markRunning(db, runId, workerId, {

@@ -1,12 +1,4 @@
-import {
-  installationId,
-  openedRanges,
-  parseRun,
-  parseRunSegment,
-  parseTarget,
-  toJson,
-  type Db,
-} from '@poolbench/db';
+import { parseRunSegment, toJson, type Db } from '@poolbench/db';
 import { RUN_JOB_OPTIONS } from '@poolbench/queue';
 import {
   cancelWaitingSegments,
@@ -18,12 +10,12 @@ import {
   mergeSegmentSeconds,
   recordStartSkew,
 } from '@poolbench/runs';
-import { evaluateThresholds, generateScenario } from '@poolbench/scenarios';
+import { evaluateThresholds } from '@poolbench/scenarios';
 import { RunJobSchema } from '@poolbench/contracts';
 import { insightCodesOf } from '../insight-codes';
 import { thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from '../run-error';
-import { environmentFingerprint } from '../environment';
+import { runEnvironment } from '../environment';
 import { startDisturbance } from '../disturbance';
 import { outcomeFromError } from '../outcome';
 import { prepareTarget } from '../prepare-target';
@@ -31,10 +23,10 @@ import { k6TimeoutMs, planRun, templatePlan } from '../run-plan';
 import { toSeriesPoint } from '../series-point';
 import { b64ToBytes, buildSummary } from '../summary';
 import { runSession, type RunSession } from '../run-session';
+import { runLoad } from '../run-load';
+import { runToExecute } from '../run-to-execute';
 import type { ResourceRow } from '../../sampling/resource-sampler';
 import type { DistributedConfig, RunDeps, RunOutcome } from '../run-deps';
-import { pinsForRecord } from '../../targets/resolve-and-pin';
-import { targetHeadersOf } from '../../targets/target-headers';
 import { distributedOutcome } from './distributed-outcome';
 import { segmentMachines } from './segment-machines';
 import { runGenerator, type GeneratorResult } from './run-generator';
@@ -82,19 +74,7 @@ export async function processDistributedRun(
   return runSession(runId, deps, signal, { log, outcomeOfError }, async (s) => {
     // what else used this generator's CPUs while the run was prepared
     const preparing = startDisturbance();
-    const row = await db.run.findUniqueOrThrow({
-      where: { id: runId },
-      include: {
-        target: true,
-        team: { select: { allowedHosts: { select: { pattern: true } } } },
-      },
-    });
-    const run = {
-      ...parseRun(row),
-      target: parseTarget(row.target),
-      openedRanges: await openedRanges(db),
-      installation: await installationId(db),
-    };
+    const run = await runToExecute(db, runId);
     const count = run.loadGenerators;
     await createSegments(db, runId, count, workerId);
     // Segment 0 is this worker's: its peers judge the leader alive by it, also while it waits,
@@ -144,9 +124,9 @@ export async function processDistributedRun(
         s.signal,
       ),
     );
-    const generated = generateScenario(plan.scenario, {
+    const generated = runLoad(plan, target, {
       hosts: target.network.k6Hosts,
-      targetHeaders: run.target.kind === 'url' ? targetHeadersOf(run.target.requestDefaults) : {},
+      targetHeaders: run.targetHeaders,
     });
     await markSegmentReady(db, runId, 0, workerId, target.baseUrls);
     const startAt = await waitForGenerators(db, {
@@ -162,19 +142,8 @@ export async function processDistributedRun(
       },
     });
     const timeoutMs = k6TimeoutMs(generated.estimatedDurationMs, deps.config.timeoutMarginMs);
-    const environment = await environmentFingerprint({
-      k6Bin: deps.config.k6Bin,
-      labTargetBin: run.target.kind === 'managed' ? deps.config.labTargetBin : undefined,
-      workerId,
-      poolbenchVersion: deps.config.poolbenchVersion,
-    });
     const recorded = {
-      ...environment,
-      ...(target.versions
-        ? { labTargetVersion: target.versions.labTarget, components: target.versions }
-        : {}),
-      network: { pins: pinsForRecord(target.network) },
-      cpuIsolation: target.isolation,
+      ...(await runEnvironment(deps, run, target)),
       loadGenerators: count,
       startAt: startAt.toISOString(),
     };
@@ -195,25 +164,17 @@ export async function processDistributedRun(
     s.onCleanup('stop the live merge', () => live.stop());
 
     const gen: GeneratorResult = await runGenerator({
-      db,
+      deps,
       log: s.log,
-      registry: deps.registry,
-      metrics: deps.metrics,
       runId,
       queuedAt: run.queuedAt,
       preparing,
       index: 0,
       count,
-      workerId,
       startAt,
-      script: generated.script,
-      files: generated.files,
-      baseUrls: target.baseUrls,
-      blacklistIps: target.network.k6Blacklist,
-      secretHeaders: target.secretHeaders,
-      k6Bin: deps.config.k6Bin,
+      load: generated,
+      target,
       timeoutMs,
-      heartbeatMs: deps.config.heartbeatMs,
       staleAfterMs: cfg.staleAfterMs,
       signal: s.signal,
     });

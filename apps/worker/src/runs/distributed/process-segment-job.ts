@@ -1,13 +1,12 @@
 import { DelayedError, type Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
-import { installationId, openedRanges, parseRun, parseTarget } from '@poolbench/db';
 import { finishSegment, heartbeatSegment, joinSegment, markSegmentReady } from '@poolbench/runs';
-import { generateScenario } from '@poolbench/scenarios';
 import { RunJobSchema } from '@poolbench/contracts';
 import { RunError, toRunError } from '../run-error';
 import { k6TimeoutMs, planRun, templatePlan } from '../run-plan';
 import type { RunDeps, RunOutcome } from '../run-deps';
-import { targetHeadersOf } from '../../targets/target-headers';
+import { runLoad } from '../run-load';
+import { runToExecute } from '../run-to-execute';
 import { startDisturbance } from '../disturbance';
 import { prepareGeneratorTarget } from './generator-target';
 import { runGenerator } from './run-generator';
@@ -64,16 +63,7 @@ export async function processSegmentJob(
     Math.min(deps.config.heartbeatMs, 250),
   );
   try {
-    const row = await db.run.findUniqueOrThrow({
-      where: { id: runId },
-      include: { target: true, team: { select: { allowedHosts: { select: { pattern: true } } } } },
-    });
-    const run = {
-      ...parseRun(row),
-      target: parseTarget(row.target),
-      openedRanges: await openedRanges(db),
-      installation: await installationId(db),
-    };
+    const run = await runToExecute(db, runId);
     const plan = templatePlan(planRun(run));
     const until = Date.now() + cfg.joinTimeoutMs + deps.config.readyTimeoutMs;
     while (!leaderUrls) {
@@ -84,9 +74,9 @@ export async function processSegmentJob(
       await sleep(100);
     }
     const target = await prepareGeneratorTarget(run, leaderUrls);
-    const generated = generateScenario(plan.scenario, {
+    const generated = runLoad(plan, target, {
       hosts: target.network.k6Hosts,
-      targetHeaders: run.target.kind === 'url' ? targetHeadersOf(run.target.requestDefaults) : {},
+      targetHeaders: run.targetHeaders,
     });
     if (!(await markSegmentReady(db, runId, segment, workerId)))
       throw new RunError('canceled', 'the segment was ended before it was ready');
@@ -98,24 +88,16 @@ export async function processSegmentJob(
     }
     clearInterval(prepHb);
     const gen = await runGenerator({
-      db,
+      deps,
       log,
-      registry: deps.registry,
-      metrics: deps.metrics,
       runId,
       preparing,
       index: segment,
       count: run.loadGenerators,
-      workerId,
       startAt,
-      script: generated.script,
-      files: generated.files,
-      baseUrls: target.baseUrls,
-      blacklistIps: target.network.k6Blacklist,
-      secretHeaders: target.secretHeaders,
-      k6Bin: deps.config.k6Bin,
+      load: generated,
+      target,
       timeoutMs: k6TimeoutMs(generated.estimatedDurationMs, deps.config.timeoutMarginMs),
-      heartbeatMs: deps.config.heartbeatMs,
       staleAfterMs: cfg.staleAfterMs,
       signal: runSignal,
     });

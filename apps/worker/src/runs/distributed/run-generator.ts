@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '@poolbench/db';
-import type { K6RunResult, K6Second } from '@poolbench/k6';
+import type { K6RunResult } from '@poolbench/k6';
 import {
   failSilentSegments,
   finishSegment,
@@ -10,19 +9,19 @@ import {
   type SegmentEnd,
 } from '@poolbench/runs';
 import { MetricsWriter } from '../../metrics/metrics-writer';
-import type { ProcessRegistry } from '../../targets/process-registry';
-import type { WorkerMetrics } from '../../ops/ops-server';
 import { disturbanceBeforeStart, type startDisturbance } from '../disturbance';
 import { runLoadPart } from '../load-part';
+import type { RunDeps } from '../run-deps';
+import type { RunLoad } from '../run-load';
 import { bucketToRow } from '../summary';
 import { executionSegmentOf } from './execution-segment';
 import { GeneratorStats } from './generator-stats';
 
 export interface GeneratorInput {
-  db: Db;
+  deps: Pick<RunDeps, 'db' | 'registry' | 'metrics' | 'workerId'> & {
+    config: Pick<RunDeps['config'], 'k6Bin' | 'heartbeatMs'>;
+  };
   log: Logger;
-  registry: ProcessRegistry;
-  metrics: WorkerMetrics;
   runId: string;
   /** the leader's: when the run was queued, for the worker's enqueue-to-first-request metric */
   queuedAt?: Date;
@@ -30,21 +29,19 @@ export interface GeneratorInput {
   preparing: ReturnType<typeof startDisturbance>;
   index: number;
   count: number;
-  workerId: string;
   /** the common start instant of every segment (the barrier's outcome) */
   startAt: Date;
-  script: string;
-  /** files the script opens beside itself (the scenario's data rows) */
-  files: Record<string, string>;
-  baseUrls: string[];
-  blacklistIps: string[];
-  secretHeaders: Record<string, string>;
-  k6Bin: string;
+  /** what k6 runs: the script and the files it opens beside itself (the scenario's data rows) */
+  load: Pick<RunLoad, 'script' | 'files'>;
+  /** where the load goes: the target's URLs, the addresses k6 refuses, its secret headers */
+  target: {
+    baseUrls: string[];
+    network: { k6Blacklist: string[] };
+    secretHeaders: Record<string, string>;
+  };
   timeoutMs: number;
-  heartbeatMs: number;
   staleAfterMs: number;
   signal: AbortSignal;
-  onSecond?: (second: K6Second) => void;
 }
 
 /** Why this generator stopped before k6 ended by itself. */
@@ -66,20 +63,22 @@ export interface GeneratorResult {
  * other segments: one that failed or fell silent stops this k6 within a heartbeat or two.
  */
 export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> {
+  const { db, registry, metrics, workerId } = g.deps;
+  const { k6Bin, heartbeatMs } = g.deps.config;
   const own = new AbortController();
   const signal = AbortSignal.any([g.signal, own.signal]);
   let failedPeer: GeneratorResult['failedPeer'] = null;
   const stats = new GeneratorStats();
   let requests = 0;
   const beat = async () => {
-    const hb = await heartbeatSegment(g.db, g.runId, g.index, g.workerId, {
+    const hb = await heartbeatSegment(db, g.runId, g.index, workerId, {
       ...stats.snapshot(),
       requests,
     });
     if (!hb.alive) return own.abort('lost');
     if (hb.cancelRequested) return own.abort('cancel');
     if (hb.runStatus !== 'preparing' && hb.runStatus !== 'running') return own.abort('run_ended');
-    const silent = (await failSilentSegments(g.db, g.runId, g.staleAfterMs)).find(
+    const silent = (await failSilentSegments(db, g.runId, g.staleAfterMs)).find(
       (s) => s.index !== g.index,
     );
     const peer = silent
@@ -98,48 +97,47 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
         .catch((err) => g.log.warn({ err: String(err) }, 'segment heartbeat failed'))
         .finally(() => (beating = null));
     },
-    Math.min(g.heartbeatMs, Math.floor(g.staleAfterMs / 3)),
+    Math.min(heartbeatMs, Math.floor(g.staleAfterMs / 3)),
   );
 
   const t0 = Math.floor(g.startAt.getTime() / 1000);
-  const writer = new MetricsWriter(g.db, {
+  const writer = new MetricsWriter(db, {
     onError: (err, pending) =>
       g.log.warn({ err: String(err), pending }, 'segment write failed; buffered'),
   });
   writer.start();
   try {
     const beforeStart = await disturbanceBeforeStart(g.preparing, signal);
-    if (!(await markSegmentRunning(g.db, g.runId, g.index, g.workerId))) own.abort('run_ended');
+    if (!(await markSegmentRunning(db, g.runId, g.index, workerId))) own.abort('run_ended');
     const { result, disturbance, delivery } = await runLoadPart({
       runId: g.runId,
       log: g.log,
-      registry: g.registry,
-      metrics: g.metrics,
+      registry: registry,
+      metrics: metrics,
       queuedAt: g.queuedAt,
       onSpawn: (pid) => stats.start(pid),
       k6: {
-        script: g.script,
-        files: g.files,
+        script: g.load.script,
+        files: g.load.files,
         env: {
-          BASE_URLS: g.baseUrls.join(','),
+          BASE_URLS: g.target.baseUrls.join(','),
           POOLBENCH_START_AT_MS: String(g.startAt.getTime()),
         },
-        secretEnv: Object.keys(g.secretHeaders).length
-          ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(g.secretHeaders) }
+        secretEnv: Object.keys(g.target.secretHeaders).length
+          ? { POOLBENCH_SECRET_HEADERS: JSON.stringify(g.target.secretHeaders) }
           : undefined,
         signal,
         timeoutMs: g.timeoutMs + Math.max(0, g.startAt.getTime() - Date.now()),
         // A stopped segment must stop sending load fast: its peers count on it (< 5 s).
         stopGraceMs: 2000,
-        k6Bin: g.k6Bin,
-        blacklistIps: g.blacklistIps,
+        k6Bin: k6Bin,
+        blacklistIps: g.target.network.k6Blacklist,
         executionSegment: executionSegmentOf(g.index, g.count),
         onSecond: (bucket) => {
           requests += bucket.requests;
           writer.addSeconds([
             { ...bucketToRow(g.runId, t0, bucket), segment: segmentKey(g.index) },
           ]);
-          g.onSecond?.(bucket);
         },
       },
     });
@@ -163,7 +161,7 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
             ? `stopped: ${stoppedBy}`
             : `k6 ended ${result.endReason} (exit code ${result.exitCode ?? 'none'})${result.k6Error ? `: ${result.k6Error}` : ''}${unwritten ? `; ${unwritten} rows not stored` : ''}`;
     const firstTs = result.summary.loadSeconds?.[0];
-    await finishSegment(g.db, g.runId, g.index, g.workerId, {
+    await finishSegment(db, g.runId, g.index, workerId, {
       status,
       errorCode: status === 'succeeded' ? null : (stoppedBy ?? result.endReason),
       errorMessage,
