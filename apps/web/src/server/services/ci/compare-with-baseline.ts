@@ -1,13 +1,13 @@
 import type { Db } from '@poolbench/db';
-import { gateCellState, gateOutcome, type GateCellMetric, type InvalidRun } from '@poolbench/stats';
-import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/contracts';
+import { gateOutcome } from '@poolbench/stats';
+import type { TestedRunMetricKey } from '@poolbench/contracts';
 import type { CompareItem } from '~/lib/compare/selection';
 import { baselineForCell } from '@poolbench/runs';
 import { cellVerdicts } from './cell-verdicts';
 import {
-  crashedCount,
   experimentCells,
-  failedThresholdsOf,
+  judgeCell,
+  gatedMetricKeys,
   invalidRunsOf,
   usable,
 } from './experiment-cells';
@@ -39,9 +39,7 @@ export async function compareWithBaseline(
   /** compare only these elapsed seconds [from, to) of every run */
   window: { from: number; to: number } | null = null,
 ) {
-  const gatedOn = gateMetrics
-    ? TESTED_RUN_METRIC_KEYS.filter((k) => gateMetrics.includes(k))
-    : [...TESTED_RUN_METRIC_KEYS];
+  const gatedOn = gatedMetricKeys(gateMetrics);
   const e = await experimentCells(db, teamId, experimentId);
   const baselines = await db.baseline.findMany({
     where: {
@@ -59,28 +57,10 @@ export async function compareWithBaseline(
       poolConfig: { select: { id: true, name: true } },
     },
   });
+  const none = { metrics: [], scriptMetrics: [], referenceInvalid: [] };
   const cells = [];
   for (const c of e.cells) {
     const b = pickBaseline(baselines, c.scenario?.id, c.poolConfig?.id);
-    const candidateRuns = usable(c.runs).length;
-    const crashedRuns = crashedCount(c.runs);
-    const failedThresholds = failedThresholdsOf(c.runs);
-    const invalidCandidate = invalidRunsOf(c.runs);
-    const verdictState = (
-      metrics: readonly GateCellMetric[],
-      baselineRuns: number | null,
-      invalidBaseline: readonly InvalidRun[] = [],
-    ) =>
-      gateCellState({
-        metrics,
-        failedThresholds,
-        baselineRuns,
-        candidateRuns,
-        crashedRuns,
-        invalidBaseline,
-        invalidCandidate,
-      });
-    const noVerdicts = verdictState([], null);
     const baseItem: CompareItem | null = !b
       ? null
       : b.runId
@@ -94,36 +74,22 @@ export async function compareWithBaseline(
             }
           : null;
     if (!b || !baseItem || !c.poolConfig || !c.scenario) {
-      cells.push({
-        poolConfig: c.poolConfig,
-        scenario: c.scenario,
-        baseline: null,
-        candidateRuns,
-        crashedRuns,
-        ...noVerdicts,
-        metrics: [],
-        scriptMetrics: [],
-      });
+      const { poolConfig, scenario } = c;
+      const judged = judgeCell(c, { ...none, referenceRuns: null });
+      cells.push({ poolConfig, scenario, baseline: null, ...judged });
       continue;
     }
+    const { poolConfig, scenario } = c;
     const baseline = {
       id: b.id,
       experimentId: b.experimentId,
       runId: b.runId,
       poolConfig: b.poolConfig,
     };
-    if (candidateRuns === 0 && invalidCandidate.length === 0) {
+    if (usable(c.runs).length === 0 && invalidRunsOf(c.runs).length === 0) {
       // nothing measured yet (or every run failed): no verdict, and the outcome says incomplete
-      cells.push({
-        poolConfig: c.poolConfig,
-        scenario: c.scenario,
-        baseline: { ...baseline, runs: 0 },
-        candidateRuns,
-        crashedRuns,
-        ...verdictState([], 0),
-        metrics: [],
-        scriptMetrics: [],
-      });
+      const judged = judgeCell(c, { ...none, referenceRuns: 0 });
+      cells.push({ poolConfig, scenario, baseline: { ...baseline, runs: 0 }, ...judged });
       continue;
     }
     const cmp = await cellVerdicts(
@@ -133,22 +99,18 @@ export async function compareWithBaseline(
       {
         kind: 'cell',
         experimentId: e.id,
-        poolConfigId: c.poolConfig.id,
-        scenarioId: c.scenario.id,
+        poolConfigId: poolConfig.id,
+        scenarioId: scenario.id,
       },
       gateMetrics ? gatedOn : undefined,
       window,
     );
-    const metrics = cmp.metrics;
+    const judged = judgeCell(c, cmp);
     cells.push({
-      poolConfig: c.poolConfig,
-      scenario: c.scenario,
+      poolConfig,
+      scenario,
       baseline: { ...baseline, runs: cmp.referenceRuns },
-      candidateRuns,
-      crashedRuns,
-      ...verdictState(metrics, cmp.referenceRuns, cmp.referenceInvalid),
-      metrics,
-      scriptMetrics: cmp.scriptMetrics,
+      ...judged,
     });
   }
   const outcome = gateOutcome(

@@ -1,12 +1,12 @@
 import type { Db } from '@poolbench/db';
-import { gateCellState, gateOutcome, type GateCellMetric } from '@poolbench/stats';
-import { TESTED_RUN_METRIC_KEYS, type TestedRunMetricKey } from '@poolbench/contracts';
+import { gateOutcome } from '@poolbench/stats';
+import type { TestedRunMetricKey } from '@poolbench/contracts';
 import { InvalidInputError } from '../errors';
 import { cellVerdicts } from './cell-verdicts';
 import {
-  crashedCount,
   experimentCells,
-  failedThresholdsOf,
+  judgeCell,
+  gatedMetricKeys,
   invalidRunsOf,
   usable,
 } from './experiment-cells';
@@ -27,9 +27,7 @@ export async function compareWithPoolConfig(
   gateMetrics?: readonly TestedRunMetricKey[],
   window: { from: number; to: number } | null = null,
 ) {
-  const gatedOn = gateMetrics
-    ? TESTED_RUN_METRIC_KEYS.filter((k) => gateMetrics.includes(k))
-    : [...TESTED_RUN_METRIC_KEYS];
+  const gatedOn = gatedMetricKeys(gateMetrics);
   const e = await experimentCells(db, teamId, experimentId);
   const configs = [
     ...new Map(
@@ -54,32 +52,19 @@ export async function compareWithPoolConfig(
     const ref = e.cells.find(
       (x) => x.poolConfig?.id === base.id && x.scenario?.id === c.scenario!.id,
     )!;
-    const candidateRuns = usable(c.runs).length;
-    const crashedRuns = crashedCount(c.runs);
-    const failedThresholds = failedThresholdsOf(c.runs);
-    // the base config's runs of this experiment, split by the same rule as the candidate's
-    const verdictState = (metrics: readonly GateCellMetric[], baselineRuns: number) =>
-      gateCellState({
-        metrics,
-        failedThresholds,
-        baselineRuns,
-        candidateRuns,
-        crashedRuns,
-        invalidBaseline: invalidRunsOf(ref.runs),
-        invalidCandidate: invalidRunsOf(c.runs),
-      });
+    const { poolConfig, scenario } = c;
     const baseline = { id: base.id, experimentId: e.id, runId: null, poolConfig: base };
-    if (candidateRuns === 0 || usable(ref.runs).length === 0) {
-      cells.push({
-        poolConfig: c.poolConfig,
-        scenario: c.scenario,
-        baseline: { ...baseline, runs: usable(ref.runs).length },
-        candidateRuns,
-        crashedRuns,
-        ...verdictState([], usable(ref.runs).length),
+    // the base config's runs of this experiment, split by the same rule as the candidate's
+    const referenceInvalid = invalidRunsOf(ref.runs);
+    if (usable(c.runs).length === 0 || usable(ref.runs).length === 0) {
+      const runs = usable(ref.runs).length;
+      const judged = judgeCell(c, {
         metrics: [],
         scriptMetrics: [],
+        referenceRuns: runs,
+        referenceInvalid,
       });
+      cells.push({ poolConfig, scenario, baseline: { ...baseline, runs }, ...judged });
       continue;
     }
     const cmp = await cellVerdicts(
@@ -89,21 +74,18 @@ export async function compareWithPoolConfig(
       {
         kind: 'cell',
         experimentId: e.id,
-        poolConfigId: c.poolConfig.id,
-        scenarioId: c.scenario.id,
+        poolConfigId: poolConfig.id,
+        scenarioId: scenario.id,
       },
       gateMetrics ? gatedOn : undefined,
       window,
     );
+    const judged = judgeCell(c, { ...cmp, referenceInvalid });
     cells.push({
-      poolConfig: c.poolConfig,
-      scenario: c.scenario,
+      poolConfig,
+      scenario,
       baseline: { ...baseline, runs: cmp.referenceRuns },
-      candidateRuns,
-      crashedRuns,
-      ...verdictState(cmp.metrics, cmp.referenceRuns),
-      metrics: cmp.metrics,
-      scriptMetrics: cmp.scriptMetrics,
+      ...judged,
     });
   }
   // the base config is in this experiment: there is always a baseline, maybe without runs yet

@@ -1,12 +1,20 @@
 import { parseRun, type Db, type PoolConfigSnapshot, type ScenarioSnapshot } from '@poolbench/db';
 import { splitValidRuns } from '@poolbench/runs';
-import type { FailedThreshold, InvalidRun, RunSummary } from '@poolbench/stats';
+import {
+  gateCellState,
+  type FailedThreshold,
+  type InvalidRun,
+  type RunSummary,
+} from '@poolbench/stats';
 import {
   isCrashedRunStatus,
   isMeasuredRunStatus,
   TERMINAL_RUN_STATUSES,
+  TESTED_RUN_METRIC_KEYS,
+  type TestedRunMetricKey,
 } from '@poolbench/contracts';
 import { NotFoundError } from '../errors';
+import type { cellVerdicts } from './cell-verdicts';
 
 export interface CellRun {
   id: string;
@@ -112,3 +120,45 @@ export const failedThresholdsOf = (runs: CellRun[]): FailedThreshold[] =>
       .filter((t) => !t.pass)
       .map((t) => ({ runId: r.id, metric: t.metric, expr: t.expr, observed: t.observed })),
   );
+
+type Verdicts = Awaited<ReturnType<typeof cellVerdicts>>;
+
+/** What a gate compared a cell with: the comparison's metrics, or none yet. */
+export interface CellJudged {
+  metrics: Verdicts['metrics'];
+  scriptMetrics: Verdicts['scriptMetrics'];
+  /** the reference's valid runs; null when the cell has no reference at all */
+  referenceRuns: number | null;
+  referenceInvalid: readonly InvalidRun[];
+}
+
+/**
+ * What a gate says of one cell besides what it was compared with, the same for a saved baseline
+ * and a config of the same experiment: its runs' facts (valid, crashed, failed thresholds,
+ * invalid) judged with the comparison by the one rule of `gateCellState`.
+ */
+export function judgeCell(c: Cell, judged: CellJudged) {
+  const candidateRuns = usable(c.runs).length;
+  const crashedRuns = crashedCount(c.runs);
+  return {
+    candidateRuns,
+    crashedRuns,
+    ...gateCellState({
+      metrics: judged.metrics,
+      failedThresholds: failedThresholdsOf(c.runs),
+      baselineRuns: judged.referenceRuns,
+      candidateRuns,
+      crashedRuns,
+      invalidBaseline: judged.referenceInvalid,
+      invalidCandidate: invalidRunsOf(c.runs),
+    }),
+    metrics: judged.metrics,
+    scriptMetrics: judged.scriptMetrics,
+  };
+}
+
+/** The tested metrics a gate's verdict rests on: those asked for, else all of them. */
+export const gatedMetricKeys = (gateMetrics?: readonly TestedRunMetricKey[]) =>
+  gateMetrics
+    ? TESTED_RUN_METRIC_KEYS.filter((k) => gateMetrics.includes(k))
+    : [...TESTED_RUN_METRIC_KEYS];
