@@ -524,6 +524,28 @@ export const RunSchema = z.object({
             "the generator's own k6 CPU, % of one core (> 80: the numbers may be the generator's)",
           ),
         rssMaxBytes: z.number().nullable(),
+        cpuAvgPercent: z
+          .number()
+          .nullable()
+          .describe("the generator's own k6 CPU over its load, % of one core"),
+        loadMs: z.number().nullable().describe("the generator's load phase, ms"),
+        errorMessage: z
+          .string()
+          .nullable()
+          .describe('why the generator ended other than succeeded; null when it succeeded'),
+        lateSamples: z
+          .number()
+          .int()
+          .nullable()
+          .describe(
+            "samples that reached this generator's k6 output after their second was written; null when its output did not end cleanly or it has not ended",
+          ),
+        outsideCpuPercent: z
+          .number()
+          .nullable()
+          .describe(
+            'CPU used beside this generator while its k6 ran, % of one core (other work on its machine); null until measured',
+          ),
       }),
     )
     .describe(

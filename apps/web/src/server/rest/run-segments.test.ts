@@ -127,7 +127,7 @@ describe('REST: load generators per run (distributed runs)', () => {
     ]);
   });
 
-  it('GET /runs/{id} returns segments [{index, workerId, requests, startSkewMs}] for a distributed run, [] otherwise', async () => {
+  it('GET /runs/{id} returns segments [{index, workerId, requests, startSkewMs, …}] for a distributed run, [] otherwise', async () => {
     const runId = A.runIds[0]!;
     const before = await (await call('GET', `/runs/${runId}`)).json();
     expect(before).toMatchObject({ loadGenerators: 1, segments: [] });
@@ -135,7 +135,21 @@ describe('REST: load generators per run (distributed runs)', () => {
     await createSegments(db, runId, 2, 'gen-a');
     await db.runSegment.update({
       where: { runId_index: { runId, index: 0 } },
-      data: { requests: 1500, startSkewMs: 0, cpuMaxPercent: 91.5, rssMaxBytes: 5_000_000n },
+      data: {
+        requests: 1500,
+        startSkewMs: 0,
+        cpuMaxPercent: 91.5,
+        rssMaxBytes: 5_000_000n,
+        delivery: { lateSamples: 3, lateRequests: 1, maxLagMs: 1200, graceMs: 1000 },
+        disturbance: {
+          outsideCpuPercent: 62.5,
+          machineCpuPercent: 180,
+          stealPercent: 0,
+          cores: 2,
+          loadAvg1mAtEnd: 2.1,
+          seconds: 30,
+        },
+      },
     });
     await db.runSegment.update({
       where: { runId_index: { runId, index: 1 } },
@@ -154,6 +168,11 @@ describe('REST: load generators per run (distributed runs)', () => {
         startSkewMs: 0,
         cpuMaxPercent: 91.5,
         rssMaxBytes: 5_000_000,
+        cpuAvgPercent: null,
+        loadMs: null,
+        errorMessage: null,
+        lateSamples: 3,
+        outsideCpuPercent: 62.5,
       },
       {
         index: 1,
@@ -163,6 +182,11 @@ describe('REST: load generators per run (distributed runs)', () => {
         startSkewMs: 12.5,
         cpuMaxPercent: null,
         rssMaxBytes: null,
+        cpuAvgPercent: null,
+        loadMs: null,
+        errorMessage: null,
+        lateSamples: null,
+        outsideCpuPercent: null,
       },
     ]);
   });

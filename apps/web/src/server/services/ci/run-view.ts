@@ -2,6 +2,7 @@ import { parseRun, readPositionsInRound, type Db } from '@poolbench/db';
 import { NotFoundError } from '../errors';
 import { runValidityOf } from '@poolbench/runs';
 import { runInsightsOf } from '../runs/run-insights';
+import { SEGMENT_VIEW_SELECT, segmentView } from '../runs/segment-view';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const ref = (s: { id?: string; name?: string }) =>
@@ -26,26 +27,12 @@ export async function runView(db: Db, teamId: string, id: string, baseUrl: strin
       poolConfigSnapshot: true,
       scenarioSnapshot: true,
       loadGenerators: true,
-      segments: {
-        orderBy: { index: 'asc' },
-        select: {
-          index: true,
-          workerId: true,
-          status: true,
-          requests: true,
-          startSkewMs: true,
-          cpuMaxPercent: true,
-          rssMaxBytes: true,
-        },
-      },
+      segments: { orderBy: { index: 'asc' }, select: SEGMENT_VIEW_SELECT },
     },
   });
   if (!row) throw new NotFoundError('run');
   const r = parseRun(row);
-  const segments = r.segments.map((s) => ({
-    ...s,
-    rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes),
-  }));
+  const segments = r.segments.map(segmentView);
   return {
     id: r.id,
     experimentId: r.experimentId,

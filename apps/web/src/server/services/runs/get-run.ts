@@ -1,15 +1,10 @@
-import {
-  parseRun,
-  parseRunSegment,
-  scenarioFromColumns,
-  type Db,
-  type ScenarioSnapshot,
-} from '@poolbench/db';
+import { parseRun, scenarioFromColumns, type Db, type ScenarioSnapshot } from '@poolbench/db';
 import { generateScenario, isScriptScenario, paramsNotApplied } from '@poolbench/scenarios';
 import { LabEnvironmentSchema, resolveLabEnvironment } from '@poolbench/contracts';
 import { runValidityOf } from '@poolbench/runs';
 import { NotFoundError } from '../errors';
 import { runInsightsOf } from './run-insights';
+import { SEGMENT_VIEW_SELECT, segmentView } from './segment-view';
 
 /** The script the worker stored, or (for a run not started yet) the one its snapshot generates. */
 function scriptOf(run: {
@@ -74,36 +69,14 @@ export async function getRun(db: Db, teamId: string, id: string) {
       scenarioSnapshot: true,
       targetSnapshot: true,
       loadGenerators: true,
-      segments: {
-        orderBy: { index: 'asc' },
-        select: {
-          index: true,
-          workerId: true,
-          status: true,
-          requests: true,
-          loadMs: true,
-          startSkewMs: true,
-          cpuAvgPercent: true,
-          cpuMaxPercent: true,
-          rssMaxBytes: true,
-          delivery: true,
-          disturbance: true,
-          errorMessage: true,
-        },
-      },
+      segments: { orderBy: { index: 'asc' }, select: SEGMENT_VIEW_SELECT },
       experiment: { select: { id: true, name: true, repeats: true } },
       target: { select: { id: true, name: true, kind: true } },
     },
   });
   if (!run) throw new NotFoundError('run');
   const parsed = parseRun(run);
-  // bigint does not travel as JSON; a generator's memory fits a double exactly enough.
-  const segments = run.segments.map(parseRunSegment).map(({ delivery, disturbance, ...s }) => ({
-    ...s,
-    rssMaxBytes: s.rssMaxBytes === null ? null : Number(s.rssMaxBytes),
-    lateSamples: delivery?.lateSamples ?? null,
-    outsideCpuPercent: disturbance?.outsideCpuPercent ?? null,
-  }));
+  const segments = run.segments.map(segmentView);
   const insights = await runInsightsOf(db, { ...parsed, segments });
   return {
     ...parsed,
