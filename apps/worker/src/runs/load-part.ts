@@ -61,7 +61,7 @@ export async function runLoadPart(input: LoadPartInput): Promise<LoadPart> {
 }
 
 /** The output's record of late samples, when k6's output ended cleanly (else nothing to say). */
-export function deliveryOf(
+function deliveryOf(
   k6: Partial<
     Pick<
       K6RunResult,

@@ -112,8 +112,8 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
     const { result, disturbance, delivery } = await runLoadPart({
       runId: g.runId,
       log: g.log,
-      registry: registry,
-      metrics: metrics,
+      registry,
+      metrics,
       queuedAt: g.queuedAt,
       onSpawn: (pid) => stats.start(pid),
       k6: {
@@ -130,7 +130,7 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
         timeoutMs: g.timeoutMs + Math.max(0, g.startAt.getTime() - Date.now()),
         // A stopped segment must stop sending load fast: its peers count on it (< 5 s).
         stopGraceMs: 2000,
-        k6Bin: k6Bin,
+        k6Bin,
         blacklistIps: g.target.network.k6Blacklist,
         executionSegment: executionSegmentOf(g.index, g.count),
         onSecond: (bucket) => {
