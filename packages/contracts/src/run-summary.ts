@@ -49,11 +49,6 @@ export interface RunChecks extends SecondChecks {
 }
 
 /**
- * One of a script's own metrics (`k6/metrics` Trend, Counter, Rate, Gauge) in a second or over a
- * run: a trend's statistics (ms) and, for merging, its histogram (base64 V2, µs); a counter's
- * sum; a rate's share of non-zero samples; a gauge's last and highest value.
- */
-/**
  * A trend's top in its own unit (ms, or a plain number, kept times 1000 alike in a histogram of
  * 1 µs .. 1 h): a larger sample is held at the top and counted in `aboveTop`.
  */
@@ -65,6 +60,11 @@ export function aboveTopText(aboveTop: number, time: boolean): string {
   return `${aboveTop.toLocaleString('en-US')} ${aboveTop === 1 ? 'sample' : 'samples'} above ${top} counted as ${top}`;
 }
 
+/**
+ * One of a script's own metrics (`k6/metrics` Trend, Counter, Rate, Gauge) in a second or over a
+ * run: a trend's statistics (ms) and, for merging, its histogram (base64 V2, µs); a counter's
+ * sum; a rate's share of non-zero samples; a gauge's last and highest value.
+ */
 export interface CustomMetricValue {
   type: 'trend' | 'counter' | 'rate' | 'gauge';
   /** samples kept (a trend's: in its histogram) */
