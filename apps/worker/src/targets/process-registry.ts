@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -20,8 +20,15 @@ export class ProcessRegistry {
     mkdirSync(dir, { recursive: true });
   }
 
+  /**
+   * Written whole or not at all (a temp file renamed into place): a reader never sees half a
+   * record, and a worker killed mid-write leaves no truncated record that the sweep would have to
+   * drop without killing its process.
+   */
   add(rec: ProcessRecord): void {
-    writeFileSync(join(this.dir, `${rec.pid}.json`), JSON.stringify(rec));
+    const tmp = join(this.dir, `${rec.pid}.json.tmp`);
+    writeFileSync(tmp, JSON.stringify(rec));
+    renameSync(tmp, join(this.dir, `${rec.pid}.json`));
   }
 
   remove(pid: number): void {
