@@ -104,6 +104,9 @@ export const PrioritySchema = z.strictObject({
   fraction: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
 });
 
+/** The HTTP methods a scenario's request or a target's default request may use. */
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+
 /** One HTTP request of a scenario. Base URLs come from the worker at run time, never from here. */
 export const RequestSpecSchema = z
   .strictObject({
@@ -114,7 +117,7 @@ export const RequestSpecSchema = z
       .max(64, 'must be at most 64 characters')
       .regex(NAME_RE, 'may contain letters, digits, space and _ . : - / only')
       .optional(),
-    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+    method: z.enum(HTTP_METHODS).default('GET'),
     path: z
       .string()
       .max(512, 'must be at most 512 characters')

@@ -6,9 +6,9 @@ import { Badge, type BadgeTone } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
+import { ErrorAlert } from '~/components/ui/query-state';
 import { RoleGated } from '~/components/ui/role-gated';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import { AdvisorCharts } from './advisor-charts';
 import { useQuery } from '@tanstack/react-query';
 import { runtimeOf } from '@poolbench/scenarios';
@@ -297,7 +297,7 @@ export function AdvisorCard({
             ) : state.uslNote ? (
               <p className="text-xs text-slate-500">{state.uslNote}</p>
             ) : null}
-            {save.isError ? <Alert tone="error">{messageOf(save.error)}</Alert> : null}
+            <ErrorAlert error={save.error} />
             {save.isSuccess ? (
               <Alert tone="success" title="Saved">
                 Pool config “{save.data.name}” is saved:{' '}

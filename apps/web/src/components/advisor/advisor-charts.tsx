@@ -13,10 +13,10 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { axis } from '~/components/charts/seconds-lines';
 import { ChartFrame } from '~/components/charts/chart-frame';
 import type { AdvisorStateView } from './advisor-types';
 
-const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };
 const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 
 /**

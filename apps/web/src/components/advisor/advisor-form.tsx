@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
-import { Field, Input, Select } from '~/components/ui/form';
+import { byIdName, Field, Input, Options, Select } from '~/components/ui/form';
 import { TextField } from '~/components/ui/text-field';
 import { RoleGated } from '~/components/ui/role-gated';
 import { useTRPC } from '~/lib/trpc/react';
@@ -110,11 +110,7 @@ export function AdvisorForm() {
                   setBase('');
                 }}
               >
-                {targets.data.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
+                <Options items={targets.data} {...byIdName} />
               </Select>
             )}
           </Field>
@@ -128,11 +124,7 @@ export function AdvisorForm() {
                 {configList.length === 0 ? (
                   <option value="">No pool config on this target</option>
                 ) : null}
-                {configList.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
+                <Options items={configList} {...byIdName} />
               </Select>
             )}
           </Field>
@@ -192,11 +184,7 @@ export function AdvisorForm() {
                     No {kind === 'slo' ? 'constant-arrival-rate ' : ''}scenario yet
                   </option>
                 ) : null}
-                {(kind === 'slo' ? rateScenarios : scenarioList).map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.name}
-                  </option>
-                ))}
+                <Options items={kind === 'slo' ? rateScenarios : scenarioList} {...byIdName} />
               </Select>
             )}
           </Field>

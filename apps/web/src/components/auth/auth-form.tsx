@@ -5,10 +5,10 @@ import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { authClient } from '~/lib/auth-client';
 import { Button } from '~/components/ui/button';
-import { Alert } from '~/components/ui/feedback';
 import { TextField } from '~/components/ui/text-field';
 import { enter } from '~/lib/enter';
 import { DEFAULT_NEXT, safeNext } from '~/lib/safe-next';
+import { AuthFormFrame, credentialProblem, useAuthRequest } from './auth-form-frame';
 
 export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const params = useSearchParams();
@@ -20,46 +20,40 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useAuthRequest();
   const signUp = mode === 'sign-up';
 
   return (
-    <form
-      className="space-y-4"
-      noValidate
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setError(null);
-        if (signUp && name.trim() === '') return setError('Enter your name.');
-        if (!/^\S+@\S+\.\S+$/.test(email)) return setError('Enter a valid email address.');
-        if (password.length < 8) return setError('The password needs at least 8 characters.');
-        setBusy(true);
-        const res = signUp
-          ? // the mailed verification link leads back to `next` too (an invitation's page), not
-            // to the team every sign-up gets
-            await authClient.signUp.email({ name: name.trim(), email, password, callbackURL: next })
-          : await authClient.signIn.email({ email, password });
-        setBusy(false);
-        if (res.error) {
-          setError(
-            res.error.message ??
-              (signUp ? 'Could not create the account.' : 'Wrong email or password.'),
-          );
-          return;
-        }
-        enter(next);
-      }}
+    <AuthFormFrame
+      title={signUp ? 'Create your account' : 'Sign in to PoolBench'}
+      lead={signUp ? 'You get a team of your own; invite colleagues later.' : 'Welcome back.'}
+      error={error}
+      onSubmit={submit(
+        () =>
+          (signUp && name.trim() === '' ? 'Enter your name.' : null) ??
+          credentialProblem.email(email) ??
+          credentialProblem.password(password),
+        async () => {
+          const res = signUp
+            ? // the mailed verification link leads back to `next` too (an invitation's page), not
+              // to the team every sign-up gets
+              await authClient.signUp.email({
+                name: name.trim(),
+                email,
+                password,
+                callbackURL: next,
+              })
+            : await authClient.signIn.email({ email, password });
+          if (res.error)
+            return (
+              res.error.message ??
+              (signUp ? 'Could not create the account.' : 'Wrong email or password.')
+            );
+          enter(next);
+          return null;
+        },
+      )}
     >
-      <div>
-        <h1 className="text-xl font-semibold tracking-tight">
-          {signUp ? 'Create your account' : 'Sign in to PoolBench'}
-        </h1>
-        <p className="mt-1 text-sm text-slate-500">
-          {signUp ? 'You get a team of your own; invite colleagues later.' : 'Welcome back.'}
-        </p>
-      </div>
-      {error ? <Alert tone="error">{error}</Alert> : null}
       {signUp ? (
         <TextField label="Name" value={name} onValue={setName} autoComplete="name" />
       ) : null}
@@ -94,6 +88,6 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
           {signUp ? 'Sign in' : 'Create an account'}
         </Link>
       </p>
-    </form>
+    </AuthFormFrame>
   );
 }

@@ -11,10 +11,9 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { axis } from '~/components/charts/seconds-lines';
 import type { SeriesPointOut } from '~/lib/compare/series-metrics';
 import { GROUP_COLORS, tick } from './format-metric';
-
-const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };
 
 /**
  * One metric over elapsed time for every group: the median of the repeats as a line and their

@@ -7,6 +7,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { Card, CardHeader } from '~/components/ui/card';
 import { LoadingBlock } from '~/components/ui/feedback';
 import { VERDICT_LABEL, formatValue, pivotCellColor } from './format-metric';
+import { Options } from '~/components/ui/form';
 import { ScrollX } from '~/components/ui/scroll-x';
 
 /** An experiment as a matrix: pool configs x scenarios, each cell one metric's median. */
@@ -33,11 +34,7 @@ export function PivotCard({
             onChange={(e) => setMetric(e.target.value)}
             className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm"
           >
-            {RUN_METRICS.map((m) => (
-              <option key={m.key} value={m.key}>
-                {m.label}
-              </option>
-            ))}
+            <Options items={RUN_METRICS} value={(m) => m.key} label={(m) => m.label} />
           </select>
         }
       />

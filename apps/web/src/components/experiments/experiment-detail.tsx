@@ -6,13 +6,13 @@ import Link from 'next/link';
 import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/contracts';
 import { plural } from '~/lib/plural';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDateTime, formatMs, formatNumber } from '~/lib/format';
 import { ConfirmButton } from '~/components/ui/confirm-button';
 import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { ErrorAlert } from '~/components/ui/query-state';
 import { PageHeader } from '~/components/ui/page-header';
 import { RunStatusBadge } from '~/components/runs/run-status-badge';
 import { ExperimentActions } from '~/components/compare/detail-actions';
@@ -82,11 +82,7 @@ export function ExperimentDetail({
           </>
         }
       />
-      {cancel.isError ? (
-        <Alert tone="error" className="mb-4">
-          {messageOf(cancel.error)}
-        </Alert>
-      ) : null}
+      <ErrorAlert error={cancel.error} className="mb-4" />
       {queueUnavailable && e.status === 'queued' ? (
         <Alert tone="warning" className="mb-4" title="Saved, waiting for the run queue">
           The run queue (Redis) did not answer when this experiment was launched. Its runs are saved

@@ -4,15 +4,15 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { FlaskConical, Plus } from 'lucide-react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import { formatRelative } from '~/lib/format';
 import { plural } from '~/lib/plural';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
-import { Button, ButtonLink } from '~/components/ui/button';
-import { RoleGated } from '~/components/ui/role-gated';
-import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
+import { GatedButtonLink } from '~/components/ui/role-gated';
+import { EmptyState } from '~/components/ui/feedback';
+import { QueryState } from '~/components/ui/query-state';
 import { PageHeader } from '~/components/ui/page-header';
-import { Table, Td, Th } from '~/components/ui/table';
+import { Table, Td } from '~/components/ui/table';
+import { LoadMore } from '~/components/ui/load-more';
 import { ProgressBar } from './progress-bar';
 import { GetStartedLink } from '~/components/onboarding/get-started-link';
 
@@ -32,19 +32,9 @@ export function ExperimentList() {
   );
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];
   const action = (
-    <RoleGated
-      min="member"
-      what="start experiments"
-      label={
-        <>
-          <Plus className="size-4" /> New experiment
-        </>
-      }
-    >
-      <ButtonLink href="/experiments/new">
-        <Plus className="size-4" /> New experiment
-      </ButtonLink>
-    </RoleGated>
+    <GatedButtonLink min="member" what="start experiments" href="/experiments/new" icon={Plus}>
+      New experiment
+    </GatedButtonLink>
   );
   return (
     <>
@@ -53,8 +43,7 @@ export function ExperimentList() {
         description="A matrix of pool configs × scenarios × repeats, run interleaved on the worker fleet."
         actions={action}
       />
-      {q.isPending ? <LoadingBlock /> : null}
-      {q.isError ? <Alert tone="error">{messageOf(q.error)}</Alert> : null}
+      <QueryState query={q} />
       {q.isSuccess && items.length === 0 ? (
         <EmptyState icon={FlaskConical} title="No experiments yet" action={action}>
           Pick a target, two or more pool configs and a scenario, and PoolBench runs them
@@ -63,101 +52,79 @@ export function ExperimentList() {
         </EmptyState>
       ) : null}
       {items.length > 0 ? (
-        <Table>
-          <thead>
-            <tr>
-              <Th>Experiment</Th>
-              <Th>Target</Th>
-              <Th>Matrix</Th>
-              <Th>Progress</Th>
-              <Th>Outcome</Th>
-              <Th>Created</Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {items.map((e) => {
-              const active = e.progress.done < e.progress.total;
-              return (
-                <tr key={e.id} className="hover:bg-slate-50/60">
-                  {/* name, target, matrix and outcome wrap, so the table fits 1280 px without scrolling */}
-                  <Td className="min-w-48 whitespace-normal font-medium text-slate-900">
-                    <Link
-                      href={`/experiments/${e.id}`}
-                      className="hover:text-brand-700 hover:underline"
+        <Table head={['Experiment', 'Target', 'Matrix', 'Progress', 'Outcome', 'Created']}>
+          {items.map((e) => {
+            const active = e.progress.done < e.progress.total;
+            return (
+              <tr key={e.id} className="hover:bg-slate-50/60">
+                {/* name, target, matrix and outcome wrap, so the table fits 1280 px without scrolling */}
+                <Td className="min-w-48 whitespace-normal font-medium text-slate-900">
+                  <Link
+                    href={`/experiments/${e.id}`}
+                    className="hover:text-brand-700 hover:underline"
+                  >
+                    {e.name}
+                  </Link>
+                  {e.scheduleId ? (
+                    <Badge tone="blue" className="ml-2">
+                      scheduled
+                    </Badge>
+                  ) : null}
+                  {active ? (
+                    <Badge tone="blue" className="ml-2">
+                      in progress
+                    </Badge>
+                  ) : null}
+                  {e.progress.byStatus.thresholds_failed ? (
+                    <span data-testid="experiment-thresholds-failed">
+                      <Badge tone="red" className="ml-2">
+                        {e.progress.byStatus.thresholds_failed} thresholds failed
+                      </Badge>
+                    </span>
+                  ) : null}
+                  {e.commit || e.branch ? (
+                    <div
+                      className="mt-0.5 text-xs font-normal text-slate-500"
+                      data-testid="experiment-ci-origin"
                     >
-                      {e.name}
-                    </Link>
-                    {e.scheduleId ? (
-                      <Badge tone="blue" className="ml-2">
-                        scheduled
-                      </Badge>
-                    ) : null}
-                    {active ? (
-                      <Badge tone="blue" className="ml-2">
-                        in progress
-                      </Badge>
-                    ) : null}
-                    {e.progress.byStatus.thresholds_failed ? (
-                      <span data-testid="experiment-thresholds-failed">
-                        <Badge tone="red" className="ml-2">
-                          {e.progress.byStatus.thresholds_failed} thresholds failed
-                        </Badge>
-                      </span>
-                    ) : null}
-                    {e.commit || e.branch ? (
-                      <div
-                        className="mt-0.5 text-xs font-normal text-slate-500"
-                        data-testid="experiment-ci-origin"
-                      >
-                        {e.branch ? <span>{e.branch}</span> : null}
-                        {e.commit ? (
-                          <span className="ml-1 font-mono">@{e.commit.slice(0, 10)}</span>
-                        ) : null}
-                        {e.buildUrl ? (
-                          <a
-                            href={e.buildUrl}
-                            target="_blank"
-                            rel="noopener noreferrer"
-                            className="ml-2 text-brand-700 hover:underline"
-                          >
-                            CI job
-                          </a>
-                        ) : null}
-                      </div>
-                    ) : null}
-                  </Td>
-                  <Td className="whitespace-normal">{e.target.name}</Td>
-                  <Td className="whitespace-normal text-xs text-slate-600">
-                    {plural(e.poolConfigCount, 'config')} × {plural(e.scenarioCount, 'scenario')} ×{' '}
-                    {plural(e.repeats, 'repeat')}
-                  </Td>
-                  <Td>
-                    <ProgressBar byStatus={e.progress.byStatus} total={e.progress.total} />
-                    {!active && (e.progress.byStatus.failed ?? 0) > 0 ? (
-                      <span className="sr-only">some runs failed</span>
-                    ) : null}
-                  </Td>
-                  <Td className="min-w-28 whitespace-normal" data-testid="experiment-outcome">
-                    <Outcome status={e.status} active={active} hypotheses={e.hypotheses} />
-                  </Td>
-                  <Td className="text-xs text-slate-500">{formatRelative(e.createdAt)}</Td>
-                </tr>
-              );
-            })}
-          </tbody>
+                      {e.branch ? <span>{e.branch}</span> : null}
+                      {e.commit ? (
+                        <span className="ml-1 font-mono">@{e.commit.slice(0, 10)}</span>
+                      ) : null}
+                      {e.buildUrl ? (
+                        <a
+                          href={e.buildUrl}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                          className="ml-2 text-brand-700 hover:underline"
+                        >
+                          CI job
+                        </a>
+                      ) : null}
+                    </div>
+                  ) : null}
+                </Td>
+                <Td className="whitespace-normal">{e.target.name}</Td>
+                <Td className="whitespace-normal text-xs text-slate-600">
+                  {plural(e.poolConfigCount, 'config')} × {plural(e.scenarioCount, 'scenario')} ×{' '}
+                  {plural(e.repeats, 'repeat')}
+                </Td>
+                <Td>
+                  <ProgressBar byStatus={e.progress.byStatus} total={e.progress.total} />
+                  {!active && (e.progress.byStatus.failed ?? 0) > 0 ? (
+                    <span className="sr-only">some runs failed</span>
+                  ) : null}
+                </Td>
+                <Td className="min-w-28 whitespace-normal" data-testid="experiment-outcome">
+                  <Outcome status={e.status} active={active} hypotheses={e.hypotheses} />
+                </Td>
+                <Td className="text-xs text-slate-500">{formatRelative(e.createdAt)}</Td>
+              </tr>
+            );
+          })}
         </Table>
       ) : null}
-      {q.hasNextPage ? (
-        <div className="mt-4 flex justify-center">
-          <Button
-            variant="secondary"
-            onClick={() => void q.fetchNextPage()}
-            loading={q.isFetchingNextPage}
-          >
-            Load more
-          </Button>
-        </div>
-      ) : null}
+      <LoadMore query={q} />
     </>
   );
 }

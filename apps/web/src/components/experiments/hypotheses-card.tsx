@@ -6,13 +6,12 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { HYPOTHESIS_METRICS, type HypothesisMetric } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDateTime, formatNumber } from '~/lib/format';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Alert } from '~/components/ui/feedback';
+import { ErrorAlert } from '~/components/ui/query-state';
 import { Input } from '~/components/ui/form';
 import { suggestedRepeats } from './suggested-repeats';
 
@@ -161,11 +160,7 @@ export function HypothesesCard({
             </span>
           </form>
         ) : null}
-        {extend.isError ? (
-          <Alert tone="error" className="m-4">
-            {messageOf(extend.error)}
-          </Alert>
-        ) : null}
+        <ErrorAlert error={extend.error} className="m-4" />
       </CardBody>
     </Card>
   );

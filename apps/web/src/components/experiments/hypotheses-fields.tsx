@@ -6,13 +6,14 @@ import {
   useFieldArray,
   type Control,
   type FieldErrors,
+  type FieldPath,
   type UseFormTrigger,
 } from 'react-hook-form';
 import { HYPOTHESIS_METRIC_KEYS, HYPOTHESIS_METRICS, MAX_HYPOTHESES } from '@poolbench/scenarios';
 import type { ExperimentFormInput } from '~/lib/schemas/experiment';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Field, Select } from '~/components/ui/form';
+import { Field, Options, Select } from '~/components/ui/form';
 import { NumberField } from '~/components/ui/number-field';
 
 interface Named {
@@ -20,8 +21,9 @@ interface Named {
   name: string;
 }
 
-const key = (c: { poolConfigId: string; scenarioId: string } | undefined) =>
-  c ? `${c.poolConfigId}|${c.scenarioId}` : '';
+type Cell = { poolConfigId: string; scenarioId: string };
+
+const key = (c: Cell | undefined) => (c ? `${c.poolConfigId}|${c.scenarioId}` : '');
 const cellOf = (v: string) => {
   const [poolConfigId = '', scenarioId = ''] = v.split('|');
   return { poolConfigId, scenarioId };
@@ -68,97 +70,52 @@ export function HypothesesFields({
               className="grid gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-2"
               aria-label={`Hypothesis ${i + 1}`}
             >
-              <Field
+              <SelectField
+                control={control}
+                name={`hypotheses.${i}.candidate`}
                 label="Candidate"
                 error={e?.candidate?.message ?? e?.candidate?.poolConfigId?.message}
+                read={(v) => key(v as Cell)}
+                write={cellOf}
               >
-                {(p) => (
-                  <Controller
-                    control={control}
-                    name={`hypotheses.${i}.candidate`}
-                    render={({ field }) => (
-                      <Select
-                        {...p}
-                        value={key(field.value)}
-                        onChange={(ev) => field.onChange(cellOf(ev.target.value))}
-                      >
-                        {cells.map((c) => (
-                          <option key={c.value} value={c.value}>
-                            {c.label}
-                          </option>
-                        ))}
-                      </Select>
-                    )}
-                  />
-                )}
-              </Field>
-              <Field label="Against (base)" error={e?.base?.poolConfigId?.message}>
-                {(p) => (
-                  <Controller
-                    control={control}
-                    name={`hypotheses.${i}.base`}
-                    render={({ field }) => (
-                      <Select
-                        {...p}
-                        value={key(field.value)}
-                        onChange={(ev) => {
-                          field.onChange(cellOf(ev.target.value));
-                          // "must be a different cell than base" sits on the candidate: check it again
-                          if (errors.hypotheses?.[i]?.candidate)
-                            void trigger(`hypotheses.${i}.candidate`);
-                        }}
-                      >
-                        {cells.map((c) => (
-                          <option key={c.value} value={c.value}>
-                            {c.label}
-                          </option>
-                        ))}
-                      </Select>
-                    )}
-                  />
-                )}
-              </Field>
-              <Field label="Metric" error={e?.metric?.message}>
-                {(p) => (
-                  <Controller
-                    control={control}
-                    name={`hypotheses.${i}.metric`}
-                    render={({ field }) => (
-                      <Select
-                        {...p}
-                        value={field.value}
-                        onChange={(ev) => field.onChange(ev.target.value)}
-                      >
-                        {HYPOTHESIS_METRIC_KEYS.map((m) => (
-                          <option key={m} value={m}>
-                            {HYPOTHESIS_METRICS[m].label}
-                          </option>
-                        ))}
-                      </Select>
-                    )}
-                  />
-                )}
-              </Field>
+                <Options items={cells} value={(c) => c.value} label={(c) => c.label} />
+              </SelectField>
+              <SelectField
+                control={control}
+                name={`hypotheses.${i}.base`}
+                label="Against (base)"
+                error={e?.base?.poolConfigId?.message}
+                read={(v) => key(v as Cell)}
+                write={cellOf}
+                // "must be a different cell than base" sits on the candidate: check it again
+                after={() => {
+                  if (errors.hypotheses?.[i]?.candidate) void trigger(`hypotheses.${i}.candidate`);
+                }}
+              >
+                <Options items={cells} value={(c) => c.value} label={(c) => c.label} />
+              </SelectField>
+              <SelectField
+                control={control}
+                name={`hypotheses.${i}.metric`}
+                label="Metric"
+                error={e?.metric?.message}
+              >
+                <Options
+                  items={HYPOTHESIS_METRIC_KEYS}
+                  label={(m) => HYPOTHESIS_METRICS[m].label}
+                />
+              </SelectField>
               <div className="grid grid-cols-[1fr_7rem] gap-3">
-                <Field label="Expect" error={e?.expect?.message}>
-                  {(p) => (
-                    <Controller
-                      control={control}
-                      name={`hypotheses.${i}.expect`}
-                      render={({ field }) => (
-                        <Select
-                          {...p}
-                          value={field.value}
-                          onChange={(ev) => field.onChange(ev.target.value)}
-                        >
-                          <option value="better">better by at least</option>
-                          <option value="worse">worse by at least</option>
-                          <option value="equivalent">the same within ±</option>
-                        </Select>
-                      )}
-                    />
-                  )}
-                </Field>
+                <SelectField
+                  control={control}
+                  name={`hypotheses.${i}.expect`}
+                  label="Expect"
+                  error={e?.expect?.message}
+                >
+                  <option value="better">better by at least</option>
+                  <option value="worse">worse by at least</option>
+                  <option value="equivalent">the same within ±</option>
+                </SelectField>
                 <NumberField
                   label="Band"
                   help="% of the base (points for error rate)"
@@ -206,5 +163,49 @@ export function HypothesesFields({
         ) : null}
       </CardBody>
     </Card>
+  );
+}
+
+/** A select bound to one field of the form; `read` and `write` turn the field's value into the select's and back. */
+function SelectField({
+  control,
+  name,
+  label,
+  error,
+  read = (v) => (v == null ? '' : String(v)),
+  write = (v) => v,
+  after,
+  children,
+}: {
+  control: Control<ExperimentFormInput>;
+  name: FieldPath<ExperimentFormInput>;
+  label: string;
+  error?: string;
+  read?: (value: unknown) => string;
+  write?: (value: string) => unknown;
+  after?: () => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <Field label={label} error={error}>
+      {(p) => (
+        <Controller
+          control={control}
+          name={name}
+          render={({ field }) => (
+            <Select
+              {...p}
+              value={read(field.value)}
+              onChange={(ev) => {
+                field.onChange(write(ev.target.value));
+                after?.();
+              }}
+            >
+              {children}
+            </Select>
+          )}
+        />
+      )}
+    </Field>
   );
 }

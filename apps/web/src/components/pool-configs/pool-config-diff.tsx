@@ -6,7 +6,7 @@ import { messageOf } from '~/lib/trpc/errors';
 import { cn } from '~/lib/cn';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
-import { Table, Td, Th } from '~/components/ui/table';
+import { Table, Td } from '~/components/ui/table';
 import { settingRows } from './setting-rows';
 
 export function PoolConfigDiff({ targetId, a, b }: { targetId: string; a: string; b: string }) {
@@ -31,26 +31,17 @@ export function PoolConfigDiff({ targetId, a, b }: { targetId: string; a: string
         title="Compare pool configs"
         description={`${changed} of ${rows.length} settings differ. Defaults are filled in, so this is what each run applies.`}
       />
-      <Table>
-        <thead>
-          <tr>
-            <Th>Setting</Th>
-            <Th>{A.name}</Th>
-            <Th>{B.name}</Th>
+      <Table head={['Setting', A.name, B.name]}>
+        {rows.map(([k, va, vb]) => (
+          <tr key={k} className={cn(va !== vb && 'bg-amber-50/60')}>
+            <Td className="font-medium text-slate-800">
+              {k}
+              {va !== vb ? <span className="sr-only"> (differs)</span> : null}
+            </Td>
+            <Td className={cn('font-mono text-xs', va !== vb && 'text-red-700')}>{va}</Td>
+            <Td className={cn('font-mono text-xs', va !== vb && 'text-emerald-700')}>{vb}</Td>
           </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map(([k, va, vb]) => (
-            <tr key={k} className={cn(va !== vb && 'bg-amber-50/60')}>
-              <Td className="font-medium text-slate-800">
-                {k}
-                {va !== vb ? <span className="sr-only"> (differs)</span> : null}
-              </Td>
-              <Td className={cn('font-mono text-xs', va !== vb && 'text-red-700')}>{va}</Td>
-              <Td className={cn('font-mono text-xs', va !== vb && 'text-emerald-700')}>{vb}</Td>
-            </tr>
-          ))}
-        </tbody>
+        ))}
       </Table>
     </>
   );

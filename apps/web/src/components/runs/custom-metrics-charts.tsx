@@ -1,23 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import {
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
 import { useTRPC } from '~/lib/trpc/react';
 import { Card, CardHeader } from '~/components/ui/card';
-import { yTicks } from '~/components/charts/y-ticks';
+import { SecondsLines } from '~/components/charts/seconds-lines';
 import { aboveTopText } from '@poolbench/contracts';
 import { formatValue } from '~/components/compare/format-metric';
 
-const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };
 const TREND_LINES = [
   { key: 'p50', color: '#1f57d6' },
   { key: 'p95', color: '#f59e0b' },
@@ -49,9 +38,6 @@ function MetricChart({ s }: { s: Series }) {
     s.type === 'rate'
       ? s.points.map((p) => ({ ...p, value: p.value === null ? null : (p.value ?? 0) * 100 }))
       : s.points;
-  const y = yTicks(
-    data.flatMap((d) => lines.flatMap((l) => (typeof d[l.key] === 'number' ? [d[l.key]!] : []))),
-  );
   return (
     <Card className="p-4" data-testid="custom-metric-chart" data-metric={s.name}>
       <div className="mb-2 flex items-baseline justify-between">
@@ -72,45 +58,12 @@ function MetricChart({ s }: { s: Series }) {
         </p>
       ) : null}
       <div className="h-48">
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid stroke="#f1f5f9" vertical={false} />
-            <XAxis
-              dataKey="second"
-              type="number"
-              domain={['dataMin', 'dataMax']}
-              unit="s"
-              {...axis}
-            />
-            <YAxis
-              width={48}
-              domain={y.ticks.length ? [y.ticks[0]!, y.ticks.at(-1)!] : ['auto', 'auto']}
-              ticks={y.ticks.length ? y.ticks : undefined}
-              tickFormatter={y.ticks.length ? y.format : undefined}
-              {...axis}
-            />
-            <Tooltip
-              formatter={(v) =>
-                typeof v === 'number' && s.type === 'trend' ? formatValue(v, s.time ? 'ms' : '') : v
-              }
-              labelFormatter={(x) => `${x} s`}
-              contentStyle={{ fontSize: 12 }}
-            />
-            <Legend wrapperStyle={{ fontSize: 11 }} iconSize={8} />
-            {lines.map((l) => (
-              <Line
-                key={l.key}
-                dataKey={l.key}
-                name={l.label}
-                stroke={l.color}
-                dot={data.length < 3}
-                strokeWidth={1.75}
-                isAnimationActive={false}
-                connectNulls
-              />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
+        <SecondsLines
+          data={data}
+          series={lines}
+          tooltipFormat={s.type === 'trend' ? (v) => formatValue(v, s.time ? 'ms' : '') : undefined}
+          dot={data.length < 3}
+        />
       </div>
     </Card>
   );

@@ -6,8 +6,6 @@ import {
   AreaChart,
   CartesianGrid,
   Legend,
-  Line,
-  LineChart,
   ResponsiveContainer,
   Tooltip,
   XAxis,
@@ -15,7 +13,7 @@ import {
 } from 'recharts';
 import type { SeriesPoint } from '@poolbench/contracts';
 import { Card } from '~/components/ui/card';
-import { yTicks } from '~/components/charts/y-ticks';
+import { SecondsLines, axis } from '~/components/charts/seconds-lines';
 import {
   ChartPlaceholder,
   FrameSlots,
@@ -86,8 +84,7 @@ function ChartCard({
   );
 }
 
-const axis = { tick: { fontSize: 11, fill: '#64748b' }, stroke: '#cbd5e1' };
-
+/** The run's lines of one chart, each without a color of its own given the palette's next. */
 function Lines({
   data,
   series,
@@ -97,52 +94,74 @@ function Lines({
   series: SeriesDef[];
   format?: (v: number) => string;
 }) {
-  // round ticks whose labels never repeat (a 0.001 ms range no longer reads "0.00, 0.00, 0.00")
-  const y = yTicks(
-    data.flatMap((d) =>
-      series.flatMap((s) => {
-        const v = d[s.key];
-        return typeof v === 'number' ? [v] : [];
-      }),
-    ),
-  );
   return (
-    <ResponsiveContainer width="100%" height="100%">
-      <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke="#f1f5f9" vertical={false} />
-        <XAxis dataKey="second" type="number" domain={['dataMin', 'dataMax']} unit="s" {...axis} />
-        <YAxis
-          width={48}
-          domain={y.ticks.length ? [y.ticks[0]!, y.ticks.at(-1)!] : ['auto', 'auto']}
-          ticks={y.ticks.length ? y.ticks : undefined}
-          tickFormatter={y.ticks.length ? y.format : format}
-          {...axis}
-        />
-        <Tooltip
-          formatter={(v) => (typeof v === 'number' && format ? format(v) : v)}
-          labelFormatter={(s) => `${s} s`}
-          contentStyle={{ fontSize: 12 }}
-        />
-        <Legend wrapperStyle={{ fontSize: 11 }} iconSize={8} />
-        {series.map((s, i) => (
-          <Line
-            key={s.key}
-            dataKey={s.key}
-            name={s.label}
-            stroke={s.color ?? PALETTE[i % PALETTE.length]}
-            dot={false}
-            strokeWidth={1.75}
-            isAnimationActive={false}
-            connectNulls
-          />
-        ))}
-      </LineChart>
-    </ResponsiveContainer>
+    <SecondsLines
+      data={data}
+      series={series.map((s, i) => ({ ...s, color: s.color ?? PALETTE[i % PALETTE.length]! }))}
+      format={format}
+    />
   );
 }
 
 const has = (points: SeriesPoint[], keys: Array<keyof SeriesPoint>) =>
   points.some((p) => keys.some((k) => p[k] !== null && p[k] !== undefined));
+
+const oneDecimalBelow10 = (v: number) => v.toFixed(v < 10 ? 1 : 0);
+
+/** The charts of the target's resources and connections, shown from slot 4 in this order. */
+const RESOURCE_CHARTS: {
+  title: string;
+  unit: string;
+  /** the point fields whose samples the chart draws; none sampled: "No samples" */
+  needs: Array<keyof SeriesPoint>;
+  series: SeriesDef[];
+  format?: (v: number) => string;
+}[] = [
+  {
+    title: 'Connection set-up',
+    unit: 'p95 ms',
+    needs: ['connectingP95Ms', 'blockedP95Ms'],
+    series: [
+      { key: 'connectingP95Ms', label: 'connecting p95' },
+      { key: 'blockedP95Ms', label: 'blocked p95', color: '#f59e0b' },
+    ],
+    format: (v) => v.toFixed(v < 10 ? 2 : 0),
+  },
+  {
+    title: 'Target CPU',
+    unit: '% of one core',
+    needs: ['cpuPercent'],
+    series: [{ key: 'cpuPercent', label: 'CPU', color: '#0ea5e9' }],
+    format: (v) => v.toFixed(0),
+  },
+  {
+    title: 'Target memory',
+    unit: 'RSS, MiB',
+    needs: ['rssBytes'],
+    series: [{ key: 'rssMiB', label: 'RSS', color: '#10b981' }],
+    format: oneDecimalBelow10,
+  },
+  {
+    title: 'Pool',
+    unit: 'connections',
+    needs: ['poolInUse', 'poolIdle', 'poolWaitCount'],
+    series: [
+      { key: 'poolInUse', label: 'in use', color: '#1f57d6' },
+      { key: 'poolIdle', label: 'idle', color: '#10b981' },
+      { key: 'poolWaitCount', label: 'waiting', color: '#ef4444' },
+    ],
+  },
+  {
+    title: 'Database connections',
+    unit: 'connections',
+    needs: ['dbActive', 'dbIdle', 'dbTotal'],
+    series: [
+      { key: 'dbTotal', label: 'total', color: '#64748b' },
+      { key: 'dbActive', label: 'active', color: '#1f57d6' },
+      { key: 'dbIdle', label: 'idle', color: '#10b981' },
+    ],
+  },
+];
 
 /** The run's charts; memoised so a live second only re-renders when the points change. */
 export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoint[] }) {
@@ -188,7 +207,7 @@ export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoi
             { key: 'p99Ms', label: 'p99' },
             { key: 'maxMs', label: 'max', color: '#94a3b8' },
           ]}
-          format={(v) => v.toFixed(v < 10 ? 1 : 0)}
+          format={oneDecimalBelow10}
         />
       </ChartCard>
       <ChartCard
@@ -239,70 +258,17 @@ export const RunCharts = memo(function RunCharts({ points }: { points: SeriesPoi
           }
         />
       </ChartCard>
-      <ChartCard
-        slot={4}
-        title="Connection set-up"
-        unit="p95 ms"
-        empty={!has(points, ['connectingP95Ms', 'blockedP95Ms'])}
-      >
-        <Lines
-          data={data}
-          series={[
-            { key: 'connectingP95Ms', label: 'connecting p95' },
-            { key: 'blockedP95Ms', label: 'blocked p95', color: '#f59e0b' },
-          ]}
-          format={(v) => v.toFixed(v < 10 ? 2 : 0)}
-        />
-      </ChartCard>
-      <ChartCard
-        slot={5}
-        title="Target CPU"
-        unit="% of one core"
-        empty={!has(points, ['cpuPercent'])}
-      >
-        <Lines
-          data={data}
-          series={[{ key: 'cpuPercent', label: 'CPU', color: '#0ea5e9' }]}
-          format={(v) => v.toFixed(0)}
-        />
-      </ChartCard>
-      <ChartCard slot={6} title="Target memory" unit="RSS, MiB" empty={!has(points, ['rssBytes'])}>
-        <Lines
-          data={data}
-          series={[{ key: 'rssMiB', label: 'RSS', color: '#10b981' }]}
-          format={(v) => v.toFixed(v < 10 ? 1 : 0)}
-        />
-      </ChartCard>
-      <ChartCard
-        slot={7}
-        title="Pool"
-        unit="connections"
-        empty={!has(points, ['poolInUse', 'poolIdle', 'poolWaitCount'])}
-      >
-        <Lines
-          data={data}
-          series={[
-            { key: 'poolInUse', label: 'in use', color: '#1f57d6' },
-            { key: 'poolIdle', label: 'idle', color: '#10b981' },
-            { key: 'poolWaitCount', label: 'waiting', color: '#ef4444' },
-          ]}
-        />
-      </ChartCard>
-      <ChartCard
-        slot={8}
-        title="Database connections"
-        unit="connections"
-        empty={!has(points, ['dbActive', 'dbIdle', 'dbTotal'])}
-      >
-        <Lines
-          data={data}
-          series={[
-            { key: 'dbTotal', label: 'total', color: '#64748b' },
-            { key: 'dbActive', label: 'active', color: '#1f57d6' },
-            { key: 'dbIdle', label: 'idle', color: '#10b981' },
-          ]}
-        />
-      </ChartCard>
+      {RESOURCE_CHARTS.map((c, i) => (
+        <ChartCard
+          key={c.title}
+          slot={4 + i}
+          title={c.title}
+          unit={c.unit}
+          empty={!has(points, c.needs)}
+        >
+          <Lines data={data} series={c.series} format={c.format} />
+        </ChartCard>
+      ))}
       {points.some((p) => (p.upstreamOpen ?? 0) > 0 || (p.upstreamInUse ?? 0) > 0) ? (
         // the target's HTTP client pool towards its upstream (seed 000's POST /upload): shown when the target reports it
         <ChartCard

@@ -18,6 +18,7 @@ import { NotFoundOrElsewhere } from '~/components/teams/not-found-or-elsewhere';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { ErrorAlert } from '~/components/ui/query-state';
 import { Textarea } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { RunStatusBadge } from './run-status-badge';
@@ -43,6 +44,7 @@ import { RunNetworkLine, withoutNetwork } from './run-network';
 import { LoadGeneratorsCard, waitingLine } from './load-generators-card';
 import { RunInsightsCard } from './run-insights-card';
 import { ScriptScenarioDetails } from './script-scenario-details';
+import { Section, sectionHeading } from '~/components/ui/section';
 
 // Recharts is loaded after the page, so the summary paints first and hydration stays small.
 const RunCharts = dynamic(() => import('./run-charts').then((m) => m.RunCharts), {
@@ -260,11 +262,7 @@ export function RunDetail({ id }: { id: string }) {
           ) : null
         }
       />
-      {cancel.isError ? (
-        <Alert tone="error" className="mb-4">
-          {messageOf(cancel.error)}
-        </Alert>
-      ) : null}
+      <ErrorAlert error={cancel.error} className="mb-4" />
       {r.errorMessage || r.errorCode ? (
         <Alert
           tone="error"
@@ -302,15 +300,9 @@ export function RunDetail({ id }: { id: string }) {
       ) : null}
 
       {terminal && r.summary ? (
-        <section aria-labelledby="summary-h" className="mb-6">
-          <h2
-            id="summary-h"
-            className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500"
-          >
-            Summary
-          </h2>
+        <Section id="summary-h" title="Summary" className="mb-6">
           <RunSummary summary={r.summary} />
-        </section>
+        </Section>
       ) : null}
       {terminal ? (
         <RunInsightsCard
@@ -334,10 +326,7 @@ export function RunDetail({ id }: { id: string }) {
 
       <section aria-labelledby="charts-h" className="mb-6">
         <div className="mb-3 flex items-baseline justify-between">
-          <h2
-            id="charts-h"
-            className="text-sm font-semibold uppercase tracking-wide text-slate-500"
-          >
+          <h2 id="charts-h" className={sectionHeading}>
             Per second
           </h2>
           {live.downsampled ? (

@@ -6,7 +6,6 @@ import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { RUN_STATUSES, TERMINAL_RUN_STATUSES, type RunStatus } from '@poolbench/contracts';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import {
   formatDuration,
   formatMs,
@@ -15,11 +14,13 @@ import {
   formatRelative,
 } from '~/lib/format';
 import { Button, ButtonLink } from '~/components/ui/button';
-import { RoleGated } from '~/components/ui/role-gated';
-import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
-import { Input, Label, Select } from '~/components/ui/form';
+import { GatedButtonLink } from '~/components/ui/role-gated';
+import { EmptyState } from '~/components/ui/feedback';
+import { QueryState } from '~/components/ui/query-state';
+import { byIdName, Input, Label, Options, Select } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
-import { Table, Td, Th } from '~/components/ui/table';
+import { Table, Td } from '~/components/ui/table';
+import { LoadMore } from '~/components/ui/load-more';
 import { OnboardingSteps } from '~/components/onboarding/onboarding-steps';
 import { RunStatusBadge } from './run-status-badge';
 
@@ -95,9 +96,9 @@ export function RunList() {
         title="Runs"
         description="Every k6 execution, newest first. Status updates live while runs are active."
         actions={
-          <RoleGated min="member" what="start experiments" label="New experiment">
-            <ButtonLink href="/experiments/new">New experiment</ButtonLink>
-          </RoleGated>
+          <GatedButtonLink min="member" what="start experiments" href="/experiments/new">
+            New experiment
+          </GatedButtonLink>
         }
       />
       <div
@@ -105,105 +106,52 @@ export function RunList() {
         role="search"
         aria-label="Filter runs"
       >
-        <div>
-          <Label htmlFor="f-target" className="mb-1 text-xs text-slate-500">
-            Target
-          </Label>
-          <Select
-            id="f-target"
-            value={f.targetId ?? ''}
-            onChange={(e) => set('targetId', e.target.value)}
-          >
-            <option value="">All targets</option>
-            {targets.data?.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <div>
-          <Label htmlFor="f-config" className="mb-1 text-xs text-slate-500">
-            Pool config
-          </Label>
-          <Select
-            id="f-config"
-            value={f.poolConfigId ?? ''}
-            onChange={(e) => set('poolConfigId', e.target.value)}
-            disabled={!f.targetId}
-            title={f.targetId ? undefined : 'Choose a target first'}
-          >
-            <option value="">All configs</option>
-            {configs.data?.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <div>
-          <Label htmlFor="f-scenario" className="mb-1 text-xs text-slate-500">
-            Scenario
-          </Label>
-          <Select
-            id="f-scenario"
-            value={f.scenarioId ?? ''}
-            onChange={(e) => set('scenarioId', e.target.value)}
-          >
-            <option value="">All scenarios</option>
-            {scenarios.data?.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <div>
-          <Label htmlFor="f-status" className="mb-1 text-xs text-slate-500">
-            Status
-          </Label>
-          <Select
-            id="f-status"
-            value={sp.get('status') ?? ''}
-            onChange={(e) => set('status', e.target.value)}
-          >
-            <option value="">Any status</option>
-            {RUN_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABEL[s]}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <div>
-          <Label htmlFor="f-from" className="mb-1 text-xs text-slate-500">
-            From (UTC)
-          </Label>
-          <Input
-            id="f-from"
-            type="date"
-            value={sp.get('from') ?? ''}
-            onChange={(e) => set('from', e.target.value)}
-          />
-        </div>
-        <div>
-          <Label htmlFor="f-to" className="mb-1 text-xs text-slate-500">
-            To (UTC)
-          </Label>
-          <Input
-            id="f-to"
-            type="date"
-            value={sp.get('to') ?? ''}
-            onChange={(e) => set('to', e.target.value)}
-          />
-        </div>
+        <FilterSelect
+          id="f-target"
+          label="Target"
+          value={f.targetId}
+          onChange={(v) => set('targetId', v)}
+          any="All targets"
+          items={targets.data}
+        />
+        <FilterSelect
+          id="f-config"
+          label="Pool config"
+          value={f.poolConfigId}
+          onChange={(v) => set('poolConfigId', v)}
+          any="All configs"
+          items={configs.data}
+          disabled={!f.targetId}
+          title={f.targetId ? undefined : 'Choose a target first'}
+        />
+        <FilterSelect
+          id="f-scenario"
+          label="Scenario"
+          value={f.scenarioId}
+          onChange={(v) => set('scenarioId', v)}
+          any="All scenarios"
+          items={scenarios.data}
+        />
+        <FilterSelect
+          id="f-status"
+          label="Status"
+          value={sp.get('status')}
+          onChange={(v) => set('status', v)}
+          any="Any status"
+          items={RUN_STATUSES.map((s) => ({ id: s, name: STATUS_LABEL[s] }))}
+        />
+        {(['from', 'to'] as const).map((k) => (
+          <FilterField key={k} id={`f-${k}`} label={k === 'from' ? 'From (UTC)' : 'To (UTC)'}>
+            <Input
+              id={`f-${k}`}
+              type="date"
+              value={sp.get(k) ?? ''}
+              onChange={(e) => set(k, e.target.value)}
+            />
+          </FilterField>
+        ))}
       </div>
-      {runs.isPending ? <LoadingBlock rows={6} /> : null}
-      {runs.isError ? (
-        <Alert tone="error" title="Could not load runs">
-          {messageOf(runs.error)}
-        </Alert>
-      ) : null}
+      <QueryState query={runs} rows={6} errorTitle="Could not load runs" />
       {runs.isSuccess && items.length === 0 && !filtered ? <OnboardingSteps /> : null}
       {runs.isSuccess && items.length === 0 ? (
         <EmptyState
@@ -225,77 +173,116 @@ export function RunList() {
         </EmptyState>
       ) : null}
       {items.length > 0 ? (
-        <Table>
-          <thead>
-            <tr>
-              <Th>Status</Th>
-              <Th className="whitespace-nowrap">Pool config</Th>
-              <Th>Scenario / experiment</Th>
-              <Th className="text-right">req/s</Th>
-              <Th className="text-right">p95</Th>
-              <Th className="text-right">Errors</Th>
-              <Th className="text-right">Duration</Th>
-              <Th>Created</Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {items.map((r) => (
-              <tr
-                key={r.id}
-                className="cursor-pointer hover:bg-slate-50/70"
-                onClick={() => router.push(`/runs/${r.id}`)}
-              >
-                <Td>
-                  <Link
-                    href={`/runs/${r.id}`}
-                    className="rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
-                    aria-label={`Open run ${r.poolConfigName} / ${r.scenarioName} #${r.repeatIndex + 1}`}
-                    onClick={(e) => e.stopPropagation()}
-                  >
-                    <RunStatusBadge status={r.status as RunStatus} />
-                  </Link>
-                </Td>
-                <Td
-                  className="max-w-56 truncate font-medium text-slate-900"
-                  title={r.poolConfigName}
+        <Table
+          head={[
+            'Status',
+            { label: 'Pool config', className: 'whitespace-nowrap' },
+            'Scenario / experiment',
+            { label: 'req/s', className: 'text-right' },
+            { label: 'p95', className: 'text-right' },
+            { label: 'Errors', className: 'text-right' },
+            { label: 'Duration', className: 'text-right' },
+            'Created',
+          ]}
+        >
+          {items.map((r) => (
+            <tr
+              key={r.id}
+              className="cursor-pointer hover:bg-slate-50/70"
+              onClick={() => router.push(`/runs/${r.id}`)}
+            >
+              <Td>
+                <Link
+                  href={`/runs/${r.id}`}
+                  className="rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+                  aria-label={`Open run ${r.poolConfigName} / ${r.scenarioName} #${r.repeatIndex + 1}`}
+                  onClick={(e) => e.stopPropagation()}
                 >
-                  {r.poolConfigName}{' '}
-                  <span className="text-xs font-normal text-slate-500">#{r.repeatIndex + 1}</span>
-                </Td>
-                <Td className="max-w-64">
-                  <div className="truncate" title={r.scenarioName}>
-                    {r.scenarioName}
-                  </div>
-                  <Link
-                    href={`/experiments/${r.experiment.id}`}
-                    className="block truncate text-xs text-slate-500 hover:text-brand-700 hover:underline"
-                    title={r.experiment.name}
-                    onClick={(e) => e.stopPropagation()}
-                  >
-                    {r.experiment.name}
-                  </Link>
-                </Td>
-                <Td className="text-right tabular-nums">{formatNumber(r.rps, 0)}</Td>
-                <Td className="text-right tabular-nums">{formatMs(r.p95Ms)}</Td>
-                <Td className="text-right tabular-nums">{formatPercent(r.errorRate)}</Td>
-                <Td className="text-right tabular-nums">{formatDuration(elapsed(r))}</Td>
-                <Td className="text-xs text-slate-500">{formatRelative(r.createdAt)}</Td>
-              </tr>
-            ))}
-          </tbody>
+                  <RunStatusBadge status={r.status as RunStatus} />
+                </Link>
+              </Td>
+              <Td className="max-w-56 truncate font-medium text-slate-900" title={r.poolConfigName}>
+                {r.poolConfigName}{' '}
+                <span className="text-xs font-normal text-slate-500">#{r.repeatIndex + 1}</span>
+              </Td>
+              <Td className="max-w-64">
+                <div className="truncate" title={r.scenarioName}>
+                  {r.scenarioName}
+                </div>
+                <Link
+                  href={`/experiments/${r.experiment.id}`}
+                  className="block truncate text-xs text-slate-500 hover:text-brand-700 hover:underline"
+                  title={r.experiment.name}
+                  onClick={(e) => e.stopPropagation()}
+                >
+                  {r.experiment.name}
+                </Link>
+              </Td>
+              <Td className="text-right tabular-nums">{formatNumber(r.rps, 0)}</Td>
+              <Td className="text-right tabular-nums">{formatMs(r.p95Ms)}</Td>
+              <Td className="text-right tabular-nums">{formatPercent(r.errorRate)}</Td>
+              <Td className="text-right tabular-nums">{formatDuration(elapsed(r))}</Td>
+              <Td className="text-xs text-slate-500">{formatRelative(r.createdAt)}</Td>
+            </tr>
+          ))}
         </Table>
       ) : null}
-      {runs.hasNextPage ? (
-        <div className="mt-4 flex justify-center">
-          <Button
-            variant="secondary"
-            onClick={() => void runs.fetchNextPage()}
-            loading={runs.isFetchingNextPage}
-          >
-            Load older runs
-          </Button>
-        </div>
-      ) : null}
+      <LoadMore query={runs}>Load older runs</LoadMore>
     </>
+  );
+}
+
+function FilterField({
+  id,
+  label,
+  children,
+}: {
+  id: string;
+  label: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div>
+      <Label htmlFor={id} className="mb-1 text-xs text-slate-500">
+        {label}
+      </Label>
+      {children}
+    </div>
+  );
+}
+
+/** A filter of the list: one of `items` by id, or `any` (the empty value) for all of them. */
+function FilterSelect({
+  id,
+  label,
+  value,
+  onChange,
+  any,
+  items,
+  disabled,
+  title,
+}: {
+  id: string;
+  label: string;
+  value: string | null | undefined;
+  onChange: (value: string) => void;
+  any: string;
+  items: readonly { id: string; name: string }[] | undefined;
+  disabled?: boolean;
+  title?: string;
+}) {
+  return (
+    <FilterField id={id} label={label}>
+      <Select
+        id={id}
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value)}
+        disabled={disabled}
+        title={title}
+      >
+        <option value="">{any}</option>
+        <Options items={items} {...byIdName} />
+      </Select>
+    </FilterField>
   );
 }

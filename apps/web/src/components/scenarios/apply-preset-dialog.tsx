@@ -5,12 +5,13 @@ import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { applyScale } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf, problemsOf } from '~/lib/trpc/errors';
+import { problemsOf } from '~/lib/trpc/errors';
 import { formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
 import { Dialog } from '~/components/ui/dialog';
 import { Alert } from '~/components/ui/feedback';
-import { Checkbox, Field, Select } from '~/components/ui/form';
+import { ErrorAlert } from '~/components/ui/query-state';
+import { byIdName, Checkbox, Field, Options, Select } from '~/components/ui/form';
 import { TextField } from '~/components/ui/text-field';
 
 export interface PresetCard {
@@ -90,7 +91,7 @@ export function ApplyPresetDialog({
             });
           }}
         >
-          {apply.isError ? <Alert tone="error">{messageOf(apply.error)}</Alert> : null}
+          <ErrorAlert error={apply.error} />
           {targets.data?.length === 0 ? (
             <Alert tone="warning">
               Create a target first: the preset's pool configs belong to one.
@@ -99,11 +100,7 @@ export function ApplyPresetDialog({
           <Field label="Target" error={problemsOf(apply.error).targetId ?? null}>
             {(p) => (
               <Select {...p} value={chosenTarget} onChange={(e) => setTargetId(e.target.value)}>
-                {targets.data?.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
+                <Options items={targets.data} {...byIdName} />
               </Select>
             )}
           </Field>

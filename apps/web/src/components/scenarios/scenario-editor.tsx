@@ -16,7 +16,6 @@ import {
   type TemplateId,
 } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import { useServerErrors } from '~/lib/forms/server-errors';
 import { fieldError } from '~/lib/forms/field-error';
 import { formatDuration } from '~/lib/format';
@@ -25,7 +24,8 @@ import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
 import { Alert } from '~/components/ui/feedback';
-import { Field, Input, NumberInput, Select } from '~/components/ui/form';
+import { ErrorAlert } from '~/components/ui/query-state';
+import { Field, Input, NumberInput, Options, Select } from '~/components/ui/form';
 import { DurationInput } from '~/components/ui/duration-input';
 import { ProfileChart } from './profile-chart';
 import { TEMPLATE_DEFAULTS, paramLabel, paramUnit } from './template-defaults';
@@ -151,11 +151,7 @@ export function ScenarioEditor({
       onSubmit={(e) => void onSubmit(e)}
     >
       <div className="space-y-6">
-        {m.isError ? (
-          <Alert tone="error" title="Could not save the scenario">
-            {messageOf(m.error)}
-          </Alert>
-        ) : null}
+        <ErrorAlert error={m.error} title="Could not save the scenario" />
         <Card>
           <CardHeader
             title="Template"
@@ -332,14 +328,10 @@ export function ScenarioEditor({
                   })}
                 >
                   <optgroup label="k6 metrics">
-                    {THRESHOLD_METRICS.map((mm) => (
-                      <option key={mm}>{mm}</option>
-                    ))}
+                    <Options items={THRESHOLD_METRICS} />
                   </optgroup>
                   <optgroup label="Run insights (fail when found)">
-                    {INSIGHT_THRESHOLD_METRICS.map((mm) => (
-                      <option key={mm}>{mm}</option>
-                    ))}
+                    <Options items={INSIGHT_THRESHOLD_METRICS} />
                   </optgroup>
                 </Select>
                 <div>

@@ -8,9 +8,10 @@ import {
   type Control,
   type UseFormRegister,
 } from 'react-hook-form';
+import { HTTP_METHODS } from '@poolbench/scenarios';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Checkbox, Field, Input, Select, Textarea } from '~/components/ui/form';
+import { Checkbox, Field, Input, Options, Select, Textarea } from '~/components/ui/form';
 import { NumberField } from '~/components/ui/number-field';
 import { DurationInput } from '~/components/ui/duration-input';
 import { KeyValueRows } from './key-value-rows';
@@ -84,9 +85,7 @@ export function ScenarioRequestFields({
               <Field label={flow ? `Step ${i + 1} method` : 'Method'}>
                 {(p) => (
                   <Select {...p} {...register(`requests.${i}.method`)}>
-                    {['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'].map((x) => (
-                      <option key={x}>{x}</option>
-                    ))}
+                    <Options items={HTTP_METHODS} />
                   </Select>
                 )}
               </Field>

@@ -7,15 +7,16 @@ import { useMemo, useState } from 'react';
 import { generateScenario, SCRIPT_TEMPLATE, TEMPLATES, TEMPLATE_IDS } from '@poolbench/scenarios';
 import { useTRPC } from '~/lib/trpc/react';
 import { plural } from '~/lib/plural';
-import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDuration } from '~/lib/format';
 import { Badge } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
 import { RoleGated } from '~/components/ui/role-gated';
-import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
+import { EmptyState } from '~/components/ui/feedback';
+import { ErrorAlert, QueryState } from '~/components/ui/query-state';
 import { PageHeader } from '~/components/ui/page-header';
-import { Table, Td, Th } from '~/components/ui/table';
+import { Section } from '~/components/ui/section';
+import { Table, Td } from '~/components/ui/table';
 import { ProfileChart } from './profile-chart';
 import { TEMPLATE_DEFAULTS } from './template-defaults';
 import { ApplyPresetDialog, type PresetCard } from './apply-preset-dialog';
@@ -75,15 +76,8 @@ export function ScenariosPage() {
         }
       />
 
-      <section aria-labelledby="presets-h" className="mb-10">
-        <h2
-          id="presets-h"
-          className="mb-3 flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-slate-500"
-        >
-          <Sparkles className="size-4" /> Seed presets
-        </h2>
-        {presets.isPending ? <LoadingBlock rows={2} /> : null}
-        {presets.isError ? <Alert tone="error">{messageOf(presets.error)}</Alert> : null}
+      <Section id="presets-h" title="Seed presets" icon={Sparkles} className="mb-10">
+        <QueryState query={presets} rows={2} />
         <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
           {presets.data?.map((p) => (
             <article
@@ -110,92 +104,72 @@ export function ScenariosPage() {
             </article>
           ))}
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="yours-h" className="mb-10">
-        <h2
-          id="yours-h"
-          className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500"
-        >
-          Your scenarios
-        </h2>
-        {scenarios.isPending ? <LoadingBlock /> : null}
-        {scenarios.isError ? <Alert tone="error">{messageOf(scenarios.error)}</Alert> : null}
-        {archive.isError ? (
-          <Alert tone="error" className="mb-3">
-            {messageOf(archive.error)}
-          </Alert>
-        ) : null}
+      <Section id="yours-h" title="Your scenarios" className="mb-10">
+        <QueryState query={scenarios} />
+        <ErrorAlert error={archive.error} className="mb-3" />
         {scenarios.data?.length === 0 ? (
           <EmptyState icon={Layers} title="No scenarios yet">
             Use a seed preset above or start from a template below.
           </EmptyState>
         ) : null}
         {scenarios.data && scenarios.data.length > 0 ? (
-          <Table>
-            <thead>
-              <tr>
-                <Th>Name</Th>
-                <Th>Template</Th>
-                <Th>Duration</Th>
-                <Th>Max VUs</Th>
-                <Th className="text-right">Actions</Th>
+          <Table
+            head={[
+              'Name',
+              'Template',
+              'Duration',
+              'Max VUs',
+              { label: 'Actions', className: 'text-right' },
+            ]}
+          >
+            {scenarios.data.map((s) => (
+              <tr key={s.id}>
+                <Td className="font-medium text-slate-900">
+                  <Link
+                    href={`/scenarios/${s.id}`}
+                    className="hover:text-brand-700 hover:underline"
+                  >
+                    {s.name}
+                  </Link>
+                  {s.presetId ? (
+                    <Badge tone="violet" className="ml-2">
+                      preset
+                    </Badge>
+                  ) : null}
+                </Td>
+                <Td>
+                  {s.templateId === SCRIPT_TEMPLATE
+                    ? 'Your k6 script'
+                    : (TEMPLATES[s.templateId as keyof typeof TEMPLATES]?.label ?? s.templateId)}
+                </Td>
+                <Td className="tabular-nums">{formatDuration(s.estimatedDurationMs)}</Td>
+                <Td className="tabular-nums">{s.maxVUs ?? '—'}</Td>
+                <Td className="text-right">
+                  <ButtonLink
+                    size="sm"
+                    variant="ghost"
+                    href={`/scenarios/${s.id}`}
+                    aria-label={`Open ${s.name}`}
+                  >
+                    <Pencil className="size-3.5" />
+                  </ButtonLink>
+                  {can('member') ? (
+                    <RowDeleteButton
+                      label={`Archive ${s.name}`}
+                      question={`Archive ${s.name}?`}
+                      onConfirm={() => archive.mutate({ id: s.id })}
+                    />
+                  ) : null}
+                </Td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {scenarios.data.map((s) => (
-                <tr key={s.id}>
-                  <Td className="font-medium text-slate-900">
-                    <Link
-                      href={`/scenarios/${s.id}`}
-                      className="hover:text-brand-700 hover:underline"
-                    >
-                      {s.name}
-                    </Link>
-                    {s.presetId ? (
-                      <Badge tone="violet" className="ml-2">
-                        preset
-                      </Badge>
-                    ) : null}
-                  </Td>
-                  <Td>
-                    {s.templateId === SCRIPT_TEMPLATE
-                      ? 'Your k6 script'
-                      : (TEMPLATES[s.templateId as keyof typeof TEMPLATES]?.label ?? s.templateId)}
-                  </Td>
-                  <Td className="tabular-nums">{formatDuration(s.estimatedDurationMs)}</Td>
-                  <Td className="tabular-nums">{s.maxVUs ?? '—'}</Td>
-                  <Td className="text-right">
-                    <ButtonLink
-                      size="sm"
-                      variant="ghost"
-                      href={`/scenarios/${s.id}`}
-                      aria-label={`Open ${s.name}`}
-                    >
-                      <Pencil className="size-3.5" />
-                    </ButtonLink>
-                    {can('member') ? (
-                      <RowDeleteButton
-                        label={`Archive ${s.name}`}
-                        question={`Archive ${s.name}?`}
-                        onConfirm={() => archive.mutate({ id: s.id })}
-                      />
-                    ) : null}
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
+            ))}
           </Table>
         ) : null}
-      </section>
+      </Section>
 
-      <section aria-labelledby="templates-h">
-        <h2
-          id="templates-h"
-          className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500"
-        >
-          Templates
-        </h2>
+      <Section id="templates-h" title="Templates">
         <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
           {TEMPLATE_IDS.map((t) => (
             <Link
@@ -218,7 +192,7 @@ export function ScenariosPage() {
             </Link>
           ))}
         </div>
-      </section>
+      </Section>
       <ApplyPresetDialog preset={preset} onClose={() => setPreset(null)} />
     </>
   );

@@ -1,19 +1,16 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { previewCron } from '~/lib/schemas/cron';
 import { ScheduleUpdateSchema } from '~/lib/schemas/experiment';
 import { useServerErrors } from '~/lib/forms/server-errors';
+import { ScheduleDialog, useScheduleSaved } from './schedule-dialog';
 import { formatDateTime } from '~/lib/format';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
-import { Button } from '~/components/ui/button';
-import { Dialog } from '~/components/ui/dialog';
-import { Alert } from '~/components/ui/feedback';
 import { Field, Input } from '~/components/ui/form';
 import { NumberField } from '~/components/ui/number-field';
 
@@ -29,7 +26,7 @@ export function ScheduleEditDialog({
   onClose: () => void;
 }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
+  const saved = useScheduleSaved(onClose);
   const form = useForm<Values, unknown, z.output<typeof ScheduleUpdateSchema>>({
     resolver: zodResolver(ScheduleUpdateSchema),
     mode: 'onTouched',
@@ -45,78 +42,62 @@ export function ScheduleEditDialog({
   const preview = useMemo(() => previewCron(cron, timezone, 3), [cron, timezone]);
   const save = useMutation(
     trpc.schedule.update.mutationOptions({
-      onSuccess: async () => {
-        await qc.invalidateQueries({ queryKey: trpc.schedule.list.queryKey() });
-        onClose();
-      },
+      onSuccess: saved,
     }),
   );
   useServerErrors(save.error, form.setError, (path) => FIELDS.find((f) => f === path) ?? null);
   const errors = form.formState.errors;
   return (
-    <Dialog
-      open
-      onClose={onClose}
+    <ScheduleDialog
       title={`Edit ${schedule.name}`}
       description="Experiments it already started keep their settings; workers pick up a new cron at their next sync."
+      onClose={onClose}
+      onSubmit={(e) => void form.handleSubmit((v) => save.mutate({ id: schedule.id, ...v }))(e)}
+      error={Object.keys(errors).length ? null : save.error}
+      saving={save.isPending}
+      saveLabel="Save schedule"
+      saveDisabled={!preview.ok}
     >
-      <form
-        className="space-y-4"
-        noValidate
-        onSubmit={(e) => void form.handleSubmit((v) => save.mutate({ id: schedule.id, ...v }))(e)}
-      >
-        {save.isError && !Object.keys(errors).length ? (
-          <Alert tone="error">{messageOf(save.error)}</Alert>
-        ) : null}
-        <Field label="Name" error={errors.name?.message}>
-          {(p) => <Input {...p} {...form.register('name')} />}
+      <Field label="Name" error={errors.name?.message}>
+        {(p) => <Input {...p} {...form.register('name')} />}
+      </Field>
+      <div className="grid grid-cols-2 gap-3">
+        <Field
+          label="Cron"
+          help="minute hour day month weekday"
+          error={
+            preview.ok
+              ? errors.cron?.message
+              : preview.field === 'cron'
+                ? preview.error
+                : errors.cron?.message
+          }
+        >
+          {(p) => <Input {...p} {...form.register('cron')} className="font-mono" />}
         </Field>
-        <div className="grid grid-cols-2 gap-3">
-          <Field
-            label="Cron"
-            help="minute hour day month weekday"
-            error={
-              preview.ok
-                ? errors.cron?.message
-                : preview.field === 'cron'
-                  ? preview.error
-                  : errors.cron?.message
-            }
-          >
-            {(p) => <Input {...p} {...form.register('cron')} className="font-mono" />}
-          </Field>
-          <Field
-            label="Time zone"
-            error={
-              !preview.ok && preview.field === 'timezone' ? preview.error : errors.timezone?.message
-            }
-          >
-            {(p) => <Input {...p} {...form.register('timezone')} />}
-          </Field>
-        </div>
-        {preview.ok ? (
-          <p className="text-xs text-slate-600" data-testid="schedule-edit-preview">
-            {preview.description}; next: {preview.next.map((n) => formatDateTime(n)).join(', ')}
-          </p>
-        ) : null}
-        <NumberField
-          label="Repeats"
-          help="of every cell, in each experiment the schedule starts"
-          error={errors.repeats?.message}
-          control={form.control}
-          name="repeats"
-          min={1}
-          max={50}
-        />
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending} disabled={!preview.ok}>
-            Save schedule
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+        <Field
+          label="Time zone"
+          error={
+            !preview.ok && preview.field === 'timezone' ? preview.error : errors.timezone?.message
+          }
+        >
+          {(p) => <Input {...p} {...form.register('timezone')} />}
+        </Field>
+      </div>
+      {preview.ok ? (
+        <p className="text-xs text-slate-600" data-testid="schedule-edit-preview">
+          {preview.description}; next: {preview.next.map((n) => formatDateTime(n)).join(', ')}
+        </p>
+      ) : null}
+      <NumberField
+        label="Repeats"
+        help="of every cell, in each experiment the schedule starts"
+        error={errors.repeats?.message}
+        control={form.control}
+        name="repeats"
+        min={1}
+        max={50}
+      />
+    </ScheduleDialog>
   );
 }

@@ -11,11 +11,12 @@ import { useRole } from '~/lib/hooks/use-role';
 import { formatDateTime, formatRelative } from '~/lib/format';
 import { plural } from '~/lib/plural';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
-import { Button, ButtonLink } from '~/components/ui/button';
-import { RoleGated } from '~/components/ui/role-gated';
-import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
+import { Button } from '~/components/ui/button';
+import { GatedButtonLink } from '~/components/ui/role-gated';
+import { Alert, EmptyState } from '~/components/ui/feedback';
+import { QueryState } from '~/components/ui/query-state';
 import { PageHeader } from '~/components/ui/page-header';
-import { Table, Td, Th } from '~/components/ui/table';
+import { Table, Td } from '~/components/ui/table';
 import { RowDeleteButton } from '~/components/ui/row-delete-button';
 import { ScheduleEditDialog } from './schedule-edit-dialog';
 import { ScheduleNotifyDialog } from './schedule-notify-dialog';
@@ -91,9 +92,9 @@ export function ScheduleList() {
   const [notifying, setNotifying] = useState<string | null>(null);
   const notified = list.data?.find((s) => s.id === notifying);
   const action = (
-    <RoleGated min="member" what="schedule experiments" label="Schedule an experiment">
-      <ButtonLink href="/experiments/new?when=schedule">Schedule an experiment</ButtonLink>
-    </RoleGated>
+    <GatedButtonLink min="member" what="schedule experiments" href="/experiments/new?when=schedule">
+      Schedule an experiment
+    </GatedButtonLink>
   );
   return (
     <>
@@ -107,8 +108,7 @@ export function ScheduleList() {
           {messageOf(mErr)}
         </Alert>
       ) : null}
-      {list.isPending ? <LoadingBlock /> : null}
-      {list.isError ? <Alert tone="error">{messageOf(list.error)}</Alert> : null}
+      <QueryState query={list} />
       {list.data?.length === 0 ? (
         <EmptyState icon={CalendarClock} title="No schedules" action={action}>
           In the experiment form, choose “On a schedule” and give a cron expression.
@@ -116,147 +116,142 @@ export function ScheduleList() {
         </EmptyState>
       ) : null}
       {list.data && list.data.length > 0 ? (
-        <Table>
-          <thead>
-            <tr>
-              <Th>Schedule</Th>
-              <Th>When</Th>
-              <Th>Next runs</Th>
-              <Th>Last experiment</Th>
-              <Th className="text-right">Actions</Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {list.data.map((s) => (
-              <tr key={s.id} className="align-top">
-                {/* the name and its summary lines wrap, so the Actions column stays in view */}
-                <Td className="min-w-56 whitespace-normal font-medium text-slate-900">
-                  {s.name}{' '}
-                  {s.paused ? (
-                    <Badge tone="amber" className="ml-1">
-                      paused
-                    </Badge>
-                  ) : (
-                    <Badge tone="green" className="ml-1">
-                      active
-                    </Badge>
-                  )}
-                  <div className="mt-0.5 text-xs font-normal text-slate-500">
-                    {s.sourceExperiment.target.name} ·{' '}
-                    {plural(s.sourceExperiment._count.poolConfigs, 'config')} ×{' '}
-                    {plural(s.sourceExperiment._count.scenarios, 'scenario')} ×{' '}
-                    {plural(s.sourceExperiment.repeats, 'repeat')}
-                  </div>
-                  <div
-                    className="mt-0.5 text-xs font-normal text-slate-500"
-                    data-testid="schedule-notify-summary"
-                  >
-                    {s.baselineName ? (
-                      <>
-                        vs baseline <code>{s.baselineName}</code>
-                      </>
-                    ) : (
-                      'no baseline comparison'
-                    )}
-                    {s.webhook
-                      ? ` · ${s.webhook.format === 'slack' ? 'Slack' : 'webhook'} to ${s.webhook.host} ${s.notifyOn === 'always' ? 'after every firing' : 'on a regression'}`
-                      : ''}
-                  </div>
-                </Td>
-                <Td className="whitespace-normal">
-                  <code className="whitespace-nowrap rounded bg-slate-100 px-1.5 py-0.5 text-xs">
-                    {s.cron}
-                  </code>
-                  <div className="mt-1 max-w-64 text-xs text-slate-600">
-                    {s.preview.description ?? s.preview.error}
-                  </div>
-                </Td>
-                <Td className="text-xs text-slate-600">
-                  {s.paused
-                    ? '—'
-                    : s.preview.next.map((n) => <div key={n}>{formatDateTime(n)}</div>)}
-                </Td>
-                <Td className="min-w-32 whitespace-normal text-xs">
-                  {s.lastExperiment ? (
+        <Table
+          head={[
+            'Schedule',
+            'When',
+            'Next runs',
+            'Last experiment',
+            { label: 'Actions', className: 'text-right' },
+          ]}
+        >
+          {list.data.map((s) => (
+            <tr key={s.id} className="align-top">
+              {/* the name and its summary lines wrap, so the Actions column stays in view */}
+              <Td className="min-w-56 whitespace-normal font-medium text-slate-900">
+                {s.name}{' '}
+                {s.paused ? (
+                  <Badge tone="amber" className="ml-1">
+                    paused
+                  </Badge>
+                ) : (
+                  <Badge tone="green" className="ml-1">
+                    active
+                  </Badge>
+                )}
+                <div className="mt-0.5 text-xs font-normal text-slate-500">
+                  {s.sourceExperiment.target.name} ·{' '}
+                  {plural(s.sourceExperiment._count.poolConfigs, 'config')} ×{' '}
+                  {plural(s.sourceExperiment._count.scenarios, 'scenario')} ×{' '}
+                  {plural(s.sourceExperiment.repeats, 'repeat')}
+                </div>
+                <div
+                  className="mt-0.5 text-xs font-normal text-slate-500"
+                  data-testid="schedule-notify-summary"
+                >
+                  {s.baselineName ? (
                     <>
-                      <Link
-                        className="text-brand-700 hover:underline"
-                        href={`/experiments/${s.lastExperiment.id}`}
-                      >
-                        {formatRelative(s.lastExperiment.createdAt)}
-                      </Link>
-                      <span data-testid="schedule-last-outcome">
-                        <Badge
-                          tone={LAST_TONE[s.lastExperiment.status] ?? 'neutral'}
-                          className="ml-2"
-                        >
-                          {s.lastExperiment.status}
-                        </Badge>
-                      </span>
+                      vs baseline <code>{s.baselineName}</code>
                     </>
                   ) : (
-                    <span className="text-slate-500">not fired yet</span>
+                    'no baseline comparison'
                   )}
-                  {s.lastNotification ? <NotificationLine n={s.lastNotification} /> : null}
-                </Td>
-                <Td className="text-right">
-                  {can('member') ? (
-                    <div className="ml-auto flex max-w-60 flex-wrap justify-end gap-1">
+                  {s.webhook
+                    ? ` · ${s.webhook.format === 'slack' ? 'Slack' : 'webhook'} to ${s.webhook.host} ${s.notifyOn === 'always' ? 'after every firing' : 'on a regression'}`
+                    : ''}
+                </div>
+              </Td>
+              <Td className="whitespace-normal">
+                <code className="whitespace-nowrap rounded bg-slate-100 px-1.5 py-0.5 text-xs">
+                  {s.cron}
+                </code>
+                <div className="mt-1 max-w-64 text-xs text-slate-600">
+                  {s.preview.description ?? s.preview.error}
+                </div>
+              </Td>
+              <Td className="text-xs text-slate-600">
+                {s.paused ? '—' : s.preview.next.map((n) => <div key={n}>{formatDateTime(n)}</div>)}
+              </Td>
+              <Td className="min-w-32 whitespace-normal text-xs">
+                {s.lastExperiment ? (
+                  <>
+                    <Link
+                      className="text-brand-700 hover:underline"
+                      href={`/experiments/${s.lastExperiment.id}`}
+                    >
+                      {formatRelative(s.lastExperiment.createdAt)}
+                    </Link>
+                    <span data-testid="schedule-last-outcome">
+                      <Badge
+                        tone={LAST_TONE[s.lastExperiment.status] ?? 'neutral'}
+                        className="ml-2"
+                      >
+                        {s.lastExperiment.status}
+                      </Badge>
+                    </span>
+                  </>
+                ) : (
+                  <span className="text-slate-500">not fired yet</span>
+                )}
+                {s.lastNotification ? <NotificationLine n={s.lastNotification} /> : null}
+              </Td>
+              <Td className="text-right">
+                {can('member') ? (
+                  <div className="ml-auto flex max-w-60 flex-wrap justify-end gap-1">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => setEditing(s.id)}
+                      aria-label={`Edit ${s.name}`}
+                    >
+                      <Pencil className="size-3.5" /> Edit
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => setNotifying(s.id)}
+                      aria-label={`Notifications of ${s.name}`}
+                    >
+                      <Bell className="size-3.5" /> Notify
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      loading={runNow.isPending && runNow.variables?.id === s.id}
+                      onClick={() => runNow.mutate({ id: s.id })}
+                      aria-label={`Run ${s.name} now`}
+                    >
+                      <Zap className="size-3.5" /> Run now
+                    </Button>
+                    {s.paused ? (
                       <Button
                         size="sm"
                         variant="ghost"
-                        onClick={() => setEditing(s.id)}
-                        aria-label={`Edit ${s.name}`}
+                        onClick={() => resume.mutate({ id: s.id })}
+                        aria-label={`Resume ${s.name}`}
                       >
-                        <Pencil className="size-3.5" /> Edit
+                        <Play className="size-3.5" /> Resume
                       </Button>
+                    ) : (
                       <Button
                         size="sm"
                         variant="ghost"
-                        onClick={() => setNotifying(s.id)}
-                        aria-label={`Notifications of ${s.name}`}
+                        onClick={() => pause.mutate({ id: s.id })}
+                        aria-label={`Pause ${s.name}`}
                       >
-                        <Bell className="size-3.5" /> Notify
+                        <Pause className="size-3.5" /> Pause
                       </Button>
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        loading={runNow.isPending && runNow.variables?.id === s.id}
-                        onClick={() => runNow.mutate({ id: s.id })}
-                        aria-label={`Run ${s.name} now`}
-                      >
-                        <Zap className="size-3.5" /> Run now
-                      </Button>
-                      {s.paused ? (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          onClick={() => resume.mutate({ id: s.id })}
-                          aria-label={`Resume ${s.name}`}
-                        >
-                          <Play className="size-3.5" /> Resume
-                        </Button>
-                      ) : (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          onClick={() => pause.mutate({ id: s.id })}
-                          aria-label={`Pause ${s.name}`}
-                        >
-                          <Pause className="size-3.5" /> Pause
-                        </Button>
-                      )}
-                      <RowDeleteButton
-                        label={`Delete ${s.name}`}
-                        question={`Delete the schedule ${s.name}? Experiments it started stay.`}
-                        onConfirm={() => del.mutate({ id: s.id })}
-                      />
-                    </div>
-                  ) : null}
-                </Td>
-              </tr>
-            ))}
-          </tbody>
+                    )}
+                    <RowDeleteButton
+                      label={`Delete ${s.name}`}
+                      question={`Delete the schedule ${s.name}? Experiments it started stay.`}
+                      onConfirm={() => del.mutate({ id: s.id })}
+                    />
+                  </div>
+                ) : null}
+              </Td>
+            </tr>
+          ))}
         </Table>
       ) : null}
       {edited ? (

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { Badge, type BadgeTone } from '~/components/ui/badge';
-import { Table, Td, Th } from '~/components/ui/table';
+import { Table, Td } from '~/components/ui/table';
 import { verdictChangeText, verdictPText, type HypothesisVerdict } from '@poolbench/scenarios';
 
 const VERDICT_TONE: Record<string, BadgeTone> = {
@@ -25,50 +25,39 @@ type Result = HypothesisVerdict & { comparePath: string };
 /** The seed's claims in its own words (with its numbers), each beside the product's latest verdict. */
 export function ClaimVerdicts({ claims, results }: { claims: Claim[]; results: Result[] | null }) {
   return (
-    <Table>
-      <thead>
-        <tr>
-          <Th>Claim (the seed&apos;s numbers)</Th>
-          <Th>Verdict</Th>
-          <Th>Change (interval)</Th>
-          <Th>p</Th>
-          <Th>Comparison</Th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {claims.map((c, i) => {
-          const r = results?.[i] ?? null;
-          return (
-            <tr key={i} className="align-top" data-testid="seed-claim">
-              <Td className="whitespace-normal">
-                <div className="text-slate-900">{c.claim}</div>
-                <div className="mt-0.5 text-xs text-slate-500">{c.statement}</div>
-                {r?.reason ? (
-                  <div className="mt-0.5 text-xs text-slate-500">Why: {r.reason}</div>
-                ) : null}
-              </Td>
-              <Td>
-                {r ? (
-                  <Badge tone={VERDICT_TONE[r.status] ?? 'neutral'}>
-                    {VERDICT_LABEL[r.status] ?? r.status}
-                  </Badge>
-                ) : (
-                  <span className="text-xs text-slate-500">—</span>
-                )}
-              </Td>
-              <Td className="tabular-nums">{r ? verdictChangeText(r, '—') : '—'}</Td>
-              <Td className="tabular-nums">{verdictPText(r?.p, '—')}</Td>
-              <Td>
-                {r ? (
-                  <Link className="text-brand-700 hover:underline" href={r.comparePath}>
-                    compare
-                  </Link>
-                ) : null}
-              </Td>
-            </tr>
-          );
-        })}
-      </tbody>
+    <Table head={["Claim (the seed's numbers)", 'Verdict', 'Change (interval)', 'p', 'Comparison']}>
+      {claims.map((c, i) => {
+        const r = results?.[i] ?? null;
+        return (
+          <tr key={i} className="align-top" data-testid="seed-claim">
+            <Td className="whitespace-normal">
+              <div className="text-slate-900">{c.claim}</div>
+              <div className="mt-0.5 text-xs text-slate-500">{c.statement}</div>
+              {r?.reason ? (
+                <div className="mt-0.5 text-xs text-slate-500">Why: {r.reason}</div>
+              ) : null}
+            </Td>
+            <Td>
+              {r ? (
+                <Badge tone={VERDICT_TONE[r.status] ?? 'neutral'}>
+                  {VERDICT_LABEL[r.status] ?? r.status}
+                </Badge>
+              ) : (
+                <span className="text-xs text-slate-500">—</span>
+              )}
+            </Td>
+            <Td className="tabular-nums">{r ? verdictChangeText(r, '—') : '—'}</Td>
+            <Td className="tabular-nums">{verdictPText(r?.p, '—')}</Td>
+            <Td>
+              {r ? (
+                <Link className="text-brand-700 hover:underline" href={r.comparePath}>
+                  compare
+                </Link>
+              ) : null}
+            </Td>
+          </tr>
+        );
+      })}
     </Table>
   );
 }

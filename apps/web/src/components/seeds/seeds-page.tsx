@@ -5,12 +5,12 @@ import { Sprout } from 'lucide-react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
 import { plural } from '~/lib/plural';
-import { messageOf } from '~/lib/trpc/errors';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { RoleGated } from '~/components/ui/role-gated';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
+import { Alert, EmptyState } from '~/components/ui/feedback';
+import { ErrorAlert, QueryState } from '~/components/ui/query-state';
 import { PageHeader } from '~/components/ui/page-header';
 import { ClaimVerdicts } from './claim-verdicts';
 import { SEED_ADVISOR_QUESTIONS } from '@poolbench/scenarios';
@@ -61,11 +61,11 @@ export function SeedsPage() {
         description={`The five write-ups PoolBench was built from, each a preset whose claims are hypotheses decided by the product. Reproduce launches every seed experiment through the queue, 5 counterbalanced repeats (up to ~${minutes ?? '…'} min of load), like make seeds.`}
         actions={action}
       />
-      {reproduce.isError ? (
-        <Alert tone="error" className="mb-4" title="Could not start the reproduction">
-          {messageOf(reproduce.error)}
-        </Alert>
-      ) : null}
+      <ErrorAlert
+        error={reproduce.error}
+        className="mb-4"
+        title="Could not start the reproduction"
+      />
       {reproduce.data ? (
         <Alert
           tone="success"
@@ -77,8 +77,7 @@ export function SeedsPage() {
           . Verdicts appear below when each experiment ends.
         </Alert>
       ) : null}
-      {overview.isPending ? <LoadingBlock /> : null}
-      {overview.isError ? <Alert tone="error">{messageOf(overview.error)}</Alert> : null}
+      <QueryState query={overview} />
       {data && !latest ? (
         <div className="mb-6">
           <EmptyState icon={Sprout} title="No reproduction yet" action={action}>
@@ -157,11 +156,7 @@ export function SeedsPage() {
                         </li>
                       ))}
                     </ul>
-                    {advise.isError ? (
-                      <Alert tone="error" className="mt-2">
-                        {messageOf(advise.error)}
-                      </Alert>
-                    ) : null}
+                    <ErrorAlert error={advise.error} className="mt-2" />
                   </div>
                 ) : null}
               </CardBody>

@@ -6,6 +6,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
 import { Alert, Spinner } from '~/components/ui/feedback';
+import { ErrorAlert } from '~/components/ui/query-state';
 import { VerifyEmailBanner } from '~/components/shell/verify-email-banner';
 
 export function AcceptInvite({ token }: { token: string }) {
@@ -33,7 +34,7 @@ export function AcceptInvite({ token }: { token: string }) {
         You are invited as <strong>{inv.data.role}</strong>.
       </p>
       {inv.data.accepted ? <Alert tone="warning">This invitation was already used.</Alert> : null}
-      {accept.isError ? <Alert tone="error">{messageOf(accept.error)}</Alert> : null}
+      <ErrorAlert error={accept.error} />
       <Button
         onClick={() => accept.mutate({ token })}
         loading={accept.isPending}

@@ -12,10 +12,11 @@ import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
-import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { Alert } from '~/components/ui/feedback';
+import { ErrorAlert, QueryState } from '~/components/ui/query-state';
 import { Checkbox, Field, Select } from '~/components/ui/form';
 import { TextField } from '~/components/ui/text-field';
-import { Table, Td, Th } from '~/components/ui/table';
+import { Table, Td } from '~/components/ui/table';
 
 const EXPIRY = [
   { label: '30 days', days: 30 },
@@ -127,100 +128,94 @@ export function ApiTokens() {
             <CodeBlock code={created.token} label="API token" />
           </div>
         ) : null}
-        {revoke.isError ? <Alert tone="error">{messageOf(revoke.error)}</Alert> : null}
-        {list.isPending ? <LoadingBlock rows={2} /> : null}
-        {list.isError ? <Alert tone="error">{messageOf(list.error)}</Alert> : null}
+        <ErrorAlert error={revoke.error} />
+        <QueryState query={list} rows={2} />
         {list.data?.length === 0 ? <p className="text-sm text-slate-500">No tokens yet.</p> : null}
         {list.data && list.data.length > 0 ? (
-          <Table>
-            <thead>
-              <tr>
-                <Th>Name</Th>
-                <Th>Token</Th>
-                <Th>Scopes</Th>
-                <Th>Created by</Th>
-                <Th>Last used</Th>
-                <Th>Expires</Th>
-                <Th className="text-right">
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {list.data.map((t) => {
-                const expired = t.expiresAt !== null && new Date(t.expiresAt).getTime() <= now;
-                return (
-                  <tr key={t.id} className={t.revokedAt || expired ? 'opacity-60' : undefined}>
-                    <Td className="font-medium text-slate-900">
-                      {t.name}
-                      <span className="block text-xs font-normal text-slate-500">
-                        created {formatDateTime(t.createdAt)}
+          <Table
+            head={[
+              'Name',
+              'Token',
+              'Scopes',
+              'Created by',
+              'Last used',
+              'Expires',
+              { label: 'Actions', className: 'text-right', hidden: true },
+            ]}
+          >
+            {list.data.map((t) => {
+              const expired = t.expiresAt !== null && new Date(t.expiresAt).getTime() <= now;
+              return (
+                <tr key={t.id} className={t.revokedAt || expired ? 'opacity-60' : undefined}>
+                  <Td className="font-medium text-slate-900">
+                    {t.name}
+                    <span className="block text-xs font-normal text-slate-500">
+                      created {formatDateTime(t.createdAt)}
+                    </span>
+                  </Td>
+                  <Td>
+                    <code className="font-mono text-xs">
+                      {t.prefix}…{t.last4}
+                    </code>
+                  </Td>
+                  <Td className="space-x-1">
+                    {/* a scope the creator's current role no longer allows is refused with 403 */}
+                    {t.scopes.map((s) => (
+                      <Badge
+                        key={s}
+                        tone={
+                          t.createdByRole && !scopeAllowedFor(t.createdByRole, s as ApiScope)
+                            ? 'amber'
+                            : undefined
+                        }
+                      >
+                        {s}
+                        {t.createdByRole && !scopeAllowedFor(t.createdByRole, s as ApiScope)
+                          ? ' (inactive)'
+                          : ''}
+                      </Badge>
+                    ))}
+                  </Td>
+                  <Td data-testid="token-creator">
+                    <span className="block">{t.createdBy ?? 'deleted user'}</span>
+                    {t.createdByEmail ? (
+                      <span className="block text-xs text-slate-500">{t.createdByEmail}</span>
+                    ) : null}
+                    {t.createdByRole ? (
+                      <Badge>{t.createdByRole}</Badge>
+                    ) : (
+                      <Badge tone="red">left the team: token no longer valid</Badge>
+                    )}
+                  </Td>
+                  <Td>
+                    {t.lastUsedAt ? (
+                      <span title={formatDateTime(t.lastUsedAt)}>
+                        {formatRelative(t.lastUsedAt, now)}
                       </span>
-                    </Td>
-                    <Td>
-                      <code className="font-mono text-xs">
-                        {t.prefix}…{t.last4}
-                      </code>
-                    </Td>
-                    <Td className="space-x-1">
-                      {/* a scope the creator's current role no longer allows is refused with 403 */}
-                      {t.scopes.map((s) => (
-                        <Badge
-                          key={s}
-                          tone={
-                            t.createdByRole && !scopeAllowedFor(t.createdByRole, s as ApiScope)
-                              ? 'amber'
-                              : undefined
-                          }
-                        >
-                          {s}
-                          {t.createdByRole && !scopeAllowedFor(t.createdByRole, s as ApiScope)
-                            ? ' (inactive)'
-                            : ''}
-                        </Badge>
-                      ))}
-                    </Td>
-                    <Td data-testid="token-creator">
-                      <span className="block">{t.createdBy ?? 'deleted user'}</span>
-                      {t.createdByEmail ? (
-                        <span className="block text-xs text-slate-500">{t.createdByEmail}</span>
-                      ) : null}
-                      {t.createdByRole ? (
-                        <Badge>{t.createdByRole}</Badge>
-                      ) : (
-                        <Badge tone="red">left the team: token no longer valid</Badge>
-                      )}
-                    </Td>
-                    <Td>
-                      {t.lastUsedAt ? (
-                        <span title={formatDateTime(t.lastUsedAt)}>
-                          {formatRelative(t.lastUsedAt, now)}
-                        </span>
-                      ) : (
-                        'never'
-                      )}
-                    </Td>
-                    <Td>{t.expiresAt ? formatDateTime(t.expiresAt) : 'never'}</Td>
-                    <Td className="text-right">
-                      {t.revokedAt ? (
-                        <Badge tone="red">revoked</Badge>
-                      ) : expired ? (
-                        <Badge tone="amber">expired</Badge>
-                      ) : (
-                        <Button
-                          size="sm"
-                          variant="danger-ghost"
-                          loading={revoke.isPending && revoke.variables?.id === t.id}
-                          onClick={() => revoke.mutate({ id: t.id })}
-                        >
-                          Revoke
-                        </Button>
-                      )}
-                    </Td>
-                  </tr>
-                );
-              })}
-            </tbody>
+                    ) : (
+                      'never'
+                    )}
+                  </Td>
+                  <Td>{t.expiresAt ? formatDateTime(t.expiresAt) : 'never'}</Td>
+                  <Td className="text-right">
+                    {t.revokedAt ? (
+                      <Badge tone="red">revoked</Badge>
+                    ) : expired ? (
+                      <Badge tone="amber">expired</Badge>
+                    ) : (
+                      <Button
+                        size="sm"
+                        variant="danger-ghost"
+                        loading={revoke.isPending && revoke.variables?.id === t.id}
+                        onClick={() => revoke.mutate({ id: t.id })}
+                      >
+                        Revoke
+                      </Button>
+                    )}
+                  </Td>
+                </tr>
+              );
+            })}
           </Table>
         ) : null}
       </CardBody>

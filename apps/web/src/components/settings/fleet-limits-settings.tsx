@@ -7,7 +7,8 @@ import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { Alert } from '~/components/ui/feedback';
+import { QueryState } from '~/components/ui/query-state';
 import { TextField } from '~/components/ui/text-field';
 
 const asNumber = (v: string) => (v.trim() === '' ? null : Number(v));
@@ -39,8 +40,7 @@ export function FleetLimits() {
         description="The load fleet is shared: launches and added repeats beyond these are refused with the reason, and queued runs of different teams take turns."
       />
       <CardBody className="space-y-3">
-        {info.isPending ? <LoadingBlock rows={1} /> : null}
-        {info.isError ? <Alert tone="error">{messageOf(info.error)}</Alert> : null}
+        <QueryState query={info} rows={1} />
         {d ? (
           <>
             <p className="text-sm text-slate-600" data-testid="fleet-usage">

@@ -7,7 +7,7 @@ import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { QueryState } from '~/components/ui/query-state';
 import { TextField } from '~/components/ui/text-field';
 
 /** The team's retention of per-second data (docs/database.md, "Retention"). */
@@ -34,8 +34,7 @@ export function Retention() {
         description="Per-second data (the charts, time-window comparisons) of runs finished longer ago than this is removed, hourly. Each run's summary, merged histograms and verdicts stay, so whole-run comparisons, baselines and trends keep working. Removal cannot be undone."
       />
       <CardBody className="space-y-3">
-        {info.isPending ? <LoadingBlock rows={1} /> : null}
-        {info.isError ? <Alert tone="error">{messageOf(info.error)}</Alert> : null}
+        <QueryState query={info} rows={1} />
         {info.data ? (
           <>
             {can('admin') ? (

@@ -3,10 +3,9 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { ErrorAlert, QueryState } from '~/components/ui/query-state';
 import { Checkbox } from '~/components/ui/form';
 
 /** Whether members may import and run their own k6 scripts (docs/k6-scripts.md); admins decide. */
@@ -34,8 +33,7 @@ export function ScriptPolicy() {
         description="Members may import the team's own k6 scripts as scenarios. They run in a sandbox on the worker that reaches nothing but the run's target (docs/security.md). Turned off, scripts cannot be checked, saved or launched, and queued script runs fail instead of starting."
       />
       <CardBody className="space-y-2">
-        {info.isPending ? <LoadingBlock rows={1} /> : null}
-        {info.isError ? <Alert tone="error">{messageOf(info.error)}</Alert> : null}
+        <QueryState query={info} rows={1} />
         {info.data ? (
           <Checkbox
             label="Allow members to import and run their own k6 scripts"
@@ -48,7 +46,7 @@ export function ScriptPolicy() {
             }}
           />
         ) : null}
-        {save.isError ? <Alert tone="error">{messageOf(save.error)}</Alert> : null}
+        <ErrorAlert error={save.error} />
       </CardBody>
     </Card>
   );

@@ -13,11 +13,12 @@ import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
-import { Alert, LoadingBlock } from '~/components/ui/feedback';
-import { Field, Select } from '~/components/ui/form';
+import { Alert } from '~/components/ui/feedback';
+import { QueryState } from '~/components/ui/query-state';
+import { Field, Options, Select } from '~/components/ui/form';
 import { TextField } from '~/components/ui/text-field';
 import { PageHeader } from '~/components/ui/page-header';
-import { Table, Td, Th } from '~/components/ui/table';
+import { Table, Td } from '~/components/ui/table';
 import { ApiTokens } from './api-tokens';
 import { Allowlist } from './allowlist-settings';
 import { InstallationRanges } from './installation-settings';
@@ -49,73 +50,55 @@ function Members() {
             {messageOf(err)}
           </Alert>
         ) : null}
-        {members.isPending ? (
-          <div className="p-4">
-            <LoadingBlock rows={2} />
-          </div>
-        ) : null}
-        {members.isError ? (
-          <Alert tone="error" className="m-4">
-            {messageOf(members.error)}
-          </Alert>
-        ) : null}
+        <QueryState query={members} rows={2} inset={4} />
         {members.data ? (
-          <Table className="rounded-none border-0 shadow-none">
-            <thead>
-              <tr>
-                <Th>Name</Th>
-                <Th>Email</Th>
-                <Th>Role</Th>
-                <Th>Joined</Th>
-                <Th className="text-right">
-                  <span className="sr-only">Actions</span>
-                </Th>
+          <Table
+            className="rounded-none border-0 shadow-none"
+            head={[
+              'Name',
+              'Email',
+              'Role',
+              'Joined',
+              { label: 'Actions', className: 'text-right', hidden: true },
+            ]}
+          >
+            {members.data.map((m) => (
+              <tr key={m.membershipId}>
+                <Td className="font-medium text-slate-900">
+                  {m.name} {m.id === me.data?.user.id ? <Badge className="ml-1">you</Badge> : null}
+                </Td>
+                <Td>{m.email}</Td>
+                <Td>
+                  {can('admin') ? (
+                    <Select
+                      aria-label={`Role of ${m.name}`}
+                      className="h-8 w-32"
+                      value={m.role}
+                      onChange={(e) =>
+                        change.mutate({
+                          membershipId: m.membershipId,
+                          role: e.target.value as Role,
+                        })
+                      }
+                    >
+                      <Options items={ROLES} />
+                    </Select>
+                  ) : (
+                    <Badge tone="brand">{m.role}</Badge>
+                  )}
+                </Td>
+                <Td className="text-xs text-slate-500">{formatDateTime(m.joinedAt)}</Td>
+                <Td className="text-right">
+                  {can('admin') && m.id !== me.data?.user.id ? (
+                    <RowDeleteButton
+                      label={`Remove ${m.name}`}
+                      question={`Remove ${m.name} from the team?`}
+                      onConfirm={() => remove.mutate({ membershipId: m.membershipId })}
+                    />
+                  ) : null}
+                </Td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {members.data.map((m) => (
-                <tr key={m.membershipId}>
-                  <Td className="font-medium text-slate-900">
-                    {m.name}{' '}
-                    {m.id === me.data?.user.id ? <Badge className="ml-1">you</Badge> : null}
-                  </Td>
-                  <Td>{m.email}</Td>
-                  <Td>
-                    {can('admin') ? (
-                      <Select
-                        aria-label={`Role of ${m.name}`}
-                        className="h-8 w-32"
-                        value={m.role}
-                        onChange={(e) =>
-                          change.mutate({
-                            membershipId: m.membershipId,
-                            role: e.target.value as Role,
-                          })
-                        }
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </Select>
-                    ) : (
-                      <Badge tone="brand">{m.role}</Badge>
-                    )}
-                  </Td>
-                  <Td className="text-xs text-slate-500">{formatDateTime(m.joinedAt)}</Td>
-                  <Td className="text-right">
-                    {can('admin') && m.id !== me.data?.user.id ? (
-                      <RowDeleteButton
-                        label={`Remove ${m.name}`}
-                        question={`Remove ${m.name} from the team?`}
-                        onConfirm={() => remove.mutate({ membershipId: m.membershipId })}
-                      />
-                    ) : null}
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
+            ))}
           </Table>
         ) : null}
       </CardBody>
@@ -160,9 +143,7 @@ function Invitations() {
           <Field label="Role" help={ROLE_HELP[role]}>
             {(p) => (
               <Select {...p} value={role} onChange={(e) => setRole(e.target.value as Role)}>
-                {ROLES.map((r) => (
-                  <option key={r}>{r}</option>
-                ))}
+                <Options items={ROLES} />
               </Select>
             )}
           </Field>

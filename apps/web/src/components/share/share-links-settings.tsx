@@ -3,13 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link2 } from 'lucide-react';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { formatDateTime, formatRelative } from '~/lib/format';
 import { Badge } from '~/components/ui/badge';
 import { ConfirmButton } from '~/components/ui/confirm-button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Alert, LoadingBlock } from '~/components/ui/feedback';
+import { LoadingBlock } from '~/components/ui/feedback';
+import { ErrorAlert } from '~/components/ui/query-state';
 import { ScrollX } from '~/components/ui/scroll-x';
 
 const STATE_TONE = { active: 'green', revoked: 'neutral', expired: 'amber' } as const;
@@ -32,11 +32,7 @@ export function ShareLinksSettings() {
         description="Read-only links to runs, comparisons and experiments that work without signing in. Tokens are shown once and stored as hashes; revoking takes effect immediately."
       />
       <CardBody className="p-0">
-        {revoke.isError ? (
-          <Alert tone="error" className="m-4">
-            {messageOf(revoke.error)}
-          </Alert>
-        ) : null}
+        <ErrorAlert error={revoke.error} className="m-4" />
         {q.isPending ? (
           <div className="p-4">
             <LoadingBlock rows={2} />

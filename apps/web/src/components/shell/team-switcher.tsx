@@ -8,7 +8,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Dialog } from '~/components/ui/dialog';
-import { Field, Input } from '~/components/ui/form';
+import { byIdName, Field, Input, Options } from '~/components/ui/form';
 import { Skeleton } from '~/components/ui/feedback';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 
@@ -53,11 +53,7 @@ export function TeamSwitcher() {
           }
           disabled={switchTeam.isPending}
         >
-          {me.data.teams.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
+          <Options items={me.data.teams} {...byIdName} />
           <option value="__new">+ New team…</option>
         </select>
         <ChevronsUpDown

@@ -12,7 +12,7 @@ import {
   type Runtime,
 } from '@poolbench/contracts';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Field, NumberInput, Select } from '~/components/ui/form';
+import { Field, NumberInput, Options, Select } from '~/components/ui/form';
 
 type NumKey = 'blobstoreDelayMs' | 'dbLinkRttMs' | 'roleConnectionLimit' | 'cpuLimit';
 
@@ -117,11 +117,7 @@ export function LabEnvironmentFields({
               value={value.runtime ?? 'go'}
               onChange={(e) => onRuntime(e.target.value as Runtime)}
             >
-              {RUNTIMES.map((r) => (
-                <option key={r} value={r}>
-                  {RUNTIME_LABELS[r]}
-                </option>
-              ))}
+              <Options items={RUNTIMES} label={(r) => RUNTIME_LABELS[r]} />
             </Select>
           )}
         </Field>
@@ -138,11 +134,7 @@ export function LabEnvironmentFields({
                 onChange({ ...value, database: e.target.value as LabEnvironment['database'] })
               }
             >
-              {LAB_DATABASES.map((d) => (
-                <option key={d} value={d}>
-                  {DATABASE_LABELS[d]}
-                </option>
-              ))}
+              <Options items={LAB_DATABASES} label={(d) => DATABASE_LABELS[d]} />
             </Select>
           )}
         </Field>
@@ -177,11 +169,10 @@ export function LabEnvironmentFields({
                 onChange({ ...value, balancing: e.target.value as LabEnvironment['balancing'] })
               }
             >
-              {BALANCING_MODES.map((m) => (
-                <option key={m} value={m}>
-                  {m === 'nginx' ? 'nginx in front' : 'k6 round robin'}
-                </option>
-              ))}
+              <Options
+                items={BALANCING_MODES}
+                label={(m) => (m === 'nginx' ? 'nginx in front' : 'k6 round robin')}
+              />
             </Select>
           )}
         </Field>

@@ -9,9 +9,9 @@ import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
-import { Field, NumberInput, Select } from '~/components/ui/form';
+import { byIdName, Field, NumberInput, Options, Select } from '~/components/ui/form';
 import { RoleGated } from '~/components/ui/role-gated';
-import { Table, Td, Th } from '~/components/ui/table';
+import { Table, Td } from '~/components/ui/table';
 import { formatNoiseFloor } from '~/components/compare/comparison-table';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
@@ -85,44 +85,38 @@ export function NoiseFloorCard({
                 own unit for error rate, connection set-up and pool wait).
               </p>
             ) : (
-              <Table>
-                <thead>
-                  <tr>
-                    <Th>Scenario</Th>
-                    {SHOWN.map((m) => (
-                      <Th key={m.key} className="text-right">
-                        {m.label}
-                      </Th>
-                    ))}
+              <Table
+                head={[
+                  'Scenario',
+                  ...SHOWN.map((m) => ({ label: m.label, className: 'text-right', key: m.key })),
+                ]}
+                bodyTestId="noise-floors"
+              >
+                {list.data.floors.map((f) => (
+                  <tr key={f.experimentId}>
+                    <Td>
+                      <div className="font-medium text-slate-800">{f.scenarioName}</div>
+                      <div className="text-xs text-slate-500">
+                        {f.poolConfigName} ·{' '}
+                        <Link
+                          className="text-brand-700 hover:underline"
+                          href={`/experiments/${f.experimentId}`}
+                        >
+                          {f.runsPerSide} vs {f.runsPerSide} runs
+                        </Link>{' '}
+                        · {f.createdAt.toISOString().slice(0, 10)}
+                      </div>
+                    </Td>
+                    {SHOWN.map((m) => {
+                      const v = f.metrics.find((x) => x.key === m.key);
+                      return (
+                        <Td key={m.key} className="whitespace-nowrap text-right tabular-nums">
+                          {v ? `±${formatNoiseFloor(v, m.unit)}` : '—'}
+                        </Td>
+                      );
+                    })}
                   </tr>
-                </thead>
-                <tbody data-testid="noise-floors">
-                  {list.data.floors.map((f) => (
-                    <tr key={f.experimentId}>
-                      <Td>
-                        <div className="font-medium text-slate-800">{f.scenarioName}</div>
-                        <div className="text-xs text-slate-500">
-                          {f.poolConfigName} ·{' '}
-                          <Link
-                            className="text-brand-700 hover:underline"
-                            href={`/experiments/${f.experimentId}`}
-                          >
-                            {f.runsPerSide} vs {f.runsPerSide} runs
-                          </Link>{' '}
-                          · {f.createdAt.toISOString().slice(0, 10)}
-                        </div>
-                      </Td>
-                      {SHOWN.map((m) => {
-                        const v = f.metrics.find((x) => x.key === m.key);
-                        return (
-                          <Td key={m.key} className="whitespace-nowrap text-right tabular-nums">
-                            {v ? `±${formatNoiseFloor(v, m.unit)}` : '—'}
-                          </Td>
-                        );
-                      })}
-                    </tr>
-                  ))}
-                </tbody>
+                ))}
               </Table>
             )}
             {list.data.pending.length ? (
@@ -176,11 +170,7 @@ export function NoiseFloorCard({
                     value={chosenConfig}
                     onChange={(e) => setPoolConfigId(e.target.value)}
                   >
-                    {poolConfigs.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
+                    <Options items={poolConfigs} {...byIdName} />
                   </Select>
                 )}
               </Field>
@@ -191,11 +181,7 @@ export function NoiseFloorCard({
                     value={chosenScenario}
                     onChange={(e) => setScenarioId(e.target.value)}
                   >
-                    {(scenarios.data ?? []).map((s) => (
-                      <option key={s.id} value={s.id}>
-                        {s.name}
-                      </option>
-                    ))}
+                    <Options items={scenarios.data ?? []} {...byIdName} />
                   </Select>
                 )}
               </Field>

@@ -12,11 +12,12 @@ import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { Badge } from '~/components/ui/badge';
 import { Button, ButtonLink } from '~/components/ui/button';
-import { RoleGated } from '~/components/ui/role-gated';
+import { GatedButtonLink, RoleGated } from '~/components/ui/role-gated';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
+import { QueryState } from '~/components/ui/query-state';
 import { PageHeader } from '~/components/ui/page-header';
-import { Table, Td, Th } from '~/components/ui/table';
+import { Table, Td } from '~/components/ui/table';
 import { TestConnection } from './test-connection';
 import { NoiseFloorCard } from './noise-floor-card';
 import { formatParam } from '~/components/pool-configs/format-param';
@@ -110,34 +111,20 @@ export function TargetDetail({ id }: { id: string }) {
                       <GitCompare className="size-4" /> Compare
                     </ButtonLink>
                   ) : null}
-                  <RoleGated
+                  <GatedButtonLink
                     min="member"
                     what="create pool configs"
                     size="sm"
-                    label={
-                      <>
-                        <Plus className="size-4" /> Add pool config
-                      </>
-                    }
+                    href={`/targets/${t.id}/pool-configs/new`}
+                    icon={Plus}
                   >
-                    <ButtonLink size="sm" href={`/targets/${t.id}/pool-configs/new`}>
-                      <Plus className="size-4" /> Add pool config
-                    </ButtonLink>
-                  </RoleGated>
+                    Add pool config
+                  </GatedButtonLink>
                 </>
               }
             />
             <CardBody className="p-0">
-              {configs.isPending ? (
-                <div className="p-5">
-                  <LoadingBlock rows={2} />
-                </div>
-              ) : null}
-              {configs.isError ? (
-                <Alert tone="error" className="m-5">
-                  {messageOf(configs.error)}
-                </Alert>
-              ) : null}
+              <QueryState query={configs} rows={2} inset={5} />
               {configs.data?.length === 0 ? (
                 <div className="p-5">
                   <EmptyState title="No pool configs yet">
@@ -147,105 +134,101 @@ export function TargetDetail({ id }: { id: string }) {
                 </div>
               ) : null}
               {configs.data && configs.data.length > 0 ? (
-                <Table className="rounded-none border-0 shadow-none">
-                  <thead>
-                    <tr>
-                      <Th className="w-8">
-                        <span className="sr-only">Compare</span>
-                      </Th>
-                      <Th>Name</Th>
-                      <Th>Strategy</Th>
-                      <Th>Parameters</Th>
-                      <Th className="text-right">Actions</Th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {configs.data.map((c) => {
-                      const meta = safeMeta(c.strategy);
-                      const params = Object.entries(c.params);
-                      return (
-                        <tr key={c.id} className="align-top">
-                          <Td>
-                            <input
-                              type="checkbox"
-                              aria-label={`Compare ${c.name}`}
-                              className="accent-brand-600"
-                              checked={picked.includes(c.id)}
-                              onChange={(e) =>
-                                setPicked(
-                                  e.target.checked
-                                    ? [...picked, c.id].slice(-2)
-                                    : picked.filter((x) => x !== c.id),
-                                )
-                              }
-                            />
-                          </Td>
-                          <Td className="font-medium text-slate-900">{c.name}</Td>
-                          <Td>
-                            <Badge tone="brand">{meta?.label ?? c.strategy}</Badge>
-                            {c.instanceCount > 1 ? (
-                              <span className="ml-2 text-xs text-slate-500">
-                                × {c.instanceCount} instances
+                <Table
+                  className="rounded-none border-0 shadow-none"
+                  head={[
+                    { label: 'Compare', className: 'w-8', hidden: true },
+                    'Name',
+                    'Strategy',
+                    'Parameters',
+                    { label: 'Actions', className: 'text-right' },
+                  ]}
+                >
+                  {configs.data.map((c) => {
+                    const meta = safeMeta(c.strategy);
+                    const params = Object.entries(c.params);
+                    return (
+                      <tr key={c.id} className="align-top">
+                        <Td>
+                          <input
+                            type="checkbox"
+                            aria-label={`Compare ${c.name}`}
+                            className="accent-brand-600"
+                            checked={picked.includes(c.id)}
+                            onChange={(e) =>
+                              setPicked(
+                                e.target.checked
+                                  ? [...picked, c.id].slice(-2)
+                                  : picked.filter((x) => x !== c.id),
+                              )
+                            }
+                          />
+                        </Td>
+                        <Td className="font-medium text-slate-900">{c.name}</Td>
+                        <Td>
+                          <Badge tone="brand">{meta?.label ?? c.strategy}</Badge>
+                          {c.instanceCount > 1 ? (
+                            <span className="ml-2 text-xs text-slate-500">
+                              × {c.instanceCount} instances
+                            </span>
+                          ) : null}
+                        </Td>
+                        <Td className="whitespace-normal">
+                          <div className="flex max-w-md flex-wrap gap-1">
+                            {params.length === 0 ? (
+                              <span className="text-xs text-slate-500">defaults</span>
+                            ) : null}
+                            {params.slice(0, 4).map(([k, v]) => {
+                              const pm = meta?.params.find((p) => p.key === k);
+                              return (
+                                <span
+                                  key={k}
+                                  className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] text-slate-700"
+                                >
+                                  {pm?.label ?? k}{' '}
+                                  <strong className="font-semibold">
+                                    {formatParam(pm?.unit, v)}
+                                  </strong>
+                                </span>
+                              );
+                            })}
+                            {params.length > 4 ? (
+                              <span className="px-1 py-0.5 text-[11px] text-slate-500">
+                                +{params.length - 4} more
                               </span>
                             ) : null}
-                          </Td>
-                          <Td className="whitespace-normal">
-                            <div className="flex max-w-md flex-wrap gap-1">
-                              {params.length === 0 ? (
-                                <span className="text-xs text-slate-500">defaults</span>
-                              ) : null}
-                              {params.slice(0, 4).map(([k, v]) => {
-                                const pm = meta?.params.find((p) => p.key === k);
-                                return (
-                                  <span
-                                    key={k}
-                                    className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] text-slate-700"
-                                  >
-                                    {pm?.label ?? k}{' '}
-                                    <strong className="font-semibold">
-                                      {formatParam(pm?.unit, v)}
-                                    </strong>
-                                  </span>
-                                );
-                              })}
-                              {params.length > 4 ? (
-                                <span className="px-1 py-0.5 text-[11px] text-slate-500">
-                                  +{params.length - 4} more
-                                </span>
-                              ) : null}
+                          </div>
+                        </Td>
+                        <Td className="text-right">
+                          {can('member') ? (
+                            <div className="flex justify-end gap-1">
+                              <ButtonLink
+                                size="sm"
+                                variant="ghost"
+                                href={`/targets/${t.id}/pool-configs/${c.id}`}
+                                aria-label={`Edit ${c.name}`}
+                              >
+                                <Pencil className="size-3.5" />
+                              </ButtonLink>
+                              <Button
+                                size="sm"
+                                variant="ghost"
+                                aria-label={`Duplicate ${c.name}`}
+                                onClick={() => duplicate.mutate({ id: c.id })}
+                              >
+                                <Copy className="size-3.5" />
+                              </Button>
+                              <RowDeleteButton
+                                label={`Archive ${c.name}`}
+                                question={`Archive ${c.name}?`}
+                                onConfirm={() => archive.mutate({ id: c.id })}
+                              />
                             </div>
-                          </Td>
-                          <Td className="text-right">
-                            {can('member') ? (
-                              <div className="flex justify-end gap-1">
-                                <ButtonLink
-                                  size="sm"
-                                  variant="ghost"
-                                  href={`/targets/${t.id}/pool-configs/${c.id}`}
-                                  aria-label={`Edit ${c.name}`}
-                                >
-                                  <Pencil className="size-3.5" />
-                                </ButtonLink>
-                                <Button
-                                  size="sm"
-                                  variant="ghost"
-                                  aria-label={`Duplicate ${c.name}`}
-                                  onClick={() => duplicate.mutate({ id: c.id })}
-                                >
-                                  <Copy className="size-3.5" />
-                                </Button>
-                                <RowDeleteButton
-                                  label={`Archive ${c.name}`}
-                                  question={`Archive ${c.name}?`}
-                                  onConfirm={() => archive.mutate({ id: c.id })}
-                                />
-                              </div>
-                            ) : null}
-                          </Td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
+                          ) : null}
+                        </Td>
+                      </tr>
+                    );
+                  })}
                 </Table>
               ) : null}
             </CardBody>

@@ -13,10 +13,11 @@ import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
-import { Field, Input, Select } from '~/components/ui/form';
+import { Field, Input, Options, Select } from '~/components/ui/form';
 import { NumberField } from '~/components/ui/number-field';
 import {
   formatBytes,
+  HTTP_METHODS,
   labDataBytes,
   RUNTIME_CAPABILITIES,
   runtimeOffer,
@@ -228,11 +229,7 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
                   {endpoint ? null : (
                     <option value={`${method} ${path}`}>Choose an endpoint</option>
                   )}
-                  {endpoints.map((ep) => (
-                    <option key={ep.label} value={ep.label}>
-                      {ep.label}
-                    </option>
-                  ))}
+                  <Options items={endpoints} value={(ep) => ep.label} />
                 </Select>
               )}
             </Field>
@@ -241,9 +238,7 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
               <Field label="Method">
                 {(p) => (
                   <Select {...p} {...register('requestDefaults.method')}>
-                    {['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'].map((m) => (
-                      <option key={m}>{m}</option>
-                    ))}
+                    <Options items={HTTP_METHODS} />
                   </Select>
                 )}
               </Field>

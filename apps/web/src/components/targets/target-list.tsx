@@ -4,12 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Plus, Server } from 'lucide-react';
 import Link from 'next/link';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
 import { Badge } from '~/components/ui/badge';
-import { ButtonLink } from '~/components/ui/button';
-import { RoleGated } from '~/components/ui/role-gated';
-import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
+import { GatedButtonLink } from '~/components/ui/role-gated';
+import { EmptyState } from '~/components/ui/feedback';
+import { QueryState } from '~/components/ui/query-state';
 import { PageHeader } from '~/components/ui/page-header';
 import { GetStartedLink } from '~/components/onboarding/get-started-link';
 
@@ -18,19 +17,9 @@ export function TargetList() {
   const { can } = useRole();
   const targets = useQuery(trpc.target.list.queryOptions());
   const newButton = (
-    <RoleGated
-      min="admin"
-      what="create targets"
-      label={
-        <>
-          <Plus className="size-4" /> New target
-        </>
-      }
-    >
-      <ButtonLink href="/targets/new">
-        <Plus className="size-4" /> New target
-      </ButtonLink>
-    </RoleGated>
+    <GatedButtonLink min="admin" what="create targets" href="/targets/new" icon={Plus}>
+      New target
+    </GatedButtonLink>
   );
   return (
     <>
@@ -39,12 +28,7 @@ export function TargetList() {
         description="The systems under test. Managed targets are started by PoolBench for each run; URL targets are your own services."
         actions={newButton}
       />
-      {targets.isPending ? <LoadingBlock /> : null}
-      {targets.isError ? (
-        <Alert tone="error" title="Could not load targets">
-          {messageOf(targets.error)}
-        </Alert>
-      ) : null}
+      <QueryState query={targets} errorTitle="Could not load targets" />
       {targets.data?.length === 0 ? (
         <EmptyState icon={Server} title="No targets yet" action={newButton}>
           {can('admin')

@@ -3,10 +3,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { PlugZap } from 'lucide-react';
 import { useTRPC } from '~/lib/trpc/react';
-import { messageOf } from '~/lib/trpc/errors';
 import { Badge } from '~/components/ui/badge';
 import { Button } from '~/components/ui/button';
-import { Alert } from '~/components/ui/feedback';
+import { ErrorAlert } from '~/components/ui/query-state';
 
 /** Probes a URL target's first base URL (managed targets run only during runs: nothing to probe). */
 export function TestConnection({ targetId }: { targetId: string }) {
@@ -22,7 +21,7 @@ export function TestConnection({ targetId }: { targetId: string }) {
       >
         <PlugZap className="size-4" /> Test connection
       </Button>
-      {test.isError ? <Alert tone="error">{messageOf(test.error)}</Alert> : null}
+      <ErrorAlert error={test.error} />
       {r?.kind === 'url' ? (
         <div className="rounded-lg border border-slate-200 p-3 text-sm">
           <div className="flex flex-wrap items-center gap-2">

@@ -6,12 +6,12 @@ import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useTRPC } from '~/lib/trpc/react';
 import { plural } from '~/lib/plural';
-import { messageOf } from '~/lib/trpc/errors';
 import { formatValue } from '~/components/compare/format-metric';
 import { Badge } from '~/components/ui/badge';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert, EmptyState, LoadingBlock } from '~/components/ui/feedback';
-import { Field, Select } from '~/components/ui/form';
+import { ErrorAlert, QueryState } from '~/components/ui/query-state';
+import { Field, Options, Select } from '~/components/ui/form';
 import { PageHeader } from '~/components/ui/page-header';
 import { TrendChart, type TrendMetricKey } from './trend-chart';
 import { ChangePointsCard } from './change-points-card';
@@ -73,8 +73,7 @@ export function TrendsPage() {
         title="Trends"
         description="One pool config under one scenario, experiment after experiment: medians of its runs against the baseline, regressions marked."
       />
-      {cells.isPending ? <LoadingBlock /> : null}
-      {cells.isError ? <Alert tone="error">{messageOf(cells.error)}</Alert> : null}
+      <QueryState query={cells} />
       {cells.isSuccess && list.length === 0 ? (
         <EmptyState icon={LineChartIcon} title="No measured runs yet">
           Trends appear once experiments have finished runs. A schedule or a CI pipeline adds a
@@ -112,18 +111,14 @@ export function TrendsPage() {
                   disabled={!series.data?.baselineNames.length}
                 >
                   {series.data?.baselineNames.length ? null : <option value="">none saved</option>}
-                  {series.data?.baselineNames.map((n) => (
-                    <option key={n} value={n}>
-                      {n}
-                    </option>
-                  ))}
+                  <Options items={series.data?.baselineNames} />
                 </Select>
               )}
             </Field>
           </CardBody>
         </Card>
       ) : null}
-      {series.isError ? <Alert tone="error">{messageOf(series.error)}</Alert> : null}
+      <ErrorAlert error={series.error} />
       {series.data ? (
         <>
           {!series.data.baseline ? (
@@ -158,7 +153,7 @@ export function TrendsPage() {
               units={Object.fromEntries(METRICS.map((m) => [m.key, m]))}
             />
           ) : null}
-          {changes.isError ? <Alert tone="error">{messageOf(changes.error)}</Alert> : null}
+          <ErrorAlert error={changes.error} />
           <Card className="mt-6">
             <CardHeader
               title="Experiments"

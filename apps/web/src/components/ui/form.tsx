@@ -31,6 +31,36 @@ export function Select({
   );
 }
 
+/**
+ * A select's options, one per item: `value` and `label` read them from the item; without them the
+ * item (a string or number) is both.
+ */
+export function Options<T>({
+  items,
+  value = String,
+  label = value,
+}: {
+  items: readonly T[] | undefined;
+  value?: (item: T) => string;
+  label?: (item: T) => React.ReactNode;
+}) {
+  return (
+    <>
+      {items?.map((item) => (
+        <option key={value(item)} value={value(item)}>
+          {label(item)}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** `Options` of items with an id and a name: the id is the value, the name the label. */
+export const byIdName = {
+  value: (item: { id: string }) => item.id,
+  label: (item: { name: string }) => item.name,
+};
+
 export function Label({ className, ...rest }: React.LabelHTMLAttributes<HTMLLabelElement>) {
   return <label className={cn('block text-sm font-medium text-slate-800', className)} {...rest} />;
 }

@@ -3,7 +3,7 @@
 import { useId } from 'react';
 import type { Role } from '@poolbench/db';
 import { useRole } from '~/lib/hooks/use-role';
-import { buttonClass, type ButtonVariant } from './button';
+import { ButtonLink, buttonClass, type ButtonVariant } from './button';
 
 const WHO: Record<Role, string> = {
   viewer: 'Viewers',
@@ -62,5 +62,41 @@ export function RoleGated({
         {reason}
       </span>
     </span>
+  );
+}
+
+/**
+ * A link styled as a button, for roles from `min` up; below it, the same label disabled with the
+ * reason (RoleGated). `icon` stands before the label in both.
+ */
+export function GatedButtonLink({
+  min,
+  what,
+  href,
+  icon: Icon,
+  size = 'md',
+  variant = 'primary',
+  children,
+}: {
+  min: Role;
+  what: string;
+  href: string;
+  icon?: React.ComponentType<{ className?: string }>;
+  size?: 'sm' | 'md' | 'lg';
+  variant?: ButtonVariant;
+  children: React.ReactNode;
+}) {
+  const label = (
+    <>
+      {Icon ? <Icon className="size-4" /> : null}
+      {children}
+    </>
+  );
+  return (
+    <RoleGated min={min} what={what} label={label} size={size} variant={variant}>
+      <ButtonLink href={href} size={size} variant={variant}>
+        {label}
+      </ButtonLink>
+    </RoleGated>
   );
 }

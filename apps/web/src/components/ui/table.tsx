@@ -1,21 +1,62 @@
 import { cn } from '~/lib/cn';
 import { ScrollX } from './scroll-x';
 
+/** A column heading: its text, or the text with the heading cell's class; `hidden` keeps it for screen readers only. */
+export type Heading =
+  React.ReactNode | { label: React.ReactNode; className?: string; hidden?: boolean; key?: string };
+
+function isHeadingObject(
+  h: Heading,
+): h is { label: React.ReactNode; className?: string; hidden?: boolean; key?: string } {
+  return typeof h === 'object' && h !== null && 'label' in h;
+}
+
+/**
+ * A bordered table that scrolls sideways on narrow screens. With `head`, it writes the heading row
+ * and puts `children` (the rows) in a divided body; without it, `children` are the whole table.
+ */
 export function Table({
   className,
   children,
   label,
+  head,
+  bodyTestId,
 }: {
   className?: string;
   children: React.ReactNode;
   label?: string;
+  head?: Heading[];
+  bodyTestId?: string;
 }) {
   return (
     <ScrollX
       label={label}
       className={cn('rounded-xl border border-slate-200 bg-white shadow-sm', className)}
     >
-      <table className="min-w-full divide-y divide-slate-200 text-sm">{children}</table>
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        {head ? (
+          <>
+            <thead>
+              <tr>
+                {head.map((h, i) =>
+                  isHeadingObject(h) ? (
+                    <Th key={h.key ?? i} className={h.className}>
+                      {h.hidden ? <span className="sr-only">{h.label}</span> : h.label}
+                    </Th>
+                  ) : (
+                    <Th key={i}>{h}</Th>
+                  ),
+                )}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100" data-testid={bodyTestId}>
+              {children}
+            </tbody>
+          </>
+        ) : (
+          children
+        )}
+      </table>
     </ScrollX>
   );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hasUrlCredentials, URL_CREDENTIALS_MESSAGE } from '@poolbench/contracts/net';
 import { LabEnvironmentSchema } from '@poolbench/contracts';
+import { HTTP_METHODS } from '@poolbench/scenarios';
 
 /** Endpoints of the lab target a managed target's default request may use. */
 export const LAB_ENDPOINTS = [
@@ -75,7 +76,7 @@ const headerValue = z
   .regex(/^[\t\x20-\x7e]*$/, 'must be printable ASCII without line breaks');
 
 export const RequestDefaultsSchema = z.object({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+  method: z.enum(HTTP_METHODS).default('GET'),
   path: path.default('/'),
   query: z.record(z.string(), z.string()).default({}),
 });
