@@ -3,8 +3,8 @@ import { gateOutcome } from '@poolbench/stats';
 import type { TestedRunMetricKey } from '@poolbench/contracts';
 import type { CompareItem } from '~/lib/compare/selection';
 import { baselineForCell } from '@poolbench/runs';
-import { cellVerdicts } from './cell-verdicts';
 import {
+  compareCell,
   experimentCells,
   judgeCell,
   gatedMetricKeys,
@@ -92,26 +92,12 @@ export async function compareWithBaseline(
       cells.push({ poolConfig, scenario, baseline: { ...baseline, runs: 0 }, ...judged });
       continue;
     }
-    const cmp = await cellVerdicts(
-      db,
-      teamId,
-      baseItem,
-      {
-        kind: 'cell',
-        experimentId: e.id,
-        poolConfigId: poolConfig.id,
-        scenarioId: scenario.id,
-      },
-      gateMetrics ? gatedOn : undefined,
-      window,
+    cells.push(
+      await compareCell(db, teamId, e.id, { ...c, poolConfig, scenario }, baseItem, baseline, {
+        metrics: gateMetrics ? gatedOn : undefined,
+        window,
+      }),
     );
-    const judged = judgeCell(c, cmp);
-    cells.push({
-      poolConfig,
-      scenario,
-      baseline: { ...baseline, runs: cmp.referenceRuns },
-      ...judged,
-    });
   }
   const outcome = gateOutcome(
     cells.map((c) => ({

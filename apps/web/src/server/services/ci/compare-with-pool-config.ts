@@ -2,8 +2,8 @@ import type { Db } from '@poolbench/db';
 import { gateOutcome } from '@poolbench/stats';
 import type { TestedRunMetricKey } from '@poolbench/contracts';
 import { InvalidInputError } from '../errors';
-import { cellVerdicts } from './cell-verdicts';
 import {
+  compareCell,
   experimentCells,
   judgeCell,
   gatedMetricKeys,
@@ -67,26 +67,24 @@ export async function compareWithPoolConfig(
       cells.push({ poolConfig, scenario, baseline: { ...baseline, runs }, ...judged });
       continue;
     }
-    const cmp = await cellVerdicts(
-      db,
-      teamId,
-      { kind: 'cell', experimentId: e.id, poolConfigId: base.id, scenarioId: c.scenario.id },
-      {
-        kind: 'cell',
-        experimentId: e.id,
-        poolConfigId: poolConfig.id,
-        scenarioId: scenario.id,
-      },
-      gateMetrics ? gatedOn : undefined,
-      window,
+    const reference = {
+      kind: 'cell' as const,
+      experimentId: e.id,
+      poolConfigId: base.id,
+      scenarioId: scenario.id,
+    };
+    cells.push(
+      await compareCell(
+        db,
+        teamId,
+        e.id,
+        { ...c, poolConfig, scenario },
+        reference,
+        baseline,
+        { metrics: gateMetrics ? gatedOn : undefined, window },
+        referenceInvalid,
+      ),
     );
-    const judged = judgeCell(c, { ...cmp, referenceInvalid });
-    cells.push({
-      poolConfig,
-      scenario,
-      baseline: { ...baseline, runs: cmp.referenceRuns },
-      ...judged,
-    });
   }
   // the base config is in this experiment: there is always a baseline, maybe without runs yet
   const outcome = gateOutcome(

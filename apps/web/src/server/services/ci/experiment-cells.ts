@@ -14,7 +14,8 @@ import {
   type TestedRunMetricKey,
 } from '@poolbench/contracts';
 import { NotFoundError } from '../errors';
-import type { cellVerdicts } from './cell-verdicts';
+import type { CompareItem } from '~/lib/compare/selection';
+import { cellVerdicts } from './cell-verdicts';
 
 export interface CellRun {
   id: string;
@@ -154,6 +155,40 @@ export function judgeCell(c: Cell, judged: CellJudged) {
     }),
     metrics: judged.metrics,
     scriptMetrics: judged.scriptMetrics,
+  };
+}
+
+/**
+ * A gate's row for a cell with runs to compare: the cell against `reference` through the compare
+ * service (`cellVerdicts`), judged by `judgeCell`, with `baseline` (what the row names as its
+ * reference) given the reference's valid runs. `referenceInvalid` replaces the comparison's own
+ * list where the caller split the reference's runs itself.
+ */
+export async function compareCell<B extends object>(
+  db: Db,
+  teamId: string,
+  experimentId: string,
+  c: Cell & { poolConfig: { id: string; name: string }; scenario: { id: string; name: string } },
+  reference: CompareItem,
+  baseline: B,
+  gate: {
+    metrics: readonly TestedRunMetricKey[] | undefined;
+    window: { from: number; to: number } | null;
+  },
+  referenceInvalid?: readonly InvalidRun[],
+) {
+  const candidate: CompareItem = {
+    kind: 'cell',
+    experimentId,
+    poolConfigId: c.poolConfig.id,
+    scenarioId: c.scenario.id,
+  };
+  const cmp = await cellVerdicts(db, teamId, reference, candidate, gate.metrics, gate.window);
+  return {
+    poolConfig: c.poolConfig,
+    scenario: c.scenario,
+    baseline: { ...baseline, runs: cmp.referenceRuns },
+    ...judgeCell(c, referenceInvalid ? { ...cmp, referenceInvalid } : cmp),
   };
 }
 
