@@ -110,14 +110,7 @@ export {
   DEFAULT_SEQUENTIAL_METRICS,
   type SequentialContinuation,
 } from './sequential/continue-sequential';
-export {
-  launchAdvisor,
-  ADVISOR_KNOBS,
-  MAX_ADVISOR_BUDGET,
-  DEFAULT_ADVISOR_REPEATS,
-  type AdvisorKnob,
-  type LaunchAdvisorInput,
-} from './advisor/launch-advisor';
+export { launchAdvisor, type LaunchAdvisorInput } from './advisor/launch-advisor';
 export {
   continueAdvisor,
   continueOverdueAdvisors,

@@ -30,6 +30,7 @@ export * from './presets/preset-schema';
 export * from './presets/list-presets';
 export * from './presets/seed-plan';
 export * from './presets/advisor-questions';
+export * from './advisor/advisor-request';
 export * from './thresholds/k6-summary-context';
 export * from './hypotheses';
 export { canonicalJson } from './canonical-json';

@@ -11,9 +11,10 @@ import {
   type Db,
 } from '@poolbench/db';
 import {
-  POOL_PARAM_DEFS,
+  AdvisorRequestSchema,
   poolConfigProblemsOnTarget,
   validatePoolConfig,
+  type AdvisorKnob,
 } from '@poolbench/scenarios';
 import { createRuns } from '../create-runs';
 import type { CiOrigin, LaunchedExperiment } from '../launch-types';
@@ -23,12 +24,6 @@ import { planAdvisorStep } from './advisor-plan';
 
 /** where a constant-arrival-rate scenario row keeps its rate (Scenario.params holds the template's params) */
 const RateParamsSchema = z.object({ params: z.object({ ratePerSec: z.number().positive() }) });
-
-export const ADVISOR_KNOBS = ['maxConns'] as const;
-export type AdvisorKnob = (typeof ADVISOR_KNOBS)[number];
-/** The most runs one advisor may spend; the team's fleet limit may be lower. */
-export const MAX_ADVISOR_BUDGET = 200;
-export const DEFAULT_ADVISOR_REPEATS = 3;
 
 export interface LaunchAdvisorInput {
   teamId: string;
@@ -62,37 +57,13 @@ export async function launchAdvisor(
   db: Db,
   input: LaunchAdvisorInput,
 ): Promise<LaunchedExperiment> {
-  const knob = input.knob ?? 'maxConns';
-  if (!ADVISOR_KNOBS.includes(knob))
-    throw new InvalidInputError('knob', `must be one of ${ADVISOR_KNOBS.join(', ')}`);
-  const def = POOL_PARAM_DEFS[knob];
-  for (const [field, v] of [
-    ['min', input.min],
-    ['max', input.max],
-  ] as const) {
-    if (!Number.isInteger(v) || v < def.min || v > def.max)
-      throw new InvalidInputError(field, `must be a whole number from ${def.min} to ${def.max}`);
+  // the advisor's rules are stated once (@poolbench/scenarios); a broken one is named by its field
+  const checked = AdvisorRequestSchema.safeParse(input);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new InvalidInputError(issue.path.join('.'), issue.message);
   }
-  if (input.max <= input.min) throw new InvalidInputError('max', 'must be greater than min');
-  const repeats = input.repeatsPerSetting ?? DEFAULT_ADVISOR_REPEATS;
-  if (!Number.isInteger(repeats) || repeats < 2 || repeats > 10)
-    throw new InvalidInputError('repeatsPerSetting', 'must be a whole number from 2 to 10');
-  if (
-    !Number.isInteger(input.budgetRuns) ||
-    input.budgetRuns < 2 * repeats ||
-    input.budgetRuns > MAX_ADVISOR_BUDGET
-  )
-    throw new InvalidInputError(
-      'budgetRuns',
-      `must be a whole number from ${2 * repeats} (two settings) to ${MAX_ADVISOR_BUDGET}`,
-    );
-  if (input.objective.kind === 'slo') {
-    const { p99Ms, errorRate } = input.objective;
-    if (!Number.isFinite(p99Ms) || p99Ms <= 0 || p99Ms > 600_000)
-      throw new InvalidInputError('objective.p99Ms', 'must be a number of ms above 0');
-    if (!Number.isFinite(errorRate) || errorRate < 0 || errorRate > 1)
-      throw new InvalidInputError('objective.errorRate', 'must be a fraction from 0 to 1');
-  }
+  const { knob, repeatsPerSetting: repeats } = checked.data;
 
   return db.$transaction(async (tx) => {
     const target = await tx.target.findFirst({

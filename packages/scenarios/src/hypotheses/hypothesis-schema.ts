@@ -43,7 +43,8 @@ export type HypothesisWindow = z.infer<typeof HypothesisWindowSchema>;
 export const HYPOTHESIS_EXPECTS = ['better', 'worse', 'equivalent'] as const;
 export const HYPOTHESIS_BAND_UNITS = ['percent', 'absolute'] as const;
 
-const fields = {
+/** What a hypothesis claims, whichever way its cells are named: the rules every way in states once. */
+export const HYPOTHESIS_FIELDS = {
   metric: z.enum(HYPOTHESIS_METRIC_KEYS, {
     error: `must be one of ${HYPOTHESIS_METRIC_KEYS.join(', ')}`,
   }),
@@ -83,7 +84,7 @@ function refineHypothesis<C>(same: (a: C, b: C) => boolean) {
 
 /** A hypothesis of an experiment, fixed before its first run starts. */
 export const HypothesisSchema = z
-  .object({ base: HypothesisCellSchema, candidate: HypothesisCellSchema, ...fields })
+  .object({ base: HypothesisCellSchema, candidate: HypothesisCellSchema, ...HYPOTHESIS_FIELDS })
   .superRefine(
     refineHypothesis<HypothesisCell>(
       (a, b) => a.poolConfigId === b.poolConfigId && a.scenarioId === b.scenarioId,
@@ -98,7 +99,11 @@ export const HypothesesSchema = z
 
 /** The same claim on a preset, before it is an experiment: cells by pool config name and preset scenario id. */
 export const PresetHypothesisSchema = z
-  .object({ base: PresetHypothesisCellSchema, candidate: PresetHypothesisCellSchema, ...fields })
+  .object({
+    base: PresetHypothesisCellSchema,
+    candidate: PresetHypothesisCellSchema,
+    ...HYPOTHESIS_FIELDS,
+  })
   .superRefine(
     refineHypothesis<PresetHypothesisCell>(
       (a, b) => a.poolConfig === b.poolConfig && a.scenario === b.scenario,

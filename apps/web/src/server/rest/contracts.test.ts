@@ -6,7 +6,8 @@ import {
   VerdictSchema,
 } from '~/server/api/routers/compare.types';
 import { RunProgressSchema } from '~/server/api/routers/experiment.types';
-import { ComparisonSchema, ExperimentSchema } from './contracts';
+import { ComparisonSchema } from './resources/comparisons';
+import { ExperimentSchema } from './resources/experiments';
 
 /**
  * Where a REST answer carries the same thing as a tRPC procedure, it is the procedure's own

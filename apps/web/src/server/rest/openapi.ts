@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProblemSchema } from './contracts';
+import { ProblemSchema } from './schemas';
 import { API_PREFIX } from './handle-rest';
 import { OPERATIONS } from './operations';
 import { PROBLEM_CODES } from './problem';

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { ExperimentDefinitionSchema, ScheduleInputSchema } from '~/lib/schemas/experiment';
+import {
+  AddRepeatsSchema,
+  ExperimentDefinitionSchema,
+  ScheduleInputSchema,
+} from '~/lib/schemas/experiment';
 import { ByIdSchema, IdSchema } from '~/lib/schemas/ids';
 import { teamProcedure } from '../trpc';
 import {
@@ -91,11 +95,7 @@ export const experimentRouter = {
     .input(
       z.object({
         id: IdSchema,
-        addRepeats: z
-          .number({ error: 'is required (a whole number)' })
-          .int('must be a whole number')
-          .min(1, 'must be at least 1')
-          .max(49, 'must be at most 49'),
+        addRepeats: AddRepeatsSchema,
       }),
     )
     .output(

@@ -1,6 +1,6 @@
 import type { Db } from '@poolbench/db';
 import type { Hypothesis } from '@poolbench/scenarios';
-import type { RestHypothesis } from '~/server/rest/contracts';
+import type { RestHypothesis } from '~/server/rest/resources/experiment-requests';
 import { InvalidInputError } from '../errors';
 
 interface Named {

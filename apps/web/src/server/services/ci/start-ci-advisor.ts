@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import type { QueuedLaunch } from '@poolbench/runs';
 import type { Queue } from 'bullmq';
-import type { StartAdvisor } from '~/server/rest/contracts';
+import type { StartAdvisor } from '~/server/rest/resources/advisor-requests';
 import { startAdvisor } from '../advisor/advisor';
 import { ensureScenario } from './ensure-scenario';
 import { resolvePoolConfigs, resolveTarget } from './resolve-refs';

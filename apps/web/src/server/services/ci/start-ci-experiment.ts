@@ -1,7 +1,7 @@
 import type { Db } from '@poolbench/db';
 import { launchAndEnqueue, relaunchAndEnqueue, type QueuedLaunch } from '@poolbench/runs';
 import type { Queue } from 'bullmq';
-import type { StartExperiment } from '~/server/rest/contracts';
+import type { StartExperiment } from '~/server/rest/resources/experiment-requests';
 import { ensureScenario } from './ensure-scenario';
 import { resolveExperiment, resolvePoolConfigs, resolveTarget } from './resolve-refs';
 import { experimentCells, resolveRestHypotheses } from './resolve-hypotheses';

@@ -1,0 +1,326 @@
+import { z } from 'zod';
+import { RunOrderSchema, RunStatusSchema } from '@poolbench/contracts';
+import { AdvisorSpecSchema, AdvisorStateSchema } from '@poolbench/db';
+import { AddRepeatsSchema } from '~/lib/schemas/experiment';
+import { RunProgressSchema } from '~/server/api/routers/experiment.types';
+import { HypothesisFields } from '~/server/api/routers/hypothesis.types';
+import { experimentSummary } from '~/server/services/ci/experiment-summary';
+import { experimentView } from '~/server/services/ci/experiment-view';
+import { extendTeamExperiment } from '~/server/services/experiments/hypotheses';
+import { cancelTeamExperiment } from '~/server/services/experiments/cancel-experiment';
+import { launchWarnings } from '~/server/services/ci/launch-warnings';
+import { startCiExperiment } from '~/server/services/ci/start-ci-experiment';
+import type { RestDeps } from '../deps';
+import { op, type Operation } from '../operation';
+import {
+  Iso,
+  PositionInRoundSchema,
+  Ref,
+  RunInsightSchema,
+  NullableRef,
+  SCRIPT_METRIC_TYPES,
+} from '../schemas';
+import { ThresholdResultSchema } from './runs';
+import { StartExperimentSchema } from './experiment-requests';
+
+export const ExperimentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'canceled']),
+  finished: z.boolean().describe('every run reached a terminal status'),
+  repeats: z.number().int(),
+  order: RunOrderSchema.describe(
+    'how the pool configs take turns within each repeat (docs/metrics.md, "Run order"); experiments launched before counterbalanced existed are interleaved',
+  ),
+  createdAt: Iso,
+  finishedAt: Iso.nullable(),
+  target: Ref,
+  poolConfigs: z.array(Ref),
+  scenarios: z.array(Ref),
+  progress: RunProgressSchema,
+  runs: z.array(
+    z.object({
+      id: z.string(),
+      status: RunStatusSchema,
+      poolConfigId: z.string().nullable(),
+      scenarioId: z.string().nullable(),
+      repeatIndex: z.number().int(),
+      sequence: z.number().int(),
+      positionInRound: PositionInRoundSchema,
+      startedAt: Iso.nullable(),
+      finishedAt: Iso.nullable(),
+      errorMessage: z.string().nullable(),
+      insights: z
+        .array(RunInsightSchema)
+        .describe(
+          "what makes the run's numbers suspect, from its stored data (GET /runs/{id} adds the per-second checks)",
+        ),
+    }),
+  ),
+  sequential: z
+    .object({
+      maxRepeats: z.number().int(),
+      metrics: z.array(z.string()),
+      state: z
+        .object({
+          pairs: z.number().int(),
+          maxPairs: z.number().int(),
+          stop: z.boolean(),
+          decidedAt: z.string().nullable(),
+          stoppedBecause: z
+            .string()
+            .optional()
+            .describe("the rule stopped because the team's policy or limits refused a round"),
+          waitingBecause: z
+            .string()
+            .optional()
+            .describe('the next round waits for a limit that lifts by itself (a full queue)'),
+          metrics: z.array(
+            z.object({
+              name: z.string(),
+              decision: z.string(),
+              reason: z.string(),
+              change: z
+                .object({ estimate: z.number(), lower: z.number(), upper: z.number() })
+                .nullable()
+                .optional(),
+              changeUnit: z.string().optional(),
+            }),
+          ),
+        })
+        .nullable()
+        .describe("the sequential rule's last answer (null before the first look)"),
+    })
+    .nullable()
+    .describe('an "until decided" experiment: its budget, metrics and decisions; null otherwise'),
+  advisor: z
+    .object({ spec: AdvisorSpecSchema, state: AdvisorStateSchema.nullable() })
+    .nullable()
+    .describe(
+      'a pool-size advisor (docs/advisor.md): what it was asked and its last answer (recommended setting, per-setting verdicts, model fits); null otherwise',
+    ),
+  commit: z.string().nullable(),
+  branch: z.string().nullable(),
+  buildUrl: z.string().nullable(),
+  hypotheses: z
+    .array(z.object({ ...HypothesisFields, decidedAt: Iso.nullable() }))
+    .describe('pre-registered claims and their decisions (pending until the experiment ends)'),
+  webUrl: z.string(),
+  notice: z
+    .string()
+    .optional()
+    .describe(
+      'set on start when the run queue was unavailable: the runs are stored as queued and start when it is back',
+    ),
+  warnings: z
+    .array(
+      z.object({
+        code: z
+          .enum(['no_worker_online'])
+          .describe(
+            'no_worker_online: no worker has a recent heartbeat, so nothing takes the runs',
+          ),
+        message: z
+          .string()
+          .describe('what it means and what to do, e.g. the command that starts a worker'),
+      }),
+    )
+    .optional()
+    .describe('set on start when something keeps the runs from starting; the launch stands'),
+});
+
+/** One of the script's own metrics over a cell's measured runs. */
+const ScriptMetricSummarySchema = z.object({
+  name: z.string().describe("the metric's name in the script, or group_duration{group:::login}"),
+  type: z.enum(SCRIPT_METRIC_TYPES),
+  unit: z
+    .enum(['ms', ''])
+    .describe(
+      "of p95 and mean: ms for a trend of times (k6's new Trend(name, true)), '' for a trend of plain numbers and every other kind",
+    ),
+  runs: z.number().int().describe('measured runs that recorded it'),
+  count: z.number().describe('samples per run (median over the runs)'),
+  negative: z
+    .number()
+    .int()
+    .describe("a trend's samples below 0 in all the runs, left out of its statistics"),
+  aboveTop: z
+    .number()
+    .int()
+    .describe(
+      "a trend's samples above its histogram's top in all the runs (1 h of ms; 3,600,000 of a plain number), held at the top",
+    ),
+  p95: z.number().nullable().describe("a trend's p95 (median over the runs); null for other kinds"),
+  mean: z.number().nullable().describe("a trend's mean (median over the runs)"),
+  sum: z.number().nullable().describe("a counter's sum (median over the runs)"),
+  rate: z
+    .number()
+    .nullable()
+    .describe("a rate's share of non-zero samples, 0..1 (median over the runs)"),
+  last: z.number().nullable().describe("a gauge's last value (median over the runs)"),
+  max: z.number().nullable().describe("a gauge's highest value (median over the runs)"),
+});
+
+const MetricValueSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  unit: z.string(),
+  n: z.number().int(),
+  median: z.number().nullable(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+});
+
+export const ExperimentSummarySchema = z.object({
+  experimentId: z.string(),
+  status: z.string(),
+  finished: z.boolean(),
+  cells: z.array(
+    z.object({
+      poolConfig: NullableRef,
+      scenario: NullableRef,
+      runs: z.number().int(),
+      succeeded: z
+        .number()
+        .int()
+        .describe(
+          'runs that measured: succeeded, or ran to their end with a failed threshold (status thresholds_failed)',
+        ),
+      metrics: z
+        .array(MetricValueSchema)
+        .describe('one value per measured run, summarized across repeats'),
+      scriptMetrics: z
+        .array(ScriptMetricSummarySchema)
+        .describe(
+          "the script's own k6 metrics (Trend, Counter, Rate, Gauge) and its groups' durations over the measured runs, in the order first seen; empty without any; added in v1",
+        ),
+      thresholds: z.object({
+        passed: z.number().int(),
+        failed: z.number().int(),
+        failures: z.array(ThresholdResultSchema.extend({ runId: z.string() })),
+      }),
+    }),
+  ),
+  thresholdsFailed: z.boolean(),
+});
+
+export const ExtendExperimentSchema = z.strictObject({
+  addRepeats: AddRepeatsSchema.describe('repeats of every cell to add'),
+});
+
+export const ExperimentCancelSchema = z.object({
+  canceled: z.number().int().describe('queued runs canceled at once'),
+  cancelRequested: z
+    .number()
+    .int()
+    .describe('runs already preparing or running: flagged, their worker stops them within seconds'),
+  alreadyFinished: z.number().int().describe('runs that had already ended, left as they were'),
+});
+
+/** A started experiment as the API shows it, with the queue's notice when its runs wait for it. */
+export async function launchedView(
+  deps: RestDeps,
+  teamId: string,
+  launched: { experimentId: string; enqueued: boolean; queueMessage?: string },
+) {
+  const view = await experimentView(deps.db, teamId, launched.experimentId, deps.baseUrl);
+  const warnings = await launchWarnings(deps.db);
+  return {
+    ...view,
+    ...(launched.enqueued ? {} : { notice: launched.queueMessage }),
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
+/** Experiments: start one, read it and its summary, add repeats, cancel it. */
+export const EXPERIMENT_OPERATIONS: Operation[] = [
+  op({
+    method: 'POST',
+    path: '/experiments',
+    operationId: 'startExperiment',
+    scope: 'runs:write',
+    idempotent: true,
+    status: 201,
+    summary: 'Start an experiment',
+    description:
+      'From a saved experiment (by id or name) or inline: target + pool configs + a scenario (saved id, or template and parameters). Send an `Idempotency-Key` header so a retried CI step never starts a second load test.',
+    body: StartExperimentSchema,
+    bodyName: 'StartExperiment',
+    response: ExperimentSchema,
+    responseName: 'Experiment',
+    handle: async ({ deps, principal, body }) => {
+      const launched = await startCiExperiment(
+        { db: deps.db, queue: deps.queue() },
+        { teamId: principal.teamId, userId: principal.createdById, body },
+      );
+      return launchedView(deps, principal.teamId, launched);
+    },
+  }),
+  op({
+    method: 'GET',
+    path: '/experiments/{id}',
+    operationId: 'getExperiment',
+    scope: 'runs:read',
+    status: 200,
+    summary: 'Experiment status and its runs',
+    response: ExperimentSchema,
+    responseName: 'Experiment',
+    handle: ({ deps, principal, params }) =>
+      experimentView(deps.db, principal.teamId, params.id!, deps.baseUrl),
+  }),
+  op({
+    method: 'GET',
+    path: '/experiments/{id}/summary',
+    operationId: 'getExperimentSummary',
+    scope: 'runs:read',
+    status: 200,
+    summary: 'Metrics per pool config x scenario across repeats, and threshold results',
+    response: ExperimentSummarySchema,
+    responseName: 'ExperimentSummary',
+    handle: ({ deps, principal, params }) =>
+      experimentSummary(deps.db, principal.teamId, params.id!),
+  }),
+  op({
+    method: 'POST',
+    path: '/experiments/{id}/extend',
+    operationId: 'extendExperiment',
+    scope: 'runs:write',
+    idempotent: true,
+    status: 200,
+    summary: 'Add repeats to a finished experiment',
+    description:
+      'Every cell gets `addRepeats` more runs, appended to the same experiment in its run order, carried on from its last round (same snapshots as its earlier runs); its hypotheses are decided again over all repeats when the new runs end. Refused while runs are still to go. Send an `Idempotency-Key` so a retried step adds them once.',
+    body: ExtendExperimentSchema,
+    bodyName: 'ExtendExperiment',
+    response: ExperimentSchema,
+    responseName: 'Experiment',
+    handle: async ({ deps, principal, params, body }) => {
+      const r = await extendTeamExperiment(
+        { db: deps.db, queue: deps.queue() },
+        principal.teamId,
+        params.id!,
+        body.addRepeats,
+      );
+      const view = await experimentView(deps.db, principal.teamId, r.experimentId, deps.baseUrl);
+      return r.enqueued ? view : { ...view, notice: r.queueMessage ?? undefined };
+    },
+  }),
+  op({
+    method: 'POST',
+    path: '/experiments/{id}/cancel',
+    operationId: 'cancelExperiment',
+    scope: 'runs:write',
+    status: 200,
+    summary: 'Cancel every run of the experiment that has not ended',
+    description:
+      'Queued runs are canceled at once; runs already preparing or running get the cancel flag and stop within seconds. Canceling again (or a finished experiment) changes nothing and answers the counts.',
+    response: ExperimentCancelSchema,
+    responseName: 'ExperimentCancel',
+    handle: ({ deps, principal, params }) =>
+      cancelTeamExperiment(
+        { db: deps.db, queue: deps.queue(), redis: deps.redis() },
+        principal.teamId,
+        params.id!,
+      ),
+  }),
+];
