@@ -214,3 +214,44 @@ test('target and pool config forms put each error on its field and clear it when
   await expect(page).toHaveURL(new RegExp(`/targets/${targetId}$`));
   await expect(page.getByRole('cell', { name: 'lazy 8', exact: true })).toBeVisible();
 });
+
+/**
+ * The allowlist form: what a pattern allows is shown before it is saved, a broad range is saved
+ * only once confirmed, and each entry is listed with what it reaches and its note.
+ */
+test('the allowlist says what a pattern allows, asks before a broad range, and lists each entry', async ({
+  page,
+  baseURL,
+}) => {
+  await signUpApi(page.request, baseURL!, 'Allowlist Owner');
+  await page.goto('/settings');
+  const pattern = page.getByLabel('Host, *.domain, IP or CIDR');
+  // the allowlist's own form (an installation admin also sees the form that opens ranges)
+  const form = page.locator('form').filter({ has: pattern });
+  const note = form.getByLabel(/^Note/);
+  const allow = form.getByRole('button', { name: 'Allow', exact: true });
+  const entry = (address: string) => page.getByRole('listitem').filter({ hasText: address });
+
+  await pattern.fill('api.staging.example.com');
+  await expect(pattern).toHaveAccessibleDescription(/^Allows /);
+  await note.fill('staging cluster');
+  await allow.click();
+  await expect(entry('api.staging.example.com')).toContainText('staging cluster');
+  await expect(pattern).toHaveValue('');
+  await expect(note).toHaveValue('');
+
+  // a /7 of public addresses: refused until the box says it is meant
+  await pattern.fill('44.0.0.0/7');
+  const confirm = page.getByLabel(/I understand this allows 33,554,432 addresses/);
+  await expect(confirm).toBeVisible();
+  await allow.click();
+  await expect(page.getByText(/confirm that you mean it/)).toBeVisible();
+  await expect(entry('44.0.0.0/7')).toHaveCount(0);
+  await confirm.check();
+  await allow.click();
+  await expect(entry('44.0.0.0/7')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/67-allowlist-entries.png`, fullPage: true });
+
+  await page.getByRole('button', { name: 'Remove api.staging.example.com' }).click();
+  await expect(entry('api.staging.example.com')).toHaveCount(0);
+});

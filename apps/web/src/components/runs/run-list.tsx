@@ -89,6 +89,18 @@ export function RunList() {
   );
   const items = runs.data?.pages.flatMap((p) => p.items) ?? [];
   const filtered = Object.values(f).some(Boolean);
+  const filters = [
+    filterOf('f-target', 'Target', 'targetId', 'All targets', targets.data),
+    filterOf('f-config', 'Pool config', 'poolConfigId', 'All configs', configs.data, true),
+    filterOf('f-scenario', 'Scenario', 'scenarioId', 'All scenarios', scenarios.data),
+    filterOf(
+      'f-status',
+      'Status',
+      'status',
+      'Any status',
+      RUN_STATUSES.map((s) => ({ id: s, name: STATUS_LABEL[s] })),
+    ),
+  ];
 
   return (
     <>
@@ -106,40 +118,16 @@ export function RunList() {
         role="search"
         aria-label="Filter runs"
       >
-        <FilterSelect
-          id="f-target"
-          label="Target"
-          value={f.targetId}
-          onChange={(v) => set('targetId', v)}
-          any="All targets"
-          items={targets.data}
-        />
-        <FilterSelect
-          id="f-config"
-          label="Pool config"
-          value={f.poolConfigId}
-          onChange={(v) => set('poolConfigId', v)}
-          any="All configs"
-          items={configs.data}
-          disabled={!f.targetId}
-          title={f.targetId ? undefined : 'Choose a target first'}
-        />
-        <FilterSelect
-          id="f-scenario"
-          label="Scenario"
-          value={f.scenarioId}
-          onChange={(v) => set('scenarioId', v)}
-          any="All scenarios"
-          items={scenarios.data}
-        />
-        <FilterSelect
-          id="f-status"
-          label="Status"
-          value={sp.get('status')}
-          onChange={(v) => set('status', v)}
-          any="Any status"
-          items={RUN_STATUSES.map((s) => ({ id: s, name: STATUS_LABEL[s] }))}
-        />
+        {filters.map(({ param, needsTarget, ...filter }) => (
+          <FilterSelect
+            key={param}
+            {...filter}
+            value={sp.get(param)}
+            onChange={(v) => set(param, v)}
+            disabled={needsTarget && !f.targetId}
+            title={needsTarget && !f.targetId ? 'Choose a target first' : undefined}
+          />
+        ))}
         {(['from', 'to'] as const).map((k) => (
           <FilterField key={k} id={`f-${k}`} label={k === 'from' ? 'From (UTC)' : 'To (UTC)'}>
             <Input
@@ -231,6 +219,16 @@ export function RunList() {
     </>
   );
 }
+
+/** A select filter: its field id, label, URL parameter, the "all" choice and the items to pick. */
+const filterOf = (
+  id: string,
+  label: string,
+  param: string,
+  any: string,
+  items: readonly { id: string; name: string }[] | undefined,
+  needsTarget = false,
+) => ({ id, label, param, any, items, needsTarget });
 
 function FilterField({
   id,

@@ -1,8 +1,9 @@
 'use client';
 
-import { Trash2 } from 'lucide-react';
+import { Plus, Trash2 } from 'lucide-react';
 import { Button } from '~/components/ui/button';
 import { LoadingBlock } from '~/components/ui/feedback';
+import { Field, Input } from '~/components/ui/form';
 import { TextField } from '~/components/ui/text-field';
 
 /** The optional note of an address rule (an allowlist entry, an opened range). */
@@ -17,6 +18,66 @@ export function NoteField({
 }) {
   return (
     <TextField label="Note" optional value={value} onValue={onChange} placeholder={placeholder} />
+  );
+}
+
+/**
+ * The form that adds an address rule: the address (with what it would reach as `help`, before it
+ * is saved), its note and the submit button; `children` add a row under them.
+ */
+export function AddressRuleForm({
+  label,
+  help,
+  error,
+  value,
+  onValue,
+  placeholder,
+  note,
+  onNote,
+  notePlaceholder,
+  submit,
+  saving,
+  onSubmit,
+  children,
+}: {
+  label: string;
+  help: string | undefined;
+  error: string | null | undefined;
+  value: string;
+  onValue: (value: string) => void;
+  placeholder: string;
+  note: string;
+  onNote: (note: string) => void;
+  notePlaceholder: string;
+  submit: string;
+  saving: boolean;
+  onSubmit: () => void;
+  children?: React.ReactNode;
+}) {
+  return (
+    <form
+      className="grid items-start gap-3 sm:grid-cols-[1fr_1fr_auto]"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <Field label={label} help={help} error={error}>
+        {(f) => (
+          <Input
+            {...f}
+            value={value}
+            onChange={(e) => onValue(e.target.value)}
+            placeholder={placeholder}
+          />
+        )}
+      </Field>
+      <NoteField value={note} onChange={onNote} placeholder={notePlaceholder} />
+      <Button type="submit" loading={saving} className="sm:mt-6">
+        <Plus className="size-4" /> {submit}
+      </Button>
+      {children}
+    </form>
   );
 }
 

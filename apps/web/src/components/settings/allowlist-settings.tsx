@@ -1,16 +1,13 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { describeAllowPattern, forbiddenAllowReason } from '@poolbench/contracts/net';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { useRole } from '~/lib/hooks/use-role';
-import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Field, Input } from '~/components/ui/form';
-import { AddressRuleList, NoteField } from './address-rules';
+import { AddressRuleForm, AddressRuleList } from './address-rules';
 
 /** What a typed pattern would allow, before it is saved; null while it is not a pattern yet. */
 function preview(pattern: string) {
@@ -53,45 +50,34 @@ export function Allowlist() {
       />
       <CardBody className="space-y-4">
         {can('admin') ? (
-          <form
-            className="grid items-start gap-3 sm:grid-cols-[1fr_1fr_auto]"
-            onSubmit={(e) => {
-              e.preventDefault();
-              add.mutate({ pattern, note: note || undefined, confirmBroad });
+          <AddressRuleForm
+            label="Host, *.domain, IP or CIDR"
+            help={
+              p
+                ? p.forbidden
+                  ? `Refused: ${p.forbidden}`
+                  : `Allows ${p.addresses}, ${p.label}`
+                : undefined
+            }
+            error={
+              problems.pattern ??
+              (add.isError && !problems.pattern && !problems.confirmBroad
+                ? messageOf(add.error)
+                : null)
+            }
+            value={pattern}
+            onValue={(v) => {
+              setPattern(v);
+              setConfirmBroad(false);
             }}
+            placeholder="api.staging.example.com or 10.0.0.0/8"
+            note={note}
+            onNote={setNote}
+            notePlaceholder="staging cluster"
+            submit="Allow"
+            saving={add.isPending}
+            onSubmit={() => add.mutate({ pattern, note: note || undefined, confirmBroad })}
           >
-            <Field
-              label="Host, *.domain, IP or CIDR"
-              help={
-                p
-                  ? p.forbidden
-                    ? `Refused: ${p.forbidden}`
-                    : `Allows ${p.addresses}, ${p.label}`
-                  : undefined
-              }
-              error={
-                problems.pattern ??
-                (add.isError && !problems.pattern && !problems.confirmBroad
-                  ? messageOf(add.error)
-                  : null)
-              }
-            >
-              {(f) => (
-                <Input
-                  {...f}
-                  value={pattern}
-                  onChange={(e) => {
-                    setPattern(e.target.value);
-                    setConfirmBroad(false);
-                  }}
-                  placeholder="api.staging.example.com or 10.0.0.0/8"
-                />
-              )}
-            </Field>
-            <NoteField value={note} onChange={setNote} placeholder="staging cluster" />
-            <Button type="submit" loading={add.isPending} className="sm:mt-6">
-              <Plus className="size-4" /> Allow
-            </Button>
             {p?.broad || problems.confirmBroad ? (
               <label className="col-span-full flex items-center gap-2 text-sm text-amber-800">
                 <input
@@ -105,7 +91,7 @@ export function Allowlist() {
                 ) : null}
               </label>
             ) : null}
-          </form>
+          </AddressRuleForm>
         ) : (
           <p className="text-sm text-slate-500">Only admins change the allowlist.</p>
         )}

@@ -1,15 +1,12 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { describeAllowPattern, openRangeRefusal } from '@poolbench/contracts/net';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
-import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { Field, Input } from '~/components/ui/form';
-import { AddressRuleList, NoteField } from './address-rules';
+import { AddressRuleForm, AddressRuleList } from './address-rules';
 
 /** What a typed range would open, before it is saved; null while it is not a range yet. */
 function preview(raw: string) {
@@ -61,38 +58,26 @@ export function InstallationRanges() {
         description="You are an installation admin. A team admin may allowlist public hosts, and loopback, private or other special-purpose addresses only inside a range opened here. Link-local ranges and cloud metadata addresses can never be opened; the installation's own services (its database, Redis, mail, web app) stay unreachable whatever is open."
       />
       <CardBody className="space-y-4">
-        <form
-          className="grid items-start gap-3 sm:grid-cols-[1fr_1fr_auto]"
-          onSubmit={(e) => {
-            e.preventDefault();
-            open.mutate({ cidr, note: note || undefined });
-          }}
-        >
-          <Field
-            label="IP or CIDR"
-            help={
-              p
-                ? 'refused' in p
-                  ? `Refused: ${p.refused}`
-                  : `Opens ${p.holds.addresses}, ${p.holds.label}`
-                : undefined
-            }
-            error={problems.cidr ?? (open.isError && !problems.cidr ? messageOf(open.error) : null)}
-          >
-            {(f) => (
-              <Input
-                {...f}
-                value={cidr}
-                onChange={(e) => setCidr(e.target.value)}
-                placeholder="127.0.0.0/8 or 10.20.0.0/16"
-              />
-            )}
-          </Field>
-          <NoteField value={note} onChange={setNote} placeholder="services on this machine" />
-          <Button type="submit" loading={open.isPending} className="sm:mt-6">
-            <Plus className="size-4" /> Open
-          </Button>
-        </form>
+        <AddressRuleForm
+          label="IP or CIDR"
+          help={
+            p
+              ? 'refused' in p
+                ? `Refused: ${p.refused}`
+                : `Opens ${p.holds.addresses}, ${p.holds.label}`
+              : undefined
+          }
+          error={problems.cidr ?? (open.isError && !problems.cidr ? messageOf(open.error) : null)}
+          value={cidr}
+          onValue={setCidr}
+          placeholder="127.0.0.0/8 or 10.20.0.0/16"
+          note={note}
+          onNote={setNote}
+          notePlaceholder="services on this machine"
+          submit="Open"
+          saving={open.isPending}
+          onSubmit={() => open.mutate({ cidr, note: note || undefined })}
+        />
         <AddressRuleList
           rules={list.data?.map((r) => ({
             id: r.id,
