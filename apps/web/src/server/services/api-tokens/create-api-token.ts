@@ -43,15 +43,18 @@ export async function createApiToken(
           : new Date(now.getTime() + input.expiresInDays * 86_400_000),
       createdById: input.userId,
     },
-    select: {
-      id: true,
-      name: true,
-      prefix: true,
-      last4: true,
-      scopes: true,
-      expiresAt: true,
-      createdAt: true,
-    },
+    select: TOKEN_SELECT,
   });
   return { ...row, token };
 }
+
+/** What a token shows of itself: never its hash, only its prefix and last four characters. */
+export const TOKEN_SELECT = {
+  id: true,
+  name: true,
+  prefix: true,
+  last4: true,
+  scopes: true,
+  expiresAt: true,
+  createdAt: true,
+} as const;

@@ -1,4 +1,5 @@
 import type { Db, Role } from '@poolbench/db';
+import { TOKEN_SELECT } from './create-api-token';
 
 /**
  * The team's tokens with who created each and that person's role in the team today, because a
@@ -8,18 +9,7 @@ import type { Db, Role } from '@poolbench/db';
 export async function listApiTokens(db: Db, teamId: string) {
   const rows = await db.apiToken.findMany({
     where: { teamId },
-    select: {
-      id: true,
-      name: true,
-      prefix: true,
-      last4: true,
-      scopes: true,
-      expiresAt: true,
-      lastUsedAt: true,
-      revokedAt: true,
-      createdAt: true,
-      createdById: true,
-    },
+    select: { ...TOKEN_SELECT, lastUsedAt: true, revokedAt: true, createdById: true },
     orderBy: [{ revokedAt: { sort: 'desc', nulls: 'first' } }, { createdAt: 'desc' }],
   });
   const ids = [...new Set(rows.map((r) => r.createdById))];

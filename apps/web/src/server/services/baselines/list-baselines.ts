@@ -1,5 +1,6 @@
 import { parseRun, type Db, type Prisma } from '@poolbench/db';
 import type { CompareItem } from '~/lib/compare/selection';
+import { BASELINE_SELECT } from './set-baseline';
 
 /** The team's baselines, optionally for one target and scenario (or the one id), newest first. */
 export async function listBaselines(
@@ -16,13 +17,7 @@ export async function listBaselines(
   const rows = await db.baseline.findMany({
     where,
     select: {
-      id: true,
-      name: true,
-      targetId: true,
-      scenarioId: true,
-      runId: true,
-      experimentId: true,
-      poolConfigId: true,
+      ...BASELINE_SELECT,
       updatedAt: true,
       target: { select: { name: true } },
       scenario: { select: { name: true } },

@@ -59,14 +59,17 @@ export async function setBaseline(
       ...target,
     },
     update: { createdById: userId, ...target },
-    select: {
-      id: true,
-      name: true,
-      targetId: true,
-      scenarioId: true,
-      runId: true,
-      experimentId: true,
-      poolConfigId: true,
-    },
+    select: BASELINE_SELECT,
   });
 }
+
+/** A baseline row's own fields: its name, cell and what it was saved from. */
+export const BASELINE_SELECT = {
+  id: true,
+  name: true,
+  targetId: true,
+  scenarioId: true,
+  runId: true,
+  experimentId: true,
+  poolConfigId: true,
+} as const;

@@ -19,7 +19,7 @@ import { runHistograms } from './histogram-cache';
 import { groupSteps, type GroupStep } from './group-steps';
 import { scriptMetricRows, type ScriptMetricRow } from './script-metrics';
 import { seriesBands } from './series-bands';
-import { loadGroups, type CompareGroup } from './load-groups';
+import { loadGroups, type CompareGroup, type GroupNames } from './load-groups';
 import {
   comparedSummaries,
   groupComparisons,
@@ -89,19 +89,8 @@ export interface ComparisonWarning {
   message: string;
 }
 
-export interface ComparisonGroupOut {
-  key: string;
-  label: string;
+export interface ComparisonGroupOut extends GroupNames {
   kind: 'run' | 'cell';
-  poolConfigName: string;
-  strategy: string | null;
-  scenarioName: string;
-  experimentName: string;
-  experimentId: string;
-  targetId: string;
-  targetName: string;
-  poolConfigId: string | null;
-  scenarioId: string | null;
   runIds: string[];
   repeats: number;
   /** measured runs of the cell left out of every statistic as invalid, with why */

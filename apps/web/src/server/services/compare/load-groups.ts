@@ -20,9 +20,9 @@ export interface GroupRun {
   insightInput: SnapshotInsightInput;
 }
 
-export interface CompareGroup {
+/** What names a compare group: its label, pool config, scenario, experiment and target. */
+export interface GroupNames {
   key: string;
-  item: CompareItem;
   label: string;
   poolConfigName: string;
   strategy: string | null;
@@ -33,6 +33,10 @@ export interface CompareGroup {
   targetName: string;
   poolConfigId: string | null;
   scenarioId: string | null;
+}
+
+export interface CompareGroup extends GroupNames {
+  item: CompareItem;
   runs: GroupRun[];
   /**
    * a cell's measured runs left out of every statistic as invalid (`splitValidRuns`: the load was

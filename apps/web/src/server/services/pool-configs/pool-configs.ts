@@ -82,16 +82,21 @@ export async function createPoolConfig(
     data: {
       teamId,
       targetId: input.targetId,
-      name: input.name,
-      strategy: input.config.strategy,
-      params: toJson.poolParams(input.config.params),
-      instanceCount: input.config.instanceCount,
-      environment: envColumn(input.config.environment),
+      ...configColumns(input.name, input.config),
     },
     select: SELECT,
   });
   return parsePoolConfig(row);
 }
+
+/** The columns a saved pool config is written to. */
+const configColumns = (name: string, config: PoolConfig) => ({
+  name,
+  strategy: config.strategy,
+  params: toJson.poolParams(config.params),
+  instanceCount: config.instanceCount,
+  environment: envColumn(config.environment),
+});
 
 /** Runs keep snapshots, so editing a config never rewrites history. */
 export async function updatePoolConfig(
@@ -105,11 +110,7 @@ export async function updatePoolConfig(
   const row = await db.poolConfig.update({
     where: { id: pc.id },
     data: {
-      name: input.name,
-      strategy: input.config.strategy,
-      params: toJson.poolParams(input.config.params),
-      instanceCount: input.config.instanceCount,
-      environment: envColumn(input.config.environment),
+      ...configColumns(input.name, input.config),
     },
     select: SELECT,
   });

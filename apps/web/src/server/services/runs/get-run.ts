@@ -5,6 +5,7 @@ import { runValidityOf } from '@poolbench/runs';
 import { NotFoundError } from '../errors';
 import { runInsightsOf } from './run-insights';
 import { SEGMENT_VIEW_SELECT, segmentView } from './segment-view';
+import { RUN_ROW_SELECT } from './list-runs';
 
 /** The script the worker stored, or (for a run not started yet) the one its snapshot generates. */
 function scriptOf(run: {
@@ -46,15 +47,8 @@ export async function getRun(db: Db, teamId: string, id: string) {
   const run = await db.run.findFirst({
     where: { id, teamId },
     select: {
-      id: true,
-      status: true,
-      repeatIndex: true,
-      sequence: true,
-      createdAt: true,
-      queuedAt: true,
+      ...RUN_ROW_SELECT,
       preparingAt: true,
-      startedAt: true,
-      finishedAt: true,
       cancelRequestedAt: true,
       workerId: true,
       environment: true,

@@ -36,14 +36,7 @@ export async function listRuns(
   const rows = await db.run.findMany({
     where,
     select: {
-      id: true,
-      status: true,
-      repeatIndex: true,
-      sequence: true,
-      createdAt: true,
-      queuedAt: true,
-      startedAt: true,
-      finishedAt: true,
+      ...RUN_ROW_SELECT,
       summary: true,
       errorMessage: true,
       poolConfigSnapshot: true,
@@ -72,3 +65,15 @@ export async function listRuns(
     nextCursor: rows.length > input.limit ? (page.at(-1)?.id ?? null) : null,
   };
 }
+
+/** What every list and page of runs reads of a run: its status, place and times. */
+export const RUN_ROW_SELECT = {
+  id: true,
+  status: true,
+  repeatIndex: true,
+  sequence: true,
+  createdAt: true,
+  queuedAt: true,
+  startedAt: true,
+  finishedAt: true,
+} as const;
