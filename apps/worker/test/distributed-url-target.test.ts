@@ -118,59 +118,67 @@ describe.skipIf(!canMakeNamespaces())(
       ]);
     }, 120_000);
 
-    it('a stored header that is not a string fails the run before its target starts, as a single run does', async () => {
-      const port = (server.address() as { port: number }).port;
-      const target = await w.db.target.create({
-        data: {
-          teamId: w.ids.teamId,
-          name: 'bad header',
-          kind: 'url',
-          baseUrls: [`http://127.0.0.1:${port}`],
-          requestDefaults: { headers: { 'X-Tenant': 'a' } },
-          readinessPath: '/ready',
-          secretHeaderNames: [],
-        },
-      });
-      const pc = await w.db.poolConfig.create({
-        data: {
-          teamId: w.ids.teamId,
-          targetId: target.id,
-          name: 'pc',
-          strategy: 'lazy',
-          params: { maxConns: 2 },
-        },
-      });
-      const sc = await w.scenario('bad header 3 s', {
-        template: 'constant-arrival-rate',
-        params: { ratePerSec: 20, durationMs: 3000, preAllocatedVUs: 2 },
-        requests: [{ path: '/load-bad-header' }],
-        readyPath: '/ready',
-      });
-      const { runIds } = await launchAndEnqueue(
-        { db: w.db, queue: w.queue },
-        {
-          teamId: w.ids.teamId,
-          targetId: target.id,
-          poolConfigIds: [pc.id],
-          scenarioIds: [sc.id],
-          repeats: 1,
-          name: 'bad header',
-          loadGenerators: 2,
-        },
-      );
-      // The row changes after the launch into what its column's schema refuses: read through that
-      // schema, the headers would silently be none; the worker reads the row when the run starts.
-      await w.db.target.update({
-        where: { id: target.id },
-        data: { requestDefaults: { headers: { 'X-Tenant': 42 } } },
-      });
-      w.startWorker({ WORKER_ID: 'disturl-bad-header' });
-      const run = await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES], 60_000);
-      expect(run.status).toBe('failed');
-      expect(run.errorCode).toBe('invalid_snapshot');
-      expect(run.errorMessage).toMatch(/^target headers are invalid: headers\.X-Tenant: /);
-      expect(run.startedAt).toBeNull();
-      expect(hits.filter((u) => u.startsWith('/load-bad-header'))).toEqual([]);
-    }, 90_000);
+    // the same read for a single run and every generator of a distributed one
+    it.each([
+      ['two generators', 2],
+      ['one generator', 1],
+    ])(
+      'a stored header that is not a string fails the run before its target starts (%s)',
+      async (_on, loadGenerators) => {
+        const port = (server.address() as { port: number }).port;
+        const target = await w.db.target.create({
+          data: {
+            teamId: w.ids.teamId,
+            name: `bad header ${loadGenerators}`,
+            kind: 'url',
+            baseUrls: [`http://127.0.0.1:${port}`],
+            requestDefaults: { headers: { 'X-Tenant': 'a' } },
+            readinessPath: '/ready',
+            secretHeaderNames: [],
+          },
+        });
+        const pc = await w.db.poolConfig.create({
+          data: {
+            teamId: w.ids.teamId,
+            targetId: target.id,
+            name: 'pc',
+            strategy: 'lazy',
+            params: { maxConns: 2 },
+          },
+        });
+        const sc = await w.scenario(`bad header 3 s ${loadGenerators}`, {
+          template: 'constant-arrival-rate',
+          params: { ratePerSec: 20, durationMs: 3000, preAllocatedVUs: 2 },
+          requests: [{ path: `/load-bad-header-${loadGenerators}` }],
+          readyPath: '/ready',
+        });
+        const { runIds } = await launchAndEnqueue(
+          { db: w.db, queue: w.queue },
+          {
+            teamId: w.ids.teamId,
+            targetId: target.id,
+            poolConfigIds: [pc.id],
+            scenarioIds: [sc.id],
+            repeats: 1,
+            name: `bad header ${loadGenerators}`,
+            loadGenerators,
+          },
+        );
+        // The row changes after the launch into what its column's schema refuses: read through that
+        // schema, the headers would silently be none; the worker reads the row when the run starts.
+        await w.db.target.update({
+          where: { id: target.id },
+          data: { requestDefaults: { headers: { 'X-Tenant': 42 } } },
+        });
+        w.startWorker({ WORKER_ID: `disturl-bad-header-${loadGenerators}` });
+        const run = await w.waitForStatus(runIds[0]!, [...TERMINAL_RUN_STATUSES], 60_000);
+        expect(run.status).toBe('failed');
+        expect(run.errorCode).toBe('invalid_snapshot');
+        expect(run.errorMessage).toMatch(/^target headers are invalid: headers\.X-Tenant: /);
+        expect(run.startedAt).toBeNull();
+        expect(hits.filter((u) => u.startsWith(`/load-bad-header-${loadGenerators}`))).toEqual([]);
+      },
+      90_000,
+    );
   },
 );
