@@ -30,6 +30,41 @@ describe.skipIf(!canMakeNamespaces())(
         data: { teamId: w.ids.teamId, pattern: '127.0.0.1', createdById: w.ids.userId },
       });
     });
+    /** A URL target at `baseUrl`, a pool config of it and a 3 s scenario loading `path`. */
+    const urlTarget = async (
+      name: string,
+      baseUrl: string,
+      requestDefaults: { headers?: Record<string, string> },
+      path: string,
+    ) => {
+      const target = await w.db.target.create({
+        data: {
+          teamId: w.ids.teamId,
+          name,
+          kind: 'url',
+          baseUrls: [baseUrl],
+          requestDefaults,
+          readinessPath: '/ready',
+          secretHeaderNames: [],
+        },
+      });
+      const pc = await w.db.poolConfig.create({
+        data: {
+          teamId: w.ids.teamId,
+          targetId: target.id,
+          name: 'pc',
+          strategy: 'lazy',
+          params: { maxConns: 2 },
+        },
+      });
+      const sc = await w.scenario(`${name} 3 s`, {
+        template: 'constant-arrival-rate',
+        params: { ratePerSec: 20, durationMs: 3000, preAllocatedVUs: 2 },
+        requests: [{ path }],
+        readyPath: '/ready',
+      });
+      return { target, pc, sc };
+    };
     afterEach(async () => w?.killWorkers());
     afterAll(async () => {
       await settle('distributed url target', [
@@ -51,32 +86,12 @@ describe.skipIf(!canMakeNamespaces())(
       const bad = join(w.runtimeDir, 'hosts-bad');
       writeFileSync(good, `${base}\n127.0.0.1 api.disturl.test\n`);
       writeFileSync(bad, `${base}\n127.0.0.2 api.disturl.test\n`);
-      const target = await w.db.target.create({
-        data: {
-          teamId: w.ids.teamId,
-          name: 'url',
-          kind: 'url',
-          baseUrls: [`http://api.disturl.test:${port}`],
-          requestDefaults: {},
-          readinessPath: '/ready',
-          secretHeaderNames: [],
-        },
-      });
-      const pc = await w.db.poolConfig.create({
-        data: {
-          teamId: w.ids.teamId,
-          targetId: target.id,
-          name: 'pc',
-          strategy: 'lazy',
-          params: { maxConns: 2 },
-        },
-      });
-      const sc = await w.scenario('url 3 s', {
-        template: 'constant-arrival-rate',
-        params: { ratePerSec: 20, durationMs: 3000, preAllocatedVUs: 2 },
-        requests: [{ path: '/load' }],
-        readyPath: '/ready',
-      });
+      const { target, pc, sc } = await urlTarget(
+        'url',
+        `http://api.disturl.test:${port}`,
+        {},
+        '/load',
+      );
       // The leader sees the allowed address; the second generator joins only once the leader holds the run.
       w.startWorker({ WORKER_ID: 'disturl-leader' }, { hostsFile: good });
       const { runIds } = await launchAndEnqueue(
@@ -126,32 +141,12 @@ describe.skipIf(!canMakeNamespaces())(
       'a stored header that is not a string fails the run before its target starts (%s)',
       async (_on, loadGenerators) => {
         const port = (server.address() as { port: number }).port;
-        const target = await w.db.target.create({
-          data: {
-            teamId: w.ids.teamId,
-            name: `bad header ${loadGenerators}`,
-            kind: 'url',
-            baseUrls: [`http://127.0.0.1:${port}`],
-            requestDefaults: { headers: { 'X-Tenant': 'a' } },
-            readinessPath: '/ready',
-            secretHeaderNames: [],
-          },
-        });
-        const pc = await w.db.poolConfig.create({
-          data: {
-            teamId: w.ids.teamId,
-            targetId: target.id,
-            name: 'pc',
-            strategy: 'lazy',
-            params: { maxConns: 2 },
-          },
-        });
-        const sc = await w.scenario(`bad header 3 s ${loadGenerators}`, {
-          template: 'constant-arrival-rate',
-          params: { ratePerSec: 20, durationMs: 3000, preAllocatedVUs: 2 },
-          requests: [{ path: `/load-bad-header-${loadGenerators}` }],
-          readyPath: '/ready',
-        });
+        const { target, pc, sc } = await urlTarget(
+          `bad header ${loadGenerators}`,
+          `http://127.0.0.1:${port}`,
+          { headers: { 'X-Tenant': 'a' } },
+          `/load-bad-header-${loadGenerators}`,
+        );
         const { runIds } = await launchAndEnqueue(
           { db: w.db, queue: w.queue },
           {
