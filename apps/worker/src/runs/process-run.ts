@@ -1,5 +1,5 @@
 import { toJson } from '@poolbench/db';
-import { markRunning, scriptScenariosAllowed, SCRIPTS_OFF_MESSAGE } from '@poolbench/runs';
+import { scriptScenariosAllowed, SCRIPTS_OFF_MESSAGE } from '@poolbench/runs';
 import { evaluateThresholds } from '@poolbench/scenarios';
 import { thresholdContextFromSummary } from '@poolbench/k6';
 import type { InsightSecond } from '@poolbench/stats';
@@ -31,7 +31,7 @@ export async function processRun(
   deps: RunDeps,
   signal: AbortSignal,
 ): Promise<RunOutcome> {
-  const { db, workerId } = deps;
+  const { db } = deps;
   return runSession(runId, deps, signal, { log: deps.log.child({ runId }) }, async (s) => {
     // what else used the CPUs while the run was prepared: whether it starts on a busy machine
     const beforeStart = startDisturbance();
@@ -64,20 +64,10 @@ export async function processRun(
       ...environment,
       ...(preparing ? { disturbanceBeforeStart: preparing } : {}),
     };
-    if (
-      !(await markRunning(db, runId, workerId, {
-        script: generated.script,
-        environment: recorded,
-      }))
-    ) {
-      throw new RunError('canceled', 'the run was ended by someone else before load started');
-    }
-    s.publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
-
-    // Seconds are counted from the unix second k6 starts in; resource rows use the same clock.
-    const t0 = Math.floor(Date.now() / 1000);
-    const sampler = s.startSampler(target, t0);
-    s.writer.start();
+    const { sampler, t0 } = await s.beginLoad(target, {
+      script: generated.script,
+      environment: recorded,
+    });
 
     // requests, active VUs and latency per second, for the insights that decide insight thresholds
     const seen: InsightSecond[] = [];

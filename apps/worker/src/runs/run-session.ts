@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import { publishRunEvent } from '@poolbench/queue';
-import { claimRun, finishRun, heartbeatRun, type FinishData } from '@poolbench/runs';
+import { claimRun, finishRun, heartbeatRun, markRunning, type FinishData } from '@poolbench/runs';
 import { MetricsWriter } from '../metrics/metrics-writer';
 import { ResourceSampler, type ResourceRow } from '../sampling/resource-sampler';
 import { toResourceSampleRow } from '../sampling/sample-row';
 import type { PreparedTarget } from './prepare-target';
 import { outcomeFromError, type AbortReason, type Outcome } from './outcome';
-import { toRunError, type RunError } from './run-error';
+import { RunError, toRunError } from './run-error';
 import type { RunDeps, RunOutcome } from './run-deps';
 
 type RunEvent = Parameters<typeof publishRunEvent>[1];
@@ -46,6 +46,16 @@ export interface RunSession {
   /** The target, stopped by the session's cleanup (stop() of the returned target runs once). */
   adoptTarget(target: PreparedTarget): PreparedTarget;
   startSampler(target: PreparedTarget, t0: number): SessionSampler;
+  /**
+   * The run starts its load: marked running with its script and environment (or ended as canceled
+   * when someone else ended it first), announced, and its sampler and writer started on the
+   * second clock `startUnix` (default: now). Answers the sampler and that clock's first second.
+   */
+  beginLoad(
+    target: PreparedTarget,
+    recorded: Parameters<typeof markRunning>[3],
+    startUnix?: number,
+  ): Promise<{ sampler: SessionSampler; t0: number }>;
 }
 
 export interface SessionOptions {
@@ -133,6 +143,16 @@ export async function runSession(
       sampler.start();
       session.onCleanup('stop the sampler', () => sampler.stop());
       return { byUnix, totals, stop: () => sampler.stop() };
+    },
+    async beginLoad(target, recorded, startUnix) {
+      if (!(await markRunning(db, runId, workerId, recorded)))
+        throw new RunError('canceled', 'the run was ended by someone else before load started');
+      publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
+      // seconds are counted from the unix second k6 starts in; resource rows use the same clock
+      const t0 = startUnix ?? Math.floor(Date.now() / 1000);
+      const sampler = session.startSampler(target, t0);
+      writer.start();
+      return { sampler, t0 };
     },
   };
 

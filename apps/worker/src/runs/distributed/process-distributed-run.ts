@@ -5,7 +5,6 @@ import {
   closedSecondsBefore,
   heartbeatSegment,
   createSegments,
-  markRunning,
   markSegmentReady,
   mergeSegmentSeconds,
   recordStartSkew,
@@ -147,19 +146,11 @@ export async function processDistributedRun(
       loadGenerators: count,
       startAt: startAt.toISOString(),
     };
-    if (
-      !(await markRunning(db, runId, workerId, {
-        script: generated.script,
-        environment: recorded,
-      }))
-    ) {
-      throw new RunError('canceled', 'the run was ended by someone else before load started');
-    }
-    s.publish({ type: 'status', runId, status: 'running', atMs: Date.now() });
-
-    const t0 = Math.floor(startAt.getTime() / 1000);
-    const sampler = s.startSampler(target, t0);
-    s.writer.start();
+    const { sampler, t0 } = await s.beginLoad(
+      target,
+      { script: generated.script, environment: recorded },
+      Math.floor(startAt.getTime() / 1000),
+    );
     const live = liveMerge(s, db, runId, count, t0, sampler.byUnix);
     s.onCleanup('stop the live merge', () => live.stop());
 
