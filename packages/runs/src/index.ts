@@ -161,3 +161,4 @@ export {
 } from './history/history-change-points';
 export { changePointsNewAt } from './history/new-change-points';
 export { seed } from './seed/seed';
+export { EXPERIMENT_MATRIX_SELECT } from './experiment-matrix';

@@ -1,4 +1,5 @@
 import { parseRun, toJson, type Db, type NotificationPayload } from '@poolbench/db';
+import { EXPERIMENT_MATRIX_SELECT } from '../experiment-matrix';
 import { eachOverdue, type OverdueOptions } from '../overdue';
 import { baselineForCell } from './baseline-for-cell';
 import { splitValidRuns } from '../insights/run-validity-of';
@@ -76,14 +77,7 @@ export async function decideScheduleOutcome(
         },
       },
       notification: { select: { id: true } },
-      poolConfigs: {
-        orderBy: { position: 'asc' },
-        select: { poolConfig: { select: { id: true, name: true } } },
-      },
-      scenarios: {
-        orderBy: { position: 'asc' },
-        select: { scenario: { select: { id: true, name: true } } },
-      },
+      ...EXPERIMENT_MATRIX_SELECT,
     },
   });
   if (!e || !e.schedule || e.finishedAt === null || e.notification) return null;

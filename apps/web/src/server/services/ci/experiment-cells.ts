@@ -1,5 +1,5 @@
 import { parseRun, type Db, type PoolConfigSnapshot, type ScenarioSnapshot } from '@poolbench/db';
-import { splitValidRuns } from '@poolbench/runs';
+import { EXPERIMENT_MATRIX_SELECT, splitValidRuns } from '@poolbench/runs';
 import {
   gateCellState,
   type FailedThreshold,
@@ -41,14 +41,7 @@ export async function experimentCells(db: Db, teamId: string, experimentId: stri
       id: true,
       status: true,
       targetId: true,
-      poolConfigs: {
-        orderBy: { position: 'asc' },
-        select: { poolConfig: { select: { id: true, name: true } } },
-      },
-      scenarios: {
-        orderBy: { position: 'asc' },
-        select: { scenario: { select: { id: true, name: true } } },
-      },
+      ...EXPERIMENT_MATRIX_SELECT,
       runs: {
         orderBy: { sequence: 'asc' },
         select: {

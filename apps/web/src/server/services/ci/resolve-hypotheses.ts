@@ -1,4 +1,5 @@
 import type { Db } from '@poolbench/db';
+import { EXPERIMENT_MATRIX_SELECT } from '@poolbench/runs';
 import type { Hypothesis } from '@poolbench/scenarios';
 import type { RestHypothesis } from '~/server/rest/resources/experiment-requests';
 import { InvalidInputError } from '../errors';
@@ -58,14 +59,7 @@ export async function experimentCells(
   const e = await db.experiment.findUniqueOrThrow({
     where: { id: experimentId },
     select: {
-      poolConfigs: {
-        orderBy: { position: 'asc' },
-        select: { poolConfig: { select: { id: true, name: true } } },
-      },
-      scenarios: {
-        orderBy: { position: 'asc' },
-        select: { scenario: { select: { id: true, name: true } } },
-      },
+      ...EXPERIMENT_MATRIX_SELECT,
     },
   });
   return {

@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import { baselineForCell } from '@poolbench/runs';
+import { baselineForCell, EXPERIMENT_MATRIX_SELECT } from '@poolbench/runs';
 import { NotFoundError } from '../errors';
 
 /**
@@ -20,14 +20,7 @@ export async function scheduleBaselineCells(
       sourceExperiment: {
         select: {
           targetId: true,
-          poolConfigs: {
-            select: { poolConfig: { select: { id: true, name: true } } },
-            orderBy: { position: 'asc' },
-          },
-          scenarios: {
-            select: { scenario: { select: { id: true, name: true } } },
-            orderBy: { position: 'asc' },
-          },
+          ...EXPERIMENT_MATRIX_SELECT,
         },
       },
     },
