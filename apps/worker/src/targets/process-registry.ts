@@ -15,18 +15,20 @@ export interface ProcessRecord {
   exe: string;
 }
 
+const TMP = '.json.tmp';
+
 export class ProcessRegistry {
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true });
   }
 
   /**
-   * Written whole or not at all (a temp file renamed into place): a reader never sees half a
-   * record, and a worker killed mid-write leaves no truncated record that the sweep would have to
-   * drop without killing its process.
+   * Written whole or not at all: a temp file named by its owner, renamed into place, so a reader
+   * never sees half a record. A worker killed before the rename leaves the temp file, which the
+   * sweep treats as the record it is (or removes, when the kill cut it short).
    */
   add(rec: ProcessRecord): void {
-    const tmp = join(this.dir, `${rec.pid}.json.tmp`);
+    const tmp = join(this.dir, `${rec.pid}.${rec.ownerPid}${TMP}`);
     writeFileSync(tmp, JSON.stringify(rec));
     renameSync(tmp, join(this.dir, `${rec.pid}.json`));
   }
@@ -38,7 +40,12 @@ export class ProcessRegistry {
   /** Kills the process groups of records whose owning worker is no longer alive. */
   sweepOrphans(log: (msg: string, rec: ProcessRecord) => void = () => {}): ProcessRecord[] {
     const swept: ProcessRecord[] = [];
-    for (const f of readdirSync(this.dir).filter((n) => n.endsWith('.json'))) {
+    for (const f of readdirSync(this.dir)) {
+      const tmp = f.endsWith(TMP);
+      if (!tmp && !f.endsWith('.json')) continue;
+      // a temp file of a live worker is being written: not this sweep's to read or remove
+      const writer = tmp ? Number(f.slice(0, -TMP.length).split('.')[1]) : null;
+      if (writer !== null && (writer === process.pid || isAlive(writer))) continue;
       let rec: ProcessRecord;
       try {
         rec = JSON.parse(readFileSync(join(this.dir, f), 'utf8')) as ProcessRecord;
