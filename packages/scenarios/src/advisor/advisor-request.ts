@@ -40,7 +40,9 @@ export const AdvisorObjectiveSchema = z.discriminatedUnion('kind', [
  * target, pool config and scenario are named differently on each way in, so they are not here.
  */
 export const ADVISOR_REQUEST_FIELDS = {
-  knob: z.enum(ADVISOR_KNOBS, { error: `must be one of ${ADVISOR_KNOBS.join(', ')}` }),
+  knob: z
+    .enum(ADVISOR_KNOBS, { error: `must be one of ${ADVISOR_KNOBS.join(', ')}` })
+    .default('maxConns'),
   min: setting('the smallest setting', KNOB.min),
   max: setting('the largest setting', KNOB.min + 1),
   objective: AdvisorObjectiveSchema,
@@ -49,7 +51,8 @@ export const ADVISOR_REQUEST_FIELDS = {
     .max(MAX_ADVISOR_BUDGET, `must be at most ${MAX_ADVISOR_BUDGET}`),
   repeatsPerSetting: whole('runs per setting')
     .min(2, 'must be at least 2')
-    .max(10, 'must be at most 10'),
+    .max(10, 'must be at most 10')
+    .default(DEFAULT_ADVISOR_REPEATS),
 };
 
 /** The rules across the fields: a range to search, and a budget for two settings at least. */
@@ -70,9 +73,5 @@ export function advisorRequestProblems(
 
 /** The advisor's request as `launchAdvisor` checks it, the defaults filled in. */
 export const AdvisorRequestSchema = z
-  .object({
-    ...ADVISOR_REQUEST_FIELDS,
-    knob: ADVISOR_REQUEST_FIELDS.knob.default('maxConns'),
-    repeatsPerSetting: ADVISOR_REQUEST_FIELDS.repeatsPerSetting.default(DEFAULT_ADVISOR_REPEATS),
-  })
+  .object(ADVISOR_REQUEST_FIELDS)
   .superRefine(advisorRequestProblems);

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  ADVISOR_REQUEST_FIELDS,
-  advisorRequestProblems,
-  DEFAULT_ADVISOR_REPEATS,
-} from '@poolbench/scenarios';
+import { ADVISOR_REQUEST_FIELDS, advisorRequestProblems } from '@poolbench/scenarios';
 import { IdSchema } from './ids';
 
 /**
@@ -19,8 +15,6 @@ export const AdvisorInputSchema = z
     /** the config whose max pool size is searched; everything else of it stays as it is */
     basePoolConfigId: IdSchema,
     ...ADVISOR_REQUEST_FIELDS,
-    knob: ADVISOR_REQUEST_FIELDS.knob.default('maxConns'),
-    repeatsPerSetting: ADVISOR_REQUEST_FIELDS.repeatsPerSetting.default(DEFAULT_ADVISOR_REPEATS),
     name: z
       .string()
       .trim()

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import {
   ADVISOR_REQUEST_FIELDS,
   advisorRequestProblems,
-  DEFAULT_ADVISOR_REPEATS,
   ScenarioSchema,
 } from '@poolbench/scenarios';
 import { IdSchema } from '~/lib/schemas/ids';
@@ -22,9 +21,7 @@ export const StartAdvisorSchema = z
       'template and parameters (constant-arrival-rate for an SLO); saved as a scenario row',
     ),
     scenarioName: restName(120).optional(),
-    knob: ADVISOR_REQUEST_FIELDS.knob
-      .default('maxConns')
-      .describe('the pool-config parameter searched'),
+    knob: ADVISOR_REQUEST_FIELDS.knob.describe('the pool-config parameter searched'),
     min: ADVISOR_REQUEST_FIELDS.min.describe('smallest setting'),
     max: ADVISOR_REQUEST_FIELDS.max.describe('largest setting'),
     objective: ADVISOR_REQUEST_FIELDS.objective.describe(
@@ -33,9 +30,9 @@ export const StartAdvisorSchema = z
     budgetRuns: ADVISOR_REQUEST_FIELDS.budgetRuns
       .default(24)
       .describe('the most runs the search may spend'),
-    repeatsPerSetting: ADVISOR_REQUEST_FIELDS.repeatsPerSetting
-      .default(DEFAULT_ADVISOR_REPEATS)
-      .describe('runs per setting in each step'),
+    repeatsPerSetting: ADVISOR_REQUEST_FIELDS.repeatsPerSetting.describe(
+      'runs per setting in each step',
+    ),
     ...CiOriginFields,
   })
   .refine((v) => (v.scenarioId === undefined) !== (v.scenario === undefined), {
