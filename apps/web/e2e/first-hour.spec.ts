@@ -47,6 +47,29 @@ async function fillExperiment(page: Page, name: string) {
 }
 
 /**
+ * The team switcher loads after the page; while it does, the sidebar's links must not move. A
+ * 34 px shift once put the Runs link under a click aimed at Experiments on a busy machine.
+ */
+test('the sidebar links stay put while the team switcher loads', async ({ page, baseURL }) => {
+  await signUpApi(page.request, baseURL!, 'Steady Sidebar');
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/trpc\/[^?]*team\.me/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/runs');
+  const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+  await expect(links.first()).toBeVisible();
+  const boxes = () => links.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().top));
+  const loading = await boxes();
+  release();
+  await expect(page.getByRole('combobox', { name: 'Team' })).toBeVisible();
+  await expect(page.getByText('owner', { exact: true })).toBeVisible();
+  expect(await boxes()).toEqual(loading);
+});
+
+/**
  * The experiment form opened from the sidebar (no target in the address) shows the team's only
  * target as chosen, and submits with it: no "Target: is required" under a target that is shown.
  */

@@ -12,6 +12,9 @@ import { byIdName, Field, Input, Options } from '~/components/ui/form';
 import { Skeleton } from '~/components/ui/feedback';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 
+const LABEL = 'mb-1 block text-[11px] font-semibold uppercase tracking-wider text-slate-500';
+const ROLE_ROW = 'mt-1.5 flex h-5 items-center';
+
 export function TeamSwitcher() {
   const trpc = useTRPC();
   const me = useQuery(trpc.team.me.queryOptions());
@@ -29,16 +32,30 @@ export function TeamSwitcher() {
     }),
   );
 
-  if (me.isPending) return <Skeleton className="h-14 w-full" />;
+  // Loading, failed and loaded take the same height, so the links below never move under a
+  // pointer that is about to click one.
+  if (me.isPending)
+    return (
+      <div>
+        <p className={LABEL}>Team</p>
+        <Skeleton className="h-10 w-full" />
+        <div className={ROLE_ROW} />
+      </div>
+    );
   if (me.isError)
-    return <p className="text-xs text-red-700">Teams unavailable: {messageOf(me.error)}</p>;
+    return (
+      <div>
+        <p className={LABEL}>Team</p>
+        <p className="line-clamp-2 h-10 text-xs text-red-700">
+          Teams unavailable: {messageOf(me.error)}
+        </p>
+        <div className={ROLE_ROW} />
+      </div>
+    );
   const active = me.data.active;
   return (
     <div>
-      <label
-        htmlFor="team-switcher"
-        className="mb-1 block text-[11px] font-semibold uppercase tracking-wider text-slate-500"
-      >
+      <label htmlFor="team-switcher" className={LABEL}>
         Team
       </label>
       <div className="relative">
@@ -61,11 +78,11 @@ export function TeamSwitcher() {
           aria-hidden
         />
       </div>
-      {active ? (
-        <div className="mt-1.5">
+      <div className={ROLE_ROW}>
+        {active ? (
           <Badge tone={active.role === 'viewer' ? 'neutral' : 'brand'}>{active.role}</Badge>
-        </div>
-      ) : null}
+        ) : null}
+      </div>
       <Dialog
         open={creating}
         onClose={() => setCreating(false)}
