@@ -121,8 +121,11 @@ export { adviseSeed } from './seeds/advise-seed';
 export {
   environmentInsightInput,
   insightInputOf,
+  STORED_INSIGHT_SELECT,
+  storedRunInsights,
   type InsightEnvironment,
   type SnapshotInsightInput,
+  type StoredInsightRun,
 } from './insights/insight-input';
 export { runValidityOf, splitValidRuns, type ValidityRun } from './insights/run-validity-of';
 export {

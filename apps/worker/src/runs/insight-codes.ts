@@ -1,16 +1,11 @@
 import type { PoolConfigSnapshot, ScenarioSnapshot } from '@poolbench/db';
-import { environmentInsightInput, insightInputOf, type InsightEnvironment } from '@poolbench/runs';
-import {
-  runInsights,
-  type InsightCode,
-  type InsightSecond,
-  type RunSummary,
-} from '@poolbench/stats';
+import { storedRunInsights, type InsightEnvironment } from '@poolbench/runs';
+import type { InsightCode, InsightSecond, RunSummary } from '@poolbench/stats';
 
 /**
  * The insights a finished run's data gives, computed by the worker before it ends the run, so a
- * scenario's insight thresholds (`insight:<code>` is "absent") decide its status. The same inputs
- * the run page reads back from the stored run.
+ * scenario's insight thresholds (`insight:<code>` is "absent") decide its status: the run as it
+ * is about to be stored, read the way every reader reads it back (`storedRunInsights`).
  */
 export function insightCodesOf(parts: {
   summary: RunSummary;
@@ -21,11 +16,6 @@ export function insightCodesOf(parts: {
   seconds: InsightSecond[];
   generatorCpuPeaks?: number[];
 }): InsightCode[] {
-  return runInsights({
-    summary: parts.summary,
-    ...insightInputOf(parts.poolConfigSnapshot, parts.scenarioSnapshot),
-    ...environmentInsightInput(parts.environment),
-    generatorCpuPeaks: parts.generatorCpuPeaks ?? [],
-    seconds: parts.seconds,
-  }).map((i) => i.code);
+  const segments = (parts.generatorCpuPeaks ?? []).map((cpuMaxPercent) => ({ cpuMaxPercent }));
+  return storedRunInsights({ ...parts, segments }, parts.seconds).map((i) => i.code);
 }

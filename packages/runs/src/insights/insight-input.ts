@@ -1,6 +1,12 @@
 import { scenarioFromColumns, type PoolConfigSnapshot, type ScenarioSnapshot } from '@poolbench/db';
 import { plannedIterations, planScenario, ScenarioSchema, TEMPLATES } from '@poolbench/scenarios';
-import type { RunInsightInput } from '@poolbench/stats';
+import {
+  runInsights,
+  type InsightSecond,
+  type RunInsight,
+  type RunInsightInput,
+  type RunSummary,
+} from '@poolbench/stats';
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
@@ -62,4 +68,41 @@ export function environmentInsightInput(
     outsideCpuPercent: num(env?.disturbance?.outsideCpuPercent),
     outsideCpuPercentBeforeStart: num(env?.disturbanceBeforeStart?.outsideCpuPercent),
   };
+}
+
+/** What a stored run's insights are read from (a Run select), its per-second rows aside. */
+export const STORED_INSIGHT_SELECT = {
+  summary: true,
+  environment: true,
+  poolConfigSnapshot: true,
+  scenarioSnapshot: true,
+  segments: { select: { cpuMaxPercent: true } },
+} as const;
+
+/** A stored run as `storedRunInsights` reads it (a parsed Run row with its segments). */
+export interface StoredInsightRun {
+  summary: RunSummary | null;
+  environment: InsightEnvironment | null;
+  poolConfigSnapshot: PoolConfigSnapshot;
+  scenarioSnapshot: ScenarioSnapshot;
+  /** a distributed run's load generators, each with its k6's CPU peak */
+  segments?: ReadonlyArray<{ cpuMaxPercent: number | null }>;
+}
+
+/**
+ * A stored run's insights, the one way every reader gets them: its summary, snapshots, machine and
+ * load generators, and its seconds where the reader has read them (the run page). Without them the
+ * insights that need the seconds are not judged; every other one is the same everywhere.
+ */
+export function storedRunInsights(run: StoredInsightRun, seconds?: InsightSecond[]): RunInsight[] {
+  if (!run.summary) return [];
+  return runInsights({
+    summary: run.summary,
+    ...insightInputOf(run.poolConfigSnapshot, run.scenarioSnapshot),
+    ...environmentInsightInput(run.environment),
+    generatorCpuPeaks: (run.segments ?? []).flatMap((g) =>
+      g.cpuMaxPercent === null ? [] : [g.cpuMaxPercent],
+    ),
+    ...(seconds ? { seconds } : {}),
+  });
 }

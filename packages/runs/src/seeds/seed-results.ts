@@ -1,7 +1,11 @@
 import { parseRun, type Db } from '@poolbench/db';
 import { listPresets } from '@poolbench/scenarios';
-import { median, runInsights } from '@poolbench/stats';
-import { environmentInsightInput, insightInputOf } from '../insights/insight-input';
+import { median } from '@poolbench/stats';
+import {
+  environmentInsightInput,
+  STORED_INSIGHT_SELECT,
+  storedRunInsights,
+} from '../insights/insight-input';
 import { decideUnstored } from './decide-unstored';
 import type { SeedClaimResult } from './seed-claim';
 
@@ -165,25 +169,15 @@ export async function seedResults(
 async function runEvidence(db: Db, runIds: string[]) {
   const rows = await db.run.findMany({
     where: { id: { in: [...new Set(runIds)] } },
-    select: {
-      id: true,
-      summary: true,
-      environment: true,
-      poolConfigSnapshot: true,
-      scenarioSnapshot: true,
-    },
+    select: { id: true, ...STORED_INSIGHT_SELECT },
   });
   return new Map(
     rows.map(parseRun).map((r) => {
-      const env = environmentInsightInput(r.environment);
-      const codes = runInsights({
-        summary: r.summary,
-        ...insightInputOf(r.poolConfigSnapshot, r.scenarioSnapshot),
-        ...env,
-      })
+      const codes = storedRunInsights(r)
         .filter((i) => i.severity !== 'info')
         .map((i) => i.code);
-      return [r.id, { outside: env.outsideCpuPercent, codes }] as const;
+      const outside = environmentInsightInput(r.environment).outsideCpuPercent;
+      return [r.id, { outside, codes }] as const;
     }),
   );
 }

@@ -1,34 +1,15 @@
 import { parseRun, type Db } from '@poolbench/db';
-import { runInsights, type RunInsight } from '@poolbench/stats';
+import type { RunInsight } from '@poolbench/stats';
 import { getExperiment } from '../experiments/read-experiments';
-import { environmentInsightInput, insightInputOf } from '@poolbench/runs';
+import { STORED_INSIGHT_SELECT, storedRunInsights } from '@poolbench/runs';
 
 /** Each run's insights from what it stored (summary, snapshots, machine), without per-second data. */
 async function insightsByRun(db: Db, experimentId: string): Promise<Map<string, RunInsight[]>> {
   const rows = await db.run.findMany({
     where: { experimentId },
-    select: {
-      id: true,
-      summary: true,
-      environment: true,
-      poolConfigSnapshot: true,
-      scenarioSnapshot: true,
-      segments: { select: { cpuMaxPercent: true } },
-    },
+    select: { id: true, ...STORED_INSIGHT_SELECT },
   });
-  return new Map(
-    rows.map(parseRun).map((r) => [
-      r.id,
-      runInsights({
-        summary: r.summary,
-        ...insightInputOf(r.poolConfigSnapshot, r.scenarioSnapshot),
-        ...environmentInsightInput(r.environment),
-        generatorCpuPeaks: r.segments.flatMap((s) =>
-          s.cpuMaxPercent === null ? [] : [s.cpuMaxPercent],
-        ),
-      }),
-    ]),
-  );
+  return new Map(rows.map(parseRun).map((r) => [r.id, storedRunInsights(r)]));
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -1,5 +1,4 @@
-import { runInsights } from '@poolbench/stats';
-import { RunEnvironmentSchema, type Db } from '@poolbench/db';
+import type { Db } from '@poolbench/db';
 import {
   invalidRunsText,
   loadNotTakenReason,
@@ -26,7 +25,7 @@ import {
   groupNoiseFloor,
   loadNoiseFloors,
 } from './group-statistics';
-import { environmentInsightInput, type StoredNoiseFloor } from '@poolbench/runs';
+import type { StoredNoiseFloor } from '@poolbench/runs';
 import type { Selection } from '~/lib/compare/selection';
 
 /** Percentiles of the spectrum chart; the x axis is log(1 / (1 - p)) so the tail gets room. */
@@ -165,11 +164,7 @@ function insightsWarning(groups: CompareGroup[], labels: string[]): ComparisonWa
   groups.forEach((g, gi) => {
     const byCode = new Map<string, { n: number; message: string }>();
     for (const r of g.runs) {
-      const found = runInsights({
-        summary: r.summary,
-        ...r.insightInput,
-        ...environmentInsightInput(RunEnvironmentSchema.safeParse(r.environment).data),
-      }).filter((i) => i.severity !== 'info');
+      const found = r.insights.filter((i) => i.severity !== 'info');
       for (const i of found) {
         const seen = byCode.get(i.code);
         byCode.set(i.code, { n: (seen?.n ?? 0) + 1, message: seen?.message ?? i.message });

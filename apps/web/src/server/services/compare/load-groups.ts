@@ -1,6 +1,6 @@
 import { parseRun, type Db } from '@poolbench/db';
-import { insightInputOf, splitValidRuns, type SnapshotInsightInput } from '@poolbench/runs';
-import type { InvalidRun, RunSummary } from '@poolbench/stats';
+import { splitValidRuns, storedRunInsights } from '@poolbench/runs';
+import type { InvalidRun, RunInsight, RunSummary } from '@poolbench/stats';
 import {
   isMeasuredRunStatus,
   MEASURED_RUN_STATUSES,
@@ -16,8 +16,8 @@ export interface GroupRun {
   finished: boolean;
   summary: RunSummary | null;
   environment: Record<string, unknown> | null;
-  /** what `runInsights` needs of the snapshots: the load model, the VU cap, the pool */
-  insightInput: SnapshotInsightInput;
+  /** its insights from what it stored (`storedRunInsights`, per-second rows aside) */
+  insights: RunInsight[];
 }
 
 /** What names a compare group: its label, pool config, scenario, experiment and target. */
@@ -57,6 +57,7 @@ const SELECT = {
   scenarioId: true,
   poolConfigSnapshot: true,
   scenarioSnapshot: true,
+  segments: { select: { cpuMaxPercent: true } },
   experiment: { select: { name: true } },
   target: { select: { name: true } },
 } as const;
@@ -128,7 +129,7 @@ export async function loadGroups(
         finished: TERMINAL_RUN_STATUSES.includes(r.status),
         summary: r.summary,
         environment: r.environment,
-        insightInput: insightInputOf(r.poolConfigSnapshot, r.scenarioSnapshot),
+        insights: storedRunInsights(r),
       })),
     };
   });

@@ -121,4 +121,66 @@ describe('run insights from stored data (real Postgres)', () => {
     );
     expect(insights?.message).toMatch(/1 of 1 runs started on a busy machine/);
   });
+  it('a run whose load generator peaked at full CPU says so on the run, in REST and in the compare view', async () => {
+    const e = await syntheticExperiment(db, T.teamId, T.targetId, T.scenarioId, ['g1', 'g2'], 1);
+    const ids: string[] = [];
+    for (const [i, pc] of e.poolConfigs.entries())
+      ids.push(
+        await insertSyntheticRun(db, {
+          teamId: T.teamId,
+          experimentId: e.experimentId,
+          targetId: T.targetId,
+          scenarioId: T.scenarioId,
+          poolConfigId: pc.id,
+          poolConfigName: pc.name,
+          scenarioName: 'burst',
+          repeatIndex: 0,
+          seconds: 20,
+          latencyMs: 10,
+          rps: 50,
+          seed: 11 + i,
+          environment: { cpuCount: 2, loadAvg1mAtStart: 0.3 },
+        }),
+      );
+    const [hot, cool] = ids as [string, string];
+    // two generators each: one of the first run's k6 processes took a whole core
+    for (const [runId, peaks] of [
+      [hot, [40, 97]],
+      [cool, [40, 45]],
+    ] as const)
+      await db.runSegment.createMany({
+        data: peaks.map((cpuMaxPercent, index) => ({
+          runId,
+          index,
+          status: 'succeeded' as const,
+          baseUrls: [],
+          cpuMaxPercent,
+        })),
+      });
+    const codes = (is: Array<{ code: string }>) => is.map((i) => i.code);
+
+    expect(codes((await getRun(db, T.teamId, hot)).insights)).toContain('generator-cpu-saturated');
+    expect(codes((await getRun(db, T.teamId, cool)).insights)).not.toContain(
+      'generator-cpu-saturated',
+    );
+    expect(codes((await runView(db, T.teamId, hot, 'http://x')).insights)).toContain(
+      'generator-cpu-saturated',
+    );
+    const exp = await experimentView(db, T.teamId, e.experimentId, 'http://x');
+    expect(codes(exp.runs.find((r) => r.id === hot)!.insights)).toContain(
+      'generator-cpu-saturated',
+    );
+    const cmp = await buildComparison(db, T.teamId, {
+      items: e.poolConfigs.map((pc) => ({
+        kind: 'cell' as const,
+        experimentId: e.experimentId,
+        poolConfigId: pc.id,
+        scenarioId: T.scenarioId,
+      })),
+    });
+    expect(cmp.warnings.find((x) => x.code === 'run-insights')?.message).toMatch(
+      /g1: 1 of 1 runs had a load generator at full CPU/,
+    );
+    expect(cmp.warnings.find((x) => x.code === 'run-insights')?.message).not.toMatch(/g2:/);
+  });
 });

@@ -1,15 +1,10 @@
-import type { Db, PoolConfigSnapshot, RunEnvironment, ScenarioSnapshot } from '@poolbench/db';
-import { environmentInsightInput, insightInputOf } from '@poolbench/runs';
-import { runInsights, type RunInsight, type RunSummary } from '@poolbench/stats';
+import type { Db } from '@poolbench/db';
+import { storedRunInsights, type StoredInsightRun } from '@poolbench/runs';
+import type { RunInsight } from '@poolbench/stats';
 
 /** What `runInsightsOf` reads of a run (a parsed Run row with its segments). */
-export interface InsightRun {
+export interface InsightRun extends StoredInsightRun {
   id: string;
-  summary: RunSummary | null;
-  environment: RunEnvironment | null;
-  poolConfigSnapshot: PoolConfigSnapshot;
-  scenarioSnapshot: ScenarioSnapshot;
-  segments?: Array<{ cpuMaxPercent: number | null }>;
 }
 
 /**
@@ -25,13 +20,5 @@ export async function runInsightsOf(db: Db, run: InsightRun): Promise<RunInsight
     select: { requests: true, p50Ms: true, vus: true, maxMs: true },
     orderBy: { second: 'asc' },
   });
-  return runInsights({
-    summary: run.summary,
-    ...insightInputOf(run.poolConfigSnapshot, run.scenarioSnapshot),
-    ...environmentInsightInput(run.environment),
-    generatorCpuPeaks: (run.segments ?? []).flatMap((s) =>
-      s.cpuMaxPercent === null ? [] : [s.cpuMaxPercent],
-    ),
-    seconds,
-  });
+  return storedRunInsights(run, seconds);
 }
