@@ -161,14 +161,7 @@ func readMySQLMeta(ctx context.Context, conn *sql.Conn) (map[string]string, erro
 		return nil, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
-		}
-		meta[k] = v
-	}
-	return meta, rows.Err()
+	return scanMeta(rows, meta)
 }
 
 // dropMySQLTables drops the lab tables carrying any of the suffixes (leftovers of a setup
@@ -203,17 +196,8 @@ func swapMySQLTables(ctx context.Context, conn *sql.Conn) error {
 }
 
 func mysqlWideRowsDDL(table string, fields int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (id bigint NOT NULL PRIMARY KEY", quoteIdent(table))
-	for i := 1; i <= fields; i++ {
-		typ := "char(32) CHARACTER SET ascii NOT NULL"
-		if fieldIsInt(i) {
-			typ = "bigint NOT NULL"
-		}
-		fmt.Fprintf(&b, ", %s %s", FieldName(i), typ)
-	}
-	b.WriteString(") ENGINE=InnoDB ROW_FORMAT=DYNAMIC")
-	return b.String()
+	return fmt.Sprintf("CREATE TABLE %s (id bigint NOT NULL PRIMARY KEY%s) ENGINE=InnoDB ROW_FORMAT=DYNAMIC",
+		quoteIdent(table), wideFieldsDDL(fields, "char(32) CHARACTER SET ascii NOT NULL"))
 }
 
 // mysqlWideRowsFill inserts ids [from, to] with the same values as Postgres' generator

@@ -46,16 +46,20 @@ func fieldIsInt(i int) bool { return i%4 == 0 }
 func ShardSchema(n int) string { return fmt.Sprintf("lab_shard_%d", n) }
 
 func wideRowsDDL(table string, fields int) string {
+	return fmt.Sprintf("CREATE TABLE %s (id bigint PRIMARY KEY%s)", table, wideFieldsDDL(fields, "text NOT NULL"))
+}
+
+// wideFieldsDDL declares the fields generated columns after id: the integer ones as bigint, the
+// others (md5 text) as textType.
+func wideFieldsDDL(fields int, textType string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (id bigint PRIMARY KEY", table)
 	for i := 1; i <= fields; i++ {
-		typ := "text NOT NULL"
+		typ := textType
 		if fieldIsInt(i) {
 			typ = "bigint NOT NULL"
 		}
 		fmt.Fprintf(&b, ", %s %s", FieldName(i), typ)
 	}
-	b.WriteString(")")
 	return b.String()
 }
 

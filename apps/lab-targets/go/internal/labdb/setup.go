@@ -83,6 +83,12 @@ func readMeta(ctx context.Context, tx pgx.Tx) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer rows.Close()
+	return scanMeta(rows, meta)
+}
+
+// scanMeta adds the key and value rows of the meta table to meta.
+func scanMeta(rows resultRows, meta map[string]string) (map[string]string, error) {
 	for rows.Next() {
 		var k, v string
 		if err := rows.Scan(&k, &v); err != nil {

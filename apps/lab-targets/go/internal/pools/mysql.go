@@ -294,7 +294,7 @@ type myPoolPerRequest struct {
 	cc   *countingConnector
 	set  myPoolSettings
 
-	pools, acquired, acquires, cancelled atomic.Int64
+	perRequestCounts
 }
 
 func newMyPoolPerRequest(d Deps) (*myPoolPerRequest, error) {
@@ -330,18 +330,9 @@ func (p *myPoolPerRequest) Acquire(ctx context.Context, _ Request) (*Lease, erro
 	c, err := b.db.Conn(actx)
 	if err != nil {
 		closePool()
-		if timedOut() {
-			p.deps.Metrics.AcquireTimeouts.WithLabelValues("main").Inc()
-			return nil, &AcquireTimeoutError{Pool: "main", Waited: time.Since(start)}
-		}
-		if ctx.Err() != nil {
-			p.cancelled.Add(1)
-		}
-		return nil, err
+		return nil, p.acquireFailed(ctx, p.deps, start, timedOut(), err)
 	}
-	p.acquires.Add(1)
-	p.acquired.Add(1)
-	p.deps.Metrics.AcquireWait.WithLabelValues("main").Observe(time.Since(start).Seconds())
+	p.leased(p.deps, start)
 	return &Lease{SQL: c, Pool: "main", Shard: -1, release: func() {
 		_ = c.Close()
 		closePool()
@@ -350,16 +341,8 @@ func (p *myPoolPerRequest) Acquire(ctx context.Context, _ Request) (*Lease, erro
 }
 
 func (p *myPoolPerRequest) Stats() []metrics.PoolStats {
-	n := p.acquires.Load()
-	open := max(p.cc.created.Load()-p.cc.closed.Load(), 0)
-	acq := p.acquired.Load()
-	cons := p.cc.constructing.Load()
-	return []metrics.PoolStats{{
-		Pool: "main", Total: open + cons, Idle: max(open-acq, 0), Acquired: acq, Constructing: cons,
-		Max:          int64(p.deps.Cfg.MaxConns) * max(p.pools.Load(), 1),
-		AcquireCount: n, EmptyAcquireCount: n, CanceledAcquireCount: p.cancelled.Load(),
-		Created: p.cc.created.Load(), Closed: p.cc.closed.Load(),
-	}}
+	cc := p.cc
+	return []metrics.PoolStats{p.stats(p.deps, cc.created.Load(), cc.closed.Load(), cc.constructing.Load())}
 }
 
 func (p *myPoolPerRequest) Close() {}

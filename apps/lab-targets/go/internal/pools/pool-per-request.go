@@ -18,8 +18,8 @@ type poolPerRequest struct {
 	deps Deps
 	pc   *pgxpool.Config
 
-	pools, acquired                      atomic.Int64
-	created, closed, acquires, cancelled atomic.Int64
+	perRequestCounts
+	created, closed atomic.Int64
 }
 
 func newPoolPerRequest(d Deps) (*poolPerRequest, error) {
@@ -49,18 +49,9 @@ func (p *poolPerRequest) Acquire(ctx context.Context, _ Request) (*Lease, error)
 	if err != nil {
 		pool.Close()
 		p.pools.Add(-1)
-		if timedOut() {
-			p.deps.Metrics.AcquireTimeouts.WithLabelValues("main").Inc()
-			return nil, &AcquireTimeoutError{Pool: "main", Waited: time.Since(start)}
-		}
-		if ctx.Err() != nil {
-			p.cancelled.Add(1)
-		}
-		return nil, err
+		return nil, p.acquireFailed(ctx, p.deps, start, timedOut(), err)
 	}
-	p.acquires.Add(1)
-	p.acquired.Add(1)
-	p.deps.Metrics.AcquireWait.WithLabelValues("main").Observe(time.Since(start).Seconds())
+	p.leased(p.deps, start)
 	return &Lease{Conn: c.Conn(), Pool: "main", Shard: -1, release: func() {
 		c.Release()
 		pool.Close()
@@ -70,16 +61,47 @@ func (p *poolPerRequest) Acquire(ctx context.Context, _ Request) (*Lease, error)
 }
 
 func (p *poolPerRequest) Stats() []metrics.PoolStats {
-	n := p.acquires.Load()
-	open := max(p.created.Load()-p.closed.Load(), 0)
-	acq := p.acquired.Load()
-	return []metrics.PoolStats{{
-		Pool: "main", Total: open, Idle: max(open-acq, 0), Acquired: acq,
-		Max: int64(p.deps.Cfg.MaxConns) * max(p.pools.Load(), 1),
-		// A brand-new pool never has an idle connection, so every acquire waits.
-		AcquireCount: n, EmptyAcquireCount: n, CanceledAcquireCount: p.cancelled.Load(),
-		Created: p.created.Load(), Closed: p.closed.Load(),
-	}}
+	return []metrics.PoolStats{p.stats(p.deps, p.created.Load(), p.closed.Load(), 0)}
 }
 
 func (p *poolPerRequest) Close() {}
+
+// perRequestCounts are what a pool-per-request strategy counts itself: the throwaway pools alive,
+// the leases out, the acquires done and those cancelled by their request.
+type perRequestCounts struct {
+	pools, acquired, acquires, cancelled atomic.Int64
+}
+
+// acquireFailed counts an acquire from a throwaway pool that failed (its pool already closed)
+// and says why: a timeout as an AcquireTimeoutError, anything else as err.
+func (c *perRequestCounts) acquireFailed(ctx context.Context, d Deps, start time.Time, timedOut bool, err error) error {
+	if timedOut {
+		d.Metrics.AcquireTimeouts.WithLabelValues("main").Inc()
+		return &AcquireTimeoutError{Pool: "main", Waited: time.Since(start)}
+	}
+	if ctx.Err() != nil {
+		c.cancelled.Add(1)
+	}
+	return err
+}
+
+// leased counts an acquire that got its connection after waiting since start.
+func (c *perRequestCounts) leased(d Deps, start time.Time) {
+	c.acquires.Add(1)
+	c.acquired.Add(1)
+	d.Metrics.AcquireWait.WithLabelValues("main").Observe(time.Since(start).Seconds())
+}
+
+// stats is the one "main" pool the strategy reports, from its connections created, closed and
+// being opened. A brand-new pool never has an idle connection, so every acquire waits.
+func (c *perRequestCounts) stats(d Deps, created, closed, constructing int64) metrics.PoolStats {
+	n := c.acquires.Load()
+	open := max(created-closed, 0)
+	acq := c.acquired.Load()
+	return metrics.PoolStats{
+		Pool: "main", Total: open + constructing, Idle: max(open-acq, 0), Acquired: acq,
+		Constructing: constructing, Max: int64(d.Cfg.MaxConns) * max(c.pools.Load(), 1),
+		AcquireCount: n, EmptyAcquireCount: n, CanceledAcquireCount: c.cancelled.Load(),
+		Created: created, Closed: closed,
+	}
+}

@@ -1,10 +1,8 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"net/http"
 
 	"poolbench.dev/lab-target/internal/labdb"
@@ -68,17 +66,9 @@ func (s *Server) queryMySQL(w http.ResponseWriter, r *http.Request, conn *sql.Co
 		s.queryFailed(w, r, res.Err())
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	bw := bufio.NewWriterSize(w, 32<<10)
-	enc := json.NewEncoder(bw)
-	row := make(map[string]any, len(names))
-	_ = bw.WriteByte('[')
-	for first := true; more; more = res.Next() {
+	s.writeRows(w, r, names, more, res.Next, func(row map[string]any) error {
 		if err := res.Scan(dest...); err != nil {
-			labdb.Record(s.Metrics, err)
-			s.errLog.log(s.Log, r.URL.Path, err)
-			return
+			return err
 		}
 		for i, n := range names {
 			if isInt[i] {
@@ -87,20 +77,6 @@ func (s *Server) queryMySQL(w http.ResponseWriter, r *http.Request, conn *sql.Co
 				row[n] = string(raws[i])
 			}
 		}
-		if !first {
-			_ = bw.WriteByte(',')
-		}
-		first = false
-		if err := enc.Encode(row); err != nil {
-			return // client gone
-		}
-	}
-	if err := res.Err(); err != nil {
-		// Headers are sent; a truncated body is the only signal left. Count and log it.
-		labdb.Record(s.Metrics, err)
-		s.errLog.log(s.Log, r.URL.Path, err)
-		return
-	}
-	_ = bw.WriteByte(']')
-	_ = bw.Flush()
+		return nil
+	}, res.Err)
 }

@@ -51,19 +51,46 @@ func (s *Server) query(w http.ResponseWriter, r *http.Request) {
 	for _, fd := range res.FieldDescriptions() {
 		names = append(names, fd.Name)
 	}
+	s.writeRows(w, r, names, more, res.Next, func(row map[string]any) error {
+		vals, err := res.Values()
+		if err != nil {
+			return err
+		}
+		for i, n := range names {
+			row[n] = vals[i]
+		}
+		return nil
+	}, res.Err)
+}
+
+// writeRows answers 200 with a result set as a JSON array, encoding one row at a time through
+// json.Encoder, so memory stays flat however large the answer. more says whether a first row was
+// read; next reads the following one; fill puts the current row's values into row; final is the
+// result set's error once the rows end. Once the headers are out, a truncated body is the only
+// signal left for a failure: it is counted and logged.
+func (s *Server) writeRows(
+	w http.ResponseWriter,
+	r *http.Request,
+	names []string,
+	more bool,
+	next func() bool,
+	fill func(row map[string]any) error,
+	final func() error,
+) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	bw := bufio.NewWriterSize(w, 32<<10)
 	enc := json.NewEncoder(bw)
 	row := make(map[string]any, len(names))
+	failed := func(err error) {
+		labdb.Record(s.Metrics, err)
+		s.errLog.log(s.Log, r.URL.Path, err)
+	}
 	_ = bw.WriteByte('[')
-	for first := true; more; more = res.Next() {
-		vals, err := res.Values()
-		if err != nil {
-			break
-		}
-		for i, n := range names {
-			row[n] = vals[i]
+	for first := true; more; more = next() {
+		if err := fill(row); err != nil {
+			failed(err)
+			return
 		}
 		if !first {
 			_ = bw.WriteByte(',')
@@ -73,10 +100,8 @@ func (s *Server) query(w http.ResponseWriter, r *http.Request) {
 			return // client gone
 		}
 	}
-	if err := res.Err(); err != nil {
-		// Headers are sent; a truncated body is the only signal left. Count and log it.
-		labdb.Record(s.Metrics, err)
-		s.errLog.log(s.Log, r.URL.Path, err)
+	if err := final(); err != nil {
+		failed(err)
 		return
 	}
 	_ = bw.WriteByte(']')
