@@ -75,9 +75,14 @@ final class Pools {
     interface Strategy {
         String name();
 
-        int shards();
+        /** How many shards the strategy splits the table over; 0 for one pool over all of it. */
+        default int shards() {
+            return 0;
+        }
 
-        void start(long deadlineNs) throws Exception;
+        /** Readies the pools before the first request (filling them where the strategy asks). */
+        default void start(long deadlineNs) throws Exception {
+        }
 
         Lease acquire(Req r) throws Exception;
 

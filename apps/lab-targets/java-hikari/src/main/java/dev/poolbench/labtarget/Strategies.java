@@ -70,11 +70,6 @@ final class Strategies {
         }
 
         @Override
-        public int shards() {
-            return 0;
-        }
-
-        @Override
         public void start(long deadlineNs) throws Exception {
             if (name.equals("prewarm")) {
                 b.waitFilled(b.deps.cfg().maxConns, deadlineNs);
@@ -115,10 +110,6 @@ final class Strategies {
         @Override
         public int shards() {
             return shards.size();
-        }
-
-        @Override
-        public void start(long deadlineNs) {
         }
 
         @Override
@@ -168,15 +159,6 @@ final class Strategies {
         @Override
         public String name() {
             return name;
-        }
-
-        @Override
-        public int shards() {
-            return 0;
-        }
-
-        @Override
-        public void start(long deadlineNs) throws Exception {
         }
 
         @Override
@@ -341,15 +323,6 @@ final class Strategies {
         @Override
         public String name() {
             return "borrowing";
-        }
-
-        @Override
-        public int shards() {
-            return 0;
-        }
-
-        @Override
-        public void start(long deadlineNs) {
         }
 
         @Override
