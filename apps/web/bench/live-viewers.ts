@@ -14,7 +14,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createDb, DEMO_TEAM_SLUG, LAB_TARGET_NAME, parseRun } from '@poolbench/db';
 import { producerConnection } from '@poolbench/queue';
-import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
+import { TERMINAL_RUN_STATUSES, SERVICE_DEFAULTS } from '@poolbench/contracts';
 import { hodgesLehmann, median, quantile } from '@poolbench/stats';
 import { stackSession } from './stack-session';
 
@@ -30,7 +30,7 @@ const LIVE_S = 30;
 const MEASURED_S = 10;
 
 const db = createDb({ url: process.env.DATABASE_URL!, applicationName: 'poolbench-live-bench' });
-const redis = producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799');
+const redis = producerConnection(process.env.REDIS_URL ?? SERVICE_DEFAULTS.REDIS_URL);
 
 interface Viewer {
   seconds: Map<number, { at: number; publishedAt: number }>;

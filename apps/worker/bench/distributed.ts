@@ -4,6 +4,7 @@ import { launchAndEnqueue } from '@poolbench/runs';
 import { median } from '@poolbench/stats';
 import { createWorld, waitFor } from '../test/harness';
 import { canMakeNamespaces, makeHosts } from '../test/netns';
+import { SERVICE_DEFAULTS } from '@poolbench/contracts';
 
 /**
  * Distributed runs benchmark (make bench): the start skew between load generators over 10 runs on
@@ -20,14 +21,12 @@ try {
   if (hosts) {
     const dbName = (await w.db.$queryRaw<{ name: string }[]>`SELECT current_database() AS name`)[0]!
       .name;
-    const dbUrl = new URL(
-      process.env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench',
-    );
+    const dbUrl = new URL(process.env.DATABASE_URL ?? SERVICE_DEFAULTS.DATABASE_URL);
     dbUrl.pathname = `/${dbName}`;
     const labUrl = new URL(dbUrl);
     labUrl.pathname = '/poolbench_lab';
     base.DATABASE_URL = await hosts.urlFor(dbUrl.toString());
-    base.REDIS_URL = await hosts.urlFor(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799');
+    base.REDIS_URL = await hosts.urlFor(process.env.REDIS_URL ?? SERVICE_DEFAULTS.REDIS_URL);
     base.LAB_DATABASE_URL = await hosts.urlFor(process.env.LAB_DATABASE_URL ?? labUrl.toString());
   }
   for (let i = 0; i < GENERATORS; i++) {

@@ -2,34 +2,31 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { SERVICE_DEFAULTS } from '@poolbench/contracts';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** Worker configuration; every variable is documented in apps/worker/README.md. */
 const EnvSchema = z.object({
-  DATABASE_URL: z
-    .string()
-    .url()
-    .default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench'),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:63799'),
+  DATABASE_URL: z.string().url().default(SERVICE_DEFAULTS.DATABASE_URL),
+  REDIS_URL: z.string().url().default(SERVICE_DEFAULTS.REDIS_URL),
   WORKER_ID: z.string().min(1).optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
   WORKER_HEARTBEAT_MS: z.coerce.number().int().min(200).default(5000),
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
-  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_HEALTH_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(SERVICE_DEFAULTS.WORKER_HEALTH_PORT),
   POOLBENCH_K6_BIN: z.string().default(join(REPO, 'packages/k6/bin/k6')),
   // How long k6's output keeps a second open for late samples (run-k6 reads it; k6's default 1 000).
   POOLBENCH_OUTPUT_GRACE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   LAB_TARGET_BIN: z.string().default(join(REPO, 'apps/lab-targets/go/bin/lab-target')),
-  LAB_DATABASE_URL: z
-    .string()
-    .url()
-    .default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab'),
+  LAB_DATABASE_URL: z.string().url().default(SERVICE_DEFAULTS.LAB_DATABASE_URL),
   // The runtimes of docs/runtimes.md and the MariaDB lab database (infra/services.sh starts it on 33069).
-  LAB_MARIADB_URL: z
-    .string()
-    .url()
-    .default('mysql://poolbench:poolbench@127.0.0.1:33069/poolbench_lab'),
+  LAB_MARIADB_URL: z.string().url().default(SERVICE_DEFAULTS.LAB_MARIADB_URL),
   // Shape databases no live target uses are dropped this many days after their last run
   // (apps/worker/src/targets/lab-shapes.ts); only those this installation alone recorded itself in.
   LAB_SHAPE_RETENTION_DAYS: z.coerce.number().positive().default(14),
@@ -65,7 +62,7 @@ const EnvSchema = z.object({
   // app's public URL their links point to (BETTER_AUTH_URL when unset).
   NOTIFY_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
   POOLBENCH_URL: z.string().url().optional(),
-  BETTER_AUTH_URL: z.string().url().default('http://localhost:3000'),
+  BETTER_AUTH_URL: z.string().url().default(SERVICE_DEFAULTS.BETTER_AUTH_URL),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
 });
 

@@ -12,3 +12,4 @@ export * from './queue/live-event-schema';
 export * from './queue/series-fields';
 export * from './run-metric-keys';
 export * from './run-summary';
+export * from './service-defaults';

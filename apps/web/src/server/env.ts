@@ -1,15 +1,13 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { SERVICE_DEFAULTS } from '@poolbench/contracts';
 
 /** Typed server environment: the only place the web app reads process.env. */
 const EnvSchema = z.object({
-  DATABASE_URL: z
-    .string()
-    .url()
-    .default('postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench'),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:63799'),
+  DATABASE_URL: z.string().url().default(SERVICE_DEFAULTS.DATABASE_URL),
+  REDIS_URL: z.string().url().default(SERVICE_DEFAULTS.REDIS_URL),
   BETTER_AUTH_SECRET: z.string().min(16).default('dev-only-secret-change-me-please'),
-  BETTER_AUTH_URL: z.string().url().default('http://localhost:3000'),
+  BETTER_AUTH_URL: z.string().url().default(SERVICE_DEFAULTS.BETTER_AUTH_URL),
   POOLBENCH_SECRET_KEY: z.string().optional(),
   /** the app's public URL when it differs from BETTER_AUTH_URL; tRPC mutations accept its origin */
   POOLBENCH_URL: z.string().url().optional(),

@@ -6,8 +6,9 @@ import { createRunQueue, producerConnection, workerConnection } from '@poolbench
 import { createCaller } from '~/server/api/root';
 import type { Context } from '~/server/api/context';
 import { hashToken } from '~/server/services/teams/invitations';
+import { SERVICE_DEFAULTS } from '@poolbench/contracts';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:63799';
+const REDIS_URL = process.env.REDIS_URL ?? SERVICE_DEFAULTS.REDIS_URL;
 
 export const SCENARIO = {
   template: 'cold-start-burst',

@@ -1,5 +1,6 @@
 import { judgedIp, parseIp, type IpNum } from './ip-math';
 import { specialLabel } from './special-ranges';
+import { SERVICE_DEFAULTS } from '../service-defaults';
 
 /** One service of the installation itself, as its environment names it. */
 export interface OwnService {
@@ -60,27 +61,39 @@ function fromPort(name: string, raw: string | undefined, fallback: number): OwnS
  */
 export function ownServicesFromEnv(env: Env): OwnService[] {
   const list: OwnService[] = [
-    ...fromUrl(
-      'Postgres (DATABASE_URL)',
-      env.DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench',
-    ),
-    ...fromUrl('Redis (REDIS_URL)', env.REDIS_URL ?? 'redis://127.0.0.1:63799'),
+    ...fromUrl('Postgres (DATABASE_URL)', env.DATABASE_URL ?? SERVICE_DEFAULTS.DATABASE_URL),
+    ...fromUrl('Redis (REDIS_URL)', env.REDIS_URL ?? SERVICE_DEFAULTS.REDIS_URL),
     ...fromUrl(
       'lab database (LAB_DATABASE_URL)',
-      env.LAB_DATABASE_URL ?? 'postgresql://poolbench:poolbench@127.0.0.1:54329/poolbench_lab',
+      env.LAB_DATABASE_URL ?? SERVICE_DEFAULTS.LAB_DATABASE_URL,
     ),
     ...fromUrl(
       'lab MariaDB (LAB_MARIADB_URL)',
-      env.LAB_MARIADB_URL ?? 'mysql://poolbench:poolbench@127.0.0.1:33069/poolbench_lab',
+      env.LAB_MARIADB_URL ?? SERVICE_DEFAULTS.LAB_MARIADB_URL,
     ),
     ...fromUrl('SMTP server (SMTP_URL)', env.SMTP_URL),
     // infra/services.sh starts the mail catcher on loopback whatever SMTP_URL says
-    ...fromPort('mail catcher SMTP (MAILPIT_SMTP_PORT)', env.MAILPIT_SMTP_PORT, 54025),
-    ...fromPort('mail catcher API (MAILPIT_HTTP_PORT)', env.MAILPIT_HTTP_PORT, 54026),
-    ...fromPort('web app (PORT)', env.PORT, 3000),
-    ...fromUrl('web app (BETTER_AUTH_URL)', env.BETTER_AUTH_URL ?? 'http://localhost:3000'),
+    ...fromPort(
+      'mail catcher SMTP (MAILPIT_SMTP_PORT)',
+      env.MAILPIT_SMTP_PORT,
+      SERVICE_DEFAULTS.MAILPIT_SMTP_PORT,
+    ),
+    ...fromPort(
+      'mail catcher API (MAILPIT_HTTP_PORT)',
+      env.MAILPIT_HTTP_PORT,
+      SERVICE_DEFAULTS.MAILPIT_HTTP_PORT,
+    ),
+    ...fromPort('web app (PORT)', env.PORT, SERVICE_DEFAULTS.PORT),
+    ...fromUrl(
+      'web app (BETTER_AUTH_URL)',
+      env.BETTER_AUTH_URL ?? SERVICE_DEFAULTS.BETTER_AUTH_URL,
+    ),
     ...fromUrl('web app (POOLBENCH_URL)', env.POOLBENCH_URL),
-    ...fromPort('worker ops port (WORKER_HEALTH_PORT)', env.WORKER_HEALTH_PORT, 9464),
+    ...fromPort(
+      'worker ops port (WORKER_HEALTH_PORT)',
+      env.WORKER_HEALTH_PORT,
+      SERVICE_DEFAULTS.WORKER_HEALTH_PORT,
+    ),
   ];
   const seen = new Set<string>();
   return list.filter((s) => {
