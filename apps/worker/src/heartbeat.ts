@@ -19,30 +19,20 @@ export async function startHeartbeat(
 ) {
   const now = new Date();
   const queueConnected = await opts.queueConnected();
+  const state = {
+    host: hostname(),
+    pid: process.pid,
+    version: opts.version,
+    concurrency: opts.concurrency,
+    startedAt: now,
+    lastSeenAt: now,
+    queueConnected,
+    queueStateAt: now,
+  };
   await db.worker.upsert({
     where: { id: opts.id },
-    create: {
-      id: opts.id,
-      host: hostname(),
-      pid: process.pid,
-      version: opts.version,
-      concurrency: opts.concurrency,
-      startedAt: now,
-      lastSeenAt: now,
-      queueConnected,
-      queueStateAt: now,
-    },
-    update: {
-      host: hostname(),
-      pid: process.pid,
-      version: opts.version,
-      concurrency: opts.concurrency,
-      startedAt: now,
-      lastSeenAt: now,
-      stoppedAt: null,
-      queueConnected,
-      queueStateAt: now,
-    },
+    create: { id: opts.id, ...state },
+    update: { ...state, stoppedAt: null },
   });
   let last = queueConnected;
   let beating: Promise<void> | null = null;

@@ -1,4 +1,5 @@
 import {
+  emptySummaryCounters,
   createHistogram,
   decodeHistogram,
   encodeHistogram,
@@ -60,17 +61,7 @@ export interface K6Summary extends K6Counters {
   custom: CustomMetrics | null;
 }
 
-export function emptyCounters(): K6Counters {
-  return {
-    requests: 0,
-    failed: 0,
-    status: {},
-    dataSentBytes: 0,
-    dataReceivedBytes: 0,
-    iterations: 0,
-    droppedIterations: 0,
-  };
-}
+export const emptyCounters: () => K6Counters = emptySummaryCounters;
 
 export function addCounters(into: K6Counters, from: K6Counters): void {
   into.requests += from.requests;

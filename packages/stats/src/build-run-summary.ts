@@ -101,6 +101,19 @@ function upstreamSummary(
   };
 }
 
+/** Counters with nothing counted yet. */
+export function emptySummaryCounters(): SummaryCounters {
+  return {
+    requests: 0,
+    failed: 0,
+    status: {},
+    dataSentBytes: 0,
+    dataReceivedBytes: 0,
+    iterations: 0,
+    droppedIterations: 0,
+  };
+}
+
 /** One stored per-second row's counters (RunSecond), as Postgres hands them back. */
 export interface StoredSecondCounters {
   second: number;
@@ -121,15 +134,7 @@ export function sumStoredSeconds(rows: readonly StoredSecondCounters[]): {
   vusMax: number | null;
   loadSeconds: number[];
 } {
-  const counters: SummaryCounters = {
-    requests: 0,
-    failed: 0,
-    status: {},
-    dataSentBytes: 0,
-    dataReceivedBytes: 0,
-    iterations: 0,
-    droppedIterations: 0,
-  };
+  const counters = emptySummaryCounters();
   let vusMax: number | null = null;
   const loadSeconds: number[] = [];
   for (const r of rows) {

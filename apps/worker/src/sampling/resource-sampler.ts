@@ -41,6 +41,19 @@ interface PrevState {
 const delta = (cur: number | null, prev: number | undefined) =>
   cur === null || prev === undefined ? null : Math.max(0, cur - prev);
 
+/**
+ * The mean wait over the second, in ms, from a histogram's `_sum` and `_count` and their previous
+ * readings: 0 when nothing waited, null before a second reading. Also the readings, for the next.
+ */
+function meanWaitMs(prom: PromSamples, histogram: string, prevSum?: number, prevCount?: number) {
+  const sum = sumOf(prom, `${histogram}_sum`);
+  const count = sumOf(prom, `${histogram}_count`);
+  const dSum = delta(sum, prevSum);
+  const dCount = delta(count, prevCount);
+  const ms = dSum !== null && dCount ? (dSum / dCount) * 1000 : dCount === 0 ? 0 : null;
+  return { ms, sum: sum ?? undefined, count: count ?? undefined };
+}
+
 // A last reading at stop over a shorter interval than this is too coarse for CPU (/proc counts in 10 ms ticks).
 const MIN_FINAL_INTERVAL_MS = 250;
 
@@ -153,11 +166,13 @@ export class ResourceSampler {
         row.poolConstructing = sumOf(prom, 'labtarget_pool_constructing_conns');
         row.poolMax = sumOf(prom, 'labtarget_pool_max_conns');
         row.poolWaitCount = sumOf(prom, 'labtarget_pool_waiting_requests');
-        const waitSum = sumOf(prom, 'labtarget_pool_acquire_wait_seconds_sum');
-        const waitCount = sumOf(prom, 'labtarget_pool_acquire_wait_seconds_count');
-        const dSum = delta(waitSum, prev.waitSum);
-        const dCount = delta(waitCount, prev.waitCount);
-        row.poolWaitMs = dSum !== null && dCount ? (dSum / dCount) * 1000 : dCount === 0 ? 0 : null;
+        const wait = meanWaitMs(
+          prom,
+          'labtarget_pool_acquire_wait_seconds',
+          prev.waitSum,
+          prev.waitCount,
+        );
+        row.poolWaitMs = wait.ms;
         const timeouts = sumOf(prom, 'labtarget_pool_acquire_timeout_total');
         const created = sumOf(prom, 'labtarget_pool_conns_created_total');
         const tooMany = sumOf(prom, 'labtarget_db_too_many_clients_total');
@@ -165,8 +180,8 @@ export class ResourceSampler {
         row.poolConnsCreated = delta(created, prev.created);
         row.dbTooManyClients = delta(tooMany, prev.tooMany);
         Object.assign(next, {
-          waitSum: waitSum ?? undefined,
-          waitCount: waitCount ?? undefined,
+          waitSum: wait.sum,
+          waitCount: wait.count,
           timeouts: timeouts ?? undefined,
           created: created ?? undefined,
           tooMany: tooMany ?? undefined,
@@ -231,16 +246,18 @@ function upstreamPool(prom: PromSamples, prev: PrevState, row: ResourceRow): Pre
   row.upstreamOpen = sumOf(prom, 'labtarget_upstream_open_conns');
   row.upstreamInUse = sumOf(prom, 'labtarget_upstream_inuse_conns');
   row.upstreamMax = sumOf(prom, 'labtarget_upstream_max_idle_conns');
-  const waitSum = sumOf(prom, 'labtarget_upstream_conn_wait_seconds_sum');
-  const waitCount = sumOf(prom, 'labtarget_upstream_conn_wait_seconds_count');
-  const dSum = delta(waitSum, prev.upWaitSum);
-  const dCount = delta(waitCount, prev.upWaitCount);
-  row.upstreamWaitMs = dSum !== null && dCount ? (dSum / dCount) * 1000 : dCount === 0 ? 0 : null;
+  const wait = meanWaitMs(
+    prom,
+    'labtarget_upstream_conn_wait_seconds',
+    prev.upWaitSum,
+    prev.upWaitCount,
+  );
+  row.upstreamWaitMs = wait.ms;
   const created = sumOf(prom, 'labtarget_upstream_conns_created_total');
   row.upstreamConnsCreated = delta(created, prev.upCreated);
   return {
-    upWaitSum: waitSum ?? undefined,
-    upWaitCount: waitCount ?? undefined,
+    upWaitSum: wait.sum,
+    upWaitCount: wait.count,
     upCreated: created ?? undefined,
   };
 }

@@ -10,6 +10,7 @@ import type { ValidationProblem } from '../validate-scenario';
 import { POOL_PARAM_DEFS, type PoolParamKey } from './param-defs';
 import {
   POOL_PARAMS_SCHEMAS,
+  POOL_STRATEGIES,
   PoolConfigSchema,
   type PoolConfig,
   type PoolStrategy,
@@ -37,18 +38,7 @@ export interface RuntimeCapabilities {
   upload: boolean;
 }
 
-const ALL: readonly PoolStrategy[] = [
-  'per-request',
-  'pool-per-request',
-  'lazy',
-  'prewarm',
-  'fixed',
-  'elastic',
-  'adaptive',
-  'priority',
-  'partitioned',
-  'borrowing',
-];
+const ALL: readonly PoolStrategy[] = POOL_STRATEGIES;
 const HIKARI: readonly PoolStrategy[] = [
   'fixed',
   'elastic',

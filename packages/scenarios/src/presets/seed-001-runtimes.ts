@@ -1,6 +1,6 @@
 import type { PoolConfigInput } from '../pool/pool-config-schema';
 import type { PresetDefinition } from './preset-definition';
-import { rampScenario } from './seed-001';
+import { seed001Scenarios } from './seed-001';
 
 // Seed 001 as the write-up ran it: the same SELECT in Go, Bun and PHP-FPM against MySQL (here
 // Debian's MariaDB), each returning JSON its own way (Go streams with json.Encoder, Bun
@@ -84,26 +84,7 @@ export const seed001Runtimes: PresetDefinition = {
     },
   ],
   build: (s) => ({
-    scenarios: [
-      {
-        id: 's1-10k-rows',
-        label: 'S1: 10 000 rows x 40 fields',
-        original: '10 000 rows x 40 fields, 250 VUs ramp-up, 7 min',
-        scenario: rampScenario(s, 250, 420_000, 10_000, 40),
-      },
-      {
-        id: 's2-5k-rows',
-        label: 'S2: 5 000 rows x 40 fields',
-        original: '5 000 rows x 40 fields, 250 VUs ramp-up, 7 min',
-        scenario: rampScenario(s, 250, 420_000, 5_000, 40),
-      },
-      {
-        id: 's3-1k-rows',
-        label: 'S3: 1 000 rows x 50 fields',
-        original: '1 000 rows x 50 fields, 300 VUs ramp-up, 6.5 min',
-        scenario: rampScenario(s, 300, 390_000, 1_000, 50),
-      },
-    ],
+    scenarios: seed001Scenarios(s),
     poolConfigs: RUNTIMES,
   }),
 };

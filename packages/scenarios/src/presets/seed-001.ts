@@ -55,6 +55,28 @@ export function rampScenario(
   };
 }
 
+/** The seed's three result-set sizes, each under its own ramp-up. */
+export const seed001Scenarios = (s: number) => [
+  {
+    id: 's1-10k-rows',
+    label: 'S1: 10 000 rows x 40 fields',
+    original: '10 000 rows x 40 fields, 250 VUs ramp-up, 7 min',
+    scenario: rampScenario(s, 250, 420_000, 10_000, 40),
+  },
+  {
+    id: 's2-5k-rows',
+    label: 'S2: 5 000 rows x 40 fields',
+    original: '5 000 rows x 40 fields, 250 VUs ramp-up, 7 min',
+    scenario: rampScenario(s, 250, 420_000, 5_000, 40),
+  },
+  {
+    id: 's3-1k-rows',
+    label: 'S3: 1 000 rows x 50 fields',
+    original: '1 000 rows x 50 fields, 300 VUs ramp-up, 6.5 min',
+    scenario: rampScenario(s, 300, 390_000, 1_000, 50),
+  },
+];
+
 export const seed001: PresetDefinition = {
   id: 'seed-001-large-result-sets',
   title: 'Seed 001: large result sets under ramp-up',
@@ -75,26 +97,7 @@ export const seed001: PresetDefinition = {
     claim: `With ${pool} connections, the seed's link (${LINK_MS} ms) lowers throughput compared with a local database (seed: the link, not the runtime, is the bottleneck; removing it promised 3–10×; Go 19.3 req/s at 10 000 rows).`,
   })),
   build: (s) => ({
-    scenarios: [
-      {
-        id: 's1-10k-rows',
-        label: 'S1: 10 000 rows x 40 fields',
-        original: '10 000 rows x 40 fields, 250 VUs ramp-up, 7 min',
-        scenario: rampScenario(s, 250, 420_000, 10_000, 40),
-      },
-      {
-        id: 's2-5k-rows',
-        label: 'S2: 5 000 rows x 40 fields',
-        original: '5 000 rows x 40 fields, 250 VUs ramp-up, 7 min',
-        scenario: rampScenario(s, 250, 420_000, 5_000, 40),
-      },
-      {
-        id: 's3-1k-rows',
-        label: 'S3: 1 000 rows x 50 fields',
-        original: '1 000 rows x 50 fields, 300 VUs ramp-up, 6.5 min',
-        scenario: rampScenario(s, 300, 390_000, 1_000, 50),
-      },
-    ],
+    scenarios: seed001Scenarios(s),
     poolConfigs: configs(),
   }),
 };
