@@ -19,6 +19,15 @@ const MARIADB_URL =
   process.env.LAB_MARIADB_URL ?? 'mysql://poolbench:poolbench@127.0.0.1:33069/poolbench_lab';
 
 /** A process and every descendant, from /proc (PHP-FPM's children are in a session of their own). */
+/** A process's command line, or null once it is gone (a process tree changes while it is read). */
+function cmdlineOf(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return null;
+  }
+}
+
 function tree(pid: number): number[] {
   const out = [pid];
   try {
@@ -113,12 +122,8 @@ describe('worker: one run per runtime (real Postgres, MariaDB, Redis, k6, JVM, B
       while (scanning) {
         for (const child of recordedChildren(w.runtimeDir)) {
           for (const pid of tree(child.pid)) {
-            let cmdline = '';
-            try {
-              cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-            } catch {
-              continue; // gone
-            }
+            const cmdline = cmdlineOf(pid);
+            if (cmdline === null) continue;
             if (child.kind === 'lab-target') seen.add(child.runId);
             if (/\/\/[^/\s:@]+:[^@\s/]+@/.test(cmdline) || /--database-url/.test(cmdline))
               leaks.push(`${child.kind} ${pid}: ${cmdline}`);
@@ -236,9 +241,7 @@ describe('worker: a runtime dies with the worker (kill -9)', () => {
     const dirs = readdirSync(w.tmpDir)
       .filter((d) => d.startsWith('pb-php-'))
       .map((d) => join(w.tmpDir, d))
-      .filter((d) =>
-        pids.some((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(`${d}/`)),
-      );
+      .filter((d) => pids.some((p) => cmdlineOf(p)?.includes(`${d}/`)));
     expect(dirs).toHaveLength(2);
     const shm = () =>
       execFileSync('ipcs', ['-m']).toString() + execFileSync('ipcs', ['-s']).toString();
