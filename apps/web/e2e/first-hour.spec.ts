@@ -70,6 +70,32 @@ test('the sidebar links stay put while the team switcher loads', async ({ page, 
 });
 
 /**
+ * A brand-new account is unverified, and its pages open with the verify banner above them. The
+ * banner must be there from the first paint: appearing when the team loads, it pushed every page's
+ * content down under the pointer.
+ */
+test("a new account's verify banner is there before the team loads, and the page stays put", async ({
+  page,
+  baseURL,
+}) => {
+  await signUpApi(page.request, baseURL!, 'Unverified Newcomer', { verified: false });
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/trpc\/[^?]*team\.me/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/runs');
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(page.getByTestId('verify-email-banner')).toBeVisible();
+  const before = (await heading.boundingBox())!.y;
+  release();
+  await expect(page.getByRole('combobox', { name: 'Team' })).toBeVisible();
+  await expect(page.getByTestId('verify-email-banner')).toBeVisible();
+  expect((await heading.boundingBox())!.y).toBe(before);
+});
+
+/**
  * The experiment form opened from the sidebar (no target in the address) shows the team's only
  * target as chosen, and submits with it: no "Target: is required" under a target that is shown.
  */

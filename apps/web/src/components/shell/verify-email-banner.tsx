@@ -10,12 +10,18 @@ import { Button } from '~/components/ui/button';
 /**
  * Shown until the signed-in account's address is verified: the app works in the user's own team,
  * but an invitation sent to this address can only be accepted once it is (docs/security.md).
+ * `initial` is the session's user as the server rendered the page, so the banner is there from the
+ * first paint instead of pushing the page down when `team.me` answers.
  */
-export function VerifyEmailBanner() {
+export function VerifyEmailBanner({
+  initial,
+}: {
+  initial?: { email: string; emailVerified?: boolean };
+}) {
   const trpc = useTRPC();
   const me = useQuery(trpc.team.me.queryOptions());
   const [state, setState] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
-  const user = me.data?.user;
+  const user = me.data?.user ?? initial;
   if (!user || user.emailVerified !== false) return null;
   const resend = async () => {
     setState('sending');
