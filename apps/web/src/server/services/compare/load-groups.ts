@@ -1,5 +1,5 @@
 import { parseRun, type Db } from '@poolbench/db';
-import { splitValidRuns, storedRunInsights } from '@poolbench/runs';
+import { splitValidRuns, STORED_INSIGHT_SELECT, storedRunInsights } from '@poolbench/runs';
 import type { InvalidRun, RunInsight, RunSummary } from '@poolbench/stats';
 import {
   isMeasuredRunStatus,
@@ -46,18 +46,14 @@ export interface CompareGroup extends GroupNames {
 }
 
 const SELECT = {
+  ...STORED_INSIGHT_SELECT,
   id: true,
   repeatIndex: true,
-  summary: true,
-  environment: true,
   status: true,
   experimentId: true,
   targetId: true,
   poolConfigId: true,
   scenarioId: true,
-  poolConfigSnapshot: true,
-  scenarioSnapshot: true,
-  segments: { select: { cpuMaxPercent: true } },
   experiment: { select: { name: true } },
   target: { select: { name: true } },
 } as const;
