@@ -46,18 +46,24 @@ async function fillExperiment(page: Page, name: string) {
   await expect(page.getByTestId('run-count')).toHaveText('10');
 }
 
-/**
- * The team switcher loads after the page; while it does, the sidebar's links must not move. A
- * 34 px shift once put the Runs link under a click aimed at Experiments on a busy machine.
- */
-test('the sidebar links stay put while the team switcher loads', async ({ page, baseURL }) => {
-  await signUpApi(page.request, baseURL!, 'Steady Sidebar');
+/** Holds every team.me answer until the returned function is called: the page as it first paints. */
+async function holdTeamMe(page: Page): Promise<() => void> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/api\/trpc\/[^?]*team\.me/, async (route) => {
     await held;
     await route.continue();
   });
+  return release;
+}
+
+/**
+ * The team switcher loads after the page; while it does, the sidebar's links must not move. A
+ * 34 px shift once put the Runs link under a click aimed at Experiments on a busy machine.
+ */
+test('the sidebar links stay put while the team switcher loads', async ({ page, baseURL }) => {
+  await signUpApi(page.request, baseURL!, 'Steady Sidebar');
+  const release = await holdTeamMe(page);
   await page.goto('/runs');
   const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
   await expect(links.first()).toBeVisible();
@@ -79,12 +85,7 @@ test("a new account's verify banner is there before the team loads, and the page
   baseURL,
 }) => {
   await signUpApi(page.request, baseURL!, 'Unverified Newcomer', { verified: false });
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/api\/trpc\/[^?]*team\.me/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdTeamMe(page);
   await page.goto('/runs');
   const heading = page.getByRole('heading', { level: 1 });
   await expect(page.getByTestId('verify-email-banner')).toBeVisible();

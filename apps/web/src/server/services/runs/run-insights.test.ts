@@ -25,8 +25,9 @@ describe('run insights from stored data (real Postgres)', () => {
   });
   afterAll(async () => dispose?.());
 
-  it('a run that dropped iterations on a busy machine says so everywhere; a clean one says nothing', async () => {
-    const e = await syntheticExperiment(db, T.teamId, T.targetId, T.scenarioId, ['a', 'b'], 1);
+  /** An experiment with one pool config per name and one clean synthetic run of each. */
+  async function oneRunEach(names: string[], seed: number) {
+    const e = await syntheticExperiment(db, T.teamId, T.targetId, T.scenarioId, names, 1);
     const ids: string[] = [];
     for (const [i, pc] of e.poolConfigs.entries())
       ids.push(
@@ -42,10 +43,15 @@ describe('run insights from stored data (real Postgres)', () => {
           seconds: 20,
           latencyMs: 10,
           rps: 50,
-          seed: 7 + i,
+          seed: seed + i,
           environment: { cpuCount: 2, loadAvg1mAtStart: 0.3 },
         }),
       );
+    return { e, ids };
+  }
+
+  it('a run that dropped iterations on a busy machine says so everywhere; a clean one says nothing', async () => {
+    const { e, ids } = await oneRunEach(['a', 'b'], 7);
     const [bad, clean] = ids as [string, string];
     const row = parseRun(await db.run.findUniqueOrThrow({ where: { id: bad } }));
     await db.run.update({
@@ -122,26 +128,7 @@ describe('run insights from stored data (real Postgres)', () => {
     expect(insights?.message).toMatch(/1 of 1 runs started on a busy machine/);
   });
   it('a run whose load generator peaked at full CPU says so on the run, in REST and in the compare view', async () => {
-    const e = await syntheticExperiment(db, T.teamId, T.targetId, T.scenarioId, ['g1', 'g2'], 1);
-    const ids: string[] = [];
-    for (const [i, pc] of e.poolConfigs.entries())
-      ids.push(
-        await insertSyntheticRun(db, {
-          teamId: T.teamId,
-          experimentId: e.experimentId,
-          targetId: T.targetId,
-          scenarioId: T.scenarioId,
-          poolConfigId: pc.id,
-          poolConfigName: pc.name,
-          scenarioName: 'burst',
-          repeatIndex: 0,
-          seconds: 20,
-          latencyMs: 10,
-          rps: 50,
-          seed: 11 + i,
-          environment: { cpuCount: 2, loadAvg1mAtStart: 0.3 },
-        }),
-      );
+    const { e, ids } = await oneRunEach(['g1', 'g2'], 11);
     const [hot, cool] = ids as [string, string];
     // two generators each: one of the first run's k6 processes took a whole core
     for (const [runId, peaks] of [
