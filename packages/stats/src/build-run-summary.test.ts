@@ -6,15 +6,16 @@ import {
   type StoredSecondCounters,
 } from './build-run-summary';
 
-const row = (second: number, requests: number): StoredSecondCounters => ({
+const row = (second: number, requests: number, checkFailed = 0): StoredSecondCounters => ({
   second,
   requests,
-  failed: requests > 0 ? 1 : 0,
+  failed: (requests > 0 ? 1 : 0) + checkFailed,
   statusCounts: requests > 0 ? { '200': requests - 1, '503': 1 } : {},
   bytesSent: BigInt(requests * 10),
   bytesReceived: requests * 20,
   iterations: requests,
   droppedIterations: 0,
+  checkFailed,
   vusMax: 5,
 });
 
@@ -71,5 +72,33 @@ describe('buildRunSummary', () => {
     expect(
       buildRunSummary({ counters, trends: {}, seconds: 3, vusMax, loadMs: 0, resources: [] }).rps,
     ).toBeNull();
+  });
+
+  it('counts the check failures of stored seconds among the failed requests', () => {
+    const { counters, vusMax, loadSeconds } = sumStoredSeconds([
+      row(0, 100, 3),
+      row(1, 100),
+      row(2, 100, 4),
+    ]);
+    const s = buildRunSummary({
+      counters,
+      trends: {},
+      seconds: 3,
+      vusMax,
+      loadMs: loadTimeMs(null, null, loadSeconds),
+      resources: [],
+    });
+    expect(s).toMatchObject({ requests: 300, failed: 10, checkFailed: 7 });
+    const clean = sumStoredSeconds([row(0, 100), row(1, 100)]).counters;
+    expect(
+      buildRunSummary({
+        counters: clean,
+        trends: {},
+        seconds: 2,
+        vusMax,
+        loadMs: 2000,
+        resources: [],
+      }),
+    ).not.toHaveProperty('checkFailed');
   });
 });

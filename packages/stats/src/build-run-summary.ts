@@ -125,6 +125,8 @@ export interface StoredSecondCounters {
   bytesReceived: number | bigint;
   iterations: number;
   droppedIterations: number;
+  /** of `failed`, requests with a success status that failed a scenario check */
+  checkFailed: number;
   vusMax: number;
 }
 
@@ -144,6 +146,7 @@ export function sumStoredSeconds(rows: readonly StoredSecondCounters[]): {
     counters.dataReceivedBytes += Number(r.bytesReceived);
     counters.iterations += r.iterations;
     counters.droppedIterations += r.droppedIterations;
+    if (r.checkFailed) counters.checkFailed = (counters.checkFailed ?? 0) + r.checkFailed;
     for (const [k, n] of Object.entries(r.statusCounts ?? {}))
       counters.status[k] = (counters.status[k] ?? 0) + n;
     vusMax = Math.max(vusMax ?? 0, r.vusMax);

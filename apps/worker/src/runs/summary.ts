@@ -29,6 +29,7 @@ export function bucketToRow(runId: string, t0: number, s: K6Second): RunSecondRo
       bytesReceived: BigInt(s.dataReceivedBytes),
       iterations: s.iterations,
       droppedIterations: s.droppedIterations,
+      checkFailed: s.checkFailed ?? 0,
       vus: s.vus ?? 0,
       vusMax: s.vusMax ?? 0,
       vusAllocated: s.vusAllocated ?? null,

@@ -1,6 +1,8 @@
 import { createHistogram, encodeHistogram, histogramStatsMs } from '@poolbench/stats';
 import { createDb, type Db, type Prisma } from '@poolbench/db';
 import { seed } from '../seed/seed';
+import { finalizeFromStored } from '../finalize-from-stored';
+import { windowSummaries } from '../summaries/window-summaries';
 import { withTempDatabase } from '@poolbench/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,6 +18,7 @@ describe('merging generator seconds (real Postgres)', () => {
   let db: Db;
   let dispose: () => Promise<void>;
   let runId: string;
+  let newRun: () => Promise<string>;
   const t0 = new Date('2026-11-24T00:00:00Z');
   beforeAll(async () => {
     const t = await withTempDatabase('runs_segments');
@@ -31,35 +34,47 @@ describe('merging generator seconds (real Postgres)', () => {
         loadGenerators: 3,
       },
     });
-    const run = await db.run.create({
-      data: {
-        teamId: ids.teamId,
-        experimentId: exp.id,
-        targetId: ids.targetId,
-        repeatIndex: 0,
-        sequence: 0,
-        poolConfigSnapshot: {},
-        scenarioSnapshot: {},
-        targetSnapshot: {},
-        loadGenerators: 3,
-      },
-    });
-    runId = run.id;
+    let sequence = 0;
+    newRun = async () =>
+      (
+        await db.run.create({
+          data: {
+            teamId: ids.teamId,
+            experimentId: exp.id,
+            targetId: ids.targetId,
+            repeatIndex: 0,
+            sequence: sequence++,
+            poolConfigSnapshot: {},
+            scenarioSnapshot: {},
+            targetSnapshot: {},
+            loadGenerators: 3,
+          },
+        })
+      ).id;
+    runId = await newRun();
   });
   afterAll(async () => {
     await db?.$disconnect();
     await dispose?.();
   });
 
-  const write = (gen: number, second: number, requests: number, vusAllocated: number | null = 5) =>
+  const write = (
+    gen: number,
+    second: number,
+    requests: number,
+    vusAllocated: number | null = 5,
+    checkFailed = 0,
+    run = runId,
+  ) =>
     db.runSecond.create({
       data: {
-        runId,
+        runId: run,
         second,
         segment: segmentKey(gen),
         ts: new Date(t0.getTime() + second * 1000),
         requests,
-        failed: 0,
+        failed: checkFailed,
+        checkFailed,
         statusCounts: { '200': requests },
         bytesSent: 1n,
         bytesReceived: 2n,
@@ -112,6 +127,39 @@ describe('merging generator seconds (real Postgres)', () => {
       Array.from({ length: 37 }, (_, i) => [i + 3, 3 * (i + 3) + 3]),
     );
   });
+
+  it("a run rebuilt from its generators' stored seconds keeps the requests that failed a check", async () => {
+    const crashed = await newRun();
+    await db.runSegment.createMany({
+      data: [0, 1, 2].map((index) => ({ runId: crashed, index, baseUrls: [] })),
+    });
+    // generator 0 saw 2 + 1 check failures, generator 2 saw 4; generator 1 none
+    for (const [gen, second, checkFailed] of [
+      [0, 0, 2],
+      [1, 0, 0],
+      [2, 0, 4],
+      [0, 1, 1],
+      [1, 1, 0],
+      [2, 1, 0],
+    ] as const)
+      await write(gen, second, 50, 5, checkFailed, crashed);
+    const final = await finalizeFromStored(db, crashed);
+    expect(final?.summary).toMatchObject({ requests: 300, failed: 7, checkFailed: 7 });
+    const merged = await db.runSecond.findMany({
+      where: { runId: crashed, segment: 'all' },
+      orderBy: { second: 'asc' },
+    });
+    expect(merged.map((r) => [r.second, r.failed, r.checkFailed])).toEqual([
+      [0, 6, 6],
+      [1, 1, 1],
+    ]);
+    // a window over the second second alone counts that second's one
+    const windows = await windowSummaries(db, [{ id: crashed, finished: true }], {
+      from: 1,
+      to: 2,
+    });
+    expect(windows.get(crashed)).toMatchObject({ requests: 150, failed: 1, checkFailed: 1 });
+  });
 });
 
 describe('mergeSecondRows', () => {
@@ -131,6 +179,7 @@ describe('mergeSecondRows', () => {
     bytesReceived: 2n,
     iterations: 10,
     droppedIterations: 0,
+    checkFailed: 0,
     vus: 2,
     vusMax: 5,
     vusAllocated: 5,

@@ -43,6 +43,7 @@ export function mergeSecondRows(
       bytesReceived: rows.reduce((a, r) => a + r.bytesReceived, 0n),
       iterations: sum((r) => r.iterations),
       droppedIterations: sum((r) => r.droppedIterations),
+      checkFailed: sum((r) => r.checkFailed),
       vus: sum((r) => r.vus),
       vusMax: sum((r) => r.vusMax),
       // allocated VUs add up like the others; unknown when no generator recorded them

@@ -15,6 +15,8 @@ export interface RunSecondParts {
     bytesReceived: bigint;
     iterations: number;
     droppedIterations: number;
+    /** of `failed`, requests with a success status that failed a scenario check */
+    checkFailed: number;
     vus: number;
     vusMax: number;
     /** unknown when the load engine did not report it */

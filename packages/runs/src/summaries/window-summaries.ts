@@ -59,7 +59,7 @@ export async function windowSummaries(
   if (ids.length === 0) return out;
   const [seconds, resources, loads, duration, blocked] = await Promise.all([
     db.$queryRaw<SecondRow[]>`
-      SELECT "runId", second, ts, requests, failed, "statusCounts", "bytesSent", "bytesReceived", iterations, "droppedIterations", "vusMax", checks
+      SELECT "runId", second, ts, requests, failed, "statusCounts", "bytesSent", "bytesReceived", iterations, "droppedIterations", "checkFailed", "vusMax", checks
         FROM "RunSecond"
        WHERE "runId" = ANY(${ids}::text[]) AND segment = 'all' AND second >= ${window.from} AND second < ${window.to}`,
     db.$queryRaw<ResourceRow[]>`

@@ -31,6 +31,14 @@ const second = (
   ...(subMetrics ? { subMetrics } : {}),
 });
 
+describe("a distributed run's summary, from its merged seconds", () => {
+  it('counts the requests that failed a check among the failed ones', () => {
+    const rows = [0, 1, 2].map((n) => ({ ...second(n, null), failed: n, checkFailed: n }));
+    expect(summaryFromMergedRows(rows)).toMatchObject({ requests: 30, failed: 3, checkFailed: 3 });
+    expect(summaryFromMergedRows([second(0, null)])).not.toHaveProperty('checkFailed');
+  });
+});
+
 describe("a distributed run's tagged series, from its merged seconds", () => {
   const me = 'http_req_duration{name:me}';
   const errors = 'http_reqs{status:500}';

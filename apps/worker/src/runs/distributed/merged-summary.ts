@@ -60,6 +60,7 @@ export function summaryFromMergedRows(rows: Prisma.RunSecondCreateManyInput[]): 
       dataReceivedBytes: Number(r.bytesReceived),
       iterations: r.iterations,
       droppedIterations: r.droppedIterations,
+      ...(r.checkFailed ? { checkFailed: r.checkFailed } : {}),
       ...(checks
         ? {
             checks: checks.items,
