@@ -217,6 +217,8 @@ describe.skipIf(!canMakeNamespaces())(
         expect(m.delivery, `segment ${m.index} delivery`).not.toBeNull();
         expect(m.disturbance, `segment ${m.index} disturbance`).not.toBeNull();
         expect(m.disturbance!.seconds).toBeGreaterThan(5);
+        // the three workers share this machine: each counts the other two as the run's own
+        expect(m.disturbance!.sharedWith, `segment ${m.index} shares with`).toBe(2);
         expect(m.disturbanceBeforeStart).not.toBeNull();
       }
       expect(summary.delivery).toEqual(

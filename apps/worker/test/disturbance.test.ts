@@ -45,6 +45,28 @@ describe('disturbance: CPU outside the run, from /proc', () => {
     expect(ours.seconds).toBeGreaterThan(1.8);
   }, 20_000);
 
+  it("counts another load generator's worker, named at the end, and its tree as the run's own", async () => {
+    // two windows over the same stranger: one is told the stranger's pid, as a generator is told
+    // the other generators' workers on its machine; the other is not
+    const told = startDisturbance();
+    const blind = startDisturbance();
+    const sh = spawn('sh', ['-c', `(${BUSY}) & echo $!; exit 0`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const pid = Number(
+      await new Promise<string>((r) => sh.stdout.once('data', (b: Buffer) => r(b.toString()))),
+    );
+    await sleep(3300);
+    const without = blind.stop()!;
+    const withIt = told.stop([pid])!;
+    expect(withIt.sharedWith).toBe(1);
+    expect(without.sharedWith).toBeUndefined();
+    // whatever else the machine did is in both; the stranger's loop only in the blind one
+    expect(without.outsideCpuPercent - withIt.outsideCpuPercent).toBeGreaterThan(30);
+    // a pid that is not there, or this process itself, names nothing
+    expect(startDisturbance().stop([process.pid, 2 ** 22 + 1])?.sharedWith).toBeUndefined();
+  }, 20_000);
+
   it('before a run: a quick preparation still gets a window of half a second', async () => {
     const started = Date.now();
     const d = await disturbanceBeforeStart(startDisturbance(), new AbortController().signal);

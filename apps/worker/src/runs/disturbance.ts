@@ -6,14 +6,16 @@ const TICKS = 100;
 /** Database servers: their work serves the run's target, it is not a disturbance. */
 const DATABASE_SERVERS = new Set(['postgres', 'mariadbd', 'mysqld']);
 
+type Procs = Map<number, { comm: string; ppid: number; ticks: number }>;
+
 interface Snapshot {
   atMs: number;
   /** /proc/stat "cpu": busy (all but idle and iowait) and steal ticks over every core */
   busy: number;
   steal: number;
   total: number;
-  /** this worker and its descendants, live or reaped (k6, the target), ticks */
-  tree: number;
+  /** every live process: the run's own trees are summed from it when the window closes */
+  procs: Procs;
   /** database server processes with the children they reaped (backends that ended), ticks */
   databases: number;
 }
@@ -30,6 +32,9 @@ export type Disturbance = {
   cores: number;
   loadAvg1mAtEnd: number;
   seconds: number;
+  /** other processes of this run on the machine whose CPU counted as the run's own: the other
+   * load generators of a distributed run that share it (absent when none) */
+  sharedWith?: number;
 };
 
 function procStat(): { busy: number; steal: number; total: number } {
@@ -63,7 +68,7 @@ function pidTimes(pid: number): { comm: string; ppid: number; ticks: number } | 
 
 function snapshot(): Snapshot {
   const stat = procStat();
-  const procs = new Map<number, { comm: string; ppid: number; ticks: number }>();
+  const procs: Procs = new Map();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const t = pidTimes(Number(name));
@@ -71,9 +76,13 @@ function snapshot(): Snapshot {
   }
   let databases = 0;
   for (const t of procs.values()) if (DATABASE_SERVERS.has(t.comm)) databases += t.ticks;
-  // this worker and its live descendants (a child that ended is in its parent's cutime)
-  let tree = 0;
-  const mine = new Set([process.pid]);
+  return { atMs: Date.now(), ...stat, procs, databases };
+}
+
+/** CPU ticks of the given processes and their live descendants (a child that ended is in its
+ * parent's cutime). */
+function treeTicks(procs: Procs, roots: readonly number[]): number {
+  const mine = new Set(roots.filter((pid) => procs.has(pid)));
   let grew = true;
   while (grew) {
     grew = false;
@@ -83,8 +92,9 @@ function snapshot(): Snapshot {
         grew = true;
       }
   }
-  for (const pid of mine) tree += procs.get(pid)?.ticks ?? 0;
-  return { atMs: Date.now(), ...stat, tree, databases };
+  let ticks = 0;
+  for (const pid of mine) ticks += procs.get(pid)!.ticks;
+  return ticks;
 }
 
 /**
@@ -92,9 +102,15 @@ function snapshot(): Snapshot {
  * worker's own CPU and its reaped children (k6 and the target, counted when they exit), minus the
  * database servers (the target's work). Read at the start; `stop()` after k6 and the target ended.
  * Processes that started and ended inside the window count as outside unless they were ours or a
- * database's, so a short-lived neighbour is caught too.
+ * database's, so a short-lived neighbour is caught too. `stop(alsoOurs)` counts those worker
+ * processes and their trees as the run's own as well: the other load generators of a distributed
+ * run on this machine, whose k6 (and, for the first, the managed target) is the run's load, not a
+ * disturbance of it.
  */
-export function startDisturbance(): { openedAtMs: number; stop(): Disturbance | null } {
+export function startDisturbance(): {
+  openedAtMs: number;
+  stop(alsoOurs?: readonly number[]): Disturbance | null;
+} {
   let start: Snapshot | null = null;
   try {
     start = snapshot();
@@ -104,7 +120,7 @@ export function startDisturbance(): { openedAtMs: number; stop(): Disturbance | 
   return {
     // when the first reading ended: the window stop() measures starts here
     openedAtMs: start?.atMs ?? Date.now(),
-    stop() {
+    stop(alsoOurs = []) {
       if (!start) return null;
       let end: Snapshot;
       try {
@@ -116,7 +132,14 @@ export function startDisturbance(): { openedAtMs: number; stop(): Disturbance | 
       if (seconds <= 0) return null;
       const pct = (ticks: number) => +((100 * ticks) / TICKS / seconds).toFixed(1);
       const busy = end.busy - start.busy;
-      const ours = end.tree - start.tree + (end.databases - start.databases);
+      const others = alsoOurs.filter(
+        (pid) => pid !== process.pid && (start.procs.has(pid) || end.procs.has(pid)),
+      );
+      const roots = [process.pid, ...others];
+      const ours =
+        treeTicks(end.procs, roots) -
+        treeTicks(start.procs, roots) +
+        (end.databases - start.databases);
       return {
         outsideCpuPercent: Math.max(0, pct(busy - ours)),
         machineCpuPercent: pct(busy),
@@ -127,6 +150,7 @@ export function startDisturbance(): { openedAtMs: number; stop(): Disturbance | 
         cores: cpus().length,
         loadAvg1mAtEnd: Number(loadavg()[0]!.toFixed(2)),
         seconds: +seconds.toFixed(1),
+        ...(others.length ? { sharedWith: others.length } : {}),
       };
     },
   };
@@ -145,6 +169,7 @@ export const BEFORE_START_MIN_MS = 500;
 export async function disturbanceBeforeStart(
   window: ReturnType<typeof startDisturbance>,
   signal: AbortSignal,
+  alsoOurs: readonly number[] = [],
 ): Promise<{ outsideCpuPercent: number; seconds: number } | null> {
   const wait = BEFORE_START_MIN_MS - (Date.now() - window.openedAtMs);
   if (wait > 0 && !signal.aborted)
@@ -152,6 +177,6 @@ export async function disturbanceBeforeStart(
       const t = setTimeout(resolve, wait);
       signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
     });
-  const d = window.stop();
+  const d = window.stop(alsoOurs);
   return d ? { outsideCpuPercent: d.outsideCpuPercent, seconds: d.seconds } : null;
 }

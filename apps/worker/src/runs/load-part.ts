@@ -12,6 +12,8 @@ export interface LoadPartInput {
   metrics: WorkerMetrics;
   /** when the run was queued: its first second then measures enqueue-to-first-request */
   queuedAt?: Date;
+  /** other worker processes on this machine whose CPU is the run's own (its other generators) */
+  alsoOurs?: readonly number[];
   /** also told k6's pid once it started (a generator watches its CPU) */
   onSpawn?: (pid: number) => void;
   k6: Omit<RunK6Options, 'onSpawn' | 'k6Bin'> & { k6Bin: string };
@@ -54,7 +56,7 @@ export async function runLoadPart(input: LoadPartInput): Promise<LoadPart> {
       },
     });
     input.metrics.lateSamples.inc(result.lateSamples);
-    return { result, disturbance: during.stop(), delivery: deliveryOf(result) };
+    return { result, disturbance: during.stop(input.alsoOurs), delivery: deliveryOf(result) };
   } finally {
     if (k6Pid) registry.remove(k6Pid);
   }

@@ -159,6 +159,8 @@ export const DisturbanceSchema = z.looseObject({
   cores: num,
   loadAvg1mAtEnd: num,
   seconds: num,
+  /** the run's other load generators on the same machine, whose CPU counted as the run's own */
+  sharedWith: num.optional(),
 });
 export const DisturbanceBeforeStartSchema = z.looseObject({ outsideCpuPercent: num, seconds: num });
 export type DisturbanceRecord = z.output<typeof DisturbanceSchema>;

@@ -14,6 +14,7 @@ import { runLoadPart } from '../load-part';
 import type { RunDeps } from '../run-deps';
 import type { RunLoad } from '../run-load';
 import { bucketToRow } from '../summary';
+import { colocatedGeneratorPids } from './colocated-generators';
 import { executionSegmentOf } from './execution-segment';
 import { GeneratorStats } from './generator-stats';
 
@@ -107,10 +108,15 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
   });
   writer.start();
   try {
-    const beforeStart = await disturbanceBeforeStart(g.preparing, signal);
+    const colocated = await colocatedGeneratorPids(db, g.runId).catch((err: unknown) => {
+      g.log.warn({ err: String(err) }, 'could not read the generators beside this one');
+      return [];
+    });
+    const beforeStart = await disturbanceBeforeStart(g.preparing, signal, colocated);
     if (!(await markSegmentRunning(db, g.runId, g.index, workerId))) own.abort('run_ended');
     const { result, disturbance, delivery } = await runLoadPart({
       runId: g.runId,
+      alsoOurs: colocated,
       log: g.log,
       registry,
       metrics,
