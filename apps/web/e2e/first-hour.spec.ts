@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { nav, SHOTS, signUpApi, trpcOk } from './helpers';
+import { nav, PASSWORD, SHOTS, signUpApi, trpcOk } from './helpers';
 import { startInstallation } from './installation';
 
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -94,6 +94,47 @@ test("a new account's verify banner is there before the team loads, and the page
   await expect(page.getByRole('combobox', { name: 'Team' })).toBeVisible();
   await expect(page.getByTestId('verify-email-banner')).toBeVisible();
   expect((await heading.boundingBox())!.y).toBe(before);
+});
+
+/**
+ * A sign-in whose request gets no answer at all (offline, the server restarting) must say so and
+ * give the button back: it used to spin for good, with nothing on the page.
+ */
+test('a sign-in that gets no answer says so, and the next try goes through', async ({
+  page,
+  baseURL,
+}) => {
+  const email = await signUpApi(page.request, baseURL!, 'Offline Moment');
+  await page.context().clearCookies();
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.route('**/api/auth/sign-in/email', (route) => route.abort('internetdisconnected'));
+  const button = page.getByRole('button', { name: 'Sign in' });
+  await button.click();
+  await expect(page.getByRole('alert')).toHaveText(/Could not reach PoolBench/);
+  await expect(button).toBeEnabled();
+  await page.unroute('**/api/auth/sign-in/email');
+  await button.click();
+  await expect(page).toHaveURL(/\/runs$/);
+});
+
+test("the verify banner's resend that gets no answer says so, and the next try is sent", async ({
+  page,
+  baseURL,
+}) => {
+  await signUpApi(page.request, baseURL!, 'Resend Offline', { verified: false });
+  await page.goto('/runs');
+  const banner = page.getByTestId('verify-email-banner');
+  await page.route('**/api/auth/send-verification-email', (route) =>
+    route.abort('internetdisconnected'),
+  );
+  await banner.getByRole('button', { name: 'Send the link again' }).click();
+  const retry = banner.getByRole('button', { name: 'Could not send: try again' });
+  await expect(retry).toBeEnabled();
+  await page.unroute('**/api/auth/send-verification-email');
+  await retry.click();
+  await expect(banner.getByRole('button', { name: 'Sent again' })).toBeVisible();
 });
 
 /**

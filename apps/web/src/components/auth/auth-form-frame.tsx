@@ -12,10 +12,13 @@ export const credentialProblem = {
     password.length >= 8 ? null : 'The password needs at least 8 characters.',
 };
 
+const UNREACHABLE = 'Could not reach PoolBench: check your connection and try again.';
+
 /**
  * An auth form's one request: `submit(check, request)` handles the form's submit event. `check`
  * returns the first problem of the input, if any; `request` returns the error to show, or null when
- * it succeeded. `busy` is true while the request is on its way.
+ * it succeeded; a request that throws (no answer at all) shows that the server could not be reached.
+ * `busy` is true while the request is on its way, and false again however it ended.
  */
 export function useAuthRequest(initialError: string | null = null) {
   const [error, setError] = useState<string | null>(initialError);
@@ -28,8 +31,15 @@ export function useAuthRequest(initialError: string | null = null) {
       const problem = check();
       if (problem) return setError(problem);
       setBusy(true);
-      const failed = await request();
-      setBusy(false);
+      let failed: string | null;
+      try {
+        failed = await request();
+      } catch {
+        // the request never got an answer (offline, the server restarting)
+        failed = UNREACHABLE;
+      } finally {
+        setBusy(false);
+      }
       if (failed) setError(failed);
     };
   return { error, busy, submit };

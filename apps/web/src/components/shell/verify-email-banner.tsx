@@ -1,11 +1,10 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { authClient } from '~/lib/auth-client';
 import { safeNext } from '~/lib/safe-next';
 import { useTRPC } from '~/lib/trpc/react';
-import { Button } from '~/components/ui/button';
+import { MailLinkBanner } from './mail-link-banner';
 
 /**
  * Shown until the signed-in account's address is verified: the app works in the user's own team,
@@ -20,43 +19,26 @@ export function VerifyEmailBanner({
 }) {
   const trpc = useTRPC();
   const me = useQuery(trpc.team.me.queryOptions());
-  const [state, setState] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
   const user = me.data?.user ?? initial;
   if (!user || user.emailVerified !== false) return null;
-  const resend = async () => {
-    setState('sending');
-    // the link leads back to this page (an invitation waiting to be accepted, say)
-    const r = await authClient.sendVerificationEmail({
-      email: user.email,
-      callbackURL: safeNext(
-        `${window.location.pathname}${window.location.search}`,
-        window.location.origin,
-      ),
-    });
-    setState(r.error ? 'failed' : 'sent');
-  };
   return (
-    <div
-      role="status"
-      data-testid="verify-email-banner"
-      className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900"
+    <MailLinkBanner
+      testId="verify-email-banner"
+      send={() =>
+        authClient.sendVerificationEmail({
+          email: user.email,
+          // the link leads back to this page (an invitation waiting to be accepted, say)
+          callbackURL: safeNext(
+            `${window.location.pathname}${window.location.search}`,
+            window.location.origin,
+          ),
+        })
+      }
+      idleLabel="Send the link again"
+      sentLabel="Sent again"
     >
-      <span>
-        Verify your email address: PoolBench sent a link to <b>{user.email}</b>. Invitations sent to
-        this address can be accepted once it is verified.
-      </span>
-      <Button
-        size="sm"
-        variant="secondary"
-        loading={state === 'sending'}
-        onClick={() => void resend()}
-      >
-        {state === 'sent'
-          ? 'Sent again'
-          : state === 'failed'
-            ? 'Could not send: try again'
-            : 'Send the link again'}
-      </Button>
-    </div>
+      Verify your email address: PoolBench sent a link to <b>{user.email}</b>. Invitations sent to
+      this address can be accepted once it is verified.
+    </MailLinkBanner>
   );
 }
