@@ -112,7 +112,9 @@ test('a sign-in that gets no answer says so, and the next try goes through', asy
   await page.route('**/api/auth/sign-in/email', (route) => route.abort('internetdisconnected'));
   const button = page.getByRole('button', { name: 'Sign in' });
   await button.click();
-  await expect(page.getByRole('alert')).toHaveText(/Could not reach PoolBench/);
+  await expect(page.getByRole('alert').filter({ hasText: 'Could not reach' })).toHaveText(
+    /Could not reach PoolBench: check your connection/,
+  );
   await expect(button).toBeEnabled();
   await page.unroute('**/api/auth/sign-in/email');
   await button.click();
