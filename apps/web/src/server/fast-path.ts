@@ -4,19 +4,14 @@ import { db } from './db';
 import { peekSession, peekTeam } from './auth-cache';
 import { securityHeaders } from './security/headers';
 import {
-  COMPARE_DATA_DEFAULT_POINTS,
-  COMPARE_DATA_MAX_POINTS,
   FAST_PATH_TIMING,
-  maxPointsParam,
   pageBytesAnswer,
-  RUN_DATA_MAX_POINTS,
   type Answer,
 } from './services/cache/page-bytes-response';
+import type { PageData } from './services/cache/page-data';
 import type { HeaderReader } from './services/cache/finished-data-cache';
-import { recentComparePage } from './services/compare/compare-view';
-import { parseSelectionQuery } from './services/exports/selection-from-query';
-import { RUN_CHART_MAX_POINTS } from './services/runs/downsample';
-import { recentRunPage } from './services/runs/run-page-data';
+import { COMPARE_PAGE_DATA } from './services/compare/compare-view';
+import { RUN_PAGE_DATA } from './services/runs/run-page-data';
 import { processShells, SHELL_MAX_BYTES, shellKey, shellsOn } from './services/cache/shell-pages';
 import { shareLimiter } from './services/share-links/limiter-instance';
 import { recentSharedPage } from './services/share-links/shared-response';
@@ -50,6 +45,20 @@ function recentTeam(headers: HeaderReader) {
 
 const AUTH = { peekSession, peekTeam };
 
+/** A page's data as its route would answer it, when this process already holds it for the team. */
+function recentPageData<K>(
+  page: PageData<K>,
+  pathId: string | null,
+  query: string,
+  headers: HeaderReader,
+): Answer | null {
+  const team = recentTeam(headers);
+  if (!team) return null;
+  const ask = page.ask(pathId, new URLSearchParams(query));
+  const bytes = ask === 'not-found' || 'error' in ask ? undefined : page.recent(team.id, ask);
+  return bytes ? pageBytesAnswer(headers, bytes) : null;
+}
+
 /** What the routes answer, from memory alone: null wherever a route would read anything. */
 function answerFromMemory(
   req: FastRequest,
@@ -61,33 +70,8 @@ function answerFromMemory(
   const shell = shellsOn() ? shellKey(req.method, req.url, headers) : null;
   if (shell) return processShells(AUTH).answer(shell, headers, nonce);
   const run = RUN_DATA.exec(path);
-  if (run) {
-    const team = recentTeam(headers);
-    const maxPoints = maxPointsParam(
-      new URLSearchParams(query).get('maxPoints'),
-      RUN_CHART_MAX_POINTS,
-      RUN_DATA_MAX_POINTS,
-    );
-    const page =
-      team && maxPoints !== null ? recentRunPage(team.id, run[1]!, maxPoints) : undefined;
-    return page ? pageBytesAnswer(headers, page) : null;
-  }
-  if (path === '/api/compare/data') {
-    const team = recentTeam(headers);
-    if (!team) return null;
-    const q = new URLSearchParams(query);
-    const { selection } = parseSelectionQuery(q);
-    const maxPoints = maxPointsParam(
-      q.get('maxPoints'),
-      COMPARE_DATA_DEFAULT_POINTS,
-      COMPARE_DATA_MAX_POINTS,
-    );
-    const page =
-      selection && maxPoints !== null
-        ? recentComparePage(team.id, selection, maxPoints)
-        : undefined;
-    return page ? pageBytesAnswer(headers, page) : null;
-  }
+  if (run) return recentPageData(RUN_PAGE_DATA, run[1]!, query, headers);
+  if (path === '/api/compare/data') return recentPageData(COMPARE_PAGE_DATA, null, query, headers);
   const share = SHARE_PAGE.exec(path);
   if (share) return recentSharedPage({ db, limiter: shareLimiter }, share[1]!, headers);
   return null;

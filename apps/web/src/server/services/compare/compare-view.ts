@@ -3,7 +3,13 @@ import type { Selection } from '~/lib/compare/selection';
 import { ComparisonViewSchema } from '../../api/routers/compare.types';
 import { fingerprint } from '../cache/finished-data-cache';
 import { TeamPages } from '../cache/team-pages';
-import type { PageBytes } from '../cache/page-bytes-response';
+import {
+  COMPARE_DATA_DEFAULT_POINTS,
+  COMPARE_DATA_MAX_POINTS,
+  type PageBytes,
+} from '../cache/page-bytes-response';
+import { pointsOf, type PageData } from '../cache/page-data';
+import { parseSelectionQuery } from '../exports/selection-from-query';
 import { cachedComparison, comparisonVersion } from './cached-comparison';
 import { resolveBaseline } from './resolve-baseline';
 
@@ -52,15 +58,6 @@ export function forgetTeamComparisons(teamId: string): void {
   kept.forget(teamId);
 }
 
-/** For server.mjs's fast path: the team's finished comparison a request got within the bound. */
-export function recentComparePage(
-  teamId: string,
-  selection: Selection,
-  maxPoints: number,
-): PageBytes | undefined {
-  return kept.recentPage(teamId, keyOf(selection, maxPoints));
-}
-
 /**
  * The compare view as compressed bytes, outside tRPC: what `compare.get` sends, through its output
  * schema once per version instead of on every request. The team's reads (the groups, the
@@ -94,3 +91,16 @@ export async function comparePageBytes(
     { skipReadsWhenRecent: true },
   );
 }
+
+/** The compare page's data, `/api/compare/data?items=…&maxPoints=`, for its route and the fast path. */
+export const COMPARE_PAGE_DATA: PageData<Selection> = {
+  notFound: 'comparison not found',
+  ask(_, q) {
+    const { selection, error } = parseSelectionQuery(q);
+    if (!selection) return { error };
+    const maxPoints = pointsOf(q, COMPARE_DATA_DEFAULT_POINTS, COMPARE_DATA_MAX_POINTS);
+    return typeof maxPoints === 'number' ? { key: selection, maxPoints } : maxPoints;
+  },
+  read: (db, teamId, a) => comparePageBytes(db, teamId, a.key, a.maxPoints),
+  recent: (teamId, a) => kept.recentPage(teamId, keyOf(a.key, a.maxPoints)),
+};

@@ -3,23 +3,16 @@ import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { RunDetailSchema, RunSeriesSchema } from '../../api/routers/run.types';
 import { fingerprint } from '../cache/finished-data-cache';
 import { TeamPages } from '../cache/team-pages';
-import type { PageBytes } from '../cache/page-bytes-response';
+import { RUN_DATA_MAX_POINTS, type PageBytes } from '../cache/page-bytes-response';
+import { pointsOf, type PageData } from '../cache/page-data';
 import { NotFoundError } from '../errors';
 import { getRun } from './get-run';
+import { RUN_CHART_MAX_POINTS } from './downsample';
 import { getRunSeries } from './run-series';
 
 // a finished 15-minute run's page is ~25 KB compressed: 400 of them stay near 10 MB
 const kept = new TeamPages('run', 400);
 const keyOf = (runId: string, maxPoints: number) => `${runId}\u0000${maxPoints}`;
-
-/** For server.mjs's fast path: the team's finished page of this run a request got within the bound. */
-export function recentRunPage(
-  teamId: string,
-  runId: string,
-  maxPoints: number,
-): PageBytes | undefined {
-  return kept.recentPage(teamId, keyOf(runId, maxPoints));
-}
 
 /**
  * Everything the run page shows of a run (`getRun` and its chart series) as one compressed
@@ -63,3 +56,17 @@ export async function runPageBytes(
     };
   });
 }
+
+const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The run page's data, `/api/runs/<id>/data?maxPoints=`, for its route and the fast path. */
+export const RUN_PAGE_DATA: PageData<string> = {
+  notFound: 'run not found',
+  ask(id, q) {
+    const maxPoints = pointsOf(q, RUN_CHART_MAX_POINTS, RUN_DATA_MAX_POINTS);
+    if (typeof maxPoints !== 'number') return maxPoints;
+    return id !== null && RUN_ID.test(id) ? { key: id, maxPoints } : 'not-found';
+  },
+  read: (db, teamId, a) => runPageBytes(db, teamId, a.key, a.maxPoints),
+  recent: (teamId, a) => kept.recentPage(teamId, keyOf(a.key, a.maxPoints)),
+};

@@ -1,16 +1,5 @@
-import { db } from '~/server/db';
-import { cachedTeam } from '~/server/auth-cache';
-import { getSession } from '~/server/session';
-import {
-  maxPointsParam,
-  pageBytesResponse,
-  RUN_DATA_MAX_POINTS,
-} from '~/server/services/cache/page-bytes-response';
-import { NotFoundError } from '~/server/services/errors';
-import { RUN_CHART_MAX_POINTS } from '~/server/services/runs/downsample';
-import { runPageBytes } from '~/server/services/runs/run-page-data';
-
-import { problem } from '~/server/services/exports/http';
+import { pageDataResponse } from '~/server/services/cache/page-data-response';
+import { RUN_PAGE_DATA } from '~/server/services/runs/run-page-data';
 
 export const dynamic = 'force-dynamic';
 
@@ -21,28 +10,5 @@ export const dynamic = 'force-dynamic';
  * by session and team like every procedure (cached for at most AUTH_CACHE_MAX_MS).
  */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  const session = await getSession(req.headers);
-  if (!session) return problem(401, 'unauthorized', 'sign in first');
-  const maxPoints = maxPointsParam(
-    new URL(req.url).searchParams.get('maxPoints'),
-    RUN_CHART_MAX_POINTS,
-    RUN_DATA_MAX_POINTS,
-  );
-  if (maxPoints === null)
-    return problem(
-      400,
-      'invalid_input',
-      `maxPoints: must be a whole number from 20 to ${RUN_DATA_MAX_POINTS}`,
-    );
-  const team = await cachedTeam(db, session.user.id, session.activeTeamId);
-  if (!team || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return problem(404, 'not_found', 'run not found');
-  let page;
-  try {
-    page = await runPageBytes(db, team.id, id, maxPoints);
-  } catch (e) {
-    if (e instanceof NotFoundError) return problem(404, 'not_found', 'run not found');
-    throw e;
-  }
-  return pageBytesResponse(req, page);
+  return pageDataResponse(req, RUN_PAGE_DATA, (await params).id);
 }
