@@ -139,6 +139,22 @@ test("the verify banner's resend that gets no answer says so, and the next try i
   await expect(banner.getByRole('button', { name: 'Sent again' })).toBeVisible();
 });
 
+test('a sign-out that gets no answer says so and keeps the session, and the next try signs out', async ({
+  page,
+  baseURL,
+}) => {
+  await signUpApi(page.request, baseURL!, 'Sign Out Offline');
+  await page.goto('/runs');
+  await page.route('**/api/auth/sign-out', (route) => route.abort('internetdisconnected'));
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  const retry = page.getByRole('button', { name: 'Could not sign out: try again' });
+  await expect(retry).toBeEnabled();
+  await expect(page).toHaveURL(/\/runs$/);
+  await page.unroute('**/api/auth/sign-out');
+  await retry.click();
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
 /**
  * The experiment form opened from the sidebar (no target in the address) shows the team's only
  * target as chosen, and submits with it: no "Target: is required" under a target that is shown.

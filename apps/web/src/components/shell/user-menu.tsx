@@ -9,6 +9,7 @@ import { focusRing } from '~/components/ui/button';
 
 export function UserMenu({ user }: { user: { name: string; email: string } }) {
   const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
   const initials =
     user.name
       .split(/\s+/)
@@ -30,17 +31,24 @@ export function UserMenu({ user }: { user: { name: string; email: string } }) {
       </div>
       <button
         type="button"
-        aria-label="Sign out"
-        title="Sign out"
+        aria-label={failed ? 'Could not sign out: try again' : 'Sign out'}
+        title={failed ? 'Could not sign out: try again' : 'Sign out'}
         disabled={busy}
         className={cn(
-          'rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800',
+          'rounded-md p-1.5 hover:bg-slate-100',
+          failed ? 'text-red-600 hover:text-red-700' : 'text-slate-500 hover:text-slate-800',
           focusRing,
         )}
         onClick={async () => {
           setBusy(true);
-          await authClient.signOut();
-          enter('/sign-in');
+          // refused or never answered: still signed in, so say so and stay
+          const out = await authClient.signOut().then(
+            (r) => !r.error,
+            () => false,
+          );
+          if (out) return enter('/sign-in');
+          setFailed(true);
+          setBusy(false);
         }}
       >
         <LogOut className="size-4" />
