@@ -1,6 +1,6 @@
 import { parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
 import { eachOverdue, type OverdueOptions } from '../overdue';
-import { isMeasuredRunStatus } from '@poolbench/contracts';
+import { isMeasuredRunStatus, TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import {
   claimedChange,
   hypothesisCompareOptions,
@@ -68,7 +68,7 @@ export async function continueSequential(
   });
   if (!e?.untilDecidedMaxRepeats) return { kind: 'not-sequential' };
   if (e.hypotheses.length === 0 && e.poolConfigs.length !== 2) return { kind: 'not-sequential' };
-  if (e.runs.some((r) => ['queued', 'preparing', 'running'].includes(r.status)))
+  if (e.runs.some((r) => !TERMINAL_RUN_STATUSES.includes(r.status)))
     return { kind: 'not-finished' };
   const byRepeat = (xs: CellValue[]) =>
     Array.from({ length: e.repeats }, (_, i) => xs.find((x) => x.repeatIndex === i)?.value ?? null);
@@ -146,9 +146,16 @@ export async function continueSequential(
     );
     return { kind: 'extended', state, addRepeats, runIds: extended.runIds };
   } catch (err) {
-    // only the team's policy or the fleet's limits refusing the round; anything else (a race
-    // another process won: it grew the experiment first) leaves the state as it is
-    if (!(err instanceof RunsRefusedError)) throw err;
+    if (!(err instanceof RunsRefusedError)) {
+      // a race another process won (two runs ended together, or the sweeper asked as well): it
+      // grew the experiment first, under the experiment's lock, and its runs are to go now
+      const toGo = await db.run.count({
+        where: { experimentId: e.id, status: { notIn: [...TERMINAL_RUN_STATUSES] } },
+      });
+      if (toGo > 0) return { kind: 'not-finished' };
+      throw err;
+    }
+    // the team's policy or the fleet's limits refused the round
     const why = `the next round was refused: ${err.message}`;
     // a limit that lifts by itself (the queue drains): the rule waits, saying why, and the
     // sweeper asks again; one that needs an admin: the rule stops there, each open metric saying

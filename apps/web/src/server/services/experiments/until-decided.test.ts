@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExperiment, parseRun, toJson, type Db } from '@poolbench/db';
-import { continueSequential, launchExperiment } from '@poolbench/runs';
+import { continueSequential, extendExperiment, launchExperiment } from '@poolbench/runs';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import {
@@ -24,8 +24,10 @@ describe('until decided (real Postgres)', () => {
   });
   afterAll(async () => dispose?.());
 
-  it('grows pair by pair and stops when decided, B worse on p95, within the budget', async () => {
-    // summaries to hand out: 20 synthetic runs per latency, different draws
+  // summaries to hand out: 20 synthetic runs per latency, different draws (made once)
+  let made: Promise<Record<'a' | 'b', unknown[]>> | null = null;
+  const summaries = () => (made ??= makeSummaries());
+  const makeSummaries = async () => {
     const scratch = await syntheticExperiment(
       db,
       T.teamId,
@@ -34,7 +36,7 @@ describe('until decided (real Postgres)', () => {
       ['a', 'b'],
       20,
     );
-    const summaries: Record<string, unknown[]> = { a: [], b: [] };
+    const out: Record<string, unknown[]> = { a: [], b: [] };
     for (let r = 0; r < 20; r++)
       for (const [i, pc] of scratch.poolConfigs.entries()) {
         const id = await insertSyntheticRun(db, {
@@ -51,14 +53,26 @@ describe('until decided (real Postgres)', () => {
           rps: 50,
           seed: 1000 + 10 * r + i,
         });
-        summaries[i === 0 ? 'a' : 'b']!.push(
+        out[i === 0 ? 'a' : 'b']!.push(
           parseRun(await db.run.findUniqueOrThrow({ where: { id } })).summary,
         );
       }
+    return out as Record<'a' | 'b', unknown[]>;
+  };
+
+  /** An "until decided" experiment of two new configs, A and B, and a way to measure its queued runs. */
+  const untilDecided = async (name: string, repeats: number) => {
+    const s = await summaries();
     const configs = await Promise.all(
-      ['A', 'B'].map((name) =>
+      ['A', 'B'].map((pc) =>
         db.poolConfig.create({
-          data: { teamId: T.teamId, targetId: T.targetId, name, strategy: 'lazy', params: {} },
+          data: {
+            teamId: T.teamId,
+            targetId: T.targetId,
+            name: `${name} ${pc}`,
+            strategy: 'lazy',
+            params: {},
+          },
         }),
       ),
     );
@@ -67,8 +81,8 @@ describe('until decided (real Postgres)', () => {
       targetId: T.targetId,
       poolConfigIds: configs.map((c) => c.id),
       scenarioIds: [T.scenarioId],
-      repeats: 4,
-      name: 'until decided',
+      repeats,
+      name,
       untilDecided: { maxRepeats: 15, metrics: ['p95Ms', 'rps'] },
     });
     const measureQueued = async () => {
@@ -76,7 +90,7 @@ describe('until decided (real Postgres)', () => {
         where: { experimentId: launched.experimentId, status: 'queued' },
       });
       for (const r of queued) {
-        const pool = r.poolConfigId === configs[0]!.id ? summaries.a! : summaries.b!;
+        const pool = r.poolConfigId === configs[0]!.id ? s.a : s.b;
         await db.run.update({
           where: { id: r.id },
           data: {
@@ -87,6 +101,12 @@ describe('until decided (real Postgres)', () => {
         });
       }
     };
+    return { experimentId: launched.experimentId, measureQueued };
+  };
+
+  it('grows pair by pair and stops when decided, B worse on p95, within the budget', async () => {
+    const launched = await untilDecided('until decided', 4);
+    const { measureQueued } = launched;
     const kinds: string[] = [];
     for (let guard = 0; guard < 20; guard++) {
       await measureQueued();
@@ -107,6 +127,37 @@ describe('until decided (real Postgres)', () => {
     expect(kinds.filter((k) => k === 'extended')).toHaveLength(e.repeats - 4);
     expect(state.metrics.find((m) => m.name === 'p95Ms')!.decision).toBe('worse');
     expect(await db.run.count({ where: { experimentId: e.id } })).toBe(2 * e.repeats);
+  });
+
+  it('asked by three processes at once (the last two runs ended together), it grows by one pair, once', async () => {
+    const { experimentId, measureQueued } = await untilDecided('asked at once', 2);
+    await measureQueued();
+    const outcomes = await Promise.all([0, 1, 2].map(() => continueSequential(db, experimentId)));
+    // the one that grew it; the others find its runs to go, as a later look would
+    expect(outcomes.map((o) => o.kind).sort()).toEqual([
+      'extended',
+      'not-finished',
+      'not-finished',
+    ]);
+    const runs = await db.run.findMany({ where: { experimentId } });
+    expect(runs).toHaveLength(6);
+    expect(new Set(runs.map((r) => `${r.poolConfigId}/${r.repeatIndex}`)).size).toBe(6);
+    expect((await db.experiment.findUniqueOrThrow({ where: { id: experimentId } })).repeats).toBe(
+      3,
+    );
+
+    // a person's double click on Add repeats: one grows it, the other is told why not
+    await measureQueued();
+    const clicks = await Promise.allSettled(
+      [0, 1].map(() =>
+        extendExperiment({ db, queue: null }, { teamId: T.teamId, experimentId, addRepeats: 1 }),
+      ),
+    );
+    expect(clicks.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
+    expect(clicks.find((c) => c.status === 'rejected')).toMatchObject({
+      reason: { path: 'addRepeats', message: expect.stringMatching(/still has runs to go/) },
+    });
+    expect(await db.run.count({ where: { experimentId } })).toBe(8);
   });
 
   it('refuses until-decided without exactly two configs and one scenario, or a budget below the repeats', async () => {
