@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { WindowCounters } from '../../security/window-counters';
+import { BudgetLimiter } from '../../security/budget-limiter';
 
 export interface MailLinkLimits {
   /** links one address may be sent per `addressWindowSeconds` (reset links and verification links) */
@@ -24,26 +24,20 @@ export const MAIL_LINK_LIMITS: MailLinkLimits = {
  * for everyone: three links a minute for the whole installation, which one person could hold.
  * The answer is the same whether or not the address has an account.
  */
-export class MailLinkLimiter {
-  private readonly addresses: WindowCounters;
-  private readonly installation: WindowCounters;
-
+export class MailLinkLimiter extends BudgetLimiter {
   constructor(
     redis: (() => Redis) | null,
-    private readonly limits: MailLinkLimits = MAIL_LINK_LIMITS,
-    private readonly prefix = 'pb:mail-links',
+    limits: MailLinkLimits = MAIL_LINK_LIMITS,
+    prefix = 'pb:mail-links',
   ) {
-    this.addresses = new WindowCounters(redis, limits.addressWindowSeconds);
-    this.installation = new WindowCounters(redis, 60);
+    const { perAddress: perKey, addressWindowSeconds: keyWindowSeconds } = limits;
+    super(redis, { ...limits, perKey, keyWindowSeconds }, prefix, 'addr');
   }
 
   /** Counts one link; null when it may be sent, else the seconds to wait. */
-  async admit(email: string): Promise<number | null> {
-    const key = createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32);
-    if ((await this.addresses.incr(`${this.prefix}:addr:${key}`)) > this.limits.perAddress)
-      return this.limits.addressWindowSeconds;
-    if ((await this.installation.incr(`${this.prefix}:all`)) > this.limits.perInstallationPerMinute)
-      return 60;
-    return null;
+  admit(email: string): Promise<number | null> {
+    return this.admitKey(
+      createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32),
+    );
   }
 }
