@@ -27,6 +27,7 @@ export {
   type TerminalStatus,
 } from './run-transitions';
 export { cancelRun, type CancelOutcome } from './cancel-run';
+export { liveTarget } from './live-target';
 export {
   abortStaleRuns,
   requeueOrphanedRuns,

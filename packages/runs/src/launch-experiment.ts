@@ -13,6 +13,7 @@ import { runMetric } from '@poolbench/stats';
 import { createHypotheses, hypothesesOf } from './hypotheses/create-hypotheses';
 import { createRuns, type RunCell } from './create-runs';
 import { launchAdvisor } from './advisor/launch-advisor';
+import { liveTarget } from './live-target';
 import { targetSnapshot } from './target-snapshot';
 import type { CiOrigin, LaunchedExperiment } from './launch-types';
 
@@ -132,10 +133,7 @@ export async function launchExperiment(
     throw new InvalidInputError('scenarioIds', 'contains duplicates');
 
   return db.$transaction(async (tx) => {
-    const target = await tx.target.findFirst({
-      where: { id: input.targetId, teamId: input.teamId, archivedAt: null },
-    });
-    if (!target) throw new NotFoundError('target');
+    const target = await liveTarget(tx, input.teamId, input.targetId);
     const configs = await tx.poolConfig.findMany({
       where: {
         id: { in: input.poolConfigIds },

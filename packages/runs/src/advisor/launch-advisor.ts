@@ -18,6 +18,7 @@ import {
 } from '@poolbench/scenarios';
 import { createRuns } from '../create-runs';
 import type { CiOrigin, LaunchedExperiment } from '../launch-types';
+import { liveTarget } from '../live-target';
 import { targetSnapshot } from '../target-snapshot';
 import { advisorRunCells, settingParams, withConfigs } from './advisor-runs';
 import { planAdvisorStep } from './advisor-plan';
@@ -66,10 +67,7 @@ export async function launchAdvisor(
   const { knob, repeatsPerSetting: repeats } = checked.data;
 
   return db.$transaction(async (tx) => {
-    const target = await tx.target.findFirst({
-      where: { id: input.targetId, teamId: input.teamId, archivedAt: null },
-    });
-    if (!target) throw new NotFoundError('target');
+    const target = await liveTarget(tx, input.teamId, input.targetId);
     const baseRow = await tx.poolConfig.findFirst({
       where: {
         id: input.basePoolConfigId,

@@ -1,8 +1,8 @@
 import type { Db } from '@poolbench/db';
+import { liveTarget } from '@poolbench/runs';
 import { parseTarget } from '@poolbench/db';
 import { databaseOf, listPresets, runtimeOf } from '@poolbench/scenarios';
 import { LabEnvironmentSchema, RUNTIME_LABELS } from '@poolbench/contracts';
-import { NotFoundError } from '../errors';
 import { applyPreset } from '../scenarios/apply-preset';
 import { presetMisfit } from '../scenarios/preset-fit';
 
@@ -70,11 +70,7 @@ export async function getOnboarding(db: Db, teamId: string) {
  * presets share is added once. A second click adds nothing.
  */
 export async function applyAllPresets(db: Db, teamId: string, targetId: string) {
-  const target = await db.target.findFirst({
-    where: { id: targetId, teamId, archivedAt: null },
-    select: { id: true, managed: true },
-  });
-  if (!target) throw new NotFoundError('target');
+  const target = await liveTarget(db, teamId, targetId, { id: true, managed: true });
   const have = await db.scenario.findMany({
     where: { teamId, presetId: { not: null }, archivedAt: null },
     select: { presetId: true },

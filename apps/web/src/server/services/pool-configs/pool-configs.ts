@@ -1,4 +1,5 @@
 import { parsePoolConfig, parseTarget, toJson, type Db, type Prisma } from '@poolbench/db';
+import { liveTarget } from '@poolbench/runs';
 import { poolConfigProblemsOnTarget, type PoolConfig } from '@poolbench/scenarios';
 import { AppError } from '@poolbench/contracts/errors';
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors';
@@ -16,14 +17,8 @@ const SELECT = {
   updatedAt: true,
 } satisfies Prisma.PoolConfigSelect;
 
-async function assertTarget(db: Db, teamId: string, targetId: string) {
-  const t = await db.target.findFirst({
-    where: { id: targetId, teamId, archivedAt: null },
-    select: { id: true, kind: true, managed: true },
-  });
-  if (!t) throw new NotFoundError('target');
-  return t;
-}
+const assertTarget = (db: Db, teamId: string, targetId: string) =>
+  liveTarget(db, teamId, targetId, { id: true, kind: true, managed: true });
 
 /**
  * A managed target's runtime must be able to honour the config (docs/runtimes.md): every problem

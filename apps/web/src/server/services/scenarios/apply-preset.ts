@@ -1,4 +1,5 @@
 import type { Db } from '@poolbench/db';
+import { liveTarget } from '@poolbench/runs';
 import { parsePoolConfig, parseTarget, scenarioRowData, toJson } from '@poolbench/db';
 import { applyScale, canonicalJson } from '@poolbench/scenarios';
 import { InvalidInputError, NotFoundError } from '../errors';
@@ -44,11 +45,12 @@ export async function applyPreset(
       throw new NotFoundError('preset');
     throw e;
   }
-  const target = await db.target.findFirst({
-    where: { id: input.targetId, teamId, archivedAt: null },
-    select: { id: true, name: true, kind: true, managed: true },
+  const target = await liveTarget(db, teamId, input.targetId, {
+    id: true,
+    name: true,
+    kind: true,
+    managed: true,
   });
-  if (!target) throw new NotFoundError('target');
   if (input.createPoolConfigs && target.kind === 'managed') {
     const misfit = presetMisfit(preset, parseTarget(target).managed?.environment);
     if (misfit)

@@ -1,6 +1,6 @@
 import type { Db } from '@poolbench/db';
 import { createId, sealSecret } from '@poolbench/db';
-import { hypothesisRows, launchFiring } from '@poolbench/runs';
+import { hypothesisRows, launchFiring, liveTarget } from '@poolbench/runs';
 import type { Queue } from 'bullmq';
 import type { ScheduleNotifySchema } from '~/lib/schemas/schedule-notify';
 import type { z } from 'zod';
@@ -33,11 +33,7 @@ export async function createSchedule(
       preview.error ?? 'is not a valid cron expression',
     );
   const { def, teamId } = input;
-  const target = await db.target.findFirst({
-    where: { id: def.targetId, teamId, archivedAt: null },
-    select: { id: true },
-  });
-  if (!target) throw new NotFoundError('target');
+  const target = await liveTarget(db, teamId, def.targetId, { id: true });
   const configs = await db.poolConfig.findMany({
     where: { id: { in: def.poolConfigIds }, teamId, targetId: target.id, archivedAt: null },
     select: { id: true, name: true },

@@ -1,4 +1,5 @@
 import { parseTarget, type Db } from '@poolbench/db';
+import { liveTarget } from '@poolbench/runs';
 import { NotFoundError } from '../errors';
 import { TARGET_SELECT } from './target-view';
 
@@ -19,12 +20,7 @@ export async function listTargets(db: Db, teamId: string) {
 }
 
 export async function getTarget(db: Db, teamId: string, id: string) {
-  const t = await db.target.findFirst({
-    where: { id, teamId, archivedAt: null },
-    select: TARGET_SELECT,
-  });
-  if (!t) throw new NotFoundError('target');
-  return parseTarget(t);
+  return parseTarget(await liveTarget(db, teamId, id, TARGET_SELECT));
 }
 
 export async function archiveTarget(db: Db, teamId: string, id: string) {
