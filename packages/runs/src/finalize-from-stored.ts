@@ -54,7 +54,7 @@ function summarizeStored(
   rows: StoredSecond[],
   resourceTotals: readonly ResourceTotalsRow[],
 ): RunSummary {
-  const { counters, vusMax, loadSeconds } = sumStoredSeconds(rows);
+  const { counters, vusMax, vusAllocatedMax, loadSeconds } = sumStoredSeconds(rows);
   const trends: SummaryTrends = {};
   for (const [metric, col] of runSecondHistEntries()) {
     const merged = mergeStoredColumn(rows, col);
@@ -65,6 +65,7 @@ function summarizeStored(
     trends,
     seconds: rows.length,
     vusMax,
+    vusAllocatedMax,
     loadMs: loadTimeMs(null, null, loadSeconds),
     resources: resourceTotals,
     checks: sumChecks(rows.map((r) => r.checks)),

@@ -6,7 +6,12 @@ import {
   type StoredSecondCounters,
 } from './build-run-summary';
 
-const row = (second: number, requests: number, checkFailed = 0): StoredSecondCounters => ({
+const row = (
+  second: number,
+  requests: number,
+  checkFailed = 0,
+  vusAllocated: number | null = null,
+): StoredSecondCounters => ({
   second,
   requests,
   failed: (requests > 0 ? 1 : 0) + checkFailed,
@@ -17,6 +22,7 @@ const row = (second: number, requests: number, checkFailed = 0): StoredSecondCou
   droppedIterations: 0,
   checkFailed,
   vusMax: 5,
+  vusAllocated,
 });
 
 describe('loadTimeMs', () => {
@@ -100,5 +106,12 @@ describe('buildRunSummary', () => {
         resources: [],
       }),
     ).not.toHaveProperty('checkFailed');
+  });
+
+  it('keeps the most VUs k6 allocated, and says nothing when no second recorded them', () => {
+    expect(sumStoredSeconds([row(0, 10, 0, 4), row(1, 10, 0, 9), row(2, 10)]).vusAllocatedMax).toBe(
+      9,
+    );
+    expect(sumStoredSeconds([row(0, 10), row(1, 10)]).vusAllocatedMax).toBeNull();
   });
 });

@@ -128,16 +128,23 @@ export interface StoredSecondCounters {
   /** of `failed`, requests with a success status that failed a scenario check */
   checkFailed: number;
   vusMax: number;
+  /** k6's vus_max gauge (VUs allocated); null in rows from before it was recorded */
+  vusAllocated: number | null;
 }
 
-/** Counters of stored seconds added up, the highest vusMax, and the seconds that carried load. */
+/**
+ * Counters of stored seconds added up, the highest vusMax and allocated VUs (null when no second
+ * recorded them), and the seconds that carried load.
+ */
 export function sumStoredSeconds(rows: readonly StoredSecondCounters[]): {
   counters: SummaryCounters;
   vusMax: number | null;
+  vusAllocatedMax: number | null;
   loadSeconds: number[];
 } {
   const counters = emptySummaryCounters();
   let vusMax: number | null = null;
+  let vusAllocatedMax: number | null = null;
   const loadSeconds: number[] = [];
   for (const r of rows) {
     counters.requests += r.requests;
@@ -150,10 +157,11 @@ export function sumStoredSeconds(rows: readonly StoredSecondCounters[]): {
     for (const [k, n] of Object.entries(r.statusCounts ?? {}))
       counters.status[k] = (counters.status[k] ?? 0) + n;
     vusMax = Math.max(vusMax ?? 0, r.vusMax);
+    if (r.vusAllocated !== null) vusAllocatedMax = Math.max(vusAllocatedMax ?? 0, r.vusAllocated);
     // A second with only the vus gauge is setup(), teardown() or idle time, not load.
     if (r.requests > 0 || r.iterations > 0) loadSeconds.push(r.second);
   }
-  return { counters, vusMax, loadSeconds };
+  return { counters, vusMax, vusAllocatedMax, loadSeconds };
 }
 
 /**

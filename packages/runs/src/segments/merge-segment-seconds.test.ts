@@ -144,7 +144,13 @@ describe('merging generator seconds (real Postgres)', () => {
     ] as const)
       await write(gen, second, 50, 5, checkFailed, crashed);
     const final = await finalizeFromStored(db, crashed);
-    expect(final?.summary).toMatchObject({ requests: 300, failed: 7, checkFailed: 7 });
+    // and the most VUs the three allocated together (5 each)
+    expect(final?.summary).toMatchObject({
+      requests: 300,
+      failed: 7,
+      checkFailed: 7,
+      vusAllocatedMax: 15,
+    });
     const merged = await db.runSecond.findMany({
       where: { runId: crashed, segment: 'all' },
       orderBy: { second: 'asc' },
@@ -158,7 +164,12 @@ describe('merging generator seconds (real Postgres)', () => {
       from: 1,
       to: 2,
     });
-    expect(windows.get(crashed)).toMatchObject({ requests: 150, failed: 1, checkFailed: 1 });
+    expect(windows.get(crashed)).toMatchObject({
+      requests: 150,
+      failed: 1,
+      checkFailed: 1,
+      vusAllocatedMax: 15,
+    });
   });
 });
 

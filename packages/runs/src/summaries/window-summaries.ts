@@ -59,7 +59,7 @@ export async function windowSummaries(
   if (ids.length === 0) return out;
   const [seconds, resources, loads, duration, blocked] = await Promise.all([
     db.$queryRaw<SecondRow[]>`
-      SELECT "runId", second, ts, requests, failed, "statusCounts", "bytesSent", "bytesReceived", iterations, "droppedIterations", "checkFailed", "vusMax", checks
+      SELECT "runId", second, ts, requests, failed, "statusCounts", "bytesSent", "bytesReceived", iterations, "droppedIterations", "checkFailed", "vusMax", "vusAllocated", checks
         FROM "RunSecond"
        WHERE "runId" = ANY(${ids}::text[]) AND segment = 'all' AND second >= ${window.from} AND second < ${window.to}`,
     db.$queryRaw<ResourceRow[]>`
@@ -95,7 +95,7 @@ export async function windowSummaries(
         id: `${runId}@${r.second}`,
       }),
     }));
-    const { counters, vusMax, loadSeconds } = sumStoredSeconds(rows);
+    const { counters, vusMax, vusAllocatedMax, loadSeconds } = sumStoredSeconds(rows);
     // Elapsed second 0 is the unix second of any row minus its elapsed second.
     const t0Ms = rows[0]!.ts.getTime() - rows[0]!.second * 1000;
     const load = loadOf.get(runId) ?? null;
@@ -106,6 +106,7 @@ export async function windowSummaries(
       buildRunSummary({
         counters,
         vusMax,
+        vusAllocatedMax,
         seconds: rows.length,
         load,
         resources: resByRun.get(runId) ?? [],

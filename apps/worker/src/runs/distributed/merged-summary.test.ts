@@ -37,6 +37,12 @@ describe("a distributed run's summary, from its merged seconds", () => {
     expect(summaryFromMergedRows(rows)).toMatchObject({ requests: 30, failed: 3, checkFailed: 3 });
     expect(summaryFromMergedRows([second(0, null)])).not.toHaveProperty('checkFailed');
   });
+
+  it('keeps the most VUs the generators allocated together in a second', () => {
+    const rows = [12, 30, 18].map((vusAllocated, n) => ({ ...second(n, null), vusAllocated }));
+    expect(summaryFromMergedRows(rows).vusAllocatedMax).toBe(30);
+    expect(summaryFromMergedRows([second(0, null)]).vusAllocatedMax).toBeNull();
+  });
 });
 
 describe("a distributed run's tagged series, from its merged seconds", () => {

@@ -46,6 +46,7 @@ export function summaryFromMergedRows(rows: Prisma.RunSecondCreateManyInput[]): 
       ts: Math.floor(new Date(r.ts).getTime() / 1000),
       vus: r.vus,
       vusMax: r.vusMax,
+      ...(r.vusAllocated != null ? { vusAllocated: r.vusAllocated } : {}),
       hist,
       requests: r.requests,
       failed: r.failed,
