@@ -51,20 +51,22 @@ describe('loadTimeMs', () => {
 });
 
 describe('buildRunSummary', () => {
-  it('rps is requests over the load time, errorRate failed over requests', () => {
-    const { counters, vusMax, loadSeconds } = sumStoredSeconds([
-      row(0, 0),
-      row(1, 150),
-      row(2, 150),
-    ]);
-    const s = buildRunSummary({
+  /** The summary of stored seconds as a run whose worker died gets it (no load phase). */
+  const storedSummary = (rows: StoredSecondCounters[]) => {
+    const { counters, vusMax, loadSeconds } = sumStoredSeconds(rows);
+    return buildRunSummary({
       counters,
       trends: {},
-      seconds: 3,
+      seconds: rows.length,
       vusMax,
       loadMs: loadTimeMs(null, null, loadSeconds),
       resources: [],
     });
+  };
+
+  it('rps is requests over the load time, errorRate failed over requests', () => {
+    const rows = [row(0, 0), row(1, 150), row(2, 150)];
+    const s = storedSummary(rows);
     expect(s).toMatchObject({
       requests: 300,
       failed: 2,
@@ -75,37 +77,19 @@ describe('buildRunSummary', () => {
       statusCounts: { '200': 298, '503': 2 },
     });
     expect(s.errorRate).toBeCloseTo(2 / 300, 12);
+    const { counters, vusMax } = sumStoredSeconds(rows);
     expect(
       buildRunSummary({ counters, trends: {}, seconds: 3, vusMax, loadMs: 0, resources: [] }).rps,
     ).toBeNull();
   });
 
   it('counts the check failures of stored seconds among the failed requests', () => {
-    const { counters, vusMax, loadSeconds } = sumStoredSeconds([
-      row(0, 100, 3),
-      row(1, 100),
-      row(2, 100, 4),
-    ]);
-    const s = buildRunSummary({
-      counters,
-      trends: {},
-      seconds: 3,
-      vusMax,
-      loadMs: loadTimeMs(null, null, loadSeconds),
-      resources: [],
+    expect(storedSummary([row(0, 100, 3), row(1, 100), row(2, 100, 4)])).toMatchObject({
+      requests: 300,
+      failed: 10,
+      checkFailed: 7,
     });
-    expect(s).toMatchObject({ requests: 300, failed: 10, checkFailed: 7 });
-    const clean = sumStoredSeconds([row(0, 100), row(1, 100)]).counters;
-    expect(
-      buildRunSummary({
-        counters: clean,
-        trends: {},
-        seconds: 2,
-        vusMax,
-        loadMs: 2000,
-        resources: [],
-      }),
-    ).not.toHaveProperty('checkFailed');
+    expect(storedSummary([row(0, 100), row(1, 100)])).not.toHaveProperty('checkFailed');
   });
 
   it('keeps the most VUs k6 allocated, and says nothing when no second recorded them', () => {
