@@ -42,3 +42,43 @@ test('an admin creates an API token (shown once), uses it, sees last use and rev
   expect(after.status()).toBe(401);
   expect((await after.json()).code).toBe('token_revoked');
 });
+
+/**
+ * Opened over plain http at a LAN address (a self-hosted install), the browser has no Clipboard
+ * API. The token is shown once, so its Copy button must still copy, and must say so when nothing
+ * could, never "Copied" for a copy that did not happen.
+ */
+test("the new token's Copy copies without the Clipboard API, and says so when nothing could", async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+    const w = window as unknown as { copied: string[]; refuse: boolean };
+    w.copied = [];
+    w.refuse = false;
+    // what the browser's copy command would have put on the clipboard
+    document.execCommand = (command: string) => {
+      const area = document.activeElement;
+      if (command !== 'copy' || w.refuse || !(area instanceof HTMLTextAreaElement)) return false;
+      w.copied.push(area.value.slice(area.selectionStart, area.selectionEnd));
+      return true;
+    };
+  });
+  await signUpUi(page, 'Copy Without Clipboard');
+  await page.goto('/settings');
+  const card = page.getByTestId('api-tokens-card');
+  await card.getByLabel('Name').fill('lan-install');
+  await card.getByRole('button', { name: 'Create token' }).click();
+  const shown = page.getByTestId('new-api-token');
+  const token = (await shown.locator('pre code').textContent())!.trim();
+  await shown.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(shown.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { copied: string[] }).copied)).toEqual([
+    token,
+  ]);
+  await page.evaluate(() => ((window as unknown as { refuse: boolean }).refuse = true));
+  await shown.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(
+    shown.getByRole('button', { name: 'Copy failed: select the text and copy it' }),
+  ).toBeVisible();
+});

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Check, Copy, Link2 } from 'lucide-react';
 import { useState } from 'react';
+import { COPY_LABELS, useCopy } from '~/lib/hooks/use-copy';
 import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
@@ -32,7 +33,7 @@ export function ShareButton({
   const [open, setOpen] = useState(false);
   const [title, setTitle] = useState(defaultTitle);
   const [expires, setExpires] = useState('30');
-  const [copied, setCopied] = useState(false);
+  const { state: copied, copy, reset: resetCopy } = useCopy();
   const create = useMutation(
     trpc.shareLink.create.mutationOptions({
       onSuccess: () => qc.invalidateQueries({ queryKey: trpc.shareLink.list.queryKey() }),
@@ -49,7 +50,7 @@ export function ShareButton({
         size={size}
         onClick={() => {
           create.reset();
-          setCopied(false);
+          resetCopy();
           setOpen(true);
         }}
       >
@@ -73,14 +74,9 @@ export function ShareButton({
                 className="min-w-0 flex-1 bg-slate-50 font-mono text-xs"
                 onFocus={(e) => e.currentTarget.select()}
               />
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  void navigator.clipboard?.writeText(url).then(() => setCopied(true));
-                }}
-              >
-                {copied ? <Check className="size-4" /> : <Copy className="size-4" />}{' '}
-                {copied ? 'Copied' : 'Copy'}
+              <Button variant="secondary" onClick={() => copy(url)}>
+                {copied === 'copied' ? <Check className="size-4" /> : <Copy className="size-4" />}{' '}
+                {COPY_LABELS[copied]}
               </Button>
             </div>
             <p className="text-xs text-slate-500">

@@ -1,8 +1,8 @@
 'use client';
 
 import { Check, Copy } from 'lucide-react';
-import { useState } from 'react';
 import { cn } from '~/lib/cn';
+import { COPY_LABELS, useCopy } from '~/lib/hooks/use-copy';
 import { focusRing } from './button';
 
 export function CodeBlock({
@@ -16,7 +16,7 @@ export function CodeBlock({
   className?: string;
   maxHeight?: string;
 }) {
-  const [copied, setCopied] = useState(false);
+  const { state, copy } = useCopy();
   return (
     <div
       className={cn(
@@ -32,15 +32,10 @@ export function CodeBlock({
             'inline-flex items-center gap-1 rounded px-1.5 py-0.5 hover:bg-slate-800 hover:text-slate-200',
             focusRing,
           )}
-          onClick={() => {
-            void navigator.clipboard?.writeText(code).then(() => {
-              setCopied(true);
-              setTimeout(() => setCopied(false), 1500);
-            });
-          }}
+          onClick={() => copy(code)}
         >
-          {copied ? <Check className="size-3" /> : <Copy className="size-3" />}
-          {copied ? 'Copied' : 'Copy'}
+          {state === 'copied' ? <Check className="size-3" /> : <Copy className="size-3" />}
+          {COPY_LABELS[state]}
         </button>
       </div>
       <pre
