@@ -2,9 +2,7 @@
 
 import { useState } from 'react';
 import { Button } from '~/components/ui/button';
-
-/** What one of the auth client's mail requests answers: an error when the server refused. */
-type MailRequest = () => Promise<{ error: unknown }>;
+import { succeeded } from '~/lib/auth-client';
 
 /**
  * The amber strip above a page that asks the user to do something by mail, with one button that
@@ -19,7 +17,8 @@ export function MailLinkBanner({
   children,
 }: {
   testId: string;
-  send: MailRequest;
+  /** one of the auth client's mail requests */
+  send: () => Promise<{ error: unknown }>;
   idleLabel: string;
   sentLabel: string;
   children: React.ReactNode;
@@ -27,11 +26,7 @@ export function MailLinkBanner({
   const [state, setState] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
   const click = async () => {
     setState('sending');
-    const ok = await send().then(
-      (r) => !r.error,
-      () => false,
-    );
-    setState(ok ? 'sent' : 'failed');
+    setState((await succeeded(send())) ? 'sent' : 'failed');
   };
   return (
     <div

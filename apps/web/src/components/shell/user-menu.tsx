@@ -2,7 +2,7 @@
 
 import { LogOut } from 'lucide-react';
 import { useState } from 'react';
-import { authClient } from '~/lib/auth-client';
+import { authClient, succeeded } from '~/lib/auth-client';
 import { enter } from '~/lib/enter';
 import { cn } from '~/lib/cn';
 import { focusRing } from '~/components/ui/button';
@@ -42,11 +42,7 @@ export function UserMenu({ user }: { user: { name: string; email: string } }) {
         onClick={async () => {
           setBusy(true);
           // refused or never answered: still signed in, so say so and stay
-          const out = await authClient.signOut().then(
-            (r) => !r.error,
-            () => false,
-          );
-          if (out) return enter('/sign-in');
+          if (await succeeded(authClient.signOut())) return enter('/sign-in');
           setFailed(true);
           setBusy(false);
         }}
