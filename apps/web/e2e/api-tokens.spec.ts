@@ -1,5 +1,17 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { SHOTS, signUpUi } from './helpers';
+
+/** A new account creates a token in Settings: the card that shows it once, and the token. */
+async function createToken(page: Page, who: string, name: string) {
+  await signUpUi(page, who);
+  await page.goto('/settings');
+  const card = page.getByTestId('api-tokens-card');
+  await card.getByLabel('Name').fill(name);
+  await card.getByRole('button', { name: 'Create token' }).click();
+  const shown = page.getByTestId('new-api-token');
+  const token = (await shown.locator('pre code').textContent())!.trim();
+  return { shown, token };
+}
 
 // The whole token lifecycle through the settings UI, then the token against the REST API.
 test('an admin creates an API token (shown once), uses it, sees last use and revokes it', async ({
@@ -7,14 +19,8 @@ test('an admin creates an API token (shown once), uses it, sees last use and rev
   request,
   baseURL,
 }) => {
-  await signUpUi(page, 'Token Admin');
-  await page.goto('/settings');
-  const card = page.getByTestId('api-tokens-card');
-  await card.getByLabel('Name').fill('github-actions');
-  await card.getByRole('button', { name: 'Create token' }).click();
-  const shown = page.getByTestId('new-api-token');
+  const { shown, token } = await createToken(page, 'Token Admin', 'github-actions');
   await expect(shown).toContainText('will not be shown again');
-  const token = (await shown.locator('pre code').textContent())!.trim();
   expect(token).toMatch(/^pb_[0-9A-Za-z]{38}$/);
   await page.screenshot({ path: `${SHOTS}/api-tokens-created.png`, fullPage: true });
 
@@ -64,13 +70,7 @@ test("the new token's Copy copies without the Clipboard API, and says so when no
       return true;
     };
   });
-  await signUpUi(page, 'Copy Without Clipboard');
-  await page.goto('/settings');
-  const card = page.getByTestId('api-tokens-card');
-  await card.getByLabel('Name').fill('lan-install');
-  await card.getByRole('button', { name: 'Create token' }).click();
-  const shown = page.getByTestId('new-api-token');
-  const token = (await shown.locator('pre code').textContent())!.trim();
+  const { shown, token } = await createToken(page, 'Copy Without Clipboard', 'lan-install');
   await shown.getByRole('button', { name: 'Copy', exact: true }).click();
   await expect(shown.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { copied: string[] }).copied)).toEqual([
