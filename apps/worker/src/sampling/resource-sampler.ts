@@ -25,6 +25,20 @@ export type ResourceRow = {
   instance: number;
 } & Record<ResourceField, number | null>;
 
+/**
+ * How the total row combines the instances. Every field is summed (gauges and per-second counts of
+ * the instances add up) except the mean waits, where the worst instance speaks for the run, and
+ * the database's own numbers, which are read once from the database rather than per instance.
+ */
+const WORST_INSTANCE: ReadonlySet<ResourceField> = new Set(['poolWaitMs', 'upstreamWaitMs']);
+const DATABASE_SIDE: ReadonlySet<ResourceField> = new Set([
+  'dbActive',
+  'dbIdle',
+  'dbIdleInTx',
+  'dbTotal',
+  'dbNewConns',
+]);
+
 interface PrevState {
   proc?: ProcReading;
   promCpu?: { v: number; atMs: number };
@@ -195,33 +209,12 @@ export class ResourceSampler {
 
   private total(unixSecond: number, rows: ResourceRow[], activity: DbActivity | null): ResourceRow {
     const t = emptyRow(unixSecond, -1);
-    const sum = (k: keyof ResourceRow) => {
-      const vals = rows.map((r) => r[k]).filter((v): v is number => typeof v === 'number');
-      return vals.length ? vals.reduce((a, b) => a + b, 0) : null;
-    };
-    for (const k of [
-      'cpuPercent',
-      'rssBytes',
-      'poolTotal',
-      'poolIdle',
-      'poolInUse',
-      'poolConstructing',
-      'poolMax',
-      'poolWaitCount',
-      'poolAcquireTimeouts',
-      'poolConnsCreated',
-      'dbTooManyClients',
-      'upstreamOpen',
-      'upstreamInUse',
-      'upstreamMax',
-      'upstreamConnsCreated',
-    ] as const) {
-      t[k] = sum(k);
+    for (const k of RESOURCE_FIELDS) {
+      if (DATABASE_SIDE.has(k)) continue;
+      const vals = rows.map((r) => r[k]).filter((v): v is number => v !== null);
+      if (vals.length === 0) continue;
+      t[k] = WORST_INSTANCE.has(k) ? Math.max(...vals) : vals.reduce((a, b) => a + b, 0);
     }
-    const waits = rows.map((r) => r.poolWaitMs).filter((v): v is number => v !== null);
-    t.poolWaitMs = waits.length ? Math.max(...waits) : null;
-    const upWaits = rows.map((r) => r.upstreamWaitMs).filter((v): v is number => v !== null);
-    t.upstreamWaitMs = upWaits.length ? Math.max(...upWaits) : null;
     if (activity) {
       t.dbActive = activity.active;
       t.dbIdle = activity.idle;
