@@ -157,35 +157,26 @@ func (sm *subMetrics) record(s *metrics.Sample, sec *bucketCustom) {
 	}
 }
 
-// subMetricLine is one series over the load: `hist` for trends (µs, as a second's) with `time`,
-// `negative` and `aboveTop` as a custom metric's, `nonZero` for rates, `sum` for counters, `value` (the last)
-// for gauges.
+// subMetricLine is one series over the load, its values as a custom metric's line (`type`
+// "none" with only `count` for a series that saw no sample).
 type subMetricLine struct {
-	Name     string            `json:"name"`
-	Metric   string            `json:"metric"`
-	Tags     map[string]string `json:"tags"`
-	Type     string            `json:"type"`
-	Count    int64             `json:"count"`
-	Time     *bool             `json:"time,omitempty"`
-	Negative int64             `json:"negative,omitempty"`
-	AboveTop int64             `json:"aboveTop,omitempty"`
-	NonZero  *int64            `json:"nonZero,omitempty"`
-	Sum      *float64          `json:"sum,omitempty"`
-	Value    *float64          `json:"value,omitempty"`
-	Hist     string            `json:"hist,omitempty"`
+	Name   string            `json:"name"`
+	Metric string            `json:"metric"`
+	Tags   map[string]string `json:"tags"`
+	customLine
 }
 
 func (sm *subMetrics) lines(enc *encoder) ([]subMetricLine, error) {
 	out := make([]subMetricLine, 0, len(sm.order))
 	for _, s := range sm.order {
-		l := subMetricLine{Name: s.name, Metric: s.metric, Tags: s.tags, Count: s.v.count, Type: "none"}
+		l := subMetricLine{Name: s.name, Metric: s.metric, Tags: s.tags}
+		l.customLine = customLine{Type: "none", Count: s.v.count}
 		if s.v.used {
 			c, err := s.v.line(enc)
 			if err != nil {
 				return nil, err
 			}
-			l.Type, l.NonZero, l.Sum, l.Value, l.Hist = c.Type, c.NonZero, c.Sum, c.Value, c.Hist
-			l.Time, l.Negative, l.AboveTop = c.Time, c.Negative, c.AboveTop
+			l.customLine = c
 		}
 		out = append(out, l)
 	}

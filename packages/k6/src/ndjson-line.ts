@@ -40,22 +40,20 @@ const TrendFlags = {
   aboveTop: count.optional(),
 };
 
-/** One of the script's own metrics in a second or over the run (see README "NDJSON lines"). */
-const CustomSchema = z
-  .record(
-    z.string(),
-    z.object({
-      type: z.enum(['trend', 'counter', 'rate', 'gauge']),
-      count,
-      ...TrendFlags,
-      hist: z.string().optional(),
-      sum: z.number().optional(),
-      nonZero: count.optional(),
-      value: z.number().optional(),
-      max: z.number().optional(),
-    }),
-  )
-  .optional();
+/** One of the script's own metrics, or one tagged series, in a second or over the run. */
+const CustomValueSchema = z.object({
+  type: z.enum(['trend', 'counter', 'rate', 'gauge']),
+  count,
+  ...TrendFlags,
+  hist: z.string().optional(),
+  sum: z.number().optional(),
+  nonZero: count.optional(),
+  value: z.number().optional(),
+  max: z.number().optional(),
+});
+
+/** The script's own metrics (or tagged series) by name (see README "NDJSON lines"). */
+const CustomSchema = z.record(z.string(), CustomValueSchema).optional();
 export type CustomLine = NonNullable<z.infer<typeof CustomSchema>>[string];
 
 /** One closed second, as written by the Go output (see README "NDJSON lines"). */
@@ -110,17 +108,12 @@ export const EndLineSchema = z.object({
    */
   subMetrics: z
     .array(
-      z.object({
+      CustomValueSchema.extend({
         name: z.string(),
         metric: z.string(),
         tags: z.record(z.string(), z.string()),
+        /** `none`: a named series that saw no sample (a count of 0 and nothing else) */
         type: z.enum(['trend', 'rate', 'counter', 'gauge', 'none']),
-        count,
-        ...TrendFlags,
-        nonZero: count.optional(),
-        sum: z.number().optional(),
-        value: z.number().optional(),
-        hist: z.string().optional(),
       }),
     )
     .optional(),
