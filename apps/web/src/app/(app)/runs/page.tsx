@@ -1,12 +1,7 @@
-import { Suspense } from 'react';
 import { RunList } from '~/components/runs/run-list';
 
 export const metadata = { title: 'Runs' };
 
 export default function Page() {
-  return (
-    <Suspense>
-      <RunList />
-    </Suspense>
-  );
+  return <RunList />;
 }

@@ -1,12 +1,7 @@
-import { Suspense } from 'react';
 import { TrendsPage } from '~/components/trends/trends-page';
 
 export const metadata = { title: 'Trends' };
 
 export default function Page() {
-  return (
-    <Suspense>
-      <TrendsPage />
-    </Suspense>
-  );
+  return <TrendsPage />;
 }
