@@ -8,7 +8,7 @@ import { Card, CardHeader } from '~/components/ui/card';
 import { LoadingBlock } from '~/components/ui/feedback';
 import { VERDICT_LABEL, formatValue, pivotCellColor } from './format-metric';
 import { Options } from '~/components/ui/form';
-import { ScrollX } from '~/components/ui/scroll-x';
+import { CardTable } from '~/components/ui/table';
 
 /** An experiment as a matrix: pool configs x scenarios, each cell one metric's median. */
 export function PivotCard({
@@ -43,49 +43,47 @@ export function PivotCard({
           <LoadingBlock rows={2} />
         </div>
       ) : (
-        <ScrollX label="By pool config and scenario">
-          <table className="min-w-full text-sm tabular-nums">
-            <thead>
-              <tr className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
-                <th className="px-4 py-2.5 text-left">Pool config</th>
-                {p.columns.map((c) => (
-                  <th key={c.id} className="px-4 py-2.5 text-right">
-                    {c.name}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {p.rows.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row" className="px-4 py-2.5 text-left font-medium text-slate-800">
-                    {r.name}
-                    <div className="text-xs font-normal text-slate-500">{r.strategy}</div>
-                  </th>
-                  {r.cells.map((c, ci) => (
-                    <td
-                      key={ci}
-                      className="px-4 py-2.5 text-right font-medium text-slate-900"
-                      style={{ background: pivotCellColor(c.verdict) }}
-                      data-testid="pivot-cell"
-                      data-verdict={c.verdict ?? 'reference'}
-                    >
-                      {formatValue(c.median, p.unit)}
-                      <div className="text-xs font-normal text-slate-600">
-                        n={c.n}
-                        {c.verdict
-                          ? ` · ${VERDICT_LABEL[c.verdict]}`
-                          : r === p.rows[0]
-                            ? ' · reference'
-                            : ''}
-                      </div>
-                    </td>
-                  ))}
-                </tr>
+        <CardTable
+          label="By pool config and scenario"
+          head={
+            <tr>
+              <th className="px-4 py-2.5 text-left">Pool config</th>
+              {p.columns.map((c) => (
+                <th key={c.id} className="px-4 py-2.5 text-right">
+                  {c.name}
+                </th>
               ))}
-            </tbody>
-          </table>
-        </ScrollX>
+            </tr>
+          }
+        >
+          {p.rows.map((r) => (
+            <tr key={r.id}>
+              <th scope="row" className="px-4 py-2.5 text-left font-medium text-slate-800">
+                {r.name}
+                <div className="text-xs font-normal text-slate-500">{r.strategy}</div>
+              </th>
+              {r.cells.map((c, ci) => (
+                <td
+                  key={ci}
+                  className="px-4 py-2.5 text-right font-medium text-slate-900"
+                  style={{ background: pivotCellColor(c.verdict) }}
+                  data-testid="pivot-cell"
+                  data-verdict={c.verdict ?? 'reference'}
+                >
+                  {formatValue(c.median, p.unit)}
+                  <div className="text-xs font-normal text-slate-600">
+                    n={c.n}
+                    {c.verdict
+                      ? ` · ${VERDICT_LABEL[c.verdict]}`
+                      : r === p.rows[0]
+                        ? ' · reference'
+                        : ''}
+                  </div>
+                </td>
+              ))}
+            </tr>
+          ))}
+        </CardTable>
       )}
     </Card>
   );

@@ -1,6 +1,6 @@
 import type { ComparisonView as Comparison } from '~/lib/trpc/types';
 import { GROUP_COLORS, formatScriptDiff, formatScriptValue } from './format-metric';
-import { ScrollX } from '~/components/ui/scroll-x';
+import { CardTable } from '~/components/ui/table';
 
 /**
  * The script's own k6 metrics side by side: per group the median over its runs, and beside each
@@ -9,64 +9,63 @@ import { ScrollX } from '~/components/ui/scroll-x';
 export function ScriptMetricsTable({ c }: { c: Comparison }) {
   if (c.scriptMetrics.length === 0) return null;
   return (
-    <ScrollX label="Script metrics">
-      <table className="min-w-full text-sm tabular-nums" data-testid="script-metrics-table">
-        <thead>
-          <tr className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
-            <th className="px-4 py-2.5 text-left">Metric</th>
-            <th className="px-4 py-2.5 text-left">Stat</th>
-            {c.groups.map((g, i) => (
-              <th
-                key={g.key}
-                colSpan={i === c.baselineIndex ? 1 : 2}
-                className="border-l border-slate-200 px-4 py-2.5 text-left"
-              >
-                <i
-                  className="mr-2 inline-block size-2.5 rounded-sm"
-                  style={{ background: GROUP_COLORS[i % GROUP_COLORS.length] }}
-                />
-                {g.label}
-                {i === c.baselineIndex ? ' (baseline)' : ' · vs baseline'}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {c.scriptMetrics.map((r) => (
-            <tr
-              key={`${r.name}\u0000${r.stat}`}
-              data-testid="script-metric-row"
-              data-metric={r.name}
-              data-stat={r.stat}
+    <CardTable
+      label="Script metrics"
+      testId="script-metrics-table"
+      head={
+        <tr>
+          <th className="px-4 py-2.5 text-left">Metric</th>
+          <th className="px-4 py-2.5 text-left">Stat</th>
+          {c.groups.map((g, i) => (
+            <th
+              key={g.key}
+              colSpan={i === c.baselineIndex ? 1 : 2}
+              className="border-l border-slate-200 px-4 py-2.5 text-left"
             >
-              <th scope="row" className="px-4 py-2 text-left font-mono font-medium text-slate-800">
-                {r.name}
-              </th>
-              <td className="px-4 py-2 text-slate-600">
-                {r.stat} <span className="text-xs text-slate-400">{r.type}</span>
-              </td>
-              {c.groups.map((g, gi) => {
-                const cell = r.cells[gi]!;
-                const value = (
-                  <td key="v" className="border-l border-slate-200 px-4 py-2 text-right">
-                    {formatScriptValue(cell.median, r.unit)}
-                    {cell.n > 1 ? (
-                      <span className="ml-1 text-xs text-slate-400">n={cell.n}</span>
-                    ) : null}
-                  </td>
-                );
-                if (gi === c.baselineIndex) return value;
-                return [
-                  value,
-                  <td key="d" className="px-4 py-2 text-right text-slate-600" data-testid="diff">
-                    {formatScriptDiff(r.diffs[gi], r.unit)}
-                  </td>,
-                ];
-              })}
-            </tr>
+              <i
+                className="mr-2 inline-block size-2.5 rounded-sm"
+                style={{ background: GROUP_COLORS[i % GROUP_COLORS.length] }}
+              />
+              {g.label}
+              {i === c.baselineIndex ? ' (baseline)' : ' · vs baseline'}
+            </th>
           ))}
-        </tbody>
-      </table>
-    </ScrollX>
+        </tr>
+      }
+    >
+      {c.scriptMetrics.map((r) => (
+        <tr
+          key={`${r.name}\u0000${r.stat}`}
+          data-testid="script-metric-row"
+          data-metric={r.name}
+          data-stat={r.stat}
+        >
+          <th scope="row" className="px-4 py-2 text-left font-mono font-medium text-slate-800">
+            {r.name}
+          </th>
+          <td className="px-4 py-2 text-slate-600">
+            {r.stat} <span className="text-xs text-slate-400">{r.type}</span>
+          </td>
+          {c.groups.map((g, gi) => {
+            const cell = r.cells[gi]!;
+            const value = (
+              <td key="v" className="border-l border-slate-200 px-4 py-2 text-right">
+                {formatScriptValue(cell.median, r.unit)}
+                {cell.n > 1 ? (
+                  <span className="ml-1 text-xs text-slate-400">n={cell.n}</span>
+                ) : null}
+              </td>
+            );
+            if (gi === c.baselineIndex) return value;
+            return [
+              value,
+              <td key="d" className="px-4 py-2 text-right text-slate-600" data-testid="diff">
+                {formatScriptDiff(r.diffs[gi], r.unit)}
+              </td>,
+            ];
+          })}
+        </tr>
+      ))}
+    </CardTable>
   );
 }

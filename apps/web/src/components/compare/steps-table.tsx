@@ -1,6 +1,6 @@
 import type { ComparisonView as Comparison } from '~/lib/trpc/types';
 import { GROUP_COLORS, formatValue } from './format-metric';
-import { ScrollX } from '~/components/ui/scroll-x';
+import { CardTable } from '~/components/ui/table';
 
 /**
  * Each request name (a flow's steps) side by side: per group, the median over its runs of each
@@ -13,10 +13,12 @@ export function StepsTable({ c }: { c: Comparison }) {
     for (const s of g.steps) if (!names.includes(s.name)) names.push(s.name);
   if (names.length === 0) return null;
   return (
-    <ScrollX label="Steps">
-      <table className="min-w-full text-sm tabular-nums" data-testid="steps-table">
-        <thead>
-          <tr className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
+    <CardTable
+      label="Steps"
+      testId="steps-table"
+      head={
+        <>
+          <tr>
             <th rowSpan={2} className="px-4 py-2.5 text-left align-bottom">
               Request
             </th>
@@ -34,7 +36,7 @@ export function StepsTable({ c }: { c: Comparison }) {
               </th>
             ))}
           </tr>
-          <tr className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
+          <tr>
             {c.groups.map((g) =>
               ['p95', 'p99', 'failed'].map((h, k) => (
                 <th
@@ -46,31 +48,30 @@ export function StepsTable({ c }: { c: Comparison }) {
               )),
             )}
           </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {names.map((name) => (
-            <tr key={name} data-testid="steps-row">
-              <th scope="row" className="px-4 py-2.5 text-left font-medium text-slate-800">
-                {name}
-              </th>
-              {c.groups.map((g) => {
-                const s = g.steps.find((x) => x.name === name);
-                return [
-                  <td key="p95" className="border-l border-slate-200 px-4 py-2.5 text-right">
-                    {formatValue(s?.p95, 'ms')}
-                  </td>,
-                  <td key="p99" className="px-4 py-2.5 text-right">
-                    {formatValue(s?.p99, 'ms')}
-                  </td>,
-                  <td key="failed" className="px-4 py-2.5 text-right">
-                    {s && s.requests ? formatValue((100 * s.failed) / s.requests, '%') : '—'}
-                  </td>,
-                ];
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollX>
+        </>
+      }
+    >
+      {names.map((name) => (
+        <tr key={name} data-testid="steps-row">
+          <th scope="row" className="px-4 py-2.5 text-left font-medium text-slate-800">
+            {name}
+          </th>
+          {c.groups.map((g) => {
+            const s = g.steps.find((x) => x.name === name);
+            return [
+              <td key="p95" className="border-l border-slate-200 px-4 py-2.5 text-right">
+                {formatValue(s?.p95, 'ms')}
+              </td>,
+              <td key="p99" className="px-4 py-2.5 text-right">
+                {formatValue(s?.p99, 'ms')}
+              </td>,
+              <td key="failed" className="px-4 py-2.5 text-right">
+                {s && s.requests ? formatValue((100 * s.failed) / s.requests, '%') : '—'}
+              </td>,
+            ];
+          })}
+        </tr>
+      ))}
+    </CardTable>
   );
 }

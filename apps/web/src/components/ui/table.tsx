@@ -61,6 +61,34 @@ export function Table({
   );
 }
 
+/**
+ * A table that sits inside a card (the card is its frame): figures line up (tabular numbers), the
+ * heading rows (`head`, `<tr>`s of `<th scope="col">`) share one muted style, and `children` are the
+ * body's rows. It scrolls sideways on narrow screens.
+ */
+export function CardTable({
+  label,
+  head,
+  children,
+  testId,
+}: {
+  label: string;
+  head: React.ReactNode;
+  children: React.ReactNode;
+  testId?: string;
+}) {
+  return (
+    <ScrollX label={label}>
+      <table className="min-w-full text-sm tabular-nums" data-testid={testId}>
+        <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
+          {head}
+        </thead>
+        <tbody className="divide-y divide-slate-100">{children}</tbody>
+      </table>
+    </ScrollX>
+  );
+}
+
 export function Th({ className, children, ...rest }: React.ThHTMLAttributes<HTMLTableCellElement>) {
   return (
     <th
