@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
+import { whenNumbers } from './check-when';
 
 export const durationMs = (opts: { min?: number; max?: number } = {}) =>
   z
@@ -29,3 +30,22 @@ export const thinkTimeMs = () =>
   durationMs({ max: LIMITS.maxThinkTimeMs })
     .default(0)
     .describe('pause after each request, closed model only');
+
+/**
+ * An open model's VUs: k6 starts `preAllocatedVUs` and may add up to `maxVUs` when they are all
+ * busy. Spread into an arrival-rate template's params, then refine with `maxVUsRule`.
+ */
+export const arrivalVUs = () => ({ preAllocatedVUs: vus(), maxVUs: vus().optional() });
+
+/** `maxVUs`, when given, is never below `preAllocatedVUs`: the refinement of `arrivalVUs`. */
+export const maxVUsRule: [
+  (p: { preAllocatedVUs: number; maxVUs?: number }) => boolean,
+  z.core.$ZodCustomParams,
+] = [
+  (p) => p.maxVUs === undefined || p.maxVUs >= p.preAllocatedVUs,
+  {
+    message: 'must be at least preAllocatedVUs',
+    path: ['maxVUs'],
+    when: whenNumbers('preAllocatedVUs'),
+  },
+];

@@ -127,6 +127,13 @@ describe('validateScenario', () => {
         requests: [{ path: '/' }],
       }).sort(),
     ).toEqual(['params.maxVUs', 'params.stepRatePerSec']);
+    expect(
+      validateScenario({
+        template: 'constant-arrival-rate',
+        params: { ratePerSec: 100, durationMs: 1000, preAllocatedVUs: 10, maxVUs: 5 },
+        requests: [{ path: '/' }],
+      }),
+    ).toEqual([{ path: 'params.maxVUs', message: 'must be at least preAllocatedVUs' }]);
     // 16 MiB payloads x 200 VUs exceed the memory budget
     const memory = validateScenario({
       template: 'sustained',

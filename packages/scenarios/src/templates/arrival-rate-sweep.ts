@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { durationMs, ratePerSec, vus } from '../common-schemas';
+import { arrivalVUs, durationMs, maxVUsRule, ratePerSec } from '../common-schemas';
 import { whenNumbers } from '../check-when';
 import { GRACEFUL_STOP, ms, sec, type ProfilePoint, type TemplatePlan } from './template-plan';
 import { checkTotalDuration } from './duration-check';
@@ -22,14 +22,9 @@ export const ArrivalRateSweepParamsSchema = z
     stepDurationMs: durationMs({ min: 1000 }),
     /** time to move from one rate to the next; 0 jumps at once */
     stepRampMs: durationMs().default(0),
-    preAllocatedVUs: vus(),
-    maxVUs: vus().optional(),
+    ...arrivalVUs(),
   })
-  .refine((p) => p.maxVUs === undefined || p.maxVUs >= p.preAllocatedVUs, {
-    message: 'must be at least preAllocatedVUs',
-    path: ['maxVUs'],
-    when: whenNumbers('preAllocatedVUs'),
-  })
+  .refine(...maxVUsRule)
   .refine((p) => p.startRatePerSec + (p.steps - 1) * p.stepRatePerSec <= LIMITS.maxRatePerSec, {
     message: `the last step's rate (startRatePerSec + (steps - 1) x stepRatePerSec) must be at most ${LIMITS.maxRatePerSec} requests per second`,
     path: ['stepRatePerSec'],

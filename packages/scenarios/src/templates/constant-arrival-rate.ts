@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { durationMs, ratePerSec, vus } from '../common-schemas';
-import { whenNumbers } from '../check-when';
+import { arrivalVUs, durationMs, maxVUsRule, ratePerSec } from '../common-schemas';
 import { GRACEFUL_STOP, ms, sec, type TemplatePlan } from './template-plan';
 
 /**
@@ -11,14 +10,9 @@ export const ConstantArrivalRateParamsSchema = z
   .strictObject({
     ratePerSec: ratePerSec(),
     durationMs: durationMs({ min: 1000 }),
-    preAllocatedVUs: vus(),
-    maxVUs: vus().optional(),
+    ...arrivalVUs(),
   })
-  .refine((p) => p.maxVUs === undefined || p.maxVUs >= p.preAllocatedVUs, {
-    message: 'must be at least preAllocatedVUs',
-    path: ['maxVUs'],
-    when: whenNumbers('preAllocatedVUs'),
-  });
+  .refine(...maxVUsRule);
 
 export type ConstantArrivalRateParams = z.infer<typeof ConstantArrivalRateParamsSchema>;
 
