@@ -1,23 +1,6 @@
 import { z } from 'zod';
 
-/**
- * A run's lifecycle, identical to the RunStatus enum in the database: the one list of its
- * statuses, which the transitions table (packages/runs `RUN_TRANSITIONS`) is built from.
- */
-export const RUN_STATUSES = [
-  'queued',
-  'preparing',
-  'running',
-  'succeeded',
-  'thresholds_failed',
-  'failed',
-  'canceled',
-  'timed_out',
-  'aborted_system',
-] as const;
-export const RunStatusSchema = z.enum(RUN_STATUSES);
-export type RunStatus = z.infer<typeof RunStatusSchema>;
-const ACTIVE = ['preparing', 'running'] as const satisfies readonly RunStatus[];
+const ACTIVE = ['preparing', 'running'] as const;
 const TERMINAL = [
   'succeeded',
   'thresholds_failed',
@@ -25,7 +8,16 @@ const TERMINAL = [
   'canceled',
   'timed_out',
   'aborted_system',
-] as const satisfies readonly RunStatus[];
+] as const;
+
+/**
+ * A run's lifecycle, identical to the RunStatus enum in the database: the one list of its
+ * statuses, which the transitions table (packages/runs `RUN_TRANSITIONS`) is built from. A run is
+ * queued, then active (a worker holds it), then terminal.
+ */
+export const RUN_STATUSES = ['queued', ...ACTIVE, ...TERMINAL] as const;
+export const RunStatusSchema = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
 /** Statuses in which a worker holds the run (heartbeats, cancel requests). */
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ACTIVE;
 /** Statuses nothing leaves: the run ended. */
