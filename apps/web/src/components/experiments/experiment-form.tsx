@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { FormProvider, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { DEFAULT_RUN_ORDER } from '@poolbench/contracts';
 import {
   ExperimentFormSchema,
@@ -134,8 +134,7 @@ export function ExperimentForm() {
   useServerErrors(m.error, form.setError, (path) => {
     const p = path.replace(/^definition\./, '');
     // a hypothesis problem lands on its own field (hypotheses.0.candidate.poolConfigId …)
-    if (/^hypotheses\.\d+\.(base|candidate|metric|expect|band|bandUnit)/.test(p))
-      return p as FieldPath<ExperimentFormInput>;
+    if (/^hypotheses\.\d+\.(base|candidate|metric|expect|band|bandUnit)/.test(p)) return p;
     return FORM_FIELDS.find((f) => f === p) ?? null;
   });
 

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useRef } from 'react';
-import { useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   POOL_STRATEGY_META,
@@ -123,11 +123,7 @@ export function PoolConfigForm({
   const create = useMutation(trpc.poolConfig.create.mutationOptions({ onSuccess: done }));
   const update = useMutation(trpc.poolConfig.update.mutationOptions({ onSuccess: done }));
   const m = initial ? update : create;
-  useServerErrors(
-    m.error,
-    form.setError,
-    (path) => poolConfigField(path) as FieldPath<PoolConfigFormValues> | null,
-  );
+  useServerErrors(m.error, form.setError, poolConfigField);
   const onSubmit = form.handleSubmit((valid) =>
     initial ? update.mutate({ id: initial.id, ...valid }) : create.mutate({ targetId, ...valid }),
   );

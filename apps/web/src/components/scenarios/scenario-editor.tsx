@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
+import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import {
   generateScenario,
   INSIGHT_THRESHOLD_EXPR,
@@ -124,11 +124,7 @@ export function ScenarioEditor({
   const create = useMutation(trpc.scenario.create.mutationOptions({ onSuccess: done }));
   const update = useMutation(trpc.scenario.update.mutationOptions({ onSuccess: done }));
   const m = initial ? update : create;
-  useServerErrors(
-    m.error,
-    form.setError,
-    (path) => scenarioField(path) as FieldPath<ScenarioFormValues> | null,
-  );
+  useServerErrors(m.error, form.setError, scenarioField);
   const stages = Array.isArray(params.stages) ? (params.stages as Stage[]) : null;
   const setStages = (next: Stage[]) =>
     setValue('params.stages', next, { shouldValidate: true, shouldDirty: true });

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { DEFAULT_LAB_SETUP, LAB_ENDPOINTS, type TargetValues } from '~/lib/schemas/target';
 import { useServerErrors } from '~/lib/forms/server-errors';
 import { fieldError } from '~/lib/forms/field-error';
@@ -115,11 +115,7 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
   const create = useMutation(trpc.target.create.mutationOptions({ onSuccess: onDone }));
   const update = useMutation(trpc.target.update.mutationOptions({ onSuccess: onDone }));
   const mutation = editing ? update : create;
-  useServerErrors(
-    mutation.error,
-    form.setError,
-    (p) => targetField(p) as FieldPath<TargetFormValues> | null,
-  );
+  useServerErrors(mutation.error, form.setError, targetField);
   // `valid` is TargetInputSchema's output: exactly what the server parses
   const onSubmit = form.handleSubmit((valid) =>
     initial ? update.mutate({ id: initial.id, target: valid }) : create.mutate(valid),
