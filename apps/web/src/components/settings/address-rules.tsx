@@ -6,21 +6,6 @@ import { LoadingBlock } from '~/components/ui/feedback';
 import { Field, Input } from '~/components/ui/form';
 import { TextField } from '~/components/ui/text-field';
 
-/** The optional note of an address rule (an allowlist entry, an opened range). */
-export function NoteField({
-  value,
-  onChange,
-  placeholder,
-}: {
-  value: string;
-  onChange: (note: string) => void;
-  placeholder: string;
-}) {
-  return (
-    <TextField label="Note" optional value={value} onValue={onChange} placeholder={placeholder} />
-  );
-}
-
 /**
  * The form that adds an address rule: the address (with what it would reach as `help`, before it
  * is saved), its note and the submit button; `children` add a row under them.
@@ -72,7 +57,13 @@ export function AddressRuleForm({
           />
         )}
       </Field>
-      <NoteField value={note} onChange={onNote} placeholder={notePlaceholder} />
+      <TextField
+        label="Note"
+        optional
+        value={note}
+        onValue={onNote}
+        placeholder={notePlaceholder}
+      />
       <Button type="submit" loading={saving} className="sm:mt-6">
         <Plus className="size-4" /> {submit}
       </Button>
