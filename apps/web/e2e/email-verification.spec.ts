@@ -144,6 +144,9 @@ test('the owner of an address takes it back from whoever signed up with it first
   await owner.goto('/runs');
   await expect(owner.getByTestId('verify-email-banner')).toHaveCount(0);
   await expect(owner.getByTestId('no-password-banner')).toContainText(victim);
+  // drawn with the page, not after team.me answers: it is in the HTML the server sends
+  const html = await (await owner.request.get('/runs')).text();
+  expect(html).toContain('data-testid="no-password-banner"');
   await owner.screenshot({ path: `${SHOTS}/42-no-password-after-verification.png` });
 
   // the attacker's session and password are gone
@@ -170,6 +173,7 @@ test('the owner of an address takes it back from whoever signed up with it first
   await owner.getByRole('button', { name: 'Sign in' }).click();
   await expect(owner).toHaveURL(/\/runs$/);
   await expect(owner.getByTestId('no-password-banner')).toHaveCount(0);
+  expect(await (await owner.request.get('/runs')).text()).not.toContain('no-password-banner');
   await Promise.all([attackerCtx.close(), ownerCtx.close()]);
 });
 

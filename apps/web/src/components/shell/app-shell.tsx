@@ -42,7 +42,7 @@ export function AppShell({
   user,
   children,
 }: {
-  user: { name: string; email: string; emailVerified?: boolean };
+  user: { name: string; email: string; emailVerified?: boolean; hasPassword?: boolean };
   children: React.ReactNode;
 }) {
   const pathname = usePathname();
@@ -146,7 +146,7 @@ export function AppShell({
       <main id="main" className="min-w-0 flex-1">
         <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
           <VerifyEmailBanner initial={user} />
-          <NoPasswordBanner />
+          <NoPasswordBanner initial={user} />
           {children}
         </div>
       </main>

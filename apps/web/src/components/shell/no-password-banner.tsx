@@ -8,13 +8,19 @@ import { MailLinkBanner } from './mail-link-banner';
 /**
  * Shown while the account has no password: verifying the address from a browser that was not
  * signed in to the account clears any password set before (someone else may have signed up with
- * the address first), and its owner chooses one by the reset mail (docs/security.md).
+ * the address first), and its owner chooses one by the reset mail (docs/security.md). `initial`
+ * is what the server rendered the page with, so the banner is there from the first paint.
  */
-export function NoPasswordBanner() {
+export function NoPasswordBanner({
+  initial,
+}: {
+  initial?: { email: string; hasPassword?: boolean };
+}) {
   const trpc = useTRPC();
   const me = useQuery(trpc.team.me.queryOptions());
-  if (!me.data || me.data.hasPassword) return null;
-  const email = me.data.user.email;
+  const known = me.data ? { email: me.data.user.email, hasPassword: me.data.hasPassword } : initial;
+  if (!known || known.hasPassword !== false) return null;
+  const email = known.email;
   return (
     <MailLinkBanner
       testId="no-password-banner"

@@ -18,6 +18,7 @@ import {
   ScriptPolicySchema,
   TeamCreatedSchema,
 } from './team.types';
+import { hasPassword } from '~/server/services/auth/has-password';
 import { listMyTeams } from '~/server/services/teams/list-my-teams';
 import { resolveTeam } from '~/server/services/teams/resolve-team';
 import { switchTeam } from '~/server/services/teams/switch-team';
@@ -55,10 +56,7 @@ export const teamRouter = {
     user: ctx.user,
     teams: await listMyTeams(ctx.db, ctx.user.id),
     active: await (ctx.resolveTeam ?? resolveTeam)(ctx.db, ctx.user.id, ctx.activeTeamId),
-    hasPassword:
-      (await ctx.db.account.count({
-        where: { userId: ctx.user.id, providerId: 'credential', password: { not: null } },
-      })) > 0,
+    hasPassword: await hasPassword(ctx.db, ctx.user.id),
   })),
   switch: protectedProcedure
     .input(z.object({ teamId: IdSchema }))
