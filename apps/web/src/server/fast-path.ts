@@ -15,6 +15,7 @@ import { RUN_PAGE_DATA } from './services/runs/run-page-data';
 import { processShells, SHELL_MAX_BYTES, shellKey, shellsOn } from './services/cache/shell-pages';
 import { shareLimiter } from './services/share-links/limiter-instance';
 import { recentSharedPage } from './services/share-links/shared-response';
+import { ID_SOURCE } from '~/lib/schemas/ids';
 
 /** A request as server.mjs holds it, before Next.js builds anything from it. */
 export interface FastRequest {
@@ -23,7 +24,7 @@ export interface FastRequest {
   headers: IncomingHttpHeaders;
 }
 
-const RUN_DATA = /^\/api\/runs\/([A-Za-z0-9_-]{1,64})\/data$/;
+const RUN_DATA = new RegExp(`^/api/runs/(${ID_SOURCE})/data$`);
 const SHARE_PAGE = /^\/share\/([A-Za-z0-9_-]{1,128})$/;
 
 /** Node's request headers read like a WHATWG `Headers` (repeated ones joined as `Headers` joins them). */

@@ -5,11 +5,10 @@ import { getSession } from '../session';
 import { processWide } from '../process-wide';
 import { LruCache } from '../services/cache/finished-data-cache';
 import { locateObject } from '../services/teams/locate-object';
+import { isId } from '~/lib/schemas/ids';
 
 /** The pages whose HTML is a shell (their client components load the object itself). */
 export type ShellPageKind = 'run' | 'experiment';
-
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Which team a run or an experiment belongs to: it never moves, so a found one is kept. */
 const owners = processWide('page-owners', () => new LruCache<string>(10_000));
@@ -36,7 +35,7 @@ async function ownerTeam(kind: ShellPageKind, id: string): Promise<string | null
  * cached data routes, which authorize each request themselves.
  */
 export async function orNotFoundUnlessElsewhere(kind: ShellPageKind, id: string): Promise<void> {
-  if (!ID.test(id)) notFound();
+  if (!isId(id)) notFound();
   const session = await getSession();
   if (!session) notFound();
   const [team, owner] = await Promise.all([

@@ -3,6 +3,7 @@ import { ProblemSchema } from './schemas';
 import { API_PREFIX } from './handle-rest';
 import { OPERATIONS } from './operations';
 import { PROBLEM_CODES } from './problem';
+import { ID_CHARS_PATTERN, ID_MAX_LENGTH } from '~/lib/schemas/ids';
 
 type Json = Record<string, unknown>;
 
@@ -72,7 +73,7 @@ export function buildOpenApi(serverUrl = ''): Json {
       name: m[1]!,
       in: 'path',
       required: true,
-      schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 64 },
+      schema: { type: 'string', pattern: ID_CHARS_PATTERN, maxLength: ID_MAX_LENGTH },
     }));
     const queryParams =
       o.query && o.queryRules

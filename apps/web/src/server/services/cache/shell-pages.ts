@@ -10,6 +10,7 @@ import {
 import { renewable, useOrSendToRenew, type Renewable } from './renewal';
 import { processWide } from '../../process-wide';
 import { keptAnswerMs, onRevocation, type Revocation } from '../auth/auth-cache';
+import { ID_SOURCE } from '~/lib/schemas/ids';
 
 /**
  * The signed-in pages whose HTML is a shell: the run, experiment and compare pages render no
@@ -20,7 +21,7 @@ import { keptAnswerMs, onRevocation, type Revocation } from '../auth/auth-cache'
  * that session and its team (the same bound, and the same revocations, as every other answer
  * from memory). Each answer gets a nonce of its own: the kept HTML's nonce is replaced.
  */
-const SHELL_PATH = /^\/(?:runs\/[A-Za-z0-9_-]{1,64}|experiments\/[A-Za-z0-9_-]{1,64}|compare)$/;
+const SHELL_PATH = new RegExp(`^/(?:runs/${ID_SOURCE}|experiments/${ID_SOURCE}|compare)$`);
 /** HTML past this size is not kept (a shell is tens of KiB). */
 export const SHELL_MAX_BYTES = 1 << 20;
 

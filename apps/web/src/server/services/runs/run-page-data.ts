@@ -9,6 +9,7 @@ import { NotFoundError } from '../errors';
 import { getRun } from './get-run';
 import { RUN_CHART_MAX_POINTS } from './downsample';
 import { getRunSeries } from './run-series';
+import { isId } from '~/lib/schemas/ids';
 
 // a finished 15-minute run's page is ~25 KB compressed: 400 of them stay near 10 MB
 const kept = new TeamPages('run', 400);
@@ -57,15 +58,13 @@ export async function runPageBytes(
   });
 }
 
-const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 /** The run page's data, `/api/runs/<id>/data?maxPoints=`, for its route and the fast path. */
 export const RUN_PAGE_DATA: PageData<string> = {
   notFound: 'run not found',
   ask(id, q) {
     const maxPoints = pointsOf(q, RUN_CHART_MAX_POINTS, RUN_DATA_MAX_POINTS);
     if (typeof maxPoints !== 'number') return maxPoints;
-    return id !== null && RUN_ID.test(id) ? { key: id, maxPoints } : 'not-found';
+    return id !== null && isId(id) ? { key: id, maxPoints } : 'not-found';
   },
   read: (db, teamId, a) => runPageBytes(db, teamId, a.key, a.maxPoints),
   recent: (teamId, a) => kept.recentPage(teamId, keyOf(a.key, a.maxPoints)),

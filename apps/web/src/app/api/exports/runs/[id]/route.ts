@@ -4,6 +4,7 @@ import { cachedTeam } from '~/server/auth-cache';
 import { buildComparison } from '~/server/services/compare/build-comparison';
 import { buildExport } from '~/server/services/exports/build-export';
 import { download, parseFormat, problem, slug } from '~/server/services/exports/http';
+import { isId } from '~/lib/schemas/ids';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,7 +16,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const team = await cachedTeam(db, session.user.id, session.activeTeamId);
   const format = parseFormat(new URL(req.url).searchParams.get('format'));
   if (!format) return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html');
-  if (!team || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return problem(404, 'not_found', 'run not found');
+  if (!team || !isId(id)) return problem(404, 'not_found', 'run not found');
   try {
     const c = await buildComparison(
       db,

@@ -6,6 +6,7 @@ import { runEventStream } from '~/server/services/runs/run-event-stream';
 import { watchViewer } from '~/server/services/runs/watch-viewer';
 
 import { problem } from '~/server/services/exports/http';
+import { isId } from '~/lib/schemas/ids';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,7 +21,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   if (!session) return problem(401, 'unauthorized', 'sign in first');
   const team = await cachedTeam(db, session.user.id, session.activeTeamId);
   const run =
-    team && /^[A-Za-z0-9_-]{1,64}$/.test(id)
+    team && isId(id)
       ? await db.run.findFirst({ where: { id, teamId: team.id }, select: { id: true } })
       : null;
   if (!team || !run) return problem(404, 'not_found', 'run not found');
