@@ -2,11 +2,14 @@ import { cache } from 'react';
 import { headers } from 'next/headers';
 import { auth } from './auth';
 import { cachedSession, type SessionInfo } from './auth-cache';
+import { db } from './db';
+import { hasPassword } from './services/auth/has-password';
 
 async function loadSession(h: Headers): Promise<SessionInfo | null> {
   const s = await auth.api.getSession({ headers: h });
   if (!s) return null;
   return {
+    hasPassword: await hasPassword(db, s.user.id),
     user: {
       id: s.user.id,
       name: s.user.name,

@@ -171,6 +171,12 @@ export interface SessionInfo {
   user: SessionUser;
   sessionId: string;
   activeTeamId: string | null;
+  /**
+   * Whether the account signs in with a password, read with the session: whatever sets or clears
+   * a password (the reset mail, a verification from another browser) ends every session of the
+   * account, so a kept session's answer holds while that session does.
+   */
+  hasPassword?: boolean;
 }
 
 /** Revocations made in one web process, heard by the others (each forgets at once). */
