@@ -264,6 +264,23 @@ async function waitHealthy(base: string) {
 }
 
 let serverB: ChildProcess | null = null;
+const stopServerB = () => {
+  if (!serverB?.pid) return;
+  try {
+    process.kill(-serverB.pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+};
+// A bench stopped from outside (SIGTERM, Ctrl-C) takes its cache-off server with it.
+for (const [signal, code] of [
+  ['SIGTERM', 143],
+  ['SIGINT', 130],
+] as const)
+  process.once(signal, () => {
+    stopServerB();
+    process.exit(code);
+  });
 try {
   await waitHealthy(A);
   const f = await fixture();
@@ -487,11 +504,5 @@ try {
     stdio: ['pipe', 'inherit', 'inherit'],
   });
 } finally {
-  if (serverB?.pid) {
-    try {
-      process.kill(-serverB.pid, 'SIGTERM');
-    } catch {
-      /* already gone */
-    }
-  }
+  stopServerB();
 }
