@@ -1,26 +1,18 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
 import { authClient } from '~/lib/auth-client';
-import { useTRPC } from '~/lib/trpc/react';
 import { MailLinkBanner } from './mail-link-banner';
+import { useAccount, type AccountState } from './use-account';
 
 /**
  * Shown while the account has no password: verifying the address from a browser that was not
  * signed in to the account clears any password set before (someone else may have signed up with
- * the address first), and its owner chooses one by the reset mail (docs/security.md). `initial`
- * is what the server rendered the page with, so the banner is there from the first paint.
+ * the address first), and its owner chooses one by the reset mail (docs/security.md).
  */
-export function NoPasswordBanner({
-  initial,
-}: {
-  initial?: { email: string; hasPassword?: boolean };
-}) {
-  const trpc = useTRPC();
-  const me = useQuery(trpc.team.me.queryOptions());
-  const known = me.data ? { email: me.data.user.email, hasPassword: me.data.hasPassword } : initial;
-  if (!known || known.hasPassword !== false) return null;
-  const email = known.email;
+export function NoPasswordBanner({ initial }: { initial?: AccountState }) {
+  const account = useAccount(initial);
+  if (!account || account.hasPassword !== false) return null;
+  const email = account.email;
   return (
     <MailLinkBanner
       testId="no-password-banner"

@@ -1,25 +1,16 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
 import { authClient } from '~/lib/auth-client';
 import { safeNext } from '~/lib/safe-next';
-import { useTRPC } from '~/lib/trpc/react';
 import { MailLinkBanner } from './mail-link-banner';
+import { useAccount, type AccountState } from './use-account';
 
 /**
  * Shown until the signed-in account's address is verified: the app works in the user's own team,
  * but an invitation sent to this address can only be accepted once it is (docs/security.md).
- * `initial` is the session's user as the server rendered the page, so the banner is there from the
- * first paint instead of pushing the page down when `team.me` answers.
  */
-export function VerifyEmailBanner({
-  initial,
-}: {
-  initial?: { email: string; emailVerified?: boolean };
-}) {
-  const trpc = useTRPC();
-  const me = useQuery(trpc.team.me.queryOptions());
-  const user = me.data?.user ?? initial;
+export function VerifyEmailBanner({ initial }: { initial?: AccountState }) {
+  const user = useAccount(initial);
   if (!user || user.emailVerified !== false) return null;
   return (
     <MailLinkBanner
