@@ -63,8 +63,8 @@ export function Table({
 
 /**
  * A table that sits inside a card (the card is its frame): figures line up (tabular numbers), the
- * heading rows (`head`, `<tr>`s of `<th scope="col">`) share one muted style, and `children` are the
- * body's rows. It scrolls sideways on narrow screens.
+ * heading rows (`head`, whole `<tr>`s) share one muted style, and `children` are the body's rows.
+ * It scrolls sideways on narrow screens.
  */
 export function CardTable({
   label,
