@@ -14,8 +14,7 @@ import {
   SecondsWindowSchema,
   VerdictSchema,
 } from '~/server/api/routers/compare.types';
-import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';
-import { compareWithPoolConfig } from '~/server/services/ci/compare-with-pool-config';
+import { gateExperiment } from '~/server/services/ci/gate-experiment';
 import { op, type Operation } from '../operation';
 import { NullableRef, restName, SCRIPT_METRIC_TYPES } from '../schemas';
 
@@ -287,23 +286,13 @@ export const COMPARISON_OPERATIONS: Operation[] = [
         query.from !== undefined && query.to !== undefined
           ? { from: query.from, to: query.to }
           : null;
-      return query.base !== undefined
-        ? compareWithPoolConfig(
-            deps.db,
-            principal.teamId,
-            params.id!,
-            query.base,
-            query.metrics,
-            window,
-          )
-        : compareWithBaseline(
-            deps.db,
-            principal.teamId,
-            params.id!,
-            query.baseline ?? 'main',
-            query.metrics,
-            window,
-          );
+      return gateExperiment(
+        deps.db,
+        principal.teamId,
+        params.id!,
+        query.base !== undefined ? { base: query.base } : { baseline: query.baseline ?? 'main' },
+        { metrics: query.metrics, window },
+      );
     },
   }),
 ];

@@ -3,7 +3,7 @@ import { parseScheduleNotification, type Db } from '@poolbench/db';
 import { decideScheduleOutcome } from '@poolbench/runs';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
-import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';
+import { gateExperiment } from '~/server/services/ci/gate-experiment';
 import { scheduleBaselineCells } from '~/server/services/schedules/schedule-baseline-cells';
 import { trendSeries } from '~/server/services/trends/trend-series';
 import {
@@ -140,7 +140,7 @@ describe('baselines per pool config (real Postgres)', () => {
     expect(p50(n.payload!.cells[0]!)).toBeLessThan(20);
     expect(p50(n.payload!.cells[1]!)).toBeGreaterThan(30);
 
-    const gate = await compareWithBaseline(db, T.teamId, fired.experimentId, 'main');
+    const gate = await gateExperiment(db, T.teamId, fired.experimentId, { baseline: 'main' });
     expect(gate.outcome).not.toBe('regression');
     expect(gate.cells.map((c) => [c.poolConfig?.id, c.baseline?.poolConfig?.id])).toEqual([
       [a.id, a.id],

@@ -9,8 +9,7 @@ import {
   insertSyntheticRun,
   syntheticExperiment,
 } from '~/server/services/compare/testing/synthetic-runs';
-import { compareWithBaseline } from './compare-with-baseline';
-import { compareWithPoolConfig } from './compare-with-pool-config';
+import { gateExperiment } from './gate-experiment';
 
 /**
  * Runs that did not offer their load (more than 1 % of their iterations dropped) are left out of
@@ -133,7 +132,7 @@ describe('invalid runs are left out of verdicts and named (real Postgres)', () =
     ];
 
     // the CI gate
-    const gate = await compareWithBaseline(db, A.teamId, fired.experimentId, 'nightly');
+    const gate = await gateExperiment(db, A.teamId, fired.experimentId, { baseline: 'nightly' });
     expect(gate.outcome).toBe('incomplete');
     expect(gate.cells[0]).toMatchObject({
       state: 'incomplete',
@@ -194,7 +193,7 @@ describe('invalid runs are left out of verdicts and named (real Postgres)', () =
     const one = await experiment([10], 6, 300, base.poolConfigs);
     const slow = one.runs[0]![2]!;
     await dropIterations(slow, 2000);
-    const gate = await compareWithBaseline(db, A.teamId, one.experimentId, 'nightly');
+    const gate = await gateExperiment(db, A.teamId, one.experimentId, { baseline: 'nightly' });
     expect(gate.cells[0]).toMatchObject({
       candidateRuns: 5,
       incomplete: null,
@@ -216,12 +215,12 @@ describe('invalid runs are left out of verdicts and named (real Postgres)', () =
     const [b0, b1] = e.runs[0]!;
     await dropIterations(b0!, 500);
     await dropIterations(b1!, 300);
-    const gate = await compareWithPoolConfig(db, A.teamId, e.experimentId, e.poolConfigs[0]!.id);
+    const gate = await gateExperiment(db, A.teamId, e.experimentId, { base: e.poolConfigs[0]!.id });
     expect(gate.outcome).toBe('incomplete');
     expect(gate.cells[0]!.incomplete).toBe(
       `2 of 5 baseline runs invalid (more than 33 %): run ${b0}: load not offered (5 % of iterations dropped); run ${b1}: load not offered (3 % of iterations dropped); the valid ones do not stand for the baseline`,
     );
-    expect(gate.cells[0]!.baseline.runs).toBe(3);
+    expect(gate.cells[0]!.baseline?.runs).toBe(3);
     expect(gate.cells[0]!.invalidRuns.map((r) => [r.runId, r.side])).toEqual([
       [b0, 'baseline'],
       [b1, 'baseline'],
@@ -236,7 +235,7 @@ describe('invalid runs are left out of verdicts and named (real Postgres)', () =
       /^5 of 5 candidate runs could not take the load all 5 valid baseline runs took with the same scenario \(run \w+: load not offered \(17\.4 % of iterations dropped\);.*\): the config falls behind it$/;
 
     // the CI gate against the baseline
-    const gate = await compareWithBaseline(db, A.teamId, fired.experimentId, 'nightly');
+    const gate = await gateExperiment(db, A.teamId, fired.experimentId, { baseline: 'nightly' });
     expect(gate.outcome).toBe('regression');
     expect(gate.cells[0]).toMatchObject({
       state: 'regression',
@@ -288,7 +287,7 @@ describe('invalid runs are left out of verdicts and named (real Postgres)', () =
     // config against config in one experiment
     const e = await experiment([10, 10], 5, 700);
     for (const r of e.runs[1]!) await dropIterations(r, 1740);
-    const pair = await compareWithPoolConfig(db, A.teamId, e.experimentId, e.poolConfigs[0]!.id);
+    const pair = await gateExperiment(db, A.teamId, e.experimentId, { base: e.poolConfigs[0]!.id });
     expect(pair.outcome).toBe('regression');
     expect(pair.cells[0]!.loadNotTaken).toMatch(behind);
   });

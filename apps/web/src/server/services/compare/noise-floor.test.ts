@@ -4,7 +4,7 @@ import { toJson, type Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
 import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import type { Selection } from '~/lib/compare/selection';
-import { compareWithPoolConfig } from '../ci/compare-with-pool-config';
+import { gateExperiment } from '../ci/gate-experiment';
 import { buildComparison } from './build-comparison';
 import { cachedComparison, clearComparisonCache } from './cached-comparison';
 import {
@@ -179,8 +179,14 @@ describe('compare with a calibrated noise floor (real Postgres)', () => {
     );
     // the gate on throughput, unchanged between the configs: no regression, and a primary metric
     // that cannot see a doubling here leaves the cell incomplete instead of a pass
-    const gate = await compareWithPoolConfig(db, A.teamId, exp.experimentId, lazy!.id, ['rps']);
-    const cell = gate.cells.find((c) => c.poolConfig.id === fixed!.id)!;
+    const gate = await gateExperiment(
+      db,
+      A.teamId,
+      exp.experimentId,
+      { base: lazy!.id },
+      { metrics: ['rps'] },
+    );
+    const cell = gate.cells.find((c) => c.poolConfig?.id === fixed!.id)!;
     expect(cell.state).toBe('incomplete');
     expect(cell.incomplete).toMatch(/^Throughput noise on this machine is ±50 %/);
     expect(gate.outcome).toBe('incomplete');

@@ -3,7 +3,7 @@ import { parseScheduleNotification, type Db } from '@poolbench/db';
 import { decideScheduleOutcome } from '@poolbench/runs';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
-import { compareWithBaseline } from '~/server/services/ci/compare-with-baseline';
+import { gateExperiment } from '~/server/services/ci/gate-experiment';
 import {
   insertSyntheticRun,
   syntheticExperiment,
@@ -11,7 +11,7 @@ import {
 
 /**
  * A schedule's outcome (decided in @poolbench/runs when its last run ends) and the CI gate
- * (`compareWithBaseline`, what `poolbench run --baseline` and the REST compare answer) are two
+ * (`gateExperiment`, what `poolbench run --baseline` and the REST compare answer) are two
  * code paths over the same runs: they must reach the same verdict on every metric of every cell.
  */
 describe('a scheduled experiment: the notification and the CI gate agree (real Postgres)', () => {
@@ -110,7 +110,7 @@ describe('a scheduled experiment: the notification and the CI gate agree (real P
         where: { experimentId: fired.experimentId },
       }),
     );
-    const gate = await compareWithBaseline(db, A.teamId, fired.experimentId, 'nightly');
+    const gate = await gateExperiment(db, A.teamId, fired.experimentId, { baseline: 'nightly' });
     expect(gate.outcome).toBe(expected);
     const verdicts = (cells: Array<{ metrics: Array<{ key: string; verdict: string }> }>) =>
       cells.map((c) => Object.fromEntries(c.metrics.map((m) => [m.key, m.verdict])));
