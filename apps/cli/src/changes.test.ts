@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changesText, type ChangePointsAnswer } from './changes';
+import type { ChangePointsAnswer } from '@poolbench/contracts';
+import { changesText } from './changes';
 import { main, type Io } from './main';
 
 const io = () => {

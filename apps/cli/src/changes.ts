@@ -1,37 +1,11 @@
 import { parseArgs } from 'node:util';
-import { connection } from './args';
+import { CONNECTION_OPTIONS, connection } from './args';
 import { createClient } from './client';
 import { EXIT, UsageError } from './exit-codes';
 import type { Io } from './io';
+import type { ChangePointsAnswer } from '@poolbench/contracts';
 
-interface Firing {
-  experimentId: string;
-  name: string;
-  createdAt: string;
-  commit: string | null;
-  branch: string | null;
-}
-
-export interface ChangePointsAnswer {
-  target: { id: string; name: string };
-  scenario: { id: string; name: string };
-  poolConfig: { id: string; name: string };
-  firings: number;
-  changePoints: Array<{
-    metric: string;
-    kind: 'regression' | 'improvement';
-    before: Firing;
-    after: Firing;
-    firingsBefore: number;
-    firingsAfter: number;
-    meanBefore: number;
-    meanAfter: number;
-    change: number;
-    interval: { estimate: number; lower: number; upper: number } | null;
-    pValue: number;
-  }>;
-  since: { commit: string | null; at: string; regressions: number } | null;
-}
+type Firing = ChangePointsAnswer['changePoints'][number]['before'];
 
 export const CHANGES_USAGE = `Usage: poolbench changes --target <id|name> --scenario <id|name> --pool-config <id|name> [options]
 
@@ -82,8 +56,7 @@ export async function changesCommand(args: string[], io: Io): Promise<number> {
       return parseArgs({
         args,
         options: {
-          url: { type: 'string' },
-          token: { type: 'string' },
+          ...CONNECTION_OPTIONS,
           target: { type: 'string' },
           scenario: { type: 'string' },
           'pool-config': { type: 'string' },

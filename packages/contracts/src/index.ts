@@ -11,5 +11,6 @@ export * from './queue/job-schemas';
 export * from './queue/live-event-schema';
 export * from './queue/series-fields';
 export * from './run-metric-keys';
+export * from './change-points';
 export * from './run-summary';
 export * from './service-defaults';

@@ -150,19 +150,8 @@ export {
   scriptScenariosAllowed,
   SCRIPTS_OFF_MESSAGE,
 } from './script-policy';
-export {
-  cellHistory,
-  HISTORY_LIMIT,
-  HISTORY_METRICS,
-  type CellFiring,
-  type CellRef,
-  type HistoryMetric,
-} from './history/cell-history';
-export {
-  historyChangePoints,
-  type FiringRef,
-  type HistoryChangePoint,
-} from './history/history-change-points';
+export { cellHistory, HISTORY_LIMIT, type CellFiring, type CellRef } from './history/cell-history';
+export { historyChangePoints } from './history/history-change-points';
 export { changePointsNewAt } from './history/new-change-points';
 export { seed } from './seed/seed';
 export { EXPERIMENT_MATRIX_SELECT } from './experiment-matrix';

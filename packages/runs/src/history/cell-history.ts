@@ -1,11 +1,7 @@
 import { parseRun, type Db } from '@poolbench/db';
-import { MEASURED_RUN_STATUSES } from '@poolbench/contracts';
+import { HISTORY_METRICS, MEASURED_RUN_STATUSES, type HistoryMetric } from '@poolbench/contracts';
 import { median, runMetric } from '@poolbench/stats';
 import { splitValidRuns } from '../insights/run-validity-of';
-
-/** The metrics a history is read in (Trends charts the same four), one median per firing. */
-export const HISTORY_METRICS = ['p95Ms', 'p99Ms', 'rps', 'errorRate'] as const;
-export type HistoryMetric = (typeof HISTORY_METRICS)[number];
 
 export interface CellRef {
   targetId: string;

@@ -1,31 +1,6 @@
 import { changePoints, runMetric, type ChangePointOptions } from '@poolbench/stats';
-import type { CellFiring, HistoryMetric } from './cell-history';
-
-/** A firing as a change point names it. */
-export type FiringRef = Pick<
-  CellFiring,
-  'experimentId' | 'name' | 'createdAt' | 'commit' | 'branch'
->;
-
-export interface HistoryChangePoint {
-  metric: HistoryMetric;
-  /** the last firing before the change and the first after it */
-  before: FiringRef;
-  after: FiringRef;
-  /** firings on either side that the change point's test used */
-  firingsBefore: number;
-  firingsAfter: number;
-  /** the level on either side (mean of the firings' medians) */
-  meanBefore: number;
-  meanAfter: number;
-  /** relative change of the mean (after / before − 1) */
-  change: number;
-  /** the change as a ratio, Hodges–Lehmann on log values with its 95 % interval; null when a value is not positive */
-  interval: { estimate: number; lower: number; upper: number } | null;
-  pValue: number;
-  /** worse or better for this metric (latency and errors up, throughput down: a regression) */
-  kind: 'regression' | 'improvement';
-}
+import type { ChangePoint, FiringRef, HistoryMetric } from '@poolbench/contracts';
+import type { CellFiring } from './cell-history';
 
 const ref = (f: CellFiring): FiringRef => ({
   experimentId: f.experimentId,
@@ -44,8 +19,8 @@ export function historyChangePoints(
   firings: readonly CellFiring[],
   metrics: readonly HistoryMetric[],
   options: ChangePointOptions = {},
-): HistoryChangePoint[] {
-  const out: HistoryChangePoint[] = [];
+): ChangePoint[] {
+  const out: ChangePoint[] = [];
   for (const metric of metrics) {
     const kept = firings.filter((f) => f.values[metric] !== null);
     const higherIsBetter = runMetric(metric)?.direction === 'higher-is-better';

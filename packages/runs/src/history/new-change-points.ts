@@ -1,6 +1,7 @@
 import type { Db } from '@poolbench/db';
-import { cellHistory, HISTORY_METRICS, type CellRef } from './cell-history';
-import { historyChangePoints, type HistoryChangePoint } from './history-change-points';
+import { HISTORY_METRICS, type ChangePoint } from '@poolbench/contracts';
+import { cellHistory, type CellRef } from './cell-history';
+import { historyChangePoints } from './history-change-points';
 
 /**
  * The change points of a cell's history that a firing makes visible: found in the history up to
@@ -14,7 +15,7 @@ export async function changePointsNewAt(
   teamId: string,
   cell: CellRef,
   firing: { id: string; createdAt: Date },
-): Promise<HistoryChangePoint[]> {
+): Promise<ChangePoint[]> {
   const history = await cellHistory(db, teamId, cell, { upTo: firing.createdAt });
   const at = history.findIndex((f) => f.experimentId === firing.id);
   if (at < 0 || HISTORY_METRICS.every((m) => history[at]!.values[m] === null)) return [];

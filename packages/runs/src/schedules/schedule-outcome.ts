@@ -5,8 +5,11 @@ import { baselineForCell } from './baseline-for-cell';
 import { splitValidRuns } from '../insights/run-validity-of';
 import { extendExperiment, MAX_REPEATS } from '../extend-experiment';
 import { changePointsNewAt } from '../history/new-change-points';
-import type { HistoryChangePoint } from '../history/history-change-points';
-import { CRASHED_RUN_STATUSES, MEASURED_RUN_STATUSES } from '@poolbench/contracts';
+import {
+  CRASHED_RUN_STATUSES,
+  MEASURED_RUN_STATUSES,
+  type ChangePoint,
+} from '@poolbench/contracts';
 import {
   cellState,
   compareRunGroups,
@@ -323,7 +326,7 @@ export async function decideScheduleOutcome(
  */
 function withChangePoints(
   state: CellState,
-  changePoints: readonly HistoryChangePoint[],
+  changePoints: readonly ChangePoint[],
 ): { state: CellState; evidence: Array<'baseline' | 'change-point'> } {
   const fromHistory = changePoints.some((c) => c.kind === 'regression');
   const evidence: Array<'baseline' | 'change-point'> = [];
@@ -333,8 +336,8 @@ function withChangePoints(
 }
 
 /** A change point as the webhook's JSON carries it (dates as ISO strings). */
-function changePointPayload(c: HistoryChangePoint) {
-  const firing = (f: HistoryChangePoint['before']) => ({
+function changePointPayload(c: ChangePoint) {
+  const firing = (f: ChangePoint['before']) => ({
     ...f,
     createdAt: f.createdAt.toISOString(),
   });

@@ -1,26 +1,17 @@
 import { NotFoundError, type Db } from '@poolbench/db';
 import {
-  cellHistory,
-  historyChangePoints,
   HISTORY_METRICS,
-  type CellRef,
-  type HistoryChangePoint,
+  type ChangePoint,
+  type ChangePointsAnswer,
   type HistoryMetric,
-} from '@poolbench/runs';
+} from '@poolbench/contracts';
+import { cellHistory, historyChangePoints, type CellRef } from '@poolbench/runs';
 import { InvalidInputError } from '../errors';
 import { resolvePoolConfigs, resolveScenario, resolveTarget } from '../ci/resolve-refs';
 import { trendCellNames } from './trend-series';
 
-export interface ChangePointsAnswer {
-  target: { id: string; name: string };
-  scenario: { id: string; name: string };
-  poolConfig: { id: string; name: string };
-  /** firings (experiments) in the history read */
-  firings: number;
-  changePoints: HistoryChangePoint[];
-  /** when asked for changes since a commit or date: where that is, and the regressions after it */
-  since: { commit: string | null; at: string; regressions: number } | null;
-}
+/** The REST answer (`ChangePointsAnswerSchema`) with the firings' times as dates. */
+type ChangePointsView = Omit<ChangePointsAnswer, 'changePoints'> & { changePoints: ChangePoint[] };
 
 /**
  * The change points of one target × scenario × pool config's history (every firing's median per
@@ -32,12 +23,12 @@ export async function changePointsOf(
   teamId: string,
   cell: CellRef,
   opts: { metrics?: readonly HistoryMetric[]; since?: string | null } = {},
-): Promise<ChangePointsAnswer> {
+): Promise<ChangePointsView> {
   const { target, scenario, poolConfig } = await trendCellNames(db, teamId, cell);
   const firings = await cellHistory(db, teamId, cell);
   const metrics = opts.metrics?.length ? opts.metrics : HISTORY_METRICS;
   const changePoints = historyChangePoints(firings, metrics);
-  let since: ChangePointsAnswer['since'] = null;
+  let since: ChangePointsView['since'] = null;
   if (opts.since) {
     const at = sinceInstant(opts.since, firings);
     since = {

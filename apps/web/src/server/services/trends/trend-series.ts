@@ -17,7 +17,8 @@ import {
   type InvalidRun,
   type Verdict,
 } from '@poolbench/stats';
-import { HISTORY_METRICS, splitValidRuns, type CellRef, type HistoryMetric } from '@poolbench/runs';
+import { HISTORY_METRICS, type HistoryMetric } from '@poolbench/contracts';
+import { splitValidRuns, type CellRef } from '@poolbench/runs';
 
 /** The metrics a trend charts, one value per run (RUN_METRICS), the median over each experiment's runs: a history's. */
 export const TREND_METRICS = HISTORY_METRICS;
