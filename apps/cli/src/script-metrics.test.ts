@@ -5,7 +5,8 @@ import { main, type Io } from './main';
 import { toJUnit } from './report/junit';
 import { toMarkdown } from './report/markdown';
 import { scriptMetricLine, toText } from './report/text';
-import type { Comparison, Experiment, ExperimentSummary, ScriptMetricSummary } from './types';
+import type { ScriptMetricSummary } from '@poolbench/contracts';
+import type { Comparison, Experiment, ExperimentSummary } from './types';
 
 const ref = (id: string) => ({ id, name: id });
 const experiment: Experiment = {
@@ -27,7 +28,7 @@ const experiment: Experiment = {
   })),
   webUrl: 'http://pb/experiments/e1',
 };
-const none = { p95: null, mean: null, sum: null, rate: null, last: null, max: null };
+const none = { aboveTop: 0, p95: null, mean: null, sum: null, rate: null, last: null, max: null };
 const scriptMetrics: ScriptMetricSummary[] = [
   {
     name: 'login_ms',

@@ -1,3 +1,4 @@
+import type { ScriptMetricComparison, ScriptMetricSummary } from '@poolbench/contracts';
 import type { HypothesisVerdict } from '@poolbench/scenarios';
 /** The parts of the PoolBench REST API (see /api/openapi.json) the CLI reads. */
 export interface Ref {
@@ -58,41 +59,6 @@ export interface MetricValue {
   unit: string;
   n: number;
   median: number | null;
-}
-
-/** One of the script's own k6 metrics over a cell's measured runs (medians over the runs). */
-export interface ScriptMetricSummary {
-  name: string;
-  type: 'trend' | 'counter' | 'rate' | 'gauge';
-  /** of p95 and mean: 'ms' for a trend of times, '' for a trend of plain numbers and other kinds */
-  unit: 'ms' | '';
-  runs: number;
-  count: number;
-  /** a trend's samples below 0 in all the runs, left out of its statistics */
-  negative: number;
-  /** a trend's samples above its histogram's top in all the runs, held at the top (absent from older servers) */
-  aboveTop?: number;
-  p95: number | null;
-  mean: number | null;
-  sum: number | null;
-  /** 0..1 */
-  rate: number | null;
-  last: number | null;
-  max: number | null;
-}
-
-/** One statistic of one of the script's own metrics, the candidate beside its baseline. */
-export interface ScriptMetricComparison {
-  name: string;
-  type: 'trend' | 'counter' | 'rate' | 'gauge';
-  stat: string;
-  /** 'ms' only for a trend of times */
-  unit: 'ms' | '/s' | '%' | '';
-  baselineMedian: number | null;
-  baselineRuns: number;
-  candidateMedian: number | null;
-  candidateRuns: number;
-  difference: { absolute: number; percent: number | null } | null;
 }
 
 export interface SummaryCell {

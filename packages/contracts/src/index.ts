@@ -12,5 +12,6 @@ export * from './queue/live-event-schema';
 export * from './queue/series-fields';
 export * from './run-metric-keys';
 export * from './change-points';
+export * from './script-metrics';
 export * from './run-summary';
 export * from './service-defaults';

@@ -8,7 +8,8 @@ import {
   windowLabel,
 } from '../format';
 import { aboveTopText } from '@poolbench/contracts';
-import type { Experiment, RunResult, ScriptMetricComparison, ScriptMetricSummary } from '../types';
+import type { ScriptMetricComparison, ScriptMetricSummary } from '@poolbench/contracts';
+import type { Experiment, RunResult } from '../types';
 import { hypothesisLines } from '../hypothesis-gate';
 
 /** The human-readable result; regressions name the metric, the change and its interval. */

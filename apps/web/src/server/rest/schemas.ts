@@ -103,5 +103,3 @@ export const PositionInRoundSchema = z
   .describe(
     "the run's place in its round, 0 = first: among its experiment's runs of the same scenario and repeat, by sequence; with two configs counterbalanced, each is first in half the repeats",
   );
-
-export const SCRIPT_METRIC_TYPES = ['trend', 'counter', 'rate', 'gauge'] as const;

@@ -3,6 +3,7 @@ import { LIMITS } from '@poolbench/scenarios';
 import {
   gateMetricsProblem,
   parseGateMetrics,
+  ScriptMetricComparisonSchema,
   TESTED_RUN_METRIC_KEYS,
   type TestedRunMetricKey,
 } from '@poolbench/contracts';
@@ -16,7 +17,7 @@ import {
 } from '~/server/api/routers/compare.types';
 import { gateExperiment } from '~/server/services/ci/gate-experiment';
 import { op, type Operation } from '../operation';
-import { NullableRef, restName, SCRIPT_METRIC_TYPES } from '../schemas';
+import { NullableRef, restName } from '../schemas';
 
 const GateMetricsParam = z
   .string()
@@ -92,35 +93,6 @@ const CompareQuery = z
     else if (q.from !== undefined && q.to !== undefined && q.to <= q.from)
       ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${q.from})` });
   });
-
-/** One statistic of one of the script's own metrics, a cell's candidate beside its baseline. */
-const ScriptMetricComparisonSchema = z.object({
-  name: z.string().describe("the metric's name in the script, or group_duration{group:::login}"),
-  type: z.enum(SCRIPT_METRIC_TYPES),
-  stat: z
-    .enum(['p50', 'p95', 'p99', 'rate', 'total', 'ratio', 'last', 'max'])
-    .describe(
-      "a trend's p50, p95, p99; a counter's rate (per second of load) and total; a rate's ratio (% of non-zero samples); a gauge's last and max",
-    ),
-  unit: z
-    .enum(['ms', '/s', '%', ''])
-    .describe(
-      "ms only for a trend of times (k6's new Trend(name, true)); '' for a trend of plain numbers, a counter's total and a gauge",
-    ),
-  baselineMedian: z.number().nullable().describe("median over the baseline's runs"),
-  baselineRuns: z.number().int().describe("the baseline's runs that recorded the metric"),
-  candidateMedian: z.number().nullable(),
-  candidateRuns: z.number().int(),
-  difference: z
-    .object({
-      absolute: z
-        .number()
-        .describe("candidate minus baseline, in the metric's unit (a ratio's in points)"),
-      percent: z.number().nullable().describe('of the baseline; null when the baseline is 0'),
-    })
-    .nullable()
-    .describe('null where either side has no value'),
-});
 
 export const ComparisonSchema = z.object({
   experimentId: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunOrderSchema, RunStatusSchema } from '@poolbench/contracts';
+import { RunOrderSchema, RunStatusSchema, ScriptMetricSummarySchema } from '@poolbench/contracts';
 import { AdvisorSpecSchema, AdvisorStateSchema } from '@poolbench/db';
 import { AddRepeatsSchema } from '~/lib/schemas/experiment';
 import { RunProgressSchema } from '~/server/api/routers/experiment.types';
@@ -12,14 +12,7 @@ import { launchWarnings } from '~/server/services/ci/launch-warnings';
 import { startCiExperiment } from '~/server/services/ci/start-ci-experiment';
 import type { RestDeps } from '../deps';
 import { op, type Operation } from '../operation';
-import {
-  Iso,
-  PositionInRoundSchema,
-  Ref,
-  RunInsightSchema,
-  NullableRef,
-  SCRIPT_METRIC_TYPES,
-} from '../schemas';
+import { Iso, PositionInRoundSchema, Ref, RunInsightSchema, NullableRef } from '../schemas';
 import { ThresholdResultSchema } from './runs';
 import { StartExperimentSchema } from './experiment-requests';
 
@@ -127,38 +120,6 @@ export const ExperimentSchema = z.object({
     )
     .optional()
     .describe('set on start when something keeps the runs from starting; the launch stands'),
-});
-
-/** One of the script's own metrics over a cell's measured runs. */
-const ScriptMetricSummarySchema = z.object({
-  name: z.string().describe("the metric's name in the script, or group_duration{group:::login}"),
-  type: z.enum(SCRIPT_METRIC_TYPES),
-  unit: z
-    .enum(['ms', ''])
-    .describe(
-      "of p95 and mean: ms for a trend of times (k6's new Trend(name, true)), '' for a trend of plain numbers and every other kind",
-    ),
-  runs: z.number().int().describe('measured runs that recorded it'),
-  count: z.number().describe('samples per run (median over the runs)'),
-  negative: z
-    .number()
-    .int()
-    .describe("a trend's samples below 0 in all the runs, left out of its statistics"),
-  aboveTop: z
-    .number()
-    .int()
-    .describe(
-      "a trend's samples above its histogram's top in all the runs (1 h of ms; 3,600,000 of a plain number), held at the top",
-    ),
-  p95: z.number().nullable().describe("a trend's p95 (median over the runs); null for other kinds"),
-  mean: z.number().nullable().describe("a trend's mean (median over the runs)"),
-  sum: z.number().nullable().describe("a counter's sum (median over the runs)"),
-  rate: z
-    .number()
-    .nullable()
-    .describe("a rate's share of non-zero samples, 0..1 (median over the runs)"),
-  last: z.number().nullable().describe("a gauge's last value (median over the runs)"),
-  max: z.number().nullable().describe("a gauge's highest value (median over the runs)"),
 });
 
 const MetricValueSchema = z.object({

@@ -1,14 +1,12 @@
+import type { ScriptMetricStat, ScriptMetricSummary } from '@poolbench/contracts';
 import { isTimeTrend, median, type CustomMetricValue, type RunSummary } from '@poolbench/stats';
 
-/** What a row of the script's metrics reads from each run's value of that metric. */
 /**
  * The order the script's own metrics are listed in everywhere (run page, compare view, exports,
  * REST): by name, as k6's end-of-test summary lists them, whatever order they were stored in.
  */
 export const inK6Order = (names: Iterable<string>): string[] =>
   [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-
-export type ScriptMetricStat = 'p50' | 'p95' | 'p99' | 'rate' | 'total' | 'ratio' | 'last' | 'max';
 
 /**
  * One of the script's own metrics (or a group's duration, `group_duration{group:::login}`) side by
@@ -153,26 +151,6 @@ export function scriptMetricRows(
     }
   }
   return rows;
-}
-
-/** One of the script's own metrics over a set of runs: medians over the runs that recorded it. */
-export interface ScriptMetricSummary {
-  name: string;
-  type: CustomMetricValue['type'];
-  /** of p95 and mean: 'ms' for a trend of times, '' for a trend of numbers and other kinds */
-  unit: 'ms' | '';
-  runs: number;
-  count: number;
-  /** a trend's samples below 0 in all the runs */
-  negative: number;
-  /** a trend's samples above its histogram's top in all the runs, held at the top */
-  aboveTop: number;
-  p95: number | null;
-  mean: number | null;
-  sum: number | null;
-  rate: number | null;
-  last: number | null;
-  max: number | null;
 }
 
 /**

@@ -5,8 +5,8 @@ import {
   scriptMetricKind,
   scriptMetricValue,
   type ScriptMetricKind,
-  type ScriptMetricStat,
 } from '../compare/script-metrics';
+import type { ScriptMetricStat } from '@poolbench/contracts';
 
 /** An export's column of a check or a script's own metric: its header and its value in a row. */
 export interface ScriptColumn<R> {
