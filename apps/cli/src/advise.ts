@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { connection, scenarioSource, type ScenarioFlags } from './args';
+import { CONNECTION_OPTIONS, connection, scenarioSource, type ScenarioFlags } from './args';
 import { createClient } from './client';
 import { EXIT, UsageError } from './exit-codes';
 import { idempotencyKey } from './idempotency-key';
@@ -49,8 +49,7 @@ export function parseAdviseArgs(argv: string[]) {
       args: argv,
       allowPositionals: false,
       options: {
-        url: { type: 'string' },
-        token: { type: 'string' },
+        ...CONNECTION_OPTIONS,
         target: { type: 'string' },
         'pool-config': { type: 'string' },
         'scenario-id': { type: 'string' },

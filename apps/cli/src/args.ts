@@ -111,6 +111,12 @@ suspected regression (as --fail-on chooses) or a hypothesis did not hold (--fail
 timeout).`;
 
 /** The PoolBench address and API token, from the flags or the environment. */
+/** The options every command that calls the server takes (see `connection`). */
+export const CONNECTION_OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+} as const;
+
 export function connection(
   v: { url?: string; token?: string },
   env: NodeJS.ProcessEnv,
@@ -281,8 +287,7 @@ export function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv): RunOptions
         // accepted for scripts written when sharing was the default; it is the default now
         'no-share': { type: 'boolean', default: false },
         'idempotency-key': { type: 'string' },
-        url: { type: 'string' },
-        token: { type: 'string' },
+        ...CONNECTION_OPTIONS,
       },
     });
   } catch (err) {

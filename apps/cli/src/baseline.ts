@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { connection } from './args';
+import { CONNECTION_OPTIONS, connection } from './args';
 import { createClient } from './client';
 import { EXIT, UsageError } from './exit-codes';
 import type { Io } from './io';
@@ -52,8 +52,7 @@ function parse(args: string[]) {
       args,
       allowPositionals: true,
       options: {
-        url: { type: 'string' },
-        token: { type: 'string' },
+        ...CONNECTION_OPTIONS,
         experiment: { type: 'string' },
         'pool-config': { type: 'string' },
         target: { type: 'string' },

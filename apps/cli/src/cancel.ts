@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { connection } from './args';
+import { CONNECTION_OPTIONS, connection } from './args';
 import { createClient } from './client';
 import { EXIT, UsageError } from './exit-codes';
 import type { Io } from './io';
@@ -22,7 +22,7 @@ export async function cancelCommand(args: string[], io: Io): Promise<number> {
       return parseArgs({
         args,
         allowPositionals: true,
-        options: { url: { type: 'string' }, token: { type: 'string' } },
+        options: CONNECTION_OPTIONS,
       });
     } catch (err) {
       throw new UsageError((err as Error).message);
