@@ -1,6 +1,5 @@
 import { db } from '~/server/db';
-import { getSession } from '~/server/session';
-import { cachedTeam } from '~/server/auth-cache';
+import { routeViewer } from '~/server/route-viewer';
 import { buildComparison } from '~/server/services/compare/build-comparison';
 import { buildExport } from '~/server/services/exports/build-export';
 import { download, parseFormat, problem, slug } from '~/server/services/exports/http';
@@ -10,9 +9,9 @@ export const dynamic = 'force-dynamic';
 
 /** CSV / JSON / offline HTML of a comparison; authorized by session and team like the procedures. */
 export async function GET(req: Request) {
-  const session = await getSession(req.headers);
-  if (!session) return problem(401, 'unauthorized', 'sign in first');
-  const team = await cachedTeam(db, session.user.id, session.activeTeamId);
+  const viewer = await routeViewer(req);
+  if (viewer instanceof Response) return viewer;
+  const { team } = viewer;
   if (!team) return problem(403, 'forbidden', 'you are not a member of any team');
   const q = new URL(req.url).searchParams;
   const format = parseFormat(q.get('format'));

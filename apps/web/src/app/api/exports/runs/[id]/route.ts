@@ -1,6 +1,5 @@
 import { db } from '~/server/db';
-import { getSession } from '~/server/session';
-import { cachedTeam } from '~/server/auth-cache';
+import { routeViewer } from '~/server/route-viewer';
 import { buildComparison } from '~/server/services/compare/build-comparison';
 import { buildExport } from '~/server/services/exports/build-export';
 import { download, parseFormat, problem, slug } from '~/server/services/exports/http';
@@ -11,9 +10,9 @@ export const dynamic = 'force-dynamic';
 /** One run's per-second series (csv), summary (summary-csv), both (json) or report (html). */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const session = await getSession(req.headers);
-  if (!session) return problem(401, 'unauthorized', 'sign in first');
-  const team = await cachedTeam(db, session.user.id, session.activeTeamId);
+  const viewer = await routeViewer(req);
+  if (viewer instanceof Response) return viewer;
+  const { team } = viewer;
   const format = parseFormat(new URL(req.url).searchParams.get('format'));
   if (!format) return problem(400, 'bad_request', 'needs format=csv|summary-csv|json|html');
   if (!team || !isId(id)) return problem(404, 'not_found', 'run not found');

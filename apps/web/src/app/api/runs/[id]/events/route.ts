@@ -1,6 +1,7 @@
 import { db } from '~/server/db';
 import { pubSubHub } from '~/server/redis';
-import { getSession, getSessionUncached } from '~/server/session';
+import { getSessionUncached } from '~/server/session';
+import { routeViewer } from '~/server/route-viewer';
 import { cachedTeam } from '~/server/auth-cache';
 import { runEventStream } from '~/server/services/runs/run-event-stream';
 import { watchViewer } from '~/server/services/runs/watch-viewer';
@@ -17,9 +18,9 @@ export const dynamic = 'force-dynamic';
  */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const session = await getSession(req.headers);
-  if (!session) return problem(401, 'unauthorized', 'sign in first');
-  const team = await cachedTeam(db, session.user.id, session.activeTeamId);
+  const viewer = await routeViewer(req);
+  if (viewer instanceof Response) return viewer;
+  const { session, team } = viewer;
   const run =
     team && isId(id)
       ? await db.run.findFirst({ where: { id, teamId: team.id }, select: { id: true } })
