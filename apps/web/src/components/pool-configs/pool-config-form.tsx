@@ -20,6 +20,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
+import { FormActions } from '~/components/ui/form-actions';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input } from '~/components/ui/form';
@@ -248,14 +249,11 @@ export function PoolConfigForm({
           </div>
         </CardBody>
       </Card>
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={() => router.back()}>
-          Cancel
-        </Button>
+      <FormActions>
         <Button type="submit" loading={m.isPending}>
           {initial ? 'Save pool config' : 'Create pool config'}
         </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }

@@ -21,6 +21,7 @@ import { fieldError } from '~/lib/forms/field-error';
 import { formatDuration } from '~/lib/format';
 import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
+import { FormActions } from '~/components/ui/form-actions';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
 import { Alert } from '~/components/ui/feedback';
@@ -357,14 +358,11 @@ export function ScenarioEditor({
             {errors.root.form.message}
           </Alert>
         ) : null}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => router.back()}>
-            Cancel
-          </Button>
+        <FormActions>
           <Button type="submit" loading={m.isPending}>
             {initial ? 'Save scenario' : 'Create scenario'}
           </Button>
-        </div>
+        </FormActions>
       </div>
 
       <aside className="space-y-4 lg:sticky lg:top-6 lg:self-start">

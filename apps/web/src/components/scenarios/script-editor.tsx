@@ -15,6 +15,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
+import { FormActions } from '~/components/ui/form-actions';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input, Textarea } from '~/components/ui/form';
@@ -240,10 +241,7 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
             {errorText(save.error)}
           </Alert>
         ) : null}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => router.back()}>
-            Cancel
-          </Button>
+        <FormActions>
           <Button
             variant="secondary"
             loading={inspect.isPending}
@@ -271,7 +269,7 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
           >
             {initial ? 'Save script' : 'Save as scenario'}
           </Button>
-        </div>
+        </FormActions>
       </div>
 
       <aside className="space-y-4 lg:sticky lg:top-6 lg:self-start">

@@ -11,6 +11,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
+import { FormActions } from '~/components/ui/form-actions';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
 import { Field, Input, Options, Select } from '~/components/ui/form';
@@ -345,14 +346,11 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
           hasMonitorDsn={initial?.hasMonitorDsn ?? false}
         />
       )}
-      <div className="flex justify-end gap-2">
-        <Button variant="secondary" onClick={() => router.back()}>
-          Cancel
-        </Button>
+      <FormActions>
         <Button type="submit" loading={mutation.isPending}>
           {editing ? 'Save target' : 'Create target'}
         </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }
