@@ -2,13 +2,13 @@
 
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { useFormContext, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { minPossiblePValue, runsNeededFor } from '@poolbench/stats';
 import { DEFAULT_RUN_ORDER, RUN_ORDER_LABELS, RUN_ORDERS } from '@poolbench/contracts';
-import type { ExperimentFormInput, ExperimentFormOutput } from '~/lib/schemas/experiment';
 import { formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { useExperimentForm } from './use-experiment-form';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { Field, Input, Select } from '~/components/ui/form';
 import { NumberField } from '~/components/ui/number-field';
@@ -43,11 +43,7 @@ export function WhatSection({
   scenarioIds: string[];
   repeats: number | undefined;
 }) {
-  const { control, register, setValue, formState } = useFormContext<
-    ExperimentFormInput,
-    unknown,
-    ExperimentFormOutput
-  >();
+  const { control, register, setValue, formState } = useExperimentForm();
   const errors = formState.errors;
   const trpc = useTRPC();
   // workers online now: more load generators per run than that is refused at launch

@@ -1,21 +1,17 @@
 'use client';
 
 import { useMemo } from 'react';
-import { useFormContext, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { previewCron } from '~/lib/schemas/cron';
-import type { ExperimentFormInput, ExperimentFormOutput } from '~/lib/schemas/experiment';
 import { formatDateTime } from '~/lib/format';
 import { cn } from '~/lib/cn';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
+import { useExperimentForm } from './use-experiment-form';
 import { Field, Input } from '~/components/ui/form';
 
 /** Run now, or on a schedule: its name, cron and time zone, with the next fire times live. */
 export function WhenSection() {
-  const { control, register, setValue, formState } = useFormContext<
-    ExperimentFormInput,
-    unknown,
-    ExperimentFormOutput
-  >();
+  const { control, register, setValue, formState } = useExperimentForm();
   const errors = formState.errors;
   const [mode, cron, timezone, name] = useWatch({
     control,
