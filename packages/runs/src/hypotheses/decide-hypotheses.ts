@@ -7,6 +7,7 @@ import {
   type HypothesisRule,
   type RunSummary,
 } from '@poolbench/stats';
+import { storedWindow } from '@poolbench/scenarios';
 import { windowSummaries } from '../summaries/window-summaries';
 import { eachOverdue, type OverdueOptions } from '../overdue';
 import { latestNoiseFloors, noiseFloorKey, noiseFloorNote } from '../calibration/noise-floor';
@@ -81,8 +82,7 @@ export async function hypothesisData(
       runs.filter((r) => r.poolConfigId === poolConfigId && r.scenarioId === scenarioId);
     const baseRuns = cellRuns(h.basePoolConfigId, h.baseScenarioId);
     const candRuns = cellRuns(h.candidatePoolConfigId, h.candidateScenarioId);
-    const window =
-      h.windowFrom !== null && h.windowTo !== null ? { from: h.windowFrom, to: h.windowTo } : null;
+    const window = storedWindow(h);
     const values = async (list: UsableRun[]): Promise<CellValue[]> => {
       const summaries = await summariesOver(list, window);
       return list.map((r, i) => {

@@ -1,5 +1,5 @@
 import { parseRun, type Db } from '@poolbench/db';
-import { listPresets } from '@poolbench/scenarios';
+import { listPresets, storedVerdict, storedWindow } from '@poolbench/scenarios';
 import { median } from '@poolbench/stats';
 import {
   environmentInsightInput,
@@ -140,20 +140,12 @@ export async function seedResults(
               return {
                 claim: h.claim,
                 statement: h.statement,
-                status: h.status,
-                change: h.change,
-                low: h.low,
-                high: h.high,
-                changeUnit: h.changeUnit,
-                p: h.p,
-                reason: h.reason,
+                ...storedVerdict(h),
                 comparePath: cellPairPath(
                   e.id,
                   { poolConfigId: h.basePoolConfigId, scenarioId: h.baseScenarioId },
                   { poolConfigId: h.candidatePoolConfigId, scenarioId: h.candidateScenarioId },
-                  h.windowFrom !== null && h.windowTo !== null
-                    ? { from: h.windowFrom, to: h.windowTo }
-                    : null,
+                  storedWindow(h),
                 ),
                 decidedBy: 'stored' as const,
                 ...evidenceOf(h.runsUsed),

@@ -27,6 +27,21 @@ export const HypothesisVerdictFields = {
 export const HypothesisVerdictSchema = z.object(HypothesisVerdictFields);
 export type HypothesisVerdict = z.infer<typeof HypothesisVerdictSchema>;
 
+/** A stored hypothesis's decision: its row holds the verdict's fields under the same names. */
+export const storedVerdict = (h: HypothesisVerdict): HypothesisVerdict => ({
+  status: h.status,
+  change: h.change,
+  low: h.low,
+  high: h.high,
+  changeUnit: h.changeUnit,
+  p: h.p,
+  reason: h.reason,
+});
+
+/** A stored hypothesis's window of elapsed seconds: both ends, or none (the whole run). */
+export const storedWindow = (h: { windowFrom: number | null; windowTo: number | null }) =>
+  h.windowFrom !== null && h.windowTo !== null ? { from: h.windowFrom, to: h.windowTo } : null;
+
 const num = (x: number, digits: number) =>
   x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const signed = (x: number, d: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${num(Math.abs(x), d)}`;

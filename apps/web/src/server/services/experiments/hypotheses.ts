@@ -1,6 +1,6 @@
 import { NotFoundError, type Db } from '@poolbench/db';
 import { extendExperiment, replaceHypotheses } from '@poolbench/runs';
-import type { Hypothesis } from '@poolbench/scenarios';
+import { storedVerdict, storedWindow, type Hypothesis } from '@poolbench/scenarios';
 import type { Queue } from 'bullmq';
 import type { HypothesisView } from '~/server/api/routers/hypothesis.types';
 import { cellPairPath } from '@poolbench/contracts/links';
@@ -47,17 +47,8 @@ export async function readHypotheses(
         expect: h.expect as HypothesisView['expect'],
         band: h.band,
         bandUnit: h.bandUnit as HypothesisView['bandUnit'],
-        window:
-          h.windowFrom !== null && h.windowTo !== null
-            ? { from: h.windowFrom, to: h.windowTo }
-            : null,
-        status: h.status,
-        change: h.change,
-        low: h.low,
-        high: h.high,
-        changeUnit: h.changeUnit,
-        p: h.p,
-        reason: h.reason,
+        window: storedWindow(h),
+        ...storedVerdict(h),
         repeatsNeeded: h.repeatsNeeded,
         runsUsed: h.runsUsed.length,
         decidedAt: h.decidedAt,
