@@ -15,13 +15,18 @@ import { createRuns, type RunCell } from './create-runs';
 import { launchAdvisor } from './advisor/launch-advisor';
 import { liveTarget } from './live-target';
 import { targetSnapshot } from './target-snapshot';
-import type { CiOrigin, LaunchedExperiment } from './launch-types';
+import {
+  originColumns,
+  type CiOrigin,
+  type ExperimentOrigin,
+  type LaunchedExperiment,
+} from './launch-types';
 
 export type { CiOrigin, LaunchedExperiment } from './launch-types';
 
 export { targetSnapshot } from './target-snapshot';
 
-export interface LaunchExperimentInput {
+export interface LaunchExperimentInput extends ExperimentOrigin {
   teamId: string;
   targetId: string;
   poolConfigIds: string[];
@@ -31,16 +36,11 @@ export interface LaunchExperimentInput {
   order?: RunOrderName;
   name: string;
   description?: string | null;
-  createdById?: string | null;
-  scheduleId?: string | null;
-  sourceId?: string | null;
   presetId?: string | null;
   /** Pre-registered claims about the experiment's cells (docs/hypotheses.md), fixed once a run starts. */
   hypotheses?: Hypothesis[];
   /** load generators each run is split across (1-16, default 1); snapshotted into every run */
   loadGenerators?: number;
-  /** where a CI-started experiment came from (checked by the REST contract and the CLI) */
-  ci?: CiOrigin;
   /**
    * Refuse more load generators per run than workers online now. Set by people and CI launching
    * (the UI, REST, the CLI), who can act on the answer; a schedule firing or a harness that
@@ -186,17 +186,12 @@ export async function launchExperiment(
         description: input.description ?? null,
         repeats: input.repeats,
         order: input.order ?? DEFAULT_RUN_ORDER,
-        createdById: input.createdById ?? null,
-        scheduleId: input.scheduleId ?? null,
-        sourceId: input.sourceId ?? null,
+        ...originColumns(input),
         presetId: input.presetId ?? null,
         loadGenerators,
         untilDecidedMaxRepeats: until?.maxRepeats ?? null,
         sequentialMetrics: until?.metrics ?? [],
         noiseCalibration: input.noiseCalibration ?? false,
-        commit: input.ci?.commit ?? null,
-        branch: input.ci?.branch ?? null,
-        buildUrl: input.ci?.buildUrl ?? null,
         poolConfigs: {
           create: orderedConfigs.map((c, position) => ({ poolConfigId: c.id, position })),
         },

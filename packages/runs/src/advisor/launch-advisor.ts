@@ -17,7 +17,7 @@ import {
   type AdvisorKnob,
 } from '@poolbench/scenarios';
 import { createRuns } from '../create-runs';
-import type { CiOrigin, LaunchedExperiment } from '../launch-types';
+import { originColumns, type ExperimentOrigin, type LaunchedExperiment } from '../launch-types';
 import { liveTarget } from '../live-target';
 import { targetSnapshot } from '../target-snapshot';
 import { advisorRunCells, settingParams, withConfigs } from './advisor-runs';
@@ -26,7 +26,7 @@ import { planAdvisorStep } from './advisor-plan';
 /** where a constant-arrival-rate scenario row keeps its rate (Scenario.params holds the template's params) */
 const RateParamsSchema = z.object({ params: z.object({ ratePerSec: z.number().positive() }) });
 
-export interface LaunchAdvisorInput {
+export interface LaunchAdvisorInput extends ExperimentOrigin {
   teamId: string;
   targetId: string;
   scenarioId: string;
@@ -40,10 +40,6 @@ export interface LaunchAdvisorInput {
   budgetRuns: number;
   repeatsPerSetting?: number;
   name?: string;
-  createdById?: string | null;
-  sourceId?: string | null;
-  scheduleId?: string | null;
-  ci?: CiOrigin;
   requireOnlineGenerators?: boolean;
 }
 
@@ -146,14 +142,9 @@ export async function launchAdvisor(
         description: null,
         repeats,
         order: 'counterbalanced',
-        createdById: input.createdById ?? null,
-        sourceId: input.sourceId ?? null,
-        scheduleId: input.scheduleId ?? null,
+        ...originColumns(input),
         loadGenerators: 1,
         advisor: toJson.advisorSpec(spec),
-        commit: input.ci?.commit ?? null,
-        branch: input.ci?.branch ?? null,
-        buildUrl: input.ci?.buildUrl ?? null,
         scenarios: { create: [{ scenarioId: scenario.id, position: 0 }] },
       },
     });
