@@ -31,6 +31,15 @@ export class LruCache<V> {
     while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
   }
 
+  /** The value kept under `key`, else what `make` answers, kept under it from now on. */
+  async getOrMake(key: string, make: () => Promise<V>): Promise<V> {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
+    const made = await make();
+    this.set(key, made);
+    return made;
+  }
+
   clear(): void {
     this.map.clear();
   }

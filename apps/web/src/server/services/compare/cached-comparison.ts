@@ -49,13 +49,7 @@ export async function cachedComparison(
     selection,
     opts,
   );
-  const hit = cacheable ? cache.get(version) : undefined;
-  if (hit) return { comparison: hit, version };
-  const comparison = await buildComparison(db, teamId, selection, {
-    ...rest,
-    groups,
-    noiseFloors,
-  });
-  if (cacheable) cache.set(version, comparison);
+  const build = () => buildComparison(db, teamId, selection, { ...rest, groups, noiseFloors });
+  const comparison = cacheable ? await cache.getOrMake(version, build) : await build();
   return { comparison, version };
 }

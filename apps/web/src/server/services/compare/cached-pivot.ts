@@ -33,9 +33,5 @@ export async function cachedExperimentPivot(
   });
   if (!probe) throw new NotFoundError('experiment');
   const key = fingerprint({ experimentId, metric, probe });
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const pivot = await experimentPivot(db, teamId, experimentId, metric);
-  cache.set(key, pivot);
-  return pivot;
+  return cache.getOrMake(key, () => experimentPivot(db, teamId, experimentId, metric));
 }

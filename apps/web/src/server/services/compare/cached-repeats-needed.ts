@@ -42,11 +42,8 @@ export async function cachedRepeatsNeeded(
     baselineIndex,
     floors: [...floors.values()].map((f) => f.experimentId),
   });
-  let cells = cacheable ? cache.get(version) : undefined;
-  if (!cells) {
-    cells = await buildRepeatsNeeded(db, selection, groups, baselineIndex, floors);
-    if (cacheable) cache.set(version, cells);
-  }
+  const build = () => buildRepeatsNeeded(db, selection, groups, baselineIndex, floors);
+  const cells = cacheable ? await cache.getOrMake(version, build) : await build();
   const experimentIds = [
     ...new Set(groups.filter((g) => g.item.kind === 'cell').map((g) => g.experimentId)),
   ];

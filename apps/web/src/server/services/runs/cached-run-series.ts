@@ -29,9 +29,5 @@ export async function cachedRunSeries(
   if (!pageCacheOn() || !TERMINAL_RUN_STATUSES.includes(run.status))
     return getRunSeries(db, teamId, runId, maxPoints);
   const key = fingerprint({ runId, maxPoints, run });
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const series = await getRunSeries(db, teamId, runId, maxPoints);
-  cache.set(key, series);
-  return series;
+  return cache.getOrMake(key, () => getRunSeries(db, teamId, runId, maxPoints));
 }
