@@ -44,14 +44,10 @@ final class Strategies {
      * prewarm: minimumIdle = maximumPoolSize = max, keepaliveTime, and ready only once HikariCP
      * has opened all max connections.
      */
-    static final class Single implements Pools.Strategy {
-        private final String name;
-        final Box b;
-
+    static final class Single extends OnePool {
         Single(Box.Deps d, String name) {
-            this.name = name;
-            Config c = d.cfg();
-            b = new Box(d, "main", hc -> {
+            super(name, new Box(d, "main", hc -> {
+                Config c = d.cfg();
                 switch (name) {
                     case "fixed" -> hc.setMinimumIdle(c.maxConns);
                     case "elastic" -> hc.setMinimumIdle(c.minConns);
@@ -61,17 +57,12 @@ final class Strategies {
                     }
                     default -> throw new IllegalArgumentException(name);
                 }
-            });
-        }
-
-        @Override
-        public String name() {
-            return name;
+            }));
         }
 
         @Override
         public void start(long deadlineNs) throws Exception {
-            if (name.equals("prewarm")) {
+            if (name().equals("prewarm")) {
                 b.waitFilled(b.deps.cfg().maxConns, deadlineNs);
             }
         }
@@ -79,6 +70,22 @@ final class Strategies {
         @Override
         public Pools.Lease acquire(Pools.Req r) throws Exception {
             return b.lease(b.acquire(r), -1, null);
+        }
+    }
+
+    /** A strategy over one HikariCP pool: its stats and its closing are that pool's. */
+    abstract static class OnePool implements Pools.Strategy {
+        private final String name;
+        final Box b;
+
+        OnePool(String name, Box b) {
+            this.name = name;
+            this.b = b;
+        }
+
+        @Override
+        public String name() {
+            return name;
         }
 
         @Override
@@ -140,25 +147,17 @@ final class Strategies {
      * A HikariCP pool behind the priority gate. priority: limit = max, pool fixed at max.
      * Adaptive extends it and moves the limit.
      */
-    static class Gated implements Pools.Strategy {
-        private final String name;
-        final Box b;
+    static class Gated extends OnePool {
         final Gate g;
         /** Gate waits finished since the adaptive controller last looked. */
         final AtomicLong waitSumNs = new AtomicLong();
         final AtomicLong waitN = new AtomicLong();
 
         Gated(Box.Deps d, String name, int limit, java.util.function.Consumer<com.zaxxer.hikari.HikariConfig> tune) {
-            this.name = name;
+            super(name, new Box(d, "main", tune != null ? tune : hc -> hc.setMinimumIdle(d.cfg().maxConns)));
             g = new Gate(limit);
-            b = new Box(d, "main", tune != null ? tune : hc -> hc.setMinimumIdle(d.cfg().maxConns));
             b.limit = g::limit;
             b.gateWaiting = g::waiting;
-        }
-
-        @Override
-        public String name() {
-            return name;
         }
 
         @Override
@@ -186,16 +185,6 @@ final class Strategies {
             }
             b.deps.metrics().priorityWait.with(r.high ? "high" : "normal").observe((System.nanoTime() - start) / 1e9);
             return b.lease(c, -1, g::release);
-        }
-
-        @Override
-        public List<Metrics.PoolStats> stats() {
-            return List.of(b.stats());
-        }
-
-        @Override
-        public void close() {
-            b.close();
         }
     }
 
