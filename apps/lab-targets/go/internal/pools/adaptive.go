@@ -38,18 +38,7 @@ func (a *adaptive) Start(ctx context.Context) error {
 	return a.b.warm(ctx, a.g.snapshot(false).limit)
 }
 
-func (a *adaptive) loop() {
-	t := time.NewTicker(a.b.deps.Cfg.CheckInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-a.stop:
-			return
-		case now := <-t.C:
-			a.check(now)
-		}
-	}
-}
+func (a *adaptive) loop() { every(a.stop, a.b.deps.Cfg.CheckInterval, a.check) }
 
 func (a *adaptive) check(now time.Time) {
 	cfg := a.b.deps.Cfg

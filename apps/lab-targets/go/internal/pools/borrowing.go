@@ -63,18 +63,11 @@ func (s *borrowing) Acquire(ctx context.Context, _ Request) (*Lease, error) {
 }
 
 // background runs the secondary pool's own work, one job per interval.
-func (s *borrowing) background(every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
+func (s *borrowing) background(period time.Duration) {
 	log := s.secondary.deps.Log
 	var lastErr string
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-t.C:
-		}
-		err := s.runJob(every)
+	every(s.stop, period, func(time.Time) {
+		err := s.runJob(period)
 		result := "ok"
 		if err != nil {
 			result = "error"
@@ -86,7 +79,7 @@ func (s *borrowing) background(every time.Duration) {
 			lastErr = ""
 		}
 		s.secondary.deps.Metrics.BackgroundJobs.WithLabelValues(result).Inc()
-	}
+	})
 }
 
 func (s *borrowing) runJob(timeout time.Duration) error {

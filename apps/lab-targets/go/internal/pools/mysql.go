@@ -208,32 +208,25 @@ func (s *mySingle) Start(ctx context.Context) error {
 
 // maintain tops the pool up to keep connections every period (ping: and pings them).
 // Connections held by requests count towards keep, so a busy pool is left alone.
-func (s *mySingle) maintain(every time.Duration, ping bool) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stop:
+func (s *mySingle) maintain(period time.Duration, ping bool) {
+	every(s.stop, period, func(time.Time) {
+		n := s.keep - s.b.db.Stats().InUse
+		if n <= 0 {
 			return
-		case <-t.C:
-			n := s.keep - s.b.db.Stats().InUse
-			if n <= 0 {
-				continue
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), max(every, s.b.deps.Cfg.ConnectTimeout))
-			go func() { // stop cancels a touch stuck on an unreachable database
-				select {
-				case <-s.stop:
-					cancel()
-				case <-ctx.Done():
-				}
-			}()
-			if err := s.b.touch(ctx, n, ping); err != nil && ctx.Err() == nil {
-				s.b.deps.Log.Warn("keeping connections open failed", "pool", s.b.label, "want", s.keep, "err", err)
-			}
-			cancel()
 		}
-	}
+		ctx, cancel := context.WithTimeout(context.Background(), max(period, s.b.deps.Cfg.ConnectTimeout))
+		defer cancel()
+		go func() { // stop cancels a touch stuck on an unreachable database
+			select {
+			case <-s.stop:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		if err := s.b.touch(ctx, n, ping); err != nil && ctx.Err() == nil {
+			s.b.deps.Log.Warn("keeping connections open failed", "pool", s.b.label, "want", s.keep, "err", err)
+		}
+	})
 }
 
 func (s *mySingle) Acquire(ctx context.Context, _ Request) (*Lease, error) {

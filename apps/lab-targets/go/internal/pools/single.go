@@ -63,26 +63,19 @@ func (s *single) Acquire(ctx context.Context, _ Request) (*Lease, error) {
 }
 
 // keepalive pings idle connections so a dead one is replaced before a request meets it.
-func (s *single) keepalive(every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-t.C:
-			ctx, cancel := context.WithTimeout(context.Background(), every)
-			for _, c := range s.b.pool.AcquireAllIdle(ctx) {
-				if err := c.Ping(ctx); err != nil {
-					c.Hijack().Close(ctx) // pgxpool refills to MinConns on its next health check
-					s.b.closed.Add(1)
-					continue
-				}
-				c.Release()
+func (s *single) keepalive(period time.Duration) {
+	every(s.stop, period, func(time.Time) {
+		ctx, cancel := context.WithTimeout(context.Background(), period)
+		defer cancel()
+		for _, c := range s.b.pool.AcquireAllIdle(ctx) {
+			if err := c.Ping(ctx); err != nil {
+				c.Hijack().Close(ctx) // pgxpool refills to MinConns on its next health check
+				s.b.closed.Add(1)
+				continue
 			}
-			cancel()
+			c.Release()
 		}
-	}
+	})
 }
 
 func (s *single) Stats() []metrics.PoolStats { return []metrics.PoolStats{s.b.stats()} }

@@ -47,6 +47,21 @@ type Strategy interface {
 	Close()
 }
 
+// every calls f at each tick of period (with the tick's time) until stop is closed: a
+// strategy's background work (keepalive pings, topping up, sizing, its own jobs).
+func every(stop <-chan struct{}, period time.Duration, f func(now time.Time)) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-t.C:
+			f(now)
+		}
+	}
+}
+
 // ErrAcquireTimeout matches every AcquireTimeoutError.
 var ErrAcquireTimeout = errors.New("pool_acquire_timeout")
 
