@@ -150,7 +150,13 @@ export {
   scriptScenariosAllowed,
   SCRIPTS_OFF_MESSAGE,
 } from './script-policy';
-export { cellHistory, HISTORY_LIMIT, type CellFiring, type CellRef } from './history/cell-history';
+export {
+  cellHistory,
+  firingOf,
+  HISTORY_LIMIT,
+  type CellFiring,
+  type CellRef,
+} from './history/cell-history';
 export { historyChangePoints } from './history/history-change-points';
 export { changePointsNewAt } from './history/new-change-points';
 export { seed } from './seed/seed';

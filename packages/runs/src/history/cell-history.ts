@@ -1,5 +1,10 @@
 import { parseRun, type Db } from '@poolbench/db';
-import { HISTORY_METRICS, MEASURED_RUN_STATUSES, type HistoryMetric } from '@poolbench/contracts';
+import {
+  HISTORY_METRICS,
+  MEASURED_RUN_STATUSES,
+  type FiringRef,
+  type HistoryMetric,
+} from '@poolbench/contracts';
 import { median, runMetric } from '@poolbench/stats';
 import { splitValidRuns } from '../insights/run-validity-of';
 
@@ -21,6 +26,21 @@ export interface CellFiring {
   /** per metric the median over those runs; null when none has the metric */
   values: Record<HistoryMetric, number | null>;
 }
+
+/** An experiment as its cell's history (and a change point) names the firing. */
+export const firingOf = (e: {
+  id: string;
+  name: string;
+  createdAt: Date;
+  commit: string | null;
+  branch: string | null;
+}): FiringRef => ({
+  experimentId: e.id,
+  name: e.name,
+  createdAt: e.createdAt,
+  commit: e.commit,
+  branch: e.branch,
+});
 
 /** Firings a history reads at most, the newest ones. */
 export const HISTORY_LIMIT = 500;
@@ -92,11 +112,7 @@ export async function cellHistory(
       }),
     ) as Record<HistoryMetric, number | null>;
     return {
-      experimentId: e.id,
-      name: e.name,
-      createdAt: e.createdAt,
-      commit: e.commit,
-      branch: e.branch,
+      ...firingOf(e),
       runs: valid.length,
       values,
     };

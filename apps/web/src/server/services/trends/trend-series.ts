@@ -18,7 +18,7 @@ import {
   type Verdict,
 } from '@poolbench/stats';
 import { HISTORY_METRICS, type HistoryMetric } from '@poolbench/contracts';
-import { splitValidRuns, type CellRef } from '@poolbench/runs';
+import { firingOf, splitValidRuns, type CellRef } from '@poolbench/runs';
 
 /** The metrics a trend charts, one value per run (RUN_METRICS), the median over each experiment's runs: a history's. */
 export const TREND_METRICS = HISTORY_METRICS;
@@ -229,11 +229,7 @@ export async function trendSeries(
       loadNotTaken,
     });
     return {
-      experimentId: e.id,
-      name: e.name,
-      createdAt: e.createdAt,
-      commit: e.commit,
-      branch: e.branch,
+      ...firingOf(e),
       buildUrl: e.buildUrl,
       scheduled: e.scheduleId !== null,
       runs: v.runIds.length,
