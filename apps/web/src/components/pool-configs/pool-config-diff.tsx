@@ -7,16 +7,14 @@ import { cn } from '~/lib/cn';
 import { Alert, LoadingBlock } from '~/components/ui/feedback';
 import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td } from '~/components/ui/table';
+import { targetCrumbs } from '~/components/targets/target-crumbs';
 import { settingRows } from './setting-rows';
 
 export function PoolConfigDiff({ targetId, a, b }: { targetId: string; a: string; b: string }) {
   const trpc = useTRPC();
   const qa = useQuery(trpc.poolConfig.get.queryOptions({ id: a }));
   const qb = useQuery(trpc.poolConfig.get.queryOptions({ id: b }));
-  const crumbs = [
-    { href: '/targets', label: 'Targets' },
-    { href: `/targets/${targetId}`, label: 'Target' },
-  ];
+  const crumbs = targetCrumbs({ id: targetId, name: 'Target' });
   if (qa.isPending || qb.isPending) return <LoadingBlock rows={6} />;
   if (qa.isError || qb.isError)
     return <Alert tone="error">{messageOf(qa.error ?? qb.error)}</Alert>;

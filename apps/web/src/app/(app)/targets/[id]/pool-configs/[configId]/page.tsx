@@ -1,6 +1,7 @@
 import { orNotFound, serverCaller } from '~/server/api/server-caller';
 import { PoolConfigForm } from '~/components/pool-configs/pool-config-form';
 import { PageHeader } from '~/components/ui/page-header';
+import { targetCrumbs } from '~/components/targets/target-crumbs';
 
 export default async function EditPoolConfigPage({
   params,
@@ -14,10 +15,7 @@ export default async function EditPoolConfigPage({
   return (
     <div className="max-w-5xl">
       <PageHeader
-        crumbs={[
-          { href: '/targets', label: 'Targets' },
-          { href: `/targets/${id}`, label: t.name },
-        ]}
+        crumbs={targetCrumbs(t)}
         title={`Edit ${pc.name}`}
         description="Runs already made keep a snapshot of the config they used."
       />

@@ -1,6 +1,7 @@
 import { orNotFound, serverCaller } from '~/server/api/server-caller';
 import { PoolConfigForm } from '~/components/pool-configs/pool-config-form';
 import { PageHeader } from '~/components/ui/page-header';
+import { targetCrumbs } from '~/components/targets/target-crumbs';
 
 export default async function NewPoolConfigPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -8,10 +9,7 @@ export default async function NewPoolConfigPage({ params }: { params: Promise<{ 
   return (
     <div className="max-w-5xl">
       <PageHeader
-        crumbs={[
-          { href: '/targets', label: 'Targets' },
-          { href: `/targets/${id}`, label: t.name },
-        ]}
+        crumbs={targetCrumbs(t)}
         title="New pool config"
         description={`Applied to ${t.name} for each run that uses it.`}
       />
