@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { arrivalVUs, durationMs, maxVUsRule, ratePerSec } from '../common-schemas';
-import { GRACEFUL_STOP, ms, sec, type TemplatePlan } from './template-plan';
+import { GRACEFUL_STOP, levelProfile, ms, type TemplatePlan } from './template-plan';
 
 /**
  * Open model: a fixed request rate whatever the latency, as Vegeta does in seed 002. When all
@@ -31,10 +31,7 @@ export function planConstantArrivalRate(p: ConstantArrivalRateParams): TemplateP
       },
     },
     estimatedDurationMs: p.durationMs,
-    profile: [
-      { tSec: 0, rate: p.ratePerSec },
-      { tSec: sec(p.durationMs), rate: p.ratePerSec },
-    ],
+    profile: levelProfile(p.durationMs, { rate: p.ratePerSec }),
     maxVUs,
     closedModel: false,
   };

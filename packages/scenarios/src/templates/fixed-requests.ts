@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { durationMs, thinkTimeMs, vus } from '../common-schemas';
 import { whenNumbers } from '../check-when';
-import { ms, sec, type TemplatePlan } from './template-plan';
+import { levelProfile, ms, type TemplatePlan } from './template-plan';
 
 /**
  * N requests at concurrency C, like `ab -n N -c C` (seed 004): k6 shared-iterations, one
@@ -40,10 +40,7 @@ export function planFixedRequests(p: FixedRequestsParams): TemplatePlan {
     },
     // The real duration depends on the target's speed; the cap is the only honest bound.
     estimatedDurationMs: p.maxDurationMs,
-    profile: [
-      { tSec: 0, vus: p.concurrency },
-      { tSec: sec(p.maxDurationMs), vus: p.concurrency },
-    ],
+    profile: levelProfile(p.maxDurationMs, { vus: p.concurrency }),
     maxVUs: p.concurrency,
     closedModel: true,
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { durationMs, thinkTimeMs, vus } from '../common-schemas';
-import { GRACEFUL_STOP, ms, sec, type TemplatePlan } from './template-plan';
+import { GRACEFUL_STOP, levelProfile, ms, type TemplatePlan } from './template-plan';
 
 /** Constant VUs for a long time, to watch CPU and memory drift (seed 000 TC4). */
 export const SustainedParamsSchema = z.strictObject({
@@ -22,10 +22,7 @@ export function planSustained(p: SustainedParams): TemplatePlan {
       },
     },
     estimatedDurationMs: p.durationMs,
-    profile: [
-      { tSec: 0, vus: p.vus },
-      { tSec: sec(p.durationMs), vus: p.vus },
-    ],
+    profile: levelProfile(p.durationMs, { vus: p.vus }),
     maxVUs: p.vus,
     closedModel: true,
   };

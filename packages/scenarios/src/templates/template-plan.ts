@@ -20,6 +20,15 @@ export interface TemplatePlan {
 export const ms = (n: number): string => `${Math.round(n)}ms`;
 export const sec = (n: number): number => Math.round(n) / 1000;
 
+/** The profile of a load held level for its whole length: so many VUs, or so many req/s. */
+export const levelProfile = (
+  durationMs: number,
+  level: { vus: number } | { rate: number },
+): ProfilePoint[] => [
+  { tSec: 0, ...level },
+  { tSec: sec(durationMs), ...level },
+];
+
 /** Requests finishing after the last stage still count, up to this long, so the tail is not cut off. */
 export const GRACEFUL_STOP = '10s';
 
