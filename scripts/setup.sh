@@ -70,36 +70,26 @@ else
   say "npm packages up to date"
 fi
 
-# --- Schemathesis (PyPI) for the REST API fuzz phase (scripts/fuzz-rest.sh), in a virtualenv of
-# its own under .data; installed once per version, so a second run needs no network
-if [ "$FOR_TESTS" = 1 ]; then
-  ST_VERSION=4.32.5
-  if [ "$("$DATA/schemathesis/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, version $ST_VERSION" ]; then
-    say "installing Schemathesis $ST_VERSION into .data/schemathesis"
-    rm -rf "$DATA/schemathesis"
-    python3 -m venv "$DATA/schemathesis" \
-      || die "could not make a Python venv for Schemathesis (python3 -m venv needs python3-venv)"
-    "$DATA/schemathesis/bin/pip" install -q --disable-pip-version-check "schemathesis==$ST_VERSION" \
-      || die "could not install Schemathesis $ST_VERSION from PyPI (is PyPI reachable from here?)"
-  else
-    say "Schemathesis $ST_VERSION up to date"
+# --- Python tools from PyPI the tests compare with, each in a virtualenv of its own under .data,
+# installed once per version (a second run needs no network): pip_tool DIR DISTRIBUTION VERSION LABEL
+pip_tool() {
+  local dir="$DATA/$1" dist=$2 version=$3 label=$4
+  if [ "$("$dir/bin/python" -c "import importlib.metadata as m; print(m.version('$dist'))" 2>/dev/null)" = "$version" ]; then
+    say "$label $version up to date"
+    return
   fi
-fi
-
-# --- Apache Otava (PyPI), the reference the change-point test compares PoolBench with
-# (packages/stats/src/change-points.otava.test.ts), in a virtualenv of its own under .data
+  say "installing $label $version into .data/$1"
+  rm -rf "$dir"
+  python3 -m venv "$dir" \
+    || die "could not make a Python venv for $label (python3 -m venv needs python3-venv)"
+  "$dir/bin/pip" install -q --disable-pip-version-check "$dist==$version" \
+    || die "could not install $label $version from PyPI (is PyPI reachable from here?)"
+}
 if [ "$FOR_TESTS" = 1 ]; then
-  OTAVA_VERSION=0.8.0
-  if [ "$("$DATA/otava/bin/python" -c 'import importlib.metadata as m; print(m.version("apache-otava"))' 2>/dev/null)" != "$OTAVA_VERSION" ]; then
-    say "installing Apache Otava $OTAVA_VERSION into .data/otava"
-    rm -rf "$DATA/otava"
-    python3 -m venv "$DATA/otava" \
-      || die "could not make a Python venv for Apache Otava (python3 -m venv needs python3-venv)"
-    "$DATA/otava/bin/pip" install -q --disable-pip-version-check "apache-otava==$OTAVA_VERSION" \
-      || die "could not install Apache Otava $OTAVA_VERSION from PyPI (is PyPI reachable from here?)"
-  else
-    say "Apache Otava $OTAVA_VERSION up to date"
-  fi
+  # the REST API fuzz phase (scripts/fuzz-rest.sh)
+  pip_tool schemathesis schemathesis 4.32.5 Schemathesis
+  # the reference the change-point test compares PoolBench with (packages/stats/src/change-points.otava.test.ts)
+  pip_tool otava apache-otava 0.8.0 "Apache Otava"
 fi
 
 # --- generated code and binaries (each step skips itself when its inputs did not change)
