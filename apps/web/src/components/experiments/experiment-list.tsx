@@ -14,6 +14,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { Table, Td } from '~/components/ui/table';
 import { LoadMore } from '~/components/ui/load-more';
 import { ProgressBar } from './progress-bar';
+import { CiJobLink } from './ci-job-link';
 import { GetStartedLink } from '~/components/onboarding/get-started-link';
 
 export function ExperimentList() {
@@ -91,16 +92,7 @@ export function ExperimentList() {
                       {e.commit ? (
                         <span className="ml-1 font-mono">@{e.commit.slice(0, 10)}</span>
                       ) : null}
-                      {e.buildUrl ? (
-                        <a
-                          href={e.buildUrl}
-                          target="_blank"
-                          rel="noopener noreferrer"
-                          className="ml-2 text-brand-700 hover:underline"
-                        >
-                          CI job
-                        </a>
-                      ) : null}
+                      <CiJobLink url={e.buildUrl} className="ml-2" />
                     </div>
                   ) : null}
                 </Td>

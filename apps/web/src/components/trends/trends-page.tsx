@@ -16,6 +16,7 @@ import { PageHeader } from '~/components/ui/page-header';
 import { TrendChart, type TrendMetricKey } from './trend-chart';
 import { ChangePointsCard } from './change-points-card';
 import { cellPairPath } from '@poolbench/contracts/links';
+import { CiJobLink } from '~/components/experiments/ci-job-link';
 
 const METRICS: Array<{ key: TrendMetricKey; label: string; unit: string }> = [
   { key: 'p95Ms', label: 'Latency p95', unit: 'ms' },
@@ -234,16 +235,7 @@ export function TrendsPage() {
                         Compare with baseline
                       </Link>
                     ) : null}
-                    {p.buildUrl ? (
-                      <a
-                        href={p.buildUrl}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        className="text-xs text-brand-700 hover:underline"
-                      >
-                        CI job
-                      </a>
-                    ) : null}
+                    <CiJobLink url={p.buildUrl} className="text-xs" />
                   </li>
                 ))}
               </ul>
