@@ -57,8 +57,19 @@ test('trends: three experiments of one cell over time, against the baseline', as
     name: 'main',
     item: { kind: 'cell', experimentId: ids[0], poolConfigId: pc.id, scenarioId: sc.id },
   });
+  // the newest one was started by a CI job: both lists link to it, in a new tab
+  const job = 'https://ci.example.com/builds/42';
+  await e2eDb().experiment.update({
+    where: { id: ids[2] },
+    data: { commit: 'feedc0de'.repeat(5), branch: 'main', buildUrl: job },
+  });
+  const ciLink = (where: ReturnType<typeof page.getByTestId> | typeof page) =>
+    where.getByRole('link', { name: 'CI job' });
 
   await page.goto('/experiments');
+  await expect(ciLink(page)).toHaveCount(1);
+  await expect(ciLink(page)).toHaveAttribute('href', job);
+  await expect(ciLink(page)).toHaveAttribute('target', '_blank');
   await page.getByRole('link', { name: 'Trends' }).click();
   await expect(page).toHaveURL(/\/trends/);
   await expect(page.getByLabel('Target · scenario · pool config')).toContainText(
@@ -74,6 +85,8 @@ test('trends: three experiments of one cell over time, against the baseline', as
   await expect(charts.getByText('baseline main').first()).toBeVisible();
   await expect(page.getByTestId('trend-experiment')).toHaveCount(3);
   await expect(page.getByTestId('trend-experiment').last()).toContainText('baseline');
+  await expect(ciLink(page.getByTestId('trend-experiment').first())).toHaveAttribute('href', job);
+  await expect(ciLink(page)).toHaveCount(1);
   await page.screenshot({ path: `${SHOTS}/trends-01.png`, fullPage: true });
 });
 
