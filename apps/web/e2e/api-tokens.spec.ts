@@ -47,6 +47,16 @@ test('an admin creates an API token (shown once), uses it, sees last use and rev
   });
   expect(after.status()).toBe(401);
   expect((await after.json()).code).toBe('token_revoked');
+
+  // the first token expires in the default 90 days; one made to last forever says "never"
+  await expect(row.getByRole('cell').nth(5)).not.toHaveText('never');
+  const card = page.getByTestId('api-tokens-card');
+  await card.getByLabel('Name').fill('nightly-forever');
+  await card.getByLabel('Expires').selectOption({ label: 'never' });
+  await card.getByRole('button', { name: 'Create token' }).click();
+  await expect(page.getByTestId('new-api-token')).toContainText('nightly-forever');
+  const forever = page.getByRole('row').filter({ hasText: 'nightly-forever' });
+  await expect(forever.getByRole('cell').nth(5)).toHaveText('never');
 });
 
 /**

@@ -9,7 +9,8 @@ import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { Button } from '~/components/ui/button';
 import { Dialog } from '~/components/ui/dialog';
 import { Alert } from '~/components/ui/feedback';
-import { Field, Input, Label, Select } from '~/components/ui/form';
+import { Input, Label } from '~/components/ui/form';
+import { ExpiresField } from '~/components/ui/expires-field';
 import { TextField } from '~/components/ui/text-field';
 import type { Selection } from '~/lib/compare/selection';
 
@@ -32,7 +33,7 @@ export function ShareButton({
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [title, setTitle] = useState(defaultTitle);
-  const [expires, setExpires] = useState('30');
+  const [expiresInDays, setExpiresInDays] = useState<number | null>(30);
   const { state: copied, copy, reset: resetCopy } = useCopy();
   const create = useMutation(
     trpc.shareLink.create.mutationOptions({
@@ -92,7 +93,7 @@ export function ShareButton({
               create.mutate({
                 target,
                 title,
-                expiresInDays: expires === 'never' ? null : Number(expires),
+                expiresInDays,
               });
             }}
           >
@@ -104,17 +105,11 @@ export function ShareButton({
               maxLength={120}
               required
             />
-            <Field label="Expires">
-              {(p) => (
-                <Select {...p} value={expires} onChange={(e) => setExpires(e.target.value)}>
-                  <option value="1">in 1 day</option>
-                  <option value="7">in 7 days</option>
-                  <option value="30">in 30 days</option>
-                  <option value="90">in 90 days</option>
-                  <option value="never">never</option>
-                </Select>
-              )}
-            </Field>
+            <ExpiresField
+              choices={[1, 7, 30, 90]}
+              value={expiresInDays}
+              onChange={setExpiresInDays}
+            />
             {create.isError && !problems.title ? (
               <Alert tone="error">{messageOf(create.error)}</Alert>
             ) : null}

@@ -14,16 +14,10 @@ import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
 import { Alert } from '~/components/ui/feedback';
 import { ErrorAlert, QueryState } from '~/components/ui/query-state';
-import { Checkbox, Field, Select } from '~/components/ui/form';
+import { Checkbox } from '~/components/ui/form';
+import { ExpiresField } from '~/components/ui/expires-field';
 import { TextField } from '~/components/ui/text-field';
 import { Table, Td } from '~/components/ui/table';
-
-const EXPIRY = [
-  { label: '30 days', days: 30 },
-  { label: '90 days', days: 90 },
-  { label: '1 year', days: 365 },
-  { label: 'never', days: null },
-] as const;
 
 /** Team API tokens for CI: admins create (shown once), see last use, and revoke. */
 export function ApiTokens() {
@@ -33,7 +27,7 @@ export function ApiTokens() {
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.apiToken.list.queryKey() });
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ApiScope[]>(['runs:read', 'runs:write']);
-  const [expiry, setExpiry] = useState('90');
+  const [expiresInDays, setExpiresInDays] = useState<number | null>(90);
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const create = useMutation(
     trpc.apiToken.create.mutationOptions({
@@ -71,7 +65,7 @@ export function ApiTokens() {
             create.mutate({
               name,
               scopes,
-              expiresInDays: expiry === 'never' ? null : Number(expiry),
+              expiresInDays,
             });
           }}
         >
@@ -83,17 +77,12 @@ export function ApiTokens() {
             onValue={setName}
             placeholder="github-actions"
           />
-          <Field label="Expires" error={problems.expiresInDays}>
-            {(p) => (
-              <Select {...p} value={expiry} onChange={(e) => setExpiry(e.target.value)}>
-                {EXPIRY.map((x) => (
-                  <option key={x.label} value={x.days === null ? 'never' : String(x.days)}>
-                    {x.label}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
+          <ExpiresField
+            choices={[30, 90, 365]}
+            value={expiresInDays}
+            onChange={setExpiresInDays}
+            error={problems.expiresInDays}
+          />
           <Button type="submit" loading={create.isPending} className="sm:mt-6">
             <KeyRound className="size-4" /> Create token
           </Button>
