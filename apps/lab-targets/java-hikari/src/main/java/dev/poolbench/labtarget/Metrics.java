@@ -22,23 +22,34 @@ final class Metrics {
         0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60,
     };
 
-    /** A counter family keyed by label values (joined with \u0000). */
-    static final class CounterVec {
+    /** A metric family: one value per set of label values, kept under the values joined with \u0000. */
+    abstract static class Family<T> {
         final String name;
         final String help;
         final String[] labels;
-        final Map<String, LongAdder> values = new ConcurrentSkipListMap<>();
+        final Map<String, T> values = new ConcurrentSkipListMap<>();
+        private final Supplier<T> make;
 
-        CounterVec(String name, String help, String... labels) {
+        Family(String name, String help, Supplier<T> make, String... labels) {
             this.name = name;
             this.help = help;
+            this.make = make;
             this.labels = labels;
         }
 
-        LongAdder with(String... lv) {
-            return values.computeIfAbsent(String.join("\u0000", lv), k -> new LongAdder());
+        T with(String... lv) {
+            return values.computeIfAbsent(String.join("\u0000", lv), k -> make.get());
         }
 
+        abstract void write(StringBuilder b);
+    }
+
+    static final class CounterVec extends Family<LongAdder> {
+        CounterVec(String name, String help, String... labels) {
+            super(name, help, LongAdder::new, labels);
+        }
+
+        @Override
         void write(StringBuilder b) {
             header(b, name, help, "counter");
             for (Map.Entry<String, LongAdder> e : values.entrySet()) {
@@ -71,22 +82,12 @@ final class Metrics {
         }
     }
 
-    static final class HistogramVec {
-        final String name;
-        final String help;
-        final String[] labels;
-        final Map<String, Histogram> values = new ConcurrentSkipListMap<>();
-
+    static final class HistogramVec extends Family<Histogram> {
         HistogramVec(String name, String help, String... labels) {
-            this.name = name;
-            this.help = help;
-            this.labels = labels;
+            super(name, help, Histogram::new, labels);
         }
 
-        Histogram with(String... lv) {
-            return values.computeIfAbsent(String.join("\u0000", lv), k -> new Histogram());
-        }
-
+        @Override
         void write(StringBuilder b) {
             header(b, name, help, "histogram");
             for (Map.Entry<String, Histogram> e : values.entrySet()) {
