@@ -184,13 +184,10 @@ final class Json {
 
         private Map<String, Object> object(int depth) {
             Map<String, Object> m = new LinkedHashMap<>();
-            i++; // {
-            ws();
-            if (i < s.length() && s.charAt(i) == '}') {
-                i++;
+            if (empty('}')) {
                 return m;
             }
-            for (;;) {
+            do {
                 ws();
                 if (i >= s.length() || s.charAt(i) != '"') {
                     throw bad("expected a key");
@@ -203,43 +200,47 @@ final class Json {
                 i++;
                 ws();
                 m.put(k, value(depth + 1));
-                ws();
-                if (i >= s.length()) {
-                    throw bad("unexpected end");
-                }
-                char c = s.charAt(i++);
-                if (c == '}') {
-                    return m;
-                }
-                if (c != ',') {
-                    throw bad("expected ',' or '}'");
-                }
-            }
+            } while (!closed('}'));
+            return m;
         }
 
         private List<Object> array(int depth) {
             List<Object> l = new ArrayList<>();
-            i++; // [
-            ws();
-            if (i < s.length() && s.charAt(i) == ']') {
-                i++;
+            if (empty(']')) {
                 return l;
             }
-            for (;;) {
+            do {
                 ws();
                 l.add(value(depth + 1));
-                ws();
-                if (i >= s.length()) {
-                    throw bad("unexpected end");
-                }
-                char c = s.charAt(i++);
-                if (c == ']') {
-                    return l;
-                }
-                if (c != ',') {
-                    throw bad("expected ',' or ']'");
-                }
+            } while (!closed(']'));
+            return l;
+        }
+
+        /** Past an opening bracket: true when the container is empty (its closing one read too). */
+        private boolean empty(char close) {
+            i++;
+            ws();
+            if (i < s.length() && s.charAt(i) == close) {
+                i++;
+                return true;
             }
+            return false;
+        }
+
+        /** After an item: true at the container's closing bracket, else past the comma before the next. */
+        private boolean closed(char close) {
+            ws();
+            if (i >= s.length()) {
+                throw bad("unexpected end");
+            }
+            char c = s.charAt(i++);
+            if (c == close) {
+                return true;
+            }
+            if (c != ',') {
+                throw bad("expected ',' or '" + close + "'");
+            }
+            return false;
         }
 
         private String string() {
