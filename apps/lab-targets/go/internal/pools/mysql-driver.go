@@ -24,14 +24,19 @@ func MySQLConfig(cfg *config.Config) (*mysql.Config, error) {
 	return mc, nil
 }
 
-// MySQLProbe is the readiness check on MariaDB: its own short-lived connection straight
-// from the driver (never a pool's), pinged and closed.
-func MySQLProbe(cfg *config.Config) (func(context.Context) error, error) {
+// mysqlConnector opens connections with the driver configuration of MySQLConfig.
+func mysqlConnector(cfg *config.Config) (driver.Connector, error) {
 	mc, err := MySQLConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
-	connector, err := mysql.NewConnector(mc)
+	return mysql.NewConnector(mc)
+}
+
+// MySQLProbe is the readiness check on MariaDB: its own short-lived connection straight
+// from the driver (never a pool's), pinged and closed.
+func MySQLProbe(cfg *config.Config) (func(context.Context) error, error) {
+	connector, err := mysqlConnector(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -56,11 +61,7 @@ type countingConnector struct {
 }
 
 func newCountingConnector(cfg *config.Config) (*countingConnector, error) {
-	mc, err := MySQLConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	inner, err := mysql.NewConnector(mc)
+	inner, err := mysqlConnector(cfg)
 	if err != nil {
 		return nil, err
 	}
