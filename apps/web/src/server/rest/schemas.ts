@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { INSIGHT_CODES } from '@poolbench/stats';
 import { hasUrlCredentials } from '@poolbench/contracts/net';
 import { LoadGeneratorsSchema as SharedLoadGenerators } from '~/lib/schemas/experiment';
 
@@ -7,17 +6,9 @@ import { LoadGeneratorsSchema as SharedLoadGenerators } from '~/lib/schemas/expe
  * The parts the REST API's request and response contracts share. Each resource's contracts and
  * operations live in resources/; the OpenAPI document is generated from these same schemas
  * (z.toJSONSchema), so it cannot drift from what the server accepts. Parts that are the same as a
- * tRPC procedure's (run progress, verdicts, change estimates, windows, the scenario) are its
- * schemas, imported where they are used.
+ * tRPC procedure's (run progress, insights, verdicts, change estimates, windows, the scenario)
+ * are its schemas, imported where they are used.
  */
-
-/** What makes a run's numbers suspect, with a fix (`runInsights` of @poolbench/stats). */
-export const RunInsightSchema = z.object({
-  code: z.enum(INSIGHT_CODES),
-  severity: z.enum(['critical', 'warning', 'info']),
-  message: z.string(),
-  fix: z.string(),
-});
 
 export const ProblemSchema = z.object({
   type: z.string().describe('URI naming the problem type: https://poolbench.dev/problems/<code>'),

@@ -12,7 +12,8 @@ import { launchWarnings } from '~/server/services/ci/launch-warnings';
 import { startCiExperiment } from '~/server/services/ci/start-ci-experiment';
 import type { RestDeps } from '../deps';
 import { op, type Operation } from '../operation';
-import { Iso, PositionInRoundSchema, Ref, RunInsightSchema, NullableRef } from '../schemas';
+import { RunInsightSchema } from '~/server/api/routers/run.types';
+import { Iso, PositionInRoundSchema, Ref, NullableRef } from '../schemas';
 import { ThresholdResultSchema } from './runs';
 import { StartExperimentSchema } from './experiment-requests';
 

@@ -3,7 +3,8 @@ import { RunStatusSchema } from '@poolbench/contracts';
 import { InvalidRunSchema } from '~/server/api/routers/compare.types';
 import { runView } from '~/server/services/ci/run-view';
 import { op, type Operation } from '../operation';
-import { Iso, NullableRef, PositionInRoundSchema, RunInsightSchema } from '../schemas';
+import { RunInsightSchema } from '~/server/api/routers/run.types';
+import { Iso, NullableRef, PositionInRoundSchema } from '../schemas';
 
 const LatencySchema = z.looseObject({
   p50: z.number(),
