@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '~/lib/trpc/react';
 import { useRole } from '~/lib/hooks/use-role';
-import { Card, CardBody, CardHeader } from '~/components/ui/card';
-import { ErrorAlert, QueryState } from '~/components/ui/query-state';
+import { ErrorAlert } from '~/components/ui/query-state';
+import { SettingsCard } from './settings-card';
 import { Checkbox } from '~/components/ui/form';
 
 /** Whether members may import and run their own k6 scripts (docs/k6-scripts.md); admins decide. */
@@ -27,27 +27,26 @@ export function ScriptPolicy() {
     }),
   );
   return (
-    <Card>
-      <CardHeader
-        title="k6 scripts"
-        description="Members may import the team's own k6 scripts as scenarios. They run in a sandbox on the worker that reaches nothing but the run's target (docs/security.md). Turned off, scripts cannot be checked, saved or launched, and queued script runs fail instead of starting."
-      />
-      <CardBody className="space-y-2">
-        <QueryState query={info} rows={1} />
-        {info.data ? (
+    <SettingsCard
+      title="k6 scripts"
+      description="Members may import the team's own k6 scripts as scenarios. They run in a sandbox on the worker that reaches nothing but the run's target (docs/security.md). Turned off, scripts cannot be checked, saved or launched, and queued script runs fail instead of starting."
+      query={info}
+    >
+      {(policy) => (
+        <>
           <Checkbox
             label="Allow members to import and run their own k6 scripts"
             description={can('admin') ? undefined : 'Only admins change this.'}
-            checked={clicked ?? info.data.enabled}
+            checked={clicked ?? policy.enabled}
             disabled={!can('admin') || save.isPending}
             onChange={(e) => {
               setClicked(e.target.checked);
               save.mutate({ enabled: e.target.checked });
             }}
           />
-        ) : null}
-        <ErrorAlert error={save.error} />
-      </CardBody>
-    </Card>
+          <ErrorAlert error={save.error} />
+        </>
+      )}
+    </SettingsCard>
   );
 }
