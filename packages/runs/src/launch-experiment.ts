@@ -15,12 +15,7 @@ import { createRuns, type RunCell } from './create-runs';
 import { launchAdvisor } from './advisor/launch-advisor';
 import { liveTarget } from './live-target';
 import { targetSnapshot } from './target-snapshot';
-import {
-  originColumns,
-  type CiOrigin,
-  type ExperimentOrigin,
-  type LaunchedExperiment,
-} from './launch-types';
+import { originColumns, type ExperimentOrigin, type LaunchedExperiment } from './launch-types';
 
 export type { CiOrigin, LaunchedExperiment } from './launch-types';
 
@@ -255,16 +250,13 @@ export async function launchExperiment(
 export async function relaunchExperiment(
   db: Db,
   sourceId: string,
-  opts: {
+  /** `ci` is the new experiment's own origin (never copied from the saved one, its `sourceId`) */
+  opts: Omit<ExperimentOrigin, 'sourceId'> & {
     teamId: string;
-    createdById?: string | null;
-    scheduleId?: string | null;
     name?: string;
     repeats?: number;
     loadGenerators?: number;
     hypotheses?: Hypothesis[];
-    /** the new experiment's own CI origin (never copied from the saved one) */
-    ci?: CiOrigin;
     requireOnlineGenerators?: boolean;
   },
 ): Promise<LaunchedExperiment> {
