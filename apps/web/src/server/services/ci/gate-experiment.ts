@@ -1,5 +1,5 @@
 import type { Db } from '@poolbench/db';
-import { gateOutcome } from '@poolbench/stats';
+import { gateOutcome, type InvalidRun } from '@poolbench/stats';
 import type { TestedRunMetricKey } from '@poolbench/contracts';
 import { baselineForCell } from '@poolbench/runs';
 import type { CompareItem } from '~/lib/compare/selection';
@@ -24,7 +24,18 @@ export interface GateOptions {
 }
 
 type Experiment = Awaited<ReturnType<typeof experimentCells>>;
-type CompareOptions = Parameters<typeof compareCell>[6];
+
+/** A cell of the experiment against `reference` through the compare service, as this gate asks. */
+const cellComparer =
+  (db: Db, teamId: string, experimentId: string, gate: Parameters<typeof compareCell>[6]) =>
+  <B extends object>(
+    cell: Parameters<typeof compareCell>[3],
+    reference: CompareItem,
+    baseline: B,
+    referenceInvalid?: readonly InvalidRun[],
+  ) =>
+    compareCell(db, teamId, experimentId, cell, reference, baseline, gate, referenceInvalid);
+type CompareWith = ReturnType<typeof cellComparer>;
 
 /**
  * Gates every cell (pool config x scenario) of an experiment through the compare service the UI
@@ -51,11 +62,14 @@ export async function gateExperiment(
 ) {
   const gatedOn = gatedMetricKeys(metrics);
   const e = await experimentCells(db, teamId, experimentId);
-  const compare: CompareOptions = { metrics: metrics ? gatedOn : undefined, window };
+  const compareWith = cellComparer(db, teamId, e.id, {
+    metrics: metrics ? gatedOn : undefined,
+    window,
+  });
   const gate =
     'base' in against
-      ? await againstPoolConfig(db, teamId, e, against.base, compare)
-      : await againstBaseline(db, teamId, e, against.baseline, compare);
+      ? await againstPoolConfig(e, against.base, compareWith)
+      : await againstBaseline(db, teamId, e, against.baseline, compareWith);
   return { experimentId: e.id, gatedOn, window, ...gate };
 }
 
@@ -70,7 +84,7 @@ async function againstBaseline(
   teamId: string,
   e: Experiment,
   baselineName: string,
-  compare: CompareOptions,
+  compareWith: CompareWith,
 ) {
   const baselines = await db.baseline.findMany({
     where: {
@@ -123,17 +137,7 @@ async function againstBaseline(
       cells.push({ poolConfig, scenario, baseline: { ...baseline, runs: 0 }, ...judged });
       continue;
     }
-    cells.push(
-      await compareCell(
-        db,
-        teamId,
-        e.id,
-        { ...c, poolConfig, scenario },
-        baseItem,
-        baseline,
-        compare,
-      ),
-    );
+    cells.push(await compareWith({ ...c, poolConfig, scenario }, baseItem, baseline));
   }
   const outcome = gateOutcome(
     cells.map((c) => ({
@@ -160,13 +164,7 @@ function pickBaseline<
  * no drift between days): `base` names the reference config and each cell's `baseline` points at
  * that config's runs in this experiment, whose invalid runs are left out and named too.
  */
-async function againstPoolConfig(
-  db: Db,
-  teamId: string,
-  e: Experiment,
-  baseRef: string,
-  compare: CompareOptions,
-) {
+async function againstPoolConfig(e: Experiment, baseRef: string, compareWith: CompareWith) {
   const configs = [
     ...new Map(
       e.cells.flatMap((c) => (c.poolConfig ? [[c.poolConfig.id, c.poolConfig] as const] : [])),
@@ -212,16 +210,7 @@ async function againstPoolConfig(
       scenarioId: scenario.id,
     };
     cells.push(
-      await compareCell(
-        db,
-        teamId,
-        e.id,
-        { ...c, poolConfig, scenario },
-        reference,
-        baseline,
-        compare,
-        referenceInvalid,
-      ),
+      await compareWith({ ...c, poolConfig, scenario }, reference, baseline, referenceInvalid),
     );
   }
   // the base config is in this experiment: there is always a baseline, maybe without runs yet
