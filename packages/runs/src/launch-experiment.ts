@@ -250,7 +250,7 @@ export async function launchExperiment(
 export async function relaunchExperiment(
   db: Db,
   sourceId: string,
-  /** `ci` is the new experiment's own origin (never copied from the saved one, its `sourceId`) */
+  /** `ci` is the new experiment's own CI origin, never copied from the saved one it repeats */
   opts: Omit<ExperimentOrigin, 'sourceId'> & {
     teamId: string;
     name?: string;
