@@ -415,10 +415,14 @@ export const SequentialStateSchema = z.looseObject({
   maxPairs: z.number().int(),
   stop: z.boolean(),
   decidedAt: z.string().nullable(),
-  /** set when the rule asked for another round and the team's policy or limits refused it */
-  stoppedBecause: z.string().optional(),
-  /** set while the next round waits for a limit that lifts by itself (the queue is full) */
-  waitingBecause: z.string().optional(),
+  stoppedBecause: z
+    .string()
+    .optional()
+    .describe("the rule asked for another round and the team's policy or limits refused it"),
+  waitingBecause: z
+    .string()
+    .optional()
+    .describe('the next round waits for a limit that lifts by itself (a full queue)'),
   metrics: z.array(
     z.looseObject({
       name: z.string(),

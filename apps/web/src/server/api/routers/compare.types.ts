@@ -22,17 +22,18 @@ export const SecondsWindowSchema = z.object({ from: z.number().int(), to: z.numb
 
 const n = z.number().nullable();
 
-/** A measured run left out of every statistic and verdict as invalid (`runValidity`), with why. */
+/** Why a measured run is invalid (`runValidity`). */
+export const ValidityReasonSchema = z.object({
+  /** the run insight that shows it */
+  code: z.enum(VALIDITY_CODES),
+  /** "load not offered (3.2 % of iterations dropped)" */
+  message: z.string(),
+});
+
+/** A measured run left out of every statistic and verdict as invalid, with why. */
 export const InvalidRunSchema = z.object({
   runId: z.string(),
-  reasons: z.array(
-    z.object({
-      /** the run insight that shows it */
-      code: z.enum(VALIDITY_CODES),
-      /** "load not offered (3.2 % of iterations dropped)" */
-      message: z.string(),
-    }),
-  ),
+  reasons: z.array(ValidityReasonSchema),
 });
 const HdrStatsMsSchema = z.object({
   count: z.number(),

@@ -13,6 +13,22 @@ import { RefSchema as Ref, RunRowFields } from './shared.types';
 import { HypothesesAnswerSchema } from './hypothesis.types';
 
 /** Response schemas of the experiment procedures (documenso's `.types.ts` pattern). */
+
+/** "until decided": the budget, the metrics and the sequential rule's last answer */
+export const ExperimentSequentialSchema = z.object({
+  maxRepeats: z.number().int(),
+  metrics: z.array(z.string()),
+  state: SequentialStateSchema.nullable().describe(
+    "the sequential rule's last answer (null before the first look)",
+  ),
+});
+
+/** the pool-size advisor: what it was asked and its last answer (docs/advisor.md) */
+export const ExperimentAdvisorSchema = z.object({
+  spec: AdvisorSpecSchema,
+  state: AdvisorStateSchema.nullable(),
+});
+
 /** How far an experiment's runs are; the REST experiment answer carries the same object. */
 export const RunProgressSchema = z.object({
   done: z.number().int(),
@@ -67,16 +83,8 @@ export const ExperimentDetailSchema = z.object({
   presetId: z.string().nullable(),
   scheduleId: z.string().nullable(),
   ...CiOriginSchema.shape,
-  /** "until decided": the budget, the metrics and the sequential rule's last answer */
-  sequential: z
-    .object({
-      maxRepeats: z.number().int(),
-      metrics: z.array(z.string()),
-      state: SequentialStateSchema.nullable(),
-    })
-    .nullable(),
-  /** the pool-size advisor: what it was asked and its last answer (docs/advisor.md) */
-  advisor: z.object({ spec: AdvisorSpecSchema, state: AdvisorStateSchema.nullable() }).nullable(),
+  sequential: ExperimentSequentialSchema.nullable(),
+  advisor: ExperimentAdvisorSchema.nullable(),
   target: Ref.extend({ kind: z.enum(TargetKind) }),
   poolConfigs: z.array(Ref.extend({ strategy: z.string() })),
   scenarios: z.array(Ref.extend({ templateId: z.string() })),

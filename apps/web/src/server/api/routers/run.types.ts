@@ -1,4 +1,4 @@
-import { INSIGHT_CODES, VALIDITY_CODES } from '@poolbench/stats';
+import { INSIGHT_CODES } from '@poolbench/stats';
 import { z } from 'zod';
 import {
   PoolConfigSnapshotSchema,
@@ -12,6 +12,7 @@ import {
 } from '@poolbench/db';
 import { SeriesPointSchema } from '@poolbench/contracts';
 import { RefSchema as Ref, RunRowFields } from './shared.types';
+import { ValidityReasonSchema } from './compare.types';
 import { ByIdSchema } from '~/lib/schemas/ids';
 
 /** Response schemas of the run procedures (documenso's `.types.ts` pattern). */
@@ -35,21 +36,44 @@ export const RunListSchema = z.object({
 
 /** One load generator of a distributed run. */
 export const RunSegmentViewSchema = z.object({
-  index: z.number().int(),
+  index: z.number().int().describe('k6 execution segment index/loadGenerators'),
   workerId: z.string().nullable(),
   status: z.enum(RunSegmentStatus),
   requests: z.number().int(),
-  loadMs: z.number().nullable(),
-  startSkewMs: z.number().nullable(),
-  cpuAvgPercent: z.number().nullable(),
-  cpuMaxPercent: z.number().nullable(),
+  loadMs: z.number().nullable().describe("the generator's load phase, ms"),
+  startSkewMs: z
+    .number()
+    .nullable()
+    .describe("this generator's load start minus the earliest generator's"),
+  cpuAvgPercent: z
+    .number()
+    .nullable()
+    .describe("the generator's own k6 CPU over its load, % of one core"),
+  cpuMaxPercent: z
+    .number()
+    .nullable()
+    .describe(
+      "the generator's own k6 CPU, % of one core (> 80: the numbers may be the generator's)",
+    ),
   /** bigint in the row; a number here because bigint does not travel as JSON */
   rssMaxBytes: z.number().nullable(),
-  /** samples that reached this generator's output after their second was written */
-  lateSamples: z.number().int().nullable(),
-  /** CPU used beside this generator while its k6 ran, % of one core */
-  outsideCpuPercent: z.number().nullable(),
-  errorMessage: z.string().nullable(),
+  lateSamples: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "samples that reached this generator's k6 output after their second was written; null when its output did not end cleanly or it has not ended",
+    ),
+  outsideCpuPercent: z
+    .number()
+    .nullable()
+    .describe(
+      'CPU used beside this generator while its k6 ran, % of one core (other work on its machine); null until measured',
+    ),
+  errorMessage: z
+    .string()
+    .nullable()
+    .describe('why the generator ended other than succeeded; null when it succeeded'),
 });
 
 /** What makes a run's numbers suspect, with a fix (`runInsights` of @poolbench/stats). */
@@ -66,7 +90,7 @@ export const RunInsightSchema = z.object({
  */
 export const RunValiditySchema = z.object({
   valid: z.boolean(),
-  reasons: z.array(z.object({ code: z.enum(VALIDITY_CODES), message: z.string() })),
+  reasons: z.array(ValidityReasonSchema),
 });
 
 export const RunDetailSchema = z.object({

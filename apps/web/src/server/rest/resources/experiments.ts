@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { RunOrderSchema, RunStatusSchema, ScriptMetricSummarySchema } from '@poolbench/contracts';
-import { AdvisorSpecSchema, AdvisorStateSchema } from '@poolbench/db';
 import { AddRepeatsSchema } from '~/lib/schemas/experiment';
-import { RunProgressSchema } from '~/server/api/routers/experiment.types';
+import {
+  ExperimentAdvisorSchema,
+  ExperimentSequentialSchema,
+  RunProgressSchema,
+} from '~/server/api/routers/experiment.types';
 import { HypothesisFields } from '~/server/api/routers/hypothesis.types';
 import { experimentSummary } from '~/server/services/ci/experiment-summary';
 import { experimentView } from '~/server/services/ci/experiment-view';
@@ -51,48 +54,12 @@ export const ExperimentSchema = z.object({
         ),
     }),
   ),
-  sequential: z
-    .object({
-      maxRepeats: z.number().int(),
-      metrics: z.array(z.string()),
-      state: z
-        .object({
-          pairs: z.number().int(),
-          maxPairs: z.number().int(),
-          stop: z.boolean(),
-          decidedAt: z.string().nullable(),
-          stoppedBecause: z
-            .string()
-            .optional()
-            .describe("the rule stopped because the team's policy or limits refused a round"),
-          waitingBecause: z
-            .string()
-            .optional()
-            .describe('the next round waits for a limit that lifts by itself (a full queue)'),
-          metrics: z.array(
-            z.object({
-              name: z.string(),
-              decision: z.string(),
-              reason: z.string(),
-              change: z
-                .object({ estimate: z.number(), lower: z.number(), upper: z.number() })
-                .nullable()
-                .optional(),
-              changeUnit: z.string().optional(),
-            }),
-          ),
-        })
-        .nullable()
-        .describe("the sequential rule's last answer (null before the first look)"),
-    })
-    .nullable()
-    .describe('an "until decided" experiment: its budget, metrics and decisions; null otherwise'),
-  advisor: z
-    .object({ spec: AdvisorSpecSchema, state: AdvisorStateSchema.nullable() })
-    .nullable()
-    .describe(
-      'a pool-size advisor (docs/advisor.md): what it was asked and its last answer (recommended setting, per-setting verdicts, model fits); null otherwise',
-    ),
+  sequential: ExperimentSequentialSchema.nullable().describe(
+    'an "until decided" experiment: its budget, metrics and decisions; null otherwise',
+  ),
+  advisor: ExperimentAdvisorSchema.nullable().describe(
+    'a pool-size advisor (docs/advisor.md): what it was asked and its last answer (recommended setting, per-setting verdicts, model fits); null otherwise',
+  ),
   commit: z.string().nullable(),
   branch: z.string().nullable(),
   buildUrl: z.string().nullable(),

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { RunStatusSchema } from '@poolbench/contracts';
-import { InvalidRunSchema } from '~/server/api/routers/compare.types';
 import { runView } from '~/server/services/ci/run-view';
 import { op, type Operation } from '../operation';
-import { RunInsightSchema } from '~/server/api/routers/run.types';
+import {
+  RunInsightSchema,
+  RunSegmentViewSchema,
+  RunValiditySchema,
+} from '~/server/api/routers/run.types';
 import { Iso, NullableRef, PositionInRoundSchema } from '../schemas';
 
 const LatencySchema = z.looseObject({
@@ -115,47 +118,7 @@ export const RunSchema = z.object({
   thresholdResults: z.array(ThresholdResultSchema).nullable(),
   loadGenerators: z.number().int().describe('workers the run was split across; 1 = one k6'),
   segments: z
-    .array(
-      z.object({
-        index: z.number().int().describe('k6 execution segment index/loadGenerators'),
-        workerId: z.string().nullable(),
-        status: z.string(),
-        requests: z.number().int(),
-        startSkewMs: z
-          .number()
-          .nullable()
-          .describe("this generator's load start minus the earliest generator's"),
-        cpuMaxPercent: z
-          .number()
-          .nullable()
-          .describe(
-            "the generator's own k6 CPU, % of one core (> 80: the numbers may be the generator's)",
-          ),
-        rssMaxBytes: z.number().nullable(),
-        cpuAvgPercent: z
-          .number()
-          .nullable()
-          .describe("the generator's own k6 CPU over its load, % of one core"),
-        loadMs: z.number().nullable().describe("the generator's load phase, ms"),
-        errorMessage: z
-          .string()
-          .nullable()
-          .describe('why the generator ended other than succeeded; null when it succeeded'),
-        lateSamples: z
-          .number()
-          .int()
-          .nullable()
-          .describe(
-            "samples that reached this generator's k6 output after their second was written; null when its output did not end cleanly or it has not ended",
-          ),
-        outsideCpuPercent: z
-          .number()
-          .nullable()
-          .describe(
-            'CPU used beside this generator while its k6 ran, % of one core (other work on its machine); null until measured',
-          ),
-      }),
-    )
+    .array(RunSegmentViewSchema)
     .describe(
       'one entry per load generator of a distributed run; empty for a run on one generator',
     ),
@@ -164,15 +127,9 @@ export const RunSchema = z.object({
     .describe(
       "what makes the run's numbers suspect (critical: the run is invalid), most severe first; empty when nothing does",
     ),
-  validity: z
-    .object({
-      valid: z.boolean(),
-      reasons: InvalidRunSchema.shape.reasons,
-    })
-    .nullable()
-    .describe(
-      'whether the numbers describe the load asked for (docs/outcomes.md): an invalid run (more than 1 % of its iterations dropped, below 95 % of its arrival rate, or more than 1 % of its requests lost as late samples) is left out of every verdict, with these reasons; null for a run without a summary; added in v1',
-    ),
+  validity: RunValiditySchema.nullable().describe(
+    'whether the numbers describe the load asked for (docs/outcomes.md): an invalid run (more than 1 % of its iterations dropped, below 95 % of its arrival rate, or more than 1 % of its requests lost as late samples) is left out of every verdict, with these reasons; null for a run without a summary; added in v1',
+  ),
   webUrl: z.string(),
 });
 

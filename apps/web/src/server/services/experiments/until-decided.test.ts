@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExperiment, parseRun, toJson, type Db } from '@poolbench/db';
 import { continueSequential, extendExperiment, launchExperiment } from '@poolbench/runs';
 import { withTempDatabase } from '~/test/temp-database';
+import { ExperimentSchema } from '~/server/rest/resources/experiments';
+import { experimentView } from '~/server/services/ci/experiment-view';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import {
   insertSyntheticRun,
@@ -127,6 +129,16 @@ describe('until decided (real Postgres)', () => {
     expect(kinds.filter((k) => k === 'extended')).toHaveLength(e.repeats - 4);
     expect(state.metrics.find((m) => m.name === 'p95Ms')!.decision).toBe('worse');
     expect(await db.run.count({ where: { experimentId: e.id } })).toBe(2 * e.repeats);
+
+    // the REST answer carries the rule's whole last answer, as the web app's does: which look
+    // decided and its p, not only the decisions
+    const rest = ExperimentSchema.parse(
+      await experimentView(db, T.teamId, e.id, 'http://poolbench.test'),
+    );
+    expect(rest.sequential).toMatchObject({ maxRepeats: 15, state: { stop: true } });
+    const p95 = rest.sequential!.state!.metrics.find((m) => m.name === 'p95Ms')!;
+    expect(p95).toMatchObject({ decision: 'worse', lookPairs: expect.any(Number) });
+    expect(p95.p).toBeLessThan(0.05);
   });
 
   it('asked by three processes at once (the last two runs ended together), it grows by one pair, once', async () => {
