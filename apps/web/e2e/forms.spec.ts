@@ -95,6 +95,13 @@ test('experiment, schedule and scenario forms put each error on its field and cl
   await reqPath.fill('/work');
   await expect(reqPath).toHaveAttribute('aria-invalid', 'false');
   await expect(reqPath).not.toHaveAccessibleDescription(/must start/);
+  // a row of a form being edited goes at once, by its own trash button
+  const removeThreshold = page.getByRole('button', { name: /^Remove threshold \d+$/ });
+  const thresholdsAtFirst = await removeThreshold.count();
+  await page.getByRole('button', { name: 'Add threshold' }).click();
+  await expect(removeThreshold).toHaveCount(thresholdsAtFirst + 1);
+  await page.getByRole('button', { name: `Remove threshold ${thresholdsAtFirst + 1}` }).click();
+  await expect(removeThreshold).toHaveCount(thresholdsAtFirst);
   // submitting with a blank name: the error is under Name only, and the scenario is saved once it has one
   await page.getByRole('button', { name: 'Create scenario' }).click();
   const scName = page.getByLabel('Name', { exact: true });

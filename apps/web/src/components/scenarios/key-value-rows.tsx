@@ -1,7 +1,8 @@
 'use client';
 
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { Button } from '~/components/ui/button';
+import { RemoveRowButton } from '~/components/ui/remove-row-button';
 import { Input } from '~/components/ui/form';
 
 export type KeyValue = { key: string; value: string };
@@ -48,14 +49,10 @@ export function KeyValueRows({
               value={q.value}
               onChange={(e) => set(i, { value: e.target.value })}
             />
-            <button
-              type="button"
-              aria-label={`Remove ${keyLabel.toLowerCase()}`}
-              className="rounded p-1 text-slate-500 hover:text-red-600"
+            <RemoveRowButton
+              label={`Remove ${keyLabel.toLowerCase()}`}
               onClick={() => onChange(rows.filter((_, j) => j !== i))}
-            >
-              <Trash2 className="size-3.5" />
-            </button>
+            />
           </span>
         ))}
         <Button

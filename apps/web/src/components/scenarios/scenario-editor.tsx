@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
@@ -21,6 +21,7 @@ import { fieldError } from '~/lib/forms/field-error';
 import { formatDuration } from '~/lib/format';
 import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
+import { RemoveRowButton } from '~/components/ui/remove-row-button';
 import { FormActions } from '~/components/ui/form-actions';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { CodeBlock } from '~/components/ui/code-block';
@@ -269,14 +270,10 @@ export function ScenarioEditor({
                           />
                         )}
                       </Field>
-                      <Button
-                        variant="danger-ghost"
-                        size="sm"
-                        aria-label={`Remove stage ${i + 1}`}
+                      <RemoveRowButton
+                        label={`Remove stage ${i + 1}`}
                         onClick={() => setStages(stages.filter((_, j) => j !== i))}
-                      >
-                        <Trash2 className="size-4" />
-                      </Button>
+                      />
                     </div>
                   ))}
                 </div>
@@ -341,14 +338,10 @@ export function ScenarioEditor({
                     <p className="mt-1 text-xs text-red-700">{err(`thresholds.${i}.expr`)}</p>
                   ) : null}
                 </div>
-                <Button
-                  variant="danger-ghost"
-                  size="sm"
-                  aria-label={`Remove threshold ${i + 1}`}
+                <RemoveRowButton
+                  label={`Remove threshold ${i + 1}`}
                   onClick={() => thresholds.remove(i)}
-                >
-                  <Trash2 className="size-4" />
-                </Button>
+                />
               </div>
             ))}
           </CardBody>

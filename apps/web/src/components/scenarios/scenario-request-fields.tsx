@@ -1,6 +1,6 @@
 'use client';
 
-import { ArrowUp, Plus, Trash2 } from 'lucide-react';
+import { ArrowUp, Plus } from 'lucide-react';
 import {
   Controller,
   useFieldArray,
@@ -10,6 +10,7 @@ import {
 } from 'react-hook-form';
 import { HTTP_METHODS } from '@poolbench/scenarios';
 import { Button } from '~/components/ui/button';
+import { RemoveRowButton } from '~/components/ui/remove-row-button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Checkbox, Field, Input, Options, Select, Textarea } from '~/components/ui/form';
 import { NumberField } from '~/components/ui/number-field';
@@ -117,15 +118,11 @@ export function ScenarioRequestFields({
                   name={`requests.${i}.weight`}
                 />
               )}
-              <Button
-                variant="danger-ghost"
-                size="sm"
-                aria-label={`Remove ${noun} ${i + 1}`}
+              <RemoveRowButton
+                label={`Remove ${noun} ${i + 1}`}
                 disabled={requests.fields.length === 1}
                 onClick={() => requests.remove(i)}
-              >
-                <Trash2 className="size-4" />
-              </Button>
+              />
             </div>
             <div className="grid gap-3 sm:grid-cols-2">
               <Field

@@ -1,7 +1,8 @@
 'use client';
 
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { Button } from '~/components/ui/button';
+import { RemoveRowButton } from '~/components/ui/remove-row-button';
 import { Input, Select } from '~/components/ui/form';
 import type { CheckRow, ExtractRow } from './scenario-form-values';
 
@@ -21,19 +22,6 @@ const CHECK_LABEL: Record<CheckRow['kind'], string> = {
   'json-equals': 'JSON path equals',
   'latency-below': 'latency below (ms)',
 };
-
-function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      className="rounded p-1 text-slate-500 hover:text-red-600"
-      onClick={onClick}
-    >
-      <Trash2 className="size-3.5" />
-    </button>
-  );
-}
 
 function RowError({ message }: { message: string | null }) {
   return message ? (
@@ -93,7 +81,7 @@ export function ExtractRows({
               value={e.expr}
               onChange={(ev) => set(i, { expr: ev.target.value })}
             />
-            <RemoveButton
+            <RemoveRowButton
               label={`Remove step ${step + 1} variable ${i + 1}`}
               onClick={() => onChange(rows.filter((_, j) => j !== i))}
             />
@@ -167,7 +155,7 @@ export function CheckRows({
               value={c.value}
               onChange={(ev) => set(i, { value: ev.target.value })}
             />
-            <RemoveButton
+            <RemoveRowButton
               label={`Remove request ${step + 1} check ${i + 1}`}
               onClick={() => onChange(rows.filter((_, j) => j !== i))}
             />

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { FileCode, Trash2, Upload } from 'lucide-react';
+import { FileCode, Upload } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { z } from 'zod';
@@ -15,6 +15,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf, problemsOf } from '~/lib/trpc/errors';
 import { formatDuration } from '~/lib/format';
 import { Button } from '~/components/ui/button';
+import { RemoveRowButton } from '~/components/ui/remove-row-button';
 import { FormActions } from '~/components/ui/form-actions';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
@@ -216,19 +217,15 @@ export function ScriptEditor({ initial }: { initial?: ScriptInitial }) {
                         ({new TextEncoder().encode(c).length.toLocaleString('en-US')} bytes)
                       </span>
                     </span>
-                    <button
-                      type="button"
-                      aria-label={`Remove ${n}`}
-                      className="rounded p-1 text-slate-500 hover:text-red-600"
+                    <RemoveRowButton
+                      label={`Remove ${n}`}
                       onClick={() => {
                         setFiles((x) =>
                           Object.fromEntries(Object.entries(x).filter(([k]) => k !== n)),
                         );
                         edited();
                       }}
-                    >
-                      <Trash2 className="size-3.5" />
-                    </button>
+                    />
                   </li>
                 ))}
               </ul>

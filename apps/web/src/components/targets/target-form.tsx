@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { DEFAULT_LAB_SETUP, LAB_ENDPOINTS, type TargetValues } from '~/lib/schemas/target';
@@ -11,6 +11,7 @@ import { useTRPC } from '~/lib/trpc/react';
 import { messageOf } from '~/lib/trpc/errors';
 import { cn } from '~/lib/cn';
 import { Button } from '~/components/ui/button';
+import { RemoveRowButton } from '~/components/ui/remove-row-button';
 import { FormActions } from '~/components/ui/form-actions';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Alert } from '~/components/ui/feedback';
@@ -279,14 +280,10 @@ export function TargetForm({ initial }: { initial?: TargetFormInitial }) {
                     placeholder="value"
                     {...register(`requestDefaults.query.${i}.value`)}
                   />
-                  <Button
-                    variant="danger-ghost"
-                    size="sm"
-                    aria-label={`Remove parameter ${i + 1}`}
+                  <RemoveRowButton
+                    label={`Remove parameter ${i + 1}`}
                     onClick={() => query.remove(i)}
-                  >
-                    <Trash2 className="size-4" />
-                  </Button>
+                  />
                 </div>
               ))}
             </div>

@@ -1,6 +1,6 @@
 'use client';
 
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import {
   Controller,
   useFieldArray,
@@ -10,6 +10,7 @@ import {
 } from 'react-hook-form';
 import type { TargetValues } from '~/lib/schemas/target';
 import { Button } from '~/components/ui/button';
+import { RemoveRowButton } from '~/components/ui/remove-row-button';
 import { Card, CardBody, CardHeader } from '~/components/ui/card';
 import { Checkbox, Field, Input, Textarea } from '~/components/ui/form';
 import type { TargetFormValues } from './target-form-values';
@@ -143,14 +144,10 @@ export function UrlTargetFields({
                     />
                     Secret
                   </label>
-                  <Button
-                    variant="danger-ghost"
-                    size="sm"
-                    aria-label={`Remove header ${i + 1}`}
+                  <RemoveRowButton
+                    label={`Remove header ${i + 1}`}
                     onClick={() => headers.remove(i)}
-                  >
-                    <Trash2 className="size-4" />
-                  </Button>
+                  />
                 </div>
               );
             })}
