@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { SHOTS, signUpUi, trpcOk } from './helpers';
+import { expectScopedHeadings, SHOTS, signUpUi, trpcOk } from './helpers';
 
 /**
  * axe on the pages a new user meets first: no serious or critical violation on any of them.
@@ -68,6 +68,7 @@ test('a new user meets no serious or critical accessibility violations on the ma
     await expect(p.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     // the page's own data has arrived: no loading skeletons left
     await expect(p.locator('[aria-busy="true"]')).toHaveCount(0);
+    await expectScopedHeadings(p);
     const result = await new AxeBuilder({ page: p }).analyze();
     for (const v of result.violations) {
       if (v.impact !== 'serious' && v.impact !== 'critical') continue;

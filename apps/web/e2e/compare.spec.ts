@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { expectScopedHeadings, SHOTS, signUpApi, trpcOk } from './helpers';
 import { closeE2eDb, e2eDb, finishedExperiment, teamOf } from './synthetic';
 
 test.afterAll(closeE2eDb);
@@ -86,6 +86,7 @@ test('compare lazy vs prewarm -> share -> open signed out -> revoke -> 404', asy
   }
   await expect(table.getByTestId('verdict').first()).toBeVisible();
   await expect(page.getByTestId('compare-warnings')).toContainText('fewer than 4 repeats');
+  await expectScopedHeadings(page);
   // 2 vs 2 runs: the widest interval covers 1 − 2/C(4,2) = 66.7 %, and the table says so instead of "95 % CI"
   await expect(table.getByTestId('metric-p95Ms').getByTestId('interval-coverage')).toContainText(
     '66.7 %',

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { expectScopedHeadings, SHOTS, signUpApi, trpcOk } from './helpers';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -81,6 +81,7 @@ test('load generators: chosen in the form, refused beyond the workers online, th
     });
     const table = page.getByTestId('load-generators');
     await expect(table.locator('tbody tr')).toHaveCount(2);
+    await expectScopedHeadings(page);
     const run = (await call('run.get', { id: runId }, 'query')) as unknown as {
       segments: Array<{ workerId: string; requests: number; cpuMaxPercent: number | null }>;
     };

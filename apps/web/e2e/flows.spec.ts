@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { expectScopedHeadings, SHOTS, signUpApi, trpcOk } from './helpers';
 
 /**
  * A flow built in the scenario editor, run by the real worker against the lab target: log in
@@ -163,5 +163,7 @@ test('a login flow with CSV data and a failing body check, from the editor to th
   await expect(stepRows.nth(1).locator('td').nth(2)).toHaveText('100.0 %');
   await expect(stepRows.nth(1).locator('td').nth(5)).toHaveText('100.0 %');
   await page.getByTestId('steps-table').scrollIntoViewIfNeeded();
+  // the comparison, the requests and the per-config tables: every heading scoped, groups grouped
+  await expectScopedHeadings(page);
   await page.screenshot({ path: `${SHOTS}/flows-03-compare-steps.png`, fullPage: true });
 });

@@ -110,3 +110,38 @@ export async function nav(page: Page, label: string) {
     .click();
   await expect(page).toHaveURL(new RegExp(`/${label.toLowerCase()}$`));
 }
+
+/**
+ * Every heading cell of the page's tables says what it heads (`scope`), and a heading over several
+ * columns (`scope="colgroup"`) starts a `<colgroup>` of exactly its width: a screen reader reads a
+ * cell with its headings from these. Returns nothing; fails naming each heading that does not.
+ */
+export async function expectScopedHeadings(page: Page) {
+  const problems = await page.locator('table').evaluateAll((tables) =>
+    tables.flatMap((table, t) => {
+      const out: string[] = [];
+      const name = (th: Element) => `table ${t}, heading "${th.textContent?.trim() ?? ''}"`;
+      // where each colgroup starts, and its width
+      const groups = new Map<number, number>();
+      let at = 0;
+      for (const g of table.querySelectorAll(':scope > colgroup')) {
+        const span = Number(g.getAttribute('span') ?? 1);
+        groups.set(at, span);
+        at += span;
+      }
+      for (const th of table.querySelectorAll('th')) {
+        const scope = th.getAttribute('scope');
+        if (!scope) out.push(`${name(th)} has no scope`);
+        if (scope !== 'colgroup') continue;
+        let start = 0;
+        for (let c = th.previousElementSibling; c; c = c.previousElementSibling)
+          start += (c as HTMLTableCellElement).colSpan;
+        const width = (th as HTMLTableCellElement).colSpan;
+        if (groups.get(start) !== width)
+          out.push(`${name(th)} heads columns ${start}..${start + width - 1}, no colgroup of them`);
+      }
+      return out;
+    }),
+  );
+  expect(problems, problems.join('\n')).toEqual([]);
+}

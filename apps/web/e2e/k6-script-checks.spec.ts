@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SHOTS, signUpApi, trpcOk } from './helpers';
+import { expectScopedHeadings, SHOTS, signUpApi, trpcOk } from './helpers';
 
 // Two checks, one of which fails on every 200 (the lab target's /health never says "hello"), in
 // the root group and in a group; a threshold on k6's checks rate, one on a tagged sub-metric, and
@@ -138,6 +138,7 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   await expect(body.getByTestId('group-duration')).toContainText('p95');
   await expect(body.getByTestId('group-duration')).toContainText('40 times');
   await expect(checks).toContainText('50.0 % of 80 passed');
+  await expectScopedHeadings(page);
   const failed = page.getByTestId('thresholds').locator('li', { hasText: 'checks rate>0.99' });
   await expect(failed).toContainText('fail');
   await expect(page.getByText('1 of 3 thresholds failed: checks rate>0.99')).toBeVisible();
@@ -189,6 +190,7 @@ test('a k6 script whose checks fail ends Thresholds failed and shows its checks'
   );
   await expect(bytesRow.getByTestId('diff')).toHaveText(/^[+−±][\d.,]+( \([+−±][\d.]+ %\))?$/);
   await expect(bytesRow).not.toContainText(' ms');
+  await expectScopedHeadings(page);
   // and in the exports: a column per custom statistic and per check
   const query = new URL(page.url()).search.slice(1);
   const csv = await page.request.get(`/api/exports/comparison?format=summary-csv&${query}`);

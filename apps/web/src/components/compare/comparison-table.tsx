@@ -62,6 +62,10 @@ export function ComparisonTable({
   return (
     <ScrollX label="Comparison" data-testid="comparison-table">
       <table className={cn('min-w-full text-sm tabular-nums', stackTable)}>
+        <colgroup span={2} />
+        {others.map(({ g }) => (
+          <colgroup key={g.key} span={2} />
+        ))}
         <thead className="max-sm:hidden">
           <tr className="border-b border-slate-200">
             <th scope="col" className={cn(th, 'text-left')}>
@@ -82,7 +86,7 @@ export function ComparisonTable({
             {others.map(({ g, i }) => (
               <th
                 key={g.key}
-                scope="col"
+                scope="colgroup"
                 colSpan={2}
                 className={cn(th, 'border-l border-slate-200 text-right')}
               >

@@ -19,11 +19,17 @@ export function MergedTable({ c }: { c: Comparison }) {
       testId="merged-table"
       head={
         <tr>
-          <th className="px-4 py-2.5 text-left">Config</th>
-          <th className="px-4 py-2.5 text-right">Requests</th>
-          <th className="px-4 py-2.5 text-right">Errors</th>
+          <th scope="col" className="px-4 py-2.5 text-left">
+            Config
+          </th>
+          <th scope="col" className="px-4 py-2.5 text-right">
+            Requests
+          </th>
+          <th scope="col" className="px-4 py-2.5 text-right">
+            Errors
+          </th>
           {COLS.map(([, l]) => (
-            <th key={l} className="px-4 py-2.5 text-right">
+            <th scope="col" key={l} className="px-4 py-2.5 text-right">
               {l}
             </th>
           ))}

@@ -12,13 +12,19 @@ export function ScriptMetricsTable({ c }: { c: Comparison }) {
     <CardTable
       label="Script metrics"
       testId="script-metrics-table"
+      colgroups={[1, 1, ...c.groups.map((_, i) => (i === c.baselineIndex ? 1 : 2))]}
       head={
         <tr>
-          <th className="px-4 py-2.5 text-left">Metric</th>
-          <th className="px-4 py-2.5 text-left">Stat</th>
+          <th scope="col" className="px-4 py-2.5 text-left">
+            Metric
+          </th>
+          <th scope="col" className="px-4 py-2.5 text-left">
+            Stat
+          </th>
           {c.groups.map((g, i) => (
             <th
               key={g.key}
+              scope={i === c.baselineIndex ? 'col' : 'colgroup'}
               colSpan={i === c.baselineIndex ? 1 : 2}
               className="border-l border-slate-200 px-4 py-2.5 text-left"
             >

@@ -16,15 +16,17 @@ export function StepsTable({ c }: { c: Comparison }) {
     <CardTable
       label="Steps"
       testId="steps-table"
+      colgroups={[1, ...c.groups.map(() => 3)]}
       head={
         <>
           <tr>
-            <th rowSpan={2} className="px-4 py-2.5 text-left align-bottom">
+            <th scope="col" rowSpan={2} className="px-4 py-2.5 text-left align-bottom">
               Request
             </th>
             {c.groups.map((g, i) => (
               <th
                 key={g.key}
+                scope="colgroup"
                 colSpan={3}
                 className="border-l border-slate-200 px-4 pt-2.5 text-left"
               >
@@ -41,6 +43,7 @@ export function StepsTable({ c }: { c: Comparison }) {
               ['p95', 'p99', 'failed'].map((h, k) => (
                 <th
                   key={`${g.key}-${h}`}
+                  scope="col"
                   className={`px-4 pb-2.5 text-right ${k === 0 ? 'border-l border-slate-200' : ''}`}
                 >
                   {h}

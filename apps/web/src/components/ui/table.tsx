@@ -64,22 +64,28 @@ export function Table({
 /**
  * A table that sits inside a card (the card is its frame): figures line up (tabular numbers), the
  * heading rows (`head`, whole `<tr>`s) share one muted style, and `children` are the body's rows.
- * It scrolls sideways on narrow screens.
+ * It scrolls sideways on narrow screens. A heading over several columns (`scope="colgroup"`) needs
+ * those columns grouped: `colgroups` gives each group's width in columns, left to right.
  */
 export function CardTable({
   label,
   head,
   children,
   testId,
+  colgroups,
 }: {
   label: string;
   head: React.ReactNode;
   children: React.ReactNode;
   testId?: string;
+  colgroups?: readonly number[];
 }) {
   return (
     <ScrollX label={label}>
       <table className="min-w-full text-sm tabular-nums" data-testid={testId}>
+        {colgroups?.map((span, i) => (
+          <colgroup key={i} span={span} />
+        ))}
         <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
           {head}
         </thead>
