@@ -9,7 +9,7 @@
 // Fixture: a "bench: pages under load" team the demo user owns, with 2 pool configs x 3 repeats
 // of 15-minute runs (900 RunSecond rows each, real encoded HDR histograms, written by the same
 // writer as the server-time benchmark) and an experiment share link; reused when it exists.
-import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_process';
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { webProcesses } from '../web-processes.mjs';
 import { FAST_PATH_TIMING } from '../src/server/services/cache/page-bytes-response';
@@ -170,10 +170,13 @@ interface Step {
   holds: boolean;
 }
 
-function k6(url: string, cookie: string, rate: number): Step {
+/** the k6 of the step under way, stopped with the bench */
+let k6Child: ChildProcess | null = null;
+
+async function k6(url: string, cookie: string, rate: number): Promise<Step> {
   const out = join(work, `summary-${Date.now()}.json`);
   writeFileSync(join(work, 'load.js'), K6_SCRIPT);
-  execFileSync(
+  const child = spawn(
     K6,
     [
       'run',
@@ -194,8 +197,17 @@ function k6(url: string, cookie: string, rate: number): Step {
       `OUT=${out}`,
       join(work, 'load.js'),
     ],
-    { stdio: ['ignore', 'ignore', 'ignore'] },
+    { stdio: 'ignore' },
   );
+  k6Child = child;
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`k6 exited with ${code ?? signal}`)),
+    );
+  }).finally(() => {
+    k6Child = null;
+  });
   const m = (
     JSON.parse(readFileSync(out, 'utf8')) as {
       metrics: Record<string, { values: Record<string, number> }>;
@@ -272,12 +284,14 @@ const stopServerB = () => {
     /* already gone */
   }
 };
-// A bench stopped from outside (SIGTERM, Ctrl-C) takes its cache-off server with it.
+// A bench stopped from outside (SIGTERM, Ctrl-C) takes its cache-off server and its k6 with it:
+// k6 runs while the bench awaits it, so the bench hears the signal at once.
 for (const [signal, code] of [
   ['SIGTERM', 143],
   ['SIGINT', 130],
 ] as const)
   process.once(signal, () => {
+    k6Child?.kill('SIGTERM');
     stopServerB();
     process.exit(code);
   });
@@ -418,7 +432,7 @@ try {
     const going = new Set(sides.map((s) => s.name));
     for (const rate of RATES) {
       for (const s of sides.filter((x) => going.has(x.name))) {
-        const step = k6(`${s.base}${e.path(s)}`, e.auth ? s.cookie : '', rate);
+        const step = await k6(`${s.base}${e.path(s)}`, e.auth ? s.cookie : '', rate);
         steps[s.name]!.push(step);
         console.error(
           `${e.name} · ${s.name} · ${rate}/s: p95 ${step.p95.toFixed(1)} ms, ${step.failed} failed, ${step.dropped} dropped`,
@@ -439,7 +453,7 @@ try {
   const cold: Record<string, Step[]> = { 'cache on': [], 'cache off': [] };
   for (let trial = 0; trial < COLD_TRIALS; trial++) {
     for (const s of sides) {
-      const step = k6(`${s.base}/share/${await s.newShare()}`, '', COLD_RATE);
+      const step = await k6(`${s.base}/share/${await s.newShare()}`, '', COLD_RATE);
       cold[s.name]!.push(step);
       console.error(
         `cold share link · ${s.name} · trial ${trial + 1}: p95 ${step.p95.toFixed(1)} ms, p99 ${step.p99.toFixed(1)} ms, max ${step.max.toFixed(0)} ms`,
