@@ -19,17 +19,11 @@ export function MergedTable({ c }: { c: Comparison }) {
       testId="merged-table"
       head={
         <tr>
-          <th scope="col" className="px-4 py-2.5 text-left">
-            Config
-          </th>
-          <th scope="col" className="px-4 py-2.5 text-right">
-            Requests
-          </th>
-          <th scope="col" className="px-4 py-2.5 text-right">
-            Errors
-          </th>
+          <th className="px-4 py-2.5 text-left">Config</th>
+          <th className="px-4 py-2.5 text-right">Requests</th>
+          <th className="px-4 py-2.5 text-right">Errors</th>
           {COLS.map(([, l]) => (
-            <th scope="col" key={l} className="px-4 py-2.5 text-right">
+            <th key={l} className="px-4 py-2.5 text-right">
               {l}
             </th>
           ))}

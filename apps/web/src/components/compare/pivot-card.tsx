@@ -47,11 +47,9 @@ export function PivotCard({
           label="By pool config and scenario"
           head={
             <tr>
-              <th scope="col" className="px-4 py-2.5 text-left">
-                Pool config
-              </th>
+              <th className="px-4 py-2.5 text-left">Pool config</th>
               {p.columns.map((c) => (
-                <th scope="col" key={c.id} className="px-4 py-2.5 text-right">
+                <th key={c.id} className="px-4 py-2.5 text-right">
                   {c.name}
                 </th>
               ))}

@@ -61,41 +61,25 @@ export function LoadGeneratorsCard({
         <table className="w-full text-left text-sm" data-testid="load-generators">
           <thead className="text-xs uppercase text-slate-500">
             <tr>
-              <th scope="col" className="py-1 pr-3">
-                #
-              </th>
-              <th scope="col" className="py-1 pr-3">
-                Worker
-              </th>
-              <th scope="col" className="py-1 pr-3">
-                Status
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right">
-                req/s
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right">
-                Start skew
-              </th>
-              <th scope="col" className="py-1 pr-3 text-right">
-                CPU avg / max
-              </th>
+              <th className="py-1 pr-3">#</th>
+              <th className="py-1 pr-3">Worker</th>
+              <th className="py-1 pr-3">Status</th>
+              <th className="py-1 pr-3 text-right">req/s</th>
+              <th className="py-1 pr-3 text-right">Start skew</th>
+              <th className="py-1 pr-3 text-right">CPU avg / max</th>
               <th
-                scope="col"
                 className="py-1 pr-3 text-right"
                 title="CPU used beside the generator while it ran"
               >
                 Other CPU
               </th>
               <th
-                scope="col"
                 className="py-1 pr-3 text-right"
                 title="samples that reached k6's output after their second was written"
               >
                 Late samples
               </th>
-              <th scope="col" className="py-1 text-right">
-                Memory
-              </th>
+              <th className="py-1 text-right">Memory</th>
             </tr>
           </thead>
           <tbody>

@@ -15,15 +15,9 @@ export function ScriptScenariosTable({ rows }: { rows: ScriptScenarioRow[] }) {
     <table className="w-full text-left text-xs" data-testid="script-scenarios">
       <thead className="text-slate-500">
         <tr>
-          <th scope="col" className="py-1 pr-2">
-            Scenario
-          </th>
-          <th scope="col" className="py-1 pr-2">
-            Executor
-          </th>
-          <th scope="col" className="py-1">
-            Shape
-          </th>
+          <th className="py-1 pr-2">Scenario</th>
+          <th className="py-1 pr-2">Executor</th>
+          <th className="py-1">Shape</th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">

@@ -219,9 +219,9 @@ function BaselineCells({ scheduleId, baselineName }: { scheduleId: string; basel
       <table className="w-full">
         <thead className="sr-only">
           <tr>
-            <th scope="col">Pool config</th>
-            <th scope="col">Scenario</th>
-            <th scope="col">Baseline</th>
+            <th>Pool config</th>
+            <th>Scenario</th>
+            <th>Baseline</th>
           </tr>
         </thead>
         <tbody>

@@ -47,22 +47,12 @@ export function ShareLinksSettings() {
             <table className="min-w-full text-sm">
               <thead>
                 <tr className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-                  <th scope="col" className="px-5 py-2.5">
-                    Title
-                  </th>
-                  <th scope="col" className="px-4 py-2.5">
-                    Shows
-                  </th>
-                  <th scope="col" className="px-4 py-2.5">
-                    State
-                  </th>
-                  <th scope="col" className="px-4 py-2.5">
-                    Opened
-                  </th>
-                  <th scope="col" className="px-4 py-2.5">
-                    Expires
-                  </th>
-                  <th scope="col" className="px-4 py-2.5" />
+                  <th className="px-5 py-2.5">Title</th>
+                  <th className="px-4 py-2.5">Shows</th>
+                  <th className="px-4 py-2.5">State</th>
+                  <th className="px-4 py-2.5">Opened</th>
+                  <th className="px-4 py-2.5">Expires</th>
+                  <th className="px-4 py-2.5" />
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
