@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseExperiment, parseRun, toJson, type Db } from '@poolbench/db';
+import { parseExperiment, parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
 import { continueSequential, extendExperiment, launchExperiment } from '@poolbench/runs';
 import { withTempDatabase } from '~/test/temp-database';
-import { ExperimentSchema } from '~/server/rest/resources/experiments';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { buildOpenApi } from '~/server/rest/openapi';
 import { experimentView } from '~/server/services/ci/experiment-view';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import {
@@ -130,13 +132,18 @@ describe('until decided (real Postgres)', () => {
     expect(state.metrics.find((m) => m.name === 'p95Ms')!.decision).toBe('worse');
     expect(await db.run.count({ where: { experimentId: e.id } })).toBe(2 * e.repeats);
 
-    // the REST answer carries the rule's whole last answer, as the web app's does: which look
-    // decided and its p, not only the decisions
-    const rest = ExperimentSchema.parse(
-      await experimentView(db, T.teamId, e.id, 'http://poolbench.test'),
-    );
-    expect(rest.sequential).toMatchObject({ maxRepeats: 15, state: { stop: true } });
-    const p95 = rest.sequential!.state!.metrics.find((m) => m.name === 'p95Ms')!;
+    // the REST answer is what its OpenAPI document says, the rule's whole last answer included
+    // (which look decided and its p, not only the decisions)
+    const answer = JSON.parse(
+      JSON.stringify(await experimentView(db, T.teamId, e.id, 'http://poolbench.test')),
+    ) as { sequential: { maxRepeats: number; state: SequentialState } };
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ $id: 'doc', components: buildOpenApi().components } as object);
+    const documented = ajv.getSchema('doc#/components/schemas/Experiment')!;
+    expect(documented(answer), JSON.stringify(documented.errors)).toBe(true);
+    expect(answer.sequential).toMatchObject({ maxRepeats: 15, state: { stop: true } });
+    const p95 = answer.sequential.state.metrics.find((m) => m.name === 'p95Ms')!;
     expect(p95).toMatchObject({ decision: 'worse', lookPairs: expect.any(Number) });
     expect(p95.p).toBeLessThan(0.05);
   });
