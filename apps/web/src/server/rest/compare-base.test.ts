@@ -8,7 +8,7 @@ import {
   syntheticExperiment,
 } from '~/server/services/compare/testing/synthetic-runs';
 import type { RestDeps } from './deps';
-import { handleRest } from './handle-rest';
+import { restCaller } from '~/test/rest';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -27,13 +27,12 @@ describe('compare with a pool config of the same experiment (base=)', () => {
   let fast: { id: string; name: string };
   let slow: { id: string; name: string };
 
+  const call = restCaller(
+    () => deps,
+    () => token,
+  );
   const get = async (q: string) => {
-    const res = await handleRest(
-      new Request(`http://pb.test/api/v1/experiments/${experimentId}/compare?${q}`, {
-        headers: { Authorization: `Bearer ${token}` },
-      }),
-      deps,
-    );
+    const res = await call('GET', `/experiments/${experimentId}/compare?${q}`);
     return { status: res.status, body: (await res.json()) as Json };
   };
 
@@ -145,12 +144,9 @@ describe('compare with a pool config of the same experiment (base=)', () => {
       where: { id: { in: [runIds[3]!, runIds[5]!] } },
       data: { status: 'failed', summary: Prisma.DbNull },
     });
-    const res = await handleRest(
-      new Request(
-        `http://pb.test/api/v1/experiments/${e.experimentId}/compare?base=${e.poolConfigs[0]!.id}`,
-        { headers: { Authorization: `Bearer ${token}` } },
-      ),
-      deps,
+    const res = await call(
+      'GET',
+      `/experiments/${e.experimentId}/compare?base=${e.poolConfigs[0]!.id}`,
     );
     const body = (await res.json()) as Json;
     expect(res.status, JSON.stringify(body)).toBe(200);

@@ -6,7 +6,7 @@ import { withTempDatabase } from '~/test/temp-database';
 import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
 import type { RestDeps } from './deps';
-import { handleRest } from './handle-rest';
+import { restCaller } from '~/test/rest';
 
 /** A summary as the worker builds it: 2 s of load, every request `ms` long. */
 function summary(ms: number) {
@@ -40,15 +40,10 @@ describe('REST + tRPC: hypotheses stated with the experiment, decided when it en
   let B: TeamFixture;
   let token: string;
   let fast: string;
-  const call = (method: string, path: string, body?: unknown) =>
-    handleRest(
-      new Request(`http://pb.test/api/v1${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      }),
-      deps,
-    );
+  const call = restCaller(
+    () => deps,
+    () => token,
+  );
 
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_rest_hypotheses'));

@@ -4,7 +4,7 @@ import { withTempDatabase } from '~/test/temp-database';
 import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
 import type { RestDeps } from './deps';
-import { handleRest } from './handle-rest';
+import { restCaller } from '~/test/rest';
 
 describe('Idempotency-Key on POST /api/v1/experiments (real Postgres and Redis)', () => {
   let db: Db;
@@ -40,19 +40,12 @@ describe('Idempotency-Key on POST /api/v1/experiments (real Postgres and Redis)'
     await dispose?.();
   });
 
+  const call = restCaller(
+    () => deps,
+    () => token,
+  );
   const start = (key: string, body: unknown) =>
-    handleRest(
-      new Request('http://pb.test/api/v1/experiments', {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Idempotency-Key': key,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify(body),
-      }),
-      deps,
-    );
+    call('POST', '/experiments', body, { 'Idempotency-Key': key });
 
   it('two concurrent starts with the same key create one experiment and one set of jobs', async () => {
     const body = { kind: 'saved', experiment: A.experimentId, name: 'concurrent' };

@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { toJson, type Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
+import { expectDocumented } from '~/test/rest';
 import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
 import { revokeApiToken } from '~/server/services/api-tokens/revoke-api-token';
@@ -79,12 +80,13 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
   let removableBaselineId: string;
   const doc = buildOpenApi('http://pb.test');
 
-  const call = (
+  // every answer, whatever the test asked, is what the document says (expectDocumented)
+  const call = async (
     method: string,
     path: string,
     opts: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {},
-  ) =>
-    handleRest(
+  ) => {
+    const res = await handleRest(
       new Request(`http://pb.test/api/v1${path}`, {
         method,
         headers: {
@@ -96,6 +98,9 @@ describe('REST API against its OpenAPI document (real Postgres and Redis)', () =
       }),
       deps,
     );
+    await expectDocumented(method, path, res);
+    return res;
+  };
 
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_rest'));

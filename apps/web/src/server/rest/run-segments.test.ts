@@ -5,7 +5,7 @@ import { withTempDatabase } from '~/test/temp-database';
 import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
 import type { RestDeps } from './deps';
-import { handleRest } from './handle-rest';
+import { restCaller } from '~/test/rest';
 
 describe('REST: load generators per run (distributed runs)', () => {
   let db: Db;
@@ -14,15 +14,10 @@ describe('REST: load generators per run (distributed runs)', () => {
   let deps: RestDeps;
   let A: TeamFixture;
   let token: string;
-  const call = (method: string, path: string, body?: unknown) =>
-    handleRest(
-      new Request(`http://pb.test/api/v1${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      }),
-      deps,
-    );
+  const call = restCaller(
+    () => deps,
+    () => token,
+  );
 
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_rest_segments'));

@@ -5,7 +5,7 @@ import { callerFor, makeServices, makeTeam, type TeamFixture } from '~/test/fixt
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
 import { listApiTokens } from '~/server/services/api-tokens/list-api-tokens';
 import type { RestDeps } from './deps';
-import { handleRest } from './handle-rest';
+import { restCaller } from '~/test/rest';
 
 /**
  * A token is only as strong as its creator is today: found by an attack where an admin's token
@@ -21,15 +21,10 @@ describe("API tokens follow their creator's current membership and role", () => 
   let token: string;
   let n = 0;
 
-  const call = (method: string, path: string, body?: unknown) =>
-    handleRest(
-      new Request(`http://pb.test/api/v1${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      }),
-      deps,
-    );
+  const call = restCaller(
+    () => deps,
+    () => token,
+  );
   const start = () =>
     call('POST', '/experiments', {
       kind: 'inline',

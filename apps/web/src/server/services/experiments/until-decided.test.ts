@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExperiment, parseRun, toJson, type Db, type SequentialState } from '@poolbench/db';
 import { continueSequential, extendExperiment, launchExperiment } from '@poolbench/runs';
 import { withTempDatabase } from '~/test/temp-database';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import { buildOpenApi } from '~/server/rest/openapi';
+import { expectValidAs } from '~/test/rest';
 import { experimentView } from '~/server/services/ci/experiment-view';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import {
@@ -137,11 +135,7 @@ describe('until decided (real Postgres)', () => {
     const answer = JSON.parse(
       JSON.stringify(await experimentView(db, T.teamId, e.id, 'http://poolbench.test')),
     ) as { sequential: { maxRepeats: number; state: SequentialState } };
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
-    ajv.addSchema({ $id: 'doc', components: buildOpenApi().components } as object);
-    const documented = ajv.getSchema('doc#/components/schemas/Experiment')!;
-    expect(documented(answer), JSON.stringify(documented.errors)).toBe(true);
+    expectValidAs('Experiment', answer);
     expect(answer.sequential).toMatchObject({ maxRepeats: 15, state: { stop: true } });
     const p95 = answer.sequential.state.metrics.find((m) => m.name === 'p95Ms')!;
     expect(p95).toMatchObject({ decision: 'worse', lookPairs: expect.any(Number) });
