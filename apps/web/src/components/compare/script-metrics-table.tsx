@@ -1,6 +1,6 @@
 import type { ComparisonView as Comparison } from '~/lib/trpc/types';
 import { GROUP_COLORS, formatScriptDiff, formatScriptValue } from './format-metric';
-import { CardTable } from '~/components/ui/table';
+import { CardTable, Th } from '~/components/ui/table';
 
 /**
  * The script's own k6 metrics side by side: per group the median over its runs, and beside each
@@ -15,12 +15,8 @@ export function ScriptMetricsTable({ c }: { c: Comparison }) {
       colgroups={[1, 1, ...c.groups.map((_, i) => (i === c.baselineIndex ? 1 : 2))]}
       head={
         <tr>
-          <th scope="col" className="px-4 py-2.5 text-left">
-            Metric
-          </th>
-          <th scope="col" className="px-4 py-2.5 text-left">
-            Stat
-          </th>
+          <Th>Metric</Th>
+          <Th>Stat</Th>
           {c.groups.map((g, i) => (
             <th
               key={g.key}
