@@ -200,9 +200,13 @@ try {
         );
         share = execShareLoad(`${APP}/share/${link.token}`, MEASURED_S + 15);
       }
-      await waitStatus(runId, (st) => TERMINAL_RUN_STATUSES.includes(st as never), 'the end');
-      for (const w of watchers) w.abort.abort();
-      share?.kill();
+      try {
+        await waitStatus(runId, (st) => TERMINAL_RUN_STATUSES.includes(st as never), 'the end');
+      } finally {
+        // a run that never ends fails the bench; its viewers and share-page k6 end with it
+        for (const w of watchers) w.abort.abort();
+        share?.kill();
+      }
       const run = parseRun(await db.run.findUniqueOrThrow({ where: { id: runId } }));
       const rps = run.summary?.rps ?? null;
       const p99 = run.summary?.latency?.p99 ?? null;
