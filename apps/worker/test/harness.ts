@@ -400,17 +400,24 @@ export async function tcpProxy(targetPort: number) {
   };
 }
 
-/** Child processes (k6, targets) the worker recorded in a runtime dir; none while it does not exist yet. */
+/**
+ * Child processes (k6, targets) the worker recorded in a runtime dir; none while it does not exist
+ * yet. The worker removes a record when its child ends, so a record listed can be gone by the time
+ * it is read: that child is no longer recorded, and is left out. (Records are written whole, by a
+ * rename, so one that is there parses.)
+ */
 export function recordedChildren(dir: string): { pid: number; kind: string; runId: string }[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .map(
-      (f) =>
-        JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
-          pid: number;
-          kind: string;
-          runId: string;
-        },
-    );
+    .flatMap((f) => {
+      let text: string;
+      try {
+        text = readFileSync(join(dir, f), 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw e;
+      }
+      return [JSON.parse(text) as { pid: number; kind: string; runId: string }];
+    });
 }
