@@ -159,6 +159,57 @@ describe('compare with a pool config of the same experiment (base=)', () => {
     });
   });
 
+  it('the base config with one measured run left: incomplete naming the base, never a pass', async () => {
+    const e = await syntheticExperiment(
+      db,
+      A.teamId,
+      A.targetId,
+      A.scenarioId,
+      ['slow base', 'fast candidate'],
+      5,
+    );
+    const baseRuns: string[] = [];
+    for (let r = 0; r < 5; r++)
+      for (const [i, pc] of e.poolConfigs.entries()) {
+        const id = await insertSyntheticRun(db, {
+          teamId: A.teamId,
+          experimentId: e.experimentId,
+          targetId: A.targetId,
+          scenarioId: A.scenarioId,
+          poolConfigId: pc.id,
+          poolConfigName: pc.name,
+          scenarioName: 'burst',
+          repeatIndex: r,
+          seconds: 20,
+          latencyMs: i === 0 ? 100 : 10,
+          rps: 50,
+          seed: 300 + 10 * r + i,
+        });
+        if (i === 0) baseRuns.push(id);
+      }
+    // four of the base config's five runs crashed: one measured run is left to compare with
+    await db.run.updateMany({
+      where: { id: { in: baseRuns.slice(1) } },
+      data: { status: 'failed', summary: Prisma.DbNull },
+    });
+    const res = await call(
+      'GET',
+      `/experiments/${e.experimentId}/compare?base=${e.poolConfigs[0]!.id}`,
+    );
+    const body = (await res.json()) as Json;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.outcome).toBe('incomplete');
+    expect(body.cells).toHaveLength(1);
+    expect(body.cells[0]).toMatchObject({
+      baseline: { runs: 1 },
+      candidateRuns: 5,
+      state: 'incomplete',
+      incomplete: expect.stringMatching(
+        /^1 measured run of the baseline; the test needs at least 2/,
+      ),
+    });
+  });
+
   it('a saved baseline comparison says base: null', async () => {
     const { body } = await get('baseline=main');
     expect(body.base).toBeNull();

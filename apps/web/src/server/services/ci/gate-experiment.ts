@@ -66,11 +66,19 @@ export async function gateExperiment(
     metrics: metrics ? gatedOn : undefined,
     window,
   });
-  const gate =
+  const { baseline, base, cells } =
     'base' in against
       ? await againstPoolConfig(e, against.base, compareWith)
       : await againstBaseline(db, teamId, e, against.baseline, compareWith);
-  return { experimentId: e.id, gatedOn, window, ...gate };
+  // a reference with too few runs makes its cell incomplete (gateCellState), on either path
+  const outcome = gateOutcome(
+    cells.map((c) => ({
+      state: c.state,
+      hasBaseline: c.baseline !== null,
+      candidateRuns: c.candidateRuns,
+    })),
+  );
+  return { experimentId: e.id, gatedOn, window, baseline, base, outcome, cells };
 }
 
 /**
@@ -139,14 +147,7 @@ async function againstBaseline(
     }
     cells.push(await compareWith({ ...c, poolConfig, scenario }, baseItem, baseline));
   }
-  const outcome = gateOutcome(
-    cells.map((c) => ({
-      state: c.state,
-      hasBaseline: c.baseline !== null,
-      candidateRuns: c.candidateRuns,
-    })),
-  );
-  return { baseline: baselineName, base: null, outcome, cells };
+  return { baseline: baselineName, base: null, cells };
 }
 
 /** The cell's own config's baseline (the schedules' rule); else the scenario's only one of that name. */
@@ -213,13 +214,6 @@ async function againstPoolConfig(e: Experiment, baseRef: string, compareWith: Co
       await compareWith({ ...c, poolConfig, scenario }, reference, baseline, referenceInvalid),
     );
   }
-  // the base config is in this experiment: there is always a baseline, maybe without runs yet
-  const outcome = gateOutcome(
-    cells.map((c) => ({
-      state: c.state,
-      hasBaseline: true,
-      candidateRuns: Math.min(c.candidateRuns, c.baseline.runs),
-    })),
-  );
-  return { baseline: base.name, base, outcome, cells };
+  // the base config is in this experiment: every cell has a baseline, maybe without runs yet
+  return { baseline: base.name, base, cells };
 }
