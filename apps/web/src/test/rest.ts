@@ -64,9 +64,10 @@ export async function expectDocumented(method: string, path: string, res: Respon
 
 /**
  * The REST API as a test calls it: `call(method, path, body?, headers?)` with the deps and token
- * `deps()` and `token()` give at the time of the call (a test sets them up in beforeAll), every answer checked against the document (`expectDocumented`),
- * so what only a test's state reaches (a decided rule, a distributed run, a refused body) is held
- * to the document as the examples are.
+ * that `deps()` and `token()` give at the time of the call (a test sets them up in beforeAll),
+ * every answer checked against the document (`expectDocumented`), so what only a test's state
+ * reaches (a decided rule, a distributed run, a refused body) is held to the document as the
+ * examples are.
  */
 export function restCaller(deps: () => RestDeps, token: () => string) {
   return async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
