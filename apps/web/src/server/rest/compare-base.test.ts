@@ -3,10 +3,7 @@ import { Prisma, type Db } from '@poolbench/db';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeServices, makeTeam, type TeamFixture } from '~/test/fixtures';
 import { createApiToken } from '~/server/services/api-tokens/create-api-token';
-import {
-  insertSyntheticRun,
-  syntheticExperiment,
-} from '~/server/services/compare/testing/synthetic-runs';
+import { measuredSyntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
 import type { RestDeps } from './deps';
 import { restCaller } from '~/test/rest';
 
@@ -36,6 +33,24 @@ describe('compare with a pool config of the same experiment (base=)', () => {
     return { status: res.status, body: (await res.json()) as Json };
   };
 
+  /** `crashed` runs of `e` made failed without a summary, then e compared with its first config */
+  const crashedThenCompared = async (
+    e: { experimentId: string; poolConfigs: { id: string }[] },
+    crashed: string[],
+  ) => {
+    await db.run.updateMany({
+      where: { id: { in: crashed } },
+      data: { status: 'failed', summary: Prisma.DbNull },
+    });
+    const res = await call(
+      'GET',
+      `/experiments/${e.experimentId}/compare?base=${e.poolConfigs[0]!.id}`,
+    );
+    const body = (await res.json()) as Json;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    return body;
+  };
+
   beforeAll(async () => {
     ({ db, dispose } = await withTempDatabase('web_rest_base'));
     services = makeServices();
@@ -57,34 +72,15 @@ describe('compare with a pool config of the same experiment (base=)', () => {
       })
     ).token;
     // one experiment, two pool configs interleaved: "1 conn" is twice as slow as "10 conn"
-    const e = await syntheticExperiment(
-      db,
-      A.teamId,
-      A.targetId,
-      A.scenarioId,
-      ['10 conn', '1 conn'],
-      5,
-    );
+    const e = await measuredSyntheticExperiment(db, A, {
+      configs: ['10 conn', '1 conn'],
+      latencyMs: [10, 20],
+      repeats: 5,
+      seconds: 20,
+      seed: 0,
+    });
     experimentId = e.experimentId;
     [fast, slow] = e.poolConfigs as [typeof fast, typeof slow];
-    for (let r = 0; r < 5; r++) {
-      for (const [i, pc] of e.poolConfigs.entries()) {
-        await insertSyntheticRun(db, {
-          teamId: A.teamId,
-          experimentId,
-          targetId: A.targetId,
-          scenarioId: A.scenarioId,
-          poolConfigId: pc.id,
-          poolConfigName: pc.name,
-          scenarioName: 'burst',
-          repeatIndex: r,
-          seconds: 20,
-          latencyMs: i === 0 ? 10 : 20,
-          rps: 50,
-          seed: 10 * r + i,
-        });
-      }
-    }
   });
   afterAll(async () => {
     await services?.close();
@@ -112,44 +108,15 @@ describe('compare with a pool config of the same experiment (base=)', () => {
   });
 
   it('2 of 3 runs crashed and the survivor 10x slower: incomplete with the reason, never a pass', async () => {
-    const e = await syntheticExperiment(
-      db,
-      A.teamId,
-      A.targetId,
-      A.scenarioId,
-      ['10 conn again', '1 conn again'],
-      3,
-    );
-    const runIds: string[] = [];
-    for (let r = 0; r < 3; r++)
-      for (const [i, pc] of e.poolConfigs.entries())
-        runIds.push(
-          await insertSyntheticRun(db, {
-            teamId: A.teamId,
-            experimentId: e.experimentId,
-            targetId: A.targetId,
-            scenarioId: A.scenarioId,
-            poolConfigId: pc.id,
-            poolConfigName: pc.name,
-            scenarioName: 'burst',
-            repeatIndex: r,
-            seconds: 20,
-            latencyMs: i === 0 ? 10 : 100,
-            rps: 50,
-            seed: 100 + 10 * r + i,
-          }),
-        );
-    // the slow config's second and third runs crashed: no summary, status failed
-    await db.run.updateMany({
-      where: { id: { in: [runIds[3]!, runIds[5]!] } },
-      data: { status: 'failed', summary: Prisma.DbNull },
+    const e = await measuredSyntheticExperiment(db, A, {
+      configs: ['10 conn again', '1 conn again'],
+      latencyMs: [10, 100],
+      repeats: 3,
+      seconds: 20,
+      seed: 100,
     });
-    const res = await call(
-      'GET',
-      `/experiments/${e.experimentId}/compare?base=${e.poolConfigs[0]!.id}`,
-    );
-    const body = (await res.json()) as Json;
-    expect(res.status, JSON.stringify(body)).toBe(200);
+    // the slow config's second and third runs crashed: no summary, status failed
+    const body = await crashedThenCompared(e, e.runs[1]!.slice(1));
     expect(body.outcome).toBe('incomplete');
     expect(body.cells[0]).toMatchObject({
       candidateRuns: 1,
@@ -160,44 +127,15 @@ describe('compare with a pool config of the same experiment (base=)', () => {
   });
 
   it('the base config with one measured run left: incomplete naming the base, never a pass', async () => {
-    const e = await syntheticExperiment(
-      db,
-      A.teamId,
-      A.targetId,
-      A.scenarioId,
-      ['slow base', 'fast candidate'],
-      5,
-    );
-    const baseRuns: string[] = [];
-    for (let r = 0; r < 5; r++)
-      for (const [i, pc] of e.poolConfigs.entries()) {
-        const id = await insertSyntheticRun(db, {
-          teamId: A.teamId,
-          experimentId: e.experimentId,
-          targetId: A.targetId,
-          scenarioId: A.scenarioId,
-          poolConfigId: pc.id,
-          poolConfigName: pc.name,
-          scenarioName: 'burst',
-          repeatIndex: r,
-          seconds: 20,
-          latencyMs: i === 0 ? 100 : 10,
-          rps: 50,
-          seed: 300 + 10 * r + i,
-        });
-        if (i === 0) baseRuns.push(id);
-      }
-    // four of the base config's five runs crashed: one measured run is left to compare with
-    await db.run.updateMany({
-      where: { id: { in: baseRuns.slice(1) } },
-      data: { status: 'failed', summary: Prisma.DbNull },
+    const e = await measuredSyntheticExperiment(db, A, {
+      configs: ['slow base', 'fast candidate'],
+      latencyMs: [100, 10],
+      repeats: 5,
+      seconds: 20,
+      seed: 300,
     });
-    const res = await call(
-      'GET',
-      `/experiments/${e.experimentId}/compare?base=${e.poolConfigs[0]!.id}`,
-    );
-    const body = (await res.json()) as Json;
-    expect(res.status, JSON.stringify(body)).toBe(200);
+    // four of the base config's five runs crashed: one measured run is left to compare with
+    const body = await crashedThenCompared(e, e.runs[0]!.slice(1));
     expect(body.outcome).toBe('incomplete');
     expect(body.cells).toHaveLength(1);
     expect(body.cells[0]).toMatchObject({

@@ -6,10 +6,7 @@ import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import { gateExperiment } from '~/server/services/ci/gate-experiment';
 import { scheduleBaselineCells } from '~/server/services/schedules/schedule-baseline-cells';
 import { trendSeries } from '~/server/services/trends/trend-series';
-import {
-  insertSyntheticRun,
-  syntheticExperiment,
-} from '~/server/services/compare/testing/synthetic-runs';
+import { measuredSyntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
 import { saveBaseline } from '~/server/services/ci/save-baseline';
 import { setBaseline } from './set-baseline';
 import { listBaselines } from './list-baselines';
@@ -32,31 +29,13 @@ describe('baselines per pool config (real Postgres)', () => {
 
   // a fast config A (10 ms) and a slow one B (40 ms), measured `repeats` times each
   const experiment = async (seed: number, reuse: { id: string; name: string }[] = []) => {
-    const latency = [10, 40];
-    const e = await syntheticExperiment(
-      db,
-      T.teamId,
-      T.targetId,
-      T.scenarioId,
-      latency.map((_, i) => reuse[i] ?? ['fast A', 'slow B'][i]!),
-      4,
-    );
-    for (let r = 0; r < 4; r++)
-      for (const [i, pc] of e.poolConfigs.entries())
-        await insertSyntheticRun(db, {
-          teamId: T.teamId,
-          experimentId: e.experimentId,
-          targetId: T.targetId,
-          scenarioId: T.scenarioId,
-          poolConfigId: pc.id,
-          poolConfigName: pc.name,
-          scenarioName: 'burst',
-          repeatIndex: r,
-          seconds: 20,
-          latencyMs: latency[i]!,
-          rps: 50,
-          seed: seed + 10 * r + i,
-        });
+    const e = await measuredSyntheticExperiment(db, T, {
+      configs: [reuse[0] ?? 'fast A', reuse[1] ?? 'slow B'],
+      latencyMs: [10, 40],
+      repeats: 4,
+      seconds: 20,
+      seed,
+    });
     await db.experiment.update({
       where: { id: e.experimentId },
       data: { status: 'completed', finishedAt: new Date() },

@@ -5,10 +5,7 @@ import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import { buildComparison } from '~/server/services/compare/build-comparison';
 import { trendSeries } from '~/server/services/trends/trend-series';
-import {
-  insertSyntheticRun,
-  syntheticExperiment,
-} from '~/server/services/compare/testing/synthetic-runs';
+import { measuredSyntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
 import { gateExperiment } from './gate-experiment';
 
 /**
@@ -33,36 +30,14 @@ describe('invalid runs are left out of verdicts and named (real Postgres)', () =
     repeats: number,
     seed: number,
     reuse: { id: string; name: string }[] = [],
-  ) => {
-    const e = await syntheticExperiment(
-      db,
-      A.teamId,
-      A.targetId,
-      A.scenarioId,
-      latency.map((_, i) => reuse[i] ?? `pc${i}`),
+  ) =>
+    measuredSyntheticExperiment(db, A, {
+      configs: latency.map((_, i) => reuse[i] ?? `pc${i}`),
+      latencyMs: latency,
       repeats,
-    );
-    const runs: string[][] = latency.map(() => []);
-    for (let r = 0; r < repeats; r++)
-      for (const [i, pc] of e.poolConfigs.entries())
-        runs[i]!.push(
-          await insertSyntheticRun(db, {
-            teamId: A.teamId,
-            experimentId: e.experimentId,
-            targetId: A.targetId,
-            scenarioId: A.scenarioId,
-            poolConfigId: pc.id,
-            poolConfigName: pc.name,
-            scenarioName: 'burst',
-            repeatIndex: r,
-            seconds: 12,
-            latencyMs: latency[i]!,
-            rps: 50,
-            seed: seed + 10 * r + i,
-          }),
-        );
-    return { ...e, runs };
-  };
+      seconds: 12,
+      seed,
+    });
 
   /** k6 dropped `dropped` of 10 000 planned iterations in this run */
   const dropIterations = async (runId: string, dropped: number) => {

@@ -5,10 +5,7 @@ import { withTempDatabase } from '~/test/temp-database';
 import { expectValidAs } from '~/test/rest';
 import { experimentView } from '~/server/services/ci/experiment-view';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
-import {
-  insertSyntheticRun,
-  syntheticExperiment,
-} from '~/server/services/compare/testing/synthetic-runs';
+import { measuredSyntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
 
 /**
  * "Until decided, at most N repeats per side" on real Postgres: each time every run has ended the
@@ -30,36 +27,20 @@ describe('until decided (real Postgres)', () => {
   let made: Promise<Record<'a' | 'b', unknown[]>> | null = null;
   const summaries = () => (made ??= makeSummaries());
   const makeSummaries = async () => {
-    const scratch = await syntheticExperiment(
-      db,
-      T.teamId,
-      T.targetId,
-      T.scenarioId,
-      ['a', 'b'],
-      20,
-    );
-    const out: Record<string, unknown[]> = { a: [], b: [] };
-    for (let r = 0; r < 20; r++)
-      for (const [i, pc] of scratch.poolConfigs.entries()) {
-        const id = await insertSyntheticRun(db, {
-          teamId: T.teamId,
-          experimentId: scratch.experimentId,
-          targetId: T.targetId,
-          scenarioId: T.scenarioId,
-          poolConfigId: pc.id,
-          poolConfigName: pc.name,
-          scenarioName: 's',
-          repeatIndex: r,
-          seconds: 10,
-          latencyMs: i === 0 ? 10 : 40,
-          rps: 50,
-          seed: 1000 + 10 * r + i,
-        });
-        out[i === 0 ? 'a' : 'b']!.push(
-          parseRun(await db.run.findUniqueOrThrow({ where: { id } })).summary,
-        );
-      }
-    return out as Record<'a' | 'b', unknown[]>;
+    const scratch = await measuredSyntheticExperiment(db, T, {
+      configs: ['a', 'b'],
+      latencyMs: [10, 40],
+      repeats: 20,
+      seconds: 10,
+      seed: 1000,
+      scenarioName: 's',
+    });
+    const summaryOf = async (id: string) =>
+      parseRun(await db.run.findUniqueOrThrow({ where: { id } })).summary;
+    return {
+      a: await Promise.all(scratch.runs[0]!.map(summaryOf)),
+      b: await Promise.all(scratch.runs[1]!.map(summaryOf)),
+    };
   };
 
   /** An "until decided" experiment of two new configs, A and B, and a way to measure its queued runs. */

@@ -4,10 +4,7 @@ import { decideScheduleOutcome } from '@poolbench/runs';
 import { withTempDatabase } from '~/test/temp-database';
 import { makeTeam, type TeamFixture } from '~/test/fixtures';
 import { gateExperiment } from '~/server/services/ci/gate-experiment';
-import {
-  insertSyntheticRun,
-  syntheticExperiment,
-} from '~/server/services/compare/testing/synthetic-runs';
+import { measuredSyntheticExperiment } from '~/server/services/compare/testing/synthetic-runs';
 
 /**
  * A schedule's outcome (decided in @poolbench/runs when its last run ends) and the CI gate
@@ -31,32 +28,13 @@ describe('a scheduled experiment: the notification and the CI gate agree (real P
     seed: number,
     reuse: { id: string; name: string }[] = [],
   ) => {
-    const e = await syntheticExperiment(
-      db,
-      A.teamId,
-      A.targetId,
-      A.scenarioId,
-      latency.map((_, i) => reuse[i] ?? `pc${i}`),
+    const e = await measuredSyntheticExperiment(db, A, {
+      configs: latency.map((_, i) => reuse[i] ?? `pc${i}`),
+      latencyMs: latency,
       repeats,
-    );
-    for (let r = 0; r < repeats; r++) {
-      for (const [i, pc] of e.poolConfigs.entries()) {
-        await insertSyntheticRun(db, {
-          teamId: A.teamId,
-          experimentId: e.experimentId,
-          targetId: A.targetId,
-          scenarioId: A.scenarioId,
-          poolConfigId: pc.id,
-          poolConfigName: pc.name,
-          scenarioName: 'burst',
-          repeatIndex: r,
-          seconds: 20,
-          latencyMs: latency[i]!,
-          rps: 50,
-          seed: seed + 10 * r + i,
-        });
-      }
-    }
+      seconds: 20,
+      seed,
+    });
     return e;
   };
 

@@ -249,3 +249,52 @@ export async function syntheticExperiment(
   });
   return { experimentId: e.id, poolConfigs: pcs.map((p) => ({ id: p.id, name: p.name })) };
 }
+
+/**
+ * `syntheticExperiment` with its runs measured: one pool config per entry of `latencyMs` (named by
+ * `configs`), `repeats` runs of each, inserted as the worker runs them (repeat by repeat, config
+ * by config); run r of config i draws with seed `seed + 10 r + i`. `runs[i]` are config i's run
+ * ids in repeat order.
+ */
+export async function measuredSyntheticExperiment(
+  db: Db,
+  at: { teamId: string; targetId: string; scenarioId: string },
+  spec: {
+    configs: Array<string | { id: string; name: string }>;
+    latencyMs: readonly number[];
+    repeats: number;
+    seconds: number;
+    seed: number;
+    rps?: number;
+    scenarioName?: string;
+  },
+) {
+  const e = await syntheticExperiment(
+    db,
+    at.teamId,
+    at.targetId,
+    at.scenarioId,
+    spec.configs,
+    spec.repeats,
+  );
+  const runs: string[][] = e.poolConfigs.map(() => []);
+  for (let r = 0; r < spec.repeats; r++)
+    for (const [i, pc] of e.poolConfigs.entries())
+      runs[i]!.push(
+        await insertSyntheticRun(db, {
+          teamId: at.teamId,
+          targetId: at.targetId,
+          scenarioId: at.scenarioId,
+          experimentId: e.experimentId,
+          poolConfigId: pc.id,
+          poolConfigName: pc.name,
+          scenarioName: spec.scenarioName ?? 'burst',
+          repeatIndex: r,
+          seconds: spec.seconds,
+          latencyMs: spec.latencyMs[i]!,
+          rps: spec.rps ?? 50,
+          seed: spec.seed + 10 * r + i,
+        }),
+      );
+  return { ...e, runs };
+}
