@@ -7,6 +7,18 @@ import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, settle, stopChild, waitFor, type World } from './harness';
 import { canMakeNamespaces, makeHosts, type Hosts } from './netns';
+import { readFileSync } from 'node:fs';
+import { allowedCpus, formatCpuList } from '@poolbench/k6';
+import { planCpuIsolation } from '../src/runs/cpu-isolation';
+
+/** The CPUs a process may run on (its Cpus_allowed_list), or undefined once it is gone. */
+const affinityOf = (pid: number) => {
+  try {
+    return /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * Distributed runs across three simulated hosts: three workers in three network namespaces,
@@ -141,6 +153,17 @@ describe.skipIf(!canMakeNamespaces())(
         readyPath: '/ready',
       });
       const runId = await launch(sc.id, pc.id);
+      // the CPUs every k6 and the target may use, read in each namespace while the load runs
+      const affinities = new Map<string, Set<string>>();
+      const sampling = setInterval(() => {
+        for (const ns of hosts.names)
+          for (const p of hosts.processesIn(ns)) {
+            const kind = p.comm === 'k6' ? 'k6' : p.comm.startsWith('lab-target') ? 'target' : null;
+            const cpus = kind ? affinityOf(p.pid) : undefined;
+            if (kind && cpus)
+              affinities.set(`${ns} ${kind}`, new Set(affinities.get(`${ns} ${kind}`)).add(cpus));
+          }
+      }, 200);
       // the live chart: merged seconds published while the run runs
       const sub = producerConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:63799', {
         enableOfflineQueue: true,
@@ -149,7 +172,9 @@ describe.skipIf(!canMakeNamespaces())(
       const unsubscribe = await subscribeRunEvents(sub, runId, (e) => {
         if (e.type === 'second') live.set(e.point.second as number, e.point.requests as number);
       });
-      const run = await w.waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 120_000);
+      const run = await w
+        .waitForStatus(runId, [...TERMINAL_RUN_STATUSES], 120_000)
+        .finally(() => clearInterval(sampling));
       await unsubscribe();
       sub.disconnect();
       expect(
@@ -162,6 +187,22 @@ describe.skipIf(!canMakeNamespaces())(
         orderBy: { index: 'asc' },
       });
       expect(new Set(segments.map((s) => s.workerId)).size).toBe(3);
+
+      // The target and three generators share this machine: with CPU isolation every k6 keeps to
+      // the generator side of the leader's split, the target to the other side, as a single run.
+      const isolation = planCpuIsolation({ setting: 'auto' });
+      expect(parseRun(run).environment?.cpuIsolation).toEqual(isolation);
+      const seen = Object.fromEntries([...affinities].map(([k, v]) => [k, [...v]]));
+      const k6 =
+        isolation.mode === 'pinned' ? isolation.generatorCpus : formatCpuList(allowedCpus());
+      expect(seen).toEqual({
+        [`${hosts.names[0]} k6`]: [k6],
+        [`${hosts.names[1]} k6`]: [k6],
+        [`${hosts.names[2]} k6`]: [k6],
+        [`${hosts.names[Number(segments[0]!.workerId!.replace('dist-gen-', ''))]} target`]: [
+          isolation.mode === 'pinned' ? isolation.targetCpus : formatCpuList(allowedCpus()),
+        ],
+      });
 
       // per second: the run's stored counts are the sums of the generators' k6 seconds
       const rows = await w.db.runSecond.findMany({ where: { runId }, orderBy: { second: 'asc' } });

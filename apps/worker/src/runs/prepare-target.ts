@@ -50,8 +50,6 @@ export interface PrepareDeps extends Pick<LabTargetDeps, 'labMariadbUrl' | 'runt
   ownDatabaseUrl: string;
   /** distributed runs: managed targets listen here (WORKER_ADVERTISE_HOST) so other workers' k6 reach them */
   listenHost?: string;
-  /** distributed runs: k6 also runs on other workers, so this one's CPUs are not split */
-  loadOnOtherWorkers?: boolean;
 }
 
 type RunWithTarget = Pick<Run, 'id'> & {
@@ -131,9 +129,7 @@ async function prepareManaged(
   const environment = runEnvironment(run.target.managed?.environment, poolConfig);
   const lab = await prepareLabData(deps, environment, setup, signal, run.installation);
   const databaseUrl = lab.databaseUrl;
-  const isolation: CpuIsolation = deps.loadOnOtherWorkers
-    ? { mode: 'unavailable', reason: 'distributed run: k6 runs on several workers' }
-    : planCpuIsolation({ setting: environment.cpuIsolation });
+  const isolation = planCpuIsolation({ setting: environment.cpuIsolation });
   const started = await startLabTarget(
     run,
     environment,

@@ -17,3 +17,16 @@ export async function colocatedGeneratorPids(db: Db, runId: string): Promise<num
   });
   return [...new Set(workers.map((w) => w.pid))].filter((pid) => pid !== process.pid);
 }
+
+/**
+ * Whether the run's leading worker (segment 0, which started a managed target) runs on this
+ * machine: a generator here then keeps its k6 off the target's CPUs as the leader's own does.
+ */
+export async function besideLeader(db: Db, runId: string): Promise<boolean> {
+  const leader = await db.runSegment.findFirst({
+    where: { runId, index: 0 },
+    select: { workerId: true },
+  });
+  if (!leader?.workerId) return false;
+  return (await db.worker.count({ where: { id: leader.workerId, host: hostname() } })) > 0;
+}

@@ -15,6 +15,7 @@ import { insightCodesOf } from '../insight-codes';
 import { thresholdContextFromSummary } from '@poolbench/k6';
 import { RunError } from '../run-error';
 import { runEnvironment } from '../environment';
+import { generatorCpus } from '../cpu-isolation';
 import { startDisturbance } from '../disturbance';
 import { outcomeFromError } from '../outcome';
 import { prepareTarget } from '../prepare-target';
@@ -118,7 +119,6 @@ export async function processDistributedRun(
           ...deps.config,
           registry: deps.registry,
           listenHost: run.target.kind === 'managed' ? cfg.advertiseHost : undefined,
-          loadOnOtherWorkers: true,
         },
         s.signal,
       ),
@@ -164,7 +164,8 @@ export async function processDistributedRun(
       count,
       startAt,
       load: generated,
-      target,
+      // the target runs here: this k6 keeps to its side of the run's CPU split
+      target: { ...target, cpus: generatorCpus(target.isolation) },
       timeoutMs,
       staleAfterMs: cfg.staleAfterMs,
       signal: s.signal,

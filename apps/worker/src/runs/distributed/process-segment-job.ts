@@ -8,6 +8,7 @@ import type { RunDeps, RunOutcome } from '../run-deps';
 import { runLoad } from '../run-load';
 import { runToExecute } from '../run-to-execute';
 import { startDisturbance } from '../disturbance';
+import { besideLeader } from './colocated-generators';
 import { prepareGeneratorTarget } from './generator-target';
 import { runGenerator } from './run-generator';
 
@@ -73,7 +74,10 @@ export async function processSegmentJob(
         throw new RunError('target_not_ready', 'the leading worker never published a ready target');
       await sleep(100);
     }
-    const target = await prepareGeneratorTarget(run, leaderUrls);
+    const target = await prepareGeneratorTarget(run, leaderUrls, {
+      poolConfig: plan.poolConfig,
+      besideLeader: await besideLeader(db, runId),
+    });
     const generated = runLoad(plan, target, {
       hosts: target.network.k6Hosts,
       targetHeaders: run.targetHeaders,

@@ -39,6 +39,8 @@ export interface GeneratorInput {
     baseUrls: string[];
     network: { k6Blacklist: string[] };
     secretHeaders: Record<string, string>;
+    /** the CPUs k6 may use on this worker (undefined = any) */
+    cpus?: string;
   };
   timeoutMs: number;
   staleAfterMs: number;
@@ -138,6 +140,7 @@ export async function runGenerator(g: GeneratorInput): Promise<GeneratorResult> 
         stopGraceMs: 2000,
         k6Bin,
         blacklistIps: g.target.network.k6Blacklist,
+        cpus: g.target.cpus,
         executionSegment: executionSegmentOf(g.index, g.count),
         onSecond: (bucket) => {
           requests += bucket.requests;
