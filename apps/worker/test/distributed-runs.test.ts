@@ -5,7 +5,7 @@ import { producerConnection, subscribeRunEvents } from '@poolbench/queue';
 import { histogramStatsMs, mergeHistograms } from '@poolbench/stats';
 import { TERMINAL_RUN_STATUSES } from '@poolbench/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, settle, stopChild, waitFor, type World } from './harness';
+import { createWorld, recordedChildren, settle, stopChild, waitFor, type World } from './harness';
 import { canMakeNamespaces, makeHosts, type Hosts } from './netns';
 import { readFileSync } from 'node:fs';
 import { allowedCpus, formatCpuList } from '@poolbench/k6';
@@ -153,12 +153,15 @@ describe.skipIf(!canMakeNamespaces())(
         readyPath: '/ready',
       });
       const runId = await launch(sc.id, pc.id);
-      // the CPUs every k6 and the target may use, read in each namespace while the load runs
+      // The CPUs each k6 and the target may use, read while they run: the processes the workers
+      // record as the run's own (not the lab data set-up before it, which runs the target's
+      // binary once), each under the namespace it runs in.
       const affinities = new Map<string, Set<string>>();
       const sampling = setInterval(() => {
+        const ours = recordedChildren(w.runtimeDir).filter((c) => c.runId === runId);
         for (const ns of hosts.names)
           for (const p of hosts.processesIn(ns)) {
-            const kind = p.comm === 'k6' ? 'k6' : p.comm.startsWith('lab-target') ? 'target' : null;
+            const kind = ours.find((c) => c.pid === p.pid)?.kind;
             const cpus = kind ? affinityOf(p.pid) : undefined;
             if (kind && cpus)
               affinities.set(`${ns} ${kind}`, new Set(affinities.get(`${ns} ${kind}`)).add(cpus));
@@ -193,16 +196,32 @@ describe.skipIf(!canMakeNamespaces())(
       const isolation = planCpuIsolation({ setting: 'auto' });
       expect(parseRun(run).environment?.cpuIsolation).toEqual(isolation);
       const seen = Object.fromEntries([...affinities].map(([k, v]) => [k, [...v]]));
-      const k6 =
-        isolation.mode === 'pinned' ? isolation.generatorCpus : formatCpuList(allowedCpus());
-      expect(seen).toEqual({
-        [`${hosts.names[0]} k6`]: [k6],
-        [`${hosts.names[1]} k6`]: [k6],
-        [`${hosts.names[2]} k6`]: [k6],
-        [`${hosts.names[Number(segments[0]!.workerId!.replace('dist-gen-', ''))]} target`]: [
-          isolation.mode === 'pinned' ? isolation.targetCpus : formatCpuList(allowedCpus()),
-        ],
-      });
+      const [k6, targetSide] =
+        isolation.mode === 'pinned'
+          ? [isolation.generatorCpus, isolation.targetCpus]
+          : [formatCpuList(allowedCpus()), formatCpuList(allowedCpus())];
+      const leader = hosts.names[Number(segments[0]!.workerId!.replace('dist-gen-', ''))]!;
+      const kinds = Object.keys(seen);
+      // each generator's k6 in its namespace; the target's processes (instances, blob store …)
+      // only in the leader's
+      expect(kinds.filter((k) => k.endsWith(' k6')).sort()).toEqual(
+        hosts.names.map((ns) => `${ns} k6`).sort(),
+      );
+      expect(kinds).toContain(`${leader} lab-target`);
+      expect(seen).toEqual(
+        Object.fromEntries(
+          kinds.map((k) => [
+            k,
+            [
+              k.endsWith(' k6')
+                ? k6
+                : k.startsWith(`${leader} `)
+                  ? targetSide
+                  : 'not on the leader',
+            ],
+          ]),
+        ),
+      );
 
       // per second: the run's stored counts are the sums of the generators' k6 seconds
       const rows = await w.db.runSecond.findMany({ where: { runId }, orderBy: { second: 'asc' } });
