@@ -12,12 +12,17 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema({ $id: 'doc', components: doc.components } as Json);
 
-// each documented path as a pattern over a request's path, its {params} one segment each
-const routes = Object.entries(doc.paths as Json).map(([template, methods]) => ({
-  template,
-  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-  methods: methods as Json,
-}));
+// each documented path as a pattern over a request's path, its {params} one segment each; the
+// fewest params first, so a concrete path is matched before a template that also matches it (as
+// OpenAPI says a client matches them)
+const routes = Object.entries(doc.paths as Json)
+  .map(([template, methods]) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    params: template.split('{').length - 1,
+    methods: methods as Json,
+  }))
+  .sort((a, b) => a.params - b.params);
 
 /** Fails unless `body` (as JSON) is valid against `#/components/schemas/<name>` of the document. */
 export function expectValidAs(name: string, body: unknown) {
