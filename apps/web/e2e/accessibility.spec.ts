@@ -108,5 +108,22 @@ test('a new user meets no serious or critical accessibility violations on the ma
   expect(scroll.scrollWidth).toBeLessThanOrEqual(scroll.clientWidth);
   await expect(table.getByRole('columnheader', { name: 'Created' })).toBeInViewport();
   await page.screenshot({ path: `${SHOTS}/a11y-01-experiments-1280.png` });
+
+  // the spinner and the pulse the app draws move only for a visitor who did not ask for less
+  // motion (prefers-reduced-motion; the components use them only as motion-safe: classes)
+  const animations = () =>
+    page.evaluate(() =>
+      ['motion-safe:animate-spin', 'motion-safe:animate-pulse'].map((c) => {
+        const el = document.body.appendChild(document.createElement('div'));
+        el.className = c;
+        const name = getComputedStyle(el).animationName;
+        el.remove();
+        return name;
+      }),
+    );
+  expect(await animations()).toEqual(['spin', 'pulse']);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await animations()).toEqual(['none', 'none']);
+  await page.emulateMedia({ reducedMotion: null });
   expect(found, found.join('\n')).toEqual([]);
 });

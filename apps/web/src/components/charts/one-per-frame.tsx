@@ -55,5 +55,5 @@ export function useFrameSlot(slot: number | undefined): boolean {
 
 /** Stands in for a chart that has not drawn yet, at its size. */
 export function ChartPlaceholder() {
-  return <div className="h-full animate-pulse rounded-md bg-slate-50" aria-hidden />;
+  return <div className="h-full motion-safe:animate-pulse rounded-md bg-slate-50" aria-hidden />;
 }

@@ -283,7 +283,9 @@ export function RunDetail({ id }: { id: string }) {
         <div className="mb-4 flex items-center gap-2 text-sm text-slate-600" aria-live="polite">
           <Radio
             className={
-              live.connected ? 'size-4 animate-pulse text-emerald-600' : 'size-4 text-slate-400'
+              live.connected
+                ? 'size-4 motion-safe:animate-pulse text-emerald-600'
+                : 'size-4 text-slate-400'
             }
             aria-hidden
           />

@@ -19,7 +19,7 @@ export function RunStatusBadge({ status }: { status: RunStatus }) {
   return (
     <Badge tone={l.tone}>
       {l.spin ? (
-        <Loader2 className="size-3 animate-spin" aria-hidden />
+        <Loader2 className="size-3 motion-safe:animate-spin" aria-hidden />
       ) : (
         <span className="size-1.5 rounded-full bg-current" aria-hidden />
       )}

@@ -56,7 +56,7 @@ export function Button({
       aria-busy={loading || undefined}
       {...rest}
     >
-      {loading ? <Loader2 className="size-4 animate-spin" aria-hidden /> : null}
+      {loading ? <Loader2 className="size-4 motion-safe:animate-spin" aria-hidden /> : null}
       {children}
     </button>
   );

@@ -40,14 +40,19 @@ export function Alert({
 export function Spinner({ label = 'Loading', className }: { label?: string; className?: string }) {
   return (
     <div role="status" className={cn('flex items-center gap-2 text-sm text-slate-500', className)}>
-      <Loader2 className="size-4 animate-spin" aria-hidden />
+      <Loader2 className="size-4 motion-safe:animate-spin" aria-hidden />
       <span>{label}…</span>
     </div>
   );
 }
 
 export function Skeleton({ className }: { className?: string }) {
-  return <div aria-hidden className={cn('animate-pulse rounded-md bg-slate-200/70', className)} />;
+  return (
+    <div
+      aria-hidden
+      className={cn('motion-safe:animate-pulse rounded-md bg-slate-200/70', className)}
+    />
+  );
 }
 
 export function LoadingBlock({ rows = 3, label = 'Loading' }: { rows?: number; label?: string }) {

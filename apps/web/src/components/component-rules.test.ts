@@ -11,7 +11,7 @@ function files(dir: string): string[] {
 }
 
 /**
- * Client components share what they need with the server through src/lib (issue 18 leftovers):
+ * Client components share what they need with the server through src/lib:
  * an import of ~/server/services/* from a 'use client' file, even of a type, ties the client to
  * server code and is how server-only modules end up in the browser bundle.
  */
@@ -21,6 +21,24 @@ describe('client components', () => {
       .filter((f) => /^\s*['"]use client['"]/.test(readFileSync(f, 'utf8')))
       .filter((f) => /from\s+['"]~\/server\/services\//.test(readFileSync(f, 'utf8')))
       .map((f) => relative(SRC, f));
+    expect(offenders).toEqual([]);
+  });
+});
+
+/**
+ * Motion only for those who did not ask for less (WCAG 2.3.3): every Tailwind animation a
+ * component draws goes through the `motion-safe:` variant, which prefers-reduced-motion turns off.
+ * e2e/accessibility.spec.ts checks that the built CSS stops them under that preference.
+ */
+describe('components', () => {
+  it('animate only under motion-safe', () => {
+    const offenders = files(SRC)
+      .filter((f) => !f.endsWith('.test.ts'))
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/(?<![\w:-])animate-[a-z][\w-]*/g)].map(
+          (m) => `${relative(SRC, f)}: ${m[0]}`,
+        ),
+      );
     expect(offenders).toEqual([]);
   });
 });
